@@ -1,0 +1,3 @@
+from mobadj.cli import main
+
+main()

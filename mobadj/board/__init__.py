@@ -1,0 +1,1 @@
+"""Maps: YAML map files loaded into a networkx graph the resolver asks."""

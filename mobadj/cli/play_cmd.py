@@ -1,0 +1,1 @@
+"""Commands registered on the root group (filled in by its owner)."""

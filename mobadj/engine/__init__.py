@@ -1,0 +1,1 @@
+"""Adjudication: positions, the movement resolver, retreats, adjustments, the turn pipeline."""

@@ -1,0 +1,1 @@
+"""The email judge: store, command language, mail in and out, deadlines."""

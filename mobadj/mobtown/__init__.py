@@ -1,0 +1,1 @@
+"""Mobtown II: Gangs and Dons, highways, subways and the police gaol."""

@@ -1,0 +1,1 @@
+"""Orders: the value types, the Lark grammar and the parser with friendly errors."""
