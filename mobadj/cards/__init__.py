@@ -1,1 +1,1 @@
-"""Turn-based card games sharing one game protocol (micro mob, Mice Heist, Iron Triangle, Micro City)."""
+"""Turn-based card games sharing one game protocol (see ``protocol``)."""

@@ -1,0 +1,211 @@
+"""The turn-based game protocol every card game implements, so one judge and one terminal
+front end can host any of them.
+
+A game declares its facts (:class:`GameInfo`), and a :class:`GameState` answers: who acts
+now, what a player may do, apply an action, is it over, the scores, and a *view per player*
+that holds only what that player may see.  Randomness comes only from the state's seeded
+``random.Random``; every action is logged as canonical command text, so a game replays
+exactly from ``(game, players, seed, options, actions)`` (see :mod:`mobadj.cards.record`).
+
+Secrets: everything a state emits for people (events, errors, views, history) goes through
+per-player visibility.  An :class:`Event` names who may see it; sealed simultaneous choices
+are logged as private events and revealed by a public event once all are in.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
+
+
+class GameError(ValueError):
+    """Base of every error a player can cause; its message is safe to show that player."""
+
+
+class CommandError(GameError):
+    """A command that does not parse: where, what was expected, and a did-you-mean."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        text: str = "",
+        column: int | None = None,
+        expected: Sequence[str] = (),
+        suggestion: str | None = None,
+    ) -> None:
+        self.text = text
+        self.column = column
+        self.expected = tuple(expected)
+        self.suggestion = suggestion
+        parts = [message]
+        if column is not None:
+            parts.append(f"at column {column}")
+        if expected:
+            parts.append("expected " + " or ".join(self.expected))
+        text_msg = ", ".join(parts)
+        if suggestion:
+            text_msg += f" (did you mean '{suggestion}'?)"
+        super().__init__(text_msg)
+
+
+class IllegalAction(GameError):
+    """A well-formed command the rules do not allow now (not your turn, cannot afford, ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """The facts a game declares up front."""
+
+    name: str  # registry name, e.g. "micromob"
+    title: str  # "micro mob"
+    min_players: int
+    max_players: int
+    simultaneous: bool  # has phases where several players act at once (sealed bids)
+    chance: bool  # shuffles or dice
+    hidden_information: bool
+    rules_version: str  # which edition of the rulebook the engine follows
+    deck_version: str  # version of the YAML card data the game was started with
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, with who may read it (``None`` = everyone)."""
+
+    text: str
+    visible_to: frozenset[int] | None = None
+
+    def visible(self, player: int | None) -> bool:
+        """``player`` None is the public/spectator view: it sees only public events."""
+        if self.visible_to is None:
+            return True
+        return player is not None and player in self.visible_to
+
+
+@dataclass
+class GameState(ABC):
+    """One game in progress.  Subclasses are the games; the base keeps the RNG and the log.
+
+    ``actions`` holds ``(player, canonical command text)`` for every applied action, in
+    order: with ``seed``/``players``/``options`` it is the whole record of the game.
+    """
+
+    info: ClassVar[GameInfo]
+
+    players: int
+    seed: int
+    options: dict[str, Any] = field(default_factory=dict)
+    rng: random.Random = field(init=False, repr=False)
+    actions: list[tuple[int, str]] = field(default_factory=list, init=False)
+    events: list[Event] = field(default_factory=list, init=False)
+
+    def __post_init__(self) -> None:
+        info = type(self).info
+        if not info.min_players <= self.players <= info.max_players:
+            raise IllegalAction(
+                f"{info.title} is for {info.min_players}-{info.max_players} players, "
+                f"not {self.players}"
+            )
+        self.rng = random.Random(self.seed)
+        self.setup()
+
+    # -- what a game must provide -------------------------------------------------------
+    @abstractmethod
+    def setup(self) -> None:
+        """Deal and shuffle with ``self.rng``; log public/private set-up events."""
+
+    @abstractmethod
+    def to_act(self) -> list[int]:
+        """Players who must act now (several in a simultaneous phase); [] when over."""
+
+    @abstractmethod
+    def legal_actions(self, player: int) -> list[Any]:
+        """Every action ``player`` may take now (empty when it is not their turn)."""
+
+    @abstractmethod
+    def _apply(self, player: int, action: Any) -> None:
+        """Change the state; raise :class:`IllegalAction` if the rules forbid it."""
+
+    @abstractmethod
+    def parse(self, player: int, text: str) -> Any:
+        """Turn a player's command text into an action; raise :class:`CommandError`."""
+
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """Final (or running) score per player."""
+
+    @abstractmethod
+    def view(self, player: int | None) -> dict[str, Any]:
+        """JSON-able state as ``player`` may see it (``None``: a spectator, public only)."""
+
+    @abstractmethod
+    def render(self, player: int | None) -> str:
+        """Plain text of :meth:`view` for mail and terminal."""
+
+    # -- provided ---------------------------------------------------------------------------
+    def winners(self) -> list[int]:
+        """Players with the best score (ties share the win); games with tie-breaks override."""
+        if not self.is_over():
+            return []
+        s = self.scores()
+        best = max(s)
+        return [p for p, v in enumerate(s) if v == best]
+
+    def check_invariants(self) -> list[str]:
+        """Broken invariants (card conservation, resource bounds...); [] when all hold."""
+        return []
+
+    def can_undo(self, player: int, action: Any) -> bool:
+        """May ``player`` take back ``action`` (their last)?  Not across hidden draws."""
+        return False
+
+    def apply(self, player: int, action: Any) -> None:
+        """Apply a legal action and log it as canonical text (``str(action)``)."""
+        if player not in self.to_act():
+            raise IllegalAction("it is not your turn")
+        self._apply(player, action)
+        self.actions.append((player, str(action)))
+
+    def command(self, player: int, text: str) -> Any:
+        """Parse and apply a command text; returns the action applied."""
+        action = self.parse(player, text)
+        self.apply(player, action)
+        return action
+
+    def log(self, text: str, visible_to: int | Sequence[int] | None = None) -> None:
+        """Record an event; ``visible_to`` a player, several players, or None for all."""
+        if isinstance(visible_to, int):
+            who: frozenset[int] | None = frozenset((visible_to,))
+        elif visible_to is None:
+            who = None
+        else:
+            who = frozenset(visible_to)
+        self.events.append(Event(text, who))
+
+    def history(self, player: int | None) -> list[str]:
+        """The event log as ``player`` may read it."""
+        return [e.text for e in self.events if e.visible(player)]
+
+    @classmethod
+    def new(cls, players: int, seed: int, options: dict[str, Any] | None = None) -> Self:
+        return cls(players=players, seed=seed, options=dict(options or {}))
+
+
+class Bot(ABC):
+    """A player that picks actions; better than random (e.g. greedy on points)."""
+
+    @abstractmethod
+    def choose(self, state: GameState, player: int, rng: random.Random) -> Any: ...
+
+
+class RandomBot(Bot):
+    """Uniformly random legal action (the simulation baseline)."""
+
+    def choose(self, state: GameState, player: int, rng: random.Random) -> Any:
+        return rng.choice(state.legal_actions(player))

@@ -1,0 +1,50 @@
+"""Games found by name (and alias): the judge, the terminal and ``--simulate`` look here."""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mobadj.cards.protocol import Bot, GameState
+
+# name -> (state class, bot class), as "module:Class"; imported lazily so one broken game
+# cannot break the others.
+GAMES: dict[str, tuple[str, str]] = {
+    name: (f"mobadj.cards.{name}.engine:{cls}State", f"mobadj.cards.{name}.bot:{cls}Bot")
+    for name, cls in (
+        ("micromob", "MicroMob"),
+        ("miceheist", "MiceHeist"),
+        ("irontriangle", "IronTriangle"),
+        ("microcity", "MicroCity"),
+    )
+}
+ALIASES: dict[str, str] = {
+    "micro-mob": "micromob",
+    "mice-heist": "miceheist",
+    "iron-triangle": "irontriangle",
+    "mobsters": "irontriangle",
+    "micro-city": "microcity",
+}
+
+
+def canonical_name(name: str) -> str:
+    """Registry name for ``name`` or an alias; raises KeyError listing the known games."""
+    key = name.strip().lower().replace("_", "-").replace(" ", "-")
+    key = ALIASES.get(key, key)
+    if key not in GAMES:
+        raise KeyError(f"unknown game '{name}'; known games: {', '.join(sorted(GAMES))}")
+    return key
+
+
+def _load(spec: str) -> type:
+    module, attr = spec.split(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def game_class(name: str) -> type[GameState]:
+    return _load(GAMES[canonical_name(name)][0])
+
+
+def bot_class(name: str) -> type[Bot]:
+    return _load(GAMES[canonical_name(name)][1])
