@@ -1,0 +1,267 @@
+"""The map model the resolver asks: provinces, powers and a location graph.
+
+Nodes of :attr:`GameMap.graph` are *locations*: a province id (``"PAR"``) or a province
+with a coast (``"SPA/NC"``).  Each edge's key is the unit kind that may use it (``"A"``,
+``"F"``, Mobtown's ``"G"``/``"D"``) and its attributes say how (``via``: plain, highway,
+junction, subway, diagonal, plus any extra attributes from the map file).  The resolver
+runs in hot loops, so neighbour sets are precomputed frozensets and :meth:`GameMap.lookup`
+caches every spelling it has resolved.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+EMPTY: frozenset[str] = frozenset()
+
+COAST_WORDS = {
+    "nc": "NC", "n": "NC", "north": "NC", "northcoast": "NC", "ncs": "NC",
+    "sc": "SC", "s": "SC", "south": "SC", "southcoast": "SC", "scs": "SC",
+    "ec": "EC", "e": "EC", "east": "EC", "eastcoast": "EC", "ecs": "EC",
+    "wc": "WC", "w": "WC", "west": "WC", "westcoast": "WC", "wcs": "WC",
+}
+"""Spellings of a coast after a province name (``/nc``, ``(nc)``, ``NC``, ``north coast``)."""
+
+_COAST_SUFFIX = re.compile(
+    r"^(?P<prov>.+?)\s*(?:[/(.\-]\s*|\s+)"
+    r"(?P<coast>(?:north|south|east|west)(?:\s*coast)?|[nsew]c?s?)\s*\)?\s*$",
+    re.IGNORECASE,
+)
+
+
+def fold(text: str) -> str:
+    """The case- and punctuation-blind key of a name: ``"St. Petersburg"`` -> ``"stpetersburg"``."""
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+def province_of(location: str) -> str:
+    """The province part of a location id (``"STP/NC"`` -> ``"STP"``)."""
+    return location.split("/", 1)[0]
+
+
+class UnknownNameError(LookupError):
+    """A name that matches no province, location or power; ``suggestions`` are close ids."""
+
+    def __init__(self, text: str, suggestions: Iterable[str] = (), what: str = "province") -> None:
+        self.text = text
+        self.suggestions = tuple(suggestions)
+        self.what = what
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        msg = f"unknown {self.what} {self.text!r}"
+        if self.suggestions:
+            msg += "; did you mean " + " or ".join(self.suggestions) + "?"
+        return msg
+
+
+@dataclass(frozen=True, slots=True)
+class Province:
+    """One space of the board; ``line`` is where the map file defines it."""
+
+    id: str
+    name: str
+    terrain: str
+    supply_center: bool = False
+    home_of: str | None = None
+    coasts: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Power:
+    """A power: its home centres and its starting units as ``(kind, location)`` pairs."""
+
+    id: str
+    name: str
+    aliases: tuple[str, ...] = ()
+    colour: str = ""
+    home_centers: tuple[str, ...] = ()
+    starting_units: tuple[tuple[str, str], ...] = ()
+    line: int = 0
+
+
+@dataclass(eq=False)
+class GameMap:
+    """A loaded map: read-only once built (the resolver shares one instance per map)."""
+
+    name: str
+    title: str
+    calendar: str
+    unit_kinds: dict[str, str]
+    provinces: dict[str, Province]
+    powers: dict[str, Power]
+    graph: nx.MultiDiGraph
+    case_sensitive_ids: bool = False
+    source: str = ""
+    extra: dict[str, object] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._neigh: dict[tuple[str, str], frozenset[str]] = {}
+        self._neigh_prov: dict[tuple[str, str], frozenset[str]] = {}
+        self._occupy: set[tuple[str, str]] = {
+            (kind, loc)
+            for loc, kinds in self.graph.nodes(data="kinds", default=())
+            for kind in kinds
+        }
+        by_src: dict[tuple[str, str], set[str]] = {}
+        for src, dst, kind in self.graph.edges(keys=True):
+            by_src.setdefault((_kind_of(kind), src), set()).add(dst)
+        for key, dsts in by_src.items():
+            self._neigh[key] = frozenset(dsts)
+            self._neigh_prov[key] = frozenset(province_of(d) for d in dsts)
+        self._locations = {
+            pid: (pid, *(f"{pid}/{c}" for c in p.coasts)) for pid, p in self.provinces.items()
+        }
+        self._supply = frozenset(pid for pid, p in self.provinces.items() if p.supply_center)
+        self._build_name_tables()
+
+    # -- graph queries (hot paths) ---------------------------------------------------------
+    def locations(self, province: str) -> tuple[str, ...]:
+        """All locations of a province: ``("SPA", "SPA/NC", "SPA/SC")``."""
+        return self._locations[province_of(province)]
+
+    def neighbours(self, kind: str, location: str) -> frozenset[str]:
+        """Locations a unit of ``kind`` at ``location`` can move to in one step."""
+        return self._neigh.get((kind, location), EMPTY)
+
+    def neighbour_provinces(self, kind: str, location: str) -> frozenset[str]:
+        """Provinces (coasts dropped) a unit of ``kind`` at ``location`` can reach in one step."""
+        return self._neigh_prov.get((kind, location), EMPTY)
+
+    def adjacent(self, kind: str, src: str, dst: str) -> bool:
+        """Whether ``kind`` can move from location ``src`` to location ``dst`` in one step."""
+        return dst in self._neigh.get((kind, src), EMPTY)
+
+    def reaches_province(self, kind: str, src: str, province: str) -> bool:
+        """Whether ``kind`` at ``src`` can reach *some* location of ``province`` (support rule)."""
+        return province in self._neigh_prov.get((kind, src), EMPTY)
+
+    def coasts_to(self, kind: str, src: str, province: str) -> tuple[str, ...]:
+        """The locations of ``province`` that ``kind`` at ``src`` can move to (coast choice)."""
+        neigh = self._neigh.get((kind, src), EMPTY)
+        return tuple(loc for loc in self.locations(province) if loc in neigh)
+
+    def edge(self, kind: str, src: str, dst: str) -> dict | None:
+        """The attributes of the ``kind`` edge ``src -> dst`` (``{"via": ...}``) or None."""
+        return self.graph.get_edge_data(src, dst, key=kind)
+
+    def can_occupy(self, kind: str, location: str) -> bool:
+        """Whether a unit of ``kind`` may stand on ``location`` (armies never at sea, ...)."""
+        return (kind, location) in self._occupy
+
+    @property
+    def supply_centers(self) -> frozenset[str]:
+        """Province ids of all supply centres."""
+        return self._supply
+
+    def is_split(self, province: str) -> bool:
+        """Whether a province has named coasts (a fleet there must stand on one of them)."""
+        return bool(self.provinces[province_of(province)].coasts)
+
+    # -- names ------------------------------------------------------------------------------
+    def _build_name_tables(self) -> None:
+        exact: dict[str, str] = {}
+        folded: dict[str, set[str]] = {}
+        for pid, prov in self.provinces.items():
+            for loc in self._locations[pid]:
+                exact[loc] = loc
+            for spelling in (pid, prov.name, *prov.aliases):
+                folded.setdefault(fold(spelling), set()).add(pid)
+            for coast in prov.coasts:
+                folded.setdefault(fold(f"{pid}{coast}"), set()).add(f"{pid}/{coast}")
+        self._exact = exact
+        self._folded = folded
+        self._lookup_cache: dict[str, str] = {}
+        self._choices = sorted(
+            {s for pid, p in self.provinces.items() for s in (pid, p.name, *p.aliases)}
+        )
+        pw: dict[str, str] = {}
+        for pid, power in self.powers.items():
+            for spelling in (pid, power.name, *power.aliases):
+                pw.setdefault(fold(spelling), pid)
+        self._power_folded = pw
+
+    def lookup(self, text: str) -> str:
+        """Any spelling of a location -> its id; raises :class:`UnknownNameError`.
+
+        Exact ids win first (case-sensitive maps keep ``LOP`` and ``Lop`` apart), then ids,
+        aliases and full names ignoring case and punctuation, then a trailing coast in any
+        of the forms ``/nc``, ``(nc)``, `` NC``, ``north coast``.
+        """
+        try:
+            return self._lookup_cache[text]
+        except KeyError:
+            pass
+        result = self._lookup_uncached(text)
+        self._lookup_cache[text] = result
+        return result
+
+    def _lookup_uncached(self, text: str) -> str:
+        stripped = text.strip()
+        if stripped in self._exact:
+            return stripped
+        hit = self._folded_one(stripped)
+        if hit is not None:
+            return hit
+        match = _COAST_SUFFIX.match(stripped)
+        if match:
+            coast = COAST_WORDS.get(fold(match.group("coast")))
+            prov = self._exact.get(match.group("prov")) or self._folded_one(match.group("prov"))
+            if coast and prov is not None:
+                loc = f"{province_of(prov)}/{coast}"
+                if loc in self._exact:
+                    return loc
+                raise UnknownNameError(text, self.locations(prov)[1:] or (prov,), "coast")
+        raise UnknownNameError(text, self.suggest(stripped))
+
+    def _folded_one(self, text: str) -> str | None:
+        ids = self._folded.get(fold(text))
+        if not ids:
+            return None
+        if len(ids) == 1:
+            return next(iter(ids))
+        raise UnknownNameError(text, sorted(ids), "ambiguous name")
+
+    def suggest(self, text: str, limit: int = 3) -> tuple[str, ...]:
+        """Close spellings of ``text`` as location ids (for did-you-mean messages)."""
+        key = fold(text)
+        keys = {fold(c): c for c in self._choices}
+        close = difflib.get_close_matches(key, list(keys), n=limit * 2, cutoff=0.6)
+        out: list[str] = []
+        for k in close:
+            for pid in sorted(self._folded.get(k, ())):
+                if pid not in out:
+                    out.append(pid)
+        return tuple(out[:limit])
+
+    def power_id(self, text: str) -> str:
+        """A power's id from its id, name or alias (case-insensitive)."""
+        pid = self._power_folded.get(fold(text))
+        if pid is None:
+            names = {fold(s): p for p, pw in self.powers.items() for s in (p, pw.name)}
+            close = difflib.get_close_matches(fold(text), list(names), n=2, cutoff=0.6)
+            raise UnknownNameError(text, tuple(dict.fromkeys(names[c] for c in close)), "power")
+        return pid
+
+    def describe(self, location: str) -> str:
+        """``"Spain (north coast)"`` style text for messages."""
+        prov = self.provinces[province_of(location)]
+        if "/" in location:
+            return f"{prov.name} ({location.split('/', 1)[1].lower()})"
+        return prov.name
+
+    def starting_units(self) -> Mapping[str, tuple[tuple[str, str], ...]]:
+        """Power id -> its 1901 (or scenario start) units."""
+        return {pid: p.starting_units for pid, p in self.powers.items()}
+
+
+def _kind_of(edge_key: str) -> str:
+    """Edge keys are the unit kind, or ``kind:via`` when one pair has several routes."""
+    return edge_key.split(":", 1)[0]

@@ -1,0 +1,120 @@
+"""A YAML reader that remembers the line of every key and list item.
+
+Map files are written by hand, so every complaint about them must name a line.  PyYAML's
+composer already knows each node's position; this module walks the node tree into plain
+dicts/lists/strings that carry their 1-based line numbers.  Scalars stay *raw strings*
+(``NO`` is Norway, not ``False``); fields that are really booleans are converted by the
+loader with :func:`as_bool`.  Duplicate mapping keys are recorded, not silently dropped.
+"""
+
+from __future__ import annotations
+
+import yaml
+
+
+class LStr(str):
+    """A scalar from the file: its raw text plus ``line`` and whether it was quoted/null."""
+
+    line: int
+    null: bool
+
+    def __new__(cls, value: str, line: int, null: bool = False) -> LStr:
+        obj = super().__new__(cls, value)
+        obj.line = line
+        obj.null = null
+        return obj
+
+
+class LDict(dict):
+    """A mapping with ``line`` (its own), ``key_lines`` and ``duplicates`` [(key, line)]."""
+
+    line: int
+
+    def __init__(self, line: int) -> None:
+        super().__init__()
+        self.line = line
+        self.key_lines: dict[str, int] = {}
+        self.duplicates: list[tuple[str, int]] = []
+
+    def line_of(self, key: str) -> int:
+        """The line of ``key`` (or of the mapping itself when the key is absent)."""
+        return self.key_lines.get(key, self.line)
+
+
+class LList(list):
+    """A sequence with its ``line``; items carry their own lines."""
+
+    line: int
+
+    def __init__(self, line: int) -> None:
+        super().__init__()
+        self.line = line
+
+
+class YamlError(ValueError):
+    """The file is not valid YAML; ``line`` and ``column`` are 1-based."""
+
+    def __init__(self, message: str, line: int, column: int) -> None:
+        super().__init__(f"line {line}, column {column}: {message}")
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C composer keeps marks too
+_NULLS = {"", "~", "null", "Null", "NULL"}
+
+
+def _walk(node: yaml.Node) -> object:
+    line = node.start_mark.line + 1
+    if isinstance(node, yaml.ScalarNode):
+        null = node.style is None and node.value in _NULLS
+        return LStr(node.value, line, null)
+    if isinstance(node, yaml.SequenceNode):
+        out = LList(line)
+        out.extend(_walk(item) for item in node.value)
+        return out
+    if isinstance(node, yaml.MappingNode):
+        out = LDict(line)
+        for key_node, value_node in node.value:
+            key = _walk(key_node)
+            if not isinstance(key, str):
+                raise YamlError("a mapping key must be a plain name", key_node.start_mark.line + 1,
+                                key_node.start_mark.column + 1)
+            key = str(key)
+            key_line = key_node.start_mark.line + 1
+            if key in out:
+                out.duplicates.append((key, key_line))
+                continue
+            out[key] = _walk(value_node)
+            out.key_lines[key] = key_line
+        return out
+    column = node.start_mark.column + 1
+    raise YamlError(f"unsupported YAML node {type(node).__name__}", line, column)
+
+
+def load_lines(text: str) -> object:
+    """Parse YAML ``text`` into LDict/LList/LStr trees; raises :class:`YamlError`."""
+    try:
+        node = yaml.compose(text, Loader=_LOADER)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        raise YamlError(str(exc.problem or exc), line, col) from None
+    except yaml.YAMLError as exc:  # pragma: no cover - defensive: unmarked errors are rare
+        raise YamlError(str(exc), 1, 1) from None
+    if node is None:
+        return LDict(1)
+    return _walk(node)
+
+
+def as_bool(value: object) -> bool | None:
+    """YAML 1.1 truth words -> bool; anything else -> None (the caller reports it)."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in {"true", "yes", "on", "y"}:
+        return True
+    if text in {"false", "no", "off", "n", ""}:
+        return False
+    return None
