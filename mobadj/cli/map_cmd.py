@@ -1,1 +1,39 @@
-"""Commands registered on the root group (filled in by its owner)."""
+"""``mobadj map ...``: map-file commands.  ``map_group`` is the click group; other modules
+add commands to it (``from mobadj.cli.map_cmd import map_group``)."""
+
+from __future__ import annotations
+
+import click
+
+from mobadj.board.check import inspect_map
+from mobadj.board.loader import map_path
+from mobadj.cli import main
+
+
+@main.group("map")
+def map_group() -> None:
+    """Work with map files (YAML): check them, render them."""
+
+
+@map_group.command("check")
+@click.argument("file")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the findings, not the summary.")
+def check_cmd(file: str, quiet: bool) -> None:
+    """Check a map FILE (a path, or the name of a map in maps/) and print a summary.
+
+    Reports asymmetric or dangling adjacencies, unknown names, duplicate ids, unreachable
+    provinces, home centres that are not supply centres and impossible starting units,
+    each with its line.  The exit status is 1 when there is any error.
+    """
+    path = map_path(file)
+    if not path.exists():
+        raise click.BadParameter(f"no such map file: {path}", param_hint="FILE")
+    report = inspect_map(path)
+    for finding in report.findings:
+        click.echo(f"{path}:{finding.line}: {finding.severity}: {finding.message} "
+                   f"[{finding.kind}]")
+    if not quiet:
+        for line in report.summary_lines():
+            click.echo(line)
+    if report.errors:
+        raise SystemExit(1)

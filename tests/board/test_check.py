@@ -1,0 +1,249 @@
+"""The map checker: each finding kind on a small broken map, with the right line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mobadj.board.check import check_map, inspect_map
+from mobadj.board.findings import MapFileError
+from mobadj.board.loader import load_map
+from mobadj.cli import main
+
+GOOD = """\
+name: tiny
+title: Tiny test map
+unit_kinds: {A: Army, F: Fleet}
+kinds_by_terrain: {land: [A], coast: [A, F], sea: [F]}
+powers:
+  NORTH:
+    name: North
+    aliases: [N]
+    home: [AAA]
+    units: [A AAA, F SEA]
+provinces:
+  AAA:
+    name: Alpha
+    terrain: coast
+    supply: true
+    home: NORTH
+    adj:
+      A: [BBB, CCC]
+      F: [SEA, CCC]
+  BBB:
+    name: Bravo
+    terrain: land
+    adj:
+      A: [AAA, CCC]
+  CCC:
+    name: Charlie
+    terrain: coast
+    supply: true
+    adj:
+      A: [AAA, BBB]
+      F: [AAA, SEA]
+  SEA:
+    name: The Sea
+    terrain: sea
+    adj:
+      F: [AAA, CCC]
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "map.yaml"
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def line_of(text: str, needle: str, nth: int = 1) -> int:
+    hits = [i + 1 for i, line in enumerate(text.splitlines()) if needle in line]
+    return hits[nth - 1]
+
+
+def kinds(findings) -> set[str]:
+    return {f.kind for f in findings}
+
+
+def test_good_map_is_clean(tmp_path):
+    assert check_map(write(tmp_path, GOOD)) == []
+
+
+def test_asymmetric(tmp_path):
+    text = GOOD.replace("      A: [AAA, CCC]\n", "      A: [AAA]\n")  # BBB forgets CCC
+    findings = check_map(write(tmp_path, text))
+    assert kinds(findings) == {"asymmetric"}
+    (f,) = findings
+    assert "CCC -> BBB" in f.message and f.line == line_of(text, "A: [AAA, BBB]")
+
+
+def test_dangling_with_suggestion(tmp_path):
+    text = GOOD.replace("      A: [AAA, CCC]\n", "      A: [AAA, CCC, CCD]\n")
+    findings = [f for f in check_map(write(tmp_path, text)) if f.kind == "dangling"]
+    assert len(findings) == 1
+    assert "'CCD'" in findings[0].message and "did you mean CCC" in findings[0].message
+    assert findings[0].line == line_of(text, "CCD")
+
+
+def test_fleet_edge_into_inland_is_dangling(tmp_path):
+    text = GOOD.replace("      F: [SEA, CCC]\n", "      F: [SEA, CCC, BBB]\n")
+    findings = check_map(write(tmp_path, text))
+    assert any(f.kind == "dangling" and "cannot stand" in f.message for f in findings)
+
+
+def test_unknown_names(tmp_path):
+    text = GOOD.replace("home: [AAA]", "home: [AAA, ZZZ]").replace("F: [AAA, SEA]", "X: [AAA]")
+    findings = check_map(write(tmp_path, text))
+    unknown = [f for f in findings if f.kind == "unknown-name"]
+    assert {f.line for f in unknown} == {line_of(text, "ZZZ"), line_of(text, "X: [AAA]")}
+    assert any("unknown unit kind 'X'" in f.message for f in unknown)
+
+
+def test_duplicate_ids_case_insensitive(tmp_path):
+    text = GOOD + "  aaa:\n    name: Other\n    terrain: land\n    adj:\n      A: []\n"
+    findings = check_map(write(tmp_path, text))
+    dups = [f for f in findings if f.kind == "duplicate-id"]
+    assert dups and dups[0].line == line_of(text, "  aaa:")
+
+
+def test_case_sensitive_ids_allow_case_variants(tmp_path):
+    text = ("case_sensitive_ids: true\n" + GOOD
+            .replace("      A: [AAA, CCC]\n", "      A: [AAA, CCC, Aaa]\n")
+            + "  Aaa:\n    name: Lower Alpha\n    terrain: land\n    adj:\n      A: [BBB]\n")
+    path = write(tmp_path, text)
+    assert check_map(path) == []
+    game_map = load_map(path)
+    assert game_map.lookup("AAA") == "AAA" and game_map.lookup("Aaa") == "Aaa"
+    assert game_map.adjacent("A", "BBB", "Aaa") and not game_map.adjacent("A", "AAA", "Aaa")
+
+
+def test_duplicate_yaml_key_and_alias(tmp_path):
+    text = GOOD.replace("    name: Bravo\n", "    name: Bravo\n    aliases: [Alpha]\n")
+    text += "  SEA:\n    name: Again\n    terrain: sea\n"
+    findings = [f for f in check_map(write(tmp_path, text)) if f.kind == "duplicate-id"]
+    messages = " | ".join(f.message for f in findings)
+    assert "'SEA' is defined twice" in messages and "alias 'Alpha' of BBB" in messages
+
+
+def test_unreachable(tmp_path):
+    text = GOOD + "  ISL:\n    name: Island\n    terrain: land\n    adj:\n      A: []\n"
+    findings = check_map(write(tmp_path, text))
+    assert kinds(findings) == {"unreachable"}
+    assert findings[0].line == line_of(text, "  ISL:") and "no adjacencies" in findings[0].message
+
+
+def test_home_not_supply(tmp_path):
+    text = GOOD.replace("home: [AAA]", "home: [AAA, BBB]")
+    findings = check_map(write(tmp_path, text))
+    assert "home-not-supply" in kinds(findings)
+    hit = next(f for f in findings if f.kind == "home-not-supply")
+    assert hit.line == line_of(text, "home: [AAA, BBB]") and "BBB" in hit.message
+
+
+def test_home_mismatch(tmp_path):
+    text = GOOD.replace("    supply: true\n    adj:\n      A: [AAA, BBB]",
+                        "    supply: true\n    home: NORTH\n    adj:\n      A: [AAA, BBB]")
+    findings = check_map(write(tmp_path, text))
+    assert kinds(findings) == {"home-mismatch"}
+
+
+def test_impossible_units(tmp_path):
+    text = GOOD.replace("units: [A AAA, F SEA]", "units: [A AAA, A SEA, F BBB, Q CCC]")
+    findings = check_map(write(tmp_path, text))
+    msgs = [f.message for f in findings if f.kind == "impossible-unit"]
+    assert any("Army cannot stand on SEA" in m for m in msgs)
+    assert any("Fleet cannot stand on BBB" in m for m in msgs)
+    assert any("unknown unit kind 'Q'" in f.message for f in findings)
+
+
+def test_army_adjacency_at_sea_is_terrain_error(tmp_path):
+    text = GOOD.replace("      F: [AAA, CCC]\n", "      F: [AAA, CCC]\n      A: [AAA]\n")
+    findings = check_map(write(tmp_path, text))
+    assert any(f.kind == "impossible-unit" and "sea terrain" in f.message for f in findings)
+
+
+def test_bad_yaml_reports_line(tmp_path):
+    text = GOOD.replace("    name: Bravo\n", "    name: [Bravo\n")
+    (f,) = check_map(write(tmp_path, text))
+    assert f.kind == "yaml" and f.line >= line_of(text, "[Bravo")
+
+
+def test_schema_errors(tmp_path):
+    text = GOOD.replace("terrain: land", "terrain: lava")
+    text = text.replace("supply: true", "supply: maybe", 1)
+    findings = check_map(write(tmp_path, text))
+    assert {f.line for f in findings if f.kind == "schema"} == {
+        line_of(text, "lava"), line_of(text, "maybe")}
+
+
+def test_split_coast_fleet_needs_coast(tmp_path):
+    text = GOOD.replace("    terrain: coast\n    supply: true\n    adj:",
+                        "    terrain: coast\n    supply: true\n    coasts: [NC, SC]\n    adj:")
+    findings = check_map(write(tmp_path, text))
+    assert any("give F adjacencies per coast" in f.message for f in findings)
+
+
+def test_load_map_raises_with_findings(tmp_path):
+    path = write(tmp_path, GOOD.replace("      A: [AAA, CCC]\n", "      A: [AAA]\n"))
+    with pytest.raises(MapFileError) as err:
+        load_map(path)
+    assert err.value.findings[0].kind == "asymmetric" and "asymmetric" in str(err.value)
+
+
+def test_edges_with_attributes(tmp_path):
+    text = GOOD.replace("      A: [AAA, CCC]\n",
+                        "      A: [AAA, {to: CCC, via: highway, highway: Main}]\n").replace(
+        "      A: [AAA, BBB]\n", "      A: [AAA, {to: BBB, via: highway, highway: Main}]\n")
+    path = write(tmp_path, text)
+    assert check_map(path) == []
+    game_map = load_map(path)
+    assert game_map.edge("A", "BBB", "CCC")["highway"] == "Main"
+    assert game_map.edge("A", "CCC", "BBB")["via"] == "highway"
+    bad = text.replace("via: highway, highway: Main}]\n      F", "via: road}]\n      F")
+    findings = check_map(write(tmp_path, bad))
+    assert {"schema", "asymmetric"} <= kinds(findings)
+
+
+def test_report_summary():
+    report = inspect_map(load_map("standard").source)
+    text = "\n".join(report.summary_lines())
+    assert "provinces: 75 (42 coast, 14 land, 19 sea)" in text
+    assert "supply centres: 34 (22 home, 12 neutral)" in text and "powers: 7" in text
+
+
+def test_cli_check_ok():
+    result = CliRunner().invoke(main, ["map", "check", "standard"])
+    assert result.exit_code == 0, result.output
+    assert "provinces: 75" in result.output and "0 error(s)" in result.output
+
+
+def test_cli_check_errors(tmp_path):
+    path = write(tmp_path, GOOD.replace("      A: [AAA, CCC]\n", "      A: [AAA]\n"))
+    result = CliRunner().invoke(main, ["map", "check", str(path)])
+    assert result.exit_code == 1
+    assert f"{path}:{line_of(GOOD, 'A: [AAA, BBB]')}: error:" in result.output
+    assert "1 error(s)" in result.output
+
+
+def test_cli_missing_file(tmp_path):
+    result = CliRunner().invoke(main, ["map", "check", str(tmp_path / "none.yaml")])
+    assert result.exit_code == 2 and "no such map file" in result.output
+
+
+def test_map_group_importable():
+    from mobadj.cli.map_cmd import map_group
+
+    assert "check" in map_group.commands
+
+
+def test_subprocess_run(tmp_path):
+    path = write(tmp_path, GOOD.replace("home: [AAA]", "home: [AAA, BBB]"))
+    proc = subprocess.run([sys.executable, "-m", "mobadj", "map", "check", str(path)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert "home-not-supply" in proc.stdout and "Traceback" not in proc.stderr
