@@ -1,0 +1,302 @@
+"""The judge's command language by mail: njudge-like, forgiving, with clear errors.
+
+A mail body is read line by line.  A line whose first word is a command keyword is parsed
+with ``commands.lark``; the lines of a press block are its text; every other line is an
+order line, left to the game's own order parser.  Keywords are case-insensitive and the
+usual two-word spellings are accepted (``SIGN ON``, ``ADD PLAYER``, ``NOT READY``,
+``END PRESS``, ``END GAME``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedInput
+
+KEYWORDS = (
+    "signon", "gm", "create", "phase", "press", "broadcast", "endpress", "list", "history",
+    "ready", "notready", "help", "preview", "absence", "signoff", "password", "orders",
+    "addplayer", "start", "deadline", "extend", "pause", "resume", "replace", "process",
+    "rollback", "endgame", "export", "set",
+)
+# What each command expects after its keyword (for error messages and HELP).
+USAGE = {
+    "signon": "SIGNON <game> <power> <password>",
+    "gm": "GM <game> <gm-password>",
+    "create": "CREATE <game> <kind> <gm-password> [option=value ...]",
+    "phase": "PHASE <phase, e.g. S1901M>",
+    "press": "PRESS TO <power>[, <power>...] | ALL [GREY]   (then the text, then ENDPRESS)",
+    "broadcast": "BROADCAST [GREY]   (then the text, then ENDPRESS)",
+    "endpress": "ENDPRESS",
+    "list": "LIST [game]",
+    "history": "HISTORY [number of phases | phase]",
+    "ready": "READY",
+    "notready": "NOT READY",
+    "help": "HELP [command]",
+    "preview": "PREVIEW",
+    "absence": "ABSENCE <duration, e.g. 3 days>",
+    "signoff": "SIGNOFF",
+    "password": "PASSWORD <new password>",
+    "orders": "ORDERS",
+    "addplayer": "ADDPLAYER <email> <power> [password]",
+    "start": "START",
+    "deadline": "DEADLINE <YYYY-MM-DD HH:MM> [time zone]",
+    "extend": "EXTEND <duration, e.g. 24 hours>",
+    "pause": "PAUSE [duration]",
+    "resume": "RESUME",
+    "replace": "REPLACE <power> <email>",
+    "process": "PROCESS",
+    "rollback": "ROLLBACK",
+    "endgame": "ENDGAME",
+    "export": "EXPORT",
+    "set": "SET <option> <value>",
+}
+ALIASES = {
+    "login": "signon", "logon": "signon", "sign": "signon", "signin": "signon",
+    "logout": "signoff", "end": "signoff", "quit": "signoff", "bye": "signoff", "exit": "signoff",
+    "unready": "notready", "wait": "notready", "vacation": "absence", "holiday": "absence",
+    "info": "list", "status": "list", "whatif": "preview", "what-if": "preview",
+    "order": "orders", "add": "addplayer", "begin": "start", "terminate": "endgame",
+    "grace": "extend", "undo": "rollback", "adjudicate": "process", "go": "process",
+}
+_JOIN = [
+    (re.compile(r"^\s*sign[\s_-]*(on|in)\b", re.I), "signon"),
+    (re.compile(r"^\s*sign[\s_-]*off\b", re.I), "signoff"),
+    (re.compile(r"^\s*log[\s_-]*(on|in)\b", re.I), "signon"),
+    (re.compile(r"^\s*add[\s_-]*player\b", re.I), "addplayer"),
+    (re.compile(r"^\s*not[\s_-]*ready\b", re.I), "notready"),
+    (re.compile(r"^\s*end[\s_-]*press\b", re.I), "endpress"),
+    (re.compile(r"^\s*end[\s_-]*game\b", re.I), "endgame"),
+    (re.compile(r"^\s*what[\s_-]*if\b", re.I), "preview"),
+    (re.compile(r"^\s*roll[\s_-]*back\b", re.I), "rollback"),
+]
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]*)", re.I)
+
+
+@dataclass(frozen=True)
+class Command:
+    """One parsed command: its keyword (canonical), arguments, and the line it came from."""
+
+    name: str
+    args: dict[str, Any]
+    line: int
+    text: str
+
+
+@dataclass(frozen=True)
+class CommandError:
+    """A command line that could not be read, explained for a reply mail."""
+
+    line: int
+    column: int
+    text: str
+    message: str
+    expected: str = ""
+    suggestion: str | None = None
+
+    def __str__(self) -> str:
+        out = f"line {self.line}, column {self.column}: {self.message}"
+        if self.expected:
+            out += f"; expected: {self.expected}"
+        if self.suggestion:
+            out += f" (did you mean '{self.suggestion}'?)"
+        return out
+
+
+@dataclass
+class Press:
+    """A press block: recipients (power names as written, or ``ALL``), grey or not, text."""
+
+    targets: list[str]
+    grey: bool
+    text: str
+    line: int
+
+
+@dataclass
+class ParsedMail:
+    """Everything read from one mail body, in order."""
+
+    commands: list[Command] = field(default_factory=list)
+    order_lines: list[tuple[int, str]] = field(default_factory=list)  # (line number, text)
+    press: list[Press] = field(default_factory=list)
+    errors: list[CommandError] = field(default_factory=list)
+    near_commands: dict[int, str] = field(default_factory=dict)  # line -> did-you-mean keyword
+
+    def first(self, name: str) -> Command | None:
+        return next((c for c in self.commands if c.name == name), None)
+
+    def has(self, name: str) -> bool:
+        return any(c.name == name for c in self.commands)
+
+    @property
+    def order_text(self) -> str:
+        return "\n".join(t for _, t in self.order_lines)
+
+
+@cache
+def _parser() -> Lark:
+    return Lark.open("commands.lark", rel_to=__file__, parser="lalr", maybe_placeholders=True)
+
+
+def parse_duration(text: str) -> float:
+    """``"24 hours"``, ``"2d"``, ``"90 min"``, ``"36"`` (hours) -> seconds."""
+    m = _DURATION.fullmatch(text.strip())
+    if not m:
+        raise ValueError(f"cannot read duration {text!r}: expected e.g. '24 hours' or '2 days'")
+    amount, unit = float(m.group(1)), m.group(2).lower()
+    if unit in ("", "h", "hr", "hrs", "hour", "hours"):
+        return amount * 3600
+    if unit in ("d", "day", "days"):
+        return amount * 86400
+    if unit in ("m", "min", "mins", "minutes"):
+        return amount * 60
+    raise ValueError(f"unknown time unit {unit!r}: expected hours, days or minutes")
+
+
+def _normalise(line: str) -> tuple[str, str | None]:
+    """Join two-word keywords and map aliases; returns (line, keyword or None)."""
+    for pattern, word in _JOIN:
+        if pattern.match(line):
+            line = pattern.sub(word, line, count=1)
+            break
+    stripped = line.strip()
+    first = stripped.split(None, 1)[0].lower().rstrip(":") if stripped else ""
+    if first in KEYWORDS:
+        return stripped, first
+    if first in ALIASES:
+        rest = stripped[len(first):] if len(stripped) > len(first) else ""
+        return ALIASES[first] + rest, ALIASES[first]
+    return stripped, None
+
+
+def _args(name: str, tree: Tree) -> dict[str, Any]:
+    toks = [c for c in tree.children]
+    vals = [str(t) if isinstance(t, Token) else t for t in toks]
+    if name == "signon":
+        return {"game": vals[0], "power": vals[1], "password": vals[2]}
+    if name == "gm":
+        return {"game": vals[0], "password": vals[1]}
+    if name == "create":
+        opts = {}
+        for v in vals[3:]:
+            key, _, value = v.partition("=")
+            opts[key.lower().replace("-", "_")] = value
+        return {"game": vals[0], "kind": vals[1], "password": vals[2], "options": opts}
+    if name == "press":
+        targets = [str(c.children[0]) for c in toks if isinstance(c, Tree)]
+        return {"targets": targets, "grey": toks[-1] is not None and isinstance(toks[-1], Token)}
+    if name == "broadcast":
+        return {"targets": ["ALL"], "grey": vals[0] is not None}
+    if name in ("phase", "password"):
+        return {"value": vals[0]}
+    if name in ("list", "history", "help"):
+        return {"value": vals[0]}
+    if name in ("absence", "extend", "pause"):
+        return {"seconds": parse_duration(vals[0]) if vals and vals[0] else None}
+    if name == "addplayer":
+        return {"email": vals[0], "power": vals[1], "password": vals[2]}
+    if name == "deadline":
+        return {"when": " ".join(vals)}
+    if name == "replace":
+        return {"power": vals[0], "email": vals[1]}
+    if name == "set":
+        return {"option": vals[0].lower().replace("-", "_"), "value": vals[1]}
+    return {}
+
+
+def _redact(name: str, text: str) -> str:
+    """The line as it may be echoed or stored: passwords replaced by ``***``."""
+    words = text.split()
+    if name == "signon" and len(words) >= 4:
+        words[3:] = ["***"]
+    elif name in ("gm", "password") and len(words) >= 2:
+        words[-1] = "***"
+    elif name in ("create", "addplayer") and len(words) >= 4:
+        words[3] = "***"
+    return " ".join(words)
+
+
+def parse_line(line: str, number: int = 1) -> Command | CommandError | None:
+    """One line: a :class:`Command`, a :class:`CommandError`, or None when it is not a
+    command (an order line)."""
+    text, keyword = _normalise(line)
+    if keyword is None:
+        return None
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as exc:
+        col = getattr(exc, "column", 0) or 0
+        return CommandError(
+            line=number, column=col, text=_redact(keyword, text),
+            message=f"cannot read the {keyword.upper()} command", expected=USAGE[keyword],
+        )
+    cmd_tree = tree.children[0]
+    try:
+        args = _args(keyword, cmd_tree)
+    except ValueError as exc:
+        return CommandError(number, 1, _redact(keyword, text), str(exc), USAGE[keyword])
+    return Command(keyword, args, number, _redact(keyword, text))
+
+
+def near_keyword(word: str) -> str | None:
+    """A command keyword close to a misspelt first word (``SINGON`` -> ``signon``)."""
+    word = word.lower()
+    if len(word) < 4:
+        return None
+    close = difflib.get_close_matches(word, KEYWORDS + tuple(ALIASES), n=1, cutoff=0.75)
+    if not close:
+        return None
+    return ALIASES.get(close[0], close[0])
+
+
+def parse_body(body: str) -> ParsedMail:
+    """Read a whole (already cleaned) mail body."""
+    out = ParsedMail()
+    press: Press | None = None
+    press_lines: list[str] = []
+    for number, raw in enumerate(body.splitlines(), start=1):
+        line = raw.rstrip()
+        if press is not None:
+            norm, keyword = _normalise(line)
+            if keyword == "endpress":
+                press.text = "\n".join(press_lines).strip("\n")
+                out.press.append(press)
+                press, press_lines = None, []
+            else:
+                press_lines.append(line)
+            continue
+        if not line.strip():
+            continue
+        result = parse_line(line, number)
+        if result is None:
+            first = line.split()[0]
+            near = near_keyword(first)
+            if near:
+                out.near_commands[number] = near
+            out.order_lines.append((number, line.strip()))
+            continue
+        if isinstance(result, CommandError):
+            out.errors.append(result)
+            continue
+        if result.name == "signoff":
+            break
+        if result.name in ("press", "broadcast"):
+            press = Press(result.args["targets"], result.args["grey"], "", number)
+            out.commands.append(result)
+            continue
+        if result.name == "endpress":
+            out.errors.append(
+                CommandError(number, 1, line.strip(), "ENDPRESS without PRESS", USAGE["press"])
+            )
+            continue
+        out.commands.append(result)
+    if press is not None:  # a press block runs to the end of the mail when ENDPRESS is missing
+        press.text = "\n".join(press_lines).strip("\n")
+        out.press.append(press)
+    return out

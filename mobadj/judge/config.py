@@ -1,0 +1,154 @@
+"""The judge's configuration: ``judge.yaml`` for everything public, environment variables for
+secrets.  A password written into the file is refused, so a config can be shared safely."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import yaml
+
+SECRET_KEYS = {"password", "pass", "secret", "token", "gm_password"}
+
+
+class ConfigError(ValueError):
+    """A judge.yaml that cannot be used; the message names the key and what was expected."""
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """One mail server (IMAP in, SMTP out); ``tls`` is ``ssl``, ``starttls`` or ``none``."""
+
+    host: str
+    port: int
+    tls: str
+    user: str
+    password_env: str
+    folder: str = "INBOX"
+    idle: bool = True
+    poll_seconds: float = 60.0
+    timeout: float = 30.0
+
+    @property
+    def password(self) -> str:
+        """The secret, read from the environment each time (never kept in the file)."""
+        value = os.environ.get(self.password_env)
+        if value is None:
+            raise ConfigError(f"environment variable {self.password_env} is not set")
+        return value
+
+
+@dataclass(frozen=True)
+class JudgeConfig:
+    """Everything ``mobadj serve`` needs."""
+
+    name: str
+    address: str
+    data_dir: Path
+    timezone: str
+    imap: ServerConfig | None
+    smtp: ServerConfig | None
+    gm_addresses: tuple[str, ...] = ()
+    game_defaults: dict[str, Any] = field(default_factory=dict)
+    max_body_bytes: int = 200_000
+
+    @property
+    def db_path(self) -> Path:
+        return self.data_dir / "judge.sqlite"
+
+    @property
+    def tz(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+
+def _require(section: dict[str, Any], key: str, where: str, kind: type = str) -> Any:
+    if key not in section:
+        raise ConfigError(f"{where}: missing key '{key}'")
+    value = section[key]
+    if kind is int:
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise ConfigError(f"{where}.{key}: expected a number, got {value!r}") from None
+    return str(value)
+
+
+def _no_secrets(data: Any, where: str) -> None:
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if str(key).lower() in SECRET_KEYS:
+                raise ConfigError(
+                    f"{where}.{key}: secrets do not belong in the file; "
+                    f"name an environment variable with '{key}_env' instead"
+                )
+            _no_secrets(value, f"{where}.{key}")
+
+
+def _server(data: Any, where: str, default_port: int, default_tls: str) -> ServerConfig | None:
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where}: expected a mapping of host, port, tls, user, password_env")
+    tls = str(data.get("tls", default_tls)).lower()
+    tls = {"true": "ssl", "yes": "ssl", "false": "none", "no": "none"}.get(tls, tls)
+    if tls not in ("ssl", "starttls", "none"):
+        raise ConfigError(f"{where}.tls: expected ssl, starttls or none, got {tls!r}")
+    return ServerConfig(
+        host=_require(data, "host", where),
+        port=int(data.get("port", default_port)),
+        tls=tls,
+        user=str(data.get("user", "")),
+        password_env=str(data.get("password_env", f"MOBADJ_{where.upper()}_PASSWORD")),
+        folder=str(data.get("folder", "INBOX")),
+        idle=bool(data.get("idle", True)),
+        poll_seconds=float(data.get("poll_seconds", 60)),
+        timeout=float(data.get("timeout", 30)),
+    )
+
+
+def load_config(path: str | Path) -> JudgeConfig:
+    """Read and check ``judge.yaml``; relative ``data_dir`` is taken from the file's folder."""
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+    return config_from_data(data, base=path.parent)
+
+
+def config_from_data(data: dict[str, Any], base: Path = Path(".")) -> JudgeConfig:
+    """Build a :class:`JudgeConfig` from the parsed YAML mapping."""
+    if not isinstance(data, dict):
+        raise ConfigError("judge.yaml: expected a mapping with 'judge', 'imap' and 'smtp'")
+    _no_secrets(data, "judge.yaml")
+    judge = data.get("judge") or {}
+    address = _require(judge, "address", "judge")
+    if "@" not in address:
+        raise ConfigError(f"judge.address: expected an email address, got {address!r}")
+    data_dir = Path(str(judge.get("data_dir", "judge-data")))
+    if not data_dir.is_absolute():
+        data_dir = base / data_dir
+    tz = str(judge.get("timezone", "UTC"))
+    try:
+        ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(
+            f"judge.timezone: unknown time zone {tz!r} (e.g. Europe/London)"
+        ) from None
+    gms = judge.get("gm_addresses") or []
+    return JudgeConfig(
+        name=str(judge.get("name", "mobadj judge")),
+        address=address,
+        data_dir=data_dir,
+        timezone=tz,
+        imap=_server(data.get("imap"), "imap", 993, "ssl"),
+        smtp=_server(data.get("smtp"), "smtp", 587, "starttls"),
+        gm_addresses=tuple(str(a).lower() for a in gms),
+        game_defaults=dict(data.get("game_defaults") or {}),
+        max_body_bytes=int(judge.get("max_body_bytes", 200_000)),
+    )

@@ -1,0 +1,247 @@
+"""Reading hostile mail calmly: whatever arrives becomes an :class:`Incoming` or is ignored.
+
+HTML-only mail is read through its text; multiparts give their first text part; odd
+charsets are decoded with replacement; quoted replies (``> ``, "On ... wrote:") and
+signatures (``-- ``) are dropped; auto-replies and bounces are recognised so the judge
+never answers them (no mail loops); a missing Message-ID gets a stable one from the bytes.
+"""
+
+from __future__ import annotations
+
+import email
+import email.header
+import email.policy
+import hashlib
+import html
+import re
+from dataclasses import dataclass
+from email.message import EmailMessage, Message
+from email.utils import getaddresses, parseaddr
+from html.parser import HTMLParser
+
+MAX_BODY_CHARS = 100_000
+MAX_LINES = 2_000
+
+_AUTO_SUBJECT = re.compile(
+    r"^\s*(auto(matic)?[\s_-]*(reply|response)|out of (the )?office|away|abwesend|"
+    r"absence|autoreply|undeliver|undelivered|delivery status notification|"
+    r"mail delivery (failed|failure|subsystem)|returned mail|failure notice|"
+    r"delivery failure|vacation)\b",
+    re.I,
+)
+_BOUNCE_SENDERS = re.compile(r"^(mailer-daemon|postmaster|no-?reply|bounces?)([+@]|$)", re.I)
+_WROTE = re.compile(r"^\s*(on\b.{0,200}\bwrote:|.{0,80}\b(schrieb|a écrit|escribió)\s*:)\s*$", re.I)
+_ORIGINAL = re.compile(
+    r"^\s*(-{2,}\s*(original message|forwarded message)\s*-{2,}|_{10,}|from:\s.+@.+)\s*$", re.I
+)
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """A mail as the judge reads it."""
+
+    message_id: str
+    sender: str  # bare address, lower-case ("" when missing)
+    reply_to: str  # where replies go (Reply-To, else From)
+    subject: str
+    body: str  # cleaned plain text
+    auto: str | None  # why it is an auto-reply/bounce, or None
+    truncated: bool = False
+
+
+class _TextOfHtml(HTMLParser):
+    """The text of an HTML part: block tags become line breaks, scripts and styles vanish."""
+
+    BLOCKS = {"p", "div", "br", "tr", "li", "h1", "h2", "h3", "h4", "h5", "h6", "pre",
+              "blockquote", "table", "ul", "ol"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.skip = 0
+        self.quote = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style", "head"):
+            self.skip += 1
+        if tag == "blockquote":
+            self.quote += 1
+        if tag in self.BLOCKS:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style", "head") and self.skip:
+            self.skip -= 1
+        if tag == "blockquote" and self.quote:
+            self.quote -= 1
+        if tag in self.BLOCKS:
+            self.parts.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self.skip and not self.quote:  # quoted replies in HTML are dropped too
+            self.parts.append(data)
+
+
+def html_to_text(source: str) -> str:
+    parser = _TextOfHtml()
+    try:
+        parser.feed(source)
+        parser.close()
+    except Exception:  # malformed HTML: fall back to stripping tags
+        return html.unescape(re.sub(r"<[^>]*>", " ", source))
+    text = "".join(parser.parts).replace("\xa0", " ")
+    return re.sub(r"\n\s*\n+", "\n", text)
+
+
+def _decode(part: Message) -> str:
+    payload = part.get_payload(decode=True)
+    if payload is None:
+        raw = part.get_payload()
+        return raw if isinstance(raw, str) else ""
+    if not isinstance(payload, bytes):
+        return str(payload)
+    charset = part.get_content_charset() or "utf-8"
+    for cs in (charset, "utf-8", "latin-1"):
+        try:
+            return payload.decode(cs)
+        except (LookupError, UnicodeDecodeError):
+            continue
+    return payload.decode("utf-8", errors="replace")
+
+
+def _is_binary(text: str) -> bool:
+    sample = text[:4000]
+    if not sample:
+        return False
+    bad = sum(1 for ch in sample if (ord(ch) < 32 and ch not in "\r\n\t\f") or ch == "\ufffd")
+    return bad > len(sample) * 0.1
+
+
+def body_text(msg: Message) -> str:
+    """The text of the first text/plain part (not an attachment), else the first HTML part."""
+    plain: Message | None = None
+    htmlpart: Message | None = None
+    parts = msg.walk() if msg.is_multipart() else [msg]
+    for part in parts:
+        if part.is_multipart():
+            continue
+        disposition = (part.get("Content-Disposition") or "").lower()
+        if disposition.startswith("attachment"):
+            continue
+        ctype = part.get_content_type()
+        if ctype == "text/plain" and plain is None:
+            plain = part
+        elif ctype == "text/html" and htmlpart is None:
+            htmlpart = part
+    if plain is not None:
+        text = _decode(plain)
+    elif htmlpart is not None:
+        text = html_to_text(_decode(htmlpart))
+    else:
+        return ""
+    return "" if _is_binary(text) else text
+
+
+def strip_quotes_and_signature(text: str) -> str:
+    """Drop quoted replies, the quoted original after "On ... wrote:", and signatures."""
+    out: list[str] = []
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        bare = line.rstrip()
+        if bare in ("--", "-- ") or line == "-- " or bare == "__":
+            break  # signature separator: the rest is the signature
+        if _WROTE.match(bare) or _ORIGINAL.match(bare):
+            break  # the quoted original follows
+        if bare.lstrip().startswith(">") or bare.lstrip().startswith("|>"):
+            continue
+        out.append(line.replace("\t", " ").replace("\u200b", ""))
+    while out and not out[-1].strip():
+        out.pop()
+    return "\n".join(out)
+
+
+def auto_reason(msg: Message, sender: str) -> str | None:
+    """Why a mail is automatic (never to be answered), or None."""
+    auto = (msg.get("Auto-Submitted") or "").strip().lower()
+    if auto and auto != "no":
+        return f"Auto-Submitted: {auto}"
+    precedence = (msg.get("Precedence") or "").strip().lower()
+    if precedence in ("bulk", "junk", "list", "auto_reply"):
+        return f"Precedence: {precedence}"
+    for header in ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress", "List-Id",
+                   "X-Loop", "X-Failed-Recipients"):
+        if msg.get(header) is not None:
+            if header == "X-Auto-Response-Suppress" and "oof" not in msg.get(header, "").lower():
+                continue
+            return f"{header} header"
+    if msg.get_content_type() == "multipart/report":
+        return "delivery report"
+    if not sender:
+        return "no sender"
+    if _BOUNCE_SENDERS.match(sender):
+        return f"sent by {sender}"
+    return_path = msg.get("Return-Path")
+    if return_path is not None and return_path.strip() in ("<>", ""):
+        return "empty Return-Path"
+    if _AUTO_SUBJECT.match(str(msg.get("Subject") or "")):
+        return "automatic subject"
+    return None
+
+
+def _addr(value: str | None) -> str:
+    if not value:
+        return ""
+    try:
+        pairs = getaddresses([str(value)])
+    except Exception:
+        pairs = [parseaddr(str(value))]
+    for _, addr in pairs:
+        if addr and "@" in addr:
+            return addr.strip().lower()
+    return ""
+
+
+def parse_mail(raw: bytes, max_body: int = MAX_BODY_CHARS) -> Incoming:
+    """Read raw RFC 5322 bytes; never raises on bad input."""
+    try:
+        msg: Message = email.message_from_bytes(raw, policy=email.policy.compat32)
+    except Exception:  # pragma: no cover - the parser is already lenient
+        msg = EmailMessage()
+    sender = _addr(msg.get("From"))
+    reply_to = _addr(msg.get("Reply-To")) or sender
+    message_id = str(msg.get("Message-ID") or "").strip()
+    if not message_id or len(message_id) > 500:
+        message_id = "<sha256-" + hashlib.sha256(raw).hexdigest() + "@mobadj.invalid>"
+    subject = _header_text(msg.get("Subject"))
+    try:
+        text = body_text(msg)
+    except Exception:
+        text = ""
+    truncated = len(text) > max_body
+    text = text[:max_body]
+    body = strip_quotes_and_signature(text)
+    lines = body.split("\n")
+    if len(lines) > MAX_LINES:
+        body, truncated = "\n".join(lines[:MAX_LINES]), True
+    return Incoming(
+        message_id=message_id, sender=sender, reply_to=reply_to, subject=subject, body=body,
+        auto=auto_reason(msg, sender), truncated=truncated,
+    )
+
+
+def _header_text(value: object) -> str:
+    if value is None:
+        return ""
+    try:
+        parts = email.header.decode_header(str(value))
+        out = []
+        for chunk, cs in parts:
+            if isinstance(chunk, bytes):
+                try:
+                    out.append(chunk.decode(cs or "utf-8", errors="replace"))
+                except LookupError:
+                    out.append(chunk.decode("utf-8", errors="replace"))
+            else:
+                out.append(chunk)
+        return " ".join("".join(out).split())[:300]
+    except Exception:
+        return str(value)[:300]
