@@ -1,0 +1,178 @@
+"""Adjustment (winter) phases: builds, removals, waives and civil-disorder removals.
+
+Rules (2023 rulebook; DATC 6.I, 6.J and 4.D):
+
+- a power with more centres than units builds in its *vacant home* centres that it still
+  *owns*; a fleet only where a fleet may stand, with the coast named in a split-coast
+  province (6.B.14); a fleet in an inland province fails (4.C.4 a, 6.I.2);
+- a build may be waived (4.D.7 a);
+- a power with more units than centres removes the difference;
+- orders are taken one by one: the first legal ones are used, extra ones fail
+  (4.D.4 b, 4.D.5 b, 4.D.6 b; 6.I.1, 6.I.7, 6.J.1, 6.J.2);
+- too few removals: civil disorder (2023 rule, DATC 6.J.3-6.J.11) removes the units farthest
+  from the power's nearest *owned* supply centre, counting moves over land and sea for every
+  unit; on equal distance fleets go before armies, then alphabetically by English province name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from mobadj.engine.position import Position, UnitState, province_of
+from mobadj.engine.results import OrderResult, Outcome, Reason
+from mobadj.engine.topology import Topology
+from mobadj.orders.model import Build, Disband, Remove, Waive
+
+
+@dataclass
+class AdjustmentOutcome:
+    """What an adjustment phase decided."""
+
+    results: list[OrderResult]
+    defaults: list[OrderResult]  # civil-disorder removals
+    built: list[UnitState]
+    removed: list[UnitState]
+
+
+def adjustment_counts(position: Position) -> dict[str, int]:
+    """Power -> centres minus units (positive: builds, negative: removals)."""
+    out: dict[str, int] = {}
+    for owner in position.centers.values():
+        out[owner] = out.get(owner, 0) + 1
+    for u in position.units.values():
+        out[u.power] = out.get(u.power, 0) - 1
+    return out
+
+
+def needs_adjustment(position: Position, topo: Topology) -> bool:
+    """Does any power have a build it can make, or a unit to remove?"""
+    for power, n in adjustment_counts(position).items():
+        if n < 0:
+            return True
+        if n > 0 and any(
+            position.centers.get(h) == power and h not in position.units
+            for h in topo.homes.get(power, ())
+        ):
+            return True
+    return False
+
+
+def resolve_adjustments(
+    position: Position,
+    orders: Iterable[tuple[str | None, Any]],
+    topo: Topology,
+) -> AdjustmentOutcome:
+    """Adjudicate builds, removals and waives; apply civil disorder where too few removals."""
+    counts = adjustment_counts(position)
+    left = dict(counts)
+    results: list[OrderResult] = []
+    built: list[UnitState] = []
+    removed: list[UnitState] = []
+    taken: set[str] = set()  # provinces built in or removed from this phase
+    for power, order in orders:
+        text = str(order)
+        if isinstance(order, Waive):
+            owner = power or "?"
+            if left.get(owner, 0) > 0:
+                left[owner] -= 1
+                results.append(OrderResult(owner, text, Outcome.SUCCEEDS))
+            else:
+                results.append(OrderResult(owner, text, Outcome.INVALID, Reason.NO_BUILDS))
+            continue
+        if isinstance(order, Build):
+            results.append(_build(position, power, order, topo, left, taken, built))
+            continue
+        if isinstance(order, (Remove, Disband)):
+            results.append(_remove(position, power, order, left, taken, removed))
+            continue
+        results.append(OrderResult(power or "?", text, Outcome.INVALID, Reason.WRONG_PHASE))
+    defaults: list[OrderResult] = []
+    for power, n in sorted(left.items()):
+        if n >= 0:
+            continue
+        for u in civil_disorder(position, power, -n, taken, topo):
+            removed.append(u)
+            taken.add(u.province)
+            defaults.append(
+                OrderResult(power, f"Remove {u}", Outcome.SUCCEEDS, Reason.CIVIL_DISORDER)
+            )
+    return AdjustmentOutcome(results, defaults, built, removed)
+
+
+def _build(position, power, order, topo, left, taken, built) -> OrderResult:
+    text = str(order)
+    loc = order.unit.location
+    prov = province_of(loc)
+    owner = power or position.centers.get(prov) or "?"
+
+    def bad(reason: Reason) -> OrderResult:
+        return OrderResult(owner, text, Outcome.INVALID, reason)
+
+    if left.get(owner, 0) <= 0:
+        return bad(Reason.TOO_MANY if _count(position, owner) > 0 else Reason.NO_BUILDS)
+    if prov not in topo.homes.get(owner, ()):
+        return bad(Reason.NOT_HOME)
+    if position.centers.get(prov) != owner:
+        return bad(Reason.NOT_OWNED)
+    if prov in position.units or prov in taken:
+        return bad(Reason.OCCUPIED)
+    kind = order.unit.kind
+    spots = topo.neighbours.get(kind, {})
+    if loc not in spots:
+        cands = [x for x in topo.locations.get(prov, ()) if x in spots]
+        if not cands:
+            return bad(Reason.WRONG_TERRAIN)  # DATC 6.I.2
+        if prov in cands:
+            loc = prov  # an army built "on a coast": the coast is ignored
+        else:
+            return bad(Reason.AMBIGUOUS_COAST)  # DATC 6.B.14
+    left[owner] -= 1
+    taken.add(prov)
+    built.append(UnitState(owner, kind, loc))
+    return OrderResult(owner, text, Outcome.SUCCEEDS)
+
+
+def _count(position: Position, power: str) -> int:
+    return adjustment_counts(position).get(power, 0)
+
+
+def _remove(position, power, order, left, taken, removed) -> OrderResult:
+    text = str(order)
+    prov = province_of(order.unit.location)
+    unit = position.units.get(prov)
+    owner = power or (unit.power if unit else "?")
+    if unit is None:
+        return OrderResult(owner, text, Outcome.INVALID, Reason.NO_UNIT)
+    if unit.power != owner:
+        return OrderResult(owner, text, Outcome.INVALID, Reason.NOT_OWNER)
+    if prov in taken:  # DATC 6.J.2
+        return OrderResult(owner, text, Outcome.INVALID, Reason.DUPLICATE)
+    if left.get(owner, 0) >= 0:
+        reason = Reason.TOO_MANY if _count(position, owner) < 0 else Reason.NO_BUILDS
+        return OrderResult(owner, text, Outcome.INVALID, reason)
+    left[owner] += 1
+    taken.add(prov)
+    removed.append(unit)
+    return OrderResult(owner, text, Outcome.SUCCEEDS)
+
+
+def civil_disorder(
+    position: Position, power: str, n: int, taken: set[str], topo: Topology
+) -> list[UnitState]:
+    """The ``n`` units the 2023 civil-disorder rule removes (DATC 4.D.8, 6.J.3-6.J.11)."""
+    owned = [p for p, o in position.centers.items() if o == power]
+    dist = topo.distances()
+    far = 10**6
+
+    def key(u: UnitState) -> tuple[int, int, str]:
+        d = dist.get(u.province, {})
+        nearest = min((d.get(c, far) for c in owned), default=far)
+        return (-nearest, 0 if u.kind == "F" else 1, topo.names.get(u.province, u.province))
+
+    candidates = [
+        u for u in position.units.values() if u.power == power and u.province not in taken
+    ]
+    candidates.sort(key=key)
+    return candidates[:n]

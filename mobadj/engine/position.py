@@ -1,0 +1,336 @@
+"""Positions: who stands where, who owns what, and which phase comes next.
+
+A :class:`Position` is the whole state a phase is adjudicated from.  Its text form (YAML
+file or batch JSON line) is documented in docs/adjudication.md::
+
+    phase: S1901M
+    units: {ENGLAND: [F LON, A LVP], RUSSIA: [F STP/SC]}
+    centers: {ENGLAND: [LON, LVP, EDI]}
+    dislodged: {GERMANY: [{unit: A MUN, from: BOH, convoyed: false}]}   # retreat phases
+    standoffs: [BUR]                                                     # retreat phases
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+SEASON_NAMES = {"S": "Spring", "F": "Fall", "W": "Winter"}
+KIND_NAMES = {"M": "Movement", "R": "Retreats", "A": "Adjustments"}
+_PHASE_RE = re.compile(r"^\s*([A-Za-z])\s*(\d{1,5})\s*([A-Za-z])\s*$")
+
+
+class PositionError(ValueError):
+    """A position (YAML file or batch line) that cannot be read; the message says what and where."""
+
+
+def province_of(location: str) -> str:
+    """``"STP/NC"`` -> ``"STP"``."""
+    return location.split("/", 1)[0]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Phase:
+    """A phase such as ``S1901M`` (Spring 1901 movement), ``F1901R``, ``W1901A``."""
+
+    year: int
+    season: str
+    kind: str
+
+    @classmethod
+    def parse(cls, text: str) -> Phase:
+        """Read ``S1901M``; raises :class:`PositionError` with the expected shape."""
+        m = _PHASE_RE.match(str(text))
+        if not m:
+            raise PositionError(f"bad phase {text!r}: expected e.g. S1901M, F1901R or W1901A")
+        season, year, kind = m.group(1).upper(), int(m.group(2)), m.group(3).upper()
+        if kind not in KIND_NAMES:
+            raise PositionError(f"bad phase {text!r}: last letter must be M, R or A")
+        return cls(year, season, kind)
+
+    @property
+    def is_movement(self) -> bool:
+        return self.kind == "M"
+
+    @property
+    def is_retreat(self) -> bool:
+        return self.kind == "R"
+
+    @property
+    def is_adjustment(self) -> bool:
+        return self.kind == "A"
+
+    def long_name(self) -> str:
+        """``Spring 1901 Movement``."""
+        season = SEASON_NAMES.get(self.season, self.season)
+        return f"{season} {self.year} {KIND_NAMES[self.kind]}"
+
+    def __str__(self) -> str:
+        return f"{self.season}{self.year}{self.kind}"
+
+
+@dataclass(frozen=True, slots=True)
+class UnitState:
+    """A unit on the board: its power, kind (``A``/``F``; Mobtown ``G``/``D``) and location."""
+
+    power: str
+    kind: str
+    location: str
+
+    @property
+    def province(self) -> str:
+        return province_of(self.location)
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.location}"
+
+
+@dataclass(frozen=True, slots=True)
+class Dislodged:
+    """A unit waiting to retreat.
+
+    ``attacker_from`` is the province the dislodging unit started from; when it came by convoy
+    (``convoyed``) the 2023 rules let the unit retreat there (DATC 4.A.5 b).  ``retreats`` are
+    the legal retreat locations, filled in by the engine.
+    """
+
+    unit: UnitState
+    attacker_from: str
+    convoyed: bool = False
+    retreats: tuple[str, ...] = ()
+    via: str | None = None  # Mobtown: "subway" when the attacker came underground
+
+
+@dataclass(slots=True)
+class Position:
+    """The board a phase is adjudicated from (also the board after it)."""
+
+    phase: Phase
+    units: dict[str, UnitState] = field(default_factory=dict)  # province -> unit
+    centers: dict[str, str] = field(default_factory=dict)  # province -> owning power
+    dislodged: dict[str, Dislodged] = field(default_factory=dict)  # province -> unit
+    standoffs: frozenset[str] = frozenset()
+
+    def copy(self) -> Position:
+        return replace(
+            self,
+            units=dict(self.units),
+            centers=dict(self.centers),
+            dislodged=dict(self.dislodged),
+        )
+
+    def units_of(self, power: str) -> list[UnitState]:
+        return [u for u in self.units.values() if u.power == power]
+
+    def centers_of(self, power: str) -> list[str]:
+        return sorted(p for p, owner in self.centers.items() if owner == power)
+
+    def powers(self) -> list[str]:
+        """Every power with a unit, a centre or a dislodged unit, sorted."""
+        seen = {u.power for u in self.units.values()}
+        seen.update(self.centers.values())
+        seen.update(d.unit.power for d in self.dislodged.values())
+        return sorted(seen)
+
+    # ---- text form -------------------------------------------------------------------------
+
+    def to_data(self) -> dict[str, Any]:
+        """The YAML/JSON shape (units and centres per power, dislodged with their retreats)."""
+        units: dict[str, list[str]] = {}
+        for u in sorted(self.units.values(), key=lambda u: (u.power, str(u))):
+            units.setdefault(u.power, []).append(str(u))
+        centers: dict[str, list[str]] = {}
+        for prov, owner in sorted(self.centers.items()):
+            centers.setdefault(owner, []).append(prov)
+        dislodged: dict[str, list[dict[str, Any]]] = {}
+        for d in sorted(self.dislodged.values(), key=lambda d: (d.unit.power, d.unit.location)):
+            entry: dict[str, Any] = {"unit": str(d.unit), "from": d.attacker_from}
+            if d.convoyed:
+                entry["convoyed"] = True
+            if d.via:
+                entry["via"] = d.via
+            entry["retreats"] = list(d.retreats)
+            dislodged.setdefault(d.unit.power, []).append(entry)
+        return {
+            "phase": str(self.phase),
+            "units": units,
+            "centers": centers,
+            "dislodged": dislodged,
+            "standoffs": sorted(self.standoffs),
+        }
+
+
+# ---- reading positions ---------------------------------------------------------------------
+
+_UNIT_RE = re.compile(r"^\s*([A-Za-z])\s*[ (]?\s*([^)]*?)\s*\)?\s*$")
+
+
+def parse_unit(text: str, power: str, game_map: Any) -> UnitState:
+    """``"F STP/SC"`` -> UnitState; the location is looked up on the map (any spelling)."""
+    m = _UNIT_RE.match(str(text))
+    if not m or not m.group(2):
+        raise PositionError(f"bad unit {text!r}: expected e.g. 'A PAR' or 'F STP/SC'")
+    kind = m.group(1).upper()
+    if kind not in game_map.unit_kinds:
+        kinds = ", ".join(sorted(game_map.unit_kinds))
+        raise PositionError(f"bad unit {text!r}: unit kind must be one of {kinds}")
+    try:
+        location = game_map.lookup(m.group(2))
+    except Exception as exc:  # UnknownNameError carries suggestions in its text
+        raise PositionError(f"bad unit {text!r}: {exc}") from None
+    if not game_map.can_occupy(kind, location):
+        # An army named with a coast (A SPA/NC) stands on the province.
+        prov = province_of(location)
+        if prov != location and game_map.can_occupy(kind, prov):
+            location = prov
+        else:
+            raise PositionError(f"bad unit {text!r}: {kind} cannot stand on {location}")
+    return UnitState(power, kind, location)
+
+
+def _power(game_map: Any, name: str) -> str:
+    try:
+        return game_map.power_id(str(name))
+    except Exception as exc:
+        raise PositionError(f"unknown power {name!r}: {exc}") from None
+
+
+def _province(game_map: Any, name: str) -> str:
+    try:
+        return province_of(game_map.lookup(str(name)))
+    except Exception as exc:
+        raise PositionError(f"unknown province {name!r}: {exc}") from None
+
+
+def _per_power(data: Any, what: str) -> Mapping[str, Any]:
+    if data is None:
+        return {}
+    if not isinstance(data, Mapping):
+        raise PositionError(f"{what} must map each power to a list")
+    return data
+
+
+def position_from_data(data: Mapping[str, Any], game_map: Any) -> Position:
+    """Build a Position from the YAML/JSON shape; raises :class:`PositionError`."""
+    if not isinstance(data, Mapping):
+        raise PositionError("a position must be a mapping with phase, units, centers, ...")
+    if "phase" not in data:
+        raise PositionError("missing 'phase' (e.g. S1901M)")
+    phase = Phase.parse(data["phase"])
+    pos = Position(phase)
+    for pname, units in _per_power(data.get("units"), "units").items():
+        power = _power(game_map, pname)
+        for text in _as_list(units, f"units of {pname}"):
+            unit = parse_unit(text, power, game_map)
+            if unit.province in pos.units:
+                raise PositionError(f"two units in {unit.province}")
+            pos.units[unit.province] = unit
+    for pname, provs in _per_power(data.get("centers"), "centers").items():
+        power = _power(game_map, pname)
+        for text in _as_list(provs, f"centers of {pname}"):
+            prov = _province(game_map, text)
+            if prov not in game_map.supply_centers:
+                raise PositionError(f"{text!r} is not a supply centre")
+            if prov in pos.centers and pos.centers[prov] != power:
+                raise PositionError(f"centre {prov} owned by two powers")
+            pos.centers[prov] = power
+    for pname, entries in _per_power(data.get("dislodged"), "dislodged").items():
+        power = _power(game_map, pname)
+        for entry in _as_list(entries, f"dislodged of {pname}"):
+            if not isinstance(entry, Mapping) or "unit" not in entry:
+                raise PositionError(
+                    f"dislodged entry {entry!r}: expected {{unit: 'A MUN', from: 'BOH'}}"
+                )
+            unit = parse_unit(entry["unit"], power, game_map)
+            origin = entry.get("from")
+            attacker_from = _province(game_map, origin) if origin else ""
+            pos.dislodged[unit.province] = Dislodged(
+                unit, attacker_from, bool(entry.get("convoyed", False)), via=entry.get("via")
+            )
+    standoffs = data.get("standoffs") or []
+    pos.standoffs = frozenset(_province(game_map, s) for s in _as_list(standoffs, "standoffs"))
+    return pos
+
+
+def _as_list(value: Any, what: str) -> list[Any]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [s for s in re.split(r"\s*[,;]\s*", value) if s]
+    if isinstance(value, Iterable) and not isinstance(value, Mapping):
+        return list(value)
+    raise PositionError(f"{what} must be a list")
+
+
+# ---- the calendar ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Calendar:
+    """The order of phases in a year, and which ones may be skipped.
+
+    ``cycle`` lists (season, kind) in order.  A retreat phase is skipped when nothing is
+    dislodged; an adjustment phase when no power has a build or removal to make (as judges do).
+    ``scoring`` lists the seasons after which supply centres change owner.
+    """
+
+    name: str
+    cycle: tuple[tuple[str, str], ...]
+    scoring: frozenset[str]
+
+    def following(self, phase: Phase) -> Phase:
+        """The phase right after ``phase`` (no skipping)."""
+        i = self.cycle.index((phase.season, phase.kind))
+        if i + 1 < len(self.cycle):
+            season, kind = self.cycle[i + 1]
+            return Phase(phase.year, season, kind)
+        season, kind = self.cycle[0]
+        return Phase(phase.year + 1, season, kind)
+
+    def next_phase(
+        self,
+        phase: Phase,
+        has_dislodged: bool,
+        needs_adjustment: Callable[[], bool],
+    ) -> Phase:
+        """The next phase to play, skipping empty retreat and adjustment phases."""
+        nxt = self.following(phase)
+        while True:
+            if nxt.kind == "R" and not (has_dislodged and phase.kind == "M"):
+                nxt = self.following(nxt)
+                continue
+            if nxt.kind == "A" and not needs_adjustment():
+                nxt = self.following(nxt)
+                continue
+            return nxt
+
+    def scores_after(self, phase: Phase, has_retreat_phase_next: bool) -> bool:
+        """Do centres change owner once ``phase`` is adjudicated?
+
+        After the last movement of a scoring season if no retreat phase follows, else after
+        that season's retreats.
+        """
+        if phase.season not in self.scoring:
+            return False
+        if phase.kind == "R":
+            return True
+        return phase.kind == "M" and not has_retreat_phase_next
+
+
+CALENDARS: dict[str, Calendar] = {
+    "standard": Calendar(
+        "standard",
+        (("S", "M"), ("S", "R"), ("F", "M"), ("F", "R"), ("W", "A")),
+        frozenset({"F"}),
+    ),
+}
+
+
+def calendar_for(name: str) -> Calendar:
+    """The calendar named by a map (``standard``); a variant registers its own in CALENDARS."""
+    try:
+        return CALENDARS[name]
+    except KeyError:
+        raise PositionError(f"unknown calendar {name!r}; known: {sorted(CALENDARS)}") from None

@@ -1,0 +1,88 @@
+"""Per-order outcomes: succeeds | fails | invalid, each with a typed reason.
+
+A failure is never a bare boolean: the reason says *why*, in words a GM would mail out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Outcome(StrEnum):
+    """What happened to an order."""
+
+    SUCCEEDS = "succeeds"
+    FAILS = "fails"
+    INVALID = "invalid"
+
+
+class Reason(StrEnum):
+    """Why an order failed or was invalid (the value is the published wording)."""
+
+    # movement: moves
+    BOUNCED = "bounced"
+    HELD = "destination held"
+    LOST_HEAD_TO_HEAD = "lost head-to-head battle"
+    OWN_UNIT = "cannot dislodge own unit"
+    NO_CONVOY = "no convoy route"
+    CONVOY_DISRUPTED = "convoy disrupted"
+    # movement: supports, convoys, holds
+    CUT = "support cut"
+    DISLODGED = "dislodged"
+    VOID_SUPPORT = "supported unit did not make that order"
+    VOID_CONVOY = "convoyed army did not order that move"
+    PARADOX = "convoy paradox: fleet holds (Szykman rule)"
+    PARADOX_ALL_HOLD = "convoy paradox: all hold"
+    # invalid orders (the unit holds)
+    NO_UNIT = "no such unit"
+    NOT_OWNER = "unit belongs to another power"
+    NOT_ADJACENT = "destination not adjacent"
+    OWN_PROVINCE = "cannot move to its own province"
+    WRONG_TERRAIN = "unit cannot enter that terrain"
+    BAD_COAST = "coast cannot be reached"
+    AMBIGUOUS_COAST = "coast must be specified"
+    SUPPORT_SELF = "a unit cannot support itself"
+    SUPPORT_UNREACHABLE = "supporting unit cannot reach the destination"
+    NO_SUPPORTED_UNIT = "no unit to support"
+    NO_CONVOYED_UNIT = "no army to convoy"
+    NOT_CONVOYABLE = "only armies can be convoyed"
+    CANNOT_CONVOY = "only fleets at sea can convoy"
+    NO_ROUTE = "fleet is on no possible convoy route"
+    DUPLICATE = "unit already ordered"
+    WRONG_PHASE = "order not allowed in this phase"
+    # retreats
+    RETREAT_BLOCKED = "cannot retreat there"
+    RETREAT_CLASH = "two units retreated to the same place"
+    NOT_DISLODGED = "unit is not dislodged"
+    NO_ORDER_DISBANDED = "no order: disbanded"
+    # adjustments
+    NO_BUILDS = "no builds allowed"
+    TOO_MANY = "too many orders"
+    NOT_HOME = "not a home supply centre"
+    NOT_OWNED = "supply centre not owned"
+    OCCUPIED = "province occupied"
+    CIVIL_DISORDER = "civil disorder removal"
+
+
+@dataclass(frozen=True, slots=True)
+class OrderResult:
+    """The outcome of one order as published: power, canonical order text, result, reason."""
+
+    power: str
+    order: str
+    outcome: Outcome
+    reason: Reason | None = None
+
+    @property
+    def succeeded(self) -> bool:
+        return self.outcome is Outcome.SUCCEEDS
+
+    def as_dict(self) -> dict[str, str | None]:
+        """The batch/JSON shape ``{power, order, result, reason}``."""
+        return {
+            "power": self.power,
+            "order": self.order,
+            "result": self.outcome.value,
+            "reason": self.reason.value if self.reason is not None else None,
+        }

@@ -1,0 +1,126 @@
+"""Retreat phases: dislodged units retreat or disband.
+
+Rules (2023 rulebook; DATC 6.H): a unit retreats to an adjacent empty province, never to the
+province its attacker came from (unless the attacker came by convoy, DATC 4.A.5 b), never to a
+province left empty by a standoff, never by convoy (6.H.3).  Two or more retreats to the same
+province all fail and those units are disbanded (6.H.7 ...).  A unit without a valid retreat
+order is disbanded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from mobadj.engine.movement import retreat_options
+from mobadj.engine.position import Dislodged, Position, UnitState, province_of
+from mobadj.engine.results import OrderResult, Outcome, Reason
+from mobadj.engine.rules import Rules
+from mobadj.engine.topology import Topology
+from mobadj.orders.model import Disband, Hold, Move, Retreat
+
+
+@dataclass
+class RetreatOutcome:
+    """What a retreat phase decided."""
+
+    results: list[OrderResult]  # the orders as given, with outcomes
+    defaults: list[OrderResult]  # units that got no order and were disbanded
+    retreated: dict[str, UnitState]  # province -> unit now standing there
+    disbanded: list[UnitState]
+
+
+def legal_retreats(
+    position: Position, d: Dislodged, topo: Topology, rules: Rules
+) -> tuple[str, ...]:
+    """The retreat locations open to ``d`` on this board."""
+    occupied = set(position.units)
+    return retreat_options(d, topo, rules, occupied, position.standoffs)
+
+
+def resolve_retreats(
+    position: Position,
+    orders: Iterable[tuple[str | None, Any]],
+    topo: Topology,
+    rules: Rules,
+) -> RetreatOutcome:
+    """Adjudicate the retreat orders of ``position`` (its ``dislodged`` units)."""
+    orders = list(orders)
+    results: list[OrderResult | None] = []
+    chosen: dict[str, tuple[int, str | None]] = {}  # dislodged province -> (result index, dest)
+    for power, order in orders:
+        text = str(order)
+        unit_ref = getattr(order, "unit", None)
+        if not isinstance(order, (Move, Retreat, Disband, Hold)) or unit_ref is None:
+            results.append(OrderResult(power or "?", text, Outcome.INVALID, Reason.WRONG_PHASE))
+            continue
+        prov = province_of(unit_ref.location)
+        d = position.dislodged.get(prov)
+        if d is None:
+            reason = Reason.NOT_DISLODGED if prov in position.units else Reason.NO_UNIT
+            results.append(OrderResult(power or "?", text, Outcome.INVALID, reason))
+            continue
+        owner = d.unit.power
+        if power is not None and power != owner:
+            results.append(OrderResult(power, text, Outcome.INVALID, Reason.NOT_OWNER))
+            continue
+        if prov in chosen:
+            results.append(OrderResult(owner, text, Outcome.INVALID, Reason.DUPLICATE))
+            continue
+        if isinstance(order, Disband):
+            chosen[prov] = (len(results), None)
+            results.append(None)
+            continue
+        if isinstance(order, Hold):  # a hold is no retreat: the unit is disbanded
+            results.append(OrderResult(owner, text, Outcome.INVALID, Reason.WRONG_PHASE))
+            continue
+        dest = _destination(d, order.destination, topo)
+        options = d.retreats or legal_retreats(position, d, topo, rules)
+        if dest is None or dest not in options:
+            results.append(OrderResult(owner, text, Outcome.INVALID, Reason.RETREAT_BLOCKED))
+            continue
+        chosen[prov] = (len(results), dest)
+        results.append(None)
+    # Two or more retreats to one province: all fail (DATC 6.H.7 ...)
+    count: dict[str, int] = {}
+    for _idx, dest in chosen.values():
+        if dest is not None:
+            p = province_of(dest)
+            count[p] = count.get(p, 0) + 1
+    retreated: dict[str, UnitState] = {}
+    disbanded: list[UnitState] = []
+    for prov, d in position.dislodged.items():
+        entry = chosen.get(prov)
+        if entry is None:
+            disbanded.append(d.unit)
+            continue
+        idx, dest = entry
+        text = str(orders[idx][1])
+        if dest is None:
+            results[idx] = OrderResult(d.unit.power, text, Outcome.SUCCEEDS)
+            disbanded.append(d.unit)
+        elif count[province_of(dest)] > 1:
+            results[idx] = OrderResult(d.unit.power, text, Outcome.FAILS, Reason.RETREAT_CLASH)
+            disbanded.append(d.unit)
+        else:
+            results[idx] = OrderResult(d.unit.power, text, Outcome.SUCCEEDS)
+            retreated[province_of(dest)] = UnitState(d.unit.power, d.unit.kind, dest)
+    defaults = [
+        OrderResult(d.unit.power, f"{d.unit} Disband", Outcome.SUCCEEDS, Reason.NO_ORDER_DISBANDED)
+        for prov, d in position.dislodged.items()
+        if prov not in chosen
+    ]
+    return RetreatOutcome([r for r in results if r is not None], defaults, retreated, disbanded)
+
+
+def _destination(d: Dislodged, dest: str, topo: Topology) -> str | None:
+    """The location a retreat order names, fixing an omitted or irrelevant coast like a move."""
+    nb = topo.neighbours[d.unit.kind].get(d.unit.location, frozenset())
+    if dest in nb:
+        return dest
+    dprov = province_of(dest)
+    cands = [x for x in topo.locations.get(dprov, ()) if x in nb]
+    if "/" in dest:
+        return dprov if dprov in cands else None
+    return cands[0] if len(cands) == 1 else None

@@ -1,0 +1,160 @@
+"""Adjacency precomputed once per map, in plain dicts and frozensets for the resolver's hot loop.
+
+The GameMap (mobadj.board) is the source of truth; this module only asks its documented
+API (``locations``, ``neighbours``, ``can_occupy``, ``provinces``) once per location and
+keeps the answers, so no networkx call happens while a phase is adjudicated.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mobadj.engine.position import province_of
+
+SEA_TERRAINS = frozenset({"sea", "water"})
+
+
+class Topology:
+    """What the engine needs to know about a map, precomputed."""
+
+    __slots__ = (
+        "game_map",
+        "name",
+        "kinds",
+        "provinces",
+        "locations",
+        "neighbours",
+        "reach",
+        "sea",
+        "fleet_reach",
+        "coastal",
+        "supply_centers",
+        "homes",
+        "names",
+        "_dist",
+    )
+
+    def __init__(self, game_map: Any) -> None:
+        self.game_map = game_map
+        self.name: str = game_map.name
+        self.kinds: tuple[str, ...] = tuple(game_map.unit_kinds)
+        self.provinces: tuple[str, ...] = tuple(game_map.provinces)
+        self.locations: dict[str, tuple[str, ...]] = {
+            p: tuple(game_map.locations(p)) for p in self.provinces
+        }
+        # neighbours[kind][location] -> frozenset of locations that kind can move to
+        self.neighbours: dict[str, dict[str, frozenset[str]]] = {}
+        # reach[kind][location] -> frozenset of *provinces* reachable (any coast)
+        self.reach: dict[str, dict[str, frozenset[str]]] = {}
+        for kind in self.kinds:
+            nb: dict[str, frozenset[str]] = {}
+            rc: dict[str, frozenset[str]] = {}
+            for locs in self.locations.values():
+                for loc in locs:
+                    if not game_map.can_occupy(kind, loc):
+                        continue
+                    n = frozenset(game_map.neighbours(kind, loc))
+                    nb[loc] = n
+                    rc[loc] = frozenset(province_of(x) for x in n)
+            self.neighbours[kind] = nb
+            self.reach[kind] = rc
+        self.sea: frozenset[str] = frozenset(
+            p for p, prov in game_map.provinces.items() if prov.terrain in SEA_TERRAINS
+        )
+        # fleet_reach[province] -> provinces a fleet reaches from any of its locations: the
+        # geometry of convoy chains (sea to sea, first and last hop to the coast).
+        fleet = self.reach.get("F", {})
+        self.fleet_reach: dict[str, frozenset[str]] = {}
+        for p, locs in self.locations.items():
+            acc: set[str] = set()
+            for loc in locs:
+                acc |= fleet.get(loc, frozenset())
+            self.fleet_reach[p] = frozenset(acc)
+        army_ok = self.reach.get("A", {})
+        self.coastal: frozenset[str] = frozenset(
+            p
+            for p in self.provinces
+            if p not in self.sea and p in army_ok and self.fleet_reach[p] & self.sea
+        )
+        self.supply_centers: frozenset[str] = frozenset(game_map.supply_centers)
+        self.homes: dict[str, frozenset[str]] = {
+            pid: frozenset(p.home_centers) for pid, p in game_map.powers.items()
+        }
+        self.names: dict[str, str] = {p: game_map.provinces[p].name for p in self.provinces}
+        self._dist: dict[str, dict[str, int]] | None = None
+
+    def can_reach(self, kind: str, location: str, province: str) -> bool:
+        """Can a ``kind`` at ``location`` move to some location of ``province``?"""
+        r = self.reach.get(kind, {}).get(location)
+        return r is not None and province in r
+
+    def convoy_route_exists(self, origin: str, dest: str, seas: set[str] | frozenset[str]) -> bool:
+        """Is there a chain of the sea provinces ``seas`` from ``origin`` to ``dest``?"""
+        fr = self.fleet_reach
+        frontier = [s for s in fr[origin] if s in seas]
+        seen = set(frontier)
+        while frontier:
+            s = frontier.pop()
+            nxt = fr[s]
+            if dest in nxt:
+                return True
+            for t in nxt:
+                if t in seas and t not in seen:
+                    seen.add(t)
+                    frontier.append(t)
+        return False
+
+    def seas_on_route(self, origin: str, dest: str, seas: set[str]) -> set[str]:
+        """The provinces of ``seas`` that lie on some chain from ``origin`` to ``dest``."""
+        fwd = self._flood(origin, seas)
+        if not fwd:
+            return set()
+        return fwd & self._flood(dest, seas)
+
+    def _flood(self, start: str, seas: set[str]) -> set[str]:
+        fr = self.fleet_reach
+        frontier = [s for s in fr[start] if s in seas]
+        seen = set(frontier)
+        while frontier:
+            s = frontier.pop()
+            for t in fr[s]:
+                if t in seas and t not in seen:
+                    seen.add(t)
+                    frontier.append(t)
+        return seen
+
+    def distances(self) -> dict[str, dict[str, int]]:
+        """All-pairs province distances over land *and* sea (2023 civil-disorder rule)."""
+        if self._dist is None:
+            adj: dict[str, set[str]] = {p: set() for p in self.provinces}
+            for kind in self.kinds:
+                for loc, provs in self.reach[kind].items():
+                    adj[province_of(loc)] |= provs
+            dist: dict[str, dict[str, int]] = {}
+            for src in self.provinces:
+                d = {src: 0}
+                frontier = [src]
+                while frontier:
+                    nxt = []
+                    for p in frontier:
+                        for q in adj[p]:
+                            if q not in d:
+                                d[q] = d[p] + 1
+                                nxt.append(q)
+                    frontier = nxt
+                dist[src] = d
+            self._dist = dist
+        return self._dist
+
+
+_CACHE: dict[int, Topology] = {}
+
+
+def topology_for(game_map: Any) -> Topology:
+    """The (cached) Topology of a GameMap object."""
+    key = id(game_map)
+    topo = _CACHE.get(key)
+    if topo is None or topo.game_map is not game_map:
+        topo = Topology(game_map)
+        _CACHE[key] = topo
+    return topo
