@@ -62,7 +62,7 @@ ALIASES = {
     "unready": "notready", "wait": "notready", "vacation": "absence", "holiday": "absence",
     "info": "list", "status": "list", "whatif": "preview", "what-if": "preview",
     "order": "orders", "add": "addplayer", "begin": "start", "terminate": "endgame",
-    "grace": "extend", "undo": "rollback", "adjudicate": "process", "go": "process",
+    "grace": "extend", "undo": "rollback", "adjudicate": "process",
 }
 _JOIN = [
     (re.compile(r"^\s*sign[\s_-]*(on|in)\b", re.I), "signon"),

@@ -1,0 +1,206 @@
+"""The small interface the judge uses for any kind of game, and the hosts that implement it.
+
+The judge knows nothing of Diplomacy or cards: it stores a JSON ``state`` per game, asks the
+host which seats must act, checks each submission, and at the deadline (or when everyone is
+in) asks the host to resolve the phase.  :class:`DiplomacyHost` serves ``standard`` and
+``mobtown2`` through :mod:`mobadj.engine`; :class:`CardHost` serves every game of
+:mod:`mobadj.cards.registry` through the card protocol (sealed simultaneous choices are
+collected by mail and revealed together).
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class HostError(ValueError):
+    """A request the game cannot serve (unknown seat, bad option); safe to show the sender."""
+
+
+@dataclass
+class Check:
+    """A submission as the game reads it: the accepted text (canonical) and each error."""
+
+    accepted: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.accepted)
+
+
+@dataclass
+class Resolution:
+    """One resolved phase: the new state, the published report, and per-seat extras."""
+
+    state: Any
+    report: str  # plain text for everyone (all orders and outcomes, changes, next phase)
+    data: dict[str, Any]  # machine-readable result (the JSON attachment)
+    private: dict[str, str] = field(default_factory=dict)  # seat -> text only they may see
+    attachments: list[tuple[str, str, bytes]] = field(default_factory=list)
+    over: bool = False
+    summary: str = ""  # one line, e.g. "Spring 1901 Movement resolved"
+
+
+class Host(ABC):
+    """What the judge needs from a game kind.  States are JSON-able values."""
+
+    kind: str
+    title: str
+    # True: resolve as soon as every due seat has submitted (turn-based card games);
+    # False: wait for the deadline or for everyone's READY (Diplomacy).
+    resolve_when_all_in: bool = False
+
+    @abstractmethod
+    def seats(self, options: dict[str, Any]) -> list[str]:
+        """Every seat (power) of a game with these options."""
+
+    def seat(self, options: dict[str, Any], text: str) -> str:
+        """The seat named by ``text`` (any spelling); raises :class:`HostError`."""
+        for s in self.seats(options):
+            if s.lower() == text.strip().lower():
+                return s
+        raise HostError(f"no seat {text!r}; seats: {', '.join(self.seats(options))}")
+
+    @abstractmethod
+    def new_state(self, seats: list[str], seed: int, options: dict[str, Any]) -> Any:
+        """The state at the start (``seats`` lists the seats that have players)."""
+
+    @abstractmethod
+    def phase(self, state: Any) -> str:
+        """The short name of the current phase (``S1901M``; ``turn 7``)."""
+
+    def phase_label(self, state: Any) -> str:
+        """The long name, for people."""
+        return self.phase(state)
+
+    @abstractmethod
+    def due(self, state: Any) -> list[str]:
+        """Seats that must submit something this phase."""
+
+    @abstractmethod
+    def check(self, state: Any, seat: str, text: str) -> Check:
+        """Read a submission (orders, a bid) without changing the state."""
+
+    @abstractmethod
+    def resolve(self, state: Any, orders: dict[str, str], missing: list[str]) -> Resolution:
+        """Resolve the phase with the accepted texts; ``missing`` seats get the defaults."""
+
+    def preview(self, state: Any, seat: str, text: str) -> str:
+        """What would happen to ``seat``'s orders if the others all held."""
+        return "Preview is not available for this game."
+
+    def status(self, state: Any, seat: str | None) -> str:
+        """The position as ``seat`` may see it (``None``: public)."""
+        return ""
+
+    @abstractmethod
+    def is_over(self, state: Any) -> bool: ...
+
+    def phase_hours(self, state: Any, options: dict[str, Any]) -> float:
+        """How long the phase lasts (movement vs retreats/adjustments)."""
+        return float(options.get("deadline_hours", 48))
+
+
+# -- Diplomacy ----------------------------------------------------------------------------------
+
+
+class DiplomacyHost(Host):
+    """``standard`` and ``mobtown2`` through the adjudication engine and the order parser."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.title = {"standard": "Diplomacy", "mobtown2": "Mobtown II"}.get(kind, kind)
+        self._map: Any = None
+
+    @property
+    def game_map(self) -> Any:
+        if self._map is None:
+            from mobadj.board.loader import load_map
+
+            self._map = load_map(self.kind)
+        return self._map
+
+    def _engine(self) -> Any:
+        try:
+            return importlib.import_module("mobadj.judge.diplomacy")
+        except ImportError as exc:  # the engine has not landed in this tree
+            raise HostError(f"{self.title} games need the adjudication engine: {exc}") from None
+
+    def seats(self, options: dict[str, Any]) -> list[str]:
+        return list(self.game_map.powers)
+
+    def seat(self, options: dict[str, Any], text: str) -> str:
+        try:
+            return self.game_map.power_id(text.strip())
+        except Exception:
+            raise HostError(
+                f"no power {text!r}; powers: {', '.join(self.game_map.powers)}"
+            ) from None
+
+    def new_state(self, seats: list[str], seed: int, options: dict[str, Any]) -> Any:
+        return self._engine().new_state(self, seats, seed, options)
+
+    def phase(self, state: Any) -> str:
+        return str(state["position"]["phase"])
+
+    def phase_label(self, state: Any) -> str:
+        return self._engine().phase_label(self, state)
+
+    def due(self, state: Any) -> list[str]:
+        return self._engine().due(self, state)
+
+    def check(self, state: Any, seat: str, text: str) -> Check:
+        return self._engine().check(self, state, seat, text)
+
+    def resolve(self, state: Any, orders: dict[str, str], missing: list[str]) -> Resolution:
+        return self._engine().resolve(self, state, orders, missing)
+
+    def preview(self, state: Any, seat: str, text: str) -> str:
+        return self._engine().preview(self, state, seat, text)
+
+    def status(self, state: Any, seat: str | None) -> str:
+        return self._engine().status(self, state, seat)
+
+    def is_over(self, state: Any) -> bool:
+        return bool(state.get("over"))
+
+    def phase_hours(self, state: Any, options: dict[str, Any]) -> float:
+        phase = self.phase(state)
+        if phase.endswith("M"):
+            return float(options.get("deadline_hours", 48))
+        return float(options.get("retreat_hours", 24))
+
+
+# -- registry -----------------------------------------------------------------------------------
+
+_EXTRA: dict[str, Host] = {}
+
+
+def register(host: Host) -> None:
+    """Make a host known by its kind (used for card games and by tests)."""
+    _EXTRA[host.kind] = host
+
+
+def host_for(kind: str) -> Host:
+    """The host for a game kind; raises :class:`HostError` listing the known kinds."""
+    key = kind.strip().lower()
+    if key in _EXTRA:
+        return _EXTRA[key]
+    if key in ("standard", "mobtown2", "mobtown"):
+        return DiplomacyHost("mobtown2" if key == "mobtown" else key)
+    try:
+        from mobadj.cards.registry import canonical_name
+
+        name = canonical_name(key)
+    except KeyError:
+        raise HostError(
+            f"unknown game kind {kind!r}; known: standard, mobtown2, micromob, miceheist, "
+            "irontriangle, microcity"
+        ) from None
+    from mobadj.judge.cardhost import CardHost
+
+    return CardHost(name)

@@ -1,0 +1,68 @@
+"""Replies and results as plain text that reads well in any mail client.
+
+Results carry njudge-style ``::`` header lines (game, phase, deadline) that existing tools
+read; every deadline is shown in the judge's time zone *and* UTC.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+RULE = "-" * 68
+
+
+def when(ts: float | None, tz: ZoneInfo) -> str:
+    """``Sat 28 Nov 2026 18:00 GMT (18:00 UTC)``; "no deadline" for None."""
+    if ts is None:
+        return "no deadline"
+    utc = datetime.fromtimestamp(ts, UTC)
+    local = utc.astimezone(tz)
+    text = local.strftime("%a %d %b %Y %H:%M %Z")
+    if local.utcoffset() != utc.utcoffset() or local.tzname() != "UTC":
+        text += utc.strftime(" (%H:%M UTC)")
+    return text
+
+
+def duration(seconds: float) -> str:
+    """``2 days 3 hours`` / ``45 minutes``."""
+    minutes = int(round(seconds / 60))
+    days, rem = divmod(minutes, 1440)
+    hours, mins = divmod(rem, 60)
+    parts = []
+    if days:
+        parts.append(f"{days} day{'s' if days != 1 else ''}")
+    if hours:
+        parts.append(f"{hours} hour{'s' if hours != 1 else ''}")
+    if mins and not days:
+        parts.append(f"{mins} minute{'s' if mins != 1 else ''}")
+    return " ".join(parts) or "0 minutes"
+
+
+def header_lines(judge: str, game: str, kind: str, phase: str, deadline: str) -> str:
+    """The ``::`` lines at the top of results (njudge style)."""
+    return (
+        f":: Judge: {judge}  Game: {game}  Variant: {kind}\n"
+        f":: Phase: {phase}\n"
+        f":: Deadline: {deadline}\n"
+    )
+
+
+def section(title: str, body: str) -> str:
+    """A titled block; empty bodies vanish."""
+    body = body.rstrip()
+    if not body:
+        return ""
+    return f"{title}\n{'=' * len(title)}\n{body}\n\n"
+
+
+def wrap(text: str, width: int = 72) -> str:
+    out = []
+    for para in text.split("\n"):
+        out.append(textwrap.fill(para, width) if len(para) > width else para)
+    return "\n".join(out)
+
+
+def signature(judge: str, address: str) -> str:
+    return f"{RULE}\n{judge} <{address}>  --  send HELP for the commands\n"

@@ -1,0 +1,233 @@
+"""The judge on messages in memory (real SQLite, injected clock), with the toy game."""
+
+from __future__ import annotations
+
+from mobadj.judge.core import REFUSED
+
+from .conftest import Table
+from .helpers import mail
+
+
+def send(judge, sender, body, **kw):
+    return judge.handle_mail(mail(sender, body, **kw))
+
+
+def reply_of(mails):
+    return mails[0].body
+
+
+def test_start_mails_each_player_their_own_password(judge, table):
+    sent = judge.store.all_mail()
+    for seat, email in table.emails.items():
+        mine = [m for m in sent if m.to == email]
+        assert any(table.passwords[seat] in m.body for m in mine)
+        for other, pw in table.passwords.items():
+            if other != seat:
+                assert not any(pw in m.body for m in mine)
+    assert judge.store.game("g1").status == "active"
+
+
+def test_orders_are_read_back_with_errors_and_replace_earlier_ones(judge, table):
+    r = reply_of(send(judge, "north@test.org", table.signon("NORTH") + "go 3\nhodl\n"))
+    assert "Signed on as North" in r
+    assert "  go 3" in r
+    assert "line 2: cannot read 'hodl'" in r and "did you mean 'hold'" in r
+    assert "Deadline for Turn 1:" in r and "GMT" in r and "UTC" in r
+    send(judge, "north@test.org", table.signon("NORTH") + "go 5\n")
+    assert judge.store.orders("g1", "T1") == {"NORTH": "go 5"}
+
+
+def test_wrong_password_refused_the_same_way_whatever_is_wrong(judge, table):
+    replies = [
+        reply_of(send(judge, "x@evil.org", "SIGNON g1 NORTH wrong\ngo 9")),
+        reply_of(send(judge, "y@evil.org", "SIGNON nogame NORTH pw-north\ngo 9")),
+        reply_of(send(judge, "z@evil.org", "SIGNON g1 NOWHERE pw-north\ngo 9")),
+    ]
+    for r in replies:
+        assert REFUSED in r
+        assert "NORTH" not in r.replace("Signed", "") or "go 9" not in r
+    # the bodies differ only in nothing: same text whether the game/power exists or not
+    assert len({r.split("--")[0] for r in replies}) == 1
+    assert judge.store.orders("g1", "T1") == {}
+
+
+def test_repeated_failures_are_slowed_down(judge, table, clock):
+    for _ in range(3):
+        assert REFUSED in reply_of(send(judge, "x@evil.org", "SIGNON g1 NORTH bad"))
+    # now even the right password is refused until the wait is over (no sleeping: the clock)
+    r = reply_of(send(judge, "x@evil.org", table.signon("NORTH") + "go 1"))
+    assert "Too many failed sign-ons" in r
+    clock.advance(seconds=61)
+    r = reply_of(send(judge, "x@evil.org", table.signon("NORTH") + "go 1"))
+    assert "Too many failed" in r  # each refused try doubles the wait: now 4 minutes
+    clock.advance(seconds=241)
+    r = reply_of(send(judge, "x@evil.org", table.signon("NORTH") + "go 1"))
+    assert "Signed on" in r
+
+
+def test_duplicate_and_automatic_mail_change_nothing(judge, table):
+    raw = mail("north@test.org", table.signon("NORTH") + "go 2", message_id="<dup@x>")
+    assert len(judge.handle_mail(raw, uid=5)) == 1
+    assert judge.handle_mail(raw, uid=6) == []  # same Message-ID
+    assert judge.handle_mail(mail("north@test.org", "list"), uid=5) == []  # same UID
+    auto = mail("north@test.org", table.signon("NORTH") + "go 9", Auto_Submitted="auto-replied")
+    assert judge.handle_mail(auto) == []
+    assert judge.store.orders("g1", "T1") == {"NORTH": "go 2"}
+    assert len(judge.store.commands("g1")) == 2  # one signon + one orders
+
+
+def test_orders_for_another_phase_are_refused(judge, table):
+    r = reply_of(send(judge, "north@test.org", table.signon("NORTH") + "phase T0\ngo 1"))
+    assert "meant for T0" in r
+    assert judge.store.orders("g1", "T1") == {}
+
+
+def test_press_white_grey_none(judge, table):
+    out = send(judge, "north@test.org",
+               table.signon("NORTH") + "press to east, south\nMeet me.\nendpress")
+    assert [m.to for m in out[1:]] == ["east@test.org", "south@test.org"]
+    assert "from NORTH" in out[1].body and "Meet me." in out[1].body
+    out = send(judge, "north@test.org", table.signon("NORTH") + "broadcast grey\nBoo\nendpress")
+    assert "only white press" in out[0].body and len(out) == 1
+    with judge.store.transaction():
+        judge.set_option(judge.store.game("g1"), "press", "grey")
+    out = send(judge, "north@test.org", table.signon("NORTH") + "broadcast grey\nBoo\nendpress")
+    assert sorted(m.to for m in out[1:]) == ["east@test.org", "south@test.org", "west@test.org"]
+    assert all("NORTH" not in m.body and "Anonymous" in m.body for m in out[1:])
+    with judge.store.transaction():
+        judge.set_option(judge.store.game("g1"), "press", "none")
+    out = send(judge, "north@test.org", table.signon("NORTH") + "press to east\nhi\nendpress")
+    assert "without press" in out[0].body and len(out) == 1
+
+
+def test_list_history_help_preview(judge, table):
+    send(judge, "north@test.org", table.signon("NORTH") + "go 4")
+    r = reply_of(send(judge, "east@test.org", table.signon("EAST") + "list\npreview\nhelp"))
+    assert "NORTH        submitted" in r and "EAST         waiting" in r
+    assert "go 4" not in r  # others' orders stay secret
+    assert "EAST would score 0" in r and "SIGNON <game> <power> <password>" in r
+    r = reply_of(send(judge, "east@test.org", table.signon("EAST") + "history"))
+    assert "no phase has been resolved" in r
+
+
+def test_ready_resolves_early_and_results_go_to_everyone(judge, table):
+    for seat in ("NORTH", "EAST", "SOUTH"):
+        send(judge, f"{seat.lower()}@test.org", table.signon(seat) + "go 1\nready")
+    assert judge.store.game("g1").phase == "T1"
+    out = send(judge, "west@test.org", table.signon("WEST") + "go 2\nready")
+    assert judge.store.game("g1").phase == "T2"
+    results = [m for m in out if "T1 results" in m.subject]
+    assert sorted(m.to for m in results) == sorted([*table.emails.values(), "gm@test.org"])
+    north = next(m for m in results if m.to == "north@test.org")
+    assert ":: Judge: Test Judge  Game: g1" in north.body
+    assert "WEST: go 2 -> 2" in north.body and "Next phase: Turn 2" in north.body
+    assert "secret-north" in north.body and "secret-east" not in north.body
+    assert north.attachments[0][0] == "result.json"
+
+
+def test_deadline_reminder_extension_nmr_and_disorder(judge, table, clock):
+    send(judge, "north@test.org", table.signon("NORTH") + "go 1")
+    clock.advance(hours=37)  # 48 h deadline, 12 h reminders
+    out = judge.tick()
+    assert sorted(m.to for m in out) == ["east@test.org", "south@test.org", "west@test.org"]
+    assert all("reminder" in m.subject for m in out)
+    assert judge.tick() == []  # reminded once
+    clock.advance(hours=12)
+    out = judge.tick()  # first NMR: one automatic extension of 24 h
+    assert all("extended" in m.subject for m in out) and judge.store.game("g1").phase == "T1"
+    clock.advance(hours=25)
+    out = judge.tick()
+    assert judge.store.game("g1").phase == "T2"
+    body = next(m for m in out if m.to == "north@test.org").body
+    assert "No orders received from: EAST, SOUTH, WEST" in body
+    assert judge.store.player("g1", "EAST").nmr_streak == 1
+    send(judge, "north@test.org", table.signon("NORTH") + "go 1")
+    clock.advance(hours=49)
+    judge.tick()  # second NMR in a row: no new extension, civil disorder
+    assert judge.store.game("g1").phase == "T3"
+    assert judge.store.player("g1", "EAST").status == "disorder"
+    assert judge.store.player("g1", "NORTH").status == "active"
+
+
+def test_grace_period_waits_for_late_orders(judge, clock):
+    t = Table(judge, grace_hours=6, extend_first_nmr_hours=0)
+    clock.advance(hours=49)
+    assert [m for m in judge.tick() if "results" in m.subject] == []
+    send(judge, "north@test.org", t.signon("NORTH") + "go 3")  # late but within grace
+    clock.advance(hours=6)
+    judge.tick()
+    assert judge.store.results("g1")[0]["orders"] == {"NORTH": "go 3"}
+
+
+def test_gm_by_mail_pause_resume_extend_process_rollback_export(judge, table, clock):
+    gm = "GM g1 gm-secret\n"
+    r = reply_of(send(judge, "gm@test.org", gm + "extend 1 day"))
+    assert "Deadline extended" in r
+    r = reply_of(send(judge, "gm@test.org", gm + "pause 2 days"))
+    assert "Paused until" in r and judge.store.game("g1").status == "paused"
+    clock.advance(hours=49)
+    judge.tick()  # the pause expired by itself
+    assert judge.store.game("g1").status == "active"
+    send(judge, "north@test.org", table.signon("NORTH") + "go 7")
+    r = reply_of(send(judge, "gm@test.org", gm + "process"))
+    assert "T1 resolved" in r and judge.store.game("g1").phase == "T2"
+    r = reply_of(send(judge, "gm@test.org", gm + "rollback"))
+    assert "T1 rolled back" in r
+    g = judge.store.game("g1")
+    assert g.phase == "T1" and g.state["scores"]["NORTH"] == 0
+    assert judge.store.orders("g1", "T1") == {"NORTH": "go 7"}  # orders stand again
+    assert judge.store.player("g1", "EAST").nmr_total == 0  # counters restored
+    out = send(judge, "gm@test.org", gm + "export")
+    assert out[1].to == "gm@test.org" and out[1].attachments[0][0] == "g1.json"
+    assert b"pw_hash" not in out[1].attachments[0][2] and b"scrypt" not in out[1].attachments[0][2]
+
+
+def test_gm_replace_and_end(judge, table):
+    out = send(judge, "gm@test.org", "GM g1 gm-secret\nreplace EAST new@test.org\nendgame")
+    to = [m.to for m in out]
+    assert "new@test.org" in to and "east@test.org" in to
+    assert judge.store.player("g1", "EAST").email == "new@test.org"
+    r = reply_of(send(judge, "east@test.org", table.signon("EAST") + "go 1"))
+    assert REFUSED in r  # the old password no longer works
+    assert judge.store.game("g1").status == "ended"
+
+
+def test_create_by_mail_only_from_gm_addresses(judge):
+    r = reply_of(send(judge, "someone@test.org", "create g2 toy pw123"))
+    assert "refused" in r and judge.store.game("g2") is None
+    r = reply_of(send(judge, "gm@test.org", "create g2 toy pw123 press=grey"))
+    assert "created" in r and judge.store.game("g2").options["press"] == "grey"
+    r = reply_of(send(judge, "gm@test.org", "GM g2 pw123\naddplayer a@test.org NORTH\nstart"))
+    assert "NORTH added" in r and "Game started" in r
+
+
+def test_unsigned_mail_gets_help_and_misspelt_commands_hints(judge, table):
+    r = reply_of(send(judge, "x@test.org", "hello there"))
+    assert "sign-on" in r or "SIGNON" in r
+    r = reply_of(send(judge, "x@test.org", "SINGON g1 NORTH pw"))
+    assert "did you mean 'SIGNON'" in r
+
+
+def test_absence_quota(judge, table):
+    g = judge.store.game("g1")
+    r = reply_of(send(judge, "north@test.org", table.signon("NORTH") + "absence 3 days"))
+    assert "Absence granted" in r
+    assert judge.store.game("g1").deadline == g.deadline + 3 * 86400
+    r = reply_of(send(judge, "north@test.org", table.signon("NORTH") + "absence 12 days"))
+    assert "refused: only 264 hours" in r
+
+
+def test_nothing_private_reaches_anyone_else(judge, table):
+    send(judge, "north@test.org", table.signon("NORTH") + "go 9\npress to east\nsecret plan X\n"
+         "endpress")
+    send(judge, "south@test.org", table.signon("SOUTH") + "go 8")
+    for m in judge.store.all_mail():
+        for seat, pw in table.passwords.items():
+            if m.to != table.emails[seat]:
+                assert pw not in m.body, (m.to, seat)
+        if m.to not in ("north@test.org", "east@test.org"):
+            assert "secret plan X" not in m.body
+        if m.to != "north@test.org":
+            assert "go 9" not in m.body
+        if m.to != "south@test.org":
+            assert "go 8" not in m.body
