@@ -278,7 +278,8 @@ def _convoy_intent(
     (DATC 4.E.1: an order impossible for this position is illegal, 6.D.32, 6.G.7), but it
     does not need the right convoy orders (6.D.8: such a move simply fails).
 
-    - A convoy order by a fleet on no such route is illegal; the fleet holds.
+    - A convoy order by a fleet that no such route needs is illegal (6.G.7, 6.G.19); the
+      fleet holds.
     - A move to a non-adjacent province, or one ordered "via convoy", goes by convoy; with no
       such route it is illegal and the army holds (no land fallback, DATC 4.A.3, 6.G.8).
     - A move to an adjacent province goes by convoy when a fleet of the army's own power
@@ -290,7 +291,7 @@ def _convoy_intent(
     def route(a: str, d: str) -> set[str]:
         got = cache.get((a, d))
         if got is None:
-            got = cache[(a, d)] = topo.seas_on_route(a, d, seas)
+            got = cache[(a, d)] = topo.necessary_seas(a, d, seas)
         return got
 
     intent: set[tuple[str, str]] = set()

@@ -104,24 +104,40 @@ class Topology:
                     frontier.append(t)
         return False
 
-    def seas_on_route(self, origin: str, dest: str, seas: set[str]) -> set[str]:
-        """The provinces of ``seas`` that lie on some chain from ``origin`` to ``dest``."""
-        fwd = self._flood(origin, seas)
-        if not fwd:
-            return set()
-        return fwd & self._flood(dest, seas)
+    def necessary_seas(self, origin: str, dest: str, seas: set[str]) -> set[str]:
+        """The provinces of ``seas`` that some convoy from ``origin`` to ``dest`` needs.
 
-    def _flood(self, start: str, seas: set[str]) -> set[str]:
+        A fleet is needed when it lies on a chordless chain origin -> sea ... sea -> dest: a
+        chain no other fleet of ``seas`` could shorten.  A fleet only on longer, redundant
+        chains is not necessary (DATC 6.G.19), and its convoy order is impossible.
+        """
         fr = self.fleet_reach
-        frontier = [s for s in fr[start] if s in seas]
-        seen = set(frontier)
-        while frontier:
-            s = frontier.pop()
-            for t in fr[s]:
-                if t in seas and t not in seen:
-                    seen.add(t)
-                    frontier.append(t)
-        return seen
+        found: set[str] = set()
+        path: list[str] = []
+
+        def extend(node: str) -> None:
+            near = fr[node]
+            if path and dest in near:
+                found.update(path)
+                return
+            for t in near:
+                if t not in seas or t in path:
+                    continue
+                # chordless: t touches no earlier member of the chain but the last
+                if t in fr[origin] and path:
+                    continue
+                if any(t in fr[p] for p in path[:-1]):
+                    continue
+                path.append(t)
+                extend(t)
+                path.pop()
+
+        extend(origin)
+        return found
+
+    def route_exists(self, origin: str, dest: str, seas: set[str] | frozenset[str]) -> bool:
+        """Is there any chain of ``seas`` from ``origin`` to ``dest``?"""
+        return self.convoy_route_exists(origin, dest, seas)
 
     def distances(self) -> dict[str, dict[str, int]]:
         """All-pairs province distances over land *and* sea (2023 civil-disorder rule)."""
