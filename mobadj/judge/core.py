@@ -258,6 +258,9 @@ class Judge:
         check = host.check(game.state, power, parsed.order_text)
         lines = [f"Orders for {power}, {host.phase_label(game.state)}, as the judge reads them:"]
         lines += [f"  {o}" for o in check.accepted] or ["  (none)"]
+        if check.notes:
+            lines.append("Warnings:")
+            lines += [f"  {n}" for n in check.notes]
         if check.errors:
             lines.append("Errors (these lines were not accepted):")
             for err in check.errors:
@@ -289,8 +292,16 @@ class Judge:
                 return "READY: no orders are due from you now."
             self.store.update_player(game.name, power, ready=int(name == "ready"))
             self.store.record_command(game.name, power, inc.message_id, uid, name, name, now)
+            if name == "notready":
+                return "READY withdrawn."
+            phase = host.phase(game.state)
+            extra = ""
+            if power not in self.store.orders(game.name, phase):
+                # READY without orders is an answer: "nothing to order" (units hold/defaults)
+                self.store.set_orders(game.name, phase, power, "", now, inc.message_id)
+                extra = " You gave no orders: the rules' defaults apply to your units."
             return ("Marked READY: the phase is resolved early when every power is ready."
-                    if name == "ready" else "READY withdrawn.")
+                    + extra)
         if name == "preview":
             if game.state is None:
                 raise JudgeError("PREVIEW: the game has not started.")

@@ -26,6 +26,7 @@ class Check:
 
     accepted: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # accepted, but doubtful (e.g. impossible)
 
     @property
     def text(self) -> str:
@@ -121,7 +122,10 @@ class DiplomacyHost(Host):
         if self._map is None:
             from mobadj.board.loader import load_map
 
-            self._map = load_map(self.kind)
+            try:
+                self._map = load_map(self.kind)
+            except Exception as exc:  # a map file being edited must not take the judge down
+                raise HostError(f"the {self.title} map cannot be loaded: {exc}") from None
         return self._map
 
     def _engine(self) -> Any:

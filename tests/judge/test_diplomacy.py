@@ -1,0 +1,88 @@
+"""A standard Diplomacy game through the judge, in memory: the real order parser and engine."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .conftest import Table
+from .helpers import mail
+
+
+@pytest.fixture
+def dip(judge):
+    return Table(judge, "standard")
+
+
+def orders(judge, t, seat, text, ready=True):
+    body = t.signon(seat) + text + ("\nready" if ready else "")
+    return judge.handle_mail(mail(t.emails[seat], body))
+
+
+def test_orders_read_back_with_did_you_mean_and_warnings(judge, dip):
+    out = orders(judge, dip, "ENGLAND", "F LON - NTH\nA LVP - YOK\nF EDI S A YOR\nFrance: A PAR H",
+                 ready=False)
+    r = out[0].body
+    assert "Orders for ENGLAND, Spring 1901 Movement, as the judge reads them:" in r
+    assert "  F LON - NTH" in r
+    assert "line 2, column 9: unknown province 'YOK'; did you mean Yorkshire (YOR)" in r
+    assert "you can only order for ENGLAND, not FRANCE" in r
+    assert "F EDI S A YOR: impossible (no unit to support)" in r
+    assert "Deadline for Spring 1901 Movement:" in r
+
+
+def test_preview_lists_void_orders(judge, dip):
+    r = orders(judge, dip, "ENGLAND", "F LON - NTH\nA LVP S F EDI - NWG\npreview", ready=False)
+    text = r[0].body
+    assert "Preview (the others all hold):" in text
+    assert "1 order(s) would be void." in text
+    assert "A LVP S F EDI - NWG" in text and "<- VOID" in text
+
+
+def test_a_year_with_a_dislodgement_retreat_and_builds(judge, dip):
+    orders(judge, dip, "FRANCE", "A PAR - BUR\nA MAR H\nF BRE - MAO")
+    orders(judge, dip, "GERMANY", "A MUN - RUH\nA BER - MUN\nF KIE - DEN")
+    orders(judge, dip, "ENGLAND", "F LON - NTH\nF EDI - NWG\nA LVP - YOR")
+    for seat in ("ITALY", "AUSTRIA", "RUSSIA"):
+        orders(judge, dip, seat, "")
+    out = orders(judge, dip, "TURKEY", "")
+    assert judge.store.game("g1").phase == "F1901M"
+    res = next(m for m in out if m.to == dip.emails["ENGLAND"] and "results" in m.subject)
+    assert "F LON - NTH" in res.body and "succeeds" in res.body
+    assert "Next phase: Fall 1901 Movement" in res.body
+    data = json.loads(res.attachments[0][2])
+    assert data["phase"] == "S1901M" and data["next_phase"] == "F1901M"
+    assert {"power": "FRANCE", "order": "A PAR - BUR", "result": "succeeds",
+            "reason": None} in data["result"]["results"]
+
+    orders(judge, dip, "GERMANY", "A RUH - BUR\nA MUN S A RUH - BUR\nF DEN H")
+    orders(judge, dip, "FRANCE", "A BUR H\nA MAR H\nF MAO - SPA/NC")
+    orders(judge, dip, "ENGLAND", "F NTH - NWY\nF NWG H\nA YOR H")
+    for seat in ("ITALY", "AUSTRIA", "RUSSIA"):
+        orders(judge, dip, seat, "")
+    out = orders(judge, dip, "TURKEY", "")
+    g = judge.store.game("g1")
+    assert g.phase == "F1901R"
+    res = next(m for m in out if m.to == dip.emails["FRANCE"] and "results" in m.subject)
+    assert "Dislodged units and where they may retreat:" in res.body
+    assert "FRANCE A BUR (attacked from RUH):" in res.body and "PAR" in res.body
+    # only France has something to do; the others are told nothing is due
+    r = orders(judge, dip, "ENGLAND", "F NWY H", ready=False)[0].body
+    assert "No orders are needed from ENGLAND" in r
+    out = orders(judge, dip, "FRANCE", "A BUR - PAR")
+    assert judge.store.game("g1").phase == "W1901A"
+    res = next(m for m in out if m.to == dip.emails["ENGLAND"] and "results" in m.subject)
+    assert "Supply centre changes:" in res.body and "NWY: neutral -> ENGLAND" in res.body
+    assert "Winter 1901 Adjustments" in res.body
+
+
+def test_missed_deadline_defaults_are_stated(judge, dip, clock):
+    orders(judge, dip, "ENGLAND", "F LON - NTH", ready=False)
+    with judge.store.transaction():
+        judge.set_option(judge.store.game("g1"), "extend_first_nmr_hours", "0")
+    clock.advance(hours=49)
+    out = judge.tick()
+    res = next(m for m in out if m.to == dip.emails["ENGLAND"])
+    assert "No orders received from: AUSTRIA, FRANCE, GERMANY, ITALY, RUSSIA, TURKEY" in res.body
+    assert "A PAR H" in res.body and "[no order given]" in res.body
