@@ -1,1 +1,64 @@
-"""Commands registered on the root group (filled in by its owner)."""
+"""``mobadj adjudicate`` (one phase, printed for a GM) and ``mobadj batch`` (JSON lines)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+import yaml
+
+from mobadj.cli import main
+
+
+@main.command()
+@click.option("--map", "map_name", default="standard", show_default=True,
+              help="Map name (standard, ...) or a map YAML file.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON for tools.")
+@click.option("--paradox", type=click.Choice(["szykman", "all_hold"]), default="szykman",
+              show_default=True, help="Convoy paradox rule (DATC 4.A.2); see docs/rulings.md.")
+@click.argument("position", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("orders", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def adjudicate(map_name: str, as_json: bool, paradox: str, position: Path,
+               orders: tuple[Path, ...]) -> None:
+    """Adjudicate one phase: POSITION (YAML, see docs/adjudication.md) and ORDERS files.
+
+    Prints every power's orders with their results, the dislodged units with their
+    retreats, centre changes and the next phase, as a GM would publish them.
+    """
+    from mobadj.board.loader import load_map
+    from mobadj.engine import PositionError, adjudicate, position_from_data, rules_for
+    from mobadj.engine.report import format_report, result_to_json
+    from mobadj.orders.parser import parse_orders
+
+    try:
+        game_map = load_map(map_name)
+    except Exception as exc:  # unknown map or a broken map file
+        raise click.ClickException(str(exc)) from None
+    try:
+        data = yaml.safe_load(position.read_text(encoding="utf-8"))
+        pos = position_from_data(data, game_map)
+    except (yaml.YAMLError, PositionError) as exc:
+        raise click.ClickException(f"{position}: {exc}") from None
+    parsed = []
+    errors: list[str] = []
+    for path in orders:
+        result = parse_orders(path.read_text(encoding="utf-8"), game_map)
+        parsed.extend(result.orders)
+        errors.extend(f"{path.name}: {e}" for e in result.errors)
+    result = adjudicate(pos, parsed, game_map, rules_for(game_map.name, paradox=paradox))
+    if as_json:
+        click.echo(json.dumps(result_to_json(result, errors), indent=2))
+    else:
+        click.echo(format_report(result, game_map, errors), nl=False)
+
+
+@main.command()
+@click.argument("cases", type=click.File("r", encoding="utf-8"))
+def batch(cases) -> None:  # noqa: ANN001 - click file object
+    """Adjudicate many phases: one JSON object per line of CASES ("-" for stdin), one result
+    per line on standard output, in the same order (contract in docs/adjudication.md)."""
+    from mobadj.batch import run_batch
+
+    run_batch(cases, sys.stdout)

@@ -219,6 +219,10 @@ def position_from_data(data: Mapping[str, Any], game_map: Any) -> Position:
     if "phase" not in data:
         raise PositionError("missing 'phase' (e.g. S1901M)")
     phase = Phase.parse(data["phase"])
+    calendar = calendar_for(getattr(game_map, "calendar", None) or "standard")
+    if (phase.season, phase.kind) not in calendar.cycle:
+        known = ", ".join(f"{s}....{k}" for s, k in calendar.cycle)
+        raise PositionError(f"bad phase {data['phase']!r}: this map's phases are {known}")
     pos = Position(phase)
     for pname, units in _per_power(data.get("units"), "units").items():
         power = _power(game_map, pname)
@@ -334,3 +338,16 @@ def calendar_for(name: str) -> Calendar:
         return CALENDARS[name]
     except KeyError:
         raise PositionError(f"unknown calendar {name!r}; known: {sorted(CALENDARS)}") from None
+
+
+def initial_position(game_map: Any, year: int = 1901) -> Position:
+    """The starting position of a map: every power's starting units and home centres."""
+    calendar = calendar_for(getattr(game_map, "calendar", None) or "standard")
+    season, kind = calendar.cycle[0]
+    pos = Position(Phase(year, season, kind))
+    for pid, power in game_map.powers.items():
+        for kind_, loc in power.starting_units:
+            pos.units[province_of(loc)] = UnitState(pid, kind_, loc)
+        for home in power.home_centers:
+            pos.centers[home] = pid
+    return pos

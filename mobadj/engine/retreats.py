@@ -18,7 +18,7 @@ from mobadj.engine.position import Dislodged, Position, UnitState, province_of
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import Rules
 from mobadj.engine.topology import Topology
-from mobadj.orders.model import Disband, Hold, Move, Retreat
+from mobadj.orders.model import Disband, Hold, Move, Remove, Retreat
 
 
 @dataclass
@@ -52,7 +52,7 @@ def resolve_retreats(
     for power, order in orders:
         text = str(order)
         unit_ref = getattr(order, "unit", None)
-        if not isinstance(order, (Move, Retreat, Disband, Hold)) or unit_ref is None:
+        if not isinstance(order, (Move, Retreat, Disband, Remove, Hold)) or unit_ref is None:
             results.append(OrderResult(power or "?", text, Outcome.INVALID, Reason.WRONG_PHASE))
             continue
         prov = province_of(unit_ref.location)
@@ -68,7 +68,7 @@ def resolve_retreats(
         if prov in chosen:
             results.append(OrderResult(owner, text, Outcome.INVALID, Reason.DUPLICATE))
             continue
-        if isinstance(order, Disband):
+        if isinstance(order, (Disband, Remove)):  # "Remove" in a retreat phase disbands
             chosen[prov] = (len(results), None)
             results.append(None)
             continue

@@ -3,7 +3,7 @@
 Every hook is asked once per order *before* resolution starts, so the resolver's hot loop
 only reads precomputed integers and flags.  The standard game is :class:`Rules` itself.
 
-Hooks (override in a subclass, register the subclass for a map in :data:`RULES`):
+Hooks (override in a subclass, register it for a map in mobadj.engine.variants):
 
 - ``head_to_head(a, b)``: how two moves into each other's province meet:
   ``BATTLE`` (standard head-to-head), ``PASS`` (they pass each other, e.g. by convoy), or
@@ -66,10 +66,13 @@ class Rules:
         return kind == "A"
 
 
-#: map name -> Rules factory; a variant adds its own entry.
-RULES: dict[str, type[Rules]] = {"standard": Rules}
-
-
 def rules_for(map_name: str, **options: Any) -> Rules:
-    """The rules of a map (standard rules for unknown maps), with options such as paradox."""
-    return RULES.get(map_name, Rules)(**options)
+    """The rules registered for a map (see mobadj.engine.variants; standard rules for a map
+    nobody registered), with options such as ``paradox``."""
+    from mobadj.engine.variants import UnknownVariantError, rules_class
+
+    try:
+        cls = rules_class(map_name)
+    except UnknownVariantError:
+        cls = Rules
+    return cls(**options)
