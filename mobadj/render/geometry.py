@@ -1,0 +1,165 @@
+"""Adjacency derived from a grid layout, so the picture and the rules graph agree.
+
+Rule 4 of Mobtown II in geometric form:
+
+* two spaces sharing a border are adjacent; if every stretch of that border lies on a
+  highway, the move is a *highway crossing* (``via: highway``) unless a junction marked on
+  it joins them (``via: junction``); a space that straddles a highway (Queens) is never
+  across it from anyone;
+* where four different spaces meet at a cell corner, the two diagonal pairs are adjacent
+  (``via: diagonal``); when a highway passes through that corner between them, the
+  diagonal is also a crossing: ``{via: highway, highway: H, diagonal: true}``.
+
+Rule 5: subway links come from the layout's ``subways`` list; where the two spaces are
+also neighbours over ground the edge keeps its ground ``via`` and gains ``subway: true``,
+otherwise it is ``via: subway``.  Spaces whose terrain is impassable get no edges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from mobadj.render.layout import Layout, LayoutError
+
+Segment = tuple[tuple[int, int], tuple[int, int]]  # unit cell edge, endpoints sorted
+Edge = dict[str, object]
+
+
+def highway_segments(layout: Layout) -> dict[Segment, str]:
+    """Every unit cell edge a highway runs along -> the highway's name."""
+    out: dict[Segment, str] = {}
+    for hw in layout.highways:
+        for (x0, y0), (x1, y1) in zip(hw.points, hw.points[1:], strict=False):
+            if x0 != x1 and y0 != y1:
+                raise LayoutError(f"{layout.source}: highway {hw.name} bends off the grid "
+                                  f"between {(x0, y0)} and {(x1, y1)}")
+            xs, ys = int(x0), int(y0)
+            steps = int(abs(x1 - x0) + abs(y1 - y0))
+            dx = (x1 > x0) - (x1 < x0)
+            dy = (y1 > y0) - (y1 < y0)
+            for _ in range(steps):
+                a, b = (xs, ys), (xs + dx, ys + dy)
+                out[(min(a, b), max(a, b))] = hw.name
+                xs, ys = b
+    return out
+
+
+def shared_borders(layout: Layout) -> dict[frozenset[str], list[Segment]]:
+    """Pairs of different spaces that share cell edges -> those edges."""
+    grid = layout.grid
+    out: dict[frozenset[str], list[Segment]] = {}
+    for y, row in enumerate(grid):
+        for x, a in enumerate(row):
+            if x + 1 < len(row) and row[x + 1] != a:
+                seg = ((x + 1, y), (x + 1, y + 1))
+                out.setdefault(frozenset((a, row[x + 1])), []).append(seg)
+            if y + 1 < len(grid) and grid[y + 1][x] != a:
+                seg = ((x, y + 1), (x + 1, y + 1))
+                out.setdefault(frozenset((a, grid[y + 1][x])), []).append(seg)
+    return out
+
+
+def _diagonals(layout: Layout, hw: dict[Segment, str]):
+    """Yield ``(a, b, highway_or_None, corner)`` for spaces meeting only at a corner."""
+    grid = layout.grid
+    for y in range(1, layout.height):
+        for x in range(1, layout.width):
+            nw, ne, sw, se = grid[y - 1][x - 1], grid[y - 1][x], grid[y][x - 1], grid[y][x]
+            if len({nw, ne, sw, se}) != 4:
+                continue
+            n = hw.get(((x, y - 1), (x, y)))
+            s = hw.get(((x, y), (x, y + 1)))
+            w = hw.get(((x - 1, y), (x, y)))
+            e = hw.get(((x, y), (x + 1, y)))
+            # NW-SE is cut when both ways round the corner cross a highway; likewise NE-SW.
+            cut1 = (n or e) if (n or e) and (w or s) else None
+            cut2 = (n or w) if (n or w) and (e or s) else None
+            yield nw, se, cut1, (x, y)
+            yield ne, sw, cut2, (x, y)
+
+
+def derive_edges(layout: Layout, impassable: Iterable[str] = ()) -> dict[frozenset[str], Edge]:
+    """All Gang edges of a grid layout: pair of spaces -> edge attributes (without ``to``)."""
+    if not layout.is_grid:
+        raise LayoutError(f"{layout.source}: only grid layouts define adjacency")
+    blocked = set(impassable)
+    hw = highway_segments(layout)
+    junctions = {frozenset(j) for j in layout.junctions}
+    straddlers = set(layout.straddle)
+    edges: dict[frozenset[str], Edge] = {}
+    for pair, segs in shared_borders(layout).items():
+        if pair & blocked:
+            continue
+        names = sorted({hw[s] for s in segs if s in hw})
+        if pair & straddlers or any(s not in hw for s in segs):
+            edges[pair] = {"via": "plain"}
+        elif pair in junctions:
+            edges[pair] = {"via": "junction"}
+        else:
+            edges[pair] = {"via": "highway", "highway": names[0]}
+    for a, b, cut, _corner in _diagonals(layout, hw):
+        pair = frozenset((a, b))
+        if pair in edges or pair & blocked:
+            continue
+        if cut is None or pair & straddlers:
+            edges[pair] = {"via": "diagonal"}
+        elif pair in junctions:
+            edges[pair] = {"via": "junction", "diagonal": True}
+        else:
+            edges[pair] = {"via": "highway", "highway": cut, "diagonal": True}
+    for a, b in layout.subways:
+        pair = frozenset((a, b))
+        if pair & blocked:
+            raise LayoutError(f"{layout.source}: subway {a}-{b} runs into an impassable space")
+        if pair in edges:
+            edges[pair] = {**edges[pair], "subway": True}
+        else:
+            edges[pair] = {"via": "subway"}
+    return edges
+
+
+def corner_points(layout: Layout) -> list[tuple[str, str, tuple[int, int]]]:
+    """Corners where four spaces meet: ``(a, b, corner)`` for each diagonal pair (drawing)."""
+    hw = highway_segments(layout)
+    return [(a, b, c) for a, b, _cut, c in _diagonals(layout, hw)]
+
+
+def junction_points(layout: Layout) -> dict[frozenset[str], tuple[float, float]]:
+    """Where to draw each junction: the middle of the joined pair's highway border."""
+    hw = highway_segments(layout)
+    borders = shared_borders(layout)
+    diag = {frozenset((a, b)): c for a, b, _cut, c in _diagonals(layout, hw)}
+    out: dict[frozenset[str], tuple[float, float]] = {}
+    for a, b in layout.junctions:
+        pair = frozenset((a, b))
+        segs = [s for s in borders.get(pair, []) if s in hw]
+        if segs:
+            seg = segs[len(segs) // 2]
+            out[pair] = ((seg[0][0] + seg[1][0]) / 2, (seg[0][1] + seg[1][1]) / 2)
+        elif pair in diag:
+            out[pair] = (float(diag[pair][0]), float(diag[pair][1]))
+        else:
+            raise LayoutError(f"{layout.source}: junction {a}-{b} is not on a highway "
+                              f"between the two spaces")
+    return out
+
+
+def label_point(layout: Layout, sid: str, cells: list[tuple[int, int]]) -> tuple[float, float]:
+    """Grid point where a space's name goes: an override, or the middle of its biggest block."""
+    if sid in layout.labels:
+        return layout.labels[sid]
+    cellset = set(cells)
+    cx = sum(x + 0.5 for x, _ in cells) / len(cells)
+    cy = sum(y + 0.5 for _, y in cells) / len(cells)
+    if _centre_ok(cellset, cx, cy):
+        return (cx, cy)
+    x, y = min(cells, key=lambda c: (c[0] + 0.5 - cx) ** 2 + (c[1] + 0.5 - cy) ** 2)
+    return (x + 0.5, y + 0.5)
+
+
+def _centre_ok(cells: set[tuple[int, int]], cx: float, cy: float) -> bool:
+    """True when the point (cx, cy) lies inside (or on an inner edge of) the cell set."""
+    eps = 1e-9
+    xs = {int(cx - eps), int(cx + eps)} if abs(cx - round(cx)) < eps else {int(cx)}
+    ys = {int(cy - eps), int(cy + eps)} if abs(cy - round(cy)) < eps else {int(cy)}
+    return all((x, y) in cells for x in xs for y in ys)

@@ -1,0 +1,158 @@
+"""Drawing geometry of a board, kept apart from the rules map.
+
+A layout file (``maps/<name>.layout.yaml``) says *where* each space is drawn; the rules map
+(``maps/<name>.yaml``) says what it is and what it touches.  Two shapes are supported:
+
+* a **grid** plan (Mobtown II): ``grid`` is a block of rows, one space id per cell; a space is
+  the union of its cells, highways run along cell edges, so borders, highway crossings and
+  "four spaces meet at a point" diagonals can be derived from the picture itself
+  (:mod:`mobadj.render.geometry`);
+* free **polygons** (any other map): ``spaces: {ID: {polygon: [[x, y], ...], label: [x, y]}}``
+  in pixels.
+
+Grid coordinates: ``x`` grows to the east, ``y`` to the south, a cell ``(x, y)`` spans the
+square ``[x, x+1] x [y, y+1]``; highway points are cell corners.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+MAPS_DIR = Path(__file__).resolve().parents[2] / "maps"
+
+Point = tuple[float, float]
+
+
+class LayoutError(ValueError):
+    """A layout file that cannot be drawn; the message names the file and the problem."""
+
+
+@dataclass(frozen=True)
+class Highway:
+    """A named highway: a polyline of cell corners (grid) or pixels (polygon layouts)."""
+
+    name: str
+    points: tuple[Point, ...]
+    label_at: int = 0  # index of the segment that carries the name
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where every space of one map is drawn."""
+
+    map_name: str
+    cell: float
+    grid: tuple[tuple[str, ...], ...] = ()
+    polygons: dict[str, tuple[Point, ...]] = field(default_factory=dict)
+    labels: dict[str, Point] = field(default_factory=dict)
+    highways: tuple[Highway, ...] = ()
+    junctions: tuple[tuple[str, str], ...] = ()
+    subways: tuple[tuple[str, str], ...] = ()
+    straddle: dict[str, str] = field(default_factory=dict)
+    title: str = ""
+    source: str = ""
+
+    @property
+    def is_grid(self) -> bool:
+        return bool(self.grid)
+
+    @property
+    def width(self) -> int:
+        """Width in cells (grid layouts)."""
+        return len(self.grid[0]) if self.grid else 0
+
+    @property
+    def height(self) -> int:
+        """Height in cells (grid layouts)."""
+        return len(self.grid)
+
+    def cells(self) -> dict[str, list[tuple[int, int]]]:
+        """Space id -> its cells ``(x, y)``, in reading order."""
+        out: dict[str, list[tuple[int, int]]] = {}
+        for y, row in enumerate(self.grid):
+            for x, sid in enumerate(row):
+                out.setdefault(sid, []).append((x, y))
+        return out
+
+    def space_ids(self) -> frozenset[str]:
+        """Every space the layout draws."""
+        if self.grid:
+            return frozenset(sid for row in self.grid for sid in row)
+        return frozenset(self.polygons)
+
+
+def _pair(item: object, what: str, source: str) -> tuple[str, str]:
+    ok = isinstance(item, list) and len(item) == 2
+    if not ok or not all(isinstance(s, str | int) and not isinstance(s, bool) for s in item):
+        raise LayoutError(f"{source}: each {what} must be a pair of space ids, got {item!r}")
+    return (str(item[0]), str(item[1]))  # bare 110 or 325 in YAML reads as a number
+
+
+def _point(item: object, what: str, source: str) -> Point:
+    ok = isinstance(item, list) and len(item) == 2
+    if not ok or not all(isinstance(v, int | float) for v in item):
+        raise LayoutError(f"{source}: {what} must be a point [x, y], got {item!r}")
+    return (float(item[0]), float(item[1]))
+
+
+def parse_layout(data: dict, source: str = "<layout>") -> Layout:
+    """Build a :class:`Layout` from parsed YAML, checking its shape."""
+    if not isinstance(data, dict):
+        raise LayoutError(f"{source}: a layout file is a mapping")
+    grid: tuple[tuple[str, ...], ...] = ()
+    if "grid" in data:
+        rows = [r.split() for r in str(data["grid"]).strip().splitlines() if r.strip()]
+        widths = {len(r) for r in rows}
+        if len(widths) != 1:
+            bad = next(i for i, r in enumerate(rows) if len(r) != len(rows[0]))
+            raise LayoutError(
+                f"{source}: grid row {bad + 1} has {len(rows[bad])} cells, "
+                f"expected {len(rows[0])} like row 1"
+            )
+        grid = tuple(tuple(r) for r in rows)
+    polygons: dict[str, tuple[Point, ...]] = {}
+    labels: dict[str, Point] = {}
+    for sid, spec in (data.get("spaces") or {}).items():
+        sid = str(sid)
+        spec = spec or {}
+        if "polygon" in spec:
+            polygons[sid] = tuple(_point(p, f"polygon point of {sid}", source)
+                                  for p in spec["polygon"])
+        if "label" in spec:
+            labels[sid] = _point(spec["label"], f"label of {sid}", source)
+    if not grid and not polygons:
+        raise LayoutError(f"{source}: a layout needs either a grid or space polygons")
+    highways = []
+    for h in data.get("highways") or []:
+        if not isinstance(h, dict) or "name" not in h or "points" not in h:
+            raise LayoutError(f"{source}: a highway needs a name and points, got {h!r}")
+        pts = tuple(_point(p, f"point of highway {h['name']}", source) for p in h["points"])
+        highways.append(Highway(str(h["name"]), pts, int(h.get("label_at", 0))))
+    return Layout(
+        map_name=str(data.get("map", "")),
+        cell=float(data.get("cell", 1)),
+        grid=grid,
+        polygons=polygons,
+        labels=labels,
+        highways=tuple(highways),
+        junctions=tuple(_pair(j, "junction", source) for j in data.get("junctions") or []),
+        subways=tuple(_pair(s, "subway", source) for s in data.get("subways") or []),
+        straddle={str(k): str(v) for k, v in (data.get("straddle") or {}).items()},
+        title=str(data.get("title", "")),
+        source=source,
+    )
+
+
+def load_layout(name_or_path: str | Path) -> Layout:
+    """Load ``maps/<name>.layout.yaml`` (by map name) or a layout file path."""
+    path = Path(name_or_path)
+    if not path.suffix:
+        path = MAPS_DIR / f"{name_or_path}.layout.yaml"
+    if not path.exists():
+        raise LayoutError(f"no layout file {path}: the map cannot be drawn without one")
+    with path.open(encoding="utf-8") as fh:
+        data = yaml.safe_load(fh)
+    return parse_layout(data, str(path))

@@ -1,0 +1,223 @@
+"""What the renderer draws on top of the board: units, centre owners, dislodged units, moves.
+
+:func:`as_view` accepts several shapes so every part of the program can ask for a picture:
+
+* ``None``: the starting position of the map (starting units, home centres owned);
+* a mapping, e.g. a position YAML file (documented in docs/mobtown-map.md)::
+
+      caption: July 1919, week 1
+      units: {capone: ["G DAN", "D DAN"], lepke: ["G Que"]}
+      centers: {capone: [DAN, DAS, Bnx]}
+      dislodged: {lepke: [{unit: G Pie, from: Doc, via: subway}]}
+      moves: [{power: capone, from: DAN, to: Lex, via: plain, result: succeeds}]
+
+  (``dislodged`` may also be a list of ``{power, unit, from, via}``);
+* an engine position object with ``units`` as ``{province: unit}`` where each unit has
+  ``power``, ``kind`` and ``location``, ``centers`` as ``{province: power}`` and
+  ``dislodged`` as ``{province: d}`` with ``d.unit`` and ``d.attacker_from``.
+
+Names are resolved through the map (any spelling the map accepts); mistakes raise
+:class:`ViewError` naming the entry and, where possible, a suggestion.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+MOVE_RESULTS = ("succeeds", "fails")
+_SUCCESS_WORDS = {"succeeds", "success", "succeeded", "ok", "moved", "true", "yes"}
+
+
+class ViewError(ValueError):
+    """A position that cannot be drawn; the message names the entry at fault."""
+
+
+@dataclass(frozen=True)
+class UnitMark:
+    """A unit to draw: its mob, kind (``G``/``D``) and province."""
+
+    power: str
+    kind: str
+    province: str
+
+
+@dataclass(frozen=True)
+class DislodgedMark:
+    """A dislodged unit, where the attack came from and how (``ground``/``subway``)."""
+
+    unit: UnitMark
+    attacker_from: str | None = None
+    via: str | None = None
+
+
+@dataclass(frozen=True)
+class MoveMark:
+    """An arrow of the last turn: solid when the move succeeded, dashed when it failed."""
+
+    power: str | None
+    src: str
+    dst: str
+    via: str = "ground"
+    succeeded: bool = True
+
+
+@dataclass
+class BoardView:
+    """Everything drawn over the board, with names already resolved to province ids."""
+
+    units: list[UnitMark] = field(default_factory=list)
+    centers: dict[str, str] = field(default_factory=dict)  # province -> owning power
+    dislodged: list[DislodgedMark] = field(default_factory=list)
+    moves: list[MoveMark] = field(default_factory=list)
+    caption: str = ""
+
+
+def _province(game_map: Any, text: object, where: str) -> str:
+    try:
+        loc = game_map.lookup(str(text).strip())
+    except LookupError as exc:
+        raise ViewError(f"{where}: {exc}") from None
+    return loc.split("/", 1)[0]
+
+
+def _power(game_map: Any, text: object, where: str) -> str:
+    try:
+        return game_map.power_id(str(text))
+    except LookupError as exc:
+        raise ViewError(f"{where}: {exc}") from None
+
+
+_UNIT_RE = re.compile(r"^\s*(?P<kind>[A-Za-z])\s*[( ]\s*(?P<loc>[^()\s]+)\s*\)?\s*$")
+
+
+def parse_unit(game_map: Any, power: str, text: object, where: str) -> UnitMark:
+    """``"G DAN"`` or ``"G(DAN)"`` -> a :class:`UnitMark` of ``power``."""
+    m = _UNIT_RE.match(str(text))
+    if not m:
+        raise ViewError(f"{where}: a unit is written 'G Lex' (kind, space), not {text!r}")
+    kind = m.group("kind").upper()
+    kinds = getattr(game_map, "unit_kinds", {}) or {}
+    if kinds and kind not in kinds:
+        raise ViewError(f"{where}: unknown unit kind {kind!r} in {text!r} "
+                        f"(expected one of {', '.join(kinds)})")
+    return UnitMark(power, kind, _province(game_map, m.group("loc"), where))
+
+
+def start_view(game_map: Any) -> BoardView:
+    """The map's starting position: starting units, every home centre owned."""
+    view = BoardView(caption="starting position")
+    for pid, power in game_map.powers.items():
+        for kind, loc in power.starting_units:
+            view.units.append(UnitMark(pid, kind, loc.split("/", 1)[0]))
+        for centre in power.home_centers:
+            view.centers[centre] = pid
+    return view
+
+
+def _is_success(value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    return str(value).strip().lower() in _SUCCESS_WORDS
+
+
+def _from_mapping(game_map: Any, data: Mapping[str, Any]) -> BoardView:
+    view = BoardView(caption=str(data.get("caption") or data.get("phase") or ""))
+    for ptext, units in (data.get("units") or {}).items():
+        power = _power(game_map, ptext, f"units: {ptext}")
+        for i, text in enumerate(units or []):
+            view.units.append(parse_unit(game_map, power, text, f"units: {ptext}[{i}]"))
+    centers = data.get("centers", data.get("centres"))
+    if centers is None:
+        view.centers = start_view(game_map).centers
+    else:
+        for ptext, provs in centers.items():
+            power = _power(game_map, ptext, f"centers: {ptext}")
+            for text in provs or []:
+                view.centers[_province(game_map, text, f"centers: {ptext}")] = power
+    view.dislodged = list(_dislodged(game_map, data.get("dislodged")))
+    for i, mv in enumerate(data.get("moves") or []):
+        view.moves.append(_move(game_map, mv, f"moves[{i}]"))
+    return view
+
+
+def _dislodged(game_map: Any, raw: object) -> Iterable[DislodgedMark]:
+    if not raw:
+        return
+    entries: list[tuple[str, Any]] = []
+    if isinstance(raw, Mapping):
+        for ptext, items in raw.items():
+            entries.extend((str(ptext), item) for item in items or [])
+    else:
+        entries.extend((str(item.get("power", "")), item) for item in raw)
+    for ptext, item in entries:
+        where = f"dislodged: {ptext}"
+        power = _power(game_map, ptext, where)
+        if not isinstance(item, Mapping) or "unit" not in item:
+            raise ViewError(f"{where}: write each dislodged unit as {{unit: G Lex, from: Col}}")
+        unit = parse_unit(game_map, power, item["unit"], where)
+        src = item.get("from")
+        yield DislodgedMark(unit, _province(game_map, src, where) if src else None,
+                            str(item["via"]) if item.get("via") else None)
+
+
+def _move(game_map: Any, mv: object, where: str) -> MoveMark:
+    if not isinstance(mv, Mapping) or "from" not in mv or "to" not in mv:
+        raise ViewError(f"{where}: a move is {{power, from, to, via, result}}, got {mv!r}")
+    power = _power(game_map, mv["power"], where) if mv.get("power") else None
+    return MoveMark(power, _province(game_map, mv["from"], where),
+                    _province(game_map, mv["to"], where), str(mv.get("via") or "ground"),
+                    _is_success(mv.get("result", "succeeds")))
+
+
+_MOVE_ORDER = re.compile(
+    r"^\s*(?:[A-Za-z])(?:\s*\+\s*D)?\s*\(?\s*(?P<src>[^()\s\-]+)\s*\)?\s*-\s*"
+    r"(?:(?P<u>U)\s*-\s*)?(?P<dst>[^()\s\-]+)\s*$"
+)
+
+
+def moves_from_results(game_map: Any, results: Iterable[Mapping[str, Any]]) -> list[MoveMark]:
+    """Arrows from adjudication results ``[{power, order, result}]`` (non-moves are skipped).
+
+    Orders may be written ``A PAR - BUR``, ``G(Lex)-Col``, ``G+D(PPU)-Har`` or
+    ``G(Tam)-U-Ext`` (a subway move).
+    """
+    out = []
+    for i, res in enumerate(results):
+        m = _MOVE_ORDER.match(str(res.get("order", "")))
+        if not m:
+            continue
+        where = f"results[{i}] {res.get('order')!r}"
+        power = _power(game_map, res["power"], where) if res.get("power") else None
+        out.append(MoveMark(power, _province(game_map, m.group("src"), where),
+                            _province(game_map, m.group("dst"), where),
+                            "subway" if m.group("u") else "ground",
+                            _is_success(res.get("result", "succeeds"))))
+    return out
+
+
+def _from_engine(game_map: Any, pos: Any) -> BoardView:
+    view = BoardView(caption=str(getattr(pos, "phase", "") or ""))
+    for prov, unit in (pos.units or {}).items():
+        view.units.append(UnitMark(unit.power, unit.kind, str(prov).split("/", 1)[0]))
+    view.centers = dict(getattr(pos, "centers", {}) or {})
+    for prov, d in (getattr(pos, "dislodged", {}) or {}).items():
+        unit = UnitMark(d.unit.power, d.unit.kind, str(prov).split("/", 1)[0])
+        view.dislodged.append(DislodgedMark(unit, getattr(d, "attacker_from", None),
+                                            getattr(d, "via", None)))
+    return view
+
+
+def as_view(game_map: Any, position: object = None) -> BoardView:
+    """Normalise any supported position shape to a :class:`BoardView` (see module doc)."""
+    if position is None:
+        return start_view(game_map)
+    if isinstance(position, BoardView):
+        return position
+    if isinstance(position, Mapping):
+        return _from_mapping(game_map, position)
+    if hasattr(position, "units"):
+        return _from_engine(game_map, position)
+    raise ViewError(f"cannot draw a position of type {type(position).__name__}")

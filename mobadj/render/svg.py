@@ -1,0 +1,521 @@
+"""Draw a board and a position as SVG: the only picture of the city players have.
+
+Main entry point: :func:`render_svg(game_map, layout, position_like)`.  The layout gives the
+geometry (:mod:`mobadj.render.layout`), the map gives names, terrain, centres and mob
+colours, the position (:mod:`mobadj.render.position`) gives units, owners and arrows.
+Drawing order, bottom to top: spaces, borders, diagonal points, highways, junctions,
+subway lines, labels, centres, arrows, units, legend.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+from xml.sax.saxutils import escape
+
+from mobadj.render import geometry
+from mobadj.render.layout import Layout
+from mobadj.render.position import BoardView, as_view
+
+PAPER = "#f6f1e4"
+LAND = "#efe6cf"
+WATER = "#a8d1ec"
+BAY = "#5d93c4"
+GAOL = "#b8b8b8"
+BORDER = "#9c8f72"
+COAST = "#2f6690"
+INK = "#2b2b2b"
+HIGHWAY_CASING = "#4a4a4a"
+HIGHWAY_FILL = "#f0b429"
+SUBWAY = "#1d4e89"
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+
+TERRAIN_FILL = {"water": WATER, "sea": WATER, "impassable": BAY, "gaol": GAOL}
+
+
+@dataclass(frozen=True)
+class Style:
+    """Sizes in pixels; ``cell`` comes from the layout unless given."""
+
+    margin: float = 16
+    title_h: float = 44
+    legend_h: float = 118
+
+
+def _mix(colour: str, weight: float, base: str = LAND) -> str:
+    """``colour`` blended into ``base``: the tint of an owned space."""
+    def rgb(c: str) -> tuple[int, int, int]:
+        c = c.lstrip("#")
+        return int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)
+    a, b = rgb(colour), rgb(base)
+    r, g, bl = (round(x * weight + y * (1 - weight)) for x, y in zip(a, b, strict=True))
+    return f"#{r:02x}{g:02x}{bl:02x}"
+
+
+def _text_w(text: str, size: float) -> float:
+    """Rough rendered width of ``text`` at font ``size`` (DejaVu Sans averages ~0.6 em)."""
+    return len(text) * size * 0.58
+
+
+class _Svg:
+    """A small SVG writer: elements are appended in drawing order."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def add(self, tag: str, body: str | None = None, **attrs: object) -> None:
+        att = " ".join(f'{k.rstrip("_").replace("_", "-")}="{escape(str(v), {chr(34): "&quot;"})}"'
+                       for k, v in attrs.items() if v is not None)
+        if body is None:
+            self.parts.append(f"<{tag} {att}/>")
+        else:
+            self.parts.append(f"<{tag} {att}>{body}</{tag}>")
+
+    def raw(self, text: str) -> None:
+        self.parts.append(text)
+
+    def text(self, x: float, y: float, s: str, size: float, **attrs: object) -> None:
+        attrs.setdefault("text_anchor", "middle")
+        attrs.setdefault("font_family", FONT)
+        attrs.setdefault("fill", INK)
+        self.add("text", escape(s), x=f"{x:.1f}", y=f"{y:.1f}", font_size=f"{size:.1f}", **attrs)
+
+
+class _Board:
+    """Pixel geometry of a grid layout plus per-space anchors."""
+
+    def __init__(self, layout: Layout, style: Style) -> None:
+        self.layout = layout
+        self.c = layout.cell
+        self.ox = style.margin
+        self.oy = style.margin + style.title_h
+        self.cells = layout.cells()
+        self.label = {sid: geometry.label_point(layout, sid, cs) for sid, cs in self.cells.items()}
+
+    def px(self, gx: float, gy: float) -> tuple[float, float]:
+        return self.ox + gx * self.c, self.oy + gy * self.c
+
+    def width_at(self, sid: str) -> float:
+        """Free width (pixels) of the row of cells holding the label point."""
+        lx, ly = self.label[sid]
+        row = int(ly) if (int(lx), int(ly)) in set(self.cells[sid]) else int(ly - 0.01)
+        xs = sorted(x for x, y in self.cells[sid] if y == row)
+        run = [x for x in xs if abs(x + 0.5 - lx) <= len(xs)]
+        return (max(run) - min(run) + 1) * self.c if run else self.c
+
+    def height_at(self, sid: str) -> float:
+        lx, _ly = self.label[sid]
+        ys = [y for x, y in self.cells[sid] if x == int(lx) or x == int(lx - 0.01)]
+        return (max(ys) - min(ys) + 1) * self.c if ys else self.c
+
+    def unit_point(self, sid: str) -> tuple[float, float]:
+        lx, ly = self.label[sid]
+        x, y = self.px(lx, ly)
+        return x, y + 0.27 * self.c
+
+
+def render_svg(game_map: Any, layout: Layout, position: object = None, *,
+               title: str | None = None, style: Style | None = None) -> str:
+    """The board of ``game_map`` drawn with ``layout`` and ``position`` as an SVG document.
+
+    ``position`` may be None (starting position), a position mapping (YAML form), a
+    :class:`~mobadj.render.position.BoardView` or an engine position object; see
+    :func:`mobadj.render.position.as_view`.
+    """
+    style = style or Style()
+    view = as_view(game_map, position)
+    if not layout.is_grid:
+        from mobadj.render.polygons import render_polygons
+        return render_polygons(game_map, layout, view, title=title, style=style)
+    b = _Board(layout, style)
+    w = 2 * style.margin + layout.width * b.c
+    h = style.margin * 2 + style.title_h + layout.height * b.c + style.legend_h
+    s = _Svg()
+    s.raw(f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
+          f'viewBox="0 0 {w:.0f} {h:.0f}">')
+    _defs(s)
+    s.add("rect", x=0, y=0, width=f"{w:.0f}", height=f"{h:.0f}", fill=PAPER)
+    heading = title or f"{game_map.title}" + (f" \u2014 {view.caption}" if view.caption else "")
+    s.text(style.margin, style.margin + 28, heading, 24, text_anchor="start",
+           font_weight="bold", letter_spacing="0.5")
+    _spaces(s, b, game_map, view)
+    _borders(s, b, game_map)
+    _diagonal_points(s, b)
+    _highways(s, b)
+    _junctions(s, b)
+    _subways(s, b)
+    _labels(s, b, game_map, view)
+    _moves(s, b, game_map, view)
+    _units(s, b, game_map, view)
+    _legend(s, b, game_map, view, style, w, h)
+    s.raw("</svg>")
+    return "\n".join(s.parts)
+
+
+def _defs(s: _Svg) -> None:
+    s.raw(
+        "<defs>"
+        '<pattern id="waves" width="22" height="12" patternUnits="userSpaceOnUse">'
+        '<path d="M0 8 q5.5 -5 11 0 t11 0" fill="none" stroke="#ffffff" stroke-opacity="0.45" '
+        'stroke-width="1.1"/></pattern>'
+        '<pattern id="bay" width="14" height="14" patternUnits="userSpaceOnUse" '
+        'patternTransform="rotate(35)"><line x1="0" y1="0" x2="0" y2="14" stroke="#ffffff" '
+        'stroke-opacity="0.22" stroke-width="3"/></pattern>'
+        '<pattern id="bars" width="9" height="9" patternUnits="userSpaceOnUse">'
+        '<line x1="4.5" y1="0" x2="4.5" y2="9" stroke="#6d6d6d" stroke-width="2"/></pattern>'
+        '<marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" '
+        'markerHeight="5" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" '
+        'fill="context-stroke"/></marker>'
+        '<marker id="subarrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="4" '
+        f'markerHeight="4" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" '
+        f'fill="{SUBWAY}"/></marker>'
+        "</defs>"
+    )
+
+
+def _space_fill(game_map: Any, sid: str, view: BoardView) -> str:
+    prov = game_map.provinces.get(sid)
+    terrain = prov.terrain if prov else "land"
+    if terrain in TERRAIN_FILL:
+        return TERRAIN_FILL[terrain]
+    owner = view.centers.get(sid)
+    if owner and owner in game_map.powers and game_map.powers[owner].colour:
+        return _mix(game_map.powers[owner].colour, 0.30)
+    if prov is not None and prov.supply_center:
+        return "#f3dfb0"
+    return LAND
+
+
+def _spaces(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
+    c = b.c
+    for sid, cells in b.cells.items():
+        fill = _space_fill(game_map, sid, view)
+        prov = game_map.provinces.get(sid)
+        terrain = prov.terrain if prov else "land"
+        s.raw(f'<g id="space-{escape(sid)}">')
+        for x, y in cells:
+            px, py = b.px(x, y)
+            s.add("rect", x=f"{px:.1f}", y=f"{py:.1f}", width=f"{c + 0.6:.1f}",
+                  height=f"{c + 0.6:.1f}", fill=fill)
+            overlay = {"water": "url(#waves)", "impassable": "url(#bay)",
+                       "gaol": "url(#bars)"}.get(terrain)
+            if overlay:
+                s.add("rect", x=f"{px:.1f}", y=f"{py:.1f}", width=f"{c:.1f}", height=f"{c:.1f}",
+                      fill=overlay, opacity="0.55" if terrain == "gaol" else None)
+        s.raw("</g>")
+
+
+def _terrain(game_map: Any, sid: str) -> str:
+    prov = game_map.provinces.get(sid)
+    return prov.terrain if prov else "land"
+
+
+def _borders(s: _Svg, b: _Board, game_map: Any) -> None:
+    wet = {"water", "sea", "impassable"}
+    inner, coast = [], []
+    for pair, segs in geometry.shared_borders(b.layout).items():
+        a, c = sorted(pair)
+        is_coast = (_terrain(game_map, a) in wet) != (_terrain(game_map, c) in wet)
+        for (x0, y0), (x1, y1) in segs:
+            p0, p1 = b.px(x0, y0), b.px(x1, y1)
+            d = f"M{p0[0]:.1f} {p0[1]:.1f}L{p1[0]:.1f} {p1[1]:.1f}"
+            (coast if is_coast else inner).append(d)
+    s.add("path", d="".join(inner), stroke=BORDER, stroke_width="1.4", fill="none",
+          stroke_linecap="round")
+    s.add("path", d="".join(coast), stroke=COAST, stroke_width="2.6", fill="none",
+          stroke_linecap="round")
+    x0, y0 = b.px(0, 0)
+    s.add("rect", x=f"{x0:.1f}", y=f"{y0:.1f}", width=f"{b.layout.width * b.c:.1f}",
+          height=f"{b.layout.height * b.c:.1f}", fill="none", stroke=INK, stroke_width="2")
+
+
+def _diagonal_points(s: _Svg, b: _Board) -> None:
+    seen = set()
+    for _a, _c, corner in geometry.corner_points(b.layout):
+        if corner in seen:
+            continue
+        seen.add(corner)
+        x, y = b.px(*corner)
+        s.add("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r="4.2", fill=INK,
+              stroke="#ffffff", stroke_width="1.2", class_="diagonal")
+
+
+def _highways(s: _Svg, b: _Board) -> None:
+    for hw in b.layout.highways:
+        pts = " ".join(f"{b.px(*p)[0]:.1f},{b.px(*p)[1]:.1f}" for p in hw.points)
+        s.add("polyline", points=pts, fill="none", stroke=HIGHWAY_CASING, stroke_width="11",
+              stroke_linejoin="round", stroke_linecap="round")
+        s.add("polyline", points=pts, fill="none", stroke=HIGHWAY_FILL, stroke_width="6.5",
+              stroke_linejoin="round", stroke_linecap="round")
+        s.add("polyline", points=pts, fill="none", stroke="#fff6d5", stroke_width="1",
+              stroke_dasharray="6 6")
+        i = min(max(hw.label_at, 0), len(hw.points) - 2)
+        (x0, y0), (x1, y1) = b.px(*hw.points[i]), b.px(*hw.points[i + 1])
+        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+        angle = 90 if abs(x1 - x0) < 1e-6 else 0
+        s.raw(f'<g transform="translate({mx:.1f},{my:.1f}) rotate({angle})">')
+        tw = _text_w(hw.name, 11) + 14
+        s.add("rect", x=f"{-tw / 2:.1f}", y="-8", width=f"{tw:.1f}", height="16", rx="8",
+              fill=HIGHWAY_CASING, stroke=HIGHWAY_FILL, stroke_width="1.5")
+        s.text(0, 4, hw.name, 11, fill="#ffffff", font_weight="bold")
+        s.raw("</g>")
+
+
+def _junctions(s: _Svg, b: _Board) -> None:
+    for _pair, (gx, gy) in geometry.junction_points(b.layout).items():
+        x, y = b.px(gx, gy)
+        s.add("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r="8.5", fill="#ffffff", stroke=INK,
+              stroke_width="2.4", class_="junction")
+        s.add("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r="3", fill=INK)
+
+
+def _station(b: _Board, sid: str) -> tuple[float, float]:
+    lx, ly = b.label[sid]
+    x, y = b.px(lx, ly)
+    return x - 0.36 * b.c, y - 0.30 * b.c
+
+
+def _subways(s: _Svg, b: _Board) -> None:
+    stations = set()
+    for a, c in b.layout.subways:
+        (x0, y0), (x1, y1) = _station(b, a), _station(b, c)
+        stations.update((a, c))
+        dx, dy = x1 - x0, y1 - y0
+        dist = math.hypot(dx, dy) or 1
+        bend = min(0.18 * dist, 40)
+        mx, my = (x0 + x1) / 2 - dy / dist * bend, (y0 + y1) / 2 + dx / dist * bend
+        # stop short of the station squares so the arrow heads show
+        sx, sy = _toward(x0, y0, mx, my, 9)
+        ex, ey = _toward(x1, y1, mx, my, 9)
+        d = f"M{sx:.1f} {sy:.1f}Q{mx:.1f} {my:.1f} {ex:.1f} {ey:.1f}"
+        s.add("path", d=d, fill="none", stroke="#ffffff", stroke_width="5", stroke_opacity="0.7")
+        s.add("path", d=d, fill="none", stroke=SUBWAY, stroke_width="2.4",
+              stroke_dasharray="7 4", marker_start="url(#subarrow)", marker_end="url(#subarrow)",
+              class_="subway")
+    for sid in sorted(stations):
+        x, y = _station(b, sid)
+        s.add("rect", x=f"{x - 7:.1f}", y=f"{y - 7:.1f}", width="14", height="14", rx="2.5",
+              fill=SUBWAY, stroke="#ffffff", stroke_width="1.2")
+        s.text(x, y + 4.3, "U", 11.5, fill="#ffffff", font_weight="bold")
+
+
+def _toward(x: float, y: float, tx: float, ty: float, d: float) -> tuple[float, float]:
+    dist = math.hypot(tx - x, ty - y) or 1
+    return x + (tx - x) / dist * d, y + (ty - y) / dist * d
+
+
+def _wrap(name: str, width: float, size: float) -> list[str]:
+    if _text_w(name, size) <= width or " " not in name:
+        return [name]
+    words = name.split()
+    best = None
+    for i in range(1, len(words)):
+        lines = [" ".join(words[:i]), " ".join(words[i:])]
+        score = max(_text_w(line, size) for line in lines)
+        if best is None or score < best[0]:
+            best = (score, lines)
+    return best[1] if best else [name]
+
+
+def _labels(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
+    for sid in b.cells:
+        prov = game_map.provinces.get(sid)
+        lx, ly = b.label[sid]
+        x, y = b.px(lx, ly)
+        terrain = prov.terrain if prov else "land"
+        name = prov.name if prov else sid
+        if terrain == "impassable":
+            s.text(x, y - 4, name, 17, fill="#ffffff", font_weight="bold", font_style="italic",
+                   letter_spacing="2")
+            s.text(x, y + 13, "impassable", 10, fill="#eaf3fb", font_style="italic")
+            continue
+        wet = terrain in ("water", "sea")
+        colour = "#123c5e" if wet else INK
+        s.text(x, y - 0.12 * b.c, sid, 15, fill=colour, font_weight="bold",
+               font_style="italic" if wet else None)
+        room = b.width_at(sid) - 6
+        size = 8.6
+        lines = _wrap(name, room, size)
+        while max(_text_w(line, size) for line in lines) > room and size > 6.8:
+            size -= 0.3
+        for i, line in enumerate(lines):
+            s.text(x, y + 0.07 * b.c + i * (size + 0.5), line, size, fill=colour,
+                   font_style="italic" if wet else None, opacity="0.9")
+        if prov is not None and prov.supply_center:
+            _centre_mark(s, b, game_map, view, sid, x, y)
+        if terrain == "gaol":
+            s.text(x, y - 0.36 * b.c, "\u2605 GAOL \u2605", 9, fill="#222222",
+                   font_weight="bold", letter_spacing="1")
+
+
+def _centre_mark(s: _Svg, b: _Board, game_map: Any, view: BoardView, sid: str,
+                 x: float, y: float) -> None:
+    owner = view.centers.get(sid)
+    colour = game_map.powers[owner].colour if owner in game_map.powers else "#ffffff"
+    cx = x + _text_w(sid, 15) / 2 + 9
+    cy = y - 0.12 * b.c - 5
+    prov = game_map.provinces[sid]
+    if prov.home_of:  # home centre: a double ring
+        s.add("circle", cx=f"{cx:.1f}", cy=f"{cy:.1f}", r="7.5", fill="none", stroke=INK,
+              stroke_width="1.2")
+    s.add("circle", cx=f"{cx:.1f}", cy=f"{cy:.1f}", r="5.2", fill=colour, stroke=INK,
+          stroke_width="1.5", class_="centre")
+
+
+def _unit_glyph(s: _Svg, kind: str, x: float, y: float, colour: str, *,
+                ghost: bool = False) -> None:
+    """Gang: a round badge with G.  Don: a five-pointed star with D."""
+    opacity = "0.75" if ghost else None
+    if kind == "D":
+        pts = []
+        for i in range(10):
+            r = 13 if i % 2 == 0 else 6.2
+            a = -math.pi / 2 + i * math.pi / 5
+            pts.append(f"{x + r * math.cos(a):.1f},{y + 1 + r * math.sin(a):.1f}")
+        s.add("polygon", points=" ".join(pts), fill=colour, stroke="#ffffff", stroke_width="1.6",
+              opacity=opacity, class_="unit-D")
+        s.text(x, y + 4.6, "D", 9.5, fill="#ffffff", font_weight="bold")
+    else:
+        s.add("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r="10", fill=colour, stroke="#ffffff",
+              stroke_width="2", opacity=opacity, class_="unit-" + kind)
+        s.add("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r="10", fill="none", stroke=INK,
+              stroke_width="0.8", opacity=opacity)
+        s.text(x, y + 4.2, kind, 11.5, fill="#ffffff", font_weight="bold")
+
+
+def _colour(game_map: Any, power: str | None) -> str:
+    if power and power in game_map.powers and game_map.powers[power].colour:
+        return game_map.powers[power].colour
+    return "#555555"
+
+
+def _units(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
+    by_space: dict[str, list] = {}
+    for u in view.units:
+        by_space.setdefault(u.province, []).append(u)
+    for sid, units in by_space.items():
+        if sid not in b.label:
+            continue
+        x, y = b.unit_point(sid)
+        units = sorted(units, key=lambda u: u.kind != "G")
+        n = len(units)
+        for i, u in enumerate(units):
+            ux = x + (i - (n - 1) / 2) * 24
+            s.raw(f'<g class="unit" data-space="{escape(sid)}" data-power="{u.power}">')
+            _unit_glyph(s, u.kind, ux, y, _colour(game_map, u.power))
+            s.raw("</g>")
+    for i, d in enumerate(view.dislodged):
+        sid = d.unit.province
+        if sid not in b.label:
+            continue
+        x, y = b.unit_point(sid)
+        ux, uy = x + 0.36 * b.c, y - 0.30 * b.c + (i % 2) * 4
+        s.raw(f'<g class="dislodged" data-space="{escape(sid)}" data-power="{d.unit.power}">')
+        s.add("circle", cx=f"{ux:.1f}", cy=f"{uy:.1f}", r="14", fill="#ffffff",
+              fill_opacity="0.6", stroke="#d32f2f", stroke_width="2.2", stroke_dasharray="4 2.5")
+        _unit_glyph(s, d.unit.kind, ux, uy, _colour(game_map, d.unit.power), ghost=True)
+        s.raw("</g>")
+
+
+def _moves(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
+    for mv in view.moves:
+        if mv.src not in b.label or mv.dst not in b.label:
+            continue
+        x0, y0 = b.unit_point(mv.src)
+        x1, y1 = b.unit_point(mv.dst)
+        colour = _colour(game_map, mv.power)
+        dist = math.hypot(x1 - x0, y1 - y0) or 1
+        sx, sy = _toward(x0, y0, x1, y1, 12)
+        ex, ey = _toward(x1, y1, x0, y0, 14)
+        if mv.via == "subway":
+            bend = min(0.25 * dist, 60)
+            mx = (x0 + x1) / 2 - (y1 - y0) / dist * bend
+            my = (y0 + y1) / 2 + (x1 - x0) / dist * bend
+            d = f"M{sx:.1f} {sy:.1f}Q{mx:.1f} {my:.1f} {ex:.1f} {ey:.1f}"
+        else:
+            d = f"M{sx:.1f} {sy:.1f}L{ex:.1f} {ey:.1f}"
+        dash = None if mv.succeeded else "7 5"
+        s.add("path", d=d, fill="none", stroke="#ffffff", stroke_width="7", stroke_opacity="0.8",
+              stroke_linecap="round")
+        s.add("path", d=d, fill="none", stroke=colour, stroke_width="3.6",
+              stroke_dasharray=dash, marker_end="url(#arrow)", stroke_linecap="round",
+              class_="move-ok" if mv.succeeded else "move-failed")
+
+
+def _legend(s: _Svg, b: _Board, game_map: Any, view: BoardView, style: Style,
+            w: float, h: float) -> None:
+    top = h - style.margin - style.legend_h + 14
+    x = style.margin
+    s.text(x, top + 6, "Mobs", 13, text_anchor="start", font_weight="bold")
+    counts: dict[str, int] = {}
+    for owner in view.centers.values():
+        counts[owner] = counts.get(owner, 0) + 1
+    col_w = 215
+    for i, (pid, power) in enumerate(game_map.powers.items()):
+        cx = x + 12 + (i % 3) * col_w
+        cy = top + 26 + (i // 3) * 30
+        _unit_glyph(s, "G", cx, cy, power.colour or "#555555")
+        label = f"{power.name}  ({counts.get(pid, 0)} centres)"
+        s.text(cx + 17, cy + 4.5, label, 12, text_anchor="start")
+    kx = x + 3 * col_w + 20
+    s.text(kx, top + 6, "Key", 13, text_anchor="start", font_weight="bold")
+    items = [
+        ("gang", "Gang"), ("don", "Don (boss)"), ("centre", "supply centre"),
+        ("home", "home centre"), ("water", "water (Gangs swim)"), ("gaol", "MTPD (gaol)"),
+        ("highway", "highway: cross with +1 support"), ("junction", "junction: free crossing"),
+        ("subway", "subway: order G(X)-U-Y"), ("diag", "four spaces meet: diagonal move"),
+        ("ok", "move succeeded"), ("fail", "move failed"), ("dis", "dislodged unit"),
+    ]
+    per_col = 5
+    for i, (key, text) in enumerate(items):
+        ix = kx + (i // per_col) * 230
+        iy = top + 22 + (i % per_col) * 18.5
+        _key_symbol(s, key, ix + 12, iy)
+        s.text(ix + 30, iy + 4, text, 11, text_anchor="start")
+    s.text(w - style.margin, h - 8, "Mobtown II board: a reconstruction (docs/mobtown-map.md)"
+           if game_map.name == "mobtown2" else game_map.title, 9, text_anchor="end",
+           fill="#7a7060", font_style="italic")
+
+
+def _key_symbol(s: _Svg, key: str, x: float, y: float) -> None:
+    if key == "gang":
+        s.raw('<g transform="scale(1)">')
+        _unit_glyph(s, "G", x, y, "#666666")
+        s.raw("</g>")
+    elif key == "don":
+        _unit_glyph(s, "D", x, y, "#666666")
+    elif key in ("centre", "home"):
+        if key == "home":
+            s.add("circle", cx=f"{x}", cy=f"{y}", r="7.5", fill="none", stroke=INK,
+                  stroke_width="1.2")
+        s.add("circle", cx=f"{x}", cy=f"{y}", r="5.2", fill="#ffffff", stroke=INK,
+              stroke_width="1.5")
+    elif key in ("water", "gaol"):
+        s.add("rect", x=f"{x - 11}", y=f"{y - 7}", width="22", height="14",
+              fill=WATER if key == "water" else GAOL, stroke=BORDER)
+        if key == "gaol":
+            s.add("rect", x=f"{x - 11}", y=f"{y - 7}", width="22", height="14", fill="url(#bars)",
+                  opacity="0.55")
+    elif key == "highway":
+        s.add("line", x1=f"{x - 12}", y1=f"{y}", x2=f"{x + 12}", y2=f"{y}",
+              stroke=HIGHWAY_CASING, stroke_width="9")
+        s.add("line", x1=f"{x - 12}", y1=f"{y}", x2=f"{x + 12}", y2=f"{y}",
+              stroke=HIGHWAY_FILL, stroke_width="5")
+    elif key == "junction":
+        s.add("circle", cx=f"{x}", cy=f"{y}", r="7", fill="#ffffff", stroke=INK,
+              stroke_width="2.2")
+        s.add("circle", cx=f"{x}", cy=f"{y}", r="2.6", fill=INK)
+    elif key == "subway":
+        s.add("rect", x=f"{x - 7}", y=f"{y - 7}", width="14", height="14", rx="2.5", fill=SUBWAY)
+        s.text(x, y + 4.3, "U", 11.5, fill="#ffffff", font_weight="bold")
+    elif key == "diag":
+        s.add("circle", cx=f"{x}", cy=f"{y}", r="4.2", fill=INK, stroke="#ffffff",
+              stroke_width="1.2")
+    elif key in ("ok", "fail"):
+        s.add("line", x1=f"{x - 14}", y1=f"{y}", x2=f"{x + 10}", y2=f"{y}", stroke="#555555",
+              stroke_width="3.2", stroke_dasharray="6 4" if key == "fail" else None,
+              marker_end="url(#arrow)")
+    elif key == "dis":
+        s.add("circle", cx=f"{x}", cy=f"{y}", r="9", fill="#ffffff", stroke="#d32f2f",
+              stroke_width="2", stroke_dasharray="4 2.5")
