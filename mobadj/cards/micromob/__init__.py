@@ -1,0 +1,1 @@
+"""micro mob: hire goons, make alliances and hit bosses until one kingpin is left."""

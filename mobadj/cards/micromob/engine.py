@@ -1,0 +1,638 @@
+"""micro mob rules engine (rules: shared/rules/micromob.md; rulings: docs/cards/micromob.md).
+
+Zones hold card ids.  Public: the draft pool, the city, every fatigue, ally and hit area.
+Hidden: the draw pile (order and contents) and each hand (others see only its size); no
+event, view or error ever names a card while it sits in someone else's hand.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import Any, ClassVar
+
+from mobadj.cards.micromob.actions import KINDS, Action, Done, Draft, Pass, Payroll, Take, Use
+from mobadj.cards.micromob.cards import SPECIAL_ABILITIES, Card, Deck, load_deck
+from mobadj.cards.micromob.scoring import Score, score_player
+from mobadj.cards.protocol import GameInfo, GameState, IllegalAction
+
+# rulebook, module table: modules -> (min players, max players)
+PLAYERS_FOR_MODULES = {1: (2, 2), 2: (2, 3), 3: (2, 4), 4: (2, 5), 5: (3, 6), 6: (3, 6)}
+DEFAULT_MODULES = {2: 2, 3: 3, 4: 4, 5: 5, 6: 6}  # a ruling: one module per player
+GOONS_EACH = 2  # "each player will now draft the 2 goons"
+MIN_DRAFT_MONEY = 2  # "Replace any cards that have a money (the middle #) of 1 or less"
+OPTIONS = ("modules",)
+
+
+KIND_INDEX = {"hit": 0, "hire": 1, "ally": 2}
+_DECK = load_deck()
+GOON_VALUES = {c.id: (c.goon_hit, c.goon_money, c.goon_ally) for c in _DECK.cards.values()}
+BOSS_VALUES = {c.id: (c.boss_hit, c.boss_hire, c.boss_ally) for c in _DECK.cards.values()}
+GOON_BY_KIND = [{cid: v[k] for cid, v in GOON_VALUES.items()} for k in range(3)]
+BOSS_BY_KIND = [{cid: v[k] for cid, v in BOSS_VALUES.items()} for k in range(3)]
+# stat bonus an ally card gives to (hit, hire, ally)
+STAT_BONUS = {
+    c.id: tuple(int(c.power in (kind + "_plus", "action_plus")) for kind in ("hit", "hire", "ally"))
+    for c in _DECK.cards.values()
+}
+
+
+def thrifty(vals: list[int], ids: list[str], total: int, need: int) -> tuple[str, ...] | None:
+    """Goons (``vals`` ascending, same order as ``ids``) reaching ``need``, or None.
+
+    Greedy: the smallest goon that covers what is left, else the largest, again; at least
+    one goon (the weakest) even when bonuses already cover the need.
+    """
+    if not ids:
+        return None
+    if need <= 0:
+        return (ids[0],)
+    if total < need:
+        return None
+    hi = len(vals)
+    i = bisect_left(vals, need)
+    if i < hi:
+        return (ids[i],)
+    chosen: list[str] = []
+    while True:
+        hi -= 1
+        chosen.append(ids[hi])
+        need -= vals[hi]
+        if need <= 0:
+            return tuple(chosen)
+        i = bisect_left(vals, need, 0, hi)
+        if i < hi:
+            chosen.append(ids[i])
+            return tuple(chosen)
+
+
+def city_size(players: int) -> int:
+    """rulebook, set up city: 4 cards, 6 in a 4-6 player game."""
+    return 6 if players >= 4 else 4
+
+
+def draft_order(players: int) -> list[int]:
+    """Seats in draft order: P1 first, then counter-clockwise (P1, Pn, ..., P2), twice."""
+    lap = [0] + list(range(players - 1, 0, -1))
+    return lap * GOONS_EACH
+
+
+class MicroMobState(GameState):
+    """A micro mob game: the draft, then turns of ally powers and one action each."""
+
+    deck: Deck = _DECK
+    info: ClassVar[GameInfo] = GameInfo(
+        name="micromob",
+        title="micro mob",
+        min_players=2,
+        max_players=6,
+        simultaneous=False,
+        chance=True,
+        hidden_information=True,
+        rules_version="micromob rulebook (shared/rules/micromob.md), mobadj rulings 1",
+        deck_version=deck.version,
+    )
+
+    # -- set-up -------------------------------------------------------------------------------
+    def setup(self) -> None:
+        self.modules = self._chosen_modules()
+        n = self.players
+        ids = [c.id for m in self.modules for c in self.deck.modules[m]]
+        self.total_cards = len(ids)
+        self.rng.shuffle(ids)
+        self.pile: list[str] = ids  # the draw pile; its top is the end of the list
+        self.pool: list[str] = []
+        replaced: list[str] = []
+        cards = self.deck.cards
+        while len(self.pool) < GOONS_EACH * n:
+            if not self.pile:
+                raise IllegalAction("these modules have too few goons with money 2 or more")
+            cid = self.pile.pop()
+            (self.pool if cards[cid].goon_money >= MIN_DRAFT_MONEY else replaced).append(cid)
+        if replaced:  # replaced goons go back into the pile, which is shuffled again
+            self.pile.extend(replaced)
+            self.rng.shuffle(self.pile)
+        self.city: list[str] = []
+        self.hand: list[list[str]] = [[] for _ in range(n)]
+        self.fatigue: list[list[str]] = [[] for _ in range(n)]
+        self.allies: list[list[str]] = [[] for _ in range(n)]
+        self.hits: list[list[str]] = [[] for _ in range(n)]
+        self.phase = "draft"
+        self.drafters = draft_order(n)
+        self.draft_index = 0
+        self.current = self.drafters[0]
+        self.kingpin: str | None = None
+        self.end_reason = ""
+        self.turn = 0
+        self.passes = 0  # consecutive turns that ended in a pass with nothing else done
+        self._order_cache: dict[int, tuple[tuple[str, ...], list]] = {}
+        self._city_cache: tuple[tuple[str, ...] | None, list] = (None, [])
+        self._reset_turn()
+        self.log(
+            f"micro mob, {n} players, modules {', '.join(self.modules)} "
+            f"({self.total_cards} cards); city of {city_size(n)}"
+        )
+        if replaced:
+            self.log(f"{len(replaced)} goon(s) with money 1 or less were replaced")
+        self.log("Draft pool (goon side): " + ", ".join(self._goon_text(c) for c in self.pool))
+        self.log(f"P{self.current + 1} drafts first; the draft goes counter-clockwise")
+
+    def _chosen_modules(self) -> list[str]:
+        """Option ``modules``: a count (first N modules) or names/letters, e.g. docks,casino."""
+        unknown = sorted(set(self.options) - set(OPTIONS))
+        if unknown:
+            raise IllegalAction(f"unknown option {unknown[0]!r}; micro mob options: modules")
+        names = list(self.deck.modules)
+        raw = self.options.get("modules", DEFAULT_MODULES[self.players])
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            if not 1 <= raw <= len(names):
+                raise IllegalAction(f"modules must be 1-{len(names)}, not {raw}")
+            chosen = names[:raw]
+        else:
+            items = raw.split(",") if isinstance(raw, str) else list(raw)
+            letters = {self.deck.modules[m][0].id[0]: m for m in names}
+            chosen = []
+            for item in (str(i).strip().lower() for i in items):
+                name = letters.get(item.upper(), item)
+                if name not in names:
+                    raise IllegalAction(f"unknown module {item!r}; modules: {', '.join(names)}")
+                if name not in chosen:
+                    chosen.append(name)
+        low, high = PLAYERS_FOR_MODULES[len(chosen)]
+        if not low <= self.players <= high:
+            raise IllegalAction(
+                f"{len(chosen)} module(s) are for {low}-{high} players, not {self.players}"
+            )
+        return chosen
+
+    # -- small helpers ------------------------------------------------------------------------
+    def card(self, cid: str) -> Card:
+        return self.deck.cards[cid]
+
+    def _goon_text(self, cid: str) -> str:
+        c = self.deck.cards[cid]
+        return f"{cid} ({c.goon_hit}/{c.goon_money}/{c.goon_ally})"
+
+    def _boss_text(self, cid: str) -> str:
+        c = self.deck.cards[cid]
+        return f"{cid} ({c.boss_hit}/{c.boss_hire}/{c.boss_ally} {c.colour})"
+
+    def _reset_turn(self) -> None:
+        self.used: set[str] = set()  # allies whose special ability was used this turn
+        self.bonus_used: set[str] = set()  # allies whose action bonus was used this turn
+        self.kinds_taken: set[str] = set()  # hit/hire/ally actions taken this turn
+        self.acted = False  # the turn's action is taken: no more special abilities
+        self.did_something = False  # an ability was used (deadlock counting)
+
+    def powers(self, player: int) -> list[str]:
+        """The ally powers ``player`` holds (one per ally card)."""
+        cards = self.deck.cards
+        return [cards[a].power for a in self.allies[player]]
+
+    def stat_bonus(self, player: int, kind: str) -> int:
+        """Stat bonuses, added automatically (rulebook, "stat bonuses")."""
+        return self._stat_bonuses(player)[KIND_INDEX[kind]]
+
+    def _stat_bonuses(self, player: int) -> tuple[int, int, int]:
+        """(hit, hire, ally) stat bonuses of ``player``'s allies."""
+        allies = self.allies[player]
+        if not allies:
+            return (0, 0, 0)
+        h = m = a = 0
+        for cid in allies:
+            bh, bm, ba = STAT_BONUS[cid]
+            h += bh
+            m += bm
+            a += ba
+        return (h, m, a)
+
+    def payment(self, player: int, kind: str, target: str) -> tuple[str, ...] | None:
+        """A thrifty set of goons from the hand paying for ``kind`` on ``target``, or None.
+
+        At least one goon is always spent (a ruling: stat bonuses add to goons, they do
+        not replace them).  The same payment :meth:`legal_actions` lists.
+        """
+        k = KIND_INDEX[kind]
+        vals, ids, total = self._ordered_hand(player, k)
+        need = BOSS_BY_KIND[k][target] - self.stat_bonus(player, kind)
+        return thrifty(vals, ids, total, need)
+
+    def _ordered_hand(self, player: int, k: int) -> tuple[list[int], list[str], int]:
+        """The hand sorted by what each goon adds to kind ``k``: values, ids, total."""
+        return self._orders(player)[k]
+
+    def _city_by_cost(self) -> list[list[tuple[int, str]]]:
+        """The city as (threshold, id) sorted cheapest first, per kind; kept while unchanged."""
+        key = tuple(self.city)
+        if self._city_cache[0] != key:
+            self._city_cache = (key, [sorted((t[c], c) for c in key) for t in BOSS_BY_KIND])
+        return self._city_cache[1]
+
+    def _orders(self, player: int) -> list[tuple[list[int], list[str], int]]:
+        """:meth:`_ordered_hand` for hit, hire and ally; kept while the hand is unchanged."""
+        key = tuple(self.hand[player])
+        cached = self._order_cache.get(player)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        orders = []
+        for value in GOON_BY_KIND:
+            ids = sorted(key, key=value.__getitem__)
+            vals = list(map(value.__getitem__, ids))
+            orders.append((vals, ids, sum(vals)))
+        self._order_cache[player] = (key, orders)
+        return orders
+
+    def bonus_ally(self, player: int, kind: str) -> str | None:
+        """The ally whose action bonus allows one more ``kind`` now (specific one first)."""
+        if not self.kinds_taken:
+            return None
+        cards = self.deck.cards
+        fallback = None
+        for a in self.allies[player]:
+            if a in self.bonus_used:
+                continue
+            p = cards[a].power
+            if p == "extra_" + kind and kind in self.kinds_taken:
+                return a
+            if p == "extra_action" and fallback is None:
+                fallback = a
+        return fallback
+
+    # -- protocol -----------------------------------------------------------------------------
+    def to_act(self) -> list[int]:
+        return [] if self.phase == "over" else [self.current]
+
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def legal_actions(self, player: int) -> list[Any]:
+        """Every distinct choice: each target and ability use, with one thrifty payment."""
+        if self.phase == "over" or player != self.current:
+            return []
+        if self.phase == "draft":
+            return [Draft(c) for c in self.pool]
+        if self.acted:
+            kinds = [k for k in KINDS if self.bonus_ally(player, k) is not None]
+            return [*self._takes(player, kinds), Done()]
+        actions: list[Any] = self._abilities(player)
+        takes = self._takes(player, KINDS)
+        actions.extend(takes)
+        if self.fatigue[player]:
+            actions.append(Payroll())
+        elif not takes:
+            actions.append(Pass())
+        return actions
+
+    def _takes(self, player: int, kinds: list[str] | tuple[str, ...]) -> list[Take]:
+        """One Take per affordable (kind, city boss), paid thriftily (a hot loop: inlined)."""
+        out: list[Take] = []
+        if not self.hand[player]:
+            return out
+        fast = Take.fast
+        orders = self._orders(player)
+        bonuses = self._stat_bonuses(player)
+        by_cost = self._city_by_cost()
+        for kind in kinds:
+            k = KIND_INDEX[kind]
+            vals, ids, total = orders[k]
+            bonus = bonuses[k]
+            top = vals[-1]
+            memo: dict[int, tuple[str, ...] | None] = {}
+            for threshold, target in by_cost[k]:
+                need = threshold - bonus
+                if need > total:
+                    break
+                if need <= top:
+                    pay: tuple[str, ...] | None = (
+                        (ids[bisect_left(vals, need)],) if need > 0 else (ids[0],)
+                    )
+                elif need in memo:
+                    pay = memo[need]
+                else:
+                    pay = memo[need] = thrifty(vals, ids, total, need)
+                out.append(fast(kind, target, pay))  # type: ignore[arg-type]
+        return out
+
+    def _abilities(self, player: int) -> list[Use]:
+        out: list[Use] = []
+        cards = self.deck.cards
+        for a in self.allies[player]:
+            power = cards[a].power
+            if a in self.used or power not in SPECIAL_ABILITIES:
+                continue
+            if power in ("fatigue_to_hit", "rest"):
+                out.extend(Use(a, g) for g in self.fatigue[player])
+            elif power in ("ally_to_hit", "ally_to_hand"):
+                out.extend(Use(a, t) for t in self.allies[player])
+            elif power == "expand":
+                if self.pile:
+                    out.append(Use(a))
+            else:  # swap
+                out.extend(Use(a, c, g) for c in self.city for g in self.hand[player])
+        return out
+
+    def parse(self, player: int, text: str) -> Action:
+        from mobadj.cards.micromob.parser import parse_command
+
+        return parse_command(self, player, text)
+
+    def _apply(self, player: int, action: Any) -> None:
+        if self.phase == "over":
+            raise IllegalAction("the game is over")
+        if isinstance(action, Draft):
+            self._draft(player, action)
+        elif self.phase == "draft":
+            raise IllegalAction("the goon draft is on: draft a goon from the pool")
+        elif isinstance(action, Take):
+            self._take(player, action)
+        elif isinstance(action, Use):
+            self._use(player, action)
+        elif isinstance(action, Payroll):
+            self._payroll(player)
+        elif isinstance(action, Done):
+            if not self.acted:
+                raise IllegalAction("take your action first (hit, hire, ally or payroll)")
+            self._end_turn(player)
+        elif isinstance(action, Pass):
+            self._pass(player)
+        else:
+            raise IllegalAction(f"not a micro mob action: {action!r}")
+
+    # -- set-up draft (rulebook, "Setup") ---------------------------------------------------------
+    def _draft(self, player: int, action: Draft) -> None:
+        if self.phase != "draft":
+            raise IllegalAction("the draft is over")
+        if action.card not in self.pool:
+            raise IllegalAction(f"{action.card} is not in the draft pool")
+        self.pool.remove(action.card)
+        self.hand[player].append(action.card)
+        self.log(f"P{player + 1} drafts a goon")
+        self.log(f"You draft {self._goon_text(action.card)}", visible_to=player)
+        self.draft_index += 1
+        if self.draft_index < len(self.drafters):
+            self.current = self.drafters[self.draft_index]
+            return
+        # set up the city, then "starting with the player who drafted last"
+        self.phase = "play"
+        self._refill()
+        self.log("The city: " + ", ".join(self._boss_text(c) for c in self.city))
+        self._start_turn(self.drafters[-1])
+
+    # -- turns -----------------------------------------------------------------------------------
+    def _start_turn(self, player: int) -> None:
+        self.current = player
+        self.turn += 1
+        self._reset_turn()
+
+    def _end_turn(self, player: int) -> None:
+        """Play passes clockwise (seat order P1, P2, ...)."""
+        self._start_turn((player + 1) % self.players)
+
+    def _refill(self) -> None:
+        """Whenever a card leaves the city, replace it immediately (up to 4, or 6)."""
+        size = city_size(self.players)
+        while len(self.city) < size and self.pile:
+            cid = self.pile.pop()
+            self.city.append(cid)
+            if self.phase == "play" and self.turn:
+                self.log(f"{self._boss_text(cid)} comes into the city")
+
+    def _check_end(self) -> bool:
+        """The game ends as soon as only 1 boss is left in the city: the kingpin."""
+        if self.pile or len(self.city) > 1:
+            return False
+        self.kingpin = self.city[0] if self.city else None
+        self._finish("only one boss is left in the city")
+        return True
+
+    def _finish(self, reason: str) -> None:
+        self.phase = "over"
+        self.end_reason = reason
+        if self.kingpin:
+            self.log(f"Game over: {reason}; the kingpin is {self._boss_text(self.kingpin)}")
+        else:
+            self.log(f"Game over: {reason}; there is no kingpin")
+        for p, s in enumerate(self.score_details()):
+            self.log(
+                f"P{p + 1}: {s.total} v.p. (goons {s.goons}, allies {s.allies}, "
+                f"hits {s.hits}, bonuses {s.bonuses})"
+            )
+        self.log("Winner(s): " + ", ".join(f"P{p + 1}" for p in self.winners()))
+
+    def _take(self, player: int, action: Take) -> None:
+        """hit / hire / ally (rulebook, "gameplay"), base action or an action bonus."""
+        kind, target, goons = action.kind, action.target, action.goons
+        if kind not in KINDS:
+            raise IllegalAction(f"unknown action {kind!r}")
+        bonus_from = None
+        if self.acted:
+            bonus_from = self.bonus_ally(player, kind)
+            if bonus_from is None:
+                raise IllegalAction(f"you have taken your action; no ally lets you {kind} again")
+        if target not in self.city:
+            raise IllegalAction(f"{target} is not in the city")
+        hand = self.hand[player]
+        if not goons:
+            raise IllegalAction("spend at least one goon")
+        if len(set(goons)) != len(goons) or any(g not in hand for g in goons):
+            raise IllegalAction("spend goons from your own hand, each once")
+        cards = self.deck.cards
+        k = KIND_INDEX[kind]
+        need = BOSS_VALUES[target][k]
+        total = sum(GOON_VALUES[g][k] for g in goons) + self.stat_bonus(player, kind)
+        if total < need:
+            raise IllegalAction(f"{kind} {target} needs {need}; your goons make {total}")
+        for g in goons:
+            hand.remove(g)
+            self.fatigue[player].append(g)
+        self.city.remove(target)
+        spent = " ".join(goons)
+        if kind == "hit":
+            self.hits[player].append(target)
+            self.log(f"P{player + 1} hits {self._boss_text(target)} with {spent}")
+        elif kind == "ally":
+            self.allies[player].append(target)
+            self.log(
+                f"P{player + 1} allies with {self._boss_text(target)} "
+                f"({cards[target].power}) with {spent}"
+            )
+        else:
+            hand.append(target)
+            self.log(f"P{player + 1} hires a goon from the city with {spent}")
+            self.log(f"You hire {self._goon_text(target)}", visible_to=player)
+        if bonus_from is not None:
+            self.bonus_used.add(bonus_from)
+            self.log(f"(an extra action thanks to {bonus_from})")
+        self.acted = True
+        self.kinds_taken.add(kind)
+        self.passes = 0
+        self._refill()
+        if self._check_end():
+            return
+        if not any(self.bonus_ally(player, k) and self._takes(player, [k]) for k in KINDS):
+            self._end_turn(player)
+
+    def _payroll(self, player: int) -> None:
+        """Pick up every goon in your fatigue area and return them to your hand."""
+        if self.acted:
+            raise IllegalAction("you have taken your action this turn")
+        if not self.fatigue[player]:
+            raise IllegalAction("your fatigue area is empty: nobody to pay")
+        back = self.fatigue[player]
+        self.hand[player].extend(back)
+        self.fatigue[player] = []
+        self.log(f"P{player + 1} pays the payroll: {len(back)} goon(s) back to hand")
+        self.passes = 0
+        self._end_turn(player)
+
+    def _pass(self, player: int) -> None:
+        """A ruling: pass only when no action is possible; a full round of passes ends it."""
+        if self.acted:
+            raise IllegalAction("your action is taken; say 'done' to end your turn")
+        if self.fatigue[player] or self._takes(player, KINDS):
+            raise IllegalAction("you can still act (hit, hire, ally or payroll): no passing")
+        self.passes = 0 if self.did_something else self.passes + 1
+        self.log(f"P{player + 1} cannot act and passes")
+        if self.passes >= self.players:
+            self._finish("nobody could act for a whole round")
+            return
+        self._end_turn(player)
+
+    # -- special abilities (rulebook, "special abilities") -----------------------------------
+    def _use(self, player: int, action: Use) -> None:
+        a, target, give = action.card, action.target, action.give
+        if self.acted:
+            raise IllegalAction("special abilities are used before your action")
+        if a not in self.allies[player]:
+            raise IllegalAction(f"{a} is not in your ally area")
+        power = self.deck.cards[a].power
+        if power not in SPECIAL_ABILITIES:
+            raise IllegalAction(f"{a}'s power ({power}) is not a special ability")
+        if a in self.used:
+            raise IllegalAction(f"you have used {a} this turn (once per turn)")
+        wants = 2 if power == "swap" else 0 if power == "expand" else 1
+        got = (target is not None) + (give is not None)
+        if got != wants or (wants == 1 and give is not None):
+            form = {0: f"use {a}", 1: f"use {a} on CARD", 2: f"use {a} take CARD give CARD"}
+            raise IllegalAction(f"{a} ({power}) is used as: {form[wants]}")
+        p = player + 1
+        if power in ("fatigue_to_hit", "rest"):
+            if target not in self.fatigue[player]:
+                raise IllegalAction(f"{target} is not in your fatigue area")
+            self.fatigue[player].remove(target)
+            if power == "rest":
+                self.hand[player].append(target)
+                self.log(f"P{p} uses {a}: a goon goes from fatigue back to hand")
+                self.log(f"You rest {target}", visible_to=player)
+            else:
+                self.hits[player].append(target)
+                self.log(f"P{p} uses {a}: {self._boss_text(target)} goes from fatigue to hits")
+        elif power in ("ally_to_hit", "ally_to_hand"):
+            if target not in self.allies[player]:
+                raise IllegalAction(f"{target} is not in your ally area")
+            self.allies[player].remove(target)
+            if power == "ally_to_hit":
+                self.hits[player].append(target)
+                self.log(f"P{p} uses {a}: ally {self._boss_text(target)} goes to hits")
+            else:
+                self.hand[player].append(target)
+                self.log(f"P{p} uses {a}: an ally goes to hand as a goon")
+                self.log(f"You take {self._goon_text(target)} into your hand", visible_to=player)
+        elif power == "expand":
+            if not self.pile:
+                raise IllegalAction("the deck is empty")
+            cid = self.pile.pop()
+            self.city.append(cid)
+            self.log(f"P{p} uses {a}: {self._boss_text(cid)} is drawn into the city")
+        else:  # swap
+            if target not in self.city:
+                raise IllegalAction(f"{target} is not in the city")
+            if give not in self.hand[player]:
+                raise IllegalAction(f"{give} is not in your hand")
+            self.city.remove(target)
+            self.hand[player].remove(give)
+            self.hand[player].append(target)
+            self.city.append(give)
+            self.log(f"P{p} uses {a}: takes a city card, puts {self._boss_text(give)} in the city")
+            self.log(f"You take {self._goon_text(target)} into your hand", visible_to=player)
+        self.used.add(a)
+        self.did_something = True
+
+    # -- results ----------------------------------------------------------------------------------
+    def score_details(self) -> list[Score]:
+        """Per player, term by term; the kingpin rule applies once the game is over."""
+        cards = self.deck.cards
+        king = cards[self.kingpin] if self.kingpin else None
+        return [
+            score_player(
+                len(self.hand[p]) + len(self.fatigue[p]),
+                [cards[a] for a in self.allies[p]],
+                [cards[h] for h in self.hits[p]],
+                king,
+            )
+            for p in range(self.players)
+        ]
+
+    def scores(self) -> list[float]:
+        return [float(s.total) for s in self.score_details()]
+
+    def winners(self) -> list[int]:
+        """Most v.p.; ties: most allies, then most v.p. from hits; then a shared win."""
+        if not self.is_over():
+            return []
+        details = self.score_details()
+        keys = [(s.total, len(self.allies[p]), s.hits) for p, s in enumerate(details)]
+        best = max(keys)
+        return [p for p, k in enumerate(keys) if k == best]
+
+    def check_invariants(self) -> list[str]:
+        """Every card is in exactly one zone (counted cheaply); the city is kept full."""
+        count = len(self.pile) + len(self.pool) + len(self.city)
+        for zones in (self.hand, self.fatigue, self.allies, self.hits):
+            count += sum(map(len, zones))
+        problems = []
+        if count != self.total_cards:
+            problems.append(f"{count} cards in play, expected {self.total_cards}")
+        if self.phase == "play" and self.pile and len(self.city) < city_size(self.players):
+            problems.append("the city was not refilled")
+        return problems
+
+    def can_undo(self, player: int, action: Any) -> bool:
+        """Undo is allowed unless the action drew a hidden card from the pile."""
+        if isinstance(action, Take):
+            return not self.pile
+        if isinstance(action, Use):
+            return action.card in self.allies[player] and self.card(action.card).power != "expand"
+        return True
+
+    # -- what a player sees ------------------------------------------------------------------
+    def view(self, player: int | None) -> dict[str, Any]:
+        from mobadj.cards.micromob.render import build_view
+
+        return build_view(self, player)
+
+    def render(self, player: int | None) -> str:
+        from mobadj.cards.micromob.render import render_view
+
+        return render_view(self.view(player))
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state (secrets included), for replay tests and debugging only."""
+        return {
+            "phase": self.phase,
+            "current": self.current,
+            "turn": self.turn,
+            "pile": list(self.pile),
+            "pool": list(self.pool),
+            "city": list(self.city),
+            "hand": [list(h) for h in self.hand],
+            "fatigue": [list(f) for f in self.fatigue],
+            "allies": [list(a) for a in self.allies],
+            "hits": [list(h) for h in self.hits],
+            "used": sorted(self.used),
+            "bonus_used": sorted(self.bonus_used),
+            "kinds_taken": sorted(self.kinds_taken),
+            "acted": self.acted,
+            "passes": self.passes,
+            "kingpin": self.kingpin,
+            "events": [(e.text, sorted(e.visible_to or ())) for e in self.events],
+        }
