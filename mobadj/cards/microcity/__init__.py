@@ -1,0 +1,1 @@
+"""Micro City (rulebook shared/rules/micro-city.md): engine, commands, view, bot."""

@@ -1,0 +1,170 @@
+"""Micro City actions: frozen values whose ``str()`` is the canonical command text.
+
+``parse(str(action)) == action`` for every action (the game log stores the text).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from functools import cache
+
+
+class _Cached:
+    """Actions are hashed very often (legal-action tables): the hash is kept once computed."""
+
+    def __hash__(self) -> int:
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash((type(self).__name__, *(getattr(self, f.name) for f in fields(self))))
+            object.__setattr__(self, "_hash", h)
+        return h
+
+
+@dataclass(frozen=True, eq=True)
+class Start(_Cached):
+    """Place your Engineer on a Quarter of your choice (set-up)."""
+
+    quarter: str
+
+    def __str__(self) -> str:
+        return f"start {self.quarter}"
+
+
+@dataclass(frozen=True, eq=True)
+class Assign(_Cached):
+    """Cooperative preparation: the two dice (1-4) that go to the first player's pool."""
+
+    dice: tuple[int, int]
+
+    def __str__(self) -> str:
+        return f"assign {self.dice[0]} {self.dice[1]}"
+
+
+@dataclass(frozen=True, eq=True)
+class ChangeDie(_Cached):
+    """Preparation: change a die by +1/-1 (6 and 1 wrap) paying a Material or 2 money."""
+
+    die: int  # 1-based
+    up: bool
+    pay: str
+
+    def __str__(self) -> str:
+        return f"change die{self.die} {'up' if self.up else 'down'} pay {self.pay}"
+
+
+@dataclass(frozen=True, eq=True)
+class RemoveMarker(_Cached):
+    """Preparation: remove an Investment marker from a Quarter paying a Material or 2 money."""
+
+    quarter: str
+    pay: str
+
+    def __str__(self) -> str:
+        return f"remove {self.quarter} pay {self.pay}"
+
+
+@dataclass(frozen=True, eq=True)
+class Sell(_Cached):
+    """Preparation: sell 1 Material for 1 money."""
+
+    material: str
+
+    def __str__(self) -> str:
+        return f"sell {self.material}"
+
+
+@dataclass(frozen=True, eq=True)
+class Done(_Cached):
+    """End the preparation phase."""
+
+    def __str__(self) -> str:
+        return "done"
+
+
+@dataclass(frozen=True, eq=True)
+class Play(_Cached):
+    """Project phase: play a Project card and move the Engineer to ``to``."""
+
+    card: str
+    to: str
+
+    def __str__(self) -> str:
+        return f"play {self.card} to {self.to}"
+
+
+@dataclass(frozen=True, eq=True)
+class Retrieve(_Cached):
+    """Project phase: move 1 Quarter and take back every discarded Project card."""
+
+    to: str
+
+    def __str__(self) -> str:
+        return f"retrieve to {self.to}"
+
+
+@dataclass(frozen=True, eq=True)
+class Do(_Cached):
+    """Carry out the pending action (card, Quarter or bonus) at ``level`` with arguments."""
+
+    level: str  # basic / advanced / bonus
+    args: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return " ".join((self.level, *self.args))
+
+
+@dataclass(frozen=True, eq=True)
+class Pass(_Cached):
+    """Forgo the pending (optional) action."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, eq=True)
+class Claim(_Cached):
+    """Competitive: take a face-up Advantage card whose condition you meet."""
+
+    card: int
+
+    def __str__(self) -> str:
+        return f"claim {self.card}"
+
+
+@dataclass(frozen=True, eq=True)
+class Take(_Cached):
+    """Competitive: with an empty pool, lose 1 point and take back your marker from ``area``."""
+
+    area: str
+
+    def __str__(self) -> str:
+        return f"take {self.area}"
+
+
+for _cls in (Start, Assign, ChangeDie, RemoveMarker, Sell, Done, Play, Retrieve, Do, Pass, Claim,
+             Take):
+    _cls.__hash__ = _Cached.__hash__  # type: ignore[method-assign]  # dataclass made its own
+
+Action = Start | Assign | ChangeDie | RemoveMarker | Sell | Done | Play | Retrieve | Do | Pass
+Action = Action | Claim | Take
+
+
+@cache
+def play(card: str, to: str) -> Play:
+    """An interned :class:`Play` (legal-action tables build the same ones again and again)."""
+    return Play(card, to)
+
+
+@cache
+def change_die(die: int, up: bool, pay: str) -> ChangeDie:
+    return ChangeDie(die, up, pay)
+
+
+@cache
+def remove_marker(quarter: str, pay: str) -> RemoveMarker:
+    return RemoveMarker(quarter, pay)
+
+
+@cache
+def retrieve(to: str) -> Retrieve:
+    return Retrieve(to)

@@ -1,0 +1,116 @@
+"""Game options: mode, difficulty, Building, expansions; checked once at set-up.
+
+Options (``--option key=value``):
+
+- ``mode``: basic (default), extended, challenge, competitive.  With 2 players the first
+  three are played as the cooperative variant; competitive needs 2 players.
+- ``difficulty``: easy, medium, hard (defaults: easy, or medium for basic side B).
+- ``side``: A or B, the basic Building card's side (basic mode only).
+- ``building``: a challenge Building id (challenge mode; default the first, ``random`` draws).
+- ``expansions``: comma list of logistics, seaport, garden (any combination).
+- ``xcard``: true adds the cooperative X Project card.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Any
+
+from mobadj.cards.microcity.cards import BuildingSide, Deck
+from mobadj.cards.protocol import IllegalAction
+
+MODES = ("basic", "extended", "challenge", "competitive")
+DIFFICULTIES = ("easy", "medium", "hard")
+EXPANSIONS = ("logistics", "seaport", "garden")
+KNOWN_OPTIONS = ("mode", "difficulty", "side", "building", "expansions", "xcard")
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The checked options of one game."""
+
+    mode: str
+    coop: bool
+    competitive: bool
+    difficulty: str
+    side: str  # basic Building side ("A" for extended: it starts on A)
+    building: str  # "basic" or a challenge id
+    expansions: frozenset[str]
+    xcard: bool
+    rounds: int  # the Time marker's starting spot
+
+
+def _choice(key: str, value: Any, allowed: tuple[str, ...]) -> str:
+    text = str(value).strip().lower()
+    if text not in allowed:
+        close = difflib.get_close_matches(text, allowed, n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        raise IllegalAction(
+            f"option {key}={value} is not known; expected one of {', '.join(allowed)}{hint}"
+        )
+    return text
+
+
+def _expansions(value: Any) -> frozenset[str]:
+    if value in (None, "", "none", False):
+        return frozenset()
+    items = value if isinstance(value, list | tuple) else str(value).split(",")
+    return frozenset(_choice("expansions", v, EXPANSIONS) for v in items if str(v).strip())
+
+
+def parse_options(options: dict[str, Any], players: int, deck: Deck, pick: Any) -> Config:
+    """Check ``options`` against the rulebook's tables; ``pick`` chooses a random Building."""
+    for key in options:
+        if key not in KNOWN_OPTIONS:
+            close = difflib.get_close_matches(key, KNOWN_OPTIONS, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise IllegalAction(f"unknown option '{key}'{hint}")
+    mode = _choice("mode", options.get("mode", "basic"), MODES)
+    competitive = mode == "competitive"
+    if competitive and players != 2:
+        raise IllegalAction("the competitive mode is for 2 players")
+    side = _choice("side", options.get("side", "A"), ("a", "b")).upper()
+    default_diff = "medium" if (mode == "basic" and side == "B") else "easy"
+    difficulty = _choice("difficulty", options.get("difficulty", default_diff), DIFFICULTIES)
+    expansions = _expansions(options.get("expansions"))
+    xcard = bool(options.get("xcard", False))
+    if xcard and not (players == 2 and not competitive):
+        raise IllegalAction("the X card is an option of the 2-player cooperative variant")
+    building = "basic"
+    if mode == "basic":
+        table = deck.basic_building[side].rounds
+        if difficulty not in table:
+            raise IllegalAction(
+                f"the basic Building's side {side} is played at "
+                f"{' or '.join(table)} (rulebook difficulty table)"
+            )
+        rounds = table[difficulty]
+    elif mode == "extended":
+        side = "A"  # "you always have to start with the A side up"
+        rounds = deck.extended_rounds[difficulty]
+    elif mode == "challenge":
+        ids = tuple(deck.challenge)
+        wanted = options.get("building", ids[0])
+        if str(wanted).lower() == "random":
+            building = pick(ids)
+        else:
+            building = _choice("building", wanted, ids)
+        rounds = deck.challenge[building].rounds[difficulty]
+    else:
+        rounds = deck.competitive["rounds"]
+    if "seaport" in expansions and not competitive:
+        rounds += deck.seaport_extra_rounds  # "add 10 rounds to the time track"
+    return Config(
+        mode, players == 2 and not competitive, competitive, difficulty, side, building,
+        expansions, xcard, rounds,
+    )
+
+
+def first_building(cfg: Config, deck: Deck) -> BuildingSide | None:
+    """The Building side built first (None in the competitive mode: Goals instead)."""
+    if cfg.competitive:
+        return None
+    if cfg.mode == "challenge":
+        return deck.challenge[cfg.building]
+    return deck.basic_building[cfg.side]

@@ -1,0 +1,207 @@
+"""What a player sees: :func:`view` (JSON-able) and :func:`render` (plain text for mail).
+
+Everything in Micro City is public except the order of the competitive Advantage deck,
+which is shown only as a count; the view is built from public fields only.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from mobadj.cards.microcity.board import CELL_NAMES, POSITIONS, position_of
+from mobadj.cards.microcity.cards import RESOURCES
+from mobadj.cards.microcity.effects import area_name
+from mobadj.cards.microcity.phases import STEP_HELP, describe
+
+if TYPE_CHECKING:
+    from mobadj.cards.microcity.engine import MicroCityState
+
+TYPE_LETTER = {
+    "industrial": "I", "commercial": "C", "residential": "R", "logistics": "L",
+    "garden": "G", "seaport": "S",
+}
+
+
+def _cost(cost: tuple[int, ...]) -> str:
+    return " ".join(f"{n} {r}" for r, n in zip(RESOURCES, cost, strict=True) if n) or "free"
+
+
+def _effect(eff: dict[str, Any] | None) -> str:
+    if not eff:
+        return ""
+    ((kind, arg),) = eff.items()
+    if kind in ("all", "either"):
+        joiner = " and " if kind == "all" else " or "
+        return joiner.join(_effect(e) for e in arg)
+    if kind == "gain":
+        return "gain " + ", ".join(f"{n} {r}" for r, n in arg.items())
+    if isinstance(arg, dict):
+        return kind.replace("_", " ") + " " + ", ".join(f"{k} {v}" for k, v in arg.items())
+    if arg is True:
+        return kind.replace("_", " ")
+    return f"{kind.replace('_', ' ')} {arg}"
+
+
+def _owner(st: MicroCityState, owner: int) -> str | None:
+    if owner < 0:
+        return None
+    return f"P{owner + 1}" if st.cfg.competitive else "marker"
+
+
+def view(st: MicroCityState, player: int | None) -> dict[str, Any]:
+    """The public state (all players see the same; ``player`` is accepted for the protocol)."""
+    cells = []
+    for c in st.city.cells() + ([st.city.garden] if st.city.garden is not None else []):
+        spec = st.city.specs[c]
+        assert spec is not None
+        pos = position_of(c)
+        cells.append({
+            "quarter": CELL_NAMES[c],
+            "district": POSITIONS[pos] if pos < 4 else CELL_NAMES[c],
+            "side": st.sides[pos],
+            "type": spec.type,
+            "material": spec.material,
+            "dice": list(spec.dice.get(st.sides[pos], ())),
+            "investment": _owner(st, st.inv[c]),
+            "engineers": [f"P{p + 1}" for p, e in enumerate(st.engineer) if e == c],
+        })
+    data: dict[str, Any] = {
+        "game": "microcity",
+        "setting": describe(st),
+        "round": st.turn + 1,
+        "time": st.time,
+        "step": st.step,
+        "to_act": [f"P{p + 1}" for p in st.to_act()],
+        "result": st.result,
+        "city": cells,
+        "players": [
+            {
+                "player": f"P{p + 1}",
+                "resources": dict(zip(RESOURCES, st.res[p], strict=True)),
+                "victory_points": st.vp[p] if st.cfg.competitive else None,
+                "advantages": list(st.adv_taken[p]),
+            }
+            for p in range(st.players)
+        ],
+        "dice": [
+            {"die": i + 1, "value": v, "used": st.used[i],
+             "owner": f"P{st.die_owner[i] + 1}" if st.die_owner[i] >= 0 else None}
+            for i, v in enumerate(st.dice)
+        ],
+        "investment_pools": list(st.pools),
+        "hands": [list(h) for h in st.hands],
+        "discards": [list(d) for d in st.discards],
+        "in_play": st.in_play,
+        "projects": {
+            p.id: {"name": p.name, "die": p.die, "move": p.move, "basic": _effect(p.basic),
+                   "advanced": _effect(p.advanced)}
+            for p in st.deck.projects + ((st.deck.x_project,) if st.cfg.xcard else ())
+        },
+    }
+    if st.building is not None:
+        data["building"] = {
+            "name": st.building.name,
+            "side": st.building_side,
+            "ordered": st.building.ordered,
+            "stages": [
+                {"stage": k + 1, "cost": _cost(s.cost), "bonus": _effect(s.bonus),
+                 "done": st.stage_marks[k] >= 0}
+                for k, s in enumerate(st.building.stages)
+            ],
+        }
+    if st.contract_marks:
+        data["contracts"] = [
+            {"contract": area_name(("contract", ci)),
+             "cost": _cost(st.city.seaports[ci // 2].contracts[ci % 2].cost),
+             "bonus": _effect(st.city.seaports[ci // 2].contracts[ci % 2].bonus),
+             "vp": st.city.seaports[ci // 2].contracts[ci % 2].vp,
+             "done_by": _owner(st, o)}
+            for ci, o in enumerate(st.contract_marks)
+        ]
+        data["contract_markers"] = st.contract_pool
+    if st.cfg.competitive:
+        data["goals"] = [
+            {"goal": gi + 1, "areas": [
+                {"area": f"g{gi + 1}.{ai + 1}", "cost": _cost(a.cost), "vp": a.vp,
+                 "marker": _owner(st, st.goal_marks[gi][ai])}
+                for ai, a in enumerate(st.deck.goals[g])]}
+            for gi, g in enumerate(st.goals)
+        ]
+        data["advantages"] = [
+            {"card": a, "condition": st.deck.advantages[a - 1].condition,
+             "vp": st.deck.advantages[a - 1].vp}
+            for a in st.adv_row
+        ]
+        data["advantage_deck"] = len(st.adv_deck)  # the order stays hidden
+    return data
+
+
+def _cell_text(cell: dict[str, Any]) -> str:
+    letter = TYPE_LETTER[cell["type"]]
+    kind = letter + (cell["material"][:2] if cell["material"] else "")
+    dice = ",".join(map(str, cell["dice"]))
+    mark = "#" if cell["investment"] == "marker" else (
+        f"#{cell['investment'][1]}" if cell["investment"] else "")
+    eng = "".join(f"@{e[1]}" for e in cell["engineers"])
+    return f"{cell['quarter']} {kind}[{dice}]{mark}{eng}"
+
+
+def render(st: MicroCityState, player: int | None) -> str:
+    """Plain text of :func:`view`: the city grid, Company cards, dice, cards, goals."""
+    v = view(st, player)
+    lines = [f"Micro City ({v['setting']}) - round {v['round']}, Time marker {v['time']}"]
+    if v["result"]:
+        lines.append(f"Game over: {v['result']}")
+    else:
+        who = ", ".join(v["to_act"])
+        lines.append(f"{who} to act - {STEP_HELP.get(st.step, st.step)}")
+    by_name = {c["quarter"]: c for c in v["city"]}
+    sides = " ".join(f"{p}:{s}" for p, s in zip(POSITIONS, st.sides, strict=False))
+    lines.append(f"City (District sides {sides}; I industrial C commercial R residential "
+                 "L logistics G garden S seaport; [dice]; # marker; @ Engineer):")
+    for r in range(4):
+        row = [by_name.get(f"{c}{r + 1}") for c in "abcd"]
+        port = by_name.get("s1" if r == 0 else "s2") if r in (0, 2) else None
+        text = "  ".join(f"{_cell_text(c):<18}" if c else f"{'':<18}" for c in row)
+        lines.append(("  " + _cell_text(port) if port else "") + "  " + text.rstrip())
+    for p in v["players"]:
+        res = ", ".join(f"{k} {n}" for k, n in p["resources"].items())
+        extra = f"; {p['victory_points']} points" if p["victory_points"] is not None else ""
+        lines.append(f"{p['player']}: {res}{extra}")
+    if v["dice"]:
+        dice = ", ".join(
+            f"die{d['die']}={d['value']}{' used' if d['used'] else ''}"
+            + (f" ({d['owner']})" if d["owner"] and st.players > 1 else "")
+            for d in v["dice"]
+        )
+        lines.append(f"Dice: {dice}")
+    lines.append(f"Investment pool(s): {' / '.join(map(str, v['investment_pools']))}")
+    for i, hand in enumerate(v["hands"]):
+        owner = f"P{i + 1} " if len(v["hands"]) > 1 else ""
+        lines.append(f"{owner}Project hand: {' '.join(hand) or '-'}; discards: "
+                     f"{' '.join(v['discards'][i]) or '-'}")
+    for cid, p in v["projects"].items():
+        lines.append(f"  Project {cid} {p['name']} (move {p['move']}, die {p['die']}): "
+                     f"basic {p['basic']}; advanced {p['advanced']}")
+    if "building" in v:
+        b = v["building"]
+        order = "in order" if b["ordered"] else "any order"
+        lines.append(f"Building {b['name']} side {b['side']} ({order}):")
+        for s in b["stages"]:
+            bonus = f", bonus: {s['bonus']}" if s["bonus"] else ""
+            done = " - DONE" if s["done"] else ""
+            lines.append(f"  stage {s['stage']}: {s['cost']}{bonus}{done}")
+    for c in v.get("contracts", []):
+        done = f" - done ({c['done_by']})" if c["done_by"] else ""
+        lines.append(f"  contract {c['contract']}: {c['cost']}, bonus {c['bonus']}{done}")
+    for g in v.get("goals", []):
+        areas = "; ".join(
+            f"{a['area']}: {a['cost']} = {a['vp']} vp"
+            + (f" [{a['marker']}]" if a["marker"] else "")
+            for a in g["areas"]
+        )
+        lines.append(f"Goal {g['goal']}: {areas}")
+    if "advantages" in v:
+        adv = "; ".join(f"{a['card']}: {a['condition']} = {a['vp']} vp" for a in v["advantages"])
+        lines.append(f"Advantages: {adv} ({v['advantage_deck']} in the deck)")
+    return "\n".join(lines)

@@ -1,0 +1,386 @@
+"""Single-player basic mode, rule by rule (sections of shared/rules/micro-city.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from mobadj.cards.microcity.board import CELL_NAMES
+from mobadj.cards.protocol import IllegalAction
+
+from .helpers import at_invest, cell_of, new, put, set_dice, set_res, started, texts
+
+
+# -- SETTING UP THE GAME -------------------------------------------------------------------
+def test_setup_city_company_pool_hand_and_time() -> None:
+    st = new(seed=5)
+    # 1. four District cards in a 2x2 board, A side up: 16 Quarters
+    assert len(st.city.cells()) == 16
+    assert st.sides[:4] == ["A"] * 4
+    assert len(set(st.city.district_ids)) == 4
+    # 3. 8 Investment markers; 4. starting values 0, 0, 0 and 2
+    assert st.pools == [8]
+    assert st.res == [[0, 0, 0, 2]]
+    # 6. Easy: Time marker on 10; 8. 6 Project cards in hand
+    assert st.time == 10
+    assert st.hands == [["1", "2", "3", "4", "5", "6"]]
+    # 2. "Place the Engineer on a Quarter of your choice"
+    assert len(st.legal_actions(0)) == 16
+    assert all(t.startswith("start ") for t in texts(st))
+
+
+def test_district_sides_have_one_more_die_on_b() -> None:
+    # DISTRICT CARDS: "A side ... 1 or 2 dice. The B side ... one more than on the basic side"
+    from mobadj.cards.microcity.cards import load_deck
+
+    deck = load_deck()
+    for d in deck.districts + deck.logistics_districts:
+        for q in d.quarters:
+            if q.type in ("logistics", "garden"):
+                continue
+            assert 1 <= len(q.dice["A"]) <= 2
+            assert len(q.dice["B"]) == len(q.dice["A"]) + 1
+            assert set(q.dice["A"]) < set(q.dice["B"])
+
+
+def test_random_layout_depends_on_seed_only() -> None:
+    # SETTING UP 1: "Pick 4 District cards and place them randomly" (seeded)
+    assert new(seed=3).city.district_ids == new(seed=3).city.district_ids
+    layouts = {new(seed=s).city.district_ids for s in range(30)}
+    assert len(layouts) > 5
+
+
+# -- difficulty table (BASIC MODE) -----------------------------------------------------------
+@pytest.mark.parametrize(
+    ("side", "difficulty", "rounds"),
+    [("A", "easy", 10), ("A", "medium", 8), ("B", "medium", 15), ("B", "hard", 12)],
+)
+def test_basic_difficulty_table(side: str, difficulty: str, rounds: int) -> None:
+    st = new(side=side, difficulty=difficulty)
+    assert st.time == rounds
+    assert st.building is not None and st.building_side == side
+
+
+def test_basic_difficulty_not_in_table_is_refused() -> None:
+    with pytest.raises(IllegalAction, match="side A is played at easy or medium"):
+        new(side="A", difficulty="hard")
+    with pytest.raises(IllegalAction, match="did you mean 'medium'"):
+        new(difficulty="meduim")
+    with pytest.raises(IllegalAction, match="unknown option 'mdoe'"):
+        new(mdoe="basic")
+
+
+# -- ENGINEER movement -----------------------------------------------------------------------
+def test_engineer_moves_orthogonally_one_step() -> None:
+    st = started(where="a1")
+    assert sorted(CELL_NAMES[c] for c in st.city.destinations(st.cell("a1"), 1)) == ["a2", "b1"]
+    assert sorted(CELL_NAMES[c] for c in st.city.destinations(st.cell("b2"), 1)) == [
+        "a2", "b1", "b3", "c2"]
+
+
+def test_two_step_move_cannot_return_to_start() -> None:
+    # ENGINEER: "when moving two spaces he cannot come back to the Quarter he began on"
+    st = started(where="b2")
+    ends = sorted(CELL_NAMES[c] for c in st.city.destinations(st.cell("b2"), 2))
+    assert ends == ["a1", "a3", "b4", "c1", "c3", "d2"]
+    assert "b2" not in ends
+
+
+def test_play_moves_exactly_the_cards_number_of_quarters() -> None:
+    # Project phase 1: "Move your Engineer a number of Quarters indicated on the Project card"
+    st = started(where="b2")
+    st.command(0, "done")
+    plays = {t for t in texts(st) if t.startswith("play 2 ")}  # card 2 moves 1
+    assert plays == {"play 2 to a2", "play 2 to b1", "play 2 to b3", "play 2 to c2"}
+    with pytest.raises(IllegalAction, match="moves you exactly 1"):
+        st.command(0, "play 2 to d4")
+
+
+# -- Preparation phase -------------------------------------------------------------------------
+def test_preparation_rolls_two_dice() -> None:
+    st = started()
+    assert len(st.dice) == 2 and all(1 <= d <= 6 for d in st.dice)
+    assert st.used == [False, False]
+    assert any("rolled" in e for e in st.history(0))
+
+
+def test_change_die_costs_a_material_or_two_money_and_wraps() -> None:
+    # Preparation: "+1/-1 (you can change a 6 to a 1 and vice versa) by paying 1 Material or 2"
+    st = started()
+    set_dice(st, 6, 1)
+    set_res(st, 0, coal=1, money=2)
+    st.command(0, "change die1 up pay coal")
+    assert st.dice[0] == 1 and st.res[0] == [0, 0, 0, 2]
+    st.command(0, "change die2 down pay money")
+    assert st.dice[1] == 6 and st.res[0] == [0, 0, 0, 0]
+    # nothing left to pay with: no more changes
+    assert not any(t.startswith("change") for t in texts(st))
+    with pytest.raises(IllegalAction, match="cannot pay"):
+        st.command(0, "change die1 up pay steel")
+
+
+def test_change_die_repeatable_on_both_dice() -> None:
+    st = started()
+    set_dice(st, 3, 3)
+    set_res(st, 0, wood=3)
+    for _ in range(3):
+        st.command(0, "change die1 up pay wood")
+    assert st.dice == [6, 3]
+
+
+def test_remove_investment_in_preparation() -> None:
+    # Preparation: "pay 1 Material or 2 to remove 1 Investment marker from any Quarter"
+    st = started()
+    st.inv[st.cell("c3")] = 0
+    st.pools[0] = 7
+    set_res(st, 0, money=4)
+    st.command(0, "remove c3 pay money")
+    assert st.inv[st.cell("c3")] == -1 and st.pools == [8] and st.res[0][3] == 2
+    with pytest.raises(IllegalAction, match="no Investment marker on c3"):
+        st.command(0, "remove c3 pay money")
+
+
+def test_sell_material_for_one_money() -> None:
+    # Preparation: "You may sell 1 Material for 1"
+    st = started()
+    set_res(st, 0, steel=2, money=5)
+    st.command(0, "sell steel")
+    assert st.res[0] == [0, 1, 0, 5]  # money at 5 stays 5: overflow lost
+    with pytest.raises(IllegalAction, match="no coal to sell"):
+        st.command(0, "sell coal")
+
+
+# -- Project phase -----------------------------------------------------------------------------
+def test_project_basic_action_then_discard() -> None:
+    st = started(where="b2")
+    st.command(0, "done")
+    st.command(0, "play 2 to b1")  # Supplier: basic gain 1 money
+    assert st.step == "card" and st.in_play == "2"
+    st.command(0, "basic")
+    assert st.res[0][3] == 3
+    assert st.discards == [["2"]] and "2" not in st.hands[0]
+
+
+def test_project_advanced_needs_matching_die_and_uses_it() -> None:
+    # Project phase: "advanced action ... by using a die ... the value of which corresponds"
+    st = started(where="b2")
+    set_dice(st, 5, 2)
+    st.command(0, "done")
+    st.command(0, "play 5 to b4")  # Merchant die 5: gain 2 Materials
+    assert "advanced coal wood" in texts(st)
+    st.command(0, "advanced wood coal")  # any order
+    assert st.res[0][:3] == [1, 0, 1]
+    assert st.used == [True, False]
+    st2 = started(where="b2")
+    set_dice(st2, 1, 2)
+    st2.command(0, "done")
+    st2.command(0, "play 5 to b4")
+    assert not any(t.startswith("advanced") for t in texts(st2))
+    with pytest.raises(IllegalAction, match="needs a die"):
+        st2.command(0, "advanced coal coal")
+
+
+def test_retrieve_moves_one_and_returns_all_cards() -> None:
+    # Project phase 2: "Move your Engineer 1 Quarter and retrieve all Project cards"
+    st = started(where="b2")
+    st.discards[0] = ["1", "3"]
+    st.hands[0] = ["2", "4", "5", "6"]
+    st.command(0, "done")
+    st.command(0, "retrieve to c2")
+    assert st.engineer[0] == st.cell("c2")
+    assert st.hands[0] == ["1", "2", "3", "4", "5", "6"] and st.discards == [[]]
+
+
+def test_card_action_may_be_forgone() -> None:
+    st = started(where="b2")
+    st.command(0, "done")
+    st.command(0, "play 3 to a1")  # Demolition: nothing to remove
+    assert texts(st) == ["pass"]
+    st.command(0, "pass")
+    assert st.discards == [["3"]]
+
+
+def test_upgrade_flips_district_to_b() -> None:
+    # DISTRICT CARDS: "Upgrading a District takes place after playing the appropriate card"
+    st = started(where="b2")
+    st.command(0, "done")
+    st.command(0, "play 4 to b1")  # Architect basic: upgrade the District here (nw)
+    st.command(0, "basic")
+    assert st.sides[0] == "B"
+    spec = st.city.specs[st.cell("b1")]
+    assert st.quarter_dice(st.cell("b1")) == spec.dice["B"]
+
+
+# -- Investment phase --------------------------------------------------------------------------
+def test_investment_phase_skipped_on_a_marker() -> None:
+    # Investment phase: "Skip this step if ... an Investment marker is already present"
+    st = started(where="b2")
+    st.inv[st.cell("b1")] = 0
+    st.pools[0] = 7
+    st.command(0, "done")
+    turn = st.turn
+    st.command(0, "retrieve to b1")
+    assert st.turn == turn + 1  # straight to the final phase; the next round began
+    assert st.pools == [7]  # no new marker: one lies there already
+
+
+def test_industrial_basic_and_advanced() -> None:
+    st = started()
+    q = cell_of(st, "industrial", "coal")
+    die = st.quarter_dice(st.cell(q))[0]
+    at_invest(st, q, die, die)
+    assert set(texts(st)) == {"basic", "advanced", "pass"}
+    st.command(0, "advanced")  # Industrial advanced: 2 Materials depicted
+    assert st.res[0][0] == 2
+
+
+def test_industrial_basic_one_material() -> None:
+    st = started()
+    q = cell_of(st, "industrial", "wood")
+    at_invest(st, q, 0, 0)
+    st.command(0, "basic")
+    assert st.res[0][2] == 1
+
+
+def test_commercial_exchange_and_money() -> None:
+    # Commercial basic: 1 Material for 1 of a different type, gain 1
+    st = started()
+    q = cell_of(st, "commercial")
+    at_invest(st, q, 0, 0)
+    set_res(st, 0, coal=1)
+    assert sorted(t for t in texts(st) if t.startswith("basic")) == [
+        "basic coal for steel", "basic coal for wood"]
+    st.command(0, "basic coal for wood")
+    assert st.res[0] == [0, 0, 1, 2]  # +1 traded, +1 in the final phase (both dice unused)
+
+
+def test_commercial_advanced_one_for_two() -> None:
+    st = started()
+    q = cell_of(st, "commercial")
+    die = st.quarter_dice(st.cell(q))[0]
+    at_invest(st, q, die, 0)
+    set_res(st, 0, steel=1)
+    assert "advanced steel for coal coal" in texts(st)
+    assert "advanced steel for coal wood" in texts(st)
+    st.command(0, "advanced steel for coal wood")
+    assert st.res[0] == [1, 0, 1, 1]
+
+
+def test_residential_basic_two_money() -> None:
+    st = started()
+    at_invest(st, cell_of(st, "residential"), 0, 0)
+    st.command(0, "basic")
+    assert st.res[0][3] == 5  # 2 + 2, and +1 for two unused dice
+
+
+def test_residential_advanced_completes_a_stage() -> None:
+    # Residential advanced: spend the Resources, place a marker from the pool on the stage
+    st = started()
+    q = cell_of(st, "residential")
+    die = st.quarter_dice(st.cell(q))[0]
+    at_invest(st, q, die, 0)
+    set_res(st, 0, coal=1, wood=1, money=2)
+    assert "advanced stage 1" in texts(st)
+    assert "advanced stage 2" not in texts(st)  # 1 steel 2 money: no steel
+    st.command(0, "advanced stage 1")
+    assert st.stage_marks[0] == 0 and st.res[0] == [0, 0, 0, 2]
+    assert st.pools == [6]  # one on the stage, one on the Quarter in the final phase
+
+
+def test_stage_cannot_be_completed_without_markers() -> None:
+    # Residential note: "This action cannot be performed if there are no markers available"
+    st = started()
+    q = cell_of(st, "residential")
+    die = st.quarter_dice(st.cell(q))[0]
+    at_invest(st, q, die, 0)
+    set_res(st, 0, coal=1, wood=1)
+    st.pools[0] = 0
+    for c in range(8):
+        st.inv[c if c != st.cell(q) else 15] = 0
+    st.__dict__["_cache"] = None
+    assert not any(t.startswith("advanced") for t in texts(st))
+
+
+def test_win_immediately_on_final_stage() -> None:
+    # Game end: "You are victorious immediately when the final stage ... is completed"
+    st = started()
+    q = cell_of(st, "residential")
+    die = st.quarter_dice(st.cell(q))[0]
+    at_invest(st, q, die, 0)
+    st.stage_marks = [0, 0, -1]
+    st.pools[0] = 6
+    set_res(st, 0, coal=1, steel=1, wood=1)
+    st.command(0, "advanced stage 3")
+    assert st.is_over() and st.result == "win"
+    assert st.winners() == [0] and st.scores() == [1.0]
+    assert st.to_act() == []
+
+
+# -- Final phase ---------------------------------------------------------------------------
+def test_final_places_marker_moves_time_and_pays_unused_dice() -> None:
+    st = started()
+    at_invest(st, cell_of(st, "residential"), 0, 0)
+    st.command(0, "pass")
+    # 1. marker on the Quarter; 2. Time marker down; 3. both dice unused: +1
+    assert st.inv[st.engineer[0]] == 0 and st.pools == [7]
+    assert st.time == 9
+    assert st.res[0][3] == 3
+    assert st.step == "prep" and st.turn == 1  # a new round began
+
+
+def test_final_no_money_when_a_die_was_used() -> None:
+    st = started()
+    q = cell_of(st, "industrial")
+    die = st.quarter_dice(st.cell(q))[0]
+    at_invest(st, q, die, 0)
+    st.command(0, "advanced")
+    assert st.res[0][3] == 2
+
+
+def test_loss_when_no_marker_to_place() -> None:
+    # Game end 2: "place an Investment marker ... no available markers" -> loss
+    st = started()
+    at_invest(st, cell_of(st, "residential"), 0, 0)
+    st.pools[0] = 0
+    st.stage_marks = [0, 0, -1]
+    for c in range(16):
+        if c != st.engineer[0] and sum(1 for o in st.inv if o >= 0) < 6:
+            st.inv[c] = 0
+    st.command(0, "pass")
+    assert st.result == "loss" and st.winners() == [] and st.scores() == [0.0]
+
+
+def test_loss_when_time_reaches_zero() -> None:
+    # Game end 1: "The Time marker on the round track reaches the 0 spot"
+    st = started()
+    st.time = 1
+    at_invest(st, cell_of(st, "residential"), 0, 0)
+    st.command(0, "pass")
+    assert st.result == "loss" and st.time == 0
+
+
+# -- resources --------------------------------------------------------------------------------
+def test_resources_capped_at_five_overflow_lost() -> None:
+    # COMPANY CARDS: "You can never have more than 5 of any Resource"
+    st = started()
+    q = cell_of(st, "industrial", "steel")
+    die = st.quarter_dice(st.cell(q))[0]
+    at_invest(st, q, die, 0)
+    set_res(st, 0, steel=4)
+    st.command(0, "advanced")
+    assert st.res[0][1] == 5
+
+
+def test_costs_must_be_payable() -> None:
+    # COMPANY CARDS: "You cannot perform an action if you are unable to cover its cost"
+    st = started()
+    at_invest(st, cell_of(st, "commercial"), 0, 0)
+    set_res(st, 0, money=5)
+    assert not any(t.startswith("basic") for t in texts(st))
+
+
+def test_not_your_turn_and_game_over() -> None:
+    st = started()
+    with pytest.raises(IllegalAction, match="not your turn"):
+        st.apply(1, st.legal_actions(0)[0])
+    put(st, 0, "a1")
+    assert st.legal_actions(1) == []
