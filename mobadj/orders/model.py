@@ -3,12 +3,21 @@
 Each order is a frozen dataclass whose ``str()`` is its canonical text, so a parsed
 order prints back as an order a judge would accept (round-trip).  Locations are map
 location ids: a province id (``"PAR"``, ``"Lex"``) or a province with a coast
-(``"STP/NC"``).  Unit kinds: ``A`` army, ``F`` fleet, ``G`` Gang, ``D`` Don.
+(``"STP/NC"``).  Unit kinds: ``A`` army, ``F`` fleet, ``G`` Gang, ``D`` Don, and
+``"?"`` (:data:`UNKNOWN_KIND`) when an order left the type out and the map alone cannot
+tell ("Remove pic"); the engine then takes the kind of the unit standing there.
+
+Phases: the parser cannot know the phase, so "A PAR - BUR" is always a :class:`Move`;
+in a retreat phase the engine treats a Move as a retreat, a :class:`Disband` in an
+adjustment phase as a removal and a :class:`Remove` in a retreat phase as a disband.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+UNKNOWN_KIND = "?"
+"""The kind of a unit whose type the order left out and the map could not infer."""
 
 
 def province_of(location: str) -> str:
@@ -28,6 +37,8 @@ class Unit:
         return province_of(self.location)
 
     def __str__(self) -> str:
+        if self.kind == UNKNOWN_KIND:
+            return self.location
         return f"{self.kind} {self.location}"
 
 
@@ -41,8 +52,9 @@ class Hold:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """A move; ``via_convoy`` is the explicit "via convoy", ``via_subway`` Mobtown's ``-U-``,
-    ``with_don`` Mobtown's ``G+D`` (the Don travels with the Gang)."""
+    """A move; ``via_convoy`` is the explicit "via convoy" (or a written convoy route),
+    ``via_subway`` Mobtown's ``-U-``, ``with_don`` Mobtown's ``G+D`` (the Don travels
+    with the Gang)."""
 
     unit: Unit
     destination: str
@@ -52,8 +64,8 @@ class Move:
 
     def __str__(self) -> str:
         arrow = " - U - " if self.via_subway else " - "
-        kind = f"{self.unit.kind}+D" if self.with_don else self.unit.kind
-        text = f"{kind} {self.unit.location}{arrow}{self.destination}"
+        unit = f"{self.unit.kind}+D {self.unit.location}" if self.with_don else str(self.unit)
+        text = f"{unit}{arrow}{self.destination}"
         return text + (" via convoy" if self.via_convoy else "")
 
 
@@ -92,13 +104,15 @@ class Convoy:
 
 @dataclass(frozen=True, slots=True)
 class Retreat:
+    """An explicit retreat ("A PAR R BUR"); "A PAR - BUR" parses as a Move (see above)."""
+
     unit: Unit
     destination: str
     via_subway: bool = False
 
     def __str__(self) -> str:
-        arrow = " - U - " if self.via_subway else " - "
-        return f"{self.unit}{arrow}{self.destination}"
+        marker = " R U " if self.via_subway else " R "
+        return f"{self.unit}{marker}{self.destination}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,4 +145,5 @@ class Waive:
         return "Waive"
 
 
-Order = Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build | Remove | Waive
+Order = (Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build | Remove
+         | Waive)

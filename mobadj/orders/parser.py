@@ -1,0 +1,626 @@
+"""Parse order text into :mod:`mobadj.orders.model` values, with friendly errors.
+
+Two layers, each with one job:
+
+- :func:`parse_orders` reads a file: ``#`` comments, power sections (``England:`` on its
+  own line), power prefixes (``England: A PAR-BUR``, and ``Italy F gol`` without a colon
+  as in the DATC files), several orders per line separated by ``,`` or ``;``.  A bad
+  order becomes an :class:`OrderError` and the rest of the file is still read.
+- :class:`OrderParser` parses one order with the LALR grammar in ``grammar.lark``
+  (built once per map) and resolves every name through :meth:`GameMap.lookup`.
+
+The parser checks syntax and names only; whether an order is possible is the engine's
+business.  It cannot know the phase: "A PAR - BUR" is always a Move (see model.py).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import weakref
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from mobadj.board.model import GameMap, UnknownNameError, fold
+from mobadj.orders.errors import (
+    OrderError,
+    OrderSyntaxError,
+    UnknownPowerError,
+    UnknownProvinceError,
+    or_list,
+)
+from mobadj.orders.fastpath import FastPath
+from mobadj.orders.model import (
+    UNKNOWN_KIND,
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    Waive,
+)
+
+GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
+CACHE_SIZE = 100_000
+"""Parsed texts kept per map (a cache of immutable results, cleared when full)."""
+_KEYWORD_GUARD = r"(?![\w.'\u2011\/])"
+
+
+class ParsedOrder(NamedTuple):
+    """An order with where it came from: its power (None if no section), line and column."""
+
+    power: str | None
+    order: Order
+    line: int
+    column: int
+    text: str
+
+
+@dataclass
+class ParseResult:
+    """Everything read from one text: the good orders, the errors, and warnings (accepted
+    but doubtful input, e.g. a misspelt power name that was corrected)."""
+
+    orders: list[ParsedOrder] = field(default_factory=list)
+    errors: list[OrderError] = field(default_factory=list)
+    warnings: list[OrderError] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def by_power(self) -> dict[str | None, list[Order]]:
+        """Orders grouped by power, in file order."""
+        out: dict[str | None, list[Order]] = {}
+        for parsed in self.orders:
+            out.setdefault(parsed.power, []).append(parsed.order)
+        return out
+
+
+# -- friendly words for grammar terminals ------------------------------------------------
+_FRIENDLY = {
+    "KIND": "a unit type",
+    "WORD": "a province",
+    "HOLD": "H (hold)",
+    "ARROW": "'-' (move)",
+    "TO": "'-' (move)",
+    "MOVE": "'-' (move)",
+    "SUPPORT": "S (support)",
+    "CONVOY": "C (convoy)",
+    "DISBAND": "Disband",
+    "BUILD": "Build",
+    "REMOVE": "Remove",
+    "WAIVE": "Waive",
+    "RETREAT": "R (retreat)",
+    "VIA": "via convoy",
+    "SUBWAY": "U (subway)",
+    "AMP": "'&'",
+    "PLUS": "'+'",
+    "SLASH": "'/' and a coast",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "$END": "the end of the order",
+}
+_FRIENDLY_ORDER = list(dict.fromkeys(_FRIENDLY.values()))
+_ACTIONS = frozenset({"HOLD", "SUPPORT", "CONVOY"})
+_NAME_CONTINUATIONS = frozenset({"WORD", "LPAR", "SLASH", "AMP", "BUILD", "REMOVE"})
+
+
+def friendly(terminals: set[str] | frozenset[str], kinds: str = "") -> tuple[str, ...]:
+    """Grammar terminal names -> the words a player understands, in a stable order."""
+    terminals = set(terminals)
+    if terminals & _ACTIONS:  # after a unit: name the actions, not ways to go on with the name
+        terminals -= _NAME_CONTINUATIONS
+    if terminals == {"CONVOY"}:  # after "via"
+        return ("convoy",)
+    words = {_FRIENDLY.get(t, t.lower()) for t in terminals}
+    order = {w: i for i, w in enumerate(_FRIENDLY_ORDER)}
+    ranked = sorted(words, key=lambda w: (order.get(w, 99), w))
+    if kinds:
+        ranked = [f"a unit type ({kinds})" if w == "a unit type" else w for w in ranked]
+    return tuple(ranked)
+
+
+class _Fail(Exception):
+    """Raised inside grammar callbacks; carries an OrderError relative to the order text.
+    ``stray`` marks "a known name followed by a stray word": the parser adds what was
+    expected after the name."""
+
+    def __init__(self, error: OrderError, stray: bool = False) -> None:
+        super().__init__(error.message)
+        self.error = error
+        self.stray = stray
+
+
+class _Subject:
+    """A unit at the head of an order, maybe with its escort (Mobtown ``G+D``)."""
+
+    __slots__ = ("unit", "with_escort", "column")
+
+    def __init__(self, unit: Unit, with_escort: bool, column: int) -> None:
+        self.unit = unit
+        self.with_escort = with_escort
+        self.column = column
+
+
+_ARROW = object()
+
+
+class OrderBuilder(Transformer):
+    """Grammar callbacks: turn matched rules straight into order values (no parse tree).
+
+    Variants subclass this and add methods for their own rules (see OrderParser).
+    """
+
+    def __init__(self, game_map: GameMap) -> None:
+        super().__init__(visit_tokens=False)
+        self.game_map = game_map
+        self.text = ""
+        kinds: dict[str, str] = {}
+        for letter, name in game_map.unit_kinds.items():
+            kinds[letter.lower()] = letter
+            kinds[fold(name)] = letter
+        self.kinds = kinds
+        self._infer: dict[str, str] = {}
+
+    # -- names --------------------------------------------------------------------------
+    def coast(self, children: list) -> _CoastText:
+        return _CoastText(" ".join(str(c) for c in children if c.type == "WORD"))
+
+    def loc(self, children: list) -> str:
+        words = [c for c in children if isinstance(c, Token)]
+        text = " ".join(words)
+        coast = children[-1] if isinstance(children[-1], _CoastText) else None
+        if coast is not None:
+            text = f"{text}/{coast}"
+        try:
+            return self.game_map.lookup(text)
+        except UnknownNameError as exc:
+            error = self._name_error(exc, words, text)
+            raise _Fail(error, stray=error.message.startswith("unexpected")) from None
+
+    def _name_error(self, exc: UnknownNameError, words: list[Token], text: str) -> OrderError:
+        column = words[0].column
+        if len(words) > 1:  # "A PAR XYZ": a known name followed by a stray word
+            for cut in range(len(words) - 1, 0, -1):
+                head = " ".join(words[:cut])
+                try:
+                    self.game_map.lookup(head)
+                except UnknownNameError:
+                    continue
+                stray = words[cut]
+                return OrderSyntaxError(f"unexpected {str(stray)!r} after {head!r}",
+                                        column=stray.column, text=self.text)
+            first = words[0]
+            if first.column == len(self.text) - len(self.text.lstrip()) + 1:
+                try:
+                    self.game_map.lookup(" ".join(words[1:]))
+                except UnknownNameError:
+                    pass
+                else:  # "X PAR - BUR": an unknown unit type before a good name
+                    kinds = f"a unit type ({', '.join(self.game_map.unit_kinds)})"
+                    return OrderSyntaxError(f"unknown unit type {str(first)!r}",
+                                            column=first.column, text=self.text,
+                                            expected=(kinds,))
+        describe = self._describe
+        if exc.what == "coast":
+            options = " or ".join(exc.suggestions)
+            return UnknownProvinceError(f"no such coast: {text!r}", column=column, text=self.text,
+                                        suggestion=options or None)
+        if exc.what == "ambiguous name":
+            return UnknownProvinceError(
+                f"ambiguous name {text!r} (it could be {' or '.join(exc.suggestions)})",
+                column=column, text=self.text)
+        suggestion = " or ".join(describe(s) for s in exc.suggestions) or None
+        return UnknownProvinceError(f"unknown province {text!r}", column=column, text=self.text,
+                                    suggestion=suggestion)
+
+    def _describe(self, loc: str) -> str:
+        name = self.game_map.describe(loc)
+        return loc if fold(name) == fold(loc) else f"{name} ({loc})"
+
+    def _kind(self, token: Token) -> str:
+        return self.kinds.get(token.lower(), token.upper())
+
+    def _infer_kind(self, loc: str) -> str:
+        """The kind when an order leaves it out: the only kind that may stand there, else '?'."""
+        kind = self._infer.get(loc)
+        if kind is None:
+            fits = [k for k in self.game_map.unit_kinds if self.game_map.can_occupy(k, loc)]
+            kind = fits[0] if len(fits) == 1 else UNKNOWN_KIND
+            self._infer[loc] = kind
+        return kind
+
+    # -- units --------------------------------------------------------------------------
+    def unit(self, children: list) -> _Subject:
+        kind = children[0]
+        return _Subject(Unit(self._kind(kind), children[-1]), False, kind.column)
+
+    def unit_with(self, children: list) -> _Subject:
+        kind = children[0]
+        return _Subject(Unit(self._kind(kind), children[-1]), True, kind.column)
+
+    def bare_unit(self, children: list) -> _Subject:
+        loc = children[0]
+        return _Subject(Unit(self._infer_kind(loc), loc), False, 0)
+
+    def subjects(self, children: list) -> list[_Subject]:
+        return [c for c in children if isinstance(c, _Subject)]
+
+    # -- actions: small tuples, combined with the subjects in unit_order ---------------
+    def arrow(self, _children: list) -> object:
+        return _ARROW
+
+    def via_convoy(self, _children: list) -> bool:
+        return True
+
+    def hold(self, _children: list) -> tuple:
+        return ("hold",)
+
+    def move(self, children: list) -> tuple:
+        return ("move", _locs(children)[0], True in children, False)
+
+    def subway_move(self, children: list) -> tuple:
+        return ("move", _locs(children)[0], False, True)
+
+    def path_move(self, children: list) -> tuple:
+        # "A LON - NTH - NWY": the written route through the convoying fleets.
+        return ("move", _locs(children)[-1], True, False)
+
+    def support_hold(self, children: list) -> tuple:
+        return ("support_hold", _subject(children).unit)
+
+    def support_move(self, children: list) -> tuple:
+        return ("support_move", _subject(children).unit, _locs(children)[0], False)
+
+    def support_subway(self, children: list) -> tuple:
+        return ("support_move", _subject(children).unit, _locs(children)[0], True)
+
+    def convoy(self, children: list) -> tuple:
+        unit = _subject(children).unit
+        if unit.kind == UNKNOWN_KIND and "A" in self.game_map.unit_kinds:
+            unit = Unit("A", unit.location)  # only armies are convoyed (rule: convoys)
+        return ("convoy", unit, _locs(children)[0])
+
+    def disband(self, _children: list) -> tuple:
+        return ("disband",)
+
+    def remove_after(self, _children: list) -> tuple:
+        return ("remove",)
+
+    def retreat(self, children: list) -> tuple:
+        return ("retreat", _locs(children)[0], False)
+
+    def retreat_subway(self, children: list) -> tuple:
+        return ("retreat", _locs(children)[0], True)
+
+    # -- whole orders (always a list: "&" groups give several) -------------------------
+    def unit_order(self, children: list) -> list[Order]:
+        subjects, action = children
+        return [self.make_order(s, action) for s in subjects]
+
+    def make_order(self, subject: _Subject, action: tuple) -> Order:
+        """One order from a subject and an action tuple; variants extend this."""
+        unit, what = subject.unit, action[0]
+        if subject.with_escort and what != "move":
+            raise _Fail(OrderSyntaxError("a unit with its escort (G+D) can only move",
+                                         column=subject.column or 1, text=self.text))
+        if what == "hold":
+            return Hold(unit)
+        if what == "move":
+            return Move(unit, action[1], via_convoy=action[2], via_subway=action[3],
+                        with_don=subject.with_escort)
+        if what == "support_hold":
+            return SupportHold(unit, action[1])
+        if what == "support_move":
+            return SupportMove(unit, action[1], action[2], via_subway=action[3])
+        if what == "convoy":
+            return Convoy(unit, action[1], action[2])
+        if what == "disband":
+            return Disband(unit)
+        if what == "remove":
+            return Remove(unit)
+        if what == "retreat":
+            return Retreat(unit, action[1], via_subway=action[2])
+        raise _Fail(OrderSyntaxError(f"unknown action {what!r}", text=self.text))
+
+    def build(self, children: list) -> list[Order]:
+        return [Build(_subject(children).unit)]
+
+    def remove(self, children: list) -> list[Order]:
+        return [Remove(_subject(children).unit)]
+
+    def disband_first(self, children: list) -> list[Order]:
+        return [Disband(_subject(children).unit)]
+
+    def waive(self, _children: list) -> list[Order]:
+        return [Waive()]
+
+
+class _CoastText(str):
+    """The words of a coast in parentheses or after '/'."""
+
+
+def _locs(children: list) -> list[str]:
+    return [c for c in children if type(c) is str]
+
+
+def _subject(children: list) -> _Subject:
+    return next(c for c in children if isinstance(c, _Subject))
+
+
+class OrderParser:
+    """The grammar bound to one map (built once per map and extension; see parser_for).
+
+    ``extension`` is extra Lark text (``%extend``/``%override`` rules) and ``builder`` an
+    :class:`OrderBuilder` subclass with callbacks for the new rules: that is how a
+    variant such as Mobtown adds its own orders without touching this module.
+    """
+
+    def __init__(self, game_map: GameMap, extension: str = "",
+                 builder: type[OrderBuilder] = OrderBuilder, fast: bool = True) -> None:
+        self.game_map = game_map
+        self.builder = builder(game_map)
+        grammar = GRAMMAR_PATH.read_text(encoding="utf-8")
+        kinds = _kind_words(game_map)
+        if kinds != ["army", "fleet", "a", "f"]:
+            alternatives = "|".join(map(re.escape, kinds))
+            grammar += f"\n%override KIND.2: /(?i:{alternatives}){_KEYWORD_GUARD}/\n"
+        grammar += extension
+        self.lark = Lark(grammar, parser="lalr", lexer="contextual", transformer=self.builder,
+                         propagate_positions=False, maybe_placeholders=False)
+        self.kinds_text = ", ".join(game_map.unit_kinds)
+        self._hyphen = _hyphen_fixer(game_map)
+        use_fast = fast and not extension  # an extended grammar may change what shapes mean
+        self._fast = FastPath(game_map, self.builder._infer_kind) if use_fast else None
+        if self._fast is not None and not self._fast.enabled:
+            self._fast = None
+        self._power_cache: dict[str, str | None] = {}
+        self._cache: dict[str, tuple[Order, ...]] = {}
+        self._prefix_words = {k.lower() for k in kinds} | {
+            "build", "builds", "remove", "removes", "waive", "waives", "disband", "disbands"}
+
+    # -- one order ----------------------------------------------------------------------
+    def parse_group(self, text: str) -> list[Order]:
+        """Parse one order (or one ``&`` group) and return its orders; raises OrderError."""
+        return list(self._group(text))
+
+    def _group(self, text: str) -> tuple[Order, ...]:
+        """Orders are immutable values, so the result for a given text is cached."""
+        cached = self._cache.get(text)
+        if cached is None:
+            cached = tuple(self._parse_group(text))
+            if len(self._cache) >= CACHE_SIZE:
+                self._cache.clear()
+            self._cache[text] = cached
+        return cached
+
+    def _parse_group(self, text: str) -> list[Order]:
+        source = text
+        if not text or text.isspace():
+            raise OrderSyntaxError("empty order", text=text,
+                                   expected=friendly({"KIND", "WORD", "BUILD", "REMOVE", "WAIVE"},
+                                                     self.kinds_text))
+        if self._hyphen is not None and "-" in text:
+            text = self._hyphen(text)
+        if self._fast is not None and text == source:
+            orders = self._fast.parse(text)
+            if orders is not None:
+                return orders
+        self.builder.text = source
+        try:
+            return self.lark.parse(text)
+        except _Fail as fail:
+            error = fail.error
+            if fail.stray:
+                after = self._accepts(source[: error.column - 1]) - {"WORD", "LPAR", "SLASH"}
+                expected = friendly(after, self.kinds_text)
+                if expected:
+                    error = OrderSyntaxError(f"{error.message}: expected {or_list(expected)}",
+                                             column=error.column, text=error.text,
+                                             expected=expected)
+            raise error from None
+        except UnexpectedInput as exc:
+            raise self._syntax_error(exc, source) from None
+
+    def parse_order(self, text: str) -> Order:
+        """Parse exactly one order; raises OrderError."""
+        orders = self.parse_group(text)
+        if len(orders) != 1:
+            raise OrderSyntaxError(f"one order expected, found {len(orders)}", text=text)
+        return orders[0]
+
+    def _syntax_error(self, exc: UnexpectedInput, text: str) -> OrderSyntaxError:
+        column = getattr(exc, "column", 1)
+        if isinstance(exc, UnexpectedCharacters):
+            expected = friendly(self._accepts(text[: exc.pos_in_stream]) or exc.allowed,
+                                self.kinds_text)
+            found = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
+        elif isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
+            expected = friendly(exc.accepts or exc.expected, self.kinds_text)
+            found = str(exc.token)
+        else:  # the order stops too early
+            terminals = exc.expected if isinstance(exc, UnexpectedEOF) else (
+                exc.accepts or exc.expected)
+            expected = friendly(terminals, self.kinds_text)
+            column = len(text.rstrip()) + 1
+            found = ""
+        before = text[: column - 1].strip()
+        if not found:
+            where = f"after {before!r}" if before else "(the order is empty)"
+            message = f"the order stops too early {where}: expected {or_list(expected)}"
+        else:
+            where = f" after {before!r}" if before else ""
+            message = f"unexpected {found!r}{where}: expected {or_list(expected)}"
+        return OrderSyntaxError(message, column=column, text=text, expected=expected)
+
+    def _accepts(self, head: str) -> set[str]:
+        """The terminals the grammar accepts after ``head`` (precise, unlike the lexer's)."""
+        try:
+            interactive = self.lark.parse_interactive(head)
+            interactive.exhaust_lexer()
+            return set(interactive.accepts())
+        except (UnexpectedInput, _Fail):
+            return set()
+
+    # -- powers -------------------------------------------------------------------------
+    def power_of(self, text: str) -> tuple[str | None, str | None]:
+        """(power id, corrected-from) for a power name; (None, None) if unknown."""
+        try:
+            return self.game_map.power_id(text), None
+        except UnknownNameError as exc:
+            names = {fold(p.name): pid for pid, p in self.game_map.powers.items()}
+            close = difflib.get_close_matches(fold(text), list(names), n=2, cutoff=0.8)
+            if len(close) == 1:
+                return names[close[0]], text
+            powers = ", ".join(p.name for p in self.game_map.powers.values())
+            suggestion = " or ".join(self.game_map.powers[s].name for s in exc.suggestions)
+            raise UnknownPowerError(f"unknown power {text!r} (the powers are {powers})",
+                                    suggestion=suggestion or None) from None
+
+    def bare_power_prefix(self, line: str) -> tuple[str, int] | None:
+        """'Italy F gol': a power name with no colon, followed by a unit type or Build/..."""
+        match = _BARE_PREFIX.match(line)
+        if match is None or match.group(2).lower() not in self._prefix_words:
+            return None
+        word = match.group(1)
+        if len(word) < 2 or word.lower() in self._prefix_words:
+            return None
+        if word not in self._power_cache:
+            try:
+                self._power_cache[word] = self.game_map.power_id(word)
+            except UnknownNameError:
+                self._power_cache[word] = None
+        power = self._power_cache[word]
+        return (power, match.start(2)) if power else None
+
+
+_SECTION = re.compile(r"^\s*([^\W\d_][\w .'\-]*?)\s*:\s*")
+_BARE_PREFIX = re.compile(r"^\s*([^\W\d_][\w'\-]*)\s+([^\W\d_]\w*)")
+_SPLIT = re.compile(r"[,;]")
+
+
+def _kind_words(game_map: GameMap) -> list[str]:
+    words = [fold(n) for n in game_map.unit_kinds.values()]
+    words += [k.lower() for k in game_map.unit_kinds]
+    return sorted(dict.fromkeys(words), key=len, reverse=True)
+
+
+def _hyphen_fixer(game_map: GameMap):
+    """Names with a hyphen ("Mid-Atlantic") would read as a move; protect them by turning
+    their hyphen into a non-breaking one (U+2011) that the grammar takes as part of a name."""
+    parts = set()
+    for prov in game_map.provinces.values():
+        for name in (prov.name, *prov.aliases):
+            for word in name.split():
+                if "-" in word.strip("-"):
+                    parts.add(word.strip("-"))
+    if not parts:
+        return None
+    pattern = re.compile(
+        r"(?<![\w\u2011])(" + "|".join(re.escape(p) for p in sorted(parts, key=len, reverse=True))
+        + r")(?![\w\u2011])", re.IGNORECASE)
+    heads = tuple({p.split("-", 1)[0].lower() + "-" for p in parts})
+
+    def fix(text: str) -> str:
+        low = text.lower()
+        if not any(head in low for head in heads):  # cheap test first: most lines have none
+            return text
+        return pattern.sub(lambda m: m.group(1).replace("-", "\u2011"), text)
+
+    return fix
+
+
+_PARSERS: weakref.WeakKeyDictionary[GameMap, OrderParser] = weakref.WeakKeyDictionary()
+
+
+def parser_for(game_map: GameMap) -> OrderParser:
+    """The standard order parser of a map, built on first use."""
+    parser = _PARSERS.get(game_map)
+    if parser is None:
+        parser = _PARSERS[game_map] = OrderParser(game_map)
+    return parser
+
+
+def parse_order(text: str, game_map: GameMap) -> Order:
+    """Parse one order ("A PAR - BUR"); raises an :class:`OrderError` subclass."""
+    return parser_for(game_map).parse_order(text)
+
+
+def parse_unit(text: str, game_map: GameMap) -> Unit:
+    """Parse a unit as position lists write it ("F spa/nc", "A Paris"); raises OrderError."""
+    order = parse_order(f"{text} H", game_map)
+    if not isinstance(order, Hold):
+        raise OrderSyntaxError(f"a unit is written like 'A PAR', not {text!r}", text=text)
+    return order.unit
+
+
+def parse_orders(text: str, game_map: GameMap, power: str | None = None,
+                 parser: OrderParser | None = None) -> ParseResult:
+    """Parse an order file or mail body; never raises for bad input (see ParseResult).
+
+    ``power`` is the default for orders outside any section.  A line ``England:`` starts a
+    section; ``England: A PAR-BUR`` (or ``England A PAR-BUR``) sets the power for that
+    line only.  ``,`` and ``;`` separate orders on one line; ``#`` starts a comment.
+    """
+    parser = parser or parser_for(game_map)
+    result = ParseResult()
+    section = game_map.power_id(power) if power else None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0] if "#" in raw else raw
+        if not line or line.isspace():
+            continue
+        line_power = section
+        start = 0
+        head = _SECTION.match(line) if ":" in line else None
+        if head:
+            try:
+                found, corrected = parser.power_of(head.group(1))
+            except UnknownPowerError as exc:
+                result.errors.append(exc.moved(number, head.start(1), raw))
+                continue
+            if corrected:
+                result.warnings.append(UnknownPowerError(
+                    f"unknown power {corrected!r}, read as {game_map.powers[found].name}",
+                    line=number, column=head.start(1) + 1, text=raw))
+            start = head.end()
+            if not line[start:].strip():
+                section = found
+                continue
+            line_power = found
+        else:
+            bare = parser.bare_power_prefix(line)
+            if bare is not None:
+                line_power, start = bare
+        _parse_line(parser, line, start, number, raw, line_power, result)
+    return result
+
+
+def _parse_line(parser: OrderParser, line: str, start: int, number: int, raw: str,
+                power: str | None, result: ParseResult) -> None:
+    rest = line[start:] if start else line
+    pieces = _SPLIT.split(rest) if ("," in rest or ";" in rest) else (rest,)
+    offset = start
+    append = result.orders.append
+    for piece in pieces:
+        stripped = piece.strip()
+        if stripped:
+            lead = offset + piece.index(stripped[0])
+            try:
+                orders = parser._group(stripped)
+            except OrderError as exc:
+                result.errors.append(exc.moved(number, lead, raw))
+            else:
+                for order in orders:
+                    append(ParsedOrder(power, order, number, lead + 1, stripped))
+        offset += len(piece) + 1

@@ -1,0 +1,66 @@
+"""The fast path never changes a result: on a large random corpus it agrees with the grammar."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from mobadj.orders.errors import OrderError
+from mobadj.orders.parser import OrderParser, parser_for
+
+
+def outcome(parser, text):
+    try:
+        return parser.parse_group(text)
+    except OrderError as exc:
+        return (type(exc).__name__, exc.message, exc.column)
+
+
+def corpus(game_map, seed: int, count: int):
+    rng = random.Random(seed)
+    names = []
+    for pid, prov in game_map.provinces.items():
+        names += [pid, pid.lower(), prov.name, *prov.aliases]
+        names += [f"{pid}/{c.lower()}" for c in prov.coasts] + [f"{prov.name} ({c})" for c in
+                                                                prov.coasts]
+    kinds = [*game_map.unit_kinds] * 4 + ["army", "Fleet", "Gang", ""]
+    glue = ["-", " - ", "->", " to ", " S ", " supports ", " C ", " convoys ", " H", " hold",
+            " via convoy", " by convoy", " & ", " R ", "(", ")", " ", "  "]
+    for _ in range(count):
+        parts = []
+        for _ in range(rng.randint(1, 7)):
+            parts.append(rng.choice(kinds) + " " + rng.choice(names))
+            parts.append(rng.choice(glue))
+        text = "".join(parts[: rng.randint(1, len(parts))])
+        if rng.random() < 0.5:  # well-formed shapes too, so both paths answer often
+            a, b, c = (rng.choice(names) for _ in range(3))
+            k = rng.choice(kinds)
+            text = rng.choice([f"{k} {a} - {b}", f"{k} {a} S {k} {b} - {c}", f"{k} {a} H",
+                               f"{k} {a} C {k} {b} - {c}", f"{k} {a} S {b}",
+                               f"{k} {a}-{b} via convoy", f"{k} {a} supports {b} H"])
+        yield text
+
+
+@pytest.mark.parametrize("which", ["std", "mini"])
+def test_fast_and_grammar_agree(which, request):
+    game_map = request.getfixturevalue(which)
+    fast = parser_for(game_map)
+    slow = OrderParser(game_map, fast=False)
+    assert fast._fast is not None and slow._fast is None
+    answered = 0
+    for text in corpus(game_map, seed=11, count=800):
+        if fast._fast.parse(text) is not None:
+            answered += 1
+        assert outcome(fast, text) == outcome(slow, text), text
+    assert answered > 200  # the fast path really was exercised
+
+
+def test_fast_path_off_when_keyword_is_a_name(tmp_path):
+    from mobadj.board.loader import load_map
+
+    path = tmp_path / "m.yaml"
+    path.write_text("provinces:\n  S:\n    name: Ess\n    adj: {A: [T]}\n"
+                    "  T:\n    name: Tee\n    adj: {A: [S]}\n")
+    game_map = load_map(path)
+    assert parser_for(game_map)._fast is None
