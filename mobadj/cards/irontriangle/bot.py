@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from mobadj.cards.irontriangle.actions import DONE, KEEP, Offer, Pick, PlayJob
+from mobadj.cards.irontriangle.actions import Offer, Pick, PlayJob
 from mobadj.cards.irontriangle.cards import BACK_FEATURES, FEATURES, Deck, JobCard
 from mobadj.cards.irontriangle.engine import IronTriangleState
 from mobadj.cards.protocol import Bot
@@ -54,9 +54,7 @@ class IronTriangleBot(Bot):
         if phase == "offer":
             return self._offer(state, player)
         if phase == "negotiate":
-            return self._pick(state, player) if player == state.boss else DONE
-        if phase == "reveal":
-            return KEEP
+            return self._pick(state, player, rng)
         return rng.choice(legal)
 
     def _expected(self, state: IronTriangleState, player: int, back: str, stars: int) -> float:
@@ -88,11 +86,12 @@ class IronTriangleBot(Bot):
         card = max((deck.cards[c] for c in state.hands[player]), key=lambda c: (score(c), c.index))
         return Offer(card.name)
 
-    def _pick(self, state: IronTriangleState, player: int) -> Pick:
+    def _pick(self, state: IronTriangleState, player: int, rng: random.Random) -> Pick:
         assert state.job is not None
         stars = state.deck.cards[state.job].stars
-        # only the backs of the offers are visible: pick the best back on average
-        best = max(sorted(state.offers),
-                   key=lambda p: self._expected(state, player,
-                                                state.deck.cards[state.offers[p]].back, stars))
-        return Pick(best)
+        # only the backs of the offers are visible: pick the best back on average, and
+        # among equal backs any one (a fixed order would favour low seats)
+        value = {p: self._expected(state, player, state.deck.cards[c].back, stars)
+                 for p, c in state.offers.items()}
+        best = max(value.values())
+        return Pick(rng.choice([p for p in sorted(value) if value[p] == best]))

@@ -1,0 +1,82 @@
+"""Balance figures for the Iron Triangle deck: who wins, by seat, role and starting circle.
+
+Run ``python -m mobadj.cards.irontriangle.balance [games] [players] [random|bot|mixed]``; the
+figures in docs/cards/irontriangle.md come from here.  ``mixed`` seats the bot as P1 and
+random players elsewhere (the bot-beats-random check).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections import Counter
+from typing import Any
+
+from mobadj.cards.irontriangle.bot import IronTriangleBot
+from mobadj.cards.irontriangle.engine import IronTriangleState
+from mobadj.cards.irontriangle.scoring import role_met
+from mobadj.cards.protocol import Bot, RandomBot
+
+
+def play_out(state: IronTriangleState, seats: list[Bot], rng: random.Random) -> None:
+    """Play ``state`` to the end with one chooser per seat."""
+    while not state.is_over():
+        actors = state.to_act()
+        p = actors[0] if len(actors) == 1 else rng.choice(actors)
+        state.apply(p, seats[p].choose(state, p, rng))
+
+
+def balance(games: int, players: int, mode: str = "random", seed: int = 0) -> dict[str, Any]:
+    """Play ``games`` games and gather the figures (win shares are fractions of games)."""
+    rng = random.Random(seed ^ 0xBA1)
+    bot, rnd = IronTriangleBot(), RandomBot()
+    seats: list[Bot] = {"random": [rnd] * players, "bot": [bot] * players,
+                        "mixed": [bot] + [rnd] * (players - 1)}[mode]
+    wins: Counter[str] = Counter()
+    role_wins: Counter[str] = Counter()
+    role_dealt: Counter[str] = Counter()
+    role_met_n: Counter[str] = Counter()
+    circle_wins: Counter[int] = Counter()
+    totals: Counter[str] = Counter()
+    scores: list[float] = []
+    for i in range(games):
+        state = IronTriangleState.new(players, seed + i)
+        play_out(state, seats, rng)
+        deck = state.deck
+        for p in range(players):
+            name = deck.roles[state.roles[p]].name
+            role_dealt[name] += 1
+            role_met_n[name] += role_met(deck, deck.roles[state.roles[p]], p, state.money,
+                                         state.quality)
+        for p in state.winners():
+            wins[f"P{p + 1}"] += 1
+            role_wins[deck.roles[state.roles[p]].name] += 1
+            circle_wins[sorted(state.circle).index(state.circle[p]) + 1] += 1
+        scores.extend(state.scores())
+        for key, value in state.stats.items():
+            totals[key] += value
+        totals["steps"] += len(state.actions)
+    rounds = totals["rounds"] or 1
+    return {
+        "games": games, "players": players, "mode": mode,
+        "mean_rounds": round(totals["rounds"] / games, 2),
+        "mean_actions": round(totals["steps"] / games, 2),
+        "mean_score": round(sum(scores) / len(scores), 2),
+        "win_share_by_seat": {k: round(v / games, 3) for k, v in sorted(wins.items())},
+        "win_share_by_start_order": {f"circle {k}": round(v / games, 3)
+                                     for k, v in sorted(circle_wins.items())},
+        "role_met_rate": {k: round(role_met_n[k] / role_dealt[k], 3) for k in sorted(role_dealt)},
+        "role_win_rate": {k: round(role_wins[k] / role_dealt[k], 3) for k in sorted(role_dealt)},
+        "picks_by_back": {k[5:]: round(v / rounds, 3) for k, v in totals.items()
+                          if k.startswith("pick_")},
+        "too_poor_per_game": round(totals["too_poor"] / games, 3),
+        "shortfall_per_game": round(totals["shortfall"] / games, 3),
+    }
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    result = balance(int(args[0]) if args else 1000, int(args[1]) if len(args) > 1 else 5,
+                     args[2] if len(args) > 2 else "random")
+    print(json.dumps(result, indent=1))
