@@ -356,7 +356,8 @@ class Judge:
         if not text.strip():
             raise JudgeError("Press refused: the message is empty.")
         players = {p.power: p for p in self.store.players(game.name) if p.status != "out"}
-        if any(t.upper() in ("ALL", "EVERYONE", "BROADCAST") for t in targets):
+        to_all = any(t.upper() in ("ALL", "EVERYONE", "BROADCAST") for t in targets)
+        if to_all:
             recipients = [p for p in players if p != power]
         else:
             recipients = []
@@ -374,7 +375,6 @@ class Judge:
         phase = host.phase(game.state) if game.state is not None else "-"
         self.store.add_press(game.name, phase, power, recipients, grey, text, now)
         sender = "Anonymous (grey press)" if grey else power
-        to_all = len(recipients) == len(players) - 1
         heading = f"Press in {game.name} from {sender} to " + (
             "everyone" if to_all else ", ".join(recipients)
         )

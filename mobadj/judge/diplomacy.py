@@ -7,6 +7,7 @@ The judge's state for these games is ``{"position": <Position.to_data()>, "over"
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 from typing import Any
 
@@ -140,26 +141,28 @@ def report(host: Any, result: PhaseResult, before: Position) -> str:
     return "\n".join(lines)
 
 
-def _attachments(host: Any, position: Position) -> list[tuple[str, str, bytes]]:
-    """The map picture (SVG and PNG) when a renderer exists in this installation."""
+def _attachments(host: Any, position: Position, caption: str) -> list[tuple[str, str, bytes]]:
+    """The map picture (SVG and PNG) when this installation can draw the map (a renderer
+    and a layout file for it); results go out without it otherwise."""
     try:
         render = importlib.import_module("mobadj.render")
-        render_svg = render.render_svg
-    except (ImportError, AttributeError):
+        layout = render.load_layout(host.kind)
+        svg = render.render_svg(host.game_map, layout, position, title=caption)
+    except Exception:  # no renderer, no layout for this map, or a drawing bug: no picture
         return []
-    try:
-        svg = render_svg(host.game_map, position)
-    except Exception:  # a picture is a nicety: results go out without it
-        return []
-    data = svg.encode() if isinstance(svg, str) else bytes(svg)
-    out = [("map.svg", "image/svg+xml", data)]
-    try:
-        import cairosvg
-
-        out.append(("map.png", "image/png", cairosvg.svg2png(bytestring=data)))
-    except Exception:
-        pass
+    out = [("map.svg", "image/svg+xml", svg.encode())]
+    with contextlib.suppress(Exception):  # PNG needs libcairo; the SVG alone still serves
+        out.append(("map.png", "image/png", render.svg_to_png(svg)))
     return out
+
+
+def can_draw(kind: str) -> bool:
+    """Is there a renderer and a layout for this map here?"""
+    try:
+        importlib.import_module("mobadj.render").load_layout(kind)
+    except Exception:
+        return False
+    return True
 
 
 def resolve(host: Any, state: dict[str, Any], orders: dict[str, str],
@@ -184,7 +187,8 @@ def resolve(host: Any, state: dict[str, Any], orders: dict[str, str],
         "winner": winner,
     }
     new = {"position": after.to_data(), "over": winner is not None}
-    return Resolution(new, text, data, attachments=_attachments(host, after),
+    return Resolution(new, text, data, attachments=_attachments(
+                          host, after, f"{host.title}: after {result.phase.long_name()}"),
                       over=winner is not None, summary=f"{result.phase.long_name()} resolved")
 
 

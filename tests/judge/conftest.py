@@ -11,7 +11,7 @@ from mobadj.judge.hosts import register
 from mobadj.judge.store import Store
 
 from .helpers import Clock
-from .servers import mail_servers  # noqa: F401  (fixture)
+from .servers import _servers, mail_servers  # noqa: F401  (fixtures)
 from .toyhost import ToyHost
 
 register(ToyHost())

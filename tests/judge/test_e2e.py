@@ -1,0 +1,182 @@
+"""A whole short game by mail through real servers: players send SMTP to aiosmtpd, which
+delivers into the judge's pymap IMAP inbox; the judge's service fetches, handles, and
+replies over SMTP; the tests read what each player received."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import smtplib
+import threading
+from email.message import EmailMessage
+
+import pytest
+
+from mobadj.judge.config import config_from_data
+from mobadj.judge.core import Judge
+from mobadj.judge.diplomacy import can_draw
+from mobadj.judge.mailbox import Mailbox
+from mobadj.judge.mailer import Mailer
+from mobadj.judge.service import Service
+from mobadj.judge.store import Store
+
+from .servers import IMAP_PASSWORD, IMAP_USER, JUDGE_ADDRESS
+
+
+def make_config(tmp_path, servers, **imap):
+    return config_from_data({
+        "judge": {"name": "E2E Judge", "address": JUDGE_ADDRESS, "data_dir": str(tmp_path),
+                  "timezone": "America/New_York", "gm_addresses": ["gm@test.org"]},
+        "imap": {"host": "127.0.0.1", "port": servers.imap_port, "tls": "none",
+                 "user": IMAP_USER, "password_env": "E2E_IMAP_PW", "poll_seconds": 0.2,
+                 **imap},
+        "smtp": {"host": "127.0.0.1", "port": servers.smtp_port, "tls": "none", "user": ""},
+    })
+
+
+@pytest.fixture
+def service(tmp_path, mail_servers, clock, monkeypatch):
+    monkeypatch.setenv("E2E_IMAP_PW", IMAP_PASSWORD)
+    cfg = make_config(tmp_path, mail_servers)
+    store = Store(cfg.db_path)
+    judge = Judge(store, cfg, clock=clock, kdf_n=2**10)
+    svc = Service(judge, Mailbox(cfg.imap), Mailer(cfg.smtp, cfg.address, cfg.name, clock))
+    yield svc
+    svc.mailbox.close()
+    store.close()
+
+
+def send(servers, sender, body, subject="orders"):
+    m = EmailMessage()
+    m["From"] = sender
+    m["To"] = JUDGE_ADDRESS
+    m["Subject"] = subject
+    m.set_content(body)
+    with smtplib.SMTP("127.0.0.1", servers.smtp_port, timeout=10) as s:
+        s.send_message(m)
+
+
+def last(servers, address, count):
+    return servers.wait_for(address, count)[count - 1]
+
+
+def text(msg):
+    return msg.get_body(("plain",)).get_content()
+
+
+def attachment_names(msg):
+    return [p.get_filename() for p in msg.iter_attachments()]
+
+
+def test_a_short_game_by_mail(service, mail_servers, clock):
+    S = mail_servers
+    judge = service.judge
+    judge.create_game("e2e", "standard", "gm@test.org", "gm-pw", {"press": "white"}, seed=3)
+    send(S, "gm@test.org", "GM e2e gm-pw\naddplayer eng@test.org England\n"
+         "addplayer fra@test.org France\nstart")
+    assert service.step() == 1
+    gm_reply = text(last(S, "gm@test.org", 1))
+    assert "ENGLAND added" in gm_reply and "Game started: Spring 1901 Movement" in gm_reply
+    welcome = text(S.wait_for("eng@test.org", 1)[0])
+    eng_pw = re.search(r"Your password: (\S+)", welcome).group(1)
+    fra_pw = re.search(r"Your password: (\S+)", text(S.wait_for("fra@test.org", 1)[0])).group(1)
+    assert "EST" in text(S.wait_for("eng@test.org", 2)[1])  # deadlines carry the time zone
+
+    # orders with an error, then press
+    send(S, "eng@test.org", f"SIGNON e2e england {eng_pw}\nF LON - NTH\nF EDI - NWG\n"
+         f"A LVP - YOK\n\n-- \nsent from my phone")
+    send(S, "fra@test.org", f"signon e2e France {fra_pw}\npress to England\nDMZ in the "
+         f"Channel?\nendpress\nA PAR - BUR\nA MAR - SPA\nF BRE - MAO\nready")
+    assert service.step() == 2
+    r = text(last(S, "eng@test.org", 3))
+    assert "F LON - NTH" in r and "unknown province 'YOK'; did you mean Yorkshire (YOR)" in r
+    press = text(last(S, "eng@test.org", 4))
+    assert "Press in e2e from FRANCE to ENGLAND" in press and "DMZ in the" in press
+    # England corrects the orders and is ready: the phase resolves early
+    send(S, "eng@test.org", f"SIGNON e2e england {eng_pw}\nF LON - NTH\nF EDI - NWG\n"
+         f"A LVP - YOR\nready")
+    service.step()
+    eng = S.wait_for("eng@test.org", 6)
+    results = next(m for m in eng if "S1901M results" in m["Subject"])
+    body = text(results)
+    assert body.startswith(":: Judge: E2E Judge  Game: e2e")
+    assert "A LVP - YOR" in body and "A MAR - SPA" in body and "succeeds" in body
+    assert "Next phase: Fall 1901 Movement" in body
+    names = attachment_names(results)
+    assert "result.json" in names
+    if can_draw("standard"):  # the picture is attached whenever the map can be drawn
+        assert "map.svg" in names and "map.png" in names
+    data = json.loads(next(p for p in results.iter_attachments()
+                           if p.get_filename() == "result.json").get_content())
+    assert data["next_phase"] == "F1901M"
+    assert results["Auto-Submitted"] == "auto-generated"
+
+    # a missed deadline: France sends nothing; first NMR gives one extension, then defaults
+    send(S, "eng@test.org", f"SIGNON e2e england {eng_pw}\nF NTH - NWY\nF NWG H\nA YOR H")
+    service.step()
+    clock.advance(hours=49)
+    service.step()
+    ext = text(S.wait_for("fra@test.org", 4)[-1])
+    assert "extends it once" in ext
+    clock.advance(hours=25)
+    service.step()
+    fra = S.wait_for("fra@test.org", 5)
+    res = text(next(m for m in fra if "F1901M results" in m["Subject"]))
+    assert "No orders received from: FRANCE" in res and "NWY: neutral -> ENGLAND" in res
+
+    # the GM rolls the phase back
+    send(S, "gm@test.org", "GM e2e gm-pw\nrollback")
+    service.step()
+    assert "F1901M rolled back" in text(S.wait_for("gm@test.org", 4)[-1])
+    assert judge.store.game("e2e").phase == "F1901M"
+    assert "rolled back" in text(S.wait_for("eng@test.org", 9)[-1])
+
+    # nothing private reached anyone else: scan every mail delivered
+    for address, raws in S.all_delivered().items():
+        for raw in raws:
+            if address != "eng@test.org":
+                assert eng_pw.encode() not in raw
+            if address != "fra@test.org":
+                assert fra_pw.encode() not in raw
+            if address not in ("eng@test.org", "fra@test.org"):
+                assert b"DMZ in the" not in raw
+    # every mail was handled exactly once
+    assert judge.store.mail_count() == 6
+    assert service.step() == 0  # and nothing is handled again
+
+
+def test_serve_loop_with_idle_and_reconnect(service, mail_servers):
+    S = mail_servers
+    service.judge.create_game("idle", "standard", "gm@test.org", "gm-pw")
+    stop = threading.Event()
+    thread = threading.Thread(target=service.serve, args=(stop,), daemon=True)
+    thread.start()
+    try:
+        send(S, "x@test.org", "help")
+        assert "SIGNON <game> <power> <password>" in text(S.wait_for("x@test.org", 1)[0])
+        # drop the IMAP connection under the judge's feet: it reconnects and carries on
+        client = service.mailbox.client
+        with contextlib.suppress(OSError, AttributeError):  # the loop may be mid-reconnect
+            client.shutdown()
+        send(S, "x@test.org", "list")
+        assert "idle" in text(S.wait_for("x@test.org", 2, timeout=15)[1])
+    finally:
+        stop.set()
+        thread.join(10)
+    assert not thread.is_alive()
+
+
+def test_auto_replies_are_never_answered(service, mail_servers):
+    S = mail_servers
+    m = EmailMessage()
+    m["From"] = "away@test.org"
+    m["To"] = JUDGE_ADDRESS
+    m["Subject"] = "Out of office"
+    m["Auto-Submitted"] = "auto-replied"
+    m.set_content("I am away")
+    with smtplib.SMTP("127.0.0.1", S.smtp_port) as s:
+        s.send_message(m)
+    assert service.step() == 1
+    assert S.inbox("away@test.org") == []
+    assert service.step() == 0  # seen once, never again
