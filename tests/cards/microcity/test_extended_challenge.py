@@ -1,0 +1,150 @@
+"""Extended and challenge modes (rulebook EXTENDED MODE, CHALLENGE MODE)."""
+
+from __future__ import annotations
+
+import pytest
+
+from mobadj.cards.microcity.cards import load_deck
+from mobadj.cards.protocol import IllegalAction
+
+from .helpers import at_invest, cell_of, new, set_res, started, texts
+
+
+def _build_ready(st, cost=(5, 5, 5, 5)):
+    """Engineer on a residential Quarter with a matching die and plenty of Resources."""
+    q = cell_of(st, "residential")
+    die = st.quarter_dice(st.cell(q))[0]
+    at_invest(st, q, die, 0)
+    set_res(st, 0, *cost)
+    return q
+
+
+# -- EXTENDED MODE -------------------------------------------------------------------------
+@pytest.mark.parametrize(("difficulty", "rounds"), [("easy", 25), ("medium", 22), ("hard", 18)])
+def test_extended_rounds_table(difficulty: str, rounds: int) -> None:
+    st = new(mode="extended", difficulty=difficulty)
+    assert st.time == rounds
+    # "you always have to start with the A side up"
+    assert st.building_side == "A"
+
+
+def test_extended_side_option_is_ignored_start_is_always_a() -> None:
+    assert new(mode="extended", side="B").building_side == "A"
+
+
+def test_extended_flips_to_b_and_returns_all_markers() -> None:
+    # "After completing the final stage of the A side ... remove all Investment markers and
+    # put them back to the Investments pool. Then flip the Building card to the B side."
+    st = started(mode="extended")
+    _build_ready(st)
+    st.stage_marks = [0, 0, -1]
+    st.inv[0] = st.inv[5] = 0
+    st.pools[0] = 4
+    st.__dict__["_cache"] = None
+    st.command(0, "advanced stage 3")
+    assert st.result is None
+    assert st.building_side == "B"
+    assert st.stage_marks == [-1] * len(load_deck().basic_building["B"].stages)
+    # every marker back, then the final phase placed one on the Engineer's Quarter
+    assert st.pools == [7] and sum(1 for o in st.inv if o >= 0) == 1
+    assert not st.check_invariants()
+
+
+def test_extended_win_needs_side_b_too() -> None:
+    st = started(mode="extended")
+    _build_ready(st)
+    st.building_side = "B"
+    st.building = load_deck().basic_building["B"]
+    st.stage_marks = [0] * (len(st.building.stages) - 1) + [-1]
+    st.pools[0] = 8 - len(st.building.stages) + 1
+    st.__dict__["_cache"] = None
+    last = len(st.building.stages)
+    st.command(0, f"advanced stage {last}")
+    assert st.result == "win"
+
+
+# -- CHALLENGE MODE ----------------------------------------------------------------------------
+def test_challenge_has_six_landmarks_with_three_difficulties() -> None:
+    deck = load_deck()
+    assert len(deck.challenge) == 6
+    for b in deck.challenge.values():
+        assert set(b.rounds) == {"easy", "medium", "hard"}
+        assert b.rounds["easy"] > b.rounds["medium"] > b.rounds["hard"]
+
+
+@pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
+def test_challenge_time_marker_by_difficulty(difficulty: str) -> None:
+    # "place a marker on the round track on the spot corresponding to the chosen difficulty"
+    st = new(mode="challenge", building="colosseum", difficulty=difficulty)
+    assert st.time == load_deck().challenge["colosseum"].rounds[difficulty]
+    assert st.building.name == "Great Arena"
+
+
+def test_challenge_unknown_building_suggests() -> None:
+    with pytest.raises(IllegalAction, match="did you mean 'eiffel'"):
+        new(mode="challenge", building="eifel")
+
+
+def test_challenge_random_building_is_seeded() -> None:
+    a = new(seed=9, mode="challenge", building="random").cfg.building
+    assert a == new(seed=9, mode="challenge", building="random").cfg.building
+
+
+def test_ordered_stages_must_be_built_in_order() -> None:
+    # CHALLENGE MODE A: "Starting with stage 1, then 2 etc."
+    st = started(mode="challenge", building="eiffel")
+    _build_ready(st)
+    builds = [t for t in texts(st) if t.startswith("advanced")]
+    assert builds == ["advanced stage 1"]
+    with pytest.raises(IllegalAction, match="not possible"):
+        st.command(0, "advanced stage 2")
+
+
+def test_unordered_stages_in_any_order() -> None:
+    # CHALLENGE MODE B: "If Building stages don't have numbers ... any order"
+    st = started(mode="challenge", building="colosseum")
+    _build_ready(st)
+    builds = {t for t in texts(st) if t.startswith("advanced")}
+    assert builds == {f"advanced stage {k}" for k in range(1, 5)}
+
+
+def test_stage_bonus_is_an_optional_free_action_right_after() -> None:
+    # CHALLENGE MODE C: "some Building stages give you a special bonus ... right after"
+    st = started(mode="challenge", building="eiffel")
+    _build_ready(st, cost=(0, 2, 0, 1))
+    st.command(0, "advanced stage 1")  # 2 steel; bonus: gain 2 money
+    assert st.step == "bonus"
+    assert texts(st) == ["bonus", "pass"]
+    st.command(0, "bonus")
+    assert st.res[0][3] == 3
+    assert st.step == "prep"  # the final phase ran after the bonus
+
+
+def test_bonus_can_be_passed() -> None:
+    st = started(mode="challenge", building="eiffel")
+    _build_ready(st, cost=(0, 2, 0, 0))
+    st.command(0, "advanced stage 1")
+    st.command(0, "pass")
+    assert st.res[0][3] == 0 and st.step == "prep"
+
+
+def test_bonus_cannot_pay_for_its_own_stage() -> None:
+    # COMPANY CARDS: "unable to cover its cost even if that action would have given you the
+    # necessary Resources (e.g. using a bonus for completing a Building stage)"
+    st = started(mode="challenge", building="bigben")
+    _build_ready(st, cost=(0, 0, 1, 0))  # stage 1 costs 1 wood and 1 money
+    assert not any(t.startswith("advanced") for t in texts(st))
+
+
+def test_bonus_from_project_build_then_investment_phase() -> None:
+    # Project card 4 advanced: build; the bonus comes before the investment phase
+    st = started(mode="challenge", building="eiffel", where="b2")
+    st.dice = [4, 6]
+    set_res(st, 0, steel=2)
+    st.command(0, "done")
+    st.command(0, "play 4 to b1")
+    st.command(0, "advanced stage 1")
+    assert st.step == "bonus"
+    st.command(0, "bonus")
+    assert st.step in ("invest", "prep")
+    assert st.discards == [["4"]]
