@@ -132,6 +132,9 @@ def options(
         ]
     if kind == "all":
         return combine([options(st, player, e, used_die=used_die, builds=builds) for e in arg])
+    if kind == "each":  # every part that can be done (the competitive die-2 rule)
+        parts = [options(st, player, e, used_die=used_die, builds=builds) for e in arg]
+        return combine([p or [((), [])] for p in parts])
     if kind == "either":
         out = []
         for e in arg:

@@ -539,7 +539,7 @@ def matching_die(st: MicroCityState, player: int, values: tuple[int, ...]) -> in
 def card_effects(st: MicroCityState, card: Project) -> tuple[dict[str, Any], dict[str, Any]]:
     adv = card.advanced
     if st.cfg.competitive and card.die == 2 and "either" in adv:
-        adv = {"all": adv["either"]}  # the die-2 rule: "1 X AND 1 Y"
+        adv = {"each": adv["either"]}  # the die-2 rule: "1 X AND 1 Y"
     return card.basic, adv
 
 

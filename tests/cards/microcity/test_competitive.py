@@ -1,0 +1,222 @@
+"""The 2-player competitive mode (rulebook 2 PLAYER COMPETITIVE MODE)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mobadj.cards.protocol import IllegalAction
+
+from .helpers import cell_of, new, set_res, texts
+
+
+def comp(seed: int = 1, p2: str = "b2", p1: str = "c2", **options):
+    st = new(seed, 2, mode="competitive", **options)
+    st.command(1, f"start {p2}")
+    st.command(0, f"start {p1}")
+    return st
+
+
+def to_project(st, player: int = 0) -> None:
+    st.command(player, "done")
+
+
+def test_competitive_needs_two_players() -> None:
+    with pytest.raises(IllegalAction, match="2 players"):
+        new(1, 1, mode="competitive")
+
+
+def test_setup() -> None:
+    st = new(1, 2, mode="competitive")
+    assert st.pools == [5, 5]  # 2. five markers each
+    assert st.res == [[0, 0, 0, 2], [0, 0, 0, 0]]  # 5. the second player has no money
+    assert len(st.goals) == 3 and len(st.adv_row) == 2 and len(st.adv_deck) == 8  # 6., 7.
+    assert st.time == 20 and st.vp == [0, 0]  # 8., 9.
+    assert st.hands == [["1", "2", "3", "4", "5", "6"]] * 2  # 11. identical sets
+
+
+def test_second_player_places_first_and_quarters_differ() -> None:
+    # set-up 4: "The player who goes second is the first to choose a Quarter ... The first
+    # player does the same and must choose a different Quarter."
+    st = new(1, 2, mode="competitive")
+    assert st.to_act() == [1]
+    st.command(1, "start b2")
+    assert st.to_act() == [0]
+    assert "start b2" not in texts(st, 0)
+    with pytest.raises(IllegalAction, match="not free"):
+        st.command(0, "start b2")
+
+
+def test_turns_alternate_and_each_moves_the_time_marker() -> None:
+    # "Starting with the first player, players carry out their rounds one at a time"
+    st = comp()
+    to_project(st)
+    st.command(0, "retrieve to c1")
+    if st.step == "invest":
+        st.command(0, "pass")
+    if st.step == "claim":
+        st.command(0, "pass")
+    assert st.to_act() == [1] and st.time == 19 and st.step == "prep"
+    assert all(o == 1 for o in st.die_owner)  # the second player rolls their own dice
+
+
+def test_cannot_play_the_opponents_last_card() -> None:
+    # "Players cannot play a Project card that is identical to the card on top of their
+    # opponent's discard pile"
+    st = comp()
+    st.discards[1] = ["4", "2"]
+    st.hands[1] = ["1", "3", "5", "6"]
+    to_project(st)
+    assert not any(t.startswith("play 2 ") for t in texts(st))
+    assert any(t.startswith("play 4 ") for t in texts(st))
+    with pytest.raises(IllegalAction, match="opponent just played it"):
+        st.command(0, "play 2 to c1")
+
+
+def test_cannot_end_on_the_opponents_engineer() -> None:
+    # Investment phase: "cannot end the movement of his Engineer on a Quarter with the
+    # opponent's Engineer on it"
+    st = comp(p2="b2", p1="c2")
+    to_project(st)
+    assert not any(t.endswith(" to b2") for t in texts(st))
+
+
+def test_die_two_rule_gives_both_options() -> None:
+    # "when performing an advanced action of the Project card with a die value of 2 ...
+    # Treat the description of the advanced action as saying 1 AND 1"
+    st = comp(p2="a4", p1="c2")
+    st.inv[st.cell("d4")] = 1
+    st.pools[1] = 4
+    st.dice = [2, 5]
+    to_project(st)
+    st.command(0, "play 2 to c1")
+    adv = [t for t in texts(st) if t.startswith("advanced")]
+    assert adv == [f"advanced {m} d4" for m in ("coal", "steel", "wood")]
+    st.command(0, "advanced steel d4")
+    assert st.res[0][1] == 1 and st.inv[st.cell("d4")] == -1 and st.pools[1] == 5
+
+
+def test_complete_a_goal_with_residential_advanced() -> None:
+    # GOAL CARDS: residential advanced, spend the Resources, own marker, victory points
+    st = comp()
+    q = cell_of(st, "residential")
+    die = st.quarter_dice(st.cell(q))[0]
+    st.engineer[0] = st.cell(q)
+    st.dice, st.step = [die, 0], "invest"
+    set_res(st, 0, 5, 5, 5, 5)
+    goal_cost_vp = st.deck.goals[st.goals[0]][0]
+    st.command(0, "advanced goal 1.1")
+    assert st.goal_marks[0][0] == 0 and st.vp[0] == goal_cost_vp.vp
+    assert st.pools[0] == 3  # one on the Goal, one on the Quarter in the final phase
+    assert not any(t == "advanced goal 1.1" for t in texts(st, 0))
+
+
+def test_goal_area_blocked_until_marker_removed_then_reusable() -> None:
+    # "There can be only one Investment marker present on one Goal area ... can be placed
+    # and removed repeatedly"; removal may take the opponent's marker back to its pool
+    st = comp()
+    st.goal_marks[0][0] = 1
+    st.pools[1] = 4
+    st.discards[0] = []
+    st.dice = [3, 6]
+    to_project(st)
+    st.command(0, "play 3 to " + next(t.split()[-1] for t in texts(st) if t.startswith("play 3")))
+    assert "basic g1.1" in texts(st)
+    st.command(0, "basic g1.1")
+    assert st.goal_marks[0][0] == -1 and st.pools[1] == 5
+
+
+def test_empty_pool_goal_costs_a_point_and_a_marker_back() -> None:
+    # "If you don't have any available Investment markers in your pool you can voluntarily
+    # lose 1 victory point and retrieve 1 Investment marker from any area"
+    st = comp()
+    q = cell_of(st, "residential")
+    die = st.quarter_dice(st.cell(q))[0]
+    st.engineer[0] = st.cell(q)
+    st.dice, st.step = [die, 0], "invest"
+    st.pools[0] = 0
+    for c in (0, 1, 2, 3, 15):
+        st.inv[c] = 0
+    st.vp[0] = 3
+    set_res(st, 0, 5, 5, 5, 5)
+    options = [t for t in texts(st) if t.startswith("advanced goal 1.1")]
+    assert "advanced goal 1.1 from a1" in options
+    st.command(0, "advanced goal 1.1 from a1")
+    gain = st.deck.goals[st.goals[0]][0].vp
+    assert st.goal_marks[0][0] == 0 and st.inv[0] == -1
+    # then the final phase needs a marker again: the pool is empty once more
+    assert st.step == "take" and st.vp[0] == 3 - 1 + gain
+    st.command(0, "take b1")
+    assert st.vp[0] == 3 - 2 + gain and st.inv[st.engineer[0]] == 0
+    assert not st.check_invariants()
+
+
+def test_quarter_action_needs_no_marker_of_either_player() -> None:
+    # "A player can use a Quarter's action only when there are no other Investment markers"
+    st = comp()
+    st.inv[st.cell("c1")] = 1
+    st.pools[1] = 4
+    to_project(st)
+    turn = st.turn
+    st.command(0, "retrieve to c1")
+    assert st.turn == turn + 1
+
+
+def test_advantage_claim_once_per_round_and_refill() -> None:
+    # ADVANTAGE CARDS: "may take that card ... only from one Advantage card in his round",
+    # "Place a new Advantage card on the table so that there are always 2 available"
+    st = comp()
+    st.adv_row = [1, 3]
+    st.adv_deck = [5, 7]
+    set_res(st, 0, 3, 2, 2, 5)  # money 5 and 7 Materials: both conditions met
+    st.__dict__["_cache"] = None
+    assert {"claim 1", "claim 3"} <= set(texts(st))
+    st.command(0, "claim 1")
+    assert st.vp[0] == 2 and st.adv_taken[0] == [1] and st.adv_row == [3, 5]
+    assert not any(t.startswith("claim") for t in texts(st))
+
+
+def test_game_end_and_tie_breaks() -> None:
+    # GAME END: most points; then most Advantage cards; then most Resources
+    st = comp()
+    st.result = "over"
+    st.vp = [5, 5]
+    st.adv_taken = [[1], []]
+    assert st.winners() == [0]
+    st.adv_taken = [[], []]
+    st.res = [[0, 0, 0, 1], [1, 1, 0, 0]]
+    assert st.winners() == [1]
+    st.res = [[0, 0, 0, 2], [1, 1, 0, 0]]
+    assert st.winners() == [0, 1]
+    assert st.scores() == [5.0, 5.0]
+
+
+def test_game_ends_after_twenty_turns() -> None:
+    from mobadj.cards.microcity.bot import MicroCityBot
+
+    st = new(3, 2, mode="competitive")
+    bot = MicroCityBot()
+    import random
+
+    rng = random.Random(1)
+    while not st.is_over():
+        p = st.to_act()[0]
+        st.apply(p, bot.choose(st, p, rng))
+    assert st.time == 0 and st.turn == 19
+    assert st.winners()
+
+
+def test_advantage_deck_order_never_shown() -> None:
+    # issue 5: secrets stay secret in views, history and errors
+    st = comp(seed=4)
+    hidden = list(st.adv_deck)
+    for who in (0, 1, None):
+        v = st.view(who)
+        assert v["advantage_deck"] == len(hidden)
+        text = json.dumps(v) + st.render(who) + "\n".join(st.history(who))
+        assert "adv_deck" not in text
+        assert str(hidden) not in text
+    with pytest.raises(IllegalAction) as err:
+        st.command(0, f"claim {hidden[0]}")
+    assert "not face up" in str(err.value)
