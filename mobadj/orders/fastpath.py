@@ -60,6 +60,7 @@ class FastPath:
         self.pattern = self._compile(kind, name)
         self.enabled = not self._keyword_is_a_name()
         self._units: dict[tuple[str | None, str], Unit] = {}
+        self._orders: dict[object, Order] = {}  # equal orders are shared: building is slow
 
     @staticmethod
     def _compile(kind: str, name: str) -> re.Pattern[str]:
@@ -91,23 +92,38 @@ class FastPath:
             return None
         k, a, d, vc, h, s, sk, sa, sd, _c, ck, ca, cd = match.groups()
         lookup = self.game_map.lookup
+        orders = self._orders
         try:
             unit = self._unit(k, lookup(a))
             if d is not None:
-                return [Move(unit, lookup(d), vc is not None)]
-            if h is not None:
-                return [Hold(unit)]
-            if s is not None:
+                key = (unit, lookup(d), vc is not None)
+                order = orders.get(key)
+                if order is None:
+                    order = orders[key] = Move(*key)
+            elif h is not None:
+                order = orders.get(unit)
+                if order is None:
+                    order = orders[unit] = Hold(unit)
+            elif s is not None:
                 supported = self._unit(sk, lookup(sa))
-                if sd is None:
-                    return [SupportHold(unit, supported)]
-                return [SupportMove(unit, supported, lookup(sd))]
-            convoyed = self._unit(ck, lookup(ca))
-            if convoyed.kind == UNKNOWN_KIND and "A" in self.game_map.unit_kinds:
-                convoyed = self._unit("A", convoyed.location)
-            return [Convoy(unit, convoyed, lookup(cd))]
+                key = (unit, supported, None if sd is None else lookup(sd))
+                order = orders.get(key)
+                if order is None:
+                    order = orders[key] = (SupportHold(unit, supported) if sd is None
+                                           else SupportMove(*key))
+            else:
+                convoyed = self._unit(ck, lookup(ca))
+                if convoyed.kind == UNKNOWN_KIND and "A" in self.game_map.unit_kinds:
+                    convoyed = self._unit("A", convoyed.location)
+                key = (unit, convoyed, lookup(cd), "C")
+                order = orders.get(key)
+                if order is None:
+                    order = orders[key] = Convoy(unit, convoyed, key[2])
         except UnknownNameError:
             return None
+        if len(orders) > 200_000:
+            orders.clear()
+        return [order]
 
     def _unit(self, kind: str | None, loc: str) -> Unit:
         """Units are immutable values, so equal ones are shared (saves building them)."""

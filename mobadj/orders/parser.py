@@ -598,7 +598,7 @@ def parse_orders(text: str, game_map: GameMap, power: str | None = None,
                 section = found
                 continue
             line_power = found
-        else:
+        elif line.lstrip()[1:2].isalnum():  # a first word of one letter is a unit type
             bare = parser.bare_power_prefix(line)
             if bare is not None:
                 line_power, start = bare
