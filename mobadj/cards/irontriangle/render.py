@@ -6,7 +6,7 @@ from typing import Any
 
 HELP = {
     "job": "job <card or slot> <fast|cheap|good>      e.g. job 2 cheap",
-    "offer": "offer <card or slot>                      e.g. offer Bank Job",
+    "offer": "offer <card or slot>                      e.g. offer 2",
     "negotiate": "pick P<n>                                 e.g. pick P2",
 }
 

@@ -1,0 +1,81 @@
+"""The bot: always legal, blind to others' secrets, and better than random play."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from mobadj.cards.irontriangle.balance import play_out
+from mobadj.cards.irontriangle.bot import IronTriangleBot
+from mobadj.cards.irontriangle.engine import IronTriangleState
+from mobadj.cards.protocol import Bot, RandomBot
+
+
+def test_the_bot_beats_random_players() -> None:
+    # seeded: 200 four-player games, the bot in each seat in turn against three random players
+    rng = random.Random(5)
+    games, wins = 200, 0
+    for i in range(games):
+        seat = i % 4
+        seats: list[Bot] = [RandomBot()] * 4
+        seats[seat] = IronTriangleBot()
+        s = IronTriangleState.new(4, 1000 + i)
+        play_out(s, seats, rng)
+        wins += seat in s.winners()
+    assert wins / games > 0.4  # random play wins a quarter
+
+
+def test_bot_actions_are_always_legal() -> None:
+    bot = IronTriangleBot()
+    rng = random.Random(2)
+    for seed in range(8):
+        s = IronTriangleState.new(3 + seed % 4, seed)
+        while not s.is_over():
+            p = rng.choice(s.to_act())
+            action = bot.choose(s, p, rng)
+            assert action in s.legal_actions(p)
+            s.apply(p, action)
+
+
+def _scramble_secrets(s: IronTriangleState, player: int, rng: random.Random) -> IronTriangleState:
+    """The same position as ``player`` sees it, with everything hidden from them changed."""
+    t = copy.copy(s)
+    t.hands = [list(h) for h in s.hands]
+    t.offers = dict(s.offers)
+    t.draw_pile = list(s.draw_pile)
+    pool = list(t.draw_pile)
+    for p in range(t.players):
+        if p != player:
+            pool += t.hands[p]
+            pool += [t.offers[p]] if p in t.offers else []
+    rng.shuffle(pool)
+    for p in range(t.players):
+        if p != player:
+            t.hands[p] = [pool.pop() for _ in t.hands[p]]
+            if p in t.offers:
+                # the back stays what everyone saw; only the card behind it may differ
+                back = t.deck.cards[t.offers[p]].back
+                same = [c for c in pool if t.deck.cards[c].back == back]
+                if same:
+                    pool.remove(same[0])
+                    pool.append(t.offers[p])
+                    t.offers[p] = same[0]
+    t.draw_pile = pool
+    others = [r for r in range(len(t.deck.roles)) if r != t.roles[player]]
+    rng.shuffle(others)
+    t.roles = [t.roles[p] if p == player else others.pop() for p in range(t.players)]
+    return t
+
+
+def test_the_bot_decides_only_on_what_its_seat_may_see() -> None:
+    bot = IronTriangleBot()
+    rng = random.Random(7)
+    for seed in range(4):
+        s = IronTriangleState.new(5, seed)
+        while not s.is_over():
+            p = rng.choice(s.to_act())
+            if len(s.actions) % 3 == 0:
+                other = _scramble_secrets(s, p, random.Random(len(s.actions)))
+                assert bot.choose(s, p, random.Random(1)) == bot.choose(other, p,
+                                                                        random.Random(1))
+            s.apply(p, bot.choose(s, p, rng))

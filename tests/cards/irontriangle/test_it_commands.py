@@ -1,0 +1,118 @@
+"""The command language (commands.lark): forgiving input, canonical text, friendly errors."""
+
+from __future__ import annotations
+
+import pytest
+from it_helpers import give, new
+
+from mobadj.cards.irontriangle.actions import REVEAL, Offer, Pick, PlayJob, Say
+from mobadj.cards.protocol import CommandError, GameError
+
+
+@pytest.fixture
+def state():
+    s = new(4, seed=11)
+    give(s, s.boss, ["Mayor's Favour", "Card Game", "Bank Robbery"])
+    return s
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("job Mayor's Favour good", PlayJob("Mayor's Favour", "good")),
+        ("JOB mayors favour GOOD", PlayJob("Mayor's Favour", "good")),
+        ("job mayor cheap", PlayJob("Mayor's Favour", "cheap")),  # a unique start of a name
+        ("job 2 want fast", PlayJob("Card Game", "fast")),  # hand slot
+        ("job Card Game, wants fast", PlayJob("Card Game", "fast")),
+        ("hire bank robbery for good", PlayJob("Bank Robbery", "good")),
+        ("offer Card-Game", Offer("Card Game")),
+        ("offer 3", Offer("Bank Robbery")),
+        ("say  I'll do it for a song, boss!", Say("I'll do it for a song, boss!")),
+        ("press cheap and good, honest", Say("cheap and good, honest")),
+        ("pick P2", Pick(1)),
+        ("pick player 3", Pick(2)),
+        ("accept p4", Pick(3)),
+        ("pick 1", Pick(0)),
+        ("reveal", REVEAL),
+        ("  Show ", REVEAL),
+    ],
+)
+def test_commands_parse(state, text: str, action) -> None:
+    assert state.parse(state.boss, text) == action
+
+
+@pytest.mark.parametrize(
+    "action",
+    [PlayJob("Mayor's Favour", "good"), Offer("Bank Robbery"), Say("hello there"), Pick(2),
+     REVEAL],
+)
+def test_canonical_text_parses_back_to_the_same_action(state, action) -> None:
+    assert state.parse(state.boss, str(action)) == action
+
+
+def test_every_legal_action_round_trips_through_its_text() -> None:
+    s = new(5, seed=3)
+    for _ in range(12):
+        for p in s.to_act():
+            for a in s.legal_actions(p):
+                assert s.parse(p, str(a)) == a
+        p = s.to_act()[0]
+        s.apply(p, s.legal_actions(p)[0])
+
+
+@pytest.mark.parametrize(
+    ("text", "column", "suggestion", "expected_part"),
+    [
+        ("jbo 1 fast", 1, "job", "a command"),
+        ("ofer 2", 1, "offer", "a command"),
+        ("job 1 fsat", 7, "job 1 fast", "feature"),
+        ("job 1", 6, None, "feature"),
+        ("pick", 5, None, "a player such as P2"),
+        ("pick Q2", 6, None, "a player such as P2"),
+        ("job Card Gme cheap", 5, "Card Game", "card name"),
+        ("job 4 fast", 5, None, "slot"),
+    ],
+)
+def test_errors_name_column_expected_and_did_you_mean(state, text, column, suggestion,
+                                                      expected_part) -> None:
+    with pytest.raises(CommandError) as info:
+        state.parse(state.boss, text)
+    err = info.value
+    assert err.column == column, str(err)
+    assert err.suggestion == suggestion, str(err)
+    assert any(expected_part in e for e in err.expected), str(err)
+    assert f"at column {column}" in str(err)
+
+
+def test_an_empty_command_is_a_clear_error(state) -> None:
+    with pytest.raises(CommandError, match="empty command"):
+        state.parse(state.boss, "   ")
+
+
+def test_errors_do_not_tell_where_a_card_is() -> None:
+    # a card held by another player and a card in the draw pile give the same kind of error,
+    # and suggestions come from one's own hand or the public card list only
+    s = new(4, seed=11)
+    boss = s.boss
+    other = next(p for p in range(4) if p != boss)
+    give(s, boss, ["Card Game", "Speakeasy", "Shakedown"])
+    give(s, other, ["Truck Heist"])
+    in_pile = next(s.deck.cards[c].name for c in s.draw_pile)
+    s.command(boss, "job 1 fast")
+    offerer = next(p for p in s.to_act() if p != other)
+    errors = []
+    for name in ("Truck Heist", in_pile):
+        with pytest.raises(GameError) as info:
+            s.apply(offerer, Offer(name))
+        errors.append(str(info.value).replace(name, "X"))
+    assert errors[0] == errors[1] and "do not hold" in errors[0]
+    with pytest.raises(CommandError) as err:
+        s.parse(boss, "offer Speakesy")
+    assert err.value.suggestion == "Speakeasy"
+
+
+def test_an_ambiguous_start_of_a_name_lists_the_candidates_in_hand() -> None:
+    s = new(4, seed=11)
+    give(s, s.boss, ["Smuggling Ring", "Shakedown", "Speakeasy"])
+    with pytest.raises(CommandError, match="could be"):
+        s.parse(s.boss, "job s fast")
