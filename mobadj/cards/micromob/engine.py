@@ -535,7 +535,8 @@ class MicroMobState(GameState):
                 self.log(f"P{p} uses {a}: ally {self._boss_text(target)} goes to hits")
             else:
                 self.hand[player].append(target)
-                self.log(f"P{p} uses {a}: an ally goes to hand as a goon")
+                user = "an ally" if target == a else a  # a card in a hand is never named
+                self.log(f"P{p} uses {user}: an ally goes to hand as a goon")
                 self.log(f"You take {self._goon_text(target)} into your hand", visible_to=player)
         elif power == "expand":
             if not self.pile:

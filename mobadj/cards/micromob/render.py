@@ -54,7 +54,8 @@ def build_view(state: MicroMobState, player: int | None) -> dict[str, Any]:
         "players": seats,
         "turn": {
             "number": state.turn,
-            "abilities_used": sorted(state.used),
+            # allies that left for a hand since are not named (hands are secret)
+            "abilities_used": sorted(a for a in state.used if a in state.allies[state.current]),
             "action_taken": state.acted,
             "kinds_taken": sorted(state.kinds_taken),
         },
