@@ -11,6 +11,7 @@ from mobadj import __version__
 # Each module registers its commands on ``main`` when imported.
 COMMAND_MODULES = (
     "mobadj.cli.map_cmd",
+    "mobadj.cli.render_cmd",
     "mobadj.cli.adjudicate_cmd",
     "mobadj.cli.play_cmd",
     "mobadj.cli.judge_cmd",

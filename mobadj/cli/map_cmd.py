@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from mobadj.board.balance import balance_lines
 from mobadj.board.check import inspect_map
 from mobadj.board.loader import map_path
 from mobadj.cli import main
@@ -18,7 +19,9 @@ def map_group() -> None:
 @map_group.command("check")
 @click.argument("file")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the findings, not the summary.")
-def check_cmd(file: str, quiet: bool) -> None:
+@click.option("--balance/--no-balance", default=True,
+              help="Also print balance figures (distances from each power to neutral centres).")
+def check_cmd(file: str, quiet: bool, balance: bool) -> None:
     """Check a map FILE (a path, or the name of a map in maps/) and print a summary.
 
     Reports asymmetric or dangling adjacencies, unknown names, duplicate ids, unreachable
@@ -35,5 +38,8 @@ def check_cmd(file: str, quiet: bool) -> None:
     if not quiet:
         for line in report.summary_lines():
             click.echo(line)
+        if balance and report.game_map is not None and not report.errors:
+            for line in balance_lines(report.game_map):
+                click.echo(line)
     if report.errors:
         raise SystemExit(1)

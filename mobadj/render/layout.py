@@ -37,6 +37,7 @@ class Highway:
     name: str
     points: tuple[Point, ...]
     label_at: int = 0  # index of the segment that carries the name
+    label: Point | None = None  # or an explicit point on the highway for the name
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,10 @@ def parse_layout(data: dict, source: str = "<layout>") -> Layout:
         if not isinstance(h, dict) or "name" not in h or "points" not in h:
             raise LayoutError(f"{source}: a highway needs a name and points, got {h!r}")
         pts = tuple(_point(p, f"point of highway {h['name']}", source) for p in h["points"])
-        highways.append(Highway(str(h["name"]), pts, int(h.get("label_at", 0))))
+        label = None
+        if "label" in h:
+            label = _point(h["label"], f"label of highway {h['name']}", source)
+        highways.append(Highway(str(h["name"]), pts, int(h.get("label_at", 0)), label))
     return Layout(
         map_name=str(data.get("map", "")),
         cell=float(data.get("cell", 1)),

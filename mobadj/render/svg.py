@@ -90,14 +90,26 @@ class _Board:
         self.c = layout.cell
         self.ox = style.margin
         self.oy = style.margin + style.title_h
-        self.cells = layout.cells()
-        self.label = {sid: geometry.label_point(layout, sid, cs) for sid, cs in self.cells.items()}
+        if layout.is_grid:
+            self.cells = layout.cells()
+            self.label = {sid: geometry.label_point(layout, sid, cs)
+                          for sid, cs in self.cells.items()}
+            self.w, self.h = layout.width, layout.height
+        else:  # free polygons, in layout units (cell = pixels per unit)
+            self.cells = {sid: [] for sid in layout.polygons}
+            self.label = {sid: layout.labels.get(sid) or _centroid(poly)
+                          for sid, poly in layout.polygons.items()}
+            self.w = max(x for poly in layout.polygons.values() for x, _ in poly)
+            self.h = max(y for poly in layout.polygons.values() for _, y in poly)
 
     def px(self, gx: float, gy: float) -> tuple[float, float]:
         return self.ox + gx * self.c, self.oy + gy * self.c
 
     def width_at(self, sid: str) -> float:
         """Free width (pixels) of the row of cells holding the label point."""
+        if not self.layout.is_grid:
+            xs = [x for x, _ in self.layout.polygons[sid]]
+            return (max(xs) - min(xs)) * self.c * 0.8
         lx, ly = self.label[sid]
         row = int(ly) if (int(lx), int(ly)) in set(self.cells[sid]) else int(ly - 0.01)
         xs = sorted(x for x, y in self.cells[sid] if y == row)
@@ -125,25 +137,27 @@ def render_svg(game_map: Any, layout: Layout, position: object = None, *,
     """
     style = style or Style()
     view = as_view(game_map, position)
-    if not layout.is_grid:
-        from mobadj.render.polygons import render_polygons
-        return render_polygons(game_map, layout, view, title=title, style=style)
     b = _Board(layout, style)
-    w = 2 * style.margin + layout.width * b.c
-    h = style.margin * 2 + style.title_h + layout.height * b.c + style.legend_h
+    w = max(2 * style.margin + b.w * b.c, 1180)
+    h = style.margin * 2 + style.title_h + b.h * b.c + style.legend_h
     s = _Svg()
     s.raw(f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
           f'viewBox="0 0 {w:.0f} {h:.0f}">')
-    _defs(s)
+    _defs(s, {p.colour for p in game_map.powers.values() if p.colour} | {"#555555"})
     s.add("rect", x=0, y=0, width=f"{w:.0f}", height=f"{h:.0f}", fill=PAPER)
     heading = title or f"{game_map.title}" + (f" \u2014 {view.caption}" if view.caption else "")
     s.text(style.margin, style.margin + 28, heading, 24, text_anchor="start",
            font_weight="bold", letter_spacing="0.5")
-    _spaces(s, b, game_map, view)
-    _borders(s, b, game_map)
-    _diagonal_points(s, b)
+    if layout.is_grid:
+        _spaces(s, b, game_map, view)
+        _borders(s, b, game_map)
+        _diagonal_points(s, b)
+    else:
+        _polygons(s, b, game_map, view)
     _highways(s, b)
-    _junctions(s, b)
+    if layout.is_grid:
+        _junctions(s, b)
+    _highway_names(s, b)
     _subways(s, b)
     _labels(s, b, game_map, view)
     _moves(s, b, game_map, view)
@@ -153,7 +167,15 @@ def render_svg(game_map: Any, layout: Layout, position: object = None, *,
     return "\n".join(s.parts)
 
 
-def _defs(s: _Svg) -> None:
+def _marker_id(colour: str) -> str:
+    return "arrow-" + colour.lstrip("#").lower()
+
+
+def _defs(s: _Svg, colours: set[str]) -> None:
+    for colour in sorted(colours):  # one arrow head per colour (no context-stroke in cairo)
+        s.raw(f'<marker id="{_marker_id(colour)}" viewBox="0 0 10 10" refX="7" refY="5" '
+              'markerWidth="3.6" markerHeight="3.6" orient="auto-start-reverse">'
+              f'<path d="M0 0 L10 5 L0 10 z" fill="{colour}"/></marker>')
     s.raw(
         "<defs>"
         '<pattern id="waves" width="22" height="12" patternUnits="userSpaceOnUse">'
@@ -164,9 +186,6 @@ def _defs(s: _Svg) -> None:
         'stroke-opacity="0.22" stroke-width="3"/></pattern>'
         '<pattern id="bars" width="9" height="9" patternUnits="userSpaceOnUse">'
         '<line x1="4.5" y1="0" x2="4.5" y2="9" stroke="#6d6d6d" stroke-width="2"/></pattern>'
-        '<marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" '
-        'markerHeight="5" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" '
-        'fill="context-stroke"/></marker>'
         '<marker id="subarrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="4" '
         f'markerHeight="4" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" '
         f'fill="{SUBWAY}"/></marker>'
@@ -204,6 +223,19 @@ def _spaces(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
                 s.add("rect", x=f"{px:.1f}", y=f"{py:.1f}", width=f"{c:.1f}", height=f"{c:.1f}",
                       fill=overlay, opacity="0.55" if terrain == "gaol" else None)
         s.raw("</g>")
+
+
+def _centroid(poly: tuple[tuple[float, float], ...]) -> tuple[float, float]:
+    return (sum(x for x, _ in poly) / len(poly), sum(y for _, y in poly) / len(poly))
+
+
+def _polygons(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
+    """Spaces of a free-polygon layout (any map): filled shapes with their borders."""
+    for sid, poly in b.layout.polygons.items():
+        pts = " ".join(f"{b.px(x, y)[0]:.1f},{b.px(x, y)[1]:.1f}" for x, y in poly)
+        wet = _terrain(game_map, sid) in ("water", "sea", "impassable")
+        s.add("polygon", points=pts, fill=_space_fill(game_map, sid, view),
+              stroke=COAST if wet else BORDER, stroke_width="1.6", id=f"space-{sid}")
 
 
 def _terrain(game_map: Any, sid: str) -> str:
@@ -250,9 +282,20 @@ def _highways(s: _Svg, b: _Board) -> None:
               stroke_linejoin="round", stroke_linecap="round")
         s.add("polyline", points=pts, fill="none", stroke="#fff6d5", stroke_width="1",
               stroke_dasharray="6 6")
+
+
+def _highway_names(s: _Svg, b: _Board) -> None:
+    for hw in b.layout.highways:
         i = min(max(hw.label_at, 0), len(hw.points) - 2)
         (x0, y0), (x1, y1) = b.px(*hw.points[i]), b.px(*hw.points[i + 1])
         mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+        if hw.label is not None:
+            mx, my = b.px(*hw.label)
+            for (ax, ay), (bx, by) in zip(hw.points, hw.points[1:], strict=False):
+                if min(ax, bx) <= hw.label[0] <= max(ax, bx) and \
+                        min(ay, by) <= hw.label[1] <= max(ay, by):
+                    (x0, y0), (x1, y1) = b.px(ax, ay), b.px(bx, by)
+                    break
         angle = 90 if abs(x1 - x0) < 1e-6 else 0
         s.raw(f'<g transform="translate({mx:.1f},{my:.1f}) rotate({angle})">')
         tw = _text_w(hw.name, 11) + 14
@@ -271,9 +314,14 @@ def _junctions(s: _Svg, b: _Board) -> None:
 
 
 def _station(b: _Board, sid: str) -> tuple[float, float]:
+    """The subway stop of a space: a U square just left of its abbreviation."""
     lx, ly = b.label[sid]
     x, y = b.px(lx, ly)
-    return x - 0.36 * b.c, y - 0.30 * b.c
+    return x - _abbr_w(sid) / 2 - 10, y - 0.12 * b.c - 5
+
+
+def _abbr_w(sid: str) -> float:
+    return len(sid) * 15 * 0.66
 
 
 def _subways(s: _Svg, b: _Board) -> None:
@@ -332,6 +380,10 @@ def _labels(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
             continue
         wet = terrain in ("water", "sea")
         colour = "#123c5e" if wet else INK
+        halo = _space_fill(game_map, sid, view)
+        s.text(x, y - 0.12 * b.c, sid, 15, fill=colour, font_weight="bold",
+               font_style="italic" if wet else None, stroke=halo, stroke_width="3.5",
+               stroke_linejoin="round")
         s.text(x, y - 0.12 * b.c, sid, 15, fill=colour, font_weight="bold",
                font_style="italic" if wet else None)
         room = b.width_at(sid) - 6
@@ -340,20 +392,24 @@ def _labels(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
         while max(_text_w(line, size) for line in lines) > room and size > 6.8:
             size -= 0.3
         for i, line in enumerate(lines):
-            s.text(x, y + 0.07 * b.c + i * (size + 0.5), line, size, fill=colour,
-                   font_style="italic" if wet else None, opacity="0.9")
+            ty = y + 0.07 * b.c + i * (size + 0.5)
+            s.text(x, ty, line, size, fill=halo, stroke=halo, stroke_width="2.5",
+                   stroke_linejoin="round")
+            s.text(x, ty, line, size, fill=colour, font_style="italic" if wet else None)
         if prov is not None and prov.supply_center:
             _centre_mark(s, b, game_map, view, sid, x, y)
         if terrain == "gaol":
-            s.text(x, y - 0.36 * b.c, "\u2605 GAOL \u2605", 9, fill="#222222",
-                   font_weight="bold", letter_spacing="1")
+            s.add("rect", x=f"{x - 19:.1f}", y=f"{y + 0.48 * b.c - 9:.1f}", width="38",
+                  height="13", rx="3", fill="#222222")
+            s.text(x, y + 0.48 * b.c + 1, "GAOL", 9, fill="#ffffff", font_weight="bold",
+                   letter_spacing="1.5")
 
 
 def _centre_mark(s: _Svg, b: _Board, game_map: Any, view: BoardView, sid: str,
                  x: float, y: float) -> None:
     owner = view.centers.get(sid)
     colour = game_map.powers[owner].colour if owner in game_map.powers else "#ffffff"
-    cx = x + _text_w(sid, 15) / 2 + 9
+    cx = x + _abbr_w(sid) / 2 + 9
     cy = y - 0.12 * b.c - 5
     prov = game_map.provinces[sid]
     if prov.home_of:  # home centre: a double ring
@@ -364,7 +420,7 @@ def _centre_mark(s: _Svg, b: _Board, game_map: Any, view: BoardView, sid: str,
 
 
 def _unit_glyph(s: _Svg, kind: str, x: float, y: float, colour: str, *,
-                ghost: bool = False) -> None:
+                ghost: bool = False, key: bool = False) -> None:
     """Gang: a round badge with G.  Don: a five-pointed star with D."""
     opacity = "0.75" if ghost else None
     if kind == "D":
@@ -374,11 +430,11 @@ def _unit_glyph(s: _Svg, kind: str, x: float, y: float, colour: str, *,
             a = -math.pi / 2 + i * math.pi / 5
             pts.append(f"{x + r * math.cos(a):.1f},{y + 1 + r * math.sin(a):.1f}")
         s.add("polygon", points=" ".join(pts), fill=colour, stroke="#ffffff", stroke_width="1.6",
-              opacity=opacity, class_="unit-D")
+              opacity=opacity, class_=None if key else "unit-D")
         s.text(x, y + 4.6, "D", 9.5, fill="#ffffff", font_weight="bold")
     else:
         s.add("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r="10", fill=colour, stroke="#ffffff",
-              stroke_width="2", opacity=opacity, class_="unit-" + kind)
+              stroke_width="2", opacity=opacity, class_=None if key else "unit-" + kind)
         s.add("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r="10", fill="none", stroke=INK,
               stroke_width="0.8", opacity=opacity)
         s.text(x, y + 4.2, kind, 11.5, fill="#ffffff", font_weight="bold")
@@ -405,12 +461,13 @@ def _units(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
             s.raw(f'<g class="unit" data-space="{escape(sid)}" data-power="{u.power}">')
             _unit_glyph(s, u.kind, ux, y, _colour(game_map, u.power))
             s.raw("</g>")
-    for i, d in enumerate(view.dislodged):
+    for d in view.dislodged:
         sid = d.unit.province
         if sid not in b.label:
             continue
         x, y = b.unit_point(sid)
-        ux, uy = x + 0.36 * b.c, y - 0.30 * b.c + (i % 2) * 4
+        n = len(by_space.get(sid, ()))
+        ux, uy = x + n * 12 + 18, y - 4
         s.raw(f'<g class="dislodged" data-space="{escape(sid)}" data-power="{d.unit.power}">')
         s.add("circle", cx=f"{ux:.1f}", cy=f"{uy:.1f}", r="14", fill="#ffffff",
               fill_opacity="0.6", stroke="#d32f2f", stroke_width="2.2", stroke_dasharray="4 2.5")
@@ -439,7 +496,8 @@ def _moves(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
         s.add("path", d=d, fill="none", stroke="#ffffff", stroke_width="7", stroke_opacity="0.8",
               stroke_linecap="round")
         s.add("path", d=d, fill="none", stroke=colour, stroke_width="3.6",
-              stroke_dasharray=dash, marker_end="url(#arrow)", stroke_linecap="round",
+              stroke_dasharray=dash, marker_end=f"url(#{_marker_id(colour)})",
+              stroke_linecap="round",
               class_="move-ok" if mv.succeeded else "move-failed")
 
 
@@ -451,14 +509,15 @@ def _legend(s: _Svg, b: _Board, game_map: Any, view: BoardView, style: Style,
     counts: dict[str, int] = {}
     for owner in view.centers.values():
         counts[owner] = counts.get(owner, 0) + 1
-    col_w = 215
+    col_w = 250
     for i, (pid, power) in enumerate(game_map.powers.items()):
         cx = x + 12 + (i % 3) * col_w
         cy = top + 26 + (i // 3) * 30
-        _unit_glyph(s, "G", cx, cy, power.colour or "#555555")
+        _unit_glyph(s, next(iter(game_map.unit_kinds), "G"), cx, cy, power.colour or "#555555",
+                    key=True)
         label = f"{power.name}  ({counts.get(pid, 0)} centres)"
         s.text(cx + 17, cy + 4.5, label, 12, text_anchor="start")
-    kx = x + 3 * col_w + 20
+    kx = x + 3 * col_w + 30
     s.text(kx, top + 6, "Key", 13, text_anchor="start", font_weight="bold")
     items = [
         ("gang", "Gang"), ("don", "Don (boss)"), ("centre", "supply centre"),
@@ -481,10 +540,10 @@ def _legend(s: _Svg, b: _Board, game_map: Any, view: BoardView, style: Style,
 def _key_symbol(s: _Svg, key: str, x: float, y: float) -> None:
     if key == "gang":
         s.raw('<g transform="scale(1)">')
-        _unit_glyph(s, "G", x, y, "#666666")
+        _unit_glyph(s, "G", x, y, "#666666", key=True)
         s.raw("</g>")
     elif key == "don":
-        _unit_glyph(s, "D", x, y, "#666666")
+        _unit_glyph(s, "D", x, y, "#666666", key=True)
     elif key in ("centre", "home"):
         if key == "home":
             s.add("circle", cx=f"{x}", cy=f"{y}", r="7.5", fill="none", stroke=INK,
@@ -515,7 +574,7 @@ def _key_symbol(s: _Svg, key: str, x: float, y: float) -> None:
     elif key in ("ok", "fail"):
         s.add("line", x1=f"{x - 14}", y1=f"{y}", x2=f"{x + 10}", y2=f"{y}", stroke="#555555",
               stroke_width="3.2", stroke_dasharray="6 4" if key == "fail" else None,
-              marker_end="url(#arrow)")
+              marker_end=f"url(#{_marker_id('#555555')})")
     elif key == "dis":
         s.add("circle", cx=f"{x}", cy=f"{y}", r="9", fill="#ffffff", stroke="#d32f2f",
               stroke_width="2", stroke_dasharray="4 2.5")

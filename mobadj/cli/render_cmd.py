@@ -1,0 +1,91 @@
+"""``mobadj map render``: draw a board and a position as SVG or PNG."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import yaml
+
+from mobadj.cli.map_cmd import map_group
+
+
+def _read_yaml(path: str) -> object:
+    try:
+        return yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        raise click.ClickException(f"{path}: not valid YAML{where}: "
+                                   f"{getattr(exc, 'problem', exc)}") from None
+
+
+def _read_results(path: str) -> dict:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise click.ClickException(f"{path}: not valid JSON (line {exc.lineno}, column "
+                                   f"{exc.colno}): {exc.msg}") from None
+    if isinstance(data, list):  # a bare list of order results
+        return {"orders": data}
+    if not isinstance(data, dict):
+        raise click.ClickException(f"{path}: expected adjudication results (a JSON object "
+                                   f"with 'orders', as `mobadj adjudicate --json` prints)")
+    return data
+
+
+@map_group.command("render")
+@click.argument("position", required=False, type=click.Path(exists=True, dir_okay=False))
+@click.option("--map", "map_name", default="mobtown2", show_default=True,
+              help="Map name (maps/<name>.yaml) or path.")
+@click.option("--layout", "layout_name", default=None,
+              help="Layout file; default maps/<map>.layout.yaml.")
+@click.option("--orders", "results", type=click.Path(exists=True, dir_okay=False),
+              help="Adjudication results (JSON, as `mobadj adjudicate --json` prints): "
+                   "draws the moves as arrows; without POSITION, also its units and centres.")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+              help="Output file: .svg or .png.")
+@click.option("--scale", default=1.0, show_default=True, help="Size factor for PNG output.")
+@click.option("--title", default=None, help="Title above the board.")
+def render_cmd(position: str | None, map_name: str, layout_name: str | None,
+               results: str | None, output: str, scale: float, title: str | None) -> None:
+    """Draw the board with the units of POSITION (YAML; default: the starting position).
+
+    POSITION: {caption, units: {mob: ["G Lex", "D Lex"]}, centers: {mob: [Lex]},
+    dislodged: {mob: [{unit: G Lex, from: Col, via: subway}]},
+    moves: [{power, from, to, via: ground|subway, result: succeeds|fails}]}
+    (docs/mobtown-map.md).  Writes SVG, or PNG when OUTPUT ends in .png.
+    """
+    from mobadj.board.findings import MapFileError
+    from mobadj.board.loader import load_map
+    from mobadj.render import LayoutError, ViewError, load_layout, render_svg
+    from mobadj.render.png import PngUnavailableError, svg_to_png
+    from mobadj.render.position import as_view, moves_from_results
+
+    suffix = Path(output).suffix.lower()
+    if suffix not in (".svg", ".png"):
+        raise click.BadParameter("the output file must end in .svg or .png", param_hint="-o")
+    try:
+        game_map = load_map(map_name)
+        layout = load_layout(layout_name or game_map.name)
+        data = _read_yaml(position) if position else None
+        if data is not None and not isinstance(data, dict):
+            raise click.ClickException(f"{position}: a position is a mapping with 'units'")
+        extra = _read_results(results) if results else {}
+        if data is None and "units" in extra:
+            data = {k: extra[k] for k in ("units", "centers", "dislodged") if k in extra}
+            data["caption"] = extra.get("phase", "")
+        view = as_view(game_map, data)
+        if extra.get("orders"):
+            view.moves.extend(moves_from_results(game_map, extra["orders"]))
+        if extra.get("moves"):
+            view.moves.extend(as_view(game_map, {"moves": extra["moves"]}).moves)
+        svg = render_svg(game_map, layout, view, title=title)
+        if suffix == ".png":
+            Path(output).write_bytes(svg_to_png(svg, scale=scale))
+        else:
+            Path(output).write_text(svg, encoding="utf-8")
+    except (MapFileError, FileNotFoundError, LayoutError, ViewError, PngUnavailableError) as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"wrote {output}")

@@ -1,0 +1,68 @@
+"""Adjacency derived from a grid plan (rule 4 geometry, rule 5 subways)."""
+
+from __future__ import annotations
+
+import pytest
+
+from mobadj.render.geometry import derive_edges, junction_points
+from mobadj.render.layout import LayoutError, parse_layout
+
+# A B C    highway H runs between the first two rows; a junction joins B and E;
+# D E F    every inner corner is a point where four spaces meet (diagonals);
+# G H I    subways A-I (underground only) and D-E (beside a ground border).
+PLAN = {
+    "grid": "A B C\nD E F\nG H I\n",
+    "highways": [{"name": "H", "points": [[0, 1], [3, 1]]}],
+    "junctions": [["B", "E"]],
+    "subways": [["A", "I"], ["D", "E"]],
+}
+
+
+def edges(plan: dict, impassable=()):
+    return {tuple(sorted(k)): v for k, v in
+            derive_edges(parse_layout(plan), impassable=impassable).items()}
+
+
+def test_plain_highway_junction_and_diagonals():
+    e = edges(PLAN)
+    assert e[("A", "B")] == {"via": "plain"}
+    assert e[("A", "D")] == {"via": "highway", "highway": "H"}  # rule 4: crossing
+    assert e[("B", "E")] == {"via": "junction"}  # rule 4: a junction joins them
+    assert e[("D", "H")] == {"via": "diagonal"}  # four spaces meet at (1, 2)
+    assert e[("A", "E")] == {"via": "highway", "highway": "H", "diagonal": True}
+
+
+def test_subways_alone_and_beside_ground():
+    e = edges(PLAN)
+    assert e[("A", "I")] == {"via": "subway"}
+    assert e[("D", "E")] == {"via": "plain", "subway": True}
+
+
+def test_straddling_space_is_never_across():
+    plan = {"grid": "A B\nQ Q\nQ Q\nC D\n",
+            "highways": [{"name": "H", "points": [[0, 2], [2, 2]]}], "straddle": {"Q": "H"}}
+    e = edges(plan)
+    assert e[("A", "Q")] == {"via": "plain"} and e[("C", "Q")] == {"via": "plain"}
+
+
+def test_impassable_has_no_edges():  # rule 2: Bootleg Bay
+    e = edges(PLAN, impassable={"C"})
+    assert not any("C" in k for k in e) and ("B", "F") in e
+    with pytest.raises(LayoutError, match="subway D-E runs into an impassable space"):
+        edges(PLAN, impassable={"E"})
+
+
+def test_junction_must_lie_on_a_highway():
+    plan = {**PLAN, "junctions": [["A", "B"]]}
+    with pytest.raises(LayoutError, match="junction A-B is not on a highway"):
+        junction_points(parse_layout(plan))
+
+
+def test_bad_layouts_are_named():
+    with pytest.raises(LayoutError, match="grid row 2 has 2 cells, expected 3"):
+        parse_layout({"grid": "A B C\nD E\n"})
+    with pytest.raises(LayoutError, match="bends off the grid"):
+        derive_edges(parse_layout({"grid": "A B\nC D\n",
+                                   "highways": [{"name": "H", "points": [[0, 0], [1, 1]]}]}))
+    with pytest.raises(LayoutError, match="pair of space ids"):
+        parse_layout({"grid": "A B\n", "subways": [["A"]]})

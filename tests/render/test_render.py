@@ -1,0 +1,192 @@
+"""The picture: valid SVG with every space and unit, PNG output, the CLI, other maps."""
+
+from __future__ import annotations
+
+import json
+import struct
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from mobadj.board.loader import load_map
+from mobadj.cli import main
+from mobadj.render import BoardView, ViewError, as_view, load_layout, render_png, render_svg
+from mobadj.render.position import moves_from_results
+
+DATA = Path(__file__).parent / "data"
+NS = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(scope="module")
+def gm():
+    return load_map("mobtown2")
+
+
+@pytest.fixture(scope="module")
+def layout():
+    return load_layout("mobtown2")
+
+
+@pytest.fixture(scope="module")
+def position():
+    return yaml.safe_load((DATA / "position.yaml").read_text(encoding="utf-8"))
+
+
+def classes(root: ET.Element, name: str) -> list[ET.Element]:
+    return [el for el in root.iter() if name in (el.get("class") or "").split()]
+
+
+def texts(root: ET.Element) -> set[str]:
+    return {el.text for el in root.iter(f"{NS}text") if el.text}
+
+
+def reading(root: ET.Element) -> str:
+    """All visible text in drawing order (halos skipped), wrapped lines joined by spaces."""
+    return " ".join(el.text for el in root.iter(f"{NS}text") if el.text and not el.get("stroke"))
+
+
+def test_start_position_svg(gm, layout):
+    root = ET.fromstring(render_svg(gm, layout))
+    ids = {el.get("id") for el in root.iter(f"{NS}g")}
+    assert {f"space-{sid}" for sid in gm.provinces} <= ids
+    shown = texts(root)
+    for sid, prov in gm.provinces.items():
+        if prov.terrain != "impassable":
+            assert sid in shown  # every space named by its abbreviation
+    words = reading(root)
+    for prov in gm.provinces.values():
+        assert prov.name in words  # and by its full name (wrapped where narrow)
+    assert len(classes(root, "unit-G")) == 18 and not classes(root, "unit-D")
+    assert len(classes(root, "centre")) == 32
+    assert len(classes(root, "junction")) == len(layout.junctions)
+    assert len(classes(root, "subway")) == len(layout.subways)
+    assert classes(root, "diagonal")
+    for hw in layout.highways:
+        assert hw.name in shown
+
+
+def test_position_with_dons_dislodged_and_moves(gm, layout, position):
+    root = ET.fromstring(render_svg(gm, layout, position))
+    assert len(classes(root, "unit-D")) == 6
+    assert len(classes(root, "unit-G")) == 24 + 1  # on the board, and the dislodged one
+    assert len(classes(root, "dislodged")) == 1
+    assert len(classes(root, "move-ok")) == 4 and len(classes(root, "move-failed")) == 3
+    assert "Mobtown II \u2014 August 1919, week 2" in texts(root)
+    lepke = [el for el in classes(root, "unit") if el.get("data-power") == "lepke"]
+    assert {el.get("data-space") for el in lepke} == {"Que", "Cat", "Mic", "Chi"}
+
+
+def test_owner_colours_tint_centres(gm, layout, position):
+    svg = render_svg(gm, layout, position)
+    root = ET.fromstring(svg)
+    rects = [el for el in root.iter(f"{NS}g") if el.get("id") == "space-Yon"][0]
+    fills = {r.get("fill") for r in rects}
+    start_fills = {r.get("fill") for r in [el for el in ET.fromstring(render_svg(gm, layout))
+                                           .iter(f"{NS}g") if el.get("id") == "space-Yon"][0]}
+    assert fills != start_fills  # Yonkers now Luciano's: tinted green
+
+
+def test_png_written(gm, layout, position):
+    data = render_png(gm, layout, position, scale=0.5)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    assert 700 < width < 900 and 450 < height < 650
+    assert len(data) > 50_000
+
+
+def test_view_errors_name_the_entry(gm):
+    with pytest.raises(ViewError, match=r"units: capone\[0\].*did you mean"):
+        as_view(gm, {"units": {"capone": ["G Lexx"]}})
+    with pytest.raises(ViewError, match="unknown unit kind 'A'"):
+        as_view(gm, {"units": {"capone": ["A Lex"]}})
+    with pytest.raises(ViewError, match="units: Capon"):
+        as_view(gm, {"units": {"Capon": ["G Lex"]}})
+    assert as_view(gm, {"units": {"Al Capone": ["G(ECP)"]}}).units[0].province == "LOP"
+
+
+def test_moves_from_results_in_both_notations(gm):
+    moves = moves_from_results(gm, [
+        {"power": "capone", "order": "G(Mic)-U-P49", "result": "succeeds"},
+        {"power": "murderinc", "order": "G+D(PPU)-Har", "result": "fails"},
+        {"power": "lepke", "order": "G Lex - Col", "result": "succeeds"},
+        {"power": "lepke", "order": "G(PPU) S G(Mic)-Mem", "result": "succeeds"},
+    ])
+    assert [(m.src, m.dst, m.via, m.succeeded) for m in moves] == [
+        ("Mic", "P49", "subway", True), ("PPU", "Har", "ground", False),
+        ("Lex", "Col", "ground", True)]
+
+
+def test_engine_like_position_objects(gm, layout):
+    class U:
+        def __init__(self, power, kind, location):
+            self.power, self.kind, self.location = power, kind, location
+
+    class P:
+        phase = "1919-07-W1-M"
+        units = {"Lex": U("capone", "G", "Lex")}
+        centers = {"Lex": "capone"}
+        dislodged = {}
+
+    view = as_view(gm, P())
+    assert isinstance(view, BoardView) and view.caption == "1919-07-W1-M"
+    root = ET.fromstring(render_svg(gm, layout, P()))
+    assert len(classes(root, "unit-G")) == 1
+
+
+def test_cli_render_svg_and_png(tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "board.svg"
+    res = runner.invoke(main, ["map", "render", str(DATA / "position.yaml"), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    ET.fromstring(out.read_text(encoding="utf-8"))
+    png = tmp_path / "board.png"
+    res = runner.invoke(main, ["map", "render", "--map", "mobtown2", "-o", str(png),
+                               "--scale", "0.4"])
+    assert res.exit_code == 0, res.output
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_cli_results_json_draws_arrows(tmp_path):
+    results = {"phase": "1919-07-W1-M", "orders": [
+        {"power": "capone", "order": "G(DAN)-Lex", "result": "succeeds", "reason": None}]}
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(results), encoding="utf-8")
+    out = tmp_path / "r.svg"
+    res = CliRunner().invoke(main, ["map", "render", "--orders", str(path), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    root = ET.fromstring(out.read_text(encoding="utf-8"))
+    assert len(classes(root, "move-ok")) == 1
+
+
+def test_cli_errors_are_friendly(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("units:\n  capone: [G Lexx]\n", encoding="utf-8")
+    res = CliRunner().invoke(main, ["map", "render", str(bad), "-o", str(tmp_path / "x.svg")])
+    assert res.exit_code == 1 and "did you mean" in res.output and "Traceback" not in res.output
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("units: [\n", encoding="utf-8")
+    res = CliRunner().invoke(main, ["map", "render", str(broken), "-o", str(tmp_path / "x.svg")])
+    assert res.exit_code == 1 and "not valid YAML (line" in res.output
+    res = CliRunner().invoke(main, ["map", "render", "-o", str(tmp_path / "x.gif")])
+    assert res.exit_code == 2 and ".svg or .png" in res.output
+    res = CliRunner().invoke(main, ["map", "render", "--map", "standard", "-o",
+                                    str(tmp_path / "s.svg")])
+    assert res.exit_code == 1 and "no layout file" in res.output
+
+
+def test_polygon_layout_for_another_map(tmp_path):
+    """Any map can be drawn once someone writes a polygon layout for it."""
+    gm = load_map("standard")
+    polygons = {}
+    for i, pid in enumerate(gm.provinces):
+        x, y = (i % 10) * 60, (i // 10) * 60
+        polygons[pid] = {"polygon": [[x, y], [x + 58, y], [x + 58, y + 58], [x, y + 58]]}
+    layout_file = tmp_path / "standard.layout.yaml"
+    layout_file.write_text(yaml.safe_dump({"map": "standard", "spaces": polygons}),
+                           encoding="utf-8")
+    root = ET.fromstring(render_svg(gm, load_layout(layout_file)))
+    assert len(classes(root, "unit-A")) == 13 and len(classes(root, "unit-F")) == 9
+    assert "PAR" in texts(root)
