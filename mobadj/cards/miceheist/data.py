@@ -1,0 +1,253 @@
+"""The Mice Heist components, read once from ``mobadj/cards/data/mice_heist.yaml``.
+
+Cards are data, not code: a GM may transcribe a printed deck into the YAML file and the
+engine, bot and simulations use it unchanged.  The loader checks the shape the rulebook
+prescribes (3 starting skills per colour, 37 upgrades, 5 obstacles per job A-D).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "mice_heist.yaml"
+
+EFFECT_KINDS = (
+    "bonus",
+    "per_icon",
+    "per_assist",
+    "flip",
+    "cancel",
+    "draw",
+    "gain",
+    "advance",
+    "retreat",
+    "bounty",
+)
+TARGETED = ("flip", "cancel")  # effects that name one chip of this test
+NO_VALUE = TARGETED  # effects written without a number
+SPECIAL_CONDITIONS = ("finale", "plain")
+
+
+class DataError(ValueError):
+    """The YAML deck does not have the shape the rules need."""
+
+
+def slug(name: str) -> str:
+    """The command-line key of a name: ``Pick the Lock`` -> ``pick-the-lock``."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """One phrase of a skill: ``bonus 3 if hand`` is Effect("bonus", 3, "hand")."""
+
+    kind: str
+    value: int
+    condition: str | None = None
+
+    def __str__(self) -> str:
+        text = self.kind if self.kind in NO_VALUE else f"{self.kind} {self.value}"
+        return f"{text} if {self.condition}" if self.condition else text
+
+
+@dataclass(frozen=True, slots=True)
+class Skill:
+    """A skill card: starting (has a colour) or upgrade (colour None)."""
+
+    key: str
+    name: str
+    colour: str | None
+    icon: str | None
+    effects: tuple[Effect, ...]
+
+    @property
+    def text(self) -> str:
+        return ", ".join(str(e) for e in self.effects)
+
+
+@dataclass(frozen=True, slots=True)
+class Obstacle:
+    """An obstacle card of a job's stack."""
+
+    id: str
+    job: str
+    name: str
+    target: int
+    icons: tuple[str, ...]
+    payout: int
+    finale: bool
+
+    def meets(self, condition: str | None) -> bool:
+        """Whether an effect's ``if`` condition holds for this obstacle."""
+        if condition is None:
+            return True
+        if condition == "finale":
+            return self.finale
+        if condition == "plain":
+            return not self.icons
+        return condition in self.icons
+
+    @property
+    def text(self) -> str:
+        icons = "+".join(self.icons) if self.icons else "no icons"
+        fin = ", FINALE" if self.finale else ""
+        return f"{self.id} {self.name} (target {self.target}, {icons}, payout {self.payout}{fin})"
+
+
+@dataclass(frozen=True, slots=True)
+class Chip:
+    """A double-sided modifier chip; ``faces[0]`` and ``faces[1]``."""
+
+    id: int
+    colour: str
+    faces: tuple[int, int]
+
+    def label(self, face: int) -> str:
+        return f"{self.colour} {self.faces[face]:+d}"
+
+
+@dataclass(frozen=True)
+class HeistData:
+    """Every component of one deck version."""
+
+    version: str
+    track_length: int
+    start_cheese: int
+    cheese_total: int
+    market_size: int
+    max_skills: int
+    chips_per_test: int
+    icons: tuple[str, ...]
+    colours: tuple[str, ...]
+    chips: tuple[Chip, ...]
+    food: dict[int, tuple[str, ...]]
+    starting: dict[str, tuple[str, ...]]  # colour -> skill keys
+    upgrades: tuple[str, ...]
+    skills: dict[str, Skill]
+    jobs: tuple[str, ...]
+    job_names: dict[str, str]
+    stacks: dict[str, tuple[str, ...]]  # job -> obstacle ids, top first
+    obstacles: dict[str, Obstacle]
+
+
+def _effect(text: str, icons: tuple[str, ...], where: str) -> Effect:
+    words = str(text).split()
+    condition = None
+    if len(words) >= 2 and words[-2] == "if":
+        condition = words[-1]
+        words = words[:-2]
+        if condition not in icons and condition not in SPECIAL_CONDITIONS:
+            raise DataError(f"{where}: unknown condition '{condition}' in '{text}'")
+    if not words or words[0] not in EFFECT_KINDS:
+        raise DataError(f"{where}: unknown effect '{text}' (known: {', '.join(EFFECT_KINDS)})")
+    kind = words[0]
+    if kind in NO_VALUE:
+        if len(words) != 1:
+            raise DataError(f"{where}: '{kind}' takes no number in '{text}'")
+        return Effect(kind, 1, condition)
+    if len(words) != 2 or not re.fullmatch(r"\d+", words[1]):
+        raise DataError(f"{where}: '{kind}' needs one whole number in '{text}'")
+    return Effect(kind, int(words[1]), condition)
+
+
+def _skill(raw: dict[str, Any], colour: str | None, icons: tuple[str, ...]) -> Skill:
+    name = str(raw["name"])
+    icon = raw.get("icon")
+    if icon is not None and icon not in icons:
+        raise DataError(f"skill {name}: unknown icon '{icon}'")
+    effects = tuple(_effect(e, icons, f"skill {name}") for e in raw.get("effects", ()))
+    if not effects:
+        raise DataError(f"skill {name}: no effects")
+    return Skill(slug(name), name, colour, icon, effects)
+
+
+def parse_data(raw: dict[str, Any]) -> HeistData:
+    """Build and check a deck from the parsed YAML mapping."""
+    icons = tuple(raw["icons"])
+    colours = tuple(raw["colours"])
+    skills: dict[str, Skill] = {}
+
+    def add(skill: Skill) -> str:
+        if skill.key in skills:
+            raise DataError(f"two skills are called '{skill.name}'")
+        skills[skill.key] = skill
+        return skill.key
+
+    starting: dict[str, tuple[str, ...]] = {}
+    for colour in colours:
+        cards = raw["starting_skills"].get(colour) or []
+        if len(cards) != 3:
+            raise DataError(f"colour {colour} needs 3 starting skills, has {len(cards)}")
+        starting[colour] = tuple(add(_skill(c, colour, icons)) for c in cards)
+    upgrades = tuple(add(_skill(c, None, icons)) for c in raw["upgrade_skills"])
+    if len(upgrades) != 37:
+        raise DataError(f"the upgrade deck needs 37 skills, has {len(upgrades)}")
+    chips: list[Chip] = []
+    for c in raw["chips"]:
+        for _ in range(int(c["count"])):
+            a, b = (int(x) for x in c["faces"])
+            chips.append(Chip(len(chips), str(c["colour"]), (a, b)))
+    obstacles: dict[str, Obstacle] = {}
+    stacks: dict[str, tuple[str, ...]] = {}
+    job_names: dict[str, str] = {}
+    for job, spec in raw["jobs"].items():
+        job = str(job)
+        job_names[job] = str(spec["name"])
+        ids = []
+        for o in spec["obstacles"]:
+            bad = [i for i in o.get("icons", []) if i not in icons]
+            if bad:
+                raise DataError(f"obstacle {o['id']}: unknown icons {bad}")
+            ob = Obstacle(
+                str(o["id"]),
+                job,
+                str(o["name"]),
+                int(o["target"]),
+                tuple(o.get("icons", [])),
+                int(o["payout"]),
+                bool(o.get("finale", False)),
+            )
+            obstacles[ob.id] = ob
+            ids.append(ob.id)
+        if len(ids) != 5:
+            raise DataError(f"job {job} needs 5 obstacles, has {len(ids)}")
+        stacks[job] = tuple(ids)
+    if len(stacks) != 4:
+        raise DataError(f"the game needs 4 jobs, has {len(stacks)}")
+    track_length = int(raw["track_length"])
+    if track_length < len(colours):
+        raise DataError("track_length must be at least the number of players (6)")
+    food = {int(v): tuple(names) for v, names in raw["food"].items()}
+    return HeistData(
+        version=str(raw["version"]),
+        track_length=track_length,
+        start_cheese=int(raw["start_cheese"]),
+        cheese_total=int(raw["cheese_total"]),
+        market_size=int(raw["market_size"]),
+        max_skills=int(raw["max_skills"]),
+        chips_per_test=int(raw["chips_per_test"]),
+        icons=icons,
+        colours=colours,
+        chips=tuple(chips),
+        food=food,
+        starting=starting,
+        upgrades=upgrades,
+        skills=skills,
+        jobs=tuple(sorted(stacks)),
+        job_names=job_names,
+        stacks=stacks,
+        obstacles=obstacles,
+    )
+
+
+@lru_cache(maxsize=4)
+def load_data(path: str | None = None) -> HeistData:
+    """The deck in ``path`` (default: the bundled YAML), parsed once per process."""
+    with open(path or DATA_FILE, encoding="utf-8") as fh:
+        return parse_data(yaml.safe_load(fh))

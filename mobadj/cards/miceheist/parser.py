@@ -1,0 +1,189 @@
+"""Reading Mice Heist commands (``commands.lark``) into actions, with friendly errors.
+
+Syntax errors name the column, what was expected and a did-you-mean; skill names are
+matched forgivingly (case, spaces or hyphens, a unique prefix) against the skills the
+command may name, which are all public, so no error can reveal a secret.
+"""
+
+from __future__ import annotations
+
+import difflib
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, v_args
+
+from mobadj.cards.miceheist.actions import Action, Bet, Learn, Select, Test, Use
+from mobadj.cards.miceheist.data import slug
+from mobadj.cards.protocol import CommandError
+
+if TYPE_CHECKING:
+    from mobadj.cards.miceheist.engine import MiceHeistState
+
+COMMANDS = ("select", "bet", "pass", "use", "test", "learn", "skip")
+EXAMPLES = "select A | bet 2 | pass | use scurry | use second-glance on 1 | test | learn sprint"
+_HUMAN = {
+    "JOB": "a job letter",
+    "INT": "a number",
+    "WORD": "a skill name",
+    "COMMA": "','",
+    "$END": "end of command",
+}
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(
+        (Path(__file__).parent / "commands.lark").read_text(encoding="utf-8"),
+        parser="lalr",
+        maybe_placeholders=False,
+    )
+
+
+@v_args(inline=True)
+class _ToRaw(Transformer):
+    """Tree -> (kind, args) with names as plain words, resolved against the state later."""
+
+    def name(self, *words: Token) -> str:
+        return " ".join(str(w) for w in words)
+
+    def uncover(self, *names: str) -> list[str]:
+        return list(names)
+
+    def select(self, job: Token) -> tuple:
+        return ("select", str(job).upper())
+
+    def bet(self, amount: Token, uncover: list[str] | None = None) -> tuple:
+        return ("bet", int(amount), uncover or [])
+
+    def abstain(self, uncover: list[str] | None = None) -> tuple:
+        return ("bet", 0, uncover or [])
+
+    def use(self, skill: str, chip: Token | None = None) -> tuple:
+        return ("use", skill, int(chip) if chip is not None else None)
+
+    def test(self) -> tuple:
+        return ("test",)
+
+    def learn(self, skill: str, discard: str | None = None) -> tuple:
+        return ("learn", skill, discard)
+
+    def skip(self) -> tuple:
+        return ("learn", None, None)
+
+
+def _expected(names: set[str] | frozenset[str]) -> list[str]:
+    out = []
+    for n in sorted(names):
+        if n in _HUMAN:
+            out.append(_HUMAN[n])
+        elif n.startswith("__ANON") or n.startswith("_"):
+            continue
+        else:
+            out.append(f"'{n.lower()}'")
+    return sorted(set(out))
+
+
+def _syntax_error(text: str, err: UnexpectedInput) -> CommandError:
+    column = getattr(err, "column", None)
+    first = text.split()[0].lower() if text.split() else ""
+    if not first:
+        return CommandError("empty command", text=text, expected=[EXAMPLES])
+    if first not in COMMANDS + ("attempt", "abstain", "activate", "done", "go", "resolve"):
+        close = [c for c in COMMANDS if c.startswith(first)] or difflib.get_close_matches(
+            first, COMMANDS, n=1, cutoff=0.5
+        )
+        return CommandError(
+            f"unknown command '{first}'",
+            text=text,
+            column=1,
+            expected=COMMANDS,
+            suggestion=close[0] if close else None,
+        )
+    if isinstance(err, UnexpectedCharacters):
+        found = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
+        what = f"unexpected '{found}'"
+    else:
+        token = getattr(err, "token", None)
+        what = f"unexpected '{token}'" if token and str(token) else "the command ends too soon"
+    expected = _expected(getattr(err, "expected", None) or getattr(err, "allowed", set()))
+    return CommandError(
+        f"cannot read '{text}': {what}",
+        text=text,
+        column=column,
+        expected=expected,
+        suggestion=_example(first),
+    )
+
+
+def _example(first: str) -> str | None:
+    return {
+        "select": "select A",
+        "attempt": "select A",
+        "bet": "bet 2",
+        "use": "use scurry",
+        "activate": "use scurry",
+        "learn": "learn sprint",
+    }.get(first)
+
+
+def resolve_name(text: str, choices: list[str], what: str, state: MiceHeistState) -> str:
+    """The skill key among ``choices`` that ``text`` names (exact, loose or unique prefix)."""
+    key = slug(text)
+    if key in choices:
+        return key
+    loose = [c for c in choices if c.replace("-", "") == key.replace("-", "")]
+    if len(loose) == 1:
+        return loose[0]
+    prefixed = [c for c in choices if c.startswith(key)]
+    if len(prefixed) == 1:
+        return prefixed[0]
+    names = [state.data.skills[c].name for c in choices] if choices else []
+    close = difflib.get_close_matches(key, choices, n=1, cutoff=0.5)
+    if len(prefixed) > 1:
+        message = f"'{text}' could be " + " or ".join(state.data.skills[c].name for c in prefixed)
+    else:
+        message = f"no skill '{text}' {what}"
+    return _raise(message, text, names, close[0] if close else None)
+
+
+def _raise(message: str, text: str, expected: list[str], suggestion: str | None) -> str:
+    raise CommandError(message, text=text, expected=expected or ["(none)"], suggestion=suggestion)
+
+
+def parse_command(state: MiceHeistState, player: int, text: str) -> Action:
+    """Parse ``text`` from ``player`` into an action; raises CommandError."""
+    text = text.strip()
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as err:
+        raise _syntax_error(text, err) from None
+    raw = _ToRaw().transform(tree)
+    kind = raw[0]
+    if kind == "select":
+        job = raw[1]
+        jobs = list(state.data.jobs)
+        if job not in jobs:
+            raise CommandError(
+                f"there is no job '{job}'", text=text, column=text.rfind(" ") + 2, expected=jobs
+            )
+        return Select(job)
+    if kind == "test":
+        return Test()
+    mine = list(state.skills[player])
+    if kind == "bet":
+        amount, names = raw[1], raw[2]
+        covered = [k for k in mine if k in state.covered[player]]
+        keys = tuple(resolve_name(n, covered, "among your covered skills", state) for n in names)
+        if not keys and amount == 0 and covered:
+            keys = (covered[0],)  # an abstainer uncovers a skill (ruling R5)
+        return Bet(amount, keys)
+    if kind == "use":
+        return Use(resolve_name(raw[1], mine, "among your skills", state), raw[2])
+    # learn
+    if raw[1] is None:
+        return Learn()
+    skill = resolve_name(raw[1], list(state.market), "in the market", state)
+    discard = resolve_name(raw[2], mine, "among your skills", state) if raw[2] else None
+    return Learn(skill, discard)
