@@ -145,21 +145,29 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
             )
             continue
         r = next(it)
+        # Outcome and Reason are str enums: JSON writes their values
         out_orders.append(
-            {
-                "power": spelling[pid],
-                "order": text,
-                "result": r.outcome.value,
-                "reason": r.reason.value if r.reason is not None else None,
-            }
+            {"power": spelling[pid], "order": text, "result": r.outcome, "reason": r.reason}
         )
     after = result.position
-    units: dict[str, list[str]] = {spelling[p]: [] for p in spelling}
-    for u in sorted(after.units.values(), key=lambda u: str(u)):
-        units.setdefault(spelling.setdefault(u.power, u.power), []).append(str(u))
-    centers: dict[str, list[str]] = {spelling[p]: [] for p in spelling}
-    for prov, owner in sorted(after.centers.items()):
-        centers.setdefault(spelling.setdefault(owner, owner), []).append(prov)
+    units: dict[str, list[str]] = {name: [] for name in spelling.values()}
+    for u in after.units.values():
+        name = spelling.get(u.power) or spelling.setdefault(u.power, u.power)
+        lst = units.get(name)
+        if lst is None:
+            lst = units[name] = []
+        lst.append(f"{u.kind} {u.location}")
+    for lst in units.values():
+        lst.sort()
+    centers: dict[str, list[str]] = {name: [] for name in spelling.values()}
+    for prov, owner in after.centers.items():
+        name = spelling.get(owner) or spelling.setdefault(owner, owner)
+        lst = centers.get(name)
+        if lst is None:
+            lst = centers[name] = []
+        lst.append(prov)
+    for lst in centers.values():
+        lst.sort()
     dislodged: dict[str, list[dict[str, Any]]] = {}
     for d in sorted(after.dislodged.values(), key=lambda d: str(d.unit)):
         dislodged.setdefault(spelling.get(d.unit.power, d.unit.power), []).append(

@@ -24,7 +24,7 @@ from mobadj.engine.position import Dislodged, Position, UnitState, province_of
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import BATTLE, BATTLE_UNLESS_EQUAL, PASS, Rules
 from mobadj.engine.topology import Topology
-from mobadj.orders.model import Convoy, Hold, Move, SupportHold, SupportMove, Unit
+from mobadj.orders.model import Convoy, Hold, Move, SupportHold, SupportMove
 
 HOLD, MOVE, SUPPORT, CONVOY = 0, 1, 2, 3
 
@@ -45,7 +45,6 @@ class MOrder:
         "via_convoy",
         "subway",
         "source",
-        "text",
         "invalid",
         "void",
         "defaulted",
@@ -62,34 +61,26 @@ class MOrder:
         "res",
     )
 
-    def __init__(self, unit: UnitState, source: Any, text: str) -> None:
-        self.power = unit.power
-        self.ukind = unit.kind
-        self.loc = unit.location
-        self.prov = province_of(unit.location)
+    def __init__(self, power: str, kind: str, loc: str, prov: str, source: Any) -> None:
+        self.power = power
+        self.ukind = kind
+        self.loc = loc
+        self.prov = prov
+        self.source = source  # the Order (or its text); printed only when results are read
         self.code = HOLD
-        self.dest: str | None = None
-        self.dprov: str | None = None
-        self.target: str | None = None
-        self.convoy = False
-        self.via_convoy = False
-        self.subway = False
-        self.source = source
-        self.text = text
-        self.invalid: Reason | None = None
-        self.void: Reason | None = None
-        self.defaulted = False
+        self.dest = self.dprov = self.target = None
+        self.convoy = self.via_convoy = self.subway = self.defaulted = False
+        self.invalid = self.void = self.forced = None
         self.supports: list[MOrder] = []
         self.convoys: list[MOrder] = []
         self.opp: MOrder | None = None
         self.h2h = PASS
-        self.bonus = 0
-        self.margin = 0
-        self.forced: Reason | None = None
-        self.resolved = False
-        self.visited = False
-        self.incycle = False
-        self.res = False
+        self.bonus = self.margin = 0
+        self.resolved = self.visited = self.incycle = self.res = False
+
+    @property
+    def text(self) -> str:
+        return str(self.source)
 
     def __repr__(self) -> str:
         return f"MOrder({self.power}: {self.text})"
@@ -102,13 +93,12 @@ class MOrder:
 class Validated:
     """The orders of a movement phase after validation and defaults."""
 
-    orders: list[MOrder]  # one per unit on the board, in the order given (defaults last)
-    rejected: list[OrderResult] = field(default_factory=list)  # orders without a unit to act
-    given: list[tuple[int, MOrder | OrderResult]] = field(default_factory=list)
+    orders: list[MOrder]  # one per unit on the board (defaults last)
+    given: list[MOrder | OrderResult] = field(default_factory=list)  # as given, in order
 
 
-def _canonical(order: Any) -> str:
-    return str(order)
+_CODES: dict[type, int] = {Hold: HOLD, Move: MOVE, SupportHold: SUPPORT, SupportMove: SUPPORT,
+                           Convoy: CONVOY}
 
 
 def validate(
@@ -120,75 +110,90 @@ def validate(
     """Check each (power, order) against the board; the first legal order of a unit is used
     (DATC 4.D.3, illegal orders ignored per 4.E.1)."""
     units = position.units
+    prov_of = topo.prov_of
+    neighbours = topo.neighbours
+    codes = _CODES
     chosen: dict[str, MOrder] = {}
     first_invalid: dict[str, MOrder] = {}
-    given: list[tuple[int, MOrder | OrderResult]] = []
-    rejected: list[OrderResult] = []
+    given: list[MOrder | OrderResult] = []
     for power, order in orders:
-        text = _canonical(order)
-        unit_ref: Unit | None = getattr(order, "unit", None)
-        if unit_ref is None or not isinstance(
-            order, (Hold, Move, SupportHold, SupportMove, Convoy)
-        ):
-            res = OrderResult(power or "?", text, Outcome.INVALID, Reason.WRONG_PHASE)
-            rejected.append(res)
-            given.append((len(given), res))
+        if type(order) not in codes:
+            given.append(OrderResult(power or "?", order, Outcome.INVALID, Reason.WRONG_PHASE))
             continue
-        unit = units.get(province_of(unit_ref.location))
+        loc = order.unit.location
+        prov = prov_of.get(loc) or province_of(loc)
+        unit = units.get(prov)
         if unit is None:
-            res = OrderResult(power or "?", text, Outcome.INVALID, Reason.NO_UNIT)
-            rejected.append(res)
-            given.append((len(given), res))
+            given.append(OrderResult(power or "?", order, Outcome.INVALID, Reason.NO_UNIT))
             continue
         if power is not None and unit.power != power:  # DATC 6.A.6
-            res = OrderResult(power, text, Outcome.INVALID, Reason.NOT_OWNER)
-            rejected.append(res)
-            given.append((len(given), res))
+            given.append(OrderResult(power, order, Outcome.INVALID, Reason.NOT_OWNER))
             continue
-        mo = MOrder(unit, order, text)
-        _check(mo, order, units, topo, rules)
-        prov = mo.prov
+        mo = MOrder(unit.power, unit.kind, unit.location, prov, order)
+        if type(order) is Move:
+            # fast path: a plain move to a neighbouring location
+            dest = order.destination
+            nb = neighbours[mo.ukind].get(mo.loc)
+            if (
+                nb is not None
+                and dest in nb
+                and not order.via_convoy
+                and not order.via_subway
+                and (prov_of.get(dest) or province_of(dest)) != prov
+            ):
+                mo.code = MOVE
+                mo.dest = dest
+                mo.dprov = prov_of.get(dest) or province_of(dest)
+            else:
+                _check(mo, order, units, topo, rules)
+        else:
+            _check(mo, order, units, topo, rules)
         if prov in chosen:
             mo.invalid = mo.invalid or Reason.DUPLICATE
-            res = OrderResult(mo.power, mo.text, Outcome.INVALID, mo.invalid)
-            given.append((len(given), res))
+            given.append(OrderResult(mo.power, order, Outcome.INVALID, mo.invalid))
             continue
         if mo.invalid is None:
             chosen[prov] = mo
-            if prov in first_invalid:  # an earlier illegal order is ignored (4.D.3 / 4.E.1)
-                old = first_invalid.pop(prov)
-                old.invalid = old.invalid  # reported as invalid with its own reason
+            # an earlier illegal order of this unit is ignored (DATC 4.D.3 / 4.E.1); it is
+            # still reported as invalid with its own reason
+            if first_invalid:
+                first_invalid.pop(prov, None)
         elif prov not in first_invalid:
             first_invalid[prov] = mo
-        given.append((len(given), mo))
-    final: dict[str, MOrder] = dict(first_invalid)
-    final.update(chosen)
-    result = list(final.values())
-    for mo in result:
-        if mo.invalid is not None:
+        given.append(mo)
+    if first_invalid:
+        for mo in first_invalid.values():
             mo.code = HOLD
-    if any(mo.code == CONVOY or mo.convoy for mo in result):
-        _convoy_intent(result, units, topo, rules)
-    return Validated(result, rejected, given)
+        chosen.update(first_invalid)
+    result = list(chosen.values())
+    for mo in result:
+        if mo.code == CONVOY or mo.convoy:
+            _convoy_intent(result, units, topo, rules)
+            break
+    return Validated(result, given)
 
 
 def add_defaults(validated: Validated, position: Position) -> Validated:
     """Every unit without an order holds (DATC 4.E.3: no implicit orders beyond that)."""
-    ordered = {mo.prov for mo in validated.orders}
+    orders = validated.orders
+    if len(orders) == len(position.units):
+        return validated
+    ordered = {mo.prov for mo in orders}
     for prov, unit in position.units.items():
         if prov not in ordered:
-            mo = MOrder(unit, Hold(Unit(unit.kind, unit.location)), f"{unit} H")
+            mo = MOrder(unit.power, unit.kind, unit.location, prov, f"{unit} H")
             mo.defaulted = True
-            validated.orders.append(mo)
+            orders.append(mo)
     return validated
 
 
 def _check(mo: MOrder, order: Any, units: dict[str, UnitState], topo: Topology, rules: Rules):
     """Fill ``mo`` from ``order``; set ``mo.invalid`` when the order is impossible."""
     kind, loc = mo.ukind, mo.loc
-    if isinstance(order, Hold):
+    t = type(order)
+    if t is Hold:
         return
-    if isinstance(order, Move):
+    if t is Move:
         mo.code = MOVE
         mo.via_convoy = order.via_convoy
         mo.subway = order.via_subway
@@ -230,7 +235,7 @@ def _check(mo: MOrder, order: Any, units: dict[str, UnitState], topo: Topology, 
         if order.via_convoy and rules.convoyable(kind) and mo.prov in topo.coastal:
             mo.convoy = dprov in topo.coastal
         return
-    if isinstance(order, (SupportHold, SupportMove)):
+    if t is SupportHold or t is SupportMove:
         mo.code = SUPPORT
         sprov = province_of(order.supported.location)
         mo.target = sprov
@@ -241,7 +246,7 @@ def _check(mo: MOrder, order: Any, units: dict[str, UnitState], topo: Topology, 
             mo.invalid = Reason.SUPPORT_SELF
             return
         goal = sprov
-        if isinstance(order, SupportMove):
+        if t is SupportMove:
             goal = province_of(order.destination)
             mo.dprov = goal
             mo.dest = order.destination  # a coast, if named, must match (DATC 6.B.9)
@@ -252,7 +257,7 @@ def _check(mo: MOrder, order: Any, units: dict[str, UnitState], topo: Topology, 
         if not topo.can_reach(kind, loc, goal):  # DATC 6.A.10, 6.B.4, 6.B.5
             mo.invalid = Reason.SUPPORT_UNREACHABLE
         return
-    if isinstance(order, Convoy):
+    if t is Convoy:
         mo.code = CONVOY
         if not rules.can_convoy(topo, mo.prov, kind):
             mo.invalid = Reason.CANNOT_CONVOY
@@ -636,13 +641,16 @@ def outcome(r: Resolver, validated: Validated) -> MovementOutcome:
                 u = r.unit_at.get(prov)
                 if u is not None and u.prov not in moves:
                     dislodged_by[prov] = k
-    occupied = {o.prov for o in orders if o.prov not in moves}
-    occupied.update(province_of(d) for d in moves.values())
-    standoffs = frozenset(
-        prov
-        for prov, lst in r.moves_to.items()
-        if prov not in occupied and any(not k.res and r.prevent(k) > 0 for k in lst)
-    )
+    # Standoffs only matter to retreats: work them out when something is dislodged.
+    standoffs: frozenset[str] = frozenset()
+    if dislodged_by:
+        occupied = {o.prov for o in orders if o.prov not in moves}
+        occupied.update(province_of(d) for d in moves.values())
+        standoffs = frozenset(
+            prov
+            for prov, lst in r.moves_to.items()
+            if prov not in occupied and any(not k.res and r.prevent(k) > 0 for k in lst)
+        )
     dislodged: list[Dislodged] = []
     topo, rules = r.topo, r.rules
     for prov, k in dislodged_by.items():
@@ -657,27 +665,27 @@ def outcome(r: Resolver, validated: Validated) -> MovementOutcome:
 
     def result_of(o: MOrder) -> OrderResult:
         if o.invalid is not None:
-            return OrderResult(o.power, o.text, Outcome.INVALID, o.invalid)
+            return OrderResult(o.power, o.source, Outcome.INVALID, o.invalid)
         code = o.code
         if code == MOVE:
             if o.res:
-                return OrderResult(o.power, o.text, Outcome.SUCCEEDS)
-            return OrderResult(o.power, o.text, Outcome.FAILS, _move_reason(r, o))
+                return OrderResult(o.power, o.source, Outcome.SUCCEEDS)
+            return OrderResult(o.power, o.source, Outcome.FAILS, _move_reason(r, o))
         if code == HOLD:
             if o.prov in dislodged_by:
-                return OrderResult(o.power, o.text, Outcome.FAILS, Reason.DISLODGED)
-            return OrderResult(o.power, o.text, Outcome.SUCCEEDS)
+                return OrderResult(o.power, o.source, Outcome.FAILS, Reason.DISLODGED)
+            return OrderResult(o.power, o.source, Outcome.SUCCEEDS)
         if o.void is not None:
-            return OrderResult(o.power, o.text, Outcome.FAILS, o.void)
+            return OrderResult(o.power, o.source, Outcome.FAILS, o.void)
         if o.forced is not None:
-            return OrderResult(o.power, o.text, Outcome.FAILS, o.forced)
+            return OrderResult(o.power, o.source, Outcome.FAILS, o.forced)
         if o.res:
-            return OrderResult(o.power, o.text, Outcome.SUCCEEDS)
+            return OrderResult(o.power, o.source, Outcome.SUCCEEDS)
         why = Reason.DISLODGED if (o.prov in dislodged_by or code == CONVOY) else Reason.CUT
-        return OrderResult(o.power, o.text, Outcome.FAILS, why)
+        return OrderResult(o.power, o.source, Outcome.FAILS, why)
 
     results: list[OrderResult] = []
-    for _, item in validated.given:
+    for item in validated.given:
         results.append(item if isinstance(item, OrderResult) else result_of(item))
     defaults = [result_of(o) for o in orders if o.defaulted]
     return MovementOutcome(results, defaults, moves, dislodged, standoffs)

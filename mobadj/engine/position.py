@@ -26,9 +26,15 @@ class PositionError(ValueError):
     """A position (YAML file or batch line) that cannot be read; the message says what and where."""
 
 
+_PROVINCE: dict[str, str] = {}
+
+
 def province_of(location: str) -> str:
-    """``"STP/NC"`` -> ``"STP"``."""
-    return location.split("/", 1)[0]
+    """``"STP/NC"`` -> ``"STP"`` (memoised: locations are few and asked for often)."""
+    got = _PROVINCE.get(location)
+    if got is None:
+        got = _PROVINCE[location] = location.split("/", 1)[0]
+    return got
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -167,8 +173,39 @@ class Position:
 _UNIT_RE = re.compile(r"^\s*([A-Za-z])\s*[ (]?\s*([^)]*?)\s*\)?\s*$")
 
 
+class _Names:
+    """Per-map caches of names already read (batches repeat the same strings)."""
+
+    def __init__(self, game_map: Any) -> None:
+        self.game_map = game_map
+        self.units: dict[tuple[str, str], UnitState] = {}
+        self.powers: dict[str, str] = {}
+        self.provinces: dict[str, str] = {}
+
+
+_NAMES: dict[int, _Names] = {}
+
+
+def _names(game_map: Any) -> _Names:
+    got = _NAMES.get(id(game_map))
+    if got is None or got.game_map is not game_map:
+        got = _NAMES[id(game_map)] = _Names(game_map)
+    return got
+
+
 def parse_unit(text: str, power: str, game_map: Any) -> UnitState:
     """``"F STP/SC"`` -> UnitState; the location is looked up on the map (any spelling)."""
+    cache = _names(game_map).units
+    key = (power, text)
+    got = cache.get(key) if isinstance(text, str) else None
+    if got is None:
+        got = _parse_unit(text, power, game_map)
+        if isinstance(text, str):
+            cache[key] = got
+    return got
+
+
+def _parse_unit(text: str, power: str, game_map: Any) -> UnitState:
     m = _UNIT_RE.match(str(text))
     if not m or not m.group(2):
         raise PositionError(f"bad unit {text!r}: expected e.g. 'A PAR' or 'F STP/SC'")
@@ -191,17 +228,25 @@ def parse_unit(text: str, power: str, game_map: Any) -> UnitState:
 
 
 def _power(game_map: Any, name: str) -> str:
-    try:
-        return game_map.power_id(str(name))
-    except Exception as exc:
-        raise PositionError(f"unknown power {name!r}: {exc}") from None
+    cache = _names(game_map).powers
+    got = cache.get(name)
+    if got is None:
+        try:
+            got = cache[str(name)] = game_map.power_id(str(name))
+        except Exception as exc:
+            raise PositionError(f"unknown power {name!r}: {exc}") from None
+    return got
 
 
 def _province(game_map: Any, name: str) -> str:
-    try:
-        return province_of(game_map.lookup(str(name)))
-    except Exception as exc:
-        raise PositionError(f"unknown province {name!r}: {exc}") from None
+    cache = _names(game_map).provinces
+    got = cache.get(name)
+    if got is None:
+        try:
+            got = cache[str(name)] = province_of(game_map.lookup(str(name)))
+        except Exception as exc:
+            raise PositionError(f"unknown province {name!r}: {exc}") from None
+    return got
 
 
 def _per_power(data: Any, what: str) -> Mapping[str, Any]:
@@ -224,22 +269,33 @@ def position_from_data(data: Mapping[str, Any], game_map: Any) -> Position:
         known = ", ".join(f"{s}....{k}" for s, k in calendar.cycle)
         raise PositionError(f"bad phase {data['phase']!r}: this map's phases are {known}")
     pos = Position(phase)
-    for pname, units in _per_power(data.get("units"), "units").items():
+    names = _names(game_map)
+    unit_cache = names.units
+    prov_cache = names.provinces
+    supply_centers = game_map.supply_centers
+    units = pos.units
+    for pname, items in _per_power(data.get("units"), "units").items():
         power = _power(game_map, pname)
-        for text in _as_list(units, f"units of {pname}"):
-            unit = parse_unit(text, power, game_map)
-            if unit.province in pos.units:
-                raise PositionError(f"two units in {unit.province}")
-            pos.units[unit.province] = unit
+        for text in _as_list(items, f"units of {pname}"):
+            unit = unit_cache.get((power, text)) if type(text) is str else None
+            if unit is None:
+                unit = parse_unit(text, power, game_map)
+            prov = province_of(unit.location)
+            if prov in units:
+                raise PositionError(f"two units in {prov}")
+            units[prov] = unit
+    centers = pos.centers
     for pname, provs in _per_power(data.get("centers"), "centers").items():
         power = _power(game_map, pname)
         for text in _as_list(provs, f"centers of {pname}"):
-            prov = _province(game_map, text)
-            if prov not in game_map.supply_centers:
+            prov = prov_cache.get(text) if type(text) is str else None
+            if prov is None:
+                prov = _province(game_map, text)
+            if prov not in supply_centers:
                 raise PositionError(f"{text!r} is not a supply centre")
-            if prov in pos.centers and pos.centers[prov] != power:
+            if centers.get(prov, power) != power:
                 raise PositionError(f"centre {prov} owned by two powers")
-            pos.centers[prov] = power
+            centers[prov] = power
     for pname, entries in _per_power(data.get("dislodged"), "dislodged").items():
         power = _power(game_map, pname)
         for entry in _as_list(entries, f"dislodged of {pname}"):
@@ -253,12 +309,17 @@ def position_from_data(data: Mapping[str, Any], game_map: Any) -> Position:
             pos.dislodged[unit.province] = Dislodged(
                 unit, attacker_from, bool(entry.get("convoyed", False)), via=entry.get("via")
             )
-    standoffs = data.get("standoffs") or []
-    pos.standoffs = frozenset(_province(game_map, s) for s in _as_list(standoffs, "standoffs"))
+    standoffs = data.get("standoffs")
+    if standoffs:
+        pos.standoffs = frozenset(
+            _province(game_map, s) for s in _as_list(standoffs, "standoffs")
+        )
     return pos
 
 
 def _as_list(value: Any, what: str) -> list[Any]:
+    if type(value) is list:
+        return value
     if value is None:
         return []
     if isinstance(value, str):

@@ -5,8 +5,8 @@ A failure is never a bare boolean: the reason says *why*, in words a GM would ma
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 
 class Outcome(StrEnum):
@@ -65,14 +65,30 @@ class Reason(StrEnum):
     CIVIL_DISORDER = "civil disorder removal"
 
 
-@dataclass(frozen=True, slots=True)
 class OrderResult:
-    """The outcome of one order as published: power, canonical order text, result, reason."""
+    """The outcome of one order as published: power, order text, result, reason.
 
-    power: str
-    order: str
-    outcome: Outcome
-    reason: Reason | None = None
+    ``order`` may be given as an Order value; its canonical text is only made when asked
+    for, which keeps adjudication fast.  Treat instances as immutable.
+    """
+
+    __slots__ = ("power", "_order", "outcome", "reason")
+
+    def __init__(
+        self, power: str, order: Any, outcome: Outcome, reason: Reason | None = None
+    ) -> None:
+        self.power = power
+        self._order = order
+        self.outcome = outcome
+        self.reason = reason
+
+    @property
+    def order(self) -> str:
+        """The canonical order text."""
+        text = self._order
+        if not isinstance(text, str):
+            text = self._order = str(text)
+        return text
 
     @property
     def succeeded(self) -> bool:
@@ -86,3 +102,18 @@ class OrderResult:
             "result": self.outcome.value,
             "reason": self.reason.value if self.reason is not None else None,
         }
+
+    def _key(self) -> tuple[str, str, Outcome, Reason | None]:
+        return (self.power, self.order, self.outcome, self.reason)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, OrderResult) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"OrderResult({self.power!r}, {self.order!r}, {self.outcome.value!r}, "
+            f"{self.reason.value if self.reason else None!r})"
+        )

@@ -31,6 +31,7 @@ class Topology:
         "supply_centers",
         "homes",
         "names",
+        "prov_of",
         "_dist",
     )
 
@@ -81,6 +82,9 @@ class Topology:
             pid: frozenset(p.home_centers) for pid, p in game_map.powers.items()
         }
         self.names: dict[str, str] = {p: game_map.provinces[p].name for p in self.provinces}
+        self.prov_of: dict[str, str] = {
+            loc: p for p, locs in self.locations.items() for loc in locs
+        }
         self._dist: dict[str, dict[str, int]] | None = None
 
     def can_reach(self, kind: str, location: str, province: str) -> bool:
@@ -109,31 +113,48 @@ class Topology:
 
         A fleet is needed when it lies on a chordless chain origin -> sea ... sea -> dest: a
         chain no other fleet of ``seas`` could shorten.  A fleet only on longer, redundant
-        chains is not necessary (DATC 6.G.19), and its convoy order is impossible.
+        chains is not necessary (DATC 6.G.19), and its convoy order is impossible.  The
+        search is bounded; on a pathological board it falls back to "on some chain".
         """
+        candidates = self._flood(origin, seas) & self._flood(dest, seas)
+        if len(candidates) <= 1:
+            return candidates
         fr = self.fleet_reach
         found: set[str] = set()
         path: list[str] = []
+        budget = [5000]
 
-        def extend(node: str) -> None:
+        def extend(node: str, banned: frozenset[str]) -> None:
+            # ``banned``: neighbours of every chain member but the last (they would be chords)
+            budget[0] -= 1
             near = fr[node]
             if path and dest in near:
                 found.update(path)
                 return
+            if budget[0] <= 0 or found >= candidates:
+                return
+            child_banned = banned | near | {node}
             for t in near:
-                if t not in seas or t in path:
-                    continue
-                # chordless: t touches no earlier member of the chain but the last
-                if t in fr[origin] and path:
-                    continue
-                if any(t in fr[p] for p in path[:-1]):
-                    continue
-                path.append(t)
-                extend(t)
-                path.pop()
+                if t in candidates and t not in banned and t not in path:
+                    path.append(t)
+                    extend(t, child_banned)
+                    path.pop()
 
-        extend(origin)
-        return found
+        extend(origin, frozenset())
+        return found if budget[0] > 0 else candidates
+
+    def _flood(self, start: str, seas: set[str]) -> set[str]:
+        """The provinces of ``seas`` reachable from ``start`` through ``seas``."""
+        fr = self.fleet_reach
+        frontier = [s for s in fr[start] if s in seas]
+        seen = set(frontier)
+        while frontier:
+            s = frontier.pop()
+            for t in fr[s]:
+                if t in seas and t not in seen:
+                    seen.add(t)
+                    frontier.append(t)
+        return seen
 
     def route_exists(self, origin: str, dest: str, seas: set[str] | frozenset[str]) -> bool:
         """Is there any chain of ``seas`` from ``origin`` to ``dest``?"""
