@@ -89,3 +89,38 @@ def render_cmd(position: str | None, map_name: str, layout_name: str | None,
     except (MapFileError, FileNotFoundError, LayoutError, ViewError, PngUnavailableError) as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"wrote {output}")
+
+
+@map_group.command("plan")
+@click.argument("map_name", default="mobtown2")
+@click.option("--layout", "layout_name", default=None,
+              help="Layout file; default maps/<map>.layout.yaml.")
+@click.option("--emit", is_flag=True,
+              help="Print the adjacency the plan derives, in the map file's format.")
+def plan_cmd(map_name: str, layout_name: str | None, emit: bool) -> None:
+    """Check that a map's adjacency is exactly what its city plan (grid layout) shows.
+
+    Lists every edge the plan and the map disagree on; exit status 1 if any.  With --emit,
+    prints each space's derived ``adj`` block instead, for a GM who redraws the city.
+    """
+    from mobadj.board.findings import MapFileError
+    from mobadj.board.loader import load_map
+    from mobadj.render import LayoutError, load_layout
+    from mobadj.render.plan import adjacency_yaml, plan_differences
+
+    try:
+        game_map = load_map(map_name)
+        layout = load_layout(layout_name or game_map.name)
+        if not layout.is_grid:
+            raise click.ClickException(f"{layout.source}: only a grid plan defines adjacency")
+        if emit:
+            click.echo(adjacency_yaml(game_map, layout), nl=False)
+            return
+        problems = plan_differences(game_map, layout)
+    except (MapFileError, FileNotFoundError, LayoutError) as exc:
+        raise click.ClickException(str(exc)) from None
+    for problem in problems:
+        click.echo(f"{layout.source}: {problem}")
+    click.echo(f"{len(problems)} difference(s) between {game_map.name} and its plan")
+    if problems:
+        raise SystemExit(1)

@@ -163,3 +163,49 @@ def _centre_ok(cells: set[tuple[int, int]], cx: float, cy: float) -> bool:
     xs = {int(cx - eps), int(cx + eps)} if abs(cx - round(cx)) < eps else {int(cx)}
     ys = {int(cy - eps), int(cy + eps)} if abs(cy - round(cy)) < eps else {int(cy)}
     return all((x, y) in cells for x in xs for y in ys)
+
+
+def plan_problems(layout: Layout, known: Iterable[str] | None = None) -> list[str]:
+    """What is wrong with a grid plan: split spaces, highways cutting through spaces that do
+    not straddle them, junctions or subways naming unknown spaces (empty when sound)."""
+    problems: list[str] = []
+    cells = layout.cells()
+    for sid, cs in cells.items():
+        todo, seen = [cs[0]], {cs[0]}
+        own = set(cs)
+        while todo:
+            x, y = todo.pop()
+            for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if n in own and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        if len(seen) != len(own):
+            problems.append(f"{sid} is split into pieces that do not touch")
+    cut: dict[str, set[str]] = {}
+    for ((x0, y0), (x1, _y1)), name in highway_segments(layout).items():
+        if x0 == x1:
+            inside = 0 < x0 < layout.width and layout.grid[y0][x0 - 1] == layout.grid[y0][x0]
+            sid = layout.grid[y0][x0] if inside else None
+        else:
+            inside = 0 < y0 < layout.height and layout.grid[y0 - 1][x0] == layout.grid[y0][x0]
+            sid = layout.grid[y0][x0] if inside else None
+        if sid is not None:
+            cut.setdefault(sid, set()).add(name)
+    for sid, names in sorted(cut.items()):
+        if layout.straddle.get(sid) not in names:
+            problems.append(f"highway {', '.join(sorted(names))} cuts through {sid}, which is "
+                            f"not listed under straddle")
+    for sid, name in layout.straddle.items():
+        if name not in cut.get(sid, set()):
+            problems.append(f"{sid} is said to straddle {name}, but {name} does not cross it")
+    names = set(known) if known is not None else set(cells)
+    for what, pairs in (("junction", layout.junctions), ("subway", layout.subways)):
+        for a, b in pairs:
+            for sid in (a, b):
+                if sid not in names:
+                    problems.append(f"{what} {a}-{b} names unknown space {sid}")
+    try:
+        junction_points(layout)
+    except LayoutError as exc:
+        problems.append(str(exc).split(": ", 1)[-1])
+    return problems

@@ -11,6 +11,7 @@ from mobadj.board.check import check_map
 from mobadj.board.loader import load_map, map_path
 from mobadj.render.geometry import derive_edges
 from mobadj.render.layout import load_layout
+from mobadj.render.plan import plan_differences
 
 RULEBOOK = Path(__file__).resolve().parents[3] / "shared" / "rules" / "mobtown2.md"
 
@@ -202,3 +203,4 @@ def test_map_agrees_with_city_plan(gm):
     for src, dst, data in gm.graph.edges(data=True):
         listed[frozenset((src, dst))] = attrs(data)
     assert listed == derived
+    assert plan_differences(gm, layout) == []

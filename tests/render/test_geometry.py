@@ -66,3 +66,25 @@ def test_bad_layouts_are_named():
                                    "highways": [{"name": "H", "points": [[0, 0], [1, 1]]}]}))
     with pytest.raises(LayoutError, match="pair of space ids"):
         parse_layout({"grid": "A B\n", "subways": [["A"]]})
+
+
+def test_plan_problems_found():
+    from mobadj.render.geometry import plan_problems
+
+    plan = {"grid": "A B A\nC C D\n", "highways": [{"name": "H", "points": [[0, 1], [3, 1]]}],
+            "straddle": {"C": "H"}, "subways": [["A", "Z"]], "junctions": [["A", "B"]]}
+    problems = plan_problems(parse_layout(plan))
+    assert "A is split into pieces that do not touch" in problems
+    assert "C is said to straddle H, but H does not cross it" in problems
+    assert "subway A-Z names unknown space Z" in problems
+    assert any("junction A-B is not on a highway" in p for p in problems)
+    cutting = {"grid": "A A\nA A\n", "highways": [{"name": "H", "points": [[0, 1], [2, 1]]}]}
+    assert plan_problems(parse_layout(cutting)) == [
+        "highway H cuts through A, which is not listed under straddle"]
+
+
+def test_mobtown_plan_is_sound():
+    from mobadj.render.geometry import plan_problems
+    from mobadj.render.layout import load_layout
+
+    assert plan_problems(load_layout("mobtown2")) == []

@@ -190,3 +190,26 @@ def test_polygon_layout_for_another_map(tmp_path):
     root = ET.fromstring(render_svg(gm, load_layout(layout_file)))
     assert len(classes(root, "unit-A")) == 13 and len(classes(root, "unit-F")) == 9
     assert "PAR" in texts(root)
+
+
+def test_map_plan_command_in_step_and_out_of_step(tmp_path):
+    runner = CliRunner()
+    res = runner.invoke(main, ["map", "plan", "mobtown2"])
+    assert res.exit_code == 0 and "0 difference(s)" in res.output
+    text = (Path(__file__).resolve().parents[2] / "maps" / "mobtown2.layout.yaml").read_text()
+    assert "  - [HaE, Yan]\n" in text
+    moved = tmp_path / "moved.layout.yaml"
+    moved.write_text(text.replace("  - [HaE, Yan]\n", ""), encoding="utf-8")
+    res = runner.invoke(main, ["map", "plan", "mobtown2", "--layout", str(moved)])
+    assert res.exit_code == 1
+    assert ("HaE-Yan: the map has {via: junction}, the plan shows {via: highway, "
+            "highway: Hoover Highway}") in res.output
+
+
+def test_map_plan_emit_matches_the_map_file():
+    res = CliRunner().invoke(main, ["map", "plan", "--emit"])
+    assert res.exit_code == 0
+    text = (Path(__file__).resolve().parents[2] / "maps" / "mobtown2.yaml").read_text()
+    for block in res.output.split("\n  ")[1:]:
+        body = block.split("\n", 1)[1] if "\n" in block else ""
+        assert body.rstrip("\n") in text
