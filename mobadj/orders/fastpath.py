@@ -69,7 +69,7 @@ class FastPath:
                  {_ARROW}(?P<d>{name})(?P<vc>\s+via\s+convoy)?
                | \s+(?P<h>holds|hold|h)
                | \s+(?P<s>supports|support|supp|sup|s)\s+(?:(?P<sk>{kind})\s+)?(?P<sa>{name})
-                     (?:{_ARROW}(?P<sd>{name}))?(?:\s+(?:holds|hold|h))?
+                     (?:{_ARROW}(?P<sd>{name})|(?:\s+(?:holds|hold|h))?)
                | \s+(?P<c>convoys|convoy|c)\s+(?:(?P<ck>{kind})\s+)?(?P<ca>{name})
                      {_ARROW}(?P<cd>{name})
                )\s*$""",

@@ -38,8 +38,30 @@ def corpus(game_map, seed: int, count: int):
             k = rng.choice(kinds)
             text = rng.choice([f"{k} {a} - {b}", f"{k} {a} S {k} {b} - {c}", f"{k} {a} H",
                                f"{k} {a} C {k} {b} - {c}", f"{k} {a} S {b}",
-                               f"{k} {a}-{b} via convoy", f"{k} {a} supports {b} H"])
+                               f"{k} {a}-{b} via convoy", f"{k} {a} supports {b} H",
+                               f"{k} {a} S {k} {b} - {c} H", f"{k} {a} H H",
+                               f"{k} {a} C {b} - {c} via convoy", f"{k} {a} - {b} - {c}"])
         yield text
+
+
+EDGE_CASES = [
+    "A PAR S A BUR - MAR H", "A PAR S A BUR H H", "A PAR - BUR via convoy via convoy",
+    "A PAR to to BUR", "A PAR-BUR-MAR", "A PAR S BUR", "A PAR S A BUR-MAR", "F NTH C LON - NWY",
+    "A PAR -> BUR", "A PAR => BUR", "A St. Petersburg - Moscow", "F Spain (nc) - MAO",
+    "F SPA/NC - MAO", "A PAR - BUR VIA CONVOY", "A PAR H H", "A A - PAR", "A PAR S A",
+    "F NTH C A LON", "F North Sea - Norwegian Sea", "A North - Sea", "A Gulf of Lyon H",
+    "F MAO S F Mid-Atlantic Ocean", "A PAR S F S - BUR", "a par s a bur hold",
+]
+
+
+@pytest.fixture(scope="module")
+def slow_std(std):
+    return OrderParser(std, fast=False)
+
+
+@pytest.mark.parametrize("text", EDGE_CASES)
+def test_fast_and_grammar_agree_on_edge_cases(std, slow_std, text):
+    assert outcome(parser_for(std), text) == outcome(slow_std, text)
 
 
 @pytest.mark.parametrize("which", ["std", "mini"])
@@ -53,7 +75,7 @@ def test_fast_and_grammar_agree(which, request):
         if fast._fast.parse(text) is not None:
             answered += 1
         assert outcome(fast, text) == outcome(slow, text), text
-    assert answered > 200  # the fast path really was exercised
+    assert answered > 120  # the fast path really was exercised
 
 
 def test_fast_path_off_when_keyword_is_a_name(tmp_path):
