@@ -426,12 +426,14 @@ def _unit_glyph(s: _Svg, kind: str, x: float, y: float, colour: str, *,
     if kind == "D":
         pts = []
         for i in range(10):
-            r = 13 if i % 2 == 0 else 6.2
+            r = 14.5 if i % 2 == 0 else 7
             a = -math.pi / 2 + i * math.pi / 5
             pts.append(f"{x + r * math.cos(a):.1f},{y + 1 + r * math.sin(a):.1f}")
-        s.add("polygon", points=" ".join(pts), fill=colour, stroke="#ffffff", stroke_width="1.6",
-              opacity=opacity, class_=None if key else "unit-D")
-        s.text(x, y + 4.6, "D", 9.5, fill="#ffffff", font_weight="bold")
+        s.add("polygon", points=" ".join(pts), fill=colour, stroke="#ffffff", stroke_width="2",
+              stroke_linejoin="round", opacity=opacity, class_=None if key else "unit-D")
+        s.add("polygon", points=" ".join(pts), fill="none", stroke=INK, stroke_width="0.8",
+              stroke_linejoin="round", opacity=opacity)
+        s.text(x, y + 5, "D", 10.5, fill="#ffffff", font_weight="bold")
     else:
         s.add("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r="10", fill=colour, stroke="#ffffff",
               stroke_width="2", opacity=opacity, class_=None if key else "unit-" + kind)
