@@ -1,1 +1,296 @@
-"""Commands registered on the root group (filled in by its owner)."""
+"""``mobadj serve`` runs the email judge; ``mobadj game ...`` is the GM's command line.
+
+GM commands change the judge's store directly (safe while ``serve`` runs: SQLite
+transactions) and queue their mails in the outbox; the running judge sends them, or
+``--send`` sends them at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from mobadj.cli import main
+
+CONFIG = click.option(
+    "--config", "-c", "config_path", type=click.Path(dir_okay=False, path_type=Path),
+    envvar="MOBADJ_JUDGE_CONFIG", default="judge.yaml", show_default=True,
+    help="The judge's configuration file (env MOBADJ_JUDGE_CONFIG).",
+)
+
+
+def _open(config_path: Path) -> Any:
+    from mobadj.judge.config import ConfigError, load_config
+    from mobadj.judge.core import Judge
+    from mobadj.judge.store import Store
+
+    try:
+        cfg = load_config(config_path)
+    except ConfigError as exc:
+        raise click.ClickException(str(exc)) from None
+    return Judge(Store(cfg.db_path), cfg)
+
+
+@main.command()
+@CONFIG
+@click.option("--once", is_flag=True, help="Handle waiting mail and deadlines once, then exit.")
+@click.option("--poll", type=float, default=None, help="Seconds between polls (default: config).")
+@click.option("--verbose", "-v", is_flag=True, help="Log every step.")
+def serve(config_path: Path, once: bool, poll: float | None, verbose: bool) -> None:
+    """Run the email judge: watch the mailbox, answer every mail, adjudicate at deadlines."""
+    from mobadj.judge.mailbox import Mailbox
+    from mobadj.judge.mailer import Mailer
+    from mobadj.judge.service import Service
+
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    judge = _open(config_path)
+    cfg = judge.config
+    if cfg.imap is None or cfg.smtp is None:
+        raise click.ClickException("judge.yaml needs both an 'imap' and an 'smtp' section")
+    service = Service(judge, Mailbox(cfg.imap), Mailer(cfg.smtp, cfg.address, cfg.name,
+                                                       judge.clock), poll_seconds=poll)
+    if once:
+        n = service.step()
+        service.mailbox.close()
+        click.echo(f"handled {n} mail(s)")
+        return
+    click.echo(f"{cfg.name}: serving {cfg.address} (store {cfg.db_path})", err=True)
+    with contextlib.suppress(KeyboardInterrupt):
+        service.serve()
+
+
+@main.group()
+def game() -> None:
+    """GM commands: create and steer the judge's games."""
+
+
+def _gm(config_path: Path, name: str, command: str, args: dict[str, Any], send: bool) -> None:
+    from mobadj.judge.commands import Command
+    from mobadj.judge.core import JudgeError
+    from mobadj.judge.hosts import HostError
+
+    judge = _open(config_path)
+    out: list = []
+    now = judge.clock()
+    try:
+        with judge.store.transaction():
+            text = judge.gm_command(name, Command(command, args, 0, f"(command line) {command}"),
+                                    now, out)
+            for m in out:
+                m.headers.setdefault("Auto-Submitted", "auto-generated")
+                m.id = judge.store.queue(m, now)
+    except (JudgeError, HostError) as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(text)
+    _after(judge, out, send)
+
+
+def _after(judge: Any, out: list, send: bool) -> None:
+    if not out:
+        return
+    if send:
+        from mobadj.judge.mailer import Mailer
+
+        cfg = judge.config
+        if cfg.smtp is None:
+            raise click.ClickException("no smtp section in judge.yaml")
+        n = Mailer(cfg.smtp, cfg.address, cfg.name, judge.clock).send_outbox(judge.store)
+        click.echo(f"{n} mail(s) sent.")
+    else:
+        click.echo(f"{len(out)} mail(s) queued; the running judge sends them.")
+
+
+SEND = click.option("--send", is_flag=True, help="Send the resulting mails now over SMTP.")
+
+
+@game.command("create")
+@CONFIG
+@click.argument("name")
+@click.option("--kind", "-k", default="standard", show_default=True,
+              help="standard, mobtown2, or a card game (micromob, ...).")
+@click.option("--gm", "gm_email", required=True, help="The GM's email address.")
+@click.option("--gm-password", envvar="MOBADJ_GM_PASSWORD", default=None,
+              help="GM password (env MOBADJ_GM_PASSWORD); generated when absent.")
+@click.option("--option", "-o", "options", multiple=True, help="key=value game option.")
+@click.option("--seed", type=int, default=None, help="Random seed (default: fresh).")
+def create(config_path: Path, name: str, kind: str, gm_email: str, gm_password: str | None,
+           options: tuple[str, ...], seed: int | None) -> None:
+    """Create a game (it is 'forming' until START)."""
+    from mobadj.judge.core import JudgeError
+    from mobadj.judge.hosts import HostError
+
+    opts: dict[str, Any] = {}
+    for pair in options:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise click.BadParameter(f"expected key=value, got {pair!r}", param_hint="--option")
+        opts[key.strip().replace("-", "_")] = value.strip()
+    judge = _open(config_path)
+    try:
+        g, password = judge.create_game(name, kind, gm_email, gm_password, opts, seed)
+    except (JudgeError, HostError) as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"Game {g.name} ({g.kind}) created.")
+    if gm_password is None:
+        click.echo(f"GM password: {password}")
+
+
+@game.command("add-player")
+@CONFIG
+@click.argument("name")
+@click.argument("email")
+@click.argument("power")
+@SEND
+def add_player(config_path: Path, name: str, email: str, power: str, send: bool) -> None:
+    """Give POWER to the player at EMAIL (a password is generated and mailed to them)."""
+    _gm(config_path, name, "addplayer", {"email": email, "power": power, "password": None}, send)
+
+
+@game.command("start")
+@CONFIG
+@click.argument("name")
+@SEND
+def start(config_path: Path, name: str, send: bool) -> None:
+    """Start the game: first phase and its deadline."""
+    _gm(config_path, name, "start", {}, send)
+
+
+@game.command("deadline")
+@CONFIG
+@click.argument("name")
+@click.argument("when", nargs=-1, required=True)
+@SEND
+def deadline(config_path: Path, name: str, when: tuple[str, ...], send: bool) -> None:
+    """Set the deadline: YYYY-MM-DD HH:MM [time zone]."""
+    _gm(config_path, name, "deadline", {"when": " ".join(when)}, send)
+
+
+def _duration(text: str) -> float:
+    from mobadj.judge.commands import parse_duration
+
+    try:
+        return parse_duration(text)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+@game.command("extend")
+@CONFIG
+@click.argument("name")
+@click.argument("duration")
+@SEND
+def extend(config_path: Path, name: str, duration: str, send: bool) -> None:
+    """Extend the deadline by DURATION (e.g. 24h, 2d)."""
+    _gm(config_path, name, "extend", {"seconds": _duration(duration)}, send)
+
+
+@game.command("pause")
+@CONFIG
+@click.argument("name")
+@click.argument("duration", required=False)
+@SEND
+def pause(config_path: Path, name: str, duration: str | None, send: bool) -> None:
+    """Pause the game (it resumes by itself after DURATION or the pause_max_days option)."""
+    _gm(config_path, name, "pause", {"seconds": _duration(duration) if duration else None}, send)
+
+
+@game.command("resume")
+@CONFIG
+@click.argument("name")
+@SEND
+def resume(config_path: Path, name: str, send: bool) -> None:
+    """Resume a paused game."""
+    _gm(config_path, name, "resume", {}, send)
+
+
+@game.command("replace")
+@CONFIG
+@click.argument("name")
+@click.argument("power")
+@click.argument("email")
+@SEND
+def replace(config_path: Path, name: str, power: str, email: str, send: bool) -> None:
+    """Give POWER to a new player at EMAIL."""
+    _gm(config_path, name, "replace", {"power": power, "email": email}, send)
+
+
+@game.command("process")
+@CONFIG
+@click.argument("name")
+@SEND
+def process(config_path: Path, name: str, send: bool) -> None:
+    """Resolve the current phase now."""
+    _gm(config_path, name, "process", {}, send)
+
+
+@game.command("rollback")
+@CONFIG
+@click.argument("name")
+@SEND
+def rollback(config_path: Path, name: str, send: bool) -> None:
+    """Undo the last resolved phase (its orders stand again)."""
+    _gm(config_path, name, "rollback", {}, send)
+
+
+@game.command("end")
+@CONFIG
+@click.argument("name")
+@SEND
+def end(config_path: Path, name: str, send: bool) -> None:
+    """End the game."""
+    _gm(config_path, name, "endgame", {}, send)
+
+
+@game.command("set")
+@CONFIG
+@click.argument("name")
+@click.argument("option")
+@click.argument("value")
+def set_option(config_path: Path, name: str, option: str, value: str) -> None:
+    """Set a game option (press, deadline_hours, grace_hours, ...)."""
+    _gm(config_path, name, "set", {"option": option.replace("-", "_"), "value": value}, False)
+
+
+@game.command("export")
+@CONFIG
+@click.argument("name")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write to this file instead of standard output.")
+def export(config_path: Path, name: str, output: Path | None) -> None:
+    """The whole history of a game as JSON (no password hashes)."""
+    from mobadj.judge.core import JudgeError
+
+    judge = _open(config_path)
+    try:
+        data = judge.export(name)
+    except JudgeError as exc:
+        raise click.ClickException(str(exc)) from None
+    text = json.dumps(data, indent=1, sort_keys=True)
+    if output:
+        output.write_text(text + "\n", encoding="utf-8")
+        click.echo(f"written {output}")
+    else:
+        click.echo(text)
+
+
+@game.command("list")
+@CONFIG
+def list_games(config_path: Path) -> None:
+    """Every game on this judge with its phase and deadline."""
+    from mobadj.judge import reports
+
+    judge = _open(config_path)
+    games = judge.store.games()
+    if not games:
+        click.echo("no games")
+    for g in games:
+        players = len(judge.store.players(g.name))
+        click.echo(f"{g.name:<16} {g.kind:<10} {g.status:<8} {g.phase or '-':<8} "
+                   f"{players} player(s)  deadline {reports.when(g.deadline, judge.tz)}")

@@ -141,7 +141,8 @@ class ParsedMail:
 
 @cache
 def _parser() -> Lark:
-    return Lark.open("commands.lark", rel_to=__file__, parser="lalr", maybe_placeholders=True)
+    return Lark.open("commands.lark", rel_to=__file__, parser="lalr", maybe_placeholders=True,
+                     cache=True)
 
 
 def parse_duration(text: str) -> float:
