@@ -51,6 +51,8 @@ class Use:
 class Test:
     """Calculate Result: stop activating and compare the rating with the target."""
 
+    __test__ = False  # not a pytest test class
+
     def __str__(self) -> str:
         return "test"
 

@@ -76,7 +76,9 @@ class _ToRaw(Transformer):
 def _expected(names: set[str] | frozenset[str]) -> list[str]:
     out = []
     for n in sorted(names):
-        if n in _HUMAN:
+        if "END" in n.upper():
+            out.append("end of command")
+        elif n in _HUMAN:
             out.append(_HUMAN[n])
         elif n.startswith("__ANON") or n.startswith("_"):
             continue
@@ -85,8 +87,11 @@ def _expected(names: set[str] | frozenset[str]) -> list[str]:
     return sorted(set(out))
 
 
-def _syntax_error(text: str, err: UnexpectedInput) -> CommandError:
+def _syntax_error(text: str, err: UnexpectedInput, example: dict[str, str]) -> CommandError:
     column = getattr(err, "column", None)
+    token = getattr(err, "token", None)
+    if token is not None and token.type == "$END":
+        column = len(text) + 1
     first = text.split()[0].lower() if text.split() else ""
     if not first:
         return CommandError("empty command", text=text, expected=[EXAMPLES])
@@ -105,7 +110,6 @@ def _syntax_error(text: str, err: UnexpectedInput) -> CommandError:
         found = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
         what = f"unexpected '{found}'"
     else:
-        token = getattr(err, "token", None)
         what = f"unexpected '{token}'" if token and str(token) else "the command ends too soon"
     expected = _expected(getattr(err, "expected", None) or getattr(err, "allowed", set()))
     return CommandError(
@@ -113,22 +117,28 @@ def _syntax_error(text: str, err: UnexpectedInput) -> CommandError:
         text=text,
         column=column,
         expected=expected,
-        suggestion=_example(first),
+        suggestion=example.get(first),
     )
 
 
-def _example(first: str) -> str | None:
+def _examples(state: MiceHeistState, player: int) -> dict[str, str]:
+    """Example commands built from what the player can see, for did-you-mean hints."""
+    jobs = [j for j in state.data.jobs if state.stacks[j]] or ["A"]
+    mine = state.skills[player] or ["scurry"]
+    market = state.market or ["sprint"]
     return {
-        "select": "select A",
-        "attempt": "select A",
-        "bet": "bet 2",
-        "use": "use scurry",
-        "activate": "use scurry",
-        "learn": "learn sprint",
-    }.get(first)
+        "select": f"select {jobs[0]}",
+        "attempt": f"select {jobs[0]}",
+        "bet": "bet 1",
+        "use": f"use {mine[0]}",
+        "activate": f"use {mine[0]}",
+        "learn": f"learn {market[0]}",
+    }
 
 
-def resolve_name(text: str, choices: list[str], what: str, state: MiceHeistState) -> str:
+def resolve_name(
+    text: str, choices: list[str], what: str, state: MiceHeistState, full: str = ""
+) -> str:
     """The skill key among ``choices`` that ``text`` names (exact, loose or unique prefix)."""
     key = slug(text)
     if key in choices:
@@ -139,17 +149,22 @@ def resolve_name(text: str, choices: list[str], what: str, state: MiceHeistState
     prefixed = [c for c in choices if c.startswith(key)]
     if len(prefixed) == 1:
         return prefixed[0]
-    names = [state.data.skills[c].name for c in choices] if choices else []
+    names = [state.data.skills[c].name for c in choices]
     close = difflib.get_close_matches(key, choices, n=1, cutoff=0.5)
     if len(prefixed) > 1:
         message = f"'{text}' could be " + " or ".join(state.data.skills[c].name for c in prefixed)
-    else:
+    elif choices:
         message = f"no skill '{text}' {what}"
-    return _raise(message, text, names, close[0] if close else None)
-
-
-def _raise(message: str, text: str, expected: list[str], suggestion: str | None) -> str:
-    raise CommandError(message, text=text, expected=expected or ["(none)"], suggestion=suggestion)
+    else:
+        message = f"no skill '{text}' {what}: there are none"
+    at = full.lower().find(text.lower())
+    raise CommandError(
+        message,
+        text=full,
+        column=at + 1 if at >= 0 else None,
+        expected=names,
+        suggestion=close[0] if close else None,
+    )
 
 
 def parse_command(state: MiceHeistState, player: int, text: str) -> Action:
@@ -158,7 +173,7 @@ def parse_command(state: MiceHeistState, player: int, text: str) -> Action:
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as err:
-        raise _syntax_error(text, err) from None
+        raise _syntax_error(text, err, _examples(state, player)) from None
     raw = _ToRaw().transform(tree)
     kind = raw[0]
     if kind == "select":
@@ -175,15 +190,17 @@ def parse_command(state: MiceHeistState, player: int, text: str) -> Action:
     if kind == "bet":
         amount, names = raw[1], raw[2]
         covered = [k for k in mine if k in state.covered[player]]
-        keys = tuple(resolve_name(n, covered, "among your covered skills", state) for n in names)
+        keys = tuple(
+            resolve_name(n, covered, "among your covered skills", state, text) for n in names
+        )
         if not keys and amount == 0 and covered:
             keys = (covered[0],)  # an abstainer uncovers a skill (ruling R5)
         return Bet(amount, keys)
     if kind == "use":
-        return Use(resolve_name(raw[1], mine, "among your skills", state), raw[2])
+        return Use(resolve_name(raw[1], mine, "among your skills", state, text), raw[2])
     # learn
     if raw[1] is None:
         return Learn()
-    skill = resolve_name(raw[1], list(state.market), "in the market", state)
-    discard = resolve_name(raw[2], mine, "among your skills", state) if raw[2] else None
+    skill = resolve_name(raw[1], list(state.market), "in the market", state, text)
+    discard = resolve_name(raw[2], mine, "among your skills", state, text) if raw[2] else None
     return Learn(skill, discard)
