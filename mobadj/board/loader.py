@@ -55,7 +55,10 @@ def load_map(name_or_path: str | os.PathLike[str]) -> GameMap:
 
 def read_map(path: str | os.PathLike[str]) -> tuple[GameMap | None, list[Finding]]:
     """Read a map file; returns the map (None if unusable) and every finding."""
-    text = Path(path).read_text(encoding="utf-8")
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        return None, [Finding(1, "yaml", f"not UTF-8 text: {exc.reason} at byte {exc.start}")]
     try:
         tree = load_lines(text)
     except YamlError as exc:

@@ -65,19 +65,23 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C composer keeps 
 _NULLS = {"", "~", "null", "Null", "NULL"}
 
 
-def _walk(node: yaml.Node) -> object:
+def _walk(node: yaml.Node, path: frozenset[int] = frozenset()) -> object:
     line = node.start_mark.line + 1
+    if id(node) in path:
+        raise YamlError("a YAML alias refers to itself", line, node.start_mark.column + 1)
+    if not isinstance(node, yaml.ScalarNode):
+        path = path | {id(node)}
     if isinstance(node, yaml.ScalarNode):
         null = node.style is None and node.value in _NULLS
         return LStr(node.value, line, null)
     if isinstance(node, yaml.SequenceNode):
         out = LList(line)
-        out.extend(_walk(item) for item in node.value)
+        out.extend(_walk(item, path) for item in node.value)
         return out
     if isinstance(node, yaml.MappingNode):
         out = LDict(line)
         for key_node, value_node in node.value:
-            key = _walk(key_node)
+            key = _walk(key_node, path)
             if not isinstance(key, str):
                 raise YamlError("a mapping key must be a plain name", key_node.start_mark.line + 1,
                                 key_node.start_mark.column + 1)
@@ -86,7 +90,7 @@ def _walk(node: yaml.Node) -> object:
             if key in out:
                 out.duplicates.append((key, key_line))
                 continue
-            out[key] = _walk(value_node)
+            out[key] = _walk(value_node, path)
             out.key_lines[key] = key_line
         return out
     column = node.start_mark.column + 1

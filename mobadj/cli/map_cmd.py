@@ -31,7 +31,10 @@ def check_cmd(file: str, quiet: bool, balance: bool) -> None:
     path = map_path(file)
     if not path.exists():
         raise click.BadParameter(f"no such map file: {path}", param_hint="FILE")
-    report = inspect_map(path)
+    try:
+        report = inspect_map(path)
+    except OSError as exc:
+        raise click.ClickException(f"cannot read {path}: {exc.strerror or exc}") from None
     for finding in report.findings:
         click.echo(f"{path}:{finding.line}: {finding.severity}: {finding.message} "
                    f"[{finding.kind}]")

@@ -247,3 +247,28 @@ def test_subprocess_run(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1
     assert "home-not-supply" in proc.stdout and "Traceback" not in proc.stderr
+
+
+def test_not_utf8(tmp_path):
+    path = tmp_path / "map.yaml"
+    path.write_bytes(b"name: x\ntitle: \xff\xfe\n")
+    (f,) = check_map(path)
+    assert f.kind == "yaml" and "UTF-8" in f.message
+
+
+def test_recursive_alias(tmp_path):
+    (f,) = check_map(write(tmp_path, "provinces: &p\n  X: *p\n"))
+    assert f.kind == "yaml" and "refers to itself" in f.message
+
+
+def test_wrong_shapes(tmp_path):
+    findings = check_map(write(tmp_path, "provinces: [A, B]\npowers: 3\n"))
+    assert {f.kind for f in findings} == {"schema"}
+    assert {f.line for f in findings} == {1, 2}
+
+
+def test_cli_directory_is_a_clean_error(tmp_path):
+    (tmp_path / "d.yaml").mkdir()
+    result = CliRunner().invoke(main, ["map", "check", str(tmp_path / "d.yaml")])
+    assert result.exit_code == 1 and "cannot read" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
