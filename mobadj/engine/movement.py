@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mobadj.engine.position import Dislodged, Position, UnitState, province_of
+from mobadj.engine.position import Dislodged, Position, UnitState, province_of, unit_state
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import BATTLE, BATTLE_UNLESS_EQUAL, PASS, Rules
 from mobadj.engine.topology import Topology
@@ -655,7 +655,7 @@ def outcome(r: Resolver, validated: Validated) -> MovementOutcome:
     topo, rules = r.topo, r.rules
     for prov, k in dislodged_by.items():
         u = r.unit_at[prov]
-        unit = UnitState(u.power, u.ukind, u.loc)
+        unit = unit_state(u.power, u.ukind, u.loc)
         d = Dislodged(unit, k.prov, k.convoy, via="subway" if k.subway else None)
         dislodged.append(
             Dislodged(

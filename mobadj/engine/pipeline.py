@@ -19,6 +19,7 @@ from mobadj.engine.position import (
     UnitState,
     calendar_for,
     province_of,
+    unit_state,
 )
 from mobadj.engine.results import OrderResult
 from mobadj.engine.rules import Rules, rules_for
@@ -57,6 +58,8 @@ class PhaseResult:
 
 def normalise_orders(orders: Iterable[Any]) -> list[OrderInput]:
     """Accept ``(power, order)`` pairs or parser ``ParsedOrder``s (``.power``, ``.order``)."""
+    if isinstance(orders, list) and all(type(item) is tuple for item in orders):
+        return orders
     out: list[OrderInput] = []
     for item in orders:
         if isinstance(item, tuple):
@@ -127,7 +130,7 @@ def execute_movement(position: Position, outcome: movement.MovementOutcome) -> P
         units[prov] = u
     for src, dest in outcome.moves.items():
         u = position.units[src]
-        units[province_of(dest)] = UnitState(u.power, u.kind, dest)
+        units[province_of(dest)] = unit_state(u.power, u.kind, dest)
     after.units = units
     after.dislodged = {d.unit.province: d for d in outcome.dislodged}
     after.standoffs = outcome.standoffs if outcome.dislodged else frozenset()

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 SEASON_NAMES = {"S": "Spring", "F": "Fall", "W": "Winter"}
@@ -93,6 +93,18 @@ class UnitState:
         return f"{self.kind} {self.location}"
 
 
+_UNITS: dict[tuple[str, str, str], UnitState] = {}
+
+
+def unit_state(power: str, kind: str, location: str) -> UnitState:
+    """An interned UnitState (they are immutable; making them anew is the slow part)."""
+    key = (power, kind, location)
+    got = _UNITS.get(key)
+    if got is None:
+        got = _UNITS[key] = UnitState(power, kind, location)
+    return got
+
+
 @dataclass(frozen=True, slots=True)
 class Dislodged:
     """A unit waiting to retreat.
@@ -120,11 +132,8 @@ class Position:
     standoffs: frozenset[str] = frozenset()
 
     def copy(self) -> Position:
-        return replace(
-            self,
-            units=dict(self.units),
-            centers=dict(self.centers),
-            dislodged=dict(self.dislodged),
+        return Position(
+            self.phase, dict(self.units), dict(self.centers), dict(self.dislodged), self.standoffs
         )
 
     def units_of(self, power: str) -> list[UnitState]:

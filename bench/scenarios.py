@@ -1,0 +1,149 @@
+"""Random but plausible phases on the standard map, from a seeded random.Random.
+
+Each unit gets a hold, a move to a neighbour, a support of a neighbouring unit's hold or
+move, a convoy (fleets at sea next to an army), or a convoyed move; so the phases exercise
+bounces, cut supports, head-to-head battles, dislodgements and convoys.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from mobadj.engine.position import Phase, Position, UnitState, province_of
+from mobadj.engine.topology import Topology, topology_for
+
+
+def random_position(game_map: Any, rng: random.Random, n_units: int) -> Position:
+    """``n_units`` units of random powers on random provinces, centres owned at random."""
+    topo = topology_for(game_map)
+    powers = sorted(game_map.powers)
+    pos = Position(Phase(1901 + rng.randrange(10), rng.choice("SF"), "M"))
+    provinces = list(topo.provinces)
+    rng.shuffle(provinces)
+    for prov in provinces:
+        if len(pos.units) >= n_units:
+            break
+        kinds = [k for k in ("A", "F") for loc in topo.locations[prov] if loc in topo.neighbours[k]]
+        if not kinds:
+            continue
+        kind = rng.choice(kinds)
+        locs = [loc for loc in topo.locations[prov] if loc in topo.neighbours[kind]]
+        pos.units[prov] = UnitState(rng.choice(powers), kind, rng.choice(locs))
+    for sc in sorted(topo.supply_centers):
+        if rng.random() < 0.8:
+            pos.centers[sc] = rng.choice(powers)
+    return pos
+
+
+def random_orders(pos: Position, topo: Topology, rng: random.Random) -> list[tuple[str, str]]:
+    """One order text per unit: (power, order)."""
+    units = pos.units
+    out: list[tuple[str, str]] = []
+    moves: dict[str, str] = {}
+    order_of = list(units.values())
+    rng.shuffle(order_of)
+    for u in order_of:
+        nb = sorted(topo.neighbours[u.kind].get(u.location, ()))
+        r = rng.random()
+        if r < 0.15 or not nb:
+            out.append((u.power, f"{u} H"))
+        elif r < 0.65:
+            dest = rng.choice(nb)
+            moves[u.province] = dest
+            out.append((u.power, f"{u} - {dest}"))
+        elif r < 0.92:
+            reach = {province_of(x) for x in nb}
+            friends = [v for v in units.values() if v.province in reach]
+            near = [v for v in units.values() if v.province != u.province and
+                    reach & set(topo.reach[v.kind].get(v.location, ()))]
+            if friends and rng.random() < 0.4:
+                v = rng.choice(friends)
+                out.append((u.power, f"{u} S {v}"))
+            elif near:
+                v = rng.choice(near)
+                targets = sorted(reach & set(topo.reach[v.kind].get(v.location, ())) - {v.province})
+                if targets:
+                    out.append((u.power, f"{u} S {v} - {rng.choice(targets)}"))
+                else:
+                    out.append((u.power, f"{u} H"))
+            else:
+                out.append((u.power, f"{u} H"))
+        else:
+            if u.kind == "F" and u.province in topo.sea:
+                armies = [v for v in units.values() if v.kind == "A" and
+                          v.province in topo.fleet_reach[u.province]]
+                if armies:
+                    a = rng.choice(armies)
+                    dests = sorted(p for p in topo.fleet_reach[u.province]
+                                   if p in topo.coastal and p != a.province)
+                    if dests:
+                        out.append((u.power, f"{u} C {a} - {rng.choice(dests)}"))
+                        continue
+            if u.kind == "A" and u.province in topo.coastal:
+                seas = [s for s in topo.fleet_reach[u.province] if s in topo.sea]
+                if seas:
+                    s = rng.choice(seas)
+                    dests = sorted(p for p in topo.fleet_reach[s]
+                                   if p in topo.coastal and p != u.province)
+                    if dests:
+                        out.append((u.power, f"{u} - {rng.choice(dests)}"))
+                        continue
+            out.append((u.power, f"{u} H"))
+    return out
+
+
+def random_case(game_map: Any, rng: random.Random, case_id: str) -> dict[str, Any]:
+    """A batch input object: a movement, retreat or adjustment phase."""
+    topo = topology_for(game_map)
+    pos = random_position(game_map, rng, rng.randint(20, 34))
+    data = pos.to_data()
+    kind = rng.random()
+    orders = random_orders(pos, topo, rng)
+    case: dict[str, Any] = {"id": case_id, "map": "standard", "phase": data["phase"],
+                            "units": data["units"], "centers": data["centers"]}
+    if kind < 0.8:
+        per: dict[str, list[str]] = {}
+        for power, text in orders:
+            per.setdefault(power, []).append(text)
+        case["orders"] = per
+        return case
+    if kind < 0.9:  # retreat phase: dislodge two random units
+        units = list(pos.units.values())
+        rng.shuffle(units)
+        dislodged: dict[str, list[dict[str, str]]] = {}
+        rorders: dict[str, list[str]] = {}
+        for u in units[:2]:
+            attackers = sorted(topo.reach[u.kind].get(u.location, ()))
+            if not attackers:
+                continue
+            dislodged.setdefault(u.power, []).append(
+                {"unit": str(u), "from": rng.choice(attackers)})
+            nb = sorted(topo.neighbours[u.kind].get(u.location, ()))
+            if nb:
+                rorders.setdefault(u.power, []).append(f"{u} - {rng.choice(nb)}")
+        for d in dislodged.values():
+            for entry in d:
+                prov = province_of(entry["unit"].split()[1])
+                case["units"] = {p: [x for x in v if province_of(x.split()[1]) != prov]
+                                 for p, v in case["units"].items()}
+        case["phase"] = case["phase"][:-1] + "R"
+        case["dislodged"] = dislodged
+        case["standoffs"] = []
+        case["orders"] = rorders
+        return case
+    case["phase"] = f"W{case['phase'][1:-1]}A"  # adjustment phase
+    aorders: dict[str, list[str]] = {}
+    for power in sorted(game_map.powers):
+        n_c = sum(1 for o in pos.centers.values() if o == power)
+        n_u = sum(1 for u in pos.units.values() if u.power == power)
+        if n_c > n_u:
+            for home in game_map.powers[power].home_centers:
+                if home not in pos.units:
+                    aorders.setdefault(power, []).append(f"Build A {home}")
+        elif n_u > n_c:
+            mine = [u for u in pos.units.values() if u.power == power]
+            for u in mine[: max(0, n_u - n_c - 1)]:
+                aorders.setdefault(power, []).append(f"Remove {u}")
+    case["orders"] = aorders
+    return case
