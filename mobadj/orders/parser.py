@@ -335,7 +335,13 @@ class OrderBuilder(Transformer):
         raise _Fail(OrderSyntaxError(f"unknown action {what!r}", text=self.text))
 
     def build(self, children: list) -> list[Order]:
-        return [Build(_subject(children).unit)]
+        subject = _subject(children)
+        if subject.unit.kind == UNKNOWN_KIND:  # nothing on the board to take the kind from
+            kinds = ", ".join(self.game_map.unit_kinds)
+            raise _Fail(OrderSyntaxError(
+                f"a build needs a unit type ({kinds}): {subject.unit.location} could hold either",
+                column=1, text=self.text, expected=(f"a unit type ({kinds})",)))
+        return [Build(subject.unit)]
 
     def remove(self, children: list) -> list[Order]:
         return [Remove(_subject(children).unit)]

@@ -111,6 +111,12 @@ def test_escort_only_moves(mini):
     assert "can only move" in err.message
 
 
+def test_build_needs_a_type_where_ambiguous(std):
+    err = only_error("Build BRE", std)
+    assert "a build needs a unit type (A, F)" in err.message
+    assert str(parse_order("Build PAR", std)) == "Build A PAR"  # only armies stand inland
+
+
 def test_empty_order(std):
     with pytest.raises(OrderSyntaxError) as exc:
         parse_order("   ", std)
