@@ -32,6 +32,11 @@ _ONLY = [frozenset((p,)) for p in range(_DECK.circles)]  # private events' audie
 _OFFER_TEXT = [c.offer_text() for c in _DECK.cards]
 _CARD_TEXT = [f"{c.name} [job {c.stars}*; offer ${c.price} {c.days}d {c.modifier:+d}*]"
               for c in _DECK.cards]
+# events are immutable, so the private ones that recur are made once and shared
+_DRAW_EVENT = [[Event(f"You draw {t}.", only) for t in _CARD_TEXT] for only in _ONLY]
+_OFFER_EVENT = [[Event(f"You offer {t} face down.", only) for t in _OFFER_TEXT]
+                for only in _ONLY]
+_INDEX = {c.name: c.index for c in _DECK.cards}  # canonical name -> card
 
 
 @dataclass
@@ -195,25 +200,24 @@ class IronTriangleState(GameState):
         return isinstance(action, PlayJob)
 
     def check_invariants(self) -> list[str]:
-        """Cards and money conserved, cubes on their tracks (cheap: it runs at every step;
-        :meth:`deep_invariants` checks more, for tests)."""
+        """Cards and money conserved, no one below $1 (cheap: it runs at every step of a
+        simulation; :meth:`deep_invariants` checks everything, for tests)."""
         bad = []
         n_cards = (len(self.draw_pile) + len(self.discard) + len(self.offers) + len(self.table)
                    + sum(map(len, self.hands)) + (self.job is not None))
         if n_cards != self._n_cards:
             bad.append(f"{n_cards} cards instead of {self._n_cards}")
-        money = self.money
-        if sum(money) + self.money_lost != self._n_money:
-            bad.append("money is not conserved")
-        if min(money) < self._floor or max(money) > self._money_last:
-            bad.append("a Money cube is off the track")
-        if max(self.quality) > self._quality_last or min(self.quality) < 0:
-            bad.append("a Quality cube is off the track")
+        if sum(self.money) + self.money_lost != self._n_money or min(self.money) < self._floor:
+            bad.append("money is not conserved or a Money cube is below $1")
         return bad
 
     def deep_invariants(self) -> list[str]:
         """Slower checks for tests: every card once, one cube per player on Time."""
         bad = self.check_invariants()
+        if max(self.money) > self._money_last:
+            bad.append("a Money cube is past the last space")
+        if max(self.quality) > self._quality_last or min(self.quality) < 0:
+            bad.append("a Quality cube is off the track")
         cards = [*self.draw_pile, *self.discard, *self.offers.values(), *self.table,
                  *(c for h in self.hands for c in h)]
         if self.job is not None:
@@ -258,11 +262,14 @@ class IronTriangleState(GameState):
             raise IllegalAction(f"you cannot {what} now: {self._phase_text()}")
 
     def _card_in_hand(self, player: int, name: str) -> int:
-        card = self.deck.card_named(name)
-        if card is None or card.index not in self.hands[player]:
+        index = _INDEX.get(name)
+        if index is None:
+            card = self.deck.card_named(name)
+            index = card.index if card is not None else -1
+        if index not in self.hands[player]:
             held = ", ".join(self.deck.cards[c].name for c in self.hands[player])
             raise IllegalAction(f"you do not hold '{name}' (your hand: {held})")
-        return card.index
+        return index
 
     def _play_job(self, player: int, action: PlayJob) -> None:
         """Rulebook "When playing as the Mob Boss": play a Job face up, name one feature."""
@@ -286,14 +293,14 @@ class IronTriangleState(GameState):
 
     def _offer(self, player: int, action: Offer) -> None:
         """Rulebook "When playing as one of the Gangsters": an offer face down."""
-        self._need_phase("offer", "offer")
+        if self.phase != "offer":
+            self._need_phase("offer", "offer")
         card = self._card_in_hand(player, action.card)
         self.hands[player].remove(card)
         self.offers[player] = card
         self.pending.remove(player)
-        self.log(f"You offer {_OFFER_TEXT[card]} face down.", visible_to=player)
-        self.log(f"P{player + 1} has made an offer.")
-        if self.pending:
+        self.events.append(_OFFER_EVENT[player][card])
+        if self.pending:  # who has offered shows in to_act() and the view
             self._acting = list(self.pending)
             return
         # all sealed offers are in: their backs show, the negotiation window opens
@@ -322,7 +329,6 @@ class IronTriangleState(GameState):
             raise IllegalAction(f"P{target + 1} made no offer; pick one of {choices}")
         offer = self.deck.cards[self.offers[target]]
         self.stats[f"pick_{offer.back}"] += 1
-        self.log(f"P{player + 1} picks the offer of P{target + 1}: {offer.offer_text()}.")
         self._score_offer(player, target)
         # the played cards stay on the table; the others may reveal theirs "at this time"
         assert self.job is not None
@@ -355,22 +361,22 @@ class IronTriangleState(GameState):
         self.quality[boss] = max(deck.quality.floor,
                                  min(self.quality[boss] + stars, deck.quality.last))
         self.stats["shortfall"] += shortfall > 0
-        note = f" (${shortfall} short, paid in stars)" if shortfall else ""
-        self.log(f"P{gangster + 1} moves up 1 on Quality and is paid ${paid}{note}; "
-                 f"P{boss + 1} moves {stars:+d} on Quality to {self.quality[boss]} stars "
-                 f"and down to ${self.money[boss]}.")
-        if paid > received:
-            self.log(f"P{gangster + 1} is on the last Money space; ${paid - received} is lost.")
         # time: forward by the hourglasses, stacking on top, never past the finish space
-        self._move_time(boss, self.time_pos[boss] + offer.days)
+        where = self._move_time(boss, self.time_pos[boss] + offer.days)
+        note = f" (${shortfall} short, paid in stars)" if shortfall else ""
+        lost = f" ${paid - received} is lost past the last Money space." if paid > received else ""
+        self.log(f"P{boss + 1} picks the offer of P{gangster + 1}: {_OFFER_TEXT[offer.index]}. "
+                 f"P{gangster + 1} moves up 1 on Quality and is paid ${paid}{note}; "
+                 f"P{boss + 1} moves {stars:+d} on Quality to {self.quality[boss]} stars, "
+                 f"down to ${self.money[boss]}, and on the Time track to {where}.{lost}")
 
-    def _move_time(self, player: int, pos: int) -> None:
+    def _move_time(self, player: int, pos: int) -> str:
+        """Move a Time cube (on top of any cube there); returns where it landed, as text."""
         pos = min(pos, self.deck.finish)
         self.stacks[self.time_pos[player]].remove(player)
         self.stacks[pos].append(player)  # on top of any cube already there
         self.time_pos[player] = pos
-        where = "the finish space" if pos == self.deck.finish else f"day {pos}"
-        self.log(f"P{player + 1} moves on the Time track to {where}.")
+        return "the finish space" if pos == self.deck.finish else f"day {pos}"
 
     def _reveal(self, player: int) -> None:
         """Rule: the offers not picked "may be revealed at this time if they wish"."""
@@ -402,7 +408,7 @@ class IronTriangleState(GameState):
                     self._reshuffle()
                 card = self.draw_pile.pop()
                 self.hands[p].append(card)
-                self.log(f"You draw {_CARD_TEXT[card]}.", visible_to=p)
+                self.events.append(_DRAW_EVENT[p][card])
         self._start_round()
 
     def _reshuffle(self) -> None:
@@ -429,8 +435,9 @@ class IronTriangleState(GameState):
             if self.money[boss] > self.deck.money.floor:
                 break
             self.stats["too_poor"] += 1
-            self.log(f"P{boss + 1} sits at ${self.money[boss]} and is too poor to hire a job.")
-            self._move_time(boss, self.time_pos[order[1]] + 1)
+            where = self._move_time(boss, self.time_pos[order[1]] + 1)
+            self.log(f"P{boss + 1} sits at ${self.money[boss]} and is too poor to hire a job: "
+                     f"the cube moves ahead of the next-to-last one, to {where}.")
         self.round += 1
         self.boss = boss
         self.phase = "job"

@@ -62,7 +62,7 @@ def test_every_other_player_offers_at_once_and_face_down() -> None:
     name = s.deck.cards[s.hands[first][0]].name
     s.command(first, "offer 1")
     assert s.to_act() == rest
-    mine = s.history(first)[-2]
+    mine = s.history(first)[-1]
     assert mine.startswith("You offer") and name in mine
     for p in [None, boss, *rest]:
         assert not any(name in e for e in s.history(p)[-3:])
@@ -154,7 +154,7 @@ def test_payment_never_takes_the_boss_below_one_dollar_shortfall_costs_stars() -
     assert s.money[boss] == 1  # paid $2 of $8
     assert s.money[g] == 19  # the Gangster gets what was paid
     assert s.quality[boss] == 4 + 2 - 6  # job 4 stars, +2 modifier, 6 dollars short
-    assert "$6 short" in s.history(None)[-3]
+    assert any("$6 short" in e for e in s.history(None))
 
 
 def test_quality_never_moves_behind_the_start_space() -> None:
