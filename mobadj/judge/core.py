@@ -267,6 +267,10 @@ class Judge:
                 lines.append(f"  {err}")
             for number, word in parsed.near_commands.items():
                 lines.append(f"  line {number}: or did you mean the command '{word.upper()}'?")
+        if not check.accepted:
+            lines.append("Nothing was accepted, so your earlier orders for this phase (if any) "
+                         "stand.")
+            return "\n".join(lines)
         self.store.set_orders(game.name, phase, power, check.text, now, inc.message_id)
         self.store.record_command(game.name, power, inc.message_id, uid, "orders",
                                   check.text, now)

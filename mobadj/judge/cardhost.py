@@ -1,0 +1,200 @@
+"""Card games on the judge, through the card-game protocol (:mod:`mobadj.cards.protocol`).
+
+The judge's state is the game's record (players, seed, options, actions as canonical
+command text); the game is rebuilt by replay whenever it is needed, so nothing but the
+record is stored.  Seats are ``P1``..``Pn``.  The seats the game waits for (``to_act``) are
+due; when all have sent their command the phase resolves at once: sealed simultaneous
+choices (bids) are applied together, and each player is sent only the events they may see
+and their own view.  A seat that misses the deadline gets the game's bot move as default.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from mobadj.cards.protocol import GameError, GameState
+from mobadj.cards.record import GameRecord, seed_commitment
+from mobadj.cards.registry import bot_class, game_class
+from mobadj.judge.hosts import Check, Host, HostError, Resolution
+
+
+def seat_name(player: int) -> str:
+    return f"P{player + 1}"
+
+
+def seat_index(seat: str) -> int:
+    return int(seat[1:]) - 1
+
+
+class CardHost(Host):
+    """Any game of the card registry."""
+
+    resolve_when_all_in = True
+
+    def __init__(self, name: str) -> None:
+        self.kind = name
+        try:
+            self.cls = game_class(name)
+        except (ImportError, AttributeError) as exc:
+            raise HostError(f"the {name} engine is not available here: {exc}") from None
+        self.title = self.cls.info.title
+
+    # -- record and replay -------------------------------------------------------------------
+    def _record(self, state: dict[str, Any]) -> GameRecord:
+        return GameRecord(self.kind, state["players"], state["seed"], dict(state["options"]),
+                          [(int(p), str(a)) for p, a in state["actions"]])
+
+    def _game(self, state: dict[str, Any]) -> GameState:
+        try:
+            return self._record(state).replay()
+        except GameError as exc:  # a stored record that no longer replays: say so plainly
+            raise HostError(f"the game record cannot be replayed: {exc}") from None
+
+    @staticmethod
+    def _game_options(options: dict[str, Any]) -> dict[str, Any]:
+        """Game options are the judge options prefixed ``game_`` (``game_modules=3``)."""
+        out: dict[str, Any] = {}
+        for key, value in options.items():
+            if key.startswith("game_"):
+                text = str(value)
+                out[key[5:]] = int(text) if text.lstrip("-").isdigit() else value
+        return out
+
+    # -- the Host interface ------------------------------------------------------------------
+    def seats(self, options: dict[str, Any]) -> list[str]:
+        return [seat_name(i) for i in range(self.cls.info.max_players)]
+
+    def seat(self, options: dict[str, Any], text: str) -> str:
+        t = text.strip().upper()
+        if t.isdigit():
+            t = f"P{t}"
+        if t in self.seats(options):
+            return t
+        raise HostError(f"no seat {text!r}; seats are P1..P{self.cls.info.max_players}")
+
+    def new_state(self, seats: list[str], seed: int, options: dict[str, Any]) -> Any:
+        n = len(seats)
+        if sorted(seats, key=seat_index) != [seat_name(i) for i in range(n)]:
+            raise HostError("card games need seats P1..Pn filled without gaps")
+        opts = self._game_options(options)
+        try:
+            state = self.cls.new(n, seed % 2**31, opts)
+        except GameError as exc:
+            raise HostError(str(exc)) from None
+        return {"players": n, "seed": state.seed, "options": opts, "actions": [],
+                "commitment": seed_commitment(self.kind, state.seed)}
+
+    def phase(self, state: Any) -> str:
+        return f"M{len(state['actions']) + 1}"
+
+    def phase_label(self, state: Any) -> str:
+        game = self._game(state)
+        waiting = ", ".join(seat_name(p) for p in game.to_act()) or "nobody"
+        return f"move {len(state['actions']) + 1} (waiting for {waiting})"
+
+    def due(self, state: Any) -> list[str]:
+        game = self._game(state)
+        return [] if game.is_over() else [seat_name(p) for p in game.to_act()]
+
+    def check(self, state: Any, seat: str, text: str) -> Check:
+        """Each line a command; a player to act alone may send several in a row."""
+        game = self._game(state)
+        player = seat_index(seat)
+        out = Check()
+        simultaneous = len(game.to_act()) > 1
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            if player not in game.to_act():
+                out.errors.append(f"line {number}: {line.strip()!r}: it is not your turn then")
+                continue
+            if simultaneous and out.accepted:
+                out.errors.append(f"line {number}: one sealed choice per move; already have "
+                                  f"{out.accepted[0]!r}")
+                continue
+            try:
+                action = game.parse(player, line.strip())
+                if simultaneous:  # others' sealed choices come later: check on a copy only
+                    trial = self._game(state)
+                    trial.apply(player, action)
+                else:
+                    game.apply(player, action)
+            except GameError as exc:
+                out.errors.append(f"line {number}: {exc}")
+                continue
+            out.accepted.append(str(action))
+        return out
+
+    def _default(self, game: GameState, player: int, seed: int) -> Any:
+        try:
+            bot = bot_class(self.kind)()
+            return bot.choose(game, player, random.Random(seed))
+        except Exception:
+            return game.legal_actions(player)[0]
+
+    def resolve(self, state: Any, orders: dict[str, str], missing: list[str]) -> Resolution:
+        game = self._game(state)
+        n_events = len(game.events)
+        notes: dict[str, list[str]] = {}
+        acted: list[str] = []
+        for player in sorted(game.to_act()):
+            seat = seat_name(player)
+            text = orders.get(seat)
+            lines = [ln for ln in (text or "").splitlines() if ln.strip()]
+            if not lines:
+                action = self._default(game, player, state["seed"] + len(game.actions))
+                game.apply(player, action)
+                acted.append(f"{seat}: no command; the judge played a default move")
+                continue
+            for line in lines:
+                if player not in game.to_act():
+                    break
+                try:
+                    game.command(player, line)
+                except GameError as exc:
+                    notes.setdefault(seat, []).append(f"{line}: {exc}")
+            acted.append(f"{seat}: moved")
+        new_events = game.events[n_events:]
+        public = [e.text for e in new_events if e.visible_to is None]
+        report = "\n".join(public) or "(nothing public happened)"
+        if acted:
+            report = "\n".join(acted) + "\n\n" + report
+        over = game.is_over()
+        if over:
+            scores = game.scores()
+            winners = game.winners()
+            report += "\n\nFinal scores: " + ", ".join(
+                f"{seat_name(i)} {s:g}" for i, s in enumerate(scores))
+            report += "\nWinner(s): " + ", ".join(seat_name(i) for i in winners)
+            report += f"\nSeed (committed at the start as {state['commitment'][:16]}...): " \
+                      f"{state['seed']}"
+        private: dict[str, str] = {}
+        for player in range(game.players):
+            seat = seat_name(player)
+            mine = [e.text for e in new_events if e.visible_to is not None and e.visible(player)]
+            parts = []
+            if mine:
+                parts.append("\n".join(mine))
+            if notes.get(seat):
+                parts.append("Not applied:\n" + "\n".join(notes[seat]))
+            parts.append(game.render(player))
+            private[seat] = "\n\n".join(parts)
+        new = dict(state, actions=[[p, a] for p, a in game.actions])
+        data = {"public_events": public, "over": over,
+                "scores": game.scores() if over else None}
+        return Resolution(new, report, data, private=private, over=over)
+
+    def preview(self, state: Any, seat: str, text: str) -> str:
+        return "Your legal commands now:\n" + "\n".join(
+            f"  {a}" for a in self._game(state).legal_actions(seat_index(seat))[:40])
+
+    def status(self, state: Any, seat: str | None) -> str:
+        game = self._game(state)
+        return game.render(seat_index(seat) if seat else None)
+
+    def is_over(self, state: Any) -> bool:
+        return self._game(state).is_over()
+
+    def phase_hours(self, state: Any, options: dict[str, Any]) -> float:
+        return float(options.get("deadline_hours", 48))
