@@ -27,12 +27,12 @@ from pathlib import Path
 
 import yaml
 
-from bench.scenarios import random_case, random_orders, random_position
 from mobadj.board.loader import load_map
 from mobadj.engine import movement
 from mobadj.engine.pipeline import adjudicate
 from mobadj.engine.position import position_from_data
 from mobadj.engine.rules import Rules
+from mobadj.engine.scenarios import random_case, random_orders, random_position
 from mobadj.engine.topology import topology_for
 from mobadj.orders.parser import parse_order, parse_orders
 
