@@ -5,23 +5,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import cache
 
 
-class _Cached:
-    """Actions are hashed very often (legal-action tables): the hash is kept once computed."""
-
-    def __hash__(self) -> int:
-        h = self.__dict__.get("_hash")
-        if h is None:
-            h = hash((type(self).__name__, *(getattr(self, f.name) for f in fields(self))))
-            object.__setattr__(self, "_hash", h)
-        return h
-
-
-@dataclass(frozen=True, eq=True)
-class Start(_Cached):
+@dataclass(frozen=True, slots=True)
+class Start:
     """Place your Engineer on a Quarter of your choice (set-up)."""
 
     quarter: str
@@ -30,8 +19,8 @@ class Start(_Cached):
         return f"start {self.quarter}"
 
 
-@dataclass(frozen=True, eq=True)
-class Assign(_Cached):
+@dataclass(frozen=True, slots=True)
+class Assign:
     """Cooperative preparation: the two dice (1-4) that go to the first player's pool."""
 
     dice: tuple[int, int]
@@ -40,8 +29,8 @@ class Assign(_Cached):
         return f"assign {self.dice[0]} {self.dice[1]}"
 
 
-@dataclass(frozen=True, eq=True)
-class ChangeDie(_Cached):
+@dataclass(frozen=True, slots=True)
+class ChangeDie:
     """Preparation: change a die by +1/-1 (6 and 1 wrap) paying a Material or 2 money."""
 
     die: int  # 1-based
@@ -52,8 +41,8 @@ class ChangeDie(_Cached):
         return f"change die{self.die} {'up' if self.up else 'down'} pay {self.pay}"
 
 
-@dataclass(frozen=True, eq=True)
-class RemoveMarker(_Cached):
+@dataclass(frozen=True, slots=True)
+class RemoveMarker:
     """Preparation: remove an Investment marker from a Quarter paying a Material or 2 money."""
 
     quarter: str
@@ -63,8 +52,8 @@ class RemoveMarker(_Cached):
         return f"remove {self.quarter} pay {self.pay}"
 
 
-@dataclass(frozen=True, eq=True)
-class Sell(_Cached):
+@dataclass(frozen=True, slots=True)
+class Sell:
     """Preparation: sell 1 Material for 1 money."""
 
     material: str
@@ -73,16 +62,16 @@ class Sell(_Cached):
         return f"sell {self.material}"
 
 
-@dataclass(frozen=True, eq=True)
-class Done(_Cached):
+@dataclass(frozen=True, slots=True)
+class Done:
     """End the preparation phase."""
 
     def __str__(self) -> str:
         return "done"
 
 
-@dataclass(frozen=True, eq=True)
-class Play(_Cached):
+@dataclass(frozen=True, slots=True)
+class Play:
     """Project phase: play a Project card and move the Engineer to ``to``."""
 
     card: str
@@ -92,8 +81,8 @@ class Play(_Cached):
         return f"play {self.card} to {self.to}"
 
 
-@dataclass(frozen=True, eq=True)
-class Retrieve(_Cached):
+@dataclass(frozen=True, slots=True)
+class Retrieve:
     """Project phase: move 1 Quarter and take back every discarded Project card."""
 
     to: str
@@ -102,8 +91,8 @@ class Retrieve(_Cached):
         return f"retrieve to {self.to}"
 
 
-@dataclass(frozen=True, eq=True)
-class Do(_Cached):
+@dataclass(frozen=True, slots=True)
+class Do:
     """Carry out the pending action (card, Quarter or bonus) at ``level`` with arguments."""
 
     level: str  # basic / advanced / bonus
@@ -113,16 +102,16 @@ class Do(_Cached):
         return " ".join((self.level, *self.args))
 
 
-@dataclass(frozen=True, eq=True)
-class Pass(_Cached):
+@dataclass(frozen=True, slots=True)
+class Pass:
     """Forgo the pending (optional) action."""
 
     def __str__(self) -> str:
         return "pass"
 
 
-@dataclass(frozen=True, eq=True)
-class Claim(_Cached):
+@dataclass(frozen=True, slots=True)
+class Claim:
     """Competitive: take a face-up Advantage card whose condition you meet."""
 
     card: int
@@ -131,8 +120,8 @@ class Claim(_Cached):
         return f"claim {self.card}"
 
 
-@dataclass(frozen=True, eq=True)
-class Take(_Cached):
+@dataclass(frozen=True, slots=True)
+class Take:
     """Competitive: with an empty pool, lose 1 point and take back your marker from ``area``."""
 
     area: str
@@ -140,10 +129,6 @@ class Take(_Cached):
     def __str__(self) -> str:
         return f"take {self.area}"
 
-
-for _cls in (Start, Assign, ChangeDie, RemoveMarker, Sell, Done, Play, Retrieve, Do, Pass, Claim,
-             Take):
-    _cls.__hash__ = _Cached.__hash__  # type: ignore[method-assign]  # dataclass made its own
 
 Action = Start | Assign | ChangeDie | RemoveMarker | Sell | Done | Play | Retrieve | Do | Pass
 Action = Action | Claim | Take

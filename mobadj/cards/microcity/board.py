@@ -10,7 +10,7 @@ of the 2 neighbouring Quarters", "cannot move directly from one Seaport Quarter 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from mobadj.cards.microcity.cards import District, QuarterSpec, Seaport
 
@@ -56,6 +56,7 @@ class City:
     adjacent: tuple[tuple[int, ...], ...]  # orthogonal neighbours a Engineer may step to
     garden: int | None  # the Garden cell, never entered
     seaports: tuple[Seaport, ...]
+    _dest: dict[int, list[int]] = field(default_factory=dict, compare=False, repr=False)
 
     def name(self, cell: int) -> str:
         return CELL_NAMES[cell]
@@ -68,6 +69,13 @@ class City:
         """Cells reachable in exactly ``steps`` orthogonal steps (1 or 2), never ending on
         the start: a two-step move "cannot come back to the Quarter he began his round on".
         """
+        key = start * 4 + steps
+        found = self._dest.get(key)
+        if found is None:
+            found = self._dest[key] = self._destinations(start, steps)
+        return found
+
+    def _destinations(self, start: int, steps: int) -> list[int]:
         if steps == 1:
             return sorted(self.adjacent[start])
         ends: set[int] = set()

@@ -131,13 +131,16 @@ def describe(st: MicroCityState) -> str:
     return ", ".join(p for p in parts if p)
 
 
+_PROJECTS: dict[str, Project] = {}
+
+
 def project_card(st: MicroCityState, card: str) -> Project:
-    for p in st.deck.projects:
-        if p.id == card:
-            return p
-    if card == st.deck.x_project.id and st.cfg.xcard:
-        return st.deck.x_project
-    raise KeyError(card)
+    found = _PROJECTS.get(card)
+    if found is None:
+        for p in (*st.deck.projects, st.deck.x_project):
+            _PROJECTS[p.id] = p
+        found = _PROJECTS[card]
+    return found
 
 
 # -- turn flow ---------------------------------------------------------------------------
@@ -520,7 +523,7 @@ def legal_project(st: MicroCityState, player: int, table: dict[Action, Any]) -> 
     for card in sorted(set(st.hands[h])):
         if card == banned:
             continue
-        move = st.project(card).move
+        move = project_card(st, card).move
         for dest in st.city.destinations(start, move):
             if dest != blocked:
                 table[play(card, CELL_NAMES[dest])] = (card, dest)
