@@ -1,0 +1,74 @@
+"""``mobadj adjudicate``: the GM report, ``--json`` and clear errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from mobadj.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+POSITION = ROOT / "orders" / "standard" / "position-s1901.yaml"
+ORDERS = ROOT / "orders" / "standard" / "s1901.txt"
+
+
+def test_demo_report_reads_like_a_gm_report() -> None:
+    result = CliRunner().invoke(main, ["adjudicate", "--map", "standard", str(POSITION),
+                                       str(ORDERS)])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert out.startswith("Standard Diplomacy: Spring 1901 Movement (S1901M)")
+    assert "A YOR - NWY" in out and "F NTH C A YOR - NWY" in out  # the convoy
+    assert "A VIE - GAL                        fails: bounced" in out
+    assert "A MAR S A PAR - BUR                succeeds" in out
+    assert "Germany A BUR, attacked from PAR; may retreat to: BEL, GAS, PIC, RUH" in out
+    assert out.rstrip().endswith("Next phase: Spring 1901 Retreats (S1901R)")
+
+
+def test_json_output() -> None:
+    result = CliRunner().invoke(main, ["adjudicate", "--json", str(POSITION), str(ORDERS)])
+    data = json.loads(result.output)
+    assert data["next_phase"] == "S1901R"
+    assert data["dislodged"]["GERMANY"][0]["retreats"] == ["BEL", "GAS", "PIC", "RUH"]
+    assert {"power": "ENGLAND", "order": "A YOR - NWY", "result": "succeeds",
+            "reason": None} in data["orders"]
+
+
+def test_unreadable_orders_are_reported_and_the_rest_adjudicated(tmp_path) -> None:
+    orders = tmp_path / "o.txt"
+    orders.write_text("France:\nA PAR - BRU\nA MAR - BUR\n")
+    result = CliRunner().invoke(main, ["adjudicate", str(POSITION), str(orders)])
+    assert result.exit_code == 0
+    assert "Orders that could not be read (ignored):" in result.output
+    assert "o.txt: line 2" in result.output
+    assert "A MAR - BUR" in result.output
+
+
+def test_bad_position_is_a_clear_error_not_a_traceback(tmp_path) -> None:
+    bad = tmp_path / "p.yaml"
+    bad.write_text("phase: S1901M\nunits: {France: [A XYZ]}\n")
+    result = CliRunner().invoke(main, ["adjudicate", str(bad)])
+    assert result.exit_code != 0
+    assert "bad unit 'A XYZ'" in result.output and "Traceback" not in result.output
+
+
+def test_fall_report_shows_centre_changes(tmp_path) -> None:
+    pos = tmp_path / "f.yaml"
+    pos.write_text("phase: F1901M\nunits: {France: [A BUR]}\ncenters: {France: [PAR]}\n")
+    orders = tmp_path / "f.txt"
+    orders.write_text("France: A BUR - BEL\n")
+    out = CliRunner().invoke(main, ["adjudicate", str(pos), str(orders)]).output
+    assert "France takes BEL (unowned before)" in out
+    assert "France      2 centres,  1 units (+1)" in out
+    assert "Next phase: Winter 1901 Adjustments (W1901A)" in out
+
+
+def test_make_demo_command_runs_as_a_process() -> None:
+    proc = subprocess.run([sys.executable, "-m", "mobadj", "adjudicate", "--map", "standard",
+                           str(POSITION), str(ORDERS)], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0 and "Dislodged units:" in proc.stdout

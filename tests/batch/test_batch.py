@@ -1,0 +1,132 @@
+"""``mobadj batch``: the JSON-lines contract of issue 2, run as a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mobadj.batch import KEYS, run_case
+
+CASES = [
+    {"id": "spring", "map": "standard", "phase": "S1901M",
+     "units": {"England": ["F LON", "A YOR"], "france": ["A PAR", "A MAR"],
+               "GERMANY": ["A MUN"]},
+     "centers": {"England": ["LON"], "France": ["PAR", "MAR"], "GERMANY": ["MUN"]},
+     "orders": {"England": ["F LON - NTH", "A YOR - LON"],
+                "France": ["A PAR - BUR", "A MAR S A PAR - BUR"],
+                "germany": ["A MUN - BUR"]}},
+    {"id": "fall", "map": "standard", "phase": "F1901M",
+     "units": {"ENGLAND": ["F NTH", "A YOR"], "GERMANY": ["A HOL"]},
+     "centers": {"ENGLAND": ["LON"], "GERMANY": ["HOL"]},
+     "orders": {"ENGLAND": ["A YOR - NWY", "F NTH C A YOR - NWY"]}},
+    {"id": "dislodge", "map": "standard", "phase": "F1901M",
+     "units": {"FRANCE": ["A PIC", "A BUR"], "ENGLAND": ["A BEL"]},
+     "centers": {"ENGLAND": ["BEL"], "FRANCE": ["PAR"]},
+     "orders": {"FRANCE": ["A BUR - BEL", "A PIC S A BUR - BEL"]}},
+    {"id": "retreat", "phase": "F1901R",
+     "units": {"FRANCE": ["A PIC", "A BEL"]},
+     "centers": {"ENGLAND": ["BEL"], "FRANCE": ["PAR"]},
+     "dislodged": {"ENGLAND": [{"unit": "A BEL", "from": "BUR"}]},
+     "standoffs": [], "orders": {"ENGLAND": ["A BEL - HOL"]}},
+    {"id": "winter", "phase": "W1901A",
+     "units": {"FRANCE": ["A PIC", "A BEL"]}, "centers": {"FRANCE": ["PAR", "BEL", "BRE"]},
+     "orders": {"FRANCE": ["Build F BRE", "Build A PAR"]}},
+    {"id": "bad-order", "phase": "S1901M", "units": {"FRANCE": ["A PAR"]},
+     "orders": {"FRANCE": ["A PAR - XYZ", "A PAR H"]}},
+    {"id": "bad-power", "phase": "S1901M", "units": {"Narnia": ["A PAR"]}},
+    {"id": "bad-map", "map": "atlantis", "phase": "S1901M", "units": {}},
+]
+
+
+@pytest.fixture(scope="module")
+def output(tmp_path_factory) -> list[dict]:
+    path = Path(tmp_path_factory.mktemp("batch")) / "cases.jsonl"
+    lines = [json.dumps(c) for c in CASES]
+    lines.insert(3, "this is not json")
+    lines.insert(4, "")
+    path.write_text("\n".join(lines) + "\n")
+    proc = subprocess.run([sys.executable, "-m", "mobadj", "batch", str(path)],
+                          capture_output=True, text=True, check=True, timeout=120)
+    assert proc.stderr == ""
+    return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
+def by_id(output: list[dict], case_id: str) -> dict:
+    [found] = [o for o in output if o["id"] == case_id]
+    return found
+
+
+def test_one_output_line_per_input_line_in_order(output) -> None:
+    assert len(output) == len(CASES) + 2
+    ids = [o["id"] for o in output]
+    assert ids == ["spring", "fall", "dislodge", None, None, "retreat", "winter",
+                   "bad-order", "bad-power", "bad-map"]
+
+
+def test_every_output_has_exactly_the_contract_keys(output) -> None:
+    for o in output:
+        assert tuple(o) == KEYS == ("id", "phase", "next_phase", "orders", "units",
+                                    "dislodged", "centers", "errors")
+
+
+def test_spring_results(output) -> None:
+    o = by_id(output, "spring")
+    assert (o["phase"], o["next_phase"], o["errors"]) == ("S1901M", "F1901M", [])
+    assert o["orders"][0] == {"power": "England", "order": "F LON - NTH",
+                              "result": "succeeds", "reason": None}
+    assert o["orders"][4] == {"power": "GERMANY", "order": "A MUN - BUR",
+                              "result": "fails", "reason": "bounced"}
+    # each power is spelt as the input first spelt it
+    assert o["units"] == {"England": ["A LON", "F NTH"], "france": ["A BUR", "A MAR"],
+                          "GERMANY": ["A MUN"]}
+    assert o["centers"]["England"] == ["LON"]  # no change after a spring turn
+    assert o["dislodged"] == {}
+
+
+def test_centres_change_after_fall_movement_without_retreats(output) -> None:
+    o = by_id(output, "fall")
+    assert o["centers"] == {"ENGLAND": ["LON", "NWY"], "GERMANY": ["HOL"]}
+    assert o["next_phase"] == "S1902M"  # two centres, two units: no winter phase
+
+
+def test_dislodgement_with_retreats_and_no_centre_change_yet(output) -> None:
+    o = by_id(output, "dislodge")
+    assert o["dislodged"] == {"ENGLAND": [{"unit": "A BEL", "from": "BUR",
+                                           "retreats": ["HOL", "RUH"]}]}
+    assert "A BEL" not in o["units"]["ENGLAND"]
+    assert o["centers"]["ENGLAND"] == ["BEL"]
+    assert o["next_phase"] == "F1901R"
+
+
+def test_fall_retreat_completes_the_turn(output) -> None:
+    o = by_id(output, "retreat")
+    assert o["orders"][0]["result"] == "succeeds"
+    assert o["units"] == {"FRANCE": ["A BEL", "A PIC"], "ENGLAND": ["A HOL"]}
+    assert o["centers"] == {"ENGLAND": ["HOL"], "FRANCE": ["BEL", "PAR"]}
+
+
+def test_winter_builds(output) -> None:
+    o = by_id(output, "winter")
+    assert [x["result"] for x in o["orders"]] == ["succeeds", "invalid"]
+    assert o["units"] == {"FRANCE": ["A BEL", "A PIC", "F BRE"]}
+    assert o["next_phase"] == "S1902M"
+
+
+def test_bad_lines_give_errors_not_crashes(output) -> None:
+    o = by_id(output, "bad-order")
+    assert o["orders"][0]["result"] == "invalid" and "XYZ" in o["orders"][0]["reason"]
+    assert o["orders"][1]["result"] == "succeeds"
+    assert len(o["errors"]) == 1 and "XYZ" in o["errors"][0]
+    assert "unknown power" in by_id(output, "bad-power")["errors"][0]
+    assert "unknown map" in by_id(output, "bad-map")["errors"][0]
+    assert "not JSON" in output[3]["errors"][0]
+
+
+def test_run_case_accepts_non_objects() -> None:
+    assert run_case([1, 2])["errors"] == ["each line must be a JSON object"]
+    assert run_case({"id": 7, "phase": "S1901M", "units": {"FRANCE": "A PAR"}})["units"] == {
+        "FRANCE": ["A PAR"]}
