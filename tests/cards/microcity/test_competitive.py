@@ -193,12 +193,12 @@ def test_game_end_and_tie_breaks() -> None:
 
 
 def test_game_ends_after_twenty_turns() -> None:
-    from mobadj.cards.microcity.bot import MicroCityBot
-
-    st = new(3, 2, mode="competitive")
-    bot = MicroCityBot()
     import random
 
+    from mobadj.cards.protocol import RandomBot
+
+    st = new(3, 2, mode="competitive")
+    bot = RandomBot()
     rng = random.Random(1)
     while not st.is_over():
         p = st.to_act()[0]
