@@ -75,6 +75,7 @@ _JOIN = [
     (re.compile(r"^\s*what[\s_-]*if\b", re.I), "preview"),
     (re.compile(r"^\s*roll[\s_-]*back\b", re.I), "rollback"),
 ]
+MAX_LINE = 500
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]*)", re.I)
 
 
@@ -273,6 +274,10 @@ def parse_body(body: str) -> ParsedMail:
                 press_lines.append(line)
             continue
         if not line.strip():
+            continue
+        if len(line) > MAX_LINE:  # no order or command is this long: do not feed it to parsers
+            out.errors.append(CommandError(number, MAX_LINE, line[:40] + "...",
+                                           f"line longer than {MAX_LINE} characters, skipped"))
             continue
         result = parse_line(line, number)
         if result is None:

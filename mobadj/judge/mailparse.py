@@ -30,6 +30,7 @@ _AUTO_SUBJECT = re.compile(
     re.I,
 )
 _BOUNCE_SENDERS = re.compile(r"^(mailer-daemon|postmaster|no-?reply|bounces?)([+@]|$)", re.I)
+_MIME_LINE = re.compile(r"^(--\S+|content-[\w-]+:.*|mime-version:.*)\s*$", re.I)
 _WROTE = re.compile(r"^\s*(on\b.{0,200}\bwrote:|.{0,80}\b(schrieb|a écrit|escribió)\s*:)\s*$", re.I)
 _ORIGINAL = re.compile(
     r"^\s*(-{2,}\s*(original message|forwarded message)\s*-{2,}|_{10,}|from:\s.+@.+)\s*$", re.I
@@ -113,7 +114,9 @@ def _is_binary(text: str) -> bool:
     sample = text[:4000]
     if not sample:
         return False
-    bad = sum(1 for ch in sample if (ord(ch) < 32 and ch not in "\r\n\t\f") or ch == "\ufffd")
+    bad = sum(1 for ch in sample
+              if (ord(ch) < 32 and ch not in "\r\n\t\f") or 0x7F <= ord(ch) < 0xA0
+              or ch == "\ufffd")
     return bad > len(sample) * 0.1
 
 
@@ -137,6 +140,12 @@ def body_text(msg: Message) -> str:
         text = _decode(plain)
     elif htmlpart is not None:
         text = html_to_text(_decode(htmlpart))
+    elif msg.get_content_maintype() == "multipart" and isinstance(msg.get_payload(), str):
+        # broken MIME (boundary missing): read the raw text without the MIME scaffolding
+        text = "\n".join(
+            line for line in str(msg.get_payload()).splitlines()
+            if not _MIME_LINE.match(line)
+        )
     else:
         return ""
     return "" if _is_binary(text) else text

@@ -1,0 +1,70 @@
+"""The GM's command line (click's CliRunner) on a real store file."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from mobadj.cli import main
+from mobadj.judge.store import Store
+
+
+@pytest.fixture
+def cfg(tmp_path):
+    path = tmp_path / "judge.yaml"
+    path.write_text(yaml.safe_dump({"judge": {"address": "judge@test.org", "data_dir": "d",
+                                              "timezone": "UTC"}}))
+    return path
+
+
+def run(cfg, *args, ok=True):
+    result = CliRunner().invoke(main, [*args[:2], "--config", str(cfg), *args[2:]])
+    if ok:
+        assert result.exit_code == 0, result.output
+    return result
+
+
+def test_a_game_from_the_command_line(cfg, tmp_path):
+    r = run(cfg, "game", "create", "cli1", "--kind", "standard", "--gm", "gm@test.org",
+            "--option", "press=grey", "--seed", "5")
+    assert "Game cli1 (standard) created." in r.output and "GM password:" in r.output
+    run(cfg, "game", "add-player", "cli1", "e@test.org", "England")
+    r = run(cfg, "game", "add-player", "cli1", "f@test.org", "fra")
+    assert "FRANCE added" in r.output and "queued" in r.output
+    r = run(cfg, "game", "start", "cli1")
+    assert "Game started: Spring 1901 Movement" in r.output
+    r = run(cfg, "game", "list")
+    assert "cli1" in r.output and "S1901M" in r.output and "2 player(s)" in r.output
+    run(cfg, "game", "extend", "cli1", "12h")
+    run(cfg, "game", "pause", "cli1", "1d")
+    run(cfg, "game", "resume", "cli1")
+    r = run(cfg, "game", "process", "cli1")
+    assert "S1901M resolved" in r.output
+    r = run(cfg, "game", "rollback", "cli1")
+    assert "S1901M rolled back" in r.output
+    out = tmp_path / "export.json"
+    run(cfg, "game", "export", "cli1", "-o", str(out))
+    data = json.loads(out.read_text())
+    assert data["options"]["press"] == "grey" and len(data["results"]) == 1
+    assert "pw_hash" not in out.read_text()
+    r = run(cfg, "game", "end", "cli1")
+    store = Store(tmp_path / "d" / "judge.sqlite")
+    assert store.game("cli1").status == "ended"
+    assert len(store.unsent()) > 4  # mails wait in the outbox for the running judge
+    store.close()
+
+
+def test_cli_errors_are_messages_not_tracebacks(cfg, tmp_path):
+    r = run(cfg, "game", "start", "nosuch", ok=False)
+    assert r.exit_code == 1 and "no game 'nosuch'" in r.output
+    r = run(cfg, "game", "create", "x", "--kind", "chess", "--gm", "g@t.org", ok=False)
+    assert "unknown game kind 'chess'" in r.output
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("judge: {address: j@t.org}\nsmtp: {host: h, password: hunter2}\n")
+    r = CliRunner().invoke(main, ["game", "list", "--config", str(bad)])
+    assert r.exit_code == 1 and "secrets do not belong" in r.output
+    r = CliRunner().invoke(main, ["serve", "--config", str(cfg), "--once"])
+    assert r.exit_code == 1 and "needs both an 'imap' and an 'smtp'" in r.output

@@ -1,0 +1,96 @@
+"""A corpus of hostile mail fed to the judge: nothing crashes it, automatic mail is never
+answered, and readable commands inside odd wrappings still work."""
+
+from __future__ import annotations
+
+import base64
+import random
+
+import pytest
+
+from .helpers import mail
+
+SIGNON = b"SIGNON g1 NORTH pw-north"
+
+
+def raw(headers: str, body: bytes) -> bytes:
+    return headers.replace("\n", "\r\n").encode() + b"\r\n" + body
+
+
+CORPUS = {
+    "html only": raw("From: north@test.org\nMessage-ID: <h1@x>\nContent-Type: text/html; "
+                     "charset=utf-8\n", b"<html><body><p>" + SIGNON + b"</p><p>go 3</p>"
+                     b"</body></html>"),
+    "base64 utf-16": raw("From: north@test.org\nMessage-ID: <b1@x>\nContent-Type: text/plain; "
+                         "charset=utf-16\nContent-Transfer-Encoding: base64\n",
+                         base64.b64encode((SIGNON.decode() + "\ngo 3").encode("utf-16"))),
+    "quoted printable": raw("From: north@test.org\nMessage-ID: <q1@x>\nContent-Type: text/plain;"
+                            " charset=iso-8859-1\nContent-Transfer-Encoding: quoted-printable\n",
+                            SIGNON + b"\ngo=203\n"),
+    "no content type": raw("From: north@test.org\nMessage-ID: <n1@x>\n", SIGNON + b"\ngo 3"),
+    "broken boundary": raw("From: north@test.org\nMessage-ID: <bb@x>\nContent-Type: "
+                           "multipart/mixed; boundary=\"zzz\"\n",
+                           b"--yyy\r\nContent-Type: text/plain\r\n\r\n" + SIGNON + b"\r\ngo 3"),
+    "reply with quote": raw("From: north@test.org\nMessage-ID: <r1@x>\nSubject: Re: Re: g1\n",
+                            SIGNON + b"\ngo 3\n\nOn Tue, Judge wrote:\n> SIGNON g1 NORTH x\n"),
+    "outlook quote": raw("From: north@test.org\nMessage-ID: <o1@x>\n",
+                         SIGNON + b"\ngo 3\n________________________________\nFrom: judge@x\n"
+                         b"go 9\n"),
+}
+NOT_ANSWERED = {
+    "bounce": raw("From: MAILER-DAEMON@test.org\nMessage-ID: <m1@x>\nSubject: Undelivered Mail"
+                  "\nContent-Type: multipart/report; report-type=delivery-status; boundary=b\n",
+                  b"--b\r\nContent-Type: text/plain\r\n\r\nfailed\r\n--b--"),
+    "vacation": raw("From: north@test.org\nMessage-ID: <v1@x>\nAuto-Submitted: auto-replied\n"
+                    "Subject: Out of office\n", b"I am away. " + SIGNON),
+    "list": raw("From: north@test.org\nMessage-ID: <l1@x>\nPrecedence: list\n", SIGNON),
+    "no from": raw("Message-ID: <nf@x>\nSubject: hi\n", SIGNON + b"\ngo 3"),
+    "null return path": raw("Return-Path: <>\nFrom: north@test.org\nMessage-ID: <np@x>\n",
+                            SIGNON + b"\ngo 3"),
+    "from the judge itself": raw("From: judge@test.org\nMessage-ID: <j1@x>\n", b"help"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS))
+def test_odd_but_readable_mail_is_understood(judge, table, name):
+    out = judge.handle_mail(CORPUS[name])
+    assert out and out[0].to == "north@test.org"
+    assert "Signed on as North" in out[0].body, out[0].body
+    assert judge.store.orders("g1", "T1") == {"NORTH": "go 3"}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_ANSWERED))
+def test_automatic_or_unanswerable_mail_gets_no_reply(judge, table, name):
+    assert judge.handle_mail(NOT_ANSWERED[name]) == []
+    assert judge.store.orders("g1", "T1") == {}
+    assert judge.store.mail_count() == 1  # recorded as seen, so never looked at again
+
+
+def test_huge_and_binary_bodies(judge, table):
+    big = mail("north@test.org", table.signon("NORTH") + "go 2\n" + "x" * 3_000_000)
+    out = judge.handle_mail(big)
+    assert "only its beginning was read" in out[0].body
+    rng = random.Random(1)
+    binary = raw("From: north@test.org\nMessage-ID: <bin@x>\nContent-Type: text/plain\n",
+                 bytes(rng.randrange(256) for _ in range(200_000)))
+    out = judge.handle_mail(binary)
+    assert out and "no command" in out[0].body
+
+
+def test_header_tricks_cannot_inject_headers(judge, table):
+    m = raw("From: north@test.org\nMessage-ID: <inj@x>\nSubject: =?utf-8?q?hi=0D=0ABcc:_x@evil?=\n",
+            b"help")
+    out = judge.handle_mail(m)
+    assert "\n" not in out[0].subject and "\r" not in out[0].subject
+
+
+def test_random_bytes_never_crash_the_judge(judge, table):
+    rng = random.Random(99)
+    for i in range(150):
+        n = rng.randrange(0, 3000)
+        blob = bytes(rng.randrange(256) for _ in range(n))
+        if i % 3 == 0:  # garbage after plausible headers
+            blob = b"From: f" + str(i).encode() + b"@test.org\r\nMessage-ID: <" + \
+                str(i).encode() + b"@fuzz>\r\n\r\n" + blob
+        judge.handle_mail(blob)  # must not raise
+    assert judge.store.mail_count() == 150
