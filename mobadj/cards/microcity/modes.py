@@ -52,6 +52,18 @@ def _choice(key: str, value: Any, allowed: tuple[str, ...]) -> str:
     return text
 
 
+def _flag(key: str, value: Any) -> bool:
+    """A yes/no option given as a boolean or as text (mail options are text)."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "yes", "on", "1"):
+        return True
+    if text in ("false", "no", "off", "0", ""):
+        return False
+    raise IllegalAction(f"option {key}={value} must be true or false")
+
+
 def _expansions(value: Any) -> frozenset[str]:
     if value in (None, "", "none", False):
         return frozenset()
@@ -74,7 +86,7 @@ def parse_options(options: dict[str, Any], players: int, deck: Deck, pick: Any) 
     default_diff = "medium" if (mode == "basic" and side == "B") else "easy"
     difficulty = _choice("difficulty", options.get("difficulty", default_diff), DIFFICULTIES)
     expansions = _expansions(options.get("expansions"))
-    xcard = bool(options.get("xcard", False))
+    xcard = _flag("xcard", options.get("xcard", False))
     if xcard and not (players == 2 and not competitive):
         raise IllegalAction("the X card is an option of the 2-player cooperative variant")
     building = "basic"

@@ -42,6 +42,28 @@ def _effect(eff: dict[str, Any] | None) -> str:
     return f"{kind.replace('_', ' ')} {arg}"
 
 
+CONDITIONS = {
+    "money": "{} money",
+    "each_material": "{} of each Material",
+    "materials": "{} Materials",
+    "board_markers": "{} of your markers on Quarters",
+    "goals": "{} Goal areas completed",
+    "upgraded": "{} Districts on side B",
+    "discards": "{} cards in your discard pile",
+    "empty_pool": "an empty Investments pool",
+}
+
+
+def condition_text(cond: dict[str, Any]) -> str:
+    """An Advantage card's condition in words ("at least ...")."""
+    ((kind, arg),) = cond.items()
+    if kind == "type_markers":
+        return f"at least {arg['count']} of your markers on {arg['type']} Quarters"
+    if kind == "empty_pool":
+        return CONDITIONS[kind]
+    return "at least " + CONDITIONS[kind].format(arg)
+
+
 def _owner(st: MicroCityState, owner: int) -> str | None:
     if owner < 0:
         return None
@@ -128,7 +150,7 @@ def view(st: MicroCityState, player: int | None) -> dict[str, Any]:
             for gi, g in enumerate(st.goals)
         ]
         data["advantages"] = [
-            {"card": a, "condition": st.deck.advantages[a - 1].condition,
+            {"card": a, "condition": condition_text(st.deck.advantages[a - 1].condition),
              "vp": st.deck.advantages[a - 1].vp}
             for a in st.adv_row
         ]
