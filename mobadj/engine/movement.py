@@ -112,6 +112,7 @@ def validate(
     units = position.units
     prov_of = topo.prov_of
     neighbours = topo.neighbours
+    hooks = rules.move_hooks
     codes = _CODES
     chosen: dict[str, MOrder] = {}
     first_invalid: dict[str, MOrder] = {}
@@ -148,6 +149,8 @@ def validate(
                 _check(mo, order, units, topo, rules)
         else:
             _check(mo, order, units, topo, rules)
+        if hooks and mo.code == MOVE and mo.invalid is None:
+            mo.invalid = rules.check_move(topo.game_map, mo)
         if prov in chosen:
             mo.invalid = mo.invalid or Reason.DUPLICATE
             given.append(OrderResult(mo.power, order, Outcome.INVALID, mo.invalid))

@@ -8,6 +8,7 @@ Hooks (override in a subclass, register it for a map in mobadj.engine.variants):
 - ``head_to_head(a, b)``: how two moves into each other's province meet:
   ``BATTLE`` (standard head-to-head), ``PASS`` (they pass each other, e.g. by convoy), or
   ``BATTLE_UNLESS_EQUAL`` (a battle; if neither wins, both pass: Mobtown over/under swap).
+- ``check_move(game_map, order)``: a Reason if a move is illegal in the variant, else None.
 - ``move_bonus(order)``: extra, uncuttable strength for a move (Mobtown's Don: +1).
 - ``required_margin(order)``: how much more than the opposing strength a move needs beyond
   the usual "more than" (Mobtown highway crossing: 1).
@@ -44,6 +45,11 @@ class Rules:
         """Two moves A->B and B->A fight a head-to-head battle unless either goes by convoy
         (DATC 5.B.1, 6.C.4/6.G.*)."""
         return PASS if (a.convoy or b.convoy) else BATTLE
+
+    def check_move(self, game_map: Any, order: Any) -> Any:
+        """Extra legality check of a move that passed the standard checks (variants: e.g. a
+        subway edge needs "-U-"); return a Reason to make it invalid, or None."""
+        return None
 
     def move_bonus(self, order: Any) -> int:
         """Extra uncuttable strength of a move (0 in the standard game)."""

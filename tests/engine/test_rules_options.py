@@ -46,6 +46,9 @@ class Variant(Rules):
     def head_to_head(self, a, b) -> int:
         return self.swap
 
+    def check_move(self, game_map, order):
+        return Reason.NOT_ADJACENT if order.dprov == "PIC" else None
+
     def move_bonus(self, order) -> int:
         return 1 if order.power in self.bonus_for else 0
 
@@ -93,3 +96,9 @@ def test_hook_required_margin_needs_one_more_support() -> None:
     res = play({"FRANCE": ["A PAR", "A MAR"]},
                "FRANCE: A PAR - BUR\nFRANCE: A MAR S A PAR - BUR", rules=rules)
     assert result_of(res, "A PAR").outcome is Outcome.SUCCEEDS
+
+
+def test_hook_check_move_makes_a_move_invalid() -> None:
+    res = play({"FRANCE": ["A PAR"]}, "FRANCE: A PAR - PIC", rules=Variant())
+    assert (result_of(res, "A PAR").outcome, result_of(res, "A PAR").reason) == (
+        Outcome.INVALID, Reason.NOT_ADJACENT)
