@@ -3,7 +3,8 @@
 Three steps, each its own function:
 
 - :func:`validate` turns parsed orders into :class:`MOrder` records, marking impossible orders
-  invalid (the unit then holds, DATC 4.E.1) and filling in default holds;
+  invalid (the unit then holds, DATC 4.E.1), and :func:`add_defaults` gives every unit
+  without an order a hold;
 - :class:`Resolver` decides every MOVE, SUPPORT and CONVOY with the equations of DATC 5.B
   and the guess algorithm of 5.F (with the 5.D convoy hack), applying the backup rule to
   cycles: circular movement succeeds, convoy paradoxes follow the Szykman rule (or "all hold");
@@ -398,6 +399,9 @@ class Resolver:
                 resolve(o)
 
     def resolve(self, o: MOrder) -> bool:
+        """The decision of ``o`` (DATC 5.F, the version that handles nested cycles): resolve
+        recursively, guess when a decision is met again during its own resolution, try both
+        guesses at the ancestor of the cycle, and apply the backup rule when they disagree."""
         if o.resolved:
             return o.res
         if o.incycle:
