@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from it_helpers import give, idx, new, place_time, play_round
 
@@ -128,20 +130,42 @@ def test_the_boss_picks_one_of_the_offers() -> None:
         s.apply(boss, Pick(boss))
 
 
+def _with_card(s, name: str, **changes) -> None:
+    """Give this game a deck where card ``name`` has other printed values."""
+    deck = s.deck
+    cards = tuple(dataclasses.replace(c, **changes) if c.name == name else c
+                  for c in deck.cards)
+    s.deck = dataclasses.replace(deck, cards=cards)
+
+
 def test_rulebook_example_three_stars_minus_two_moves_one() -> None:
     # rulebook "Picking and Scoring an Offer": 3 stars modified by -2 moves the boss 1 forward;
     # the boss pays the price; the Gangster moves 1 forward on Quality and is paid
     s = new(4)
+    _with_card(s, "Horse Race Fix", stars=3)
+    _with_card(s, "Shakedown", price=1, days=1, modifier=-2)
     boss = s.boss
     g = next(p for p in range(4) if p != boss)
     others = {p: n for p, n in zip([p for p in range(4) if p not in (boss, g)],
                                    ["Card Game", "Speakeasy"], strict=True)}
-    play_round(s, "Bootleg Run", "cheap", {g: "Shakedown", **others}, pick=g)  # $1 1d -2
-    assert s.quality[boss] == 3 - 2
+    play_round(s, "Horse Race Fix", "cheap", {g: "Shakedown", **others}, pick=g)
+    assert s.quality[boss] == 1
     assert s.quality[g] == 1
     assert s.money[boss] == 9 and s.money[g] == 11
     assert all(s.money[p] == 10 and s.quality[p] == 0 for p in others)
     assert s.time_pos[boss] == 1
+
+
+def test_tracks_move_by_the_printed_values() -> None:
+    s = new(3, seed=2)
+    boss = s.boss
+    g, h = [p for p in range(3) if p != boss]
+    job, offer = s.deck.card_named("Bank Robbery"), s.deck.card_named("Art Forgery")
+    play_round(s, job.name, "good", {g: offer.name, h: "Card Game"}, pick=g)
+    assert s.quality[boss] == job.stars + offer.modifier
+    assert s.money[boss] == 10 - offer.price and s.money[g] == 10 + offer.price
+    assert s.time_pos[boss] == offer.days
+    assert (s.money[h], s.quality[h], s.time_pos[h]) == (10, 0, 0)
 
 
 def test_payment_never_takes_the_boss_below_one_dollar_shortfall_costs_stars() -> None:
@@ -150,27 +174,27 @@ def test_payment_never_takes_the_boss_below_one_dollar_shortfall_costs_stars() -
     boss = s.boss
     g, h = [p for p in range(3) if p != boss]
     s.money[boss], s.money[g] = 3, 17  # money is conserved: 3 + 17 + 10 = 30
-    play_round(s, "Loan Collection", "fast", {g: "Rival Hit", h: "Card Game"}, pick=g)
-    assert s.money[boss] == 1  # paid $2 of $8
+    job, offer = s.deck.card_named("Loan Collection"), s.deck.card_named("Rival Hit")
+    assert offer.price > 2
+    play_round(s, job.name, "fast", {g: offer.name, h: "Card Game"}, pick=g)
+    short = offer.price - 2
+    assert s.money[boss] == 1  # paid $2
     assert s.money[g] == 19  # the Gangster gets what was paid
-    assert s.quality[boss] == 4 + 2 - 6  # job 4 stars, +2 modifier, 6 dollars short
-    assert any("$6 short" in e for e in s.history(None))
+    assert s.quality[boss] == job.stars + offer.modifier - short
+    assert any(f"${short} short" in e for e in s.history(None))
 
 
 def test_quality_never_moves_behind_the_start_space() -> None:
     # ruling: a negative star total moves the cube back, but not behind the start space
-    s = new(3)
-    boss = s.boss
-    g, h = [p for p in range(3) if p != boss]
-    s.quality[boss] = 1
-    play_round(s, "Numbers Racket", "fast", {g: "Bootleg Run", h: "Card Game"}, pick=g)
-    assert s.quality[boss] == 0  # 1 + (1 - 2) = 0
-    s2 = new(3)
-    b2 = s2.boss
-    g2, h2 = [p for p in range(3) if p != b2]
-    s2.quality[b2] = 5
-    play_round(s2, "Numbers Racket", "fast", {g2: "Bootleg Run", h2: "Card Game"}, pick=g2)
-    assert s2.quality[b2] == 4  # a net -1 moves the cube back one space
+    for start, expected in ((1, 0), (5, 3)):
+        s = new(3)
+        _with_card(s, "Numbers Racket", stars=1)
+        _with_card(s, "Bootleg Run", price=1, days=1, modifier=-3)
+        boss = s.boss
+        g, h = [p for p in range(3) if p != boss]
+        s.quality[boss] = start
+        play_round(s, "Numbers Racket", "fast", {g: "Bootleg Run", h: "Card Game"}, pick=g)
+        assert s.quality[boss] == expected  # 1 - 3 = -2 stars
 
 
 def test_hourglasses_move_the_boss_and_stack_on_top() -> None:
