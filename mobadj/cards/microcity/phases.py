@@ -214,12 +214,12 @@ def final_phase(st: MicroCityState, player: int, resume: int = 1) -> None:
         else:
             lose(st, "no Investment marker left to place")
             return
-    # 2. the Time marker (cooperative ruling: once per round, after the second player)
-    if not (st.cfg.coop and player == 0):
-        st.time -= 1
-        if st.time <= 0 and not st.cfg.competitive:
-            lose(st, "the Time marker reached 0")
-            return
+    # 2. the Time marker: every player's final phase moves it (cooperative: each player
+    # "executes his round following the base rules", competitive: "marking their turns")
+    st.time -= 1
+    if st.time <= 0 and not st.cfg.competitive:
+        lose(st, "the Time marker reached 0")
+        return
     # 3. both dice unused: +1 money
     mine = [i for i, o in enumerate(st.die_owner) if o == player]
     if mine and not any(st.used[i] for i in mine):

@@ -65,7 +65,9 @@ def test_resources_are_not_shared() -> None:
     assert st.res[0][0] == 1 and st.res[1] == [0, 0, 0, 2]
 
 
-def test_full_round_order_and_time_once_per_round() -> None:
+def test_full_round_order_and_time_in_each_final_phase() -> None:
+    # "The first player then executes his round following the base rules ... (project phase
+    # -> investment phase -> final phase)", then the second player; then a new preparation
     st = coop()
     st.command(0, "assign 1 2")
     st.command(0, "done")
@@ -73,13 +75,13 @@ def test_full_round_order_and_time_once_per_round() -> None:
     st.command(0, "retrieve to b1")
     if st.step == "invest":
         st.command(0, "pass")
-    # the first player's final phase: marker placed, Time not yet moved (ruling)
-    assert st.time == 10 and st.to_act() == [1] and st.step == "project"
+    # the first player's final phase: marker placed, Time marker moved
+    assert st.time == 9 and st.to_act() == [1] and st.step == "project"
     assert st.pools == [7]
     st.command(1, "retrieve to c2")
     if st.step == "invest":
         st.command(1, "pass")
-    assert st.time == 9 and st.turn == 1 and st.step == "assign"
+    assert st.time == 8 and st.turn == 1 and st.step == "assign"
 
 
 def test_project_cards_pass_to_the_partner() -> None:
