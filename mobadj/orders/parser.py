@@ -582,6 +582,7 @@ def parse_orders(text: str, game_map: GameMap, power: str | None = None,
     parser = parser or parser_for(game_map)
     result = ParseResult()
     section = game_map.power_id(power) if power else None
+    bad_section: tuple[str, int] | None = None  # (name, line) of an unknown power's section
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0] if "#" in raw else raw
         if not line or line.isspace():
@@ -594,6 +595,8 @@ def parse_orders(text: str, game_map: GameMap, power: str | None = None,
                 found, corrected = parser.power_of(head.group(1))
             except UnknownPowerError as exc:
                 result.errors.append(exc.moved(number, head.start(1), raw))
+                if not line[head.end():].strip():
+                    bad_section = (head.group(1), number)
                 continue
             if corrected:
                 result.warnings.append(UnknownPowerError(
@@ -601,13 +604,22 @@ def parse_orders(text: str, game_map: GameMap, power: str | None = None,
                     line=number, column=head.start(1) + 1, text=raw))
             start = head.end()
             if not line[start:].strip():
-                section = found
+                section, bad_section = found, None
                 continue
             line_power = found
-        elif line.lstrip()[1:2].isalnum():  # a first word of one letter is a unit type
-            bare = parser.bare_power_prefix(line)
-            if bare is not None:
-                line_power, start = bare
+        else:
+            if line.lstrip()[1:2].isalnum():  # a first word of one letter is a unit type
+                bare = parser.bare_power_prefix(line)
+                if bare is not None:
+                    line_power, start = bare
+            if bad_section is not None and start == 0:
+                # orders of an unknown power are not given to anyone (nor to no one)
+                name, where = bad_section
+                column = len(line) - len(line.lstrip()) + 1
+                result.errors.append(UnknownPowerError(
+                    f"ignored: this order is in the section of the unknown power {name!r} "
+                    f"(line {where})", line=number, column=column, text=raw))
+                continue
         _parse_line(parser, line, start, number, raw, line_power, result)
     return result
 

@@ -89,6 +89,14 @@ def test_unknown_power(std):
     assert "unknown power 'Zork'" in err.message and "England" in err.message
 
 
+def test_orders_under_an_unknown_section_are_ignored(std):
+    result = parse_orders("England:\nF LON H\nZork:\nA PAR H\nA MAR H\nFrance:\nF BRE H", std)
+    assert [(p.power, str(p.order)) for p in result.orders] == [
+        ("ENGLAND", "F LON H"), ("FRANCE", "F BRE H")]
+    assert [e.line for e in result.errors] == [3, 4, 5]
+    assert "section of the unknown power 'Zork' (line 3)" in result.errors[1].message
+
+
 def test_unknown_power_suggestion(std):
     err = only_error("Englnd and Wales: A PAR H", std)
     assert isinstance(err, UnknownPowerError)
