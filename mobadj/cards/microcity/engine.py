@@ -3,15 +3,16 @@
 The round (rulebook "GAMEPLAY", summary at the end): preparation (dice rolled for you,
 then ``change``/``remove``/``sell`` until ``done``), project (``play CARD to Q`` then
 ``basic``/``advanced``/``pass``, or ``retrieve to Q``), investment (``basic``/``advanced``/
-``pass`` on the Quarter, skipped where an Investment lies), final (automatic).  The flow of
-turns lives in :mod:`.phases`, effects in :mod:`.effects`, options in :mod:`.modes`.
+``pass`` on the Quarter, skipped where an Investment lies), final (automatic).  Set-up is in
+:mod:`.setup_game`, the flow of turns in :mod:`.phases`, effects in :mod:`.effects`,
+operations in :mod:`.operations`, options in :mod:`.modes`, refusals in :mod:`.checks`.
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from mobadj.cards.microcity import phases
+from mobadj.cards.microcity import checks, operations, phases, setup_game
 from mobadj.cards.microcity.actions import (
     Action,
     Assign,
@@ -96,7 +97,7 @@ class MicroCityState(GameState):
 
     # -- protocol -----------------------------------------------------------------------------
     def setup(self) -> None:
-        phases.setup(self)
+        setup_game.setup(self)
 
     def to_act(self) -> list[int]:
         return [] if self.result is not None else [self.current]
@@ -121,7 +122,7 @@ class MicroCityState(GameState):
     def _apply(self, player: int, action: Any) -> None:
         table = self._legal(player)
         if action not in table:
-            raise IllegalAction(phases.why_not(self, player, action))
+            raise IllegalAction(checks.why_not(self, player, action))
         payload = table[action]
         self.__dict__["_cache"] = None
         phases.apply(self, player, action, payload)
@@ -162,7 +163,7 @@ class MicroCityState(GameState):
         return render(self, player)
 
     def check_invariants(self) -> list[str]:
-        return phases.invariants(self)
+        return checks.invariants(self)
 
     def can_undo(self, player: int, action: Any) -> bool:
         """Undo is allowed unless the action ended the turn (the next dice were rolled)."""
@@ -245,7 +246,7 @@ class MicroCityState(GameState):
         return out
 
     def build_options(self, player: int, builds: tuple[str, ...]) -> list[Option]:
-        return phases.build_options(self, player, builds)
+        return operations.build_options(self, player, builds)
 
     def effect_options(self, player: int, eff: dict[str, Any], **kw: Any) -> list[Option]:
         return options(self, player, eff, **kw)

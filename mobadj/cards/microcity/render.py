@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 from mobadj.cards.microcity.board import CELL_NAMES, POSITIONS, position_of
 from mobadj.cards.microcity.cards import RESOURCES
+from mobadj.cards.microcity.checks import STEP_HELP
 from mobadj.cards.microcity.effects import area_name
-from mobadj.cards.microcity.phases import STEP_HELP, describe
+from mobadj.cards.microcity.setup_game import describe
 
 if TYPE_CHECKING:
     from mobadj.cards.microcity.engine import MicroCityState

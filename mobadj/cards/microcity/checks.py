@@ -1,0 +1,123 @@
+"""Why a command is refused (never naming hidden information) and the state's invariants."""
+
+from __future__ import annotations
+
+import difflib
+from typing import TYPE_CHECKING
+
+from mobadj.cards.microcity.actions import (
+    Action,
+    Assign,
+    ChangeDie,
+    Claim,
+    Do,
+    Done,
+    Pass,
+    Play,
+    RemoveMarker,
+    Retrieve,
+    Sell,
+    Start,
+    Take,
+)
+from mobadj.cards.microcity.cards import MAX_RESOURCE, RES_INDEX
+
+if TYPE_CHECKING:
+    from mobadj.cards.microcity.engine import MicroCityState
+
+STEP_HELP = {
+    "start": "place your Engineer: start <quarter>",
+    "assign": "give two dice to P1: assign <die> <die>",
+    "prep": "preparation: change dieN up|down pay <resource>, remove <quarter> pay <resource>, "
+    "sell <material>, done",
+    "project": "project phase: play <card> to <quarter>, or retrieve to <quarter>",
+    "card": "the Project card's action: basic ..., advanced ..., or pass",
+    "invest": "the Quarter's action: basic ..., advanced ..., or pass",
+    "bonus": "the stage bonus: bonus ..., or pass",
+    "claim": "claim <advantage> or pass",
+    "take": "take <area> (one of your markers)",
+    "over": "nothing: the game is over",
+}
+
+
+STEP_KINDS: dict[str, tuple[type, ...]] = {
+    "start": (Start,), "assign": (Assign,), "prep": (ChangeDie, RemoveMarker, Sell, Done),
+    "project": (Play, Retrieve), "card": (Do, Pass), "invest": (Do, Pass), "bonus": (Do, Pass),
+    "claim": (Claim, Pass), "take": (Take,),
+}
+
+
+def why_not(st: MicroCityState, player: int, action: Action) -> str:
+    """Why a well-formed command is not legal now (never naming hidden information)."""
+    table = st._legal(player)
+    step = st.step
+    help_text = STEP_HELP.get(step, step)
+    kinds = STEP_KINDS.get(step, ())
+    if not isinstance(action, kinds) and not (isinstance(action, Claim) and st.cfg.competitive):
+        return f"not now; this is {help_text}"
+    if isinstance(action, Play):
+        hand = st.hands[st.hand_owner(player)]
+        if action.card not in hand:
+            return f"Project {action.card} is not in hand (hand: {' '.join(hand) or 'empty'})"
+        ends = sorted({a.to for a in table if isinstance(a, Play) and a.card == action.card})
+        if not ends:
+            return f"Project {action.card} cannot be played now (your opponent just played it)"
+        return f"Project {action.card} moves you exactly {st.project(action.card).move}: " \
+            f"reachable {', '.join(ends)}"
+    if isinstance(action, Retrieve):
+        ends = sorted(a.to for a in table if isinstance(a, Retrieve))
+        return f"retrieving moves you 1 Quarter: reachable {', '.join(ends)}"
+    if isinstance(action, ChangeDie | RemoveMarker):
+        cost = 2 if action.pay == "money" else 1
+        if st.res[player][RES_INDEX[action.pay]] < cost:
+            return f"you cannot pay {cost} {action.pay}"
+        if isinstance(action, RemoveMarker):
+            return f"there is no Investment marker on {action.quarter}"
+        return f"die {action.die} is not one of your unused dice"
+    if isinstance(action, Sell):
+        return f"you have no {action.material} to sell"
+    if isinstance(action, Claim):
+        if action.card not in st.adv_row:
+            return f"Advantage {action.card} is not face up"
+        return f"you do not meet Advantage {action.card}'s condition (or took one this round)"
+    if isinstance(action, Take):
+        return f"{action.area} holds none of your markers"
+    if isinstance(action, Start):
+        return f"{action.quarter} is not free to start on"
+    if isinstance(action, Do):
+        same = [str(a) for a in table if isinstance(a, Do) and a.level == action.level]
+        if not same:
+            if action.level == "advanced":
+                return "the advanced action needs a die of the right value (or is not possible)"
+            return f"no {action.level} action is possible now; {help_text}"
+        close = difflib.get_close_matches(str(action), same, n=1, cutoff=0.5)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        shown = ", ".join(same[:12]) + (" ..." if len(same) > 12 else "")
+        return f"'{action}' is not possible; possible: {shown}{hint}"
+    return f"not possible now; this is {help_text}"
+
+
+def invariants(st: MicroCityState) -> list[str]:
+    """Resources within 0..5, Investment markers and Project cards conserved, Time >= 0."""
+    bad: list[str] = []
+    for p, r in enumerate(st.res):
+        if min(r) < 0 or max(r) > MAX_RESOURCE:
+            bad.append(f"P{p + 1} resources out of 0..5: {r}")
+    expected = st.deck.competitive["markers"] if st.cfg.competitive else 8
+    for owner, pool in enumerate(st.pools):
+        total = pool + st.inv.count(owner) + st.stage_marks.count(owner)
+        if st.cfg.competitive:
+            total += sum(row.count(owner) for row in st.goal_marks)
+            total += st.contract_marks.count(owner)
+        if total != expected or pool < 0:
+            bad.append(f"Investment markers of pool {owner}: {total} != {expected}")
+    cards = len(st.deck.projects) + (1 if st.cfg.xcard else 0)
+    for h, hand in enumerate(st.hands):
+        n = len(hand) + len(st.discards[h])
+        if st.in_play and h == st.hand_owner(st.current):
+            n += 1
+        if n != cards:
+            bad.append(f"Project cards of hand {h}: {n} != {cards}")
+    if st.time < 0:
+        bad.append("Time marker below 0")
+    return bad

@@ -1,0 +1,212 @@
+"""Primitive operations on the state (gain, pay, mark, unmark, build) and the game's end.
+
+Effects and phases decide *what* happens; these functions do it, keeping the rules that hold
+everywhere: Resources stop at 5, removed markers go back to their owner's pool, completing
+the last stage wins at once.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from mobadj.cards.microcity.cards import MAX_RESOURCE, RES_INDEX
+from mobadj.cards.microcity.effects import Op, Option, area_name
+
+if TYPE_CHECKING:
+    from mobadj.cards.microcity.engine import MicroCityState
+
+
+def gain(st: MicroCityState, player: int, i: int, n: int) -> None:
+    """Gains stop at 5; the excess is lost (rulebook "COMPANY CARDS")."""
+    r = st.res[player]
+    r[i] = min(MAX_RESOURCE, r[i] + n)
+
+
+def affordable(res: list[int], cost: tuple[int, ...]) -> bool:
+    return all(h >= c for h, c in zip(res, cost, strict=False))
+
+
+def cost_ops(player: int, cost: tuple[int, ...]) -> list[Op]:
+    return [("pay", player, i, n) for i, n in enumerate(cost) if n]
+
+
+def pay(st: MicroCityState, player: int, what: str) -> None:
+    st.res[player][RES_INDEX[what]] -= 2 if what == "money" else 1
+
+
+def build_options(st: MicroCityState, player: int, builds: tuple[str, ...]) -> list[Option]:
+    """Complete a Building stage, Goal area or Contract: pay, and mark it with a marker."""
+    out: list[Option] = []
+    res = st.res[player]
+    comp = st.cfg.competitive
+    pool = st.pool_of(player)
+    if "stage" in builds and st.building is not None and st.pools[pool] > 0:
+        # "This action cannot be performed if there are no Investment markers available."
+        open_stages = [k for k, o in enumerate(st.stage_marks) if o < 0]
+        if st.building.ordered and open_stages:
+            open_stages = open_stages[:1]  # challenge: "Starting with stage 1, then 2 etc."
+        for k in open_stages:
+            cost = st.building.stages[k].cost
+            if affordable(res, cost):
+                out.append((("stage", str(k + 1)), cost_ops(player, cost) + [("stage", k, pool)]))
+    marker_sources: list[tuple[tuple[str, ...], list[Op]]] = []
+    if comp:
+        if st.pools[pool] > 0:
+            marker_sources = [((), [])]
+        else:  # "voluntarily lose 1 victory point and retrieve 1 Investment marker"
+            marker_sources = [
+                (("from", name), [("vp", player, -1), ("unmark", area)])
+                for name, area in st.removable_areas(player)
+                if area_owner(st, area) == player
+            ]
+    if "goal" in builds and comp:
+        for gi, g in enumerate(st.goals):
+            for ai, area in enumerate(st.deck.goals[g]):
+                if st.goal_marks[gi][ai] >= 0 or not affordable(res, area.cost):
+                    continue
+                for words, pre in marker_sources:
+                    if pre and pre[1][1] == ("goal", gi, ai):
+                        continue
+                    out.append(
+                        (("goal", f"{gi + 1}.{ai + 1}", *words),
+                         pre + cost_ops(player, area.cost) + [("goal", gi, ai, player)])
+                    )
+    ports = [b for b in builds if b.startswith("contract")]
+    if ports and st.contract_marks:
+        only = None if ports[0] == "contract" else int(ports[0].split(":")[1])
+        for ci, owner in enumerate(st.contract_marks):
+            if owner >= 0 or (only is not None and ci // 2 != only):
+                continue
+            contract = st.city.seaports[ci // 2].contracts[ci % 2]
+            if not affordable(res, contract.cost):
+                continue
+            name = area_name(("contract", ci))
+            if comp:
+                for words, pre in marker_sources:
+                    if pre and pre[1][1] == ("contract", ci):
+                        continue
+                    out.append((("contract", name, *words),
+                                pre + cost_ops(player, contract.cost) + [("contract", ci, player)]))
+            elif st.contract_pool > 0:
+                out.append((("contract", name),
+                             cost_ops(player, contract.cost) + [("contract", ci, 0)]))
+    return out
+
+
+def area_owner(st: MicroCityState, area: Op) -> int:
+    if area[0] == "cell":
+        return st.inv[area[1]]
+    if area[0] == "goal":
+        return st.goal_marks[area[1]][area[2]]
+    return st.contract_marks[area[1]]
+
+
+def building_done(st: MicroCityState) -> bool:
+    return st.building is not None and all(o >= 0 for o in st.stage_marks)
+
+
+def check_goal(st: MicroCityState) -> None:
+    """Victory "immediately when the final stage of a Building is completed" (extended: of
+    side B; with the Seaport in solo/cooperative play also all 4 Contracts)."""
+    if st.cfg.competitive or st.result is not None:
+        return
+    if building_done(st) and st.cfg.mode == "extended" and st.building_side == "A":
+        # extended mode: remove all Investment markers, flip the Building to side B
+        back = sum(1 for o in st.inv if o >= 0) + sum(1 for o in st.stage_marks if o >= 0)
+        st.inv = [-1] * 18
+        st.pools[0] += back
+        st.building_side = "B"
+        st.building = st.deck.basic_building["B"]
+        st.stage_marks = [-1] * len(st.building.stages)
+        st.log(f"Side A complete: {back} markers return to the pool; the Building turns to B")
+        return
+    if building_done(st) and all(o >= 0 for o in st.contract_marks):
+        win(st)
+
+
+def run(st: MicroCityState, player: int, ops: list[Op]) -> None:
+    """Carry out primitive operations (already checked legal and affordable)."""
+    for op in ops:
+        kind = op[0]
+        if kind == "gain":
+            gain(st, op[1], op[2], op[3])
+        elif kind == "pay":
+            st.res[op[1]][op[2]] -= op[3]
+        elif kind == "use":
+            st.used[op[1]] = True
+        elif kind == "die":
+            st.dice[op[1]] = op[2]
+        elif kind == "unmark":
+            unmark(st, op[1])
+        elif kind == "upgrade":
+            st.sides[op[1]] = "B"
+            st.log(f"District {st.position_name(op[1])} is upgraded to side B")
+        elif kind == "stage":
+            st.pools[op[2]] -= 1
+            st.stage_marks[op[1]] = op[2]
+            st.log(f"P{player + 1} completes Building stage {op[1] + 1}")
+            bonus = st.building.stages[op[1]].bonus if st.building else None
+            check_goal(st)
+            if bonus and st.result is None:
+                st.pending = bonus
+        elif kind == "goal":
+            gi, ai, p = op[1], op[2], op[3]
+            st.pools[p] -= 1
+            st.goal_marks[gi][ai] = p
+            vp = st.deck.goals[st.goals[gi]][ai].vp
+            st.vp[p] += vp
+            st.log(f"P{p + 1} completes Goal area {gi + 1}.{ai + 1}: +{vp} points")
+        elif kind == "contract":
+            ci, p = op[1], op[2]
+            contract = st.city.seaports[ci // 2].contracts[ci % 2]
+            if st.cfg.competitive:
+                st.pools[p] -= 1
+                st.vp[p] += contract.vp
+            else:
+                st.contract_pool -= 1
+            st.contract_marks[ci] = p
+            st.log(f"P{player + 1} completes Contract {area_name(('contract', ci))}")
+            check_goal(st)
+            if contract.bonus and st.result is None:
+                st.pending = contract.bonus
+        elif kind == "retrieve_all":
+            h = op[1]
+            st.hands[h].extend(st.discards[h])
+            st.hands[h].sort()
+            st.discards[h].clear()
+            st.log(f"P{player + 1} takes the Project cards back")
+        elif kind == "retrieve":
+            st.discards[op[1]].remove(op[2])
+            st.hands[op[1]].append(op[2])
+            st.hands[op[1]].sort()
+        elif kind == "vp":
+            st.vp[op[1]] += op[2]
+        else:  # pragma: no cover - the effects module only emits the kinds above
+            raise ValueError(kind)
+
+
+def unmark(st: MicroCityState, area: Op) -> None:
+    """Remove a marker; it returns to its owner's pool."""
+    if area[0] == "cell":
+        owner = st.inv[area[1]]
+        st.inv[area[1]] = -1
+    elif area[0] == "goal":
+        owner = st.goal_marks[area[1]][area[2]]
+        st.goal_marks[area[1]][area[2]] = -1
+    else:
+        owner = st.contract_marks[area[1]]
+        st.contract_marks[area[1]] = -1
+    st.pools[owner] += 1
+    st.log(f"The Investment marker on {area_name(area)} returns to its pool")
+
+
+def lose(st: MicroCityState, why: str) -> None:
+    st.result = "loss"
+    st.step = "over"
+    st.log(f"Game over: lost ({why})")
+
+
+def win(st: MicroCityState) -> None:
+    st.result = "win"
+    st.step = "over"
+    st.log("Game over: the city is built, victory!")
