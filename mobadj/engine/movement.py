@@ -72,8 +72,8 @@ class MOrder:
         self.dest = self.dprov = self.target = None
         self.convoy = self.via_convoy = self.subway = self.defaulted = False
         self.invalid = self.void = self.forced = None
-        self.supports: list[MOrder] = []
-        self.convoys: list[MOrder] = []
+        self.supports: list[MOrder] | tuple[()] = ()  # a list once a support matches
+        self.convoys: list[MOrder] | tuple[()] = ()
         self.opp: MOrder | None = None
         self.h2h = PASS
         self.bonus = self.margin = 0
@@ -136,16 +136,18 @@ def validate(
             # fast path: a plain move to a neighbouring location
             dest = order.destination
             nb = neighbours[mo.ukind].get(mo.loc)
+            dprov = prov_of.get(dest)
             if (
                 nb is not None
                 and dest in nb
+                and dprov is not None
+                and dprov != prov
                 and not order.via_convoy
                 and not order.via_subway
-                and (prov_of.get(dest) or province_of(dest)) != prov
             ):
                 mo.code = MOVE
                 mo.dest = dest
-                mo.dprov = prov_of.get(dest) or province_of(dest)
+                mo.dprov = dprov
             else:
                 _check(mo, order, units, topo, rules)
         else:
@@ -338,9 +340,7 @@ class Resolver:
         self.cycle: list[MOrder] = []
         self.guess_based = False
         self.hits = 0
-        unit_at: dict[str, MOrder] = {}
-        for o in orders:
-            unit_at[o.prov] = o
+        unit_at: dict[str, MOrder] = {o.prov: o for o in orders}
         self.unit_at = unit_at
         moves_to: dict[str, list[MOrder]] = {}
         hooks = rules.move_hooks
@@ -366,27 +366,34 @@ class Resolver:
                 if o.dprov is None:
                     if t.code == MOVE:
                         o.void = Reason.VOID_SUPPORT
-                    else:
+                        o.resolved = True
+                    elif t.supports:
                         t.supports.append(o)
+                    else:
+                        t.supports = [o]
                 elif (
                     t.code == MOVE
                     and t.dprov == o.dprov
                     and t.subway == o.subway
                     and (o.dest == o.dprov or o.dest == t.dest)
                 ):
-                    t.supports.append(o)
+                    if t.supports:
+                        t.supports.append(o)
+                    else:
+                        t.supports = [o]
                 else:
                     o.void = Reason.VOID_SUPPORT
+                    o.resolved = True
             elif code == CONVOY:
                 t = unit_at[o.target]
                 if t.code == MOVE and t.convoy and t.dprov == o.dprov:
-                    t.convoys.append(o)
+                    if t.convoys:
+                        t.convoys.append(o)
+                    else:
+                        t.convoys = [o]
                 else:
                     o.void = Reason.VOID_CONVOY
-        for o in orders:
-            if o.void is not None:
-                o.resolved = True
-                o.res = False
+                    o.resolved = True  # a void order fails (its res stays False)
         self.moves_to = moves_to
 
     # -- the generic part: resolve (DATC 5.F, second version) --
@@ -670,30 +677,32 @@ def outcome(r: Resolver, validated: Validated) -> MovementOutcome:
             )
         )
 
+    succeeds, fails = Outcome.SUCCEEDS, Outcome.FAILS
+
     def result_of(o: MOrder) -> OrderResult:
         if o.invalid is not None:
             return OrderResult(o.power, o.source, Outcome.INVALID, o.invalid)
         code = o.code
         if code == MOVE:
             if o.res:
-                return OrderResult(o.power, o.source, Outcome.SUCCEEDS)
-            return OrderResult(o.power, o.source, Outcome.FAILS, _move_reason(r, o))
+                return OrderResult(o.power, o.source, succeeds)
+            return OrderResult(o.power, o.source, fails, _move_reason(r, o))
         if code == HOLD:
             if o.prov in dislodged_by:
-                return OrderResult(o.power, o.source, Outcome.FAILS, Reason.DISLODGED)
-            return OrderResult(o.power, o.source, Outcome.SUCCEEDS)
-        if o.void is not None:
-            return OrderResult(o.power, o.source, Outcome.FAILS, o.void)
-        if o.forced is not None:
-            return OrderResult(o.power, o.source, Outcome.FAILS, o.forced)
+                return OrderResult(o.power, o.source, fails, Reason.DISLODGED)
+            return OrderResult(o.power, o.source, succeeds)
         if o.res:
-            return OrderResult(o.power, o.source, Outcome.SUCCEEDS)
+            return OrderResult(o.power, o.source, succeeds)
+        if o.void is not None:
+            return OrderResult(o.power, o.source, fails, o.void)
+        if o.forced is not None:
+            return OrderResult(o.power, o.source, fails, o.forced)
         why = Reason.DISLODGED if (o.prov in dislodged_by or code == CONVOY) else Reason.CUT
-        return OrderResult(o.power, o.source, Outcome.FAILS, why)
+        return OrderResult(o.power, o.source, fails, why)
 
-    results: list[OrderResult] = []
-    for item in validated.given:
-        results.append(item if isinstance(item, OrderResult) else result_of(item))
+    results = [
+        item if type(item) is OrderResult else result_of(item) for item in validated.given
+    ]
     defaults = [result_of(o) for o in orders if o.defaulted]
     return MovementOutcome(results, defaults, moves, dislodged, standoffs)
 
