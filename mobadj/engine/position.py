@@ -238,23 +238,26 @@ def _parse_unit(text: str, power: str, game_map: Any) -> UnitState:
 
 def _power(game_map: Any, name: str) -> str:
     cache = _names(game_map).powers
+    name = name if type(name) is str else str(name)
     got = cache.get(name)
     if got is None:
         try:
             got = cache[str(name)] = game_map.power_id(str(name))
         except Exception as exc:
-            raise PositionError(f"unknown power {name!r}: {exc}") from None
+            text = str(exc)
+            raise PositionError(text if "unknown" in text else f"unknown power {name!r}") from None
     return got
 
 
 def _province(game_map: Any, name: str) -> str:
     cache = _names(game_map).provinces
+    name = name if type(name) is str else str(name)
     got = cache.get(name)
     if got is None:
         try:
             got = cache[str(name)] = province_of(game_map.lookup(str(name)))
         except Exception as exc:
-            raise PositionError(f"unknown province {name!r}: {exc}") from None
+            raise PositionError(str(exc)) from None
     return got
 
 
