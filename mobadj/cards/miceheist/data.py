@@ -135,6 +135,9 @@ class HeistData:
     stacks: dict[str, tuple[str, ...]]  # job -> obstacle ids, top first
     obstacles: dict[str, Obstacle]
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> HeistData:
+        return self  # immutable and shared: copies of a game share their deck
+
 
 def _effect(text: str, icons: tuple[str, ...], where: str) -> Effect:
     words = str(text).split()
