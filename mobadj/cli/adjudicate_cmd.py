@@ -59,6 +59,12 @@ def adjudicate(map_name: str, as_json: bool, paradox: str, position: Path,
 def batch(cases) -> None:  # noqa: ANN001 - click file object
     """Adjudicate many phases: one JSON object per line of CASES ("-" for stdin), one result
     per line on standard output, in the same order (contract in docs/adjudication.md)."""
+    import os
+
     from mobadj.batch import run_batch
 
-    run_batch(cases, sys.stdout)
+    try:
+        run_batch(cases, sys.stdout)
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader stopped early (e.g. `| head`): not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
