@@ -28,7 +28,7 @@ RESERVED_WORDS = frozenset(
     ("fast", "cheap", "good", "want", "wants", "wanting", "for", "job", "hire", "offer", "say",
      "press", "pick", "accept", "choose", "reveal", "show", "player")
 )
-CONDITION_KINDS = ("most", "least", "balanced", "not_last", "at_least")
+CONDITION_KINDS = ("most", "least", "balanced", "not_last", "ahead_of_half", "at_least")
 
 
 class DeckError(ValueError):

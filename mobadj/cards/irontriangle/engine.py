@@ -158,12 +158,15 @@ class IronTriangleState(GameState):
         return free
 
     def apply(self, player: int, action: Any) -> None:
-        """As the protocol's apply, but ``say`` and ``reveal`` are accepted out of turn."""
-        if type(action) in _OUT_OF_TURN and 0 <= player < self.players:
-            self._apply(player, action)
-            self.actions.append((player, str(action)))
-            return
-        super().apply(player, action)
+        """As the protocol's apply (turn check, apply, log the canonical text), except that
+        ``say`` and ``reveal`` are accepted out of turn."""
+        if type(action) in _OUT_OF_TURN:
+            if not 0 <= player < self.players:
+                raise IllegalAction(f"there is no player P{player + 1}")
+        elif player not in self._acting:
+            raise IllegalAction("it is not your turn")
+        self._apply(player, action)
+        self.actions.append((player, str(action)))
 
     def parse(self, player: int, text: str) -> Any:
         hand = self.hands[player] if 0 <= player < self.players else []

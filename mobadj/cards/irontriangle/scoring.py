@@ -33,6 +33,9 @@ def role_met(deck: Deck, role: Role, player: int, money: Sequence[int],
         return gap <= int(arg["within"])
     if kind == "not_last":
         return all(values[t][player] > min(values[t]) for t in arg)
+    if kind == "ahead_of_half":
+        others = len(money) - 1
+        return all(2 * sum(v < values[t][player] for v in values[t]) >= others for t in arg)
     if kind == "at_least":
         return values[arg["track"]][player] >= int(arg["space"])
     raise ValueError(f"unknown role condition {kind}")  # the loader refuses these

@@ -58,7 +58,8 @@ def test_notoriety_adds_the_values_above_the_money_and_quality_cubes() -> None:
         ("The Fixer", [5, 10, 15], [9, 3, 6], [False, False, True]),
         ("The Fixer", [5, 5, 20], [3, 6, 6], [False, False, True]),  # tied last is last
         ("The Hustler", [15, 14, 1], [0, 0, 0], [True, False, False]),
-        ("The Consigliere", [10, 10, 10], [21, 20, 30], [True, False, True]),
+        ("The Consigliere", [10, 12, 8], [30, 20, 25], [True, False, False]),
+        ("The Consigliere", [12, 12, 6], [25, 25, 20], [True, True, False]),  # tied, both met
     ],
 )
 def test_secret_role_conditions_ties_count_for_everyone_tied(role, money, quality, met) -> None:
