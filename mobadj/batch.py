@@ -118,37 +118,49 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
     position = position_from_data(case, game_map)
     errors: list[str] = []
     pairs: list[tuple[str, Any]] = []
-    texts: list[tuple[str, str]] = []
+    texts: list[tuple[str, str]] = []  # (power as spelt, order text as given)
     bad: dict[int, str] = {}
+    cache = ctx.cache
     orders = case.get("orders") or {}
     for name, items in orders.items():
         pid = ctx.power(name)
+        shown = spelling[pid]
         if isinstance(items, str):
             items = [items]
         if not isinstance(items, list):
             raise PositionError(f"orders of {name!r} must be a list of strings")
         for text in items:
-            got = ctx.parse(str(text))
+            if type(text) is not str:
+                text = str(text)
+            got = cache.get(text)
+            if got is None:
+                got = ctx.parse(text)
             if isinstance(got, Exception):
                 bad[len(texts)] = str(got)
-                errors.append(f"{spelling[pid]}: {text!r}: {got}")
+                errors.append(f"{shown}: {text!r}: {got}")
             else:
                 pairs.append((pid, got))
-            texts.append((pid, str(text)))
+            texts.append((shown, text))
     result = adjudicate(position, pairs, game_map, ctx.rules)
-    out_orders: list[dict[str, Any]] = []
-    it = iter(result.results)
-    for i, (pid, text) in enumerate(texts):
-        if i in bad:
+    # Outcome and Reason are str enums: JSON writes their values
+    if not bad:
+        out_orders = [
+            {"power": shown, "order": text, "result": r.outcome, "reason": r.reason}
+            for (shown, text), r in zip(texts, result.results, strict=True)
+        ]
+    else:
+        out_orders = []
+        it = iter(result.results)
+        for i, (shown, text) in enumerate(texts):
+            if i in bad:
+                out_orders.append(
+                    {"power": shown, "order": text, "result": "invalid", "reason": bad[i]}
+                )
+                continue
+            r = next(it)
             out_orders.append(
-                {"power": spelling[pid], "order": text, "result": "invalid", "reason": bad[i]}
+                {"power": shown, "order": text, "result": r.outcome, "reason": r.reason}
             )
-            continue
-        r = next(it)
-        # Outcome and Reason are str enums: JSON writes their values
-        out_orders.append(
-            {"power": spelling[pid], "order": text, "result": r.outcome, "reason": r.reason}
-        )
     after = result.position
     units: dict[str, list[str]] = {name: [] for name in spelling.values()}
     for u in after.units.values():
