@@ -92,3 +92,12 @@ def test_input_position_is_not_modified() -> None:
     res = adjudicate(pos, parse_orders("FRANCE: A PAR - PIC", STANDARD).orders, STANDARD)
     assert pos.to_data()["units"] == {"FRANCE": ["A PAR"]} and str(pos.phase) == "F1901M"
     assert res.position.to_data()["units"] == {"FRANCE": ["A PIC"]}
+
+
+def test_winter_is_skipped_when_builds_have_no_free_home_centre() -> None:
+    # France gains Belgium but its home centres are all occupied: nothing to do in winter.
+    res = play({"FRANCE": ["A BUR", "A PAR", "F BRE", "A MAR"]}, "FRANCE: A BUR - BEL",
+               phase="F1901M", centers={"FRANCE": ["PAR", "BRE", "MAR", "SPA"]})
+    assert res.centre_changes == [("BEL", None, "FRANCE")]
+    assert len(res.position.centers_of("FRANCE")) == 5  # one build due, nowhere to build
+    assert str(res.next_phase) == "S1902M"
