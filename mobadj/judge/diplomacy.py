@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import json
 from typing import Any
 
 from mobadj.engine.adjustments import adjustment_counts
 from mobadj.engine.pipeline import PhaseResult, adjudicate
 from mobadj.engine.position import Phase, Position, UnitState, calendar_for, position_from_data
 from mobadj.engine.results import Outcome, Reason
-from mobadj.judge.hosts import Check, Resolution
+from mobadj.judge.hosts import Check, HostError, Resolution
 from mobadj.orders.errors import or_list
 from mobadj.orders.parser import parse_orders
 
@@ -23,15 +24,40 @@ from mobadj.orders.parser import parse_orders
 VOID = {Reason.VOID_SUPPORT, Reason.VOID_CONVOY, Reason.NO_CONVOY}
 
 
+VARIANT_MODULES = {"mobtown2": "mobadj.mobtown"}  # imported for their calendar and rule hooks
+
+
+def load_variant(kind: str) -> None:
+    """Import the variant's module so it registers its calendar and rules with the engine."""
+    module = VARIANT_MODULES.get(kind)
+    if module:
+        importlib.import_module(module)
+
+
+_POSITIONS: dict[tuple[str, str], Position] = {}
+
+
 def _position(host: Any, state: dict[str, Any]) -> Position:
-    return position_from_data(state["position"], host.game_map)
+    """The engine position of a state (a few recent ones are kept: one mail asks several
+    times, and the engine never changes its input position)."""
+    key = (host.kind, json.dumps(state["position"], sort_keys=True))
+    pos = _POSITIONS.get(key)
+    if pos is None:
+        if len(_POSITIONS) > 64:
+            _POSITIONS.clear()
+        pos = _POSITIONS[key] = position_from_data(state["position"], host.game_map)
+    return pos
 
 
 def new_state(host: Any, seats: list[str], seed: int, options: dict[str, Any]) -> dict[str, Any]:
     """The opening position: every power's starting units and home centres (the rules' set-up;
     powers without a player are in civil disorder from the start)."""
+    load_variant(host.kind)
     gm = host.game_map
-    cal = calendar_for(getattr(gm, "calendar", "standard") or "standard")
+    try:
+        cal = calendar_for(getattr(gm, "calendar", "standard") or "standard")
+    except ValueError as exc:
+        raise HostError(f"{host.title} cannot be played here yet: {exc}") from None
     season, kind = cal.cycle[0]
     year = int(options.get("start_year", 1901))
     pos = Position(Phase(year, season, kind))
@@ -76,16 +102,18 @@ def check(host: Any, state: dict[str, Any], seat: str, text: str) -> Check:
     (line, column, expected, did-you-mean); orders for another power are refused."""
     result = parse_orders(text, host.game_map, power=seat)
     out = Check()
+    mine = []
     for parsed in result.orders:
         if parsed.power not in (None, seat):
             out.errors.append(f"line {parsed.line}, column {parsed.column}: you can only order "
                               f"for {seat}, not {parsed.power}")
             continue
         out.accepted.append(str(parsed.order))
+        mine.append((seat, parsed.order))
     out.errors += [_error_text(e) for e in result.errors]
-    if out.accepted:  # impossible orders: say so now, not only at the deadline
+    if mine:  # impossible orders: say so now, not only at the deadline
         pos = _position(host, state)
-        trial = adjudicate(pos, _orders(host, {seat: out.text}), host.game_map)
+        trial = adjudicate(pos, mine, host.game_map)
         for r in trial.results:
             if r.power == seat and r.outcome is Outcome.INVALID and r.reason is not None:
                 out.notes.append(f"{r.order}: impossible ({r.reason.value}); the unit will hold")

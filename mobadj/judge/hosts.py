@@ -130,9 +130,11 @@ class DiplomacyHost(Host):
 
     def _engine(self) -> Any:
         try:
-            return importlib.import_module("mobadj.judge.diplomacy")
-        except ImportError as exc:  # the engine has not landed in this tree
+            module = importlib.import_module("mobadj.judge.diplomacy")
+            module.load_variant(self.kind)
+        except ImportError as exc:  # the engine or the variant is missing from this tree
             raise HostError(f"{self.title} games need the adjudication engine: {exc}") from None
+        return module
 
     def seats(self, options: dict[str, Any]) -> list[str]:
         return list(self.game_map.powers)

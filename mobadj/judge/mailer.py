@@ -11,7 +11,12 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Callable
-from email.message import EmailMessage
+from email import encoders
+from email.header import Header
+from email.message import Message
+from email.mime.base import MIMEBase
+from email.mime.multipart import MIMEMultipart
+from email.mime.text import MIMEText
 from email.utils import formataddr, formatdate
 
 import aiosmtplib
@@ -32,12 +37,25 @@ def store_token(store: Store) -> str:
     return str(store.db.execute("SELECT value FROM meta WHERE key='token'").fetchone()[0])
 
 
-def build_message(mail: Mail, sender: str, name: str, token: str, at: float) -> EmailMessage:
-    """A plain-text mail with its attachments; headers that stop auto-responders looping."""
-    msg = EmailMessage()
+def build_message(mail: Mail, sender: str, name: str, token: str, at: float) -> Message:
+    """A plain-text mail with its attachments; headers that stop auto-responders looping.
+    (Built with the compat32 classes: several times faster than EmailMessage for bulk mail.)"""
+    text = MIMEText(mail.body, "plain", "utf-8")
+    if mail.attachments:
+        msg: Message = MIMEMultipart("mixed")
+        msg.attach(text)
+        for filename, mime, data in mail.attachments:
+            maintype, _, subtype = mime.partition("/")
+            part = MIMEBase(maintype, subtype or "octet-stream")
+            part.set_payload(data)
+            encoders.encode_base64(part)
+            part.add_header("Content-Disposition", "attachment", filename=filename)
+            msg.attach(part)
+    else:
+        msg = text
     msg["From"] = formataddr((name, sender))
     msg["To"] = mail.to
-    msg["Subject"] = mail.subject
+    msg["Subject"] = Header(mail.subject, "utf-8") if not mail.subject.isascii() else mail.subject
     msg["Date"] = formatdate(at, localtime=False)
     domain = sender.split("@", 1)[1] if "@" in sender else "mobadj.invalid"
     msg["Message-ID"] = f"<mobadj.{token}.{mail.id}@{domain}>"
@@ -47,11 +65,6 @@ def build_message(mail: Mail, sender: str, name: str, token: str, at: float) -> 
     if "Auto-Submitted" not in msg:
         msg["Auto-Submitted"] = "auto-replied"
     msg["X-Mailer"] = "mobadj judge"
-    msg.set_content(mail.body)
-    for filename, mime, data in mail.attachments:
-        maintype, _, subtype = mime.partition("/")
-        msg.add_attachment(data, maintype=maintype, subtype=subtype or "octet-stream",
-                           filename=filename)
     return msg
 
 
@@ -79,7 +92,7 @@ class Mailer:
             sent = 0
             for mail in mails:
                 msg = build_message(mail, self.sender, self.name, token, self.clock())
-                await client.send_message(msg, sender=self.sender, recipients=[mail.to])
+                await client.sendmail(self.sender, [mail.to], msg.as_bytes())
                 with store.transaction():
                     assert mail.id is not None
                     store.mark_sent(mail.id, self.clock())
