@@ -399,19 +399,20 @@ class IronTriangleState(GameState):
         """Refill hands to three and start the next round (the played cards are discarded
         when the next Job is played, so the unpicked ones can still be revealed)."""
         self.stats["rounds"] += 1
-        if all(pos == self.deck.finish for pos in self.time_pos):
+        if len(self.stacks[-1]) == self.players:  # every cube is on the finish space
             self._end_game()
             return
         # ruling: players draw in seat order starting with the Mob Boss
-        n = self.players
+        n, hands, events = self.players, self.hands, self.events
         for i in range(n):
             p = (self.boss + i) % n
-            while len(self.hands[p]) < HAND_SIZE:
+            hand = hands[p]
+            while len(hand) < HAND_SIZE:
                 if not self.draw_pile:
                     self._reshuffle()
                 card = self.draw_pile.pop()
-                self.hands[p].append(card)
-                self.events.append(_DRAW_EVENT[p][card])
+                hand.append(card)
+                events.append(_DRAW_EVENT[p][card])
         self._start_round()
 
     def _reshuffle(self) -> None:
