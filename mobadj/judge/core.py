@@ -182,7 +182,9 @@ class Judge:
         stored = _DUMMY_HASH
         if game is not None:
             if cmd.name == "gm":
-                stored = game.gm_hash
+                # the GM acts from their own address and with the GM password
+                if inc.sender == game.gm_email or inc.sender in self.config.gm_addresses:
+                    stored = game.gm_hash
             else:
                 try:
                     power = host_for(game.kind).seat(game.options, args["power"])
@@ -274,6 +276,10 @@ class Judge:
         self.store.set_orders(game.name, phase, power, check.text, now, inc.message_id)
         self.store.record_command(game.name, power, inc.message_id, uid, "orders",
                                   check.text, now)
+        player = self.store.player(game.name, power)
+        if player is not None and player.status == "disorder":  # back from civil disorder
+            self.store.update_player(game.name, power, status="active", nmr_streak=0)
+            lines.append(f"{power} is no longer in civil disorder. Welcome back.")
         if check.errors:
             lines.append("Your earlier orders for this phase, if any, are replaced by the ones "
                          "above; send the whole set again to correct them.")

@@ -231,3 +231,16 @@ def test_nothing_private_reaches_anyone_else(judge, table):
             assert "go 9" not in m.body
         if m.to != "south@test.org":
             assert "go 8" not in m.body
+
+
+def test_gm_must_write_from_the_gm_address(judge, table):
+    r = reply_of(send(judge, "north@test.org", "GM g1 gm-secret\nprocess"))
+    assert REFUSED in r and judge.store.game("g1").phase == "T1"
+
+
+def test_a_player_in_civil_disorder_comes_back_by_ordering(judge, table):
+    with judge.store.transaction():
+        judge.store.update_player("g1", "EAST", status="disorder", nmr_streak=2)
+    r = reply_of(send(judge, "east@test.org", table.signon("EAST") + "go 1"))
+    assert "no longer in civil disorder" in r
+    assert judge.store.player("g1", "EAST").status == "active"

@@ -86,3 +86,27 @@ def test_missed_deadline_defaults_are_stated(judge, dip, clock):
     res = next(m for m in out if m.to == dip.emails["ENGLAND"])
     assert "No orders received from: AUSTRIA, FRANCE, GERMANY, ITALY, RUSSIA, TURKEY" in res.body
     assert "A PAR H" in res.body and "[no order given]" in res.body
+
+
+def test_the_store_replays_every_phase_exactly(judge, dip):
+    """Results keep the state before, the orders and the state after: re-adjudicating from
+    the store gives the same board, phase by phase."""
+    from mobadj.judge.hosts import host_for
+
+    orders(judge, dip, "FRANCE", "A PAR - BUR\nA MAR - SPA")
+    orders(judge, dip, "GERMANY", "A MUN - BUR")
+    for seat in ("ENGLAND", "ITALY", "AUSTRIA", "RUSSIA", "TURKEY"):
+        orders(judge, dip, seat, "")
+    orders(judge, dip, "FRANCE", "A MAR - BUR\nA PAR - PIC")
+    for seat in ("ENGLAND", "ITALY", "AUSTRIA", "RUSSIA", "TURKEY", "GERMANY"):
+        orders(judge, dip, seat, "")
+    results = judge.store.results("g1")
+    assert [r["phase"] for r in results] == ["S1901M", "F1901M"]
+    host = host_for("standard")
+    for r in results:
+        again = host.resolve(r["state_before"], r["orders"], [])
+        assert again.state == r["state_after"]
+    assert results[1]["state_before"] == results[0]["state_after"]
+    events = [e["kind"] for e in judge.store.events("g1")]
+    assert events[:2] == ["created", "player added"] and events.count("resolved") == 2
+    assert judge.export("g1")["seed"] == judge.store.game("g1").seed
