@@ -52,8 +52,8 @@ class Reason(StrEnum):
     DUPLICATE = "unit already ordered"
     WRONG_PHASE = "order not allowed in this phase"
     # retreats
-    RETREAT_BLOCKED = "cannot retreat there"
-    RETREAT_CLASH = "two units retreated to the same place"
+    RETREAT_BLOCKED = "cannot retreat there (disbanded)"
+    RETREAT_CLASH = "two units retreated to the same place (both disbanded)"
     NOT_DISLODGED = "unit is not dislodged"
     NO_ORDER_DISBANDED = "no order: disbanded"
     # adjustments

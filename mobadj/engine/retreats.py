@@ -49,6 +49,7 @@ def resolve_retreats(
     orders = list(orders)
     results: list[OrderResult | None] = []
     chosen: dict[str, tuple[int, str | None]] = {}  # dislodged province -> (result index, dest)
+    attempted: set[str] = set()  # dislodged units that got some order, even an illegal one
     for power, order in orders:
         text = str(order)
         unit_ref = getattr(order, "unit", None)
@@ -65,6 +66,7 @@ def resolve_retreats(
         if power is not None and power != owner:
             results.append(OrderResult(power, text, Outcome.INVALID, Reason.NOT_OWNER))
             continue
+        attempted.add(prov)
         if prov in chosen:
             results.append(OrderResult(owner, text, Outcome.INVALID, Reason.DUPLICATE))
             continue
@@ -109,7 +111,7 @@ def resolve_retreats(
     defaults = [
         OrderResult(d.unit.power, f"{d.unit} Disband", Outcome.SUCCEEDS, Reason.NO_ORDER_DISBANDED)
         for prov, d in position.dislodged.items()
-        if prov not in chosen
+        if prov not in attempted
     ]
     return RetreatOutcome([r for r in results if r is not None], defaults, retreated, disbanded)
 

@@ -19,6 +19,7 @@ from mobadj.engine.rules import Rules
 #: map name -> Rules subclass, or a lazy "module:attribute" reference to one
 VARIANTS: dict[str, type[Rules] | str] = {
     "standard": Rules,
+    "mobtown2": "mobadj.mobtown.rules:MobtownRules",
 }
 
 
