@@ -110,3 +110,24 @@ def test_the_store_replays_every_phase_exactly(judge, dip):
     events = [e["kind"] for e in judge.store.events("g1")]
     assert events[:2] == ["created", "player added"] and events.count("resolved") == 2
     assert judge.export("g1")["seed"] == judge.store.game("g1").seed
+
+
+def test_map_picture_attached_as_svg_and_png_when_the_map_can_be_drawn():
+    """Mobtown II has a layout file: results carry map.svg and map.png; a map without one
+    gets its results without a picture rather than failing."""
+    from mobadj.engine.position import Phase, Position, UnitState
+    from mobadj.judge.diplomacy import _attachments, can_draw
+    from mobadj.judge.hosts import DiplomacyHost
+
+    host = DiplomacyHost("mobtown2")
+    pos = Position(Phase(1931, "S", "M"))
+    for pid, power in host.game_map.powers.items():
+        for kind, loc in power.starting_units:
+            unit = UnitState(pid, kind, loc)
+            pos.units[unit.province] = unit
+    assert can_draw("mobtown2")
+    files = dict((name, data) for name, _, data in _attachments(host, pos, "after S1931M"))
+    assert b"<svg" in files["map.svg"][:300]
+    assert files["map.png"].startswith(b"\x89PNG")
+    assert not can_draw("nosuchmap")
+    assert _attachments(DiplomacyHost("nosuchmap"), pos, "x") == []  # no picture, no failure
