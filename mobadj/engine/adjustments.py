@@ -39,10 +39,12 @@ class AdjustmentOutcome:
 def adjustment_counts(position: Position) -> dict[str, int]:
     """Power -> centres minus units (positive: builds, negative: removals)."""
     out: dict[str, int] = {}
+    get = out.get
     for owner in position.centers.values():
-        out[owner] = out.get(owner, 0) + 1
+        out[owner] = get(owner, 0) + 1
     for u in position.units.values():
-        out[u.power] = out.get(u.power, 0) - 1
+        power = u.power
+        out[power] = get(power, 0) - 1
     return out
 
 

@@ -20,6 +20,8 @@ from typing import Any
 SEASON_NAMES = {"S": "Spring", "F": "Fall", "W": "Winter"}
 KIND_NAMES = {"M": "Movement", "R": "Retreats", "A": "Adjustments"}
 _PHASE_RE = re.compile(r"^\s*([A-Za-z])\s*(\d{1,5})\s*([A-Za-z])\s*$")
+_PHASES: dict[tuple[int, str, str], Phase] = {}
+_PHASE_TEXT: dict[str, Phase] = {}
 
 
 class PositionError(ValueError):
@@ -46,15 +48,30 @@ class Phase:
     kind: str
 
     @classmethod
+    def of(cls, year: int, season: str, kind: str) -> Phase:
+        """The (interned) phase; phases are immutable and made often."""
+        key = (year, season, kind)
+        got = _PHASES.get(key)
+        if got is None:
+            got = _PHASES[key] = cls(year, season, kind)
+        return got
+
+    @classmethod
     def parse(cls, text: str) -> Phase:
         """Read ``S1901M``; raises :class:`PositionError` with the expected shape."""
+        got = _PHASE_TEXT.get(text) if type(text) is str else None
+        if got is not None:
+            return got
         m = _PHASE_RE.match(str(text))
         if not m:
             raise PositionError(f"bad phase {text!r}: expected e.g. S1901M, F1901R or W1901A")
         season, year, kind = m.group(1).upper(), int(m.group(2)), m.group(3).upper()
         if kind not in KIND_NAMES:
             raise PositionError(f"bad phase {text!r}: last letter must be M, R or A")
-        return cls(year, season, kind)
+        phase = cls.of(year, season, kind)
+        if type(text) is str:
+            _PHASE_TEXT[text] = phase
+        return phase
 
     @property
     def is_movement(self) -> bool:
@@ -362,9 +379,9 @@ class Calendar:
         i = self.cycle.index((phase.season, phase.kind))
         if i + 1 < len(self.cycle):
             season, kind = self.cycle[i + 1]
-            return Phase(phase.year, season, kind)
+            return Phase.of(phase.year, season, kind)
         season, kind = self.cycle[0]
-        return Phase(phase.year + 1, season, kind)
+        return Phase.of(phase.year + 1, season, kind)
 
     def next_phase(
         self,
