@@ -63,6 +63,7 @@ def evaluate(st: MicroCityState, player: int) -> float:
         v += 1000.0 * done + 900.0 * sum(1 for o in st.contract_marks if o >= 0)
     need = remaining_cost(st)
     held = [sum(st.res[p][i] for p in team) for i in range(4)]
+    v += 60.0 * _ready(st, team)
     for i in range(4):
         useful = min(held[i], need[i])
         v += 40.0 * useful + (6.0 if i == 3 else 4.0) * (held[i] - useful)
@@ -73,6 +74,21 @@ def evaluate(st: MicroCityState, player: int) -> float:
     for p in team:
         v += _reach_value(st, p, need)
     return v
+
+
+def _ready(st: MicroCityState, team: list[int]) -> int:
+    """1 when one player alone can pay an open stage now (a build needs one Company)."""
+    if st.building is None:
+        return 0
+    for k, stage in enumerate(st.building.stages):
+        if st.stage_marks[k] >= 0:
+            continue
+        for p in team:
+            if all(h >= c for h, c in zip(st.res[p], stage.cost, strict=True)):
+                return 1
+        if st.building.ordered:
+            return 0
+    return 0
 
 
 def _reach_value(st: MicroCityState, player: int, need: list[int]) -> float:
@@ -108,6 +124,8 @@ class MicroCityBot(Bot):
             return acts[0]
         if state.step == "prep":
             return self._prep(state, player, acts)
+        if state.step == "assign":
+            return self._assign(state, player, acts)
         scored = self._search(state, player, acts, 0)
         best = max(v for v, _ in scored)
         top = [a for v, a in scored if v == best]
@@ -140,6 +158,23 @@ class MicroCityBot(Bot):
             and after.current == player
             and after.step not in ("prep", "assign", "start")
         )
+
+    def _assign(self, st: MicroCityState, player: int, acts: list[Any]) -> Any:
+        """Cooperative dice split: the split whose best turns (both players) score most."""
+        best = None
+        for a in acts:
+            trial = st.clone()
+            trial._apply(player, a)
+            total = 0.0
+            for p in (0, 1):
+                turn = trial.clone()
+                turn.current, turn.step = p, "project"
+                turn.__dict__["_cache"] = None
+                nxt = turn.legal_actions(p)
+                total += max(v for v, _ in self._search(turn, p, nxt, 1))
+            if best is None or total > best[0]:
+                best = (total, a)
+        return best[1] if best else acts[0]
 
     def _prep(self, st: MicroCityState, player: int, acts: list[Any]) -> Any:
         res = st.res[player]

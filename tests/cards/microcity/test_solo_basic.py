@@ -384,3 +384,58 @@ def test_not_your_turn_and_game_over() -> None:
         st.apply(1, st.legal_actions(0)[0])
     put(st, 0, "a1")
     assert st.legal_actions(1) == []
+
+
+# -- the authored Project cards (data file; "PROJECT CARDS") ---------------------------------
+def _card_step(card: str, dice: tuple[int, int], where: str = "b2"):
+    st = started(where=where)
+    set_dice(st, *dice)
+    st.command(0, "done")
+    dest = next(t.split()[-1] for t in texts(st) if t.startswith(f"play {card} "))
+    st.command(0, f"play {card} to {dest}")
+    return st
+
+
+def test_surveyor_changes_or_sets_a_die() -> None:
+    st = _card_step("1", (1, 6))
+    assert {"basic die1 up", "basic die1 down", "basic die2 up", "basic die2 down"} <= set(
+        texts(st))
+    # advanced: the die showing 1 is spent, so only the other die can be set
+    adv = [t for t in texts(st) if t.startswith("advanced")]
+    assert adv == [f"advanced die2 {v}" for v in range(1, 6)]
+    st.command(0, "advanced die2 3")
+    assert st.dice == [1, 3] and st.used[0] and st.res[0][3] == 3
+
+
+def test_supplier_advanced_is_one_option_solo() -> None:
+    st = _card_step("2", (2, 5))
+    st.inv[0] = 0
+    st.pools[0] = 7
+    st.__dict__["_cache"] = None
+    adv = sorted(t for t in texts(st) if t.startswith("advanced"))
+    assert adv == ["advanced a1", "advanced coal", "advanced steel", "advanced wood"]
+
+
+def test_demolition_advanced_removes_two_markers() -> None:
+    st = _card_step("3", (3, 5))
+    st.inv[0] = st.inv[15] = st.inv[3] = 0
+    st.pools[0] = 5
+    st.__dict__["_cache"] = None
+    st.command(0, "advanced a1 d4")
+    assert st.inv[0] == -1 and st.inv[15] == -1 and st.inv[3] == 0
+    assert st.res[0][3] == 3
+
+
+def test_merchant_basic_exchange() -> None:
+    st = _card_step("5", (1, 1))
+    set_res(st, 0, wood=1)
+    st.command(0, "basic wood for coal")
+    assert st.res[0][:3] == [1, 0, 0]
+
+
+def test_every_project_card_moves_one_or_two() -> None:
+    from mobadj.cards.microcity.cards import load_deck
+
+    deck = load_deck()
+    assert sorted(p.die for p in deck.projects) == [1, 2, 3, 4, 5, 6]
+    assert all(p.move in (1, 2) for p in deck.projects)
