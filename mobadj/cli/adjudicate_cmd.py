@@ -18,10 +18,15 @@ from mobadj.cli import main
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON for tools.")
 @click.option("--paradox", type=click.Choice(["szykman", "all_hold"]), default="szykman",
               show_default=True, help="Convoy paradox rule (DATC 4.A.2); see docs/rulings.md.")
+@click.option("--picture", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Mobtown II: also draw the new position with the move arrows (.svg/.png).")
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+              help="Mobtown II game option (docs/mobtown-rulings.md); may be repeated.")
 @click.argument("position", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("orders", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def adjudicate(map_name: str, as_json: bool, paradox: str, position: Path,
-               orders: tuple[Path, ...]) -> None:
+               orders: tuple[Path, ...], picture: Path | None = None,
+               options: tuple[str, ...] = ()) -> None:
     """Adjudicate one phase: POSITION (YAML, see docs/adjudication.md) and ORDERS files.
 
     Prints every power's orders with their results, the dislodged units with their
@@ -36,6 +41,15 @@ def adjudicate(map_name: str, as_json: bool, paradox: str, position: Path,
         game_map = load_map(map_name)
     except Exception as exc:  # unknown map or a broken map file
         raise click.ClickException(str(exc)) from None
+    variant_cli = getattr(rules_for(game_map.name), "cli_adjudicate", None)
+    if variant_cli is not None:  # a variant with its own phases and report (Mobtown II)
+        from mobadj.mobtown.cli import parse_options
+
+        click.echo(variant_cli(game_map, position, orders, as_json, picture,
+                               parse_options(options)), nl=False)
+        return
+    if picture is not None or options:
+        raise click.ClickException("--picture and --option are for Mobtown II (--map mobtown2)")
     try:
         data = yaml.safe_load(position.read_text(encoding="utf-8"))
         pos = position_from_data(data, game_map)

@@ -1,0 +1,75 @@
+"""The rulebook's own examples, with exactly the outcomes it states."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from mobadj.mobtown.notation import parse_mobtown_orders
+from mobadj.mobtown.state import position_from_data
+from mobadj.mobtown.turn import adjudicate
+
+ORDERS = Path(__file__).resolve().parents[2] / "orders" / "mobtown2"
+
+
+def _example(mt, name):
+    pos = position_from_data(yaml.safe_load((ORDERS / f"{name}.yaml").read_text()), mt)
+    parsed = parse_mobtown_orders((ORDERS / f"{name}.txt").read_text(), mt)
+    assert not parsed.errors
+    return adjudicate(pos, parsed.orders, mt)
+
+
+def test_example_a_all_subway_moves_succeed(mt):
+    # rule 5, example a: "All moves succeed."
+    result = _example(mt, "example-a")
+    assert [r.outcome.value for r in result.results] == ["succeeds"] * 3
+    assert result.position.unit_lists() == {
+        "capone": ["G P49"], "lepke": ["G Mic"], "murderinc": ["G WCP"]}
+
+
+def test_example_b_first_two_fail_latter_two_succeed(mt):
+    # rule 5, example b: equally supported Gangs both by subway cannot exchange places;
+    # one over ground and one under ground swap.
+    result = _example(mt, "example-b")
+    assert [r.outcome.value for r in result.results] == [
+        "fails", "fails", "succeeds", "succeeds"]
+    assert result.position.unit_lists() == {
+        "babyface": ["G Pla"], "luciano": ["G Sun"], "diamond": ["G Cat"], "lepke": ["G RoE"]}
+
+
+def test_example_c_mic_mem_succeeds_and_mem_is_dislodged(mt):
+    # rule 5, example c: unequal over/under swap: the stronger succeeds, the weaker is
+    # dislodged and cannot retreat to the province the attack came from.
+    result = _example(mt, "example-c")
+    outcome = {r.order: r.outcome.value for r in result.results}
+    assert outcome["G Mic - Mem"] == "succeeds"
+    assert outcome["G Mem - U - Mic"] == "fails"
+    (d,) = result.position.dislodged.values()
+    assert str(d.unit) == "G Mem" and d.unit.power == "babyface" and d.attacker_from == "Mic"
+    assert "Mic" not in d.retreats and "U-Mic" not in d.retreats
+    assert str(result.next_phase) == "1919-07-W1-R"
+
+
+def test_rule3_example_cement_overcoat_sequence(play):
+    # rule 3's example: G+D(PPU)-Har, G(Har)-Str and D(Har) cement overcoat.
+    first = play({"capone": ["G PPU"], "lepke": ["D PPU captive", "G Pie"]},
+                 "Al Capone: G+D(PPU)-Har")
+    assert first.ok("G+D PPU - Har")
+    assert first.units["lepke"] == ["D Har captive", "G Pie"]
+    second = play(first.after.to_data()["units"],
+                  "Al Capone: G(Har)-Str\nAl Capone: D(Har) cement overcoat",
+                  phase="1919-07-W2-M")
+    assert second.ok("G Har - Str") and second.ok("D Har cement overcoat")
+    assert "lepke" not in second.after.dons
+    assert second.after.disorder == {"lepke"}
+
+
+def test_rule4_example_highway_crossing_needs_the_extra_support(play):
+    # rule 4's example: G(P22) S G(Gon)-Bur; "Gon" is Golden Gate (docs/mobtown-map.md).
+    alone = play({"diamond": ["G GoG"]}, "Legs Diamond: G(Gon)-Bur")
+    assert alone.outcome("G GoG - Bur")[0] == "fails"
+    assert "extra support" in alone.outcome("G GoG - Bur")[1]
+    helped = play({"diamond": ["G GoG", "G P22"]},
+                  "Legs Diamond: G(P22) S G(Gon)-Bur\nG(Gon)-Bur")
+    assert helped.ok("G GoG - Bur")
