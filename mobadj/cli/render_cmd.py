@@ -61,7 +61,7 @@ def render_cmd(position: str | None, map_name: str, layout_name: str | None,
     from mobadj.board.loader import load_map
     from mobadj.render import LayoutError, ViewError, load_layout, render_svg
     from mobadj.render.png import PngUnavailableError, svg_to_png
-    from mobadj.render.position import as_view, moves_from_results
+    from mobadj.render.position import as_view, moves_from_results, supports_from_results
 
     suffix = Path(output).suffix.lower()
     if suffix not in (".svg", ".png"):
@@ -79,6 +79,7 @@ def render_cmd(position: str | None, map_name: str, layout_name: str | None,
         view = as_view(game_map, data)
         if extra.get("orders"):
             view.moves.extend(moves_from_results(game_map, extra["orders"]))
+            view.supports.extend(supports_from_results(game_map, extra["orders"]))
         if extra.get("moves"):
             view.moves.extend(as_view(game_map, {"moves": extra["moves"]}).moves)
         svg = render_svg(game_map, layout, view, title=title)

@@ -64,6 +64,18 @@ class MoveMark:
     succeeded: bool = True
 
 
+@dataclass(frozen=True)
+class SupportMark:
+    """A support of the last turn: from the supporter to the supported unit's space, or to
+    the middle of its move when it supported a move (``to``)."""
+
+    power: str | None
+    src: str
+    unit: str
+    to: str | None = None
+    succeeded: bool = True
+
+
 @dataclass
 class BoardView:
     """Everything drawn over the board, with names already resolved to province ids."""
@@ -72,6 +84,7 @@ class BoardView:
     centers: dict[str, str] = field(default_factory=dict)  # province -> owning power
     dislodged: list[DislodgedMark] = field(default_factory=list)
     moves: list[MoveMark] = field(default_factory=list)
+    supports: list[SupportMark] = field(default_factory=list)
     caption: str = ""
 
 
@@ -140,7 +153,19 @@ def _from_mapping(game_map: Any, data: Mapping[str, Any]) -> BoardView:
     view.dislodged = list(_dislodged(game_map, data.get("dislodged")))
     for i, mv in enumerate(data.get("moves") or []):
         view.moves.append(_move(game_map, mv, f"moves[{i}]"))
+    for i, sp in enumerate(data.get("supports") or []):
+        view.supports.append(_support(game_map, sp, f"supports[{i}]"))
     return view
+
+
+def _support(game_map: Any, sp: object, where: str) -> SupportMark:
+    if not isinstance(sp, Mapping) or "from" not in sp or "unit" not in sp:
+        raise ViewError(f"{where}: a support is {{power, from, unit, to, result}}, got {sp!r}")
+    power = _power(game_map, sp["power"], where) if sp.get("power") else None
+    to = _province(game_map, sp["to"], where) if sp.get("to") else None
+    return SupportMark(power, _province(game_map, sp["from"], where),
+                       _province(game_map, sp["unit"], where), to,
+                       _is_success(sp.get("result", "succeeds")))
 
 
 def _dislodged(game_map: Any, raw: object) -> Iterable[DislodgedMark]:
@@ -176,6 +201,31 @@ _MOVE_ORDER = re.compile(
     r"^\s*(?:[A-Za-z])(?:\s*\+\s*D)?\s*\(?\s*(?P<src>[^()\s\-]+)\s*\)?\s*-\s*"
     r"(?:(?P<u>U)\s*-\s*)?(?P<dst>[^()\s\-]+)\s*$"
 )
+
+
+_SUPPORT_ORDER = re.compile(
+    r"^\s*(?P<supporters>.+?)\s+S\s+(?:[A-Za-z])(?:\s*\+\s*D)?\s*\(?\s*(?P<unit>[^()\s\-]+)"
+    r"\s*\)?\s*(?:-\s*(?:U\s*-\s*)?(?P<to>[^()\s\-]+))?\s*$"
+)
+_SUPPORTER = re.compile(r"[A-Za-z]\s*[( ]\s*([^()\s&]+)\s*\)?")
+
+
+def supports_from_results(game_map: Any,
+                          results: Iterable[Mapping[str, Any]]) -> list[SupportMark]:
+    """Support lines from results: ``A MUN S A BER - SIL``, ``G(PPU) & G(Pel) S G(Mic)-Mem``."""
+    out = []
+    for i, res in enumerate(results):
+        m = _SUPPORT_ORDER.match(str(res.get("order", "")))
+        if not m:
+            continue
+        where = f"results[{i}] {res.get('order')!r}"
+        power = _power(game_map, res["power"], where) if res.get("power") else None
+        unit = _province(game_map, m.group("unit"), where)
+        to = _province(game_map, m.group("to"), where) if m.group("to") else None
+        for src in _SUPPORTER.findall(m.group("supporters")):
+            out.append(SupportMark(power, _province(game_map, src, where), unit, to,
+                                   _is_success(res.get("result", "succeeds"))))
+    return out
 
 
 def moves_from_results(game_map: Any, results: Iterable[Mapping[str, Any]]) -> list[MoveMark]:

@@ -160,6 +160,7 @@ def render_svg(game_map: Any, layout: Layout, position: object = None, *,
     _highway_names(s, b)
     _subways(s, b)
     _labels(s, b, game_map, view)
+    _supports(s, b, game_map, view)
     _moves(s, b, game_map, view)
     _units(s, b, game_map, view)
     _legend(s, b, game_map, view, style, w, h)
@@ -477,6 +478,28 @@ def _units(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
         s.raw("</g>")
 
 
+def _supports(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
+    """Dotted lines from each supporter to the unit it supports (or the middle of its move)."""
+    for sp in view.supports:
+        if sp.src not in b.label or sp.unit not in b.label:
+            continue
+        x0, y0 = b.unit_point(sp.src)
+        x1, y1 = b.unit_point(sp.unit)
+        if sp.to in b.label:
+            x2, y2 = b.unit_point(sp.to)
+            x1, y1 = (x1 + x2) / 2, (y1 + y2) / 2
+        sx, sy = _toward(x0, y0, x1, y1, 12)
+        colour = _colour(game_map, sp.power)
+        d = f"M{sx:.1f} {sy:.1f}L{x1:.1f} {y1:.1f}"
+        s.add("path", d=d, fill="none", stroke="#ffffff", stroke_width="5", stroke_opacity="0.7",
+              stroke_linecap="round")
+        s.add("path", d=d, fill="none", stroke=colour, stroke_width="2.4",
+              stroke_dasharray="1.5 4" if sp.succeeded else "1.5 4 8 4", stroke_linecap="round",
+              class_="support-ok" if sp.succeeded else "support-failed")
+        s.add("circle", cx=f"{x1:.1f}", cy=f"{y1:.1f}", r="3.6", fill=colour, stroke="#ffffff",
+              stroke_width="1")
+
+
 def _moves(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
     for mv in view.moves:
         if mv.src not in b.label or mv.dst not in b.label:
@@ -526,7 +549,8 @@ def _legend(s: _Svg, b: _Board, game_map: Any, view: BoardView, style: Style,
         ("home", "home centre"), ("water", "water (Gangs swim)"), ("gaol", "MTPD (gaol)"),
         ("highway", "highway: cross with +1 support"), ("junction", "junction: free crossing"),
         ("subway", "subway: order G(X)-U-Y"), ("diag", "four spaces meet: diagonal move"),
-        ("ok", "move succeeded"), ("fail", "move failed"), ("dis", "dislodged unit"),
+        ("ok", "move succeeded"), ("fail", "move failed"), ("sup", "support (cut: broken)"),
+        ("dis", "dislodged unit"),
     ]
     per_col = 5
     for i, (key, text) in enumerate(items):
@@ -577,6 +601,10 @@ def _key_symbol(s: _Svg, key: str, x: float, y: float) -> None:
         s.add("line", x1=f"{x - 14}", y1=f"{y}", x2=f"{x + 10}", y2=f"{y}", stroke="#555555",
               stroke_width="3.2", stroke_dasharray="6 4" if key == "fail" else None,
               marker_end=f"url(#{_marker_id('#555555')})")
+    elif key == "sup":
+        s.add("line", x1=f"{x - 14}", y1=f"{y}", x2=f"{x + 10}", y2=f"{y}", stroke="#555555",
+              stroke_width="2.4", stroke_dasharray="1.5 4", stroke_linecap="round")
+        s.add("circle", cx=f"{x + 10}", cy=f"{y}", r="3.4", fill="#555555")
     elif key == "dis":
         s.add("circle", cx=f"{x}", cy=f"{y}", r="9", fill="#ffffff", stroke="#d32f2f",
               stroke_width="2", stroke_dasharray="4 2.5")

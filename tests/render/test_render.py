@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from mobadj.board.loader import load_map
 from mobadj.cli import main
 from mobadj.render import BoardView, ViewError, as_view, load_layout, render_png, render_svg
-from mobadj.render.position import moves_from_results
+from mobadj.render.position import moves_from_results, supports_from_results
 
 DATA = Path(__file__).parent / "data"
 NS = "{http://www.w3.org/2000/svg}"
@@ -74,6 +74,7 @@ def test_position_with_dons_dislodged_and_moves(gm, layout, position):
     assert len(classes(root, "unit-G")) == 24 + 1  # on the board, and the dislodged one
     assert len(classes(root, "dislodged")) == 1
     assert len(classes(root, "move-ok")) == 4 and len(classes(root, "move-failed")) == 3
+    assert len(classes(root, "support-ok")) == 2 and len(classes(root, "support-failed")) == 1
     assert "Mobtown II \u2014 August 1919, week 2" in texts(root)
     lepke = [el for el in classes(root, "unit") if el.get("data-power") == "lepke"]
     assert {el.get("data-space") for el in lepke} == {"Que", "Cat", "Mic", "Chi"}
@@ -119,6 +120,18 @@ def test_moves_from_results_in_both_notations(gm):
         ("Lex", "Col", "ground", True)]
 
 
+def test_supports_from_results(gm):
+    sups = supports_from_results(gm, [
+        {"power": "murderinc", "order": "G(PPU) & G(Pel) S G(Mic)-Mem", "result": "succeeds"},
+        {"power": "babyface", "order": "G(Bgt) S G(Mem)-U-Mic", "result": "fails"},
+        {"power": "capone", "order": "G Col S G Lex", "result": "succeeds"},
+        {"power": "capone", "order": "G(Lex)-Col", "result": "succeeds"},
+    ])
+    assert [(s.src, s.unit, s.to, s.succeeded) for s in sups] == [
+        ("PPU", "Mic", "Mem", True), ("Pel", "Mic", "Mem", True), ("Bgt", "Mem", "Mic", False),
+        ("Col", "Lex", None, True)]
+
+
 def test_engine_like_position_objects(gm, layout):
     class U:
         def __init__(self, power, kind, location):
@@ -151,14 +164,15 @@ def test_cli_render_svg_and_png(tmp_path):
 
 def test_cli_results_json_draws_arrows(tmp_path):
     results = {"phase": "1919-07-W1-M", "orders": [
-        {"power": "capone", "order": "G(DAN)-Lex", "result": "succeeds", "reason": None}]}
+        {"power": "capone", "order": "G(DAN)-Lex", "result": "succeeds", "reason": None},
+        {"power": "capone", "order": "G(DAS) S G(DAN)-Lex", "result": "succeeds"}]}
     path = tmp_path / "results.json"
     path.write_text(json.dumps(results), encoding="utf-8")
     out = tmp_path / "r.svg"
     res = CliRunner().invoke(main, ["map", "render", "--orders", str(path), "-o", str(out)])
     assert res.exit_code == 0, res.output
     root = ET.fromstring(out.read_text(encoding="utf-8"))
-    assert len(classes(root, "move-ok")) == 1
+    assert len(classes(root, "move-ok")) == 1 and len(classes(root, "support-ok")) == 1
 
 
 def test_cli_errors_are_friendly(tmp_path):
