@@ -8,6 +8,7 @@ Resolving a phase is one transaction too.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import secrets
@@ -172,12 +173,18 @@ class Judge:
     def _sign_on(self, inc: Incoming, cmd: Command, now: float) -> tuple[Session | None, str]:
         args = cmd.args
         game_name = args["game"].lower()
-        keys = [f"from:{inc.sender}", f"game:{game_name}"]
+        game = self.store.game(game_name)
+        target = args["power"].strip().lower() if cmd.name == "signon" else "gm"
+        if game is not None and cmd.name == "signon":
+            # one key per seat whatever its spelling (ENG, England, E)
+            with contextlib.suppress(HostError):
+                target = host_for(game.kind).seat(game.options, args["power"]).lower()
+        # failures count per sender address and per seat attacked (existing or not)
+        keys = [f"from:{inc.sender}", f"seat:{game_name}:{target}"]
         if self._throttled(keys, now):
             for k in keys:
                 self.store.add_auth_failure(k, now)
             return None, REFUSED + "\nToo many failed sign-ons: wait a while before trying again."
-        game = self.store.game(game_name)
         power: str | None = None
         stored = _DUMMY_HASH
         if game is not None:
@@ -388,9 +395,13 @@ class Judge:
         heading = f"Press in {game.name} from {sender} to " + (
             "everyone" if to_all else ", ".join(recipients)
         )
+        deadline = (f"Deadline for {host.phase_label(game.state)}: "
+                    f"{reports.when(game.deadline, self.tz)}\n\n"
+                    if game.state is not None and game.status == "active" else "")
         for seat in recipients:
             out.append(Mail(players[seat].email, f"{game.name}: press from {sender}",
-                            f"{heading}:\n\n{reports.wrap(text)}\n\n{self._sig()}", game=game.name))
+                            f"{heading}:\n\n{reports.wrap(text)}\n\n{deadline}{self._sig()}",
+                            game=game.name))
         return f"Press delivered to {', '.join(recipients)}" + (" (anonymously)." if grey else ".")
 
     def _status(self, game: Game, power: str | None) -> str:

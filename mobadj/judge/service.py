@@ -23,13 +23,16 @@ class Service:
 
     def __init__(self, judge: Judge, mailbox: Mailbox, mailer: Mailer,
                  poll_seconds: float | None = None,
-                 on_step: Callable[[str], None] | None = None) -> None:
+                 on_step: Callable[[str], None] | None = None,
+                 backoff: tuple[float, float] = (1.0, MAX_BACKOFF)) -> None:
         self.judge = judge
         self.mailbox = mailbox
         self.mailer = mailer
         self.poll = poll_seconds if poll_seconds is not None else mailbox.server.poll_seconds
         self.on_step = on_step or (lambda what: None)
         self.handled = 0
+        self.backoff = backoff
+        self.failures: list[float] = []  # back-off delays taken (for the log and the tests)
 
     def _check_uidvalidity(self) -> None:
         store = self.judge.store
@@ -86,11 +89,12 @@ class Service:
     def serve(self, stop: threading.Event | None = None) -> None:
         """Run until ``stop`` is set (or forever)."""
         stop = stop or threading.Event()
-        backoff = 1.0
+        first, ceiling = self.backoff
+        backoff = first
         while not stop.is_set():
             try:
                 self.step()
-                backoff = 1.0
+                backoff = first
                 if stop.is_set():
                     break
                 self.mailbox.wait(self._next_wait())
@@ -98,8 +102,9 @@ class Service:
                 log.warning("mail server trouble (%s: %s); retrying in %.0f s",
                             type(exc).__name__, exc, backoff)
                 self.mailbox.close()
+                self.failures.append(backoff)
                 stop.wait(backoff)
-                backoff = min(backoff * 2, MAX_BACKOFF)
+                backoff = min(backoff * 2, ceiling)
         self.mailbox.close()
 
 

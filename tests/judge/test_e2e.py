@@ -9,6 +9,7 @@ import json
 import re
 import smtplib
 import threading
+import time
 from email.message import EmailMessage
 
 import pytest
@@ -180,3 +181,46 @@ def test_auto_replies_are_never_answered(service, mail_servers):
     assert service.step() == 1
     assert S.inbox("away@test.org") == []
     assert service.step() == 0  # seen once, never again
+
+
+def test_polling_when_idle_is_off(tmp_path, mail_servers, clock, monkeypatch):
+    S = mail_servers
+    monkeypatch.setenv("E2E_IMAP_PW", IMAP_PASSWORD)
+    cfg = make_config(tmp_path, S, idle=False)
+    store = Store(cfg.db_path)
+    judge = Judge(store, cfg, clock=clock, kdf_n=2**10)
+    svc = Service(judge, Mailbox(cfg.imap), Mailer(cfg.smtp, cfg.address, cfg.name, clock),
+                  poll_seconds=0.05)
+    stop = threading.Event()
+    thread = threading.Thread(target=svc.serve, args=(stop,), daemon=True)
+    thread.start()
+    try:
+        send(S, "poll@test.org", "help")
+        S.wait_for("poll@test.org", 1)
+        assert svc.mailbox.can_idle is False
+    finally:
+        stop.set()
+        thread.join(10)
+        store.close()
+
+
+def test_unreachable_server_is_retried_with_growing_back_off(tmp_path, mail_servers, clock,
+                                                             monkeypatch):
+    from .servers import free_port
+
+    monkeypatch.setenv("E2E_IMAP_PW", IMAP_PASSWORD)
+    cfg = make_config(tmp_path, mail_servers, port=free_port())  # nobody listens there
+    store = Store(cfg.db_path)
+    judge = Judge(store, cfg, clock=clock, kdf_n=2**10)
+    svc = Service(judge, Mailbox(cfg.imap), Mailer(cfg.smtp, cfg.address, cfg.name, clock),
+                  backoff=(0.01, 0.08))
+    stop = threading.Event()
+    thread = threading.Thread(target=svc.serve, args=(stop,), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while len(svc.failures) < 6 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    stop.set()
+    thread.join(10)
+    store.close()
+    assert svc.failures[:5] == [0.01, 0.02, 0.04, 0.08, 0.08]  # doubling, capped
