@@ -220,3 +220,20 @@ def test_advantage_deck_order_never_shown() -> None:
     with pytest.raises(IllegalAction) as err:
         st.command(0, f"claim {hidden[0]}")
     assert "not face up" in str(err.value)
+
+
+def test_advantage_can_be_claimed_after_the_final_phase() -> None:
+    # "At any time on his round": the final phase's +1 money may meet a condition
+    st = comp()
+    st.adv_row = [1, 3]
+    st.adv_deck = [5]
+    set_res(st, 0, money=4)
+    q = cell_of(st, "residential")
+    st.engineer[0] = st.cell(q)
+    st.dice, st.step = [0, 0], "invest"
+    st.__dict__["_cache"] = None
+    st.command(0, "pass")  # both dice unused: +1 money in the final phase -> 5
+    assert st.step == "claim" and st.to_act() == [0]
+    assert texts(st) == ["claim 1", "pass"]
+    st.command(0, "claim 1")
+    assert st.vp[0] == 2 and st.to_act() == [1] and st.step == "prep"
