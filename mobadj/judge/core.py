@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import random
 import secrets
 import time
@@ -27,6 +28,7 @@ from mobadj.judge.hosts import Host, HostError, host_for
 from mobadj.judge.mailparse import Incoming, parse_mail
 from mobadj.judge.store import Game, Mail, Store, hash_password, verify_password
 
+log = logging.getLogger("mobadj.judge")
 REFUSED = (
     "Sign-on refused: the game, power or password is not right.\n"
     "(For your safety the judge does not say which.)"
@@ -79,6 +81,8 @@ class Judge:
             if seen or self.store.mail_seen(inc.message_id):
                 return []
             if inc.auto or not inc.reply_to:
+                log.info("ignored %s from %r: %s", inc.message_id, inc.sender,
+                         inc.auto or "no sender")
                 self.store.record_mail(
                     inc.message_id, uid, inc.sender, inc.subject, now, f"ignored: {inc.auto}"
                 )
@@ -98,6 +102,8 @@ class Judge:
             out.insert(0, Mail(inc.reply_to, subject, reply + "\n" + self._sig(),
                                headers={"In-Reply-To": inc.message_id}))
             self.store.record_mail(inc.message_id, uid, inc.sender, inc.subject, now, "handled")
+            log.info("handled %s (uid %s) from %s: %d mail(s) queued", inc.message_id, uid,
+                     inc.sender, len(out))
             for m in out:
                 m.headers.setdefault("Auto-Submitted", "auto-replied")
                 m.id = self.store.queue(m, now)
@@ -755,6 +761,7 @@ class Judge:
                                reminded=0, extended=0, status="ended" if over else "active")
         self.store.log(game.name, "resolved", {"phase": phase, "missing": missing,
                                                "forced": forced}, now)
+        log.info("%s: %s resolved (missing: %s)", game.name, phase, ", ".join(missing) or "none")
         next_line = ("The game is over." if over else
                      f"Next phase: {host.phase_label(new)}\n"
                      f"Deadline: {reports.when(deadline, self.tz)}")
