@@ -6,6 +6,7 @@ import json
 
 import click
 
+from mobadj.cards.protocol import GameError
 from mobadj.cards.registry import GAMES, canonical_name, game_class
 from mobadj.cards.simulate import simulate
 from mobadj.cards.terminal import play_terminal
@@ -54,11 +55,14 @@ def play(
         raise click.UsageError(
             f"{cls.info.title} takes {cls.info.min_players}-{cls.info.max_players} players"
         )
-    if games is not None:
-        result = simulate(name, games, seed=seed, players=n, options=options, bots=bots)
-        click.echo(json.dumps(result))
-        return
-    play_terminal(name, n, seed, {s - 1 for s in bot_seats}, options)
+    try:
+        if games is not None:
+            result = simulate(name, games, seed=seed, players=n, options=options, bots=bots)
+            click.echo(json.dumps(result))
+            return
+        play_terminal(name, n, seed, {s - 1 for s in bot_seats}, options)
+    except GameError as err:  # e.g. an option the game refuses: a message, not a traceback
+        raise click.UsageError(str(err)) from None
 
 
 play.help = (play.help or "") + "\n\nKnown games: " + ", ".join(sorted(GAMES))
