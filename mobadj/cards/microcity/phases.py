@@ -335,8 +335,11 @@ def apply(st: MicroCityState, player: int, action: Action, payload: Any) -> None
         enter_invest(st, player)
     elif isinstance(action, Do | Pass):
         if isinstance(action, Do):
-            st.log(f"{p} {st.step}: {action}")
+            what = {"card": f"Project {st.in_play}", "invest": "Quarter"}.get(st.step, st.step)
+            st.log(f"{p} ({what}): {action}")
             run(st, player, payload)
+        else:
+            st.log(f"{p} passes")
         if st.result is not None:
             return
         step = st.step
