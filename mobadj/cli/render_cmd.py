@@ -43,7 +43,7 @@ def _read_results(path: str) -> dict:
               help="Layout file; default maps/<map>.layout.yaml.")
 @click.option("--orders", "results", type=click.Path(exists=True, dir_okay=False),
               help="Adjudication results (JSON, as `mobadj adjudicate --json` prints): "
-                   "draws the moves as arrows; without POSITION, also its units and centres.")
+                   "draws its moves and supports; without POSITION, also its units and centres.")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
               help="Output file: .svg or .png.")
 @click.option("--scale", default=1.0, show_default=True, help="Size factor for PNG output.")
@@ -52,10 +52,15 @@ def render_cmd(position: str | None, map_name: str, layout_name: str | None,
                results: str | None, output: str, scale: float, title: str | None) -> None:
     """Draw the board with the units of POSITION (YAML; default: the starting position).
 
-    POSITION: {caption, units: {mob: ["G Lex", "D Lex"]}, centers: {mob: [Lex]},
-    dislodged: {mob: [{unit: G Lex, from: Col, via: subway}]},
-    moves: [{power, from, to, via: ground|subway, result: succeeds|fails}]}
-    (docs/mobtown-map.md).  Writes SVG, or PNG when OUTPUT ends in .png.
+    Writes SVG, or PNG when OUTPUT ends in .png.  A POSITION file (docs/mobtown-map.md):
+
+    \b
+      caption: August 1919, week 2
+      units: {capone: [G DAN, D DAN], lepke: [G Que]}
+      centers: {capone: [DAN, DAS, Bnx]}
+      dislodged: {lepke: [{unit: G Pie, from: Doc, via: subway}]}
+      moves: [{power: capone, from: DAN, to: Lex, via: ground, result: succeeds}]
+      supports: [{power: capone, from: DAS, unit: DAN, to: Lex, result: succeeds}]
     """
     from mobadj.board.findings import MapFileError
     from mobadj.board.loader import load_map
