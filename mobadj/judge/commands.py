@@ -306,3 +306,31 @@ def parse_body(body: str) -> ParsedMail:
         press.text = "\n".join(press_lines).strip("\n")
         out.press.append(press)
     return out
+
+
+HELP = {
+    None: """Commands (one per line; upper or lower case):
+  SIGNON <game> <power> <password>   first line of every mail
+  <orders>                           one per line, e.g. A PAR - BUR; they replace earlier ones
+  PHASE <phase>                      orders below are for this phase only
+  PRESS TO <power>[, <power>] | ALL [GREY]   then your message, then ENDPRESS
+  BROADCAST [GREY]                   press to everyone, ended by ENDPRESS
+  LIST                               game status, who has submitted, the deadline
+  HISTORY [n | phase]                past results
+  READY / NOT READY                  resolve early when every power is ready
+  PREVIEW                            what your orders would do if everyone else held
+  ABSENCE <duration>                 move the deadline (from your vacation quota)
+  PASSWORD <new>                     change your password
+  HELP [command]                     this text
+  SIGNOFF                            ignore the rest of the mail (e.g. a signature)
+GM commands (after GM <game> <gm-password>): ADDPLAYER, START, DEADLINE, EXTEND, PAUSE,
+RESUME, REPLACE, PROCESS, ROLLBACK, ENDGAME, EXPORT, SET.""",
+}
+
+
+def help_text(topic: str | None) -> str:
+    if topic:
+        key = topic.lower()
+        if key in USAGE:
+            return f"Usage: {USAGE[key]}"
+    return HELP[None]

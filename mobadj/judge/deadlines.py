@@ -11,8 +11,10 @@ row put a power in civil disorder; ``pause_max_days`` ends a pause by itself;
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 from typing import Any
+from zoneinfo import ZoneInfo
 
 HOUR = 3600.0
 DEFAULTS: dict[str, Any] = {
@@ -86,3 +88,23 @@ def decide(
     if missing and not reminded and remind > 0 and now >= deadline - remind:
         return Decision(Action.REMIND, tuple(missing))
     return Decision(Action.NOTHING)
+
+
+def parse_when(text: str, tz: ZoneInfo) -> float:
+    """``2026-12-01 18:00 [zone]`` or ``+36h`` -> epoch seconds."""
+    text = text.strip()
+    parts = text.split()
+    zone = tz
+    if len(parts) >= 2 and not parts[-1][0].isdigit():
+        try:
+            zone = ZoneInfo(parts[-1])
+        except Exception:
+            raise ValueError(f"unknown time zone {parts[-1]!r}") from None
+        parts = parts[:-1]
+    try:
+        dt = datetime.fromisoformat(" ".join(parts))
+    except ValueError:
+        raise ValueError(f"cannot read {text!r}: expected YYYY-MM-DD HH:MM [zone]") from None
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=zone)
+    return dt.timestamp()

@@ -1,0 +1,56 @@
+"""What every part of the judge shares: the store, the configuration, the clock, and the
+errors and sessions that travel between them.  :class:`mobadj.judge.core.Judge` is made of
+this base and three parts with one job each: player commands (:mod:`.players`), GM commands
+(:mod:`.gm`) and the turn of phases at deadlines (:mod:`.turns`)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo
+
+from mobadj.judge import reports
+from mobadj.judge.config import JudgeConfig
+from mobadj.judge.store import Game, Mail, Store
+
+PRESS_OPTIONS = ("none", "white", "grey")
+
+
+class JudgeError(Exception):
+    """A GM or player request that cannot be done; the message is the reply."""
+
+
+@dataclass
+class Session:
+    """Who a mail speaks for after sign-on."""
+
+    game: Game
+    power: str | None  # None for the GM
+    email: str
+
+
+class JudgeBase:
+    """One judge: a store, a configuration, a clock."""
+
+    def __init__(
+        self,
+        store: Store,
+        config: JudgeConfig,
+        clock: Callable[[], float] = time.time,
+        kdf_n: int = 2**14,
+    ) -> None:
+        self.store = store
+        self.config = config
+        self.clock = clock
+        self.kdf_n = kdf_n
+        self.tz = ZoneInfo(config.timezone)
+
+    def _sig(self) -> str:
+        return reports.signature(self.config.name, self.config.address)
+
+    def _announce(self, game: Game, subject: str, text: str, out: list[Mail],
+                  skip: str | None = None) -> None:
+        for p in self.store.players(game.name):
+            if p.power != skip and p.status != "out":
+                out.append(Mail(p.email, subject, f"{text}\n\n{self._sig()}", game=game.name))

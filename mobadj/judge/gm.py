@@ -1,0 +1,266 @@
+"""GM commands (by mail after ``GM game password``, or from ``mobadj game``): create, add
+players, start, deadlines, pause/resume, replace, process, rollback, end, export, options."""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from typing import Any
+
+from mobadj.judge import reports
+from mobadj.judge.base import PRESS_OPTIONS, JudgeBase, JudgeError, Session
+from mobadj.judge.commands import Command, ParsedMail, help_text
+from mobadj.judge.deadlines import DEFAULTS, HOUR, option, parse_when
+from mobadj.judge.hosts import Host, HostError, host_for
+from mobadj.judge.mailparse import Incoming
+from mobadj.judge.store import Game, Mail, hash_password
+
+
+def _is_seat(host: Host, game: Game, text: str) -> bool:
+    try:
+        host.seat(game.options, text)
+    except HostError:
+        return False
+    return True
+
+
+class GMCommands(JudgeBase):
+    """Commands of a game's GM."""
+
+    def _gm_mail(
+        self, s: Session, parsed: ParsedMail, inc: Incoming, uid: int | None, now: float,
+        out: list[Mail],
+    ) -> str:
+        reply = []
+        for cmd in parsed.commands:
+            if cmd.name in ("gm", "signon"):
+                continue
+            try:
+                reply.append(self.gm_command(s.game.name, cmd, now, out, inc.message_id, uid))
+            except (JudgeError, HostError) as exc:
+                reply.append(f"{cmd.name.upper()}: {exc}")
+        for press in parsed.press:  # GM press goes to the players named (or everyone)
+            game = self.store.game(s.game.name) or s.game
+            players = self.store.players(game.name)
+            host = host_for(game.kind)
+            want = {t.upper() for t in press.targets}
+            to = [p for p in players if "ALL" in want or p.power.upper() in want
+                  or any(host.seat(game.options, t) == p.power for t in press.targets
+                         if t.upper() != "ALL" and _is_seat(host, game, t))]
+            for p in to:
+                out.append(Mail(p.email, f"{game.name}: message from the GM",
+                                f"{press.text}\n\n{self._sig()}", game=game.name))
+            reply.append(f"GM message sent to {len(to)} player(s).")
+        if parsed.order_lines:
+            reply.append("The GM does not give orders; lines not understood:\n" +
+                         "\n".join(f"  line {n}: {t}" for n, t in parsed.order_lines))
+        return "\n\n".join(reply)
+
+    def gm_command(
+        self, game_name: str, cmd: Command, now: float, out: list[Mail],
+        message_id: str | None = None, uid: int | None = None,
+    ) -> str:
+        """Do one GM command (from mail or from the command line) inside a transaction."""
+        game = self.store.game(game_name)
+        if game is None:
+            raise JudgeError(f"no game {game_name!r}")
+        a = cmd.args
+        name = cmd.name
+        self.store.record_command(game.name, "GM", message_id, uid, name, cmd.text, now)
+        if name == "help":
+            return help_text(a.get("value"))
+        if name == "list":
+            return self._status(game, None)
+        if name == "history":
+            return self._history(game, a.get("value"))
+        if name == "addplayer":
+            return self.add_player(game, a["email"], a["power"], a.get("password"), now, out)
+        if name == "start":
+            return self.start(game, now, out)
+        if name == "deadline":
+            try:
+                ts = parse_when(a["when"], self.tz)
+            except ValueError as exc:
+                raise JudgeError(str(exc)) from None
+            self._require_running(game)
+            self.store.update_game(game.name, deadline=ts, reminded=0)
+            self._announce(game, f"{game.name}: new deadline",
+                           f"The GM set the deadline to {reports.when(ts, self.tz)}.", out)
+            return f"Deadline set: {reports.when(ts, self.tz)}"
+        if name == "extend":
+            self._require_running(game)
+            assert game.deadline is not None
+            ts = max(game.deadline, now) + a["seconds"]
+            self.store.update_game(game.name, deadline=ts, reminded=0)
+            self._announce(game, f"{game.name}: deadline extended",
+                           f"The GM extended the deadline to {reports.when(ts, self.tz)}.", out)
+            return f"Deadline extended to {reports.when(ts, self.tz)}"
+        if name == "pause":
+            return self.pause(game, a.get("seconds"), now, out)
+        if name == "resume":
+            return self.resume(game, now, out, by="the GM")
+        if name == "replace":
+            return self.replace(game, a["power"], a["email"], now, out)
+        if name == "process":
+            self._require_running(game)
+            return self.resolve(game, now, out, forced=True)
+        if name == "rollback":
+            return self.rollback(game, now, out)
+        if name == "endgame":
+            self.store.update_game(game.name, status="ended", deadline=None)
+            self._announce(game, f"{game.name}: game over", "The GM has ended the game.", out)
+            return "Game ended."
+        if name == "export":
+            data = self.export(game.name)
+            out.append(Mail(game.gm_email, f"{game.name}: export",
+                            f"The whole history of {game.name} is attached (JSON).\n",
+                            [(f"{game.name}.json", "application/json",
+                              json.dumps(data, indent=1).encode())], game=game.name))
+            return "Export mailed to the GM."
+        if name == "set":
+            return self.set_option(game, a["option"], a["value"])
+        if name == "password":
+            self.store.update_game(game.name, gm_hash=hash_password(a["value"], self.kdf_n))
+            return "GM password changed."
+        return f"{name.upper()} is a player command."
+
+    def _require_running(self, game: Game) -> None:
+        if game.status != "active":
+            raise JudgeError(f"game {game.name} is {game.status}, not running")
+
+    def create_game(
+        self, name: str, kind: str, gm_email: str, gm_password: str | None,
+        options: dict[str, Any] | None = None, seed: int | None = None,
+    ) -> tuple[Game, str]:
+        """Create a game; returns it and the GM password (generated when not given)."""
+        name = name.lower()
+        if not name.replace("-", "").replace("_", "").isalnum() or len(name) > 30:
+            raise JudgeError("game names are letters, digits, - and _ (at most 30)")
+        host = host_for(kind)
+        if self.store.game(name) is not None:
+            raise JudgeError(f"a game called {name} already exists")
+        opts = dict(DEFAULTS) | dict(self.config.game_defaults) | dict(options or {})
+        if str(opts.get("press")).lower() not in PRESS_OPTIONS:
+            raise JudgeError(f"press must be one of {', '.join(PRESS_OPTIONS)}")
+        password = gm_password or secrets.token_urlsafe(9)
+        seed = seed if seed is not None else random.SystemRandom().randrange(2**62)
+        with self.store.transaction():
+            self.store.create_game(name, host.kind, opts, seed, gm_email,
+                                   hash_password(password, self.kdf_n), self.clock())
+            self.store.log(name, "created", {"kind": host.kind, "options": opts}, self.clock())
+        game = self.store.game(name)
+        assert game is not None
+        return game, password
+
+    def _mail_create(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]) -> str:
+        if inc.sender not in self.config.gm_addresses:
+            return "CREATE refused: only the judge's GMs may create games."
+        a = cmd.args
+        try:
+            game, _ = self.create_game(a["game"], a["kind"], inc.sender, a["password"],
+                                       a["options"])
+        except (JudgeError, HostError) as exc:
+            return f"CREATE refused: {exc}"
+        return (f"Game {game.name} ({game.kind}) created; you are its GM.\n"
+                f"Add players with: GM {game.name} <password> / ADDPLAYER <email> <power>")
+
+    def add_player(
+        self, game: Game, email: str, power: str, password: str | None, now: float,
+        out: list[Mail],
+    ) -> str:
+        host = host_for(game.kind)
+        seat = host.seat(game.options, power)
+        if "@" not in email:
+            raise JudgeError(f"{email!r} is not an email address")
+        if self.store.player(game.name, seat) is not None:
+            raise JudgeError(f"{seat} already has a player (use REPLACE)")
+        password = password or secrets.token_urlsafe(8)
+        self.store.add_player(game.name, seat, email, hash_password(password, self.kdf_n))
+        self.store.log(game.name, "player added", {"power": seat}, now)
+        out.append(Mail(email, f"{game.name}: you play {seat}", (
+            f"Welcome to {game.name} ({host.title}). You play {seat}.\n\n"
+            f"Your password: {password}\n\n"
+            f"Start each mail to the judge with:\n  SIGNON {game.name} {seat} {password}\n"
+            f"then your orders or commands. Send HELP for the list of commands.\n\n"
+            + self._sig()), game=game.name))
+        return f"{seat} added: {email} (password mailed to them)."
+
+    def start(self, game: Game, now: float, out: list[Mail]) -> str:
+        if game.status != "forming":
+            raise JudgeError(f"game {game.name} is already {game.status}")
+        host = host_for(game.kind)
+        players = self.store.players(game.name)
+        if not players:
+            raise JudgeError("add players first")
+        state = host.new_state([p.power for p in players], game.seed, game.options)
+        deadline = now + host.phase_hours(state, game.options) * HOUR
+        self.store.update_game(game.name, status="active", state=state,
+                               phase=host.phase(state), deadline=deadline, reminded=0,
+                               extended=0)
+        self.store.log(game.name, "started", {"phase": host.phase(state)}, now)
+        game = self.store.game(game.name) or game
+        for p in players:
+            view = host.status(state, p.power)
+            out.append(Mail(p.email, f"{game.name}: the game has started", (
+                f"{game.name} has started. You play {p.power}.\n\n"
+                f"Phase: {host.phase_label(state)}\n"
+                f"Deadline: {reports.when(deadline, self.tz)}\n\n{view}\n\n{self._sig()}"),
+                game=game.name))
+        label = host.phase_label(state)
+        return f"Game started: {label}, deadline {reports.when(deadline, self.tz)}"
+
+    def pause(self, game: Game, seconds: float | None, now: float, out: list[Mail]) -> str:
+        self._require_running(game)
+        limit = option(game.options, "pause_max_days") * 86400
+        seconds = min(seconds or limit, limit)
+        left = (game.deadline - now) if game.deadline is not None else None
+        self.store.update_game(game.name, status="paused", paused_until=now + seconds,
+                               pause_left=left)
+        self._announce(game, f"{game.name}: paused",
+                       f"The GM paused the game. It resumes by itself on "
+                       f"{reports.when(now + seconds, self.tz)} unless resumed earlier.", out)
+        return f"Paused until {reports.when(now + seconds, self.tz)}."
+
+    def resume(self, game: Game, now: float, out: list[Mail], by: str) -> str:
+        if game.status != "paused":
+            raise JudgeError(f"game {game.name} is not paused")
+        host = host_for(game.kind)
+        left = game.pause_left if game.pause_left is not None else (
+            host.phase_hours(game.state, game.options) * HOUR)
+        deadline = now + max(left, HOUR)
+        self.store.update_game(game.name, status="active", paused_until=None, pause_left=None,
+                               deadline=deadline, reminded=0)
+        self._announce(game, f"{game.name}: resumed",
+                       f"The game was resumed by {by}. Deadline: "
+                       f"{reports.when(deadline, self.tz)}.", out)
+        return f"Resumed; deadline {reports.when(deadline, self.tz)}."
+
+    def replace(self, game: Game, power: str, email: str, now: float, out: list[Mail]) -> str:
+        host = host_for(game.kind)
+        seat = host.seat(game.options, power)
+        old = self.store.player(game.name, seat)
+        password = secrets.token_urlsafe(8)
+        if old is None:
+            self.store.add_player(game.name, seat, email, hash_password(password, self.kdf_n))
+        else:
+            self.store.update_player(game.name, seat, email=email.lower(),
+                                     pw_hash=hash_password(password, self.kdf_n),
+                                     status="active", nmr_streak=0, ready=0)
+            out.append(Mail(old.email, f"{game.name}: you have been replaced",
+                            f"The GM has given {seat} in {game.name} to another player. "
+                            f"Thank you for playing.\n\n{self._sig()}", game=game.name))
+        self.store.log(game.name, "replaced", {"power": seat}, now)
+        out.append(Mail(email, f"{game.name}: you now play {seat}", (
+            f"You take over {seat} in {game.name}.\n\nYour password: {password}\n\n"
+            f"Sign on with:\n  SIGNON {game.name} {seat} {password}\n\n{self._sig()}"),
+            game=game.name))
+        return f"{seat} is now played by {email}."
+
+    def set_option(self, game: Game, key: str, value: str) -> str:
+        if key not in DEFAULTS:
+            raise JudgeError(f"unknown option {key!r}; options: {', '.join(sorted(DEFAULTS))}")
+        if key == "press" and value.lower() not in PRESS_OPTIONS:
+            raise JudgeError(f"press must be one of {', '.join(PRESS_OPTIONS)}")
+        self.store.update_game(game.name, options=game.options | {key: value})
+        return f"Option {key} = {value}."

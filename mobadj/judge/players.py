@@ -1,0 +1,247 @@
+"""Player commands after sign-on: orders, press, LIST, HISTORY, READY, PREVIEW, ABSENCE,
+PASSWORD, HELP."""
+
+from __future__ import annotations
+
+from mobadj.judge import reports
+from mobadj.judge.base import JudgeBase, JudgeError, Session
+from mobadj.judge.commands import Command, ParsedMail, help_text
+from mobadj.judge.deadlines import DEFAULTS, HOUR, option
+from mobadj.judge.hosts import HostError, host_for
+from mobadj.judge.mailparse import Incoming
+from mobadj.judge.store import Game, Mail, hash_password
+
+
+class PlayerCommands(JudgeBase):
+    """Commands a signed-on player may give."""
+
+    def _player_mail(
+        self, s: Session, parsed: ParsedMail, inc: Incoming, uid: int | None, now: float,
+        out: list[Mail],
+    ) -> str:
+        game, power = s.game, s.power
+        assert power is not None
+        host = host_for(game.kind)
+        reply: list[str] = []
+        phase_cmd = parsed.first("phase")
+        stale = phase_cmd is not None and game.state is not None and (
+            phase_cmd.args["value"].strip().upper() != host.phase(game.state).upper()
+        )
+        if parsed.order_lines:
+            if stale:
+                assert phase_cmd is not None
+                reply.append(
+                    f"Orders refused: they were meant for {phase_cmd.args['value']}, but the "
+                    f"game is now in {host.phase(game.state)}. Send orders for the current phase."
+                )
+            else:
+                reply.append(self._orders(game, power, parsed, inc, uid, now))
+        for cmd in parsed.commands:
+            if cmd.name in ("signon", "gm", "phase", "orders", "press", "broadcast"):
+                continue
+            try:
+                reply.append(self._player_command(game, power, cmd, inc, uid, now, out))
+            except JudgeError as exc:
+                reply.append(str(exc))
+            game = self.store.game(game.name) or game
+        for press in parsed.press:
+            try:
+                reply.append(self._press(game, power, press.targets, press.grey, press.text, now,
+                                         out))
+            except JudgeError as exc:
+                reply.append(str(exc))
+        game = self.store.game(game.name) or game
+        if game.status == "active" and game.state is not None:
+            reply.append(f"Deadline for {host.phase_label(game.state)}: "
+                         f"{reports.when(game.deadline, self.tz)}")
+        self._maybe_early(game, now, out)
+        return "\n\n".join(r for r in reply if r)
+
+    def _orders(
+        self, game: Game, power: str, parsed: ParsedMail, inc: Incoming, uid: int | None,
+        now: float,
+    ) -> str:
+        host = host_for(game.kind)
+        if game.status not in ("active", "paused") or game.state is None:
+            return f"Orders not accepted: game {game.name} is {game.status}."
+        phase = host.phase(game.state)
+        if power not in host.due(game.state):
+            return f"No orders are needed from {power} in {host.phase_label(game.state)}."
+        check = host.check(game.state, power, parsed.order_text)
+        lines = [f"Orders for {power}, {host.phase_label(game.state)}, as the judge reads them:"]
+        lines += [f"  {o}" for o in check.accepted] or ["  (none)"]
+        if check.notes:
+            lines.append("Warnings:")
+            lines += [f"  {n}" for n in check.notes]
+        if check.errors:
+            lines.append("Errors (these lines were not accepted):")
+            for err in check.errors:
+                lines.append(f"  {err}")
+            for number, word in parsed.near_commands.items():
+                lines.append(f"  line {number}: or did you mean the command '{word.upper()}'?")
+        if not check.accepted:
+            lines.append("Nothing was accepted, so your earlier orders for this phase (if any) "
+                         "stand.")
+            return "\n".join(lines)
+        self.store.set_orders(game.name, phase, power, check.text, now, inc.message_id)
+        self.store.record_command(game.name, power, inc.message_id, uid, "orders",
+                                  check.text, now)
+        player = self.store.player(game.name, power)
+        if player is not None and player.status == "disorder":  # back from civil disorder
+            self.store.update_player(game.name, power, status="active", nmr_streak=0)
+            lines.append(f"{power} is no longer in civil disorder. Welcome back.")
+        if check.errors:
+            lines.append("Your earlier orders for this phase, if any, are replaced by the ones "
+                         "above; send the whole set again to correct them.")
+        return "\n".join(lines)
+
+    def _player_command(
+        self, game: Game, power: str, cmd: Command, inc: Incoming, uid: int | None, now: float,
+        out: list[Mail],
+    ) -> str:
+        host = host_for(game.kind)
+        name = cmd.name
+        if name == "help":
+            return help_text(cmd.args.get("value"))
+        if name == "list":
+            return self._status(game, power)
+        if name == "history":
+            return self._history(game, cmd.args.get("value"))
+        if name in ("ready", "notready"):
+            if game.state is None or power not in host.due(game.state):
+                return "READY: no orders are due from you now."
+            self.store.update_player(game.name, power, ready=int(name == "ready"))
+            self.store.record_command(game.name, power, inc.message_id, uid, name, name, now)
+            if name == "notready":
+                return "READY withdrawn."
+            phase = host.phase(game.state)
+            extra = ""
+            if power not in self.store.orders(game.name, phase):
+                # READY without orders is an answer: "nothing to order" (units hold/defaults)
+                self.store.set_orders(game.name, phase, power, "", now, inc.message_id)
+                extra = " You gave no orders: the rules' defaults apply to your units."
+            return ("Marked READY: the phase is resolved early when every power is ready."
+                    + extra)
+        if name == "preview":
+            if game.state is None:
+                raise JudgeError("PREVIEW: the game has not started.")
+            orders = self.store.orders(game.name, host.phase(game.state)).get(power, "")
+            return "Preview (the others all hold):\n" + host.preview(game.state, power, orders)
+        if name == "absence":
+            return self._absence(game, power, cmd.args["seconds"], inc, uid, now, out)
+        if name == "password":
+            new = cmd.args["value"]
+            if len(new) < 6:
+                raise JudgeError("PASSWORD: choose at least 6 characters.")
+            self.store.update_player(game.name, power, pw_hash=hash_password(new, self.kdf_n))
+            self.store.record_command(game.name, power, inc.message_id, uid, "password", "***",
+                                      now)
+            return "Password changed."
+        return f"{name.upper()} is a GM command; sign on with GM <game> <gm-password>."
+
+    def _absence(
+        self, game: Game, power: str, seconds: float, inc: Incoming, uid: int | None, now: float,
+        out: list[Mail],
+    ) -> str:
+        player = self.store.player(game.name, power)
+        assert player is not None
+        quota = option(game.options, "absence_quota_days") * 24
+        hours = seconds / HOUR
+        if player.absence_used + hours > quota + 1e-9:
+            left = max(0.0, quota - player.absence_used)
+            raise JudgeError(f"ABSENCE refused: only {left:g} hours of your absence quota left.")
+        if game.status != "active" or game.deadline is None:
+            raise JudgeError("ABSENCE: there is no running deadline to move.")
+        self.store.update_player(game.name, power, absence_used=player.absence_used + hours)
+        new = max(game.deadline, now) + seconds
+        self.store.update_game(game.name, deadline=new, reminded=0)
+        self.store.record_command(game.name, power, inc.message_id, uid, "absence",
+                                  f"{hours:g}h", now)
+        self._announce(game, f"{game.name}: deadline moved",
+                       f"A player has taken an absence. The deadline is now "
+                       f"{reports.when(new, self.tz)}.", out, skip=power)
+        return (f"Absence granted. The deadline is now {reports.when(new, self.tz)}; "
+                f"{quota - player.absence_used - hours:g} hours of your quota left.")
+
+    def _press(
+        self, game: Game, power: str, targets: list[str], grey: bool, text: str, now: float,
+        out: list[Mail],
+    ) -> str:
+        host = host_for(game.kind)
+        mode = str(game.options.get("press", DEFAULTS["press"])).lower()
+        if mode == "none":
+            raise JudgeError("Press refused: this game is played without press.")
+        if grey and mode != "grey":
+            raise JudgeError("Press refused: this game allows only white press (signed).")
+        if not text.strip():
+            raise JudgeError("Press refused: the message is empty.")
+        players = {p.power: p for p in self.store.players(game.name) if p.status != "out"}
+        to_all = any(t.upper() in ("ALL", "EVERYONE", "BROADCAST") for t in targets)
+        if to_all:
+            recipients = [p for p in players if p != power]
+        else:
+            recipients = []
+            for t in targets:
+                try:
+                    seat = host.seat(game.options, t)
+                except HostError as exc:
+                    raise JudgeError(f"Press refused: {exc}") from None
+                if seat not in players:
+                    raise JudgeError(f"Press refused: {seat} has no player.")
+                if seat != power and seat not in recipients:
+                    recipients.append(seat)
+        if not recipients:
+            raise JudgeError("Press refused: nobody to send it to.")
+        phase = host.phase(game.state) if game.state is not None else "-"
+        self.store.add_press(game.name, phase, power, recipients, grey, text, now)
+        sender = "Anonymous (grey press)" if grey else power
+        heading = f"Press in {game.name} from {sender} to " + (
+            "everyone" if to_all else ", ".join(recipients)
+        )
+        deadline = (f"Deadline for {host.phase_label(game.state)}: "
+                    f"{reports.when(game.deadline, self.tz)}\n\n"
+                    if game.state is not None and game.status == "active" else "")
+        for seat in recipients:
+            out.append(Mail(players[seat].email, f"{game.name}: press from {sender}",
+                            f"{heading}:\n\n{reports.wrap(text)}\n\n{deadline}{self._sig()}",
+                            game=game.name))
+        return f"Press delivered to {', '.join(recipients)}" + (" (anonymously)." if grey else ".")
+
+    def _status(self, game: Game, power: str | None) -> str:
+        host = host_for(game.kind)
+        lines = [f"Game {game.name} ({host.title}), status: {game.status}"]
+        if game.state is not None:
+            lines.append(f"Phase: {host.phase_label(game.state)}")
+            lines.append(f"Deadline: {reports.when(game.deadline, self.tz)}")
+            submitted = self.store.orders(game.name, host.phase(game.state))
+            due = host.due(game.state)
+            players = {p.power: p for p in self.store.players(game.name)}
+            for seat in host.seats(game.options):
+                if seat not in players:
+                    tag = "no player (civil disorder)"
+                else:
+                    pl = players[seat]
+                    tag = "submitted" if seat in submitted else (
+                        "waiting" if seat in due else "nothing due")
+                    if pl.status == "disorder":
+                        tag += ", civil disorder"
+                    if pl.ready and seat in due:
+                        tag += ", ready"
+                lines.append(f"  {seat:<12} {tag}")
+            view = host.status(game.state, power)
+            if view:
+                lines.append("")
+                lines.append(view)
+        return "\n".join(lines)
+
+    def _history(self, game: Game, which: str | None) -> str:
+        results = self.store.results(game.name)
+        if not results:
+            return "History: no phase has been resolved yet."
+        if which and which.isdigit():
+            results = results[-int(which):]
+        elif which:
+            results = [r for r in results if r["phase"].lower() == which.lower()] or results[-1:]
+        else:
+            results = results[-3:]
+        return "\n\n".join(f"{r['phase']}\n{r['report']['text']}" for r in results)

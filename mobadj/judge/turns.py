@@ -1,0 +1,185 @@
+"""The turn of phases: early resolution when all are in, the deadline policy applied at
+each tick (reminders, extension, NMR defaults, civil disorder, pause expiry), resolution
+in one transaction with results mailed to everyone, and the GM's rollback."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from mobadj.judge import reports
+from mobadj.judge.base import JudgeBase, JudgeError
+from mobadj.judge.deadlines import HOUR, Action, decide, option
+from mobadj.judge.hosts import host_for
+from mobadj.judge.store import Game, Mail
+
+log = logging.getLogger("mobadj.judge")
+
+
+class Turns(JudgeBase):
+    """Phases: when they end and how."""
+
+    def _missing(self, game: Game) -> tuple[list[str], bool]:
+        host = host_for(game.kind)
+        submitted = self.store.orders(game.name, host.phase(game.state))
+        players = {p.power: p for p in self.store.players(game.name)}
+        missing = [s for s in host.due(game.state)
+                   if s in players and players[s].status == "active" and s not in submitted]
+        first = any(players[s].nmr_total == 0 for s in missing)
+        return missing, first
+
+    def _maybe_early(self, game: Game, now: float, out: list[Mail]) -> None:
+        """Resolve at once when every due player is in (and READY, for Diplomacy)."""
+        if game.status != "active" or game.state is None:
+            return
+        host = host_for(game.kind)
+        players = {p.power: p for p in self.store.players(game.name)}
+        due = [s for s in host.due(game.state) if s in players
+               and players[s].status == "active"]
+        if not due:
+            return
+        submitted = self.store.orders(game.name, host.phase(game.state))
+        if any(s not in submitted for s in due):
+            return
+        if host.resolve_when_all_in:
+            self.resolve(game, now, out)
+            return
+        if str(game.options.get("early", "ready")) == "ready" and all(players[s].ready
+                                                                      for s in due):
+            self.resolve(game, now, out)
+
+    def resolve(self, game: Game, now: float, out: list[Mail], forced: bool = False) -> str:
+        """Resolve the current phase (the caller holds the transaction)."""
+        host = host_for(game.kind)
+        state = game.state
+        phase = host.phase(state)
+        orders = self.store.orders(game.name, phase)
+        players = {p.power: p for p in self.store.players(game.name)}
+        missing, _ = self._missing(game)
+        due = host.due(state)
+        result = host.resolve(state, {k: v for k, v in orders.items() if k in due}, missing)
+        snapshot = {p: {"nmr_total": pl.nmr_total, "nmr_streak": pl.nmr_streak,
+                        "status": pl.status} for p, pl in players.items()}
+        disorder_after = int(option(game.options, "disorder_after_nmr"))
+        notes = []
+        for seat, pl in players.items():
+            if seat in missing:
+                streak = pl.nmr_streak + 1
+                status = pl.status
+                if disorder_after and streak >= disorder_after and status == "active":
+                    status = "disorder"
+                    notes.append(f"{seat} has missed {streak} deadlines in a row and is now in "
+                                 f"civil disorder.")
+                self.store.update_player(game.name, seat, nmr_total=pl.nmr_total + 1,
+                                         nmr_streak=streak, status=status, ready=0)
+            else:
+                self.store.update_player(game.name, seat, ready=0, nmr_streak=(
+                    0 if seat in orders else pl.nmr_streak))
+        if missing:
+            notes.insert(0, "No orders received from: " + ", ".join(missing) +
+                         " (the rules' defaults were used).")
+        new = result.state
+        over = result.over or host.is_over(new)
+        deadline = None if over else now + host.phase_hours(new, game.options) * HOUR
+        report_text = result.report + ("\n\n" + "\n".join(notes) if notes else "")
+        self.store.add_result(game.name, phase, state, new, orders,
+                              {"text": report_text, "data": result.data,
+                               "players": snapshot, "deadline": game.deadline}, now)
+        self.store.update_game(game.name, state=new, phase=host.phase(new), deadline=deadline,
+                               reminded=0, extended=0, status="ended" if over else "active")
+        self.store.log(game.name, "resolved", {"phase": phase, "missing": missing,
+                                               "forced": forced}, now)
+        log.info("%s: %s resolved (missing: %s)", game.name, phase, ", ".join(missing) or "none")
+        next_line = ("The game is over." if over else
+                     f"Next phase: {host.phase_label(new)}\n"
+                     f"Deadline: {reports.when(deadline, self.tz)}")
+        head = reports.header_lines(self.config.name, game.name, game.kind, phase,
+                                    reports.when(deadline, self.tz))
+        data = {"game": game.name, "phase": phase, "next_phase": host.phase(new),
+                "deadline": deadline, "missing": missing, "result": result.data}
+        recipients = list(players.values())
+        for pl in recipients:
+            if pl.status == "out":
+                continue
+            private = result.private.get(pl.power, "")
+            body = (f"{head}\nResults of {game.name}, {phase}\n\n{report_text}\n\n"
+                    + (f"For you only:\n{private}\n\n" if private else "")
+                    + f"{next_line}\n\n{self._sig()}")
+            out.append(Mail(pl.email, f"{game.name}: {phase} results", body,
+                            [("result.json", "application/json",
+                              json.dumps(data, indent=1).encode())] + result.attachments,
+                            headers={"Auto-Submitted": "auto-generated"}, game=game.name))
+        out.append(Mail(game.gm_email, f"{game.name}: {phase} results (GM copy)",
+                        f"{head}\n{report_text}\n\n{next_line}\n\n{self._sig()}",
+                        [("result.json", "application/json", json.dumps(data).encode())]
+                        + result.attachments,
+                        headers={"Auto-Submitted": "auto-generated"}, game=game.name))
+        return f"{phase} resolved. {next_line}"
+
+    def rollback(self, game: Game, now: float, out: list[Mail]) -> str:
+        """Undo the last resolved phase: state, NMR counters; its orders stand again."""
+        results = self.store.results(game.name)
+        if not results:
+            raise JudgeError("nothing to roll back")
+        last = results[-1]
+        host = host_for(game.kind)
+        self.store.mark_rolled_back(last["id"])
+        for seat, snap in last["report"].get("players", {}).items():
+            self.store.update_player(game.name, seat, **snap, ready=0)
+        state = last["state_before"]
+        deadline = now + host.phase_hours(state, game.options) * HOUR
+        self.store.update_game(game.name, state=state, phase=host.phase(state), status="active",
+                               deadline=deadline, reminded=0, extended=0)
+        self.store.log(game.name, "rollback", {"phase": last["phase"]}, now)
+        self._announce(game, f"{game.name}: {last['phase']} rolled back", (
+            f"The GM has rolled back the results of {last['phase']}; the game is again in "
+            f"{host.phase_label(state)}. Orders already given for it stand; you may change "
+            f"them.\nDeadline: {reports.when(deadline, self.tz)}"), out)
+        return f"{last['phase']} rolled back; deadline {reports.when(deadline, self.tz)}."
+
+    def tick(self) -> list[Mail]:
+        """Do whatever deadlines require now; returns the mails queued."""
+        now = self.clock()
+        out_all: list[Mail] = []
+        for game in self.store.games():
+            if game.status not in ("active", "paused") or game.state is None:
+                continue
+            with self.store.transaction():
+                game = self.store.game(game.name)
+                if game is None or game.state is None:
+                    continue
+                out: list[Mail] = []
+                self._tick_game(game, now, out)
+                for m in out:
+                    m.headers.setdefault("Auto-Submitted", "auto-generated")
+                    m.id = self.store.queue(m, now)
+                out_all += out
+        return out_all
+
+    def _tick_game(self, game: Game, now: float, out: list[Mail]) -> None:
+        host = host_for(game.kind)
+        missing, first = self._missing(game) if game.status == "active" else ([], False)
+        d = decide(now=now, status=game.status, deadline=game.deadline,
+                   paused_until=game.paused_until, options=game.options, missing=missing,
+                   first_nmr=first, extended=game.extended, reminded=game.reminded)
+        players = {p.power: p for p in self.store.players(game.name)}
+        if d.action is Action.RESUME:
+            self.resume(game, now, out, by="the end of the pause")
+        elif d.action is Action.REMIND:
+            for seat in d.missing:
+                out.append(Mail(players[seat].email, f"{game.name}: reminder", (
+                    f"The judge has no orders from {seat} for {host.phase_label(game.state)}.\n"
+                    f"Deadline: {reports.when(game.deadline, self.tz)}\n\n{self._sig()}"),
+                    game=game.name))
+            self.store.update_game(game.name, reminded=1)
+        elif d.action is Action.EXTEND:
+            assert game.deadline is not None
+            new = max(game.deadline, now) + d.seconds
+            self.store.update_game(game.name, deadline=new, extended=1, reminded=0)
+            self.store.log(game.name, "auto-extend", {"missing": list(d.missing)}, now)
+            self._announce(game, f"{game.name}: deadline extended", (
+                f"Orders are missing for {host.phase_label(game.state)}; as this is a first "
+                f"missed deadline the judge extends it once.\n"
+                f"New deadline: {reports.when(new, self.tz)}"), out)
+        elif d.action is Action.RESOLVE:
+            self.resolve(game, now, out)
