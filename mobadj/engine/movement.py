@@ -118,8 +118,10 @@ def validate(
     chosen: dict[str, MOrder] = {}
     first_invalid: dict[str, MOrder] = {}
     given: list[MOrder | OrderResult] = []
+    convoys = False
     for power, order in orders:
-        if type(order) not in codes:
+        t = type(order)
+        if t not in codes:
             given.append(OrderResult(power or "?", order, Outcome.INVALID, Reason.WRONG_PHASE))
             continue
         loc = order.unit.location
@@ -128,14 +130,16 @@ def validate(
         if unit is None:
             given.append(OrderResult(power or "?", order, Outcome.INVALID, Reason.NO_UNIT))
             continue
-        if power is not None and unit.power != power:  # DATC 6.A.6
+        owner = unit.power
+        if power is not None and owner != power:  # DATC 6.A.6
             given.append(OrderResult(power, order, Outcome.INVALID, Reason.NOT_OWNER))
             continue
-        mo = MOrder(unit.power, unit.kind, unit.location, prov, order)
-        if type(order) is Move:
+        kind, uloc = unit.kind, unit.location
+        mo = MOrder(owner, kind, uloc, prov, order)
+        if t is Move:
             # fast path: a plain move to a neighbouring location
             dest = order.destination
-            nb = neighbours[mo.ukind].get(mo.loc)
+            nb = neighbours[kind].get(uloc)
             dprov = prov_of.get(dest)
             if (
                 nb is not None
@@ -150,13 +154,15 @@ def validate(
                 mo.dprov = dprov
             else:
                 _check(mo, order, units, topo, rules)
+                convoys = convoys or mo.convoy
         else:
             _check(mo, order, units, topo, rules)
+            convoys = convoys or t is Convoy
         if hooks and mo.code == MOVE and mo.invalid is None:
             mo.invalid = rules.check_move(topo.game_map, mo)
         if prov in chosen:
             mo.invalid = mo.invalid or Reason.DUPLICATE
-            given.append(OrderResult(mo.power, order, Outcome.INVALID, mo.invalid))
+            given.append(OrderResult(owner, order, Outcome.INVALID, mo.invalid))
             continue
         if mo.invalid is None:
             chosen[prov] = mo
@@ -172,10 +178,8 @@ def validate(
             mo.code = HOLD
         chosen.update(first_invalid)
     result = list(chosen.values())
-    for mo in result:
-        if mo.code == CONVOY or mo.convoy:
-            _convoy_intent(result, units, topo, rules)
-            break
+    if convoys:
+        _convoy_intent(result, units, topo, rules)
     return Validated(result, given)
 
 
