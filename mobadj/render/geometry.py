@@ -72,10 +72,18 @@ def _diagonals(layout: Layout, hw: dict[Segment, str]):
             w = hw.get(((x - 1, y), (x, y)))
             e = hw.get(((x, y), (x + 1, y)))
             # NW-SE is cut when both ways round the corner cross a highway; likewise NE-SW.
-            cut1 = (n or e) if (n or e) and (w or s) else None
-            cut2 = (n or w) if (n or w) and (e or s) else None
-            yield nw, se, cut1, (x, y)
-            yield ne, sw, cut2, (x, y)
+            # The crossing is named after the way that crosses fewer highway stretches.
+            yield nw, se, _cut([n, e], [w, s]), (x, y)
+            yield ne, sw, _cut([n, w], [e, s]), (x, y)
+
+
+def _cut(way1: list[str | None], way2: list[str | None]) -> str | None:
+    """The highway a diagonal crosses, given the stretches met going round either side."""
+    one = [h for h in way1 if h]
+    two = [h for h in way2 if h]
+    if not one or not two:
+        return None
+    return min(one, two, key=len)[0]
 
 
 def derive_edges(layout: Layout, impassable: Iterable[str] = ()) -> dict[frozenset[str], Edge]:
