@@ -88,3 +88,12 @@ def test_mobtown_plan_is_sound():
     from mobadj.render.layout import load_layout
 
     assert plan_problems(load_layout("mobtown2")) == []
+
+
+def test_diagonal_through_a_highway_corner_names_the_one_it_must_cross():
+    plan = {"grid": "A B\nC D\n", "highways": [{"name": "H", "points": [[1, 0], [1, 1]]},
+                                               {"name": "V", "points": [[0, 1], [2, 1]]}]}
+    e = edges(plan)
+    assert e[("A", "B")] == {"via": "highway", "highway": "H"}
+    assert e[("A", "D")] == {"via": "highway", "highway": "V", "diagonal": True}
+    assert e[("B", "C")] == {"via": "highway", "highway": "V", "diagonal": True}
