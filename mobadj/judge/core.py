@@ -61,16 +61,28 @@ class Judge(PlayerCommands, GMCommands, Turns):
                                        "ignored: from the judge itself")
                 return []
             out: list[Mail] = []
+            outcome = "handled"
+            self.store.db.execute("SAVEPOINT mail")
             try:
                 reply = self._handle(inc, uid, now, out)
             except JudgeError as exc:
                 reply = str(exc)
-            subject = "Re: " + (inc.subject or "your mail to the judge")
-            if not subject.lower().startswith("re: re:"):
-                subject = subject[:120]
-            out.insert(0, Mail(inc.reply_to, subject, reply + "\n" + self._sig(),
+            except Exception:  # a bug: undo this mail's effects, apologise, carry on
+                log.exception("mail %s from %s could not be handled", inc.message_id,
+                              inc.sender)
+                self.store.db.execute("ROLLBACK TO mail")
+                out.clear()
+                outcome = "failed"
+                reply = ("The judge could not handle your mail because of an internal error; "
+                         "nothing in it was done. The GM can look into it; please try again "
+                         "later or write to your GM.")
+            self.store.db.execute("RELEASE mail")
+            subject = inc.subject or "your mail to the judge"
+            if not subject.lower().startswith("re:"):
+                subject = "Re: " + subject
+            out.insert(0, Mail(inc.reply_to, subject[:120], reply + "\n" + self._sig(),
                                headers={"In-Reply-To": inc.message_id}))
-            self.store.record_mail(inc.message_id, uid, inc.sender, inc.subject, now, "handled")
+            self.store.record_mail(inc.message_id, uid, inc.sender, inc.subject, now, outcome)
             log.info("handled %s (uid %s) from %s: %d mail(s) queued", inc.message_id, uid,
                      inc.sender, len(out))
             for m in out:

@@ -244,3 +244,22 @@ def test_a_player_in_civil_disorder_comes_back_by_ordering(judge, table):
     r = reply_of(send(judge, "east@test.org", table.signon("EAST") + "go 1"))
     assert "no longer in civil disorder" in r
     assert judge.store.player("g1", "EAST").status == "active"
+
+
+def test_a_bug_in_a_game_engine_undoes_the_mail_and_apologises(judge, table, monkeypatch):
+    from .toyhost import ToyHost
+
+    def broken(self, state, seat, text):
+        raise ZeroDivisionError("engine bug")
+
+    send(judge, "north@test.org", table.signon("NORTH") + "go 1")
+    monkeypatch.setattr(ToyHost, "check", broken)
+    out = send(judge, "north@test.org", table.signon("NORTH") + "go 5\npassword newsecret")
+    assert len(out) == 1 and "internal error" in out[0].body
+    assert judge.store.orders("g1", "T1") == {"NORTH": "go 1"}  # nothing of it was done
+    row = judge.store.db.execute("SELECT outcome FROM mails ORDER BY handled DESC, rowid DESC"
+                                 " LIMIT 1").fetchone()
+    assert row[0] == "failed"
+    monkeypatch.undo()
+    r = reply_of(send(judge, "north@test.org", table.signon("NORTH") + "go 2"))
+    assert "go 2" in r  # the judge carries on; the old password still works
