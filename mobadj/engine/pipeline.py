@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from mobadj.engine import adjustments, movement, retreats
+from mobadj.engine import adjustments, movement, retreats, validation
 from mobadj.engine.position import (
     Dislodged,
     Phase,
@@ -82,7 +82,7 @@ def adjudicate(
     phase = position.phase
     if phase.is_movement:
         validated = validate_movement(position, pairs, topo, rules)
-        validated = movement.add_defaults(validated, position)
+        validated = add_defaults(validated, position)
         outcome = resolve_movement(validated, topo, rules)
         after = execute_movement(position, outcome)
         result = PhaseResult(phase, outcome.results, outcome.defaults, after, moved=outcome.moves)
@@ -105,13 +105,18 @@ def adjudicate(
 
 def validate_movement(
     position: Position, orders: list[OrderInput], topo: Topology, rules: Rules
-) -> movement.Validated:
+) -> validation.Validated:
     """Step 1: check every order against the board (impossible orders become holds)."""
-    return movement.validate(position, orders, topo, rules)
+    return validation.validate(position, orders, topo, rules)
+
+
+def add_defaults(validated: validation.Validated, position: Position) -> validation.Validated:
+    """Step 2: every unit without an order holds."""
+    return validation.add_defaults(validated, position)
 
 
 def resolve_movement(
-    validated: movement.Validated, topo: Topology, rules: Rules
+    validated: validation.Validated, topo: Topology, rules: Rules
 ) -> movement.MovementOutcome:
     """Step 3: decide every order (DATC 5) and read the outcome back."""
     r = movement.Resolver(validated.orders, topo, rules)

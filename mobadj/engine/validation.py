@@ -1,0 +1,318 @@
+"""Validation of movement orders: every order checked against the board before resolution.
+
+An order that is impossible on this board (a non-adjacent move, a support the unit could not
+give, an order for a unit that is not there or not the power's own, a convoy no chain of
+fleets needs) is marked invalid with its reason, and the unit holds (DATC 4.E.1).  Moves that
+go by convoy are decided here too (2023 rules, DATC 4.A.3).  The result is one
+:class:`MOrder` per unit, the slotted record the resolver works on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from mobadj.engine.position import Position, UnitState, province_of
+from mobadj.engine.results import OrderResult, Outcome, Reason
+from mobadj.engine.rules import PASS, Rules
+from mobadj.engine.topology import Topology
+from mobadj.orders.model import Convoy, Hold, Move, SupportHold, SupportMove
+
+HOLD, MOVE, SUPPORT, CONVOY = 0, 1, 2, 3
+
+
+class MOrder:
+    """One unit's order in a movement phase, prepared for the resolver."""
+
+    __slots__ = (
+        "power",
+        "ukind",
+        "loc",
+        "prov",
+        "code",
+        "dest",
+        "dprov",
+        "target",
+        "convoy",
+        "via_convoy",
+        "subway",
+        "source",
+        "invalid",
+        "void",
+        "defaulted",
+        "supports",
+        "convoys",
+        "opp",
+        "h2h",
+        "bonus",
+        "margin",
+        "forced",
+        "resolved",
+        "visited",
+        "incycle",
+        "res",
+    )
+
+    def __init__(self, power: str, kind: str, loc: str, prov: str, source: Any) -> None:
+        self.power = power
+        self.ukind = kind
+        self.loc = loc
+        self.prov = prov
+        self.source = source  # the Order (or its text); printed only when results are read
+        self.code = HOLD
+        self.dest = self.dprov = self.target = None
+        self.convoy = self.via_convoy = self.subway = self.defaulted = False
+        self.invalid = self.void = self.forced = None
+        self.supports: list[MOrder] | tuple[()] = ()  # a list once a support matches
+        self.convoys: list[MOrder] | tuple[()] = ()
+        self.opp: MOrder | None = None
+        self.h2h = PASS
+        self.bonus = self.margin = 0
+        self.resolved = self.visited = self.incycle = self.res = False
+
+    @property
+    def text(self) -> str:
+        return str(self.source)
+
+    def __repr__(self) -> str:
+        return f"MOrder({self.power}: {self.text})"
+
+
+@dataclass
+class Validated:
+    """The orders of a movement phase after validation and defaults."""
+
+    orders: list[MOrder]  # one per unit on the board (defaults last)
+    given: list[MOrder | OrderResult] = field(default_factory=list)  # as given, in order
+
+
+_CODES: dict[type, int] = {Hold: HOLD, Move: MOVE, SupportHold: SUPPORT, SupportMove: SUPPORT,
+                           Convoy: CONVOY}
+
+
+def validate(
+    position: Position,
+    orders: Iterable[tuple[str | None, Any]],
+    topo: Topology,
+    rules: Rules,
+) -> Validated:
+    """Check each (power, order) against the board; the first legal order of a unit is used
+    (DATC 4.D.3, illegal orders ignored per 4.E.1)."""
+    units = position.units
+    prov_of = topo.prov_of
+    neighbours = topo.neighbours
+    hooks = rules.move_hooks
+    codes = _CODES
+    chosen: dict[str, MOrder] = {}
+    first_invalid: dict[str, MOrder] = {}
+    given: list[MOrder | OrderResult] = []
+    convoys = False
+    for power, order in orders:
+        t = type(order)
+        if t not in codes:
+            given.append(OrderResult(power or "?", order, Outcome.INVALID, Reason.WRONG_PHASE))
+            continue
+        loc = order.unit.location
+        prov = prov_of.get(loc) or province_of(loc)
+        unit = units.get(prov)
+        if unit is None:
+            given.append(OrderResult(power or "?", order, Outcome.INVALID, Reason.NO_UNIT))
+            continue
+        owner = unit.power
+        if power is not None and owner != power:  # DATC 6.A.6
+            given.append(OrderResult(power, order, Outcome.INVALID, Reason.NOT_OWNER))
+            continue
+        kind, uloc = unit.kind, unit.location
+        mo = MOrder(owner, kind, uloc, prov, order)
+        if t is Move:
+            # fast path: a plain move to a neighbouring location
+            dest = order.destination
+            nb = neighbours[kind].get(uloc)
+            dprov = prov_of.get(dest)
+            if (
+                nb is not None
+                and dest in nb
+                and dprov is not None
+                and dprov != prov
+                and not order.via_convoy
+                and not order.via_subway
+            ):
+                mo.code = MOVE
+                mo.dest = dest
+                mo.dprov = dprov
+            else:
+                _check(mo, order, units, topo, rules)
+                convoys = convoys or mo.convoy
+        else:
+            _check(mo, order, units, topo, rules)
+            convoys = convoys or t is Convoy
+        if hooks and mo.code == MOVE and mo.invalid is None:
+            mo.invalid = rules.check_move(topo.game_map, mo)
+        if prov in chosen:
+            mo.invalid = mo.invalid or Reason.DUPLICATE
+            given.append(OrderResult(owner, order, Outcome.INVALID, mo.invalid))
+            continue
+        if mo.invalid is None:
+            chosen[prov] = mo
+            # an earlier illegal order of this unit is ignored (DATC 4.D.3 / 4.E.1); it is
+            # still reported as invalid with its own reason
+            if first_invalid:
+                first_invalid.pop(prov, None)
+        elif prov not in first_invalid:
+            first_invalid[prov] = mo
+        given.append(mo)
+    if first_invalid:
+        for mo in first_invalid.values():
+            mo.code = HOLD
+        chosen.update(first_invalid)
+    result = list(chosen.values())
+    if convoys:
+        _convoy_intent(result, units, topo, rules)
+    return Validated(result, given)
+
+
+def add_defaults(validated: Validated, position: Position) -> Validated:
+    """Every unit without an order holds (DATC 4.E.3: no implicit orders beyond that)."""
+    orders = validated.orders
+    if len(orders) == len(position.units):
+        return validated
+    ordered = {mo.prov for mo in orders}
+    for prov, unit in position.units.items():
+        if prov not in ordered:
+            mo = MOrder(unit.power, unit.kind, unit.location, prov, f"{unit} H")
+            mo.defaulted = True
+            orders.append(mo)
+    return validated
+
+
+def _check(mo: MOrder, order: Any, units: dict[str, UnitState], topo: Topology, rules: Rules):
+    """Fill ``mo`` from ``order``; set ``mo.invalid`` when the order is impossible."""
+    kind, loc = mo.ukind, mo.loc
+    t = type(order)
+    if t is Hold:
+        return
+    if t is Move:
+        mo.code = MOVE
+        mo.via_convoy = order.via_convoy
+        mo.subway = order.via_subway
+        dest = order.destination
+        dprov = province_of(dest)
+        mo.dprov = dprov
+        if dprov == mo.prov:  # DATC 6.A.4, 6.A.5
+            mo.invalid = Reason.OWN_PROVINCE
+            return
+        nb = topo.neighbours[kind].get(loc, frozenset())
+        if dest not in nb:
+            locs = topo.locations.get(dprov, (dprov,))
+            cands = [x for x in locs if x in nb]
+            if not cands:
+                if (
+                    rules.convoyable(kind)
+                    and mo.prov in topo.coastal
+                    and dprov in topo.coastal
+                    and not order.via_subway
+                ):
+                    mo.dest = dprov
+                    mo.convoy = True  # a move by convoy (path decided by the resolver)
+                    return
+                occupiable = any(x in topo.neighbours[kind] for x in locs)
+                mo.invalid = Reason.NOT_ADJACENT if occupiable else Reason.WRONG_TERRAIN
+                return
+            if "/" in dest:
+                if dprov in cands:  # an army told a coast: ignore it (DATC 4.B.6)
+                    dest = dprov
+                else:  # a coast the fleet cannot reach (DATC 4.B.3 b, 6.B.3)
+                    mo.invalid = Reason.BAD_COAST
+                    return
+            elif len(cands) == 1:  # the only reachable coast (DATC 4.B.2 a, 6.B.2)
+                dest = cands[0]
+            else:  # DATC 6.B.1
+                mo.invalid = Reason.AMBIGUOUS_COAST
+                return
+        mo.dest = dest
+        if order.via_convoy and rules.convoyable(kind) and mo.prov in topo.coastal:
+            mo.convoy = dprov in topo.coastal
+        return
+    if t is SupportHold or t is SupportMove:
+        mo.code = SUPPORT
+        sprov = province_of(order.supported.location)
+        mo.target = sprov
+        if sprov not in units:
+            mo.invalid = Reason.NO_SUPPORTED_UNIT
+            return
+        if sprov == mo.prov:  # DATC 6.A.8
+            mo.invalid = Reason.SUPPORT_SELF
+            return
+        goal = sprov
+        if t is SupportMove:
+            goal = province_of(order.destination)
+            mo.dprov = goal
+            mo.dest = order.destination  # a coast, if named, must match (DATC 6.B.9)
+            mo.subway = order.via_subway
+            if goal == sprov:  # support of a move to its own province (DATC 6.A.5)
+                mo.invalid = Reason.OWN_PROVINCE
+                return
+        if not topo.can_reach(kind, loc, goal):  # DATC 6.A.10, 6.B.4, 6.B.5
+            mo.invalid = Reason.SUPPORT_UNREACHABLE
+        return
+    if t is Convoy:
+        mo.code = CONVOY
+        if not rules.can_convoy(topo, mo.prov, kind):
+            mo.invalid = Reason.CANNOT_CONVOY
+            return
+        aprov = province_of(order.convoyed.location)
+        mo.target = aprov
+        mo.dprov = province_of(order.destination)
+        army = units.get(aprov)
+        if army is None:
+            mo.invalid = Reason.NO_CONVOYED_UNIT
+        elif not rules.convoyable(army.kind):  # DATC 6.A.7
+            mo.invalid = Reason.NOT_CONVOYABLE
+        return
+
+
+def _convoy_intent(
+    mos: list[MOrder], units: dict[str, UnitState], topo: Topology, rules: Rules
+) -> None:
+    """Decide, before resolution, which convoy orders are possible and which army moves go
+    by convoy.
+
+    A convoy is possible only along sea provinces holding a fleet at the start of the turn
+    (DATC 4.E.1: an order impossible for this position is illegal, 6.D.32, 6.G.7), but it
+    does not need the right convoy orders (6.D.8: such a move simply fails).
+
+    - A convoy order by a fleet that no such route needs is illegal (6.G.7, 6.G.19); the
+      fleet holds.
+    - A move to a non-adjacent province, or one ordered "via convoy", goes by convoy; with no
+      such route it is illegal and the army holds (no land fallback, DATC 4.A.3, 6.G.8).
+    - A move to an adjacent province goes by convoy when a fleet of the army's own power
+      is legally ordered to convoy it (2023 rules, DATC 4.A.3, 6.G.6).
+    """
+    seas = {p for p, u in units.items() if rules.can_convoy(topo, u.location, u.kind)}
+    cache: dict[tuple[str, str], set[str]] = {}
+
+    def route(a: str, d: str) -> set[str]:
+        got = cache.get((a, d))
+        if got is None:
+            got = cache[(a, d)] = topo.necessary_seas(a, d, seas)
+        return got
+
+    intent: set[tuple[str, str]] = set()
+    for c in mos:
+        if c.code == CONVOY and c.invalid is None:
+            if c.prov not in route(c.target, c.dprov):
+                c.invalid = Reason.NO_ROUTE
+                c.code = HOLD
+            elif units[c.target].power == c.power:
+                intent.add((c.target, c.dprov))
+    for m in mos:
+        if m.code != MOVE:
+            continue
+        if m.convoy:
+            if not route(m.prov, m.dprov):
+                m.invalid = Reason.NO_CONVOY
+                m.code = HOLD
+        elif (m.prov, m.dprov) in intent:
+            m.convoy = True
+            m.dest = m.dprov
