@@ -26,8 +26,9 @@ FRIENDLY = {
     "JOB": "'job'", "OFFER": "'offer'", "SAY": "'say'", "PICK": "'pick'",
     "REVEAL": "'reveal'", "FEATURE": "a feature (fast, cheap or good)",
     "_WANT": "'want'", "_PLAYER": "'player'", "PLAYERREF": "a player such as P2",
-    "SLOT": "a card (name or hand slot 1-3)", "WORD": "a card name",
+    "SLOT": "a hand slot 1-3", "WORD": "a card name",
     "TEXT": "your message", "$END": "the end of the command",
+    "<END-OF-FILE>": "the end of the command",
 }
 
 
@@ -98,11 +99,17 @@ def _syntax_error(text: str, err: UnexpectedInput) -> CommandError:
         message = f"unknown command '{word}'" if word else "empty command"
         expected = ["a command: " + ", ".join(COMMAND_WORDS)]
     elif any("feature" in e for e in expected):
-        last = text.split()[-1].lower() if text.split() else ""
+        words = text.split()
+        last = words[-1].lower() if words else ""
+        if len(words) == 2 and last in FEATURES:
+            return CommandError("name the card for the job before the feature", text=text,
+                                column=len(words[0]) + 2,
+                                expected=["a card name or hand slot 1-3"])
         close = difflib.get_close_matches(last, FEATURES, n=1, cutoff=0.5)
-        suggestion = text[: text.lower().rfind(last)] + close[0] if close else None
+        if close and close[0] != last:
+            suggestion = text[: text.lower().rfind(last)] + close[0]
+            column = text.lower().rfind(last) + 1
         message = "the job needs the one feature you want"
-        column = len(text.rstrip()) + 1 if not close else text.lower().rfind(last) + 1
     else:
         message = f"unexpected '{word}'" if word else "the command is incomplete"
     return CommandError(message, text=text, column=column, expected=expected,

@@ -71,6 +71,9 @@ def test_every_legal_action_round_trips_through_its_text() -> None:
         ("pick Q2", 6, None, "a player such as P2"),
         ("job Card Gme cheap", 5, "Card Game", "card name"),
         ("job 4 fast", 5, None, "slot"),
+        ("job fast", 5, None, "card name"),
+        ("job 1 2 fast", 7, None, "feature"),
+        ("pick P2 now", 9, None, "the end of the command"),
     ],
 )
 def test_errors_name_column_expected_and_did_you_mean(state, text, column, suggestion,
@@ -116,3 +119,26 @@ def test_an_ambiguous_start_of_a_name_lists_the_candidates_in_hand() -> None:
     give(s, s.boss, ["Smuggling Ring", "Shakedown", "Speakeasy"])
     with pytest.raises(CommandError, match="could be"):
         s.parse(s.boss, "job s fast")
+
+
+def test_any_input_gives_a_game_error_never_a_traceback() -> None:
+    # working agreement: bad input gets a clear error, never a traceback
+    import random
+
+    rng = random.Random(3)
+    words = ["job", "offer", "say", "pick", "reveal", "fast", "cheap", "good", "P2", "p0", "0",
+             "3", "99", "Card", "Game", "want", "for", "player", ",", ":", "!", "'", "-", "é",
+             "\t", "job job", "P", "pick P", "#1", "Mayor's", "Favour", "", "  "]
+    s = new(4, seed=2)
+    for _ in range(600):
+        text = " ".join(rng.choice(words) for _ in range(rng.randrange(0, 5)))
+        player = rng.randrange(4)
+        try:
+            action = s.parse(player, text)
+            before = len(s.actions)
+            s.apply(player, action)
+            assert len(s.actions) == before + 1
+        except GameError as err:
+            assert str(err)
+        if s.is_over():
+            s = new(4, seed=rng.randrange(100))
