@@ -275,6 +275,14 @@ def _diagonal_points(s: _Svg, b: _Board) -> None:
 
 
 def _highways(s: _Svg, b: _Board) -> None:
+    x0, y0 = b.px(0, 0)
+    s.raw(f'<clipPath id="board"><rect x="{x0:.1f}" y="{y0:.1f}" width="{b.w * b.c:.1f}" '
+          f'height="{b.h * b.c:.1f}"/></clipPath><g clip-path="url(#board)">')
+    _highway_lines(s, b)
+    s.raw("</g>")
+
+
+def _highway_lines(s: _Svg, b: _Board) -> None:
     for hw in b.layout.highways:
         pts = " ".join(f"{b.px(*p)[0]:.1f},{b.px(*p)[1]:.1f}" for p in hw.points)
         s.add("polyline", points=pts, fill="none", stroke=HIGHWAY_CASING, stroke_width="11",
