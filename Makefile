@@ -16,6 +16,9 @@ setup: $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/mobadj adjudicate --map standard orders/standard/position-s1901.yaml orders/standard/s1901.txt
+	mkdir -p build
+	$(BIN)/mobadj adjudicate --map mobtown2 orders/mobtown2/position-1919-07-W1-M.yaml orders/mobtown2/opening.txt --picture build/mobtown-demo.svg
+	@echo "Mobtown II picture of the new position: build/mobtown-demo.svg"
 
 test: $(STAMP)
 	$(BIN)/ruff check .

@@ -104,6 +104,9 @@ def _movement(position: MobtownPosition, pairs: list[tuple[str | None, Any]], ga
         if early is not None:
             slots.append(early)
         elif isinstance(order, CementOvercoat):
+            if power is None:  # no mob named: the captor is the Gang standing there
+                gang = position.gangs.get(order.unit.location)
+                power = gang.power if gang is not None else None
             why = check_cement(order, power or "?", position.dons, position.gangs, game_map)
             if why is not None:
                 slots.append(OrderResult(power or "?", order, Outcome.INVALID, why))

@@ -170,9 +170,9 @@ def retreats(pos: MobtownPosition, pairs: list, game_map: Any, rules: MobtownRul
             if not option:
                 results[idx] = OrderResult(d.unit.power, order, Outcome.SUCCEEDS)
             elif count.get(dest, 0) > 1:
-                results[idx] = OrderResult(d.unit.power, order, Outcome.FAILS,
-                                           Reason.RETREAT_CLASH)
                 fate = GAOL if GAOL in options else ""
+                why = MobtownReason.CLASH_GAOL if fate else Reason.RETREAT_CLASH
+                results[idx] = OrderResult(d.unit.power, order, Outcome.FAILS, why)
             else:
                 results[idx] = OrderResult(d.unit.power, order, Outcome.SUCCEEDS)
                 fate = dest

@@ -1,0 +1,95 @@
+"""`mobadj batch` with "map": "mobtown2" (a real subprocess) and `mobadj adjudicate`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from mobadj.batch import run_case
+from mobadj.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+ORDERS = ROOT / "orders" / "mobtown2"
+
+EXAMPLE_C = {
+    "id": "c", "map": "mobtown2", "phase": "1919-07-W2-M",
+    "units": {"Murder Inc.": ["G PPU", "G Pel", "G Mic"], "BABYFACE": ["G Bgt", "G Mem", "D Mem"]},
+    "centers": {"murderinc": ["MaE"]},
+    "orders": {"Murder Inc.": ["G(PPU) & G(Pel) S G(Mic)-Mem", "G(Mic)-Mem"],
+               "BABYFACE": ["G(Bgt) S G(Mem)-U-Mic", "G(Mem)-U-Mic", "G(Bgt)-Zzz"]},
+}
+
+
+def _batch(lines: list[dict]) -> list[dict]:
+    text = "\n".join(json.dumps(x) for x in lines) + "\n"
+    proc = subprocess.run([sys.executable, "-m", "mobadj", "batch", "-"], input=text,
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
+def test_batch_contract_subprocess():
+    start = {"id": "s", "map": "mobtown2", "phase": "1919-06-START",
+             "units": {"capone": ["G DAN", "G DAS", "G Bnx"]}, "centers": {"capone": ["DAN"]},
+             "orders": {"Capone": ["D DAS"]}}
+    retreat = {"id": "r", "map": "mobtown2", "phase": "1919-07-W1-R", "units": {},
+               "dislodged": {"babyface": [{"unit": "G Mem", "from": "WCP", "via": "subway"}]},
+               "orders": {"babyface": ["G(Mem)-Lib"]}}
+    out_s, out_c, out_r = _batch([start, EXAMPLE_C, retreat])
+    assert out_s["next_phase"] == "1919-07-W1-M"
+    assert "D DAS" in out_s["units"]["capone"]  # spelt as the input first did
+    assert out_s["units"]["lepke"] == ["D Pie"]  # no order: first home centre
+    assert out_c["phase"] == "1919-07-W2-M" and out_c["next_phase"] == "1919-07-W2-R"
+    orders = out_c["orders"]
+    assert [o["order"] for o in orders[:2]] == ["G(PPU) & G(Pel) S G(Mic)-Mem"] * 2
+    assert [o["part"] for o in orders[:2]] == ["G PPU S G Mic - Mem", "G Pel S G Mic - Mem"]
+    assert {o["order"]: o["result"] for o in orders}["G(Mic)-Mem"] == "succeeds"
+    assert orders[-1]["result"] == "invalid" and "Zzz" in orders[-1]["reason"]
+    assert out_c["errors"] and "Zzz" in out_c["errors"][0]
+    (d,) = out_c["dislodged"]["BABYFACE"]
+    assert d == {"unit": "G Mem", "from": "Mic", "via": "ground",
+                 "retreats": ["Lib", "PPL", "Sou", "U-WCP"]}
+    assert out_c["units"]["BABYFACE"] == ["D Mem captive", "G Bgt"]
+    assert out_r["orders"][0]["result"] == "invalid"
+    assert "only by subway" in out_r["orders"][0]["reason"]
+
+
+def test_batch_errors_never_crash():
+    out = run_case({"id": 1, "map": "mobtown2", "phase": "S1901M"})
+    assert out["next_phase"] is None and "1919-07-W1-M" in out["errors"][0]
+    bad_option = run_case({"id": 2, "map": "mobtown2", "phase": "1919-07-W1-M",
+                           "options": {"no_such": True}})
+    assert "unknown Mobtown option" in bad_option["errors"][0]
+    good = run_case({"id": 3, "map": "mobtown2", "phase": "1919-07-W1-M",
+                     "options": {"captive_don_helps": True},
+                     "units": {"capone": ["G Col"], "lepke": ["D Col", "G Lex"]},
+                     "orders": {"capone": ["G+D(Col)-Lex"]}})
+    assert good["orders"][0]["result"] == "succeeds"
+
+
+def test_adjudicate_cli_report_and_picture(tmp_path):
+    pic = tmp_path / "c.svg"
+    result = CliRunner().invoke(main, [
+        "adjudicate", "--map", "mobtown2", str(ORDERS / "example-c.yaml"),
+        str(ORDERS / "example-c.txt"), "--picture", str(pic)])
+    assert result.exit_code == 0, result.output
+    assert "G Mic - Mem" in result.output and "Dislodged Gangs" in result.output
+    assert "U-WCP" in result.output and "1919-07-W1-R" in result.output
+    svg = pic.read_text()
+    assert svg.startswith("<svg") and "Mem" in svg
+
+
+def test_adjudicate_cli_json_and_options():
+    result = CliRunner().invoke(main, [
+        "adjudicate", "--map", "mobtown2", "--json", "--option", "subway_retreats=any",
+        str(ORDERS / "example-b.yaml"), str(ORDERS / "example-b.txt")])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert [o["result"] for o in data["orders"]] == ["fails", "fails", "succeeds", "succeeds"]
+    bad = CliRunner().invoke(main, ["adjudicate", "--map", "mobtown2", "--option", "x=1",
+                                    str(ORDERS / "example-b.yaml")])
+    assert bad.exit_code != 0 and "unknown Mobtown option" in bad.output

@@ -1,0 +1,212 @@
+"""One test (or more) per ruling of docs/mobtown-rulings.md, options included."""
+
+from __future__ import annotations
+
+from mobadj.engine.rules import rules_for
+from mobadj.mobtown.rules import MobtownReason as R
+from mobadj.mobtown.rules import MobtownRules
+
+
+def test_ruling1_don_plus_one_counts_in_a_bounce(play):
+    # ruling 1: the Don's +1 is in his Gang's prevent strength: G+D beats a lone rival
+    p = play({"capone": ["G Lex", "D Lex"], "lepke": ["G Ext"]},
+             "Al Capone: G+D(Lex)-Col\nLepke: G(Ext)-Col")
+    assert p.ok("G+D Lex - Col") and not p.ok("G Ext - Col")
+
+
+def test_ruling2_all_dons_in_the_space_go_along(play):
+    p = play({"capone": ["G Col", "D Col"], "lepke": ["D Col captive"]},
+             "Al Capone: G+D(Col)-Lex")
+    assert p.after.dons == {"capone": "Lex", "lepke": "Lex"}
+
+
+def test_ruling3_captive_don_gives_nothing_by_default(play):
+    units = {"capone": ["G Col"], "lepke": ["D Col captive", "G Lex"]}
+    p = play(units, "Al Capone: G+D(Col)-Lex")
+    assert not p.ok("G+D Col - Lex")
+    q = play(units, "Al Capone: G+D(Col)-Lex", rules=MobtownRules(captive_don_helps=True))
+    assert q.ok("G+D Col - Lex")
+
+
+def test_ruling3_captive_is_freed_by_his_own_gang(play):
+    p = play({"capone": ["G Lex"], "lepke": ["D Lex captive", "G Col", "G DAN"]},
+             "Lepke: G(Col)-Lex\nLepke: G(DAN) S G(Col)-Lex")
+    assert p.after.captor("lepke") is None and p.units["lepke"][0] == "D Lex"
+
+
+def test_ruling4_lone_don_is_captured_by_any_gang_moving_in(play):
+    p = play({"capone": ["G Col"], "lepke": ["D Lex"]}, "Al Capone: G(Col)-Lex")
+    assert p.ok("G Col - Lex") and p.after.captor("lepke") == "capone"
+
+
+def test_ruling4_own_don_left_alone_in_water_survives_unless_option(play):
+    units = {"lepke": ["G Har", "D Har"]}
+    p = play(units, "Lepke: G(Har)-Str")
+    assert p.after.dons == {"lepke": "Har"}
+    q = play(units, "Lepke: G(Har)-Str", rules=MobtownRules(lone_don_drowns=True))
+    assert q.after.dons == {} and q.after.disorder == {"lepke"}
+
+
+def test_ruling5_don_crossing_options(play):
+    units = {"diamond": ["G Bro", "D Bro"], "capone": ["G Bur"]}
+    free = play(units, "Legs Diamond: G+D(Bro)-Bur")
+    assert free.ok("G+D Bro - Bur")
+    paid = play(units, "Legs Diamond: G+D(Bro)-Bur", rules=MobtownRules(don_crossing="support"))
+    assert not paid.ok("G+D Bro - Bur")
+
+
+def test_ruling6_gaol_holds_several_gangs(play):
+    dis = {"luciano": [{"unit": "G Tim", "from": "42nd"}],
+           "capone": [{"unit": "G Riv", "from": "BoR"}]}
+    p = play({"luciano": ["G MTPD"]}, "Lucky Luciano: G(Tim)-MTPD\nAl Capone: G(Riv)-MTPD",
+             phase="1919-07-W1-R", dislodged=dis)
+    assert p.after.gaol == ["capone", "luciano", "luciano"]
+
+
+def test_ruling7_subway_retreat_option(play):
+    dis = {"babyface": [{"unit": "G Mem", "from": "WCP", "via": "subway"}]}
+    p = play({}, "Baby Face: G(Mem)-Lib", phase="1919-07-W1-R", dislodged=dis,
+             rules=MobtownRules(subway_retreats="any"))
+    assert p.ok("G Mem - Lib")
+
+
+def test_ruling8_gaoled_gang_counts_against_supply(play):
+    units = {"luciano": ["G MTPD", "G 5th", "G Wch"]}
+    centers = {"luciano": ["5th", "WCP", "Wch"]}
+    p = play(units, "Lucky Luciano: Build G WCP", phase="1919-07-W2-A", centers=centers)
+    assert p.outcome("Build G WCP")[0] == "invalid"
+    q = play(units, "Lucky Luciano: Build G WCP", phase="1919-07-W2-A", centers=centers,
+             rules=MobtownRules(gaol_counts_for_supply=False))
+    assert q.ok("Build G WCP")
+    r = play(units, "Lucky Luciano: Remove G MTPD", phase="1919-07-W2-A",
+             centers={"luciano": ["5th", "Wch"]})
+    assert r.outcome("Remove G MTPD") == ("invalid", R.GAOL_STAYS.value)
+    assert r.units["luciano"].count("G MTPD") == 1  # a free Gang was removed instead
+
+
+def test_ruling9_original_don_is_free_and_cannot_be_removed(play):
+    p = play({"lepke": ["G Que", "G P45", "G Pie", "D Pie"]}, "Lepke: Remove D Pie",
+             phase="1919-07-W2-A", centers={"lepke": ["Que", "P45"]})
+    assert p.outcome("Remove D Pie") == ("invalid", R.DON_FREE.value)
+    assert p.after.units_count("lepke") == 2
+
+
+def test_ruling9_rebuilt_don_may_be_removed(play):
+    p = play({"lepke": ["G Que", "D Pie"]}, "Lepke: Remove D Pie", phase="1919-07-W2-A",
+             centers={"lepke": ["Que"]}, rebuilt_dons=["lepke"])
+    assert p.ok("Remove D Pie") and "lepke" not in p.after.dons
+
+
+def test_ruling10_a_don_alone_takes_no_centre(play):
+    p = play({"capone": ["G Col", "D Col"]}, "Al Capone: G(Col)-Lex", phase="1919-07-W2-M")
+    assert "Col" not in p.after.centers
+
+
+def test_ruling11_dons_take_no_retreat_orders(play):
+    dis = {"lepke": [{"unit": "G Col", "from": "DAS"}]}
+    p = play({"capone": ["G Col"], "lepke": ["D Col captive"]}, "Lepke: D(Col)-Lex",
+             phase="1919-07-W1-R", dislodged=dis)
+    assert p.outcome("D Col - Lex") == ("invalid", R.DON_ALONE.value)
+    assert p.after.dons == {"lepke": "Col"}
+
+
+def test_ruling12_no_support_through_a_subway(play):
+    units = {"capone": ["G Tam", "G Col"], "lepke": ["G Ext"]}
+    orders = "Al Capone: G(Tam) S G(Col)-Ext\nAl Capone: G(Col)-Ext"
+    p = play(units, orders)
+    assert p.outcome("G Tam S G Col - Ext") == ("invalid", R.SUPPORT_BY_SUBWAY.value)
+    assert not p.ok("G Col - Ext")
+    q = play(units, orders, rules=MobtownRules(subway_support=True))
+    assert q.ok("G Col - Ext")
+
+
+def test_ruling12_support_must_name_the_route(play):
+    p = play({"babyface": ["G Bgt", "G Mem"]}, "Baby Face: G(Bgt) S G(Mem)-Mic\nG(Mem)-U-Mic")
+    assert p.outcome("G Bgt S G Mem - Mic") == ("fails", "supported unit did not make that order")
+
+
+def test_ruling13_disorder_is_spent_after_one_movement_not_by_weekends(play):
+    dis = {"lepke": [{"unit": "G Col", "from": "DAS"}]}
+    p = play({"capone": ["G Col"]}, "Lepke: G(Col)-Lex", phase="1919-07-W1-R", dislodged=dis,
+             disorder=["lepke"])
+    assert p.ok("G Col - Lex")  # the weekend's retreat is ordered normally
+    assert p.after.disorder == {"lepke"}  # still due at the next movement
+
+
+def test_ruling14_default_placement_is_first_home_centre(play, mt):
+    p = play({}, "", phase="1919-06-START")
+    assert p.after.dons == {pid: power.home_centers[0] for pid, power in mt.powers.items()}
+    assert p.after.dons["babyface"] == "Wal"
+
+
+def test_ruling15_highway_crosser_still_bounces_others(play):
+    p = play({"diamond": ["G GoG"], "capone": ["G P22"]},
+             "Legs Diamond: G(GoG)-Bur\nAl Capone: G(P22)-Bur")
+    assert not p.ok("G GoG - Bur") and not p.ok("G P22 - Bur")
+
+
+def test_ruling15_subway_under_a_highway_pays_nothing(play, mt):
+    assert mt.edge("G", "DtB", "Lin")["via"] == "subway"
+    p = play({"babyface": ["G DtB"], "capone": ["G Lin"]},
+             "Baby Face: G(DtB)-U-Lin\nAl Capone: G(Lin)-Kin")
+    assert p.ok("G DtB - U - Lin")
+
+
+def test_ruling16_no_valid_retreat_next_to_mtpd_means_gaol(play):
+    dis = {"luciano": [{"unit": "G Tim", "from": "42nd"}],
+           "capone": [{"unit": "G Riv", "from": "BoR"}]}
+    p = play({}, "Lucky Luciano: G(Tim)-Hoo\nAl Capone: G(Riv)-Hoo", phase="1919-07-W1-R",
+             dislodged=dis)
+    assert p.outcome("G Tim - Hoo") == ("fails", R.CLASH_GAOL.value)
+    assert sorted(p.after.gaol) == ["capone", "luciano"]
+    q = play({}, "", phase="1919-07-W1-R", dislodged=dis)
+    assert [r.reason.value for r in q.result.defaults] == [R.TO_GAOL.value] * 2
+
+
+def test_ruling16_far_from_mtpd_a_gang_still_disbands(play):
+    dis = {"lepke": [{"unit": "G Col", "from": "DAS"}]}
+    p = play({"capone": ["G Col"]}, "Lepke: G(Col) Disband", phase="1919-07-W1-R",
+             dislodged=dis)
+    assert p.ok("G Col Disband") and p.after.gaol == []
+
+
+def test_ruling17_rebuild_only_on_owned_free_home(play):
+    p = play({"capone": ["G Pie"], "lepke": ["G Que"]}, "Lepke: Build D Pie\nLepke: Build D P45",
+             phase="1919-07-W2-A", centers={"lepke": ["Que", "Pie"], "capone": ["P45"]})
+    assert p.outcome("Build D Pie") == ("invalid", R.NOT_FREE.value)
+    assert p.outcome("Build D P45") == ("invalid", R.NOT_HOME.value)
+
+
+def test_ruling19_equal_over_under_swap_with_supports(play):
+    p = play({"diamond": ["G RoE", "G Pie"], "lepke": ["G Cat", "G P45"]},
+             "Legs Diamond: G(RoE)-Cat\nG(Pie) S G(RoE)-Cat\n"
+             "Lepke: G(Cat)-U-RoE\nG(P45) S G(Cat)-U-RoE")
+    assert p.ok("G RoE - Cat") and p.ok("G Cat - U - RoE")
+
+
+def test_ruling20_captive_drowns_with_his_captor_in_water(play):
+    p = play({"capone": ["G Har"], "lepke": ["D Har captive", "G PPU", "G Str"]},
+             "Lepke: G(Str)-Har\nLepke: G(PPU) S G(Str)-Har")
+    assert "Har" in p.after.dislodged and "lepke" not in p.after.dons
+
+
+def test_ruling21_cement_overcoat_conditions(play):
+    land = play({"capone": ["G Col"], "lepke": ["D Col captive"]},
+                "Al Capone: D(Col) cement overcoat\nAl Capone: G(Col)-Lex")
+    assert land.outcome("D Col cement overcoat") == ("invalid", R.CEMENT_NOT_WATER.value)
+    stay = play({"capone": ["G Har"], "lepke": ["D Har captive"]},
+                "Al Capone: D(Har) cement overcoat")
+    assert stay.outcome("D Har cement overcoat") == ("fails", R.CEMENT_NOT_ALONE.value)
+    other = play({"capone": ["G Har"], "lepke": ["D Har captive"]},
+                 "Murder Inc.: D(Har) cement overcoat")
+    assert other.outcome("D Har cement overcoat") == ("invalid", R.NO_CAPTIVE.value)
+    along = play({"capone": ["G Har"], "lepke": ["D Har captive"]},
+                 "Al Capone: D(Har) cement overcoat\nAl Capone: G+D(Har)-Str")
+    assert along.outcome("D Har cement overcoat")[0] == "fails"
+
+
+def test_options_through_rules_for():
+    rules = rules_for("mobtown2", captive_don_helps=True, don_crossing="support")
+    assert isinstance(rules, MobtownRules)
+    assert rules.options()["captive_don_helps"] is True
+    assert rules.options()["don_crossing"] == "support"
