@@ -27,20 +27,37 @@ def _cost(cost: tuple[int, ...]) -> str:
     return " ".join(f"{n} {r}" for r, n in zip(RESOURCES, cost, strict=True) if n) or "free"
 
 
+PHRASES = {
+    "gain_material": "gain {} Material(s) of your choice",
+    "remove_investment": "remove {} Investment marker(s)",
+    "change_die": "change a die by 1 (up or down)",
+    "set_die": "set a die to any value",
+    "upgrade_here": "upgrade the District you stand on",
+    "upgrade_any": "upgrade any District",
+    "build": "complete a Building stage, Goal area or Contract",
+    "retrieve_projects": "take every discarded Project card back",
+    "retrieve_project": "take {} discarded Project card back",
+    "give_material": "give {} Material(s) to your partner",
+}
+
+
 def _effect(eff: dict[str, Any] | None) -> str:
+    """An effect in words, for the card lists of the text view."""
     if not eff:
         return ""
     ((kind, arg),) = eff.items()
-    if kind in ("all", "either"):
-        joiner = " and " if kind == "all" else " or "
+    if kind in ("all", "either", "each"):
+        joiner = " or " if kind == "either" else " and "
         return joiner.join(_effect(e) for e in arg)
     if kind == "gain":
         return "gain " + ", ".join(f"{n} {r}" for r, n in arg.items())
-    if isinstance(arg, dict):
-        return kind.replace("_", " ") + " " + ", ".join(f"{k} {v}" for k, v in arg.items())
-    if arg is True:
-        return kind.replace("_", " ")
-    return f"{kind.replace('_', ' ')} {arg}"
+    if kind == "exchange":
+        return f"exchange {arg['give']} Material for {arg['get']} of other types"
+    if kind == "buy":
+        return f"pay {arg['money']} money for {arg['get']} Materials"
+    if kind == "sell":
+        return f"sell {arg['material']} Material for {arg['money']} money"
+    return PHRASES.get(kind, kind.replace("_", " ")).format(arg)
 
 
 CONDITIONS = {
@@ -124,7 +141,7 @@ def view(st: MicroCityState, player: int | None) -> dict[str, Any]:
     if st.building is not None:
         data["building"] = {
             "name": st.building.name,
-            "side": st.building_side,
+            "side": st.building_side if st.cfg.mode in ("basic", "extended") else None,
             "ordered": st.building.ordered,
             "stages": [
                 {"stage": k + 1, "cost": _cost(s.cost), "bonus": _effect(s.bonus),
@@ -203,13 +220,16 @@ def render(st: MicroCityState, player: int | None) -> str:
         owner = f"P{i + 1} " if len(v["hands"]) > 1 else ""
         lines.append(f"{owner}Project hand: {' '.join(hand) or '-'}; discards: "
                      f"{' '.join(v['discards'][i]) or '-'}")
+    if v["in_play"]:
+        lines.append(f"Project card in play: {v['in_play']}")
     for cid, p in v["projects"].items():
         lines.append(f"  Project {cid} {p['name']} (move {p['move']}, die {p['die']}): "
                      f"basic {p['basic']}; advanced {p['advanced']}")
     if "building" in v:
         b = v["building"]
         order = "in order" if b["ordered"] else "any order"
-        lines.append(f"Building {b['name']} side {b['side']} ({order}):")
+        side = f" side {b['side']}" if b["side"] else ""
+        lines.append(f"Building {b['name']}{side} ({order}):")
         for s in b["stages"]:
             bonus = f", bonus: {s['bonus']}" if s["bonus"] else ""
             done = " - DONE" if s["done"] else ""
