@@ -149,3 +149,25 @@ def test_terminal_play_with_a_scripted_player() -> None:
     assert "You can: start a1" in text
     assert "did you mean 'play'" in text
     assert "P1 places the Engineer on b2" in text
+
+
+def test_refusals_say_why() -> None:
+    st = new(1)
+    with pytest.raises(IllegalAction, match="not now; this is place your Engineer"):
+        st.command(0, "done")
+    st.command(0, "start b2")
+    with pytest.raises(IllegalAction, match="not now; this is preparation"):
+        st.command(0, "play 3 to a1")
+    st.command(0, "done")
+    with pytest.raises(IllegalAction, match="retrieving moves you 1 Quarter"):
+        st.command(0, "retrieve to d4")
+    with pytest.raises(IllegalAction, match="Project X is not in hand"):
+        st.command(0, "play x to b1")
+
+
+def test_commands_after_the_end_are_refused() -> None:
+    st = new(1)
+    st.result, st.step = "loss", "over"
+    assert st.to_act() == [] and st.legal_actions(0) == []
+    with pytest.raises(IllegalAction, match="not your turn"):
+        st.command(0, "done")
