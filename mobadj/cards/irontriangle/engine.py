@@ -205,12 +205,16 @@ class IronTriangleState(GameState):
     def check_invariants(self) -> list[str]:
         """Cards and money conserved, no one below $1 (cheap: it runs at every step of a
         simulation; :meth:`deep_invariants` checks everything, for tests)."""
-        bad = []
         n_cards = (len(self.draw_pile) + len(self.discard) + len(self.offers) + len(self.table)
                    + sum(map(len, self.hands)) + (self.job is not None))
+        money = self.money
+        if (n_cards == self._n_cards and sum(money) + self.money_lost == self._n_money
+                and min(money) >= self._floor):
+            return []
+        bad = []
         if n_cards != self._n_cards:
             bad.append(f"{n_cards} cards instead of {self._n_cards}")
-        if sum(self.money) + self.money_lost != self._n_money or min(self.money) < self._floor:
+        if sum(money) + self.money_lost != self._n_money or min(money) < self._floor:
             bad.append("money is not conserved or a Money cube is below $1")
         return bad
 
@@ -298,13 +302,17 @@ class IronTriangleState(GameState):
         """Rulebook "When playing as one of the Gangsters": an offer face down."""
         if self.phase != "offer":
             self._need_phase("offer", "offer")
-        card = self._card_in_hand(player, action.card)
-        self.hands[player].remove(card)
+        hand = self.hands[player]
+        card = _INDEX.get(action.card, -1)
+        if card not in hand:
+            card = self._card_in_hand(player, action.card)  # other spellings, or the error
+        hand.remove(card)
         self.offers[player] = card
-        self.pending.remove(player)
+        pending = self.pending
+        pending.remove(player)
         self.events.append(_OFFER_EVENT[player][card])
-        if self.pending:  # who has offered shows in to_act() and the view
-            self._acting = list(self.pending)
+        if pending:  # who has offered shows in to_act() and the view
+            self._acting = pending[:]
             return
         # all sealed offers are in: their backs show, the negotiation window opens
         backs = ", ".join(f"P{p + 1} {BACKS[self.deck.cards[c].back]}"
@@ -431,15 +439,15 @@ class IronTriangleState(GameState):
         too poor and moves one space ahead of the next-to-last cube(s)."""
         finish = self.deck.finish
         while True:
-            order = self.time_order()
-            boss = order[0]
+            boss = next(stack[0] for stack in self.stacks if stack)  # the last cube
             if self.time_pos[boss] == finish:  # every cube is on the finish space
                 self._end_game()
                 return
-            if self.money[boss] > self.deck.money.floor:
+            if self.money[boss] > self._floor:
                 break
             self.stats["too_poor"] += 1
-            where = self._move_time(boss, self.time_pos[order[1]] + 1)
+            next_to_last = self.time_order()[1]
+            where = self._move_time(boss, self.time_pos[next_to_last] + 1)
             self.log(f"P{boss + 1} sits at ${self.money[boss]} and is too poor to hire a job: "
                      f"the cube moves ahead of the next-to-last one, to {where}.")
         self.round += 1
