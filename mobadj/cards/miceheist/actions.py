@@ -1,12 +1,13 @@
 """Mice Heist actions: small frozen values whose ``str()`` is the canonical command text.
 
 The game log stores that text, and :func:`mobadj.cards.miceheist.parser.parse_command`
-reads it back to the same action, so a game replays exactly.
+reads it back to the same action, so a game replays exactly.  The text is made once, when
+the action is created (random playouts print every action they apply).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
@@ -14,9 +15,13 @@ class Select:
     """Select Obstacle: test the top obstacle of ``job``."""
 
     job: str
+    _text: str = field(init=False, repr=False, compare=False, default="")
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_text", f"select {self.job}")
 
     def __str__(self) -> str:
-        return f"select {self.job}"
+        return self._text
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,10 +35,16 @@ class Bet:
 
     amount: int
     uncover: tuple[str, ...] = ()
+    _text: str = field(init=False, repr=False, compare=False, default="")
+
+    def __post_init__(self) -> None:
+        text = f"bet {self.amount}"
+        if self.uncover:
+            text += f" uncover {', '.join(self.uncover)}"
+        object.__setattr__(self, "_text", text)
 
     def __str__(self) -> str:
-        text = f"bet {self.amount}"
-        return f"{text} uncover {', '.join(self.uncover)}" if self.uncover else text
+        return self._text
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,9 +53,14 @@ class Use:
 
     skill: str
     chip: int | None = None
+    _text: str = field(init=False, repr=False, compare=False, default="")
+
+    def __post_init__(self) -> None:
+        text = f"use {self.skill}" if self.chip is None else f"use {self.skill} on {self.chip}"
+        object.__setattr__(self, "_text", text)
 
     def __str__(self) -> str:
-        return f"use {self.skill}" if self.chip is None else f"use {self.skill} on {self.chip}"
+        return self._text
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,11 +82,17 @@ class Learn:
 
     skill: str | None = None
     discard: str | None = None
+    _text: str = field(init=False, repr=False, compare=False, default="")
+
+    def __post_init__(self) -> None:
+        if self.skill is None:
+            text = "learn nothing"
+        else:
+            text = f"learn {self.skill}" + (f" discard {self.discard}" if self.discard else "")
+        object.__setattr__(self, "_text", text)
 
     def __str__(self) -> str:
-        if self.skill is None:
-            return "learn nothing"
-        return f"learn {self.skill}" + (f" discard {self.discard}" if self.discard else "")
+        return self._text
 
 
 Action = Select | Bet | Use | Test | Learn

@@ -8,7 +8,7 @@ prescribes (3 starting skills per colour, 37 upgrades, 5 obstacles per job A-D).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -65,10 +65,11 @@ class Skill:
     colour: str | None
     icon: str | None
     effects: tuple[Effect, ...]
+    text: str = ""  # the effects as card text, filled in by the loader
 
-    @property
-    def text(self) -> str:
-        return ", ".join(str(e) for e in self.effects)
+    def __post_init__(self) -> None:
+        if not self.text:
+            object.__setattr__(self, "text", ", ".join(str(e) for e in self.effects))
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +83,13 @@ class Obstacle:
     icons: tuple[str, ...]
     payout: int
     finale: bool
+    text: str = field(default="", compare=False)  # card text, filled in on creation
+
+    def __post_init__(self) -> None:
+        icons = "+".join(self.icons) if self.icons else "no icons"
+        fin = ", FINALE" if self.finale else ""
+        text = f"{self.id} {self.name} (target {self.target}, {icons}, payout {self.payout}{fin})"
+        object.__setattr__(self, "text", text)
 
     def meets(self, condition: str | None) -> bool:
         """Whether an effect's ``if`` condition holds for this obstacle."""
@@ -93,11 +101,6 @@ class Obstacle:
             return not self.icons
         return condition in self.icons
 
-    @property
-    def text(self) -> str:
-        icons = "+".join(self.icons) if self.icons else "no icons"
-        fin = ", FINALE" if self.finale else ""
-        return f"{self.id} {self.name} (target {self.target}, {icons}, payout {self.payout}{fin})"
 
 
 @dataclass(frozen=True, slots=True)

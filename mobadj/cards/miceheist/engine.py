@@ -20,11 +20,15 @@ SELECT, BET, ACTIVATE, LEARN, OVER = "select", "bet", "activate", "learn", "over
 RULES_VERSION = "mice-heist rulebook (shared/rules/mice-heist.md, 2026-11)"
 
 
+SEATS = tuple(f"P{i + 1}" for i in range(8))
+
+
 def seat(player: int) -> str:
-    return f"P{player + 1}"
+    return SEATS[player]
 
 
-_CACHE: dict[tuple, Any] = {}  # interned actions: legal_actions runs on every simulated step
+_CACHE: dict[tuple, Any] = {}
+_TEST = Test()  # interned actions: legal_actions runs on every simulated step
 
 
 def _bet(amount: int, key: str | None = None) -> Bet:
@@ -32,6 +36,31 @@ def _bet(amount: int, key: str | None = None) -> Bet:
     if act is None:
         act = _CACHE["bet", amount, key] = Bet(amount, (key,) if key else ())
     return act
+
+
+def _bet_options(stash: int, covered: tuple[str, ...]) -> list[Bet]:
+    """Every distinct sealed bet for a stash and covered skills (memoised: hot in playouts)."""
+    acts = _CACHE.get(("bets", stash, covered))
+    if acts is None:
+        top = stash + len(covered)
+        acts = [_bet(0, k) for k in covered] or [_bet(0)]
+        for amount in range(1, top + 1):
+            if amount < len(covered):  # which covered skills to uncover is a real choice
+                acts.extend(_bet(amount, k) for k in covered)
+            else:
+                acts.append(_bet(amount))
+        _CACHE["bets", stash, covered] = acts
+    return list(acts)
+
+
+def _targets_chip(skill: Skill, ob: Obstacle) -> bool:
+    """Whether activating ``skill`` on ``ob`` must name a chip (a flip or cancel applies)."""
+    hit = _CACHE.get(("targets", skill.key, ob.id))
+    if hit is None:
+        hit = _CACHE["targets", skill.key, ob.id] = any(
+            e.kind in ("flip", "cancel") and ob.meets(e.condition) for e in skill.effects
+        )
+    return hit
 
 
 def _use(key: str, chip: int | None = None) -> Use:
@@ -85,7 +114,9 @@ class MiceHeistState(GameState):
     activated: list[str] = field(init=False)
     claims: list[list[tuple[int, str]]] = field(init=False)  # end-game food per player
     end_reason: str = field(init=False)
-    _moved: set[str] = field(init=False, repr=False, default_factory=set)
+    _moved: set[str] = field(init=False, repr=False, default_factory=set)  # for the checks
+    _skills_changed: bool = field(init=False, repr=False, default=True)
+    _buffer: list[str] = field(init=False, repr=False, default_factory=list)
 
     # -- Set-up --
     def setup(self) -> None:
@@ -177,18 +208,12 @@ class MiceHeistState(GameState):
         return acts
 
     def _legal_bets(self, player: int) -> list[Bet]:
-        covered = [k for k in self.skills[player] if k in self.covered[player]]
-        top = self.stash[player] + len(covered)
-        acts = [_bet(0, k) for k in covered] or [_bet(0)]
-        for amount in range(1, top + 1):
-            if amount < len(covered):  # which covered skills to uncover is a real choice
-                acts.extend(_bet(amount, k) for k in covered)
-            else:
-                acts.append(_bet(amount))
-        return acts
+        cov = self.covered[player]
+        covered = tuple(k for k in self.skills[player] if k in cov) if cov else ()
+        return _bet_options(self.stash[player], covered)
 
     def _legal_uses(self, player: int) -> list[Any]:
-        acts: list[Any] = [Test()]
+        acts: list[Any] = [_TEST]
         if self.stash[player] < 1:
             return acts
         ob = self.obstacle
@@ -198,29 +223,33 @@ class MiceHeistState(GameState):
         for key in self.skills[player]:
             if key in covered:
                 continue
-            if self._targets_chip(self.data.skills[key], ob):
+            if _targets_chip(self.data.skills[key], ob):
                 acts.extend(_use(key, i) for i in live)
             else:
                 acts.append(_use(key))
         return acts
 
-    @staticmethod
-    def _targets_chip(skill: Skill, ob: Obstacle) -> bool:
-        return any(e.kind in ("flip", "cancel") and ob.meets(e.condition) for e in skill.effects)
-
     def _apply(self, player: int, action: Any) -> None:
-        if isinstance(action, Select):
-            self._select(player, action)
-        elif isinstance(action, Bet):
-            self._bet(player, action)
-        elif isinstance(action, Use):
-            self._use(player, action)
-        elif isinstance(action, Test):
-            self._test(player)
-        elif isinstance(action, Learn):
-            self._learn(player, action)
-        else:
+        handler = _HANDLERS.get(type(action))
+        if handler is None:
             raise IllegalAction(f"not a Mice Heist action: {action!r}")
+        try:
+            handler(self, player, action)
+        finally:
+            self._flush()
+
+    def _say(self, text: str) -> None:
+        """A public event; the sentences of one action are logged as one event."""
+        self._buffer.append(text)
+
+    def _flush(self) -> None:
+        if self._buffer:
+            self.log(" ".join(self._buffer))
+            self._buffer.clear()
+
+    def history(self, player: int | None) -> list[str]:
+        self._flush()
+        return super().history(player)
 
     def _need(self, phase: str, what: str) -> None:
         if self.phase != phase:
@@ -244,7 +273,6 @@ class MiceHeistState(GameState):
             jobs = ", ".join(j for j in self.data.jobs if self.stacks[j])
             raise IllegalAction(f"job '{action.job}' has no obstacle to select; choose {jobs}")
         ob = self.obstacle = self.data.obstacles[stack[0]]
-        self.log(f"Turn {self.turn}: {seat(player)} selects {ob.text}.")
         # "Get Help": every other player bets; a player with no cheese at all can only
         # abstain and has nothing to uncover, so they are not asked (ruling R3).
         self.phase = BET
@@ -253,9 +281,11 @@ class MiceHeistState(GameState):
         for p in order:
             if p not in self.pending:
                 self.sealed[p] = Bet(0)
+        text = f"Turn {self.turn}: {seat(player)} selects {ob.text}."
         if self.pending:
-            self.log("Betting: " + ", ".join(seat(p) for p in self.pending) + " seal their bets.")
-        else:
+            text += " Betting: " + ", ".join(seat(p) for p in self.pending) + "."
+        self._say(text)
+        if not self.pending:
             self._reveal()
 
     # -- Get Help --
@@ -317,7 +347,7 @@ class MiceHeistState(GameState):
                     parts.append(f"{seat(p)} abstains")
         self.sealed = {}
         if parts:
-            self.log("Bets revealed: " + "; ".join(parts) + ".")
+            self._say("Bets revealed: " + "; ".join(parts) + ".")
         # "Draw Chips"
         self._draw(self.data.chips_per_test)
         self.phase = ACTIVATE
@@ -331,10 +361,10 @@ class MiceHeistState(GameState):
         for _ in range(count):
             if not self.bag:
                 if not self.center:
-                    self.log("No chip is left to draw.")
+                    self._say("No chip is left to draw.")
                     break
                 self.bag, self.center = self.center, []
-                self.log(f"The bag is empty: {len(self.bag)} chips return from the play area.")
+                self._say(f"The bag is empty: {len(self.bag)} chips return from the play area.")
             i = self.rng.randrange(len(self.bag))
             chip = self.bag[i]
             self.bag[i] = self.bag[-1]
@@ -343,7 +373,7 @@ class MiceHeistState(GameState):
             self.test_chips.append([chip, face, 0])
             drawn.append(f"#{len(self.test_chips)} {chips[chip].label(face)}")
         if drawn:
-            self.log(f"{seat(self.tester)} draws " + ", ".join(drawn) + ".")
+            self._say(f"{seat(self.tester)} draws " + ", ".join(drawn) + ".")
 
     # -- Activate Skills --
     def _use(self, player: int, action: Use) -> None:
@@ -359,7 +389,7 @@ class MiceHeistState(GameState):
         skill = self.data.skills[key]
         ob = self.obstacle
         assert ob is not None
-        if self._targets_chip(skill, ob):
+        if _targets_chip(skill, ob):
             live = [i + 1 for i, c in enumerate(self.test_chips) if not c[2]]
             if action.chip not in live:
                 raise IllegalAction(
@@ -371,7 +401,8 @@ class MiceHeistState(GameState):
         self.stash[player] -= 1
         self.covered[player].add(key)
         self.activated.append(key)
-        self.log(f"{seat(player)} activates {skill.name} ({skill.text}).")
+        self._skills_changed = True
+        self._say(f"{seat(player)} activates {skill.name} ({skill.text}).")
         for e in skill.effects:
             if not ob.meets(e.condition):
                 continue
@@ -385,10 +416,10 @@ class MiceHeistState(GameState):
             elif kind == "flip":
                 c = self.test_chips[action.chip - 1]  # type: ignore[operator]
                 c[1] ^= 1
-                self.log(f"Chip #{action.chip} flips to {self.data.chips[c[0]].label(c[1])}.")
+                self._say(f"Chip #{action.chip} flips to {self.data.chips[c[0]].label(c[1])}.")
             elif kind == "cancel":
                 self.test_chips[action.chip - 1][2] = 1  # type: ignore[operator]
-                self.log(f"Chip #{action.chip} is set aside and counts 0.")
+                self._say(f"Chip #{action.chip} is set aside and counts 0.")
             elif kind == "draw":
                 self._draw(e.value)
             elif kind == "gain":
@@ -414,14 +445,14 @@ class MiceHeistState(GameState):
         return total
 
     # -- Calculate Result and Resolve --
-    def _test(self, player: int) -> None:
+    def _test(self, player: int, action: Test | None = None) -> None:
         self._need(ACTIVATE, "test")
         ob = self.obstacle
         assert ob is not None
         rating = self.rating()
         success = rating >= ob.target  # "less than the target rating you failed"
         verdict = "succeeds" if success else "fails"
-        self.log(f"{seat(player)} {verdict}: rating {rating} against target {ob.target}.")
+        self._say(f"{seat(player)} {verdict}: rating {rating} against target {ob.target}.")
         if success:
             self._success(player, ob)
             return
@@ -431,7 +462,7 @@ class MiceHeistState(GameState):
                 self.supply -= 1
                 self.stash[p] += 1
         if self.assisting:
-            self.log("Assisting players take a cheese each from the supply.")
+            self._say("Assisting players take a cheese each from the supply.")
         if self.market:  # ... you may learn one skill from market ...
             self.phase = LEARN
         else:
@@ -442,7 +473,7 @@ class MiceHeistState(GameState):
         got = self.obstacle_cheese.pop(ob.id, 0)
         if got:
             self.stash[player] += got
-            self.log(f"{seat(player)} takes the {got} cheese on {ob.id}.")
+            self._say(f"{seat(player)} takes the {got} cheese on {ob.id}.")
         for p in self.assisting:  # "one player at a time in clockwise order"
             self._move(ob.job, p, self.bets[p])
         self._move(ob.job, player, ob.payout)
@@ -477,16 +508,17 @@ class MiceHeistState(GameState):
                 if action.discard in self.covered[player]:  # its cheese goes back (ruling R9)
                     self.covered[player].discard(action.discard)
                     self.supply += 1
-                self.log(f"{seat(player)} returns {self._name(action.discard)} to the box.")
+                self._say(f"{seat(player)} returns {self._name(action.discard)} to the box.")
             self.market.remove(action.skill)
             mine.append(action.skill)
-            self.log(f"{seat(player)} learns {self._name(action.skill)}.")
+            self._skills_changed = True
+            self._say(f"{seat(player)} learns {self._name(action.skill)}.")
             if self.deck:  # "deal out a new one from the deck to replace it"
                 new = self.deck.pop()
                 self.market.append(new)
-                self.log(f"{self._name(new)} joins the market.")
+                self._say(f"{self._name(new)} joins the market.")
         else:
-            self.log(f"{seat(player)} learns no skill.")
+            self._say(f"{seat(player)} learns no skill.")
         self._after_failure(player, ob)
 
     def _after_failure(self, player: int, ob: Obstacle) -> None:
@@ -521,7 +553,7 @@ class MiceHeistState(GameState):
         after = tracks.move(self.track[job], self.pos[job], player, steps)
         if after != before:
             where = f"space {after}" if after else "off the track"
-            self.log(f"{seat(player)} moves to {where} on track {job}.")
+            self._say(f"{seat(player)} moves to {where} on track {job}.")
 
     # -- End Game and Scoring --
     def _end(self, reason: str) -> None:
@@ -530,7 +562,8 @@ class MiceHeistState(GameState):
         self.test_chips = []
         self.end_reason = reason
         self.phase = OVER
-        self.log(f"The game ends: {reason}.")
+        self._say(f"The game ends: {reason}.")
+        self._flush()
         for j in self.data.jobs:
             food = list(self.food[j])  # best first: first choice takes the best (ruling R11)
             for p in tracks.standing(self.pos[j]):
@@ -567,9 +600,7 @@ class MiceHeistState(GameState):
     def check_invariants(self) -> list[str]:
         """Cheese, chips and track markers are conserved; skill limits hold."""
         bad = []
-        cheese = sum(self.stash) + self.supply
-        for c in self.covered:
-            cheese += len(c)
+        cheese = sum(self.stash) + self.supply + sum(map(len, self.covered))
         if self.obstacle_cheese:
             cheese += sum(self.obstacle_cheese.values())
         if cheese != self.data.cheese_total or self.supply < 0 or min(self.stash) < 0:
@@ -584,10 +615,12 @@ class MiceHeistState(GameState):
             if len(spaces) - spaces.count(None) != len(pos) - pos.count(0):
                 bad.append(f"track {j}: markers out of step")
         self._moved.clear()
-        limit = self.data.max_skills
-        for p, mine in enumerate(self.skills):
-            if len(mine) > limit or not self.covered[p].issubset(mine):
-                bad.append(f"P{p + 1} skills out of bounds")
+        if self._skills_changed:
+            limit = self.data.max_skills
+            for p, mine in enumerate(self.skills):
+                if len(mine) > limit or not self.covered[p].issubset(mine):
+                    bad.append(f"P{p + 1} skills out of bounds")
+            self._skills_changed = False
         return bad
 
     def can_undo(self, player: int, action: Any) -> bool:
@@ -622,3 +655,12 @@ class MiceHeistState(GameState):
         from mobadj.cards.miceheist.render import render
 
         return render(self, player)
+
+
+_HANDLERS = {
+    Select: MiceHeistState._select,
+    Bet: MiceHeistState._bet,
+    Use: MiceHeistState._use,
+    Test: MiceHeistState._test,
+    Learn: MiceHeistState._learn,
+}

@@ -206,7 +206,7 @@ def test_flip_and_cancel_need_a_chip() -> None:
     s.command(t, "use second-glance on 2")  # -1 -> +1
     assert s.test_chips[1][1] == 0 and s.rating() == 1 + 1 + 1
     s.command(t, "use shrug off on 1")  # the +1 chip counts 0
-    assert s.rating() == 0 + 1 + 1
+    assert s.rating() == 0 + 1 + 1 + 1  # chip 2 flipped, Second Glance +1, Shrug Off +1
     assert Use("second-glance", 1) not in s.legal_actions(t)
 
 
