@@ -315,3 +315,17 @@ def test_commands_for_another_phase_are_refused_with_the_phase_named() -> None:
     g = s.to_act()[0]
     with pytest.raises(GameError, match="making their offers"):
         s.apply(g, Pick(boss))
+
+
+def test_no_card_front_is_shown_before_the_boss_picks() -> None:
+    # rulebook: Gangsters "may not reveal the front of their card until the Mob Boss chooses"
+    s = new(4)
+    boss = s.boss
+    s.command(boss, "job 1 fast")
+    for p in list(s.to_act()):
+        s.command(p, "offer 1")
+    g = sorted(s.offers)[0]
+    with pytest.raises(IllegalAction, match="no face-down offer"):
+        s.command(g, "reveal")
+    assert s.view(None)["seats"][g]["offer"] == {
+        "face_down": True, "back": s.deck.cards[s.offers[g]].back_text}
