@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mobadj.engine.position import PositionError
-from mobadj.mobtown.notation import mobtown_parser
+from mobadj.mobtown.notation import mobtown_parser, split_mob
 from mobadj.mobtown.rules import MobtownRules
 from mobadj.mobtown.state import dislodged_entry, position_from_data
 from mobadj.mobtown.turn import adjudicate
@@ -43,7 +43,7 @@ def run_case(case: Mapping[str, Any], game_map: Any, rules: MobtownRules | None 
                 spelling.setdefault(game_map.power_id(str(name)), str(name))
             except Exception as exc:
                 raise PositionError(f"unknown mob {name!r}: {exc}") from None
-    position = position_from_data(case, game_map)
+    position = position_from_data(case, game_map, rules)
     errors: list[str] = []
     pairs: list[tuple[str, Any]] = []
     texts: list[tuple[str, str, Any]] = []  # (mob, text, order or error text)
@@ -54,8 +54,14 @@ def run_case(case: Mapping[str, Any], game_map: Any, rules: MobtownRules | None 
         if not isinstance(items, list):
             raise PositionError(f"orders of {name!r} must be a list of strings")
         for text in items:
+            named, order_text = split_mob(str(text), game_map)  # "Lepke G(Cit)-U-Mic"
+            if named is not None and named != pid:
+                message = f"this order names {named}, but is listed under {name}"
+                errors.append(f"{spelling[pid]}: {text!r}: {message}")
+                texts.append((pid, str(text), message))
+                continue
             try:
-                group = parser.parse_group(str(text))
+                group = parser.parse_group(order_text)
             except ValueError as exc:
                 errors.append(f"{spelling[pid]}: {text!r}: {exc}")
                 texts.append((pid, str(text), str(exc)))

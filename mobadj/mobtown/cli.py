@@ -55,7 +55,7 @@ def adjudicate_files(game_map: Any, position: Path, orders: Sequence[Path], as_j
     try:
         rules = make_rules(options)
         data = yaml.safe_load(position.read_text(encoding="utf-8"))
-        pos = position_from_data(data, game_map)
+        pos = position_from_data(data, game_map, rules)
     except (yaml.YAMLError, PositionError) as exc:
         raise click.ClickException(f"{position}: {exc}") from None
     parsed = []

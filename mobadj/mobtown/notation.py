@@ -112,9 +112,47 @@ def mobtown_parser(game_map: Any) -> OrderParser:
     return _parser(game_map)
 
 
+@functools.lru_cache(maxsize=8)
+def _mob_names(game_map: Any) -> tuple[tuple[str, str], ...]:
+    names = []
+    for pid, power in game_map.powers.items():
+        for name in (pid, power.name, *power.aliases):
+            names.append((name.lower(), pid))
+    return tuple(sorted(set(names), key=lambda n: -len(n[0])))
+
+
+def split_mob(text: str, game_map: Any) -> tuple[str | None, str]:
+    """``"Murder Inc. G(PPU) & G(Pel) S G(Mic)-Mem"`` -> ("murderinc", the order): the
+    rulebook's examples put the mob's name before its orders, with no colon."""
+    low = text.lower().lstrip()
+    lead = len(text) - len(text.lstrip())
+    for name, pid in _mob_names(game_map):
+        if low.startswith(name) and low[len(name):len(name) + 1] in (" ", ":"):
+            rest = text[lead + len(name):].lstrip(" :")
+            if rest[:1] in ("G", "D", "g", "d") or rest[:5].lower() in ("build", "remov", "waive"):
+                return pid, rest
+    return None, text
+
+
 def parse_mobtown_orders(text: str, game_map: Any, power: str | None = None) -> Any:
-    """Parse an order file in the rulebook notation (a core ParseResult)."""
-    return parse_orders(text, game_map, power=power, parser=mobtown_parser(game_map))
+    """Parse an order file in the rulebook notation (a core ParseResult).  Besides the core
+    forms (``Al Capone:`` sections and prefixes), a line may start with the mob's name and no
+    colon, as the rulebook prints its examples (``Lepke G(Cit)-U-Mic``)."""
+    names = dict(_mob_names(game_map))
+    lines = []
+    for line in text.splitlines():
+        bare = line.split("#", 1)[0].strip()
+        if bare.lower() in names:  # "Lepke" alone on a line starts a section
+            line = line.replace(bare, bare + ":", 1)
+        else:
+            pid, rest = split_mob(line, game_map)
+            cut = len(line) - len(rest)
+            if pid is not None and ":" not in line[:cut]:
+                end = len(line[:cut].rstrip())  # keep every column where it was
+                line = line[:end] + ":" + line[end + 1:]
+        lines.append(line)
+    return parse_orders("\n".join(lines), game_map, power=power,
+                        parser=mobtown_parser(game_map))
 
 
 def parse_mobtown_order(text: str, game_map: Any) -> list:

@@ -198,8 +198,10 @@ def _blocks(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     return block
 
 
-def position_from_data(data: Mapping[str, Any], game_map: Any) -> MobtownPosition:
-    """Read the YAML/JSON shape (module docstring); raises PositionError."""
+def position_from_data(data: Mapping[str, Any], game_map: Any, rules: Any = None
+                       ) -> MobtownPosition:
+    """Read the YAML/JSON shape (module docstring); raises PositionError.  The retreats of
+    dislodged Gangs are worked out with ``rules`` (default options if None)."""
     if not isinstance(data, Mapping):
         raise PositionError("a position must be a mapping with phase, units, centers, ...")
     pos = MobtownPosition(MPhase.parse(data.get("phase", FIRST)))
@@ -257,4 +259,12 @@ def position_from_data(data: Mapping[str, Any], game_map: Any) -> MobtownPositio
                                                                   "disorder"))
     pos.rebuilt = frozenset(_power(game_map, p) for p in _items(data.get("rebuilt_dons"),
                                                                  "rebuilt_dons"))
+    if pos.dislodged:
+        from mobadj.mobtown.rules import MobtownRules
+        from mobadj.mobtown.weekend import retreat_options
+
+        rules = rules or MobtownRules()
+        for prov, d in list(pos.dislodged.items()):
+            options = retreat_options(d, pos, game_map, rules)
+            pos.dislodged[prov] = Dislodged(d.unit, d.attacker_from, False, options, d.via)
     return pos

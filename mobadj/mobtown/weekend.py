@@ -93,7 +93,7 @@ def retreat_options(d: Dislodged, pos: MobtownPosition, game_map: Any,
 
 
 def _options(pos: MobtownPosition, d: Dislodged, game_map: Any, rules: MobtownRules):
-    return d.retreats or retreat_options(d, pos, game_map, rules)
+    return retreat_options(d, pos, game_map, rules)  # with this game's options
 
 
 def retreats(pos: MobtownPosition, pairs: list, game_map: Any, rules: MobtownRules) -> Any:

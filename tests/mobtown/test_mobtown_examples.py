@@ -73,3 +73,18 @@ def test_rule4_example_highway_crossing_needs_the_extra_support(play):
     helped = play({"diamond": ["G GoG", "G P22"]},
                   "Legs Diamond: G(P22) S G(Gon)-Bur\nG(Gon)-Bur")
     assert helped.ok("G GoG - Bur")
+
+
+RULEBOOK_A = """Al Capone G(Mic)-U-P49
+Murder Inc. G(Mem)-U-WCP
+Lepke G(Cit)-U-Mic"""
+
+
+def test_example_a_as_printed_with_the_mob_names(mt):
+    # the rulebook prints each mob's name before its orders, with no colon
+    parsed = parse_mobtown_orders(RULEBOOK_A, mt)
+    assert not parsed.errors
+    assert [(p.power, str(p.order)) for p in parsed.orders] == [
+        ("capone", "G Mic - U - P49"), ("murderinc", "G Mem - U - WCP"),
+        ("lepke", "G Cit - U - Mic")]
+    assert [p.column for p in parsed.orders] == [11, 13, 7]

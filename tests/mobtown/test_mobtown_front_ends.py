@@ -58,6 +58,17 @@ def test_batch_contract_subprocess():
     assert "only by subway" in out_r["orders"][0]["reason"]
 
 
+def test_batch_orders_with_the_mob_name_as_printed():
+    case = {"id": "a", "map": "mobtown2", "phase": "1919-07-W1-M",
+            "units": {"capone": ["G Mic"], "murderinc": ["G Mem"], "lepke": ["G Cit"]},
+            "orders": {"capone": ["Al Capone G(Mic)-U-P49"],
+                       "murderinc": ["Murder Inc. G(Mem)-U-WCP"],
+                       "lepke": ["G(Cit)-U-Mic", "Al Capone G(Cit) H"]}}
+    out = run_case(case)
+    assert [o["result"] for o in out["orders"]] == ["succeeds"] * 3 + ["invalid"]
+    assert "listed under lepke" in out["orders"][3]["reason"]
+
+
 def test_batch_errors_never_crash():
     out = run_case({"id": 1, "map": "mobtown2", "phase": "S1901M"})
     assert out["next_phase"] is None and "1919-07-W1-M" in out["errors"][0]

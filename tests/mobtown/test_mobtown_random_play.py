@@ -1,0 +1,77 @@
+"""Random play from June 1919 (seeded): invariants hold and every phase round-trips."""
+
+from __future__ import annotations
+
+import random
+
+from mobadj.mobtown.notation import PlaceDon
+from mobadj.mobtown.rules import GAOL, MobtownRules
+from mobadj.mobtown.state import initial_position, position_from_data
+from mobadj.mobtown.turn import adjudicate
+from mobadj.orders.model import Build, Disband, Hold, Move, SupportHold, Unit
+
+
+def _movement_orders(pos, mt, rng):
+    orders = []
+    rules = MobtownRules()
+    for prov, gang in sorted(pos.gangs.items()):
+        nbs = sorted(n for n in mt.neighbours("G", prov) if n != GAOL)
+        roll = rng.random()
+        if roll < 0.6 and nbs:
+            dest = rng.choice(nbs)
+            edge = mt.edge("G", prov, dest)
+            under = not rules.ground_link(edge) or (rules.subway_link(edge) and rng.random() < .5)
+            with_don = prov in pos.dons.values() and rng.random() < 0.7
+            orders.append((gang.power, Move(Unit("G", prov), dest, via_subway=under,
+                                            with_don=with_don)))
+        elif roll < 0.8:
+            friends = [p for p in nbs if p in pos.gangs]
+            if friends:
+                orders.append((gang.power, SupportHold(Unit("G", prov), Unit("G", friends[0]))))
+        else:
+            orders.append((gang.power, Hold(Unit("G", prov))))
+    return orders
+
+
+def _weekend_orders(pos, mt, rng):
+    orders = []
+    for prov, d in sorted(pos.dislodged.items()):
+        if d.retreats and rng.random() < 0.8:
+            opt = rng.choice(d.retreats)
+            orders.append((d.unit.power, Move(Unit("G", prov), opt.removeprefix("U-"),
+                                              via_subway=opt.startswith("U-"))))
+        else:
+            orders.append((d.unit.power, Disband(Unit("G", prov))))
+    return orders
+
+
+def _adjust_orders(pos, mt):
+    orders = []
+    for pid, power in mt.powers.items():
+        for home in power.home_centers:
+            if pos.centers.get(home) == pid and home not in pos.gangs:
+                kind = "D" if pid not in pos.dons else "G"
+                orders.append((pid, Build(Unit(kind, home))))
+    return orders
+
+
+def test_random_games_keep_the_invariants(mt):
+    for seed in range(3):
+        rng = random.Random(seed)
+        pos = initial_position(mt)
+        orders = [(pid, PlaceDon(Unit("D", rng.choice(p.home_centers))))
+                  for pid, p in mt.powers.items()]
+        for _ in range(40):
+            result = adjudicate(pos, orders, mt)
+            pos = result.position
+            assert len(pos.dons) <= 6  # rule 3
+            assert len(pos.centers) <= 32
+            assert all(p in mt.provinces and p != GAOL for p in pos.gangs)
+            assert position_from_data(pos.to_data(), mt).to_data() == pos.to_data()
+            if pos.phase.is_movement:
+                orders = _movement_orders(pos, mt, rng)
+            elif pos.phase.is_retreat:
+                orders = _weekend_orders(pos, mt, rng)
+            else:
+                orders = _adjust_orders(pos, mt)
+        assert pos.phase > result.phase
