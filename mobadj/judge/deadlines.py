@@ -28,6 +28,7 @@ DEFAULTS: dict[str, Any] = {
     "disorder_after_nmr": 2,
     "pause_max_days": 14,
     "early": "ready",  # ready: resolve early when every due player is READY; never
+    "picture": "both",  # map pictures on results: both (SVG and PNG) | svg | none
 }
 
 

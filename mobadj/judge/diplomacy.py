@@ -24,7 +24,7 @@ from mobadj.orders.parser import parse_orders
 VOID = {Reason.VOID_SUPPORT, Reason.VOID_CONVOY, Reason.NO_CONVOY}
 
 
-VARIANT_MODULES = {"mobtown2": "mobadj.mobtown"}  # imported for their calendar and rule hooks
+VARIANT_MODULES: dict[str, str] = {}  # kind -> module registering calendar and rule hooks
 
 
 def load_variant(kind: str) -> None:
@@ -172,6 +172,8 @@ def report(host: Any, result: PhaseResult, before: Position) -> str:
 def _attachments(host: Any, position: Position, caption: str) -> list[tuple[str, str, bytes]]:
     """The map picture (SVG and PNG) when this installation can draw the map (a renderer
     and a layout file for it); results go out without it otherwise."""
+    if getattr(host, "picture", "both") == "none":
+        return []
     try:
         render = importlib.import_module("mobadj.render")
         layout = render.load_layout(host.kind)
@@ -179,6 +181,8 @@ def _attachments(host: Any, position: Position, caption: str) -> list[tuple[str,
     except Exception:  # no renderer, no layout for this map, or a drawing bug: no picture
         return []
     out = [("map.svg", "image/svg+xml", svg.encode())]
+    if getattr(host, "picture", "both") != "both":
+        return out
     with contextlib.suppress(Exception):  # PNG needs libcairo; the SVG alone still serves
         out.append(("map.png", "image/png", render.svg_to_png(svg)))
     return out

@@ -54,6 +54,8 @@ class Host(ABC):
     # True: resolve as soon as every due seat has submitted (turn-based card games);
     # False: wait for the deadline or for everyone's READY (Diplomacy).
     resolve_when_all_in: bool = False
+    # Map pictures to attach to results (game option ``picture``): both | svg | none.
+    picture: str = "both"
 
     @abstractmethod
     def seats(self, options: dict[str, Any]) -> list[str]:
@@ -129,8 +131,9 @@ class DiplomacyHost(Host):
         return self._map
 
     def _engine(self) -> Any:
+        glue = "mobadj.judge.mobtownhost" if self.kind == "mobtown2" else "mobadj.judge.diplomacy"
         try:
-            module = importlib.import_module("mobadj.judge.diplomacy")
+            module = importlib.import_module(glue)
             module.load_variant(self.kind)
         except ImportError as exc:  # the engine or the variant is missing from this tree
             raise HostError(f"{self.title} games need the adjudication engine: {exc}") from None

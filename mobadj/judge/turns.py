@@ -9,7 +9,7 @@ import logging
 
 from mobadj.judge import reports
 from mobadj.judge.base import JudgeBase, JudgeError
-from mobadj.judge.deadlines import HOUR, Action, decide, option
+from mobadj.judge.deadlines import DEFAULTS, HOUR, Action, decide, option
 from mobadj.judge.hosts import host_for
 from mobadj.judge.store import Game, Mail
 
@@ -57,6 +57,7 @@ class Turns(JudgeBase):
         players = {p.power: p for p in self.store.players(game.name)}
         missing, _ = self._missing(game)
         due = host.due(state)
+        host.picture = str(game.options.get("picture", DEFAULTS["picture"])).lower()
         result = host.resolve(state, {k: v for k, v in orders.items() if k in due}, missing)
         snapshot = {p: {"nmr_total": pl.nmr_total, "nmr_streak": pl.nmr_streak,
                         "status": pl.status} for p, pl in players.items()}

@@ -1,0 +1,51 @@
+"""Mobtown II through the judge: Don placement and a week of movement by mail, with the
+rulebook notation, Mobtown's reasons, and the map picture attached to the results."""
+
+from __future__ import annotations
+
+import pytest
+
+from mobadj.judge.hosts import host_for
+
+from .conftest import Table
+from .helpers import mail
+
+
+@pytest.fixture
+def mob(judge):
+    return Table(judge, "mobtown2")
+
+
+def say(judge, t, seat, text):
+    return judge.handle_mail(mail(t.emails[seat], t.signon(seat) + text))
+
+
+def test_a_weekend_and_a_week_by_mail(judge, mob, clock):
+    game_map = host_for("mobtown2").game_map
+    seats = list(mob.emails)
+    assert len(seats) == 6
+    assert judge.store.game("g1").phase == "1919-06-START"
+    r = say(judge, mob, "capone", "Don starts in Lex")[0].body
+    assert "Weekend at the end of June 1919: Don placement" in r
+    assert "not a home centre of this mob" in r  # rule 3, said at once
+    for seat in seats:
+        home = game_map.powers[seat].home_centers[0]
+        out = say(judge, mob, seat, f"Don starts in {home}\nready")
+    assert judge.store.game("g1").phase == "1919-07-W1-M"
+    res = next(m for m in out if m.to == mob.emails["capone"] and "results" in m.subject)
+    assert "D DAN" in res.body and "Next phase: Week 1, July 1919: movement" in res.body
+    names = [a[0] for a in res.attachments]
+    assert names == ["result.json", "map.svg", "map.png"]
+
+    r = say(judge, mob, "capone", "G+D(DAN)-Bnx\nG(Bnx) S G(DAS) - Mahn\npreview")[0].body
+    assert "unknown province 'Mahn'" in r and "did you mean" in r
+    assert "Preview (the others all hold):" in r
+    clock.advance(hours=49)
+    judge.tick()  # first NMR for the other mobs: one extension
+    clock.advance(hours=25)
+    out = judge.tick()
+    assert judge.store.game("g1").phase.startswith("1919-07-W2")
+    res = next(m for m in out if m.to == mob.emails["capone"] and "results" in m.subject)
+    assert "Al Capone:" in res.body and "G+D DAN - Bnx" in res.body
+    assert "No orders received from:" in res.body and "capone" not in res.body.split(
+        "No orders received from:")[1].split("\n")[0]
