@@ -42,25 +42,25 @@ def grammar() -> Lark:
 class _Tree(Transformer):
     """Tree -> (kind, args) tuples; card references are resolved afterwards."""
 
-    def start(self, cmd):  # noqa: D102
+    def start(self, cmd):
         return cmd
 
-    def cardref(self, *tokens: Token):  # noqa: D102
+    def cardref(self, *tokens: Token):
         return " ".join(str(t) for t in tokens), tokens[0].column
 
-    def job(self, _kw, card, feature):  # noqa: D102
+    def job(self, _kw, card, feature):
         return ("job", card, str(feature).lower())
 
-    def offer(self, _kw, card):  # noqa: D102
+    def offer(self, _kw, card):
         return ("offer", card)
 
-    def say(self, _kw, text=None):  # noqa: D102
+    def say(self, _kw, text=None):
         return ("say", str(text or "").strip())
 
-    def pick(self, _kw, ref):  # noqa: D102
+    def pick(self, _kw, ref):
         return ("pick", int(str(ref).lstrip("pP")), ref.column)
 
-    def reveal(self, _kw):  # noqa: D102
+    def reveal(self, _kw):
         return ("reveal",)
 
 
@@ -118,10 +118,11 @@ def _syntax_error(text: str, err: UnexpectedInput) -> CommandError:
 
 def parse_command(text: str, deck: Deck, hand: Sequence[int]) -> Action:
     """Read one command of a player holding ``hand`` (card indexes, in hand order)."""
+    text = text.rstrip()  # leading spaces stay, so columns match the line as sent
     try:
-        tree = grammar().parse(text.strip())
+        tree = grammar().parse(text)
     except UnexpectedInput as err:
-        raise _syntax_error(text.strip(), err) from None
+        raise _syntax_error(text, err) from None
     cmd = _TRANSFORMER.transform(tree)
     kind = cmd[0]
     if kind == "job":
@@ -163,10 +164,5 @@ def resolve_card(ref: tuple[str, int], deck: Deck, hand: Sequence[int], text: st
         msg = f"'{word}' could be " + " or ".join(c.name for c in starts)
     else:
         msg = f"no card named '{word}'"
-    return _raise(CommandError(msg, text=text, column=column,
-                               expected=["a card name or hand slot 1-3"],
-                               suggestion=close[0] if close else None))
-
-
-def _raise(err: CommandError) -> JobCard:
-    raise err
+    raise CommandError(msg, text=text, column=column, expected=["a card name or hand slot 1-3"],
+                       suggestion=close[0] if close else None)

@@ -142,3 +142,10 @@ def test_any_input_gives_a_game_error_never_a_traceback() -> None:
             assert str(err)
         if s.is_over():
             s = new(4, seed=rng.randrange(100))
+
+
+def test_columns_count_from_the_line_as_sent(state) -> None:
+    with pytest.raises(CommandError) as info:
+        state.parse(state.boss, "  jbo 1 fast")
+    assert info.value.column == 3 and info.value.suggestion == "job"
+    assert state.parse(state.boss, "\tjob 2 fast\n") == PlayJob("Card Game", "fast")
