@@ -84,7 +84,8 @@ def move_dons(
         for victim, where in sorted(dons.items()):
             if where == prov and victim != power and victim not in out.died:
                 out.died[victim] = prov
-                out.how[victim] = f"given the cement overcoat in {prov} by {power}"
+                captor = game_map.powers[power].name if power in game_map.powers else power
+                out.how[victim] = f"was given the cement overcoat in {prov} by {captor}"
     if rules.lone_don_drowns:
         for power, prov in sorted(out.dons.items()):
             if power not in out.died and prov not in gangs_after and is_water(game_map, prov):

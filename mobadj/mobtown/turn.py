@@ -85,8 +85,9 @@ def _pre_check(position: MobtownPosition, power: str | None, order: Any, game_ma
         return OrderResult(who, order, Outcome.INVALID, MobtownReason.DON_ALONE)
     if loc == GAOL:
         return OrderResult(who, order, Outcome.INVALID, MobtownReason.IN_GAOL)
-    if type(order) is SupportMove and not rules.subway_support:
-        edge = game_map.edge("G", loc, order.destination)
+    if type(order) in (SupportMove, SupportHold) and not rules.subway_support:
+        goal = order.destination if type(order) is SupportMove else order.supported.location
+        edge = game_map.edge("G", loc, goal)
         if edge is not None and not rules.ground_link(edge):
             return OrderResult(who, order, Outcome.INVALID, MobtownReason.SUPPORT_BY_SUBWAY)
     return None

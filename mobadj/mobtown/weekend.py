@@ -183,8 +183,9 @@ def retreats(pos: MobtownPosition, pairs: list, game_map: Any, rules: MobtownRul
             defaults.append(OrderResult(d.unit.power, what, Outcome.SUCCEEDS, reason))
         if fate == GAOL:
             after.gaol.append(d.unit.power)
-            events.append(f"{d.unit} of {d.unit.power} goes to gaol in MTPD for the rest of "
-                          "the game (rule 7)")
+            mob = game_map.powers[d.unit.power].name
+            events.append(f"{mob}'s {d.unit} goes to gaol in MTPD for the rest of the game "
+                          "(rule 7)")
         elif fate:
             after.gangs[fate] = UnitState(d.unit.power, "G", fate)
     after.gaol.sort()
@@ -284,7 +285,8 @@ def _build_don(after: MobtownPosition, power: str | None, order: Build, game_map
         return bad(MobtownReason.SIX_DONS)
     after.dons[owner] = prov
     after.rebuilt = after.rebuilt | {owner}
-    events.append(f"{owner} elects a new Don in {prov}; he needs a supply centre (rule 3)")
+    events.append(f"{game_map.powers[owner].name} elects a new Don in {prov}; he needs a "
+                  "supply centre (rule 3)")
     return OrderResult(owner, order, Outcome.SUCCEEDS)
 
 

@@ -120,6 +120,11 @@ def test_ruling12_no_support_through_a_subway(play):
     assert q.ok("G Col - Ext")
 
 
+def test_ruling12_no_hold_support_through_a_subway(play):
+    p = play({"capone": ["G Tam", "G Ext"]}, "Al Capone: G(Tam) S G(Ext)")
+    assert p.outcome("G Tam S G Ext") == ("invalid", R.SUPPORT_BY_SUBWAY.value)
+
+
 def test_ruling12_support_must_name_the_route(play):
     p = play({"babyface": ["G Bgt", "G Mem"]}, "Baby Face: G(Bgt) S G(Mem)-Mic\nG(Mem)-U-Mic")
     assert p.outcome("G Bgt S G Mem - Mic") == ("fails", "supported unit did not make that order")
