@@ -224,3 +224,28 @@ def test_unreachable_server_is_retried_with_growing_back_off(tmp_path, mail_serv
     thread.join(10)
     store.close()
     assert svc.failures[:5] == [0.01, 0.02, 0.04, 0.08, 0.08]  # doubling, capped
+
+
+def test_mobtown_results_carry_the_map_by_mail(service, mail_servers):
+    """Mobtown II over the real servers: six mobs place their Dons by mail; the results
+    arrive with result.json, map.svg and map.png attached."""
+    from mobadj.judge.hosts import host_for
+
+    S = mail_servers
+    judge = service.judge
+    game_map = host_for("mobtown2").game_map
+    judge.create_game("mob", "mobtown2", "gm@test.org", "gm-pw", seed=9)
+    mobs = list(game_map.powers)[:6]
+    adds = "".join(f"addplayer {m}@test.org {m} pw-{m}\n" for m in mobs)
+    send(S, "gm@test.org", f"GM mob gm-pw\n{adds}start")
+    service.step()
+    for m in mobs:
+        home = game_map.powers[m].home_centers[0]
+        send(S, f"{m}@test.org", f"SIGNON mob {m} pw-{m}\nDon starts in {home}\nREADY")
+    service.step()
+    got = S.wait_for(f"{mobs[0]}@test.org", 4)
+    results = next(m for m in got if "results" in m["Subject"])
+    assert "Weekend at the end of June 1919: Don placement" in text(results)
+    assert attachment_names(results) == ["result.json", "map.svg", "map.png"]
+    png = next(p for p in results.iter_attachments() if p.get_filename() == "map.png")
+    assert png.get_content().startswith(b"\x89PNG")
