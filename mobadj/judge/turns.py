@@ -145,16 +145,20 @@ class Turns(JudgeBase):
         for game in self.store.games():
             if game.status not in ("active", "paused") or game.state is None:
                 continue
-            with self.store.transaction():
-                game = self.store.game(game.name)
-                if game is None or game.state is None:
-                    continue
-                out: list[Mail] = []
-                self._tick_game(game, now, out)
-                for m in out:
-                    m.headers.setdefault("Auto-Submitted", "auto-generated")
-                    m.id = self.store.queue(m, now)
-                out_all += out
+            out: list[Mail] = []
+            try:
+                with self.store.transaction():
+                    current = self.store.game(game.name)
+                    if current is None or current.state is None:
+                        continue
+                    self._tick_game(current, now, out)
+                    for m in out:
+                        m.headers.setdefault("Auto-Submitted", "auto-generated")
+                        m.id = self.store.queue(m, now)
+            except Exception:  # one broken game must not stop the others (rolled back)
+                log.exception("game %s: deadline handling failed; will retry", game.name)
+                continue
+            out_all += out
         return out_all
 
     def _tick_game(self, game: Game, now: float, out: list[Mail]) -> None:

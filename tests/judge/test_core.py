@@ -263,3 +263,31 @@ def test_a_bug_in_a_game_engine_undoes_the_mail_and_apologises(judge, table, mon
     monkeypatch.undo()
     r = reply_of(send(judge, "north@test.org", table.signon("NORTH") + "go 2"))
     assert "go 2" in r  # the judge carries on; the old password still works
+
+
+def test_a_broken_game_does_not_stop_the_others_at_deadlines(judge, clock, monkeypatch):
+    from .conftest import Table
+    from .toyhost import ToyHost
+
+    Table(judge)  # g1
+    judge.create_game("g2", "standard", "gm@test.org", "pw", seed=1)
+    out: list = []
+    with judge.store.transaction():
+        judge.add_player(judge.store.game("g2"), "e@test.org", "ENGLAND", "pw-e", 0, out)
+        judge.start(judge.store.game("g2"), clock(), out)
+    original = ToyHost.resolve
+
+    def broken(self, *args, **kw):
+        raise RuntimeError("engine bug")
+
+    monkeypatch.setattr(ToyHost, "resolve", broken)
+    with judge.store.transaction():
+        judge.set_option(judge.store.game("g1"), "extend_first_nmr_hours", "0")
+        judge.set_option(judge.store.game("g2"), "extend_first_nmr_hours", "0")
+    clock.advance(hours=49)
+    judge.tick()
+    assert judge.store.game("g1").phase == "T1"  # rolled back, untouched
+    assert judge.store.game("g2").phase == "F1901M"  # the other game went on
+    monkeypatch.setattr(ToyHost, "resolve", original)
+    judge.tick()
+    assert judge.store.game("g1").phase == "T2"  # and the broken one recovers when fixed
