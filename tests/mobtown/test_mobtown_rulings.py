@@ -215,3 +215,27 @@ def test_options_through_rules_for():
     assert isinstance(rules, MobtownRules)
     assert rules.options()["captive_don_helps"] is True
     assert rules.options()["don_crossing"] == "support"
+
+
+_SIXTEEN = ["5th", "Bnx", "Brk", "Bro", "Cap", "Cas", "Cat", "Chi", "Con", "DAN", "DAS", "DtB",
+            "Lak", "Lib", "MaE", "Man"]
+
+
+def test_ruling18_victory_after_the_weekend_retreats(play):
+    # centres change (and victory is checked) after week 2's retreats when some follow
+    moved = play({"capone": ["G Lex", "G DAS", "G Cem"], "lepke": ["G Ext"]},
+                 "Al Capone: G(Lex)-Col\nG(DAS)-Ext\nG(Cem) S G(DAS)-Ext",
+                 centers={"capone": _SIXTEEN}, phase="1919-07-W2-M")
+    assert str(moved.result.next_phase) == "1919-07-W2-R"
+    assert moved.after.winner is None and "Col" not in moved.after.centers
+    after = play(moved.after.to_data()["units"], "Lepke: G(Ext) Disband", phase="1919-07-W2-R",
+                 centers={"capone": _SIXTEEN}, dislodged=moved.after.to_data()["dislodged"])
+    assert after.after.centers["Col"] == "capone" and after.after.winner == "capone"
+
+
+def test_ruling22_any_death_means_disorder_and_a_rebuild(play):
+    dead = play({"lepke": ["G Har", "D Har"]}, "Lepke: G(Har)-Str",
+                rules=MobtownRules(lone_don_drowns=True), phase="1919-07-W2-M",
+                centers={"lepke": ["Pie", "Que"]})
+    assert dead.after.disorder == {"lepke"}
+    assert str(dead.result.next_phase) == "1919-07-W2-A"  # the rebuild is due
