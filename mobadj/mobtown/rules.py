@@ -71,6 +71,8 @@ class MobtownRules(Rules):
     subway_support: bool = False
     #: a gaoled Gang counts against its mob's supply (ruling 8)
     gaol_counts_for_supply: bool = True
+    #: a rebuilt Don needs a home centre with no Gang at all, not even his own (ruling 17)
+    don_needs_empty_home: bool = False
     #: any Don left alone in water drowns, not only by the cement overcoat order (ruling 4)
     lone_don_drowns: bool = False
     #: the board state the hooks need (set by bind); province -> Don owners there

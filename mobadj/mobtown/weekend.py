@@ -201,9 +201,17 @@ def _free_homes(pos: MobtownPosition, power: str, game_map: Any) -> list[str]:
             if pos.centers.get(h) == power and h not in pos.gangs]
 
 
-def _may_rebuild(pos: MobtownPosition, power: str, game_map: Any) -> bool:
-    return (power not in pos.dons and len(pos.dons) < MAX_DONS
-            and bool(_free_homes(pos, power, game_map)))
+def don_free(pos: MobtownPosition, power: str, prov: str, rules: MobtownRules) -> bool:
+    """Is home centre ``prov`` free for a new Don (rule 3, ruling 17)?  No enemy Gang there;
+    with the ``don_needs_empty_home`` option no Gang at all."""
+    gang = pos.gangs.get(prov)
+    return gang is None or (gang.power == power and not rules.don_needs_empty_home)
+
+
+def _may_rebuild(pos: MobtownPosition, power: str, game_map: Any, rules: MobtownRules) -> bool:
+    return power not in pos.dons and len(pos.dons) < MAX_DONS and any(
+        pos.centers.get(h) == power and don_free(pos, power, h, rules)
+        for h in game_map.powers[power].home_centers)
 
 
 def balance(pos: MobtownPosition, power: str, rules: MobtownRules) -> int:
@@ -222,7 +230,7 @@ def needs_adjustment(pos: MobtownPosition, game_map: Any, rules: MobtownRules) -
             return True
         if n > 0 and _free_homes(pos, power, game_map):
             return True
-        if _may_rebuild(pos, power, game_map):
+        if _may_rebuild(pos, power, game_map, rules):
             return True
     return False
 
@@ -237,7 +245,7 @@ def adjustments(pos: MobtownPosition, pairs: list, game_map: Any, rules: Mobtown
     # the Don first: he changes how many Gangs the mob may keep (rule 3)
     for power, order in pairs:
         if isinstance(order, Build) and order.unit.kind == "D":
-            results.append(_build_don(after, power, order, game_map, events))
+            results.append(_build_don(after, power, order, game_map, rules, events))
     left = {p: balance(after, p, rules) for p in game_map.powers}
     for power, order in pairs:
         who = power or "?"
@@ -270,7 +278,7 @@ def adjustments(pos: MobtownPosition, pairs: list, game_map: Any, rules: Mobtown
 
 
 def _build_don(after: MobtownPosition, power: str | None, order: Build, game_map: Any,
-               events: list[str]) -> OrderResult:
+               rules: MobtownRules, events: list[str]) -> OrderResult:
     prov = order.unit.location
     owner = power or after.centers.get(prov) or "?"
     bad = lambda reason: OrderResult(owner, order, Outcome.INVALID, reason)  # noqa: E731
@@ -279,7 +287,7 @@ def _build_don(after: MobtownPosition, power: str | None, order: Build, game_map
     if owner not in game_map.powers or prov not in game_map.powers[owner].home_centers \
             or after.centers.get(prov) != owner:
         return bad(MobtownReason.NOT_HOME)
-    if prov in after.gangs:
+    if not don_free(after, owner, prov, rules):
         return bad(MobtownReason.NOT_FREE)
     if len(after.dons) >= MAX_DONS:
         return bad(MobtownReason.SIX_DONS)

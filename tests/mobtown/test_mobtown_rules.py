@@ -167,7 +167,8 @@ def test_rule3_rebuild_only_if_the_don_died(play):
 
 
 def test_rule3_rebuild_needs_a_free_home_centre(play):
-    p = play({"lepke": ["G Que", "G Pie"]}, "Lepke: Build D Pie\nLepke: Build D DAN",
+    # rule 3: "If none are free then the Don is not built until one is recaptured"
+    p = play({"lepke": ["G Que"], "capone": ["G Pie"]}, "Lepke: Build D Pie\nLepke: Build D DAN",
              phase="1919-07-W2-A", centers={"lepke": ["Pie", "Que", "P45"]})
     assert p.outcome("Build D Pie") == ("invalid", R.NOT_FREE.value)
     assert p.outcome("Build D DAN") == ("invalid", R.NOT_HOME.value)

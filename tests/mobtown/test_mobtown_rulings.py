@@ -182,6 +182,15 @@ def test_ruling17_rebuild_only_on_owned_free_home(play):
     assert p.outcome("Build D P45") == ("invalid", R.NOT_HOME.value)
 
 
+def test_ruling17_new_don_may_join_his_own_gang_unless_option(play):
+    units, centers = {"lepke": ["G Que", "G Pie"]}, {"lepke": ["Pie", "Que", "P45"]}
+    p = play(units, "Lepke: Build D Pie", phase="1919-07-W2-A", centers=centers)
+    assert p.ok("Build D Pie") and p.units["lepke"] == ["D Pie", "G Pie", "G Que"]
+    q = play(units, "Lepke: Build D Pie", phase="1919-07-W2-A", centers=centers,
+             rules=MobtownRules(don_needs_empty_home=True))
+    assert q.outcome("Build D Pie") == ("invalid", R.NOT_FREE.value)
+
+
 def test_ruling19_equal_over_under_swap_with_supports(play):
     p = play({"diamond": ["G RoE", "G Pie"], "lepke": ["G Cat", "G P45"]},
              "Legs Diamond: G(RoE)-Cat\nG(Pie) S G(RoE)-Cat\n"
