@@ -101,8 +101,13 @@ class Judge(PlayerCommands, GMCommands, Turns):
         signon = parsed.first("signon") or parsed.first("gm")
         create = parsed.first("create")
         if create is not None:
-            lines.append(self._mail_create(inc, create, now, out))
-            return "\n".join(lines)
+            message, game = self._mail_create(inc, create, now, out)
+            lines.append(message)
+            if game is None:
+                return "\n".join(lines)
+            # the creator goes on as the new game's GM (ADDPLAYER, START in the same mail)
+            session = Session(game, None, inc.sender)
+            signon = None
         if signon is not None:
             session, message = self._sign_on(inc, signon, now)
             if session is None:

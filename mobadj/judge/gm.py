@@ -34,7 +34,7 @@ class GMCommands(JudgeBase):
     ) -> str:
         reply = []
         for cmd in parsed.commands:
-            if cmd.name in ("gm", "signon"):
+            if cmd.name in ("gm", "signon", "create"):
                 continue
             try:
                 reply.append(self.gm_command(s.game.name, cmd, now, out, inc.message_id, uid))
@@ -153,17 +153,21 @@ class GMCommands(JudgeBase):
         assert game is not None
         return game, password
 
-    def _mail_create(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]) -> str:
+    def _mail_create(
+        self, inc: Incoming, cmd: Command, now: float, out: list[Mail]
+    ) -> tuple[str, Game | None]:
+        """CREATE by mail from one of the judge's GM addresses: the reply and the new game."""
         if inc.sender not in self.config.gm_addresses:
-            return "CREATE refused: only the judge's GMs may create games."
+            return "CREATE refused: only the judge's GMs may create games.", None
         a = cmd.args
         try:
             game, _ = self.create_game(a["game"], a["kind"], inc.sender, a["password"],
                                        a["options"])
         except (JudgeError, HostError) as exc:
-            return f"CREATE refused: {exc}"
+            return f"CREATE refused: {exc}", None
         return (f"Game {game.name} ({game.kind}) created; you are its GM.\n"
-                f"Add players with: GM {game.name} <password> / ADDPLAYER <email> <power>")
+                f"Add players with ADDPLAYER <email> <power> (in this mail, or in a later one "
+                f"after GM {game.name} <password>)."), game
 
     def add_player(
         self, game: Game, email: str, power: str, password: str | None, now: float,

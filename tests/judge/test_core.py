@@ -199,6 +199,11 @@ def test_create_by_mail_only_from_gm_addresses(judge):
     assert "created" in r and judge.store.game("g2").options["press"] == "grey"
     r = reply_of(send(judge, "gm@test.org", "GM g2 pw123\naddplayer a@test.org NORTH\nstart"))
     assert "NORTH added" in r and "Game started" in r
+    r = reply_of(send(judge, "gm@test.org", "create g3 toy pw123\naddplayer b@test.org EAST\n"
+                      "start"))
+    assert "Game g3 (toy) created" in r and "EAST added" in r and "Game started" in r
+    r = reply_of(send(judge, "gm@test.org", "create g3 toy pw123\naddplayer c@test.org WEST"))
+    assert "already exists" in r and judge.store.player("g3", "WEST") is None
 
 
 def test_unsigned_mail_gets_help_and_misspelt_commands_hints(judge, table):
