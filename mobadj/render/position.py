@@ -6,12 +6,13 @@
 * a mapping, e.g. a position YAML file (documented in docs/mobtown-map.md)::
 
       caption: July 1919, week 1
-      units: {capone: ["G DAN", "D DAN"], lepke: ["G Que"]}
+      units: {capone: ["G DAN", "D DAN"], lepke: ["G Que", "D Har captive"]}
       centers: {capone: [DAN, DAS, Bnx]}
       dislodged: {lepke: [{unit: G Pie, from: Doc, via: subway}]}
       moves: [{power: capone, from: DAN, to: Lex, via: plain, result: succeeds}]
 
   (``dislodged`` may also be a list of ``{power, unit, from, via}``);
+* an object with ``to_data()`` returning such a mapping (the Mobtown II position), or
 * an engine position object with ``units`` as ``{province: unit}`` where each unit has
   ``power``, ``kind`` and ``location``, ``centers`` as ``{province: power}`` and
   ``dislodged`` as ``{province: d}`` with ``d.unit`` and ``d.attacker_from``.
@@ -42,6 +43,7 @@ class UnitMark:
     power: str
     kind: str
     province: str
+    captive: bool = False  # a Don held by another mob's Gang (rule 3)
 
 
 @dataclass(frozen=True)
@@ -103,11 +105,12 @@ def _power(game_map: Any, text: object, where: str) -> str:
         raise ViewError(f"{where}: {exc}") from None
 
 
-_UNIT_RE = re.compile(r"^\s*(?P<kind>[A-Za-z])\s*[( ]\s*(?P<loc>[^()\s]+)\s*\)?\s*$")
+_UNIT_RE = re.compile(r"^\s*(?P<kind>[A-Za-z])\s*[( ]\s*(?P<loc>[^()\s]+)\s*\)?"
+                      r"\s*(?P<captive>captive|captured)?\s*$", re.IGNORECASE)
 
 
 def parse_unit(game_map: Any, power: str, text: object, where: str) -> UnitMark:
-    """``"G DAN"`` or ``"G(DAN)"`` -> a :class:`UnitMark` of ``power``."""
+    """``"G DAN"``, ``"G(DAN)"`` or ``"D Har captive"`` -> a :class:`UnitMark` of ``power``."""
     m = _UNIT_RE.match(str(text))
     if not m:
         raise ViewError(f"{where}: a unit is written 'G Lex' (kind, space), not {text!r}")
@@ -116,7 +119,8 @@ def parse_unit(game_map: Any, power: str, text: object, where: str) -> UnitMark:
     if kinds and kind not in kinds:
         raise ViewError(f"{where}: unknown unit kind {kind!r} in {text!r} "
                         f"(expected one of {', '.join(kinds)})")
-    return UnitMark(power, kind, _province(game_map, m.group("loc"), where))
+    return UnitMark(power, kind, _province(game_map, m.group("loc"), where),
+                    bool(m.group("captive")))
 
 
 def start_view(game_map: Any) -> BoardView:
@@ -268,6 +272,8 @@ def as_view(game_map: Any, position: object = None) -> BoardView:
         return position
     if isinstance(position, Mapping):
         return _from_mapping(game_map, position)
+    if callable(getattr(position, "to_data", None)):  # e.g. a Mobtown II position
+        return _from_mapping(game_map, position.to_data())
     if hasattr(position, "units"):
         return _from_engine(game_map, position)
     raise ViewError(f"cannot draw a position of type {type(position).__name__}")

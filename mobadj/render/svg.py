@@ -408,10 +408,10 @@ def _labels(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
         if prov is not None and prov.supply_center:
             _centre_mark(s, b, game_map, view, sid, x, y)
         if terrain == "gaol":
-            s.add("rect", x=f"{x - 19:.1f}", y=f"{y + 0.48 * b.c - 9:.1f}", width="38",
-                  height="13", rx="3", fill="#222222")
-            s.text(x, y + 0.48 * b.c + 1, "GAOL", 9, fill="#ffffff", font_weight="bold",
-                   letter_spacing="1.5")
+            gy = y - 0.52 * b.c
+            s.add("rect", x=f"{x - 19:.1f}", y=f"{gy - 9:.1f}", width="38", height="13", rx="3",
+                  fill="#222222")
+            s.text(x, gy + 1, "GAOL", 9, fill="#ffffff", font_weight="bold", letter_spacing="1.5")
 
 
 def _centre_mark(s: _Svg, b: _Board, game_map: Any, view: BoardView, sid: str,
@@ -451,6 +451,15 @@ def _unit_glyph(s: _Svg, kind: str, x: float, y: float, colour: str, *,
         s.text(x, y + 4.2, kind, 11.5, fill="#ffffff", font_weight="bold")
 
 
+def _unit_glyph_small_don(s: _Svg, x: float, y: float) -> None:
+    pts = []
+    for i in range(10):
+        r = 7.5 if i % 2 == 0 else 3.6
+        a = -math.pi / 2 + i * math.pi / 5
+        pts.append(f"{x + r * math.cos(a):.1f},{y + 0.6 + r * math.sin(a):.1f}")
+    s.add("polygon", points=" ".join(pts), fill="#666666")
+
+
 def _colour(game_map: Any, power: str | None) -> str:
     if power and power in game_map.powers and game_map.powers[power].colour:
         return game_map.powers[power].colour
@@ -465,19 +474,26 @@ def _units(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
         if sid not in b.label:
             continue
         x, y = b.unit_point(sid)
-        units = sorted(units, key=lambda u: u.kind != "G")
-        n = len(units)
+        units = sorted(units, key=lambda u: (u.kind != "G", u.captive))
+        per_row = max(2, int(b.width_at(sid) // 24))
         for i, u in enumerate(units):
-            ux = x + (i - (n - 1) / 2) * 24
+            row, col = divmod(i, per_row)
+            in_row = min(per_row, len(units) - row * per_row)
+            ux = x + (col - (in_row - 1) / 2) * 24
+            uy = y + row * 23
             s.raw(f'<g class="unit" data-space="{escape(sid)}" data-power="{u.power}">')
-            _unit_glyph(s, u.kind, ux, y, _colour(game_map, u.power))
+            if u.captive:  # a captured Don: his own colour, bound in a dark dashed ring
+                s.add("circle", cx=f"{ux:.1f}", cy=f"{uy + 1:.1f}", r="15.5", fill="#ffffff",
+                      fill_opacity="0.7", stroke=INK, stroke_width="1.8",
+                      stroke_dasharray="3 2", class_="captive")
+            _unit_glyph(s, u.kind, ux, uy, _colour(game_map, u.power))
             s.raw("</g>")
     for d in view.dislodged:
         sid = d.unit.province
         if sid not in b.label:
             continue
         x, y = b.unit_point(sid)
-        n = len(by_space.get(sid, ()))
+        n = min(len(by_space.get(sid, ())), max(2, int(b.width_at(sid) // 24)))
         ux, uy = x + n * 12 + 18, y - 4
         s.raw(f'<g class="dislodged" data-space="{escape(sid)}" data-power="{d.unit.power}">')
         s.add("circle", cx=f"{ux:.1f}", cy=f"{uy:.1f}", r="14", fill="#ffffff",
@@ -558,7 +574,7 @@ def _legend(s: _Svg, b: _Board, game_map: Any, view: BoardView, style: Style,
         ("highway", "highway: cross with +1 support"), ("junction", "junction: free crossing"),
         ("subway", "subway: order G(X)-U-Y"), ("diag", "four spaces meet: diagonal move"),
         ("ok", "move succeeded"), ("fail", "move failed"), ("sup", "support (cut: broken)"),
-        ("dis", "dislodged unit"),
+        ("dis", "dislodged unit"), ("cap", "captured Don"),
     ]
     per_col = 5
     for i, (key, text) in enumerate(items):
@@ -613,6 +629,10 @@ def _key_symbol(s: _Svg, key: str, x: float, y: float) -> None:
         s.add("line", x1=f"{x - 14}", y1=f"{y}", x2=f"{x + 10}", y2=f"{y}", stroke="#555555",
               stroke_width="2.4", stroke_dasharray="1.5 4", stroke_linecap="round")
         s.add("circle", cx=f"{x + 10}", cy=f"{y}", r="3.4", fill="#555555")
+    elif key == "cap":
+        s.add("circle", cx=f"{x}", cy=f"{y}", r="9.5", fill="#ffffff", stroke=INK,
+              stroke_width="1.6", stroke_dasharray="3 2")
+        _unit_glyph_small_don(s, x, y)
     elif key == "dis":
         s.add("circle", cx=f"{x}", cy=f"{y}", r="9", fill="#ffffff", stroke="#d32f2f",
               stroke_width="2", stroke_dasharray="4 2.5")

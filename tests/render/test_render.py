@@ -71,7 +71,8 @@ def test_start_position_svg(gm, layout):
 def test_position_with_dons_dislodged_and_moves(gm, layout, position):
     root = ET.fromstring(render_svg(gm, layout, position))
     assert len(classes(root, "unit-D")) == 6
-    assert len(classes(root, "unit-G")) == 24 + 1  # on the board, and the dislodged one
+    assert len(classes(root, "unit-G")) == 24 + 2 + 1  # on the board, in gaol, dislodged
+    assert len(classes(root, "captive")) == 1  # Luciano's Don, held in Chinatown
     assert len(classes(root, "dislodged")) == 1
     assert len(classes(root, "move-ok")) == 4 and len(classes(root, "move-failed")) == 3
     assert len(classes(root, "support-ok")) == 2 and len(classes(root, "support-failed")) == 1
@@ -145,6 +146,15 @@ def test_engine_like_position_objects(gm, layout):
 
     view = as_view(gm, P())
     assert isinstance(view, BoardView) and view.caption == "1919-07-W1-M"
+
+    class MobtownLike:  # anything with to_data() in the position file's shape
+        def to_data(self):
+            return {"phase": "1919-07-W2-M", "units": {"lepke": ["G Pie", "D Har captive"],
+                                                       "capone": ["G Har"]}}
+
+    view = as_view(gm, MobtownLike())
+    assert [(u.kind, u.province, u.captive) for u in view.units] == [
+        ("G", "Pie", False), ("D", "Har", True), ("G", "Har", False)]
     root = ET.fromstring(render_svg(gm, layout, P()))
     assert len(classes(root, "unit-G")) == 1
 
