@@ -137,6 +137,7 @@ class HeistData:
     job_names: dict[str, str]
     stacks: dict[str, tuple[str, ...]]  # job -> obstacle ids, top first
     obstacles: dict[str, Obstacle]
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)  # engine caches
 
     def __deepcopy__(self, memo: dict[int, Any]) -> HeistData:
         return self  # immutable and shared: copies of a game share their deck

@@ -55,12 +55,7 @@ def _bet_options(stash: int, covered: tuple[str, ...]) -> list[Bet]:
 
 def _targets_chip(skill: Skill, ob: Obstacle) -> bool:
     """Whether activating ``skill`` on ``ob`` must name a chip (a flip or cancel applies)."""
-    hit = _CACHE.get(("targets", skill.key, ob.id))
-    if hit is None:
-        hit = _CACHE["targets", skill.key, ob.id] = any(
-            e.kind in ("flip", "cancel") and ob.meets(e.condition) for e in skill.effects
-        )
-    return hit
+    return any(e.kind in ("flip", "cancel") and ob.meets(e.condition) for e in skill.effects)
 
 
 def _use(key: str, chip: int | None = None) -> Use:
@@ -219,15 +214,23 @@ class MiceHeistState(GameState):
         ob = self.obstacle
         assert ob is not None
         covered = self.covered[player]
-        live = [i + 1 for i, c in enumerate(self.test_chips) if not c[2]]
-        for key in self.skills[player]:
-            if key in covered:
-                continue
-            if _targets_chip(self.data.skills[key], ob):
-                acts.extend(_use(key, i) for i in live)
-            else:
-                acts.append(_use(key))
-        return acts
+        ready = tuple(k for k in self.skills[player] if k not in covered)
+        live = tuple(i + 1 for i, c in enumerate(self.test_chips) if not c[2])
+        memo = self.data.memo  # per deck: the same names may mean other cards in another deck
+        key = ("uses", ob.id, ready, live)
+        acts = memo.get(key)
+        if acts is None:
+            if len(memo) > 100_000:
+                memo.clear()
+            acts = [_TEST]
+            skills = self.data.skills
+            for k in ready:
+                if _targets_chip(skills[k], ob):
+                    acts.extend(_use(k, i) for i in live)
+                else:
+                    acts.append(_use(k))
+            memo[key] = acts
+        return list(acts)
 
     def _apply(self, player: int, action: Any) -> None:
         handler = _HANDLERS.get(type(action))

@@ -204,9 +204,9 @@ def test_flip_and_cancel_need_a_chip() -> None:
     with pytest.raises(IllegalAction):
         s.command(t, "use second glance")
     s.command(t, "use second-glance on 2")  # -1 -> +1
-    assert s.test_chips[1][1] == 0 and s.rating() == 1 + 1 + 1
+    assert s.test_chips[1][1] == 0 and s.rating() == 1 + 1
     s.command(t, "use shrug off on 1")  # the +1 chip counts 0
-    assert s.rating() == 0 + 1 + 1 + 1  # chip 2 flipped, Second Glance +1, Shrug Off +1
+    assert s.rating() == 0 + 1 + 1  # chip 2 flipped to +1, Shrug Off's bonus 1
     assert Use("second-glance", 1) not in s.legal_actions(t)
 
 
@@ -221,7 +221,7 @@ def test_draw_gain_advance_retreat_bounty() -> None:
     s.pos["A"][t] = 5
     s.track["A"][5] = t
     s.command(t, "use tumble")
-    assert s.pos["A"][t] == 4 and s.modifier == 1 + 1 + 3
+    assert s.pos["A"][t] == 4 and s.modifier == 1 + 1 + 3  # Lucky Tail, Stash Away, Tumble
     s.skills[t].append("bait-the-trap")
     s.command(t, "use bait the trap")
     assert s.obstacle_cheese == {"A1": 1}
