@@ -1,8 +1,11 @@
 """Balance figures for the Iron Triangle deck: who wins, by seat, role and starting circle.
 
-Run ``python -m mobadj.cards.irontriangle.balance [games] [players] [random|bot|mixed]``; the
-figures in docs/cards/irontriangle.md come from here.  ``mixed`` seats the bot as P1 and
-random players elsewhere (the bot-beats-random check).
+Run ``python -m mobadj.cards.irontriangle.balance [games] [players] [random|bot|mixed|
+strategies]``; the figures in docs/cards/irontriangle.md come from here.  ``mixed`` seats the
+bot as P1 and random players elsewhere.  ``strategies`` seats, in turn, one player who always
+picks one kind of offer among random players: a back (what a boss can see), or, seeing the
+fronts, the most stars, the lowest price, the fewest or the most days.  An even deck gives each
+about a fair share of wins.
 """
 
 from __future__ import annotations
@@ -11,9 +14,12 @@ import json
 import random
 import sys
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
+from mobadj.cards.irontriangle.actions import Pick
 from mobadj.cards.irontriangle.bot import IronTriangleBot
+from mobadj.cards.irontriangle.cards import JobCard
 from mobadj.cards.irontriangle.engine import IronTriangleState
 from mobadj.cards.irontriangle.scoring import role_met
 from mobadj.cards.protocol import Bot, RandomBot
@@ -75,8 +81,53 @@ def balance(games: int, players: int, mode: str = "random", seed: int = 0) -> di
     }
 
 
+class PickBy(Bot):
+    """Random everywhere, except that as boss it picks the offer with the highest ``key``."""
+
+    def __init__(self, key: Callable[[JobCard], float]) -> None:
+        self.key = key
+
+    def choose(self, state: Any, player: int, rng: random.Random) -> Any:
+        if state.phase == "negotiate":
+            best = max(self.key(state.deck.cards[c]) for c in state.offers.values())
+            return Pick(rng.choice([p for p, c in sorted(state.offers.items())
+                                    if self.key(state.deck.cards[c]) == best]))
+        return rng.choice(state.legal_actions(player))
+
+
+STRATEGIES: dict[str, Callable[[JobCard], float]] = {
+    "back cheap_fast": lambda c: c.back == "cheap_fast",
+    "back fast_good": lambda c: c.back == "fast_good",
+    "back good_cheap": lambda c: c.back == "good_cheap",
+    "front: most stars": lambda c: c.modifier,
+    "front: lowest price": lambda c: -c.price,
+    "front: fewest days": lambda c: -c.days,
+    "front: most days": lambda c: c.days,
+}
+
+
+def strategies(games: int, players: int, seed: int = 2000) -> dict[str, float]:
+    """Win share of one always-pick-X player (each seat in turn) among random players."""
+    result = {}
+    for name, key in STRATEGIES.items():
+        rng = random.Random(5)
+        wins = 0
+        for i in range(games):
+            seat = i % players
+            seats: list[Bot] = [RandomBot()] * players
+            seats[seat] = PickBy(key)
+            state = IronTriangleState.new(players, seed + i)
+            play_out(state, seats, rng)
+            wins += seat in state.winners()
+        result[name] = round(wins / games, 3)
+    return result
+
+
 if __name__ == "__main__":
     args = sys.argv[1:]
+    if len(args) > 2 and args[2] == "strategies":
+        print(json.dumps(strategies(int(args[0]), int(args[1])), indent=1))
+        sys.exit(0)
     result = balance(int(args[0]) if args else 1000, int(args[1]) if len(args) > 1 else 5,
                      args[2] if len(args) > 2 else "random")
     print(json.dumps(result, indent=1))
