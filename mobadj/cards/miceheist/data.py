@@ -102,7 +102,6 @@ class Obstacle:
         return condition in self.icons
 
 
-
 @dataclass(frozen=True, slots=True)
 class Chip:
     """A double-sided modifier chip; ``faces[0]`` and ``faces[1]``."""

@@ -105,6 +105,9 @@ def render(state: MiceHeistState, player: int | None) -> str:
             f"Chips: {', '.join(f'#{i + 1} {c}' for i, c in enumerate(v['chips']))}; "
             f"skills {v['modifier']:+d}; rating {v['rating']}"
         )
+    waiting = [_seat(p) for p in state.to_act()]
+    if waiting:
+        lines.append("To act: " + ", ".join(waiting))
     if "your_bet" in v:
         lines.append(f"Your sealed bet: {v['your_bet']}")
     lines.append("Players:")
@@ -116,6 +119,14 @@ def render(state: MiceHeistState, player: int | None) -> str:
         if "bet" in p:
             extra = f"  bet {p['bet']}"
         lines.append(f"  {p['seat']} {p['colour']}: {p['stash']} cheese; {skills}{extra}")
+    if player is not None:
+        mine = v["players"][player]["skills"]
+        lines.append(
+            "Your skills: "
+            + "; ".join(
+                f"{s['key']} ({s['text']})" + (" [covered]" if s["covered"] else "") for s in mine
+            )
+        )
     lines.append(f"Jobs (tracks of {v['track_length']} spaces):")
     for j in v["jobs"]:
         top = j["top"] or "complete"

@@ -26,6 +26,8 @@ def test_render_during_a_test() -> None:
     s.command(bettor, "bet 1")
     mine = s.render(bettor)
     assert "Your sealed bet: bet 1" in mine and "(has bet)" in mine
+    assert "To act: " in mine and f"P{bettor + 1}" not in mine.split("To act: ")[1].split("\n")[0]
+    assert "Your skills: " in mine and s.skills[bettor][0] in mine
     other = s.render(t)
     assert "Your sealed bet" not in other and "(has bet)" in other
     for p in list(s.to_act()):
