@@ -187,6 +187,7 @@ class DiplomacyHost(Host):
 # -- registry -----------------------------------------------------------------------------------
 
 _EXTRA: dict[str, Host] = {}
+_DIPLOMACY: dict[str, DiplomacyHost] = {}
 
 
 def register(host: Host) -> None:
@@ -200,7 +201,10 @@ def host_for(kind: str) -> Host:
     if key in _EXTRA:
         return _EXTRA[key]
     if key in ("standard", "mobtown2", "mobtown"):
-        return DiplomacyHost("mobtown2" if key == "mobtown" else key)
+        key = "mobtown2" if key == "mobtown" else key
+        if key not in _DIPLOMACY:  # one per kind: it keeps its map loaded
+            _DIPLOMACY[key] = DiplomacyHost(key)
+        return _DIPLOMACY[key]
     try:
         from mobadj.cards.registry import canonical_name
 
