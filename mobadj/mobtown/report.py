@@ -85,9 +85,8 @@ def format_report(result: MobtownResult, game_map: Any, errors: list[str] | None
 def picture_data(result: MobtownResult) -> dict[str, Any]:
     """The mapping render_svg draws: the new position with the moves of the phase."""
     data = result.position.to_data()
-    units = {p: [u.removesuffix(" captive") for u in lst] for p, lst in data["units"].items()}
     return {
-        "units": units,
+        "units": data["units"],  # "D Har captive" and "G MTPD" are drawn as such
         "centers": data["centers"],
         "dislodged": {p: [{k: e[k] for k in ("unit", "from", "via")} for e in lst]
                       for p, lst in data["dislodged"].items()},
