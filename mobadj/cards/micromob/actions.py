@@ -71,12 +71,26 @@ class Use:
     target: str | None = None
     give: str | None = None
 
+    @classmethod
+    def fast(cls, card: str, target: str | None, give: str | None) -> Use:
+        """The same value as ``Use(card, target, give)``, built faster (see Take.fast)."""
+        obj = _new(cls)
+        _set_card(obj, card)
+        _set_use_target(obj, target)
+        _set_give(obj, give)
+        return obj
+
     def __str__(self) -> str:
         if self.give is not None:
             return f"use {self.card} take {self.target} give {self.give}"
         if self.target is not None:
             return f"use {self.card} on {self.target}"
         return f"use {self.card}"
+
+
+_set_card = Use.card.__set__  # type: ignore[attr-defined]
+_set_use_target = Use.target.__set__  # type: ignore[attr-defined]
+_set_give = Use.give.__set__  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,9 +24,17 @@ OPTIONS = ("modules",)
 
 
 KIND_INDEX = {"hit": 0, "hire": 1, "ally": 2}
+PAYROLL, DONE, PASS = Payroll(), Done(), Pass()  # immutable: one of each is enough
 _DECK = load_deck()
 GOON_VALUES = {c.id: (c.goon_hit, c.goon_money, c.goon_ally) for c in _DECK.cards.values()}
 BOSS_VALUES = {c.id: (c.boss_hit, c.boss_hire, c.boss_ally) for c in _DECK.cards.values()}
+GOON_TEXT = {
+    c.id: f"{c.id} ({c.goon_hit}/{c.goon_money}/{c.goon_ally})" for c in _DECK.cards.values()
+}
+BOSS_TEXT = {
+    c.id: f"{c.id} ({c.boss_hit}/{c.boss_hire}/{c.boss_ally} {c.colour})"
+    for c in _DECK.cards.values()
+}
 GOON_BY_KIND = [{cid: v[k] for cid, v in GOON_VALUES.items()} for k in range(3)]
 BOSS_BY_KIND = [{cid: v[k] for cid, v in BOSS_VALUES.items()} for k in range(3)]
 # stat bonus an ally card gives to (hit, hire, ally)
@@ -116,6 +124,9 @@ class MicroMobState(GameState):
         self.fatigue: list[list[str]] = [[] for _ in range(n)]
         self.allies: list[list[str]] = [[] for _ in range(n)]
         self.hits: list[list[str]] = [[] for _ in range(n)]
+        # every zone list (each is only ever changed in place)
+        self._zones = [self.pile, self.pool, self.city, *self.hand, *self.fatigue,
+                       *self.allies, *self.hits]
         self.phase = "draft"
         self.drafters = draft_order(n)
         self.draft_index = 0
@@ -124,7 +135,6 @@ class MicroMobState(GameState):
         self.end_reason = ""
         self.turn = 0
         self.passes = 0  # consecutive turns that ended in a pass with nothing else done
-        self._order_cache: dict[int, tuple[tuple[str, ...], list]] = {}
         self._city_cache: tuple[tuple[str, ...] | None, list] = (None, [])
         self._reset_turn()
         self.log(
@@ -169,12 +179,10 @@ class MicroMobState(GameState):
         return self.deck.cards[cid]
 
     def _goon_text(self, cid: str) -> str:
-        c = self.deck.cards[cid]
-        return f"{cid} ({c.goon_hit}/{c.goon_money}/{c.goon_ally})"
+        return GOON_TEXT[cid]
 
     def _boss_text(self, cid: str) -> str:
-        c = self.deck.cards[cid]
-        return f"{cid} ({c.boss_hit}/{c.boss_hire}/{c.boss_ally} {c.colour})"
+        return BOSS_TEXT[cid]
 
     def _reset_turn(self) -> None:
         self.used: set[str] = set()  # allies whose special ability was used this turn
@@ -218,7 +226,10 @@ class MicroMobState(GameState):
 
     def _ordered_hand(self, player: int, k: int) -> tuple[list[int], list[str], int]:
         """The hand sorted by what each goon adds to kind ``k``: values, ids, total."""
-        return self._orders(player)[k]
+        value = GOON_BY_KIND[k]
+        ids = sorted(self.hand[player], key=value.__getitem__)
+        vals = list(map(value.__getitem__, ids))
+        return vals, ids, sum(vals)
 
     def _city_by_cost(self) -> list[list[tuple[int, str]]]:
         """The city as (threshold, id) sorted cheapest first, per kind; kept while unchanged."""
@@ -226,20 +237,6 @@ class MicroMobState(GameState):
         if self._city_cache[0] != key:
             self._city_cache = (key, [sorted((t[c], c) for c in key) for t in BOSS_BY_KIND])
         return self._city_cache[1]
-
-    def _orders(self, player: int) -> list[tuple[list[int], list[str], int]]:
-        """:meth:`_ordered_hand` for hit, hire and ally; kept while the hand is unchanged."""
-        key = tuple(self.hand[player])
-        cached = self._order_cache.get(player)
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        orders = []
-        for value in GOON_BY_KIND:
-            ids = sorted(key, key=value.__getitem__)
-            vals = list(map(value.__getitem__, ids))
-            orders.append((vals, ids, sum(vals)))
-        self._order_cache[player] = (key, orders)
-        return orders
 
     def bonus_ally(self, player: int, kind: str) -> str | None:
         """The ally whose action bonus allows one more ``kind`` now (specific one first)."""
@@ -272,32 +269,38 @@ class MicroMobState(GameState):
             return [Draft(c) for c in self.pool]
         if self.acted:
             kinds = [k for k in KINDS if self.bonus_ally(player, k) is not None]
-            return [*self._takes(player, kinds), Done()]
+            return [*self._takes(player, kinds), DONE]
         actions: list[Any] = self._abilities(player)
         takes = self._takes(player, KINDS)
         actions.extend(takes)
         if self.fatigue[player]:
-            actions.append(Payroll())
+            actions.append(PAYROLL)
         elif not takes:
-            actions.append(Pass())
+            actions.append(PASS)
         return actions
 
     def _takes(self, player: int, kinds: list[str] | tuple[str, ...]) -> list[Take]:
         """One Take per affordable (kind, city boss), paid thriftily (a hot loop: inlined)."""
         out: list[Take] = []
-        if not self.hand[player]:
+        hand = self.hand[player]
+        if not hand:
             return out
-        fast = Take.fast
-        orders = self._orders(player)
         bonuses = self._stat_bonuses(player)
         by_cost = self._city_by_cost()
+        fast = Take.fast
         for kind in kinds:
             k = KIND_INDEX[kind]
-            vals, ids, total = orders[k]
+            costs = by_cost[k]
             bonus = bonuses[k]
+            value = GOON_BY_KIND[k]
+            if not costs or costs[0][0] - bonus > sum(map(value.__getitem__, hand)):
+                continue  # not even the cheapest boss is affordable
+            ids = sorted(hand, key=value.__getitem__)
+            vals = list(map(value.__getitem__, ids))
+            total = sum(vals)
             top = vals[-1]
             memo: dict[int, tuple[str, ...] | None] = {}
-            for threshold, target in by_cost[k]:
+            for threshold, target in costs:
                 need = threshold - bonus
                 if need > total:
                     break
@@ -315,19 +318,20 @@ class MicroMobState(GameState):
     def _abilities(self, player: int) -> list[Use]:
         out: list[Use] = []
         cards = self.deck.cards
+        fast = Use.fast
         for a in self.allies[player]:
             power = cards[a].power
             if a in self.used or power not in SPECIAL_ABILITIES:
                 continue
             if power in ("fatigue_to_hit", "rest"):
-                out.extend(Use(a, g) for g in self.fatigue[player])
+                out.extend(fast(a, g, None) for g in self.fatigue[player])
             elif power in ("ally_to_hit", "ally_to_hand"):
-                out.extend(Use(a, t) for t in self.allies[player])
+                out.extend(fast(a, t, None) for t in self.allies[player])
             elif power == "expand":
                 if self.pile:
-                    out.append(Use(a))
+                    out.append(fast(a, None, None))
             else:  # swap
-                out.extend(Use(a, c, g) for c in self.city for g in self.hand[player])
+                out.extend(fast(a, c, g) for c in self.city for g in self.hand[player])
         return out
 
     def parse(self, player: int, text: str) -> Action:
@@ -387,14 +391,20 @@ class MicroMobState(GameState):
         """Play passes clockwise (seat order P1, P2, ...)."""
         self._start_turn((player + 1) % self.players)
 
-    def _refill(self) -> None:
-        """Whenever a card leaves the city, replace it immediately (up to 4, or 6)."""
+    def _refill(self) -> str:
+        """Whenever a card leaves the city, replace it immediately (up to 4, or 6).
+
+        Returns the public text naming the new cards ("" if none) for the caller's event.
+        """
         size = city_size(self.players)
+        new = []
         while len(self.city) < size and self.pile:
             cid = self.pile.pop()
             self.city.append(cid)
-            if self.phase == "play" and self.turn:
-                self.log(f"{self._boss_text(cid)} comes into the city")
+            new.append(cid)
+        if not new:
+            return ""
+        return "; " + ", ".join(self._boss_text(c) for c in new) + " comes into the city"
 
     def _check_end(self) -> bool:
         """The game ends as soon as only 1 boss is left in the city: the kingpin."""
@@ -446,26 +456,26 @@ class MicroMobState(GameState):
             self.fatigue[player].append(g)
         self.city.remove(target)
         spent = " ".join(goons)
+        refilled = self._refill()
+        extra = f" (an extra action thanks to {bonus_from})" if bonus_from else ""
         if kind == "hit":
             self.hits[player].append(target)
-            self.log(f"P{player + 1} hits {self._boss_text(target)} with {spent}")
+            self.log(f"P{player + 1} hits {self._boss_text(target)} with {spent}{extra}{refilled}")
         elif kind == "ally":
             self.allies[player].append(target)
             self.log(
                 f"P{player + 1} allies with {self._boss_text(target)} "
-                f"({cards[target].power}) with {spent}"
+                f"({cards[target].power}) with {spent}{extra}{refilled}"
             )
         else:
             hand.append(target)
-            self.log(f"P{player + 1} hires a goon from the city with {spent}")
+            self.log(f"P{player + 1} hires a goon from the city with {spent}{extra}{refilled}")
             self.log(f"You hire {self._goon_text(target)}", visible_to=player)
         if bonus_from is not None:
             self.bonus_used.add(bonus_from)
-            self.log(f"(an extra action thanks to {bonus_from})")
         self.acted = True
         self.kinds_taken.add(kind)
         self.passes = 0
-        self._refill()
         if self._check_end():
             return
         if not any(self.bonus_ally(player, k) and self._takes(player, [k]) for k in KINDS):
@@ -477,9 +487,9 @@ class MicroMobState(GameState):
             raise IllegalAction("you have taken your action this turn")
         if not self.fatigue[player]:
             raise IllegalAction("your fatigue area is empty: nobody to pay")
-        back = self.fatigue[player]
+        back = list(self.fatigue[player])
         self.hand[player].extend(back)
-        self.fatigue[player] = []
+        self.fatigue[player].clear()
         self.log(f"P{player + 1} pays the payroll: {len(back)} goon(s) back to hand")
         self.passes = 0
         self._end_turn(player)
@@ -587,9 +597,7 @@ class MicroMobState(GameState):
 
     def check_invariants(self) -> list[str]:
         """Every card is in exactly one zone (counted cheaply); the city is kept full."""
-        count = len(self.pile) + len(self.pool) + len(self.city)
-        for zones in (self.hand, self.fatigue, self.allies, self.hits):
-            count += sum(map(len, zones))
+        count = sum(map(len, self._zones))
         problems = []
         if count != self.total_cards:
             problems.append(f"{count} cards in play, expected {self.total_cards}")

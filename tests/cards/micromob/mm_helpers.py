@@ -40,7 +40,6 @@ def put(state: MicroMobState, zone: list[str], *ids: str) -> None:
         else:  # a card of a module not in the game
             state.total_cards += 1
         zone.append(cid)
-    state._order_cache.clear()
 
 
 def clear(state: MicroMobState, player: int) -> None:
@@ -49,7 +48,6 @@ def clear(state: MicroMobState, player: int) -> None:
                  state.hits[player]):
         state.pile[:0] = zone
         zone.clear()
-    state._order_cache.clear()
 
 
 def cheap_goons(n: int, exclude: tuple[str, ...] = ()) -> list[str]:
