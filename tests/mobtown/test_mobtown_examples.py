@@ -88,3 +88,22 @@ def test_example_a_as_printed_with_the_mob_names(mt):
         ("capone", "G Mic - U - P49"), ("murderinc", "G Mem - U - WCP"),
         ("lepke", "G Cit - U - Mic")]
     assert [p.column for p in parsed.orders] == [11, 13, 7]
+
+
+def test_opening_files_read_cleanly_and_play(mt):
+    # the files `make demo` uses: June 1919 placement, then Week 1 of July
+    start = _example_files(mt, "position-1919-06-START", "don-placement")
+    assert str(start.next_phase) == "1919-07-W1-M" and not start.defaults
+    assert start.position.dons["babyface"] == "DtB"
+    week1 = _example_files(mt, "position-1919-07-W1-M", "opening")
+    assert all(r.outcome.value != "invalid" for r in week1.results)
+    assert week1.position.dons["capone"] == "Hoo"  # G+D(DAN)-Hoo crossed the highway
+    outcome = {r.order: r.outcome.value for r in week1.results}
+    assert outcome["G Bro - Bur"] == "fails"  # a crossing without support
+
+
+def _example_files(mt, position, orders):
+    pos = position_from_data(yaml.safe_load((ORDERS / f"{position}.yaml").read_text()), mt)
+    parsed = parse_mobtown_orders((ORDERS / f"{orders}.txt").read_text(), mt)
+    assert not parsed.errors, [str(e) for e in parsed.errors]
+    return adjudicate(pos, parsed.orders, mt)
