@@ -558,15 +558,16 @@ def _legend(s: _Svg, b: _Board, game_map: Any, view: BoardView, style: Style,
     counts: dict[str, int] = {}
     for owner in view.centers.values():
         counts[owner] = counts.get(owner, 0) + 1
-    col_w = 250
+    col_w = 272
     for i, (pid, power) in enumerate(game_map.powers.items()):
         cx = x + 12 + (i % 3) * col_w
         cy = top + 26 + (i // 3) * 30
         _unit_glyph(s, next(iter(game_map.unit_kinds), "G"), cx, cy, power.colour or "#555555",
                     key=True)
-        label = f"{power.name}  ({counts.get(pid, 0)} centres)"
+        units = sum(1 for u in view.units if u.power == pid and not u.captive)
+        label = f"{power.name}  ({counts.get(pid, 0)} centres, {units} units)"
         s.text(cx + 17, cy + 4.5, label, 12, text_anchor="start")
-    kx = x + 3 * col_w + 30
+    kx = x + 3 * col_w + 12
     s.text(kx, top + 6, "Key", 13, text_anchor="start", font_weight="bold")
     items = [
         ("gang", "Gang"), ("don", "Don (boss)"), ("centre", "supply centre"),
@@ -578,12 +579,12 @@ def _legend(s: _Svg, b: _Board, game_map: Any, view: BoardView, style: Style,
     ]
     per_col = 5
     for i, (key, text) in enumerate(items):
-        ix = kx + (i // per_col) * 230
+        ix = kx + (i // per_col) * 226
         iy = top + 22 + (i % per_col) * 18.5
         _key_symbol(s, key, ix + 12, iy)
         s.text(ix + 30, iy + 4, text, 11, text_anchor="start")
-    s.text(w - style.margin, h - 8, "Mobtown II board: a reconstruction (docs/mobtown-map.md)"
-           if game_map.name == "mobtown2" else game_map.title, 9, text_anchor="end",
+    s.text(style.margin, h - 10, "Mobtown II board: a reconstruction (docs/mobtown-map.md)"
+           if game_map.name == "mobtown2" else game_map.title, 9.5, text_anchor="start",
            fill="#7a7060", font_style="italic")
 
 
