@@ -17,6 +17,7 @@ Everything the core grammar reads still works (``Gang Lexington - Columbus``,
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -121,16 +122,21 @@ def _mob_names(game_map: Any) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(set(names), key=lambda n: -len(n[0])))
 
 
+_ORDER_START = re.compile(
+    r"^(?:[GD]\s*[(+]|[GD]\s+\S|gang\b|don\b|build\b|remove\b|waive\b|disband\b)",
+    re.IGNORECASE)
+
+
 def split_mob(text: str, game_map: Any) -> tuple[str | None, str]:
     """``"Murder Inc. G(PPU) & G(Pel) S G(Mic)-Mem"`` -> ("murderinc", the order): the
-    rulebook's examples put the mob's name before its orders, with no colon."""
-    low = text.lower().lstrip()
-    lead = len(text) - len(text.lstrip())
+    rulebook's examples put the mob's name before its orders, with no colon.  The longest
+    name that matches decides ("Legs Diamond:" is a section, not "Legs" and an order)."""
+    stripped = text.lstrip()
+    low = stripped.lower()
     for name, pid in _mob_names(game_map):
-        if low.startswith(name) and low[len(name):len(name) + 1] in (" ", ":"):
-            rest = text[lead + len(name):].lstrip(" :")
-            if rest[:1] in ("G", "D", "g", "d") or rest[:5].lower() in ("build", "remov", "waive"):
-                return pid, rest
+        if low.startswith(name) and (len(low) == len(name) or not low[len(name)].isalnum()):
+            rest = stripped[len(name):].lstrip(" :")
+            return (pid, rest) if _ORDER_START.match(rest) else (None, text)
     return None, text
 
 

@@ -98,3 +98,14 @@ def test_file_with_sections_and_errors(mt):
         ("capone", "G DAN - Col"), ("murderinc", "G MaE - Lak")]
     (err,) = result.errors
     assert err.line == 3 and "Zzz" in err.message
+
+
+def test_mob_name_prefixes_never_eat_a_section(mt):
+    from mobadj.mobtown.notation import split_mob
+
+    assert split_mob("Legs Diamond:", mt) == (None, "Legs Diamond:")
+    assert split_mob("Legs Diamond G(RoE)-Cat", mt) == ("diamond", "G(RoE)-Cat")
+    assert split_mob("Lepke Don starts in Pie", mt) == ("lepke", "Don starts in Pie")
+    assert split_mob("G(Lex)-Col", mt) == (None, "G(Lex)-Col")
+    result = parse_mobtown_orders("Legs Diamond:\nG(Bro)-Bur\nLegs G(P37)-Bgt", mt)
+    assert [p.power for p in result.orders] == ["diamond", "diamond"] and not result.errors
