@@ -106,20 +106,20 @@ class _Board:
         return self.ox + gx * self.c, self.oy + gy * self.c
 
     def width_at(self, sid: str) -> float:
-        """Free width (pixels) of the row of cells holding the label point."""
+        """Free width (pixels) of the run of cells the label sits in."""
         if not self.layout.is_grid:
             xs = [x for x, _ in self.layout.polygons[sid]]
             return (max(xs) - min(xs)) * self.c * 0.8
         lx, ly = self.label[sid]
-        row = int(ly) if (int(lx), int(ly)) in set(self.cells[sid]) else int(ly - 0.01)
-        xs = sorted(x for x, y in self.cells[sid] if y == row)
-        run = [x for x in xs if abs(x + 0.5 - lx) <= len(xs)]
-        return (max(run) - min(run) + 1) * self.c if run else self.c
-
-    def height_at(self, sid: str) -> float:
-        lx, _ly = self.label[sid]
-        ys = [y for x, y in self.cells[sid] if x == int(lx) or x == int(lx - 0.01)]
-        return (max(ys) - min(ys) + 1) * self.c if ys else self.c
+        own = set(self.cells[sid])
+        row = next((r for r in (int(ly), int(ly - 0.01)) if any(y == r for _, y in own)), int(ly))
+        col = next((c for c in (int(lx), int(lx - 0.01)) if (c, row) in own), int(lx))
+        left = right = col
+        while (left - 1, row) in own:
+            left -= 1
+        while (right + 1, row) in own:
+            right += 1
+        return (right - left + 1) * self.c
 
     def unit_point(self, sid: str) -> tuple[float, float]:
         lx, ly = self.label[sid]
@@ -590,9 +590,7 @@ def _legend(s: _Svg, b: _Board, game_map: Any, view: BoardView, style: Style,
 
 def _key_symbol(s: _Svg, key: str, x: float, y: float) -> None:
     if key == "gang":
-        s.raw('<g transform="scale(1)">')
         _unit_glyph(s, "G", x, y, "#666666", key=True)
-        s.raw("</g>")
     elif key == "don":
         _unit_glyph(s, "D", x, y, "#666666", key=True)
     elif key in ("centre", "home"):
