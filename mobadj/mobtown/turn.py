@@ -75,13 +75,17 @@ def _pre_check(position: MobtownPosition, power: str | None, order: Any, game_ma
                                                           CementOvercoat):
         return OrderResult(who, order, Outcome.INVALID, Reason.WRONG_PHASE)
     loc = unit.location
-    if power is not None and power in position.disorder:
-        return OrderResult(power, order, Outcome.INVALID, MobtownReason.CIVIL_DISORDER)
+    gang = position.gangs.get(loc)
+    owner = power or (gang.power if gang is not None else None)
+    if owner is not None and owner in position.disorder:
+        return OrderResult(owner, order, Outcome.INVALID, MobtownReason.CIVIL_DISORDER)
     if isinstance(order, CementOvercoat):
         return None
     if unit.kind == "D":  # rule 3: a Don never acts alone; "D(X) H" is harmless
-        if type(order) is Hold and power is not None and position.dons.get(power) == loc:
-            return OrderResult(power, order, Outcome.SUCCEEDS)
+        mine = [p for p, where in sorted(position.dons.items())
+                if where == loc and power in (None, p)]
+        if type(order) is Hold and mine:
+            return OrderResult(mine[0], order, Outcome.SUCCEEDS)
         return OrderResult(who, order, Outcome.INVALID, MobtownReason.DON_ALONE)
     if loc == GAOL:
         return OrderResult(who, order, Outcome.INVALID, MobtownReason.IN_GAOL)

@@ -139,6 +139,8 @@ def test_rule3_civil_disorder_for_the_next_move(play):
     assert p.units["lepke"] == ["G Pie", "G Que"]  # all its units hold
     assert p.ok("G Lex - Col")
     assert p.after.disorder == frozenset()  # only for one move
+    unnamed = play({"lepke": ["G Pie"]}, "G(Pie)-RoE", disorder=["lepke"])
+    assert unnamed.outcome("G Pie - RoE") == ("invalid", R.CIVIL_DISORDER.value)
 
 
 def test_rule3_rebuild_don_on_free_home_centre_costs_a_centre(play):
