@@ -201,6 +201,8 @@ class MiceHeistBot(Bot):
             targeted = any(
                 e.kind in ("flip", "cancel") and ob.meets(e.condition) for e in skill.effects
             )
+            if targeted and not live:
+                continue  # every chip is set aside: nothing to flip or cancel
             if targeted:
                 flip = any(e.kind == "flip" and ob.meets(e.condition) for e in skill.effects)
                 best_gain, best_chip = -99.0, live[0][0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from mh_helpers import new
+from mh_helpers import RED, YELLOW, new, select, set_chips
 
 from mobadj.cards.miceheist.bot import MiceHeistBot
 from mobadj.cards.protocol import RandomBot
@@ -40,3 +40,15 @@ def test_bot_beats_random() -> None:
 def test_all_bot_games_finish_in_reasonable_length() -> None:
     turns = [play(n, 900 + n, set(range(n))).turn for n in (2, 3, 4, 5, 6) for _ in range(4)]
     assert max(turns) < 60
+
+
+def test_bot_skips_chip_skills_when_every_chip_is_set_aside() -> None:
+    s = new(4, 1)
+    t = s.tester
+    s.skills[t][:2] = ["shrug-off", "second-glance"]
+    select(s, "A")
+    set_chips(s, [(RED, 1), (YELLOW[0], 1)])
+    for c in s.test_chips:
+        c[2] = 1  # both set aside
+    action = MiceHeistBot().choose(s, t, random.Random(1))
+    assert action in s.legal_actions(t)
