@@ -243,13 +243,14 @@ def adjustments(pos: MobtownPosition, pairs: list, game_map: Any, rules: Mobtown
     taken: set[str] = set()
     events: list[str] = []
     # the Don first: he changes how many Gangs the mob may keep (rule 3)
-    for power, order in pairs:
-        if isinstance(order, Build) and order.unit.kind == "D":
-            results.append(_build_don(after, power, order, game_map, rules, events))
+    dons = {i: _build_don(after, power, order, game_map, rules, events)
+            for i, (power, order) in enumerate(pairs)
+            if isinstance(order, Build) and order.unit.kind == "D"}
     left = {p: balance(after, p, rules) for p in game_map.powers}
-    for power, order in pairs:
+    for i, (power, order) in enumerate(pairs):
         who = power or "?"
-        if isinstance(order, Build) and order.unit.kind == "D":
+        if i in dons:  # results stay in the order given
+            results.append(dons[i])
             continue
         if isinstance(order, Waive):
             ok = left.get(who, 0) > 0

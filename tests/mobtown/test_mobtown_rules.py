@@ -152,6 +152,13 @@ def test_rule3_rebuild_don_on_free_home_centre_costs_a_centre(play):
     assert p.after.units_count("lepke") == 3  # two Gangs and the new Don
 
 
+def test_rule3_rebuild_results_in_the_order_given(play):
+    p = play({"lepke": ["G Que"]}, "Lepke: Build G P45\nLepke: Build D Pie",
+             phase="1919-07-W2-A", centers={"lepke": ["Pie", "Que", "P45"]})
+    assert [r.order for r in p.result.results] == ["Build G P45", "Build D Pie"]
+    assert all(r.outcome.value == "succeeds" for r in p.result.results)
+
+
 def test_rule3_rebuilt_don_is_made_out_of_a_gang(play):
     # rule 3: "created out of one of the gangs already existing": at full supply the mob
     # loses a Gang for him
