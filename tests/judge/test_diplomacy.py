@@ -112,9 +112,9 @@ def test_the_store_replays_every_phase_exactly(judge, dip):
     assert judge.export("g1")["seed"] == judge.store.game("g1").seed
 
 
-def test_map_picture_attached_as_svg_and_png_when_the_map_can_be_drawn():
-    """Mobtown II has a layout file: results carry map.svg and map.png; a map without one
-    gets its results without a picture rather than failing."""
+def test_map_picture_follows_the_picture_option():
+    """Mobtown II has a layout file: results carry map.svg (and map.png, tested by mail in
+    test_e2e); a map without a layout gets its results without a picture, not a failure."""
     from mobadj.engine.position import Phase, Position, UnitState
     from mobadj.judge.diplomacy import _attachments, can_draw
     from mobadj.judge.hosts import DiplomacyHost
@@ -126,8 +126,10 @@ def test_map_picture_attached_as_svg_and_png_when_the_map_can_be_drawn():
             unit = UnitState(pid, kind, loc)
             pos.units[unit.province] = unit
     assert can_draw("mobtown2")
-    files = dict((name, data) for name, _, data in _attachments(host, pos, "after S1931M"))
-    assert b"<svg" in files["map.svg"][:300]
-    assert files["map.png"].startswith(b"\x89PNG")
+    host.picture = "svg"
+    files = {name: data for name, _, data in _attachments(host, pos, "after S1931M")}
+    assert list(files) == ["map.svg"] and b"<svg" in files["map.svg"][:300]
+    host.picture = "none"
+    assert _attachments(host, pos, "x") == []
     assert not can_draw("nosuchmap")
-    assert _attachments(DiplomacyHost("nosuchmap"), pos, "x") == []  # no picture, no failure
+    assert _attachments(DiplomacyHost("nosuchmap"), pos, "x") == []

@@ -13,7 +13,7 @@ from .helpers import mail
 
 @pytest.fixture
 def mob(judge):
-    return Table(judge, "mobtown2")
+    return Table(judge, "mobtown2", picture="svg")  # PNG is tested once, in test_e2e
 
 
 def say(judge, t, seat, text):
@@ -35,7 +35,7 @@ def test_a_weekend_and_a_week_by_mail(judge, mob, clock):
     res = next(m for m in out if m.to == mob.emails["capone"] and "results" in m.subject)
     assert "D DAN" in res.body and "Next phase: Week 1, July 1919: movement" in res.body
     names = [a[0] for a in res.attachments]
-    assert names == ["result.json", "map.svg", "map.png"]
+    assert names == ["result.json", "map.svg"]  # picture=svg: no PNG
 
     r = say(judge, mob, "capone", "G+D(DAN)-Bnx\nG(Bnx) S G(DAS) - Mahn\npreview")[0].body
     assert "unknown province 'Mahn'" in r and "did you mean" in r
