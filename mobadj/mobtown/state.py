@@ -204,7 +204,9 @@ def position_from_data(data: Mapping[str, Any], game_map: Any, rules: Any = None
     dislodged Gangs are worked out with ``rules`` (default options if None)."""
     if not isinstance(data, Mapping):
         raise PositionError("a position must be a mapping with phase, units, centers, ...")
-    pos = MobtownPosition(MPhase.parse(data.get("phase", FIRST)))
+    if "phase" not in data:
+        raise PositionError(f"missing 'phase' (e.g. {FIRST} or 1919-07-W1-M)")
+    pos = MobtownPosition(MPhase.parse(data["phase"]))
     captives: list[tuple[str, str]] = []
     for name, items in _blocks(data, "units").items():
         power = _power(game_map, name)

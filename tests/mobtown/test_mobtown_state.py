@@ -46,3 +46,8 @@ def test_dislodged_needs_via_ground_or_subway(mt):
     with pytest.raises(PositionError, match="via"):
         position_from_data({"phase": "1919-07-W1-R", "dislodged": {
             "capone": [{"unit": "G Mem", "from": "Mic", "via": "air"}]}}, mt)
+
+
+def test_phase_is_required(mt):
+    with pytest.raises(PositionError, match="missing 'phase'"):
+        position_from_data({"units": {}}, mt)
