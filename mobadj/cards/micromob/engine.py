@@ -24,7 +24,7 @@ OPTIONS = ("modules",)
 
 
 KIND_INDEX = {"hit": 0, "hire": 1, "ally": 2}
-PAYROLL, DONE, PASS = Payroll(), Done(), Pass()  # immutable: one of each is enough
+
 _DECK = load_deck()
 GOON_VALUES = {c.id: (c.goon_hit, c.goon_money, c.goon_ally) for c in _DECK.cards.values()}
 BOSS_VALUES = {c.id: (c.boss_hit, c.boss_hire, c.boss_ally) for c in _DECK.cards.values()}
@@ -35,6 +35,18 @@ BOSS_TEXT = {
     c.id: f"{c.id} ({c.boss_hit}/{c.boss_hire}/{c.boss_ally} {c.colour})"
     for c in _DECK.cards.values()
 }
+PAYROLL, DONE, PASS = Payroll(), Done(), Pass()  # immutable: one of each is enough
+# cards by power group, for quick "has none of these" checks in hot paths
+_BY_GROUP = {
+    group: frozenset(c.id for c in _DECK.cards.values() if c.power in powers)
+    for group, powers in (
+        ("stat", ("hit_plus", "hire_plus", "ally_plus", "action_plus")),
+        ("special", SPECIAL_ABILITIES),
+        ("bonus", ("extra_hit", "extra_hire", "extra_ally", "extra_action")),
+    )
+}
+STAT_CARDS, SPECIAL_CARDS = _BY_GROUP["stat"], _BY_GROUP["special"]
+BONUS_CARDS = _BY_GROUP["bonus"]
 GOON_BY_KIND = [{cid: v[k] for cid, v in GOON_VALUES.items()} for k in range(3)]
 BOSS_BY_KIND = [{cid: v[k] for cid, v in BOSS_VALUES.items()} for k in range(3)]
 # stat bonus an ally card gives to (hit, hire, ally)
@@ -203,7 +215,7 @@ class MicroMobState(GameState):
     def _stat_bonuses(self, player: int) -> tuple[int, int, int]:
         """(hit, hire, ally) stat bonuses of ``player``'s allies."""
         allies = self.allies[player]
-        if not allies:
+        if STAT_CARDS.isdisjoint(allies):
             return (0, 0, 0)
         h = m = a = 0
         for cid in allies:
@@ -240,7 +252,7 @@ class MicroMobState(GameState):
 
     def bonus_ally(self, player: int, kind: str) -> str | None:
         """The ally whose action bonus allows one more ``kind`` now (specific one first)."""
-        if not self.kinds_taken:
+        if not self.kinds_taken or BONUS_CARDS.isdisjoint(self.allies[player]):
             return None
         cards = self.deck.cards
         fallback = None
@@ -270,7 +282,9 @@ class MicroMobState(GameState):
         if self.acted:
             kinds = [k for k in KINDS if self.bonus_ally(player, k) is not None]
             return [*self._takes(player, kinds), DONE]
-        actions: list[Any] = self._abilities(player)
+        actions: list[Any] = (
+            [] if SPECIAL_CARDS.isdisjoint(self.allies[player]) else self._abilities(player)
+        )
         takes = self._takes(player, KINDS)
         actions.extend(takes)
         if self.fatigue[player]:
@@ -443,7 +457,7 @@ class MicroMobState(GameState):
         hand = self.hand[player]
         if not goons:
             raise IllegalAction("spend at least one goon")
-        if len(set(goons)) != len(goons) or any(g not in hand for g in goons):
+        if len(set(goons)) != len(goons) or not set(goons).issubset(hand):
             raise IllegalAction("spend goons from your own hand, each once")
         cards = self.deck.cards
         k = KIND_INDEX[kind]
@@ -478,7 +492,9 @@ class MicroMobState(GameState):
         self.passes = 0
         if self._check_end():
             return
-        if not any(self.bonus_ally(player, k) and self._takes(player, [k]) for k in KINDS):
+        if BONUS_CARDS.isdisjoint(self.allies[player]) or not any(
+            self.bonus_ally(player, k) and self._takes(player, [k]) for k in KINDS
+        ):
             self._end_turn(player)
 
     def _payroll(self, player: int) -> None:
