@@ -88,6 +88,7 @@ def run_case(case: Mapping[str, Any], game_map: Any, rules: MobtownRules | None 
     data = after.to_data()
 
     def named(block: Mapping[str, Any]) -> dict[str, Any]:
+        """Keys spelt as the input first spelt each mob."""
         return {spelling.setdefault(p, p): v for p, v in block.items()}
 
     units = {name: [] for name in spelling.values()} | named(data["units"])

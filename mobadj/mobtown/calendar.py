@@ -52,18 +52,22 @@ class MPhase:
 
     @property
     def is_start(self) -> bool:
+        """The June 1919 Don placement."""
         return self.kind == START
 
     @property
     def is_movement(self) -> bool:
+        """A week's movement."""
         return self.kind == MOVE
 
     @property
     def is_retreat(self) -> bool:
+        """A weekend's retreats."""
         return self.kind == RETREAT
 
     @property
     def is_adjustment(self) -> bool:
+        """The adjustments after week 2 or 4."""
         return self.kind == ADJUST
 
     @property

@@ -37,6 +37,7 @@ class DonOutcome:
 
 
 def is_water(game_map: Any, prov: str) -> bool:
+    """Is ``prov`` a water space (where Dons drown, rule 3)?"""
     return game_map.provinces[prov].terrain == WATER
 
 

@@ -73,9 +73,11 @@ class MobtownBuilder(OrderBuilder):
     """Callbacks for the Mobtown rules of the grammar."""
 
     def cement(self, _children: list) -> tuple:
+        """``cement overcoat`` as an action."""
         return ("cement",)
 
     def make_order(self, subject: Any, action: tuple) -> Any:
+        """The core orders plus ``D(X) cement overcoat``."""
         if action[0] == "cement":
             if subject.with_escort:
                 raise _Fail(OrderSyntaxError("the cement overcoat is ordered for the Don "
@@ -85,6 +87,7 @@ class MobtownBuilder(OrderBuilder):
         return super().make_order(subject, action)
 
     def place(self, children: list) -> list:
+        """``D Lex``: a Don placement; a Gang alone is an order that stops too early."""
         subject = children[0]
         if subject.unit.kind != "D" or subject.with_escort:
             where = self.text.strip()
@@ -96,6 +99,7 @@ class MobtownBuilder(OrderBuilder):
         return [PlaceDon(Unit("D", subject.unit.location))]
 
     def place_words(self, children: list) -> list:
+        """``Don starts in Lex``."""
         kind = self._kind(children[0])
         if kind != "D":
             raise _Fail(OrderSyntaxError("only a Don is placed (rule 6): 'Don starts in Lex'",

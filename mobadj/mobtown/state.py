@@ -51,6 +51,7 @@ class MobtownPosition:
     winner: str | None = None  # rule 8
 
     def copy(self) -> MobtownPosition:
+        """A copy whose dicts and lists may be changed freely."""
         return MobtownPosition(self.phase, dict(self.gangs), dict(self.dons), list(self.gaol),
                                dict(self.centers), dict(self.dislodged), self.standoffs,
                                self.disorder, self.rebuilt, self.winner)
@@ -87,6 +88,7 @@ class MobtownPosition:
         return n
 
     def powers(self) -> list[str]:
+        """Every mob with a Gang, a Don, a centre or a dislodged Gang, sorted."""
         seen = {u.power for u in self.gangs.values()} | set(self.dons) | set(self.gaol)
         seen |= set(self.centers.values())
         seen |= {d.unit.power for d in self.dislodged.values()}
@@ -109,6 +111,7 @@ class MobtownPosition:
         return dict(sorted(units.items()))
 
     def to_data(self) -> dict[str, Any]:
+        """The YAML/JSON shape (module docstring)."""
         centers: dict[str, list[str]] = {}
         for prov, owner in sorted(self.centers.items()):
             centers.setdefault(owner, []).append(prov)

@@ -42,6 +42,7 @@ class MobtownResult:
 
     @property
     def next_phase(self) -> MPhase:
+        """The phase to play next."""
         return self.position.phase
 
 
