@@ -4,82 +4,39 @@ Main entry point: :func:`render_svg(game_map, layout, position_like)`.  The layo
 geometry (:mod:`mobadj.render.layout`), the map gives names, terrain, centres and mob
 colours, the position (:mod:`mobadj.render.position`) gives units, owners and arrows.
 Drawing order, bottom to top: spaces, borders, diagonal points, highways, junctions,
-subway lines, labels, centres, arrows, units, legend.
+subway lines, labels, centres, supports, arrows, units, legend.  Colours, the SVG writer and
+the unit glyphs live in :mod:`mobadj.render.ink`, the legend in :mod:`mobadj.render.legend`.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
 
 from mobadj.render import geometry
+from mobadj.render.ink import (
+    BORDER,
+    COAST,
+    HIGHWAY_CASING,
+    HIGHWAY_FILL,
+    INK,
+    LAND,
+    PAPER,
+    SUBWAY,
+    TERRAIN_FILL,
+    Style,
+    SvgWriter,
+    marker_id,
+    mix,
+    power_colour,
+    text_width,
+    unit_glyph,
+    write_defs,
+)
 from mobadj.render.layout import Layout
+from mobadj.render.legend import draw_legend
 from mobadj.render.position import BoardView, as_view
-
-PAPER = "#f6f1e4"
-LAND = "#efe6cf"
-WATER = "#a8d1ec"
-BAY = "#5d93c4"
-GAOL = "#b8b8b8"
-BORDER = "#9c8f72"
-COAST = "#2f6690"
-INK = "#2b2b2b"
-HIGHWAY_CASING = "#4a4a4a"
-HIGHWAY_FILL = "#f0b429"
-SUBWAY = "#1d4e89"
-FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
-
-TERRAIN_FILL = {"water": WATER, "sea": WATER, "impassable": BAY, "gaol": GAOL}
-
-
-@dataclass(frozen=True)
-class Style:
-    """Sizes in pixels; ``cell`` comes from the layout unless given."""
-
-    margin: float = 16
-    title_h: float = 44
-    legend_h: float = 118
-
-
-def _mix(colour: str, weight: float, base: str = LAND) -> str:
-    """``colour`` blended into ``base``: the tint of an owned space."""
-    def rgb(c: str) -> tuple[int, int, int]:
-        c = c.lstrip("#")
-        return int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)
-    a, b = rgb(colour), rgb(base)
-    r, g, bl = (round(x * weight + y * (1 - weight)) for x, y in zip(a, b, strict=True))
-    return f"#{r:02x}{g:02x}{bl:02x}"
-
-
-def _text_w(text: str, size: float) -> float:
-    """Rough rendered width of ``text`` at font ``size`` (DejaVu Sans averages ~0.6 em)."""
-    return len(text) * size * 0.58
-
-
-class _Svg:
-    """A small SVG writer: elements are appended in drawing order."""
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-
-    def add(self, tag: str, body: str | None = None, **attrs: object) -> None:
-        att = " ".join(f'{k.rstrip("_").replace("_", "-")}="{escape(str(v), {chr(34): "&quot;"})}"'
-                       for k, v in attrs.items() if v is not None)
-        if body is None:
-            self.parts.append(f"<{tag} {att}/>")
-        else:
-            self.parts.append(f"<{tag} {att}>{body}</{tag}>")
-
-    def raw(self, text: str) -> None:
-        self.parts.append(text)
-
-    def text(self, x: float, y: float, s: str, size: float, **attrs: object) -> None:
-        attrs.setdefault("text_anchor", "middle")
-        attrs.setdefault("font_family", FONT)
-        attrs.setdefault("fill", INK)
-        self.add("text", escape(s), x=f"{x:.1f}", y=f"{y:.1f}", font_size=f"{size:.1f}", **attrs)
 
 
 class _Board:
@@ -140,10 +97,10 @@ def render_svg(game_map: Any, layout: Layout, position: object = None, *,
     b = _Board(layout, style)
     w = max(2 * style.margin + b.w * b.c, 1180)
     h = style.margin * 2 + style.title_h + b.h * b.c + style.legend_h
-    s = _Svg()
+    s = SvgWriter()
     s.raw(f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
           f'viewBox="0 0 {w:.0f} {h:.0f}">')
-    _defs(s, {p.colour for p in game_map.powers.values() if p.colour} | {"#555555"})
+    write_defs(s, {p.colour for p in game_map.powers.values() if p.colour} | {"#555555"})
     s.add("rect", x=0, y=0, width=f"{w:.0f}", height=f"{h:.0f}", fill=PAPER)
     heading = title or f"{game_map.title}" + (f" \u2014 {view.caption}" if view.caption else "")
     s.text(style.margin, style.margin + 28, heading, 24, text_anchor="start",
@@ -163,35 +120,9 @@ def render_svg(game_map: Any, layout: Layout, position: object = None, *,
     _supports(s, b, game_map, view)
     _moves(s, b, game_map, view)
     _units(s, b, game_map, view)
-    _legend(s, b, game_map, view, style, w, h)
+    draw_legend(s, game_map, view, style, w, h)
     s.raw("</svg>")
     return "\n".join(s.parts)
-
-
-def _marker_id(colour: str) -> str:
-    return "arrow-" + colour.lstrip("#").lower()
-
-
-def _defs(s: _Svg, colours: set[str]) -> None:
-    for colour in sorted(colours):  # one arrow head per colour (no context-stroke in cairo)
-        s.raw(f'<marker id="{_marker_id(colour)}" viewBox="0 0 10 10" refX="7" refY="5" '
-              'markerWidth="3.6" markerHeight="3.6" orient="auto-start-reverse">'
-              f'<path d="M0 0 L10 5 L0 10 z" fill="{colour}"/></marker>')
-    s.raw(
-        "<defs>"
-        '<pattern id="waves" width="22" height="12" patternUnits="userSpaceOnUse">'
-        '<path d="M0 8 q5.5 -5 11 0 t11 0" fill="none" stroke="#ffffff" stroke-opacity="0.45" '
-        'stroke-width="1.1"/></pattern>'
-        '<pattern id="bay" width="14" height="14" patternUnits="userSpaceOnUse" '
-        'patternTransform="rotate(35)"><line x1="0" y1="0" x2="0" y2="14" stroke="#ffffff" '
-        'stroke-opacity="0.22" stroke-width="3"/></pattern>'
-        '<pattern id="bars" width="9" height="9" patternUnits="userSpaceOnUse">'
-        '<line x1="4.5" y1="0" x2="4.5" y2="9" stroke="#6d6d6d" stroke-width="2"/></pattern>'
-        '<marker id="subarrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="4" '
-        f'markerHeight="4" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" '
-        f'fill="{SUBWAY}"/></marker>'
-        "</defs>"
-    )
 
 
 def _space_fill(game_map: Any, sid: str, view: BoardView) -> str:
@@ -201,13 +132,13 @@ def _space_fill(game_map: Any, sid: str, view: BoardView) -> str:
         return TERRAIN_FILL[terrain]
     owner = view.centers.get(sid)
     if owner and owner in game_map.powers and game_map.powers[owner].colour:
-        return _mix(game_map.powers[owner].colour, 0.30)
+        return mix(game_map.powers[owner].colour, 0.30)
     if prov is not None and prov.supply_center:
         return "#f3dfb0"
     return LAND
 
 
-def _spaces(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
+def _spaces(s: SvgWriter, b: _Board, game_map: Any, view: BoardView) -> None:
     c = b.c
     for sid, cells in b.cells.items():
         fill = _space_fill(game_map, sid, view)
@@ -230,7 +161,7 @@ def _centroid(poly: tuple[tuple[float, float], ...]) -> tuple[float, float]:
     return (sum(x for x, _ in poly) / len(poly), sum(y for _, y in poly) / len(poly))
 
 
-def _polygons(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
+def _polygons(s: SvgWriter, b: _Board, game_map: Any, view: BoardView) -> None:
     """Spaces of a free-polygon layout (any map): filled shapes with their borders."""
     for sid, poly in b.layout.polygons.items():
         pts = " ".join(f"{b.px(x, y)[0]:.1f},{b.px(x, y)[1]:.1f}" for x, y in poly)
@@ -244,7 +175,7 @@ def _terrain(game_map: Any, sid: str) -> str:
     return prov.terrain if prov else "land"
 
 
-def _borders(s: _Svg, b: _Board, game_map: Any) -> None:
+def _borders(s: SvgWriter, b: _Board, game_map: Any) -> None:
     wet = {"water", "sea", "impassable"}
     inner, coast = [], []
     for pair, segs in geometry.shared_borders(b.layout).items():
@@ -263,7 +194,7 @@ def _borders(s: _Svg, b: _Board, game_map: Any) -> None:
           height=f"{b.layout.height * b.c:.1f}", fill="none", stroke=INK, stroke_width="2")
 
 
-def _diagonal_points(s: _Svg, b: _Board) -> None:
+def _diagonal_points(s: SvgWriter, b: _Board) -> None:
     seen = set()
     for _a, _c, corner in geometry.corner_points(b.layout):
         if corner in seen:
@@ -274,7 +205,7 @@ def _diagonal_points(s: _Svg, b: _Board) -> None:
               stroke="#ffffff", stroke_width="1.2", class_="diagonal")
 
 
-def _highways(s: _Svg, b: _Board) -> None:
+def _highways(s: SvgWriter, b: _Board) -> None:
     x0, y0 = b.px(0, 0)
     s.raw(f'<clipPath id="board"><rect x="{x0:.1f}" y="{y0:.1f}" width="{b.w * b.c:.1f}" '
           f'height="{b.h * b.c:.1f}"/></clipPath><g clip-path="url(#board)">')
@@ -282,7 +213,7 @@ def _highways(s: _Svg, b: _Board) -> None:
     s.raw("</g>")
 
 
-def _highway_lines(s: _Svg, b: _Board) -> None:
+def _highway_lines(s: SvgWriter, b: _Board) -> None:
     for hw in b.layout.highways:
         pts = " ".join(f"{b.px(*p)[0]:.1f},{b.px(*p)[1]:.1f}" for p in hw.points)
         s.add("polyline", points=pts, fill="none", stroke=HIGHWAY_CASING, stroke_width="11",
@@ -293,7 +224,7 @@ def _highway_lines(s: _Svg, b: _Board) -> None:
               stroke_dasharray="6 6")
 
 
-def _highway_names(s: _Svg, b: _Board) -> None:
+def _highway_names(s: SvgWriter, b: _Board) -> None:
     for hw in b.layout.highways:
         i = min(max(hw.label_at, 0), len(hw.points) - 2)
         (x0, y0), (x1, y1) = b.px(*hw.points[i]), b.px(*hw.points[i + 1])
@@ -307,14 +238,14 @@ def _highway_names(s: _Svg, b: _Board) -> None:
                     break
         angle = 90 if abs(x1 - x0) < 1e-6 else 0
         s.raw(f'<g transform="translate({mx:.1f},{my:.1f}) rotate({angle})">')
-        tw = _text_w(hw.name, 11) + 14
+        tw = text_width(hw.name, 11) + 14
         s.add("rect", x=f"{-tw / 2:.1f}", y="-8", width=f"{tw:.1f}", height="16", rx="8",
               fill=HIGHWAY_CASING, stroke=HIGHWAY_FILL, stroke_width="1.5")
         s.text(0, 4, hw.name, 11, fill="#ffffff", font_weight="bold")
         s.raw("</g>")
 
 
-def _junctions(s: _Svg, b: _Board) -> None:
+def _junctions(s: SvgWriter, b: _Board) -> None:
     for _pair, (gx, gy) in geometry.junction_points(b.layout).items():
         x, y = b.px(gx, gy)
         s.add("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r="8.5", fill="#ffffff", stroke=INK,
@@ -333,7 +264,7 @@ def _abbr_w(sid: str) -> float:
     return len(sid) * 15 * 0.66
 
 
-def _subways(s: _Svg, b: _Board) -> None:
+def _subways(s: SvgWriter, b: _Board) -> None:
     stations = set()
     for a, c in b.layout.subways:
         (x0, y0), (x1, y1) = _station(b, a), _station(b, c)
@@ -363,19 +294,19 @@ def _toward(x: float, y: float, tx: float, ty: float, d: float) -> tuple[float, 
 
 
 def _wrap(name: str, width: float, size: float) -> list[str]:
-    if _text_w(name, size) <= width or " " not in name:
+    if text_width(name, size) <= width or " " not in name:
         return [name]
     words = name.split()
     best = None
     for i in range(1, len(words)):
         lines = [" ".join(words[:i]), " ".join(words[i:])]
-        score = max(_text_w(line, size) for line in lines)
+        score = max(text_width(line, size) for line in lines)
         if best is None or score < best[0]:
             best = (score, lines)
     return best[1] if best else [name]
 
 
-def _labels(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
+def _labels(s: SvgWriter, b: _Board, game_map: Any, view: BoardView) -> None:
     for sid in b.cells:
         prov = game_map.provinces.get(sid)
         lx, ly = b.label[sid]
@@ -398,7 +329,7 @@ def _labels(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
         room = b.width_at(sid) - 6
         size = 8.6
         lines = _wrap(name, room, size)
-        while max(_text_w(line, size) for line in lines) > room and size > 6.8:
+        while max(text_width(line, size) for line in lines) > room and size > 6.8:
             size -= 0.3
         for i, line in enumerate(lines):
             ty = y + 0.07 * b.c + i * (size + 0.5)
@@ -414,7 +345,7 @@ def _labels(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
             s.text(x, gy + 1, "GAOL", 9, fill="#ffffff", font_weight="bold", letter_spacing="1.5")
 
 
-def _centre_mark(s: _Svg, b: _Board, game_map: Any, view: BoardView, sid: str,
+def _centre_mark(s: SvgWriter, b: _Board, game_map: Any, view: BoardView, sid: str,
                  x: float, y: float) -> None:
     owner = view.centers.get(sid)
     colour = game_map.powers[owner].colour if owner in game_map.powers else "#ffffff"
@@ -428,45 +359,7 @@ def _centre_mark(s: _Svg, b: _Board, game_map: Any, view: BoardView, sid: str,
           stroke_width="1.5", class_="centre")
 
 
-def _unit_glyph(s: _Svg, kind: str, x: float, y: float, colour: str, *,
-                ghost: bool = False, key: bool = False) -> None:
-    """Gang: a round badge with G.  Don: a five-pointed star with D."""
-    opacity = "0.75" if ghost else None
-    if kind == "D":
-        pts = []
-        for i in range(10):
-            r = 14.5 if i % 2 == 0 else 7
-            a = -math.pi / 2 + i * math.pi / 5
-            pts.append(f"{x + r * math.cos(a):.1f},{y + 1 + r * math.sin(a):.1f}")
-        s.add("polygon", points=" ".join(pts), fill=colour, stroke="#ffffff", stroke_width="2",
-              stroke_linejoin="round", opacity=opacity, class_=None if key else "unit-D")
-        s.add("polygon", points=" ".join(pts), fill="none", stroke=INK, stroke_width="0.8",
-              stroke_linejoin="round", opacity=opacity)
-        s.text(x, y + 5, "D", 10.5, fill="#ffffff", font_weight="bold")
-    else:
-        s.add("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r="10", fill=colour, stroke="#ffffff",
-              stroke_width="2", opacity=opacity, class_=None if key else "unit-" + kind)
-        s.add("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r="10", fill="none", stroke=INK,
-              stroke_width="0.8", opacity=opacity)
-        s.text(x, y + 4.2, kind, 11.5, fill="#ffffff", font_weight="bold")
-
-
-def _unit_glyph_small_don(s: _Svg, x: float, y: float) -> None:
-    pts = []
-    for i in range(10):
-        r = 7.5 if i % 2 == 0 else 3.6
-        a = -math.pi / 2 + i * math.pi / 5
-        pts.append(f"{x + r * math.cos(a):.1f},{y + 0.6 + r * math.sin(a):.1f}")
-    s.add("polygon", points=" ".join(pts), fill="#666666")
-
-
-def _colour(game_map: Any, power: str | None) -> str:
-    if power and power in game_map.powers and game_map.powers[power].colour:
-        return game_map.powers[power].colour
-    return "#555555"
-
-
-def _units(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
+def _units(s: SvgWriter, b: _Board, game_map: Any, view: BoardView) -> None:
     by_space: dict[str, list] = {}
     for u in view.units:
         by_space.setdefault(u.province, []).append(u)
@@ -486,7 +379,7 @@ def _units(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
                 s.add("circle", cx=f"{ux:.1f}", cy=f"{uy + 1:.1f}", r="15.5", fill="#ffffff",
                       fill_opacity="0.7", stroke=INK, stroke_width="1.8",
                       stroke_dasharray="3 2", class_="captive")
-            _unit_glyph(s, u.kind, ux, uy, _colour(game_map, u.power))
+            unit_glyph(s, u.kind, ux, uy, power_colour(game_map, u.power))
             s.raw("</g>")
     for d in view.dislodged:
         sid = d.unit.province
@@ -498,11 +391,11 @@ def _units(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
         s.raw(f'<g class="dislodged" data-space="{escape(sid)}" data-power="{d.unit.power}">')
         s.add("circle", cx=f"{ux:.1f}", cy=f"{uy:.1f}", r="14", fill="#ffffff",
               fill_opacity="0.6", stroke="#d32f2f", stroke_width="2.2", stroke_dasharray="4 2.5")
-        _unit_glyph(s, d.unit.kind, ux, uy, _colour(game_map, d.unit.power), ghost=True)
+        unit_glyph(s, d.unit.kind, ux, uy, power_colour(game_map, d.unit.power), ghost=True)
         s.raw("</g>")
 
 
-def _supports(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
+def _supports(s: SvgWriter, b: _Board, game_map: Any, view: BoardView) -> None:
     """Dotted lines from each supporter to the unit it supports (or the middle of its move)."""
     for sp in view.supports:
         if sp.src not in b.label or sp.unit not in b.label:
@@ -513,7 +406,7 @@ def _supports(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
             x2, y2 = b.unit_point(sp.to)
             x1, y1 = (x1 + x2) / 2, (y1 + y2) / 2
         sx, sy = _toward(x0, y0, x1, y1, 12)
-        colour = _colour(game_map, sp.power)
+        colour = power_colour(game_map, sp.power)
         d = f"M{sx:.1f} {sy:.1f}L{x1:.1f} {y1:.1f}"
         s.add("path", d=d, fill="none", stroke="#ffffff", stroke_width="5", stroke_opacity="0.7",
               stroke_linecap="round")
@@ -524,13 +417,13 @@ def _supports(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
               stroke_width="1")
 
 
-def _moves(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
+def _moves(s: SvgWriter, b: _Board, game_map: Any, view: BoardView) -> None:
     for mv in view.moves:
         if mv.src not in b.label or mv.dst not in b.label:
             continue
         x0, y0 = b.unit_point(mv.src)
         x1, y1 = b.unit_point(mv.dst)
-        colour = _colour(game_map, mv.power)
+        colour = power_colour(game_map, mv.power)
         dist = math.hypot(x1 - x0, y1 - y0) or 1
         sx, sy = _toward(x0, y0, x1, y1, 12)
         ex, ey = _toward(x1, y1, x0, y0, 14)
@@ -545,93 +438,6 @@ def _moves(s: _Svg, b: _Board, game_map: Any, view: BoardView) -> None:
         s.add("path", d=d, fill="none", stroke="#ffffff", stroke_width="7", stroke_opacity="0.8",
               stroke_linecap="round")
         s.add("path", d=d, fill="none", stroke=colour, stroke_width="3.6",
-              stroke_dasharray=dash, marker_end=f"url(#{_marker_id(colour)})",
+              stroke_dasharray=dash, marker_end=f"url(#{marker_id(colour)})",
               stroke_linecap="round",
               class_="move-ok" if mv.succeeded else "move-failed")
-
-
-def _legend(s: _Svg, b: _Board, game_map: Any, view: BoardView, style: Style,
-            w: float, h: float) -> None:
-    top = h - style.margin - style.legend_h + 14
-    x = style.margin
-    s.text(x, top + 6, "Mobs", 13, text_anchor="start", font_weight="bold")
-    counts: dict[str, int] = {}
-    for owner in view.centers.values():
-        counts[owner] = counts.get(owner, 0) + 1
-    col_w = 272
-    for i, (pid, power) in enumerate(game_map.powers.items()):
-        cx = x + 12 + (i % 3) * col_w
-        cy = top + 26 + (i // 3) * 30
-        _unit_glyph(s, next(iter(game_map.unit_kinds), "G"), cx, cy, power.colour or "#555555",
-                    key=True)
-        units = sum(1 for u in view.units if u.power == pid and not u.captive)
-        label = f"{power.name}  ({counts.get(pid, 0)} centres, {units} units)"
-        s.text(cx + 17, cy + 4.5, label, 12, text_anchor="start")
-    kx = x + 3 * col_w + 12
-    s.text(kx, top + 6, "Key", 13, text_anchor="start", font_weight="bold")
-    items = [
-        ("gang", "Gang"), ("don", "Don (boss)"), ("centre", "supply centre"),
-        ("home", "home centre"), ("water", "water (Gangs swim)"), ("gaol", "MTPD (gaol)"),
-        ("highway", "highway: cross with +1 support"), ("junction", "junction: free crossing"),
-        ("subway", "subway: order G(X)-U-Y"), ("diag", "four spaces meet: diagonal move"),
-        ("ok", "move succeeded"), ("fail", "move failed"), ("sup", "support (cut: broken)"),
-        ("dis", "dislodged unit"), ("cap", "captured Don"),
-    ]
-    per_col = 5
-    for i, (key, text) in enumerate(items):
-        ix = kx + (i // per_col) * 226
-        iy = top + 22 + (i % per_col) * 18.5
-        _key_symbol(s, key, ix + 12, iy)
-        s.text(ix + 30, iy + 4, text, 11, text_anchor="start")
-    s.text(style.margin, h - 10, "Mobtown II board: a reconstruction (docs/mobtown-map.md)"
-           if game_map.name == "mobtown2" else game_map.title, 9.5, text_anchor="start",
-           fill="#7a7060", font_style="italic")
-
-
-def _key_symbol(s: _Svg, key: str, x: float, y: float) -> None:
-    if key == "gang":
-        _unit_glyph(s, "G", x, y, "#666666", key=True)
-    elif key == "don":
-        _unit_glyph(s, "D", x, y, "#666666", key=True)
-    elif key in ("centre", "home"):
-        if key == "home":
-            s.add("circle", cx=f"{x}", cy=f"{y}", r="7.5", fill="none", stroke=INK,
-                  stroke_width="1.2")
-        s.add("circle", cx=f"{x}", cy=f"{y}", r="5.2", fill="#ffffff", stroke=INK,
-              stroke_width="1.5")
-    elif key in ("water", "gaol"):
-        s.add("rect", x=f"{x - 11}", y=f"{y - 7}", width="22", height="14",
-              fill=WATER if key == "water" else GAOL, stroke=BORDER)
-        if key == "gaol":
-            s.add("rect", x=f"{x - 11}", y=f"{y - 7}", width="22", height="14", fill="url(#bars)",
-                  opacity="0.55")
-    elif key == "highway":
-        s.add("line", x1=f"{x - 12}", y1=f"{y}", x2=f"{x + 12}", y2=f"{y}",
-              stroke=HIGHWAY_CASING, stroke_width="9")
-        s.add("line", x1=f"{x - 12}", y1=f"{y}", x2=f"{x + 12}", y2=f"{y}",
-              stroke=HIGHWAY_FILL, stroke_width="5")
-    elif key == "junction":
-        s.add("circle", cx=f"{x}", cy=f"{y}", r="7", fill="#ffffff", stroke=INK,
-              stroke_width="2.2")
-        s.add("circle", cx=f"{x}", cy=f"{y}", r="2.6", fill=INK)
-    elif key == "subway":
-        s.add("rect", x=f"{x - 7}", y=f"{y - 7}", width="14", height="14", rx="2.5", fill=SUBWAY)
-        s.text(x, y + 4.3, "U", 11.5, fill="#ffffff", font_weight="bold")
-    elif key == "diag":
-        s.add("circle", cx=f"{x}", cy=f"{y}", r="4.2", fill=INK, stroke="#ffffff",
-              stroke_width="1.2")
-    elif key in ("ok", "fail"):
-        s.add("line", x1=f"{x - 14}", y1=f"{y}", x2=f"{x + 10}", y2=f"{y}", stroke="#555555",
-              stroke_width="3.2", stroke_dasharray="6 4" if key == "fail" else None,
-              marker_end=f"url(#{_marker_id('#555555')})")
-    elif key == "sup":
-        s.add("line", x1=f"{x - 14}", y1=f"{y}", x2=f"{x + 10}", y2=f"{y}", stroke="#555555",
-              stroke_width="2.4", stroke_dasharray="1.5 4", stroke_linecap="round")
-        s.add("circle", cx=f"{x + 10}", cy=f"{y}", r="3.4", fill="#555555")
-    elif key == "cap":
-        s.add("circle", cx=f"{x}", cy=f"{y}", r="9.5", fill="#ffffff", stroke=INK,
-              stroke_width="1.6", stroke_dasharray="3 2")
-        _unit_glyph_small_don(s, x, y)
-    elif key == "dis":
-        s.add("circle", cx=f"{x}", cy=f"{y}", r="9", fill="#ffffff", stroke="#d32f2f",
-              stroke_width="2", stroke_dasharray="4 2.5")

@@ -1,0 +1,136 @@
+"""Drawing primitives shared by the board and its legend: colours, sizes, an SVG writer,
+arrow heads and the unit glyphs (Gang: a round badge with G; Don: a star with D)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+from xml.sax.saxutils import escape
+
+PAPER = "#f6f1e4"
+LAND = "#efe6cf"
+WATER = "#a8d1ec"
+BAY = "#5d93c4"
+GAOL = "#b8b8b8"
+BORDER = "#9c8f72"
+COAST = "#2f6690"
+INK = "#2b2b2b"
+HIGHWAY_CASING = "#4a4a4a"
+HIGHWAY_FILL = "#f0b429"
+SUBWAY = "#1d4e89"
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+
+TERRAIN_FILL = {"water": WATER, "sea": WATER, "impassable": BAY, "gaol": GAOL}
+
+
+@dataclass(frozen=True)
+class Style:
+    """Sizes in pixels; ``cell`` comes from the layout unless given."""
+
+    margin: float = 16
+    title_h: float = 44
+    legend_h: float = 118
+
+
+def mix(colour: str, weight: float, base: str = LAND) -> str:
+    """``colour`` blended into ``base``: the tint of an owned space."""
+    def rgb(c: str) -> tuple[int, int, int]:
+        c = c.lstrip("#")
+        return int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)
+    a, b = rgb(colour), rgb(base)
+    r, g, bl = (round(x * weight + y * (1 - weight)) for x, y in zip(a, b, strict=True))
+    return f"#{r:02x}{g:02x}{bl:02x}"
+
+
+def text_width(text: str, size: float) -> float:
+    """Rough rendered width of ``text`` at font ``size`` (DejaVu Sans averages ~0.6 em)."""
+    return len(text) * size * 0.58
+
+
+class SvgWriter:
+    """A small SVG writer: elements are appended in drawing order."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def add(self, tag: str, body: str | None = None, **attrs: object) -> None:
+        att = " ".join(f'{k.rstrip("_").replace("_", "-")}="{escape(str(v), {chr(34): "&quot;"})}"'
+                       for k, v in attrs.items() if v is not None)
+        if body is None:
+            self.parts.append(f"<{tag} {att}/>")
+        else:
+            self.parts.append(f"<{tag} {att}>{body}</{tag}>")
+
+    def raw(self, text: str) -> None:
+        self.parts.append(text)
+
+    def text(self, x: float, y: float, s: str, size: float, **attrs: object) -> None:
+        attrs.setdefault("text_anchor", "middle")
+        attrs.setdefault("font_family", FONT)
+        attrs.setdefault("fill", INK)
+        self.add("text", escape(s), x=f"{x:.1f}", y=f"{y:.1f}", font_size=f"{size:.1f}", **attrs)
+
+
+def marker_id(colour: str) -> str:
+    return "arrow-" + colour.lstrip("#").lower()
+
+
+def write_defs(s: SvgWriter, colours: set[str]) -> None:
+    for colour in sorted(colours):  # one arrow head per colour (no context-stroke in cairo)
+        s.raw(f'<marker id="{marker_id(colour)}" viewBox="0 0 10 10" refX="7" refY="5" '
+              'markerWidth="3.6" markerHeight="3.6" orient="auto-start-reverse">'
+              f'<path d="M0 0 L10 5 L0 10 z" fill="{colour}"/></marker>')
+    s.raw(
+        "<defs>"
+        '<pattern id="waves" width="22" height="12" patternUnits="userSpaceOnUse">'
+        '<path d="M0 8 q5.5 -5 11 0 t11 0" fill="none" stroke="#ffffff" stroke-opacity="0.45" '
+        'stroke-width="1.1"/></pattern>'
+        '<pattern id="bay" width="14" height="14" patternUnits="userSpaceOnUse" '
+        'patternTransform="rotate(35)"><line x1="0" y1="0" x2="0" y2="14" stroke="#ffffff" '
+        'stroke-opacity="0.22" stroke-width="3"/></pattern>'
+        '<pattern id="bars" width="9" height="9" patternUnits="userSpaceOnUse">'
+        '<line x1="4.5" y1="0" x2="4.5" y2="9" stroke="#6d6d6d" stroke-width="2"/></pattern>'
+        '<marker id="subarrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="4" '
+        f'markerHeight="4" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" '
+        f'fill="{SUBWAY}"/></marker>'
+        "</defs>"
+    )
+
+
+def unit_glyph(s: SvgWriter, kind: str, x: float, y: float, colour: str, *,
+               ghost: bool = False, key: bool = False) -> None:
+    """Gang: a round badge with G.  Don: a five-pointed star with D."""
+    opacity = "0.75" if ghost else None
+    if kind == "D":
+        pts = []
+        for i in range(10):
+            r = 14.5 if i % 2 == 0 else 7
+            a = -math.pi / 2 + i * math.pi / 5
+            pts.append(f"{x + r * math.cos(a):.1f},{y + 1 + r * math.sin(a):.1f}")
+        s.add("polygon", points=" ".join(pts), fill=colour, stroke="#ffffff", stroke_width="2",
+              stroke_linejoin="round", opacity=opacity, class_=None if key else "unit-D")
+        s.add("polygon", points=" ".join(pts), fill="none", stroke=INK, stroke_width="0.8",
+              stroke_linejoin="round", opacity=opacity)
+        s.text(x, y + 5, "D", 10.5, fill="#ffffff", font_weight="bold")
+    else:
+        s.add("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r="10", fill=colour, stroke="#ffffff",
+              stroke_width="2", opacity=opacity, class_=None if key else "unit-" + kind)
+        s.add("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r="10", fill="none", stroke=INK,
+              stroke_width="0.8", opacity=opacity)
+        s.text(x, y + 4.2, kind, 11.5, fill="#ffffff", font_weight="bold")
+
+
+def small_don(s: SvgWriter, x: float, y: float) -> None:
+    pts = []
+    for i in range(10):
+        r = 7.5 if i % 2 == 0 else 3.6
+        a = -math.pi / 2 + i * math.pi / 5
+        pts.append(f"{x + r * math.cos(a):.1f},{y + 0.6 + r * math.sin(a):.1f}")
+    s.add("polygon", points=" ".join(pts), fill="#666666")
+
+
+def power_colour(game_map: Any, power: str | None) -> str:
+    if power and power in game_map.powers and game_map.powers[power].colour:
+        return game_map.powers[power].colour
+    return "#555555"

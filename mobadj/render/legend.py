@@ -1,0 +1,110 @@
+"""The legend under the board: each mob with its centres and units, and a key to the symbols."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mobadj.render.ink import (
+    BORDER,
+    GAOL,
+    HIGHWAY_CASING,
+    HIGHWAY_FILL,
+    INK,
+    SUBWAY,
+    WATER,
+    Style,
+    SvgWriter,
+    marker_id,
+    small_don,
+    unit_glyph,
+)
+from mobadj.render.position import BoardView
+
+
+def draw_legend(s: SvgWriter, game_map: Any, view: BoardView, style: Style,
+                w: float, h: float) -> None:
+    """Mobs (colour, centres owned, units) on the left; the key to every symbol on the right."""
+    top = h - style.margin - style.legend_h + 14
+    x = style.margin
+    s.text(x, top + 6, "Mobs", 13, text_anchor="start", font_weight="bold")
+    counts: dict[str, int] = {}
+    for owner in view.centers.values():
+        counts[owner] = counts.get(owner, 0) + 1
+    col_w = 272
+    for i, (pid, power) in enumerate(game_map.powers.items()):
+        cx = x + 12 + (i % 3) * col_w
+        cy = top + 26 + (i // 3) * 30
+        unit_glyph(s, next(iter(game_map.unit_kinds), "G"), cx, cy, power.colour or "#555555",
+                   key=True)
+        units = sum(1 for u in view.units if u.power == pid and not u.captive)
+        label = f"{power.name}  ({counts.get(pid, 0)} centres, {units} units)"
+        s.text(cx + 17, cy + 4.5, label, 12, text_anchor="start")
+    kx = x + 3 * col_w + 12
+    s.text(kx, top + 6, "Key", 13, text_anchor="start", font_weight="bold")
+    items = [
+        ("gang", "Gang"), ("don", "Don (boss)"), ("centre", "supply centre"),
+        ("home", "home centre"), ("water", "water (Gangs swim)"), ("gaol", "MTPD (gaol)"),
+        ("highway", "highway: cross with +1 support"), ("junction", "junction: free crossing"),
+        ("subway", "subway: order G(X)-U-Y"), ("diag", "four spaces meet: diagonal move"),
+        ("ok", "move succeeded"), ("fail", "move failed"), ("sup", "support (cut: broken)"),
+        ("dis", "dislodged unit"), ("cap", "captured Don"),
+    ]
+    per_col = 5
+    for i, (key, text) in enumerate(items):
+        ix = kx + (i // per_col) * 226
+        iy = top + 22 + (i % per_col) * 18.5
+        key_symbol(s, key, ix + 12, iy)
+        s.text(ix + 30, iy + 4, text, 11, text_anchor="start")
+    s.text(style.margin, h - 10, "Mobtown II board: a reconstruction (docs/mobtown-map.md)"
+           if game_map.name == "mobtown2" else game_map.title, 9.5, text_anchor="start",
+           fill="#7a7060", font_style="italic")
+
+
+def key_symbol(s: SvgWriter, key: str, x: float, y: float) -> None:
+    """One symbol of the key, centred on (x, y)."""
+    if key == "gang":
+        unit_glyph(s, "G", x, y, "#666666", key=True)
+    elif key == "don":
+        unit_glyph(s, "D", x, y, "#666666", key=True)
+    elif key in ("centre", "home"):
+        if key == "home":
+            s.add("circle", cx=f"{x}", cy=f"{y}", r="7.5", fill="none", stroke=INK,
+                  stroke_width="1.2")
+        s.add("circle", cx=f"{x}", cy=f"{y}", r="5.2", fill="#ffffff", stroke=INK,
+              stroke_width="1.5")
+    elif key in ("water", "gaol"):
+        s.add("rect", x=f"{x - 11}", y=f"{y - 7}", width="22", height="14",
+              fill=WATER if key == "water" else GAOL, stroke=BORDER)
+        if key == "gaol":
+            s.add("rect", x=f"{x - 11}", y=f"{y - 7}", width="22", height="14", fill="url(#bars)",
+                  opacity="0.55")
+    elif key == "highway":
+        s.add("line", x1=f"{x - 12}", y1=f"{y}", x2=f"{x + 12}", y2=f"{y}",
+              stroke=HIGHWAY_CASING, stroke_width="9")
+        s.add("line", x1=f"{x - 12}", y1=f"{y}", x2=f"{x + 12}", y2=f"{y}",
+              stroke=HIGHWAY_FILL, stroke_width="5")
+    elif key == "junction":
+        s.add("circle", cx=f"{x}", cy=f"{y}", r="7", fill="#ffffff", stroke=INK,
+              stroke_width="2.2")
+        s.add("circle", cx=f"{x}", cy=f"{y}", r="2.6", fill=INK)
+    elif key == "subway":
+        s.add("rect", x=f"{x - 7}", y=f"{y - 7}", width="14", height="14", rx="2.5", fill=SUBWAY)
+        s.text(x, y + 4.3, "U", 11.5, fill="#ffffff", font_weight="bold")
+    elif key == "diag":
+        s.add("circle", cx=f"{x}", cy=f"{y}", r="4.2", fill=INK, stroke="#ffffff",
+              stroke_width="1.2")
+    elif key in ("ok", "fail"):
+        s.add("line", x1=f"{x - 14}", y1=f"{y}", x2=f"{x + 10}", y2=f"{y}", stroke="#555555",
+              stroke_width="3.2", stroke_dasharray="6 4" if key == "fail" else None,
+              marker_end=f"url(#{marker_id('#555555')})")
+    elif key == "sup":
+        s.add("line", x1=f"{x - 14}", y1=f"{y}", x2=f"{x + 10}", y2=f"{y}", stroke="#555555",
+              stroke_width="2.4", stroke_dasharray="1.5 4", stroke_linecap="round")
+        s.add("circle", cx=f"{x + 10}", cy=f"{y}", r="3.4", fill="#555555")
+    elif key == "cap":
+        s.add("circle", cx=f"{x}", cy=f"{y}", r="9.5", fill="#ffffff", stroke=INK,
+              stroke_width="1.6", stroke_dasharray="3 2")
+        small_don(s, x, y)
+    elif key == "dis":
+        s.add("circle", cx=f"{x}", cy=f"{y}", r="9", fill="#ffffff", stroke="#d32f2f",
+              stroke_width="2", stroke_dasharray="4 2.5")
