@@ -97,3 +97,14 @@ def test_diagonal_through_a_highway_corner_names_the_one_it_must_cross():
     assert e[("A", "B")] == {"via": "highway", "highway": "H"}
     assert e[("A", "D")] == {"via": "highway", "highway": "V", "diagonal": True}
     assert e[("B", "C")] == {"via": "highway", "highway": "V", "diagonal": True}
+
+
+def test_every_label_sits_inside_its_space():
+    from mobadj.render.geometry import label_point
+    from mobadj.render.layout import load_layout
+
+    layout = load_layout("mobtown2")
+    for sid, cells in layout.cells().items():
+        lx, ly = label_point(layout, sid, cells)
+        near = {(int(lx + dx), int(ly + dy)) for dx in (-0.01, 0.01) for dy in (-0.01, 0.01)}
+        assert near & set(cells), sid
