@@ -46,8 +46,13 @@ class Judge(PlayerCommands, GMCommands, Turns):
         inc = parse_mail(raw, max_body=self.config.max_body_bytes)
         now = self.clock()
         with self.store.transaction():
-            seen = uid is not None and self.store.uid_seen(uid)
-            if seen or self.store.mail_seen(inc.message_id):
+            if uid is not None and self.store.uid_seen(uid):
+                return []
+            if self.store.mail_seen(inc.message_id):
+                if uid is not None:  # seen under another UID (renumbered mailbox, resent copy)
+                    self.store.db.execute(
+                        "UPDATE mails SET uid=? WHERE message_id=? AND uid IS NULL",
+                        (uid, inc.message_id))
                 return []
             if inc.auto or not inc.reply_to:
                 log.info("ignored %s from %r: %s", inc.message_id, inc.sender,

@@ -250,3 +250,24 @@ def test_mobtown_results_carry_the_map_by_mail(service, mail_servers):
     assert attachment_names(results) == ["result.json", "map.svg", "map.png"]
     png = next(p for p in results.iter_attachments() if p.get_filename() == "map.png")
     assert png.get_content().startswith(b"\x89PNG")
+
+
+def test_a_new_uidvalidity_falls_back_on_message_ids(service, mail_servers):
+    """If the server renumbers its mailbox (UIDVALIDITY changes), old UIDs mean nothing:
+    the judge forgets them and relies on Message-IDs, so nothing is handled twice."""
+    S = mail_servers
+    send(S, "u@test.org", "help")
+    send(S, "u@test.org", "list")
+    assert service.step() == 2
+    S.wait_for("u@test.org", 2)
+    store = service.judge.store
+    with store.transaction():
+        store.db.execute("UPDATE meta SET value='12345' WHERE key='uidvalidity'")
+    service.mailbox.close()
+    service.step()  # reconnects, sees another UIDVALIDITY, looks at every mail again
+    assert store.mail_count() == 2
+    assert len(S.inbox("u@test.org")) == 2  # no second answer
+    assert store.max_uid() > 0  # the old mails carry their new UIDs: not fetched again
+    send(S, "u@test.org", "help orders")
+    assert service.step() == 1
+    assert len(S.wait_for("u@test.org", 3)) == 3  # and new mail is still answered
