@@ -9,6 +9,7 @@ then too (rule 8).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,14 +24,26 @@ _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augu
            "September", "October", "November", "December")
 
 
-@dataclass(frozen=True, slots=True, order=True)
+_KIND_ORDER = {START: 0, MOVE: 1, RETREAT: 2, ADJUST: 3}
+
+
+@functools.total_ordering
+@dataclass(frozen=True, slots=True)
 class MPhase:
-    """One Mobtown phase: year, month, week (0 for the June 1919 weekend) and kind."""
+    """One Mobtown phase: year, month, week (0 for the June 1919 weekend) and kind.
+    Phases compare in playing order (movement, then retreats, then adjustments)."""
 
     year: int
     month: int
     week: int
     kind: str
+
+    def key(self) -> tuple[int, int, int, int]:
+        """The playing-order key."""
+        return (self.year, self.month, self.week, _KIND_ORDER[self.kind])
+
+    def __lt__(self, other: MPhase) -> bool:
+        return self.key() < other.key()
 
     @classmethod
     def parse(cls, text: str) -> MPhase:

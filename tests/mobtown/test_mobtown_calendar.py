@@ -44,3 +44,10 @@ def test_rule6_possession_at_end_of_week_2_or_4():
     assert not scores_after(MPhase.parse("1919-07-W4-M"), True)
     assert scores_after(MPhase.parse("1919-07-W4-R"), False)
     assert MPhase.parse("1919-07-W1-M").long_name() == "Week 1, July 1919: movement"
+
+
+def test_phases_compare_in_playing_order():
+    order = ["1919-06-START", "1919-07-W1-M", "1919-07-W1-R", "1919-07-W2-M", "1919-07-W2-R",
+             "1919-07-W2-A", "1919-07-W3-M", "1920-01-W1-M"]
+    phases = [MPhase.parse(t) for t in order]
+    assert sorted(reversed(phases)) == phases

@@ -109,3 +109,17 @@ def test_mob_name_prefixes_never_eat_a_section(mt):
     assert split_mob("G(Lex)-Col", mt) == (None, "G(Lex)-Col")
     result = parse_mobtown_orders("Legs Diamond:\nG(Bro)-Bur\nLegs G(P37)-Bgt", mt)
     assert [p.power for p in result.orders] == ["diamond", "diamond"] and not result.errors
+
+
+def test_garbage_gives_order_errors_not_tracebacks(mt):
+    import random
+
+    rng = random.Random(7)
+    pieces = ["G", "D", "(", ")", "+", "-", "U", "S", "H", "&", "Lex", "Col", "5th", "cement",
+              "overcoat", "Don", "starts", "in", "Build", "Remove", "R", "Har", ":", "xyz", "42"]
+    for _ in range(300):
+        text = " ".join(rng.choice(pieces) for _ in range(rng.randint(1, 7)))
+        try:
+            parse_mobtown_order(text, mt)
+        except OrderError as exc:
+            assert exc.column >= 1 and str(exc)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from mobadj.mobtown.notation import PlaceDon
+from mobadj.mobtown.notation import CementOvercoat, PlaceDon
 from mobadj.mobtown.rules import GAOL, MobtownRules
 from mobadj.mobtown.state import initial_position, position_from_data
 from mobadj.mobtown.turn import adjudicate
@@ -55,6 +55,21 @@ def _adjust_orders(pos, mt):
     return orders
 
 
+def _stray_orders(pos, mt, rng):
+    provs = sorted(mt.provinces)
+    pool = [
+        lambda: Move(Unit(rng.choice("GD"), rng.choice(provs)), rng.choice(provs),
+                     via_subway=rng.random() < .3, with_don=rng.random() < .3),
+        lambda: Build(Unit(rng.choice("GD"), rng.choice(provs))),
+        lambda: Disband(Unit("G", rng.choice(provs))),
+        lambda: PlaceDon(Unit("D", rng.choice(provs))),
+        lambda: CementOvercoat(Unit("D", rng.choice(provs))),
+        lambda: SupportHold(Unit("G", rng.choice(provs)), Unit("G", rng.choice(provs))),
+    ]
+    mobs = [None, *sorted(mt.powers)]
+    return [(rng.choice(mobs), rng.choice(pool)()) for _ in range(4)]
+
+
 def test_random_games_keep_the_invariants(mt):
     for seed in range(3):
         rng = random.Random(seed)
@@ -63,6 +78,7 @@ def test_random_games_keep_the_invariants(mt):
                   for pid, p in mt.powers.items()]
         for _ in range(40):
             result = adjudicate(pos, orders, mt)
+            assert len(result.results) == len(orders)  # one result per order, in order
             pos = result.position
             assert len(pos.dons) <= 6  # rule 3
             assert len(pos.centers) <= 32
@@ -74,4 +90,5 @@ def test_random_games_keep_the_invariants(mt):
                 orders = _weekend_orders(pos, mt, rng)
             else:
                 orders = _adjust_orders(pos, mt)
+            orders += _stray_orders(pos, mt, rng)  # wrong phase, wrong mob, no such unit
         assert pos.phase > result.phase
