@@ -248,3 +248,10 @@ def test_ruling22_any_death_means_disorder_and_a_rebuild(play):
                 centers={"lepke": ["Pie", "Que"]})
     assert dead.after.disorder == {"lepke"}
     assert str(dead.result.next_phase) == "1919-07-W2-A"  # the rebuild is due
+
+
+def test_ruling23_lone_don_does_not_block_a_retreat(play):
+    dis = {"capone": [{"unit": "G Col", "from": "DAS"}]}
+    p = play({"lepke": ["G Col", "D Lex"]}, "Al Capone: G(Col)-Lex", phase="1919-07-W1-R",
+             dislodged=dis)
+    assert p.ok("G Col - Lex") and p.after.captor("lepke") == "capone"
