@@ -168,12 +168,20 @@ class Judge(PlayerCommands, GMCommands, Turns):
         game_name = args["game"].lower()
         game = self.store.game(game_name)
         target = args["power"].strip().lower() if cmd.name == "signon" else "gm"
+        owner = game.gm_email if game is not None else None
         if game is not None and cmd.name == "signon":
             # one key per seat whatever its spelling (ENG, England, E)
             with contextlib.suppress(HostError):
-                target = host_for(game.kind).seat(game.options, args["power"]).lower()
-        # failures count per sender address and per seat attacked (existing or not)
-        keys = [f"from:{inc.sender}", f"seat:{game_name}:{target}"]
+                seat = host_for(game.kind).seat(game.options, args["power"])
+                target = seat.lower()
+                player = self.store.player(game.name, seat)
+                owner = player.email if player is not None else None
+        # Failures count per sender address and per seat attacked (existing or not).  The
+        # seat's own player is held only by their address's count, so strangers cannot lock
+        # a player out by guessing at their seat.
+        keys = [f"from:{inc.sender}"]
+        if inc.sender != owner:
+            keys.append(f"seat:{game_name}:{target}")
         if self._throttled(keys, now):
             for k in keys:
                 self.store.add_auth_failure(k, now)

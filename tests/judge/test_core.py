@@ -296,3 +296,12 @@ def test_a_broken_game_does_not_stop_the_others_at_deadlines(judge, clock, monke
     monkeypatch.setattr(ToyHost, "resolve", original)
     judge.tick()
     assert judge.store.game("g1").phase == "T2"  # and the broken one recovers when fixed
+
+
+def test_strangers_guessing_cannot_lock_the_player_out(judge, table, clock):
+    for i in range(6):  # guesses at NORTH's seat from several addresses
+        send(judge, f"x{i}@evil.org", "SIGNON g1 north guess")
+    r = reply_of(send(judge, "y@evil.org", "SIGNON g1 NORTH pw-north"))
+    assert "Too many failed" in r  # the seat is shut for strangers ...
+    r = reply_of(send(judge, "north@test.org", table.signon("NORTH") + "go 1"))
+    assert "Signed on as North" in r  # ... but not for its own player
