@@ -60,8 +60,23 @@ def adjudicate(position: MobtownPosition, orders: Iterable[Any], game_map: Any,
         result = weekend.retreats(position, pairs, game_map, rules)
     else:
         result = weekend.adjustments(position, pairs, game_map, rules)
+    result.events += _captures(position, result.position, game_map)
     _advance(result, game_map, rules)
     return result
+
+
+def _captures(before: MobtownPosition, after: MobtownPosition, game_map: Any) -> list[str]:
+    """News of Dons captured or freed in this phase (rule 3)."""
+    out = []
+    for p, prov in sorted(after.dons.items()):
+        old, new = before.captor(p), after.captor(p)
+        if new and new != old:
+            out.append(f"{_name(game_map, p)}'s Don in {prov} is captured by "
+                       f"{_name(game_map, new)} (rule 3)")
+        elif old and not new and p in before.dons:
+            out.append(f"{_name(game_map, p)}'s Don in {prov} is no longer held by "
+                       f"{_name(game_map, old)}")
+    return out
 
 
 # ---- movement ---------------------------------------------------------------------------
@@ -161,11 +176,6 @@ def _movement(position: MobtownPosition, pairs: list[tuple[str | None, Any]], ga
                                                      via)
     events = [f"{_name(game_map, p)}'s Don {how}; {_name(game_map, p)} stands in civil "
               "disorder next week (rule 3)" for p, how in sorted(don_out.how.items())]
-    for p, prov in sorted(after.dons.items()):
-        captor = after.captor(p)
-        if captor and position.captor(p) != captor:
-            events.append(f"{_name(game_map, p)}'s Don in {prov} is captured by "
-                          f"{_name(game_map, captor)} (rule 3)")
     moves = []
     for mo in validated.orders:
         if mo.code == movement.MOVE and mo.invalid is None:

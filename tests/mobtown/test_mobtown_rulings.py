@@ -37,6 +37,7 @@ def test_ruling3_captive_is_freed_by_his_own_gang(play):
 def test_ruling4_lone_don_is_captured_by_any_gang_moving_in(play):
     p = play({"capone": ["G Col"], "lepke": ["D Lex"]}, "Al Capone: G(Col)-Lex")
     assert p.ok("G Col - Lex") and p.after.captor("lepke") == "capone"
+    assert p.result.events == ["Lepke's Don in Lex is captured by Al Capone (rule 3)"]
 
 
 def test_ruling4_own_don_left_alone_in_water_survives_unless_option(play):
@@ -255,3 +256,4 @@ def test_ruling23_lone_don_does_not_block_a_retreat(play):
     p = play({"lepke": ["G Col", "D Lex"]}, "Al Capone: G(Col)-Lex", phase="1919-07-W1-R",
              dislodged=dis)
     assert p.ok("G Col - Lex") and p.after.captor("lepke") == "capone"
+    assert p.result.events == ["Lepke's Don in Lex is captured by Al Capone (rule 3)"]
