@@ -52,6 +52,7 @@ class MobtownReason(StrEnum):
     PLACED = "Don placed (rule 6)"
     DEFAULT_PLACED = "no order: Don placed on the first home centre (ruling 14)"
     WRONG_PHASE = "order not allowed in this phase"
+    SUBWAY_EXCHANGE = "equally supported Gangs cannot exchange places by subway (rule 5)"
     HIGHWAY = "crossing a highway where there is no junction needs one extra support (rule 4)"
 
 

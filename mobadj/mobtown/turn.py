@@ -154,6 +154,10 @@ def _movement(position: MobtownPosition, pairs: list[tuple[str | None, Any]], ga
                         game_map, rules)
     crossing = {id(mo.source) for mo in validated.orders
                 if mo.code == movement.MOVE and mo.margin > 0 and not mo.res}
+    exchange = {id(mo.source) for mo in validated.orders  # example b: both under, equal
+                if mo.code == movement.MOVE and mo.subway and not mo.res and mo.opp is not None
+                and mo.opp.code == movement.MOVE and mo.opp.dprov == mo.prov
+                and mo.opp.subway and not mo.opp.res}
     results: list[OrderResult] = []
     for i, slot in enumerate(slots):
         if isinstance(slot, OrderResult):
@@ -161,7 +165,7 @@ def _movement(position: MobtownPosition, pairs: list[tuple[str | None, Any]], ga
         elif slot is None:
             results.append(don_out.results[i])
         else:
-            results.append(_highway_reason(outcome.results[slot], crossing))
+            results.append(_reason(outcome.results[slot], crossing, exchange))
     after = position.copy()
     after.gangs = dict(after_board.units)
     after.dons = don_out.dons
@@ -186,11 +190,16 @@ def _movement(position: MobtownPosition, pairs: list[tuple[str | None, Any]], ga
                          events=events)
 
 
-def _highway_reason(r: OrderResult, crossing: set[int]) -> OrderResult:
-    """A failed highway crossing says so (rule 4) rather than "destination held"."""
-    if r.outcome is Outcome.FAILS and id(r._order) in crossing and r.reason in (
+def _reason(r: OrderResult, crossing: set[int], exchange: set[int]) -> OrderResult:
+    """A failed highway crossing says so (rule 4) rather than "destination held"; so does a
+    failed exchange through a subway (rule 5)."""
+    if r.outcome is not Outcome.FAILS:
+        return r
+    if id(r._order) in crossing and r.reason in (
             Reason.HELD, Reason.BOUNCED, Reason.LOST_HEAD_TO_HEAD):
         return OrderResult(r.power, r._order, r.outcome, MobtownReason.HIGHWAY)
+    if id(r._order) in exchange and r.reason is Reason.LOST_HEAD_TO_HEAD:
+        return OrderResult(r.power, r._order, r.outcome, MobtownReason.SUBWAY_EXCHANGE)
     return r
 
 

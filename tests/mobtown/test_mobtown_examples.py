@@ -34,6 +34,8 @@ def test_example_b_first_two_fail_latter_two_succeed(mt):
     result = _example(mt, "example-b")
     assert [r.outcome.value for r in result.results] == [
         "fails", "fails", "succeeds", "succeeds"]
+    assert result.results[0].reason.value == (
+        "equally supported Gangs cannot exchange places by subway (rule 5)")
     assert result.position.unit_lists() == {
         "babyface": ["G Pla"], "luciano": ["G Sun"], "diamond": ["G Cat"], "lepke": ["G RoE"]}
 
