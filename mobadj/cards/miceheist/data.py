@@ -136,7 +136,7 @@ class HeistData:
     job_names: dict[str, str]
     stacks: dict[str, tuple[str, ...]]  # job -> obstacle ids, top first
     obstacles: dict[str, Obstacle]
-    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)  # engine caches
+    targeting: dict[str, frozenset[str]]  # obstacle id -> skills that must name a chip there
 
     def __deepcopy__(self, memo: dict[int, Any]) -> HeistData:
         return self  # immutable and shared: copies of a game share their deck
@@ -230,6 +230,14 @@ def parse_data(raw: dict[str, Any]) -> HeistData:
     if track_length < len(colours):
         raise DataError("track_length must be at least the number of players (6)")
     food = {int(v): tuple(names) for v, names in raw["food"].items()}
+    targeting = {
+        ob.id: frozenset(
+            k
+            for k, sk in skills.items()
+            if any(e.kind in TARGETED and ob.meets(e.condition) for e in sk.effects)
+        )
+        for ob in obstacles.values()
+    }
     return HeistData(
         version=str(raw["version"]),
         track_length=track_length,
@@ -249,6 +257,7 @@ def parse_data(raw: dict[str, Any]) -> HeistData:
         job_names=job_names,
         stacks=stacks,
         obstacles=obstacles,
+        targeting=targeting,
     )
 
 

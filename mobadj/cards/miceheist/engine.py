@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from mobadj.cards.miceheist import tracks
 from mobadj.cards.miceheist.actions import Action, Bet, Learn, Select, Test, Use
-from mobadj.cards.miceheist.data import HeistData, Obstacle, Skill, load_data
+from mobadj.cards.miceheist.data import HeistData, Obstacle, load_data
 from mobadj.cards.protocol import GameInfo, GameState, IllegalAction
 
 SELECT, BET, ACTIVATE, LEARN, OVER = "select", "bet", "activate", "learn", "over"
@@ -42,6 +42,8 @@ def _bet_options(stash: int, covered: tuple[str, ...]) -> list[Bet]:
     """Every distinct sealed bet for a stash and covered skills (memoised: hot in playouts)."""
     acts = _CACHE.get(("bets", stash, covered))
     if acts is None:
+        if len(_CACHE) > 50_000:  # bounded: long simulations meet many covered-skill sets
+            _CACHE.clear()
         top = stash + len(covered)
         acts = [_bet(0, k) for k in covered] or [_bet(0)]
         for amount in range(1, top + 1):
@@ -51,11 +53,6 @@ def _bet_options(stash: int, covered: tuple[str, ...]) -> list[Bet]:
                 acts.append(_bet(amount))
         _CACHE["bets", stash, covered] = acts
     return list(acts)
-
-
-def _targets_chip(skill: Skill, ob: Obstacle) -> bool:
-    """Whether activating ``skill`` on ``ob`` must name a chip (a flip or cancel applies)."""
-    return any(e.kind in ("flip", "cancel") and ob.meets(e.condition) for e in skill.effects)
 
 
 def _use(key: str, chip: int | None = None) -> Use:
@@ -214,23 +211,16 @@ class MiceHeistState(GameState):
         ob = self.obstacle
         assert ob is not None
         covered = self.covered[player]
-        ready = tuple(k for k in self.skills[player] if k not in covered)
-        live = tuple(i + 1 for i, c in enumerate(self.test_chips) if not c[2])
-        memo = self.data.memo  # per deck: the same names may mean other cards in another deck
-        key = ("uses", ob.id, ready, live)
-        acts = memo.get(key)
-        if acts is None:
-            if len(memo) > 100_000:
-                memo.clear()
-            acts = [_TEST]
-            skills = self.data.skills
-            for k in ready:
-                if _targets_chip(skills[k], ob):
-                    acts.extend(_use(k, i) for i in live)
-                else:
-                    acts.append(_use(k))
-            memo[key] = acts
-        return list(acts)
+        live = [i + 1 for i, c in enumerate(self.test_chips) if not c[2]]
+        targeting = self.data.targeting[ob.id]
+        for k in self.skills[player]:
+            if k in covered:
+                continue
+            if k in targeting:
+                acts.extend(_use(k, i) for i in live)
+            else:
+                acts.append(_use(k))
+        return acts
 
     def _apply(self, player: int, action: Any) -> None:
         handler = _HANDLERS.get(type(action))
@@ -392,7 +382,7 @@ class MiceHeistState(GameState):
         skill = self.data.skills[key]
         ob = self.obstacle
         assert ob is not None
-        if _targets_chip(skill, ob):
+        if key in self.data.targeting[ob.id]:
             live = [i + 1 for i, c in enumerate(self.test_chips) if not c[2]]
             if action.chip not in live:
                 raise IllegalAction(
