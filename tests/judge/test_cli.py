@@ -68,3 +68,18 @@ def test_cli_errors_are_messages_not_tracebacks(cfg, tmp_path):
     assert r.exit_code == 1 and "secrets do not belong" in r.output
     r = CliRunner().invoke(main, ["serve", "--config", str(cfg), "--once"])
     assert r.exit_code == 1 and "needs both an 'imap' and an 'smtp'" in r.output
+
+
+def test_send_flag_mails_at_once(tmp_path, mail_servers):
+    cfg = tmp_path / "judge.yaml"
+    cfg.write_text(yaml.safe_dump({
+        "judge": {"address": "judge@test.org", "data_dir": "d"},
+        "smtp": {"host": "127.0.0.1", "port": mail_servers.smtp_port, "tls": "none",
+                 "user": ""},
+    }))
+    run(cfg, "game", "create", "s1", "--kind", "standard", "--gm", "gm@test.org")
+    r = run(cfg, "game", "add-player", "s1", "anna@test.org", "Italy", "--send")
+    assert "1 mail(s) sent." in r.output
+    (welcome,) = mail_servers.wait_for("anna@test.org", 1)
+    assert welcome["Subject"] == "s1: you play ITALY"
+    assert "SIGNON s1 ITALY" in welcome.get_body(("plain",)).get_content()
