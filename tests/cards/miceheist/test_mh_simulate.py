@@ -51,3 +51,13 @@ def test_terminal_all_bots_to_the_end() -> None:
         "miceheist", 4, 2, {0, 1, 2, 3}, read=lambda _: "quit", write=lines.append
     )
     assert state.is_over() and any(line.startswith("Winner") for line in lines)
+
+
+def test_balance_module_reports_figures(capsys) -> None:
+    from mobadj.cards.miceheist.balance import figures, main
+
+    f = figures(3, 6, bots=True, options={})
+    assert f["games"] == 6 and len(f["seat_win_pct"]) == 3
+    assert abs(sum(f["seat_win_pct"]) - 100) < 0.5 and f["turns"][1] >= 5
+    main(["--players", "2", "--games", "4", "--versus"])
+    assert "bot win share" in capsys.readouterr().out

@@ -1,0 +1,102 @@
+"""Balance figures of a Mice Heist deck, for the designer or a GM who transcribed a deck.
+
+``python -m mobadj.cards.miceheist.balance --players 4 --games 400 [--random] [--deck F]``
+prints game lengths, seat and colour win rates, winning margins, the test success rate,
+and (with ``--versus``) how often one bot beats random players.  The figures in
+``docs/cards/miceheist.md`` come from this module.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+from collections import Counter
+from typing import Any
+
+from mobadj.cards.miceheist.bot import MiceHeistBot
+from mobadj.cards.miceheist.engine import MiceHeistState
+from mobadj.cards.protocol import Bot, RandomBot
+
+
+def play(players: int, seed: int, seats: dict[int, Bot], options: dict[str, Any]) -> Any:
+    """One game; ``seats`` maps seat -> chooser (random for seats not named)."""
+    state = MiceHeistState.new(players, seed, options)
+    rng = random.Random(seed * 7919 + 1)
+    fallback = RandomBot()
+    while not state.is_over():
+        acts = state.to_act()
+        p = acts[0] if len(acts) == 1 else rng.choice(acts)
+        state.apply(p, seats.get(p, fallback).choose(state, p, rng))
+    return state
+
+
+def figures(players: int, games: int, bots: bool, options: dict[str, Any]) -> dict[str, Any]:
+    """Lengths, seat/colour win shares, margins and test success over ``games`` games."""
+    chooser: Bot = MiceHeistBot() if bots else RandomBot()
+    seats = dict.fromkeys(range(players), chooser)
+    wins: Counter[int] = Counter()
+    colour_games: Counter[str] = Counter()
+    colour_wins: Counter[str] = Counter()
+    turns, actions, margins = [], [], []
+    passed = tried = 0
+    for g in range(games):
+        s = play(players, 1000 + g, seats, options)
+        w = s.winners()
+        for p in range(players):
+            share = (p in w) / len(w)
+            wins[p] += share
+            colour_games[s.colours[p]] += 1
+            colour_wins[s.colours[p]] += share
+        turns.append(s.turn)
+        actions.append(len(s.actions))
+        top = sorted(s.scores(), reverse=True)
+        margins.append(top[0] - top[1])
+        history = s.history(None)
+        passed += sum(" succeeds:" in e for e in history)
+        tried += sum(" succeeds:" in e or " fails:" in e for e in history)
+    return {
+        "players": players,
+        "play": "bots" if bots else "random",
+        "games": games,
+        "turns": [round(statistics.mean(turns), 1), min(turns), max(turns)],
+        "actions": round(statistics.mean(actions), 1),
+        "seat_win_pct": [round(100 * wins[p] / games, 1) for p in range(players)],
+        "colour_win_pct": {
+            c: round(100 * colour_wins[c] / colour_games[c], 1) for c in sorted(colour_games)
+        },
+        "margin_mean": round(statistics.mean(margins), 2),
+        "margin_median": statistics.median(margins),
+        "close_pct": round(100 * sum(m <= 3 for m in margins) / games, 1),
+        "tests_passed_pct": round(100 * passed / max(tried, 1), 1),
+    }
+
+
+def versus(players: int, games: int, options: dict[str, Any]) -> float:
+    """Win share of one bot among random players, its seat rotating."""
+    share = 0.0
+    for g in range(games):
+        seat = g % players
+        w = play(players, 500 + g, {seat: MiceHeistBot()}, options).winners()
+        share += (seat in w) / len(w)
+    return share / games
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--random", action="store_true", help="random players, not bots")
+    parser.add_argument("--versus", action="store_true", help="one bot against random players")
+    parser.add_argument("--deck", help="another deck YAML (a GM's transcription)")
+    args = parser.parse_args(argv)
+    options = {"deck": args.deck} if args.deck else {}
+    if args.versus:
+        share = versus(args.players, args.games, options)
+        print(f"bot win share {share:.3f} (fair {1 / args.players:.3f})")
+        return
+    print(figures(args.players, args.games, not args.random, options))
+
+
+if __name__ == "__main__":
+    main()
