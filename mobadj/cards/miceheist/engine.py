@@ -284,7 +284,8 @@ class MiceHeistState(GameState):
     # -- Get Help --
     def _bet(self, player: int, action: Bet) -> None:
         """ "Get Help": a secret bet, held sealed until every bettor is in."""
-        self._need(BET, "bet")
+        if self.phase != BET:
+            self._need(BET, "bet")
         if player not in self.pending:
             raise IllegalAction("you have already bet on this test")
         covered = self.covered[player]
@@ -294,14 +295,15 @@ class MiceHeistState(GameState):
                 f"you can bet 0 to {top} cheese (stash {self.stash[player]}, "
                 f"{len(covered)} on covered skills)"
             )
-        for key in action.uncover:
-            if key not in covered:
-                raise IllegalAction(f"{self._name(key)} is not one of your covered skills")
-        if len(set(action.uncover)) != len(action.uncover):
-            raise IllegalAction("name each skill to uncover once")
-        limit = max(action.amount, 1)
-        if len(action.uncover) > limit:
-            raise IllegalAction(f"a bet of {action.amount} uncovers at most {limit} skill(s)")
+        if action.uncover:
+            for key in action.uncover:
+                if key not in covered:
+                    raise IllegalAction(f"{self._name(key)} is not one of your covered skills")
+            if len(set(action.uncover)) != len(action.uncover):
+                raise IllegalAction("name each skill to uncover once")
+            limit = max(action.amount, 1)
+            if len(action.uncover) > limit:
+                raise IllegalAction(f"a bet of {action.amount} uncovers at most {limit} skill(s)")
         self.sealed[player] = action
         self.pending.remove(player)
         self.log(f"You seal a bet: {action}.", visible_to=player)
@@ -371,7 +373,8 @@ class MiceHeistState(GameState):
     # -- Activate Skills --
     def _use(self, player: int, action: Use) -> None:
         """ "Activate Skills": pay a cheese onto an uncovered skill, then its effects."""
-        self._need(ACTIVATE, "activate a skill")
+        if self.phase != ACTIVATE:
+            self._need(ACTIVATE, "activate a skill")
         key = action.skill
         if key not in self.skills[player]:
             raise IllegalAction(f"'{key}' is not one of your skills")
