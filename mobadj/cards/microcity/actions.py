@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,22 +135,34 @@ Action = Start | Assign | ChangeDie | RemoveMarker | Sell | Done | Play | Retrie
 Action = Action | Claim | Take
 
 
-@cache
-def play(card: str, to: str) -> Play:
-    """An interned :class:`Play` (legal-action tables build the same ones again and again)."""
-    return Play(card, to)
+Table = dict[str, tuple[Any, Any]]
+
+
+def put(table: Table, action: Any, payload: Any) -> None:
+    """Add a legal action to a table keyed by its canonical text (str keys hash fast)."""
+    table[str(action)] = (action, payload)
 
 
 @cache
-def change_die(die: int, up: bool, pay: str) -> ChangeDie:
-    return ChangeDie(die, up, pay)
+def play(card: str, to: str) -> tuple[str, Play]:
+    """An interned :class:`Play` with its text (tables build the same ones again and again)."""
+    a = Play(card, to)
+    return str(a), a
 
 
 @cache
-def remove_marker(quarter: str, pay: str) -> RemoveMarker:
-    return RemoveMarker(quarter, pay)
+def change_die(die: int, up: bool, pay: str) -> tuple[str, ChangeDie]:
+    a = ChangeDie(die, up, pay)
+    return str(a), a
 
 
 @cache
-def retrieve(to: str) -> Retrieve:
-    return Retrieve(to)
+def remove_marker(quarter: str, pay: str) -> tuple[str, RemoveMarker]:
+    a = RemoveMarker(quarter, pay)
+    return str(a), a
+
+
+@cache
+def retrieve(to: str) -> tuple[str, Retrieve]:
+    a = Retrieve(to)
+    return str(a), a

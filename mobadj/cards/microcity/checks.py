@@ -49,7 +49,7 @@ STEP_KINDS: dict[str, tuple[type, ...]] = {
 
 def why_not(st: MicroCityState, player: int, action: Action) -> str:
     """Why a well-formed command is not legal now (never naming hidden information)."""
-    table = st._legal(player)
+    table = [a for a, _ in st._legal(player).values()]
     step = st.step
     help_text = STEP_HELP.get(step, step)
     kinds = STEP_KINDS.get(step, ())

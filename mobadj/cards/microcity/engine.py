@@ -14,7 +14,6 @@ from typing import Any, ClassVar
 
 from mobadj.cards.microcity import checks, operations, phases, setup_game
 from mobadj.cards.microcity.actions import (
-    Action,
     Assign,
     ChangeDie,
     Claim,
@@ -26,6 +25,7 @@ from mobadj.cards.microcity.actions import (
     Retrieve,
     Sell,
     Start,
+    Table,
     Take,
 )
 from mobadj.cards.microcity.board import CELL_INDEX, CELL_NAMES, City, position_of
@@ -106,24 +106,24 @@ class MicroCityState(GameState):
         return self.result is not None
 
     def legal_actions(self, player: int) -> list[Any]:
-        return list(self._legal(player))
+        return [a for a, _ in self._legal(player).values()]
 
-    def _legal(self, player: int) -> dict[Action, Any]:
+    def _legal(self, player: int) -> Table:
         """Legal actions with what each needs to apply (cached until the state changes)."""
         cache = self.__dict__.get("_cache")
         if cache is not None and cache[0] == player:
             return cache[1]
-        table: dict[Action, Any] = {}
+        table: Table = {}
         if self.result is None and player == self.current:
             phases.legal(self, player, table)
         self.__dict__["_cache"] = (player, table)
         return table
 
     def _apply(self, player: int, action: Any) -> None:
-        table = self._legal(player)
-        if action not in table:
+        entry = self._legal(player).get(str(action))
+        if entry is None:
             raise IllegalAction(checks.why_not(self, player, action))
-        payload = table[action]
+        payload = entry[1]
         self.__dict__["_cache"] = None
         phases.apply(self, player, action, payload)
         self.__dict__["_cache"] = None
@@ -132,7 +132,7 @@ class MicroCityState(GameState):
         from mobadj.cards.microcity.parser import parse_command
 
         action = parse_command(text)
-        if isinstance(action, Do) and action not in self._legal(player):
+        if isinstance(action, Do) and str(action) not in self._legal(player):
             action = _normalise(action, self._legal(player))
         return action
 
@@ -167,7 +167,7 @@ class MicroCityState(GameState):
 
     def can_undo(self, player: int, action: Any) -> bool:
         """Undo is allowed unless the action ended the turn (the next dice were rolled)."""
-        if action not in self._legal(player):
+        if str(action) not in self._legal(player):
             return False
         trial = self.clone()
         turn = trial.turn
@@ -264,10 +264,10 @@ class MicroCityState(GameState):
         return sum(r[RES_INDEX[m]] for m in MATERIALS)
 
 
-def _normalise(action: Do, table: dict[Action, Any]) -> Do:
+def _normalise(action: Do, table: Table) -> Do:
     """Accept the arguments in any order when that names exactly one legal option."""
     key = sorted(action.args)
-    same = [a for a in table if isinstance(a, Do) and a.level == action.level
+    same = [a for a, _ in table.values() if isinstance(a, Do) and a.level == action.level
             and sorted(a.args) == key]
     return same[0] if len(same) == 1 else action
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mobadj.cards.microcity.actions import Action, Do
+from mobadj.cards.microcity.actions import Do, Table, put
 from mobadj.cards.microcity.board import position_of
 from mobadj.cards.microcity.effects import options
 from mobadj.cards.microcity.operations import gain
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from mobadj.cards.microcity.engine import MicroCityState
 
 
-def logistics_options(st: MicroCityState, player: int, table: dict[Action, Any]) -> None:
+def logistics_options(st: MicroCityState, player: int, table: Table) -> None:
     """LOGISTICS: "2 basic actions but requires using a die of ANY value" (the die is named:
     ``basic die2 ...``; equal dice give one set of options)."""
     seen: set[int] = set()
@@ -23,7 +23,7 @@ def logistics_options(st: MicroCityState, player: int, table: dict[Action, Any])
         seen.add(st.dice[i])
         for eff in st.deck.logistics_actions:
             for words, ops in options(st, player, eff):
-                table[Do("basic", (f"die{i + 1}", *words))] = [("use", i), *ops]
+                put(table, Do("basic", (f"die{i + 1}", *words)), [("use", i), *ops])
 
 
 def seaport_actions(st: MicroCityState, cell: int) -> tuple[dict[str, Any], dict[str, Any],

@@ -21,9 +21,11 @@ from mobadj.cards.microcity.actions import (
     Retrieve,
     Sell,
     Start,
+    Table,
     Take,
     change_die,
     play,
+    put,
     remove_marker,
     retrieve,
 )
@@ -152,21 +154,21 @@ def final_phase(st: MicroCityState, player: int, resume: int = 1) -> None:
     next_player_turn(st)
 
 
-def legal(st: MicroCityState, player: int, table: dict[Action, Any]) -> None:
+def legal(st: MicroCityState, player: int, table: Table) -> None:
     step = st.step
     if step == "start":
         taken = {st.engineer[1 - player]} if st.cfg.competitive else set()
         for c in st.city.cells():
             if c not in taken:  # competitive: "must choose a different Quarter"
-                table[Start(CELL_NAMES[c])] = c
+                put(table, Start(CELL_NAMES[c]), c)
         return
     if st.cfg.competitive and step not in ("start", "take"):
         for adv in claimable(st, player):
-            table[Claim(adv)] = adv
+            put(table, Claim(adv), adv)
     if step == "assign":
         for a in range(4):
             for b in range(a + 1, 4):
-                table[Assign((a + 1, b + 1))] = (a, b)
+                put(table, Assign((a + 1, b + 1)), (a, b))
     elif step == "prep":
         legal_prep(st, player, table)
     elif step == "project":
@@ -177,14 +179,14 @@ def legal(st: MicroCityState, player: int, table: dict[Action, Any]) -> None:
         legal_invest(st, player, table)
     elif step == "bonus":
         for words, ops in options(st, player, st.pending or {}):
-            table[Do("bonus", words)] = ops
-        table[Pass()] = None
+            put(table, Do("bonus", words), ops)
+        put(table, Pass(), None)
     elif step == "claim":
-        table[Pass()] = None
+        put(table, Pass(), None)
     elif step == "take":
         for name, area in st.removable_areas(player):
             if area_owner(st, area) == player:
-                table[Take(name)] = area
+                put(table, Take(name), area)
 
 
 def payments(res: list[int]) -> list[str]:
@@ -192,24 +194,27 @@ def payments(res: list[int]) -> list[str]:
     return [p for p, have in zip(PAYMENTS, res, strict=True) if have >= (2 if p == "money" else 1)]
 
 
-def legal_prep(st: MicroCityState, player: int, table: dict[Action, Any]) -> None:
+def legal_prep(st: MicroCityState, player: int, table: Table) -> None:
     """Rulebook "Preparation phase": die changes, removing markers, selling, all repeatable."""
     pays = payments(st.res[player])
     for i in st.changeable_dice(player):
         for how in pays:
-            table[change_die(i + 1, True, how)] = i
-            table[change_die(i + 1, False, how)] = i
+            t, a = change_die(i + 1, True, how)
+            table[t] = (a, i)
+            t, a = change_die(i + 1, False, how)
+            table[t] = (a, i)
     for c in range(18):
         if st.inv[c] >= 0:
             for how in pays:
-                table[remove_marker(CELL_NAMES[c], how)] = c
+                t, a = remove_marker(CELL_NAMES[c], how)
+                table[t] = (a, c)
     for m in MATERIALS:
         if st.res[player][RES_INDEX[m]] > 0:
-            table[Sell(m)] = m
-    table[Done()] = None
+            put(table, Sell(m), m)
+    put(table, Done(), None)
 
 
-def legal_project(st: MicroCityState, player: int, table: dict[Action, Any]) -> None:
+def legal_project(st: MicroCityState, player: int, table: Table) -> None:
     """Rulebook "Project phase": play a card and move, or move 1 and retrieve the cards."""
     h = st.hand_owner(player)
     start = st.engineer[player]
@@ -223,10 +228,12 @@ def legal_project(st: MicroCityState, player: int, table: dict[Action, Any]) -> 
         move = project_card(st, card).move
         for dest in st.city.destinations(start, move):
             if dest != blocked:
-                table[play(card, CELL_NAMES[dest])] = (card, dest)
+                t, a = play(card, CELL_NAMES[dest])
+                table[t] = (a, (card, dest))
     for dest in st.city.destinations(start, 1):
         if dest != blocked:
-            table[retrieve(CELL_NAMES[dest])] = dest
+            t, a = retrieve(CELL_NAMES[dest])
+            table[t] = (a, dest)
 
 
 def matching_die(st: MicroCityState, player: int, values: tuple[int, ...]) -> int | None:
@@ -243,20 +250,20 @@ def card_effects(st: MicroCityState, card: Project) -> tuple[dict[str, Any], dic
     return card.basic, adv
 
 
-def legal_card(st: MicroCityState, player: int, table: dict[Action, Any]) -> None:
+def legal_card(st: MicroCityState, player: int, table: Table) -> None:
     """Basic action, or advanced with a die equal to the card's value; or forgo it."""
     card = st.project(st.in_play or "")
     basic, adv = card_effects(st, card)
     for words, ops in options(st, player, basic):
-        table[Do("basic", words)] = ops
+        put(table, Do("basic", words), ops)
     die = matching_die(st, player, (card.die,))
     if die is not None:
         for words, ops in options(st, player, adv, used_die=die):
-            table[Do("advanced", words)] = [("use", die), *ops]
-    table[Pass()] = None
+            put(table, Do("advanced", words), [("use", die), *ops])
+    put(table, Pass(), None)
 
 
-def legal_invest(st: MicroCityState, player: int, table: dict[Action, Any]) -> None:
+def legal_invest(st: MicroCityState, player: int, table: Table) -> None:
     """Rulebook "Investment phase": the Quarter's basic or die-matched advanced action."""
     cell = st.engineer[player]
     spec = st.city.specs[cell]
@@ -275,12 +282,12 @@ def legal_invest(st: MicroCityState, player: int, table: dict[Action, Any]) -> N
             basic, adv = QUARTER_ACTIONS[kind]
             builds = ("goal",) if st.cfg.competitive else ("stage",)
         for words, ops in options(st, player, basic):
-            table[Do("basic", words)] = ops
+            put(table, Do("basic", words), ops)
         die = matching_die(st, player, st.quarter_dice(cell))
         if die is not None and adv is not None:
             for words, ops in options(st, player, adv, used_die=die, builds=builds):
-                table[Do("advanced", words)] = [("use", die), *ops]
-    table[Pass()] = None
+                put(table, Do("advanced", words), [("use", die), *ops])
+    put(table, Pass(), None)
 
 
 def apply(st: MicroCityState, player: int, action: Action, payload: Any) -> None:
