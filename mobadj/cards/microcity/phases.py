@@ -40,6 +40,9 @@ if TYPE_CHECKING:
     from mobadj.cards.microcity.engine import MicroCityState
 
 PAYMENTS = ("coal", "steel", "wood", "money")
+_PASS = (Pass(), None)
+_DONE = (Done(), None)
+_SELLS = {m: Sell(m) for m in MATERIALS}
 QUARTER_ACTIONS: dict[str, tuple[dict[str, Any], dict[str, Any] | None]] = {
     # rulebook "Investment phase": basic and advanced action per Quarter type
     "commercial": (
@@ -180,9 +183,9 @@ def legal(st: MicroCityState, player: int, table: Table) -> None:
     elif step == "bonus":
         for words, ops in options(st, player, st.pending or {}):
             put(table, Do("bonus", words), ops)
-        put(table, Pass(), None)
+        table["pass"] = _PASS
     elif step == "claim":
-        put(table, Pass(), None)
+        table["pass"] = _PASS
     elif step == "take":
         for name, area in st.removable_areas(player):
             if area_owner(st, area) == player:
@@ -210,8 +213,8 @@ def legal_prep(st: MicroCityState, player: int, table: Table) -> None:
                 table[t] = (a, c)
     for m in MATERIALS:
         if st.res[player][RES_INDEX[m]] > 0:
-            put(table, Sell(m), m)
-    put(table, Done(), None)
+            table[f"sell {m}"] = (_SELLS[m], m)
+    table["done"] = _DONE
 
 
 def legal_project(st: MicroCityState, player: int, table: Table) -> None:
@@ -260,7 +263,7 @@ def legal_card(st: MicroCityState, player: int, table: Table) -> None:
     if die is not None:
         for words, ops in options(st, player, adv, used_die=die):
             put(table, Do("advanced", words), [("use", die), *ops])
-    put(table, Pass(), None)
+    table["pass"] = _PASS
 
 
 def legal_invest(st: MicroCityState, player: int, table: Table) -> None:
@@ -287,7 +290,7 @@ def legal_invest(st: MicroCityState, player: int, table: Table) -> None:
         if die is not None and adv is not None:
             for words, ops in options(st, player, adv, used_die=die, builds=builds):
                 put(table, Do("advanced", words), [("use", die), *ops])
-    put(table, Pass(), None)
+    table["pass"] = _PASS
 
 
 def apply(st: MicroCityState, player: int, action: Action, payload: Any) -> None:
