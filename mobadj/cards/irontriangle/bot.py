@@ -14,10 +14,11 @@ from mobadj.cards.irontriangle.cards import BACK_FEATURES, FEATURES, Deck, JobCa
 from mobadj.cards.irontriangle.engine import IronTriangleState
 from mobadj.cards.protocol import Bot
 
-# Notoriety per star / per dollar / per day of time spent, roughly the slopes of the tracks
-STAR = 0.3
+# Notoriety per star and per dollar (about the slopes of the two tracks' Notoriety bands), and
+# per day of the boss's time (a share of a later turn as Mob Boss); tuned against random play
+STAR = 0.4
 DOLLAR = 0.2
-DAY = 0.5
+DAY = 1.3
 
 
 def offer_value(card: JobCard, job_stars: int, money: int, days_left: int, floor: int) -> float:

@@ -85,7 +85,7 @@ def test_balance_figures_script_runs() -> None:
     from mobadj.cards.irontriangle.balance import STRATEGIES, balance, strategies
 
     figures = balance(6, 3, "mixed")
-    assert figures["games"] == 6 and sum(figures["win_share_by_seat"].values()) == 1.0
+    assert figures["games"] == 6 and abs(sum(figures["win_share_by_seat"].values()) - 1) < 0.01
     assert abs(sum(figures["picks_by_back"].values()) - 1.0) < 0.01
     shares = strategies(3, 3)
     assert set(shares) == set(STRATEGIES) and all(0 <= v <= 1 for v in shares.values())
