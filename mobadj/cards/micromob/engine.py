@@ -132,6 +132,7 @@ class MicroMobState(GameState):
             self.pile.extend(replaced)
             self.rng.shuffle(self.pile)
         self.city: list[str] = []
+        self.city_base = city_size(n)
         self.hand: list[list[str]] = [[] for _ in range(n)]
         self.fatigue: list[list[str]] = [[] for _ in range(n)]
         self.allies: list[list[str]] = [[] for _ in range(n)]
@@ -309,8 +310,12 @@ class MicroMobState(GameState):
             value = GOON_BY_KIND[k]
             if not costs or costs[0][0] - bonus > sum(map(value.__getitem__, hand)):
                 continue  # not even the cheapest boss is affordable
-            ids = sorted(hand, key=value.__getitem__)
-            vals = list(map(value.__getitem__, ids))
+            if len(hand) == 1:
+                ids = hand
+                vals = [value[hand[0]]]
+            else:
+                ids = sorted(hand, key=value.__getitem__)
+                vals = list(map(value.__getitem__, ids))
             total = sum(vals)
             top = vals[-1]
             memo: dict[int, tuple[str, ...] | None] = {}
@@ -410,7 +415,7 @@ class MicroMobState(GameState):
 
         Returns the public text naming the new cards ("" if none) for the caller's event.
         """
-        size = city_size(self.players)
+        size = self.city_base
         new = []
         while len(self.city) < size and self.pile:
             cid = self.pile.pop()
@@ -462,7 +467,7 @@ class MicroMobState(GameState):
         cards = self.deck.cards
         k = KIND_INDEX[kind]
         need = BOSS_VALUES[target][k]
-        total = sum(GOON_VALUES[g][k] for g in goons) + self.stat_bonus(player, kind)
+        total = sum(GOON_VALUES[g][k] for g in goons) + self._stat_bonuses(player)[k]
         if total < need:
             raise IllegalAction(f"{kind} {target} needs {need}; your goons make {total}")
         for g in goons:
@@ -617,7 +622,7 @@ class MicroMobState(GameState):
         problems = []
         if count != self.total_cards:
             problems.append(f"{count} cards in play, expected {self.total_cards}")
-        if self.phase == "play" and self.pile and len(self.city) < city_size(self.players):
+        if self.phase == "play" and self.pile and len(self.city) < self.city_base:
             problems.append("the city was not refilled")
         return problems
 
