@@ -1,0 +1,1 @@
+"""Cross-checking mobadj against an independent adjudicator (docs/crosscheck.md)."""
