@@ -630,6 +630,8 @@ class MicroMobState(GameState):
         """Undo is allowed unless the action drew a hidden card from the pile."""
         if isinstance(action, Take):
             return not self.pile
+        if isinstance(action, Draft):  # the last pick deals the city from the pile
+            return self.draft_index < len(self.drafters) - 1
         if isinstance(action, Use):
             return action.card in self.allies[player] and self.card(action.card).power != "expand"
         return True

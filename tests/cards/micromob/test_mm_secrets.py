@@ -157,6 +157,8 @@ def test_undo_of_payroll_and_draft_but_not_of_a_draw():
     assert first in back.pool and back.current == 0 and not back.actions
     while back.phase == "draft":
         back.command(back.current, f"draft {back.pool[0]}")
+    with pytest.raises(IllegalAction, match="cannot be undone"):  # it dealt the city
+        undo_last("micromob", back, back.actions[-1][0])
     p = back.current
     take = next(a for a in back.legal_actions(p) if str(a).startswith(("hit", "hire", "ally")))
     back.apply(p, take)
