@@ -98,18 +98,49 @@ def why_not(st: MicroCityState, player: int, action: Action) -> str:
 
 
 def invariants(st: MicroCityState) -> list[str]:
-    """Resources within 0..5, Investment markers and Project cards conserved, Time >= 0."""
+    """Resources within 0..5, Investment markers and Project cards conserved, Time >= 0.
+
+    Runs after every action of a simulation, so the common solo case is checked first in a
+    few list operations; the messages are built only when something is wrong.
+    """
+    res = st.res
+    bad = st.time < 0 or any(min(r) < 0 or max(r) > MAX_RESOURCE for r in res)
+    if not bad:
+        cfg = st.cfg
+        if cfg.competitive:
+            bad = any(total != st.deck.competitive["markers"] for total in _marker_totals(st))
+        else:
+            bad = st.pools[0] < 0 or (
+                st.pools[0] + 18 - st.inv.count(-1) + len(st.stage_marks)
+                - st.stage_marks.count(-1) != 8
+            )
+        if not bad:
+            cards = len(st.deck.projects) + (1 if cfg.xcard else 0)
+            playing = st.hand_owner(st.current) if st.in_play else -1
+            bad = any(
+                len(hand) + len(st.discards[h]) + (h == playing) != cards
+                for h, hand in enumerate(st.hands)
+            )
+    return _describe_broken(st) if bad else []
+
+
+def _marker_totals(st: MicroCityState) -> list[int]:
+    return [
+        pool + st.inv.count(owner) + st.stage_marks.count(owner)
+        + sum(row.count(owner) for row in st.goal_marks)
+        + (st.contract_marks.count(owner) if st.cfg.competitive else 0)
+        for owner, pool in enumerate(st.pools)
+    ]
+
+
+def _describe_broken(st: MicroCityState) -> list[str]:
     bad: list[str] = []
     for p, r in enumerate(st.res):
         if min(r) < 0 or max(r) > MAX_RESOURCE:
             bad.append(f"P{p + 1} resources out of 0..5: {r}")
     expected = st.deck.competitive["markers"] if st.cfg.competitive else 8
-    for owner, pool in enumerate(st.pools):
-        total = pool + st.inv.count(owner) + st.stage_marks.count(owner)
-        if st.cfg.competitive:
-            total += sum(row.count(owner) for row in st.goal_marks)
-            total += st.contract_marks.count(owner)
-        if total != expected or pool < 0:
+    for owner, total in enumerate(_marker_totals(st)):
+        if total != expected or st.pools[owner] < 0:
             bad.append(f"Investment markers of pool {owner}: {total} != {expected}")
     cards = len(st.deck.projects) + (1 if st.cfg.xcard else 0)
     for h, hand in enumerate(st.hands):
@@ -120,4 +151,4 @@ def invariants(st: MicroCityState) -> list[str]:
             bad.append(f"Project cards of hand {h}: {n} != {cards}")
     if st.time < 0:
         bad.append("Time marker below 0")
-    return bad
+    return bad or ["an invariant is broken"]

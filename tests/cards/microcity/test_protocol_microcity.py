@@ -171,3 +171,19 @@ def test_commands_after_the_end_are_refused() -> None:
     assert st.to_act() == [] and st.legal_actions(0) == []
     with pytest.raises(IllegalAction, match="not your turn"):
         st.command(0, "done")
+
+
+def test_invariants_catch_broken_states() -> None:
+    st = started()
+    assert st.check_invariants() == []
+    st.pools[0] = 9
+    assert st.check_invariants() == ["Investment markers of pool 0: 9 != 8"]
+    st.pools[0] = 8
+    st.res[0][1] = 6
+    assert st.check_invariants() == ["P1 resources out of 0..5: [0, 6, 0, 2]"]
+    st.res[0][1] = 0
+    st.hands[0].pop()
+    assert st.check_invariants() == ["Project cards of hand 0: 5 != 6"]
+    comp = new(1, 2, mode="competitive")
+    comp.pools[1] = 4
+    assert comp.check_invariants() == ["Investment markers of pool 1: 4 != 5"]
