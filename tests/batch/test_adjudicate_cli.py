@@ -72,3 +72,18 @@ def test_make_demo_command_runs_as_a_process() -> None:
                            str(POSITION), str(ORDERS)], capture_output=True, text=True,
                           timeout=120)
     assert proc.returncode == 0 and "Dislodged units:" in proc.stdout
+
+
+def test_paradox_option_on_the_command_line(tmp_path) -> None:
+    # DATC 6.F.14 under each convoy-paradox rule (docs/rulings.md)
+    pos = tmp_path / "p.yaml"
+    pos.write_text("phase: S1901M\nunits: {England: [F LON, F WAL], France: [A BRE, F ENG]}\n")
+    orders = tmp_path / "o.txt"
+    orders.write_text("England: F LON S F WAL - ENG\nEngland: F WAL - ENG\n"
+                      "France: A BRE - LON\nFrance: F ENG C A BRE - LON\n")
+    szykman = CliRunner().invoke(main, ["adjudicate", str(pos), str(orders)]).output
+    assert "convoy paradox: fleet holds (Szykman rule)" in szykman
+    assert "France A ENG" not in szykman and "France F ENG, attacked from WAL" in szykman
+    all_hold = CliRunner().invoke(main, ["adjudicate", "--paradox", "all_hold", str(pos),
+                                         str(orders)]).output
+    assert "convoy paradox: all hold" in all_hold and "Dislodged units" not in all_hold
