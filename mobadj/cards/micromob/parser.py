@@ -126,6 +126,10 @@ def _resolve(
 def parse_command(state: MicroMobState, player: int, text: str) -> Action:
     """Command text -> action for ``player``; raises CommandError or IllegalAction."""
     text = text.strip()
+    if "\n" in text:
+        line = text.count("\n", 0, text.index("\n") + 1) + 1
+        raise CommandError(f"one command per line: line {line} starts a second command",
+                           text=text, column=1, expected=["a single command"])
     if not text:
         raise CommandError("empty command", text=text, column=1,
                            expected=["a command: " + ", ".join(KEYWORDS)])

@@ -101,6 +101,8 @@ def test_command_that_stops_early_or_runs_on():
         state.parse(state.current, "payroll D3")
     with pytest.raises(CommandError, match="empty command"):
         state.parse(state.current, "   ")
+    with pytest.raises(CommandError, match="one command per line: line 2"):
+        state.parse(state.current, "payroll\nhit D3")
 
 
 def test_unknown_cards_are_matched_in_the_right_zone():
