@@ -225,7 +225,7 @@ What is measured:
         report += (
             f"\nThe batch's wall-clock time above was taken with other work running (load "
             f"average up to {max(load, load_end):.1f} on {os.cpu_count()} CPUs); the process "
-            f"itself needed {batch['cpu']:.2f} s of CPU, start-up included, which is what the "
+            f"itself needed {batch['cpu']:.2f} s of CPU, start-up included, about what the "
             "run takes on an otherwise idle machine.\n"
         )
     out = ROOT / "docs" / "performance.md"
