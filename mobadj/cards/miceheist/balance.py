@@ -38,6 +38,8 @@ def figures(players: int, games: int, bots: bool, options: dict[str, Any]) -> di
     wins: Counter[int] = Counter()
     colour_games: Counter[str] = Counter()
     colour_wins: Counter[str] = Counter()
+    held: Counter[str] = Counter()
+    held_wins: Counter[str] = Counter()
     turns, actions, margins = [], [], []
     passed = tried = 0
     for g in range(games):
@@ -48,6 +50,10 @@ def figures(players: int, games: int, bots: bool, options: dict[str, Any]) -> di
             wins[p] += share
             colour_games[s.colours[p]] += 1
             colour_wins[s.colours[p]] += share
+            for k in s.skills[p]:
+                if s.data.skills[k].colour is None:  # an upgrade held at the end
+                    held[k] += 1
+                    held_wins[k] += share
         turns.append(s.turn)
         actions.append(len(s.actions))
         top = sorted(s.scores(), reverse=True)
@@ -55,6 +61,9 @@ def figures(players: int, games: int, bots: bool, options: dict[str, Any]) -> di
         history = s.history(None)
         passed += sum(" succeeds:" in e for e in history)
         tried += sum(" succeeds:" in e or " fails:" in e for e in history)
+    upgrades = sorted(
+        ((round(100 * held_wins[k] / held[k]), k) for k in held if held[k] >= 20), reverse=True
+    )
     return {
         "players": players,
         "play": "bots" if bots else "random",
@@ -69,6 +78,7 @@ def figures(players: int, games: int, bots: bool, options: dict[str, Any]) -> di
         "margin_median": statistics.median(margins),
         "close_pct": round(100 * sum(m <= 3 for m in margins) / games, 1),
         "tests_passed_pct": round(100 * passed / max(tried, 1), 1),
+        "upgrade_holder_win_pct": {"best": upgrades[:3], "worst": upgrades[-3:]},
     }
 
 

@@ -217,7 +217,7 @@ def test_draw_gain_advance_retreat_bounty() -> None:
     assert len(s.test_chips) == 3
     before = s.supply
     s.command(t, "use stash away")
-    assert s.supply == before - 1 and s.stash[t] == 2  # paid 2, gained 1
+    assert s.supply == before - 1 and s.stash[t] == 3  # paid 1 each, gained 1 each
     s.pos["A"][t] = 5
     s.track["A"][5] = t
     s.command(t, "use tumble")
