@@ -20,17 +20,31 @@ from mobadj.render.ink import (
 )
 from mobadj.render.position import BoardView
 
+_COL_W = 272
+
 
 def draw_legend(s: SvgWriter, game_map: Any, view: BoardView, style: Style,
-                w: float, h: float) -> None:
-    """Mobs (colour, centres owned, units) on the left; the key to every symbol on the right."""
+                w: float, h: float, part: str = "all") -> None:
+    """Mobs (colour, centres owned, units) on the left; the key to every symbol on the right.
+
+    ``part`` "mobs" draws only the lines that change with the position (each mob's counts),
+    "key" only the rest; "all" both.
+    """
     top = h - style.margin - style.legend_h + 14
     x = style.margin
-    s.text(x, top + 6, "Mobs", 13, text_anchor="start", font_weight="bold")
+    if part != "mobs":
+        s.text(x, top + 6, "Mobs", 13, text_anchor="start", font_weight="bold")
+    if part != "key":
+        _mob_lines(s, game_map, view, x, top)
+    if part != "mobs":
+        _key(s, game_map, style, x, top, h)
+
+
+def _mob_lines(s: SvgWriter, game_map: Any, view: BoardView, x: float, top: float) -> None:
     counts: dict[str, int] = {}
     for owner in view.centers.values():
         counts[owner] = counts.get(owner, 0) + 1
-    col_w = 272
+    col_w = _COL_W
     for i, (pid, power) in enumerate(game_map.powers.items()):
         cx = x + 12 + (i % 3) * col_w
         cy = top + 26 + (i // 3) * 30
@@ -39,7 +53,10 @@ def draw_legend(s: SvgWriter, game_map: Any, view: BoardView, style: Style,
         units = sum(1 for u in view.units if u.power == pid and not u.captive)
         label = f"{power.name}  ({counts.get(pid, 0)} centres, {units} units)"
         s.text(cx + 17, cy + 4.5, label, 12, text_anchor="start")
-    kx = x + 3 * col_w + 12
+
+
+def _key(s: SvgWriter, game_map: Any, style: Style, x: float, top: float, h: float) -> None:
+    kx = x + 3 * _COL_W + 12
     s.text(kx, top + 6, "Key", 13, text_anchor="start", font_weight="bold")
     items = [
         ("gang", "Gang"), ("don", "Don (boss)"), ("centre", "supply centre"),

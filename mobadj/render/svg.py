@@ -10,7 +10,9 @@ the unit glyphs live in :mod:`mobadj.render.ink`, the legend in :mod:`mobadj.ren
 
 from __future__ import annotations
 
+import hashlib
 import math
+from collections import OrderedDict
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -84,43 +86,113 @@ class _Board:
         return x, y + 0.27 * self.c
 
 
+PARTS = ("full", "base", "tint", "overlay")
+
+
 def render_svg(game_map: Any, layout: Layout, position: object = None, *,
                title: str | None = None, style: Style | None = None) -> str:
     """The board of ``game_map`` drawn with ``layout`` and ``position`` as an SVG document.
 
     ``position`` may be None (starting position), a position mapping (YAML form), a
     :class:`~mobadj.render.position.BoardView` or an engine position object; see
-    :func:`mobadj.render.position.as_view`.
+    :func:`mobadj.render.position.as_view`.  The last few documents are remembered, so that
+    :func:`mobadj.render.png.svg_to_png` can draw them from the cached board.
     """
     style = style or Style()
     view = as_view(game_map, position)
+    svg = draw_svg(game_map, layout, view, title=title, style=style)
+    _remember(svg, (game_map, layout, view, title, style))
+    return svg
+
+
+_DRAWN: OrderedDict[str, tuple] = OrderedDict()
+_DRAWN_MAX = 8
+
+
+def _remember(svg: str, inputs: tuple) -> None:
+    key = hashlib.sha256(svg.encode("utf-8")).hexdigest()
+    _DRAWN[key] = inputs
+    _DRAWN.move_to_end(key)
+    while len(_DRAWN) > _DRAWN_MAX:
+        _DRAWN.popitem(last=False)
+
+
+def recall(svg: str) -> tuple | None:
+    """``(game_map, layout, view, title, style)`` when ``svg`` is one of the documents
+    :func:`render_svg` returned lately in this process, else None."""
+    return _DRAWN.get(hashlib.sha256(svg.encode("utf-8")).hexdigest())
+
+
+def page_size(layout: Layout, style: Style) -> tuple[float, float]:
+    """Width and height of the picture in pixels (at scale 1)."""
     b = _Board(layout, style)
     w = max(2 * style.margin + b.w * b.c, 1180)
     h = style.margin * 2 + style.title_h + b.h * b.c + style.legend_h
+    return w, h
+
+
+def space_outlines(layout: Layout, style: Style) -> dict[str, list[list[tuple[float, float]]]]:
+    """Space id -> the polygons (pixels, scale 1) that make up its area: one square per cell
+    of a grid layout, the polygon of a free layout."""
+    b = _Board(layout, style)
+    if not layout.is_grid:
+        return {sid: [[b.px(x, y) for x, y in poly]] for sid, poly in layout.polygons.items()}
+    return {sid: [[b.px(x, y), b.px(x + 1, y), b.px(x + 1, y + 1), b.px(x, y + 1)]
+                  for x, y in cells] for sid, cells in b.cells.items()}
+
+
+def draw_svg(game_map: Any, layout: Layout, view: BoardView, *, title: str | None = None,
+             style: Style | None = None, part: str = "full",
+             only: frozenset[str] | None = None) -> str:
+    """The SVG document of ``view``, or one layer of it for the raster cache.
+
+    ``part`` "full" is the whole picture.  The others split it for
+    :mod:`mobadj.render.raster`: "base" is what never changes with the position (spaces,
+    water, highways, junctions, subways, labels, the key), drawn with the centres that
+    ``view`` owns (none, for the plain board); "tint" is the same limited to the spaces in
+    ``only`` (their fills, labels and stations) and without the legend; "overlay" is what
+    the position adds on a transparent page (title, supports, arrows, units, the mobs'
+    counts).  Drawn in this order, with each tint clipped to its spaces, the layers give the
+    full picture.
+    """
+    if part not in PARTS:
+        raise ValueError(f"unknown picture part {part!r}; expected one of {', '.join(PARTS)}")
+    style = style or Style()
+    b = _Board(layout, style)
+    w, h = page_size(layout, style)
+    board = part in ("full", "base", "tint")
+    moves = part in ("full", "overlay")
     s = SvgWriter()
     s.raw(f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
           f'viewBox="0 0 {w:.0f} {h:.0f}">')
     write_defs(s, {p.colour for p in game_map.powers.values() if p.colour} | {"#555555"})
-    s.add("rect", x=0, y=0, width=f"{w:.0f}", height=f"{h:.0f}", fill=PAPER)
-    heading = title or f"{game_map.title}" + (f" \u2014 {view.caption}" if view.caption else "")
-    s.text(style.margin, style.margin + 28, heading, 24, text_anchor="start",
-           font_weight="bold", letter_spacing="0.5")
-    if layout.is_grid:
-        _spaces(s, b, game_map, view)
-        _borders(s, b, game_map)
-        _diagonal_points(s, b)
-    else:
-        _polygons(s, b, game_map, view)
-    _highways(s, b)
-    if layout.is_grid:
-        _junctions(s, b)
-    _highway_names(s, b)
-    _subways(s, b)
-    _labels(s, b, game_map, view)
-    _supports(s, b, game_map, view)
-    _moves(s, b, game_map, view)
-    _units(s, b, game_map, view)
-    draw_legend(s, game_map, view, style, w, h)
+    if board:
+        s.add("rect", x=0, y=0, width=f"{w:.0f}", height=f"{h:.0f}", fill=PAPER)
+    if moves:
+        heading = title or f"{game_map.title}" + (f" \u2014 {view.caption}"
+                                                  if view.caption else "")
+        s.text(style.margin, style.margin + 28, heading, 24, text_anchor="start",
+               font_weight="bold", letter_spacing="0.5")
+    if board:
+        if layout.is_grid:
+            _spaces(s, b, game_map, view, only)
+            _borders(s, b, game_map)
+            _diagonal_points(s, b)
+        else:
+            _polygons(s, b, game_map, view, only)
+        _highways(s, b)
+        if layout.is_grid:
+            _junctions(s, b)
+        _highway_names(s, b)
+        _subways(s, b, only)
+        _labels(s, b, game_map, view, only)
+    if moves:
+        _supports(s, b, game_map, view)
+        _moves(s, b, game_map, view)
+        _units(s, b, game_map, view)
+    if part != "tint":
+        draw_legend(s, game_map, view, style, w, h,
+                    {"full": "all", "base": "key", "overlay": "mobs"}[part])
     s.raw("</svg>")
     return "\n".join(s.parts)
 
@@ -138,9 +210,12 @@ def _space_fill(game_map: Any, sid: str, view: BoardView) -> str:
     return LAND
 
 
-def _spaces(s: SvgWriter, b: _Board, game_map: Any, view: BoardView) -> None:
+def _spaces(s: SvgWriter, b: _Board, game_map: Any, view: BoardView,
+            only: frozenset[str] | None = None) -> None:
     c = b.c
     for sid, cells in b.cells.items():
+        if only is not None and sid not in only:
+            continue
         fill = _space_fill(game_map, sid, view)
         prov = game_map.provinces.get(sid)
         terrain = prov.terrain if prov else "land"
@@ -161,9 +236,12 @@ def _centroid(poly: tuple[tuple[float, float], ...]) -> tuple[float, float]:
     return (sum(x for x, _ in poly) / len(poly), sum(y for _, y in poly) / len(poly))
 
 
-def _polygons(s: SvgWriter, b: _Board, game_map: Any, view: BoardView) -> None:
+def _polygons(s: SvgWriter, b: _Board, game_map: Any, view: BoardView,
+              only: frozenset[str] | None = None) -> None:
     """Spaces of a free-polygon layout (any map): filled shapes with their borders."""
     for sid, poly in b.layout.polygons.items():
+        if only is not None and sid not in only:
+            continue
         pts = " ".join(f"{b.px(x, y)[0]:.1f},{b.px(x, y)[1]:.1f}" for x, y in poly)
         wet = _terrain(game_map, sid) in ("water", "sea", "impassable")
         s.add("polygon", points=pts, fill=_space_fill(game_map, sid, view),
@@ -264,7 +342,7 @@ def _abbr_w(sid: str) -> float:
     return len(sid) * 15 * 0.66
 
 
-def _subways(s: SvgWriter, b: _Board) -> None:
+def _subways(s: SvgWriter, b: _Board, only: frozenset[str] | None = None) -> None:
     stations = set()
     for a, c in b.layout.subways:
         (x0, y0), (x1, y1) = _station(b, a), _station(b, c)
@@ -282,6 +360,8 @@ def _subways(s: SvgWriter, b: _Board) -> None:
               stroke_dasharray="7 4", marker_start="url(#subarrow)", marker_end="url(#subarrow)",
               class_="subway")
     for sid in sorted(stations):
+        if only is not None and sid not in only:
+            continue
         x, y = _station(b, sid)
         s.add("rect", x=f"{x - 7:.1f}", y=f"{y - 7:.1f}", width="14", height="14", rx="2.5",
               fill=SUBWAY, stroke="#ffffff", stroke_width="1.2")
@@ -306,8 +386,59 @@ def _wrap(name: str, width: float, size: float) -> list[str]:
     return best[1] if best else [name]
 
 
-def _labels(s: SvgWriter, b: _Board, game_map: Any, view: BoardView) -> None:
+def _name_lines(b: _Board, sid: str, name: str) -> tuple[list[str], float]:
+    """The full name wrapped (and shrunk, down to 6.8 px) to fit the space's width."""
+    room = b.width_at(sid) - 6
+    size = 8.6
+    lines = _wrap(name, room, size)
+    while max(text_width(line, size) for line in lines) > room and size > 6.8:
+        size -= 0.3
+    return lines, size
+
+
+def _label_box(b: _Board, game_map: Any, sid: str) -> tuple[float, float, float, float]:
+    """A generous bounding box (pixels) of everything drawn at a space's label: abbreviation,
+    full name, subway stop, centre mark, GAOL badge."""
+    prov = game_map.provinces.get(sid)
+    name = prov.name if prov else sid
+    x, y = b.px(*b.label[sid])
+    lines, size = _name_lines(b, sid, name)
+    terrain = prov.terrain if prov else "land"
+    if terrain == "impassable":
+        half = (text_width(name, 17) + 2 * len(name)) / 2
+        return x - half - 6, y - 24, x + half + 6, y + 20
+    half = max(_abbr_w(sid) / 2 + 18, max(text_width(line, size) for line in lines) / 2)
+    top = y - (0.52 * b.c + 12 if terrain == "gaol" else 0.12 * b.c + 18)
+    bottom = y + 0.07 * b.c + len(lines) * (size + 0.5) + 4
+    return x - half - 4, top, x + half + 4, bottom
+
+
+def near_spaces(game_map: Any, layout: Layout, style: Style,
+                spaces: frozenset[str]) -> frozenset[str]:
+    """``spaces`` and every other space whose label may reach into one of them: what a
+    "tint" layer of ``spaces`` must draw to look like the full picture inside them."""
+    b = _Board(layout, style)
+    areas = []
+    for sid, polys in space_outlines(layout, style).items():
+        if sid in spaces:
+            for poly in polys:
+                xs, ys = [p[0] for p in poly], [p[1] for p in poly]
+                areas.append((min(xs), min(ys), max(xs), max(ys)))
+    out = set(spaces)
     for sid in b.cells:
+        if sid in out or sid not in b.label:
+            continue
+        x0, y0, x1, y1 = _label_box(b, game_map, sid)
+        if any(x0 < ax1 and ax0 < x1 and y0 < ay1 and ay0 < y1 for ax0, ay0, ax1, ay1 in areas):
+            out.add(sid)
+    return frozenset(out)
+
+
+def _labels(s: SvgWriter, b: _Board, game_map: Any, view: BoardView,
+            only: frozenset[str] | None = None) -> None:
+    for sid in b.cells:
+        if only is not None and sid not in only:
+            continue
         prov = game_map.provinces.get(sid)
         lx, ly = b.label[sid]
         x, y = b.px(lx, ly)
@@ -326,11 +457,7 @@ def _labels(s: SvgWriter, b: _Board, game_map: Any, view: BoardView) -> None:
                stroke_linejoin="round")
         s.text(x, y - 0.12 * b.c, sid, 15, fill=colour, font_weight="bold",
                font_style="italic" if wet else None)
-        room = b.width_at(sid) - 6
-        size = 8.6
-        lines = _wrap(name, room, size)
-        while max(text_width(line, size) for line in lines) > room and size > 6.8:
-            size -= 0.3
+        lines, size = _name_lines(b, sid, name)
         for i, line in enumerate(lines):
             ty = y + 0.07 * b.c + i * (size + 0.5)
             s.text(x, ty, line, size, fill=halo, stroke=halo, stroke_width="2.5",

@@ -1,0 +1,189 @@
+"""Fast PNG pictures: the board is rasterised once, each position only adds its overlay.
+
+Converting the whole board SVG with cairosvg takes seconds (hundreds of text labels), too
+slow for a judge that mails a picture after every phase.  Almost all of it never changes, so
+the picture is built from layers (see :func:`mobadj.render.svg.draw_svg`):
+
+1. *base*: the board with no centre owned (spaces, water, highways, junctions, subways,
+   labels, the key), rasterised once per (map, layout, style, scale);
+2. *tints*: for each mob, the supply-centre spaces drawn as if that mob owned them all
+   (tinted fill, label halos, coloured centre disc), rasterised once per mob; each centre a
+   mob owns is copied from its tint, clipped to the centre's own area;
+3. *overlay*: title, units, arrows, supports and the mobs' counts, drawn by cairosvg straight
+   onto that surface (a few dozen elements: fast).
+
+The result matches the full conversion (``tests/render/test_raster.py`` compares pixels).
+Layers are kept in memory and, as PNG files, in a disk cache named by a hash of the layer's
+SVG text, so a change to the map, the layout or the drawing code never reuses a stale layer.
+The cache directory is ``$MOBADJ_RENDER_CACHE`` (``off`` disables it), else
+``$XDG_CACHE_HOME/mobadj/render`` or ``~/.cache/mobadj/render``; a cache that cannot be
+written is simply not used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import tempfile
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mobadj.render.ink import Style
+from mobadj.render.layout import Layout
+from mobadj.render.position import BoardView
+from mobadj.render.svg import draw_svg, near_spaces, space_outlines
+
+_MEMORY_BOARDS = 4  # boards (map, layout, style, scale) kept in memory, each ~7 MB per layer
+
+
+@dataclass
+class _Board:
+    """The cached layers of one board at one scale."""
+
+    base: Any = None  # cairocffi.ImageSurface
+    tints: dict[str, Any] = field(default_factory=dict)  # power id -> ImageSurface
+    outlines: dict[str, list[list[tuple[float, float]]]] = field(default_factory=dict)
+    size: tuple[int, int] = (0, 0)
+
+
+_BOARDS: OrderedDict[tuple, _Board] = OrderedDict()
+_LOCK = threading.Lock()
+
+
+def cache_dir() -> Path | None:
+    """Where layers are kept between runs, or None when the disk cache is off."""
+    env = os.environ.get("MOBADJ_RENDER_CACHE")
+    if env is not None:
+        return None if env.strip().lower() in ("", "off", "0", "none") else Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    root = Path(xdg) if xdg else Path.home() / ".cache"
+    return root / "mobadj" / "render"
+
+
+def ownable(game_map: Any) -> frozenset[str]:
+    """Spaces whose look depends on an owner: the supply centres."""
+    return frozenset(sid for sid, p in game_map.provinces.items() if p.supply_center)
+
+
+def fingerprint(game_map: Any, layout: Layout, style: Style, scale: float) -> tuple:
+    """Everything the static layers depend on, as a hashable key (content, not identity:
+    the judge loads the layout afresh for every phase)."""
+    text = repr((game_map.name, game_map.title, game_map.unit_kinds,
+                 sorted(game_map.provinces.items()), list(game_map.powers.items()),
+                 layout, style))
+    return (hashlib.sha256(text.encode("utf-8")).hexdigest(), float(scale))
+
+
+def raster_png(game_map: Any, layout: Layout, view: BoardView, *, title: str | None = None,
+               style: Style | None = None, scale: float = 1.0) -> bytes | None:
+    """The PNG of ``view`` from the cached layers, or None when this view cannot be drawn
+    that way (an owned space that is no supply centre: the caller converts the full SVG)."""
+    import cairocffi as cairo
+
+    style = style or Style()
+    owned = {sid: p for sid, p in view.centers.items() if p in game_map.powers}
+    if not set(owned) <= ownable(game_map):
+        return None
+    board = _board(game_map, layout, style, scale, set(owned.values()))
+    width, height = board.size
+    surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, width, height)
+    ctx = cairo.Context(surface)
+    ctx.set_source_surface(board.base, 0, 0)
+    ctx.paint()
+    for power in sorted(set(owned.values())):
+        ctx.save()
+        ctx.scale(scale, scale)
+        for sid, owner in owned.items():
+            if owner == power:
+                for poly in board.outlines.get(sid, ()):
+                    ctx.move_to(*poly[0])
+                    for pt in poly[1:]:
+                        ctx.line_to(*pt)
+                    ctx.close_path()
+        ctx.identity_matrix()
+        ctx.clip()
+        ctx.set_source_surface(board.tints[power], 0, 0)
+        ctx.paint()
+        ctx.restore()
+    overlay = draw_svg(game_map, layout, view, title=title, style=style, part="overlay")
+    _draw_onto(surface, overlay, scale)
+    out = io.BytesIO()
+    surface.write_to_png(out)
+    return out.getvalue()
+
+
+def warm(game_map: Any, layout: Layout, *, style: Style | None = None,
+         scale: float = 1.0) -> None:
+    """Build (or load) every layer of this board now, e.g. when a judge starts."""
+    _board(game_map, layout, style or Style(), scale, set(game_map.powers))
+
+
+def _board(game_map: Any, layout: Layout, style: Style, scale: float,
+           powers: set[str]) -> _Board:
+    key = fingerprint(game_map, layout, style, scale)
+    with _LOCK:
+        board = _BOARDS.get(key)
+        if board is None:
+            board = _Board(outlines=space_outlines(layout, style))
+            board.base = _layer(draw_svg(game_map, layout, BoardView(), style=style,
+                                         part="base"), scale)
+            board.size = (board.base.get_width(), board.base.get_height())
+            _BOARDS[key] = board
+            while len(_BOARDS) > _MEMORY_BOARDS:
+                _BOARDS.popitem(last=False)
+        _BOARDS.move_to_end(key)
+        centres = ownable(game_map)
+        near = near_spaces(game_map, layout, style, centres) if powers - set(board.tints) else None
+        for power in sorted(powers - set(board.tints)):
+            view = BoardView(centers={sid: power for sid in centres})
+            board.tints[power] = _layer(draw_svg(game_map, layout, view, style=style,
+                                                 part="tint", only=near), scale)
+        return board
+
+
+def _layer(svg: str, scale: float) -> Any:
+    """The raster of one layer: from the disk cache, else drawn by cairosvg (and stored)."""
+    import cairocffi as cairo
+    import cairosvg
+
+    digest = hashlib.sha256(svg.encode("utf-8")).hexdigest()[:40]
+    folder = cache_dir()
+    path = folder / f"{digest}-x{scale:g}.png" if folder else None
+    if path is not None and path.is_file():
+        try:
+            with path.open("rb") as fh:
+                return cairo.ImageSurface.create_from_png(fh)
+        except (OSError, MemoryError, cairo.CairoError):
+            pass  # a damaged file: draw it again below
+    tree = cairosvg.parser.Tree(bytestring=svg.encode("utf-8"))
+    drawn = cairosvg.surface.PNGSurface(tree, None, 96, scale=scale)
+    surface = drawn.cairo
+    if path is not None:
+        _store(surface, path)
+    return surface
+
+
+def _store(surface: Any, path: Path) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            surface.write_to_png(fh)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # read-only or full disk: the cache is only a cache
+
+
+def _draw_onto(surface: Any, svg: str, scale: float) -> None:
+    """Let cairosvg draw ``svg`` over what ``surface`` already holds."""
+    import cairosvg
+
+    class _Over(cairosvg.surface.PNGSurface):
+        def _create_surface(self, width: float, height: float) -> tuple:
+            return surface, surface.get_width(), surface.get_height()
+
+    _Over(cairosvg.parser.Tree(bytestring=svg.encode("utf-8")), None, 96, scale=scale)

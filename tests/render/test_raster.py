@@ -1,0 +1,187 @@
+"""Fast PNG pictures from cached layers: the same picture as the full conversion, cached in
+memory and on disk, and a full conversion where the layers cannot serve."""
+
+from __future__ import annotations
+
+import io
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+
+import cairosvg
+import pytest
+import yaml
+from PIL import Image, ImageChops
+
+from mobadj.board.loader import load_map
+from mobadj.render import load_layout, raster, render_png, render_svg, svg_to_png
+from mobadj.render.ink import Style
+from mobadj.render.position import as_view
+from mobadj.render.svg import draw_svg, near_spaces, recall
+
+DATA = Path(__file__).parent / "data"
+NS = "{http://www.w3.org/2000/svg}"
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+TINY_MAP = """\
+name: tiny
+title: Tiny
+unit_kinds: {A: Army}
+powers:
+  RED: {name: Red, colour: "#c62828", home: [AAA], units: [A AAA]}
+  BLUE: {name: Blue, colour: "#1565c0", home: [BBB], units: [A BBB]}
+provinces:
+  AAA: {name: Alpha, terrain: land, supply: true, home: RED, adj: {A: [BBB, CCC]}}
+  BBB: {name: Beta, terrain: land, supply: true, home: BLUE, adj: {A: [AAA, CCC]}}
+  CCC: {name: Gamma, terrain: land, adj: {A: [AAA, BBB]}}
+"""
+
+TINY_LAYOUT = {
+    "map": "tiny",
+    "spaces": {
+        "AAA": {"polygon": [[0, 0], [200, 0], [200, 150], [0, 150]]},
+        "BBB": {"polygon": [[200, 0], [400, 0], [400, 150], [200, 150]]},
+        "CCC": {"polygon": [[0, 150], [400, 150], [400, 300], [0, 300]]},
+    },
+}
+
+
+@pytest.fixture(autouse=True)
+def disk_cache(tmp_path, monkeypatch):
+    """Each test gets its own disk cache; memory caches persist (they are keyed by content)."""
+    monkeypatch.setenv("MOBADJ_RENDER_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+@pytest.fixture(scope="module")
+def gm():
+    return load_map("mobtown2")
+
+
+@pytest.fixture(scope="module")
+def layout():
+    return load_layout("mobtown2")
+
+
+@pytest.fixture(scope="module")
+def position():
+    return yaml.safe_load((DATA / "position.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.fixture()
+def tiny(tmp_path):
+    (tmp_path / "tiny.yaml").write_text(TINY_MAP, encoding="utf-8")
+    (tmp_path / "tiny.layout.yaml").write_text(yaml.safe_dump(TINY_LAYOUT), encoding="utf-8")
+    return load_map(tmp_path / "tiny.yaml"), load_layout(tmp_path / "tiny.layout.yaml")
+
+
+def _image(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def _strong_differences(a: bytes, b: bytes) -> int:
+    diff = ImageChops.difference(_image(a), _image(b)).convert("L")
+    return sum(diff.point(lambda v: 1 if v > 30 else 0).histogram()[1:])
+
+
+def test_layers_hold_every_text_of_the_full_picture(gm, layout, position):
+    """Base (board and key) plus overlay (title, units, counts) say all the full SVG says."""
+    view = as_view(gm, position)
+
+    def words(svg: str) -> Counter:
+        root = ET.fromstring(svg)
+        return Counter(el.text for el in root.iter(f"{NS}text") if el.text)
+
+    full = words(draw_svg(gm, layout, view))
+    base = words(draw_svg(gm, layout, as_view(gm, {"units": {}, "centers": {}}), part="base"))
+    overlay = words(draw_svg(gm, layout, view, part="overlay"))
+    assert full == base + overlay
+    assert "Mobtown II \u2014 August 1919, week 2" in overlay and "Key" in base
+
+
+def test_tint_layer_draws_the_centres_and_the_labels_reaching_into_them(gm, layout):
+    centres = raster.ownable(gm)
+    assert len(centres) == 32
+    near = near_spaces(gm, layout, Style(), centres)
+    assert centres < near < frozenset(gm.provinces)
+    assert "Roo" in near  # Roosevelt Drive's abbreviation reaches into Manhattan
+    view = as_view(gm, {"units": {}, "centers": {"capone": sorted(centres)}})
+    root = ET.fromstring(draw_svg(gm, layout, view, part="tint", only=near))
+    spaces = {el.get("id") for el in root.iter(f"{NS}g") if el.get("id")}
+    assert spaces == {f"space-{sid}" for sid in near}
+    assert len([el for el in root.iter() if el.get("class") == "centre"]) == 32
+    with pytest.raises(ValueError, match="unknown picture part"):
+        draw_svg(gm, layout, view, part="units")
+
+
+def test_fast_png_is_the_full_picture(gm, layout, position):
+    """Pixel for pixel the cairosvg conversion of the whole SVG, but for label halos of owned
+    centres that reach over their border (a few dozen pixels of ~450,000)."""
+    svg = render_svg(gm, layout, position)
+    slow = cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=0.5)
+    fast = render_png(gm, layout, position, scale=0.5)
+    assert fast[:8] == PNG_MAGIC
+    assert _image(fast).size == _image(slow).size == (808, 559)
+    assert _strong_differences(fast, slow) < 80
+    # and the owners really are drawn: the start position differs from the August one
+    assert _strong_differences(fast, render_png(gm, layout, None, scale=0.5)) > 2_000
+
+
+def test_svg_to_png_recognises_render_svg_output(gm, layout, position):
+    svg = render_svg(gm, layout, position, title="Phase 7")
+    assert recall(svg) is not None and recall(svg + " ") is None
+    assert svg_to_png(svg, scale=0.5) == render_png(gm, layout, position, scale=0.5,
+                                                    title="Phase 7")
+
+
+def test_disk_cache_serves_a_new_process(tiny, disk_cache):
+    game_map, layout = tiny
+    first = render_png(game_map, layout)
+    files = sorted(disk_cache.glob("*.png"))
+    assert len(files) == 3  # base + a tint for each of the two owners
+    raster._BOARDS.clear()  # as if the judge had restarted
+    stamp = {f: f.stat().st_mtime_ns for f in files}
+    assert render_png(game_map, layout) == first
+    assert {f: f.stat().st_mtime_ns for f in files} == stamp  # read, not drawn again
+    files[0].write_bytes(b"not a png")  # a damaged file is drawn again
+    raster._BOARDS.clear()
+    assert render_png(game_map, layout) == first
+    assert files[0].read_bytes()[:8] == PNG_MAGIC
+
+
+def test_cache_off_and_memory_only(tiny, monkeypatch, tmp_path):
+    monkeypatch.setenv("MOBADJ_RENDER_CACHE", "off")
+    assert raster.cache_dir() is None
+    game_map, layout = tiny
+    raster._BOARDS.clear()
+    assert render_png(game_map, layout)[:8] == PNG_MAGIC
+    monkeypatch.delenv("MOBADJ_RENDER_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert raster.cache_dir() == tmp_path / "xdg" / "mobadj" / "render"
+
+
+def test_owned_non_centre_is_drawn_the_slow_way(tiny):
+    """Only supply centres have tints; a position owning another space still gets its
+    picture, converted whole."""
+    game_map, layout = tiny
+    data = {"units": {}, "centers": {"RED": ["AAA", "CCC"]}}
+    view = as_view(game_map, data)
+    assert raster.raster_png(game_map, layout, view) is None
+    svg = render_svg(game_map, layout, data)
+    png = render_png(game_map, layout, data)
+    assert png == cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+    assert svg_to_png(svg) == png
+
+
+def test_owner_tint_stays_inside_the_centre(tiny):
+    game_map, layout = tiny
+    img = _image(render_png(game_map, layout, {"units": {}, "centers": {"RED": ["AAA"]}}))
+    plain = _image(render_png(game_map, layout, {"units": {}, "centers": {}}))
+    style = Style()
+    oy = style.margin + style.title_h
+    inside = (style.margin + 30, oy + 120)  # in Alpha, away from its label
+    beside = (style.margin + 230, oy + 120)  # in Beta, unowned in both
+    assert img.getpixel(inside) != plain.getpixel(inside)
+    r, g, b = img.getpixel(inside)
+    assert r > g and r > b  # Red's tint
+    assert img.getpixel(beside) == plain.getpixel(beside)
