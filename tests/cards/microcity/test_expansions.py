@@ -225,3 +225,61 @@ def test_expansions_combine(combo: str) -> None:
 def test_unknown_expansion_suggests() -> None:
     with pytest.raises(IllegalAction, match="did you mean 'garden'"):
         new(1, expansions="gardn")
+
+
+def test_garden_bonus_counts_own_markers_in_competitive() -> None:
+    # GARDEN: "If a player has 2 or more investment markers on quarters surrounding it"
+    st = new(1, 2, mode="competitive", expansions="garden")
+    g = st.city.garden
+    around = [c for c in st.city.cells() if g in _orth(c)]
+    st.command(1, f"start {CELL_NAMES[around[3]]}")
+    st.command(0, f"start {CELL_NAMES[around[2]]}")
+    st.inv[around[0]] = 1  # the opponent's marker does not count for P1
+    st.pools[1] = 4
+    st.engineer[0] = around[1]
+    st.dice, st.used, st.step = [0, 0], [True, True], "invest"
+    st.__dict__["_cache"] = None
+    money = st.res[0][3]
+    st.command(0, "pass")
+    assert st.res[0][3] == money  # one own marker (just placed) + one of the opponent's
+
+
+def test_logistics_retrieve_takes_either_players_markers_in_competitive() -> None:
+    # "that player may remove his own or his opponent's marker (e.g. to unlock a Goal)"
+    st = new(3, 2, mode="competitive", expansions="logistics")
+    q = _find(st, "logistics")
+    others = [CELL_NAMES[c] for c in st.city.cells() if CELL_NAMES[c] != q]
+    st.command(1, f"start {others[0]}")
+    st.command(0, f"start {others[1]}")
+    st.goal_marks[0][1] = 1
+    st.pools[1] = 4
+    st.engineer[0] = st.cell(q)
+    st.dice, st.used, st.step = [3, 5], [False, False], "invest"
+    st.__dict__["_cache"] = None
+    st.inv[st.cell(others[5])] = 0
+    st.pools[0] = 4
+    st.__dict__["_cache"] = None
+    st.command(0, f"basic die1 {others[5]} g1.2")
+    assert st.goal_marks[0][1] == -1 and st.inv[st.cell(others[5])] == -1
+    assert st.pools[1] == 5  # the opponent's marker went back to the opponent's pool
+
+
+def test_cooperative_extended_flip_returns_the_shared_markers() -> None:
+    from mobadj.cards.microcity.cards import load_deck
+
+    st = new(1, 2, mode="extended")
+    st.command(0, "start b2")
+    st.command(1, "start c3")
+    st.command(0, "assign 1 2")
+    q = next(CELL_NAMES[c] for c in st.city.cells() if st.city.specs[c].type == "residential")
+    die = st.quarter_dice(st.cell(q))[0]
+    st.dice = [die, 0, 0, 0]
+    st.engineer[0], st.step, st.current = st.cell(q), "invest", 0
+    st.stage_marks = [0, 0, -1]
+    st.inv[0] = 0
+    st.pools[0] = 5
+    set_res(st, 0, 5, 5, 5, 5)
+    st.command(0, "advanced stage 3")
+    assert st.building_side == "B"
+    assert len(st.stage_marks) == len(load_deck().basic_building["B"].stages)
+    assert st.pools[0] == 7 and not st.check_invariants()  # 8 back, 1 placed by P1's final
