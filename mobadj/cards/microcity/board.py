@@ -11,6 +11,7 @@ of the 2 neighbouring Quarters", "cannot move directly from one Seaport Quarter 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from mobadj.cards.microcity.cards import District, QuarterSpec, Seaport
 
@@ -57,6 +58,8 @@ class City:
     garden: int | None  # the Garden cell, never entered
     seaports: tuple[Seaport, ...]
     _dest: dict[int, list[int]] = field(default_factory=dict, compare=False, repr=False)
+    # per start cell: the legal-move entries per Project card (filled by the phases module)
+    moves: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def name(self, cell: int) -> str:
         return CELL_NAMES[cell]

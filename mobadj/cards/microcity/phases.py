@@ -6,6 +6,7 @@ applies one; the final phase is automatic.  Rule references name the rulebook se
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from mobadj.cards.microcity.actions import (
@@ -192,29 +193,66 @@ def legal(st: MicroCityState, player: int, table: Table) -> None:
                 put(table, Take(name), area)
 
 
-def payments(res: list[int]) -> list[str]:
+def payments(res: list[int]) -> tuple[str, ...]:
     """A Material (1) or money (2): "by paying 1 Material or 2 money"."""
-    return [p for p, have in zip(PAYMENTS, res, strict=True) if have >= (2 if p == "money" else 1)]
+    return tuple(
+        p for p, have in zip(PAYMENTS, res, strict=True) if have >= (2 if p == "money" else 1)
+    )
 
 
 def legal_prep(st: MicroCityState, player: int, table: Table) -> None:
     """Rulebook "Preparation phase": die changes, removing markers, selling, all repeatable."""
     pays = payments(st.res[player])
     for i in st.changeable_dice(player):
-        for how in pays:
-            t, a = change_die(i + 1, True, how)
-            table[t] = (a, i)
-            t, a = change_die(i + 1, False, how)
-            table[t] = (a, i)
+        table.update(_changes(i, pays))
+    inv = st.inv
     for c in range(18):
-        if st.inv[c] >= 0:
-            for how in pays:
-                t, a = remove_marker(CELL_NAMES[c], how)
-                table[t] = (a, c)
+        if inv[c] >= 0:
+            table.update(_removals(c, pays))
     for m in MATERIALS:
         if st.res[player][RES_INDEX[m]] > 0:
             table[f"sell {m}"] = (_SELLS[m], m)
     table["done"] = _DONE
+
+
+@cache
+def _changes(i: int, pays: tuple[str, ...]) -> Table:
+    """Entries for changing die ``i`` up or down with each payment (shared, never mutated)."""
+    part: Table = {}
+    for how in pays:
+        for up in (True, False):
+            t, a = change_die(i + 1, up, how)
+            part[t] = (a, i)
+    return part
+
+
+@cache
+def _removals(c: int, pays: tuple[str, ...]) -> Table:
+    part: Table = {}
+    for how in pays:
+        t, a = remove_marker(CELL_NAMES[c], how)
+        part[t] = (a, c)
+    return part
+
+
+def _moves(st: MicroCityState, start: int) -> dict[str, Table]:
+    """Per Project card (and "retrieve") the entries for moving from ``start`` in this city."""
+    found = st.city.moves.get(start)
+    if found is None:
+        found = {}
+        for card in (*st.deck.projects, st.deck.x_project):
+            part: Table = {}
+            for dest in st.city.destinations(start, card.move):
+                t, a = play(card.id, CELL_NAMES[dest])
+                part[t] = (a, (card.id, dest))
+            found[card.id] = part
+        part = {}
+        for dest in st.city.destinations(start, 1):
+            t, a = retrieve(CELL_NAMES[dest])
+            part[t] = (a, dest)
+        found["retrieve"] = part
+        st.city.moves[start] = found
+    return found
 
 
 def legal_project(st: MicroCityState, player: int, table: Table) -> None:
@@ -225,18 +263,15 @@ def legal_project(st: MicroCityState, player: int, table: Table) -> None:
     banned = None
     if st.cfg.competitive and st.discards[1 - player]:
         banned = st.discards[1 - player][-1]  # "not the card on top of the opponent's pile"
+    moves = _moves(st, start)
     for card in sorted(set(st.hands[h])):
-        if card == banned:
-            continue
-        move = project_card(st, card).move
-        for dest in st.city.destinations(start, move):
-            if dest != blocked:
-                t, a = play(card, CELL_NAMES[dest])
-                table[t] = (a, (card, dest))
-    for dest in st.city.destinations(start, 1):
-        if dest != blocked:
-            t, a = retrieve(CELL_NAMES[dest])
-            table[t] = (a, dest)
+        if card != banned:
+            table.update(moves[card])
+    table.update(moves["retrieve"])
+    if blocked >= 0:  # competitive: "cannot end the movement ... on the opponent's Engineer"
+        name = CELL_NAMES[blocked]
+        for t in [t for t in table if t.endswith(f" to {name}")]:
+            del table[t]
 
 
 def matching_die(st: MicroCityState, player: int, values: tuple[int, ...]) -> int | None:
