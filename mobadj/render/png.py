@@ -1,7 +1,8 @@
 """PNG output through cairosvg (which needs the system library libcairo2).
 
 Pictures of a board go through the layer cache of :mod:`mobadj.render.raster` (fast: the
-board is rasterised once); any other SVG is converted whole.
+board is rasterised once) and come out as 256-colour PNGs (a third of the size, the same to
+the eye; ``palette=False`` keeps full colour); any other SVG is converted whole, as it is.
 """
 
 from __future__ import annotations
@@ -27,39 +28,46 @@ def _cairosvg() -> Any:
     return cairosvg
 
 
-def svg_to_png(svg: str, scale: float = 1.0) -> bytes:
+def svg_to_png(svg: str, scale: float = 1.0, *, palette: bool = True) -> bytes:
     """Convert an SVG document to PNG bytes (``scale`` 0.5 halves each side).
 
-    A document that :func:`mobadj.render.svg.render_svg` returned lately in this process is
-    drawn from the cached board layers (the same picture, in a fraction of the time).
+    A board picture that :func:`mobadj.render.svg.render_svg` returned lately in this
+    process is drawn from the cached board layers (the same picture in a fraction of the
+    time) and, with ``palette``, in 256 colours.  Any other SVG is converted as it is.
     """
     cairosvg = _cairosvg()
     from mobadj.render.svg import recall
     inputs = recall(svg)
     if inputs is not None:
         game_map, layout, view, title, style = inputs
-        png = _fast(game_map, layout, view, title, style, scale)
-        if png is not None:
-            return png
+        return _board_png(game_map, layout, view, title, style, scale, palette)
     return cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)
 
 
 def render_png(game_map: Any, layout: Layout, position: object = None, *,
                scale: float = 1.0, title: str | None = None,
-               style: Style | None = None) -> bytes:
-    """:func:`mobadj.render.svg.render_svg` as PNG bytes, drawn from the cached layers."""
+               style: Style | None = None, palette: bool = True) -> bytes:
+    """:func:`mobadj.render.svg.render_svg` as PNG bytes, drawn from the cached layers;
+    ``palette``: 256 colours (see :func:`mobadj.render.raster.encode_png`)."""
     from mobadj.render.position import as_view
+    _cairosvg()
+    return _board_png(game_map, layout, as_view(game_map, position), title, style, scale,
+                      palette)
+
+
+def _board_png(game_map: Any, layout: Layout, view: Any, title: str | None,
+               style: Style | None, scale: float, palette: bool) -> bytes:
+    import cairosvg
+
+    from mobadj.render.raster import encode_png, raster_png
     from mobadj.render.svg import draw_svg
-    cairosvg = _cairosvg()
-    view = as_view(game_map, position)
-    png = _fast(game_map, layout, view, title, style, scale)
+    png = raster_png(game_map, layout, view, title=title, style=style, scale=scale,
+                     palette=palette)
     if png is not None:
         return png
+    # a view the layers cannot draw (see raster_png): convert the whole picture
     svg = draw_svg(game_map, layout, view, title=title, style=style)
-    return cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)
-
-
-def _fast(game_map: Any, layout: Layout, view: Any, title: str | None,
-          style: Style | None, scale: float) -> bytes | None:
-    from mobadj.render.raster import raster_png
-    return raster_png(game_map, layout, view, title=title, style=style, scale=scale)
+    if not palette:
+        return cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)
+    tree = cairosvg.parser.Tree(bytestring=svg.encode("utf-8"))
+    return encode_png(cairosvg.surface.PNGSurface(tree, None, 96, scale=scale).cairo)

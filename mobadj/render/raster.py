@@ -13,8 +13,9 @@ the picture is built from layers (see :func:`mobadj.render.svg.draw_svg`):
    onto that surface (a few dozen elements: fast).
 
 The result matches the full conversion (``tests/render/test_raster.py`` compares pixels).
-Layers are kept in memory and, as PNG files, in a disk cache named by a hash of the layer's
-SVG text, so a change to the map, the layout or the drawing code never reuses a stale layer.
+Layers are kept in memory and on disk (raw pixels, zlib-compressed), named by a hash of
+the map, the layout, the style, the scale, the drawing code and cairosvg's version, so a
+change to any of them never reuses a stale layer.
 The cache directory is ``$MOBADJ_RENDER_CACHE`` (``off`` disables it), else
 ``$XDG_CACHE_HOME/mobadj/render`` or ``~/.cache/mobadj/render``; a cache that cannot be
 written is simply not used.
@@ -25,9 +26,13 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import struct
+import sys
 import tempfile
 import threading
+import zlib
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -79,9 +84,11 @@ def fingerprint(game_map: Any, layout: Layout, style: Style, scale: float) -> tu
 
 
 def raster_png(game_map: Any, layout: Layout, view: BoardView, *, title: str | None = None,
-               style: Style | None = None, scale: float = 1.0) -> bytes | None:
+               style: Style | None = None, scale: float = 1.0,
+               palette: bool = True) -> bytes | None:
     """The PNG of ``view`` from the cached layers, or None when this view cannot be drawn
-    that way (an owned space that is no supply centre: the caller converts the full SVG)."""
+    that way (an owned space that is no supply centre: the caller converts the full SVG).
+    ``palette``: see :func:`encode_png`."""
     import cairocffi as cairo
 
     style = style or Style()
@@ -111,8 +118,27 @@ def raster_png(game_map: Any, layout: Layout, view: BoardView, *, title: str | N
         ctx.restore()
     overlay = draw_svg(game_map, layout, view, title=title, style=style, part="overlay")
     _draw_onto(surface, overlay, scale)
+    return encode_png(surface, palette=palette)
+
+
+def encode_png(surface: Any, *, palette: bool = True) -> bytes:
+    """PNG bytes of an opaque cairo surface.  With ``palette`` the picture is reduced to 256
+    colours (the board has a few dozen flat colours plus anti-aliased edges; the difference
+    cannot be seen), which makes the file about a third the size and quicker to write: it
+    goes to every player by mail after every phase."""
     out = io.BytesIO()
-    surface.write_to_png(out)
+    try:
+        from PIL import Image
+    except ImportError:  # Pillow comes with cairosvg; without it, full colour
+        palette = False
+    if not palette:
+        surface.write_to_png(out)
+        return out.getvalue()
+    surface.flush()
+    raw = "BGRX" if sys.byteorder == "little" else "XRGB"  # cairo ARGB32 is native-endian
+    image = Image.frombuffer("RGB", (surface.get_width(), surface.get_height()),
+                             bytes(surface.get_data()), "raw", raw, surface.get_stride(), 1)
+    image.quantize(256, method=Image.Quantize.FASTOCTREE).save(out, "PNG")
     return out.getvalue()
 
 
@@ -129,50 +155,94 @@ def _board(game_map: Any, layout: Layout, style: Style, scale: float,
         board = _BOARDS.get(key)
         if board is None:
             board = _Board(outlines=space_outlines(layout, style))
-            board.base = _layer(draw_svg(game_map, layout, BoardView(), style=style,
-                                         part="base"), scale)
+            board.base = _layer(key, "base", scale, lambda: draw_svg(
+                game_map, layout, BoardView(), style=style, part="base"))
             board.size = (board.base.get_width(), board.base.get_height())
             _BOARDS[key] = board
             while len(_BOARDS) > _MEMORY_BOARDS:
                 _BOARDS.popitem(last=False)
         _BOARDS.move_to_end(key)
         centres = ownable(game_map)
-        near = near_spaces(game_map, layout, style, centres) if powers - set(board.tints) else None
         for power in sorted(powers - set(board.tints)):
-            view = BoardView(centers={sid: power for sid in centres})
-            board.tints[power] = _layer(draw_svg(game_map, layout, view, style=style,
-                                                 part="tint", only=near), scale)
+            def tint(power: str = power) -> str:
+                view = BoardView(centers={sid: power for sid in centres})
+                near = near_spaces(game_map, layout, style, centres)
+                return draw_svg(game_map, layout, view, style=style, part="tint", only=near)
+            board.tints[power] = _layer(key, f"tint-{power}", scale, tint)
         return board
 
 
-def _layer(svg: str, scale: float) -> Any:
-    """The raster of one layer: from the disk cache, else drawn by cairosvg (and stored)."""
-    import cairocffi as cairo
+_CODE_VERSION: list[str] = []
+
+
+def code_version() -> str:
+    """A hash of the drawing code and of cairosvg's version: a layer stored by other code
+    is never reused."""
+    if not _CODE_VERSION:
+        import cairocffi
+        import cairosvg
+        digest = hashlib.sha256(f"{cairosvg.__version__} {cairocffi.cairo_version()}".encode())
+        for path in sorted(Path(__file__).parent.glob("*.py")):
+            digest.update(path.read_bytes())
+        _CODE_VERSION.append(digest.hexdigest())
+    return _CODE_VERSION[0]
+
+
+_MAGIC = b"mobadj-raster 1\n"
+_HEADER = struct.Struct(">III")  # width, height, stride
+
+
+def _layer(key: tuple, name: str, scale: float, make_svg: Callable[[], str]) -> Any:
+    """The raster of one layer: from the disk cache, else drawn by cairosvg (and stored).
+    Files hold the raw pixels, zlib-compressed: loading them is much quicker than a PNG."""
     import cairosvg
 
-    digest = hashlib.sha256(svg.encode("utf-8")).hexdigest()[:40]
     folder = cache_dir()
-    path = folder / f"{digest}-x{scale:g}.png" if folder else None
-    if path is not None and path.is_file():
-        try:
-            with path.open("rb") as fh:
-                return cairo.ImageSurface.create_from_png(fh)
-        except (OSError, MemoryError, cairo.CairoError):
-            pass  # a damaged file: draw it again below
-    tree = cairosvg.parser.Tree(bytestring=svg.encode("utf-8"))
-    drawn = cairosvg.surface.PNGSurface(tree, None, 96, scale=scale)
-    surface = drawn.cairo
+    path = None
+    if folder is not None:
+        digest = hashlib.sha256(f"{key} {name} {code_version()}".encode()).hexdigest()[:40]
+        path = folder / f"{digest}.raster"
+        surface = _load(path)
+        if surface is not None:
+            return surface
+    tree = cairosvg.parser.Tree(bytestring=make_svg().encode("utf-8"))
+    surface = cairosvg.surface.PNGSurface(tree, None, 96, scale=scale).cairo
     if path is not None:
         _store(surface, path)
     return surface
 
 
+def _load(path: Path) -> Any:
+    import cairocffi as cairo
+
+    try:
+        blob = path.read_bytes()
+    except OSError:
+        return None
+    head = len(_MAGIC) + _HEADER.size
+    if not blob.startswith(_MAGIC) or len(blob) < head:
+        return None  # not ours or damaged: drawn again
+    width, height, stride = _HEADER.unpack_from(blob, len(_MAGIC))
+    try:
+        data = bytearray(zlib.decompress(blob[head:]))
+    except zlib.error:
+        return None
+    if len(data) != stride * height or stride != cairo.ImageSurface.format_stride_for_width(
+            cairo.FORMAT_ARGB32, width):
+        return None
+    return cairo.ImageSurface.create_for_data(data, cairo.FORMAT_ARGB32, width, height, stride)
+
+
 def _store(surface: Any, path: Path) -> None:
+    surface.flush()
+    blob = (_MAGIC + _HEADER.pack(surface.get_width(), surface.get_height(),
+                                  surface.get_stride())
+            + zlib.compress(bytes(surface.get_data()), 1))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
-            surface.write_to_png(fh)
+            fh.write(blob)
         os.replace(tmp, path)
     except OSError:
         pass  # read-only or full disk: the cache is only a cache

@@ -119,10 +119,16 @@ def test_fast_png_is_the_full_picture(gm, layout, position):
     centres that reach over their border (a few dozen pixels of ~450,000)."""
     svg = render_svg(gm, layout, position)
     slow = cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=0.5)
-    fast = render_png(gm, layout, position, scale=0.5)
+    fast = render_png(gm, layout, position, scale=0.5, palette=False)
     assert fast[:8] == PNG_MAGIC
     assert _image(fast).size == _image(slow).size == (808, 559)
     assert _strong_differences(fast, slow) < 80
+    # 256 colours: the same to the eye (no pixel off by more than a quarter), a smaller file
+    small = render_png(gm, layout, position, scale=0.5)
+    assert Image.open(io.BytesIO(small)).mode == "P" and len(small) < len(fast) / 2
+    diff = ImageChops.difference(_image(small), _image(fast)).convert("L").histogram()
+    assert not any(diff[64:])
+    assert sum(i * n for i, n in enumerate(diff)) / sum(diff) < 2
     # and the owners really are drawn: the start position differs from the August one
     assert _strong_differences(fast, render_png(gm, layout, None, scale=0.5)) > 2_000
 
@@ -137,16 +143,16 @@ def test_svg_to_png_recognises_render_svg_output(gm, layout, position):
 def test_disk_cache_serves_a_new_process(tiny, disk_cache):
     game_map, layout = tiny
     first = render_png(game_map, layout)
-    files = sorted(disk_cache.glob("*.png"))
+    files = sorted(disk_cache.glob("*.raster"))
     assert len(files) == 3  # base + a tint for each of the two owners
     raster._BOARDS.clear()  # as if the judge had restarted
     stamp = {f: f.stat().st_mtime_ns for f in files}
     assert render_png(game_map, layout) == first
     assert {f: f.stat().st_mtime_ns for f in files} == stamp  # read, not drawn again
-    files[0].write_bytes(b"not a png")  # a damaged file is drawn again
+    files[0].write_bytes(b"mobadj-raster 1\nbroken")  # a damaged file is drawn again
     raster._BOARDS.clear()
     assert render_png(game_map, layout) == first
-    assert files[0].read_bytes()[:8] == PNG_MAGIC
+    assert files[0].read_bytes().startswith(b"mobadj-raster") and files[0].stat().st_size > 1000
 
 
 def test_cache_off_and_memory_only(tiny, monkeypatch, tmp_path):
@@ -168,9 +174,11 @@ def test_owned_non_centre_is_drawn_the_slow_way(tiny):
     view = as_view(game_map, data)
     assert raster.raster_png(game_map, layout, view) is None
     svg = render_svg(game_map, layout, data)
-    png = render_png(game_map, layout, data)
+    png = render_png(game_map, layout, data, palette=False)
     assert png == cairosvg.svg2png(bytestring=svg.encode("utf-8"))
-    assert svg_to_png(svg) == png
+    assert svg_to_png(svg, palette=False) == png
+    assert svg_to_png(svg) == render_png(game_map, layout, data)
+    assert Image.open(io.BytesIO(svg_to_png(svg))).mode == "P"
 
 
 def test_owner_tint_stays_inside_the_centre(tiny):
