@@ -84,3 +84,27 @@ def test_competitive_game_by_mail_turns() -> None:
     assert host.due(state) == ["P2"]  # the second player places the Engineer first
     res = host.resolve(state, {"P2": "start a1"}, [])
     assert host.due(res.state) == ["P1"]
+
+
+def test_whole_solo_game_by_mail_one_round_per_mail() -> None:
+    # a commuter's game: each mail plays a round; the reply brings the next dice
+    host = CardHost("microcity")
+    state = host.new_state(["P1"], 1000, {})
+    bot = MicroCityBot()
+    rng = random.Random(1)
+    mails = 0
+    while not host.is_over(state):
+        game = host._game(state)
+        turn = game.turn
+        lines = []
+        while not game.is_over() and game.turn == turn:
+            action = bot.choose(game, 0, rng)
+            game.apply(0, action)
+            lines.append(str(action))
+        res = host.resolve(state, {"P1": "\n".join(lines)}, [])
+        state = res.state
+        mails += 1
+        assert res.over or ("rolled" in res.report and "Dice: die1=" in res.private["P1"])
+    assert 2 <= mails <= 11
+    assert "Seed (committed at the start" in res.report
+    assert "Winner(s):" in res.report and "Final scores: P1" in res.report
