@@ -187,3 +187,25 @@ def test_invariants_catch_broken_states() -> None:
     comp = new(1, 2, mode="competitive")
     comp.pools[1] = 4
     assert comp.check_invariants() == ["Investment markers of pool 1: 4 != 5"]
+
+
+def test_any_text_gives_a_game_error_never_a_crash() -> None:
+    # working agreement: bad input gets a clear error, never a traceback
+    from mobadj.cards.protocol import GameError
+
+    words = ["play", "retrieve", "to", "basic", "advanced", "bonus", "change", "die1", "die9",
+             "up", "pay", "coal", "money", "remove", "a1", "e5", "s1", "x", "7", "1.2", "g1.1",
+             "stage", "goal", "contract", "from", "take", "claim", "assign", "start", "done",
+             "pass", "sell", "for", "??", "", "-1", "9999999999"]
+    rng = random.Random(5)
+    for setting in SETTINGS:
+        st = new(2, setting[0], **setting[1])
+        for _ in range(300):
+            text = " ".join(rng.choice(words) for _ in range(rng.randint(0, 5)))
+            player = st.to_act()[0] if st.to_act() else 0
+            try:
+                st.command(player, text)
+            except GameError as err:
+                assert str(err)
+            if st.is_over():
+                break
