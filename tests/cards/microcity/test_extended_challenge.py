@@ -64,9 +64,18 @@ def test_extended_win_needs_side_b_too() -> None:
 
 
 # -- CHALLENGE MODE ----------------------------------------------------------------------------
-def test_challenge_has_six_landmarks_with_three_difficulties() -> None:
+def test_challenge_has_six_double_sided_cards_with_three_difficulties() -> None:
+    # COMPONENTS: "6 double-sided Building cards used in the challenge mode"
+    import yaml
+
+    from mobadj.cards.microcity.cards import DATA
+
+    raw = yaml.safe_load(DATA.read_text())["challenge_buildings"]
+    fronts = {b["id"] for b in raw if "card" not in b}
+    backs = {b["card"]: b["id"] for b in raw if "card" in b}
+    assert len(fronts) == 6 and set(backs) == fronts
     deck = load_deck()
-    assert len(deck.challenge) == 6
+    assert len(deck.challenge) == 12
     for b in deck.challenge.values():
         assert set(b.rounds) == {"easy", "medium", "hard"}
         assert b.rounds["easy"] > b.rounds["medium"] > b.rounds["hard"]
