@@ -10,10 +10,19 @@ exactly from ``(game, players, seed, options, actions)`` (see :mod:`mobadj.cards
 Secrets: everything a state emits for people (events, errors, views, history) goes through
 per-player visibility.  An :class:`Event` names who may see it; sealed simultaneous choices
 are logged as private events and revealed by a public event once all are in.
+
+Free commands: a game may let players give some commands out of turn (table talk, showing a
+card).  It lists them per player in :meth:`GameState.free_commands` and :meth:`GameState.apply`
+lets such a command through whoever is to act; the judge applies them at once by mail and the
+terminal takes them with a seat prefix (``P3: say ...``).
+
+Options: a game that lists its options in :attr:`GameState.known_options` has every other
+option refused at set-up, with a did-you-mean; games that leave it ``None`` check their own.
 """
 
 from __future__ import annotations
 
+import difflib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -94,6 +103,8 @@ class GameState(ABC):
     """
 
     info: ClassVar[GameInfo]
+    # option name -> one line of help; None: the game checks its options itself
+    known_options: ClassVar[dict[str, str] | None] = None
 
     players: int
     seed: int
@@ -109,8 +120,25 @@ class GameState(ABC):
                 f"{info.title} is for {info.min_players}-{info.max_players} players, "
                 f"not {self.players}"
             )
+        self._check_options()
         self.rng = random.Random(self.seed)
         self.setup()
+
+    def _check_options(self) -> None:
+        """Refuse an option the game does not know (only for games listing ``known_options``),
+        so a typo is not silently played as the default."""
+        known = type(self).known_options
+        if known is None:
+            return
+        title = type(self).info.title
+        for key in self.options:
+            if key in known:
+                continue
+            close = difflib.get_close_matches(str(key), list(known), n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            takes = (f"its options: {', '.join(sorted(known))}" if known
+                     else "it takes no options")
+            raise IllegalAction(f"unknown option '{key}' for {title}{hint}; {takes}")
 
     # -- what a game must provide -------------------------------------------------------
     @abstractmethod
@@ -165,10 +193,33 @@ class GameState(ABC):
         """May ``player`` take back ``action`` (their last)?  Not across hidden draws."""
         return False
 
+    def free_commands(self, player: int) -> list[str]:
+        """Commands ``player`` may give now even when it is not their turn, as help text whose
+        first word is the command word (``"say <anything>"``, ``"reveal"``); [] by default.
+        Others may read this list (the terminal shows it), so it must hold no secret."""
+        return []
+
+    def is_free(self, player: int, action: Any) -> bool:
+        """May ``action`` by ``player`` go through out of turn?  By default: when its command
+        word (the first word of ``str(action)``) starts one of :meth:`free_commands`.  A game
+        may answer True for a whole kind of command so that its rules give the refusal's
+        reason (wrong phase, nothing to show) instead of "not your turn"."""
+        free = self.free_commands(player)
+        if not free:
+            return False
+        word = str(action).split(maxsplit=1)[0].lower() if str(action).strip() else ""
+        return any(f.split(maxsplit=1)[0].lower() == word for f in free if f.strip())
+
     def apply(self, player: int, action: Any) -> None:
-        """Apply a legal action and log it as canonical text (``str(action)``)."""
+        """Apply a legal action and log it as canonical text (``str(action)``).  Out of turn
+        only a free command (:meth:`is_free`) goes through."""
         if player not in self.to_act():
-            raise IllegalAction("it is not your turn")
+            if not 0 <= player < self.players:
+                raise IllegalAction(f"it is not your turn: there is no player P{player + 1}")
+            if not self.is_free(player, action):
+                free = self.free_commands(player)
+                also = f" (you may now: {'; '.join(free)})" if free else ""
+                raise IllegalAction(f"it is not your turn{also}")
         self._apply(player, action)
         self.actions.append((player, str(action)))
 

@@ -6,6 +6,10 @@ record is stored.  Seats are ``P1``..``Pn``.  The seats the game waits for (``to
 due; when all have sent their command the phase resolves at once: sealed simultaneous
 choices (bids) are applied together, and each player is sent only the events they may see
 and their own view.  A seat that misses the deadline gets the game's bot move as default.
+
+Free commands (:meth:`GameState.free_commands`, e.g. table talk) may come from any seated
+player at any time: they are applied at once (:meth:`CardHost.free`), not kept as orders, and
+do not count as moves, so orders already given for the move stand.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from typing import Any
 from mobadj.cards.protocol import GameError, GameState
 from mobadj.cards.record import GameRecord, seed_commitment
 from mobadj.cards.registry import bot_class, game_class
-from mobadj.judge.hosts import Check, Host, HostError, Resolution
+from mobadj.judge.hosts import Check, Free, Host, HostError, Resolution
 
 
 def seat_name(player: int) -> str:
@@ -86,7 +90,8 @@ class CardHost(Host):
                 "commitment": seed_commitment(self.kind, state.seed)}
 
     def phase(self, state: Any) -> str:
-        return f"M{len(state['actions']) + 1}"
+        """Moves are counted without the free commands, which may come in between."""
+        return f"M{len(state['actions']) - state.get('free', 0) + 1}"
 
     def phase_label(self, state: Any) -> str:
         game = self._game(state)
@@ -125,6 +130,59 @@ class CardHost(Host):
                 continue
             out.accepted.append(str(action))
         return out
+
+    def free(self, state: Any, seat: str, text: str) -> Free | None:
+        """Apply at once each line that is a free command of ``seat``'s; a seat not due has
+        every line read this way (so a refusal gives the game's reason).  None when the game
+        has no free commands at all."""
+        game = self._game(state)
+        if type(game).free_commands is GameState.free_commands or game.is_over():
+            return None
+        player = seat_index(seat)
+        if not 0 <= player < game.players:
+            return None
+        due = player in game.to_act()
+        out = Free(state)
+        rest: list[str] = []
+        n_events = len(game.events)
+        for number, line in enumerate(text.splitlines(), start=1):
+            command = line.strip()
+            rest.append("")
+            if not command:
+                continue
+            try:
+                action = game.parse(player, command)
+            except GameError as exc:
+                if due:
+                    rest[-1] = line  # an order with an error: the order check reports it
+                else:
+                    out.errors.append(f"line {number}: {exc}")
+                continue
+            if due and not game.is_free(player, action):
+                rest[-1] = line
+                continue
+            try:
+                game.apply(player, action)
+            except GameError as exc:
+                out.errors.append(f"line {number}: {exc}")
+                continue
+            out.applied.append(str(action))
+        out.rest = "\n".join(rest)
+        if out.applied:
+            new_events = game.events[n_events:]
+            out.public = [e.text for e in new_events if e.visible_to is None]
+            out.events = {seat_name(p): [e.text for e in new_events if e.visible(p)]
+                          for p in range(game.players)}
+            out.state = dict(state, actions=[[p, a] for p, a in game.actions],
+                             free=state.get("free", 0) + len(out.applied))
+        return out
+
+    def free_commands(self, state: Any, seat: str) -> list[str]:
+        game = self._game(state)
+        player = seat_index(seat)
+        if game.is_over() or not 0 <= player < game.players:
+            return []
+        return game.free_commands(player)
 
     def _default(self, game: GameState, player: int, seed: int) -> Any:
         try:
@@ -186,8 +244,15 @@ class CardHost(Host):
         return Resolution(new, report, data, private=private, over=over)
 
     def preview(self, state: Any, seat: str, text: str) -> str:
-        return "Your legal commands now:\n" + "\n".join(
-            f"  {a}" for a in self._game(state).legal_actions(seat_index(seat))[:40])
+        game = self._game(state)
+        player = seat_index(seat)
+        lines = ["Your legal commands now:"]
+        lines += [f"  {a}" for a in game.legal_actions(player)[:40]] or ["  (none)"]
+        free = game.free_commands(player) if 0 <= player < game.players else []
+        if free:
+            lines.append("Out of turn, at any time now:")
+            lines += [f"  {f}" for f in free]
+        return "\n".join(lines)
 
     def status(self, state: Any, seat: str | None) -> str:
         game = self._game(state)

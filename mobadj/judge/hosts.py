@@ -34,6 +34,18 @@ class Check:
 
 
 @dataclass
+class Free:
+    """Commands a seat gave out of turn, applied at once (e.g. table talk in a card game)."""
+
+    state: Any  # the state after them
+    applied: list[str] = field(default_factory=list)  # canonical text of each
+    errors: list[str] = field(default_factory=list)
+    rest: str = ""  # the submission's other lines (blank in place of the free ones): orders
+    events: dict[str, list[str]] = field(default_factory=dict)  # seat -> new events it may see
+    public: list[str] = field(default_factory=list)  # the new events everyone may see
+
+
+@dataclass
 class Resolution:
     """One resolved phase: the new state, the published report, and per-seat extras."""
 
@@ -91,6 +103,15 @@ class Host(ABC):
     @abstractmethod
     def resolve(self, state: Any, orders: dict[str, str], missing: list[str]) -> Resolution:
         """Resolve the phase with the accepted texts; ``missing`` seats get the defaults."""
+
+    def free(self, state: Any, seat: str, text: str) -> Free | None:
+        """Apply at once the lines of ``text`` that ``seat`` may give out of turn now; None
+        when this kind of game has no such commands (all lines are then orders)."""
+        return None
+
+    def free_commands(self, state: Any, seat: str) -> list[str]:
+        """What ``seat`` may give out of turn now (help text); [] for most games."""
+        return []
 
     def preview(self, state: Any, seat: str, text: str) -> str:
         """What would happen to ``seat``'s orders if the others all held."""

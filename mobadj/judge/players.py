@@ -7,7 +7,7 @@ from mobadj.judge import reports
 from mobadj.judge.base import JudgeBase, JudgeError, Session
 from mobadj.judge.commands import Command, ParsedMail, help_text
 from mobadj.judge.deadlines import DEFAULTS, HOUR, option
-from mobadj.judge.hosts import HostError, host_for
+from mobadj.judge.hosts import Free, HostError, host_for
 from mobadj.judge.mailparse import Incoming
 from mobadj.judge.store import Game, Mail, hash_password
 
@@ -35,7 +35,7 @@ class PlayerCommands(JudgeBase):
                     f"game is now in {host.phase(game.state)}. Send orders for the current phase."
                 )
             else:
-                reply.append(self._orders(game, power, parsed, inc, uid, now))
+                reply.append(self._orders(game, power, parsed, inc, uid, now, out))
         for cmd in parsed.commands:
             if cmd.name in ("signon", "gm", "phase", "orders", "press", "broadcast"):
                 continue
@@ -52,6 +52,10 @@ class PlayerCommands(JudgeBase):
                 reply.append(str(exc))
         game = self.store.game(game.name) or game
         if game.status == "active" and game.state is not None:
+            free = host.free_commands(game.state, power)
+            if free:
+                reply.append("Out of turn, at any time now, you may also send: "
+                             + "; ".join(free))
             reply.append(f"Deadline for {host.phase_label(game.state)}: "
                          f"{reports.when(game.deadline, self.tz)}")
         self._maybe_early(game, now, out)
@@ -59,15 +63,63 @@ class PlayerCommands(JudgeBase):
 
     def _orders(
         self, game: Game, power: str, parsed: ParsedMail, inc: Incoming, uid: int | None,
-        now: float,
+        now: float, out: list[Mail],
     ) -> str:
         host = host_for(game.kind)
         if game.status not in ("active", "paused") or game.state is None:
             return f"Orders not accepted: game {game.name} is {game.status}."
-        phase = host.phase(game.state)
+        text = parsed.order_text
+        done = ""
+        free = host.free(game.state, power, text) if game.status == "active" else None
+        if free is not None:  # commands given out of turn are applied at once
+            done = self._free(game, power, free, inc, uid, now, out)
+            game = self.store.game(game.name) or game
+            text = free.rest
+            if not text.strip():
+                return done
         if power not in host.due(game.state):
             return f"No orders are needed from {power} in {host.phase_label(game.state)}."
-        check = host.check(game.state, power, parsed.order_text)
+        orders = self._check_orders(game, power, parsed, text, inc, uid, now)
+        return f"{done}\n\n{orders}" if done else orders
+
+    def _free(
+        self, game: Game, power: str, free: Free, inc: Incoming, uid: int | None, now: float,
+        out: list[Mail],
+    ) -> str:
+        """Store the state after free commands, and send each other player the new events
+        they may see (table talk, a card shown); the reply lists what was done."""
+        lines = []
+        if free.applied:
+            self.store.update_game(game.name, state=free.state)
+            for text in free.applied:
+                self.store.record_command(game.name, power, inc.message_id, uid, "free", text,
+                                          now)
+            for pl in self.store.players(game.name):
+                news = free.events.get(pl.power, [])
+                if pl.power == power or pl.status == "out" or not news:
+                    continue
+                out.append(Mail(pl.email, f"{game.name}: news from {power}",
+                                "\n".join(news) + f"\n\n{self._sig()}", game=game.name))
+            if free.public:
+                out.append(Mail(game.gm_email, f"{game.name}: news from {power} (GM copy)",
+                                "\n".join(free.public) + f"\n\n{self._sig()}", game=game.name))
+            lines.append(f"Done at once by {power} (out of turn):")
+            lines += [f"  {a}" for a in free.applied]
+            mine = [e for e in free.events.get(power, []) if e not in free.public]
+            lines += [f"  {e}" for e in mine]
+        if free.errors:
+            lines.append("Errors (these lines were not accepted):")
+            lines += [f"  {e}" for e in free.errors]
+        return "\n".join(lines)
+
+    def _check_orders(
+        self, game: Game, power: str, parsed: ParsedMail, text: str, inc: Incoming,
+        uid: int | None, now: float,
+    ) -> str:
+        """Read the orders of a due seat and keep the accepted ones for this phase."""
+        host = host_for(game.kind)
+        phase = host.phase(game.state)
+        check = host.check(game.state, power, text)
         lines = [f"Orders for {power}, {host.phase_label(game.state)}, as the judge reads them:"]
         lines += [f"  {o}" for o in check.accepted] or ["  (none)"]
         if check.notes:
@@ -102,7 +154,12 @@ class PlayerCommands(JudgeBase):
         host = host_for(game.kind)
         name = cmd.name
         if name == "help":
-            return help_text(cmd.args.get("value"))
+            text = help_text(cmd.args.get("value"))
+            free = host.free_commands(game.state, power) if game.state is not None else []
+            if free and game.status == "active":
+                text += ("\n\nIn this game you may also send, out of turn, at any time now: "
+                         + "; ".join(free))
+            return text
         if name == "list":
             return self._status(game, power)
         if name == "history":

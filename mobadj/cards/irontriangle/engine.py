@@ -54,6 +54,7 @@ class IronTriangleState(GameState):
         rules_version="iron-triangle-1",
         deck_version=_DECK.version,
     )
+    known_options: ClassVar[dict[str, str] | None] = {}  # no options: any one is refused
 
     deck: Deck = field(init=False, repr=False)
     phase: str = field(init=False, default="job")
@@ -157,16 +158,10 @@ class IronTriangleState(GameState):
             free.append("reveal")
         return free
 
-    def apply(self, player: int, action: Any) -> None:
-        """As the protocol's apply (turn check, apply, log the canonical text), except that
-        ``say`` and ``reveal`` are accepted out of turn."""
-        if type(action) in _OUT_OF_TURN:
-            if not 0 <= player < self.players:
-                raise IllegalAction(f"there is no player P{player + 1}")
-        elif player not in self._acting:
-            raise IllegalAction("it is not your turn")
-        self._apply(player, action)
-        self.actions.append((player, str(action)))
+    def is_free(self, player: int, action: Any) -> bool:
+        """``say`` and ``reveal`` always pass the protocol's turn check, so that the rules say
+        why one is refused (the table is not talking yet, nothing to reveal)."""
+        return type(action) in _OUT_OF_TURN
 
     def parse(self, player: int, text: str) -> Any:
         hand = self.hands[player] if 0 <= player < self.players else []
