@@ -595,6 +595,8 @@ class MiceHeistState(GameState):
     # -- checks, undo --
     def check_invariants(self) -> list[str]:
         """Cheese, chips and track markers are conserved; skill limits hold."""
+        if self.phase == BET and self.pending:
+            return []  # a sealed bet moves nothing until the reveal: nothing new to check
         bad = []
         cheese = sum(self.stash) + self.supply + sum(map(len, self.covered))
         if self.obstacle_cheese:
