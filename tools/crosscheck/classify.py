@@ -18,6 +18,10 @@ CIVIL_DISORDER = "oracle: pre-2023 civil-disorder removals (DATC 4.D.8)"
 RETREATS_CONVOY = "oracle: retreat list after a convoyed attack keeps occupied/standoff spaces"
 VIA_OWN_SUPPORT = ("oracle: an explicit 'via convoy' move counts support from the power of the "
                    "unit it attacks (DATC 6.D.12)")
+VOID_OWN_SUPPORT = ("oracle: a support for an attack on the supporter's own unit is void, so "
+                    "it no longer counts for the head-to-head defence (DATC 6.E.6, 6.E.12)")
+DISRUPTED = ("oracle: a convoy is 'disrupted' by an attack that only a support of the fleet's "
+             "own power makes strong enough; the fleet is not dislodged (DATC 6.D.12)")
 CONVOY_FAILS = ("convoy disrupted", "no convoy route")
 
 Rerun = Callable[[dict[str, Any]], list[str]]
@@ -33,6 +37,10 @@ def classify(case: dict[str, Any], orc: dict[str, Any], mine: dict[str, Any],
         return got
     if _via_own_support(case):
         return VIA_OWN_SUPPORT
+    if _disrupted_undislodged(orc, mine):
+        return DISRUPTED
+    if _void_own_support(case, orc, mine, rerun):
+        return VOID_OWN_SUPPORT
     if diffs == ["retreats"] and _retreats_superset(orc, mine):
         return RETREATS_CONVOY
     return "unexplained: " + "+".join(diffs)
@@ -43,8 +51,13 @@ def _fallback(case: dict[str, Any], mine: dict[str, Any], rerun: Rerun) -> str |
               if "VIA CONVOY" in o.upper() and res == "fails" and why in CONVOY_FAILS}
     if not failed:
         return None
+    # the land route: no "via convoy", and no convoy orders for the army (its own fleets'
+    # convoy orders would otherwise make mobadj take the convoy route, 2023 rules)
+    armies = {" ".join(o.upper().split()[:2]) for o in failed}
     alt = copy.deepcopy(case)
-    alt["orders"] = {p: [o.upper().replace(" VIA CONVOY", "") if o in failed else o for o in lst]
+    alt["orders"] = {p: [o.upper().replace(" VIA CONVOY", "") if o in failed else o for o in lst
+                         if not (" C " in o.upper() and
+                                 " ".join(o.upper().split()[3:5]) in armies)]
                      for p, lst in alt["orders"].items()}
     return FALLBACK if set(rerun(alt)) <= {"retreats"} else None
 
@@ -88,3 +101,28 @@ def _retreats_superset(orc: dict[str, Any], mine: dict[str, Any]) -> bool:
     theirs = {u: set(r) for u, r in orc["retreats"].items()}
     return all(ours.get(u, set()) <= r for u, r in theirs.items()) and all(
         u in theirs for u in ours)
+
+
+def _disrupted_undislodged(orc: dict[str, Any], mine: dict[str, Any]) -> bool:
+    ours = {u.split(" ", 1)[1] for u in mine["dislodged"]}
+    return any("disrupted" in rs and u not in ours and "dislodged" not in rs
+               for u, rs in orc["results"].items())
+
+
+def _void_own_support(case: dict[str, Any], orc: dict[str, Any], mine: dict[str, Any],
+                      rerun: Rerun) -> bool:
+    """Counterfactual: take away the supports the oracle voided and mobadj did not."""
+    owner = {u.split()[1][:3]: p for p, lst in case["units"].items() for u in lst}
+    drop = set()
+    for power, lst in case["orders"].items():
+        for o in lst:
+            w = o.upper().split()
+            if (len(w) >= 7 and w[2] == "S" and w[5] == "-" and owner.get(w[6][:3]) == power
+                    and "void" in orc["results"].get(" ".join(w[:2]), [])
+                    and mine["results"].get(o, ("",))[0] == "succeeds"):
+                drop.add(o)
+    if not drop:
+        return False
+    alt = copy.deepcopy(case)
+    alt["orders"] = {p: [o for o in lst if o not in drop] for p, lst in alt["orders"].items()}
+    return set(rerun(alt)) <= {"retreats"}

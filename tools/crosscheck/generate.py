@@ -30,11 +30,17 @@ POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"
 Units = dict[str, tuple[str, str, str]]  # province -> (power, kind, location)
 
 
-def _place_units(topo: Topology, rng: random.Random, n_units: int) -> Units:
-    """``{province: (power, kind, location)}`` clustered around a few hot spots."""
+def _place_units(topo: Topology, rng: random.Random, n_units: int,
+                 naval: bool = False) -> Units:
+    """``{province: (power, kind, location)}`` clustered around a few hot spots.
+
+    ``naval``: the hot spots are seas, fleets go to sea and armies to the coast (a
+    position full of convoys, attacks on convoying fleets and convoy paradoxes)."""
     provs = [p for p in topo.provinces if any(
         loc in topo.neighbours[k] for k in ("A", "F") for loc in topo.locations[p])]
-    hot = rng.sample(provs, rng.randint(1, 3))
+    if naval:
+        provs = [p for p in provs if p in topo.sea or p in topo.coastal]
+    hot = rng.sample([p for p in provs if not naval or p in topo.sea], rng.randint(1, 3))
     dist = topo.distances()
     weight = {p: 1.0 / (1 + min(dist[h].get(p, 9) for h in hot)) ** 1.5 for p in provs}
     units: dict[str, tuple[str, str, str]] = {}
@@ -48,6 +54,8 @@ def _place_units(topo: Topology, rng: random.Random, n_units: int) -> Units:
         kinds = [k for k in ("A", "F")
                  if any(loc in topo.neighbours[k] for loc in topo.locations[prov])]
         kind = rng.choice(kinds)
+        if naval and len(kinds) == 2:
+            kind = "A" if rng.random() < 0.7 else "F"
         locs = [loc for loc in topo.locations[prov] if loc in topo.neighbours[kind]]
         # the power whose anchor is nearest, most of the time
         if rng.random() < 0.75:
@@ -86,8 +94,30 @@ def _support_move_targets(topo: Topology, supporter: tuple[str, str, str],
     return sorted((sup_reach & mov_reach) - {province_of(sloc), mover_prov})
 
 
+def _attack_convoy(topo: Topology, units: Units, orders: dict[str, str],
+                   moves: dict[str, str], chain: list[str], dest: str,
+                   rng: random.Random) -> None:
+    """The unit at a convoy's destination supports an attack on a convoying fleet (the
+    shape of every convoy paradox, DATC 6.F.14-6.F.24), when some unit can make it."""
+    _, dk, dloc = units[dest]
+    for f in rng.sample(chain, len(chain)):
+        if f not in topo.reach[dk].get(dloc, frozenset()):
+            continue
+        attackers = [p for p in units if p not in orders and p not in (dest, f)
+                     and f in topo.reach[units[p][1]].get(units[p][2], frozenset())]
+        if not attackers:
+            continue
+        a = rng.choice(attackers)
+        _, ak, aloc = units[a]
+        target = sorted(x for x in topo.neighbours[ak][aloc] if province_of(x) == f)[0]
+        orders[a] = f"{ak} {aloc} - {target}"
+        moves[a] = f
+        orders[dest] = f"{dk} {dloc} S {ak} {aloc} - {f}"
+        return
+
+
 def movement_orders(topo: Topology, units: dict[str, tuple[str, str, str]],
-                    rng: random.Random) -> dict[str, str]:
+                    rng: random.Random, convoy_share: float = 0.45) -> dict[str, str]:
     """``{province: order text}``, one legal order per unit."""
     orders: dict[str, str] = {}
     moves: dict[str, str] = {}  # province -> destination province (ordered moves)
@@ -101,7 +131,7 @@ def movement_orders(topo: Topology, units: dict[str, tuple[str, str, str]],
     # 1. convoys: some coastal armies with fleets at sea next to them
     for prov in provs:
         _, kind, _ = units[prov]
-        if kind != "A" or prov not in topo.coastal or rng.random() > 0.45:
+        if kind != "A" or prov not in topo.coastal or rng.random() > convoy_share:
             continue
         chains = [c for c in _convoy_chains(topo, units, prov, rng)
                   if not any(f in orders for f in c[0])]
@@ -115,6 +145,8 @@ def movement_orders(topo: Topology, units: dict[str, tuple[str, str, str]],
         for f in chain:
             if rng.random() < 0.93:  # now and then a fleet forgets its convoy order
                 orders[f] = f"{unit_text(f)} C {unit_text(prov)} - {dest}"
+        if dest in units and dest not in orders and rng.random() < 0.5:
+            _attack_convoy(topo, units, orders, moves, chain, dest, rng)
     # 2. moves: prefer occupied or contested destinations; some swaps and rings
     for prov in provs:
         if prov in orders or rng.random() > 0.5:
@@ -206,9 +238,11 @@ def _by_power(units: Units, texts: dict[str, str]) -> dict[str, list[str]]:
     return out
 
 
-def movement_case(topo: Topology, rng: random.Random, case_id: str) -> dict[str, Any]:
-    units = _place_units(topo, rng, rng.randint(10, 34))
-    orders = movement_orders(topo, units, rng)
+def movement_case(topo: Topology, rng: random.Random, case_id: str,
+                  naval_share: float = 0.3) -> dict[str, Any]:
+    naval = rng.random() < naval_share
+    units = _place_units(topo, rng, rng.randint(10, 34), naval)
+    orders = movement_orders(topo, units, rng, 0.8 if naval else 0.45)
     plan = retreat_plan(topo, units, rng)
     unit_lists: dict[str, list[str]] = {}
     for _, (pw, k, loc) in sorted(units.items()):

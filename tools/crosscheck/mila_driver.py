@@ -60,7 +60,22 @@ def _units(game: Game) -> tuple[list[str], list[str]]:
     return sorted(units), sorted(dislodged)
 
 
+def possible(case: dict) -> dict:
+    """Every order the oracle would accept in this phase (and, after a movement phase that
+    dislodged someone, in the retreat phase that follows): its own order notation."""
+    game = _set_up(case)
+    texts = sorted({o for lst in game.get_all_possible_orders().values() for o in lst})
+    if case["phase"].endswith("M"):
+        _give(game, case.get("orders", {}))
+        game.process()
+        if game.get_current_phase().endswith("R"):
+            texts += sorted({o for lst in game.get_all_possible_orders().values() for o in lst})
+    return {"id": case["id"], "possible": texts}
+
+
 def run(case: dict) -> dict:
+    if case.get("mode") == "possible":
+        return possible(case)
     game = _set_up(case)
     rejected = _give(game, case.get("orders", {}))
     phase = game.get_current_phase()

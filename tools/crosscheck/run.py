@@ -80,6 +80,33 @@ def ours(case: dict[str, Any], rejected: set[str], retreat_orders: dict | None) 
     return got
 
 
+def _kind(order: str) -> str:
+    w = order.upper().split()
+    if w[0] in ("BUILD", "REMOVE"):
+        return w[0].lower()
+    if len(w) > 2 and w[2] == "S":
+        return "support move" if "-" in w else "support hold"
+    if len(w) > 2 and w[2] == "C":
+        return "convoy"
+    if "-" in w:
+        return "move via convoy" if w[-1] == "CONVOY" else "move"
+    return "other"
+
+
+def legality(case: dict[str, Any], orc: dict[str, Any], tally: Counter[str]) -> None:
+    """Count the orders the two adjudicators judge differently as legal or not."""
+    refused = set(orc.get("rejected", []))
+    batch_case = {k: v for k, v in case.items() if k != "retreat_plan"}
+    out = run_case(batch_case)
+    for r in out["orders"]:
+        ours_invalid = r["result"] == "invalid"
+        if r["order"] in refused:
+            tally[f"both refuse {_kind(r['order'])}: {r['reason']}" if ours_invalid
+                  else f"only oracle refuses {_kind(r['order'])}"] += 1
+        elif ours_invalid:
+            tally[f"only mobadj refuses {_kind(r['order'])}: {r['reason']}"] += 1
+
+
 def compare(case: dict[str, Any], orc: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """(our answer, the list of aspects that differ)."""
     rejected = set(orc.get("rejected", []))
@@ -121,6 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     phases: Counter[str] = Counter()
     agree: Counter[str] = Counter()
     rejected_total = 0
+    legal: Counter[str] = Counter()
     Path(args.report).parent.mkdir(parents=True, exist_ok=True)
     with open(args.report, "w") as rep:
         for case in cases:
@@ -131,11 +159,18 @@ def main(argv: list[str] | None = None) -> int:
                 tally["oracle error"] += 1
                 continue
             rejected_total += len(orc.get("rejected", []))
+            legality(case, orc, legal)
             mine, diffs = compare(case, orc)
             if args.show:
                 json.dump({"case": case, "oracle": orc, "mobadj": mine, "diffs": diffs},
                           sys.stdout, indent=1)
                 print()
+            if mine["after_retreat"] is not None:  # the retreat phase that followed
+                phases["R"] += 1
+                agree["R"] += not diffs
+            if any("paradox" in str(r[1]) for r in mine["results"].values()):
+                tally["(cases with a convoy paradox)"] += 1
+                agree["paradox"] += not diffs
             if not diffs:
                 agree[kind] += 1
                 continue
@@ -146,11 +181,15 @@ def main(argv: list[str] | None = None) -> int:
                                   "only_ours": sorted(set(mine["units"]) - set(orc["units"])),
                                   "only_oracle": sorted(set(orc["units"]) - set(mine["units"]))})
                       + "\n")
-    total = sum(phases.values())
-    print(f"cases: {total} ({dict(phases)}); agree: {sum(agree.values())} "
-          f"({100.0 * sum(agree.values()) / max(1, total):.2f}%) by phase {dict(agree)}")
+    total = phases["M"] + phases["A"]
+    same = agree["M"] + agree["A"]
+    print(f"cases: {total} ({dict(phases)}, R = retreat phases that followed); agree: {same} "
+          f"({100.0 * same / max(1, total):.2f}%); by kind {dict(agree)}")
     print(f"orders the oracle refused (taken out of both sides): {rejected_total}")
     for cat, n in tally.most_common():
+        print(f"  {n:6d}  {cat}")
+    print("order legality (oracle refused / mobadj's verdict on the full orders):")
+    for cat, n in legal.most_common():
         print(f"  {n:6d}  {cat}")
     return 0
 
