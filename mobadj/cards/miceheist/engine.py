@@ -605,7 +605,14 @@ class MiceHeistState(GameState):
             bad.append(f"cheese not conserved: {cheese} of {self.data.cheese_total}")
         if len(self.bag) + len(self.center) + len(self.test_chips) != len(self.data.chips):
             bad.append("chips not conserved")
-        for j in self._moved:  # only tracks that changed since the last check
+        if self.phase in (SELECT, OVER):  # once a turn: broken markers or skills persist
+            bad += self._check_tracks_and_skills()
+        return bad
+
+    def _check_tracks_and_skills(self) -> list[str]:
+        """Markers agree with their spaces, and skill limits hold (what changed only)."""
+        bad = []
+        for j in self._moved:
             spaces, pos = self.track[j], self.pos[j]
             for p, at in enumerate(pos):
                 if at and spaces[at] != p:

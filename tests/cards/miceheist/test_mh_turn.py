@@ -401,3 +401,18 @@ def test_bet_action_text_roundtrip() -> None:
     assert str(Use("second-glance", 2)) == "use second-glance on 2"
     assert str(Learn("sprint", "scurry")) == "learn sprint discard scurry"
     assert str(Learn()) == "learn nothing" and str(RunTest()) == "test"
+
+
+def test_invariants_catch_lost_cheese_chips_and_markers() -> None:
+    s, t, _ = fresh()
+    assert s.check_invariants() == []
+    s.stash[t] += 1  # a cheese from nowhere
+    assert any("cheese" in b for b in s.check_invariants())
+    s.stash[t] -= 1
+    s.bag.pop()
+    assert any("chips" in b for b in s.check_invariants())
+    s.bag.append(10 if 10 not in s.bag else 0)
+    s.bag = sorted(set(s.bag) | {10})
+    s.pos["A"][t] = 5  # a marker without its space (checked once a turn)
+    s._moved.add("A")
+    assert any("track A" in b for b in s.check_invariants())
