@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from mobadj.cards.miceheist import tracks
 from mobadj.cards.miceheist.actions import Action, Bet, Learn, Select, Test, Use
 from mobadj.cards.miceheist.data import HeistData, Obstacle, load_data
-from mobadj.cards.protocol import GameInfo, GameState, IllegalAction
+from mobadj.cards.protocol import Event, GameInfo, GameState, IllegalAction
 
 SELECT, BET, ACTIVATE, LEARN, OVER = "select", "bet", "activate", "learn", "over"
 RULES_VERSION = "mice-heist rulebook (shared/rules/mice-heist.md, 2026-11)"
@@ -55,7 +55,15 @@ def _bet_options(stash: int, covered: tuple[str, ...]) -> list[Bet]:
     return list(acts)
 
 
+_PLAIN_USES: dict[str, Use] = {}
+
+
 def _use(key: str, chip: int | None = None) -> Use:
+    if chip is None:
+        act = _PLAIN_USES.get(key)
+        if act is None:
+            act = _PLAIN_USES[key] = Use(key)
+        return act
     act = _CACHE.get(("use", key, chip))
     if act is None:
         act = _CACHE["use", key, chip] = Use(key, chip)
@@ -213,13 +221,14 @@ class MiceHeistState(GameState):
         covered = self.covered[player]
         live = [i + 1 for i, c in enumerate(self.test_chips) if not c[2]]
         targeting = self.data.targeting[ob.id]
+        plain = _PLAIN_USES
         for k in self.skills[player]:
             if k in covered:
                 continue
             if k in targeting:
                 acts.extend(_use(k, i) for i in live)
             else:
-                acts.append(_use(k))
+                acts.append(plain.get(k) or _use(k))
         return acts
 
     def _apply(self, player: int, action: Any) -> None:
@@ -237,7 +246,7 @@ class MiceHeistState(GameState):
 
     def _flush(self) -> None:
         if self._buffer:
-            self.log(" ".join(self._buffer))
+            self.events.append(Event(" ".join(self._buffer)))  # public, as log(text) would
             self._buffer.clear()
 
     def history(self, player: int | None) -> list[str]:
@@ -400,7 +409,7 @@ class MiceHeistState(GameState):
         self._skills_changed = True
         self._say(f"{seat(player)} activates {skill.name} ({skill.text}).")
         for e in skill.effects:
-            if not ob.meets(e.condition):
+            if e.condition is not None and not ob.meets(e.condition):
                 continue
             kind = e.kind
             if kind == "bonus":
