@@ -4,6 +4,7 @@ game's events, and do not count as moves."""
 
 from __future__ import annotations
 
+from mobadj.cards.registry import GAMES
 from mobadj.judge.cardhost import seat_index
 
 from .helpers import mail
@@ -107,3 +108,28 @@ def test_a_game_without_free_commands_is_unchanged(judge) -> None:
     assert host.free(_state(judge), other, "say hello") is None
     r = act(judge, other, "say hello")[0].body
     assert "No orders are needed" in r and "Out of turn" not in r
+
+
+def test_a_private_free_command_reaches_only_those_who_may_see_it(judge, monkeypatch) -> None:
+    # a toy game whose free command (a wink) is seen only by the two players concerned
+    monkeypatch.setitem(GAMES, "winktoy", ("tests.judge.cardtoy:WinkState",
+                                           "mobadj.cards.protocol:RandomBot"))
+    host = setup_game(judge, "winktoy", 3)
+    assert host.due(_state(judge)) == ["P1"]
+    out = act(judge, "P3", "wink P2")  # out of turn, through the protocol's default is_free
+    assert "Done at once by P3 (out of turn):\n  wink P2\n  P3 winks at P2" in out[0].body
+    news = _news(out)
+    assert set(news) == {"p2@test.org"} and news["p2@test.org"].startswith("P3 winks at P2\n")
+    assert not [m for m in out if m.to == "gm@test.org"]  # nothing public happened
+    assert "winks" not in "".join(m.body for m in out if m.to == "p1@test.org")
+    # the due player winks and passes in one mail: the wink at once, the pass as the move
+    out = act(judge, "P1", "wink P3\npass")
+    assert set(_news(out)) == {"p3@test.org"}
+    assert [m for m in out if "results" in m.subject]
+    assert host.due(_state(judge)) == ["P2"]
+    assert host.phase(_state(judge)) == "M2"  # the winks are not moves
+    r = act(judge, "P2", "wink P2")[0].body  # the game's refusal, with the line
+    assert "line 1: wink at another player" in r
+    r = act(judge, "P3", "pass")[0].body  # not free and not P3's turn
+    assert "line 1: it is not your turn (you may now: wink P<n>)" in r
+    assert [a for _, a in _state(judge)["actions"]] == ["wink P2", "wink P3", "pass"]
