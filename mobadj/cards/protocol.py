@@ -207,8 +207,9 @@ class GameState(ABC):
         free = self.free_commands(player)
         if not free:
             return False
-        word = str(action).split(maxsplit=1)[0].lower() if str(action).strip() else ""
-        return any(f.split(maxsplit=1)[0].lower() == word for f in free if f.strip())
+        words = str(action).split(maxsplit=1)
+        return bool(words) and any(f.split(maxsplit=1)[0].lower() == words[0].lower()
+                                   for f in free if f.strip())
 
     def apply(self, player: int, action: Any) -> None:
         """Apply a legal action and log it as canonical text (``str(action)``).  Out of turn
