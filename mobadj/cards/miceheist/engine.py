@@ -86,6 +86,10 @@ class MiceHeistState(GameState):
         deck_version=load_data().version,
     )
 
+    known_options: ClassVar[dict[str, str] | None] = {
+        "deck": "path of another deck YAML (a GM's transcription of a printed deck)",
+    }
+
     data: HeistData = field(init=False, repr=False)
     colours: list[str] = field(init=False)
     skills: list[list[str]] = field(init=False)  # skill keys in the order they were gained

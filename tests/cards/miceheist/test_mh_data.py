@@ -69,3 +69,10 @@ def test_a_transcribed_deck_is_used_through_the_deck_option(tmp_path) -> None:
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
     s = type(new()).new(3, 1, {"deck": str(path)})
     assert s.stash == [5, 5, 5] and s.data.version == "gm-1" and not s.check_invariants()
+
+
+def test_unknown_options_are_refused() -> None:
+    from mobadj.cards.protocol import IllegalAction
+
+    with pytest.raises(IllegalAction, match="did you mean 'deck'"):
+        type(new()).new(3, 1, {"dek": "x.yaml"})
