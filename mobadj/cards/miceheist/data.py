@@ -109,9 +109,14 @@ class Chip:
     id: int
     colour: str
     faces: tuple[int, int]
+    labels: tuple[str, ...] = field(default=(), compare=False)  # "blue +4", per face
+
+    def __post_init__(self) -> None:
+        labels = tuple(f"{self.colour} {f:+d}" for f in self.faces)
+        object.__setattr__(self, "labels", labels)
 
     def label(self, face: int) -> str:
-        return f"{self.colour} {self.faces[face]:+d}"
+        return self.labels[face]
 
 
 @dataclass(frozen=True)

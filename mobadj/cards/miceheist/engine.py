@@ -242,7 +242,8 @@ class MiceHeistState(GameState):
         try:
             handler(self, player, action)
         finally:
-            self._flush()
+            if self._buffer:
+                self._flush()
 
     def _say(self, text: str) -> None:
         """A public event; the sentences of one action are logged as one event."""
@@ -332,9 +333,12 @@ class MiceHeistState(GameState):
             p = (t + k) % self.players
             bet = self.sealed[p]
             covered = self.covered[p]
-            order = list(bet.uncover) + [
-                s for s in self.skills[p] if s in covered and s not in bet.uncover
-            ]
+            order = (
+                list(bet.uncover)
+                + [s for s in self.skills[p] if s in covered and s not in bet.uncover]
+                if covered
+                else ()
+            )
             if bet.amount > 0:
                 from_skills = order[: bet.amount]
                 for s in from_skills:
@@ -379,7 +383,7 @@ class MiceHeistState(GameState):
             self.bag.pop()
             face = self.rng.randrange(2)
             self.test_chips.append([chip, face, 0])
-            drawn.append(f"#{len(self.test_chips)} {chips[chip].label(face)}")
+            drawn.append(f"#{len(self.test_chips)} {chips[chip].labels[face]}")
         if drawn:
             self._say(f"{seat(self.tester)} draws " + ", ".join(drawn) + ".")
 
