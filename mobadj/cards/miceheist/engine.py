@@ -58,6 +58,14 @@ def _bet_options(stash: int, covered: tuple[str, ...]) -> list[Bet]:
 _PLAIN_USES: dict[str, Use] = {}
 
 
+def _interned(cls: type, *args: Any) -> Any:
+    """One shared instance per action value (creating actions is the costly part)."""
+    act = _CACHE.get((cls, *args))
+    if act is None:
+        act = _CACHE[(cls, *args)] = cls(*args)
+    return act
+
+
 def _use(key: str, chip: int | None = None) -> Use:
     if chip is None:
         act = _PLAIN_USES.get(key)
@@ -198,17 +206,17 @@ class MiceHeistState(GameState):
         if phase == OVER or player != self.tester:
             return []
         if phase == SELECT:
-            return [Select(j) for j in self.data.jobs if self.stacks[j]]
+            return [_interned(Select, j) for j in self.data.jobs if self.stacks[j]]
         if phase == ACTIVATE:
             return self._legal_uses(player)
         # LEARN
-        acts: list[Any] = [Learn()]
+        acts: list[Any] = [_interned(Learn)]
         full = len(self.skills[player]) >= self.data.max_skills
         for key in self.market:
             if full:
-                acts.extend(Learn(key, old) for old in self.skills[player])
+                acts.extend(_interned(Learn, key, old) for old in self.skills[player])
             else:
-                acts.append(Learn(key))
+                acts.append(_interned(Learn, key))
         return acts
 
     def _legal_bets(self, player: int) -> list[Bet]:
