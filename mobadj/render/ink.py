@@ -21,7 +21,10 @@ HIGHWAY_FILL = "#f0b429"
 SUBWAY = "#1d4e89"
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
-TERRAIN_FILL = {"water": WATER, "sea": WATER, "impassable": BAY, "gaol": GAOL}
+BLOCKED = "#c9c2b1"  # a drawn space that is no province (Switzerland): impassable land
+
+TERRAIN_FILL = {"water": WATER, "sea": WATER, "impassable": BAY, "gaol": GAOL,
+                "blocked": BLOCKED}
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,9 @@ class Layout:
     straddle: dict[str, str] = field(default_factory=dict)
     title: str = ""
     source: str = ""
+    diagonals: bool = True  # mark corners where four spaces meet (Mobtown: diagonal moves)
+    names: dict[str, str] = field(default_factory=dict)  # drawn spaces that are no province
+    coasts: dict[str, Point] = field(default_factory=dict)  # "SPA/NC" -> where to label it
 
     @property
     def is_grid(self) -> bool:
@@ -147,6 +150,10 @@ def parse_layout(data: dict, source: str = "<layout>") -> Layout:
         straddle={str(k): str(v) for k, v in (data.get("straddle") or {}).items()},
         title=str(data.get("title", "")),
         source=source,
+        diagonals=bool(data.get("diagonals", True)),
+        names={str(k): str(v) for k, v in (data.get("names") or {}).items()},
+        coasts={str(k): _point(v, f"coast {k}", source)
+                for k, v in (data.get("coasts") or {}).items()},
     )
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from mobadj.render.ink import (
+    BLOCKED,
     BORDER,
+    COAST,
     GAOL,
     HIGHWAY_CASING,
     HIGHWAY_FILL,
@@ -18,13 +20,14 @@ from mobadj.render.ink import (
     small_don,
     unit_glyph,
 )
+from mobadj.render.layout import Layout
 from mobadj.render.position import BoardView
 
 _COL_W = 272
 
 
 def draw_legend(s: SvgWriter, game_map: Any, view: BoardView, style: Style,
-                w: float, h: float, part: str = "all") -> None:
+                w: float, h: float, part: str = "all", layout: Layout | None = None) -> None:
     """Mobs (colour, centres owned, units) on the left; the key to every symbol on the right.
 
     ``part`` "mobs" draws only the lines that change with the position (each mob's counts),
@@ -33,11 +36,12 @@ def draw_legend(s: SvgWriter, game_map: Any, view: BoardView, style: Style,
     top = h - style.margin - style.legend_h + 14
     x = style.margin
     if part != "mobs":
-        s.text(x, top + 6, "Mobs", 13, text_anchor="start", font_weight="bold")
+        s.text(x, top + 6, "Mobs" if game_map.calendar == "mobtown" else "Powers", 13,
+               text_anchor="start", font_weight="bold")
     if part != "key":
         _mob_lines(s, game_map, view, x, top)
     if part != "mobs":
-        _key(s, game_map, style, x, top, h)
+        _key(s, game_map, style, x, top, h, layout)
 
 
 def _mob_lines(s: SvgWriter, game_map: Any, view: BoardView, x: float, top: float) -> None:
@@ -55,17 +59,43 @@ def _mob_lines(s: SvgWriter, game_map: Any, view: BoardView, x: float, top: floa
         s.text(cx + 17, cy + 4.5, label, 12, text_anchor="start")
 
 
-def _key(s: SvgWriter, game_map: Any, style: Style, x: float, top: float, h: float) -> None:
+def key_items(game_map: Any, layout: Layout | None) -> list[tuple[str, str]]:
+    """The symbols this map and layout use, each with its explanation."""
+    terrains = {p.terrain for p in game_map.provinces.values()}
+    items = [(f"unit:{kind}", "Don (boss)" if kind == "D" else name)
+             for kind, name in game_map.unit_kinds.items()]
+    items += [("centre", "supply centre"), ("home", "home centre")]
+    if "water" in terrains:
+        items.append(("water", "water (Gangs swim)"))
+    if "sea" in terrains:
+        items.append(("water", "sea (fleets only)"))
+    if "gaol" in terrains:
+        items.append(("gaol", "MTPD (gaol)"))
+    if layout is not None:
+        if layout.highways:
+            items.append(("highway", "highway: cross with +1 support"))
+        if layout.junctions:
+            items.append(("junction", "junction: free crossing"))
+        if layout.subways:
+            items.append(("subway", "subway: order G(X)-U-Y"))
+        if layout.is_grid and layout.diagonals:
+            items.append(("diag", "four spaces meet: diagonal move"))
+        if layout.names:
+            items.append(("blocked", "impassable"))
+        if layout.coasts:
+            items.append(("coast", "split coast: F SPA/NC"))
+    items += [("ok", "move succeeded"), ("fail", "move failed"),
+              ("sup", "support (cut: broken)"), ("dis", "dislodged unit")]
+    if "D" in game_map.unit_kinds:
+        items.append(("cap", "captured Don"))
+    return items
+
+
+def _key(s: SvgWriter, game_map: Any, style: Style, x: float, top: float, h: float,
+         layout: Layout | None) -> None:
     kx = x + 3 * _COL_W + 12
     s.text(kx, top + 6, "Key", 13, text_anchor="start", font_weight="bold")
-    items = [
-        ("gang", "Gang"), ("don", "Don (boss)"), ("centre", "supply centre"),
-        ("home", "home centre"), ("water", "water (Gangs swim)"), ("gaol", "MTPD (gaol)"),
-        ("highway", "highway: cross with +1 support"), ("junction", "junction: free crossing"),
-        ("subway", "subway: order G(X)-U-Y"), ("diag", "four spaces meet: diagonal move"),
-        ("ok", "move succeeded"), ("fail", "move failed"), ("sup", "support (cut: broken)"),
-        ("dis", "dislodged unit"), ("cap", "captured Don"),
-    ]
+    items = key_items(game_map, layout)
     per_col = 5
     for i, (key, text) in enumerate(items):
         ix = kx + (i // per_col) * 226
@@ -79,10 +109,15 @@ def _key(s: SvgWriter, game_map: Any, style: Style, x: float, top: float, h: flo
 
 def key_symbol(s: SvgWriter, key: str, x: float, y: float) -> None:
     """One symbol of the key, centred on (x, y)."""
-    if key == "gang":
-        unit_glyph(s, "G", x, y, "#666666", key=True)
-    elif key == "don":
-        unit_glyph(s, "D", x, y, "#666666", key=True)
+    if key.startswith("unit:"):
+        unit_glyph(s, key[5:], x, y, "#666666", key=True)
+    elif key == "blocked":
+        s.add("rect", x=f"{x - 11}", y=f"{y - 7}", width="22", height="14", fill=BLOCKED,
+              stroke=BORDER)
+    elif key == "coast":
+        s.add("rect", x=f"{x - 10}", y=f"{y - 6.5}", width="20", height="13", rx="6.5",
+              fill="#ffffff", stroke=COAST, stroke_width="1.2")
+        s.text(x, y + 3, "NC", 8.5, fill=COAST, font_weight="bold")
     elif key in ("centre", "home"):
         if key == "home":
             s.add("circle", cx=f"{x}", cy=f"{y}", r="7.5", fill="none", stroke=INK,

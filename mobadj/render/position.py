@@ -44,6 +44,7 @@ class UnitMark:
     kind: str
     province: str
     captive: bool = False  # a Don held by another mob's Gang (rule 3)
+    coast: str = ""  # a fleet on a split coast (standard map: "NC", "SC", "EC")
 
 
 @dataclass(frozen=True)
@@ -91,11 +92,22 @@ class BoardView:
 
 
 def _province(game_map: Any, text: object, where: str) -> str:
+    return _location(game_map, text, where)[0]
+
+
+def _location(game_map: Any, text: object, where: str) -> tuple[str, str]:
+    """(province, coast) of a location the map knows; coast "" where there is none."""
     try:
         loc = game_map.lookup(str(text).strip())
     except LookupError as exc:
         raise ViewError(f"{where}: {exc}") from None
-    return loc.split("/", 1)[0]
+    prov, _, coast = loc.partition("/")
+    return prov, coast
+
+
+def _split(loc: object) -> tuple[str, str]:
+    prov, _, coast = str(loc).partition("/")
+    return prov, coast
 
 
 def _power(game_map: Any, text: object, where: str) -> str:
@@ -119,8 +131,8 @@ def parse_unit(game_map: Any, power: str, text: object, where: str) -> UnitMark:
     if kinds and kind not in kinds:
         raise ViewError(f"{where}: unknown unit kind {kind!r} in {text!r} "
                         f"(expected one of {', '.join(kinds)})")
-    return UnitMark(power, kind, _province(game_map, m.group("loc"), where),
-                    bool(m.group("captive")))
+    prov, coast = _location(game_map, m.group("loc"), where)
+    return UnitMark(power, kind, prov, bool(m.group("captive")), coast)
 
 
 def start_view(game_map: Any) -> BoardView:
@@ -128,7 +140,8 @@ def start_view(game_map: Any) -> BoardView:
     view = BoardView(caption="starting position")
     for pid, power in game_map.powers.items():
         for kind, loc in power.starting_units:
-            view.units.append(UnitMark(pid, kind, loc.split("/", 1)[0]))
+            prov, coast = _split(loc)
+            view.units.append(UnitMark(pid, kind, prov, coast=coast))
         for centre in power.home_centers:
             view.centers[centre] = pid
     return view
@@ -255,7 +268,10 @@ def moves_from_results(game_map: Any, results: Iterable[Mapping[str, Any]]) -> l
 def _from_engine(game_map: Any, pos: Any) -> BoardView:
     view = BoardView(caption=str(getattr(pos, "phase", "") or ""))
     for prov, unit in (pos.units or {}).items():
-        view.units.append(UnitMark(unit.power, unit.kind, str(prov).split("/", 1)[0]))
+        where, coast = _split(prov)
+        if not coast and str(getattr(unit, "location", "")).startswith(where + "/"):
+            coast = _split(unit.location)[1]
+        view.units.append(UnitMark(unit.power, unit.kind, where, coast=coast))
     view.centers = dict(getattr(pos, "centers", {}) or {})
     for prov, d in (getattr(pos, "dislodged", {}) or {}).items():
         unit = UnitMark(d.unit.power, d.unit.kind, str(prov).split("/", 1)[0])

@@ -186,20 +186,21 @@ def draw_svg(game_map: Any, layout: Layout, view: BoardView, *, title: str | Non
         _highway_names(s, b)
         _subways(s, b, only)
         _labels(s, b, game_map, view, only)
+        _coast_labels(s, b, only)
     if moves:
         _supports(s, b, game_map, view)
         _moves(s, b, game_map, view)
         _units(s, b, game_map, view)
     if part != "tint":
         draw_legend(s, game_map, view, style, w, h,
-                    {"full": "all", "base": "key", "overlay": "mobs"}[part])
+                    {"full": "all", "base": "key", "overlay": "mobs"}[part], layout)
     s.raw("</svg>")
     return "\n".join(s.parts)
 
 
 def _space_fill(game_map: Any, sid: str, view: BoardView) -> str:
     prov = game_map.provinces.get(sid)
-    terrain = prov.terrain if prov else "land"
+    terrain = _terrain(game_map, sid)
     if terrain in TERRAIN_FILL:
         return TERRAIN_FILL[terrain]
     owner = view.centers.get(sid)
@@ -217,15 +218,14 @@ def _spaces(s: SvgWriter, b: _Board, game_map: Any, view: BoardView,
         if only is not None and sid not in only:
             continue
         fill = _space_fill(game_map, sid, view)
-        prov = game_map.provinces.get(sid)
-        terrain = prov.terrain if prov else "land"
+        terrain = _terrain(game_map, sid)
         s.raw(f'<g id="space-{escape(sid)}">')
         for x, y in cells:
             px, py = b.px(x, y)
             s.add("rect", x=f"{px:.1f}", y=f"{py:.1f}", width=f"{c + 0.6:.1f}",
                   height=f"{c + 0.6:.1f}", fill=fill)
-            overlay = {"water": "url(#waves)", "impassable": "url(#bay)",
-                       "gaol": "url(#bars)"}.get(terrain)
+            overlay = {"water": "url(#waves)", "sea": "url(#waves)", "impassable": "url(#bay)",
+                       "blocked": "url(#bay)", "gaol": "url(#bars)"}.get(terrain)
             if overlay:
                 s.add("rect", x=f"{px:.1f}", y=f"{py:.1f}", width=f"{c:.1f}", height=f"{c:.1f}",
                       fill=overlay, opacity="0.55" if terrain == "gaol" else None)
@@ -249,8 +249,9 @@ def _polygons(s: SvgWriter, b: _Board, game_map: Any, view: BoardView,
 
 
 def _terrain(game_map: Any, sid: str) -> str:
+    """The space's terrain; "blocked" for a drawn space that is no province (Switzerland)."""
     prov = game_map.provinces.get(sid)
-    return prov.terrain if prov else "land"
+    return prov.terrain if prov else "blocked"
 
 
 def _borders(s: SvgWriter, b: _Board, game_map: Any) -> None:
@@ -273,6 +274,8 @@ def _borders(s: SvgWriter, b: _Board, game_map: Any) -> None:
 
 
 def _diagonal_points(s: SvgWriter, b: _Board) -> None:
+    if not b.layout.diagonals:
+        return
     seen = set()
     for _a, _c, corner in geometry.corner_points(b.layout):
         if corner in seen:
@@ -403,7 +406,7 @@ def _label_box(b: _Board, game_map: Any, sid: str) -> tuple[float, float, float,
     name = prov.name if prov else sid
     x, y = b.px(*b.label[sid])
     lines, size = _name_lines(b, sid, name)
-    terrain = prov.terrain if prov else "land"
+    terrain = _terrain(game_map, sid)
     if terrain == "impassable":
         half = (text_width(name, 17) + 2 * len(name)) / 2
         return x - half - 6, y - 24, x + half + 6, y + 20
@@ -442,8 +445,12 @@ def _labels(s: SvgWriter, b: _Board, game_map: Any, view: BoardView,
         prov = game_map.provinces.get(sid)
         lx, ly = b.label[sid]
         x, y = b.px(lx, ly)
-        terrain = prov.terrain if prov else "land"
-        name = prov.name if prov else sid
+        terrain = _terrain(game_map, sid)
+        name = prov.name if prov else b.layout.names.get(sid, sid)
+        if terrain == "blocked":
+            s.text(x, y - 2, name, 10, fill="#5b5446", font_weight="bold", font_style="italic")
+            s.text(x, y + 9, "impassable", 8, fill="#6d6657", font_style="italic")
+            continue
         if terrain == "impassable":
             s.text(x, y - 4, name, 17, fill="#ffffff", font_weight="bold", font_style="italic",
                    letter_spacing="2")
@@ -472,6 +479,29 @@ def _labels(s: SvgWriter, b: _Board, game_map: Any, view: BoardView,
             s.text(x, gy + 1, "GAOL", 9, fill="#ffffff", font_weight="bold", letter_spacing="1.5")
 
 
+def _coast_labels(s: SvgWriter, b: _Board, only: frozenset[str] | None = None) -> None:
+    """Split coasts: a small tag ("NC", "SC") where each coast meets the sea."""
+    for loc, (gx, gy) in b.layout.coasts.items():
+        sid, _, coast = loc.partition("/")
+        if only is not None and sid not in only:
+            continue
+        x, y = b.px(gx, gy)
+        tw = text_width(coast, 8.5) + 8
+        s.add("rect", x=f"{x - tw / 2:.1f}", y=f"{y - 6.5:.1f}", width=f"{tw:.1f}", height="13",
+              rx="6.5", fill="#ffffff", stroke=COAST, stroke_width="1.2", class_="coast")
+        s.text(x, y + 3, coast.upper(), 8.5, fill=COAST, font_weight="bold")
+
+
+def _coast_point(b: _Board, sid: str, coast: str) -> tuple[float, float] | None:
+    """Where a fleet on a split coast stands: beside its coast tag, toward the land."""
+    at = b.layout.coasts.get(f"{sid}/{coast}") if coast else None
+    if at is None:
+        return None
+    x, y = b.px(*at)
+    lx, ly = b.px(*b.label[sid])
+    return _toward(x, y, lx, ly, 19)
+
+
 def _centre_mark(s: SvgWriter, b: _Board, game_map: Any, view: BoardView, sid: str,
                  x: float, y: float) -> None:
     owner = view.centers.get(sid)
@@ -489,6 +519,12 @@ def _centre_mark(s: SvgWriter, b: _Board, game_map: Any, view: BoardView, sid: s
 def _units(s: SvgWriter, b: _Board, game_map: Any, view: BoardView) -> None:
     by_space: dict[str, list] = {}
     for u in view.units:
+        at = _coast_point(b, u.province, u.coast) if u.province in b.label else None
+        if at is not None:  # a fleet on a split coast stands at its coast
+            s.raw(f'<g class="unit" data-space="{escape(u.province)}" data-power="{u.power}">')
+            unit_glyph(s, u.kind, at[0], at[1], power_colour(game_map, u.power))
+            s.raw("</g>")
+            continue
         by_space.setdefault(u.province, []).append(u)
     for sid, units in by_space.items():
         if sid not in b.label:

@@ -196,7 +196,8 @@ def test_cli_errors_are_friendly(tmp_path):
     assert res.exit_code == 1 and "not valid YAML (line" in res.output
     res = CliRunner().invoke(main, ["map", "render", "-o", str(tmp_path / "x.gif")])
     assert res.exit_code == 2 and ".svg or .png" in res.output
-    res = CliRunner().invoke(main, ["map", "render", "--map", "standard", "-o",
+    res = CliRunner().invoke(main, ["map", "render", "--map", "standard", "--layout",
+                                    str(tmp_path / "none.layout.yaml"), "-o",
                                     str(tmp_path / "s.svg")])
     assert res.exit_code == 1 and "no layout file" in res.output
 
