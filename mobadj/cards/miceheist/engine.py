@@ -202,7 +202,11 @@ class MiceHeistState(GameState):
     def legal_actions(self, player: int) -> list[Any]:
         phase = self.phase
         if phase == BET:
-            return self._legal_bets(player) if player in self.pending else []
+            if player not in self.pending:
+                return []
+            cov = self.covered[player]
+            covered = tuple(k for k in self.skills[player] if k in cov) if cov else ()
+            return _bet_options(self.stash[player], covered)
         if phase == OVER or player != self.tester:
             return []
         if phase == SELECT:
@@ -218,11 +222,6 @@ class MiceHeistState(GameState):
             else:
                 acts.append(_interned(Learn, key))
         return acts
-
-    def _legal_bets(self, player: int) -> list[Bet]:
-        cov = self.covered[player]
-        covered = tuple(k for k in self.skills[player] if k in cov) if cov else ()
-        return _bet_options(self.stash[player], covered)
 
     def _legal_uses(self, player: int) -> list[Any]:
         acts: list[Any] = [_TEST]
@@ -328,7 +327,7 @@ class MiceHeistState(GameState):
                 raise IllegalAction(f"a bet of {action.amount} uncovers at most {limit} skill(s)")
         self.sealed[player] = action
         self.pending.remove(player)
-        self.log(f"You seal a bet: {action}.", visible_to=player)
+        self.events.append(Event(f"You seal a bet: {action}.", frozenset((player,))))  # private
         if not self.pending:
             self._reveal()
 
