@@ -7,10 +7,13 @@ the eye; ``palette=False`` keeps full colour); any other SVG is converted whole,
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from mobadj.render.ink import Style
 from mobadj.render.layout import Layout
+
+_log = logging.getLogger(__name__)
 
 
 class PngUnavailableError(RuntimeError):
@@ -61,11 +64,15 @@ def _board_png(game_map: Any, layout: Layout, view: Any, title: str | None,
 
     from mobadj.render.raster import encode_png, raster_png
     from mobadj.render.svg import draw_svg
-    png = raster_png(game_map, layout, view, title=title, style=style, scale=scale,
-                     palette=palette)
+    try:
+        png = raster_png(game_map, layout, view, title=title, style=style, scale=scale,
+                         palette=palette)
+    except Exception:  # the cache is an optimisation: a fault in it must not cost the picture
+        _log.warning("board layers failed; converting the whole picture", exc_info=True)
+        png = None
     if png is not None:
         return png
-    # a view the layers cannot draw (see raster_png): convert the whole picture
+    # a view the layers cannot draw (see raster_png), or a fault: convert the whole picture
     svg = draw_svg(game_map, layout, view, title=title, style=style)
     if not palette:
         return cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)

@@ -217,6 +217,7 @@ def _load(path: Path) -> Any:
 
     try:
         blob = path.read_bytes()
+        os.utime(path)  # most recently used: kept by _prune
     except OSError:
         return None
     head = len(_MAGIC) + _HEADER.size
@@ -244,8 +245,19 @@ def _store(surface: Any, path: Path) -> None:
         with os.fdopen(fd, "wb") as fh:
             fh.write(blob)
         os.replace(tmp, path)
+        _prune(path.parent)
     except OSError:
         pass  # read-only or full disk: the cache is only a cache
+
+
+_DISK_LAYERS = 96  # ~25 MB: a few boards at a few scales, across code and map versions
+
+
+def _prune(folder: Path) -> None:
+    """Keep the most recently used layers only (loading one touches it)."""
+    files = sorted(folder.glob("*.raster"), key=lambda f: f.stat().st_mtime, reverse=True)
+    for old in files[_DISK_LAYERS:]:
+        old.unlink(missing_ok=True)
 
 
 def _draw_onto(surface: Any, svg: str, scale: float) -> None:

@@ -140,18 +140,22 @@ def test_svg_to_png_recognises_render_svg_output(gm, layout, position):
                                                     title="Phase 7")
 
 
-def test_disk_cache_serves_a_new_process(tiny, disk_cache):
+def test_disk_cache_serves_a_new_process(tiny, disk_cache, monkeypatch):
     game_map, layout = tiny
     first = render_png(game_map, layout)
     files = sorted(disk_cache.glob("*.raster"))
     assert len(files) == 3  # base + a tint for each of the two owners
     raster._BOARDS.clear()  # as if the judge had restarted
-    stamp = {f: f.stat().st_mtime_ns for f in files}
+    stored = []
+    real_store = raster._store
+    monkeypatch.setattr(raster, "_store", lambda surface, path: stored.append(path)
+                        or real_store(surface, path))
     assert render_png(game_map, layout) == first
-    assert {f: f.stat().st_mtime_ns for f in files} == stamp  # read, not drawn again
+    assert stored == []  # every layer read, none drawn again
     files[0].write_bytes(b"mobadj-raster 1\nbroken")  # a damaged file is drawn again
     raster._BOARDS.clear()
     assert render_png(game_map, layout) == first
+    assert stored == [files[0]]
     assert files[0].read_bytes().startswith(b"mobadj-raster") and files[0].stat().st_size > 1000
 
 
@@ -193,3 +197,24 @@ def test_owner_tint_stays_inside_the_centre(tiny):
     r, g, b = img.getpixel(inside)
     assert r > g and r > b  # Red's tint
     assert img.getpixel(beside) == plain.getpixel(beside)
+
+
+def test_a_fault_in_the_layers_still_gives_the_picture(tiny, monkeypatch, caplog):
+    game_map, layout = tiny
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(raster, "raster_png", broken)
+    png = render_png(game_map, layout, palette=False)
+    svg = render_svg(game_map, layout)
+    assert png == cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+    assert "board layers failed" in caplog.text
+
+
+def test_disk_cache_keeps_the_recent_layers(tiny, disk_cache, monkeypatch):
+    monkeypatch.setattr(raster, "_DISK_LAYERS", 2)
+    game_map, layout = tiny
+    raster._BOARDS.clear()
+    render_png(game_map, layout)  # three layers stored, the oldest pruned
+    assert len(list(disk_cache.glob("*.raster"))) == 2
