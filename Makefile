@@ -32,3 +32,10 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
+
+# Cross-check against an independent adjudicator (docs/crosscheck.md); not part of `make test`.
+ORACLE ?= /tmp/oracle-venv
+.PHONY: crosscheck
+crosscheck: $(STAMP)
+	test -x $(ORACLE)/bin/python || ($(PY) -m venv $(ORACLE) && $(ORACLE)/bin/pip install --quiet diplomacy==1.1.2)
+	$(BIN)/python -m tools.crosscheck.run --seed 1 --count 2000 --oracle-python $(ORACLE)/bin/python

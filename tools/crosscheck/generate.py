@@ -158,7 +158,10 @@ def movement_orders(topo: Topology, units: dict[str, tuple[str, str, str]],
         occupied = [x for x in nb if province_of(x) in units]
         pool = occupied if occupied and rng.random() < 0.6 else nb
         dest = rng.choice(pool)
-        orders[prov] = f"{unit_text(prov)} - {dest}"
+        shown = dest
+        if "/" in dest and rng.random() < 0.3:
+            shown = province_of(dest)  # coast left out (DATC 6.B.1, 6.B.2)
+        orders[prov] = f"{unit_text(prov)} - {shown}"
         moves[prov] = province_of(dest)
         other = province_of(dest)
         if other in units and other not in orders and rng.random() < 0.3:
@@ -181,7 +184,11 @@ def movement_orders(topo: Topology, units: dict[str, tuple[str, str, str]],
         near_units = [p for p in units if p in reach and p != prov]
         if near_moves and r < 0.75:
             m = rng.choice(near_moves)
-            orders[prov] = f"{unit_text(prov)} S {unit_text(m)} - {moves[m]}"
+            target = moves[m]
+            coast = orders[m].split(" - ")[-1].split()[0]
+            if "/" in coast and rng.random() < 0.5:
+                target = coast  # the coast named in the support too (DATC 6.B.9)
+            orders[prov] = f"{unit_text(prov)} S {unit_text(m)} - {target}"
             continue
         if near_units and r < 0.88:
             orders[prov] = f"{unit_text(prov)} S {unit_text(rng.choice(near_units))}"
@@ -214,7 +221,7 @@ def retreat_plan(topo: Topology, units: dict[str, tuple[str, str, str]],
         elif rng.random() < 0.1:
             continue  # no order: the unit disbands
         else:
-            plan[prov] = f"{kind} {loc} R {rng.choice(free)}"
+            plan[prov] = f"{kind} {loc} R {rng.choice(free if rng.random() < 0.7 else nb)}"
     return plan
 
 

@@ -44,8 +44,11 @@ def _give(game: Game, orders: dict) -> list[str]:
         mila = [_mila(t) for t in texts]
         game.error = []
         game.set_orders(power.upper(), mila)
-        kept = set(game.get_orders(power.upper()))
-        rejected += [t for t, m in zip(texts, mila, strict=True) if m not in kept]
+        # the oracle may rewrite an order it keeps ("F GRE - BUL" -> "F GRE - BUL/SC"):
+        # an order counts as kept when its unit has an order
+        kept = {" ".join(o.split()[:2]).replace("*", "") for o in game.get_orders(power.upper())}
+        rejected += [t for t, m in zip(texts, mila, strict=True)
+                     if " ".join(m.split()[:2]) not in kept]
     return rejected
 
 

@@ -123,7 +123,7 @@ def compare(case: dict[str, Any], orc: dict[str, Any]) -> tuple[dict[str, Any], 
     elif case["phase"].endswith("M") and {u: r for u, r in mine["retreats"].items() if r} != {
             u: sorted(r) for u, r in orc["retreats"].items()}:
         diffs.append("retreats")
-    if not diffs and mine["after_retreat"] != orc.get("after_retreat") and (
+    if set(diffs) <= {"retreats"} and mine["after_retreat"] != orc.get("after_retreat") and (
             mine["after_retreat"] is not None or orc.get("after_retreat") is not None):
         diffs.append("after_retreat")
     return mine, diffs
