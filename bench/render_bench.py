@@ -1,7 +1,7 @@
 """Picture benchmark (run by hand: ``.venv/bin/python bench/render_bench.py``).
 
 Times the Mobtown II board as PNG, for the start position and a mid-game position with 33
-units, 7 move arrows and 3 supports (tests/render/data/position.yaml):
+units, 7 move arrows and 3 supports (tests/render/data/position.yaml), and the standard map:
 
 * *full conversion*: cairosvg converting the whole board SVG (how every PNG was made before
   the layer cache, and still the fallback);
@@ -86,13 +86,15 @@ SECTION = """## Rendering
 
 Measured by `bench/render_bench.py --write` (this section only; the rest of the file is
 `make bench`'s).  The Mobtown II board as PNG at scale 1 (1616 x 1118 pixels), start
-position and a mid-game position with 33 units, 7 move arrows and 3 supports.
+position and a mid-game position with 33 units, 7 move arrows and 3 supports; the standard
+map (1568 x 1442 pixels) at its start.
 
 {table}
 
 Before: every PNG was the cairosvg conversion of the whole board SVG (first row: about 530
 text elements, pattern fills), and a Mobtown II phase with PNG mail-out took 6.5 s in
-`bench/judge_bench.py` (target 2 s); see docs/performance-judge.md for today's figure.
+`bench/judge_bench.py` (target 2 s); with the layers it took 1.28 s (0.49 s adjudication,
+results and pictures; 0.79 s SMTP; docs/performance-judge.md has today's figure).
 
 Now (`mobadj/render/raster.py`): the board without owners (spaces, water, highways,
 junctions, subways, labels, key) is rasterised once per map, layout, style and scale, and
@@ -149,6 +151,12 @@ def measure(runs: int) -> tuple[list[tuple[str, float, float, int | None]], floa
         lambda: svg_to_png(render_svg(gm, layout, mid)), runs)
     row("warm: render_png, mid-game, full colour",
         lambda: render_png(gm, layout, mid, palette=False), runs)
+    std, std_layout = load_map("standard"), load_layout("standard")
+    svg_std = render_svg(std, std_layout)
+    row("standard map: full conversion (cairosvg), start", lambda: cairosvg.svg2png(
+        bytestring=svg_std.encode("utf-8")), 3)
+    row("standard map: cold, empty disk cache", lambda: render_png(std, std_layout))
+    row("standard map: warm, start position", lambda: render_png(std, std_layout), runs)
     return rows, os.getloadavg()[0]
 
 
