@@ -6,7 +6,8 @@ input line::
 
     {"id", "map", "phase", "units": {power: ["A PAR", "F STP/SC"]},
      "centers": {power: ["PAR"]}, "dislodged": {power: [{"unit", "from", "convoyed"?}]},
-     "standoffs": ["BUR"], "orders": {power: ["A PAR - BUR"]}}
+     "standoffs": ["BUR"], "orders": {power: ["A PAR - BUR"]},
+     "options"?: {"paradox": "1982", ...}}     # DATC rule options, docs/rulings.md
 
 output line (same order as the input, one per input line, never a crash)::
 
@@ -20,6 +21,7 @@ same strings recur across phases.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from collections.abc import Iterable, Iterator, Mapping
@@ -28,6 +30,7 @@ from typing import IO, Any
 from mobadj.engine.pipeline import adjudicate
 from mobadj.engine.position import PositionError, position_from_data
 from mobadj.engine.results import Outcome
+from mobadj.engine.rules import coerce_options
 from mobadj.engine.variants import UnknownVariantError, load_variant
 
 KEYS = ("id", "phase", "next_phase", "orders", "units", "dislodged", "centers", "errors")
@@ -43,6 +46,7 @@ class _MapContext:
         self.parser = parser_for(self.game_map)
         self.cache: dict[str, Any] = {}
         self.powers: dict[str, str] = {}
+        self.variants: dict[tuple[tuple[str, str], ...], Any] = {}
 
     def parse(self, text: str) -> Any:
         """The Order for ``text``, or the OrderError describing why it is not one."""
@@ -53,6 +57,23 @@ class _MapContext:
             except ValueError as exc:  # OrderError and friends are ValueErrors
                 got = exc
             self.cache[text] = got
+        return got
+
+    def rules_with(self, options: Any) -> Any:
+        """The map's rules, or a copy with the line's DATC rule ``options`` (docs/rulings.md),
+        built once per distinct set of options."""
+        if not options:
+            return self.rules
+        if not isinstance(options, Mapping):
+            raise PositionError("'options' must map option names to values")
+        key = tuple(sorted((str(k), str(v)) for k, v in options.items()))
+        got = self.variants.get(key)
+        if got is None:
+            try:
+                got = dataclasses.replace(self.rules, **coerce_options(options))
+            except ValueError as exc:
+                raise PositionError(str(exc)) from None
+            self.variants[key] = got
         return got
 
     def power(self, text: str) -> str:
@@ -144,7 +165,7 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
             else:
                 pairs.append((pid, got))
             texts.append((shown, text))
-    result = adjudicate(position, pairs, game_map, ctx.rules)
+    result = adjudicate(position, pairs, game_map, ctx.rules_with(case.get("options")))
     # Outcome and Reason are str enums: JSON writes their values
     if not bad:
         out_orders = [

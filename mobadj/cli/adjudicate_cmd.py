@@ -11,20 +11,32 @@ import yaml
 
 from mobadj.cli import main
 
+#: mobadj.engine.rules.PARADOX_RULES (spelt out: the CLI starts without importing the engine)
+PARADOX_RULES = ("szykman", "all_hold", "1982", "2000", "1971")
+
+
+def _pair(text: str) -> tuple[str, str]:
+    """``NAME=VALUE`` -> (name, value), a usage error otherwise."""
+    name, sep, value = text.partition("=")
+    if not sep:
+        raise click.BadParameter(f"{text!r}: expected NAME=VALUE", param_hint="--option")
+    return name.strip(), value.strip()
+
 
 @main.command()
 @click.option("--map", "map_name", default="standard", show_default=True,
               help="Map name (standard, ...) or a map YAML file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON for tools.")
-@click.option("--paradox", type=click.Choice(["szykman", "all_hold"]), default="szykman",
-              show_default=True, help="Convoy paradox rule (DATC 4.A.2); see docs/rulings.md.")
+@click.option("--paradox", type=click.Choice(list(PARADOX_RULES)), default=None,
+              help="Convoy paradox rule (DATC 4.A.2; default szykman); see docs/rulings.md.")
 @click.option("--picture", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Mobtown II: also draw the new position with the move arrows (.svg/.png).")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
-              help="Mobtown II game option (docs/mobtown-rulings.md); may be repeated.")
+              help="Rule option: a DATC option (docs/rulings.md, e.g. missing_coast=fail) or "
+                   "a Mobtown II game option (docs/mobtown-rulings.md); may be repeated.")
 @click.argument("position", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("orders", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-def adjudicate(map_name: str, as_json: bool, paradox: str, position: Path,
+def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path,
                orders: tuple[Path, ...], picture: Path | None = None,
                options: tuple[str, ...] = ()) -> None:
     """Adjudicate one phase: POSITION (YAML, see docs/adjudication.md) and ORDERS files.
@@ -35,6 +47,7 @@ def adjudicate(map_name: str, as_json: bool, paradox: str, position: Path,
     from mobadj.board.loader import load_map
     from mobadj.engine import PositionError, adjudicate, position_from_data, rules_for
     from mobadj.engine.report import format_report, result_to_json
+    from mobadj.engine.rules import coerce_options
     from mobadj.orders.parser import parse_orders
 
     try:
@@ -45,11 +58,20 @@ def adjudicate(map_name: str, as_json: bool, paradox: str, position: Path,
     if variant_cli is not None:  # a variant with its own phases and report (Mobtown II)
         from mobadj.mobtown.cli import parse_options
 
-        click.echo(variant_cli(game_map, position, orders, as_json, picture,
-                               parse_options(options)), nl=False)
+        chosen = parse_options(options)
+        if paradox is not None:
+            chosen["paradox"] = paradox
+        click.echo(variant_cli(game_map, position, orders, as_json, picture, chosen), nl=False)
         return
-    if picture is not None or options:
-        raise click.ClickException("--picture and --option are for Mobtown II (--map mobtown2)")
+    if picture is not None:
+        raise click.ClickException("--picture is for Mobtown II (--map mobtown2)")
+    raw = dict(_pair(text) for text in options)
+    if paradox is not None:
+        raw["paradox"] = paradox
+    try:
+        rules = rules_for(game_map.name, **coerce_options(raw))
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
     try:
         data = yaml.safe_load(position.read_text(encoding="utf-8"))
         pos = position_from_data(data, game_map)
@@ -61,7 +83,7 @@ def adjudicate(map_name: str, as_json: bool, paradox: str, position: Path,
         result = parse_orders(path.read_text(encoding="utf-8"), game_map)
         parsed.extend(result.orders)
         errors.extend(f"{path.name}: {e}" for e in result.errors)
-    result = adjudicate(pos, parsed, game_map, rules_for(game_map.name, paradox=paradox))
+    result = adjudicate(pos, parsed, game_map, rules)
     if as_json:
         click.echo(json.dumps(result_to_json(result, errors), indent=2))
     else:

@@ -464,6 +464,6 @@ def resolve_movement(
 ) -> MovementOutcome:
     """Validate, resolve and read back one movement phase."""
     validated = add_defaults(validate(position, orders, topo, rules), position)
-    r = Resolver(validated.orders, topo, rules)
+    r = (rules.resolver_cls or Resolver)(validated.orders, topo, rules)  # DATC options
     r.run()
     return outcome(r, validated)

@@ -119,7 +119,7 @@ def resolve_movement(
     validated: validation.Validated, topo: Topology, rules: Rules
 ) -> movement.MovementOutcome:
     """Step 3: decide every order (DATC 5) and read the outcome back."""
-    r = movement.Resolver(validated.orders, topo, rules)
+    r = (rules.resolver_cls or movement.Resolver)(validated.orders, topo, rules)
     r.run()
     return movement.outcome(r, validated)
 

@@ -42,6 +42,8 @@ class Reason(StrEnum):
     WRONG_TERRAIN = "unit cannot enter that terrain"
     BAD_COAST = "coast cannot be reached"
     AMBIGUOUS_COAST = "coast must be specified"
+    WRONG_UNIT_COAST = "unit is not on that coast"  # option, DATC 4.B.5 a
+    ARMY_COAST = "an army move cannot name a coast"  # option, DATC 4.B.6 a
     SUPPORT_SELF = "a unit cannot support itself"
     SUPPORT_UNREACHABLE = "supporting unit cannot reach the destination"
     NO_SUPPORTED_UNIT = "no unit to support"

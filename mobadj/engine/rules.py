@@ -15,10 +15,17 @@ Hooks (override in a subclass, register it for a map in mobadj.engine.variants):
 - ``retreat_allowed(dislodged, destination, via)``: a retreat filter beyond the standard rules.
 - ``can_convoy(topology, fleet)`` / ``convoyable(unit)``: who may convoy and be convoyed.
 - ``paradox``: the convoy paradox rule: ``"szykman"`` (DATC preference) or ``"all_hold"``.
+
+The DATC's rule options (section 4; docs/rulings.md has the table) are fields; every default is
+the DATC preference, and :data:`OPTIONS` lists the choices.  The alternatives that change
+resolution run in :class:`mobadj.engine.options.OptionResolver`, so the default resolver's hot
+loop is untouched.
 """
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +33,22 @@ BATTLE = 1
 PASS = 0
 BATTLE_UNLESS_EQUAL = 2
 
-PARADOX_RULES = ("szykman", "all_hold")
+#: DATC 4.A.2: f (Szykman, preferred), d ("all hold"), b (1982), c (2000/2023), a (1971).
+PARADOX_RULES = ("szykman", "all_hold", "1982", "2000", "1971")
+#: Paradox rules that stop a convoyed army cutting certain supports (mobadj.engine.options).
+CUT_RULES = ("1982", "2000", "1971")
+
+#: Every DATC option: name -> its choices, the DATC preference first (docs/rulings.md).
+OPTIONS: dict[str, tuple[Any, ...]] = {
+    "paradox": PARADOX_RULES,
+    "convoy_retreat": (True, False),  # DATC 4.A.5: b / a
+    "dislodged_bounce": ("unless_h2h", "never"),  # DATC 4.A.7: b / a
+    "missing_coast": ("infer", "fail"),  # DATC 4.B.2: a / b
+    "impossible_coast": ("illegal", "ignore"),  # DATC 4.B.3: b / a
+    "unit_coast": ("ignore", "fail"),  # DATC 4.B.5: b / a
+    "irrelevant_coast": ("ignore", "fail"),  # DATC 4.B.6: b / a
+    "too_many": ("first", "all_invalid", "last"),  # DATC 4.D.4 / 4.D.6: b / a / c
+}
 
 
 @dataclass
@@ -36,10 +58,38 @@ class Rules:
     paradox: str = "szykman"
     #: True when a variant overrides any move hook (standard keeps the fast path).
     move_hooks: bool = False
+    #: DATC 4.A.5: may a unit dislodged by a convoyed army retreat to the army's origin?
+    convoy_retreat: bool = True
+    #: DATC 4.A.7: a dislodged unit bounces a third unit in the attacker's origin
+    #: "unless_h2h" (b: unless it lost a head-to-head battle) or "never" (a).
+    dislodged_bounce: str = "unless_h2h"
+    #: DATC 4.B.2: a fleet move without a coast where one coast is reachable.
+    missing_coast: str = "infer"
+    #: DATC 4.B.3: a fleet move to a coast it cannot reach.
+    impossible_coast: str = "illegal"
+    #: DATC 4.B.5: an order naming the wrong coast of the ordered fleet ("F SPA/NC" on SC).
+    unit_coast: str = "ignore"
+    #: DATC 4.B.6: a coast in an army's move ("A GAS - SPA/NC").
+    irrelevant_coast: str = "ignore"
+    #: DATC 4.D.4 / 4.D.6: more builds or removals than allowed.
+    too_many: str = "first"
 
     def __post_init__(self) -> None:
-        if self.paradox not in PARADOX_RULES:
-            raise ValueError(f"unknown paradox rule {self.paradox!r}; choose from {PARADOX_RULES}")
+        for name, choices in OPTIONS.items():
+            value = getattr(self, name)
+            if value not in choices or type(value) is not type(choices[0]):
+                shown = ", ".join(str(c).lower() for c in choices)
+                raise ValueError(f"unknown {name} rule {value!r}; choose from {shown}")
+
+    @property
+    def resolver_cls(self) -> Any:
+        """The resolver class these options need: None for the standard
+        movement.Resolver, else mobadj.engine.options.OptionResolver."""
+        if self.paradox in CUT_RULES or self.dislodged_bounce != "unless_h2h":
+            from mobadj.engine.options import OptionResolver
+
+            return OptionResolver
+        return None
 
     def head_to_head(self, a: Any, b: Any) -> int:
         """Two moves A->B and B->A fight a head-to-head battle unless either goes by convoy
@@ -60,8 +110,11 @@ class Rules:
         return 0
 
     def retreat_allowed(self, dislodged: Any, destination: str, via: str | None) -> bool:
-        """Extra retreat restrictions (none in the standard game)."""
-        return True
+        """Extra retreat restrictions: none in the standard game; with ``convoy_retreat``
+        off, not to a convoyed attacker's origin either (DATC 4.A.5 a, 6.H.11)."""
+        if self.convoy_retreat or not dislodged.convoyed:
+            return True
+        return destination.partition("/")[0] != dislodged.attacker_from
 
     def can_convoy(self, topology: Any, location: str, kind: str) -> bool:
         """Only fleets in sea provinces convoy (DATC 6.A.7, coastal fleets cannot)."""
@@ -70,6 +123,27 @@ class Rules:
     def convoyable(self, kind: str) -> bool:
         """Only armies are convoyed (DATC 6.A.7)."""
         return kind == "A"
+
+
+_BOOLS = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
+
+
+def coerce_options(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """Option values as given on a command line or in JSON (``"false"``, ``"1982"``, 1982)
+    -> the values :class:`Rules` takes; a ValueError naming the option for bad input."""
+    out: dict[str, Any] = {}
+    for name, value in raw.items():
+        choices = OPTIONS.get(name)
+        if choices is None:
+            near = difflib.get_close_matches(str(name), OPTIONS, n=1)
+            hint = f"; did you mean {near[0]}?" if near else ""
+            raise ValueError(f"unknown rule option {name!r}{hint} (known: {', '.join(OPTIONS)})")
+        if type(choices[0]) is bool and not isinstance(value, bool):
+            value = _BOOLS.get(str(value).strip().lower(), value)
+        elif not isinstance(value, bool):
+            value = str(value).strip().lower()
+        out[name] = value
+    return out
 
 
 def rules_for(map_name: str, **options: Any) -> Rules:

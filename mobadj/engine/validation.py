@@ -125,7 +125,9 @@ def validate(
             continue
         kind, uloc = unit.kind, unit.location
         mo = MOrder(owner, kind, uloc, prov, order)
-        if t is Move:
+        if loc != uloc and "/" in loc and rules.unit_coast == "fail":  # DATC 4.B.5 a
+            mo.invalid = Reason.WRONG_UNIT_COAST
+        elif t is Move:
             # fast path: a plain move to a neighbouring location
             dest = order.destination
             nb = neighbours[kind].get(uloc)
@@ -221,11 +223,19 @@ def _check(mo: MOrder, order: Any, units: dict[str, UnitState], topo: Topology, 
                 return
             if "/" in dest:
                 if dprov in cands:  # an army told a coast: ignore it (DATC 4.B.6)
+                    if rules.irrelevant_coast == "fail":  # option: DATC 4.B.6 a
+                        mo.invalid = Reason.ARMY_COAST
+                        return
                     dest = dprov
+                elif len(cands) == 1 and rules.impossible_coast == "ignore":
+                    dest = cands[0]  # option: DATC 4.B.3 a, the only reachable coast
                 else:  # a coast the fleet cannot reach (DATC 4.B.3 b, 6.B.3)
                     mo.invalid = Reason.BAD_COAST
                     return
             elif len(cands) == 1:  # the only reachable coast (DATC 4.B.2 a, 6.B.2)
+                if rules.missing_coast == "fail":  # option: DATC 4.B.2 b
+                    mo.invalid = Reason.AMBIGUOUS_COAST
+                    return
                 dest = cands[0]
             else:  # DATC 6.B.1
                 mo.invalid = Reason.AMBIGUOUS_COAST

@@ -1,0 +1,106 @@
+"""The resolver for the DATC's non-preferred rule options (docs/rulings.md).
+
+:class:`OptionResolver` is :class:`mobadj.engine.movement.Resolver` with two decisions
+changed, and is used only when :class:`mobadj.engine.rules.Rules` asks for one of these
+options, so the standard resolver stays as fast as it is:
+
+- ``paradox`` "1982", "2000" or "1971" (DATC 4.A.2 b, c, a): a convoyed army does not cut
+  certain supports.  Whatever paradox the rule leaves open (second order, betrayal: DATC
+  6.F.18, 6.F.22-6.F.24) falls to the Szykman rule as backup.
+- ``dislodged_bounce`` "never" (DATC 4.A.7 a): a dislodged unit has no effect on the province
+  its attacker came from, even when they passed each other by convoy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mobadj.engine.movement import CONVOY, MOVE, SUPPORT, MOrder, Resolver
+from mobadj.engine.rules import Rules
+from mobadj.engine.topology import Topology
+
+
+class OptionResolver(Resolver):
+    """The movement resolver with the DATC's alternative rules (see the module docstring)."""
+
+    __slots__ = ("uncut", "literal_dislodge")
+
+    def __init__(self, orders: Sequence[MOrder], topo: Topology, rules: Rules) -> None:
+        super().__init__(orders, topo, rules)
+        self.literal_dislodge = rules.dislodged_bounce == "never"
+        self.uncut = uncut_pairs(self) if rules.paradox in ("1982", "2000", "1971") else set()
+
+    def _support(self, s: MOrder) -> bool:
+        """DATC 5.B.2 SUPPORT, except that the attacks :func:`uncut_pairs` lists do not cut."""
+        if s.forced is not None:
+            return False
+        attackers = self.moves_to.get(s.prov)
+        if attackers is None:
+            return True
+        into = s.dprov
+        for k in attackers:
+            if k.power == s.power or (s, k) in self.uncut:
+                continue
+            if into is not None and k.prov == into:
+                if k.res if k.resolved else self.resolve(k):
+                    return False
+                continue
+            if not k.convoy or self.path(k):
+                return False
+        return True
+
+    def prevent(self, k: MOrder) -> int:
+        """DATC 5.B.6 PREVENT STRENGTH; with 4.A.7 a also 0 when the unit is dislodged by a
+        unit coming the other way by convoy (no head-to-head battle)."""
+        if self.literal_dislodge:
+            opp = k.opp
+            if (
+                opp is not None
+                and opp.code == MOVE
+                and opp.dprov == k.prov
+                and (opp.res if opp.resolved else self.resolve(opp))
+            ):
+                return 0
+        return Resolver.prevent(self, k)
+
+
+def uncut_pairs(r: Resolver) -> set[tuple[MOrder, MOrder]]:
+    """(support, convoyed army) pairs where the army's attack does not cut the support.
+
+    - 1982 (DATC 4.A.2 b): the support is for an action in a body of water that holds a
+      convoying fleet (a fleet whose convoy order matches an army's move).
+    - 2000/2023 (c): the support is for an attack on a fleet *necessary* for the army's convoy
+      (without it no route is left among the army's convoying fleets).
+    - 1971 (a): the support is for a fleet attacking one of the army's convoying fleets.
+    """
+    rule = r.rules.paradox
+    unit_at = r.unit_at
+    out: set[tuple[MOrder, MOrder]] = set()
+    for s in r.orders:
+        if s.code != SUPPORT or s.void is not None:
+            continue
+        armies = [k for k in r.moves_to.get(s.prov, ()) if k.convoy and k.power != s.power]
+        if not armies:
+            continue
+        place = s.dprov if s.dprov is not None else s.target
+        there = unit_at.get(place)
+        if there is None or there.code != CONVOY:
+            continue
+        if rule == "1982":
+            if there.void is None:
+                out.update((s, k) for k in armies)
+            continue
+        if s.dprov is None:  # 1971 and 2000 speak of supporting an attack
+            continue
+        mover = unit_at[s.target]
+        for k in armies:
+            if there not in k.convoys:
+                continue
+            if rule == "1971":
+                if mover.ukind == "F":
+                    out.add((s, k))
+            else:
+                rest = {c.prov for c in k.convoys if c is not there}
+                if not (rest and r.topo.convoy_route_exists(k.prov, k.dprov, rest)):
+                    out.add((s, k))
+    return out

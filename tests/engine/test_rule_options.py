@@ -1,0 +1,278 @@
+"""The DATC's alternative rule options (docs/rulings.md), each tested on the DATC cases whose
+text states the alternative's outcome.  The cases' positions and orders are read from the
+DATC data in tests/datc/; only the expected board after differs from the preferred rules.
+
+Each entry: (DATC case id, options, expected units after, expected dislodged units), units
+written "POWER U LOC" as in the DATC data.  ``SAME`` = the board the DATC data expects
+(the option gives the same result as the preference, as the case text says).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from mobadj.board.loader import load_map
+from mobadj.engine import Rules, adjudicate, position_from_data, rules_for
+from mobadj.engine.results import Reason
+from mobadj.orders.parser import parse_orders
+
+DATC = Path(__file__).parent.parent / "datc"
+CASES = {c["id"]: c for p in sorted(DATC.glob("6*.yaml")) for c in yaml.safe_load(p.read_text())}
+GAME_MAP = load_map("standard")
+SAME = None
+
+
+def _flat(per_power: dict | None) -> set[str]:
+    return {f"{p} {u}" for p, units in (per_power or {}).items() for u in units}
+
+
+def run_case(case_id: str, rules: Rules):
+    case = CASES[case_id]
+    position = position_from_data(case, GAME_MAP)
+    text = "\n".join(line.partition(" => ")[0] for line in case["orders"])
+    parsed = parse_orders(text, GAME_MAP)
+    assert not parsed.errors, parsed.errors
+    return adjudicate(position, parsed.orders, GAME_MAP, rules)
+
+
+def check(case_id: str, options: dict, units: set[str] | None, dislodged: set[str] | None):
+    result = run_case(case_id, rules_for("standard", **options))
+    after = result.position.to_data()
+    expect = CASES[case_id]["expect"]
+    want_units = _flat(expect.get("units")) if units is SAME else units
+    assert _flat(after["units"]) == want_units
+    if result.phase.is_movement:
+        got = {f"{p} {d['unit']}" for p, v in after["dislodged"].items() for d in v}
+        want = _flat(expect.get("dislodged")) if dislodged is SAME else dislodged
+        assert got == want
+    return result
+
+
+def _id(entry: tuple) -> str:
+    case_id, options = entry[0], entry[1]
+    return case_id + "-" + ",".join(f"{k}={v}" for k, v in options.items())
+
+
+# ---- DATC 4.A.2: convoy paradoxes ---------------------------------------------------------------
+
+P1982, P2000, P1971 = {"paradox": "1982"}, {"paradox": "2000"}, {"paradox": "1971"}
+ALL_HOLD = {"paradox": "all_hold"}
+
+PARADOX = [
+    # 6.F.14: "According to all rulebooks ... the support of London is not cut"
+    ("6.F.14", P1982, SAME, SAME),
+    ("6.F.14", P2000, SAME, SAME),
+    ("6.F.14", P1971, SAME, SAME),
+    # 4.A.2 d: the "all hold" rule "gives a different adjudication for the simplest paradox"
+    ("6.F.14", ALL_HOLD, {"ENGLAND F LON", "ENGLAND F WAL", "FRANCE A BRE", "FRANCE F ENG"},
+     set()),
+    # 6.F.16: "According to all rulebooks": London not cut, nothing moves
+    ("6.F.16", P1982, SAME, SAME),
+    ("6.F.16", P2000, SAME, SAME),
+    ("6.F.16", P1971, SAME, SAME),
+    # 6.F.17: 1971/1982/2000/2023: "The convoy will succeed and dislodge the fleet in London"
+    *[("6.F.17", opt, {"ENGLAND F WAL", "FRANCE A LON", "FRANCE F ENG", "FRANCE F YOR",
+                       "GERMANY F BEL", "GERMANY F NTH"}, {"ENGLAND F LON"})
+      for opt in (P1982, P2000, P1971)],
+    # 6.F.18, 1982: NTH not dislodged, "the army in London will dislodge the French [fleet]
+    # in Belgium"
+    ("6.F.18", P1982, {"ENGLAND A BEL", "ENGLAND F ENG", "ENGLAND F NTH", "GERMANY F HEL",
+                       "GERMANY F SKA"}, {"FRANCE F BEL"}),
+    # 6.F.19, 1971 and 1982: Naples not cut, "Rome dislodges the fleet in the Tyrrhenian Sea"
+    *[("6.F.19", opt, {"FRANCE A TUN", "FRANCE F ION", "ITALY F NAP", "ITALY F TYS"},
+       {"FRANCE F TYS"}) for opt in (P1982, P1971)],
+    # 6.F.19, 2000/2023: TYS is not necessary, the support is cut, TYS not dislodged
+    ("6.F.19", P2000, SAME, SAME),
+    # 6.F.20, 1982: Naples not cut, ION not dislodged; 2000/2023: ION dislodged
+    ("6.F.20", P1982, {"FRANCE A TUN", "FRANCE F TYS", "ITALY F NAP", "ITALY F ION",
+                       "TURKEY F AEG", "TURKEY F EAS"}, set()),
+    ("6.F.20", P2000, SAME, SAME),
+    # 6.F.21, 1982: the support of Clyde is not cut, NAO not dislodged; every other rule: it is
+    # (the Russian army still dislodges the fleet in Clyde, whose support stays uncut: the
+    # rule "takes precedence" over the dislodge rule, 4.A.2 b and 6.F.17)
+    ("6.F.21", P1982, {"RUSSIA A EDI", "RUSSIA F NWG", "RUSSIA A CLY", "FRANCE F IRI",
+                       "FRANCE F MAO", "ENGLAND A LVP", "ENGLAND F NAO"}, {"ENGLAND F CLY"}),
+    ("6.F.21", P2000, SAME, SAME),
+    ("6.F.21", P1971, SAME, SAME),
+    # 6.F.22-6.F.24, 1982: "the supports are not cut" (the same as Szykman)
+    ("6.F.22", P1982, SAME, SAME),
+    ("6.F.23", P1982, SAME, SAME),
+    ("6.F.24", P1982, SAME, SAME),
+]
+
+
+@pytest.mark.parametrize("entry", PARADOX, ids=[_id(e) for e in PARADOX])
+def test_paradox_options(entry: tuple) -> None:
+    check(*entry)
+
+
+def test_2000_rule_leaves_betrayal_to_szykman_backup() -> None:
+    # 6.F.18: "The 1971, 2000 and 2023 rules do not give an answer"; the backup is Szykman
+    for opt in (P2000, P1971):
+        res = check("6.F.18", opt, SAME, SAME)
+        assert [r.reason for r in res.results if r.order.startswith("F NTH")] == [
+            Reason.PARADOX]
+
+
+# ---- DATC 4.A.5: retreat to the origin of a convoyed attacker ----------------------------------
+
+RETREAT = [
+    # 6.H.11: option a, Marseilles may not retreat to Gascony: it disbands
+    ("6.H.11", {"convoy_retreat": False}, {"FRANCE A BUR", "FRANCE A MAR", "FRANCE F LYO",
+                                           "FRANCE F MAO", "FRANCE F WES"}, None),
+    # 6.H.12: option a, Liverpool may not retreat to Edinburgh
+    ("6.H.12", {"convoy_retreat": False}, {"ENGLAND F IRI", "ENGLAND F NTH", "ENGLAND F PIC",
+                                           "FRANCE F ENG", "FRANCE F MAO", "RUSSIA A CLY",
+                                           "RUSSIA A LVP", "RUSSIA F NAO", "RUSSIA F NWG"},
+     None),
+]
+
+
+@pytest.mark.parametrize("entry", RETREAT, ids=[_id(e) for e in RETREAT])
+def test_retreat_options(entry: tuple) -> None:
+    res = check(*entry)
+    assert any(r.reason is Reason.RETREAT_BLOCKED for r in res.results)
+
+
+def test_convoy_retreat_option_removes_the_retreat_in_the_movement_phase() -> None:
+    # the movement of 6.H.11: Marseilles' retreats are listed without Gascony
+    text = ("FRANCE: A GAS - MAR via convoy\nFRANCE: A BUR S A GAS - MAR\n"
+            "FRANCE: F MAO C A GAS - MAR\nFRANCE: F WES C A GAS - MAR\n"
+            "FRANCE: F LYO C A GAS - MAR\nITALY: A MAR H")
+    data = {"phase": "S1901M", "units": {"FRANCE": ["A GAS", "A BUR", "F MAO", "F WES",
+                                                    "F LYO"], "ITALY": ["A MAR"]}}
+    position = position_from_data(data, GAME_MAP)
+    parsed = parse_orders(text, GAME_MAP).orders
+    default = adjudicate(position, parsed, GAME_MAP, Rules())
+    strict = adjudicate(position, parsed, GAME_MAP, Rules(convoy_retreat=False))
+    assert "GAS" in default.dislodged[0].retreats
+    assert "GAS" not in strict.dislodged[0].retreats
+
+
+# ---- DATC 4.A.7: a dislodged unit bouncing a third unit in the attacker's origin -----------------
+
+NEVER = {"dislodged_bounce": "never"}
+BOUNCE = [
+    # 6.G.10, choice a: "the move of the fleet in the Norwegian Sea succeeds"
+    ("6.G.10", NEVER, {"ENGLAND A SWE", "ENGLAND F DEN", "ENGLAND F FIN", "GERMANY F SKA",
+                       "RUSSIA F BAR", "FRANCE F NWY", "FRANCE F NTH"}, {"RUSSIA A SWE"}),
+    # 6.G.14, choice a: "the fleet advances to Norway"
+    ("6.G.14", NEVER, {"ENGLAND A SWE", "ENGLAND F DEN", "ENGLAND F FIN", "FRANCE F NWY",
+                       "FRANCE F NTH", "GERMANY F SKA", "RUSSIA F BAR"}, {"RUSSIA A SWE"}),
+    # 6.G.15, choice a: "the army advances to London"
+    ("6.G.15", NEVER, {"ENGLAND F NTH", "ENGLAND A HOL", "ENGLAND A LON", "ENGLAND A BEL",
+                       "FRANCE F ENG"}, {"FRANCE A BEL"}),
+]
+
+
+@pytest.mark.parametrize("entry", BOUNCE, ids=[_id(e) for e in BOUNCE])
+def test_dislodged_bounce_options(entry: tuple) -> None:
+    check(*entry)
+
+
+# ---- DATC 4.B: coasts ----------------------------------------------------------------------------
+
+COASTS = [
+    # 6.B.2 with 4.B.2 b: the move without a coast fails
+    ("6.B.2", {"missing_coast": "fail"}, {"FRANCE F GAS"}, set(), "invalid"),
+    # 6.B.3 with 4.B.3 a ("a lenient interpretation"): the move goes to the north coast
+    ("6.B.3", {"impossible_coast": "ignore"}, {"FRANCE F SPA/NC"}, set(), "succeeds"),
+    # 6.B.10 with 4.B.5 a ("if only perfect orders are accepted, then the move will fail")
+    ("6.B.10", {"unit_coast": "fail"}, {"FRANCE F SPA/SC"}, set(), "invalid"),
+    # 6.B.12 with 4.B.6 a (likewise)
+    ("6.B.12", {"irrelevant_coast": "fail"}, {"FRANCE A GAS"}, set(), "invalid"),
+]
+
+
+@pytest.mark.parametrize("entry", COASTS, ids=[_id(e) for e in COASTS])
+def test_coast_options(entry: tuple) -> None:
+    res = check(*entry[:4])
+    assert res.results[0].outcome.value == entry[4]
+
+
+# ---- option values ------------------------------------------------------------------------------
+
+
+def test_defaults_are_the_datc_preferences() -> None:
+    from mobadj.engine.rules import OPTIONS
+
+    rules = Rules()
+    for name, choices in OPTIONS.items():
+        assert getattr(rules, name) == choices[0]
+    assert rules.resolver_cls is None  # the standard resolver, no option overhead
+
+
+@pytest.mark.parametrize("options", [{"paradox": "1983"}, {"missing_coast": "guess"},
+                                     {"convoy_retreat": "no"}])
+def test_unknown_option_value_is_a_clear_error(options: dict) -> None:
+    with pytest.raises(ValueError, match="choose from"):
+        rules_for("standard", **options)
+
+
+def test_cli_paradox_choices_match_the_engine() -> None:
+    from mobadj.cli.adjudicate_cmd import PARADOX_RULES as CLI_RULES
+    from mobadj.engine.rules import PARADOX_RULES
+
+    assert CLI_RULES == PARADOX_RULES
+
+
+# ---- the front ends: `mobadj adjudicate --option/--paradox` and batch "options" ----------------
+
+
+def _files(tmp_path: Path, case_id: str) -> list[str]:
+    case = CASES[case_id]
+    pos = tmp_path / "position.yaml"
+    pos.write_text(yaml.safe_dump({k: case[k] for k in ("phase", "units")}))
+    orders = tmp_path / "orders.txt"
+    orders.write_text("\n".join(line.partition(" => ")[0] for line in case["orders"]) + "\n")
+    return [str(pos), str(orders)]
+
+
+def test_cli_option_and_paradox_flags(tmp_path: Path) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from mobadj.cli import main
+
+    run = CliRunner().invoke
+    files = _files(tmp_path, "6.B.2")
+    out = run(main, ["adjudicate", "--json", *files]).output
+    assert json.loads(out)["orders"][0]["result"] == "succeeds"
+    out = run(main, ["adjudicate", "--json", "--option", "missing_coast=fail", *files]).output
+    assert json.loads(out)["orders"][0]["result"] == "invalid"
+    files = _files(tmp_path, "6.F.17")  # 1982: the convoy succeeds and dislodges London
+    out = run(main, ["adjudicate", "--json", "--paradox", "1982", *files]).output
+    assert json.loads(out)["dislodged"] == {"ENGLAND": [
+        {"unit": "F LON", "from": "BRE", "convoyed": True, "retreats": []}]}
+
+
+@pytest.mark.parametrize("flag, hint", [("missing_coats=fail", "did you mean missing_coast"),
+                                        ("missing_coast=maybe", "choose from infer, fail"),
+                                        ("missing_coast", "expected NAME=VALUE")])
+def test_cli_bad_option_is_a_clear_error(tmp_path: Path, flag: str, hint: str) -> None:
+    from click.testing import CliRunner
+
+    from mobadj.cli import main
+
+    res = CliRunner().invoke(main, ["adjudicate", "--option", flag, *_files(tmp_path, "6.B.2")])
+    assert res.exit_code in (1, 2) and "Traceback" not in res.output
+    assert hint in res.output
+
+
+def test_batch_options_key() -> None:
+    from mobadj.batch import run_case as batch_case
+
+    line = {"id": 1, "map": "standard", "phase": "S1901M", "units": {"FRANCE": ["F GAS"]},
+            "orders": {"FRANCE": ["F GAS - SPA"]}}
+    assert batch_case(line)["units"] == {"FRANCE": ["F SPA/NC"]}
+    out = batch_case({**line, "options": {"missing_coast": "fail"}})
+    assert out["units"] == {"FRANCE": ["F GAS"]} and out["orders"][0]["result"] == "invalid"
+    out = batch_case({**line, "options": {"convoy_retreat": "false", "paradox": 1982}})
+    assert out["errors"] == [] and out["units"] == {"FRANCE": ["F SPA/NC"]}
+    bad = batch_case({**line, "options": {"paradox": "1999"}})
+    assert bad["errors"] and "choose from" in bad["errors"][0] and bad["orders"] == []
+    assert batch_case(line)["units"] == {"FRANCE": ["F SPA/NC"]}  # options do not stick
