@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from click.testing import CliRunner
@@ -61,3 +62,32 @@ def test_balance_module_reports_figures(capsys) -> None:
     assert abs(sum(f["seat_win_pct"]) - 100) < 0.5 and f["turns"][1] >= 5
     main(["--players", "2", "--games", "4", "--versus"])
     assert "bot win share" in capsys.readouterr().out
+
+
+def test_hot_seat_game_typed_to_the_end(monkeypatch) -> None:
+    # two human seats typing commands (a random legal one each time) until the game ends
+    import mobadj.cards.terminal as terminal
+
+    box: dict = {}
+    rng = random.Random(4)
+    original = terminal.game_class
+
+    def spy(name: str):
+        cls = original(name)
+
+        class Spy(cls):  # type: ignore[misc, valid-type]
+            def setup(self) -> None:
+                super().setup()
+                box["state"] = self
+
+        return Spy
+
+    def read(prompt: str) -> str:
+        seat = int(prompt[1]) - 1
+        return str(rng.choice(box["state"].legal_actions(seat)))
+
+    monkeypatch.setattr(terminal, "game_class", spy)
+    lines: list[str] = []
+    state = play_terminal("miceheist", 2, 3, set(), read=read, write=lines.append)
+    assert state.is_over() and any(line.startswith("Winner") for line in lines)
+    assert any(line.startswith("Seed") for line in lines)
