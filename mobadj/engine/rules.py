@@ -41,6 +41,7 @@ CUT_RULES = ("1982", "2000", "1971")
 #: Every DATC option: name -> its choices, the DATC preference first (docs/rulings.md).
 OPTIONS: dict[str, tuple[Any, ...]] = {
     "paradox": PARADOX_RULES,
+    "adjacent_convoy": ("2023", "dptg", "1971"),  # DATC 4.A.3: c (no fallback) / DPTG / a
     "convoy_retreat": (True, False),  # DATC 4.A.5: b / a
     "dislodged_bounce": ("unless_h2h", "never"),  # DATC 4.A.7: b / a
     "missing_coast": ("infer", "fail"),  # DATC 4.B.2: a / b
@@ -58,6 +59,10 @@ class Rules:
     paradox: str = "szykman"
     #: True when a variant overrides any move hook (standard keeps the fast path).
     move_hooks: bool = False
+    #: DATC 4.A.3: when does a move to an adjacent province go by convoy?  "2023": written
+    #: "via convoy" or a fleet of its own power convoys it (no land fallback); "dptg": only
+    #: "via convoy"; "1971": any power's fleet convoys it and the unit there moves the other way.
+    adjacent_convoy: str = "2023"
     #: DATC 4.A.5: may a unit dislodged by a convoyed army retreat to the army's origin?
     convoy_retreat: bool = True
     #: DATC 4.A.7: a dislodged unit bounces a third unit in the attacker's origin

@@ -297,7 +297,9 @@ def _convoy_intent(
     - A move to a non-adjacent province, or one ordered "via convoy", goes by convoy; with no
       such route it is illegal and the army holds (no land fallback, DATC 4.A.3, 6.G.8).
     - A move to an adjacent province goes by convoy when a fleet of the army's own power
-      is legally ordered to convoy it (2023 rules, DATC 4.A.3, 6.G.6).
+      is legally ordered to convoy it (2023 rules, DATC 4.A.3, 6.G.6).  Options
+      (``Rules.adjacent_convoy``): "dptg", only a move written "via convoy"; "1971", a legal
+      convoy order by any power's fleet when the unit there moves the opposite way.
     """
     seas = {p for p, u in units.items() if rules.can_convoy(topo, u.location, u.kind)}
     cache: dict[tuple[str, str], set[str]] = {}
@@ -309,13 +311,19 @@ def _convoy_intent(
         return got
 
     intent: set[tuple[str, str]] = set()
+    mode = rules.adjacent_convoy
     for c in mos:
         if c.code == CONVOY and c.invalid is None:
             if c.prov not in route(c.target, c.dprov):
                 c.invalid = Reason.NO_ROUTE
                 c.code = HOLD
-            elif units[c.target].power == c.power:
+            elif units[c.target].power == c.power or mode == "1971":
                 intent.add((c.target, c.dprov))
+    if mode == "dptg":  # option, DATC 4.A.3: only "via convoy" takes the convoy (6.G.1)
+        intent.clear()
+    elif mode == "1971" and intent:  # option, DATC 4.A.3 a: only to swap (6.G.2, 6.G.11)
+        swaps = {(m.prov, m.dprov) for m in mos if m.code == MOVE}
+        intent = {(a, d) for a, d in intent if (d, a) in swaps}
     for m in mos:
         if m.code != MOVE:
             continue

@@ -117,6 +117,49 @@ def test_2000_rule_leaves_betrayal_to_szykman_backup() -> None:
             Reason.PARADOX]
 
 
+# ---- DATC 4.A.3: convoying to an adjacent province ---------------------------------------------
+
+DPTG, R1971 = {"adjacent_convoy": "dptg"}, {"adjacent_convoy": "1971"}
+ADJACENT = [
+    # DPTG (only "via convoy"): "it is just a head-to-head battle"
+    ("6.G.1", DPTG, {"ENGLAND A NWY", "ENGLAND F SKA", "RUSSIA A SWE"}, set()),
+    ("6.G.5", DPTG, {"ITALY A ROM", "ITALY F TYS", "TURKEY A APU", "TURKEY F ION"}, set()),
+    # 6.G.4: "with explicit adjacent convoying, kidnapping is prevented and the French army
+    # will successfully move"
+    ("6.G.4", DPTG, SAME, SAME),
+    # 6.G.6: "both the army in Edinburgh and Liverpool will not move"
+    ("6.G.6", DPTG, {"ENGLAND A LVP", "ENGLAND F ENG", "FRANCE F IRI", "FRANCE F NTH",
+                     "GERMANY A EDI", "RUSSIA F NAO", "RUSSIA F NWG"}, set()),
+    # 6.G.7, 6.G.19: "there is also no convoy and none of the units move"
+    ("6.G.7", DPTG, SAME, SAME),
+    ("6.G.19", DPTG, SAME, SAME),
+    # 6.G.9: "the Russian army in Sweden is dislodged by the army from Norway"
+    ("6.G.9", DPTG, {"ENGLAND A SWE", "ENGLAND F FIN", "ENGLAND F SKA"}, {"RUSSIA A SWE"}),
+    # 1971: any fleet's convoy counts when the unit there moves the other way
+    ("6.G.1", R1971, SAME, SAME),
+    # 6.G.2: "the army in Norway is kidnapped and swaps with the army in Sweden"
+    ("6.G.2", R1971, {"ENGLAND A SWE", "GERMANY F SKA", "RUSSIA F NWY"}, set()),
+    # 6.G.3: "the convoy should be ignored, resulting in the same adjudication"
+    ("6.G.3", R1971, SAME, SAME),
+    ("6.G.6", R1971, SAME, SAME),  # "the units are swapped"
+    # 6.G.7, 6.G.19: "the intent is not important and the units ... swap"
+    ("6.G.7", R1971, {"ENGLAND F SKA", "ENGLAND F SWE", "RUSSIA A NWY", "RUSSIA F BOT"},
+     set()),
+    ("6.G.19", R1971, {"FRANCE A SPA", "FRANCE F WES", "ITALY A MAR", "ITALY F LYO"}, set()),
+    # 6.G.11: not a convoy; "the English fleet in Norway is dislodged and the fleet in
+    # Skagerrak will not be dislodged"
+    ("6.G.11", R1971, {"ENGLAND F NTH", "RUSSIA A NWY", "RUSSIA F BAR", "RUSSIA F SKA"},
+     {"ENGLAND F NWY"}),
+    # 6.G.13: "the support of Venice will not be cut as normal"
+    ("6.G.13", R1971, SAME, SAME),
+]
+
+
+@pytest.mark.parametrize("entry", ADJACENT, ids=[_id(e) for e in ADJACENT])
+def test_adjacent_convoy_options(entry: tuple) -> None:
+    check(*entry)
+
+
 # ---- DATC 4.A.5: retreat to the origin of a convoyed attacker ----------------------------------
 
 RETREAT = [
