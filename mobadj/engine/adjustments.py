@@ -65,8 +65,48 @@ def resolve_adjustments(
     position: Position,
     orders: Iterable[tuple[str | None, Any]],
     topo: Topology,
+    too_many: str = "first",
 ) -> AdjustmentOutcome:
-    """Adjudicate builds, removals and waives; apply civil disorder where too few removals."""
+    """Adjudicate builds, removals and waives; apply civil disorder where too few removals.
+
+    ``too_many`` (DATC 4.D.4 / 4.D.6, ``Rules.too_many``): "first" legal orders are used (b,
+    the preference); "last" legal orders (c); "all_invalid" (a): a power that orders too many
+    builds builds nothing, one that orders too many removals has them all made by the
+    civil-disorder rule."""
+    if too_many == "first":
+        return _resolve(position, orders, topo)
+    orders = list(orders)
+    if too_many == "last":
+        out = _resolve(position, orders[::-1], topo)
+        out.results.reverse()
+        return out
+    first = _resolve(position, orders, topo)
+    over = {
+        (r.power, isinstance(o, Build))
+        for (_, o), r in zip(orders, first.results, strict=True)
+        if r.reason is Reason.TOO_MANY
+    }
+    if not over:
+        return first
+    kept: list[tuple[str | None, Any]] = []
+    void: dict[int, OrderResult] = {}
+    for i, ((power, o), r) in enumerate(zip(orders, first.results, strict=True)):
+        if isinstance(o, (Build, Remove, Disband)) and (r.power, isinstance(o, Build)) in over:
+            keep_own = r.outcome is Outcome.INVALID and r.reason is not Reason.TOO_MANY
+            void[i] = r if keep_own else OrderResult(
+                r.power, str(o), Outcome.INVALID, Reason.TOO_MANY)
+        else:
+            kept.append((power, o))
+    out = _resolve(position, kept, topo)
+    rest = iter(out.results)
+    out.results = [void[i] if i in void else next(rest) for i in range(len(orders))]
+    return out
+
+
+def _resolve(
+    position: Position, orders: Iterable[tuple[str | None, Any]], topo: Topology
+) -> AdjustmentOutcome:
+    """The orders one by one, the first legal ones used (DATC 4.D.4 b, 4.D.6 b)."""
     counts = adjustment_counts(position)
     left = dict(counts)
     results: list[OrderResult] = []

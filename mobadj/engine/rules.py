@@ -76,7 +76,8 @@ class Rules:
     unit_coast: str = "ignore"
     #: DATC 4.B.6: a coast in an army's move ("A GAS - SPA/NC").
     irrelevant_coast: str = "ignore"
-    #: DATC 4.D.4 / 4.D.6: more builds or removals than allowed.
+    #: DATC 4.D.4 / 4.D.6: more builds or removals than allowed: the "first" legal orders
+    #: are used, the "last" ones, or none ("all_invalid": no builds; removals by civil disorder).
     too_many: str = "first"
 
     def __post_init__(self) -> None:

@@ -319,3 +319,35 @@ def test_batch_options_key() -> None:
     bad = batch_case({**line, "options": {"paradox": "1999"}})
     assert bad["errors"] and "choose from" in bad["errors"][0] and bad["orders"] == []
     assert batch_case(line)["units"] == {"FRANCE": ["F SPA/NC"]}  # options do not stick
+
+
+# ---- DATC 4.D.4 / 4.D.6: too many builds or removals -----------------------------------------
+
+TOO_MANY = [
+    # 6.I.1 (Germany may build one: WAR, KIE, MUN): 4.D.4 c, the last legal build is used
+    ("6.I.1", {"too_many": "last"}, {"GERMANY A MUN", "GERMANY A PAR", "RUSSIA A WAR"},
+     ["invalid", "invalid", "succeeds"]),
+    # 4.D.4 a: all build orders are invalid
+    ("6.I.1", {"too_many": "all_invalid"}, {"GERMANY A PAR", "RUSSIA A WAR"},
+     ["invalid", "invalid", "invalid"]),
+    # 6.J.1 (France removes one of PIC, PAR): 4.D.6 c, the last legal removal is used
+    ("6.J.1", {"too_many": "last"}, {"FRANCE A PIC"}, ["invalid", "invalid", "succeeds"]),
+    # 4.D.6 a: the removal is made by the civil-disorder rule (Picardy is the farther)
+    ("6.J.1", {"too_many": "all_invalid"}, {"FRANCE A PAR"}, ["invalid", "invalid", "invalid"]),
+    # 6.J.2: a duplicate is not "too many": the same result under every option
+    ("6.J.2", {"too_many": "all_invalid"}, SAME, ["succeeds", "invalid"]),
+]
+
+
+@pytest.mark.parametrize("entry", TOO_MANY, ids=[_id(e) for e in TOO_MANY])
+def test_too_many_options(entry: tuple) -> None:
+    res = check(*entry[:3], None)
+    assert [r.outcome.value for r in res.results] == entry[3]
+
+
+def test_too_many_all_invalid_keeps_other_reasons() -> None:
+    res = run_case("6.I.1", rules_for("standard", too_many="all_invalid"))
+    assert [r.reason for r in res.results] == [Reason.NOT_HOME, Reason.TOO_MANY, Reason.TOO_MANY]
+    res = run_case("6.J.1", rules_for("standard", too_many="all_invalid"))
+    assert res.results[0].reason is Reason.NO_UNIT
+    assert [(d.order, d.reason) for d in res.defaults] == [("Remove A PIC", Reason.CIVIL_DISORDER)]
