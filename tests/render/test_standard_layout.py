@@ -141,3 +141,18 @@ def test_cli_renders_the_standard_map(tmp_path):
     res = CliRunner().invoke(main, ["map", "render", "--map", "standard", "-o", str(out)])
     assert res.exit_code == 0, res.output
     assert "space-PAR" in out.read_text(encoding="utf-8")
+
+
+def test_engine_positions_keep_the_coast(gm):
+    """The engine keys units by province and keeps the coast in ``location``."""
+    from types import SimpleNamespace
+
+    from mobadj.render import as_view
+
+    fleet = SimpleNamespace(power="RUSSIA", kind="F", location="STP/NC")
+    view = as_view(gm, SimpleNamespace(units={"STP": fleet}, centers={}, dislodged={},
+                                       phase="Spring 1901"))
+    assert [(u.province, u.coast) for u in view.units] == [("STP", "NC")]
+    army = SimpleNamespace(power="RUSSIA", kind="A", location="MOS")
+    view = as_view(gm, SimpleNamespace(units={"MOS": army}, centers={}, dislodged={}))
+    assert [(u.province, u.coast) for u in view.units] == [("MOS", "")]
