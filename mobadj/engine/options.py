@@ -9,6 +9,8 @@ options, so the standard resolver stays as fast as it is:
   6.F.18, 6.F.22-6.F.24) falls to the Szykman rule as backup.
 - ``dislodged_bounce`` "never" (DATC 4.A.7 a): a dislodged unit has no effect on the province
   its attacker came from, even when they passed each other by convoy.
+- ``convoy_disruption`` "any_route" (DATC 4.A.1 a, the 1971 rule): a convoy with several
+  routes is disrupted when any fleet on any of its routes fails.
 """
 
 from __future__ import annotations
@@ -23,11 +25,13 @@ from mobadj.engine.topology import Topology
 class OptionResolver(Resolver):
     """The movement resolver with the DATC's alternative rules (see the module docstring)."""
 
-    __slots__ = ("uncut", "literal_dislodge")
+    __slots__ = ("uncut", "literal_dislodge", "any_route", "on_route")
 
     def __init__(self, orders: Sequence[MOrder], topo: Topology, rules: Rules) -> None:
         super().__init__(orders, topo, rules)
         self.literal_dislodge = rules.dislodged_bounce == "never"
+        self.any_route = rules.convoy_disruption == "any_route"
+        self.on_route: dict[str, set[str]] = {}
         self.uncut = uncut_pairs(self) if rules.paradox in ("1982", "2000", "1971") else set()
 
     def _support(self, s: MOrder) -> bool:
@@ -48,6 +52,23 @@ class OptionResolver(Resolver):
             if not k.convoy or self.path(k):
                 return False
         return True
+
+    def path(self, o: MOrder) -> bool:
+        """DATC 5.B.4; with 4.A.1 a every convoying fleet on any route must succeed."""
+        if not (o.convoy and self.any_route):
+            return Resolver.path(self, o)
+        need = self.on_route.get(o.prov)
+        if need is None:
+            ordered = {c.prov for c in o.convoys}
+            need = self.on_route[o.prov] = (
+                self.topo.necessary_seas(o.prov, o.dprov, ordered)
+                if ordered and self.topo.convoy_route_exists(o.prov, o.dprov, ordered)
+                else set()
+            )
+        if not need:
+            return False
+        resolve = self.resolve
+        return all(c.res if c.resolved else resolve(c) for c in o.convoys if c.prov in need)
 
     def prevent(self, k: MOrder) -> int:
         """DATC 5.B.6 PREVENT STRENGTH; with 4.A.7 a also 0 when the unit is dislodged by a

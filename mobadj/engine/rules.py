@@ -40,6 +40,7 @@ CUT_RULES = ("1982", "2000", "1971")
 
 #: Every DATC option: name -> its choices, the DATC preference first (docs/rulings.md).
 OPTIONS: dict[str, tuple[Any, ...]] = {
+    "convoy_disruption": ("all_routes", "any_route"),  # DATC 4.A.1: b / a (1971)
     "paradox": PARADOX_RULES,
     "adjacent_convoy": ("2023", "dptg", "1971"),  # DATC 4.A.3: c (no fallback) / DPTG / a
     "convoy_retreat": (True, False),  # DATC 4.A.5: b / a
@@ -57,6 +58,9 @@ class Rules:
     """Standard Diplomacy (2023 rulebook, DATC 3.0 preferences)."""
 
     paradox: str = "szykman"
+    #: DATC 4.A.1: a convoy with several routes is disrupted when "all_routes" are (b) or
+    #: when "any_route" is (a, the 1971 rulebook).
+    convoy_disruption: str = "all_routes"
     #: True when a variant overrides any move hook (standard keeps the fast path).
     move_hooks: bool = False
     #: DATC 4.A.3: when does a move to an adjacent province go by convoy?  "2023": written
@@ -91,7 +95,11 @@ class Rules:
     def resolver_cls(self) -> Any:
         """The resolver class these options need: None for the standard
         movement.Resolver, else mobadj.engine.options.OptionResolver."""
-        if self.paradox in CUT_RULES or self.dislodged_bounce != "unless_h2h":
+        if (
+            self.paradox in CUT_RULES
+            or self.dislodged_bounce != "unless_h2h"
+            or self.convoy_disruption != "all_routes"
+        ):
             from mobadj.engine.options import OptionResolver
 
             return OptionResolver

@@ -56,6 +56,31 @@ def _id(entry: tuple) -> str:
     return case_id + "-" + ",".join(f"{k}={v}" for k, v in options.items())
 
 
+# ---- DATC 4.A.1: multi-route convoy disruption ---------------------------------------------------
+
+ANY = {"convoy_disruption": "any_route"}
+DISRUPTION = [
+    # 6.F.9-6.F.11: "If the 1971 rules are used ... the army will stay in London"
+    ("6.F.9", ANY, {"ENGLAND A LON", "ENGLAND F NTH", "FRANCE F BRE", "FRANCE F ENG"},
+     {"ENGLAND F ENG"}),
+    ("6.F.10", ANY, {"ENGLAND A LON", "ENGLAND F NTH", "FRANCE F BRE", "FRANCE F ENG"},
+     {"GERMANY F ENG"}),
+    ("6.F.11", ANY, {"ENGLAND A LON", "RUSSIA F NTH", "FRANCE F BRE", "FRANCE F ENG"},
+     {"GERMANY F ENG"}),
+    # 6.F.12: "the convoy from London to Belgium will still succeed"
+    ("6.F.12", ANY, SAME, SAME),
+    # 6.F.19 under the 1971 rulebook (both rules): "The support of the fleet in Naples is not
+    # cut and the fleet in Rome dislodges the fleet in the Tyrrhenian Sea"
+    ("6.F.19", {**ANY, "paradox": "1971"},
+     {"FRANCE A TUN", "FRANCE F ION", "ITALY F NAP", "ITALY F TYS"}, {"FRANCE F TYS"}),
+]
+
+
+@pytest.mark.parametrize("entry", DISRUPTION, ids=[_id(e) for e in DISRUPTION])
+def test_convoy_disruption_options(entry: tuple) -> None:
+    check(*entry)
+
+
 # ---- DATC 4.A.2: convoy paradoxes ---------------------------------------------------------------
 
 P1982, P2000, P1971 = {"paradox": "1982"}, {"paradox": "2000"}, {"paradox": "1971"}
