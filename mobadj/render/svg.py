@@ -4,7 +4,9 @@ Main entry point: :func:`render_svg(game_map, layout, position_like)`.  The layo
 geometry (:mod:`mobadj.render.layout`), the map gives names, terrain, centres and mob
 colours, the position (:mod:`mobadj.render.position`) gives units, owners and arrows.
 Drawing order, bottom to top: spaces, borders, diagonal points, highways, junctions,
-subway lines, labels, centres, supports, arrows, units, legend.  Colours, the SVG writer and
+subway lines, labels, centres, split-coast tags, supports, arrows, units, legend.
+:func:`draw_svg` also draws the picture as layers (board, per-owner tints, overlay) for the
+PNG cache of :mod:`mobadj.render.raster`.  Colours, the SVG writer and
 the unit glyphs live in :mod:`mobadj.render.ink`, the legend in :mod:`mobadj.render.legend`.
 """
 
