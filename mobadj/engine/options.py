@@ -9,6 +9,8 @@ options, so the standard resolver stays as fast as it is:
   6.F.18, 6.F.22-6.F.24) falls to the Szykman rule as backup.
 - ``dislodged_bounce`` "never" (DATC 4.A.7 a): a dislodged unit has no effect on the province
   its attacker came from, even when they passed each other by convoy.
+- ``convoy_attack`` "cuts" (DATC 4.A.4 b): a convoyed attack "comes from the sea", so it
+  cuts a support for an attack on its own province.
 - ``convoy_disruption`` "any_route" (DATC 4.A.1 a, the 1971 rule): a convoy with several
   routes is disrupted when any fleet on any of its routes fails.
 """
@@ -25,17 +27,19 @@ from mobadj.engine.topology import Topology
 class OptionResolver(Resolver):
     """The movement resolver with the DATC's alternative rules (see the module docstring)."""
 
-    __slots__ = ("uncut", "literal_dislodge", "any_route", "on_route")
+    __slots__ = ("uncut", "literal_dislodge", "any_route", "on_route", "sea_attack")
 
     def __init__(self, orders: Sequence[MOrder], topo: Topology, rules: Rules) -> None:
         super().__init__(orders, topo, rules)
         self.literal_dislodge = rules.dislodged_bounce == "never"
         self.any_route = rules.convoy_disruption == "any_route"
         self.on_route: dict[str, set[str]] = {}
+        self.sea_attack = rules.convoy_attack == "cuts"
         self.uncut = uncut_pairs(self) if rules.paradox in ("1982", "2000", "1971") else set()
 
     def _support(self, s: MOrder) -> bool:
-        """DATC 5.B.2 SUPPORT, except that the attacks :func:`uncut_pairs` lists do not cut."""
+        """DATC 5.B.2 SUPPORT, except that the attacks :func:`uncut_pairs` lists do not cut, and
+        with 4.A.4 b a convoyed attack from the supported province cuts like any other."""
         if s.forced is not None:
             return False
         attackers = self.moves_to.get(s.prov)
@@ -45,7 +49,7 @@ class OptionResolver(Resolver):
         for k in attackers:
             if k.power == s.power or (s, k) in self.uncut:
                 continue
-            if into is not None and k.prov == into:
+            if into is not None and k.prov == into and not (k.convoy and self.sea_attack):
                 if k.res if k.resolved else self.resolve(k):
                     return False
                 continue

@@ -43,6 +43,7 @@ OPTIONS: dict[str, tuple[Any, ...]] = {
     "convoy_disruption": ("all_routes", "any_route"),  # DATC 4.A.1: b / a (1971)
     "paradox": PARADOX_RULES,
     "adjacent_convoy": ("2023", "dptg", "1971"),  # DATC 4.A.3: c (no fallback) / DPTG / a
+    "convoy_attack": ("from_origin", "cuts"),  # DATC 4.A.4: a / b
     "convoy_retreat": (True, False),  # DATC 4.A.5: b / a
     "dislodged_bounce": ("unless_h2h", "never"),  # DATC 4.A.7: b / a
     "missing_coast": ("infer", "fail"),  # DATC 4.B.2: a / b
@@ -67,6 +68,9 @@ class Rules:
     #: "via convoy" or a fleet of its own power convoys it (no land fallback); "dptg": only
     #: "via convoy"; "1971": any power's fleet convoys it and the unit there moves the other way.
     adjacent_convoy: str = "2023"
+    #: DATC 4.A.4: a convoyed army attacking a unit that supports an attack on the army's own
+    #: province comes "from_origin" (a: it does not cut) or from the sea, and "cuts" (b).
+    convoy_attack: str = "from_origin"
     #: DATC 4.A.5: may a unit dislodged by a convoyed army retreat to the army's origin?
     convoy_retreat: bool = True
     #: DATC 4.A.7: a dislodged unit bounces a third unit in the attacker's origin
@@ -99,6 +103,7 @@ class Rules:
             self.paradox in CUT_RULES
             or self.dislodged_bounce != "unless_h2h"
             or self.convoy_disruption != "all_routes"
+            or self.convoy_attack != "from_origin"
         ):
             from mobadj.engine.options import OptionResolver
 

@@ -185,6 +185,22 @@ def test_adjacent_convoy_options(entry: tuple) -> None:
     check(*entry)
 
 
+# ---- DATC 4.A.4: a convoyed attack on a unit supporting an attack on the army's province ---------
+
+CONVOY_ATTACK = [
+    # 6.G.13: "If the Austrian attack is considered to be coming from the Adriatic Sea, then
+    # the support is cut and the army in Trieste will not be dislodged"
+    ("6.G.13", {"convoy_attack": "cuts"},
+     {"AUSTRIA A TRI", "AUSTRIA F ADR", "ITALY A VEN", "ITALY F ALB"}, set()),
+]
+
+
+@pytest.mark.parametrize("entry", CONVOY_ATTACK, ids=[_id(e) for e in CONVOY_ATTACK])
+def test_convoy_attack_options(entry: tuple) -> None:
+    res = check(*entry)
+    assert [r.reason for r in res.results if r.order.startswith("A VEN")] == [Reason.CUT]
+
+
 # ---- DATC 4.A.5: retreat to the origin of a convoyed attacker ----------------------------------
 
 RETREAT = [
