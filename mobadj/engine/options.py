@@ -11,6 +11,9 @@ options, so the standard resolver stays as fast as it is:
   its attacker came from, even when they passed each other by convoy.
 - ``convoy_attack`` "cuts" (DATC 4.A.4 b): a convoyed attack "comes from the sea", so it
   cuts a support for an attack on its own province.
+- ``support_coast`` "same_power" / "required" (DATC 4.B.4): a support that omits the coast
+  of a fleet's move to a split-coast province is void when the fleet is foreign (Calhamer's
+  position) or always (orders checked on submission).
 - ``convoy_disruption`` "any_route" (DATC 4.A.1 a, the 1971 rule): a convoy with several
   routes is disrupted when any fleet on any of its routes fails.
 """
@@ -20,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mobadj.engine.movement import CONVOY, MOVE, SUPPORT, MOrder, Resolver
+from mobadj.engine.results import Reason
 from mobadj.engine.rules import Rules
 from mobadj.engine.topology import Topology
 
@@ -35,6 +39,8 @@ class OptionResolver(Resolver):
         self.any_route = rules.convoy_disruption == "any_route"
         self.on_route: dict[str, set[str]] = {}
         self.sea_attack = rules.convoy_attack == "cuts"
+        if rules.support_coast != "optional":
+            void_coastless_supports(self, rules.support_coast == "same_power")
         self.uncut = uncut_pairs(self) if rules.paradox in ("1982", "2000", "1971") else set()
 
     def _support(self, s: MOrder) -> bool:
@@ -87,6 +93,19 @@ class OptionResolver(Resolver):
             ):
                 return 0
         return Resolver.prevent(self, k)
+
+
+def void_coastless_supports(r: Resolver, foreign_only: bool) -> None:
+    """DATC 4.B.4 options: a support without the coast a fleet's move names is void (only when
+    the fleet is of another power with ``foreign_only``)."""
+    for s in r.orders:
+        if s.code != SUPPORT or s.void is not None or s.dprov is None or s.dest != s.dprov:
+            continue
+        t = r.unit_at[s.target]
+        if "/" in t.dest and not (foreign_only and t.power == s.power):
+            t.supports.remove(s)
+            s.void = Reason.VOID_SUPPORT
+            s.resolved = True
 
 
 def uncut_pairs(r: Resolver) -> set[tuple[MOrder, MOrder]]:

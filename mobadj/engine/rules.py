@@ -48,6 +48,7 @@ OPTIONS: dict[str, tuple[Any, ...]] = {
     "dislodged_bounce": ("unless_h2h", "never"),  # DATC 4.A.7: b / a
     "missing_coast": ("infer", "fail"),  # DATC 4.B.2: a / b
     "impossible_coast": ("illegal", "ignore"),  # DATC 4.B.3: b / a
+    "support_coast": ("optional", "same_power", "required"),  # DATC 4.B.4
     "unit_coast": ("ignore", "fail"),  # DATC 4.B.5: b / a
     "irrelevant_coast": ("ignore", "fail"),  # DATC 4.B.6: b / a
     "too_many": ("first", "all_invalid", "last"),  # DATC 4.D.4 / 4.D.6: b / a / c
@@ -80,6 +81,10 @@ class Rules:
     missing_coast: str = "infer"
     #: DATC 4.B.3: a fleet move to a coast it cannot reach.
     impossible_coast: str = "illegal"
+    #: DATC 4.B.4: may a support omit the coast of a fleet's move to a split-coast province?
+    #: "optional" (6.B.8, 6.B.15), only for a fleet of the same power ("same_power",
+    #: Calhamer), or never ("required", orders checked on submission).
+    support_coast: str = "optional"
     #: DATC 4.B.5: an order naming the wrong coast of the ordered fleet ("F SPA/NC" on SC).
     unit_coast: str = "ignore"
     #: DATC 4.B.6: a coast in an army's move ("A GAS - SPA/NC").
@@ -104,6 +109,7 @@ class Rules:
             or self.dislodged_bounce != "unless_h2h"
             or self.convoy_disruption != "all_routes"
             or self.convoy_attack != "from_origin"
+            or self.support_coast != "optional"
         ):
             from mobadj.engine.options import OptionResolver
 

@@ -264,6 +264,15 @@ COASTS = [
     ("6.B.2", {"missing_coast": "fail"}, {"FRANCE F GAS"}, set(), "invalid"),
     # 6.B.3 with 4.B.3 a ("a lenient interpretation"): the move goes to the north coast
     ("6.B.3", {"impossible_coast": "ignore"}, {"FRANCE F SPA/NC"}, set(), "succeeds"),
+    # 6.B.15 with 4.B.4 as Calhamer rules (an omitted coast only for one's own fleet): the
+    # support fails and the Italian fleet moves to the south coast
+    ("6.B.15", {"support_coast": "same_power"},
+     {"FRANCE F POR", "ENGLAND F MAO", "ITALY F LYO", "ITALY F SPA/SC"}, set(), "fails"),
+    # 6.B.8: France supports its own fleet, so Calhamer's rule accepts the support
+    ("6.B.8", {"support_coast": "same_power"}, SAME, SAME, "succeeds"),
+    # 4.B.4 "only support orders with coast specification are admissible": 6.B.8 fails too
+    ("6.B.8", {"support_coast": "required"},
+     {"FRANCE F POR", "FRANCE F GAS", "ITALY F LYO", "ITALY F SPA/SC"}, set(), "fails"),
     # 6.B.10 with 4.B.5 a ("if only perfect orders are accepted, then the move will fail")
     ("6.B.10", {"unit_coast": "fail"}, {"FRANCE F SPA/SC"}, set(), "invalid"),
     # 6.B.12 with 4.B.6 a (likewise)
@@ -273,7 +282,7 @@ COASTS = [
 
 @pytest.mark.parametrize("entry", COASTS, ids=[_id(e) for e in COASTS])
 def test_coast_options(entry: tuple) -> None:
-    res = check(*entry[:4])
+    res = check(*entry[:4])  # the case's first order is the one the option is about
     assert res.results[0].outcome.value == entry[4]
 
 
