@@ -14,6 +14,9 @@ options, so the standard resolver stays as fast as it is:
 - ``support_coast`` "same_power" / "required" (DATC 4.B.4): a support that omits the coast
   of a fleet's move to a split-coast province is void when the fleet is foreign (Calhamer's
   position) or always (orders checked on submission).
+- ``adjacent_convoy`` "fallback" (DATC 4.A.3 as DATC 2.4 preferred): an army convoyed to a
+  province it could reach over land takes the land route when its convoy fails; two units
+  moving into each other's province then meet head-on unless one of them is convoyed.
 - ``convoy_disruption`` "any_route" (DATC 4.A.1 a, the 1971 rule): a convoy with several
   routes is disrupted when any fleet on any of its routes fails.
 """
@@ -27,11 +30,13 @@ from mobadj.engine.results import Reason
 from mobadj.engine.rules import Rules
 from mobadj.engine.topology import Topology
 
+FALLBACK = 3  # MOrder.h2h of two units moving into each other where one may fall back
+
 
 class OptionResolver(Resolver):
     """The movement resolver with the DATC's alternative rules (see the module docstring)."""
 
-    __slots__ = ("uncut", "literal_dislodge", "any_route", "on_route", "sea_attack")
+    __slots__ = ("uncut", "literal_dislodge", "any_route", "on_route", "sea_attack", "fallback")
 
     def __init__(self, orders: Sequence[MOrder], topo: Topology, rules: Rules) -> None:
         super().__init__(orders, topo, rules)
@@ -39,6 +44,9 @@ class OptionResolver(Resolver):
         self.any_route = rules.convoy_disruption == "any_route"
         self.on_route: dict[str, set[str]] = {}
         self.sea_attack = rules.convoy_attack == "cuts"
+        self.fallback: set[MOrder] = set()
+        if rules.adjacent_convoy == "fallback":
+            self._fallbacks()
         if rules.support_coast != "optional":
             void_coastless_supports(self, rules.support_coast == "same_power")
         self.uncut = uncut_pairs(self) if rules.paradox in ("1982", "2000", "1971") else set()
@@ -63,8 +71,39 @@ class OptionResolver(Resolver):
                 return False
         return True
 
+    def _fallbacks(self) -> None:
+        """Convoyed moves to a land neighbour; a swap involving one is decided in battle()."""
+        nb = self.topo.neighbours
+        for o in self.orders:
+            if o.code == MOVE and o.convoy and o.dprov in nb[o.ukind].get(o.loc, ()):
+                self.fallback.add(o)
+                opp = o.opp
+                if opp is not None and opp.code == MOVE and opp.dprov == o.prov:
+                    o.h2h = opp.h2h = FALLBACK
+
+    def run(self) -> None:
+        super().run()
+        for o in self.fallback:  # went by land: retreats and reports treat it so
+            if not self._by_convoy(o):
+                o.convoy = False
+
+    def _by_convoy(self, o: MOrder) -> bool:
+        return o.convoy and self._route(o)
+
+    def battle(self, o: MOrder) -> bool:
+        """Head-on unless either unit arrives by convoy (for fallback moves)."""
+        if o.h2h != FALLBACK:
+            return Resolver.battle(self, o)
+        return not (self._by_convoy(o) or self._by_convoy(o.opp))
+
     def path(self, o: MOrder) -> bool:
-        """DATC 5.B.4; with 4.A.1 a every convoying fleet on any route must succeed."""
+        """DATC 5.B.4; with 4.A.1 a every convoying fleet on any route must succeed; a
+        fallback move always has its land route."""
+        if o in self.fallback:
+            return True
+        return self._route(o)
+
+    def _route(self, o: MOrder) -> bool:
         if not (o.convoy and self.any_route):
             return Resolver.path(self, o)
         need = self.on_route.get(o.prov)

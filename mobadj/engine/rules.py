@@ -42,7 +42,7 @@ CUT_RULES = ("1982", "2000", "1971")
 OPTIONS: dict[str, tuple[Any, ...]] = {
     "convoy_disruption": ("all_routes", "any_route"),  # DATC 4.A.1: b / a (1971)
     "paradox": PARADOX_RULES,
-    "adjacent_convoy": ("2023", "dptg", "1971"),  # DATC 4.A.3: c (no fallback) / DPTG / a
+    "adjacent_convoy": ("2023", "dptg", "1971", "fallback"),  # DATC 4.A.3: c / DPTG / a / 2.4
     "convoy_attack": ("from_origin", "cuts"),  # DATC 4.A.4: a / b
     "convoy_retreat": (True, False),  # DATC 4.A.5: b / a
     "dislodged_bounce": ("unless_h2h", "never"),  # DATC 4.A.7: b / a
@@ -67,7 +67,8 @@ class Rules:
     move_hooks: bool = False
     #: DATC 4.A.3: when does a move to an adjacent province go by convoy?  "2023": written
     #: "via convoy" or a fleet of its own power convoys it (no land fallback); "dptg": only
-    #: "via convoy"; "1971": any power's fleet convoys it and the unit there moves the other way.
+    #: "via convoy"; "1971": any power's fleet convoys it and the unit there moves the other way;
+    #: "fallback": as "2023", but the land route when no convoy gets it there (DATC 2.4).
     adjacent_convoy: str = "2023"
     #: DATC 4.A.4: a convoyed army attacking a unit that supports an attack on the army's own
     #: province comes "from_origin" (a: it does not cut) or from the sea, and "cuts" (b).
@@ -110,6 +111,7 @@ class Rules:
             or self.convoy_disruption != "all_routes"
             or self.convoy_attack != "from_origin"
             or self.support_coast != "optional"
+            or self.adjacent_convoy == "fallback"
         ):
             from mobadj.engine.options import OptionResolver
 

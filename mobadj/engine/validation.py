@@ -299,7 +299,8 @@ def _convoy_intent(
     - A move to an adjacent province goes by convoy when a fleet of the army's own power
       is legally ordered to convoy it (2023 rules, DATC 4.A.3, 6.G.6).  Options
       (``Rules.adjacent_convoy``): "dptg", only a move written "via convoy"; "1971", a legal
-      convoy order by any power's fleet when the unit there moves the opposite way.
+      convoy order by any power's fleet when the unit there moves the opposite way;
+      "fallback", as 2023 but a convoy to an adjacent province falls back to the land route.
     """
     seas = {p for p, u in units.items() if rules.can_convoy(topo, u.location, u.kind)}
     cache: dict[tuple[str, str], set[str]] = {}
@@ -328,7 +329,11 @@ def _convoy_intent(
         if m.code != MOVE:
             continue
         if m.convoy:
-            if not route(m.prov, m.dprov):
+            if route(m.prov, m.dprov):
+                pass
+            elif mode == "fallback" and m.dprov in topo.neighbours[m.ukind].get(m.loc, ()):
+                m.convoy = False  # option: the land route as fallback (DATC 2.4, 6.G.8)
+            else:
                 m.invalid = Reason.NO_CONVOY
                 m.code = HOLD
         elif (m.prov, m.dprov) in intent:

@@ -177,7 +177,28 @@ ADJACENT = [
      {"ENGLAND F NWY"}),
     # 6.G.13: "the support of Venice will not be cut as normal"
     ("6.G.13", R1971, SAME, SAME),
+    # the land route as fallback (the DATC 2.4 preference): 6.G.8 "the question is whether the
+    # land route should be used as fallback"; with it Belgium moves to Holland
+    ("6.G.8", {"adjacent_convoy": "fallback"},
+     {"ENGLAND F HEL", "ENGLAND A KIE", "FRANCE A HOL"}, set()),
+    # 6.G.20: the convoy is disrupted and the army falls back to the land route
+    ("6.G.20", {"adjacent_convoy": "fallback"},
+     {"FRANCE A BEL", "FRANCE A BUR", "FRANCE F ENG", "FRANCE F MAO"}, {"ENGLAND F ENG"}),
 ]
+
+
+def test_fallback_swap_with_a_disrupted_convoy_is_a_head_to_head_battle() -> None:
+    units = {"FRANCE": ["A PIC", "F ENG", "A BUR"], "ENGLAND": ["A BEL", "F NTH", "F LON"]}
+    text = ("FRANCE: A PIC - BEL\nFRANCE: F ENG C A PIC - BEL\nFRANCE: A BUR S A PIC - BEL\n"
+            "ENGLAND: A BEL - PIC\nENGLAND: F NTH - ENG\nENGLAND: F LON S F NTH - ENG")
+    position = position_from_data({"phase": "S1901M", "units": units}, GAME_MAP)
+    orders = parse_orders(text, GAME_MAP).orders
+    default = adjudicate(position, orders, GAME_MAP, Rules())
+    assert {str(d.unit) for d in default.dislodged} == {"F ENG"}  # the army stays in Picardy
+    res = adjudicate(position, orders, GAME_MAP, Rules(adjacent_convoy="fallback"))
+    bel = [d for d in res.dislodged if str(d.unit) == "A BEL"]
+    assert len(bel) == 1 and not bel[0].convoyed and "PIC" not in bel[0].retreats
+    assert res.position.units["BEL"].power == "FRANCE"
 
 
 @pytest.mark.parametrize("entry", ADJACENT, ids=[_id(e) for e in ADJACENT])
