@@ -7,13 +7,28 @@ event, view or error ever names a card while it sits in someone else's hand.
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from mobadj.cards.micromob import legal
 from mobadj.cards.micromob.actions import KINDS, Action, Done, Draft, Pass, Payroll, Take, Use
 from mobadj.cards.micromob.cards import SPECIAL_ABILITIES, Card, Deck, load_deck
+from mobadj.cards.micromob.legal import (
+    BONUS_CARDS,
+    BOSS_BY_KIND,
+    BOSS_TEXT,
+    DONE,
+    GOON_BY_KIND,
+    GOON_TEXT,
+    KIND_INDEX,
+    PASS,
+    PAYROLL,
+    POWER,
+    SPECIAL_CARDS,
+    thrifty,
+)
 from mobadj.cards.micromob.scoring import Score, score_player
-from mobadj.cards.protocol import GameInfo, GameState, IllegalAction
+from mobadj.cards.protocol import Event, GameInfo, GameState, IllegalAction
 
 # rulebook, module table: modules -> (min players, max players)
 PLAYERS_FOR_MODULES = {1: (2, 2), 2: (2, 3), 3: (2, 4), 4: (2, 5), 5: (3, 6), 6: (3, 6)}
@@ -23,66 +38,10 @@ MIN_DRAFT_MONEY = 2  # "Replace any cards that have a money (the middle #) of 1 
 OPTIONS = ("modules",)
 
 
-KIND_INDEX = {"hit": 0, "hire": 1, "ally": 2}
-
 _DECK = load_deck()
-GOON_VALUES = {c.id: (c.goon_hit, c.goon_money, c.goon_ally) for c in _DECK.cards.values()}
-BOSS_VALUES = {c.id: (c.boss_hit, c.boss_hire, c.boss_ally) for c in _DECK.cards.values()}
-GOON_TEXT = {
-    c.id: f"{c.id} ({c.goon_hit}/{c.goon_money}/{c.goon_ally})" for c in _DECK.cards.values()
-}
-BOSS_TEXT = {
-    c.id: f"{c.id} ({c.boss_hit}/{c.boss_hire}/{c.boss_ally} {c.colour})"
-    for c in _DECK.cards.values()
-}
-PAYROLL, DONE, PASS = Payroll(), Done(), Pass()  # immutable: one of each is enough
-# cards by power group, for quick "has none of these" checks in hot paths
-_BY_GROUP = {
-    group: frozenset(c.id for c in _DECK.cards.values() if c.power in powers)
-    for group, powers in (
-        ("stat", ("hit_plus", "hire_plus", "ally_plus", "action_plus")),
-        ("special", SPECIAL_ABILITIES),
-        ("bonus", ("extra_hit", "extra_hire", "extra_ally", "extra_action")),
-    )
-}
-STAT_CARDS, SPECIAL_CARDS = _BY_GROUP["stat"], _BY_GROUP["special"]
-BONUS_CARDS = _BY_GROUP["bonus"]
-GOON_BY_KIND = [{cid: v[k] for cid, v in GOON_VALUES.items()} for k in range(3)]
-BOSS_BY_KIND = [{cid: v[k] for cid, v in BOSS_VALUES.items()} for k in range(3)]
-# stat bonus an ally card gives to (hit, hire, ally)
-STAT_BONUS = {
-    c.id: tuple(int(c.power in (kind + "_plus", "action_plus")) for kind in ("hit", "hire", "ally"))
-    for c in _DECK.cards.values()
-}
-
-
-def thrifty(vals: list[int], ids: list[str], total: int, need: int) -> tuple[str, ...] | None:
-    """Goons (``vals`` ascending, same order as ``ids``) reaching ``need``, or None.
-
-    Greedy: the smallest goon that covers what is left, else the largest, again; at least
-    one goon (the weakest) even when bonuses already cover the need.
-    """
-    if not ids:
-        return None
-    if need <= 0:
-        return (ids[0],)
-    if total < need:
-        return None
-    hi = len(vals)
-    i = bisect_left(vals, need)
-    if i < hi:
-        return (ids[i],)
-    chosen: list[str] = []
-    while True:
-        hi -= 1
-        chosen.append(ids[hi])
-        need -= vals[hi]
-        if need <= 0:
-            return tuple(chosen)
-        i = bisect_left(vals, need, 0, hi)
-        if i < hi:
-            chosen.append(ids[i])
-            return tuple(chosen)
+_new_event = object.__new__
+_set_text = Event.text.__set__  # type: ignore[attr-defined]
+_set_visible = Event.visible_to.__set__  # type: ignore[attr-defined]
 
 
 def city_size(players: int) -> int:
@@ -148,7 +107,8 @@ class MicroMobState(GameState):
         self.end_reason = ""
         self.turn = 0
         self.passes = 0  # consecutive turns that ended in a pass with nothing else done
-        self._city_cache: tuple[tuple[str, ...] | None, list] = (None, [])
+        self._city_seen: list[str] | None = None  # the city _by_cost was sorted for
+        self._by_cost: list[list[str]] = []
         self._reset_turn()
         self.log(
             f"micro mob, {n} players, modules {', '.join(self.modules)} "
@@ -213,18 +173,9 @@ class MicroMobState(GameState):
         """Stat bonuses, added automatically (rulebook, "stat bonuses")."""
         return self._stat_bonuses(player)[KIND_INDEX[kind]]
 
-    def _stat_bonuses(self, player: int) -> tuple[int, int, int]:
+    def _stat_bonuses(self, player: int) -> tuple[int, ...]:
         """(hit, hire, ally) stat bonuses of ``player``'s allies."""
-        allies = self.allies[player]
-        if STAT_CARDS.isdisjoint(allies):
-            return (0, 0, 0)
-        h = m = a = 0
-        for cid in allies:
-            bh, bm, ba = STAT_BONUS[cid]
-            h += bh
-            m += bm
-            a += ba
-        return (h, m, a)
+        return legal.stat_bonuses(self.allies[player])
 
     def payment(self, player: int, kind: str, target: str) -> tuple[str, ...] | None:
         """A thrifty set of goons from the hand paying for ``kind`` on ``target``, or None.
@@ -233,23 +184,18 @@ class MicroMobState(GameState):
         not replace them).  The same payment :meth:`legal_actions` lists.
         """
         k = KIND_INDEX[kind]
-        vals, ids, total = self._ordered_hand(player, k)
-        need = BOSS_BY_KIND[k][target] - self.stat_bonus(player, kind)
-        return thrifty(vals, ids, total, need)
-
-    def _ordered_hand(self, player: int, k: int) -> tuple[list[int], list[str], int]:
-        """The hand sorted by what each goon adds to kind ``k``: values, ids, total."""
-        value = GOON_BY_KIND[k]
+        value = legal.GOON_BY_KIND[k]
         ids = sorted(self.hand[player], key=value.__getitem__)
         vals = list(map(value.__getitem__, ids))
-        return vals, ids, sum(vals)
+        need = BOSS_BY_KIND[k][target] - self.stat_bonus(player, kind)
+        return thrifty(vals, ids, sum(vals), need)
 
-    def _city_by_cost(self) -> list[list[tuple[int, str]]]:
-        """The city as (threshold, id) sorted cheapest first, per kind; kept while unchanged."""
-        key = tuple(self.city)
-        if self._city_cache[0] != key:
-            self._city_cache = (key, [sorted((t[c], c) for c in key) for t in BOSS_BY_KIND])
-        return self._city_cache[1]
+    def _city_by_cost(self) -> list[list[str]]:
+        """The city's ids per kind, cheapest first; kept while the city is unchanged."""
+        if self.city != self._city_seen:
+            self._city_seen = list(self.city)
+            self._by_cost = legal.city_by_cost(self.city)
+        return self._by_cost
 
     def bonus_ally(self, player: int, kind: str) -> str | None:
         """The ally whose action bonus allows one more ``kind`` now (specific one first)."""
@@ -268,6 +214,26 @@ class MicroMobState(GameState):
         return fallback
 
     # -- protocol -----------------------------------------------------------------------------
+    def apply(self, player: int, action: Any) -> None:
+        """:meth:`GameState.apply` with its turn check done without building ``to_act()``
+        (it runs once per simulated action)."""
+        if player != self.current or self.phase == "over":
+            raise IllegalAction("it is not your turn")
+        self._apply(player, action)
+        self.actions.append((player, str(action)))
+
+    def log(self, text: str, visible_to: int | Sequence[int] | None = None) -> None:
+        """:meth:`GameState.log`, building the Event without its frozen ``__init__``."""
+        event = _new_event(Event)
+        _set_text(event, text)
+        if visible_to is None:
+            _set_visible(event, None)
+        elif isinstance(visible_to, int):
+            _set_visible(event, frozenset((visible_to,)))
+        else:
+            _set_visible(event, frozenset(visible_to))
+        self.events.append(event)
+
     def to_act(self) -> list[int]:
         return [] if self.phase == "over" else [self.current]
 
@@ -275,19 +241,31 @@ class MicroMobState(GameState):
         return self.phase == "over"
 
     def legal_actions(self, player: int) -> list[Any]:
-        """Every distinct choice: each target and ability use, with one thrifty payment."""
-        if self.phase == "over" or player != self.current:
+        """Every distinct choice: each target and ability use, with one thrifty payment.
+
+        Order: ability uses (ally area order, each target in zone order), then takes (hit,
+        hire, ally; cheapest boss first), then payroll, or pass when nothing else is legal.
+        """
+        if player != self.current or self.phase != "play":
+            if self.phase == "draft" and player == self.current:
+                return [Draft(c) for c in self.pool]
             return []
-        if self.phase == "draft":
-            return [Draft(c) for c in self.pool]
+        allies = self.allies[player]
         if self.acted:
-            kinds = [k for k in KINDS if self.bonus_ally(player, k) is not None]
-            return [*self._takes(player, kinds), DONE]
-        actions: list[Any] = (
-            [] if SPECIAL_CARDS.isdisjoint(self.allies[player]) else self._abilities(player)
-        )
-        takes = self._takes(player, KINDS)
-        actions.extend(takes)
+            kinds = tuple(k for k in (0, 1, 2) if self.bonus_ally(player, KINDS[k]) is not None)
+            return [*legal.takes(self.hand[player], legal.stat_bonuses(allies),
+                                 self._city_by_cost(), kinds), DONE]
+        if SPECIAL_CARDS.isdisjoint(allies):
+            actions: list[Any] = []
+        else:
+            actions = legal.abilities(allies, self.used, self.fatigue[player],
+                                      self.hand[player], self.city, self.pile)
+        takes = legal.takes(self.hand[player], legal.stat_bonuses(allies),
+                            self._city_by_cost(), (0, 1, 2))
+        if actions:
+            actions.extend(takes)
+        else:
+            actions = takes
         if self.fatigue[player]:
             actions.append(PAYROLL)
         elif not takes:
@@ -295,63 +273,9 @@ class MicroMobState(GameState):
         return actions
 
     def _takes(self, player: int, kinds: list[str] | tuple[str, ...]) -> list[Take]:
-        """One Take per affordable (kind, city boss), paid thriftily (a hot loop: inlined)."""
-        out: list[Take] = []
-        hand = self.hand[player]
-        if not hand:
-            return out
-        bonuses = self._stat_bonuses(player)
-        by_cost = self._city_by_cost()
-        fast = Take.fast
-        for kind in kinds:
-            k = KIND_INDEX[kind]
-            costs = by_cost[k]
-            bonus = bonuses[k]
-            value = GOON_BY_KIND[k]
-            if not costs or costs[0][0] - bonus > sum(map(value.__getitem__, hand)):
-                continue  # not even the cheapest boss is affordable
-            if len(hand) == 1:
-                ids = hand
-                vals = [value[hand[0]]]
-            else:
-                ids = sorted(hand, key=value.__getitem__)
-                vals = list(map(value.__getitem__, ids))
-            total = sum(vals)
-            top = vals[-1]
-            memo: dict[int, tuple[str, ...] | None] = {}
-            for threshold, target in costs:
-                need = threshold - bonus
-                if need > total:
-                    break
-                if need <= top:
-                    pay: tuple[str, ...] | None = (
-                        (ids[bisect_left(vals, need)],) if need > 0 else (ids[0],)
-                    )
-                elif need in memo:
-                    pay = memo[need]
-                else:
-                    pay = memo[need] = thrifty(vals, ids, total, need)
-                out.append(fast(kind, target, pay))  # type: ignore[arg-type]
-        return out
-
-    def _abilities(self, player: int) -> list[Use]:
-        out: list[Use] = []
-        cards = self.deck.cards
-        fast = Use.fast
-        for a in self.allies[player]:
-            power = cards[a].power
-            if a in self.used or power not in SPECIAL_ABILITIES:
-                continue
-            if power in ("fatigue_to_hit", "rest"):
-                out.extend(fast(a, g, None) for g in self.fatigue[player])
-            elif power in ("ally_to_hit", "ally_to_hand"):
-                out.extend(fast(a, t, None) for t in self.allies[player])
-            elif power == "expand":
-                if self.pile:
-                    out.append(fast(a, None, None))
-            else:  # swap
-                out.extend(fast(a, c, g) for c in self.city for g in self.hand[player])
-        return out
+        """One Take per affordable (kind, city boss), paid thriftily."""
+        return legal.takes(self.hand[player], legal.stat_bonuses(self.allies[player]),
+                           self._city_by_cost(), tuple(KIND_INDEX[k] for k in kinds))
 
     def parse(self, player: int, text: str) -> Action:
         from mobadj.cards.micromob.parser import parse_command
@@ -359,6 +283,9 @@ class MicroMobState(GameState):
         return parse_command(self, player, text)
 
     def _apply(self, player: int, action: Any) -> None:
+        if action.__class__ is Take and self.phase == "play":  # the common case first
+            self._take(player, action)
+            return
         if self.phase == "over":
             raise IllegalAction("the game is over")
         if isinstance(action, Draft):
@@ -415,15 +342,15 @@ class MicroMobState(GameState):
 
         Returns the public text naming the new cards ("" if none) for the caller's event.
         """
-        size = self.city_base
-        new = []
-        while len(self.city) < size and self.pile:
-            cid = self.pile.pop()
-            self.city.append(cid)
-            new.append(cid)
-        if not new:
+        city, pile, size = self.city, self.pile, self.city_base
+        if len(city) >= size or not pile:
             return ""
-        return "; " + ", ".join(self._boss_text(c) for c in new) + " comes into the city"
+        new = []
+        while len(city) < size and pile:
+            cid = pile.pop()
+            city.append(cid)
+            new.append(BOSS_TEXT[cid])
+        return "; " + ", ".join(new) + " comes into the city"
 
     def _check_end(self) -> bool:
         """The game ends as soon as only 1 boss is left in the city: the kingpin."""
@@ -462,40 +389,41 @@ class MicroMobState(GameState):
         hand = self.hand[player]
         if not goons:
             raise IllegalAction("spend at least one goon")
-        if len(set(goons)) != len(goons) or not set(goons).issubset(hand):
+        if (goons[0] not in hand if len(goons) == 1
+                else len(set(goons)) != len(goons) or not set(goons).issubset(hand)):
             raise IllegalAction("spend goons from your own hand, each once")
-        cards = self.deck.cards
         k = KIND_INDEX[kind]
-        need = BOSS_VALUES[target][k]
-        total = sum(GOON_VALUES[g][k] for g in goons) + self._stat_bonuses(player)[k]
+        need = BOSS_BY_KIND[k][target]
+        total = sum(map(GOON_BY_KIND[k].__getitem__, goons))
+        total += legal.stat_bonuses(self.allies[player])[k]
         if total < need:
             raise IllegalAction(f"{kind} {target} needs {need}; your goons make {total}")
         for g in goons:
             hand.remove(g)
-            self.fatigue[player].append(g)
+        self.fatigue[player].extend(goons)
         self.city.remove(target)
         spent = " ".join(goons)
         refilled = self._refill()
         extra = f" (an extra action thanks to {bonus_from})" if bonus_from else ""
         if kind == "hit":
             self.hits[player].append(target)
-            self.log(f"P{player + 1} hits {self._boss_text(target)} with {spent}{extra}{refilled}")
+            self.log(f"P{player + 1} hits {BOSS_TEXT[target]} with {spent}{extra}{refilled}")
         elif kind == "ally":
             self.allies[player].append(target)
             self.log(
-                f"P{player + 1} allies with {self._boss_text(target)} "
-                f"({cards[target].power}) with {spent}{extra}{refilled}"
+                f"P{player + 1} allies with {BOSS_TEXT[target]} "
+                f"({POWER[target]}) with {spent}{extra}{refilled}"
             )
         else:
             hand.append(target)
             self.log(f"P{player + 1} hires a goon from the city with {spent}{extra}{refilled}")
-            self.log(f"You hire {self._goon_text(target)}", visible_to=player)
+            self.log(f"You hire {GOON_TEXT[target]}", visible_to=player)
         if bonus_from is not None:
             self.bonus_used.add(bonus_from)
         self.acted = True
         self.kinds_taken.add(kind)
         self.passes = 0
-        if self._check_end():
+        if not self.pile and len(self.city) <= 1 and self._check_end():
             return
         if BONUS_CARDS.isdisjoint(self.allies[player]) or not any(
             self.bonus_ally(player, k) and self._takes(player, [k]) for k in KINDS
