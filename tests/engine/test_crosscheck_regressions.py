@@ -13,7 +13,10 @@ from typing import Any
 import pytest
 import yaml
 
-from .helpers import play, units_after
+from mobadj.engine import adjudicate
+from mobadj.orders.parser import parse_orders
+
+from .helpers import STANDARD, play, units_after
 
 CASES: list[dict[str, Any]] = yaml.safe_load(
     (Path(__file__).with_name("crosscheck_cases.yaml")).read_text()
@@ -22,7 +25,7 @@ CASES: list[dict[str, Any]] = yaml.safe_load(
 
 def test_the_case_file_is_complete() -> None:
     ids = [c["id"] for c in CASES]
-    assert len(ids) == len(set(ids)) >= 6
+    assert len(ids) == len(set(ids)) >= 8
     for case in CASES:
         assert {"id", "found", "phase", "units", "orders", "expect"} <= set(case), case["id"]
 
@@ -39,3 +42,8 @@ def test_crosscheck_regression(case: dict[str, Any]) -> None:
         found = [d for key, d in dislodged.items() if key.endswith(" " + unit)]
         assert len(found) == 1, unit
         assert sorted(found[0].retreats) == sorted(spaces)
+    if "retreat_orders" in case:  # the retreat phase that follows
+        parsed = parse_orders(case["retreat_orders"], STANDARD)
+        assert not parsed.errors, parsed.errors
+        after = adjudicate(res.position, parsed.orders, STANDARD)
+        assert units_after(after) == set(expect["after_retreat"])

@@ -13,6 +13,9 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
+from mobadj.board.loader import load_map
+from mobadj.engine.topology import topology_for
+
 FALLBACK = "oracle: land route for a failed 'via convoy' move (DATC 4.A.3, 6.G.8, 6.G.20)"
 CIVIL_DISORDER = "oracle: pre-2023 civil-disorder removals (DATC 4.D.8)"
 RETREATS_CONVOY = "oracle: retreat list after a convoyed attack keeps occupied/standoff spaces"
@@ -22,6 +25,10 @@ VOID_OWN_SUPPORT = ("oracle: a support for an attack on the supporter's own unit
                     "it no longer counts for the head-to-head defence (DATC 6.E.6, 6.E.12)")
 DISRUPTED = ("oracle: a convoy is 'disrupted' by an attack that only a support of the fleet's "
              "own power makes strong enough; the fleet is not dislodged (DATC 6.D.12)")
+WAIVE = ("oracle: a Waive does not use up a build when a build order follows it "
+         "(DATC 4.D.4 b, 4.D.7: the first orders count)")
+RETREAT_STANDOFF = ("oracle: after a convoyed attack, the dislodged unit may retreat to a "
+                    "standoff space (DATC 6.H.6)")
 CONVOY_FAILS = ("convoy disrupted", "no convoy route")
 
 Rerun = Callable[[dict[str, Any]], list[str]]
@@ -31,7 +38,8 @@ def classify(case: dict[str, Any], orc: dict[str, Any], mine: dict[str, Any],
              diffs: list[str], rerun: Rerun) -> str:
     """A category name for a disagreement; "unexplained: ..." needs a human."""
     if case["phase"].endswith("A"):
-        return _civil_disorder(case, orc, rerun) or "unexplained: adjustment " + "+".join(diffs)
+        return (_civil_disorder(case, orc, rerun) or _waive(case, rerun)
+                or "unexplained: adjustment " + "+".join(diffs))
     got = _fallback(case, mine, rerun)
     if got:
         return got
@@ -43,14 +51,25 @@ def classify(case: dict[str, Any], orc: dict[str, Any], mine: dict[str, Any],
         return VOID_OWN_SUPPORT
     if diffs == ["retreats"] and _retreats_superset(orc, mine):
         return RETREATS_CONVOY
+    if diffs == ["retreats", "after_retreat"] and _retreats_superset(orc, mine):
+        return RETREAT_STANDOFF
     return "unexplained: " + "+".join(diffs)
 
 
 def _fallback(case: dict[str, Any], mine: dict[str, Any], rerun: Rerun) -> str | None:
+    army_reach = topology_for(load_map("standard")).reach["A"]
     failed = {o for o, (res, why) in mine["results"].items()
-              if "VIA CONVOY" in o.upper() and res == "fails" and why in CONVOY_FAILS}
-    if not failed:
-        return None
+              if "VIA CONVOY" in o.upper() and res == "fails" and why in CONVOY_FAILS
+              and o.upper().split()[3] in army_reach.get(o.upper().split()[1], ())}
+    # all of them by land, else one at a time (the oracle keeps the convoy route where a
+    # convoy paradox makes it "exist")
+    for chosen in [failed] + [{o} for o in sorted(failed)] if len(failed) > 1 else [failed]:
+        if chosen and _by_land(case, chosen, rerun):
+            return FALLBACK
+    return None
+
+
+def _by_land(case: dict[str, Any], failed: set[str], rerun: Rerun) -> bool:
     # the land route: no "via convoy", and no convoy orders for the army (its own fleets'
     # convoy orders would otherwise make mobadj take the convoy route, 2023 rules)
     armies = {" ".join(o.upper().split()[:2]) for o in failed}
@@ -59,7 +78,7 @@ def _fallback(case: dict[str, Any], mine: dict[str, Any], rerun: Rerun) -> str |
                          if not (" C " in o.upper() and
                                  " ".join(o.upper().split()[3:5]) in armies)]
                      for p, lst in alt["orders"].items()}
-    return FALLBACK if set(rerun(alt)) <= {"retreats"} else None
+    return set(rerun(alt)) <= {"retreats"}
 
 
 def _via_own_support(case: dict[str, Any]) -> bool:
@@ -126,3 +145,13 @@ def _void_own_support(case: dict[str, Any], orc: dict[str, Any], mine: dict[str,
     alt = copy.deepcopy(case)
     alt["orders"] = {p: [o for o in lst if o not in drop] for p, lst in alt["orders"].items()}
     return set(rerun(alt)) <= {"retreats"}
+
+
+def _waive(case: dict[str, Any], rerun: Rerun) -> str | None:
+    """Counterfactual: without the Waive orders (the oracle lets later builds count)."""
+    if not any("WAIVE" in o.upper() for lst in case["orders"].values() for o in lst):
+        return None
+    alt = copy.deepcopy(case)
+    alt["orders"] = {p: [o for o in lst if o.upper() != "WAIVE"]
+                     for p, lst in alt["orders"].items()}
+    return WAIVE if not rerun(alt) else None

@@ -188,6 +188,10 @@ def movement_orders(topo: Topology, units: dict[str, tuple[str, str, str]],
             coast = orders[m].split(" - ")[-1].split()[0]
             if "/" in coast and rng.random() < 0.5:
                 target = coast  # the coast named in the support too (DATC 6.B.9)
+                others = [x for x in topo.locations[province_of(coast)]
+                          if "/" in x and x != coast]
+                if others and rng.random() < 0.2:
+                    target = others[0]  # the wrong coast: the support fails (6.B.9)
             orders[prov] = f"{unit_text(prov)} S {unit_text(m)} - {target}"
             continue
         if near_units and r < 0.88:
@@ -284,6 +288,13 @@ def adjustment_case(topo: Topology, rng: random.Random, case_id: str) -> dict[st
                 for loc in topo.locations[h]:
                     kinds += [(k, loc) for k in ("A", "F") if loc in topo.neighbours[k]]
                 k, loc = rng.choice(kinds)
+                r = rng.random()
+                if r < 0.1:
+                    orders.setdefault(pw, []).append("Waive")
+                    continue
+                if r < 0.25:  # coast left out (DATC 4.B.7) or a centre that is no home
+                    loc = province_of(loc) if "/" in loc else rng.choice(
+                        sorted(centers.get(pw, [h])))
                 orders.setdefault(pw, []).append(f"Build {k} {loc}")
         elif diff < 0:
             rng.shuffle(mine)

@@ -48,7 +48,7 @@ def _give(game: Game, orders: dict) -> list[str]:
         # an order counts as kept when its unit has an order
         kept = {" ".join(o.split()[:2]).replace("*", "") for o in game.get_orders(power.upper())}
         rejected += [t for t, m in zip(texts, mila, strict=True)
-                     if " ".join(m.split()[:2]) not in kept]
+                     if m != "WAIVE" and " ".join(m.split()[:2]) not in kept]
     return rejected
 
 
@@ -76,6 +76,10 @@ def possible(case: dict) -> dict:
     return {"id": case["id"], "possible": texts}
 
 
+def _centers(game: Game) -> list[str]:
+    return sorted(f"{p} {c}" for p, lst in game.get_centers().items() for c in lst)
+
+
 def run(case: dict) -> dict:
     if case.get("mode") == "possible":
         return possible(case)
@@ -91,7 +95,8 @@ def run(case: dict) -> dict:
             retreats[f"{power.name} {u}"] = sorted(r)
     out = {"id": case["id"], "rejected": rejected, "units": units, "dislodged": dislodged,
            "retreats": retreats, "results": results, "next_phase": game.get_current_phase(),
-           "after_retreat": None, "retreat_rejected": []}
+           "after_retreat": None, "retreat_rejected": [], "centers": _centers(game),
+           "centers_after_retreat": None}
     if game.get_current_phase().endswith("R") and case.get("retreat_plan"):
         plan = {}
         for power, texts in case["retreat_plan"].items():
@@ -103,6 +108,7 @@ def run(case: dict) -> dict:
         out["retreat_rejected"] = _give(game, plan)
         game.process()
         out["after_retreat"] = _units(game)[0]
+        out["centers_after_retreat"] = _centers(game)
     return out
 
 

@@ -29,8 +29,13 @@ def main() -> None:
         for line in (c["orders"] or "").splitlines():
             power, text = line.split(":", 1)
             orders.setdefault(power.strip(), []).append(text.strip())
+        plan: dict[str, list[str]] = {}
+        for line in (c.get("retreat_orders") or "").splitlines():
+            power, text = line.split(":", 1)
+            plan.setdefault(power.strip(), []).append(text.strip())
         batch.append({"id": c["id"], "map": "standard", "phase": c["phase"],
-                      "units": c["units"], "centers": c.get("centers", {}), "orders": orders})
+                      "units": c["units"], "centers": c.get("centers", {}), "orders": orders,
+                      "retreat_plan": plan})
     answers = oracle(batch, args.oracle_python)
     for c in cases:
         got = answers[c["id"]]
@@ -40,6 +45,8 @@ def main() -> None:
         if same and retreats:
             same = all(sorted(r) == sorted(retreats.get(u.split(" ", 1)[1], []))
                        for u, r in got["retreats"].items())
+        if same and "after_retreat" in c["expect"]:
+            same = sorted(got["after_retreat"] or []) == sorted(c["expect"]["after_retreat"])
         print(f"{'oracle agrees ' if same else 'oracle DIFFERS'}  {c['id']}: "
               f"units {got['units']} dislodged {got['dislodged']} retreats {got['retreats']}")
 

@@ -64,6 +64,8 @@ def ours(case: dict[str, Any], rejected: set[str], retreat_orders: dict | None) 
         "next_phase": out["next_phase"],
         "results": {r["order"]: (r["result"], r["reason"]) for r in out["orders"]},
         "after_retreat": None,
+        "centers": _flat_units(out["centers"]),
+        "centers_after_retreat": None,
     }
     if retreat_orders is not None and got["dislodged"]:
         game_map = load_map("standard")
@@ -77,6 +79,7 @@ def ours(case: dict[str, Any], rejected: set[str], retreat_orders: dict | None) 
         after["orders"] = retreat_orders
         rout = run_case(after)
         got["after_retreat"] = _flat_units(rout["units"])
+        got["centers_after_retreat"] = _flat_units(rout["centers"])
     return got
 
 
@@ -126,6 +129,12 @@ def compare(case: dict[str, Any], orc: dict[str, Any]) -> tuple[dict[str, Any], 
     if set(diffs) <= {"retreats"} and mine["after_retreat"] != orc.get("after_retreat") and (
             mine["after_retreat"] is not None or orc.get("after_retreat") is not None):
         diffs.append("after_retreat")
+    # supply centres: after a fall movement that dislodged nobody, and after the retreats
+    if not diffs and case["phase"].startswith("F") and (
+            (not mine["dislodged"] and mine["centers"] != orc.get("centers"))
+            or (mine["centers_after_retreat"] is not None
+                and mine["centers_after_retreat"] != orc.get("centers_after_retreat"))):
+        diffs.append("centers")
     return mine, diffs
 
 
