@@ -66,21 +66,22 @@ def resolve_adjustments(
     orders: Iterable[tuple[str | None, Any]],
     topo: Topology,
     too_many: str = "first",
+    civil: str = "2023",
 ) -> AdjustmentOutcome:
     """Adjudicate builds, removals and waives; apply civil disorder where too few removals.
 
     ``too_many`` (DATC 4.D.4 / 4.D.6, ``Rules.too_many``): "first" legal orders are used (b,
     the preference); "last" legal orders (c); "all_invalid" (a): a power that orders too many
     builds builds nothing, one that orders too many removals has them all made by the
-    civil-disorder rule."""
+    civil-disorder rule.  ``civil`` picks the civil-disorder rule (see :func:`civil_disorder`)."""
     if too_many == "first":
-        return _resolve(position, orders, topo)
+        return _resolve(position, orders, topo, civil)
     orders = list(orders)
     if too_many == "last":
-        out = _resolve(position, orders[::-1], topo)
+        out = _resolve(position, orders[::-1], topo, civil)
         out.results.reverse()
         return out
-    first = _resolve(position, orders, topo)
+    first = _resolve(position, orders, topo, civil)
     over = {
         (r.power, isinstance(o, Build))
         for (_, o), r in zip(orders, first.results, strict=True)
@@ -97,14 +98,17 @@ def resolve_adjustments(
                 r.power, str(o), Outcome.INVALID, Reason.TOO_MANY)
         else:
             kept.append((power, o))
-    out = _resolve(position, kept, topo)
+    out = _resolve(position, kept, topo, civil)
     rest = iter(out.results)
     out.results = [void[i] if i in void else next(rest) for i in range(len(orders))]
     return out
 
 
 def _resolve(
-    position: Position, orders: Iterable[tuple[str | None, Any]], topo: Topology
+    position: Position,
+    orders: Iterable[tuple[str | None, Any]],
+    topo: Topology,
+    civil: str = "2023",
 ) -> AdjustmentOutcome:
     """The orders one by one, the first legal ones used (DATC 4.D.4 b, 4.D.6 b)."""
     counts = adjustment_counts(position)
@@ -134,7 +138,7 @@ def _resolve(
     for power, n in sorted(left.items()):
         if n >= 0:
             continue
-        for u in civil_disorder(position, power, -n, taken, topo):
+        for u in civil_disorder(position, power, -n, taken, topo, civil):
             removed.append(u)
             taken.add(u.province)
             defaults.append(
@@ -201,16 +205,32 @@ def _remove(position, power, order, left, taken, removed) -> OrderResult:
 
 
 def civil_disorder(
-    position: Position, power: str, n: int, taken: set[str], topo: Topology
+    position: Position,
+    power: str,
+    n: int,
+    taken: set[str],
+    topo: Topology,
+    rule: str = "2023",
 ) -> list[UnitState]:
-    """The ``n`` units the 2023 civil-disorder rule removes (DATC 4.D.8, 6.J.3-6.J.11)."""
-    owned = [p for p, o in position.centers.items() if o == power]
+    """The ``n`` units the civil-disorder rule removes (DATC 4.D.8, 6.J.3-6.J.11).
+
+    ``rule`` "2023": distance to the nearest *owned* supply centre, over land and sea for
+    every unit.  "home_centres" (the common rule before 2023, DATC 2.4 6.J.3-6.J.11):
+    distance to the nearest *home* supply centre, fleets by fleet moves only, armies over land
+    and sea.  Ties: fleets first, then alphabetically by English province name."""
+    if rule == "2023":
+        targets = [p for p, o in position.centers.items() if o == power]
+    else:
+        targets = list(topo.homes.get(power, ()))
     dist = topo.distances()
     far = 10**6
 
     def key(u: UnitState) -> tuple[int, int, str]:
-        d = dist.get(u.province, {})
-        nearest = min((d.get(c, far) for c in owned), default=far)
+        if rule != "2023" and u.kind == "F":
+            nearest = _fleet_distance(topo, u.location, set(targets), far)
+        else:
+            d = dist.get(u.province, {})
+            nearest = min((d.get(c, far) for c in targets), default=far)
         return (-nearest, 0 if u.kind == "F" else 1, topo.names.get(u.province, u.province))
 
     candidates = [
@@ -218,3 +238,24 @@ def civil_disorder(
     ]
     candidates.sort(key=key)
     return candidates[:n]
+
+
+def _fleet_distance(topo: Topology, loc: str, targets: set[str], far: int) -> int:
+    """Fleet moves from ``loc`` to the nearest province of ``targets`` (``far`` if none)."""
+    if province_of(loc) in targets:
+        return 0
+    nb = topo.neighbours.get("F", {})
+    seen, frontier, steps = {loc}, [loc], 0
+    while frontier:
+        steps += 1
+        nxt: list[str] = []
+        for here in frontier:
+            for there in nb.get(here, ()):
+                if there in seen:
+                    continue
+                if province_of(there) in targets:
+                    return steps
+                seen.add(there)
+                nxt.append(there)
+        frontier = nxt
+    return far

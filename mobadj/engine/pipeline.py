@@ -91,7 +91,9 @@ def adjudicate(
         after = execute_retreats(position, r_out)
         result = PhaseResult(phase, r_out.results, r_out.defaults, after)
     else:
-        a_out = adjustments.resolve_adjustments(position, pairs, topo, rules.too_many)
+        a_out = adjustments.resolve_adjustments(
+            position, pairs, topo, rules.too_many, rules.civil_disorder
+        )
         after = execute_adjustments(position, a_out)
         result = PhaseResult(
             phase, a_out.results, a_out.defaults, after, built=a_out.built, removed=a_out.removed

@@ -52,6 +52,7 @@ OPTIONS: dict[str, tuple[Any, ...]] = {
     "unit_coast": ("ignore", "fail"),  # DATC 4.B.5: b / a
     "irrelevant_coast": ("ignore", "fail"),  # DATC 4.B.6: b / a
     "too_many": ("first", "all_invalid", "last"),  # DATC 4.D.4 / 4.D.6: b / a / c
+    "civil_disorder": ("2023", "home_centres"),  # DATC 4.D.8: 2023 rule / DATC 2.4
 }
 
 
@@ -93,6 +94,9 @@ class Rules:
     #: DATC 4.D.4 / 4.D.6: more builds or removals than allowed: the "first" legal orders
     #: are used, the "last" ones, or none ("all_invalid": no builds; removals by civil disorder).
     too_many: str = "first"
+    #: DATC 4.D.8: which units civil disorder removes: "2023" (nearest owned centre, land and
+    #: sea for all) or "home_centres" (nearest home centre, fleets by sea; the DATC 2.4 rule).
+    civil_disorder: str = "2023"
 
     def __post_init__(self) -> None:
         for name, choices in OPTIONS.items():

@@ -422,3 +422,45 @@ def test_too_many_all_invalid_keeps_other_reasons() -> None:
     res = run_case("6.J.1", rules_for("standard", too_many="all_invalid"))
     assert res.results[0].reason is Reason.NO_UNIT
     assert [(d.order, d.reason) for d in res.defaults] == [("Remove A PIC", Reason.CIVIL_DISORDER)]
+
+
+# ---- DATC 4.D.8: civil disorder ----------------------------------------------------------------
+
+
+def test_civil_disorder_older_rule_6j11() -> None:
+    # 6.J.11: "Under older rulebooks the army in Tuscany was kept" (distance to home centres)
+    check("6.J.11", {"civil_disorder": "home_centres"}, {"ITALY A TUS"}, None)
+    check("6.J.11", {}, {"ITALY A WAR"}, None)
+
+
+def test_civil_disorder_older_rule_counts_fleets_by_sea() -> None:
+    # DATC 4.D.8: before 2023 "fleets move regularly, while armies could also walk over water";
+    # F PRU is one step from Warsaw over land but three by sea from St Petersburg (sc)
+    data = {"phase": "W1901A", "units": {"RUSSIA": ["A MOS", "F PRU", "A BOH"]},
+            "centers": {"RUSSIA": ["MOS", "WAR"]}}
+    position = position_from_data(data, GAME_MAP)
+    new = adjudicate(position, [], GAME_MAP, Rules())
+    old = adjudicate(position, [], GAME_MAP, Rules(civil_disorder="home_centres"))
+    assert [d.order for d in new.defaults] == ["Remove A BOH"]
+    assert [d.order for d in old.defaults] == ["Remove F PRU"]
+
+
+# DATC 2.4 6.J.3-6.J.9 (the pre-2023 rule; v3.0 rewrote these positions): Russia removes one
+V24_CIVIL = [
+    ("6.J.3", ["A MOS", "A STP", "A LVN", "A SWE"], ["MOS", "STP", "WAR"], "A SWE"),
+    ("6.J.4", ["A MOS", "A STP", "A LVN", "A UKR"], ["MOS", "STP", "WAR"], "A LVN"),
+    ("6.J.5", ["A MOS", "A STP", "F SKA", "F BER"], ["MOS", "STP", "WAR"], "F BER"),
+    ("6.J.6", ["A MOS", "A STP", "F SKA", "F BAL"], ["MOS", "STP", "WAR"], "F BAL"),
+    ("6.J.7", ["A BOH", "F SKA", "F NTH"], ["STP", "WAR"], "F NTH"),
+    ("6.J.8", ["A MOS", "A STP", "A TYR", "F BAL"], ["MOS", "STP", "WAR"], "A TYR"),
+    ("6.J.9", ["A TYR", "F BAL"], ["STP"], "A TYR"),
+]
+
+
+@pytest.mark.parametrize("case_id, units, centers, removed", V24_CIVIL,
+                         ids=[f"{c[0]}(v2.4)-civil_disorder=home_centres" for c in V24_CIVIL])
+def test_civil_disorder_older_rule_datc24(case_id, units, centers, removed) -> None:
+    data = {"phase": "W1901A", "units": {"RUSSIA": units}, "centers": {"RUSSIA": centers}}
+    position = position_from_data(data, GAME_MAP)
+    res = adjudicate(position, [], GAME_MAP, Rules(civil_disorder="home_centres"))
+    assert [d.order for d in res.defaults] == [f"Remove {removed}"]
