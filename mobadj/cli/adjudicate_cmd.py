@@ -30,7 +30,7 @@ def _pair(text: str) -> tuple[str, str]:
 @click.option("--paradox", type=click.Choice(list(PARADOX_RULES)), default=None,
               help="Convoy paradox rule (DATC 4.A.2; default szykman); see docs/rulings.md.")
 @click.option("--picture", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Mobtown II: also draw the new position with the move arrows (.svg/.png).")
+              help="Also draw the new position with the move arrows (.svg or .png).")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
               help="Rule option: a DATC option (docs/rulings.md, e.g. missing_coast=fail) or "
                    "a Mobtown II game option (docs/mobtown-rulings.md); may be repeated.")
@@ -63,8 +63,6 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
             chosen["paradox"] = paradox
         click.echo(variant_cli(game_map, position, orders, as_json, picture, chosen), nl=False)
         return
-    if picture is not None:
-        raise click.ClickException("--picture is for Mobtown II (--map mobtown2)")
     raw = dict(_pair(text) for text in options)
     if paradox is not None:
         raw["paradox"] = paradox
@@ -84,10 +82,34 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
         parsed.extend(result.orders)
         errors.extend(f"{path.name}: {e}" for e in result.errors)
     result = adjudicate(pos, parsed, game_map, rules)
+    as_data = result_to_json(result, errors)
     if as_json:
-        click.echo(json.dumps(result_to_json(result, errors), indent=2))
+        click.echo(json.dumps(as_data, indent=2))
     else:
         click.echo(format_report(result, game_map, errors), nl=False)
+    if picture is not None:
+        _write_picture(picture, game_map, result.position, as_data["orders"])
+
+
+def _write_picture(path: Path, game_map, position, results: list[dict]) -> None:  # noqa: ANN001
+    """Draw ``position`` with the phase's moves and supports to ``path`` (.svg or .png)."""
+    from mobadj.render import load_layout, render_png, render_svg
+    from mobadj.render.position import as_view, moves_from_results, supports_from_results
+
+    try:
+        layout = load_layout(game_map.name)
+    except Exception as exc:  # no layout file: the map cannot be drawn
+        raise click.ClickException(f"cannot draw the {game_map.name} map: {exc}") from None
+    view = as_view(game_map, position)
+    view.moves.extend(moves_from_results(game_map, results))
+    view.supports.extend(supports_from_results(game_map, results))
+    try:
+        if path.suffix.lower() == ".png":
+            path.write_bytes(render_png(game_map, layout, view))
+        else:
+            path.write_text(render_svg(game_map, layout, view), encoding="utf-8")
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {path}: {exc}") from None
 
 
 @main.command()

@@ -87,3 +87,27 @@ def test_paradox_option_on_the_command_line(tmp_path) -> None:
     all_hold = CliRunner().invoke(main, ["adjudicate", "--paradox", "all_hold", str(pos),
                                          str(orders)]).output
     assert "convoy paradox: all hold" in all_hold and "Dislodged units" not in all_hold
+
+
+def test_picture_of_a_standard_phase_with_its_moves(tmp_path) -> None:
+    svg, png = tmp_path / "after.svg", tmp_path / "after.png"
+    for out in (svg, png):
+        result = CliRunner().invoke(main, ["adjudicate", str(POSITION), str(ORDERS),
+                                           "--picture", str(out)])
+        assert result.exit_code == 0, result.output
+    text = svg.read_text(encoding="utf-8")
+    assert text.startswith("<svg") or text.startswith("<?xml")
+    assert "BUR" in text and "NWY" in text
+    assert text.count("marker-end") > 0 or "arrow" in text  # the phase's moves are drawn
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_picture_of_a_map_without_a_layout_is_a_clear_error(tmp_path) -> None:
+    source = Path(__file__).resolve().parents[2] / "maps" / "standard.yaml"
+    own = tmp_path / "mine.yaml"
+    own.write_text(source.read_text(encoding="utf-8").replace("name: standard", "name: mine", 1),
+                   encoding="utf-8")
+    result = CliRunner().invoke(main, ["adjudicate", "--map", str(own), str(POSITION),
+                                       str(ORDERS), "--picture", str(tmp_path / "x.svg")])
+    assert result.exit_code != 0
+    assert "cannot draw" in result.output and "Traceback" not in result.output
