@@ -184,7 +184,7 @@ class MicroMobState(GameState):
         not replace them).  The same payment :meth:`legal_actions` lists.
         """
         k = KIND_INDEX[kind]
-        value = legal.GOON_BY_KIND[k]
+        value = GOON_BY_KIND[k]
         ids = sorted(self.hand[player], key=value.__getitem__)
         vals = list(map(value.__getitem__, ids))
         need = BOSS_BY_KIND[k][target] - self.stat_bonus(player, kind)

@@ -2,8 +2,9 @@
 
 Random playouts (``--simulate``) spend most of their time listing legal actions, so the
 deck's numbers are read once from the YAML into dicts of ints and tuples, and the listing
-works on those.  Actions are immutable values, so each distinct one is built once and
-shared (like ``PAYROLL``): a list of legal actions allocates almost nothing.
+works on those.  Actions are immutable values, so each distinct one-goon take is built
+once and shared (like ``PAYROLL``); the others are built without the frozen-dataclass
+``__init__``.
 
 The order of every list here is part of the game's behaviour (random playouts pick by
 index), and the golden test (tests/cards/micromob/test_mm_golden.py) holds it fixed.
