@@ -6,8 +6,6 @@ import json
 import re
 from pathlib import Path
 
-import pytest
-
 from mobadj.orders.parser import parse_orders
 
 DATC = Path(__file__).resolve().parents[3] / "shared" / "reference" / "datc"
@@ -69,7 +67,6 @@ def godip_order_lines() -> list[str]:
     return lines
 
 
-@pytest.mark.skipif(not DATC.exists(), reason="needs the shared DATC folder")
 def test_every_godip_datc_order_parses(std):
     result = parse_orders("\n".join(godip_order_lines()), std)
     assert result.errors == []
@@ -81,7 +78,6 @@ def test_every_godip_datc_order_parses(std):
     assert len(result.warnings) == 1
 
 
-@pytest.mark.skipif(not DATC.exists(), reason="needs the shared DATC folder")
 def test_every_json_datc_order_parses(std):
     cases = json.loads((DATC / "datc_v3.0.teddriggs.json").read_text())["cases"]
     lines = []
