@@ -25,7 +25,7 @@ CASES: list[dict[str, Any]] = yaml.safe_load(
 
 def test_the_case_file_is_complete() -> None:
     ids = [c["id"] for c in CASES]
-    assert len(ids) == len(set(ids)) >= 8
+    assert len(ids) == len(set(ids)) >= 9
     for case in CASES:
         assert {"id", "found", "phase", "units", "orders", "expect"} <= set(case), case["id"]
 

@@ -29,6 +29,8 @@ WAIVE = ("oracle: a Waive does not use up a build when a build order follows it 
          "(DATC 4.D.4 b, 4.D.7: the first orders count)")
 RETREAT_STANDOFF = ("oracle: after a convoyed attack, the dislodged unit may retreat to a "
                     "standoff space (DATC 6.H.6)")
+WRONG_COAST = ("oracle: a support naming another coast than the supported move still counts "
+               "(DATC 6.B.9, 4.B.4)")
 CONVOY_FAILS = ("convoy disrupted", "no convoy route")
 
 Rerun = Callable[[dict[str, Any]], list[str]]
@@ -45,6 +47,8 @@ def classify(case: dict[str, Any], orc: dict[str, Any], mine: dict[str, Any],
         return got
     if _via_own_support(case):
         return VIA_OWN_SUPPORT
+    if _wrong_coast(case, rerun):
+        return WRONG_COAST
     if _disrupted_undislodged(orc, mine):
         return DISRUPTED
     if _void_own_support(case, orc, mine, rerun):
@@ -155,3 +159,24 @@ def _waive(case: dict[str, Any], rerun: Rerun) -> str | None:
     alt["orders"] = {p: [o for o in lst if o.upper() != "WAIVE"]
                      for p, lst in alt["orders"].items()}
     return WAIVE if not rerun(alt) else None
+
+
+def _wrong_coast(case: dict[str, Any], rerun: Rerun) -> bool:
+    """Counterfactual: every support naming a coast names the coast the move goes to."""
+    dest = {}
+    for lst in case["orders"].values():
+        for o in lst:
+            w = o.upper().split()
+            if len(w) >= 4 and w[2] == "-":
+                dest[" ".join(w[:2])] = w[3]
+    changed = False
+    alt = copy.deepcopy(case)
+    for lst in alt["orders"].values():
+        for i, o in enumerate(lst):
+            w = o.upper().split()
+            if len(w) >= 7 and w[2] == "S" and w[5] == "-" and "/" in w[6]:
+                real = dest.get(" ".join(w[3:5]), "")
+                if "/" in real and real != w[6]:
+                    lst[i] = " ".join(w[:6] + [real])
+                    changed = True
+    return changed and not rerun(alt)
