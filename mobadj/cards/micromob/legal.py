@@ -156,7 +156,6 @@ def takes(
             vals.sort()
         top = vals[-1]
         last = n - 1
-        memo: dict[int, tuple[str, ...]] = {}
         for target in costs:
             need = cost[target] - bonus
             if need > total:
@@ -168,13 +167,9 @@ def takes(
                     t = cache[target][goon] = Take.fast(kind, target, (goon,))
                 append(t)
                 continue
-            pay = memo.get(need)
-            if pay is None:
-                # mostly the strongest goon and the smallest one that covers the rest
-                i = bisect_left(vals, need - top, 0, last)
-                pay = memo[need] = (
-                    (ids[last], ids[i]) if i < last else thrifty(vals, ids, total, need)  # type: ignore[assignment]
-                )
+            # mostly the strongest goon and the smallest one that covers the rest
+            i = bisect_left(vals, need - top, 0, last)
+            pay = (ids[last], ids[i]) if i < last else thrifty(vals, ids, total, need)
             t = _new(Take)
             _set_kind(t, kind)
             _set_target(t, target)
