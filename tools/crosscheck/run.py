@@ -26,11 +26,16 @@ from mobadj.batch import run_case
 from mobadj.board.loader import load_map
 from mobadj.engine.pipeline import adjudicate
 from mobadj.engine.position import position_from_data
+from mobadj.engine.rules import coerce_options, rules_for
 from mobadj.orders.parser import parser_for
 from tools.crosscheck.classify import classify
 from tools.crosscheck.generate import generate
 
 DRIVER = Path(__file__).with_name("mila_driver.py")
+
+#: DATC rule options for mobadj's side (``--option NAME=VALUE``; docs/rulings.md), e.g. the
+#: oracle's own readings: adjacent_convoy=fallback civil_disorder=home_centres
+OPTIONS: dict[str, str] = {}
 
 
 def oracle(cases: list[dict[str, Any]], python: str) -> dict[str, dict[str, Any]]:
@@ -53,6 +58,8 @@ def ours(case: dict[str, Any], rejected: set[str], retreat_orders: dict | None) 
     """mobadj's answer in the oracle's shape."""
     batch_case = {k: v for k, v in case.items() if k != "retreat_plan"}
     batch_case["orders"] = _without(case.get("orders", {}), rejected)
+    if OPTIONS:
+        batch_case["options"] = dict(OPTIONS)
     out = run_case(batch_case)
     got: dict[str, Any] = {
         "errors": out["errors"],
@@ -73,7 +80,10 @@ def ours(case: dict[str, Any], rejected: set[str], retreat_orders: dict | None) 
         pos = position_from_data(batch_case, game_map)
         pairs = [(game_map.power_id(p), parser.parse_order(t))
                  for p, lst in batch_case["orders"].items() for t in lst]
-        after = adjudicate(pos, pairs, game_map).position.to_data()
+        rules = rules_for("standard", **coerce_options(OPTIONS)) if OPTIONS else None
+        after = adjudicate(pos, pairs, game_map, rules).position.to_data()
+        if OPTIONS:
+            after["options"] = dict(OPTIONS)
         after["id"] = case["id"]
         after["map"] = "standard"
         after["orders"] = retreat_orders
@@ -146,7 +156,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--oracle-python", default="/tmp/oracle-venv/bin/python")
     ap.add_argument("--report", default="build/crosscheck-report.jsonl")
     ap.add_argument("--show", help="print one case id (seed:index) with both answers")
+    ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                    help="a DATC rule option for mobadj's side (docs/rulings.md)")
     args = ap.parse_args(argv)
+    OPTIONS.update(o.split("=", 1) for o in args.option)
     if args.show:
         seed, index = (int(x) for x in args.show.split(":"))
         cases = list(generate(seed, 1, index))
