@@ -227,10 +227,10 @@ transaction, results queued, then sent to the 6 players and the GM.
 |---|---|---|---|---|---|
 {table}
 
-The text results, result.json and the SVG picture go out well within the target.  The PNG
-is the expensive part: converting the Mobtown II board (about 500 text labels and pattern
-fills) with cairosvg takes seconds on this shared, heavily loaded machine, and 7 copies of
-a 0.4 MB PNG then travel over SMTP.  A GM who wants speed sets the game option
+All three settings are within the target.  The PNG is drawn from the board layers that
+`mobadj.render.raster` keeps on disk (see "Rendering" in docs/performance.md): only the units,
+arrows and owners are drawn for each phase.  The first picture on a new machine builds those
+layers once (a few seconds).  A GM who wants the fastest mail-out sets the game option
 `picture svg` (or `none`).
 
 ## Notes
