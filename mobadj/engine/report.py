@@ -11,7 +11,7 @@ from mobadj.engine.results import OrderResult, Outcome
 RESULT_WIDTH = 34
 
 
-def _power_name(game_map: Any, pid: str) -> str:
+def power_name(game_map: Any, pid: str) -> str:
     power = game_map.powers.get(pid)
     return power.name if power is not None else pid
 
@@ -26,13 +26,12 @@ def _line(r: OrderResult, note: str | None = None) -> str:
     return f"  {r.order:<{RESULT_WIDTH}} {verdict}"
 
 
-def format_report(
-    result: PhaseResult, game_map: Any, errors: list[str] | None = None, title: str = ""
-) -> str:
-    """The results of one phase as a GM would publish them."""
-    out: list[str] = []
+def orders_section(result: Any, game_map: Any, errors: list[str] | None = None,
+                   title: str = "") -> list[str]:
+    """The heading, the unreadable orders and every power's orders with their results: the
+    part of a report every map shares (``result`` needs ``phase``, ``results``, ``defaults``)."""
     head = f"{title or game_map.title}: {result.phase.long_name()} ({result.phase})"
-    out += [head, "=" * len(head), ""]
+    out = [head, "=" * len(head), ""]
     if errors:
         out.append("Orders that could not be read (ignored):")
         out += [f"  {e}" for e in errors]
@@ -44,9 +43,17 @@ def format_report(
         note = "no order" if r.outcome is Outcome.SUCCEEDS and r.reason is None else None
         by_power.setdefault(r.power, []).append(_line(r, note))
     for pid in sorted(by_power):
-        out.append(f"{_power_name(game_map, pid)}:")
+        out.append(f"{power_name(game_map, pid)}:")
         out += by_power[pid]
         out.append("")
+    return out
+
+
+def format_report(
+    result: PhaseResult, game_map: Any, errors: list[str] | None = None, title: str = ""
+) -> str:
+    """The results of one phase as a GM would publish them."""
+    out = orders_section(result, game_map, errors, title)
     after = result.position
     if after.dislodged:
         out.append("Dislodged units:")
@@ -54,7 +61,7 @@ def format_report(
             how = " by convoy" if d.convoyed else ""
             where = ", ".join(d.retreats) if d.retreats else "none: the unit must disband"
             out.append(
-                f"  {_power_name(game_map, d.unit.power)} {d.unit}, attacked from "
+                f"  {power_name(game_map, d.unit.power)} {d.unit}, attacked from "
                 f"{d.attacker_from}{how}; may retreat to: {where}"
             )
         out.append("")
@@ -63,14 +70,14 @@ def format_report(
         out.append("")
     if result.built or result.removed:
         out.append("Adjustments:")
-        out += [f"  {_power_name(game_map, u.power)} builds {u}" for u in result.built]
-        out += [f"  {_power_name(game_map, u.power)} removes {u}" for u in result.removed]
+        out += [f"  {power_name(game_map, u.power)} builds {u}" for u in result.built]
+        out += [f"  {power_name(game_map, u.power)} removes {u}" for u in result.removed]
         out.append("")
     if result.centre_changes:
         out.append("Supply centre changes:")
         for prov, old, new in result.centre_changes:
-            was = f"from {_power_name(game_map, old)}" if old else "unowned before"
-            out.append(f"  {_power_name(game_map, new)} takes {prov} ({was})")
+            was = f"from {power_name(game_map, old)}" if old else "unowned before"
+            out.append(f"  {power_name(game_map, new)} takes {prov} ({was})")
         out.append("")
     if result.centre_changes or result.next_phase.is_adjustment:
         out.append("Supply centres (units; builds + / removals -):")
@@ -80,7 +87,7 @@ def format_report(
             units = len(after.units_of(pid))
             delta = counts.get(pid, 0)
             sign = f"{delta:+d}" if delta else "0"
-            name = _power_name(game_map, pid)
+            name = power_name(game_map, pid)
             out.append(f"  {name:<10} {n:>2} centres, {units:>2} units ({sign})")
         out.append("")
     out.append(f"Next phase: {result.next_phase.long_name()} ({result.next_phase})")
