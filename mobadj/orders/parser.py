@@ -98,7 +98,9 @@ _FRIENDLY = {
     "SUPPORT": "S (support)",
     "CONVOY": "C (convoy)",
     "DISBAND": "Disband",
+    "D_AFTER": "Disband",
     "BUILD": "Build",
+    "B_AFTER": "Build",
     "REMOVE": "Remove",
     "WAIVE": "Waive",
     "RETREAT": "R (retreat)",
@@ -113,7 +115,7 @@ _FRIENDLY = {
 }
 _FRIENDLY_ORDER = list(dict.fromkeys(_FRIENDLY.values()))
 _ACTIONS = frozenset({"HOLD", "SUPPORT", "CONVOY"})
-_NAME_CONTINUATIONS = frozenset({"WORD", "LPAR", "SLASH", "AMP", "BUILD", "REMOVE"})
+_NAME_CONTINUATIONS = frozenset({"WORD", "LPAR", "SLASH", "AMP", "BUILD", "B_AFTER", "REMOVE"})
 
 
 def friendly(terminals: set[str] | frozenset[str], kinds: str = "") -> tuple[str, ...]:
@@ -121,8 +123,10 @@ def friendly(terminals: set[str] | frozenset[str], kinds: str = "") -> tuple[str
     terminals = set(terminals)
     if terminals & _ACTIONS:  # after a unit: name the actions, not ways to go on with the name
         terminals -= _NAME_CONTINUATIONS
-    if terminals == {"CONVOY"}:  # after "via"
+    if terminals == {"CONVOY"}:  # after "by"
         return ("convoy",)
+    if terminals == {"CONVOY", "$END"}:  # after "via" ("A LON - BEL VIA" is complete)
+        return ("convoy", "the end of the order")
     words = {_FRIENDLY.get(t, t.lower()) for t in terminals}
     order = {w: i for i, w in enumerate(_FRIENDLY_ORDER)}
     ranked = sorted(words, key=lambda w: (order.get(w, 99), w))
@@ -261,7 +265,15 @@ class OrderBuilder(Transformer):
     def arrow(self, _children: list) -> object:
         return _ARROW
 
-    def via_convoy(self, _children: list) -> bool:
+    def via_convoy(self, children: list) -> bool:
+        """``via convoy``, ``by convoy``, or a bare trailing ``via`` (other judges' files:
+        "A ALB - APU VIA"); a bare ``by`` is too vague and stops too early."""
+        word = children[0]
+        if len(children) == 1 and word.lower() == "by":
+            before = self.text[: word.end_pos].strip()
+            raise _Fail(OrderSyntaxError(
+                f"the order stops too early after {before!r}: expected convoy",
+                column=word.end_pos + 1, text=self.text, expected=("convoy",)))
         return True
 
     def hold(self, _children: list) -> tuple:

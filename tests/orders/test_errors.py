@@ -68,9 +68,31 @@ def test_stray_word_after_name(std):
     assert "H (hold)" in err.expected and "a province" not in err.expected
 
 
-def test_via_needs_convoy(std):
-    err = only_error("A PAR - BUR via", std)
+def test_by_needs_convoy(std):
+    """A bare trailing "via" is a via-convoy move (other judges' files); a bare "by" is not."""
+    err = only_error("A PAR - BUR by", std)
     assert err.expected == ("convoy",) and "expected convoy" in err.message
+    assert err.column == len("A PAR - BUR by") + 1
+
+
+def test_after_via_convoy_or_end(std):
+    err = only_error("A PAR - BUR via xyz", std)
+    assert err.column == 17 and err.expected == ("convoy", "the end of the order")
+    assert "unexpected 'xyz' after 'A PAR - BUR via'" in err.message
+
+
+def test_short_disband_and_build_end_the_order(std):
+    err = only_error("A PAR D H", std)
+    assert err.column == 9 and err.expected == ("the end of the order",)
+    err = only_error("A PAR B - BUR", std)
+    assert err.column == 9 and err.expected == ("the end of the order",)
+
+
+def test_short_forms_only_after_a_unit(std):
+    """"D"/"B" mean disband/build only after a complete unit, never before it."""
+    for text in ("D A PAR", "B A PAR"):
+        err = only_error(text, std)
+        assert isinstance(err, UnknownProvinceError) and err.column == 1
 
 
 def test_convoy_needs_destination(std):
@@ -157,7 +179,8 @@ def test_fuzz_never_raises(std):
     rng = random.Random(3)
     alphabet = "AFSHCaps -/()&+:;,#>\u2013XYZ\n" + "".join(std.provinces)
     words = ["A", "F", "S", "C", "H", "-", "->", "via", "convoy", "PAR", "BUR", "Build", "(nc)",
-             "/sc", "England:", "&", "G+D", "U", "Remove", "Waive", "North", "Sea", "to", ";"]
+             "/sc", "England:", "&", "G+D", "U", "Remove", "Waive", "North", "Sea", "to", ";",
+             "D", "B", "VIA", "by", "R"]
     for _ in range(400):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
         parse_orders(text, std)

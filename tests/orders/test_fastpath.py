@@ -26,7 +26,9 @@ def corpus(game_map, seed: int, count: int):
                                                                 prov.coasts]
     kinds = [*game_map.unit_kinds] * 4 + ["army", "Fleet", "Gang", ""]
     glue = ["-", " - ", "->", " to ", " S ", " supports ", " C ", " convoys ", " H", " hold",
-            " via convoy", " by convoy", " & ", " R ", "(", ")", " ", "  "]
+            " via convoy", " by convoy", " & ", " R ", "(", ")", " ", "  ",
+            # other judges' short forms (docs/crosscheck.md): bare VIA, D, B
+            " VIA", " via", " by", " D", " d", " B", " b", " disband", " build", " retreats to "]
     for _ in range(count):
         parts = []
         for _ in range(rng.randint(1, 7)):
@@ -40,7 +42,11 @@ def corpus(game_map, seed: int, count: int):
                                f"{k} {a} C {k} {b} - {c}", f"{k} {a} S {b}",
                                f"{k} {a}-{b} via convoy", f"{k} {a} supports {b} H",
                                f"{k} {a} S {k} {b} - {c} H", f"{k} {a} H H",
-                               f"{k} {a} C {b} - {c} via convoy", f"{k} {a} - {b} - {c}"])
+                               f"{k} {a} C {b} - {c} via convoy", f"{k} {a} - {b} - {c}",
+                               f"{k} {a} - {b} VIA", f"{k} {a} D", f"{k} {a} B",
+                               f"{k} {a} R {b}", f"{k} {a} - {b} - {c} VIA",
+                               f"{k} {a} - {b} by", f"{k} {a} D H", f"{k} {a} B - {b}",
+                               f"{k} {a} retreat to {b}", f"{k} {a} disband"])
         yield text
 
 
@@ -51,6 +57,13 @@ EDGE_CASES = [
     "F SPA/NC - MAO", "A PAR - BUR VIA CONVOY", "A PAR H H", "A A - PAR", "A PAR S A",
     "F NTH C A LON", "F North Sea - Norwegian Sea", "A North - Sea", "A Gulf of Lyon H",
     "F MAO S F Mid-Atlantic Ocean", "A PAR S F S - BUR", "a par s a bur hold",
+    # other judges' short forms (docs/crosscheck.md, "Parser leniency")
+    "A ALB - APU VIA", "A alb - apu via", "A LON - NTH - NWY VIA", "A PAR - BUR by",
+    "A PAR - BUR VIA VIA", "A PAR - BUR VIA convoy", "A PAR - BUR via xyz", "F ADR D",
+    "A par d", "F Spain (nc) D", "F Mid-Atlantic Ocean D", "A PAR D H", "A PAR D D", "D A PAR",
+    "F STP/NC B", "A PAR B", "A St. Petersburg b", "PAR B", "BRE B", "A PAR B D", "B A PAR",
+    "A PAR R BUR", "A PAR r to BUR", "A PAR R U BUR", "A PAR R", "A PAR disband",
+    "F STP build", "A PAR - D", "A D - PAR", "A PAR S A BUR D",
 ]
 
 

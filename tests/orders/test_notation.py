@@ -53,6 +53,7 @@ CASES = [
     ("A lvp - edi via Convoy", "A LVP - EDI via convoy"),
     ("A LVP - EDI by convoy", "A LVP - EDI via convoy"),
     ("A LON - NTH - NWY", "A LON - NWY via convoy"),
+    ("A ALB - APU VIA", "A ALB - APU via convoy"),  # other judges' files
     # holds
     ("A PAR H", "A PAR H"),
     ("A PAR HOLD", "A PAR H"),
@@ -77,15 +78,19 @@ CASES = [
     ("A PAR retreats to BUR", "A PAR R BUR"),
     ("A pic disband", "A PIC Disband"),
     ("Disband A pic", "A PIC Disband"),
+    ("F ADR D", "F ADR Disband"),
     # adjustments
     ("Build A kie", "Build A KIE"),
     ("BUILD F stp/nc", "Build F STP/NC"),
     ("Build F stp", "Build F STP"),
     ("F stp build", "Build F STP"),
+    ("F STP/NC B", "Build F STP/NC"),
+    ("A par b", "Build A PAR"),
     ("Remove pic", "Remove PIC"),
     ("Remove A PAR", "Remove A PAR"),
     ("A PAR remove", "Remove A PAR"),
     ("Waive", "Waive"),
+    ("WAIVE", "Waive"),
     ("waive build", "Waive"),
     ("Build waive", "Waive"),
 ]
