@@ -4,6 +4,7 @@ secrets.  A password written into the file is refused, so a config can be shared
 from __future__ import annotations
 
 import os
+import ssl
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,9 +19,23 @@ class ConfigError(ValueError):
     """A judge.yaml that cannot be used; the message names the key and what was expected."""
 
 
+class TLSTrustError(ConnectionError):
+    """A mail server whose TLS certificate is not trusted; a network error (so the judge
+    backs off and retries) whose message says which server and which setting to fix."""
+
+    def __init__(self, kind: str, server: ServerConfig, reason: str) -> None:
+        where = kind.lower()
+        hint = (f"check {where}.ca_file" if server.ca_file else
+                f"set {where}.ca_file to the CA certificate that signed it")
+        super().__init__(f"{kind} server {server.host}:{server.port}: TLS certificate not "
+                         f"trusted ({reason}); {hint}")
+
+
 @dataclass(frozen=True)
 class ServerConfig:
-    """One mail server (IMAP in, SMTP out); ``tls`` is ``ssl``, ``starttls`` or ``none``."""
+    """One mail server (IMAP in, SMTP out); ``tls`` is ``ssl``, ``starttls`` or ``none``.
+    ``ca_file`` (optional) is a PEM file of CA certificates trusted instead of the system's,
+    for a server with a private or self-signed certificate."""
 
     host: str
     port: int
@@ -31,6 +46,12 @@ class ServerConfig:
     idle: bool = True
     poll_seconds: float = 60.0
     timeout: float = 30.0
+    ca_file: str | None = None
+
+    def ssl_context(self) -> ssl.SSLContext:
+        """The TLS context for this server: certificate and host name always checked, against
+        ``ca_file`` when given, else the system's trusted CAs."""
+        return ssl.create_default_context(cafile=self.ca_file)
 
     @property
     def password(self) -> str:
@@ -87,7 +108,20 @@ def _no_secrets(data: Any, where: str) -> None:
             _no_secrets(value, f"{where}.{key}")
 
 
-def _server(data: Any, where: str, default_port: int, default_tls: str) -> ServerConfig | None:
+def _ca_file(data: dict[str, Any], where: str, base: Path) -> str | None:
+    if data.get("ca_file") in (None, ""):
+        return None
+    path = Path(str(data["ca_file"])).expanduser()
+    if not path.is_absolute():
+        path = base / path
+    if not path.is_file():
+        raise ConfigError(f"{where}.ca_file: no such file {str(path)!r} "
+                          "(expected a PEM file of CA certificates)")
+    return str(path)
+
+
+def _server(data: Any, where: str, default_port: int, default_tls: str,
+            base: Path = Path(".")) -> ServerConfig | None:
     if data is None:
         return None
     if not isinstance(data, dict):
@@ -106,6 +140,7 @@ def _server(data: Any, where: str, default_port: int, default_tls: str) -> Serve
         idle=bool(data.get("idle", True)),
         poll_seconds=float(data.get("poll_seconds", 60)),
         timeout=float(data.get("timeout", 30)),
+        ca_file=_ca_file(data, where, base),
     )
 
 
@@ -146,8 +181,8 @@ def config_from_data(data: dict[str, Any], base: Path = Path(".")) -> JudgeConfi
         address=address,
         data_dir=data_dir,
         timezone=tz,
-        imap=_server(data.get("imap"), "imap", 993, "ssl"),
-        smtp=_server(data.get("smtp"), "smtp", 587, "starttls"),
+        imap=_server(data.get("imap"), "imap", 993, "ssl", base),
+        smtp=_server(data.get("smtp"), "smtp", 587, "starttls", base),
         gm_addresses=tuple(str(a).lower() for a in gms),
         game_defaults=dict(data.get("game_defaults") or {}),
         max_body_bytes=int(judge.get("max_body_bytes", 200_000)),

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from imapclient import IMAPClient
 
-from mobadj.judge.config import ServerConfig
+from mobadj.judge.config import ServerConfig, TLSTrustError
 
 log = logging.getLogger("mobadj.judge.mailbox")
 CHUNK = 200
@@ -32,11 +32,14 @@ class Mailbox:
 
     def connect(self) -> None:
         s = self.server
-        context = ssl.create_default_context()
-        client = IMAPClient(s.host, port=s.port, ssl=s.tls == "ssl", ssl_context=context,
-                            timeout=s.timeout)
-        if s.tls == "starttls":
-            client.starttls(context)
+        context = s.ssl_context()
+        try:
+            client = IMAPClient(s.host, port=s.port, ssl=s.tls == "ssl", ssl_context=context,
+                                timeout=s.timeout)
+            if s.tls == "starttls":
+                client.starttls(context)
+        except ssl.SSLCertVerificationError as exc:
+            raise TLSTrustError("IMAP", s, exc.verify_message or str(exc)) from None
         client.login(s.user, s.password)
         info = client.select_folder(s.folder)
         self.uidvalidity = int(info.get(b"UIDVALIDITY", 0) or 0)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import ssl
 from collections.abc import Callable
 from email import encoders
 from email.header import Header
@@ -21,7 +22,7 @@ from email.utils import formataddr, formatdate
 
 import aiosmtplib
 
-from mobadj.judge.config import ServerConfig
+from mobadj.judge.config import ServerConfig, TLSTrustError
 from mobadj.judge.store import Mail, Store
 
 log = logging.getLogger("mobadj.judge.mailer")
@@ -83,8 +84,15 @@ class Mailer:
         client = aiosmtplib.SMTP(
             hostname=s.host, port=s.port, use_tls=s.tls == "ssl",
             start_tls=s.tls == "starttls", timeout=s.timeout,
+            tls_context=s.ssl_context() if s.tls != "none" else None,
         )
-        await client.connect()
+        try:
+            await client.connect()
+        except Exception as exc:
+            cause = exc if isinstance(exc, ssl.SSLCertVerificationError) else exc.__cause__
+            if isinstance(cause, ssl.SSLCertVerificationError):
+                raise TLSTrustError("SMTP", s, cause.verify_message or str(cause)) from None
+            raise
         try:
             if s.user:
                 await client.login(s.user, s.password)
