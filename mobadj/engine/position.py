@@ -305,7 +305,7 @@ def position_from_data(data: Mapping[str, Any], game_map: Any) -> Position:
     units = pos.units
     for pname, items in _per_power(data.get("units"), "units").items():
         power = _power(game_map, pname)
-        for text in _as_list(items, f"units of {pname}"):
+        for text in as_list(items, f"units of {pname}"):
             unit = unit_cache.get((power, text)) if type(text) is str else None
             if unit is None:
                 unit = parse_unit(text, power, game_map)
@@ -316,7 +316,7 @@ def position_from_data(data: Mapping[str, Any], game_map: Any) -> Position:
     centers = pos.centers
     for pname, provs in _per_power(data.get("centers"), "centers").items():
         power = _power(game_map, pname)
-        for text in _as_list(provs, f"centers of {pname}"):
+        for text in as_list(provs, f"centers of {pname}"):
             prov = prov_cache.get(text) if type(text) is str else None
             if prov is None:
                 prov = _province(game_map, text)
@@ -327,7 +327,7 @@ def position_from_data(data: Mapping[str, Any], game_map: Any) -> Position:
             centers[prov] = power
     for pname, entries in _per_power(data.get("dislodged"), "dislodged").items():
         power = _power(game_map, pname)
-        for entry in _as_list(entries, f"dislodged of {pname}"):
+        for entry in as_list(entries, f"dislodged of {pname}"):
             if not isinstance(entry, Mapping) or "unit" not in entry:
                 raise PositionError(
                     f"dislodged entry {entry!r}: expected {{unit: 'A MUN', from: 'BOH'}}"
@@ -341,12 +341,13 @@ def position_from_data(data: Mapping[str, Any], game_map: Any) -> Position:
     standoffs = data.get("standoffs")
     if standoffs:
         pos.standoffs = frozenset(
-            _province(game_map, s) for s in _as_list(standoffs, "standoffs")
+            _province(game_map, s) for s in as_list(standoffs, "standoffs")
         )
     return pos
 
 
-def _as_list(value: Any, what: str) -> list[Any]:
+def as_list(value: Any, what: str) -> list[Any]:
+    """A list from YAML/JSON input: a list, None, "A, B; C" text or any other iterable."""
     if type(value) is list:
         return value
     if value is None:

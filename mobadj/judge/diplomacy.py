@@ -37,16 +37,21 @@ def load_variant(kind: str) -> None:
 _POSITIONS: dict[tuple[str, str], Position] = {}
 
 
-def _position(host: Any, state: dict[str, Any]) -> Position:
-    """The engine position of a state (a few recent ones are kept: one mail asks several
-    times, and the engine never changes its input position)."""
-    key = (host.kind, json.dumps(state["position"], sort_keys=True))
-    pos = _POSITIONS.get(key)
+def cached_position(cache: dict[Any, Any], key: Any, build: Any, data: Any, game_map: Any) -> Any:
+    """``build(data, game_map)`` remembered under ``key`` (a few recent positions are kept:
+    one mail asks several times, and the engines never change their input position)."""
+    pos = cache.get(key)
     if pos is None:
-        if len(_POSITIONS) > 64:
-            _POSITIONS.clear()
-        pos = _POSITIONS[key] = position_from_data(state["position"], host.game_map)
+        if len(cache) > 64:
+            cache.clear()
+        pos = cache[key] = build(data, game_map)
     return pos
+
+
+def _position(host: Any, state: dict[str, Any]) -> Position:
+    """The engine position of a state."""
+    key = (host.kind, json.dumps(state["position"], sort_keys=True))
+    return cached_position(_POSITIONS, key, position_from_data, state["position"], host.game_map)
 
 
 def new_state(host: Any, seats: list[str], seed: int, options: dict[str, Any]) -> dict[str, Any]:

@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from mobadj.engine.results import Outcome, Reason
-from mobadj.judge.diplomacy import _error_text
+from mobadj.judge.diplomacy import _error_text, cached_position
 from mobadj.judge.hosts import Check, HostError, Resolution
 from mobadj.mobtown.calendar import MPhase
 from mobadj.mobtown.notation import parse_mobtown_orders
@@ -36,12 +36,7 @@ def _rules(options: dict[str, Any] | None = None) -> MobtownRules:
 
 def _position(host: Any, state: dict[str, Any]) -> MobtownPosition:
     key = json.dumps(state["position"], sort_keys=True)
-    pos = _POSITIONS.get(key)
-    if pos is None:
-        if len(_POSITIONS) > 64:
-            _POSITIONS.clear()
-        pos = _POSITIONS[key] = position_from_data(state["position"], host.game_map)
-    return pos
+    return cached_position(_POSITIONS, key, position_from_data, state["position"], host.game_map)
 
 
 def new_state(host: Any, seats: list[str], seed: int, options: dict[str, Any]) -> dict[str, Any]:

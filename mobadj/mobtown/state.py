@@ -22,11 +22,18 @@ is what the engine resolves; Dons never take part in resolution (they have no st
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from mobadj.engine.position import Dislodged, Phase, Position, PositionError, UnitState
+from mobadj.engine.position import (
+    Dislodged,
+    Phase,
+    Position,
+    PositionError,
+    UnitState,
+    as_list,
+)
 from mobadj.mobtown.calendar import FIRST, MPhase
 from mobadj.mobtown.rules import GAOL
 
@@ -184,16 +191,6 @@ def parse_unit(text: Any, game_map: Any) -> tuple[str, str, bool]:
     return kind, prov, bool(m.group(3))
 
 
-def _items(value: Any, what: str) -> list[Any]:
-    if value is None:
-        return []
-    if isinstance(value, str):
-        return [s for s in re.split(r"\s*[,;]\s*", value) if s]
-    if isinstance(value, Iterable) and not isinstance(value, Mapping):
-        return list(value)
-    raise PositionError(f"{what} must be a list")
-
-
 def _blocks(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     block = data.get(key) or {}
     if not isinstance(block, Mapping):
@@ -213,7 +210,7 @@ def position_from_data(data: Mapping[str, Any], game_map: Any, rules: Any = None
     captives: list[tuple[str, str]] = []
     for name, items in _blocks(data, "units").items():
         power = _power(game_map, name)
-        for text in _items(items, f"units of {name}"):
+        for text in as_list(items, f"units of {name}"):
             kind, prov, captive = parse_unit(text, game_map)
             if kind == "G":
                 if prov == GAOL:
@@ -235,7 +232,7 @@ def position_from_data(data: Mapping[str, Any], game_map: Any, rules: Any = None
     pos.gaol.sort()
     for name, provs in _blocks(data, "centers").items():
         power = _power(game_map, name)
-        for text in _items(provs, f"centers of {name}"):
+        for text in as_list(provs, f"centers of {name}"):
             prov = _where(game_map, text)
             if prov not in game_map.supply_centers:
                 raise PositionError(f"{text!r} is not a supply centre")
@@ -244,7 +241,7 @@ def position_from_data(data: Mapping[str, Any], game_map: Any, rules: Any = None
             pos.centers[prov] = power
     for name, entries in _blocks(data, "dislodged").items():
         power = _power(game_map, name)
-        for entry in _items(entries, f"dislodged of {name}"):
+        for entry in as_list(entries, f"dislodged of {name}"):
             if not isinstance(entry, Mapping) or "unit" not in entry:
                 raise PositionError(f"dislodged entry {entry!r}: expected "
                                     "{unit: 'G Mem', from: 'Mic', via: 'ground'}")
@@ -258,11 +255,11 @@ def position_from_data(data: Mapping[str, Any], game_map: Any, rules: Any = None
             origin = _where(game_map, entry["from"]) if entry.get("from") else ""
             pos.dislodged[prov] = Dislodged(UnitState(power, "G", prov), origin, False,
                                             via=via)
-    pos.standoffs = frozenset(_where(game_map, s) for s in _items(data.get("standoffs"),
+    pos.standoffs = frozenset(_where(game_map, s) for s in as_list(data.get("standoffs"),
                                                                    "standoffs"))
-    pos.disorder = frozenset(_power(game_map, p) for p in _items(data.get("disorder"),
+    pos.disorder = frozenset(_power(game_map, p) for p in as_list(data.get("disorder"),
                                                                   "disorder"))
-    pos.rebuilt = frozenset(_power(game_map, p) for p in _items(data.get("rebuilt_dons"),
+    pos.rebuilt = frozenset(_power(game_map, p) for p in as_list(data.get("rebuilt_dons"),
                                                                  "rebuilt_dons"))
     if pos.dislodged:
         from mobadj.mobtown.rules import MobtownRules
