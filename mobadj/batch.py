@@ -128,9 +128,10 @@ def run_case(case: Any) -> dict[str, Any]:
 def _run(case: Mapping[str, Any]) -> dict[str, Any]:
     map_name = str(case.get("map") or "standard").lower()
     ctx = _context(map_name)
-    variant_case = getattr(ctx.rules, "run_batch_case", None)
-    if variant_case is not None:  # a variant with its own position shape (Mobtown II)
-        return variant_case(case, ctx.game_map)
+    if ctx.rules.batch_keys:  # a variant that keeps more than the standard position
+        from mobadj.batch_variant import run_line
+
+        return run_line(case, ctx.game_map, ctx.rules)
     game_map = ctx.game_map
     spelling: dict[str, str] = {}
     for key in ("units", "centers", "dislodged", "orders"):

@@ -21,17 +21,35 @@ from mobadj.board.yamlines import LDict, LList, LStr, YamlError, as_bool, load_l
 
 TERRAINS = ("land", "coast", "sea", "water", "impassable", "gaol")
 VIAS = ("plain", "highway", "junction", "subway", "diagonal")
-MAPS_DIR = Path(os.environ.get("MOBADJ_MAPS", Path(__file__).resolve().parents[2] / "maps"))
+#: the maps that come with mobadj
+MAPS_DIR = Path(__file__).resolve().parents[2] / "maps"
 
 _CACHE: dict[str, GameMap] = {}
+
+
+def map_dirs() -> list[Path]:
+    """Where map names are looked up: the directories of ``MOBADJ_MAPS`` (separated like
+    PATH), then the maps that come with mobadj."""
+    extra = os.environ.get("MOBADJ_MAPS", "")
+    return [Path(d) for d in extra.split(os.pathsep) if d] + [MAPS_DIR]
+
+
+def map_names() -> list[str]:
+    """The name of every map file in :func:`map_dirs` (``standard``, ``mobtown2``, ...)."""
+    names = {p.name.removesuffix(".yaml") for d in map_dirs() for p in d.glob("*.yaml")}
+    return sorted(n for n in names if not n.endswith(".layout"))
 
 
 def map_path(name_or_path: str | os.PathLike[str]) -> Path:
     """The file a map name or path refers to (``"standard"`` -> ``maps/standard.yaml``)."""
     text = os.fspath(name_or_path)
     path = Path(text)
-    if path.suffix in (".yaml", ".yml") or path.exists() or os.sep in text:
+    if path.suffix in (".yaml", ".yml") or path.is_file() or os.sep in text:
         return path
+    for folder in map_dirs():
+        found = folder / f"{text}.yaml"
+        if found.is_file():
+            return found
     return MAPS_DIR / f"{text}.yaml"
 
 
@@ -43,7 +61,7 @@ def load_map(name_or_path: str | os.PathLike[str]) -> GameMap:
     if cached is not None:
         return cached
     if not path.exists():
-        known = sorted(p.stem for p in MAPS_DIR.glob("*.yaml"))
+        known = map_names()
         wanted = os.fspath(name_or_path)
         raise FileNotFoundError(f"no map {wanted!r} (known maps: {', '.join(known)})")
     game_map, findings = read_map(path)
@@ -123,6 +141,7 @@ class MapBuilder:
         name = self._str(top.get("name"), top.line_of("name"), "name") or Path(self.source).stem
         title = self._str(top.get("title"), top.line_of("title"), "title", name)
         calendar = self._str(top.get("calendar"), top.line_of("calendar"), "calendar", "standard")
+        variant = self._str(top.get("variant"), top.line_of("variant"), "variant")
         self.case_sensitive = self._bool(
             top.get("case_sensitive_ids"), top.line_of("case_sensitive_ids"), "case_sensitive_ids"
         )
@@ -154,7 +173,8 @@ class MapBuilder:
         self._check_homes()
         extra = {k: v for k, v in top.items() if k not in _TOP_KEYS}
         game_map = GameMap(
-            name=name, title=title, calendar=calendar, unit_kinds=self.unit_kinds,
+            name=name, title=title, calendar=calendar, variant=variant,
+            unit_kinds=self.unit_kinds,
             provinces=self.provinces, powers=self.powers, graph=graph,
             case_sensitive_ids=self.case_sensitive, source=self.source, extra=extra,
         )
@@ -448,5 +468,5 @@ class MapBuilder:
             seen[prov] = (pid, line)
 
 
-_TOP_KEYS = {"name", "title", "calendar", "unit_kinds", "case_sensitive_ids", "kinds_by_terrain",
-             "provinces", "powers"}
+_TOP_KEYS = {"name", "title", "calendar", "variant", "unit_kinds", "case_sensitive_ids",
+             "kinds_by_terrain", "provinces", "powers"}

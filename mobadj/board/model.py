@@ -39,9 +39,16 @@ def fold(text: str) -> str:
     return "".join(ch for ch in text.lower() if ch.isalnum())
 
 
+_PROVINCE: dict[str, str] = {}
+
+
 def province_of(location: str) -> str:
-    """The province part of a location id (``"STP/NC"`` -> ``"STP"``)."""
-    return location.split("/", 1)[0]
+    """The province part of a location id (``"STP/NC"`` -> ``"STP"``); memoised, because
+    locations are few and the resolver asks often."""
+    got = _PROVINCE.get(location)
+    if got is None:
+        got = _PROVINCE[location] = location.split("/", 1)[0]
+    return got
 
 
 class UnknownNameError(LookupError):
@@ -98,6 +105,7 @@ class GameMap:
     provinces: dict[str, Province]
     powers: dict[str, Power]
     graph: nx.MultiDiGraph
+    variant: str = ""  # "module:Class" of the rules this map is played by ("" standard)
     case_sensitive_ids: bool = False
     source: str = ""
     extra: dict[str, object] = field(default_factory=dict)

@@ -15,14 +15,6 @@ from mobadj.cli import main
 PARADOX_RULES = ("szykman", "all_hold", "1982", "2000", "1971")
 
 
-def _pair(text: str) -> tuple[str, str]:
-    """``NAME=VALUE`` -> (name, value), a usage error otherwise."""
-    name, sep, value = text.partition("=")
-    if not sep:
-        raise click.BadParameter(f"{text!r}: expected NAME=VALUE", param_hint="--option")
-    return name.strip(), value.strip()
-
-
 @main.command()
 @click.option("--map", "map_name", default="standard", show_default=True,
               help="Map name (standard, ...) or a map YAML file.")
@@ -33,7 +25,8 @@ def _pair(text: str) -> tuple[str, str]:
               help="Also draw the new position with the move arrows (.svg or .png).")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
               help="Rule option: a DATC option (docs/rulings.md, e.g. missing_coast=fail) or "
-                   "a Mobtown II game option (docs/mobtown-rulings.md); may be repeated.")
+                   "a game option of the map's variant (e.g. docs/mobtown-rulings.md); may be "
+                   "repeated.")
 @click.argument("position", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("orders", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path,
@@ -44,61 +37,60 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
     Prints every power's orders with their results, the dislodged units with their
     retreats, centre changes and the next phase, as a GM would publish them.
     """
+    from mobadj.board.findings import MapFileError
     from mobadj.board.loader import load_map
-    from mobadj.engine import PositionError, adjudicate, position_from_data, rules_for
+    from mobadj.engine import PositionError, adjudicate, rules_for
     from mobadj.engine.report import format_report, result_to_json
-    from mobadj.engine.rules import coerce_options
-    from mobadj.orders.parser import parse_orders
+    from mobadj.engine.rules import parse_option_pairs, with_options
+    from mobadj.engine.variants import VariantError
 
     try:
         game_map = load_map(map_name)
-    except Exception as exc:  # unknown map or a broken map file
+        rules = rules_for(game_map)
+    except (MapFileError, OSError, VariantError) as exc:  # unknown map, broken map file
         raise click.ClickException(str(exc)) from None
-    variant_cli = getattr(rules_for(game_map.name), "cli_adjudicate", None)
-    if variant_cli is not None:  # a variant with its own phases and report (Mobtown II)
-        from mobadj.mobtown.cli import parse_options
-
-        chosen = parse_options(options)
-        if paradox is not None:
-            chosen["paradox"] = paradox
-        click.echo(variant_cli(game_map, position, orders, as_json, picture, chosen), nl=False)
-        return
-    raw = dict(_pair(text) for text in options)
+    try:
+        raw: dict[str, str] = parse_option_pairs(options)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--option") from None
     if paradox is not None:
         raw["paradox"] = paradox
     try:
-        rules = rules_for(game_map.name, **coerce_options(raw))
+        rules = with_options(rules, raw)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
     try:
         data = yaml.safe_load(position.read_text(encoding="utf-8"))
-        pos = position_from_data(data, game_map)
+        pos = rules.position_from_data(data, game_map)
     except (yaml.YAMLError, PositionError) as exc:
         raise click.ClickException(f"{position}: {exc}") from None
     parsed = []
     errors: list[str] = []
     for path in orders:
-        result = parse_orders(path.read_text(encoding="utf-8"), game_map)
+        result = rules.parse_orders(path.read_text(encoding="utf-8"), game_map)
         parsed.extend(result.orders)
         errors.extend(f"{path.name}: {e}" for e in result.errors)
     result = adjudicate(pos, parsed, game_map, rules)
-    as_data = result_to_json(result, errors)
+    as_data = result_to_json(result, errors, rules)
     if as_json:
         click.echo(json.dumps(as_data, indent=2))
     else:
-        click.echo(format_report(result, game_map, errors), nl=False)
+        click.echo(format_report(result, game_map, errors, rules=rules), nl=False)
     if picture is not None:
-        _write_picture(picture, game_map, result.position, as_data["orders"])
+        drawn = rules.picture_data(result)
+        _write_picture(picture, game_map, drawn or result.position,
+                       [] if drawn is not None else as_data["orders"])
 
 
 def _write_picture(path: Path, game_map, position, results: list[dict]) -> None:  # noqa: ANN001
-    """Draw ``position`` with the phase's moves and supports to ``path`` (.svg or .png)."""
+    """Draw ``position`` (any shape render.as_view reads) with the arrows of ``results``
+    (the published orders) to ``path`` (.svg or .png)."""
     from mobadj.render import load_layout, render_png, render_svg
     from mobadj.render.position import as_view, moves_from_results, supports_from_results
 
     try:
         layout = load_layout(game_map.name)
-    except Exception as exc:  # no layout file: the map cannot be drawn
+    except (OSError, ValueError, yaml.YAMLError) as exc:  # no layout file, or a broken one
         raise click.ClickException(f"cannot draw the {game_map.name} map: {exc}") from None
     view = as_view(game_map, position)
     view.moves.extend(moves_from_results(game_map, results))
@@ -108,7 +100,7 @@ def _write_picture(path: Path, game_map, position, results: list[dict]) -> None:
             path.write_bytes(render_png(game_map, layout, view))
         else:
             path.write_text(render_svg(game_map, layout, view), encoding="utf-8")
-    except OSError as exc:
+    except (OSError, ImportError) as exc:  # an unwritable path, no PNG converter
         raise click.ClickException(f"cannot write {path}: {exc}") from None
 
 

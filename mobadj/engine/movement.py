@@ -17,11 +17,10 @@ hooks (:mod:`mobadj.engine.rules`) are asked once per order before resolution.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from mobadj.engine.position import Dislodged, Position, province_of, unit_state
+from mobadj.engine.position import Dislodged, province_of, unit_state
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import BATTLE, BATTLE_UNLESS_EQUAL, PASS, Rules
 from mobadj.engine.topology import Topology
@@ -47,8 +46,6 @@ __all__ = [
     "Validated",
     "add_defaults",
     "outcome",
-    "resolve_movement",
-    "retreat_options",
     "validate",
 ]
 
@@ -350,6 +347,7 @@ class MovementOutcome:
     moves: dict[str, str]  # province moved from -> location moved to
     dislodged: list[Dislodged]
     standoffs: frozenset[str]
+    orders: list[MOrder]  # the resolver's record of every unit's order (for variant hooks)
 
 
 def _move_reason(r: Resolver, o: MOrder) -> Reason:
@@ -399,13 +397,11 @@ def outcome(r: Resolver, validated: Validated) -> MovementOutcome:
         u = r.unit_at[prov]
         unit = unit_state(u.power, u.ukind, u.loc)
         d = Dislodged(unit, k.prov, k.convoy, via="subway" if k.subway else None)
-        dislodged.append(
-            Dislodged(
-                unit, k.prov, k.convoy, retreat_options(d, topo, rules, occupied, standoffs), d.via
-            )
-        )
+        options = rules.retreat_options(d, topo, occupied, standoffs)
+        dislodged.append(Dislodged(unit, k.prov, k.convoy, options, d.via))
 
     succeeds, fails = Outcome.SUCCEEDS, Outcome.FAILS
+    reword = rules.failure_reason if rules.move_hooks else None
 
     def result_of(o: MOrder) -> OrderResult:
         if o.invalid is not None:
@@ -414,7 +410,8 @@ def outcome(r: Resolver, validated: Validated) -> MovementOutcome:
         if code == MOVE:
             if o.res:
                 return OrderResult(o.power, o.source, succeeds)
-            return OrderResult(o.power, o.source, fails, _move_reason(r, o))
+            why = _move_reason(r, o)
+            return OrderResult(o.power, o.source, fails, reword(o, why) if reword else why)
         if code == HOLD:
             if o.prov in dislodged_by:
                 return OrderResult(o.power, o.source, fails, Reason.DISLODGED)
@@ -432,38 +429,4 @@ def outcome(r: Resolver, validated: Validated) -> MovementOutcome:
         item if type(item) is OrderResult else result_of(item) for item in validated.given
     ]
     defaults = [result_of(o) for o in orders if o.defaulted]
-    return MovementOutcome(results, defaults, moves, dislodged, standoffs)
-
-
-def retreat_options(
-    d: Dislodged,
-    topo: Topology,
-    rules: Rules,
-    occupied: set[str] | frozenset[str],
-    standoffs: Iterable[str],
-) -> tuple[str, ...]:
-    """Where a dislodged unit may retreat: an adjacent empty place, not a standoff province,
-    not where the attacker came from unless it came by convoy (DATC 4.A.5 b, 6.H.11)."""
-    banned = set(occupied)
-    banned.update(standoffs)
-    if not d.convoyed:
-        banned.add(d.attacker_from)
-    out = [
-        loc
-        for loc in topo.neighbours[d.unit.kind].get(d.unit.location, ())
-        if province_of(loc) not in banned and rules.retreat_allowed(d, loc, None)
-    ]
-    return tuple(sorted(out))
-
-
-def resolve_movement(
-    position: Position,
-    orders: Iterable[tuple[str | None, Any]],
-    topo: Topology,
-    rules: Rules,
-) -> MovementOutcome:
-    """Validate, resolve and read back one movement phase."""
-    validated = add_defaults(validate(position, orders, topo, rules), position)
-    r = (rules.resolver_cls or Resolver)(validated.orders, topo, rules)  # DATC options
-    r.run()
-    return outcome(r, validated)
+    return MovementOutcome(results, defaults, moves, dislodged, standoffs, validated.orders)

@@ -13,7 +13,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from mobadj.engine.movement import retreat_options
 from mobadj.engine.position import Dislodged, Position, UnitState, province_of
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import Rules
@@ -35,8 +34,7 @@ def legal_retreats(
     position: Position, d: Dislodged, topo: Topology, rules: Rules
 ) -> tuple[str, ...]:
     """The retreat locations open to ``d`` on this board."""
-    occupied = set(position.units)
-    return retreat_options(d, topo, rules, occupied, position.standoffs)
+    return rules.retreat_options(d, topo, position.units, position.standoffs)
 
 
 def resolve_retreats(

@@ -13,6 +13,7 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from mobadj.engine.position import PositionError
 
@@ -46,7 +47,7 @@ class MPhase:
         return self.key() < other.key()
 
     @classmethod
-    def parse(cls, text: str) -> MPhase:
+    def parse(cls, text: Any) -> MPhase:
         """``1919-07-W1-M`` -> MPhase; raises PositionError saying the expected shape."""
         m = _RE.match(str(text))
         if not m:
@@ -133,3 +134,27 @@ def scores_after(phase: MPhase, has_retreat_next: bool) -> bool:
     if not phase.scoring:
         return False
     return phase.is_retreat or (phase.is_movement and not has_retreat_next)
+
+
+class MobtownCalendar:
+    """Rule 6 as the engine asks a calendar (mobadj.engine.position.PhaseCalendar)."""
+
+    name = "mobtown"
+
+    def parse(self, text: Any) -> MPhase:
+        """``1919-07-W1-M`` -> MPhase; raises PositionError saying the expected shape."""
+        return MPhase.parse(text)
+
+    def first(self, year: int | None = None) -> MPhase:
+        """The June 1919 weekend, whatever ``year`` (the rulebook's start)."""
+        return MPhase.parse(FIRST)
+
+    def next_phase(self, phase: MPhase, has_dislodged: bool,
+                   needs_adjustment: Callable[[], bool]) -> MPhase:
+        return next_phase(phase, has_dislodged, needs_adjustment)
+
+    def scores_after(self, phase: MPhase, has_retreat_phase_next: bool) -> bool:
+        return scores_after(phase, has_retreat_phase_next)
+
+
+CALENDAR = MobtownCalendar()

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from mobadj.engine import position_from_data
 from mobadj.engine.position import PositionError
 from mobadj.mobtown.rules import MobtownReason as R
 from mobadj.mobtown.rules import MobtownRules
-from mobadj.mobtown.state import position_from_data
 
 # ---- rule 0: the regular rules apply ---------------------------------------------------------
 

@@ -1,52 +1,55 @@
-"""``mobadj batch`` lines with ``"map": "mobtown2"`` (the issue-3 contract).
+"""``mobadj batch`` lines of a map whose rules keep more than the standard position
+(``Rules.batch_keys``, e.g. Mobtown II's Dons, gaol and news), through the map's hooks.
 
-Input: ``{"id", "map": "mobtown2", "phase": "1919-07-W1-M", "units": {mob: ["G Lex", "D Lex"]},
-"centers", "dislodged": {mob: [{"unit", "from", "via": "ground"|"subway"}]}, "standoffs",
-"disorder", "rebuilt_dons", "orders": {mob: ["G(Tam)-U-Ext", "G(PPU) & G(Pel) S G(Mic)-Mem"]}}``
-(position keys as in :mod:`mobadj.mobtown.state`).
+Input: the standard batch line (docs/adjudication.md) with the position keys of the map's
+rules (``Rules.position_from_data``); an order text may begin with its power's name
+(``Rules.split_power``) and may be an ``&`` group of orders (``G(PPU) & G(Pel) S G(Mic)-Mem``).
 
-Output: the standard batch keys, plus ``disorder``, ``rebuilt_dons``, ``events`` and ``winner``.
-Each order string is echoed exactly as given; an ``&`` group gives one result per unit, each
-with the group's text and ``"part"`` (that unit's canonical order).
+Output: the standard keys, with ``Rules.batch_keys`` beside them (``defaults`` right after the
+orders, the others after ``centers``).  Each order string is echoed exactly as given; an ``&``
+group gives one result per unit, each with the group's text and ``"part"`` (that unit's
+canonical order).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from mobadj.board.model import UnknownNameError
+from mobadj.engine.pipeline import adjudicate
 from mobadj.engine.position import PositionError
-from mobadj.mobtown.notation import mobtown_parser, split_mob
-from mobadj.mobtown.rules import MobtownRules
-from mobadj.mobtown.state import dislodged_entry, position_from_data
-from mobadj.mobtown.turn import adjudicate
+from mobadj.engine.rules import Rules, with_options
+
+if TYPE_CHECKING:
+    from mobadj.board.model import GameMap
 
 
-def run_case(case: Mapping[str, Any], game_map: Any, rules: MobtownRules | None = None
-             ) -> dict[str, Any]:
-    """Adjudicate one Mobtown input object; raises PositionError for a bad position."""
+def run_line(case: Mapping[str, Any], game_map: GameMap, rules: Rules) -> dict[str, Any]:
+    """Adjudicate one input object; raises PositionError for a bad position."""
     if case.get("options"):
-        from mobadj.mobtown.cli import make_rules
-
         if not isinstance(case["options"], Mapping):
             raise PositionError("'options' must map option names to values")
-        rules = make_rules(dict(case["options"]))
-    rules = rules or MobtownRules()
-    parser = mobtown_parser(game_map)
+        try:
+            rules = with_options(rules, case["options"])
+        except ValueError as exc:
+            raise PositionError(str(exc)) from None
+    noun = rules.power_noun
     spelling: dict[str, str] = {}
     for key in ("units", "centers", "dislodged", "orders"):
         block = case.get(key) or {}
         if not isinstance(block, Mapping):
-            raise PositionError(f"{key!r} must map each mob to a list")
+            raise PositionError(f"{key!r} must map each {noun} to a list")
         for name in block:
             try:
                 spelling.setdefault(game_map.power_id(str(name)), str(name))
-            except Exception as exc:
-                raise PositionError(f"unknown mob {name!r}: {exc}") from None
-    position = position_from_data(case, game_map, rules)
+            except UnknownNameError as exc:
+                raise PositionError(f"unknown {noun} {name!r}: {exc}") from None
+    position = rules.position_from_data(case, game_map)
+    parser = rules.order_parser(game_map)
     errors: list[str] = []
     pairs: list[tuple[str, Any]] = []
-    texts: list[tuple[str, str, Any]] = []  # (mob, text, order or error text)
+    texts: list[tuple[str, str, Any]] = []  # (power, text, order or error text)
     for name, items in (case.get("orders") or {}).items():
         pid = game_map.power_id(str(name))
         if isinstance(items, str):
@@ -54,7 +57,7 @@ def run_case(case: Mapping[str, Any], game_map: Any, rules: MobtownRules | None 
         if not isinstance(items, list):
             raise PositionError(f"orders of {name!r} must be a list of strings")
         for text in items:
-            named, order_text = split_mob(str(text), game_map)  # "Lepke G(Cit)-U-Mic"
+            named, order_text = rules.split_power(str(text), game_map)  # "Lepke G(Cit)-U-Mic"
             if named is not None and named != pid:
                 message = f"this order names {named}, but is listed under {name}"
                 errors.append(f"{spelling[pid]}: {text!r}: {message}")
@@ -62,7 +65,7 @@ def run_case(case: Mapping[str, Any], game_map: Any, rules: MobtownRules | None 
                 continue
             try:
                 group = parser.parse_group(order_text)
-            except ValueError as exc:
+            except ValueError as exc:  # OrderError and friends
                 errors.append(f"{spelling[pid]}: {text!r}: {exc}")
                 texts.append((pid, str(text), str(exc)))
                 continue
@@ -87,29 +90,30 @@ def run_case(case: Mapping[str, Any], game_map: Any, rules: MobtownRules | None 
     after = result.position
     data = after.to_data()
 
+    def spell(pid: str) -> str:
+        """A power as the input first spelt it."""
+        return spelling.setdefault(pid, pid)
+
     def named(block: Mapping[str, Any]) -> dict[str, Any]:
-        """Keys spelt as the input first spelt each mob."""
-        return {spelling.setdefault(p, p): v for p, v in block.items()}
+        return {spell(p): v for p, v in block.items()}
 
     units = {name: [] for name in spelling.values()} | named(data["units"])
     centers = {name: [] for name in spelling.values()} | named(data["centers"])
     dislodged: dict[str, list[dict[str, Any]]] = {}
     for d in sorted(after.dislodged.values(), key=lambda d: str(d.unit)):
         dislodged.setdefault(spelling.get(d.unit.power, d.unit.power), []).append(
-            dislodged_entry(d))
-    return {
+            after.dislodged_entry(d))
+    line: dict[str, Any] = {
         "id": case.get("id"),
         "phase": str(result.phase),
         "next_phase": str(result.next_phase),
         "orders": out_orders,
-        "defaults": [r.as_dict() for r in result.defaults],
-        "units": units,
-        "dislodged": dislodged,
-        "centers": centers,
-        "standoffs": data["standoffs"],
-        "disorder": [spelling.get(p, p) for p in data["disorder"]],
-        "rebuilt_dons": [spelling.get(p, p) for p in data["rebuilt_dons"]],
-        "events": result.events,
-        "winner": spelling.get(after.winner, after.winner) if after.winner else None,
-        "errors": errors,
     }
+    if "defaults" in rules.batch_keys:
+        line["defaults"] = rules.batch_value("defaults", result, spell)
+    line.update(units=units, dislodged=dislodged, centers=centers)
+    for key in rules.batch_keys:
+        if key != "defaults":
+            line[key] = rules.batch_value(key, result, spell)
+    line["errors"] = errors
+    return line
