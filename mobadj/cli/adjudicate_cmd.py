@@ -25,8 +25,8 @@ PARADOX_RULES = ("szykman", "all_hold", "1982", "2000", "1971")
               help="Also draw the new position with the move arrows (.svg or .png).")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
               help="Rule option: a DATC option (docs/rulings.md, e.g. missing_coast=fail) or "
-                   "a game option of the map's variant (e.g. docs/mobtown-rulings.md); may be "
-                   "repeated.")
+                   "a game option of the map's variant (its rulings page, docs/maps.md); may "
+                   "be repeated.")
 @click.argument("position", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("orders", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path,

@@ -114,7 +114,7 @@ SEND = click.option("--send", is_flag=True, help="Send the resulting mails now o
 @CONFIG
 @click.argument("name")
 @click.option("--kind", "-k", default="standard", show_default=True,
-              help="standard, mobtown2, or a card game (micromob, ...).")
+              help="A map (maps/<name>.yaml: standard, ...) or a card game (micromob, ...).")
 @click.option("--gm", "gm_email", required=True, help="The GM's email address.")
 @click.option("--gm-password", envvar="MOBADJ_GM_PASSWORD", default=None,
               help="GM password (env MOBADJ_GM_PASSWORD); generated when absent.")
