@@ -129,6 +129,8 @@ class Rules:
     options_title: ClassVar[str] = "rule"
     #: how messages name a power ("unknown power ...")
     power_noun: ClassVar[str] = "power"
+    #: the DATC options these rules take (a variant leaves out those with nothing to act on)
+    datc_options: ClassVar[tuple[str, ...]] = tuple(OPTIONS)
     #: keys a ``mobadj batch`` line carries beyond the standard ones (``batch_value``)
     batch_keys: ClassVar[tuple[str, ...]] = ()
     #: the heading of the picture's legend
@@ -434,7 +436,7 @@ class Rules:
 
 @functools.cache
 def _choices(cls: type[Rules]) -> dict[str, tuple[Any, ...]]:
-    out = dict(OPTIONS)
+    out = {name: OPTIONS[name] for name in cls.datc_options}
     for f in dataclasses.fields(cls):
         if "choices" in f.metadata:
             out[f.name] = f.metadata["choices"]

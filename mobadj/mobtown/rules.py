@@ -69,6 +69,9 @@ class MobtownRules(Rules):
     calendar: ClassVar[Any] = CALENDAR
     aliases: ClassVar[tuple[str, ...]] = ("mobtown",)
     options_title: ClassVar[str] = "Mobtown"
+    #: the DATC options with something to act on: no convoys (rule 2), no coasts, and no
+    #: Gang is ever dislodged without a battle (a subway exchange passes, rule 5)
+    datc_options: ClassVar[tuple[str, ...]] = ("too_many", "civil_disorder")
     power_noun: ClassVar[str] = "mob"
     batch_keys: ClassVar[tuple[str, ...]] = (
         "defaults", "standoffs", "disorder", "rebuilt_dons", "events", "winner")
