@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 import yaml
 
-from mobadj.cli import main
+from mobadj.cli import main, option_pairs
 
 #: mobadj.engine.rules.PARADOX_RULES (spelt out: the CLI starts without importing the engine)
 PARADOX_RULES = ("szykman", "all_hold", "1982", "2000", "1971")
@@ -41,7 +41,7 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
     from mobadj.board.loader import load_map
     from mobadj.engine import PositionError, adjudicate, rules_for
     from mobadj.engine.report import format_report, result_to_json
-    from mobadj.engine.rules import parse_option_pairs, with_options
+    from mobadj.engine.rules import with_options
     from mobadj.engine.variants import VariantError
 
     try:
@@ -49,10 +49,7 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
         rules = rules_for(game_map)
     except (MapFileError, OSError, VariantError) as exc:  # unknown map, broken map file
         raise click.ClickException(str(exc)) from None
-    try:
-        raw: dict[str, str] = parse_option_pairs(options)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--option") from None
+    raw = option_pairs(options)
     if paradox is not None:
         raw["paradox"] = paradox
     try:

@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from mobadj.cli import main
+from mobadj.cli import main, option_pairs
 
 CONFIG = click.option(
     "--config", "-c", "config_path", type=click.Path(dir_okay=False, path_type=Path),
@@ -126,12 +126,8 @@ def create(config_path: Path, name: str, kind: str, gm_email: str, gm_password: 
     from mobadj.judge.core import JudgeError
     from mobadj.judge.hosts import HostError
 
-    opts: dict[str, Any] = {}
-    for pair in options:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise click.BadParameter(f"expected key=value, got {pair!r}", param_hint="--option")
-        opts[key.strip().replace("-", "_")] = value.strip()
+    opts: dict[str, Any] = {key.replace("-", "_"): value
+                            for key, value in option_pairs(options).items()}
     judge = _open(config_path)
     try:
         g, password = judge.create_game(name, kind, gm_email, gm_password, opts, seed)

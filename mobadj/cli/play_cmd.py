@@ -10,20 +10,14 @@ from mobadj.cards.protocol import GameError
 from mobadj.cards.registry import GAMES, canonical_name, game_class
 from mobadj.cards.simulate import simulate
 from mobadj.cards.terminal import play_terminal
-from mobadj.cli import main
+from mobadj.cli import main, option_pairs
 
 
 def _options(pairs: tuple[str, ...]) -> dict[str, object]:
     """``--option key=value`` pairs; values parsed as YAML scalars (numbers, true/false)."""
     import yaml
 
-    result: dict[str, object] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise click.BadParameter(f"expected key=value, got '{pair}'", param_hint="--option")
-        result[key.strip()] = yaml.safe_load(value)
-    return result
+    return {key: yaml.safe_load(value) for key, value in option_pairs(pairs).items()}
 
 
 @main.command()

@@ -42,7 +42,6 @@ from mobadj.engine.rules import (
     Rules,
     coerce_options,
     option,
-    parse_option_pairs,
     rules_for,
     with_options,
 )
@@ -96,7 +95,6 @@ __all__ = [
     "known_maps",
     "load_variant",
     "option",
-    "parse_option_pairs",
     "position_from_data",
     "power_name",
     "province_of",

@@ -466,18 +466,6 @@ def coerce_options(raw: Mapping[str, Any], rules: type[Rules] = Rules) -> dict[s
     return out
 
 
-def parse_option_pairs(pairs: Iterable[str]) -> dict[str, str]:
-    """``NAME=VALUE`` texts (``--option``) -> {name: value}; a ValueError for a text without
-    ``=``.  :func:`coerce_options` then checks names and values."""
-    out: dict[str, str] = {}
-    for text in pairs:
-        name, sep, value = text.partition("=")
-        if not sep:
-            raise ValueError(f"{text!r}: expected NAME=VALUE")
-        out[name.strip()] = value.strip()
-    return out
-
-
 def rules_for(map_or_name: GameMap | str, **options: Any) -> Rules:
     """The rules a map is played by (mobadj.engine.variants), with ``options`` such as
     ``paradox``; standard rules for a map name that is not known."""
