@@ -127,7 +127,7 @@ def create(config_path: Path, name: str, kind: str, gm_email: str, gm_password: 
     from mobadj.judge.hosts import HostError
 
     opts: dict[str, Any] = {key.replace("-", "_"): value
-                            for key, value in option_pairs(options).items()}
+                            for key, value in option_pairs(options, "key=value").items()}
     judge = _open(config_path)
     try:
         g, password = judge.create_game(name, kind, gm_email, gm_password, opts, seed)

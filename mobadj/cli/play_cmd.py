@@ -17,7 +17,7 @@ def _options(pairs: tuple[str, ...]) -> dict[str, object]:
     """``--option key=value`` pairs; values parsed as YAML scalars (numbers, true/false)."""
     import yaml
 
-    return {key: yaml.safe_load(value) for key, value in option_pairs(pairs).items()}
+    return {key: yaml.safe_load(value) for key, value in option_pairs(pairs, "key=value").items()}
 
 
 @main.command()
