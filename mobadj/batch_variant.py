@@ -16,13 +16,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from mobadj.board.model import UnknownNameError
-from mobadj.engine.pipeline import adjudicate
-from mobadj.engine.position import PositionError
-from mobadj.engine.rules import Rules, with_options
+from mobadj.board import UnknownNameError
+from mobadj.engine import PositionError, Rules, adjudicate, with_options
 
 if TYPE_CHECKING:
-    from mobadj.board.model import GameMap
+    from mobadj.board import GameMap
 
 
 def run_line(case: Mapping[str, Any], game_map: GameMap, rules: Rules) -> dict[str, Any]:

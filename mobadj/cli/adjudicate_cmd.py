@@ -39,10 +39,15 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
     """
     from mobadj.board.findings import MapFileError
     from mobadj.board.loader import load_map
-    from mobadj.engine import PositionError, adjudicate, rules_for
-    from mobadj.engine.report import format_report, result_to_json
-    from mobadj.engine.rules import with_options
-    from mobadj.engine.variants import VariantError
+    from mobadj.engine import (
+        PositionError,
+        VariantError,
+        adjudicate,
+        format_report,
+        result_to_json,
+        rules_for,
+        with_options,
+    )
 
     try:
         game_map = load_map(map_name)

@@ -14,8 +14,7 @@ from mobadj.cli.map_cmd import map_group
 def default_map() -> str | None:
     """The board drawn when none is named: the one map played by a variant of its own (the
     registry's), None when there is no such single map."""
-    from mobadj.engine.rules import Rules
-    from mobadj.engine.variants import VariantError, known_maps, rules_class
+    from mobadj.engine import Rules, VariantError, known_maps, rules_class
 
     variants = []
     for name in known_maps():

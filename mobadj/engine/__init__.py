@@ -30,7 +30,14 @@ from mobadj.engine.position import (
     position_from_data,
     province_of,
 )
-from mobadj.engine.report import format_report, power_name, result_to_json
+from mobadj.engine.report import (
+    centre_changes_section,
+    dislodged_section,
+    format_report,
+    news_section,
+    power_name,
+    result_to_json,
+)
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import (
     ASIDE,
@@ -46,7 +53,7 @@ from mobadj.engine.rules import (
     with_options,
 )
 from mobadj.engine.topology import Topology, topology_for
-from mobadj.engine.validation import MOrder
+from mobadj.engine.validation import CONVOY, HOLD, MOVE, SUPPORT, MOrder
 from mobadj.engine.variants import (
     UnknownVariantError,
     VariantError,
@@ -62,10 +69,14 @@ __all__ = [
     "ASIDE",
     "BATTLE",
     "BATTLE_UNLESS_EQUAL",
+    "CONVOY",
+    "HOLD",
+    "MOVE",
     "OPTIONS",
     "PARADOX_RULES",
     "PASS",
     "STANDARD",
+    "SUPPORT",
     "Calendar",
     "Dislodged",
     "MOrder",
@@ -88,12 +99,15 @@ __all__ = [
     "adjudicate",
     "as_list",
     "canonical_name",
+    "centre_changes_section",
     "coerce_options",
     "default_rules",
+    "dislodged_section",
     "format_report",
     "initial_position",
     "known_maps",
     "load_variant",
+    "news_section",
     "option",
     "position_from_data",
     "power_name",

@@ -18,6 +18,7 @@ hooks (:mod:`mobadj.engine.rules`) are asked once per order before resolution.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from mobadj.engine.position import Dislodged, province_of, unit_state
@@ -52,11 +53,14 @@ __all__ = [
 
 # ---- resolution ------------------------------------------------------------------------------
 
+_NONE: frozenset[tuple[MOrder, MOrder]] = frozenset()
+
 
 class Resolver:
     """Decides every order of a validated movement phase (DATC 5.B equations, 5.F guesses)."""
 
-    __slots__ = ("orders", "unit_at", "moves_to", "topo", "rules", "cycle", "guess_based", "hits")
+    __slots__ = ("orders", "unit_at", "moves_to", "topo", "rules", "cycle", "guess_based", "hits",
+                 "uncut", "sea_attack")
 
     def __init__(self, orders: Sequence[MOrder], topo: Topology, rules: Rules) -> None:
         self.orders = orders
@@ -65,6 +69,10 @@ class Resolver:
         self.cycle: list[MOrder] = []
         self.guess_based = False
         self.hits = 0
+        #: (support, convoyed army) pairs where the army does not cut (paradox options)
+        self.uncut: AbstractSet[tuple[MOrder, MOrder]] = _NONE
+        #: a convoyed attack from the supported province cuts (DATC 4.A.4 b)
+        self.sea_attack = False
         unit_at: dict[str, MOrder] = {o.prov: o for o in orders}
         self.unit_at = unit_at
         moves_to: dict[str, list[MOrder]] = {}
@@ -306,17 +314,20 @@ class Resolver:
 
     def _support(self, s: MOrder) -> bool:
         """DATC 5.B.2 SUPPORT: cut by a foreign attack with a path, except from the province
-        the support is directed into (unless that attack dislodges the supporter)."""
+        the support is directed into (unless that attack dislodges the supporter).  With the
+        DATC options (mobadj.engine.options) the ``uncut`` attacks do not cut, and with
+        ``sea_attack`` a convoyed attack from the supported province cuts like any other."""
         if s.forced is not None:
             return False
         attackers = self.moves_to.get(s.prov)
         if attackers is None:
             return True
         into = s.dprov
+        uncut = self.uncut
         for k in attackers:
-            if k.power == s.power:
+            if k.power == s.power or (uncut and (s, k) in uncut):
                 continue
-            if into is not None and k.prov == into:
+            if into is not None and k.prov == into and not (k.convoy and self.sea_attack):
                 if k.res if k.resolved else self.resolve(k):
                     return False
                 continue

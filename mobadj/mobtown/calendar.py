@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from mobadj.engine.position import PositionError
+from mobadj.engine import PositionError
 
 START, MOVE, RETREAT, ADJUST = "START", "M", "R", "A"
 SCORING_WEEKS = (2, 4)  # rule 6: possession at the end of week 2 or 4; rule 8

@@ -20,15 +20,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mobadj.engine.position import UnitState
-from mobadj.engine.results import OrderResult, Outcome
-from mobadj.engine.validation import MOVE
+from mobadj.engine import MOVE, OrderResult, Outcome, UnitState
 from mobadj.mobtown.state import MobtownPosition
 from mobadj.mobtown.terms import MobtownReason, is_water, mob_name
 
 if TYPE_CHECKING:
-    from mobadj.board.model import GameMap
-    from mobadj.engine.movement import MovementOutcome
+    from mobadj.board import GameMap
+    from mobadj.engine import MovementOutcome
 
 
 @dataclass

@@ -17,16 +17,23 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mobadj.engine.position import Dislodged, Position
-from mobadj.engine.report import (
+from mobadj.engine import (
+    ASIDE,
+    BATTLE,
+    BATTLE_UNLESS_EQUAL,
+    MOVE,
+    Dislodged,
+    OrderResult,
+    Outcome,
+    Position,
+    Reason,
+    Rules,
     centre_changes_section,
     dislodged_section,
     format_report,
     news_section,
+    option,
 )
-from mobadj.engine.results import OrderResult, Outcome, Reason
-from mobadj.engine.rules import ASIDE, BATTLE, BATTLE_UNLESS_EQUAL, Rules, option
-from mobadj.engine.validation import MOVE
 from mobadj.mobtown import dons, weekend
 from mobadj.mobtown.calendar import CALENDAR
 from mobadj.mobtown.notation import (
@@ -50,11 +57,8 @@ from mobadj.mobtown.terms import (
 from mobadj.orders.model import Hold, Move, SupportHold, SupportMove
 
 if TYPE_CHECKING:
-    from mobadj.board.model import GameMap
-    from mobadj.engine.movement import MovementOutcome
-    from mobadj.engine.pipeline import OrderInput, PhaseResult
-    from mobadj.engine.topology import Topology
-    from mobadj.engine.validation import MOrder
+    from mobadj.board import GameMap
+    from mobadj.engine import MOrder, MovementOutcome, OrderInput, PhaseResult, Topology
     from mobadj.orders.parser import OrderParser, ParseResult
 
 #: a failed move across a highway says so (rule 4) rather than "destination held"

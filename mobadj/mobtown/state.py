@@ -27,8 +27,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from mobadj.board.model import GameMap, UnknownNameError
-from mobadj.engine.position import Dislodged, Position, PositionError, UnitState, as_list
+from mobadj.board import GameMap, UnknownNameError
+from mobadj.engine import Dislodged, Position, PositionError, UnitState, as_list
 from mobadj.mobtown.calendar import FIRST, MPhase
 from mobadj.mobtown.terms import GAOL
 

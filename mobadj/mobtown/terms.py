@@ -7,7 +7,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from mobadj.board.model import GameMap
+    from mobadj.board import GameMap
 
 GAOL = "MTPD"  # rule 7: the Mobtown Police Department
 WATER = "water"  # the terrain where Dons drown (rule 3)

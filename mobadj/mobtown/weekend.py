@@ -10,9 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from mobadj.engine.pipeline import OrderInput, PhaseResult
-from mobadj.engine.position import Dislodged, UnitState
-from mobadj.engine.results import OrderResult, Outcome, Reason
+from mobadj.engine import (
+    Dislodged,
+    OrderInput,
+    OrderResult,
+    Outcome,
+    PhaseResult,
+    Reason,
+    UnitState,
+)
 from mobadj.mobtown.notation import PlaceDon
 from mobadj.mobtown.state import MobtownPosition
 from mobadj.mobtown.terms import (
@@ -27,7 +33,7 @@ from mobadj.mobtown.terms import (
 from mobadj.orders.model import Build, Disband, Hold, Move, Remove, Retreat, Unit
 
 if TYPE_CHECKING:
-    from mobadj.board.model import GameMap
+    from mobadj.board import GameMap
 
 
 # ---- June 1919 -----------------------------------------------------------------------------

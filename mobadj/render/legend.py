@@ -109,8 +109,7 @@ def _key(s: SvgWriter, game_map: Any, style: Style, x: float, top: float, h: flo
 def _rules(game_map: Any) -> Any:
     """The rules class of the map (its legend heading and footnote), from the registry; the
     standard rules for a map object the registry does not know."""
-    from mobadj.engine.rules import Rules
-    from mobadj.engine.variants import VariantError, rules_class
+    from mobadj.engine import Rules, VariantError, rules_class
 
     try:
         return rules_class(game_map)
