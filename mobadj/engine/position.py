@@ -192,11 +192,19 @@ class Position:
         entry["retreats"] = list(d.retreats)
         return entry
 
-    def to_data(self) -> dict[str, Any]:
-        """The YAML/JSON shape (units and centres per power, dislodged with their retreats)."""
+    def unit_lists(self) -> dict[str, list[str]]:
+        """Power -> its units as written (``["A PAR", "F BRE"]``), both sorted."""
         units: dict[str, list[str]] = {}
         for u in sorted(self.units.values(), key=lambda u: (u.power, str(u))):
             units.setdefault(u.power, []).append(str(u))
+        return units
+
+    def extra_data(self) -> dict[str, Any]:
+        """A variant's own keys of the text form (after the standard ones)."""
+        return {}
+
+    def to_data(self) -> dict[str, Any]:
+        """The YAML/JSON shape (units and centres per power, dislodged with their retreats)."""
         centers: dict[str, list[str]] = {}
         for prov, owner in sorted(self.centers.items()):
             centers.setdefault(owner, []).append(prov)
@@ -205,10 +213,11 @@ class Position:
             dislodged.setdefault(d.unit.power, []).append(self.dislodged_entry(d))
         return {
             "phase": str(self.phase),
-            "units": units,
+            "units": self.unit_lists(),
             "centers": centers,
             "dislodged": dislodged,
             "standoffs": sorted(self.standoffs),
+            **self.extra_data(),
         }
 
 
@@ -266,28 +275,24 @@ def _parse_unit(text: str, power: str, game_map: GameMap) -> UnitState:
     return UnitState(power, kind, location)
 
 
-def _power(game_map: GameMap, name: str) -> str:
-    cache = _names(game_map).powers
-    name = name if type(name) is str else str(name)
-    got = cache.get(name)
+def _cached(cache: dict[str, str], name: Any, look: Callable[[str], str]) -> str:
+    """``look(name)`` remembered in ``cache``; an unknown name is a PositionError."""
+    key = name if type(name) is str else str(name)
+    got = cache.get(key)
     if got is None:
         try:
-            got = cache[str(name)] = game_map.power_id(str(name))
+            got = cache[key] = look(key)
         except UnknownNameError as exc:
             raise PositionError(str(exc)) from None
     return got
 
 
-def _province(game_map: GameMap, name: str) -> str:
-    cache = _names(game_map).provinces
-    name = name if type(name) is str else str(name)
-    got = cache.get(name)
-    if got is None:
-        try:
-            got = cache[str(name)] = province_of(game_map.lookup(str(name)))
-        except UnknownNameError as exc:
-            raise PositionError(str(exc)) from None
-    return got
+def _power(game_map: GameMap, name: Any) -> str:
+    return _cached(_names(game_map).powers, name, game_map.power_id)
+
+
+def _province(game_map: GameMap, name: Any) -> str:
+    return _cached(_names(game_map).provinces, name, lambda t: province_of(game_map.lookup(t)))
 
 
 def _per_power(data: Any, what: str) -> Mapping[str, Any]:

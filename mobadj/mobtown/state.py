@@ -107,23 +107,10 @@ class MobtownPosition(Position):
         return {"unit": str(d.unit), "from": d.attacker_from, "via": d.via or "ground",
                 "retreats": list(d.retreats)}
 
-    def to_data(self) -> dict[str, Any]:
-        """The YAML/JSON shape (module docstring)."""
-        centers: dict[str, list[str]] = {}
-        for prov, owner in sorted(self.centers.items()):
-            centers.setdefault(owner, []).append(prov)
-        dislodged: dict[str, list[dict[str, Any]]] = {}
-        for d in sorted(self.dislodged.values(), key=lambda d: (d.unit.power, d.unit.location)):
-            dislodged.setdefault(d.unit.power, []).append(self.dislodged_entry(d))
-        data: dict[str, Any] = {
-            "phase": str(self.phase),
-            "units": self.unit_lists(),
-            "centers": centers,
-            "dislodged": dislodged,
-            "standoffs": sorted(self.standoffs),
-            "disorder": sorted(self.disorder),
-            "rebuilt_dons": sorted(self.rebuilt),
-        }
+    def extra_data(self) -> dict[str, Any]:
+        """Mobs in civil disorder, rebuilt Dons, the winner (module docstring)."""
+        data: dict[str, Any] = {"disorder": sorted(self.disorder),
+                                "rebuilt_dons": sorted(self.rebuilt)}
         if self.winner:
             data["winner"] = self.winner
         return data
