@@ -169,10 +169,6 @@ class GameMap:
         """Province ids of all supply centres."""
         return self._supply
 
-    def is_split(self, province: str) -> bool:
-        """Whether a province has named coasts (a fleet there must stand on one of them)."""
-        return bool(self.provinces[province_of(province)].coasts)
-
     # -- names ------------------------------------------------------------------------------
     def _build_name_tables(self) -> None:
         exact: dict[str, str] = {}
