@@ -72,7 +72,7 @@ def move_distances(game_map: GameMap, sources: Iterable[str],
     return dist
 
 
-def neutral_centres(game_map: GameMap) -> list[str]:
+def neutral_centers(game_map: GameMap) -> list[str]:
     """Supply centres that are nobody's home, in map order."""
     homes = {c for p in game_map.powers.values() for c in p.home_centers}
     return [pid for pid in game_map.provinces if pid in game_map.supply_centers
@@ -88,7 +88,7 @@ def expansion_directions(game_map: GameMap, power: str, radius: int = 3,
         return 0
     dist = move_distances(game_map, homes, adj)
     near = {p for p, d in dist.items() if d <= radius}
-    targets = [n for n in neutral_centres(game_map) if n in near]
+    targets = [n for n in neutral_centers(game_map) if n in near]
     flow = nx.DiGraph()
     for p in near:
         if p not in homes and _passable(game_map, p):
@@ -110,7 +110,7 @@ def expansion_directions(game_map: GameMap, power: str, radius: int = 3,
 def balance_report(game_map: GameMap, radius: int = 3) -> list[PowerBalance]:
     """The figures of every power that has home centres."""
     adj = province_graph(game_map)
-    neutral = neutral_centres(game_map)
+    neutral = neutral_centers(game_map)
     dists = {pid: move_distances(game_map, p.home_centers, adj)
              for pid, p in game_map.powers.items() if p.home_centers}
     out = []
@@ -147,7 +147,7 @@ def balance_problems(game_map: GameMap, min_directions: int = 3,
 def balance_lines(game_map: GameMap) -> list[str]:
     """The figures as text for ``mobadj map check``: one table, then one line per power."""
     figures = balance_report(game_map)
-    neutral = neutral_centres(game_map)
+    neutral = neutral_centers(game_map)
     if not figures or not neutral:
         return []
     width = max(len(n) for n in neutral) + 1

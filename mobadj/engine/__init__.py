@@ -7,7 +7,7 @@ The public API (see docs/adjudication.md; variants: docs/maps.md, "Adding a vari
     rules = rules_for(game_map, paradox="1982")                # the map's rules, options
     position = position_from_data(data, game_map, rules)
     result = adjudicate(position, parsed_orders, game_map, rules)   # -> PhaseResult
-    result.results, result.position, result.next_phase, result.centre_changes
+    result.results, result.position, result.next_phase, result.center_changes
     format_report(result, game_map, rules=rules); result_to_json(result, errors, rules)
 
 Front ends import from here; the modules behind it are the engine's own business.
@@ -31,7 +31,7 @@ from mobadj.engine.position import (
     province_of,
 )
 from mobadj.engine.report import (
-    centre_changes_section,
+    center_changes_section,
     dislodged_section,
     format_report,
     news_section,
@@ -99,7 +99,7 @@ __all__ = [
     "adjudicate",
     "as_list",
     "canonical_name",
-    "centre_changes_section",
+    "center_changes_section",
     "coerce_options",
     "default_rules",
     "dislodged_section",

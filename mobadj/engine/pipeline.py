@@ -47,7 +47,7 @@ class PhaseResult:
     results: list[OrderResult]
     defaults: list[OrderResult]
     position: Position
-    centre_changes: list[tuple[str, str | None, str]] = field(default_factory=list)
+    center_changes: list[tuple[str, str | None, str]] = field(default_factory=list)
     moved: dict[str, str] = field(default_factory=dict)
     built: list[UnitState] = field(default_factory=list)
     removed: list[UnitState] = field(default_factory=list)
@@ -253,7 +253,7 @@ def advance(before: Position, result: PhaseResult, topo: Topology, rules: Rules)
     has_dislodged = bool(after.dislodged)
     scored = calendar.scores_after(result.phase, has_dislodged and result.phase.is_movement)
     if scored:
-        result.centre_changes = update_centres(after, topo)
+        result.center_changes = update_centers(after, topo)
     rules.after_phase(before, result, topo, scored)
     after.phase = calendar.next_phase(
         result.phase, has_dislodged, lambda: rules.needs_adjustment(after, topo)
@@ -263,7 +263,7 @@ def advance(before: Position, result: PhaseResult, topo: Topology, rules: Rules)
         after.standoffs = frozenset()
 
 
-def update_centres(position: Position, topo: Topology) -> list[tuple[str, str | None, str]]:
+def update_centers(position: Position, topo: Topology) -> list[tuple[str, str | None, str]]:
     """A unit standing in a supply centre takes it (after the fall turn); returns the changes."""
     changes: list[tuple[str, str | None, str]] = []
     for prov, u in position.units.items():

@@ -88,17 +88,17 @@ def dislodged_section(
     return out
 
 
-def centre_changes_section(
+def center_changes_section(
     result: PhaseResult,
     game_map: GameMap,
     heading: str = "Supply centre changes:",
     unowned: str = "unowned before",
 ) -> list[str]:
     """Which centres changed owner."""
-    if not result.centre_changes:
+    if not result.center_changes:
         return []
     out = [heading]
-    for prov, old, new in result.centre_changes:
+    for prov, old, new in result.center_changes:
         was = f"from {power_name(game_map, old)}" if old else unowned
         out.append(f"  {power_name(game_map, new)} takes {prov} ({was})")
     out.append("")
@@ -117,8 +117,8 @@ def standard_body(result: PhaseResult, game_map: GameMap, rules: Rules) -> list[
         out += [f"  {power_name(game_map, u.power)} builds {u}" for u in result.built]
         out += [f"  {power_name(game_map, u.power)} removes {u}" for u in result.removed]
         out.append("")
-    out += centre_changes_section(result, game_map)
-    if result.centre_changes or result.next_phase.is_adjustment:
+    out += center_changes_section(result, game_map)
+    if result.center_changes or result.next_phase.is_adjustment:
         out.append("Supply centres (units; builds + / removals -):")
         counts = rules.adjustment_counts(after)
         for pid in sorted({*after.centers.values(), *(u.power for u in after.units.values())}):
@@ -181,9 +181,9 @@ def summary_report(result: PhaseResult, game_map: GameMap, rules: Rules) -> str:
     counts: dict[str, int] = {}
     for owner in result.position.centers.values():
         counts[owner] = counts.get(owner, 0) + 1
-    if result.centre_changes:
+    if result.center_changes:
         lines.append("\nSupply centre changes:")
-        for prov, old, new in result.centre_changes:
+        for prov, old, new in result.center_changes:
             lines.append(f"  {prov}: {old or 'neutral'} -> {new}")
         lines.append("Supply centres: " + ", ".join(
             f"{p} {n}" for p, n in sorted(counts.items(), key=lambda x: (-x[1], x[0]))))
@@ -211,7 +211,7 @@ def result_to_json(
     }
     out.update((k, v) for k, v in data.items() if k not in out)
     out["centre_changes"] = [
-        {"province": p, "from": old, "to": new} for p, old, new in result.centre_changes
+        {"province": p, "from": old, "to": new} for p, old, new in result.center_changes
     ]
     if rules is not None:
         out.update(rules.json_extras(result))

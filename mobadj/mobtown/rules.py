@@ -28,7 +28,7 @@ from mobadj.engine import (
     Position,
     Reason,
     Rules,
-    centre_changes_section,
+    center_changes_section,
     dislodged_section,
     format_report,
     news_section,
@@ -342,7 +342,7 @@ class MobtownRules(Rules):
             result, game_map, "Dislodged Gangs (retreats at the weekend):",
             lambda d: " under ground" if d.via == "subway" else " over ground",
             "none: the Gang disbands")
-        out += centre_changes_section(result, game_map,
+        out += center_changes_section(result, game_map,
                                       "Supply centre changes (end of week 2/4, rule 6):",
                                       "neutral before")
         out.append("Position:")

@@ -11,7 +11,7 @@ from mobadj.board.balance import (
     balance_report,
     expansion_directions,
     move_distances,
-    neutral_centres,
+    neutral_centers,
 )
 from mobadj.board.loader import load_map
 from mobadj.cli import main
@@ -28,7 +28,7 @@ def figures(gm):
 
 
 def test_fourteen_neutral_centres(gm):
-    assert len(neutral_centres(gm)) == 14
+    assert len(neutral_centers(gm)) == 14
 
 
 def test_homes_lie_together(gm):
@@ -60,7 +60,7 @@ def test_every_mob_is_nearest_to_some_neutral_centre(figures):
 
 def test_every_neutral_centre_is_contested(figures, gm):
     """No neutral centre is a private garden: a second mob reaches it within two more moves."""
-    for n in neutral_centres(gm):
+    for n in neutral_centers(gm):
         ds = sorted(f.distances[n] for f in figures.values())
         assert ds[1] - ds[0] <= 2, (n, ds)
 
@@ -97,4 +97,4 @@ def test_map_check_prints_balance(gm):
     assert "directions of expansion" in result.output and "balance warning" not in result.output
     quiet = CliRunner().invoke(main, ["map", "check", "mobtown2", "--no-balance"])
     assert "balance" not in quiet.output
-    assert balance_lines(gm)[1].split() == neutral_centres(gm)
+    assert balance_lines(gm)[1].split() == neutral_centers(gm)
