@@ -55,9 +55,9 @@ def run_line(case: Mapping[str, Any], game_map: GameMap, rules: Rules) -> dict[s
         if not isinstance(items, list):
             raise PositionError(f"orders of {name!r} must be a list of strings")
         for text in items:
-            named, order_text = rules.split_power(str(text), game_map)  # "Lepke G(Cit)-U-Mic"
-            if named is not None and named != pid:
-                message = f"this order names {named}, but is listed under {name}"
+            prefix, order_text = rules.split_power(str(text), game_map)  # "Lepke G(Cit)-U-Mic"
+            if prefix is not None and prefix != pid:
+                message = f"this order names {prefix}, but is listed under {name}"
                 errors.append(f"{spelling[pid]}: {text!r}: {message}")
                 texts.append((pid, str(text), message))
                 continue
@@ -95,8 +95,9 @@ def run_line(case: Mapping[str, Any], game_map: GameMap, rules: Rules) -> dict[s
     def named(block: Mapping[str, Any]) -> dict[str, Any]:
         return {spell(p): v for p, v in block.items()}
 
-    units = {name: [] for name in spelling.values()} | named(data["units"])
-    centers = {name: [] for name in spelling.values()} | named(data["centers"])
+    empty: dict[str, Any] = {name: [] for name in spelling.values()}
+    units = empty | named(data["units"])
+    centers = empty | named(data["centers"])
     dislodged: dict[str, list[dict[str, Any]]] = {}
     for d in sorted(after.dislodged.values(), key=lambda d: str(d.unit)):
         dislodged.setdefault(spelling.get(d.unit.power, d.unit.power), []).append(

@@ -89,7 +89,7 @@ def expansion_directions(game_map: GameMap, power: str, radius: int = 3,
     dist = move_distances(game_map, homes, adj)
     near = {p for p, d in dist.items() if d <= radius}
     targets = [n for n in neutral_centers(game_map) if n in near]
-    flow = nx.DiGraph()
+    flow: nx.DiGraph[object] = nx.DiGraph()
     for p in near:
         if p not in homes and _passable(game_map, p):
             flow.add_edge((p, "in"), (p, "out"), capacity=1)
@@ -116,7 +116,8 @@ def balance_report(game_map: GameMap, radius: int = 3) -> list[PowerBalance]:
     out = []
     for pid, dist in dists.items():
         d = {n: dist[n] for n in neutral if n in dist}
-        within = tuple(sum(1 for v in d.values() if v <= k) for k in (1, 2, 3))
+        one, two, three = (sum(1 for v in d.values() if v <= k) for k in (1, 2, 3))
+        within = (one, two, three)
         nearest = tuple(n for n in neutral if n in d and all(
             d[n] <= other.get(n, 10**6) for other in dists.values()))
         out.append(PowerBalance(pid, d, within, expansion_directions(game_map, pid, radius, adj),

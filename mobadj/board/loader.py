@@ -164,7 +164,7 @@ class MapBuilder:
             self._read_province(pid, entry, provinces_raw.line_of(pid))
         self._check_names()
         self.powers: dict[str, Power] = {}
-        self._power_lookup = {}
+        self._power_lookup: dict[str, str] = {}
         for pid, entry in powers_raw.items():
             self._read_power_names(pid, entry, powers_raw.line_of(pid))
         graph = self._build_graph()
@@ -244,7 +244,7 @@ class MapBuilder:
                               f"{other} (line {other_line})")
                     continue
                 owners[key] = (pid, what, prov.line)
-        self._case_map = {}
+        self._case_map: dict[str, list[str]] = {}
         for pid in self.provinces:
             self._case_map.setdefault(pid.upper(), []).append(pid)
 
@@ -271,10 +271,10 @@ class MapBuilder:
             close = [upper[c] for c in difflib.get_close_matches(text.upper(), list(upper), n=2)]
         return f"; did you mean {' or '.join(close)}?" if close else ""
 
-    def _build_graph(self) -> nx.MultiDiGraph:
-        graph = nx.MultiDiGraph()
+    def _build_graph(self) -> nx.MultiDiGraph[str]:
+        graph: nx.MultiDiGraph[str] = nx.MultiDiGraph()
         occupy: dict[str, set[str]] = {}
-        edges: list[tuple[str, str, str, dict, int]] = []
+        edges: list[tuple[str, str, str, dict[str, object], int]] = []
         for pid, prov in self.provinces.items():
             graph.add_node(pid, province=pid, terrain=prov.terrain, coast=None)
             for coast in prov.coasts:
@@ -321,7 +321,7 @@ class MapBuilder:
                       f"stand on {prov.terrain} terrain, so it can have no adjacencies there")
 
     def _read_edge(self, pid: str, key: str, item: object,
-                   kline: int) -> tuple[str, dict, int] | None:
+                   kline: int) -> tuple[str, dict[str, object], int] | None:
         if isinstance(item, LStr):
             return str(item), {"via": "plain"}, item.line
         if isinstance(item, LDict):
@@ -341,8 +341,10 @@ class MapBuilder:
                   f"{pid}.adj.{key}: an edge is a name or a mapping {{to: ..., via: ...}}")
         return None
 
-    def _add_edges(self, graph: nx.MultiDiGraph, edges: list, occupy: dict[str, set[str]]) -> None:
-        resolved: dict[tuple[str, str, str], tuple[dict, int]] = {}
+    def _add_edges(self, graph: nx.MultiDiGraph[str],
+                   edges: list[tuple[str, str, str, dict[str, object], int]],
+                   occupy: dict[str, set[str]]) -> None:
+        resolved: dict[tuple[str, str, str], tuple[dict[str, object], int]] = {}
         for src, dst_text, kind, attrs, line in edges:
             dst = self._resolve_location(dst_text)
             if dst is None:
@@ -388,7 +390,7 @@ class MapBuilder:
             self._power_lookup.setdefault(fold(spelling), pid)
         self.powers[pid] = Power(pid, name, aliases, line=line)
 
-    def _read_power(self, pid: str, entry: object, line: int, graph: nx.MultiDiGraph) -> None:
+    def _read_power(self, pid: str, entry: object, line: int, graph: nx.MultiDiGraph[str]) -> None:
         data = entry if isinstance(entry, LDict) else LDict(line)
         colour = self._str(data.get("colour", data.get("color")), data.line_of("colour"), "colour")
         homes: list[str] = []
@@ -444,14 +446,14 @@ class MapBuilder:
         for pid, power in self.powers.items():
             listed = set(power.home_centers)
             marked = by_power.get(pid, set())
-            for prov in sorted(listed - marked):
-                other = self.provinces[prov].home_of
+            for home in sorted(listed - marked):
+                other = self.provinces[home].home_of
                 note = f" (it says home: {other})" if other else ""
-                self.note(self.provinces[prov].line, "home-mismatch",
-                          f"{prov} is listed as a home of {pid} but has no 'home: {pid}'{note}")
-            for prov in sorted(marked - listed):
-                self.note(self.provinces[prov].line, "home-mismatch",
-                          f"{prov} says 'home: {pid}' but {pid}'s home list lacks it")
+                self.note(self.provinces[home].line, "home-mismatch",
+                          f"{home} is listed as a home of {pid} but has no 'home: {pid}'{note}")
+            for home in sorted(marked - listed):
+                self.note(self.provinces[home].line, "home-mismatch",
+                          f"{home} says 'home: {pid}' but {pid}'s home list lacks it")
 
     def _check_starting_units(self, game_map: GameMap) -> None:
         seen: dict[str, tuple[str, int]] = {}

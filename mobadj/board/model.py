@@ -14,6 +14,7 @@ import difflib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import networkx as nx
 
@@ -104,7 +105,7 @@ class GameMap:
     unit_kinds: dict[str, str]
     provinces: dict[str, Province]
     powers: dict[str, Power]
-    graph: nx.MultiDiGraph
+    graph: nx.MultiDiGraph[str]
     variant: str = ""  # "module:Class" of the rules this map is played by ("" standard)
     case_sensitive_ids: bool = False
     source: str = ""
@@ -156,7 +157,7 @@ class GameMap:
         neigh = self._neigh.get((kind, src), EMPTY)
         return tuple(loc for loc in self.locations(province) if loc in neigh)
 
-    def edge(self, kind: str, src: str, dst: str) -> dict | None:
+    def edge(self, kind: str, src: str, dst: str) -> dict[str, Any] | None:
         """The attributes of the ``kind`` edge ``src -> dst`` (``{"via": ...}``) or None."""
         return self.graph.get_edge_data(src, dst, key=kind)
 

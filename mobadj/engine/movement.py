@@ -20,8 +20,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from enum import StrEnum
 
-from mobadj.engine.position import Dislodged, province_of, unit_state
+from mobadj.board.model import province_of
+from mobadj.engine.position import Dislodged, unit_state
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import BATTLE, BATTLE_UNLESS_EQUAL, PASS, Rules
 from mobadj.engine.topology import Topology
@@ -96,7 +98,7 @@ class Resolver:
                     o.margin = rules.required_margin(o)
             elif code == SUPPORT:
                 t = unit_at[o.target]
-                if o.dprov is None:
+                if not o.dprov:  # the support of a hold
                     if t.code == MOVE:
                         o.void = Reason.VOID_SUPPORT
                         o.resolved = True
@@ -235,7 +237,7 @@ class Resolver:
             return self._support(o)
         return self._convoy(o)
 
-    def _count(self, supports: list[MOrder], exclude: str | None = None) -> int:
+    def _count(self, supports: Sequence[MOrder], exclude: str | None = None) -> int:
         n = 0
         for s in supports:
             if s.power != exclude and (s.res if s.resolved else self.resolve(s)):
@@ -256,6 +258,7 @@ class Resolver:
         if mode != BATTLE_UNLESS_EQUAL:
             return mode == BATTLE
         opp = o.opp
+        assert opp is not None  # a head-to-head has a unit coming the other way
         return not (
             self.attack(o, True) == self.defend(opp) and self.attack(opp, True) == self.defend(o)
         )
@@ -291,6 +294,7 @@ class Resolver:
             return 0
         if k.h2h != PASS and self.battle(k):
             opp = k.opp
+            assert opp is not None  # a head-to-head has a unit coming the other way
             if opp.res if opp.resolved else self.resolve(opp):
                 return 0
         return 1 + k.bonus + self._count(k.supports)
@@ -306,6 +310,7 @@ class Resolver:
         if att <= 0:
             return False
         if battle:
+            assert o.opp is not None  # a head-to-head has a unit coming the other way
             if att <= self.defend(o.opp):
                 return False
         elif att <= self.hold(o.dprov):
@@ -327,7 +332,7 @@ class Resolver:
         for k in attackers:
             if k.power == s.power or (uncut and (s, k) in uncut):
                 continue
-            if into is not None and k.prov == into and not (k.convoy and self.sea_attack):
+            if into and k.prov == into and not (k.convoy and self.sea_attack):
                 if k.res if k.resolved else self.resolve(k):
                     return False
                 continue
@@ -361,7 +366,7 @@ class MovementOutcome:
     orders: list[MOrder]  # the resolver's record of every unit's order (for variant hooks)
 
 
-def _move_reason(r: Resolver, o: MOrder) -> Reason:
+def _move_reason(r: Resolver, o: MOrder) -> StrEnum:
     if o.forced is not None:
         return o.forced
     if o.convoy and not r.path(o):
@@ -437,7 +442,7 @@ def outcome(r: Resolver, validated: Validated) -> MovementOutcome:
         return OrderResult(o.power, o.source, fails, why)
 
     results = [
-        item if type(item) is OrderResult else result_of(item) for item in validated.given
+        item if isinstance(item, OrderResult) else result_of(item) for item in validated.given
     ]
     defaults = [result_of(o) for o in orders if o.defaulted]
     return MovementOutcome(results, defaults, moves, dislodged, standoffs, validated.orders)

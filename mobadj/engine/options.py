@@ -76,6 +76,7 @@ class OptionResolver(Resolver):
         """Head-on unless either unit arrives by convoy (for fallback moves)."""
         if o.h2h != FALLBACK:
             return Resolver.battle(self, o)
+        assert o.opp is not None  # a head-to-head has a unit coming the other way
         return not (self._by_convoy(o) or self._by_convoy(o.opp))
 
     def path(self, o: MOrder) -> bool:
@@ -120,10 +121,11 @@ def void_coastless_supports(r: Resolver, foreign_only: bool) -> None:
     """DATC 4.B.4 options: a support without the coast a fleet's move names is void (only when
     the fleet is of another power with ``foreign_only``)."""
     for s in r.orders:
-        if s.code != SUPPORT or s.void is not None or s.dprov is None or s.dest != s.dprov:
+        if s.code != SUPPORT or s.void is not None or not s.dprov or s.dest != s.dprov:
             continue
         t = r.unit_at[s.target]
         if "/" in t.dest and not (foreign_only and t.power == s.power):
+            assert isinstance(t.supports, list)  # s is one of them
             t.supports.remove(s)
             s.void = Reason.VOID_SUPPORT
             s.resolved = True
@@ -147,7 +149,7 @@ def uncut_pairs(r: Resolver) -> set[tuple[MOrder, MOrder]]:
         armies = [k for k in r.moves_to.get(s.prov, ()) if k.convoy and k.power != s.power]
         if not armies:
             continue
-        place = s.dprov if s.dprov is not None else s.target
+        place = s.dprov or s.target
         there = unit_at.get(place)
         if there is None or there.code != CONVOY:
             continue
@@ -155,7 +157,7 @@ def uncut_pairs(r: Resolver) -> set[tuple[MOrder, MOrder]]:
             if there.void is None:
                 out.update((s, k) for k in armies)
             continue
-        if s.dprov is None:  # 1971 and 2000 speak of supporting an attack
+        if not s.dprov:  # 1971 and 2000 speak of supporting an attack
             continue
         mover = unit_at[s.target]
         for k in armies:

@@ -12,13 +12,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from mobadj.board.model import province_of
 from mobadj.engine import adjustments, movement, retreats, validation
 from mobadj.engine.position import (
     Dislodged,
     PhaseLike,
     Position,
     UnitState,
-    province_of,
     unit_state,
 )
 from mobadj.engine.results import OrderResult

@@ -331,9 +331,8 @@ def read_position(
     for pname, provs in _per_power(data.get("centers"), "centers").items():
         power = _power(game_map, pname)
         for text in as_list(provs, f"centers of {pname}"):
-            prov = prov_cache.get(text) if type(text) is str else None
-            if prov is None:
-                prov = _province(game_map, text)
+            got = prov_cache.get(text) if type(text) is str else None
+            prov = got if got is not None else _province(game_map, text)
             if prov not in supply_centers:
                 raise PositionError(f"{text!r} is not a supply centre")
             if centers.get(prov, power) != power:

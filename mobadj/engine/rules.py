@@ -56,17 +56,17 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import functools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from mobadj.board.model import province_of
 from mobadj.engine.position import (
     STANDARD,
     Dislodged,
     PhaseCalendar,
     Position,
-    province_of,
     read_position,
     standard_initial_position,
 )
@@ -142,7 +142,7 @@ class Rules:
     #: a build or removal beyond the allowance is "too many orders" (else "no builds allowed")
     too_many_reason: ClassVar[bool] = True
     #: failures that make an order void whatever the others do (the judge's preview)
-    void_reasons: ClassVar[frozenset[Any]] = frozenset(
+    void_reasons: ClassVar[frozenset[StrEnum]] = frozenset(
         {Reason.VOID_SUPPORT, Reason.VOID_CONVOY, Reason.NO_CONVOY})
 
     paradox: str = "szykman"
@@ -263,7 +263,7 @@ class Rules:
         (DATC 5.B.1, 6.C.4/6.G.*)."""
         return PASS if (a.convoy or b.convoy) else BATTLE
 
-    def check_move(self, game_map: GameMap, order: MOrder) -> Reason | None:
+    def check_move(self, game_map: GameMap, order: MOrder) -> StrEnum | None:
         """Extra legality check of a move that passed the standard checks (variants: e.g. a
         subway edge needs "-U-"); return a Reason to make it invalid, or None."""
         return None
@@ -276,7 +276,7 @@ class Rules:
         """Extra margin a move needs over the opposition (0 in the standard game)."""
         return 0
 
-    def failure_reason(self, order: MOrder, reason: Reason) -> Reason:
+    def failure_reason(self, order: MOrder, reason: StrEnum) -> StrEnum:
         """The reason published for a failed move (asked when ``move_hooks``)."""
         return reason
 
@@ -434,13 +434,17 @@ class Rules:
         return None
 
 
-@functools.cache
+_CHOICES: dict[type[Rules], dict[str, tuple[Any, ...]]] = {}
+
+
 def _choices(cls: type[Rules]) -> dict[str, tuple[Any, ...]]:
-    out = {name: OPTIONS[name] for name in cls.datc_options}
-    for f in dataclasses.fields(cls):
-        if "choices" in f.metadata:
-            out[f.name] = f.metadata["choices"]
-    return out
+    got = _CHOICES.get(cls)
+    if got is None:
+        got = _CHOICES[cls] = {name: OPTIONS[name] for name in cls.datc_options}
+        for f in dataclasses.fields(cls):
+            if "choices" in f.metadata:
+                got[f.name] = f.metadata["choices"]
+    return got
 
 
 _BOOLS = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
-from mobadj.engine.position import province_of
+from mobadj.board.model import province_of
 
 if TYPE_CHECKING:
     from mobadj.board.model import GameMap

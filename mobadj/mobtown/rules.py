@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from mobadj.engine import (
@@ -197,7 +198,7 @@ class MobtownRules(Rules):
             return BATTLE_UNLESS_EQUAL
         return BATTLE
 
-    def check_move(self, game_map: GameMap, o: MOrder) -> MobtownReason | None:
+    def check_move(self, game_map: GameMap, o: MOrder) -> StrEnum | None:
         """Rule 5 (U required, U only on a subway), rule 7 (MTPD by retreat only),
         rule 3 (G+D needs a Don)."""
         if o.dprov == GAOL:
@@ -226,7 +227,7 @@ class MobtownRules(Rules):
             return 0
         return 0 if self._with_don(o) else 1
 
-    def failure_reason(self, o: MOrder, reason: Reason) -> Reason | MobtownReason:
+    def failure_reason(self, o: MOrder, reason: StrEnum) -> StrEnum:
         """A failed highway crossing says so (rule 4) rather than "destination held"; so does
         a failed exchange through a subway (rule 5, example b)."""
         if o.margin > 0 and reason in _CROSSING_REASONS:

@@ -8,6 +8,7 @@ Retreat options are written as a player orders them: ``Bgt`` (over ground), ``U-
 from __future__ import annotations
 
 from collections.abc import Iterable
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from mobadj.engine import (
@@ -63,9 +64,9 @@ def place_dons(pos: MobtownPosition, pairs: list[OrderInput], game_map: GameMap)
             after.dons[owner] = prov
             results.append(OrderResult(owner, order, Outcome.SUCCEEDS))
     defaults = []
-    for pid, power in game_map.powers.items():
-        if pid not in after.dons and power.home_centers:
-            prov = power.home_centers[0]
+    for pid, mob in game_map.powers.items():
+        if pid not in after.dons and mob.home_centers:
+            prov = mob.home_centers[0]
             after.dons[pid] = prov
             defaults.append(OrderResult(pid, PlaceDon(Unit("D", prov)), Outcome.SUCCEEDS,
                                         MobtownReason.DEFAULT_PLACED))
@@ -125,8 +126,8 @@ def retreats(pos: MobtownPosition, pairs: list[OrderInput], game_map: GameMap,
             continue
         d = pos.dislodged.get(unit.location)
         if d is None:
-            reason = Reason.NOT_DISLODGED if unit.location in pos.units else Reason.NO_UNIT
-            results.append(OrderResult(who, order, Outcome.INVALID, reason))
+            why = Reason.NOT_DISLODGED if unit.location in pos.units else Reason.NO_UNIT
+            results.append(OrderResult(who, order, Outcome.INVALID, why))
             continue
         owner = d.unit.power
         if power is not None and power != owner:
@@ -151,15 +152,15 @@ def retreats(pos: MobtownPosition, pairs: list[OrderInput], game_map: GameMap,
         option = f"U-{dest}" if order.via_subway else dest
         if option not in open_:
             edge = game_map.edge("G", unit.location, dest)
-            reason: Reason | MobtownReason = Reason.RETREAT_BLOCKED
+            blocked: StrEnum = Reason.RETREAT_BLOCKED
             if edge is not None and dest != d.attacker_from:
                 other = dest if order.via_subway else f"U-{dest}"
                 if other in open_:
-                    reason = MobtownReason.RETREAT_ROUTE
+                    blocked = MobtownReason.RETREAT_ROUTE
                 elif (not order.via_subway and d.via == "subway"
                       and options.subway_retreats == "subway_only"):
-                    reason = MobtownReason.RETREAT_OVERGROUND
-            results.append(OrderResult(owner, order, Outcome.INVALID, reason))
+                    blocked = MobtownReason.RETREAT_OVERGROUND
+            results.append(OrderResult(owner, order, Outcome.INVALID, blocked))
             continue
         chosen[unit.location] = (len(results), option)
         results.append(None)
@@ -182,16 +183,16 @@ def retreats(pos: MobtownPosition, pairs: list[OrderInput], game_map: GameMap,
                 results[idx] = OrderResult(d.unit.power, order, Outcome.SUCCEEDS)
             elif count.get(dest, 0) > 1:
                 fate = GAOL if GAOL in open_ else ""
-                why = MobtownReason.CLASH_GAOL if fate else Reason.RETREAT_CLASH
-                results[idx] = OrderResult(d.unit.power, order, Outcome.FAILS, why)
+                clash: StrEnum = MobtownReason.CLASH_GAOL if fate else Reason.RETREAT_CLASH
+                results[idx] = OrderResult(d.unit.power, order, Outcome.FAILS, clash)
             else:
                 results[idx] = OrderResult(d.unit.power, order, Outcome.SUCCEEDS)
                 fate = dest
         else:
             fate = GAOL if GAOL in open_ else ""
-            reason = MobtownReason.TO_GAOL if fate else Reason.NO_ORDER_DISBANDED
+            gone: StrEnum = MobtownReason.TO_GAOL if fate else Reason.NO_ORDER_DISBANDED
             what = f"{d.unit} R {GAOL}" if fate else f"{d.unit} Disband"
-            defaults.append(OrderResult(d.unit.power, what, Outcome.SUCCEEDS, reason))
+            defaults.append(OrderResult(d.unit.power, what, Outcome.SUCCEEDS, gone))
         if fate == GAOL:
             after.gaol.append(d.unit.power)
             mob = game_map.powers[d.unit.power].name
