@@ -21,7 +21,8 @@ def default_map() -> str | None:
         try:
             if rules_class(name) is not Rules:
                 variants.append(name)
-        except VariantError:  # a map whose variant cannot be loaded is no default
+        except VariantError as exc:  # a map whose variant cannot be loaded is no default
+            click.echo(f"warning: {exc}", err=True)
             continue
     return variants[0] if len(variants) == 1 else None
 

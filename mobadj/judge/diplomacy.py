@@ -14,6 +14,8 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import yaml
+
 from mobadj.engine import (
     Outcome,
     Position,
@@ -121,16 +123,21 @@ def _attachments(host: Any, drawn: Position | Mapping[str, Any],
 
         layout = render.load_layout(host.kind)
         svg = render.render_svg(host.game_map, layout, drawn, title=caption or None)
-    except Exception:  # no renderer, no layout for this map, or a drawing bug: no picture
-        log.warning("%s: results go out without a picture", host.kind, exc_info=True)
+    except (ImportError, OSError, ValueError, yaml.YAMLError) as exc:  # no renderer or layout
+        log.info("%s: results go out without a picture: %s", host.kind, exc)
+        return []
+    except Exception:  # a drawing bug must not hold the results back; the log has it
+        log.exception("%s: the picture could not be drawn", host.kind)
         return []
     out = [("map.svg", "image/svg+xml", svg.encode())]
     if getattr(host, "picture", "both") != "both":
         return out
+    from mobadj.render.png import PngUnavailableError
+
     try:
         out.append(("map.png", "image/png", render.svg_to_png(svg)))
-    except Exception:  # PNG needs libcairo; the SVG alone still serves
-        log.warning("%s: results go out without the PNG picture", host.kind, exc_info=True)
+    except (PngUnavailableError, OSError) as exc:  # PNG needs libcairo; SVG serves
+        log.warning("%s: results go out without the PNG picture: %s", host.kind, exc)
     return out
 
 

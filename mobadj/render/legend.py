@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from mobadj.render.ink import (
@@ -113,7 +114,10 @@ def _rules(game_map: Any) -> Any:
 
     try:
         return rules_class(game_map)
-    except (VariantError, AttributeError):
+    except VariantError as exc:  # drawn anyway, with the standard words
+        logging.getLogger("mobadj.render").warning("%s", exc)
+        return Rules
+    except AttributeError:  # not a loaded map (a test's stand-in): the standard words
         return Rules
 
 
