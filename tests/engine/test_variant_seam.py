@@ -68,3 +68,52 @@ def test_no_front_end_names_a_variant():
              if any(word in text.lower() for word in words)]
     assert not named, "front ends must ask the registry (mobadj.engine.variants):\n" + "\n".join(
         named)
+
+
+def _module_imports(package: str) -> dict[str, set[str]]:
+    """Module -> the modules of ``package`` it imports at load time (imports inside functions
+    and under TYPE_CHECKING are left out: they make no cycle when the package loads)."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted((PACKAGE / package).glob("*.py")):
+        name = f"mobadj.{package}.{path.stem}".removesuffix(".__init__")
+        deps: set[str] = set()
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ImportFrom) and node.module:
+                targets = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                continue
+            deps.update(t for t in targets if t.startswith(f"mobadj.{package}."))
+        graph[name] = deps - {name}
+    return graph
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str]:
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node] = 1
+        stack.append(node)
+        for dep in sorted(graph.get(node, ())):
+            if state.get(dep) == 1:
+                return [*stack[stack.index(dep):], dep]
+            if dep not in state and (found := visit(dep)):
+                return found
+        stack.pop()
+        state[node] = 2
+        return []
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return []
+
+
+def test_no_import_cycle_inside_the_engine_or_mobtown():
+    for package in ("engine", "mobtown"):
+        graph = _module_imports(package)
+        assert graph, package
+        assert _cycle(graph) == [], f"mobadj/{package} imports itself in a circle"
+    assert _cycle({"a": {"b"}, "b": {"a"}}) == ["a", "b", "a"]  # the check itself works
