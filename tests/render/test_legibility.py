@@ -13,11 +13,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mobadj.board.loader import load_map
 from mobadj.mobtown.notation import parse_mobtown_orders
 from mobadj.mobtown.state import position_from_data
 from mobadj.mobtown.turn import adjudicate
-from mobadj.render import load_layout, render_svg
+from mobadj.render import render_svg
 from mobadj.render.ink import Style, text_width
 from mobadj.render.placement import (
     ASCENT,
@@ -30,16 +29,6 @@ from mobadj.render.placement import (
 
 NS = "{http://www.w3.org/2000/svg}"
 ORDERS = Path(__file__).resolve().parents[2] / "orders" / "mobtown2"
-
-
-@pytest.fixture(scope="module")
-def gm():
-    return load_map("mobtown2")
-
-
-@pytest.fixture(scope="module")
-def layout():
-    return load_layout("mobtown2")
 
 
 def _example(gm, name):

@@ -54,16 +54,6 @@ def disk_cache(tmp_path, monkeypatch):
 
 
 @pytest.fixture(scope="module")
-def gm():
-    return load_map("mobtown2")
-
-
-@pytest.fixture(scope="module")
-def layout():
-    return load_layout("mobtown2")
-
-
-@pytest.fixture(scope="module")
 def position():
     return yaml.safe_load((DATA / "position.yaml").read_text(encoding="utf-8"))
 

@@ -21,16 +21,6 @@ NS = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture(scope="module")
-def gm():
-    return load_map("mobtown2")
-
-
-@pytest.fixture(scope="module")
-def layout():
-    return load_layout("mobtown2")
-
-
-@pytest.fixture(scope="module")
 def position():
     return yaml.safe_load((DATA / "position.yaml").read_text(encoding="utf-8"))
 
