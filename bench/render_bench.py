@@ -122,7 +122,7 @@ takes the same path: `svg_to_png` recognises documents `render_svg` returned in 
 - Board PNGs are written with a 256-colour palette: a third of the size (it is mailed to
   every player after every phase) and quicker to encode; no pixel moves by more than a
   quarter of the scale and the eye sees no difference.  `palette=False` keeps full colour.
-- Memory: about 7 MB per layer at scale 1 (base + one tint per mob), at most 4 boards.
+- Memory: about 10 MB per layer at scale 1 (base + one tint per mob), at most 4 boards.
 """
 
 
