@@ -500,8 +500,11 @@ def _place(game_map: Any, layout: Layout, style: Style) -> Placement:
                                      (max(xs) - min(xs)) * frame.cell * 0.8, sid in stations,
                                      bool(prov and prov.supply_center))
     tags = tuple((hw.name, tag_box(frame, layout, i)) for i, hw in enumerate(layout.highways))
-    routes = route_subways(layout, frame, spaces, [b for _n, b in tags]) if layout.is_grid \
-        else {}
+    if layout.is_grid:
+        routes = route_subways(layout, frame, spaces, [b for _n, b in tags])
+    else:  # free polygons: straight from stop to stop
+        routes = {(a, b): _trim((spaces[a].station, spaces[b].station), STATION / 2 + 2)
+                  for a, b in layout.subways if spaces[a].station and spaces[b].station}
     return Placement(frame, spaces, routes, tags)
 
 
