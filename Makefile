@@ -32,6 +32,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/render_bench.py --write
 	$(BIN)/python bench/cards_bench.py --write
 	$(BIN)/python bench/judge_bench.py --write
+	$(BIN)/python bench/web_bench.py --write
 
 # The game pages' screenshots in docs/img, taken by the browser tests (Chromium).
 screenshots: $(STAMP)

@@ -57,6 +57,7 @@ def web(config_path: Path, host: str | None, port: int | None, export_dir: Path 
 
     host = host or cfg.web.host
     port = port if port is not None else cfg.web.port
+    site.warm()
     click.echo(f"{cfg.name}: game pages on http://{host}:{port}/ (store {cfg.db_path}, "
                "read only)", err=True)
     sys.stderr.flush()

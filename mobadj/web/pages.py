@@ -134,6 +134,21 @@ class Site:
         self._stories[game.name] = (version, story)
         return story
 
+    def warm(self) -> int:
+        """Build every game's story and its latest map ahead of the first visitor (the map
+        data and the drawing code are loaded then too); returns the number of games."""
+        games = self.store.games()
+        for game in games:
+            with self.store.reading():
+                if game.state is None:
+                    continue
+                steps = self.story(game).steps
+            if steps:
+                self.map_svg(game.name, steps[-1].id)
+                self.game_html(game.name)  # compiles the templates too
+        self.index_html()
+        return len(games)
+
     def steps(self, name: str) -> list[str]:
         """Every step id of a game (for the export)."""
         with self.store.reading():
