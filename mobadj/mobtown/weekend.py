@@ -79,8 +79,10 @@ def place_dons(pos: MobtownPosition, pairs: list[OrderInput], game_map: GameMap)
 def retreat_options(d: Dislodged, occupied: Iterable[str], standoffs: Iterable[str],
                     game_map: GameMap, options: Options) -> tuple[str, ...]:
     """Rule 5: retreats may use subways, never to the attacker's origin, and (option
-    ``subway_retreats``) only by subway after an attack from under ground; rule 7: MTPD is
-    always open to a neighbour (the gaol holds any number of Gangs, ruling 6)."""
+    ``subway_retreats``) only by subway after an attack from under ground.  Rule 7: MTPD is
+    open to a Gang next to it (the gaol holds any number, ruling 6) whenever a retreat over
+    ground is allowed; no subway leads there, so after an attack from under ground it is
+    closed by default and the Gang may disband (ruling 24)."""
     src = d.unit.location
     under_only = d.via == "subway" and options.subway_retreats == "subway_only"
     blocked = set(occupied) | set(standoffs)
