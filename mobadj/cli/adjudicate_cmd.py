@@ -37,8 +37,7 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
     Prints every power's orders with their results, the dislodged units with their
     retreats, centre changes and the next phase, as a GM would publish them.
     """
-    from mobadj.board.findings import MapFileError
-    from mobadj.board.loader import load_map
+    from mobadj.board import MapFileError, load_map
     from mobadj.engine import (
         PositionError,
         VariantError,

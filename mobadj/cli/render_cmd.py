@@ -79,8 +79,7 @@ def render_cmd(position: str | None, map_name: str | None, layout_name: str | No
       moves: [{power: capone, from: DAN, to: Lex, via: ground, result: succeeds}]
       supports: [{power: capone, from: DAS, unit: DAN, to: Lex, result: succeeds}]
     """
-    from mobadj.board.findings import MapFileError
-    from mobadj.board.loader import load_map
+    from mobadj.board import MapFileError, load_map
     from mobadj.render import LayoutError, ViewError, load_layout, render_svg
     from mobadj.render.png import PngUnavailableError, svg_to_png
     from mobadj.render.position import as_view, moves_from_results, supports_from_results
@@ -127,8 +126,7 @@ def plan_cmd(map_name: str | None, layout_name: str | None, emit: bool) -> None:
     Lists every edge the plan and the map disagree on; exit status 1 if any.  With --emit,
     prints each space's derived ``adj`` block instead, for a GM who redraws the city.
     """
-    from mobadj.board.findings import MapFileError
-    from mobadj.board.loader import load_map
+    from mobadj.board import MapFileError, load_map
     from mobadj.render import LayoutError, load_layout
     from mobadj.render.plan import adjacency_yaml, plan_differences
 

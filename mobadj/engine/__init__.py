@@ -13,7 +13,7 @@ The public API (see docs/adjudication.md; variants: docs/maps.md, "Adding a vari
 Front ends import from here; the modules behind it are the engine's own business.
 """
 
-from mobadj.board.model import province_of
+from mobadj.board import province_of
 from mobadj.engine.movement import MovementOutcome
 from mobadj.engine.pipeline import OrderInput, PhaseResult, adjudicate
 from mobadj.engine.position import (

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mobadj.board.model import province_of
+from mobadj.board import province_of
 from mobadj.engine import adjustments, movement, retreats, validation
 from mobadj.engine.position import (
     Dislodged,
@@ -27,7 +27,7 @@ from mobadj.engine.topology import Topology, topology_for
 from mobadj.engine.variants import default_rules
 
 if TYPE_CHECKING:
-    from mobadj.board.model import GameMap
+    from mobadj.board import GameMap
 
 OrderInput = tuple[str | None, Any]
 

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from mobadj.board.model import GameMap, UnknownNameError, province_of
+from mobadj.board import GameMap, UnknownNameError, province_of
 
 if TYPE_CHECKING:
     from mobadj.engine.rules import Rules

@@ -16,7 +16,7 @@ from mobadj.engine.position import Dislodged
 from mobadj.engine.results import OrderResult, Outcome
 
 if TYPE_CHECKING:
-    from mobadj.board.model import GameMap
+    from mobadj.board import GameMap
     from mobadj.engine.pipeline import PhaseResult
     from mobadj.engine.rules import Rules
 

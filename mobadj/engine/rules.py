@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mobadj.board.model import province_of
+from mobadj.board import province_of
 from mobadj.engine.position import (
     STANDARD,
     Dislodged,
@@ -73,7 +73,7 @@ from mobadj.engine.position import (
 from mobadj.engine.results import Reason
 
 if TYPE_CHECKING:
-    from mobadj.board.model import GameMap
+    from mobadj.board import GameMap
     from mobadj.engine.movement import MovementOutcome
     from mobadj.engine.pipeline import OrderInput, PhaseResult
     from mobadj.engine.results import OrderResult

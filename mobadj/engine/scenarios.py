@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from mobadj.board.model import GameMap, province_of
+from mobadj.board import GameMap, province_of
 from mobadj.engine.position import Phase, Position, UnitState
 from mobadj.engine.topology import Topology, topology_for
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
-from mobadj.board.model import province_of
+from mobadj.board import province_of
 
 if TYPE_CHECKING:
-    from mobadj.board.model import GameMap
+    from mobadj.board import GameMap
 
 SEA_TERRAINS = frozenset({"sea", "water"})
 

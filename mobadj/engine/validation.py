@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from mobadj.board.model import province_of
+from mobadj.board import province_of
 from mobadj.engine.position import Position, UnitState
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import PASS, Rules

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from mobadj.engine.rules import Rules
 
 if TYPE_CHECKING:
-    from mobadj.board.model import GameMap
+    from mobadj.board import GameMap
 
 #: map name -> Rules subclass put there at run time (it wins over the map file)
 _REGISTERED: dict[str, type[Rules]] = {}
@@ -48,7 +48,7 @@ def register_variant(name: str, rules: type[Rules]) -> None:
 
 def known_maps() -> list[str]:
     """The names of every map file that can be played, sorted."""
-    from mobadj.board.loader import map_names
+    from mobadj.board import map_names
 
     return sorted(set(map_names()) | set(_REGISTERED))
 
@@ -96,7 +96,7 @@ def rules_class(map_or_name: GameMap | str) -> type[Rules]:
 
 
 def _load(name: str) -> GameMap:
-    from mobadj.board.loader import load_map
+    from mobadj.board import load_map
 
     return load_map(name)
 

@@ -157,8 +157,7 @@ class DiplomacyHost(Host):
     @property
     def game_map(self) -> Any:
         if self._map is None:
-            from mobadj.board.findings import MapFileError
-            from mobadj.board.loader import load_map
+            from mobadj.board import MapFileError, load_map
 
             try:
                 self._map = load_map(self.kind)
