@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from mobadj.board import province_of
 from mobadj.engine.position import Dislodged, unit_state
@@ -363,7 +364,14 @@ class MovementOutcome:
     moves: dict[str, str]  # province moved from -> location moved to
     dislodged: list[Dislodged]
     standoffs: frozenset[str]
-    orders: list[MOrder]  # the resolver's record of every unit's order (for variant hooks)
+    _records: list[MOrder] = field(default_factory=list, repr=False)  # the resolver's own
+
+    @property
+    def followed(self) -> dict[str, Any]:
+        """Province -> the order (as given) its unit carried out; a unit that held without an
+        order, or because its orders were impossible, is not listed."""
+        return {o.prov: o.source for o in self._records
+                if o.invalid is None and not o.defaulted}
 
 
 def _move_reason(r: Resolver, o: MOrder) -> StrEnum:
@@ -417,7 +425,6 @@ def outcome(r: Resolver, validated: Validated) -> MovementOutcome:
         dislodged.append(Dislodged(unit, k.prov, k.convoy, options, d.via))
 
     succeeds, fails = Outcome.SUCCEEDS, Outcome.FAILS
-    reword = rules.failure_reason if rules.move_hooks else None
 
     def result_of(o: MOrder) -> OrderResult:
         if o.invalid is not None:
@@ -426,8 +433,7 @@ def outcome(r: Resolver, validated: Validated) -> MovementOutcome:
         if code == MOVE:
             if o.res:
                 return OrderResult(o.power, o.source, succeeds)
-            why = _move_reason(r, o)
-            return OrderResult(o.power, o.source, fails, reword(o, why) if reword else why)
+            return OrderResult(o.power, o.source, fails, _move_reason(r, o))
         if code == HOLD:
             if o.prov in dislodged_by:
                 return OrderResult(o.power, o.source, fails, Reason.DISLODGED)

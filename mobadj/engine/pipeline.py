@@ -8,7 +8,7 @@ variant does differently at each step.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -53,7 +53,7 @@ class PhaseResult:
     removed: list[UnitState] = field(default_factory=list)
     events: list[str] = field(default_factory=list)
     #: the movement orders as the resolver decided them (empty in other phases)
-    orders: list[validation.MOrder] = field(default_factory=list, repr=False)
+    _records: list[validation.MOrder] = field(default_factory=list, repr=False)
 
     @property
     def next_phase(self) -> Any:
@@ -70,7 +70,7 @@ class PhaseResult:
             {"power": o.power, "from": o.prov, "to": o.dprov,
              "via": "subway" if o.subway else "ground",
              "result": "succeeds" if o.res else "fails"}
-            for o in self.orders
+            for o in self._records
             if o.code == validation.MOVE and o.invalid is None
         ]
 
@@ -128,16 +128,20 @@ def movement_phase(
     validated = add_defaults(validated, position)
     outcome = resolve_movement(validated, topo, bound)
     after = execute_movement(position, outcome)
-    result = PhaseResult(position.phase, outcome.results, outcome.defaults, after,
-                         moved=outcome.moves, orders=outcome.orders)
-    extra, result.events = bound.after_movement(position, after, outcome, aside, topo)
-    if slots:
-        result.results = [
-            slot if isinstance(slot, OrderResult)
-            else extra[i] if slot is None else outcome.results[slot]
-            for i, slot in enumerate(slots)
-        ]
-    return result
+    given: Sequence[OrderResult | None] = outcome.results
+    if slots:  # back in the order given; the orders kept aside have no result yet
+        given = [slot if isinstance(slot, OrderResult) else None if slot is None
+                 else outcome.results[slot] for slot in slots]
+    extra, events = bound.after_movement(position, after, outcome, given, aside, topo)
+    results = outcome.results
+    if extra or slots:
+        results = []
+        for i, r in enumerate(given):
+            r = extra.get(i, r)
+            assert r is not None, "after_movement must settle the orders kept aside"
+            results.append(r)
+    return PhaseResult(position.phase, results, outcome.defaults, after, moved=outcome.moves,
+                       events=events, _records=outcome._records)
 
 
 def screen_orders(

@@ -95,6 +95,11 @@ class OrderResult:
         return text
 
     @property
+    def given(self) -> Any:
+        """The order as it was given (an Order value, or its text)."""
+        return self._order
+
+    @property
     def succeeded(self) -> bool:
         return self.outcome is Outcome.SUCCEEDS
 

@@ -22,10 +22,9 @@ only reads precomputed integers and flags; ``move_hooks`` switches them on)
     ``BATTLE_UNLESS_EQUAL`` (a battle; if neither wins, both pass);
     ``move_bonus(order)``: extra, uncuttable strength; ``required_margin(order)``: how much
     more than the opposing strength a move needs beyond the usual "more than";
-    ``failure_reason(order, reason)``: the words for a failed move;
     ``can_convoy(topology, location, kind)`` / ``convoyable(kind)``: who convoys;
-    ``after_movement(before, after, outcome, aside, topology)``: what else happens (results of the
-    orders kept aside, news);
+    ``after_movement(before, after, outcome, results, aside, topology)``: what else happens
+    (results of the orders kept aside, a variant's words for a result, news);
     ``retreat_options(dislodged, topology, occupied, standoffs)`` and
     ``retreat_allowed(dislodged, destination, via)``: where a dislodged unit may go.
 
@@ -56,7 +55,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -276,10 +275,6 @@ class Rules:
         """Extra margin a move needs over the opposition (0 in the standard game)."""
         return 0
 
-    def failure_reason(self, order: MOrder, reason: StrEnum) -> StrEnum:
-        """The reason published for a failed move (asked when ``move_hooks``)."""
-        return reason
-
     def can_convoy(self, topology: Topology, location: str, kind: str) -> bool:
         """Only fleets in sea provinces convoy (DATC 6.A.7, coastal fleets cannot)."""
         return kind == "F" and location in topology.sea
@@ -293,11 +288,14 @@ class Rules:
         before: Position,
         after: Position,
         outcome: MovementOutcome,
+        results: Sequence[OrderResult | None],
         aside: list[tuple[int, str | None, Any]],
         topology: Topology,
     ) -> tuple[dict[int, OrderResult], list[str]]:
-        """Once the units moved (``after`` may be changed): results of the orders kept
-        aside, by their index among the orders given, and news for the report."""
+        """Once the units moved (``after`` may be changed; ``outcome.moves`` and
+        ``outcome.followed`` say who moved and by which order): ``results`` are those of the
+        orders as given (None for the orders kept aside).  Returns results by index among
+        the orders given (for the orders kept aside, or in the variant's words), and news."""
         return {}, []
 
     def retreat_options(

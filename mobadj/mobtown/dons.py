@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mobadj.engine import MOVE, OrderResult, Outcome, UnitState
+from mobadj.engine import OrderResult, Outcome, UnitState
 from mobadj.mobtown.state import MobtownPosition
 from mobadj.mobtown.terms import MobtownReason, is_water, mob_name
 
@@ -108,9 +108,8 @@ def after_movement(before: MobtownPosition, after: MobtownPosition, outcome: Mov
             power = gang.power if gang is not None else None
         cement.append((i, power or "?", order))
     with_don = {  # which successful moves took the Don along
-        mo.prov for mo in outcome.orders
-        if mo.code == MOVE and mo.res and mo.invalid is None
-        and getattr(mo.source, "with_don", False)
+        src for src, order in outcome.followed.items()
+        if src in outcome.moves and getattr(order, "with_don", False)
     }
     don_out = move_dons(before.dons, before.units, after.units, outcome.moves, with_don,
                         [d.unit.province for d in outcome.dislodged], cement, game_map,

@@ -13,7 +13,7 @@ act on (docs/mobtown-rulings.md, "DATC options").
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -22,7 +22,6 @@ from mobadj.engine import (
     ASIDE,
     BATTLE,
     BATTLE_UNLESS_EQUAL,
-    MOVE,
     Dislodged,
     OrderResult,
     Outcome,
@@ -144,14 +143,21 @@ class MobtownRules(Rules):
         owners = self.dons_at.get(prov, ())
         return power in owners or (self.captive_don_helps and bool(owners))
 
-    def _with_don(self, o: MOrder) -> bool:
-        return bool(getattr(o.source, "with_don", False)) and self.escort(o.power, o.prov)
+    def _with_don(self, power: str, order: Any) -> bool:
+        """A ``G+D`` move whose Gang has a Don that helps it."""
+        return bool(getattr(order, "with_don", False)) and self.escort(power, order.unit.location)
 
-    def _crossing(self, o: MOrder) -> bool:
-        if o.subway or self.game_map is None:
+    def _crossing(self, src: str, dest: str, subway: bool) -> bool:
+        """Across a highway where no junction is (rule 4; a subway passes under it)."""
+        if subway or self.game_map is None:
             return False
-        edge = self.game_map.edge("G", o.loc, o.dest)
+        edge = self.game_map.edge("G", src, dest)
         return edge is not None and edge.get("via") == "highway"
+
+    def _lacks_support(self, power: str, order: Move) -> bool:
+        """Does this move need the highway's extra support (``required_margin``)?"""
+        return (self._crossing(order.unit.location, order.destination, order.via_subway)
+                and not self._with_don(power, order))
 
     # ---- movement hooks ------------------------------------------------------------------
 
@@ -214,29 +220,18 @@ class MobtownRules(Rules):
 
     def move_bonus(self, o: MOrder) -> int:
         """Rule 3: the Don adds one uncuttable support to his Gang's move."""
-        if not self._with_don(o):
+        if not self._with_don(o.power, o.source):
             return 0
-        if self.don_crossing == "support" and self._crossing(o):
+        if self.don_crossing == "support" and self._crossing(o.loc, o.dest, o.subway):
             return 0  # the Don's support pays for the crossing (ruling 5, option)
         return 1
 
     def required_margin(self, o: MOrder) -> int:
         """Rule 4: crossing a highway where no junction is needs one extra support, unless
         the Gang travels with its Don; a subway passes under the highway."""
-        if not self._crossing(o):
+        if not self._crossing(o.loc, o.dest, o.subway):
             return 0
-        return 0 if self._with_don(o) else 1
-
-    def failure_reason(self, o: MOrder, reason: StrEnum) -> StrEnum:
-        """A failed highway crossing says so (rule 4) rather than "destination held"; so does
-        a failed exchange through a subway (rule 5, example b)."""
-        if o.margin > 0 and reason in _CROSSING_REASONS:
-            return MobtownReason.HIGHWAY
-        opp = o.opp
-        if (reason is Reason.LOST_HEAD_TO_HEAD and o.subway and opp is not None
-                and opp.code == MOVE and opp.dprov == o.prov and opp.subway and not opp.res):
-            return MobtownReason.SUBWAY_EXCHANGE
-        return reason
+        return 0 if self._with_don(o.power, o.source) else 1
 
     def can_convoy(self, topology: Topology, location: str, kind: str) -> bool:
         """Rule 2: no fleets, no convoys."""
@@ -247,12 +242,33 @@ class MobtownRules(Rules):
         return False
 
     def after_movement(self, before: Position, after: Position, outcome: MovementOutcome,
+                       results: Sequence[OrderResult | None],
                        aside: list[tuple[int, str | None, Any]], topology: Topology
                        ) -> tuple[dict[int, OrderResult], list[str]]:
-        """The Dons (rule 3, mobadj.mobtown.dons)."""
+        """The Dons (rule 3, mobadj.mobtown.dons), and failed moves in the rulebook's words:
+        a highway crossing that lacked its extra support (rule 4), an exchange of places
+        through a subway between equally supported Gangs (rule 5, example b)."""
         assert isinstance(before, MobtownPosition) and isinstance(after, MobtownPosition)
-        return dons.after_movement(before, after, outcome, aside, topology.game_map,
-                                   self.lone_don_drowns)
+        settled, events = dons.after_movement(before, after, outcome, aside, topology.game_map,
+                                              self.lone_don_drowns)
+        settled.update(self._reworded(results))
+        return settled, events
+
+    def _reworded(self, results: Sequence[OrderResult | None]) -> dict[int, OrderResult]:
+        failed = {(r.given.unit.location, r.given.destination): r for r in results
+                  if r is not None and r.outcome is Outcome.FAILS and type(r.given) is Move}
+        out: dict[int, OrderResult] = {}
+        for i, r in enumerate(results):
+            if r is None or r.outcome is not Outcome.FAILS or type(r.given) is not Move:
+                continue
+            order = r.given
+            if r.reason in _CROSSING_REASONS and self._lacks_support(r.power, order):
+                out[i] = OrderResult(r.power, order, r.outcome, MobtownReason.HIGHWAY)
+            elif r.reason is Reason.LOST_HEAD_TO_HEAD and order.via_subway:
+                back = failed.get((order.destination, order.unit.location))
+                if back is not None and back.given.via_subway:
+                    out[i] = OrderResult(r.power, order, r.outcome, MobtownReason.SUBWAY_EXCHANGE)
+        return out
 
     def retreat_options(self, dislodged: Dislodged, topology: Topology,
                         occupied: Iterable[str], standoffs: Iterable[str]) -> tuple[str, ...]:
