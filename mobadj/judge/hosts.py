@@ -2,8 +2,8 @@
 
 The judge knows nothing of Diplomacy or cards: it stores a JSON ``state`` per game, asks the
 host which seats must act, checks each submission, and at the deadline (or when everyone is
-in) asks the host to resolve the phase.  :class:`DiplomacyHost` serves ``standard`` and
-``mobtown2`` through :mod:`mobadj.engine`; :class:`CardHost` serves every game of
+in) asks the host to resolve the phase.  :class:`DiplomacyHost` serves every map (the
+standard game and its variants) through :mod:`mobadj.engine`; :class:`CardHost` serves every game of
 :mod:`mobadj.cards.registry` through the card protocol (sealed simultaneous choices are
 collected by mail and revealed together).  Which kinds exist is asked of the registries
 (:mod:`mobadj.engine.variants` for maps, :mod:`mobadj.cards.registry` for card games): this
