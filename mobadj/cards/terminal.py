@@ -37,6 +37,7 @@ from mobadj.cards.record import (
 from mobadj.cards.registry import bot_class, canonical_name, game_class
 
 _SEAT_PREFIX = re.compile(r"[Pp](\d+)\s*:\s*(.*)", re.S)
+FEED_MARK = "  - "  # starts every event line of a seat's feed (boards never start so)
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
 HELP_WORDS = frozenset({"help", "?", "h"})
 META_HELP = """\
@@ -163,7 +164,7 @@ class Session:
         if events and heading:
             self.write(heading)
         for e in events:
-            self.write(f"  {e.text}")
+            self.write(FEED_MARK + e.text)
 
     # -- the screen -------------------------------------------------------------------------
     def _hand_over(self, seat: int | None, prompt: str) -> bool:
@@ -359,7 +360,7 @@ class Session:
             public = [e.text for e in self.feed if e.visible_to is None
                       and not report.superseded(state, e)]
             self.write("Last events:")
-            self.write("\n".join(f"  {t}" for t in public[-12:]))
+            self.write("\n".join(FEED_MARK + t for t in public[-12:]))
         self.write(f"=== {state.info.title}: the end ===")
         for line in report.end_report(state):
             self.write(line)

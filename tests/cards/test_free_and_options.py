@@ -71,8 +71,8 @@ def test_hot_seat_players_give_free_commands_with_a_seat_prefix() -> None:
     assert (talker, "say I can do it cheap") in state.actions
     assert (other, "reveal") in state.actions
     # the talk is shown to the player at the prompt as a public event
-    assert f"  P{talker + 1} says: I can do it cheap" in script.out
-    assert f"  P{other + 1} reveals the offer that was not picked: " in text
+    assert f"  - P{talker + 1} says: I can do it cheap" in script.out
+    assert f"  - P{other + 1} reveals the offer that was not picked: " in text
     # the prompt names what the others may do out of turn, and how
     hint = "Out of turn (type 'P<n>: <command>'): "
     assert any(line.startswith(hint) and f"P{talker + 1} say <anything>" in line
