@@ -194,7 +194,8 @@ def verify_record(data: dict[str, Any], commitment: str | None = None) -> Verdic
             ok = False
             lines.append(f"MISMATCH: the record states the scores {data['scores']}")
     lines.insert(0, ("verified: " if ok else "NOT verified: ")
-                 + f"{type(state).info.title}, {record.players} players")
+                 + f"{type(state).info.title}, {record.players} "
+                 + ("player" if record.players == 1 else "players"))
     return Verdict(ok, lines)
 
 
