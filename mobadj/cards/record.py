@@ -13,10 +13,13 @@ named as the old scheme wherever the commitment is shown.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
 import json
+import random
 import secrets
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -225,3 +228,111 @@ def undo_last(game: str, state: GameState, player: int) -> GameState:
     if not before.can_undo(player, action):
         raise IllegalAction("that action cannot be undone (it revealed or drew something)")
     return before
+
+
+_SHARED: dict[type, bool] = dict.fromkeys(
+    (int, float, str, bytes, bool, type(None), frozenset, range), True)
+
+
+def _shared(kind: type) -> bool:
+    """Are values of this type never changed in place (so a copy may share them)?"""
+    known = _SHARED.get(kind)
+    if known is None:
+        params = getattr(kind, "__dataclass_params__", None)
+        known = _SHARED[kind] = bool(params is not None and params.frozen)
+    return known
+
+
+def _all_shared(items: list[object] | tuple[object, ...]) -> bool:
+    kinds = {type(x) for x in items}
+    return all(_shared(k) for k in kinds)
+
+
+def fork(state: GameState) -> GameState:
+    """An independent copy of a game in progress: applying actions to it leaves ``state``
+    as it was.  Frozen dataclasses (cards, events, actions) and the other immutable values
+    are shared, the rest is copied with its aliases kept (a list held in two places is one
+    list in the copy too); the RNG continues from the same point."""
+    memo: dict[int, object] = {}
+
+    def dup(obj: object) -> object:
+        kind = type(obj)
+        if _shared(kind):
+            return obj
+        key = id(obj)
+        if key in memo:
+            return memo[key]
+        if kind is list or kind is tuple:
+            if _all_shared(obj):  # type: ignore[arg-type]
+                new = list(obj) if kind is list else obj  # type: ignore[call-overload]
+                memo[key] = new
+                return new
+            if kind is tuple:
+                return tuple(dup(x) for x in obj)  # type: ignore[attr-defined]
+            new_list: list[object] = []
+            memo[key] = new_list
+            new_list.extend(dup(x) for x in obj)  # type: ignore[attr-defined]
+            return new_list
+        if kind is dict:
+            new_dict: dict[object, object] = {}
+            memo[key] = new_dict
+            for k, v in obj.items():  # type: ignore[attr-defined]
+                new_dict[k] = v if _shared(type(v)) else dup(v)
+            return new_dict
+        if kind is set:
+            new_set = {dup(x) for x in obj}  # type: ignore[attr-defined]
+            memo[key] = new_set
+            return new_set
+        if isinstance(obj, random.Random):
+            rng = kind()
+            rng.setstate(obj.getstate())
+            memo[key] = rng
+            return rng
+        if isinstance(obj, GameState):
+            new_state = object.__new__(kind)
+            memo[key] = new_state
+            for name, value in vars(obj).items():
+                setattr(new_state, name, dup(value))
+            return new_state
+        return copy.deepcopy(obj, memo)  # anything else: a full copy, to be safe
+
+    return dup(state)  # type: ignore[return-value]
+
+
+class ReplayCache:
+    """Recent states of recently seen games, so that a game rebuilt from its record for
+    every mail (the judge stores nothing else) replays only the actions since last time.
+    :meth:`state` returns a fresh copy (:func:`fork`) the caller may change freely, or with
+    ``fresh=False`` the cached state itself, only to be read."""
+
+    def __init__(self, games: int = 32, per_game: int = 4) -> None:
+        self.games = games
+        self.per_game = per_game
+        self._cache: OrderedDict[tuple, list[tuple[tuple[tuple[int, str], ...], GameState]]] = (
+            OrderedDict())
+
+    def state(self, record: GameRecord, fresh: bool = True) -> GameState:
+        ident = (record.game, record.players, record.seed, record.salt,
+                 json.dumps(record.options, sort_keys=True, default=str))
+        actions = tuple(record.actions)
+        entries = self._cache.get(ident, [])
+        best: tuple[tuple[tuple[int, str], ...], GameState] | None = None
+        for done, snapshot in entries:
+            if len(done) <= len(actions) and actions[:len(done)] == done and (
+                    best is None or len(done) > len(best[0])):
+                best = (done, snapshot)
+        if best is not None and len(best[0]) == len(actions):
+            self._cache.move_to_end(ident)
+            return fork(best[1]) if fresh else best[1]
+        if best is None:
+            game = game_class(record.game).new(record.players, record.seed, record.options)
+            start = 0
+        else:
+            game, start = fork(best[1]), len(best[0])
+        for player, text in actions[start:]:
+            game.command(player, text)
+        self._cache[ident] = [*entries[-(self.per_game - 1):], (actions, game)]
+        self._cache.move_to_end(ident)
+        while len(self._cache) > self.games:
+            self._cache.popitem(last=False)
+        return fork(game) if fresh else game

@@ -27,11 +27,18 @@ from typing import Any
 
 from mobadj.cards import report as card_report
 from mobadj.cards.protocol import GameError, GameState
-from mobadj.cards.record import GameRecord, new_salt, new_seed, seed_commitment
+from mobadj.cards.record import (
+    GameRecord,
+    ReplayCache,
+    new_salt,
+    new_seed,
+    seed_commitment,
+)
 from mobadj.cards.registry import bot_class, game_class
 from mobadj.cards.words import command_words
 from mobadj.judge.hosts import Check, Free, Host, HostError, Resolution
 
+REPLAYS = ReplayCache()  # a game rebuilt for a mail replays only its new actions
 PREVIEW_LIMIT = 40  # legal commands listed by PREVIEW; the rest are counted by command word
 
 
@@ -63,9 +70,11 @@ class CardHost(Host):
                           self.cls.info.rules_version, self.cls.info.deck_version,
                           state.get("salt"))
 
-    def _game(self, state: dict[str, Any]) -> GameState:
+    def _game(self, state: dict[str, Any], fresh: bool = True) -> GameState:
+        """The game rebuilt from its record: a copy to change, or (``fresh=False``) a
+        shared one only to read."""
         try:
-            return self._record(state).replay()
+            return REPLAYS.state(self._record(state), fresh)
         except GameError as exc:  # a stored record that no longer replays: say so plainly
             raise HostError(f"the game record cannot be replayed: {exc}") from None
 
@@ -115,12 +124,12 @@ class CardHost(Host):
         return f"M{len(state['actions']) - state.get('free', 0) + 1}"
 
     def phase_label(self, state: Any) -> str:
-        game = self._game(state)
+        game = self._game(state, fresh=False)
         waiting = ", ".join(seat_name(p) for p in game.to_act()) or "nobody"
         return f"move {len(state['actions']) + 1} (waiting for {waiting})"
 
     def due(self, state: Any) -> list[str]:
-        game = self._game(state)
+        game = self._game(state, fresh=False)
         return [] if game.is_over() else [seat_name(p) for p in game.to_act()]
 
     def check(self, state: Any, seat: str, text: str) -> Check:
@@ -199,7 +208,7 @@ class CardHost(Host):
         return out
 
     def free_commands(self, state: Any, seat: str) -> list[str]:
-        game = self._game(state)
+        game = self._game(state, fresh=False)
         player = seat_index(seat)
         if game.is_over() or not 0 <= player < game.players:
             return []
@@ -256,7 +265,8 @@ class CardHost(Host):
                 parts.append("\n".join(mine))
             if notes.get(seat):
                 parts.append("Not applied:\n" + "\n".join(notes[seat]))
-            parts.append(game.render(player))
+            if not over:  # at the end the report above says it all (the winner once)
+                parts.append(game.render(player))
             private[seat] = "\n\n".join(parts)
         new = dict(state, actions=[[p, a] for p, a in game.actions])
         data = {"public_events": public, "over": over,
@@ -267,7 +277,7 @@ class CardHost(Host):
     def end_lines(self, state: Any, game: GameState) -> list[str]:
         """The end of the final report: scores as the rulebook counts them, the winner,
         seed and salt, and how to check them against the commitment sent at the start."""
-        record = self._record(state)
+        record = self._record(dict(state, actions=game.actions))
         lines = card_report.end_report(game) + [""] + card_report.seed_lines(record)
         lines.append("The game's record is attached (record.json): anyone can check it with "
                      "'mobadj play verify record.json' (every shuffle and die follows from "
@@ -276,7 +286,7 @@ class CardHost(Host):
 
     def final_record(self, state: Any, game: GameState) -> dict[str, Any]:
         """The finished game's record with seed and salt, for ``mobadj play verify``."""
-        data = self._record(state).to_json(reveal_seed=True)
+        data = self._record(dict(state, actions=game.actions)).to_json(reveal_seed=True)
         data.update(over=True, scores=game.scores(),
                     winners=[p + 1 for p in game.winners()])
         return data
@@ -284,7 +294,7 @@ class CardHost(Host):
     def preview(self, state: Any, seat: str, text: str) -> str:
         """The seat's legal commands now: the first :data:`PREVIEW_LIMIT`, then how many
         more there are of each command word."""
-        game = self._game(state)
+        game = self._game(state, fresh=False)
         player = seat_index(seat)
         legal = [str(a) for a in game.legal_actions(player)] if 0 <= player < game.players \
             else []
@@ -304,7 +314,7 @@ class CardHost(Host):
 
     def status(self, state: Any, seat: str | None) -> str:
         """The seat's view, and the seed commitment the end will be checked against."""
-        game = self._game(state)
+        game = self._game(state, fresh=False)
         view = game.render(seat_index(seat) if seat else None)
         record = self._record(state)
         if record.salt is None:
@@ -316,7 +326,7 @@ class CardHost(Host):
         return f"{view}\n\n{line}"
 
     def is_over(self, state: Any) -> bool:
-        return self._game(state).is_over()
+        return self._game(state, fresh=False).is_over()
 
     def phase_hours(self, state: Any, options: dict[str, Any]) -> float:
         return float(options.get("deadline_hours", 48))
