@@ -161,3 +161,40 @@ def test_verify_in_a_real_subprocess(tmp_path) -> None:
                           capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("verified: Micro City, 1 player")
+
+
+def _views(state) -> tuple:
+    return (tuple(state.render(p) for p in [None, *range(state.players)]),
+            tuple(state.history(p) for p in [None, *range(state.players)]), state.actions)
+
+
+def test_a_forked_game_goes_on_alone_and_the_replay_cache_gives_the_replayed_game() -> None:
+    from mobadj.cards.record import ReplayCache, fork
+
+    cache = ReplayCache(games=2, per_game=2)
+    for game, players, options in (("micromob", 3, None), ("miceheist", 3, None),
+                                   ("irontriangle", 4, None),
+                                   ("microcity", 2, {"mode": "competitive"})):
+        rng = random.Random(game)
+        state = game_class(game).new(players, 99, options)
+        record = GameRecord.of(game, state, salt="ab" * 32)
+        steps = 0
+        while not state.is_over():
+            p = rng.choice(state.to_act())
+            action = rng.choice(state.legal_actions(p))
+            if steps % 7 == 3:
+                copy = fork(state)
+                copy.apply(p, action)  # the copy moves on; the original has not moved
+                assert len(copy.actions) == len(state.actions) + 1
+            state.apply(p, action)
+            if steps % 7 == 3:
+                assert _views(copy) == _views(state)
+            steps += 1
+            if steps % 5 == 0:
+                record.actions = list(state.actions)
+                cached = cache.state(record)
+                assert _views(cached) == _views(state) == _views(cache.state(record, False))
+                if cached.to_act():  # changing the copy leaves the cache as it was
+                    q = cached.to_act()[0]
+                    cached.apply(q, cached.legal_actions(q)[0])
+                assert _views(cache.state(record, False)) == _views(state)
