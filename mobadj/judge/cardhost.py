@@ -267,6 +267,8 @@ class CardHost(Host):
                 parts.append("Not applied:\n" + "\n".join(notes[seat]))
             if not over:  # at the end the report above says it all (the winner once)
                 parts.append(game.render(player))
+                if player in game.to_act():  # what the seat may send now, as PREVIEW says
+                    parts.append(self._commands(game, player))
             private[seat] = "\n\n".join(parts)
         new = dict(state, actions=[[p, a] for p, a in game.actions])
         data = {"public_events": public, "over": over,
@@ -294,8 +296,11 @@ class CardHost(Host):
     def preview(self, state: Any, seat: str, text: str) -> str:
         """The seat's legal commands now: the first :data:`PREVIEW_LIMIT`, then how many
         more there are of each command word."""
-        game = self._game(state, fresh=False)
-        player = seat_index(seat)
+        return self._commands(self._game(state, fresh=False), seat_index(seat))
+
+    @staticmethod
+    def _commands(game: GameState, player: int) -> str:
+        """The list PREVIEW gives, also in the mail of each seat that is due."""
         legal = [str(a) for a in game.legal_actions(player)] if 0 <= player < game.players \
             else []
         lines = [f"Your legal commands now ({len(legal)}):"]
@@ -315,7 +320,10 @@ class CardHost(Host):
     def status(self, state: Any, seat: str | None) -> str:
         """The seat's view, and the seed commitment the end will be checked against."""
         game = self._game(state, fresh=False)
-        view = game.render(seat_index(seat) if seat else None)
+        player = seat_index(seat) if seat else None
+        view = game.render(player)
+        if player is not None and player in game.to_act():
+            view += "\n\n" + self._commands(game, player)
         record = self._record(state)
         if record.salt is None:
             line = (f"Seed commitment (the old scheme: sha256 of '<game>:<seed>', without a "
