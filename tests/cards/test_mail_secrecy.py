@@ -14,7 +14,7 @@ from mail_table import MailTable, new_judge
 
 from mobadj.cards.record import verify_record
 
-MAIL_GAMES = int(os.environ.get("MAIL_GAMES", "12"))
+MAIL_GAMES = int(os.environ.get("MAIL_GAMES", "8"))
 TABLES = {  # players and options of the k-th game
     "micromob": lambda k: (2 + k % 2, {"modules": 1 + k % 2} if k % 2 == 0 else None),
     "miceheist": lambda k: (2 + k % 2, None),
