@@ -80,7 +80,7 @@ def start_game(judge: Judge, name: str, kind: str, powers: list[str]) -> dict[st
         judge.start(judge.store.game(name), judge.clock(), out)
         for m in out:
             m.id = judge.store.queue(m, judge.clock())
-    judge.store.db.execute("UPDATE outbox SET sent=0")  # set-up mail is not part of the bench
+    judge.store.mark_all_sent(0)  # set-up mail is not part of the bench
     return {p: f"pw-{p.lower()}" for p in powers}
 
 
@@ -131,8 +131,7 @@ def bench_mail(servers, n: int) -> dict[str, float]:
         elapsed = time.perf_counter() - t0
     finally:
         sink.terminate()
-    delivered = judge.store.db.execute(
-        "SELECT COUNT(*) FROM outbox WHERE sent > 0").fetchone()[0]
+    delivered = judge.store.sent_count(after=0)
     service.mailbox.close()
     judge.store.close()
     return {"mails": n, "seconds": round(elapsed, 2), "per_mail_ms": round(elapsed / n * 1000, 2),
@@ -156,7 +155,7 @@ def bench_phase(servers, picture: str = "both") -> dict[str, object]:
             judge.store.set_orders("phase", "1919-06-START", p,
                                    f"Don starts in {gm.powers[p].home_centers[0]}", 0, None)
         judge.resolve(judge.store.game("phase"), judge.clock(), out)
-    judge.store.db.execute("UPDATE outbox SET sent=0")
+    judge.store.mark_all_sent(0)
     game = judge.store.game("phase")
     rng = random.Random(7)
     pos = game.state["position"]
@@ -185,8 +184,7 @@ def bench_phase(servers, picture: str = "both") -> dict[str, object]:
         t2 = time.perf_counter()
     finally:
         sink.terminate()
-    delivered = judge.store.db.execute(
-        "SELECT COUNT(*) FROM outbox WHERE sent > 0").fetchone()[0]
+    delivered = judge.store.sent_count(after=0)
     attachments = sorted({a[0] for m in out for a in m.attachments})
     judge.store.close()
     return {"what": f"Mobtown II, 6 players, {game.phase}, picture={picture}",

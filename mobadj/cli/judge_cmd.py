@@ -44,9 +44,10 @@ def _open(config_path: Path) -> Any:
 @click.option("--verbose", "-v", is_flag=True, help="Log every step.")
 def serve(config_path: Path, once: bool, poll: float | None, verbose: bool) -> None:
     """Run the email judge: watch the mailbox, answer every mail, adjudicate at deadlines."""
+    from mobadj.judge.config import ConfigError
     from mobadj.judge.mailbox import Mailbox
     from mobadj.judge.mailer import Mailer
-    from mobadj.judge.service import Service
+    from mobadj.judge.service import NETWORK_ERRORS, Service, describe
 
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
@@ -57,8 +58,14 @@ def serve(config_path: Path, once: bool, poll: float | None, verbose: bool) -> N
     service = Service(judge, Mailbox(cfg.imap), Mailer(cfg.smtp, cfg.address, cfg.name,
                                                        judge.clock), poll_seconds=poll)
     if once:
-        n = service.step()
-        service.mailbox.close()
+        try:
+            n = service.step()
+        except NETWORK_ERRORS as exc:  # one clear line (the server and why), no traceback
+            raise click.ClickException(describe(exc)) from None
+        except ConfigError as exc:
+            raise click.ClickException(str(exc)) from None
+        finally:
+            service.mailbox.close()
         click.echo(f"handled {n} mail(s)")
         return
     click.echo(f"{cfg.name}: serving {cfg.address} (store {cfg.db_path})", err=True)

@@ -132,9 +132,6 @@ class ParsedMail:
     def first(self, name: str) -> Command | None:
         return next((c for c in self.commands if c.name == name), None)
 
-    def has(self, name: str) -> bool:
-        return any(c.name == name for c in self.commands)
-
     @property
     def order_text(self) -> str:
         return "\n".join(t for _, t in self.order_lines)

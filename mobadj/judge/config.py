@@ -19,16 +19,23 @@ class ConfigError(ValueError):
     """A judge.yaml that cannot be used; the message names the key and what was expected."""
 
 
-class TLSTrustError(ConnectionError):
-    """A mail server whose TLS certificate is not trusted; a network error (so the judge
-    backs off and retries) whose message says which server and which setting to fix."""
+class MailServerError(ConnectionError):
+    """A mail server the judge cannot use (unreachable, refusing the login); a network error
+    (so the serve loop backs off and retries) whose one-line message names the server."""
+
+    def __init__(self, kind: str, server: ServerConfig, reason: str) -> None:
+        super().__init__(f"{kind} server {server.host}:{server.port}: {reason}")
+
+
+class TLSTrustError(MailServerError):
+    """A mail server whose TLS certificate is not trusted; the message says which setting
+    to fix."""
 
     def __init__(self, kind: str, server: ServerConfig, reason: str) -> None:
         where = kind.lower()
         hint = (f"check {where}.ca_file" if server.ca_file else
                 f"set {where}.ca_file to the CA certificate that signed it")
-        super().__init__(f"{kind} server {server.host}:{server.port}: TLS certificate not "
-                         f"trusted ({reason}); {hint}")
+        super().__init__(kind, server, f"TLS certificate not trusted ({reason}); {hint}")
 
 
 @dataclass(frozen=True)
@@ -47,6 +54,7 @@ class ServerConfig:
     poll_seconds: float = 60.0
     timeout: float = 30.0
     ca_file: str | None = None
+    expunge_after_days: float | None = None  # IMAP: delete handled mail this old (None: keep)
 
     def ssl_context(self) -> ssl.SSLContext:
         """The TLS context for this server: certificate and host name always checked, against
@@ -141,7 +149,22 @@ def _server(data: Any, where: str, default_port: int, default_tls: str,
         poll_seconds=float(data.get("poll_seconds", 60)),
         timeout=float(data.get("timeout", 30)),
         ca_file=_ca_file(data, where, base),
+        expunge_after_days=_positive(data, "expunge_after_days", where),
     )
+
+
+def _positive(data: dict[str, Any], key: str, where: str) -> float | None:
+    """An optional number of days (or hours ...) that must be above zero."""
+    value = data.get(key)
+    if value in (None, "", False):
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = 0.0
+    if number <= 0:
+        raise ConfigError(f"{where}.{key}: expected a number above 0, got {value!r}")
+    return number
 
 
 def load_config(path: str | Path) -> JudgeConfig:

@@ -49,10 +49,8 @@ class Judge(PlayerCommands, GMCommands, Turns):
             if uid is not None and self.store.uid_seen(uid):
                 return []
             if self.store.mail_seen(inc.message_id):
-                if uid is not None:  # seen under another UID (renumbered mailbox, resent copy)
-                    self.store.db.execute(
-                        "UPDATE mails SET uid=? WHERE message_id=? AND uid IS NULL",
-                        (uid, inc.message_id))
+                if uid is not None:
+                    self.store.set_mail_uid(inc.message_id, uid)
                 return []
             if inc.auto or not inc.reply_to:
                 log.info("ignored %s from %r: %s", inc.message_id, inc.sender,
@@ -67,21 +65,20 @@ class Judge(PlayerCommands, GMCommands, Turns):
                 return []
             out: list[Mail] = []
             outcome = "handled"
-            self.store.db.execute("SAVEPOINT mail")
             try:
-                reply = self._handle(inc, uid, now, out)
-            except JudgeError as exc:
-                reply = str(exc)
-            except Exception:  # a bug: undo this mail's effects, apologise, carry on
+                with self.store.savepoint():
+                    try:
+                        reply = self._handle(inc, uid, now, out)
+                    except JudgeError as exc:
+                        reply = str(exc)
+            except Exception:  # a bug: its effects are undone; apologise, log it, carry on
                 log.exception("mail %s from %s could not be handled", inc.message_id,
                               inc.sender)
-                self.store.db.execute("ROLLBACK TO mail")
                 out.clear()
                 outcome = "failed"
                 reply = ("The judge could not handle your mail because of an internal error; "
                          "nothing in it was done. The GM can look into it; please try again "
                          "later or write to your GM.")
-            self.store.db.execute("RELEASE mail")
             subject = inc.subject or "your mail to the judge"
             if not subject.lower().startswith("re:"):
                 subject = "Re: " + subject
@@ -155,11 +152,9 @@ class Judge(PlayerCommands, GMCommands, Turns):
         for key in keys:
             fails = self.store.auth_failures(key, now - FAIL_WINDOW)
             if fails >= FREE_FAILURES:
-                row = self.store.db.execute(
-                    "SELECT MAX(at) FROM auth_failures WHERE key=?", (key,)
-                ).fetchone()
+                last = self.store.last_auth_failure(key)
                 wait = min(2 ** (fails - FREE_FAILURES) * 60, 24 * HOUR)
-                if row[0] is not None and now < row[0] + wait:
+                if last is not None and now < last + wait:
                     return True
         return False
 

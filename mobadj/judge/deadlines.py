@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 HOUR = 3600.0
 DEFAULTS: dict[str, Any] = {
@@ -99,7 +99,7 @@ def parse_when(text: str, tz: ZoneInfo) -> float:
     if len(parts) >= 2 and not parts[-1][0].isdigit():
         try:
             zone = ZoneInfo(parts[-1])
-        except Exception:
+        except (ZoneInfoNotFoundError, ValueError):
             raise ValueError(f"unknown time zone {parts[-1]!r}") from None
         parts = parts[:-1]
     try:

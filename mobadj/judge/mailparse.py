@@ -9,16 +9,22 @@ never answers them (no mail loops); a missing Message-ID gets a stable one from 
 from __future__ import annotations
 
 import email
+import email.errors
 import email.header
 import email.policy
 import hashlib
 import html
+import logging
 import re
 from dataclasses import dataclass
-from email.message import EmailMessage, Message
+from email.message import Message
 from email.utils import getaddresses, parseaddr
 from html.parser import HTMLParser
 
+log = logging.getLogger("mobadj.judge.mailparse")
+# What malformed mail can make the email package and the HTML parser raise.
+MAIL_ERRORS = (email.errors.MessageError, ValueError, LookupError, TypeError, IndexError,
+               AttributeError, AssertionError)
 MAX_BODY_CHARS = 100_000
 MAX_LINES = 2_000
 
@@ -88,7 +94,8 @@ def html_to_text(source: str) -> str:
     try:
         parser.feed(source)
         parser.close()
-    except Exception:  # malformed HTML: fall back to stripping tags
+    except MAIL_ERRORS as exc:  # HTML the parser gives up on: strip the tags instead
+        log.warning("unreadable HTML (%s: %s); its tags are stripped", type(exc).__name__, exc)
         return html.unescape(re.sub(r"<[^>]*>", " ", source))
     text = "".join(parser.parts).replace("\xa0", " ")
     return re.sub(r"\n\s*\n+", "\n", text)
@@ -168,18 +175,26 @@ def strip_quotes_and_signature(text: str) -> str:
     return "\n".join(out)
 
 
+def _header(msg: Message, name: str) -> str | None:
+    """A header as text, None when absent (compat32 gives a ``Header`` object, not a string,
+    for a header with raw 8-bit bytes in it)."""
+    value = msg.get(name)
+    return None if value is None else str(value)
+
+
 def auto_reason(msg: Message, sender: str) -> str | None:
     """Why a mail is automatic (never to be answered), or None."""
-    auto = (msg.get("Auto-Submitted") or "").strip().lower()
+    auto = (_header(msg, "Auto-Submitted") or "").strip().lower()
     if auto and auto != "no":
         return f"Auto-Submitted: {auto}"
-    precedence = (msg.get("Precedence") or "").strip().lower()
+    precedence = (_header(msg, "Precedence") or "").strip().lower()
     if precedence in ("bulk", "junk", "list", "auto_reply"):
         return f"Precedence: {precedence}"
     for header in ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress", "List-Id",
                    "X-Loop", "X-Failed-Recipients"):
-        if msg.get(header) is not None:
-            if header == "X-Auto-Response-Suppress" and "oof" not in msg.get(header, "").lower():
+        value = _header(msg, header)
+        if value is not None:
+            if header == "X-Auto-Response-Suppress" and "oof" not in value.lower():
                 continue
             return f"{header} header"
     if msg.get_content_type() == "multipart/report":
@@ -188,10 +203,10 @@ def auto_reason(msg: Message, sender: str) -> str | None:
         return "no sender"
     if _BOUNCE_SENDERS.match(sender):
         return f"sent by {sender}"
-    return_path = msg.get("Return-Path")
+    return_path = _header(msg, "Return-Path")
     if return_path is not None and return_path.strip() in ("<>", ""):
         return "empty Return-Path"
-    if _AUTO_SUBJECT.match(str(msg.get("Subject") or "")):
+    if _AUTO_SUBJECT.match(_header(msg, "Subject") or ""):
         return "automatic subject"
     return None
 
@@ -200,9 +215,10 @@ def _addr(value: str | None) -> str:
     if not value:
         return ""
     try:
-        pairs = getaddresses([str(value)])
-    except Exception:
-        pairs = [parseaddr(str(value))]
+        pairs = getaddresses([value])
+    except MAIL_ERRORS as exc:
+        log.warning("unreadable address %r (%s); trying it as one address", value[:100], exc)
+        pairs = [parseaddr(value)]
     for _, addr in pairs:
         if addr and "@" in addr:
             return addr.strip().lower()
@@ -211,19 +227,18 @@ def _addr(value: str | None) -> str:
 
 def parse_mail(raw: bytes, max_body: int = MAX_BODY_CHARS) -> Incoming:
     """Read raw RFC 5322 bytes; never raises on bad input."""
-    try:
-        msg: Message = email.message_from_bytes(raw, policy=email.policy.compat32)
-    except Exception:  # pragma: no cover - the parser is already lenient
-        msg = EmailMessage()
-    sender = _addr(msg.get("From"))
-    reply_to = _addr(msg.get("Reply-To")) or sender
-    message_id = str(msg.get("Message-ID") or "").strip()
+    msg: Message = email.message_from_bytes(raw, policy=email.policy.compat32)  # lenient
+    sender = _addr(_header(msg, "From"))
+    reply_to = _addr(_header(msg, "Reply-To")) or sender
+    message_id = (_header(msg, "Message-ID") or "").strip()
     if not message_id or len(message_id) > 500:
         message_id = "<sha256-" + hashlib.sha256(raw).hexdigest() + "@mobadj.invalid>"
-    subject = _header_text(msg.get("Subject"))
+    subject = _header_text(_header(msg, "Subject"))
     try:
         text = body_text(msg)
-    except Exception:
+    except MAIL_ERRORS as exc:
+        log.warning("mail %s: body unreadable (%s: %s); read as empty", message_id,
+                    type(exc).__name__, exc)
         text = ""
     truncated = len(text) > max_body
     text = text[:max_body]
@@ -237,11 +252,12 @@ def parse_mail(raw: bytes, max_body: int = MAX_BODY_CHARS) -> Incoming:
     )
 
 
-def _header_text(value: object) -> str:
+def _header_text(value: str | None) -> str:
+    """A header with its RFC 2047 words decoded, on one line."""
     if value is None:
         return ""
     try:
-        parts = email.header.decode_header(str(value))
+        parts = email.header.decode_header(value)
         out = []
         for chunk, cs in parts:
             if isinstance(chunk, bytes):
@@ -252,5 +268,6 @@ def _header_text(value: object) -> str:
             else:
                 out.append(chunk)
         return " ".join("".join(out).split())[:300]
-    except Exception:
-        return str(value)[:300]
+    except MAIL_ERRORS as exc:
+        log.warning("undecodable header %r (%s); kept as it is", value[:100], exc)
+        return value[:300]

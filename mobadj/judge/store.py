@@ -14,6 +14,7 @@ import hashlib
 import hmac
 import json
 import os
+import secrets
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -237,8 +238,45 @@ class Store:
         self._depth = 0
         self.db.execute("COMMIT")
 
+    @contextmanager
+    def savepoint(self, name: str = "mail") -> Iterator[Store]:
+        """A savepoint inside the current transaction: undone alone when its block raises."""
+        self._x(f"SAVEPOINT {name}")
+        try:
+            yield self
+        except BaseException:
+            self._x(f"ROLLBACK TO {name}")
+            self._x(f"RELEASE {name}")
+            raise
+        self._x(f"RELEASE {name}")
+
     def _x(self, sql: str, args: tuple[Any, ...] = ()) -> sqlite3.Cursor:
         return self.db.execute(sql, args)
+
+    # -- meta ------------------------------------------------------------------------------
+    def meta(self, key: str) -> str | None:
+        row = self._x("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        self._x("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    def token(self) -> str:
+        """A random token of this store (made once), so Message-IDs are unique across judges."""
+        self._x("INSERT OR IGNORE INTO meta VALUES ('token', ?)", (secrets.token_hex(6),))
+        return str(self.meta("token"))
+
+    def new_uidvalidity(self, value: int | None) -> str | None:
+        """Remember the mailbox's UIDVALIDITY; when it changed, forget every UID (they name
+        other mails now) and return the old value."""
+        old = self.meta("uidvalidity")
+        if old == str(value):
+            return None
+        with self.transaction():
+            if old is not None:
+                self._x("UPDATE mails SET uid=NULL")
+            self.set_meta("uidvalidity", str(value))
+        return old
 
     # -- mails -----------------------------------------------------------------------------
     def mail_seen(self, message_id: str) -> bool:
@@ -255,6 +293,18 @@ class Store:
             "INSERT INTO mails VALUES (?,?,?,?,?,?)",
             (message_id, uid, sender, subject[:200], at, outcome),
         )
+
+    def set_mail_uid(self, message_id: str, uid: int) -> None:
+        """A mail seen again under a new UID (renumbered mailbox, resent copy) keeps it."""
+        self._x("UPDATE mails SET uid=? WHERE message_id=? AND uid IS NULL", (uid, message_id))
+
+    def uids_to_expunge(self, before: float) -> list[int]:
+        """UIDs of mails handled before ``before`` and not yet expunged (everything handled
+        before the last expunge's cut-off is gone already)."""
+        since = float(self.meta("expunged_before") or 0)
+        rows = self._x("SELECT uid FROM mails WHERE uid IS NOT NULL AND handled>=? AND handled<?"
+                       " ORDER BY uid", (since, before))
+        return [int(r[0]) for r in rows]
 
     def max_uid(self) -> int:
         row = self._x("SELECT MAX(uid) FROM mails").fetchone()
@@ -350,9 +400,6 @@ class Store:
         rows = self._x("SELECT power, text FROM orders WHERE game=? AND phase=?", (game, phase))
         return {r["power"]: r["text"] for r in rows}
 
-    def delete_orders(self, game: str, phase: str) -> None:
-        self._x("DELETE FROM orders WHERE game=? AND phase=?", (game, phase))
-
     def add_press(
         self, game: str, phase: str, sender: str, recipients: list[str], grey: bool,
         text: str, at: float,
@@ -441,6 +488,14 @@ class Store:
     def mark_sent(self, mail_id: int, at: float) -> None:
         self._x("UPDATE outbox SET sent=? WHERE id=?", (at, mail_id))
 
+    def mark_all_sent(self, at: float) -> None:
+        """Treat everything queued as sent (a fresh copy of a store, a benchmark's set-up)."""
+        self._x("UPDATE outbox SET sent=? WHERE sent IS NULL", (at,))
+
+    def sent_count(self, after: float = float("-inf")) -> int:
+        """How many queued mails were sent (after the time ``after``)."""
+        return int(self._x("SELECT COUNT(*) FROM outbox WHERE sent > ?", (after,)).fetchone()[0])
+
     # -- authentication throttling -----------------------------------------------------------
     def add_auth_failure(self, key: str, at: float) -> None:
         self._x("INSERT INTO auth_failures VALUES (?,?)", (key, at))
@@ -450,3 +505,7 @@ class Store:
             "SELECT COUNT(*) FROM auth_failures WHERE key=? AND at>=?", (key, since)
         ).fetchone()
         return int(row[0])
+
+    def last_auth_failure(self, key: str) -> float | None:
+        row = self._x("SELECT MAX(at) FROM auth_failures WHERE key=?", (key,)).fetchone()
+        return None if row[0] is None else float(row[0])

@@ -262,7 +262,7 @@ def test_a_new_uidvalidity_falls_back_on_message_ids(service, mail_servers):
     S.wait_for("u@test.org", 2)
     store = service.judge.store
     with store.transaction():
-        store.db.execute("UPDATE meta SET value='12345' WHERE key='uidvalidity'")
+        store.set_meta("uidvalidity", "12345")
     service.mailbox.close()
     service.step()  # reconnects, sees another UIDVALIDITY, looks at every mail again
     assert store.mail_count() == 2
