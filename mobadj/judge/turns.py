@@ -82,7 +82,10 @@ class Turns(JudgeBase):
         new = result.state
         over = result.over or host.is_over(new)
         deadline = None if over else now + host.phase_hours(new, game.options) * HOUR
-        report_text = result.report + ("\n\n" + "\n".join(notes) if notes else "")
+        # the judge names the next phase (with its deadline) itself: a host's own line goes
+        report = "\n".join(line for line in result.report.splitlines()
+                           if not line.startswith("Next phase:")).rstrip()
+        report_text = report + ("\n\n" + "\n".join(notes) if notes else "")
         self.store.add_result(game.name, phase, state, new, orders,
                               {"text": report_text, "data": result.data,
                                "players": snapshot, "deadline": game.deadline}, now)
@@ -91,8 +94,9 @@ class Turns(JudgeBase):
         self.store.log(game.name, "resolved", {"phase": phase, "missing": missing,
                                                "forced": forced}, now)
         log.info("%s: %s resolved (missing: %s)", game.name, phase, ", ".join(missing) or "none")
+        label, code = host.phase_label(new), host.phase(new)
         next_line = ("The game is over." if over else
-                     f"Next phase: {host.phase_label(new)}\n"
+                     f"Next phase: {label}{f' ({code})' if code != label else ''}\n"
                      f"Deadline: {reports.when(deadline, self.tz)}")
         head = reports.header_lines(self.config.name, game.name, game.kind, phase,
                                     reports.when(deadline, self.tz))
@@ -111,7 +115,8 @@ class Turns(JudgeBase):
                               json.dumps(data, indent=1).encode())] + result.attachments,
                             headers={"Auto-Submitted": "auto-generated"}, game=game.name))
         out.append(Mail(game.gm_email, f"{game.name}: {phase} results (GM copy)",
-                        f"{head}\n{report_text}\n\n{next_line}\n\n{self._sig()}",
+                        f"{head}\nResults of {game.name}, {phase}\n\n{report_text}\n\n"
+                        f"{next_line}\n\n{self._sig()}",
                         [("result.json", "application/json", json.dumps(data).encode())]
                         + result.attachments,
                         headers={"Auto-Submitted": "auto-generated"}, game=game.name))

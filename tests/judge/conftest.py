@@ -10,6 +10,7 @@ from mobadj.judge.core import Judge
 from mobadj.judge.hosts import register
 from mobadj.judge.store import Store
 
+from .e2e import service  # noqa: F401  (fixture)
 from .helpers import Clock
 from .servers import _servers, mail_servers  # noqa: F401  (fixtures)
 from .toyhost import ToyHost
