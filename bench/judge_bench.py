@@ -78,8 +78,7 @@ def start_game(judge: Judge, name: str, kind: str, powers: list[str]) -> dict[st
             judge.add_player(judge.store.game(name), f"{p.lower()}@bench.org", p,
                              f"pw-{p.lower()}", judge.clock(), out)
         judge.start(judge.store.game(name), judge.clock(), out)
-        for m in out:
-            m.id = judge.store.queue(m, judge.clock())
+        judge.queue(out, judge.clock())
     judge.store.mark_all_sent(0)  # set-up mail is not part of the bench
     return {p: f"pw-{p.lower()}" for p in powers}
 
@@ -177,8 +176,7 @@ def bench_phase(servers, picture: str = "both") -> dict[str, object]:
         out = []
         with judge.store.transaction():
             judge.resolve(judge.store.game("phase"), judge.clock(), out)
-            for m in out:
-                m.id = judge.store.queue(m, judge.clock())
+            judge.queue(out, judge.clock())
         t1 = time.perf_counter()
         service.mailer.send_outbox(judge.store)
         t2 = time.perf_counter()

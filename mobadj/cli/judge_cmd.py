@@ -90,12 +90,10 @@ def _gm(config_path: Path, name: str, command: str, args: dict[str, Any], send: 
         with judge.store.transaction():
             text = judge.gm_command(name, Command(command, args, 0, f"(command line) {command}"),
                                     now, out)
-            for m in out:
-                m.headers.setdefault("Auto-Submitted", "auto-generated")
-                m.id = judge.store.queue(m, now)
+            judge.queue(out, now)
     except (JudgeError, HostError) as exc:
-        raise click.ClickException(str(exc)) from None
-    click.echo(text)
+        raise click.ClickException(judge.localize(str(exc))) from None
+    click.echo(judge.localize(text))
     _after(judge, out, send)
 
 

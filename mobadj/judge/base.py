@@ -46,6 +46,23 @@ class JudgeBase:
         self.kdf_n = kdf_n
         self.tz = ZoneInfo(config.timezone)
 
+    def tz_for(self, address: str | None) -> ZoneInfo:
+        """The time zone an address reads its mail in (``SET TIMEZONE``), else the judge's."""
+        name = self.store.timezone(address) if address else None
+        return ZoneInfo(name) if name else self.tz
+
+    def localize(self, text: str, address: str | None = None) -> str:
+        """``text`` with its moments written out for ``address`` (None: the judge's zone)."""
+        return reports.localize(text, self.tz_for(address))
+
+    def queue(self, mails: list[Mail], now: float, auto: str = "auto-generated") -> None:
+        """Put mails in the outbox, each with its moments in its reader's time zone and the
+        ``Auto-Submitted`` header that keeps auto-responders from answering."""
+        for m in mails:
+            m.body = self.localize(m.body, m.to)
+            m.headers.setdefault("Auto-Submitted", auto)
+            m.id = self.store.queue(m, now)
+
     def _sig(self) -> str:
         return reports.signature(self.config.name, self.config.address)
 

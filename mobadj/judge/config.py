@@ -83,6 +83,8 @@ class JudgeConfig:
     gm_addresses: tuple[str, ...] = ()
     game_defaults: dict[str, Any] = field(default_factory=dict)
     max_body_bytes: int = 200_000
+    replies_per_hour: int = 20  # per address; then one notice, and silence until it drops
+    no_command_minutes: float = 60.0  # one "no command found" reply per address this often
 
     @property
     def db_path(self) -> Path:
@@ -209,4 +211,6 @@ def config_from_data(data: dict[str, Any], base: Path = Path(".")) -> JudgeConfi
         gm_addresses=tuple(str(a).lower() for a in gms),
         game_defaults=dict(data.get("game_defaults") or {}),
         max_body_bytes=int(judge.get("max_body_bytes", 200_000)),
+        replies_per_hour=int(_positive(judge, "replies_per_hour", "judge") or 20),
+        no_command_minutes=_positive(judge, "no_command_window_minutes", "judge") or 60.0,
     )

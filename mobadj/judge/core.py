@@ -17,6 +17,7 @@ from mobadj.judge.commands import USAGE, Command, ParsedMail, help_text, parse_b
 from mobadj.judge.deadlines import HOUR, parse_when
 from mobadj.judge.gm import GMCommands
 from mobadj.judge.hosts import HostError, host_for
+from mobadj.judge.loops import ReplyLimits, found_nothing
 from mobadj.judge.mailparse import Incoming, parse_mail
 from mobadj.judge.players import PlayerCommands
 from mobadj.judge.store import Mail, hash_password, verify_password
@@ -37,13 +38,13 @@ FAIL_WINDOW = 24 * HOUR
 _DUMMY_HASH = hash_password("not a password", n=2**14)
 
 
-class Judge(PlayerCommands, GMCommands, Turns):
+class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
     """One judge: ``handle_mail`` for every mail, ``tick`` for the clock (see :mod:`.turns`)."""
 
     def handle_mail(self, raw: bytes, uid: int | None = None) -> list[Mail]:
         """Handle one raw mail; returns the mails queued because of it (empty when the mail
-        was seen before or is automatic)."""
-        inc = parse_mail(raw, max_body=self.config.max_body_bytes)
+        was seen before, is automatic, or must not be answered: see :mod:`.loops`)."""
+        inc = parse_mail(raw, max_body=self.config.max_body_bytes, own_text=self._own_line)
         now = self.clock()
         with self.store.transaction():
             if uid is not None and self.store.uid_seen(uid):
@@ -52,23 +53,19 @@ class Judge(PlayerCommands, GMCommands, Turns):
                 if uid is not None:
                     self.store.set_mail_uid(inc.message_id, uid)
                 return []
-            if inc.auto or not inc.reply_to:
-                log.info("ignored %s from %r: %s", inc.message_id, inc.sender,
-                         inc.auto or "no sender")
-                self.store.record_mail(
-                    inc.message_id, uid, inc.sender, inc.subject, now, f"ignored: {inc.auto}"
-                )
-                return []
-            if inc.reply_to.lower() == self.config.address.lower():
+            parsed = parse_body(inc.body)
+            ignored = self._ignored(inc, parsed)
+            if ignored:
+                log.info("ignored %s from %r: %s", inc.message_id, inc.sender, ignored)
                 self.store.record_mail(inc.message_id, uid, inc.sender, inc.subject, now,
-                                       "ignored: from the judge itself")
+                                       f"ignored: {ignored}")
                 return []
             out: list[Mail] = []
             outcome = "handled"
             try:
                 with self.store.savepoint():
                     try:
-                        reply = self._handle(inc, uid, now, out)
+                        reply = self._handle(inc, parsed, uid, now, out)
                     except JudgeError as exc:
                         reply = str(exc)
             except Exception:  # a bug: its effects are undone; apologise, log it, carry on
@@ -82,18 +79,45 @@ class Judge(PlayerCommands, GMCommands, Turns):
             subject = inc.subject or "your mail to the judge"
             if not subject.lower().startswith("re:"):
                 subject = "Re: " + subject
-            out.insert(0, Mail(inc.reply_to, subject[:120], reply + "\n" + self._sig(),
-                               headers={"In-Reply-To": inc.message_id}))
+            subject = subject[:120]
+            kind = "nocommand" if found_nothing(parsed) else "reply"
+            verdict = self._verdict(inc.reply_to, kind, now)
+            if verdict.action == "reply":
+                out.insert(0, Mail(inc.reply_to, subject, reply + "\n" + self._sig(),
+                                   headers={"In-Reply-To": inc.message_id}))
+            elif verdict.action == "notice":
+                assert verdict.until is not None
+                notice = self._silence_notice(inc.reply_to, verdict.until, subject, out)
+                notice.headers["In-Reply-To"] = inc.message_id
+                out.insert(0, notice)
+                kind, outcome = "notice", f"{outcome}, not answered: reply limit"
+            else:
+                outcome = f"{outcome}, not answered: {verdict.why}"
+            if verdict.action != "silent":
+                self.store.add_reply(inc.reply_to, kind, now)
             self.store.record_mail(inc.message_id, uid, inc.sender, inc.subject, now, outcome)
-            log.info("handled %s (uid %s) from %s: %d mail(s) queued", inc.message_id, uid,
+            log.info("%s %s (uid %s) from %s: %d mail(s) queued", outcome, inc.message_id, uid,
                      inc.sender, len(out))
-            for m in out:
-                m.headers.setdefault("Auto-Submitted", "auto-replied")
-                m.id = self.store.queue(m, now)
+            self.queue(out, now, auto="auto-replied")
             return out
 
-    def _handle(self, inc: Incoming, uid: int | None, now: float, out: list[Mail]) -> str:
-        parsed = parse_body(inc.body)
+    @property
+    def _own_line(self) -> str:
+        """The line every mail of the judge ends with: a mail quoting it answers the judge."""
+        return self._sig().splitlines()[1]
+
+    def _ignored(self, inc: Incoming, parsed: ParsedMail) -> str | None:
+        """Why a mail gets no reply at all (and is only recorded), or None."""
+        if inc.auto or not inc.reply_to:
+            return inc.auto or "no sender"
+        if inc.reply_to.lower() == self.config.address.lower():
+            return "from the judge itself"
+        if self._ignore_quote(inc, parsed):
+            return "quotes the judge's mail and gives no command"
+        return None
+
+    def _handle(self, inc: Incoming, parsed: ParsedMail, uid: int | None, now: float,
+                out: list[Mail]) -> str:
         lines: list[str] = []
         if inc.truncated:
             lines.append("Your mail was very long; only its beginning was read.")

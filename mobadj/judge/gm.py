@@ -86,16 +86,16 @@ class GMCommands(JudgeBase):
             self._require_running(game)
             self.store.update_game(game.name, deadline=ts, reminded=0)
             self._announce(game, f"{game.name}: new deadline",
-                           f"The GM set the deadline to {reports.when(ts, self.tz)}.", out)
-            return f"Deadline set: {reports.when(ts, self.tz)}"
+                           f"The GM set the deadline to {reports.stamp(ts)}.", out)
+            return f"Deadline set: {reports.stamp(ts)}"
         if name == "extend":
             self._require_running(game)
             assert game.deadline is not None
             ts = max(game.deadline, now) + a["seconds"]
             self.store.update_game(game.name, deadline=ts, reminded=0)
             self._announce(game, f"{game.name}: deadline extended",
-                           f"The GM extended the deadline to {reports.when(ts, self.tz)}.", out)
-            return f"Deadline extended to {reports.when(ts, self.tz)}"
+                           f"The GM extended the deadline to {reports.stamp(ts)}.", out)
+            return f"Deadline extended to {reports.stamp(ts)}"
         if name == "pause":
             return self.pause(game, a.get("seconds"), now, out)
         if name == "resume":
@@ -209,10 +209,10 @@ class GMCommands(JudgeBase):
             out.append(Mail(p.email, f"{game.name}: the game has started", (
                 f"{game.name} has started. You play {p.power}.\n\n"
                 f"Phase: {host.phase_label(state)}\n"
-                f"Deadline: {reports.when(deadline, self.tz)}\n\n{view}\n\n{self._sig()}"),
+                f"Deadline: {reports.stamp(deadline)}\n\n{view}\n\n{self._sig()}"),
                 game=game.name))
         label = host.phase_label(state)
-        return f"Game started: {label}, deadline {reports.when(deadline, self.tz)}"
+        return f"Game started: {label}, deadline {reports.stamp(deadline)}"
 
     def pause(self, game: Game, seconds: float | None, now: float, out: list[Mail]) -> str:
         self._require_running(game)
@@ -223,8 +223,8 @@ class GMCommands(JudgeBase):
                                pause_left=left)
         self._announce(game, f"{game.name}: paused",
                        f"The GM paused the game. It resumes by itself on "
-                       f"{reports.when(now + seconds, self.tz)} unless resumed earlier.", out)
-        return f"Paused until {reports.when(now + seconds, self.tz)}."
+                       f"{reports.stamp(now + seconds)} unless resumed earlier.", out)
+        return f"Paused until {reports.stamp(now + seconds)}."
 
     def resume(self, game: Game, now: float, out: list[Mail], by: str) -> str:
         if game.status != "paused":
@@ -237,8 +237,8 @@ class GMCommands(JudgeBase):
                                deadline=deadline, reminded=0)
         self._announce(game, f"{game.name}: resumed",
                        f"The game was resumed by {by}. Deadline: "
-                       f"{reports.when(deadline, self.tz)}.", out)
-        return f"Resumed; deadline {reports.when(deadline, self.tz)}."
+                       f"{reports.stamp(deadline)}.", out)
+        return f"Resumed; deadline {reports.stamp(deadline)}."
 
     def replace(self, game: Game, power: str, email: str, now: float, out: list[Mail]) -> str:
         host = host_for(game.kind)

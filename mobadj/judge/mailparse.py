@@ -54,6 +54,7 @@ class Incoming:
     body: str  # cleaned plain text
     auto: str | None  # why it is an auto-reply/bounce, or None
     truncated: bool = False
+    quotes_judge: bool = False  # it quotes a mail of the judge (its signature line)
 
 
 class _TextOfHtml(HTMLParser):
@@ -127,15 +128,16 @@ def _is_binary(text: str) -> bool:
     return bad > len(sample) * 0.1
 
 
-def body_text(msg: Message) -> str:
-    """The text of the first text/plain part (not an attachment), else the first HTML part."""
+def _body_part(msg: Message) -> tuple[str, bool]:
+    """The decoded text of the part the judge reads (the first text/plain part that is not
+    an attachment, else the first HTML part), and whether it is HTML."""
     plain: Message | None = None
     htmlpart: Message | None = None
     parts = msg.walk() if msg.is_multipart() else [msg]
     for part in parts:
         if part.is_multipart():
             continue
-        disposition = (part.get("Content-Disposition") or "").lower()
+        disposition = (_header(part, "Content-Disposition") or "").lower()
         if disposition.startswith("attachment"):
             continue
         ctype = part.get_content_type()
@@ -144,18 +146,27 @@ def body_text(msg: Message) -> str:
         elif ctype == "text/html" and htmlpart is None:
             htmlpart = part
     if plain is not None:
-        text = _decode(plain)
-    elif htmlpart is not None:
-        text = html_to_text(_decode(htmlpart))
-    elif msg.get_content_maintype() == "multipart" and isinstance(msg.get_payload(), str):
+        return _decode(plain), False
+    if htmlpart is not None:
+        return _decode(htmlpart), True
+    if msg.get_content_maintype() == "multipart" and isinstance(msg.get_payload(), str):
         # broken MIME (boundary missing): read the raw text without the MIME scaffolding
-        text = "\n".join(
-            line for line in str(msg.get_payload()).splitlines()
-            if not _MIME_LINE.match(line)
-        )
-    else:
-        return ""
+        return "\n".join(line for line in str(msg.get_payload()).splitlines()
+                         if not _MIME_LINE.match(line)), False
+    return "", False
+
+
+def body_text(msg: Message) -> str:
+    """The text of the part the judge reads (HTML turned into text); binary junk is ""."""
+    source, is_html = _body_part(msg)
+    text = html_to_text(source) if is_html else source
     return "" if _is_binary(text) else text
+
+
+def squash(text: str) -> str:
+    """Letters, digits, ``@`` and ``.`` of a text, in lower case: what survives of it when it
+    is quoted (``> ``), re-wrapped or turned into HTML by someone else's mail program."""
+    return re.sub(r"[^a-z0-9@.]+", "", html.unescape(text).lower())
 
 
 def strip_quotes_and_signature(text: str) -> str:
@@ -225,8 +236,10 @@ def _addr(value: str | None) -> str:
     return ""
 
 
-def parse_mail(raw: bytes, max_body: int = MAX_BODY_CHARS) -> Incoming:
-    """Read raw RFC 5322 bytes; never raises on bad input."""
+def parse_mail(raw: bytes, max_body: int = MAX_BODY_CHARS, own_text: str | None = None
+               ) -> Incoming:
+    """Read raw RFC 5322 bytes; never raises on bad input.  ``own_text``: a line every mail
+    of the judge carries; :attr:`Incoming.quotes_judge` says whether this mail quotes it."""
     msg: Message = email.message_from_bytes(raw, policy=email.policy.compat32)  # lenient
     sender = _addr(_header(msg, "From"))
     reply_to = _addr(_header(msg, "Reply-To")) or sender
@@ -235,11 +248,15 @@ def parse_mail(raw: bytes, max_body: int = MAX_BODY_CHARS) -> Incoming:
         message_id = "<sha256-" + hashlib.sha256(raw).hexdigest() + "@mobadj.invalid>"
     subject = _header_text(_header(msg, "Subject"))
     try:
-        text = body_text(msg)
+        source, is_html = _body_part(msg)
+        text = html_to_text(source) if is_html else source
     except MAIL_ERRORS as exc:
         log.warning("mail %s: body unreadable (%s: %s); read as empty", message_id,
                     type(exc).__name__, exc)
+        source = text = ""
+    if _is_binary(text):
         text = ""
+    quotes = bool(own_text) and squash(own_text or "") in squash(source[:max_body])
     truncated = len(text) > max_body
     text = text[:max_body]
     body = strip_quotes_and_signature(text)
@@ -248,7 +265,7 @@ def parse_mail(raw: bytes, max_body: int = MAX_BODY_CHARS) -> Incoming:
         body, truncated = "\n".join(lines[:MAX_LINES]), True
     return Incoming(
         message_id=message_id, sender=sender, reply_to=reply_to, subject=subject, body=body,
-        auto=auto_reason(msg, sender), truncated=truncated,
+        auto=auto_reason(msg, sender), truncated=truncated, quotes_judge=quotes,
     )
 
 

@@ -57,7 +57,7 @@ class PlayerCommands(JudgeBase):
                 reply.append("Out of turn, at any time now, you may also send: "
                              + "; ".join(free))
             reply.append(f"Deadline for {host.phase_label(game.state)}: "
-                         f"{reports.when(game.deadline, self.tz)}")
+                         f"{reports.stamp(game.deadline)}")
         self._maybe_early(game, now, out)
         return "\n\n".join(r for r in reply if r)
 
@@ -216,8 +216,8 @@ class PlayerCommands(JudgeBase):
                                   f"{hours:g}h", now)
         self._announce(game, f"{game.name}: deadline moved",
                        f"A player has taken an absence. The deadline is now "
-                       f"{reports.when(new, self.tz)}.", out, skip=power)
-        return (f"Absence granted. The deadline is now {reports.when(new, self.tz)}; "
+                       f"{reports.stamp(new)}.", out, skip=power)
+        return (f"Absence granted. The deadline is now {reports.stamp(new)}; "
                 f"{quota - player.absence_used - hours:g} hours of your quota left.")
 
     def _press(
@@ -256,7 +256,7 @@ class PlayerCommands(JudgeBase):
             "everyone" if to_all else ", ".join(recipients)
         )
         deadline = (f"Deadline for {host.phase_label(game.state)}: "
-                    f"{reports.when(game.deadline, self.tz)}\n\n"
+                    f"{reports.stamp(game.deadline)}\n\n"
                     if game.state is not None and game.status == "active" else "")
         for seat in recipients:
             out.append(Mail(players[seat].email, f"{game.name}: press from {sender}",
@@ -269,7 +269,7 @@ class PlayerCommands(JudgeBase):
         lines = [f"Game {game.name} ({host.title}), status: {game.status}"]
         if game.state is not None:
             lines.append(f"Phase: {host.phase_label(game.state)}")
-            lines.append(f"Deadline: {reports.when(game.deadline, self.tz)}")
+            lines.append(f"Deadline: {reports.stamp(game.deadline)}")
             submitted = self.store.orders(game.name, host.phase(game.state))
             due = host.due(game.state)
             players = {p.power: p for p in self.store.players(game.name)}

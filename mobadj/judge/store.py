@@ -100,6 +100,15 @@ CREATE TABLE IF NOT EXISTS outbox (
 CREATE INDEX IF NOT EXISTS outbox_unsent ON outbox(sent) WHERE sent IS NULL;
 CREATE TABLE IF NOT EXISTS auth_failures (key TEXT NOT NULL, at REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS auth_failures_key ON auth_failures(key, at);
+CREATE TABLE IF NOT EXISTS replies (           -- replies sent to an address (loop limits)
+    address TEXT NOT NULL, at REAL NOT NULL,
+    kind TEXT NOT NULL                          -- reply | nocommand | notice
+);
+CREATE INDEX IF NOT EXISTS replies_address ON replies(address, at);
+CREATE TABLE IF NOT EXISTS people (             -- per address, whatever the game
+    email TEXT PRIMARY KEY,
+    timezone TEXT                               -- SET TIMEZONE; NULL: the judge's
+);
 """
 
 # scrypt cost: 2**14 takes ~70 ms here, slow enough to hurt guessing, fast enough to serve.
@@ -363,6 +372,12 @@ class Store:
         rows = self._x("SELECT * FROM players WHERE game=? ORDER BY power", (game,))
         return [Player(**dict(r)) for r in rows]
 
+    def players_by_email(self, email: str) -> list[Player]:
+        """Every seat an address holds, in any game."""
+        rows = self._x("SELECT * FROM players WHERE email=? ORDER BY game, power",
+                       (email.lower(),))
+        return [Player(**dict(r)) for r in rows]
+
     def player(self, game: str, power: str) -> Player | None:
         r = self._x("SELECT * FROM players WHERE game=? AND power=?", (game, power)).fetchone()
         return Player(**dict(r)) if r else None
@@ -495,6 +510,26 @@ class Store:
     def sent_count(self, after: float = float("-inf")) -> int:
         """How many queued mails were sent (after the time ``after``)."""
         return int(self._x("SELECT COUNT(*) FROM outbox WHERE sent > ?", (after,)).fetchone()[0])
+
+    # -- replies per address ---------------------------------------------------------------
+    def add_reply(self, address: str, kind: str, at: float) -> None:
+        self._x("INSERT INTO replies VALUES (?,?,?)", (address.lower(), at, kind))
+
+    def replies(self, address: str, since: float) -> list[tuple[float, str]]:
+        """(time, kind) of the replies to ``address`` since ``since``, oldest first."""
+        rows = self._x("SELECT at, kind FROM replies WHERE address=? AND at>=? ORDER BY at",
+                       (address.lower(), since))
+        return [(float(r[0]), str(r[1])) for r in rows]
+
+    # -- people (settings of an address) ---------------------------------------------------
+    def timezone(self, email: str) -> str | None:
+        row = self._x("SELECT timezone FROM people WHERE email=?", (email.lower(),)).fetchone()
+        return None if row is None else row[0]
+
+    def set_timezone(self, email: str, timezone: str | None) -> None:
+        self._x("INSERT INTO people (email, timezone) VALUES (?, ?) "
+                "ON CONFLICT(email) DO UPDATE SET timezone=excluded.timezone",
+                (email.lower(), timezone))
 
     # -- authentication throttling -----------------------------------------------------------
     def add_auth_failure(self, key: str, at: float) -> None:

@@ -97,9 +97,9 @@ class Turns(JudgeBase):
         label, code = host.phase_label(new), host.phase(new)
         next_line = ("The game is over." if over else
                      f"Next phase: {label}{f' ({code})' if code != label else ''}\n"
-                     f"Deadline: {reports.when(deadline, self.tz)}")
+                     f"Deadline: {reports.stamp(deadline)}")
         head = reports.header_lines(self.config.name, game.name, game.kind, phase,
-                                    reports.when(deadline, self.tz))
+                                    reports.stamp(deadline))
         data = {"game": game.name, "phase": phase, "next_phase": host.phase(new),
                 "deadline": deadline, "missing": missing, "result": result.data}
         recipients = list(players.values())
@@ -140,8 +140,8 @@ class Turns(JudgeBase):
         self._announce(game, f"{game.name}: {last['phase']} rolled back", (
             f"The GM has rolled back the results of {last['phase']}; the game is again in "
             f"{host.phase_label(state)}. Orders already given for it stand; you may change "
-            f"them.\nDeadline: {reports.when(deadline, self.tz)}"), out)
-        return f"{last['phase']} rolled back; deadline {reports.when(deadline, self.tz)}."
+            f"them.\nDeadline: {reports.stamp(deadline)}"), out)
+        return f"{last['phase']} rolled back; deadline {reports.stamp(deadline)}."
 
     def tick(self) -> list[Mail]:
         """Do whatever deadlines require now; returns the mails queued."""
@@ -157,9 +157,7 @@ class Turns(JudgeBase):
                     if current is None or current.state is None:
                         continue
                     self._tick_game(current, now, out)
-                    for m in out:
-                        m.headers.setdefault("Auto-Submitted", "auto-generated")
-                        m.id = self.store.queue(m, now)
+                    self.queue(out, now)
             except Exception:  # one broken game must not stop the others (rolled back)
                 log.exception("game %s: deadline handling failed; will retry", game.name)
                 continue
@@ -179,7 +177,7 @@ class Turns(JudgeBase):
             for seat in d.missing:
                 out.append(Mail(players[seat].email, f"{game.name}: reminder", (
                     f"The judge has no orders from {seat} for {host.phase_label(game.state)}.\n"
-                    f"Deadline: {reports.when(game.deadline, self.tz)}\n\n{self._sig()}"),
+                    f"Deadline: {reports.stamp(game.deadline)}\n\n{self._sig()}"),
                     game=game.name))
             self.store.update_game(game.name, reminded=1)
         elif d.action is Action.EXTEND:
@@ -190,6 +188,6 @@ class Turns(JudgeBase):
             self._announce(game, f"{game.name}: deadline extended", (
                 f"Orders are missing for {host.phase_label(game.state)}; as this is a first "
                 f"missed deadline the judge extends it once.\n"
-                f"New deadline: {reports.when(new, self.tz)}"), out)
+                f"New deadline: {reports.stamp(new)}"), out)
         elif d.action is Action.RESOLVE:
             self.resolve(game, now, out)

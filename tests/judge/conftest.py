@@ -57,8 +57,7 @@ class Table:
                 self.emails[seat] = email
                 self.passwords[seat] = pw
             judge.start(judge.store.game("g1"), judge.clock(), out)
-            for m in out:
-                judge.store.queue(m, judge.clock())
+            judge.queue(out, judge.clock())
 
     def signon(self, seat: str) -> str:
         return f"SIGNON g1 {seat} {self.passwords[seat]}\n"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import smtplib
 from email.message import EmailMessage
+from email.utils import make_msgid
 
 import pytest
 
@@ -47,6 +48,7 @@ def send(servers, sender, body, subject="orders"):
     m["From"] = sender
     m["To"] = JUDGE_ADDRESS
     m["Subject"] = subject
+    m["Message-ID"] = make_msgid(domain="test.org")  # as every mail program does
     m.set_content(body)
     with smtplib.SMTP("127.0.0.1", servers.smtp_port, timeout=10) as s:
         s.send_message(m)
