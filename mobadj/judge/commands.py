@@ -22,7 +22,8 @@ KEYWORDS = (
     "signon", "gm", "create", "phase", "press", "broadcast", "endpress", "list", "history",
     "ready", "notready", "help", "preview", "absence", "signoff", "password", "orders",
     "addplayer", "start", "deadline", "extend", "pause", "resume", "replace", "process",
-    "rollback", "endgame", "export", "set",
+    "rollback", "endgame", "export", "set", "confirm", "draw", "nodraw", "concede",
+    "noconcede", "join", "unjoin", "watch", "unwatch", "approve", "reject",
 )
 # What each command expects after its keyword (for error messages and HELP).
 USAGE = {
@@ -52,9 +53,20 @@ USAGE = {
     "replace": "REPLACE <power> <email>",
     "process": "PROCESS",
     "rollback": "ROLLBACK",
-    "endgame": "ENDGAME",
+    "endgame": "ENDGAME [DRAW [power ...] | WIN <power>]",
     "export": "EXPORT",
-    "set": "SET <option> <value>",
+    "set": "SET <option> <value>   (players: SET PASSWORD | ADDRESS | TIMEZONE <value>)",
+    "confirm": "CONFIRM <code>",
+    "draw": "DRAW [power ...]   (the powers only in games with named draws)",
+    "nodraw": "NO DRAW",
+    "concede": "CONCEDE TO <power>",
+    "noconcede": "NO CONCEDE",
+    "join": "JOIN <game> [power ...]   (the powers you would like, best first)",
+    "unjoin": "UNJOIN <game>",
+    "watch": "WATCH <game>",
+    "unwatch": "UNWATCH <game>",
+    "approve": "APPROVE <email>",
+    "reject": "REJECT <email>",
 }
 ALIASES = {
     "login": "signon", "logon": "signon", "sign": "signon", "signin": "signon",
@@ -74,6 +86,10 @@ _JOIN = [
     (re.compile(r"^\s*end[\s_-]*game\b", re.I), "endgame"),
     (re.compile(r"^\s*what[\s_-]*if\b", re.I), "preview"),
     (re.compile(r"^\s*roll[\s_-]*back\b", re.I), "rollback"),
+    (re.compile(r"^\s*no[\s_-]*draw\b", re.I), "nodraw"),
+    (re.compile(r"^\s*no[\s_-]*concede\b", re.I), "noconcede"),
+    (re.compile(r"^\s*un[\s_-]*watch\b", re.I), "unwatch"),
+    (re.compile(r"^\s*un[\s_-]*join\b", re.I), "unjoin"),
 ]
 MAX_LINE = 500
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]*)", re.I)
@@ -205,7 +221,13 @@ def _args(name: str, tree: Tree) -> dict[str, Any]:
     if name == "replace":
         return {"power": vals[0], "email": vals[1]}
     if name == "set":
-        return {"option": vals[0].lower().replace("-", "_"), "value": vals[1]}
+        return {"option": vals[0].lower().replace("-", "_"), "value": " ".join(vals[1:])}
+    if name in ("confirm", "unjoin", "watch", "unwatch", "approve", "reject", "concede"):
+        return {"value": vals[-1]}
+    if name == "join":
+        return {"game": vals[0], "prefs": vals[1:]}
+    if name in ("draw", "endgame"):
+        return {"words": vals}
     return {}
 
 
@@ -216,6 +238,10 @@ def _redact(name: str, text: str) -> str:
         words[3:] = ["***"]
     elif name in ("gm", "password") and len(words) >= 2:
         words[-1] = "***"
+    elif name == "set" and len(words) >= 3 and words[1].lower() == "password":
+        words[2:] = ["***"]
+    elif name == "confirm" and len(words) >= 2:
+        words[1:] = ["***"]
     elif name in ("create", "addplayer") and len(words) >= 4:
         words[3] = "***"
     return " ".join(words)

@@ -12,7 +12,7 @@ import contextlib
 import logging
 from typing import Any
 
-from mobadj.judge.base import PRESS_OPTIONS, JudgeBase, JudgeError, Session
+from mobadj.judge.base import OPEN_COMMANDS, PRESS_OPTIONS, JudgeBase, JudgeError, Session
 from mobadj.judge.commands import USAGE, Command, ParsedMail, help_text, parse_body
 from mobadj.judge.deadlines import HOUR, parse_when
 from mobadj.judge.gm import GMCommands
@@ -142,22 +142,28 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
             lines.append(message)
             self.store.record_command(session.game.name, session.power or "GM", inc.message_id,
                                       uid, "signon", signon.text, now)
+            if session.power is not None:
+                self._foreign_sender_notice(session, inc, now, out)
         if session is None:
-            return "\n".join(lines + [self._anonymous(parsed)])
+            return "\n".join(lines + [self._anonymous(inc, parsed, now, out)])
         if session.power is None:
             lines.append(self._gm_mail(session, parsed, inc, uid, now, out))
         else:
             lines.append(self._player_mail(session, parsed, inc, uid, now, out))
         return "\n".join(x for x in lines if x)
 
-    def _anonymous(self, parsed: ParsedMail) -> str:
-        """A mail without sign-on: HELP and LIST of games work; the rest asks to sign on."""
+    def _anonymous(self, inc: Incoming, parsed: ParsedMail, now: float, mails: list[Mail]
+                   ) -> str:
+        """A mail without sign-on: HELP, LIST and the open commands (CONFIRM, JOIN, WATCH
+        ...) work; the rest asks to sign on."""
         out = []
         for cmd in parsed.commands:
             if cmd.name == "help":
                 out.append(help_text(cmd.args.get("value")))
             elif cmd.name == "list":
                 out.append(self._list_games())
+            elif cmd.name in OPEN_COMMANDS:
+                out.append(self._open_command(inc, cmd, now, mails))
             else:
                 out.append(f"{cmd.name.upper()}: please sign on first: {USAGE['signon']}")
         if parsed.order_lines:
@@ -167,6 +173,16 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
         if not out:
             out.append("The judge found no command in your mail.\n\n" + help_text(None))
         return "\n\n".join(out)
+
+    def _open_command(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]) -> str:
+        """A command any address may give, signed on or not (its proof is the address, or a
+        code it was mailed)."""
+        try:
+            if cmd.name == "confirm":
+                return self._confirm(inc, cmd, now, out)
+        except JudgeError as exc:
+            return str(exc)
+        raise AssertionError(f"not an open command: {cmd.name}")
 
     def _list_games(self) -> str:
         rows = [f"{g.name:<16} {g.kind:<12} {g.status:<8} {g.phase}" for g in self.store.games()]

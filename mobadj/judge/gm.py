@@ -9,9 +9,10 @@ import secrets
 from typing import Any
 
 from mobadj.judge import reports
-from mobadj.judge.base import PRESS_OPTIONS, JudgeBase, JudgeError, Session
+from mobadj.judge.accounts import Accounts
+from mobadj.judge.base import OPEN_COMMANDS, PRESS_OPTIONS, JudgeError, Session
 from mobadj.judge.commands import Command, ParsedMail, help_text
-from mobadj.judge.deadlines import DEFAULTS, HOUR, option, parse_when
+from mobadj.judge.deadlines import DEFAULTS, HOUR, option, parse_when, time_of_day, weekdays
 from mobadj.judge.hosts import Host, HostError, host_for
 from mobadj.judge.mailparse import Incoming
 from mobadj.judge.store import Game, Mail, hash_password
@@ -25,7 +26,7 @@ def _is_seat(host: Host, game: Game, text: str) -> bool:
     return True
 
 
-class GMCommands(JudgeBase):
+class GMCommands(Accounts):
     """Commands of a game's GM."""
 
     def _gm_mail(
@@ -35,6 +36,9 @@ class GMCommands(JudgeBase):
         reply = []
         for cmd in parsed.commands:
             if cmd.name in ("gm", "signon", "create"):
+                continue
+            if cmd.name in OPEN_COMMANDS:
+                reply.append(self._open_command(inc, cmd, now, out))
                 continue
             try:
                 reply.append(self.gm_command(s.game.name, cmd, now, out, inc.message_id, uid))
@@ -80,7 +84,7 @@ class GMCommands(JudgeBase):
             return self.start(game, now, out)
         if name == "deadline":
             try:
-                ts = parse_when(a["when"], self.tz)
+                ts = parse_when(a["when"], self.tz, now)
             except ValueError as exc:
                 raise JudgeError(str(exc)) from None
             self._require_running(game)
@@ -118,9 +122,11 @@ class GMCommands(JudgeBase):
                             [(f"{game.name}.json", "application/json",
                               json.dumps(data, indent=1).encode())], game=game.name))
             return "Export mailed to the GM."
-        if name == "set":
+        if name == "set" and a["option"] in ("timezone", "tz", "zone"):
+            return self._set_timezone(game.gm_email, a["value"])
+        if name == "set" and a["option"] != "password":
             return self.set_option(game, a["option"], a["value"])
-        if name == "password":
+        if name in ("password", "set"):
             self.store.update_game(game.name, gm_hash=hash_password(a["value"], self.kdf_n))
             return "GM password changed."
         return f"{name.upper()} is a player command."
@@ -141,8 +147,7 @@ class GMCommands(JudgeBase):
         if self.store.game(name) is not None:
             raise JudgeError(f"a game called {name} already exists")
         opts = dict(DEFAULTS) | dict(self.config.game_defaults) | dict(options or {})
-        if str(opts.get("press")).lower() not in PRESS_OPTIONS:
-            raise JudgeError(f"press must be one of {', '.join(PRESS_OPTIONS)}")
+        self._check_options(opts)
         password = gm_password or secrets.token_urlsafe(9)
         seed = seed if seed is not None else random.SystemRandom().randrange(2**62)
         with self.store.transaction():
@@ -198,7 +203,7 @@ class GMCommands(JudgeBase):
         if not players:
             raise JudgeError("add players first")
         state = host.new_state([p.power for p in players], game.seed, game.options)
-        deadline = now + host.phase_hours(state, game.options) * HOUR
+        deadline = self._deadline(game, state, now)
         self.store.update_game(game.name, status="active", state=state,
                                phase=host.phase(state), deadline=deadline, reminded=0,
                                extended=0)
@@ -264,7 +269,17 @@ class GMCommands(JudgeBase):
     def set_option(self, game: Game, key: str, value: str) -> str:
         if key not in DEFAULTS:
             raise JudgeError(f"unknown option {key!r}; options: {', '.join(sorted(DEFAULTS))}")
-        if key == "press" and value.lower() not in PRESS_OPTIONS:
-            raise JudgeError(f"press must be one of {', '.join(PRESS_OPTIONS)}")
+        self._check_options({key: value})
         self.store.update_game(game.name, options=game.options | {key: value})
         return f"Option {key} = {value}."
+
+    def _check_options(self, options: dict[str, Any]) -> None:
+        """Refuse option values the judge could not use later (with what is expected)."""
+        if "press" in options and str(options["press"]).lower() not in PRESS_OPTIONS:
+            raise JudgeError(f"press must be one of {', '.join(PRESS_OPTIONS)}")
+        try:
+            weekdays(options.get("deadline_days"))
+            if options.get("deadline_time") not in (None, ""):
+                time_of_day(options["deadline_time"], self.tz)
+        except ValueError as exc:
+            raise JudgeError(str(exc)) from None

@@ -4,15 +4,16 @@ PASSWORD, HELP."""
 from __future__ import annotations
 
 from mobadj.judge import reports
-from mobadj.judge.base import JudgeBase, JudgeError, Session
+from mobadj.judge.accounts import Accounts
+from mobadj.judge.base import OPEN_COMMANDS, JudgeError, Session
 from mobadj.judge.commands import Command, ParsedMail, help_text
 from mobadj.judge.deadlines import DEFAULTS, HOUR, option
 from mobadj.judge.hosts import Free, HostError, host_for
 from mobadj.judge.mailparse import Incoming
-from mobadj.judge.store import Game, Mail, hash_password
+from mobadj.judge.store import Game, Mail
 
 
-class PlayerCommands(JudgeBase):
+class PlayerCommands(Accounts):
     """Commands a signed-on player may give."""
 
     def _player_mail(
@@ -153,6 +154,8 @@ class PlayerCommands(JudgeBase):
     ) -> str:
         host = host_for(game.kind)
         name = cmd.name
+        if name in OPEN_COMMANDS:
+            return self._open_command(inc, cmd, now, out)
         if name == "help":
             text = help_text(cmd.args.get("value"))
             free = host.free_commands(game.state, power) if game.state is not None else []
@@ -187,14 +190,23 @@ class PlayerCommands(JudgeBase):
         if name == "absence":
             return self._absence(game, power, cmd.args["seconds"], inc, uid, now, out)
         if name == "password":
-            new = cmd.args["value"]
-            if len(new) < 6:
-                raise JudgeError("PASSWORD: choose at least 6 characters.")
-            self.store.update_player(game.name, power, pw_hash=hash_password(new, self.kdf_n))
-            self.store.record_command(game.name, power, inc.message_id, uid, "password", "***",
-                                      now)
-            return "Password changed."
+            return self._set_password(game, power, cmd.args["value"], inc, uid, now)
+        if name == "set":
+            return self._player_set(game, power, cmd, inc, uid, now, out)
         return f"{name.upper()} is a GM command; sign on with GM <game> <gm-password>."
+
+    def _player_set(self, game: Game, power: str, cmd: Command, inc: Incoming,
+                    uid: int | None, now: float, out: list[Mail]) -> str:
+        option, value = cmd.args["option"], cmd.args["value"]
+        if option == "password":
+            return self._set_password(game, power, value, inc, uid, now)
+        if option in ("address", "email"):
+            return self._set_address(game, power, value, inc, uid, now, out)
+        if option in ("timezone", "tz", "zone"):
+            player = self.store.player(game.name, power)
+            return self._set_timezone(player.email if player else inc.sender, value)
+        return (f"SET {option.upper()}: players may set PASSWORD, ADDRESS and TIMEZONE; game "
+                f"options are the GM's.")
 
     def _absence(
         self, game: Game, power: str, seconds: float, inc: Incoming, uid: int | None, now: float,

@@ -105,6 +105,13 @@ CREATE TABLE IF NOT EXISTS replies (           -- replies sent to an address (lo
     kind TEXT NOT NULL                          -- reply | nocommand | notice
 );
 CREATE INDEX IF NOT EXISTS replies_address ON replies(address, at);
+CREATE TABLE IF NOT EXISTS address_changes (   -- SET ADDRESS waiting for its confirmations
+    game TEXT NOT NULL, power TEXT NOT NULL,
+    old TEXT NOT NULL, new TEXT NOT NULL,
+    codes TEXT NOT NULL,                        -- JSON {"old"|"new": sha256 of its code}
+    created REAL NOT NULL,
+    PRIMARY KEY (game, power)
+);
 CREATE TABLE IF NOT EXISTS people (             -- per address, whatever the game
     email TEXT PRIMARY KEY,
     timezone TEXT                               -- SET TIMEZONE; NULL: the judge's
@@ -435,6 +442,12 @@ class Store:
             (game, at, kind, json.dumps(data, sort_keys=True)),
         )
 
+    def recent_events(self, game: str, kind: str, since: float) -> list[dict[str, Any]]:
+        """The data of a game's events of one kind since a moment."""
+        rows = self._x("SELECT data FROM events WHERE game=? AND kind=? AND at>=?",
+                       (game, kind, since))
+        return [json.loads(r[0]) for r in rows]
+
     def events(self, game: str) -> list[dict[str, Any]]:
         rows = self._x("SELECT * FROM events WHERE game=? ORDER BY id", (game,))
         return [dict(r) | {"data": json.loads(r["data"])} for r in rows]
@@ -520,6 +533,38 @@ class Store:
         rows = self._x("SELECT at, kind FROM replies WHERE address=? AND at>=? ORDER BY at",
                        (address.lower(), since))
         return [(float(r[0]), str(r[1])) for r in rows]
+
+    # -- address changes --------------------------------------------------------------------
+    def start_address_change(self, game: str, power: str, old: str, new: str,
+                             codes: dict[str, str], at: float) -> None:
+        """A new request replaces any earlier one for the seat."""
+        self._x("INSERT OR REPLACE INTO address_changes VALUES (?,?,?,?,?,?)",
+                (game, power, old.lower(), new.lower(), json.dumps(codes), at))
+
+    def confirm_address_change(self, address: str, digest: str, since: float
+                               ) -> tuple[dict[str, Any], bool] | None:
+        """Tick off the code ``digest`` sent back from ``address`` (requests older than
+        ``since`` have lapsed).  Returns the change and whether it is now confirmed by both
+        sides (then it is removed), or None when no request waits for that code there."""
+        address = address.lower()
+        rows = self._x("SELECT * FROM address_changes WHERE (old=? OR new=?) AND created>=?",
+                       (address, address, since)).fetchall()
+        for row in rows:
+            codes = json.loads(row["codes"])
+            side = next((k for k, v in codes.items()
+                         if hmac.compare_digest(v, digest) and row[k] == address), None)
+            if side is None:
+                continue
+            del codes[side]
+            change = {k: row[k] for k in ("game", "power", "old", "new")}
+            if codes:
+                self._x("UPDATE address_changes SET codes=? WHERE game=? AND power=?",
+                        (json.dumps(codes), row["game"], row["power"]))
+                return change, False
+            self._x("DELETE FROM address_changes WHERE game=? AND power=?",
+                    (row["game"], row["power"]))
+            return change, True
+        return None
 
     # -- people (settings of an address) ---------------------------------------------------
     def timezone(self, email: str) -> str | None:

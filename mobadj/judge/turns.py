@@ -9,7 +9,7 @@ import logging
 
 from mobadj.judge import reports
 from mobadj.judge.base import JudgeBase, JudgeError
-from mobadj.judge.deadlines import DEFAULTS, HOUR, Action, decide, option
+from mobadj.judge.deadlines import DEFAULTS, Action, decide, option
 from mobadj.judge.hosts import host_for
 from mobadj.judge.store import Game, Mail
 
@@ -81,7 +81,7 @@ class Turns(JudgeBase):
                          " (the rules' defaults were used).")
         new = result.state
         over = result.over or host.is_over(new)
-        deadline = None if over else now + host.phase_hours(new, game.options) * HOUR
+        deadline = None if over else self._deadline(game, new, now)
         # the judge names the next phase (with its deadline) itself: a host's own line goes
         report = "\n".join(line for line in result.report.splitlines()
                            if not line.startswith("Next phase:")).rstrip()
@@ -133,7 +133,7 @@ class Turns(JudgeBase):
         for seat, snap in last["report"].get("players", {}).items():
             self.store.update_player(game.name, seat, **snap, ready=0)
         state = last["state_before"]
-        deadline = now + host.phase_hours(state, game.options) * HOUR
+        deadline = self._deadline(game, state, now)
         self.store.update_game(game.name, state=state, phase=host.phase(state), status="active",
                                deadline=deadline, reminded=0, extended=0)
         self.store.log(game.name, "rollback", {"phase": last["phase"]}, now)
@@ -185,9 +185,10 @@ class Turns(JudgeBase):
             new = max(game.deadline, now) + d.seconds
             self.store.update_game(game.name, deadline=new, extended=1, reminded=0)
             self.store.log(game.name, "auto-extend", {"missing": list(d.missing)}, now)
+            late = ", ".join(d.missing)
             self._announce(game, f"{game.name}: deadline extended", (
-                f"Orders are missing for {host.phase_label(game.state)}; as this is a first "
-                f"missed deadline the judge extends it once.\n"
+                f"Orders for {host.phase_label(game.state)} are missing from {late}; as this "
+                f"is a first missed deadline the judge extends it once.\n"
                 f"New deadline: {reports.stamp(new)}"), out)
         elif d.action is Action.RESOLVE:
             self.resolve(game, now, out)
