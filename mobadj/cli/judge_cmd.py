@@ -125,9 +125,15 @@ SEND = click.option("--send", is_flag=True, help="Send the resulting mails now o
               help="GM password (env MOBADJ_GM_PASSWORD); generated when absent.")
 @click.option("--option", "-o", "options", multiple=True, help="key=value game option.")
 @click.option("--seed", type=int, default=None, help="Random seed (default: fresh).")
+@click.option("--open", "open_", is_flag=True,
+              help="Players sign up by mail (JOIN game [powers]); powers are given when full.")
+@click.option("--approve", is_flag=True, help="With --open: you approve each JOIN.")
+@click.option("--no-autostart", is_flag=True,
+              help="With --open: a full game waits for your START instead of starting.")
 def create(config_path: Path, name: str, kind: str, gm_email: str, gm_password: str | None,
-           options: tuple[str, ...], seed: int | None) -> None:
-    """Create a game (it is 'forming' until START)."""
+           options: tuple[str, ...], seed: int | None, open_: bool, approve: bool,
+           no_autostart: bool) -> None:
+    """Create a game (it is 'forming' until START, or until it fills with --open)."""
     from mobadj.judge.core import JudgeError
     from mobadj.judge.hosts import HostError
 
@@ -137,6 +143,11 @@ def create(config_path: Path, name: str, kind: str, gm_email: str, gm_password: 
         if not sep:
             raise click.BadParameter(f"expected key=value, got {pair!r}", param_hint="--option")
         opts[key.strip().replace("-", "_")] = value.strip()
+    if (approve or no_autostart) and not open_:
+        raise click.BadParameter("needs --open", param_hint="--approve/--no-autostart")
+    if open_:
+        opts |= {"open": "yes", "approve": "yes" if approve else "no",
+                 "autostart": "no" if no_autostart else "yes"}
     judge = _open(config_path)
     try:
         g, password = judge.create_game(name, kind, gm_email, gm_password, opts, seed)
@@ -145,6 +156,9 @@ def create(config_path: Path, name: str, kind: str, gm_email: str, gm_password: 
     click.echo(f"Game {g.name} ({g.kind}) created.")
     if gm_password is None:
         click.echo(f"GM password: {password}")
+    if open_:
+        click.echo(f"Players join by mail: JOIN {g.name} [powers, best first]"
+                   + ("; approve each with mobadj game approve." if approve else "."))
 
 
 @game.command("add-player")
@@ -156,6 +170,26 @@ def create(config_path: Path, name: str, kind: str, gm_email: str, gm_password: 
 def add_player(config_path: Path, name: str, email: str, power: str, send: bool) -> None:
     """Give POWER to the player at EMAIL (a password is generated and mailed to them)."""
     _gm(config_path, name, "addplayer", {"email": email, "power": power, "password": None}, send)
+
+
+@game.command("approve")
+@CONFIG
+@click.argument("name")
+@click.argument("email")
+@SEND
+def approve(config_path: Path, name: str, email: str, send: bool) -> None:
+    """Accept the JOIN of EMAIL (games created with --open --approve)."""
+    _gm(config_path, name, "approve", {"value": email}, send)
+
+
+@game.command("reject")
+@CONFIG
+@click.argument("name")
+@click.argument("email")
+@SEND
+def reject(config_path: Path, name: str, email: str, send: bool) -> None:
+    """Refuse the JOIN of EMAIL."""
+    _gm(config_path, name, "reject", {"value": email}, send)
 
 
 @game.command("start")

@@ -21,7 +21,7 @@ from mobadj.judge.store import Game, Mail, Store
 
 PRESS_OPTIONS = ("none", "white", "grey")
 # Commands any address may give, with or without a sign-on.
-OPEN_COMMANDS = ("confirm",)
+OPEN_COMMANDS = ("confirm", "join", "unjoin", "watch", "unwatch")
 
 
 class JudgeError(Exception):

@@ -180,13 +180,23 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
         try:
             if cmd.name == "confirm":
                 return self._confirm(inc, cmd, now, out)
-        except JudgeError as exc:
+            if cmd.name == "join":
+                return self._join(inc, cmd, now, out)
+            if cmd.name == "unjoin":
+                return self._unjoin(inc, cmd, now)
+            if cmd.name in ("watch", "unwatch"):
+                return self._watch(inc, cmd, now, watch=cmd.name == "watch")
+        except (JudgeError, HostError) as exc:
             return str(exc)
         raise AssertionError(f"not an open command: {cmd.name}")
 
     def _list_games(self) -> str:
         rows = [f"{g.name:<16} {g.kind:<12} {g.status:<8} {g.phase}" for g in self.store.games()]
-        return "Games on this judge:\n" + ("\n".join(rows) if rows else "(none)")
+        text = "Games on this judge:\n" + ("\n".join(rows) if rows else "(none)")
+        forming = self._forming_list()
+        if forming:
+            text += "\n\nGames taking players:\n" + "\n".join(forming)
+        return text
 
     def _throttled(self, keys: list[str], now: float) -> bool:
         for key in keys:
@@ -262,4 +272,5 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
             "commands": self.store.commands(name),
             "press": self.store.press(name),
             "events": self.store.events(name),
+            "watchers": self.store.watchers(name),
         }

@@ -38,6 +38,10 @@ DEFAULTS: dict[str, Any] = {
     "pause_max_days": 14,
     "early": "ready",  # ready: resolve early when every due player is READY; never
     "picture": "both",  # map pictures on results: both (SVG and PNG) | svg | none
+    "open": "no",  # yes: players sign up by mail (JOIN)
+    "approve": "no",  # yes: the GM approves each JOIN
+    "autostart": "yes",  # a full open game starts by itself (no: it waits for START)
+    "watch": "yes",  # observers may WATCH the game
     "deadline_days": "",  # weekday rules: e.g. mon,thu (empty: any day)
     "deadline_time": "",  # e.g. 18:00 [zone] (empty: no rule; 18:00 when days are set)
 }

@@ -13,6 +13,7 @@ from mobadj.judge.accounts import Accounts
 from mobadj.judge.base import OPEN_COMMANDS, PRESS_OPTIONS, JudgeError, Session
 from mobadj.judge.commands import Command, ParsedMail, help_text
 from mobadj.judge.deadlines import DEFAULTS, HOUR, option, parse_when, time_of_day, weekdays
+from mobadj.judge.forming import Forming
 from mobadj.judge.hosts import Host, HostError, host_for
 from mobadj.judge.mailparse import Incoming
 from mobadj.judge.store import Game, Mail, hash_password
@@ -26,7 +27,7 @@ def _is_seat(host: Host, game: Game, text: str) -> bool:
     return True
 
 
-class GMCommands(Accounts):
+class GMCommands(Accounts, Forming):
     """Commands of a game's GM."""
 
     def _gm_mail(
@@ -52,10 +53,12 @@ class GMCommands(Accounts):
             to = [p for p in players if "ALL" in want or p.power.upper() in want
                   or any(host.seat(game.options, t) == p.power for t in press.targets
                          if t.upper() != "ALL" and _is_seat(host, game, t))]
-            for p in to:
-                out.append(Mail(p.email, f"{game.name}: message from the GM",
+            watchers = self.store.watchers(game.name) if "ALL" in want else []
+            for email in [p.email for p in to] + watchers:
+                out.append(Mail(email, f"{game.name}: message from the GM",
                                 f"{press.text}\n\n{self._sig()}", game=game.name))
-            reply.append(f"GM message sent to {len(to)} player(s).")
+            reply.append(f"GM message sent to {len(to)} player(s)"
+                         + (f" and {len(watchers)} observer(s)." if watchers else "."))
         if parsed.order_lines:
             reply.append("The GM does not give orders; lines not understood:\n" +
                          "\n".join(f"  line {n}: {t}" for n, t in parsed.order_lines))
@@ -79,7 +82,11 @@ class GMCommands(Accounts):
         if name == "history":
             return self._history(game, a.get("value"))
         if name == "addplayer":
-            return self.add_player(game, a["email"], a["power"], a.get("password"), now, out)
+            added = self.add_player(game, a["email"], a["power"], a.get("password"), now, out)
+            full = self._fill_if_full(game, now, out) if game.status == "forming" else ""
+            return f"{added}\n{full}" if full else added
+        if name in ("approve", "reject"):
+            return self._approve(game, a["value"], name == "approve", now, out)
         if name == "start":
             return self.start(game, now, out)
         if name == "deadline":
@@ -199,9 +206,17 @@ class GMCommands(Accounts):
         if game.status != "forming":
             raise JudgeError(f"game {game.name} is already {game.status}")
         host = host_for(game.kind)
-        players = self.store.players(game.name)
-        if not players:
+        joins = self.store.joins(game.name)
+        if not self.store.players(game.name) and not any(j["status"] == "accepted"
+                                                         for j in joins):
             raise JudgeError("add players first")
+        self._seat_joiners(game, now, out)
+        for left in self.store.joins(game.name):  # still waiting for the GM's approval
+            self.store.delete_join(game.name, left["email"])
+            out.append(Mail(left["email"], f"{game.name}: the game has started", (
+                f"{game.name} has started without you: the GM did not accept your request "
+                f"in time.\n\n{self._sig()}"), game=game.name))
+        players = self.store.players(game.name)
         state = host.new_state([p.power for p in players], game.seed, game.options)
         deadline = self._deadline(game, state, now)
         self.store.update_game(game.name, status="active", state=state,

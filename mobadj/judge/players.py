@@ -270,15 +270,24 @@ class PlayerCommands(Accounts):
         deadline = (f"Deadline for {host.phase_label(game.state)}: "
                     f"{reports.stamp(game.deadline)}\n\n"
                     if game.state is not None and game.status == "active" else "")
-        for seat in recipients:
-            out.append(Mail(players[seat].email, f"{game.name}: press from {sender}",
-                            f"{heading}:\n\n{reports.wrap(text)}\n\n{deadline}{self._sig()}",
-                            game=game.name))
+        body = f"{heading}:\n\n{reports.wrap(text)}\n\n{deadline}{self._sig()}"
+        watchers = self.store.watchers(game.name) if to_all else []  # public press only
+        for to in [players[seat].email for seat in recipients] + watchers:
+            out.append(Mail(to, f"{game.name}: press from {sender}", body, game=game.name))
         return f"Press delivered to {', '.join(recipients)}" + (" (anonymously)." if grey else ".")
 
     def _status(self, game: Game, power: str | None) -> str:
         host = host_for(game.kind)
         lines = [f"Game {game.name} ({host.title}), status: {game.status}"]
+        if game.status == "forming":
+            lines.append(self._seats_line(game))
+            held = {p.power: p.email for p in self.store.players(game.name)}
+            lines += [f"  {seat:<12} " + (held.get(seat, "free") if power is None  # the GM's
+                                           else "taken" if seat in held else "free")
+                      for seat in host.seats(game.options)]
+            for j in self.store.joins(game.name) if power is None else []:  # the GM's view
+                lines.append(f"  joined: {j['email']} ({j['status']}; wishes: "
+                             f"{', '.join(j['wishes']) or 'any'})")
         if game.state is not None:
             lines.append(f"Phase: {host.phase_label(game.state)}")
             lines.append(f"Deadline: {reports.stamp(game.deadline)}")

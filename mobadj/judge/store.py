@@ -112,6 +112,17 @@ CREATE TABLE IF NOT EXISTS address_changes (   -- SET ADDRESS waiting for its co
     created REAL NOT NULL,
     PRIMARY KEY (game, power)
 );
+CREATE TABLE IF NOT EXISTS joins (             -- sign-ups to a forming game (JOIN)
+    game TEXT NOT NULL, email TEXT NOT NULL,
+    wishes TEXT NOT NULL,                       -- JSON list of powers, best first
+    status TEXT NOT NULL,                       -- waiting (for the GM) | accepted
+    at REAL NOT NULL,
+    PRIMARY KEY (game, email)
+);
+CREATE TABLE IF NOT EXISTS watchers (          -- observers: results and public press
+    game TEXT NOT NULL, email TEXT NOT NULL, at REAL NOT NULL,
+    PRIMARY KEY (game, email)
+);
 CREATE TABLE IF NOT EXISTS people (             -- per address, whatever the game
     email TEXT PRIMARY KEY,
     timezone TEXT                               -- SET TIMEZONE; NULL: the judge's
@@ -533,6 +544,41 @@ class Store:
         rows = self._x("SELECT at, kind FROM replies WHERE address=? AND at>=? ORDER BY at",
                        (address.lower(), since))
         return [(float(r[0]), str(r[1])) for r in rows]
+
+    # -- sign-ups and observers ------------------------------------------------------------
+    def set_join(self, game: str, email: str, wishes: list[str], status: str, at: float
+                 ) -> None:
+        self._x("INSERT OR REPLACE INTO joins VALUES (?,?,?,?,?)",
+                (game, email.lower(), json.dumps(wishes), status, at))
+
+    def join(self, game: str, email: str) -> dict[str, Any] | None:
+        row = self._x("SELECT * FROM joins WHERE game=? AND email=?",
+                      (game, email.lower())).fetchone()
+        return self._join(row) if row else None
+
+    def joins(self, game: str) -> list[dict[str, Any]]:
+        """A game's sign-ups in the order they came."""
+        rows = self._x("SELECT * FROM joins WHERE game=? ORDER BY at, email", (game,))
+        return [self._join(r) for r in rows]
+
+    @staticmethod
+    def _join(row: sqlite3.Row) -> dict[str, Any]:
+        return {"email": row["email"], "wishes": json.loads(row["wishes"]),
+                "status": row["status"], "at": row["at"]}
+
+    def delete_join(self, game: str, email: str) -> None:
+        self._x("DELETE FROM joins WHERE game=? AND email=?", (game, email.lower()))
+
+    def add_watcher(self, game: str, email: str, at: float) -> None:
+        self._x("INSERT OR IGNORE INTO watchers VALUES (?,?,?)", (game, email.lower(), at))
+
+    def delete_watcher(self, game: str, email: str) -> bool:
+        cur = self._x("DELETE FROM watchers WHERE game=? AND email=?", (game, email.lower()))
+        return cur.rowcount > 0
+
+    def watchers(self, game: str) -> list[str]:
+        rows = self._x("SELECT email FROM watchers WHERE game=? ORDER BY email", (game,))
+        return [str(r[0]) for r in rows]
 
     # -- address changes --------------------------------------------------------------------
     def start_address_change(self, game: str, power: str, old: str, new: str,

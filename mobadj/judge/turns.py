@@ -102,24 +102,18 @@ class Turns(JudgeBase):
                                     reports.stamp(deadline))
         data = {"game": game.name, "phase": phase, "next_phase": host.phase(new),
                 "deadline": deadline, "missing": missing, "result": result.data}
-        recipients = list(players.values())
-        for pl in recipients:
-            if pl.status == "out":
-                continue
-            private = result.private.get(pl.power, "")
-            body = (f"{head}\nResults of {game.name}, {phase}\n\n{report_text}\n\n"
-                    + (f"For you only:\n{private}\n\n" if private else "")
+        public = f"{head}\nResults of {game.name}, {phase}\n\n{report_text}\n\n"
+        attachments = [("result.json", "application/json",
+                        json.dumps(data, indent=1).encode())] + result.attachments
+        readers = [(pl.email, result.private.get(pl.power, ""), "")
+                   for pl in players.values() if pl.status != "out"]
+        readers += [(email, "", "") for email in self.store.watchers(game.name)]
+        readers.append((game.gm_email, "", " (GM copy)"))
+        for to, private, tag in readers:
+            body = (public + (f"For you only:\n{private}\n\n" if private else "")
                     + f"{next_line}\n\n{self._sig()}")
-            out.append(Mail(pl.email, f"{game.name}: {phase} results", body,
-                            [("result.json", "application/json",
-                              json.dumps(data, indent=1).encode())] + result.attachments,
+            out.append(Mail(to, f"{game.name}: {phase} results{tag}", body, attachments,
                             headers={"Auto-Submitted": "auto-generated"}, game=game.name))
-        out.append(Mail(game.gm_email, f"{game.name}: {phase} results (GM copy)",
-                        f"{head}\nResults of {game.name}, {phase}\n\n{report_text}\n\n"
-                        f"{next_line}\n\n{self._sig()}",
-                        [("result.json", "application/json", json.dumps(data).encode())]
-                        + result.attachments,
-                        headers={"Auto-Submitted": "auto-generated"}, game=game.name))
         return f"{phase} resolved. {next_line}"
 
     def rollback(self, game: Game, now: float, out: list[Mail]) -> str:
