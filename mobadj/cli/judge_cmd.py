@@ -281,10 +281,20 @@ def rollback(config_path: Path, name: str, send: bool) -> None:
 @game.command("end")
 @CONFIG
 @click.argument("name")
+@click.argument("powers", nargs=-1)
+@click.option("--draw", is_flag=True,
+              help="A draw between POWERS (default: every surviving power).")
+@click.option("--winner", default=None, help="The power that wins (e.g. by concession).")
 @SEND
-def end(config_path: Path, name: str, send: bool) -> None:
-    """End the game."""
-    _gm(config_path, name, "endgame", {}, send)
+def end(config_path: Path, name: str, powers: tuple[str, ...], draw: bool,
+        winner: str | None, send: bool) -> None:
+    """End the game, with a result: --draw [POWERS ...], --winner POWER, or none."""
+    if draw and winner:
+        raise click.BadParameter("give --draw or --winner, not both")
+    if powers and not draw:
+        raise click.BadParameter("powers are the members of a draw: add --draw")
+    words = ["draw", *powers] if draw else ["win", winner] if winner else []
+    _gm(config_path, name, "endgame", {"words": words}, send)
 
 
 @game.command("set")

@@ -273,4 +273,5 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
             "press": self.store.press(name),
             "events": self.store.events(name),
             "watchers": self.store.watchers(name),
+            "ending": self.store.ending(name),
         }

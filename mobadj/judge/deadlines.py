@@ -38,6 +38,7 @@ DEFAULTS: dict[str, Any] = {
     "pause_max_days": 14,
     "early": "ready",  # ready: resolve early when every due player is READY; never
     "picture": "both",  # map pictures on results: both (SVG and PNG) | svg | none
+    "draw": "dias",  # dias: a draw includes every survivor; named: votes name the members
     "open": "no",  # yes: players sign up by mail (JOIN)
     "approve": "no",  # yes: the GM approves each JOIN
     "autostart": "yes",  # a full open game starts by itself (no: it waits for START)

@@ -13,6 +13,7 @@ from mobadj.judge.accounts import Accounts
 from mobadj.judge.base import OPEN_COMMANDS, PRESS_OPTIONS, JudgeError, Session
 from mobadj.judge.commands import Command, ParsedMail, help_text
 from mobadj.judge.deadlines import DEFAULTS, HOUR, option, parse_when, time_of_day, weekdays
+from mobadj.judge.endings import DRAW_MODES, Endings
 from mobadj.judge.forming import Forming
 from mobadj.judge.hosts import Host, HostError, host_for
 from mobadj.judge.mailparse import Incoming
@@ -27,7 +28,7 @@ def _is_seat(host: Host, game: Game, text: str) -> bool:
     return True
 
 
-class GMCommands(Accounts, Forming):
+class GMCommands(Accounts, Forming, Endings):
     """Commands of a game's GM."""
 
     def _gm_mail(
@@ -119,9 +120,10 @@ class GMCommands(Accounts, Forming):
         if name == "rollback":
             return self.rollback(game, now, out)
         if name == "endgame":
-            self.store.update_game(game.name, status="ended", deadline=None)
-            self._announce(game, f"{game.name}: game over", "The GM has ended the game.", out)
-            return "Game ended."
+            return self._gm_end(game, a.get("words") or [], now, out)
+        if name in ("draw", "nodraw", "concede", "noconcede"):
+            return (f"{name.upper()} is a player's vote; to end the game yourself send "
+                    f"ENDGAME [DRAW [power ...] | WIN <power>].")
         if name == "export":
             data = self.export(game.name)
             out.append(Mail(game.gm_email, f"{game.name}: export",
@@ -292,6 +294,8 @@ class GMCommands(Accounts, Forming):
         """Refuse option values the judge could not use later (with what is expected)."""
         if "press" in options and str(options["press"]).lower() not in PRESS_OPTIONS:
             raise JudgeError(f"press must be one of {', '.join(PRESS_OPTIONS)}")
+        if "draw" in options and str(options["draw"]).lower() not in DRAW_MODES:
+            raise JudgeError(f"draw must be one of {', '.join(DRAW_MODES)}")
         try:
             weekdays(options.get("deadline_days"))
             if options.get("deadline_time") not in (None, ""):

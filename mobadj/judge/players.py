@@ -8,12 +8,13 @@ from mobadj.judge.accounts import Accounts
 from mobadj.judge.base import OPEN_COMMANDS, JudgeError, Session
 from mobadj.judge.commands import Command, ParsedMail, help_text
 from mobadj.judge.deadlines import DEFAULTS, HOUR, option
+from mobadj.judge.endings import Endings
 from mobadj.judge.hosts import Free, HostError, host_for
 from mobadj.judge.mailparse import Incoming
 from mobadj.judge.store import Game, Mail
 
 
-class PlayerCommands(Accounts):
+class PlayerCommands(Accounts, Endings):
     """Commands a signed-on player may give."""
 
     def _player_mail(
@@ -189,6 +190,10 @@ class PlayerCommands(Accounts):
             return "Preview (the others all hold):\n" + host.preview(game.state, power, orders)
         if name == "absence":
             return self._absence(game, power, cmd.args["seconds"], inc, uid, now, out)
+        if name in ("draw", "nodraw", "concede", "noconcede"):
+            self.store.record_command(game.name, power, inc.message_id, uid, "vote", cmd.text,
+                                      now)
+            return self._vote(game, power, cmd, now, out)
         if name == "password":
             return self._set_password(game, power, cmd.args["value"], inc, uid, now)
         if name == "set":
@@ -279,6 +284,10 @@ class PlayerCommands(Accounts):
     def _status(self, game: Game, power: str | None) -> str:
         host = host_for(game.kind)
         lines = [f"Game {game.name} ({host.title}), status: {game.status}"]
+        ending = self.store.ending(game.name)
+        if ending is not None:
+            lines.append("Result: " + self._result_text(game, ending["result"],
+                                                        ending["powers"], ending["how"]))
         if game.status == "forming":
             lines.append(self._seats_line(game))
             held = {p.power: p.email for p in self.store.players(game.name)}

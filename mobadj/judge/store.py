@@ -123,6 +123,19 @@ CREATE TABLE IF NOT EXISTS watchers (          -- observers: results and public 
     game TEXT NOT NULL, email TEXT NOT NULL, at REAL NOT NULL,
     PRIMARY KEY (game, email)
 );
+CREATE TABLE IF NOT EXISTS votes (             -- DRAW and CONCEDE votes, secret
+    game TEXT NOT NULL, power TEXT NOT NULL,
+    kind TEXT NOT NULL,                         -- draw | concede
+    target TEXT NOT NULL,                       -- JSON list: the draw's members, or the power
+    at REAL NOT NULL,
+    PRIMARY KEY (game, power, kind)
+);
+CREATE TABLE IF NOT EXISTS endings (           -- the result of an ended game
+    game TEXT PRIMARY KEY,
+    result TEXT NOT NULL,                       -- draw | win | ended
+    powers TEXT NOT NULL,                       -- JSON: the draw's members, or the winner
+    how TEXT NOT NULL, phase TEXT NOT NULL, at REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS people (             -- per address, whatever the game
     email TEXT PRIMARY KEY,
     timezone TEXT                               -- SET TIMEZONE; NULL: the judge's
@@ -579,6 +592,36 @@ class Store:
     def watchers(self, game: str) -> list[str]:
         rows = self._x("SELECT email FROM watchers WHERE game=? ORDER BY email", (game,))
         return [str(r[0]) for r in rows]
+
+    # -- votes and endings -----------------------------------------------------------------
+    def set_vote(self, game: str, power: str, kind: str, target: list[str], at: float) -> None:
+        self._x("INSERT OR REPLACE INTO votes VALUES (?,?,?,?,?)",
+                (game, power, kind, json.dumps(target), at))
+
+    def delete_vote(self, game: str, power: str, kind: str) -> None:
+        self._x("DELETE FROM votes WHERE game=? AND power=? AND kind=?", (game, power, kind))
+
+    def votes(self, game: str) -> dict[str, dict[str, list[str]]]:
+        """kind -> power -> target."""
+        out: dict[str, dict[str, list[str]]] = {}
+        for r in self._x("SELECT power, kind, target FROM votes WHERE game=?", (game,)):
+            out.setdefault(r["kind"], {})[r["power"]] = json.loads(r["target"])
+        return out
+
+    def clear_votes(self, game: str) -> None:
+        self._x("DELETE FROM votes WHERE game=?", (game,))
+
+    def set_ending(self, game: str, result: str, powers: list[str], how: str, phase: str,
+                   at: float) -> None:
+        self._x("INSERT OR REPLACE INTO endings VALUES (?,?,?,?,?,?)",
+                (game, result, json.dumps(powers), how, phase, at))
+
+    def ending(self, game: str) -> dict[str, Any] | None:
+        row = self._x("SELECT * FROM endings WHERE game=?", (game,)).fetchone()
+        return None if row is None else dict(row) | {"powers": json.loads(row["powers"])}
+
+    def delete_ending(self, game: str) -> None:
+        self._x("DELETE FROM endings WHERE game=?", (game,))
 
     # -- address changes --------------------------------------------------------------------
     def start_address_change(self, game: str, power: str, old: str, new: str,

@@ -8,15 +8,16 @@ import json
 import logging
 
 from mobadj.judge import reports
-from mobadj.judge.base import JudgeBase, JudgeError
+from mobadj.judge.base import JudgeError
 from mobadj.judge.deadlines import DEFAULTS, Action, decide, option
+from mobadj.judge.endings import Endings
 from mobadj.judge.hosts import host_for
 from mobadj.judge.store import Game, Mail
 
 log = logging.getLogger("mobadj.judge")
 
 
-class Turns(JudgeBase):
+class Turns(Endings):
     """Phases: when they end and how."""
 
     def _missing(self, game: Game) -> tuple[list[str], bool]:
@@ -114,7 +115,12 @@ class Turns(JudgeBase):
                     + f"{next_line}\n\n{self._sig()}")
             out.append(Mail(to, f"{game.name}: {phase} results{tag}", body, attachments,
                             headers={"Auto-Submitted": "auto-generated"}, game=game.name))
-        return f"{phase} resolved. {next_line}"
+        if over:
+            self._record_over(self.store.game(game.name) or game, result.data, "by the rules",
+                              now)
+            return f"{phase} resolved. {next_line}"
+        ended = self._count_votes(self.store.game(game.name) or game, now, out)
+        return f"{phase} resolved. {ended or next_line}"
 
     def rollback(self, game: Game, now: float, out: list[Mail]) -> str:
         """Undo the last resolved phase: state, NMR counters; its orders stand again."""
@@ -124,6 +130,7 @@ class Turns(JudgeBase):
         last = results[-1]
         host = host_for(game.kind)
         self.store.mark_rolled_back(last["id"])
+        self.store.delete_ending(game.name)  # a game that ended with that phase goes on
         for seat, snap in last["report"].get("players", {}).items():
             self.store.update_player(game.name, seat, **snap, ready=0)
         state = last["state_before"]
