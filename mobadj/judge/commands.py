@@ -343,11 +343,18 @@ HELP = {
   READY / NOT READY                  resolve early when every power is ready
   PREVIEW                            what your orders would do if everyone else held
   ABSENCE <duration>                 move the deadline (from your vacation quota)
-  PASSWORD <new>                     change your password
-  HELP [command]                     this text
+  DRAW / NO DRAW                     vote for a draw (secret until it passes)
+  CONCEDE TO <power> / NO CONCEDE    concede the game to a power
+  SET PASSWORD <new>                 change your password
+  SET ADDRESS <email>                move your seat to another address (confirmed by mail)
+  SET TIMEZONE <zone>                times in your mails in your zone, e.g. Europe/Paris
+  HELP [command]                     this text, or how to write one command
   SIGNOFF                            ignore the rest of the mail (e.g. a signature)
-GM commands (after GM <game> <gm-password>): ADDPLAYER, START, DEADLINE, EXTEND, PAUSE,
-RESUME, REPLACE, PROCESS, ROLLBACK, ENDGAME, EXPORT, SET.""",
+Without a sign-on: LIST (the games, and those taking players), JOIN <game> [powers],
+UNJOIN <game>, WATCH <game> / UNWATCH <game>, CONFIRM <code>, HELP.
+GM commands (after GM <game> <gm-password>): ADDPLAYER, APPROVE, REJECT, START, DEADLINE,
+EXTEND, PAUSE, RESUME, REPLACE, PROCESS, ROLLBACK, ENDGAME [DRAW ... | WIN ...], EXPORT,
+SET.""",
 }
 
 

@@ -90,10 +90,6 @@ class JudgeConfig:
     def db_path(self) -> Path:
         return self.data_dir / "judge.sqlite"
 
-    @property
-    def tz(self) -> ZoneInfo:
-        return ZoneInfo(self.timezone)
-
 
 def _require(section: dict[str, Any], key: str, where: str, kind: type = str) -> Any:
     if key not in section:

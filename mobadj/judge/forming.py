@@ -212,6 +212,3 @@ class Forming(JudgeBase):
         self.store.add_watcher(game.name, email, now)
         return (f"WATCH: you now receive the results and the public press of {game.name}. "
                 f"UNWATCH {game.name} to stop.")
-
-    def _watchers(self, game: Game) -> list[str]:
-        return self.store.watchers(game.name)

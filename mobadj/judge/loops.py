@@ -52,18 +52,17 @@ class ReplyLimits(JudgeBase):
         """May ``address`` be answered now?  ``kind`` is ``nocommand`` for a mail in which
         nothing was found, else ``reply``."""
         window = self.config.no_command_minutes * 60
-        recent = self.store.replies(address, now - max(HOUR, window))
-        if kind == "nocommand" and any(k == "nocommand" and at >= now - window
-                                       for at, k in recent):
+        if kind == "nocommand" and self.store.replies(address, now - window, ("nocommand",),
+                                                      limit=1):
             return Verdict("silent", "no command found, and answered so recently")
-        last_hour = [(at, k) for at, k in recent if at >= now - HOUR]
-        answered = [at for at, k in last_hour if k != "notice"]
         budget = self.config.replies_per_hour
+        answered = self.store.replies(address, now - HOUR, ("reply", "nocommand"),
+                                      limit=budget)
         if len(answered) < budget:
             return Verdict("reply")
-        if any(k == "notice" for _, k in last_hour):
+        if self.store.replies(address, now - HOUR, ("notice",), limit=1):
             return Verdict("silent", f"more than {budget} replies within an hour")
-        return Verdict("notice", until=answered[len(answered) - budget] + HOUR)
+        return Verdict("notice", until=min(answered) + HOUR)
 
     def _silence_notice(self, address: str, until: float, subject: str, out: list[Mail]
                         ) -> Mail:

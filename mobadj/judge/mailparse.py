@@ -156,11 +156,6 @@ def _body_part(msg: Message) -> tuple[str, bool]:
     return "", False
 
 
-def body_text(msg: Message) -> str:
-    """The text of the part the judge reads (HTML turned into text); binary junk is ""."""
-    source, is_html = _body_part(msg)
-    text = html_to_text(source) if is_html else source
-    return "" if _is_binary(text) else text
 
 
 def squash(text: str) -> str:

@@ -552,11 +552,14 @@ class Store:
     def add_reply(self, address: str, kind: str, at: float) -> None:
         self._x("INSERT INTO replies VALUES (?,?,?)", (address.lower(), at, kind))
 
-    def replies(self, address: str, since: float) -> list[tuple[float, str]]:
-        """(time, kind) of the replies to ``address`` since ``since``, oldest first."""
-        rows = self._x("SELECT at, kind FROM replies WHERE address=? AND at>=? ORDER BY at",
-                       (address.lower(), since))
-        return [(float(r[0]), str(r[1])) for r in rows]
+    def replies(self, address: str, since: float, kinds: tuple[str, ...], limit: int
+                ) -> list[float]:
+        """When the latest ``limit`` replies of these kinds went to ``address`` since
+        ``since`` (newest first)."""
+        marks = ",".join("?" * len(kinds))
+        rows = self._x(f"SELECT at FROM replies WHERE address=? AND at>=? AND kind IN ({marks})"
+                       " ORDER BY at DESC LIMIT ?", (address.lower(), since, *kinds, limit))
+        return [float(r[0]) for r in rows]
 
     # -- sign-ups and observers ------------------------------------------------------------
     def set_join(self, game: str, email: str, wishes: list[str], status: str, at: float
