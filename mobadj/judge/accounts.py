@@ -84,7 +84,7 @@ class Accounts(JudgeBase):
         codes = {}
         for side, address in (("old", old), ("new", new)):
             if inc.sender != address:  # the request itself proves the address it came from
-                codes[side] = secrets.token_hex(4)
+                codes[side] = secrets.token_hex(8)  # 64 bits: not to be guessed
         self.store.start_address_change(
             game.name, power, old, new,
             {side: _digest(code) for side, code in codes.items()}, now)

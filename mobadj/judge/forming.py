@@ -82,6 +82,8 @@ class Forming(JudgeBase):
         if held:
             raise JudgeError(f"JOIN: you already play {held[0]} in {game.name}.")
         earlier = self.store.join(game.name, email)
+        if earlier is None and not self._seat_counts(game)[0]:
+            raise JudgeError(f"JOIN: every seat of {game.name} is taken.")
         waiting = flag(game.options, "approve") and (earlier is None
                                                      or earlier["status"] == "waiting")
         self.store.set_join(game.name, email, wishes, "waiting" if waiting else "accepted",
@@ -155,6 +157,10 @@ class Forming(JudgeBase):
             seat = given.get(j["email"])
             if seat is not None:
                 self.add_player(game, j["email"], seat, None, now, out)
+            else:  # the GM gave the last seats away meanwhile
+                out.append(Mail(j["email"], f"{game.name}: no seat left", (
+                    f"Every seat of {game.name} was taken before a power could be given to "
+                    f"you; sorry.\n\n{self._sig()}"), game=game.name))
             self.store.delete_join(game.name, j["email"])
         self.store.log(game.name, "seats given", {"seats": given}, now)
 
@@ -172,6 +178,9 @@ class Forming(JudgeBase):
             return f"{email} is not in {game.name}."
         if entry["status"] == "accepted":
             return f"{email} was already accepted."
+        if not self._seat_counts(game)[0]:
+            raise JudgeError(f"every seat of {game.name} is taken: REJECT {email}, or REPLACE "
+                             f"a player after the start")
         self.store.set_join(game.name, email, entry["wishes"], "accepted", entry["at"])
         out.append(Mail(email, f"{game.name}: you are in", (
             f"The GM of {game.name} accepted you. When every seat is taken the powers are "

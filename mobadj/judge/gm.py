@@ -83,6 +83,9 @@ class GMCommands(Accounts, Forming, Endings):
         if name == "history":
             return self._history(game, a.get("value"))
         if name == "addplayer":
+            if game.status == "forming" and self.store.joins(game.name) and \
+                    not self._seat_counts(game)[0]:
+                raise JudgeError("every seat is taken or promised to those who joined")
             added = self.add_player(game, a["email"], a["power"], a.get("password"), now, out)
             full = self._fill_if_full(game, now, out) if game.status == "forming" else ""
             return f"{added}\n{full}" if full else added

@@ -82,6 +82,8 @@ def test_the_gm_approves_and_starts(judge):
     assert "Every seat of g1 is taken; waiting for the GM's START." in gm(
         judge, "APPROVE dan@test.org")
     assert judge.store.game("g1").status == "forming"
+    assert "every seat of g1 is taken" in handle(judge, "zed@test.org", "JOIN g1")[0].body
+    assert "every seat of g1 is taken: REJECT eve@test.org" in gm(judge, "APPROVE eve@test.org")
     assert "Game started" in gm(judge, "START")
     players = {p.email: p.power for p in judge.store.players("g1")}
     assert players == {"ann@test.org": "NORTH", "gil@test.org": "EAST",
