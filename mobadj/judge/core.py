@@ -76,25 +76,10 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
                 reply = ("The judge could not handle your mail because of an internal error; "
                          "nothing in it was done. The GM can look into it; please try again "
                          "later or write to your GM.")
-            subject = inc.subject or "your mail to the judge"
-            if not subject.lower().startswith("re:"):
-                subject = "Re: " + subject
-            subject = subject[:120]
             kind = "nocommand" if found_nothing(parsed) else "reply"
-            verdict = self._verdict(inc.reply_to, kind, now)
-            if verdict.action == "reply":
-                out.insert(0, Mail(inc.reply_to, subject, reply + "\n" + self._sig(),
-                                   headers={"In-Reply-To": inc.message_id}))
-            elif verdict.action == "notice":
-                assert verdict.until is not None
-                notice = self._silence_notice(inc.reply_to, verdict.until, subject, out)
-                notice.headers["In-Reply-To"] = inc.message_id
-                out.insert(0, notice)
-                kind, outcome = "notice", f"{outcome}, not answered: reply limit"
-            else:
-                outcome = f"{outcome}, not answered: {verdict.why}"
-            if verdict.action != "silent":
-                self.store.add_reply(inc.reply_to, kind, now)
+            withheld = self._answer(inc, reply, kind, now, out)
+            if withheld:
+                outcome = f"{outcome}, not answered: {withheld}"
             self.store.record_mail(inc.message_id, uid, inc.sender, inc.subject, now, outcome)
             log.info("%s %s (uid %s) from %s: %d mail(s) queued", outcome, inc.message_id, uid,
                      inc.sender, len(out))

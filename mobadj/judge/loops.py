@@ -64,6 +64,28 @@ class ReplyLimits(JudgeBase):
             return Verdict("silent", f"more than {budget} replies within an hour")
         return Verdict("notice", until=min(answered) + HOUR)
 
+    def _answer(self, inc: Incoming, text: str, kind: str, now: float, out: list[Mail]
+                ) -> str:
+        """Put the reply to a mail first in ``out`` when the limits allow it (else the one
+        notice, or nothing); returns why it was withheld, or ""."""
+        subject = inc.subject or "your mail to the judge"
+        if not subject.lower().startswith("re:"):
+            subject = "Re: " + subject
+        subject = subject[:120]
+        verdict = self._verdict(inc.reply_to, kind, now)
+        if verdict.action == "silent":
+            return verdict.why
+        if verdict.action == "notice":
+            assert verdict.until is not None
+            reply = self._silence_notice(inc.reply_to, verdict.until, subject, out)
+            kind = "notice"
+        else:
+            reply = Mail(inc.reply_to, subject, f"{text}\n{self._sig()}")
+        reply.headers["In-Reply-To"] = inc.message_id
+        out.insert(0, reply)
+        self.store.add_reply(inc.reply_to, kind, now)
+        return "reply limit" if kind == "notice" else ""
+
     def _silence_notice(self, address: str, until: float, subject: str, out: list[Mail]
                         ) -> Mail:
         """The one notice to a silenced address, and the one mail to its GMs."""
