@@ -71,6 +71,16 @@ class ServerConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """The game pages (``mobadj web``): where they are served, and the public address that
+    results mails link to (``base_url``; None: mails carry no link)."""
+
+    base_url: str | None = None
+    host: str = "127.0.0.1"
+    port: int = 8080
+
+
+@dataclass(frozen=True)
 class JudgeConfig:
     """Everything ``mobadj serve`` needs."""
 
@@ -85,6 +95,7 @@ class JudgeConfig:
     max_body_bytes: int = 200_000
     replies_per_hour: int = 20  # per address; then one notice, and silence until it drops
     no_command_minutes: float = 60.0  # one "no command found" reply per address this often
+    web: WebConfig = field(default_factory=WebConfig)
 
     @property
     def db_path(self) -> Path:
@@ -165,6 +176,25 @@ def _positive(data: dict[str, Any], key: str, where: str) -> float | None:
     return number
 
 
+def _web(data: Any) -> WebConfig:
+    if data is None:
+        return WebConfig()
+    if not isinstance(data, dict):
+        raise ConfigError("web: expected a mapping of base_url, host, port")
+    base = data.get("base_url")
+    if base in (None, ""):
+        base = None
+    else:
+        base = str(base).strip().rstrip("/")
+        if not base.startswith(("http://", "https://")) or "?" in base or "#" in base:
+            raise ConfigError(f"web.base_url: expected an http:// or https:// address "
+                              f"(no query), got {data.get('base_url')!r}")
+    port = _require(data, "port", "web", int) if "port" in data else 8080
+    if not 0 < port < 65536:
+        raise ConfigError(f"web.port: expected a port number 1-65535, got {port}")
+    return WebConfig(base_url=base, host=str(data.get("host", "127.0.0.1")), port=port)
+
+
 def load_config(path: str | Path) -> JudgeConfig:
     """Read and check ``judge.yaml``; relative ``data_dir`` is taken from the file's folder."""
     path = Path(path)
@@ -209,4 +239,5 @@ def config_from_data(data: dict[str, Any], base: Path = Path(".")) -> JudgeConfi
         max_body_bytes=int(judge.get("max_body_bytes", 200_000)),
         replies_per_hour=int(_positive(judge, "replies_per_hour", "judge") or 20),
         no_command_minutes=_positive(judge, "no_command_window_minutes", "judge") or 60.0,
+        web=_web(data.get("web")),
     )

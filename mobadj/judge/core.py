@@ -176,7 +176,8 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
         raise AssertionError(f"not an open command: {cmd.name}")
 
     def _list_games(self) -> str:
-        rows = [f"{g.name:<16} {g.kind:<12} {g.status:<8} {g.phase}" for g in self.store.games()]
+        rows = [f"{g.name:<16} {g.kind:<12} {g.status:<8} {g.phase}" for g in self.store.games()
+                if self.store.web_key(g.name) is None]  # private games are not listed
         text = "Games on this judge:\n" + ("\n".join(rows) if rows else "(none)")
         forming = self._forming_list()
         if forming:

@@ -193,7 +193,8 @@ class Forming(JudgeBase):
         """What LIST shows of the games that take sign-ups: free seats and how to join."""
         lines = []
         for game in self.store.games():
-            if game.status != "forming" or not flag(game.options, "open"):
+            if (game.status != "forming" or not flag(game.options, "open")
+                    or self.store.web_key(game.name) is not None):  # private: by invitation
                 continue
             held = {p.power for p in self.store.players(game.name)}
             seats = host_for(game.kind).seats(game.options)
@@ -216,6 +217,8 @@ class Forming(JudgeBase):
             return f"UNWATCH: you no longer receive the results of {game.name}."
         if not flag(game.options, "watch", default=True):
             raise JudgeError(f"WATCH: {game.name} has no observers.")
+        if self.store.web_key(game.name) is not None:
+            raise JudgeError(f"WATCH: {game.name} is private: it has no observers.")
         if any(p.email == email for p in self.store.players(game.name)):
             raise JudgeError(f"WATCH: you play in {game.name}; you get its results already.")
         self.store.add_watcher(game.name, email, now)

@@ -46,6 +46,21 @@ def localize(text: str, tz: ZoneInfo) -> str:
 
 
 
+def duration(seconds: float) -> str:
+    """``2 days 3 hours`` / ``45 minutes``."""
+    minutes = int(round(seconds / 60))
+    days, rem = divmod(minutes, 1440)
+    hours, mins = divmod(rem, 60)
+    parts = []
+    if days:
+        parts.append(f"{days} day{'s' if days != 1 else ''}")
+    if hours:
+        parts.append(f"{hours} hour{'s' if hours != 1 else ''}")
+    if mins and not days:
+        parts.append(f"{mins} minute{'s' if mins != 1 else ''}")
+    return " ".join(parts) or "0 minutes"
+
+
 def header_lines(judge: str, game: str, kind: str, phase: str, deadline: str) -> str:
     """The ``::`` lines at the top of results (njudge style)."""
     return (

@@ -106,13 +106,17 @@ class Turns(Endings):
         public = f"{head}\nResults of {game.name}, {phase}\n\n{report_text}\n\n"
         attachments = [("result.json", "application/json",
                         json.dumps(data, indent=1).encode())] + result.attachments
-        readers = [(pl.email, result.private.get(pl.power, ""), "")
+        link = self._phase_link(game.name, phase)
+        seated = f"{next_line}\n\nOn the game's page: {link}" if link else next_line
+        # a private game's link carries its key: observers are not given it
+        watching = seated if self.store.web_key(game.name) is None else next_line
+        readers = [(pl.email, result.private.get(pl.power, ""), "", seated)
                    for pl in players.values() if pl.status != "out"]
-        readers += [(email, "", "") for email in self.store.watchers(game.name)]
-        readers.append((game.gm_email, "", " (GM copy)"))
-        for to, private, tag in readers:
+        readers += [(email, "", "", watching) for email in self.store.watchers(game.name)]
+        readers.append((game.gm_email, "", " (GM copy)", seated))
+        for to, private, tag, tail in readers:
             body = (public + (f"For you only:\n{private}\n\n" if private else "")
-                    + f"{next_line}\n\n{self._sig()}")
+                    + f"{tail}\n\n{self._sig()}")
             out.append(Mail(to, f"{game.name}: {phase} results{tag}", body, attachments,
                             headers={"Auto-Submitted": "auto-generated"}, game=game.name))
         if over:
@@ -121,6 +125,15 @@ class Turns(Endings):
             return f"{phase} resolved. {next_line}"
         ended = self._count_votes(self.store.game(game.name) or game, now, out)
         return f"{phase} resolved. {ended or next_line}"
+
+    def _phase_link(self, game: str, phase: str) -> str:
+        """The address of the phase's page (``web.base_url``); "" without one."""
+        base = self.config.web.base_url
+        if not base:
+            return ""
+        from mobadj.web.links import phase_url
+
+        return phase_url(base, game, phase, self.store.web_key(game))
 
     def rollback(self, game: Game, now: float, out: list[Mail]) -> str:
         """Undo the last resolved phase: state, NMR counters; its orders stand again."""

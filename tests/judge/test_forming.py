@@ -159,3 +159,31 @@ def test_a_game_forms_by_mail_through_the_servers(service, mail_servers, approve
     fan = S.wait_for("fan@test.org", 2)
     assert "you now receive the results" in text(fan[0])
     assert "Results of club, T1" in text(fan[1]) and "For you only" not in text(fan[1])
+
+
+def test_a_private_game_is_not_listed_nor_watched_and_observers_never_get_its_key(
+        tmp_path, clock):
+    from mobadj.judge.config import config_from_data
+    from mobadj.judge.core import Judge
+
+    from .conftest import Table
+
+    cfg = config_from_data({
+        "judge": {"address": "judge@test.org", "data_dir": str(tmp_path),
+                  "gm_addresses": ["gm@test.org"]},
+        "web": {"base_url": "https://example.org/judge"},
+    })
+    judge = Judge(Store(tmp_path / "judge.sqlite"), cfg, clock=clock, kdf_n=2**10)
+    t = Table(judge)
+    handle(judge, "fan@test.org", "WATCH g1")
+    with judge.store.transaction():
+        judge.store.set_web_key("g1", "s3cr3tkey", clock())
+    assert "g1" not in handle(judge, "x@test.org", "LIST")[0].body
+    assert "is private" in handle(judge, "other@test.org", "WATCH g1")[0].body
+    for seat in SEATS:
+        out = handle(judge, t.emails[seat], t.signon(seat) + "go 1\nready")
+    results = {m.to: m.body for m in out if "T1 results" in m.subject}
+    assert "key=s3cr3tkey" in results["north@test.org"]
+    assert "Results of g1, T1" in results["fan@test.org"]
+    assert "s3cr3tkey" not in results["fan@test.org"]
+    judge.store.close()
