@@ -1,8 +1,9 @@
 """Reading hostile mail calmly: whatever arrives becomes an :class:`Incoming` or is ignored.
 
 HTML-only mail is read through its text; multiparts give their first text part; odd
-charsets are decoded with replacement; quoted replies (``> ``, "On ... wrote:") and
-signatures (``-- ``) are dropped; auto-replies and bounces are recognised so the judge
+charsets are decoded with replacement; quoted replies (``> ``, "On ... wrote:"),
+signatures (``-- ``) and sign-offs are dropped by the reader ``mobadj adjudicate`` shares
+(:mod:`mobadj.orders.mailtext`); auto-replies and bounces are recognised so the judge
 never answers them (no mail loops); a missing Message-ID gets a stable one from the bytes.
 """
 
@@ -19,6 +20,8 @@ from email.message import EmailMessage, Message
 from email.utils import getaddresses, parseaddr
 from html.parser import HTMLParser
 
+from mobadj.orders.mailtext import strip_quotes_and_signature
+
 MAX_BODY_CHARS = 100_000
 MAX_LINES = 2_000
 
@@ -31,10 +34,6 @@ _AUTO_SUBJECT = re.compile(
 )
 _BOUNCE_SENDERS = re.compile(r"^(mailer-daemon|postmaster|no-?reply|bounces?)([+@]|$)", re.I)
 _MIME_LINE = re.compile(r"^(--\S+|content-[\w-]+:.*|mime-version:.*)\s*$", re.I)
-_WROTE = re.compile(r"^\s*(on\b.{0,200}\bwrote:|.{0,80}\b(schrieb|a écrit|escribió)\s*:)\s*$", re.I)
-_ORIGINAL = re.compile(
-    r"^\s*(-{2,}\s*(original message|forwarded message)\s*-{2,}|_{10,}|from:\s.+@.+)\s*$", re.I
-)
 
 
 @dataclass(frozen=True)
@@ -149,23 +148,6 @@ def body_text(msg: Message) -> str:
     else:
         return ""
     return "" if _is_binary(text) else text
-
-
-def strip_quotes_and_signature(text: str) -> str:
-    """Drop quoted replies, the quoted original after "On ... wrote:", and signatures."""
-    out: list[str] = []
-    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
-        bare = line.rstrip()
-        if bare in ("--", "-- ") or line == "-- " or bare == "__":
-            break  # signature separator: the rest is the signature
-        if _WROTE.match(bare) or _ORIGINAL.match(bare):
-            break  # the quoted original follows
-        if bare.lstrip().startswith(">") or bare.lstrip().startswith("|>"):
-            continue
-        out.append(line.replace("\t", " ").replace("\u200b", ""))
-    while out and not out[-1].strip():
-        out.pop()
-    return "\n".join(out)
 
 
 def auto_reason(msg: Message, sender: str) -> str | None:

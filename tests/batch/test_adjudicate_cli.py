@@ -42,7 +42,7 @@ def test_unreadable_orders_are_reported_and_the_rest_adjudicated(tmp_path) -> No
     orders = tmp_path / "o.txt"
     orders.write_text("France:\nA PAR - BRU\nA MAR - BUR\n")
     result = CliRunner().invoke(main, ["adjudicate", str(POSITION), str(orders)])
-    assert result.exit_code == 0
+    assert result.exit_code == 1  # the results are printed, and the status says a line was bad
     assert "Orders that could not be read (ignored):" in result.output
     assert "o.txt: line 2" in result.output
     assert "A MAR - BUR" in result.output
