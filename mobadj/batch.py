@@ -66,7 +66,7 @@ class _MapContext:
             try:
                 got = self.parser.parse_order(text)
             except ValueError as exc:  # OrderError and friends are ValueErrors
-                got = exc
+                got = exc.with_traceback(None)  # cached: must not keep frames alive
             self.cache[text] = got
         return got
 
@@ -343,18 +343,28 @@ _DUMPS = json.JSONEncoder(ensure_ascii=False, check_circular=False, allow_nan=Fa
                           separators=(",", ":")).encode
 
 
+_LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def _escape_breaks(text: str) -> str:
+    if "\x85" in text or "\u2028" in text or "\u2029" in text:
+        return text.translate(_LINE_BREAKS)
+    return text
+
+
 def to_json(out: dict[str, Any]) -> str:
-    """One output line: strict JSON that encodes as UTF-8 (never raises)."""
+    """One output line: strict JSON that encodes as UTF-8 and holds no character that a
+    line reader could take for a line break (never raises)."""
     try:
         text = _DUMPS(out)
         text.encode("utf-8")
-        return text
+        return _escape_breaks(text)
     except (ValueError, UnicodeEncodeError, RecursionError):
         pass
     try:
         text = _DUMPS(_clean(out))
         text.encode("utf-8")
-        return text
+        return _escape_breaks(text)
     except (ValueError, UnicodeEncodeError, RecursionError, TypeError) as exc:
         return _DUMPS(empty_output(None, None, [
             f"internal error: the result could not be written as JSON: {type(exc).__name__}"]))

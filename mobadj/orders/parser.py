@@ -55,6 +55,9 @@ from mobadj.orders.spelling import PrefixNames, normalise
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 CACHE_SIZE = 100_000
 """Parsed texts kept per map (a cache of immutable results, cleared when full)."""
+MAX_ERRORS_PER_LINE = 10
+"""After this many unreadable orders on one line the rest of the line is not read (one
+error says so): each error's did-you-mean costs time, and such a line is no order list."""
 MAX_LINE = 1000
 """The longest line (and order) read, in characters: no real order comes near it, and the
 cap keeps the time any one line can take to a few milliseconds."""
@@ -193,6 +196,7 @@ class OrderBuilder(Transformer):
         self.kinds = kinds
         self._infer: dict[str, str] = {}
         self.prefixes = PrefixNames(game_map)
+        self._suggestions: dict[str, tuple[str, ...]] = {}
         self.longest_name = max(
             (len(s.split()) for p in game_map.provinces.values() for s in (p.name, *p.aliases)),
             default=1) + 2  # and a coast of two words ("north coast")
@@ -251,9 +255,19 @@ class OrderBuilder(Transformer):
             return UnknownProvinceError(
                 f"ambiguous name {text!r} (it could be {' or '.join(exc.suggestions)})",
                 column=column, text=self.text)
-        suggestion = " or ".join(describe(s) for s in exc.suggestions) or None
+        suggestion = " or ".join(describe(s) for s in self._suggest(text)) or None
         return UnknownProvinceError(f"unknown province {text!r}", column=column, text=self.text,
                                     suggestion=suggestion)
+
+    def _suggest(self, text: str) -> tuple[str, ...]:
+        """The map's did-you-mean ids for an unknown name (slow, so kept by folded name)."""
+        key = fold(text)
+        found = self._suggestions.get(key)
+        if found is None:
+            if len(self._suggestions) >= 10_000:
+                self._suggestions.clear()
+            found = self._suggestions[key] = self.game_map.suggest(text)
+        return found
 
     def _describe(self, loc: str) -> str:
         name = self.game_map.describe(loc)
@@ -433,7 +447,8 @@ class OrderParser:
         self._power_cache: dict[str, str | None] = {}
         self._power_names = {fold(s): pid for pid, p in game_map.powers.items()
                              for s in (pid, p.name, *p.aliases) if fold(s)}
-        self._cache: dict[str, tuple[Order, ...]] = {}
+        self._cache: dict[str, tuple[Order, ...] | OrderError] = {}
+        self._accepts_cache: dict[tuple[int, ...], frozenset[str]] = {}
         self._prefix_words = {k.lower() for k in kinds} | {
             "build", "builds", "remove", "removes", "waive", "waives", "disband", "disbands"}
 
@@ -443,13 +458,19 @@ class OrderParser:
         return list(self._group(text))
 
     def _group(self, text: str) -> tuple[Order, ...]:
-        """Orders are immutable values, so the result for a given text is cached."""
+        """Orders are immutable values, so the result for a given text is cached (and so is
+        the error for a text that is no order: a pasted bad line costs its work once)."""
         cached = self._cache.get(text)
         if cached is None:
-            cached = tuple(self._parse_group(text))
+            try:
+                cached = tuple(self._parse_group(text))
+            except OrderError as exc:
+                cached = _bare(exc)
             if len(self._cache) >= CACHE_SIZE:
                 self._cache.clear()
             self._cache[text] = cached
+        if isinstance(cached, OrderError):
+            raise cached.with_traceback(None)
         return cached
 
     def _parse_group(self, text: str) -> list[Order]:
@@ -521,9 +542,16 @@ class OrderParser:
         try:
             interactive = self.lark.parse_interactive(head)
             interactive.exhaust_lexer()
-            return set(interactive.accepts())
         except (UnexpectedInput, _Fail):
             return set()
+        # what may follow depends only on the parser's stack: ask Lark (slow) once per stack
+        key = tuple(interactive.parser_state.state_stack)
+        found = self._accepts_cache.get(key)
+        if found is None:
+            if len(self._accepts_cache) >= CACHE_SIZE:
+                self._accepts_cache.clear()
+            found = self._accepts_cache[key] = frozenset(interactive.accepts())
+        return set(found)
 
     # -- powers -------------------------------------------------------------------------
     def power_of(self, text: str) -> tuple[str | None, str | None]:
@@ -578,6 +606,13 @@ _SECTION = re.compile(r"^\s*([^\W\d_][\w .'\-]*?)\s*(?:\([^()]{0,80}\)\s*)?:\s*"
 _NOTE = re.compile(r"\([^()]{0,80}\)\s*$")
 _BARE_PREFIX = re.compile(r"^\s*([^\W\d_][\w'\-]*)\s+([^\W\d_]\w*)")
 _SPLIT = re.compile(r"[,;]")
+
+
+def _bare(error: OrderError) -> OrderError:
+    """``error`` without its traceback and context: a cached error must not keep the
+    parser's frames (and everything they hold) alive."""
+    error.__traceback__ = error.__context__ = error.__cause__ = None
+    return error
 
 
 def too_long(text: str) -> OrderSyntaxError:
@@ -758,6 +793,7 @@ def _parse_line(parser: OrderParser, line: str, start: int, number: int, raw: st
     pieces = _SPLIT.split(rest) if ("," in rest or ";" in rest) else (rest,)
     offset = start
     append = result.orders.append
+    bad = 0
     for piece in pieces:
         stripped = piece.strip()
         if stripped:
@@ -766,6 +802,12 @@ def _parse_line(parser: OrderParser, line: str, start: int, number: int, raw: st
                 orders = parser._group(stripped)
             except OrderError as exc:
                 result.errors.append(exc.moved(number, lead, raw))
+                bad += 1
+                if bad == MAX_ERRORS_PER_LINE and offset + len(piece) < len(line):
+                    result.errors.append(OrderSyntaxError(
+                        f"the rest of the line is not read: {bad} orders on it could not be "
+                        "read", line=number, column=offset + len(piece) + 2, text=raw))
+                    return
             else:
                 for order in orders:
                     append(ParsedOrder(power, order, number, lead + 1, stripped))
