@@ -336,6 +336,7 @@ def read_lines(source: IO[Any]) -> Iterator[bytes | str | _Unreadable]:
         while line and line[-1:] not in (b"\n", "\n"):
             line = readline(1 << 16)
             size += len(line)
+        size -= line[-1:] in (b"\n", "\n")  # the line break is not the line's
         yield _Unreadable(f"too long: {size:,} bytes (at most {MAX_LINE_BYTES:,}); not read")
 
 

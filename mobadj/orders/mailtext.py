@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import re
 
-_WROTE = re.compile(r"^\s*(on\b.{0,200}\bwrote:|.{0,80}\b(schrieb|a écrit|escribió)\s*:)\s*$", re.I)
+_WROTE = re.compile(
+    r"^\s*(on\b.{0,200}\bwrote:|.{0,80}\b(schrieb|a écrit|escribió)\b.{0,120}:)\s*$", re.I)
 _ORIGINAL = re.compile(
     r"^\s*(-{2,}\s*(original message|forwarded message)\s*-{2,}|_{10,}|from:\s.+@.+)\s*$", re.I
 )

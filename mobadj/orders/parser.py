@@ -291,7 +291,11 @@ class OrderBuilder(Transformer):
         return _Subject(Unit(self._kind(kind), children[-1]), False, kind.column)
 
     def unit_with(self, children: list) -> _Subject:
-        kind = children[0]
+        kind, escort = children[0], children[2]
+        if self._kind(escort) != "D" or "D" not in self.game_map.unit_kinds:
+            raise _Fail(OrderSyntaxError(
+                f"unexpected '+{escort}': only a Don travels with a unit (Mobtown's G+D)",
+                column=escort.column - 1, text=self.text))
         return _Subject(Unit(self._kind(kind), children[-1]), True, kind.column)
 
     def bare_unit(self, children: list) -> _Subject:
@@ -461,6 +465,8 @@ class OrderParser:
         """Orders are immutable values, so the result for a given text is cached (and so is
         the error for a text that is no order: a pasted bad line costs its work once)."""
         cached = self._cache.get(text)
+        if type(cached) is tuple:
+            return cached
         if cached is None:
             try:
                 cached = tuple(self._parse_group(text))

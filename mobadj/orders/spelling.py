@@ -27,7 +27,7 @@ ARROWS = "\u2192\u21d2\u21e8\u2794\u279c\u27a1\u27f6\u27f9"
 """→ ⇒ ⇨ ➔ ➜ ➡ ⟶ ⟹: each is read as ``-`` (a move)."""
 
 _TO_DASH = str.maketrans({ch: "-" for ch in DASHES + ARROWS})
-_ODD = frozenset(DASHES + ARROWS)
+_ODD = re.compile(f"[{DASHES}{ARROWS}]")
 _BRACKETED = re.compile(r"\(\s*((?:via|by)(?:\s+convoy)?|holds?|h|stands?)\s*\)", re.IGNORECASE)
 
 MIN_PREFIX = 4
@@ -36,13 +36,14 @@ MIN_PREFIX = 4
 
 def normalise(text: str) -> str:
     """``text`` with other judges' and keyboards' spellings made plain; columns are kept."""
-    if not _ODD.isdisjoint(text):
+    if _ODD.search(text):
         text = text.translate(_TO_DASH)
     if "(" in text:
         text = _BRACKETED.sub(lambda m: " " + m.group(0)[1:-1] + " ", text)
-    end = len(text.rstrip())
-    if end and text[end - 1] == ".":
-        text = text[:end].rstrip(".")
+    if "." in text:
+        end = len(text.rstrip())
+        if end and text[end - 1] == ".":
+            text = text[:end].rstrip(".")
     return text
 
 

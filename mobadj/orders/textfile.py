@@ -32,11 +32,11 @@ def decode_text(data: bytes, name: str = "the file") -> tuple[str, str | None]:
             except UnicodeDecodeError as exc:
                 text = data[len(bom):].decode(codec, errors="replace")
                 return text, (f"{name}: not valid {label} after its byte-order mark (byte "
-                              f"{exc.start + len(bom)}); unreadable bytes are shown as \ufffd")
+                              f"{exc.start + len(bom) + 1}); unreadable bytes are shown as \ufffd")
     try:
         return data.decode("utf-8"), None
     except UnicodeDecodeError as exc:
-        where = exc.start
+        where = exc.start + 1  # counted from 1, as editors do
     try:
         text = data.decode("cp1252")
         label = "Windows-1252 (cp1252)"

@@ -63,7 +63,11 @@ def test_every_line_as_one_order(std, corpus) -> None:
             continue
         read += 1
         for order in orders:  # what was read prints as an order that reads back the same
-            assert parser.parse_group(str(order)) == [order], line
+            try:
+                again = parser.parse_group(str(order))
+            except OrderError as exc:
+                raise AssertionError(f"{line!r} -> {order!r}: {exc}") from None
+            assert again == [order], line
     assert read > COUNT // 4
 
 
