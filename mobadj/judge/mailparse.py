@@ -1,8 +1,9 @@
 """Reading hostile mail calmly: whatever arrives becomes an :class:`Incoming` or is ignored.
 
 HTML-only mail is read through its text; multiparts give their first text part; odd
-charsets are decoded with replacement; quoted replies (``> ``, "On ... wrote:") and
-signatures (``-- ``) are dropped; auto-replies and bounces are recognised so the judge
+charsets are decoded with replacement; quoted replies (``> ``, "On ... wrote:"),
+signatures (``-- ``) and sign-offs are dropped by the reader ``mobadj adjudicate`` shares
+(:mod:`mobadj.orders.mailtext`); auto-replies and bounces are recognised so the judge
 never answers them (no mail loops); a missing Message-ID gets a stable one from the bytes.
 """
 
@@ -21,6 +22,8 @@ from email.message import Message
 from email.utils import getaddresses, parseaddr
 from html.parser import HTMLParser
 
+from mobadj.orders.mailtext import strip_quotes_and_signature
+
 log = logging.getLogger("mobadj.judge.mailparse")
 # What malformed mail can make the email package and the HTML parser raise.
 MAIL_ERRORS = (email.errors.MessageError, ValueError, LookupError, TypeError, IndexError,
@@ -37,10 +40,6 @@ _AUTO_SUBJECT = re.compile(
 )
 _BOUNCE_SENDERS = re.compile(r"^(mailer-daemon|postmaster|no-?reply|bounces?)([+@]|$)", re.I)
 _MIME_LINE = re.compile(r"^(--\S+|content-[\w-]+:.*|mime-version:.*)\s*$", re.I)
-_WROTE = re.compile(r"^\s*(on\b.{0,200}\bwrote:|.{0,80}\b(schrieb|a écrit|escribió)\s*:)\s*$", re.I)
-_ORIGINAL = re.compile(
-    r"^\s*(-{2,}\s*(original message|forwarded message)\s*-{2,}|_{10,}|from:\s.+@.+)\s*$", re.I
-)
 
 
 @dataclass(frozen=True)
@@ -162,23 +161,6 @@ def squash(text: str) -> str:
     """Letters, digits, ``@`` and ``.`` of a text, in lower case: what survives of it when it
     is quoted (``> ``), re-wrapped or turned into HTML by someone else's mail program."""
     return re.sub(r"[^a-z0-9@.]+", "", html.unescape(text).lower())
-
-
-def strip_quotes_and_signature(text: str) -> str:
-    """Drop quoted replies, the quoted original after "On ... wrote:", and signatures."""
-    out: list[str] = []
-    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
-        bare = line.rstrip()
-        if bare in ("--", "-- ") or line == "-- " or bare == "__":
-            break  # signature separator: the rest is the signature
-        if _WROTE.match(bare) or _ORIGINAL.match(bare):
-            break  # the quoted original follows
-        if bare.lstrip().startswith(">") or bare.lstrip().startswith("|>"):
-            continue
-        out.append(line.replace("\t", " ").replace("\u200b", ""))
-    while out and not out[-1].strip():
-        out.pop()
-    return "\n".join(out)
 
 
 def _header(msg: Message, name: str) -> str | None:
