@@ -20,6 +20,7 @@ from mobadj.engine import (
     Outcome,
     Position,
     PositionError,
+    Reason,
     Rules,
     adjudicate,
 )
@@ -108,7 +109,9 @@ def check(host: Any, state: dict[str, Any], seat: str, text: str) -> Check:
         hold = "; the unit will hold" if pos.phase.is_movement else ""
         for r in trial.results:
             if r.power == seat and r.outcome is Outcome.INVALID and r.reason is not None:
-                out.notes.append(f"{r.order}: impossible ({r.reason.value}){hold}")
+                fate = ("; its owner's orders stand" if r.reason is Reason.NOT_OWNER
+                        else hold)
+                out.notes.append(f"{r.order}: impossible ({r.reason.value}){fate}")
     return out
 
 
