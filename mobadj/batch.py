@@ -237,15 +237,11 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _duplicates_rule(options: Any) -> tuple[Any, str]:
-    """The line's options without ``duplicate_orders`` (an order-reading option, not a rule
-    of the adjudicator), and its value (default ``last``)."""
-    if not isinstance(options, Mapping) or "duplicate_orders" not in options:
-        return options, "last"
-    from mobadj.orders.duplicates import check_rule
+    """The line's options without ``duplicate_orders``, and its value (default ``last``)."""
+    from mobadj.orders.duplicates import split_rule
 
-    rest = {k: v for k, v in options.items() if k != "duplicate_orders"}
     try:
-        return rest, check_rule(options["duplicate_orders"])
+        return split_rule(options)
     except ValueError as exc:
         raise PositionError(str(exc)) from None
 
@@ -254,19 +250,15 @@ def _last_order_wins(pairs: list[tuple[str, Any]], texts: list[tuple[str, str]],
                      bad: dict[int, str]) -> list[tuple[str, Any]]:
     """``pairs`` without the orders a later order for the same unit replaces; each of those
     is marked in ``bad`` (by its index in ``texts``) as replaced."""
-    from mobadj.orders.duplicates import last_order_wins
-    from mobadj.orders.parser import ParsedOrder
+    from mobadj.orders.duplicates import replaced_orders
 
     indices = [i for i in range(len(texts)) if i not in bad]
-    parsed = [ParsedOrder(pid, order, i, 1, texts[i][1])
-              for i, (pid, order) in zip(indices, pairs, strict=True)]
-    kept, replaced = last_order_wins(parsed)
-    if not replaced:
+    dropped = replaced_orders(pairs, [texts[i][1] for i in indices])
+    if not dropped:
         return pairs
-    for warning in replaced:
-        bad[warning.replaced.line] = (f"replaced by the later order {warning.by.text!r} "
-                                      "for the same unit")
-    return [(p.power, p.order) for p in kept]
+    for j, why in dropped.items():
+        bad[indices[j]] = why
+    return [pair for j, pair in enumerate(pairs) if j not in dropped]
 
 
 class _Unreadable:

@@ -8,7 +8,9 @@ rules (``Rules.position_from_data``); an order text may begin with its power's n
 Output: the standard keys, with ``Rules.batch_keys`` beside them (``defaults`` right after the
 orders, the others after ``centers``).  Each order string is echoed exactly as given; an ``&``
 group gives one result per unit, each with the group's text and ``"part"`` (that unit's
-canonical order).
+canonical order).  Two orders for one unit: the last one counts, as on every map
+(mobadj.orders.duplicates; ``"duplicate_orders": "first"`` in the line's options keeps the
+first legal one).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from mobadj.board import UnknownNameError
 from mobadj.engine import PositionError, Rules, adjudicate, with_options
+from mobadj.orders.duplicates import replaced_orders, split_rule
 
 if TYPE_CHECKING:
     from mobadj.board import GameMap
@@ -25,13 +28,17 @@ if TYPE_CHECKING:
 
 def run_line(case: Mapping[str, Any], game_map: GameMap, rules: Rules) -> dict[str, Any]:
     """Adjudicate one input object; raises PositionError for a bad position."""
-    if case.get("options"):
-        if not isinstance(case["options"], Mapping):
+    options = case.get("options")
+    if options:
+        if not isinstance(options, Mapping):
             raise PositionError("'options' must map option names to values")
         try:
-            rules = with_options(rules, case["options"])
+            options, duplicates = split_rule(options)
+            rules = with_options(rules, options)
         except ValueError as exc:
             raise PositionError(str(exc)) from None
+    else:
+        duplicates = "last"
     noun = rules.power_noun
     spelling: dict[str, str] = {}
     for key in ("units", "centers", "dislodged", "orders"):
@@ -47,7 +54,8 @@ def run_line(case: Mapping[str, Any], game_map: GameMap, rules: Rules) -> dict[s
     parser = rules.order_parser(game_map)
     errors: list[str] = []
     pairs: list[tuple[str, Any]] = []
-    texts: list[tuple[str, str, Any]] = []  # (power, text, order or error text)
+    texts: list[tuple[str, str, Any]] = []  # (power, text, the group's order or error text)
+    given: list[int] = []  # the index in ``texts`` of each order in ``pairs``
     for name, items in (case.get("orders") or {}).items():
         pid = game_map.power_id(str(name))
         if isinstance(items, str):
@@ -68,15 +76,24 @@ def run_line(case: Mapping[str, Any], game_map: GameMap, rules: Rules) -> dict[s
                 texts.append((pid, str(text), str(exc)))
                 continue
             for order in group:
+                given.append(len(texts))
                 pairs.append((pid, order))
                 texts.append((pid, str(text), order if len(group) > 1 else None))
+    replaced: dict[int, str] = {}  # index in ``texts`` -> why a later order replaced it
+    if duplicates == "last":
+        dropped = replaced_orders(pairs, [texts[i][1] for i in given])
+        replaced = {given[j]: why for j, why in dropped.items()}
+        pairs = [pair for j, pair in enumerate(pairs) if j not in dropped]
     result = adjudicate(position, pairs, game_map, rules)
     out_orders: list[dict[str, Any]] = []
     it = iter(result.results)
-    for pid, text, extra in texts:
-        if isinstance(extra, str):
-            out_orders.append({"power": spelling[pid], "order": text, "result": "invalid",
-                               "reason": extra})
+    for i, (pid, text, extra) in enumerate(texts):
+        if isinstance(extra, str) or i in replaced:
+            entry = {"power": spelling[pid], "order": text, "result": "invalid",
+                     "reason": replaced.get(i, extra)}
+            if i in replaced and extra is not None:
+                entry["part"] = str(extra)
+            out_orders.append(entry)
             continue
         r = next(it)
         entry = {"power": spelling.get(r.power, r.power), "order": text,
