@@ -91,8 +91,16 @@ class Phase:
         season = SEASON_NAMES.get(self.season, self.season)
         return f"{season} {self.year} {KIND_NAMES[self.kind]}"
 
+    def place(self) -> tuple[str, str]:
+        """Its place in a calendar of the game: (group, name in the group), e.g.
+        ``("1901", "Fall retreats")``."""
+        return str(self.year), SEASON_NAMES.get(self.season, self.season) + _IN_GROUP[self.kind]
+
     def __str__(self) -> str:
         return f"{self.season}{self.year}{self.kind}"
+
+
+_IN_GROUP = {"M": "", "R": " retreats", "A": " adjustments"}
 
 
 class PhaseLike(Protocol):
@@ -108,6 +116,10 @@ class PhaseLike(Protocol):
     def is_adjustment(self) -> bool: ...
 
     def long_name(self) -> str: ...
+
+    def place(self) -> tuple[str, str]:
+        """(group, name in the group) in a calendar of the game (the game pages)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)

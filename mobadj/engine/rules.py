@@ -44,6 +44,11 @@ Reports and pictures
     ``batch_keys`` and ``batch_value(key, result, spell)`` (mobadj.batch_variant),
     ``power_word``, ``power_noun``, ``picture_note``, ``options_title``.
 
+Game pages (mobadj.web)
+    ``page_words`` (headings a variant words its own way), ``page_legend`` (the key to the
+    picture), ``page_tables(data, names)`` (tables under a phase, e.g. where each leader
+    stands); a phase's ``place()`` puts it in the pages' calendar.
+
 The DATC's rule options (section 4; docs/rulings.md has the table) are fields; every default is
 the DATC preference, and :data:`OPTIONS` lists the choices.  The alternatives that change
 resolution run in :class:`mobadj.engine.options.OptionResolver`, so the default resolver's hot
@@ -110,6 +115,17 @@ OPTIONS: dict[str, tuple[Any, ...]] = {
 }
 
 
+@dataclass(frozen=True)
+class PageTable:
+    """A table a variant shows under a phase on the game pages: a heading, the column
+    headings, rows of text cells, and a line after it."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    note: str = ""
+
+
 def option(default: Any, choices: tuple[Any, ...] = (True, False)) -> Any:
     """A game option of a variant: a dataclass field whose value must be one of ``choices``
     (the first is the preferred default, shown first in messages)."""
@@ -143,6 +159,11 @@ class Rules:
     #: failures that make an order void whatever the others do (the judge's preview)
     void_reasons: ClassVar[frozenset[StrEnum]] = frozenset(
         {Reason.VOID_SUPPORT, Reason.VOID_CONVOY, Reason.NO_CONVOY})
+    #: headings of the game pages a variant words its own way: "news" (a phase's events),
+    #: "calendar" (the list of phases), "legend" (the key to the picture); else the pages' own
+    page_words: ClassVar[Mapping[str, str]] = {}
+    #: the game pages' key to the picture: (symbol, what it means); none when empty
+    page_legend: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     paradox: str = "szykman"
     #: DATC 4.A.1: a convoy with several routes is disrupted when "all_routes" are (b) or
@@ -430,6 +451,13 @@ class Rules:
         """What a picture of ``result`` shows, as the renderer reads a mapping; None: the new
         position with the arrows of the orders as published."""
         return None
+
+    # ---- game pages --------------------------------------------------------------------------
+
+    def page_tables(self, data: Mapping[str, Any], names: Mapping[str, str]) -> list[PageTable]:
+        """Tables the game pages show under a phase, read from its position as stored
+        (``Position.to_data()``; ``names``: power id -> name); none in the standard game."""
+        return []
 
 
 _CHOICES: dict[type[Rules], dict[str, tuple[Any, ...]]] = {}

@@ -97,6 +97,15 @@ class MPhase:
         what = {MOVE: "movement", RETREAT: "weekend retreats", ADJUST: "weekend adjustments"}
         return f"Week {self.week}, {month}: {what[self.kind]}"
 
+    def place(self) -> tuple[str, str]:
+        """Its place in the calendar: ``("July 1919", "Week 2")``, ``("June 1919", "Don
+        placement")``."""
+        month = f"{_MONTHS[self.month - 1]} {self.year}"
+        if self.is_start:
+            return month, "Don placement"
+        return month, f"Week {self.week}" + {MOVE: "", RETREAT: " retreats",
+                                             ADJUST: " adjustments"}[self.kind]
+
     def __str__(self) -> str:
         if self.is_start:
             return f"{self.year}-{self.month:02d}-START"

@@ -25,6 +25,7 @@ from mobadj.engine import (
     Dislodged,
     OrderResult,
     Outcome,
+    PageTable,
     Position,
     Reason,
     Rules,
@@ -47,6 +48,7 @@ from mobadj.mobtown.state import MobtownPosition, initial_position, read_positio
 from mobadj.mobtown.terms import (
     DON_CROSSING,
     GAOL,
+    LEGEND,
     SUBWAY_RETREATS,
     WIN,
     MobtownReason,
@@ -85,6 +87,10 @@ class MobtownRules(Rules):
     too_many_reason: ClassVar[bool] = False
     void_reasons: ClassVar[frozenset[Any]] = Rules.void_reasons | {
         MobtownReason.HIGHWAY, MobtownReason.SUBWAY_NOT_MARKED, MobtownReason.NO_SUBWAY}
+    page_words: ClassVar[Mapping[str, str]] = {
+        "news": "News from the underworld", "calendar": "Calendar",
+        "legend": "The city plan's legend"}
+    page_legend: ClassVar[tuple[tuple[str, str], ...]] = LEGEND
 
     move_hooks: bool = True
     #: a captured Don gives his captor's move +1 and a free highway crossing (ruling 3)
@@ -408,3 +414,34 @@ class MobtownRules(Rules):
             "caption": f"{result.phase.long_name()} ({result.phase})",
         }
 
+    # ---- game pages ----------------------------------------------------------------------
+
+    def page_tables(self, data: Mapping[str, Any], names: Mapping[str, str]) -> list[PageTable]:
+        """Where each Don stands, free or captive of another mob's Gang there (rule 3), and
+        how many Gangs of each mob are in gaol (rule 7)."""
+        units: Mapping[str, list[str]] = data.get("units") or {}
+        gangs: dict[str, str] = {}
+        for power, items in units.items():
+            for text in items:
+                kind, _, where = str(text).partition(" ")
+                if kind == "G":
+                    gangs[where.strip()] = power
+        rows: list[tuple[str, str]] = []
+        gaol: dict[str, int] = {}
+        for power, items in sorted(units.items()):
+            for text in items:
+                kind, _, rest = str(text).partition(" ")
+                space = rest.replace("captive", "").strip()
+                if kind == "D":
+                    captor = gangs.get(space) if "captive" in rest else None
+                    held = f" — captive of {names.get(captor, captor)}" if (
+                        captor is not None and captor != power) else ""
+                    rows.append((names.get(power, power), space + held))
+                elif kind == "G" and space == GAOL:
+                    gaol[power] = gaol.get(power, 0) + 1
+        if not rows and not gaol:
+            return []
+        inside = ", ".join(f"{names.get(p, p)} {n} Gang{'s' if n > 1 else ''}"
+                           for p, n in gaol.items())
+        return [PageTable("Dons and the gaol", ("Mob", "Don"), tuple(rows),
+                          f"In gaol ({GAOL}): {inside or 'nobody'}.")]

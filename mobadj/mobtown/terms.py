@@ -14,6 +14,17 @@ WATER = "water"  # the terrain where Dons drown (rule 3)
 MAX_DONS = 6  # rule 3
 WIN = 17  # rule 8: centres that win the game
 DON_CROSSING = ("free", "support")  # ruling 5
+#: the game pages' key to the city plan (mobadj.web)
+LEGEND = (
+    ("G", "a Gang (the number of a mob's Gangs is limited by its centres)"),
+    ("D", "a Don, the mob's boss; a captured Don stands with another mob's Gang"),
+    ("○", "a supply centre; filled in its owner's colour"),
+    (GAOL, "the gaol (Mobtown Police Department): a Gang retreats there, never moves"),
+    ("highway", "yellow roads: crossing one needs one more support"),
+    ("U", "a subway station: a Gang travels G(Tam)-U-Ext from station to station"),
+    ("water", "blue spaces: Gangs swim across"),
+    ("→", "a move that succeeded; dashed: one that failed; dotted: a support"),
+)
 SUBWAY_RETREATS = ("subway_only", "any")  # ruling 7
 
 

@@ -16,6 +16,12 @@ def test_phase_names_round_trip() -> None:
     assert Phase.parse("w1901a").long_name() == "Winter 1901 Adjustments"
 
 
+def test_a_phase_has_its_place_in_the_game_pages_calendar() -> None:
+    assert Phase.parse("S1901M").place() == ("1901", "Spring")
+    assert Phase.parse("F1902R").place() == ("1902", "Fall retreats")
+    assert Phase.parse("W1903A").place() == ("1903", "Winter adjustments")
+
+
 @pytest.mark.parametrize("bad", ["1901", "S1901", "S1901X", "X1901M", "S1901A"])
 def test_bad_phases_are_refused_with_the_expected_shape(bad: str) -> None:
     with pytest.raises(PositionError, match="phase"):

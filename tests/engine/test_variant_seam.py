@@ -1,5 +1,6 @@
-"""The seam between the engine and its variants: the front ends (judge, renderer, CLI, batch)
-ask the registry and never name a variant, in code or in the modules they import."""
+"""The seam between the engine and its variants: the front ends (judge, renderer, CLI, batch,
+game pages) ask the registry and never name a variant, in code, in the modules they import or
+in the pages' templates."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 from mobadj.engine import Rules, known_maps, rules_class
 
 PACKAGE = Path(__file__).resolve().parents[2] / "mobadj"
-FRONT_ENDS = ("judge", "render", "cli", "batch.py", "batch_variant.py")
+FRONT_ENDS = ("judge", "render", "cli", "web", "batch.py", "batch_variant.py")
 
 
 def variant_words() -> set[str]:
@@ -66,6 +67,10 @@ def test_no_front_end_names_a_variant():
              for path in front_end_files()
              for line, text in code_strings(path.read_text(encoding="utf-8"))
              if any(word in text.lower() for word in words)]
+    named += [f"{path.relative_to(PACKAGE.parent)}:{line}: {text.strip()!r}"  # the pages' HTML
+              for path in sorted((PACKAGE / "web" / "templates").glob("*.html"))
+              for line, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+              if any(word in text.lower() for word in words)]
     assert not named, "front ends must ask the registry (mobadj.engine.variants):\n" + "\n".join(
         named)
 

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from mobadj.batch import run_case
 from mobadj.cli import main
+from mobadj.engine import rules_for
 
 ROOT = Path(__file__).resolve().parents[2]
 ORDERS = ROOT / "orders" / "mobtown2"
@@ -129,3 +130,18 @@ def test_batch_last_order_wins_as_on_the_standard_map():
     assert first["units"]["capone"] == ["G Cit", "G Mem"]
     bad = run_case({**case, "options": {"duplicate_orders": "never"}})
     assert bad["errors"] == ["duplicate_orders must be last or first, not 'never'"]
+
+
+def test_game_page_table_of_the_dons_and_the_gaol():
+    rules = rules_for("mobtown2")
+    names = {"capone": "Al Capone", "lepke": "Lepke", "luciano": "Lucky Luciano"}
+    data = {"units": {"capone": ["G Har", "G Lex", "D Lex"], "lepke": ["D Har captive"],
+                      "luciano": ["G MTPD", "G MTPD", "D WCP"]}}
+    (table,) = rules.page_tables(data, names)
+    assert (table.title, table.columns) == ("Dons and the gaol", ("Mob", "Don"))
+    assert table.rows == (("Al Capone", "Lex"), ("Lepke", "Har — captive of Al Capone"),
+                          ("Lucky Luciano", "WCP"))
+    assert table.note == "In gaol (MTPD): Lucky Luciano 2 Gangs."
+    assert rules.page_tables({"units": {}}, names) == []
+    assert rules_for("standard").page_tables(data, names) == []
+    assert rules.page_words["calendar"] == "Calendar" and rules.page_legend
