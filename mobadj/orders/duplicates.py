@@ -79,13 +79,13 @@ def _same_unit(a: Any, b: Any) -> bool:
 
 
 def last_order_wins(orders: Sequence[Any], where: Callable[[Any], str] | None = None
-                    ) -> tuple[list[Any], list[OrderError]]:
+                    ) -> tuple[list[Any], list[ReplacedOrder]]:
     """``orders`` (ParsedOrder-like: power, order, line, column, text) without those a later
     order replaces, and one :class:`ReplacedOrder` warning for each.  ``where(parsed)`` may
     name the file of an order, for orders read from several files."""
     kept: list[Any] = []
     by_province: dict[str, list[int]] = {}
-    warnings: list[OrderError] = []
+    warnings: list[ReplacedOrder] = []
     for parsed in orders:
         unit = getattr(parsed.order, "unit", None)
         if not isinstance(unit, Unit) or isinstance(parsed.order, Build):
