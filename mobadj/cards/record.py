@@ -10,7 +10,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from mobadj.cards.protocol import GameState, IllegalAction
+from mobadj.cards.protocol import GameState, IllegalAction, undo_refusal
 from mobadj.cards.registry import game_class
 
 
@@ -81,6 +81,7 @@ def undo_last(game: str, state: GameState, player: int) -> GameState:
     record = GameRecord.of(game, state)
     before = record.replay(len(record.actions) - 1)
     action = before.parse(player, record.actions[-1][1])
-    if not before.can_undo(player, action):
-        raise IllegalAction("that action cannot be undone (it revealed or drew something)")
+    refusal = undo_refusal(before, state, player, action)
+    if refusal:
+        raise IllegalAction(refusal)
     return before

@@ -10,6 +10,7 @@ operations in :mod:`.operations`, options in :mod:`.modes`, refusals in :mod:`.c
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, ClassVar
 
 from mobadj.cards.microcity import checks, operations, phases, setup_game
@@ -165,14 +166,9 @@ class MicroCityState(GameState):
     def check_invariants(self) -> list[str]:
         return checks.invariants(self)
 
-    def can_undo(self, player: int, action: Any) -> bool:
-        """Undo is allowed unless the action ended the turn (the next dice were rolled)."""
-        if str(action) not in self._legal(player):
-            return False
-        trial = self.clone()
-        turn = trial.turn
-        trial._apply(player, action)
-        return trial.turn == turn and trial.result is None
+    def hidden_from(self, player: int) -> Counter[tuple[str, Any]]:
+        """The competitive Advantage deck (face down); the dice are chance (the RNG)."""
+        return Counter(("advantage deck", a) for a in self.adv_deck)
 
     # -- helpers used by phases and effects -------------------------------------------------
     def clone(self) -> MicroCityState:
