@@ -42,7 +42,7 @@ from mobadj.cards.microcity.effects import Op, Option, area_name, options, posit
 from mobadj.cards.microcity.modes import Config
 from mobadj.cards.protocol import GameInfo, GameState, IllegalAction
 
-RULES_VERSION = "micro-city rulebook (shared/rules/micro-city.md), mobadj rulings 1"
+RULES_VERSION = "micro-city rulebook (shared/rules/micro-city.md), mobadj rulings 2"
 
 _DECK = load_deck()
 
@@ -222,13 +222,18 @@ class MicroCityState(GameState):
         return pos - 4 < len(self.city.seaports)
 
     def removable_areas(self, player: int) -> list[tuple[str, Op]]:
-        """Areas whose Investment marker an effect may remove: Quarters; in the competitive
-        mode also Goal areas and Contracts (either player's marker, rulebook "Retrieving
-        Investment markers").  Ruling: completed Building stages and solo Contracts keep
-        their markers."""
+        """Areas whose Investment marker an effect may remove ("any area": rulebook "PROJECT
+        CARDS"): Quarters and completed Building stages (not with ``stage_markers=fixed``);
+        in the competitive mode also Goal areas and Contracts (either player's marker,
+        rulebook "Retrieving Investment markers").  Ruling: solo Contracts keep theirs."""
         out: list[tuple[str, Op]] = [
             (CELL_NAMES[c], ("cell", c)) for c in range(18) if self.inv[c] >= 0
         ]
+        if self.cfg.stage_markers == "removable":
+            out += [
+                (area_name(("stage", k)), ("stage", k))
+                for k, o in enumerate(self.stage_marks) if o >= 0
+            ]
         if self.cfg.competitive:
             for gi, marks in enumerate(self.goal_marks):
                 out += [
