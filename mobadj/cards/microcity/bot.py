@@ -264,7 +264,7 @@ class MicroCityBasicBot(Bot):
 
 
 OPPONENT_MARKER = 30.0  # what a marker in the opponent's pool is worth to the opponent
-ADVANTAGE_PROGRESS = 40.0  # per victory point of a face-up Advantage card, when nearly met
+ADVANTAGE_PROGRESS = 100.0  # per victory point of a face-up Advantage card, when nearly met
 
 
 def advantage_progress(st: MicroCityState, player: int, cond: dict[str, Any]) -> float:
