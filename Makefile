@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean setup
+.PHONY: demo test lint bench clean setup screenshots
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -32,6 +32,11 @@ bench: $(STAMP)
 	$(BIN)/python bench/render_bench.py --write
 	$(BIN)/python bench/cards_bench.py --write
 	$(BIN)/python bench/judge_bench.py --write
+	$(BIN)/python bench/web_bench.py --write
+
+# The game pages' screenshots in docs/img, taken by the browser tests (Chromium).
+screenshots: $(STAMP)
+	MOBADJ_SCREENSHOTS=docs/img $(BIN)/python -m pytest -q tests/web/test_browser.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

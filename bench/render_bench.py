@@ -34,7 +34,14 @@ import cairosvg  # noqa: E402
 import yaml  # noqa: E402
 
 from mobadj.board.loader import load_map  # noqa: E402
-from mobadj.render import load_layout, raster, render_png, render_svg, svg_to_png  # noqa: E402
+from mobadj.render import (  # noqa: E402
+    load_layout,
+    placement,
+    raster,
+    render_png,
+    render_svg,
+    svg_to_png,
+)
 
 
 def timed(fn, runs: int = 1) -> tuple[float, float, object]:
@@ -85,9 +92,11 @@ def table(rows: list[tuple[str, float, float, int | None]], load: float, runs: i
 SECTION = """## Rendering
 
 Measured by `bench/render_bench.py --write` (this section only; the rest of the file is
-`make bench`'s).  The Mobtown II board as PNG at scale 1 (1616 x 1118 pixels), start
+`make bench`'s).  The Mobtown II board as PNG at scale 1 (1952 x 1314 pixels), start
 position and a mid-game position with 33 units, 7 move arrows and 3 supports; the standard
-map (1568 x 1442 pixels) at its start.
+map (1824 x 1650 pixels) at its start.  Every process also lays out the labels and routes
+the subway lines once (`mobadj.render.placement`, about 0.3 s for Mobtown II), which the
+*cold* and *disk* rows include.
 
 {table}
 
@@ -113,7 +122,7 @@ takes the same path: `svg_to_png` recognises documents `render_svg` returned in 
 - Board PNGs are written with a 256-colour palette: a third of the size (it is mailed to
   every player after every phase) and quicker to encode; no pixel moves by more than a
   quarter of the scale and the eye sees no difference.  `palette=False` keeps full colour.
-- Memory: about 7 MB per layer at scale 1 (base + one tint per mob), at most 4 boards.
+- Memory: about 10 MB per layer at scale 1 (base + one tint per mob), at most 4 boards.
 """
 
 
@@ -142,8 +151,10 @@ def measure(runs: int) -> tuple[list[tuple[str, float, float, int | None]], floa
     svg_mid = render_svg(gm, layout, mid)
     row("full conversion (cairosvg), mid-game", lambda: cairosvg.svg2png(
         bytestring=svg_mid.encode("utf-8")), 3)
+    placement._CACHE.clear()  # a new process lays the board out afresh
     row("cold: first picture, empty disk cache", lambda: render_png(gm, layout, mid))
     raster._BOARDS.clear()
+    placement._CACHE.clear()
     row("disk: first picture of a new process", lambda: render_png(gm, layout, mid))
     row("warm: render_png, start position", lambda: render_png(gm, layout), runs)
     row("warm: render_png, mid-game", lambda: render_png(gm, layout, mid), runs)

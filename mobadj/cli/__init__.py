@@ -15,6 +15,7 @@ COMMAND_MODULES = (
     "mobadj.cli.adjudicate_cmd",
     "mobadj.cli.play_cmd",
     "mobadj.cli.judge_cmd",
+    "mobadj.cli.web_cmd",
 )
 
 

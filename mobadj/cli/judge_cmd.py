@@ -294,3 +294,45 @@ def list_games(config_path: Path) -> None:
         players = len(judge.store.players(g.name))
         click.echo(f"{g.name:<16} {g.kind:<10} {g.status:<8} {g.phase or '-':<8} "
                    f"{players} player(s)  deadline {reports.when(g.deadline, judge.tz)}")
+
+
+@game.command("link")
+@CONFIG
+@click.argument("name")
+@click.option("--private", "mode", flag_value="private",
+              help="Make the game private: its pages then need the key in this link.")
+@click.option("--public", "mode", flag_value="public",
+              help="Make the game's pages public again (the key stops working).")
+@click.option("--new-key", is_flag=True,
+              help="Give a private game a new key: links handed out before stop working.")
+def link(config_path: Path, name: str, mode: str | None, new_key: bool) -> None:
+    """The address of a game's pages to hand out (`mobadj web`); for a private game it
+    carries the game's key."""
+    import secrets
+
+    from mobadj.web.links import game_url
+
+    judge = _open(config_path)
+    store = judge.store
+    with store.transaction():
+        g = store.game(name)
+        if g is None:
+            raise click.ClickException(f"no game {name!r}")
+        key = store.web_key(g.name)
+        if mode == "public":
+            store.set_web_key(g.name, None, judge.clock())
+            key = None
+        elif mode == "private" or (new_key and key is not None):
+            if key is None or new_key:
+                key = secrets.token_urlsafe(18)
+                store.set_web_key(g.name, key, judge.clock())
+        elif new_key:
+            raise click.ClickException(f"{g.name} is public: it has no key (use --private)")
+    base = judge.config.web.base_url
+    url = game_url(base or "", g.name, key)
+    if not base:
+        url = url.lstrip("/")
+    click.echo(f"{g.name} is {'private' if key else 'public'}: {url}")
+    if not base:
+        click.echo("(a path under the pages' address: set web.base_url in judge.yaml for the "
+                   "full link)")

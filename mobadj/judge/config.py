@@ -63,6 +63,16 @@ class ServerConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """The game pages (``mobadj web``): where they are served, and the public address that
+    results mails link to (``base_url``; None: mails carry no link)."""
+
+    base_url: str | None = None
+    host: str = "127.0.0.1"
+    port: int = 8080
+
+
+@dataclass(frozen=True)
 class JudgeConfig:
     """Everything ``mobadj serve`` needs."""
 
@@ -75,6 +85,7 @@ class JudgeConfig:
     gm_addresses: tuple[str, ...] = ()
     game_defaults: dict[str, Any] = field(default_factory=dict)
     max_body_bytes: int = 200_000
+    web: WebConfig = field(default_factory=WebConfig)
 
     @property
     def db_path(self) -> Path:
@@ -144,6 +155,25 @@ def _server(data: Any, where: str, default_port: int, default_tls: str,
     )
 
 
+def _web(data: Any) -> WebConfig:
+    if data is None:
+        return WebConfig()
+    if not isinstance(data, dict):
+        raise ConfigError("web: expected a mapping of base_url, host, port")
+    base = data.get("base_url")
+    if base in (None, ""):
+        base = None
+    else:
+        base = str(base).strip().rstrip("/")
+        if not base.startswith(("http://", "https://")) or "?" in base or "#" in base:
+            raise ConfigError(f"web.base_url: expected an http:// or https:// address "
+                              f"(no query), got {data.get('base_url')!r}")
+    port = _require(data, "port", "web", int) if "port" in data else 8080
+    if not 0 < port < 65536:
+        raise ConfigError(f"web.port: expected a port number 1-65535, got {port}")
+    return WebConfig(base_url=base, host=str(data.get("host", "127.0.0.1")), port=port)
+
+
 def load_config(path: str | Path) -> JudgeConfig:
     """Read and check ``judge.yaml``; relative ``data_dir`` is taken from the file's folder."""
     path = Path(path)
@@ -186,4 +216,5 @@ def config_from_data(data: dict[str, Any], base: Path = Path(".")) -> JudgeConfi
         gm_addresses=tuple(str(a).lower() for a in gms),
         game_defaults=dict(data.get("game_defaults") or {}),
         max_body_bytes=int(judge.get("max_body_bytes", 200_000)),
+        web=_web(data.get("web")),
     )

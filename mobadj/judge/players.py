@@ -250,7 +250,8 @@ class PlayerCommands(JudgeBase):
         if not recipients:
             raise JudgeError("Press refused: nobody to send it to.")
         phase = host.phase(game.state) if game.state is not None else "-"
-        self.store.add_press(game.name, phase, power, recipients, grey, text, now)
+        self.store.add_press(game.name, phase, power, recipients, grey, text, now,
+                             broadcast=to_all)
         sender = "Anonymous (grey press)" if grey else power
         heading = f"Press in {game.name} from {sender} to " + (
             "everyone" if to_all else ", ".join(recipients)

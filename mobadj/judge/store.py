@@ -99,7 +99,14 @@ CREATE TABLE IF NOT EXISTS outbox (
 CREATE INDEX IF NOT EXISTS outbox_unsent ON outbox(sent) WHERE sent IS NULL;
 CREATE TABLE IF NOT EXISTS auth_failures (key TEXT NOT NULL, at REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS auth_failures_key ON auth_failures(key, at);
+CREATE TABLE IF NOT EXISTS web_keys (   -- a private game's pages need this key (mobadj web)
+    game TEXT PRIMARY KEY REFERENCES games(name), key TEXT NOT NULL, created REAL NOT NULL
+);
 """
+# Columns added after a table was first created: (table, column, declaration).
+ADDED_COLUMNS = (
+    ("press", "broadcast", "INTEGER NOT NULL DEFAULT 0"),  # sent to ALL: public on the pages
+)
 
 # scrypt cost: 2**14 takes ~70 ms here, slow enough to hurt guessing, fast enough to serve.
 KDF_N = 2**14
@@ -193,25 +200,44 @@ class StoreError(RuntimeError):
 class Store:
     """One SQLite file.  Use :meth:`transaction` for every change that must be atomic."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, readonly: bool = False) -> None:
+        """Open (and create or bring up to date) the store; ``readonly`` opens an existing
+        store for reading only (the web pages, beside a running judge)."""
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(
-            str(self.path), isolation_level=None, timeout=30, check_same_thread=False
-        )
-        self.db.row_factory = sqlite3.Row
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute("PRAGMA foreign_keys=ON")
+        self.readonly = readonly
         self._depth = 0
-        self.db.executescript(SCHEMA)
-        row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        if row is None:
+        if readonly:
+            if not self.path.is_file():
+                raise StoreError(f"{self.path}: no judge store there (has the judge run?)")
+            self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
+                                      isolation_level=None, timeout=30,
+                                      check_same_thread=False)
+            self.db.row_factory = sqlite3.Row
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(
+                str(self.path), isolation_level=None, timeout=30, check_same_thread=False
+            )
+            self.db.row_factory = sqlite3.Row
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self.db.executescript(SCHEMA)
+            for table, column, decl in ADDED_COLUMNS:
+                have = {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}
+                if column not in have:
+                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
+        try:
+            row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: not a judge store ({exc})") from None
+        if row is None and not readonly:
             self.db.execute(
                 "INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
             )
-        elif int(row[0]) != SCHEMA_VERSION:
-            raise StoreError(f"{self.path}: schema {row[0]}, this judge reads {SCHEMA_VERSION}")
+        elif row is None or int(row[0]) != SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: schema {row[0] if row else 'none'}, this judge "
+                             f"reads {SCHEMA_VERSION}")
 
     def close(self) -> None:
         self.db.close()
@@ -236,6 +262,21 @@ class Store:
             raise
         self._depth = 0
         self.db.execute("COMMIT")
+
+    @contextmanager
+    def reading(self) -> Iterator[Store]:
+        """One consistent snapshot for several reads (``BEGIN`` ... ``COMMIT``): a page built
+        from many queries never mixes two states of a game.  WAL: writers go on meanwhile."""
+        if self._depth:
+            yield self
+            return
+        self.db.execute("BEGIN")
+        self._depth = 1
+        try:
+            yield self
+        finally:
+            self._depth = 0
+            self.db.execute("COMMIT")
 
     def _x(self, sql: str, args: tuple[Any, ...] = ()) -> sqlite3.Cursor:
         return self.db.execute(sql, args)
@@ -350,22 +391,36 @@ class Store:
         rows = self._x("SELECT power, text FROM orders WHERE game=? AND phase=?", (game, phase))
         return {r["power"]: r["text"] for r in rows}
 
+    def submitted(self, game: str, phase: str) -> set[str]:
+        """The powers that have orders in for a phase (who, never what)."""
+        rows = self._x("SELECT power FROM orders WHERE game=? AND phase=?", (game, phase))
+        return {r["power"] for r in rows}
+
     def delete_orders(self, game: str, phase: str) -> None:
         self._x("DELETE FROM orders WHERE game=? AND phase=?", (game, phase))
 
     def add_press(
         self, game: str, phase: str, sender: str, recipients: list[str], grey: bool,
-        text: str, at: float,
+        text: str, at: float, broadcast: bool = False,
     ) -> None:
+        """``broadcast``: sent to ALL (public press), not to a list of powers."""
         self._x(
-            "INSERT INTO press (game, phase, sender, recipients, grey, text, at) "
-            "VALUES (?,?,?,?,?,?,?)",
-            (game, phase, sender, json.dumps(recipients), int(grey), text, at),
+            "INSERT INTO press (game, phase, sender, recipients, grey, text, at, broadcast) "
+            "VALUES (?,?,?,?,?,?,?,?)",
+            (game, phase, sender, json.dumps(recipients), int(grey), text, at, int(broadcast)),
         )
 
     def press(self, game: str) -> list[dict[str, Any]]:
         rows = self._x("SELECT * FROM press WHERE game=? ORDER BY id", (game,))
         return [dict(r) | {"recipients": json.loads(r["recipients"])} for r in rows]
+
+    def broadcast_press(self, game: str) -> list[dict[str, Any]]:
+        """Only the press sent to ALL, oldest first; a grey message keeps its sender hidden
+        (``sender`` is None).  What the public pages may show, and nothing more."""
+        rows = self._x(
+            "SELECT phase, CASE WHEN grey THEN NULL ELSE sender END AS sender, text, at "
+            "FROM press WHERE game=? AND broadcast=1 ORDER BY id", (game,))
+        return [dict(r) for r in rows]
 
     def log(self, game: str | None, kind: str, data: dict[str, Any], at: float) -> None:
         self._x(
@@ -402,6 +457,13 @@ class Store:
                 d[k] = json.loads(d[k])
             out.append(d)
         return out
+
+    def results_version(self, game: str) -> tuple[int, int]:
+        """(count, last id) of a game's standing results: changes with every result and every
+        rollback, so pages built from the results can be cached under it."""
+        row = self._x("SELECT COUNT(*), MAX(id) FROM results WHERE game=? AND rolled_back=0",
+                      (game,)).fetchone()
+        return int(row[0]), int(row[1] or 0)
 
     def mark_rolled_back(self, result_id: int) -> None:
         self._x("UPDATE results SET rolled_back=1 WHERE id=?", (result_id,))
@@ -440,6 +502,20 @@ class Store:
 
     def mark_sent(self, mail_id: int, at: float) -> None:
         self._x("UPDATE outbox SET sent=? WHERE id=?", (at, mail_id))
+
+    # -- private games' page keys -------------------------------------------------------------
+    def web_key(self, game: str) -> str | None:
+        """The key a private game's pages need; None for a public game.  Kept in clear (the
+        GM hands it out again with ``mobadj game link``): it guards a read-only view of data
+        this file holds anyway."""
+        row = self._x("SELECT key FROM web_keys WHERE game=?", (game,)).fetchone()
+        return str(row["key"]) if row else None
+
+    def set_web_key(self, game: str, key: str | None, at: float) -> None:
+        """Make a game private with ``key``, or public again with None."""
+        self._x("DELETE FROM web_keys WHERE game=?", (game,))
+        if key is not None:
+            self._x("INSERT INTO web_keys VALUES (?,?,?)", (game, key, at))
 
     # -- authentication throttling -----------------------------------------------------------
     def add_auth_failure(self, key: str, at: float) -> None:

@@ -98,6 +98,8 @@ class Turns(JudgeBase):
                                     reports.when(deadline, self.tz))
         data = {"game": game.name, "phase": phase, "next_phase": host.phase(new),
                 "deadline": deadline, "missing": missing, "result": result.data}
+        link = self._phase_link(game.name, phase)
+        next_line += f"\n\nOn the game's page: {link}" if link else ""
         recipients = list(players.values())
         for pl in recipients:
             if pl.status == "out":
@@ -116,6 +118,15 @@ class Turns(JudgeBase):
                         + result.attachments,
                         headers={"Auto-Submitted": "auto-generated"}, game=game.name))
         return f"{phase} resolved. {next_line}"
+
+    def _phase_link(self, game: str, phase: str) -> str:
+        """The address of the phase's page (``web.base_url``); "" without one."""
+        base = self.config.web.base_url
+        if not base:
+            return ""
+        from mobadj.web.links import phase_url
+
+        return phase_url(base, game, phase, self.store.web_key(game))
 
     def rollback(self, game: Game, now: float, out: list[Mail]) -> str:
         """Undo the last resolved phase: state, NMR counters; its orders stand again."""

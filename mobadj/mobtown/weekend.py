@@ -70,8 +70,10 @@ def place_dons(pos: MobtownPosition, pairs: list, game_map: Any) -> Any:
 def retreat_options(d: Dislodged, pos: MobtownPosition, game_map: Any,
                     rules: MobtownRules) -> tuple[str, ...]:
     """Rule 5: retreats may use subways, never to the attacker's origin, and (option
-    ``subway_retreats``) only by subway after an attack from under ground; rule 7: MTPD is
-    always open to a neighbour (the gaol holds any number of Gangs, ruling 6)."""
+    ``subway_retreats``) only by subway after an attack from under ground.  Rule 7: MTPD is
+    open to a Gang next to it (the gaol holds any number, ruling 6) whenever a retreat over
+    ground is allowed; no subway leads there, so after an attack from under ground it is
+    closed by default and the Gang may disband (ruling 24)."""
     src = d.unit.location
     under_only = d.via == "subway" and rules.subway_retreats == "subway_only"
     out: list[str] = []

@@ -3,10 +3,14 @@ arrow heads and the unit glyphs (Gang: a round badge with G; Don: a star with D)
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
+
+import yaml
 
 PAPER = "#f6f1e4"
 LAND = "#efe6cf"
@@ -46,9 +50,20 @@ def mix(colour: str, weight: float, base: str = LAND) -> str:
     return f"#{r:02x}{g:02x}{bl:02x}"
 
 
-def text_width(text: str, size: float) -> float:
-    """Rough rendered width of ``text`` at font ``size`` (DejaVu Sans averages ~0.6 em)."""
-    return len(text) * size * 0.58
+@functools.cache
+def _advances() -> dict[str, dict[str, float]]:
+    """Advance widths of DejaVu Sans in em (fontwidths.yaml), regular and bold."""
+    with (Path(__file__).parent / "fontwidths.yaml").open(encoding="utf-8") as fh:
+        data = yaml.safe_load(fh)
+    return {face: {str(k): float(v) for k, v in widths.items()} for face, widths in data.items()}
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """Rendered width of ``text`` at font ``size`` in DejaVu Sans (the font the pictures
+    name first), from its advance widths, so that label boxes are true to the picture."""
+    widths = _advances()["bold" if bold else "regular"]
+    other = widths["other"]
+    return sum(widths.get(ch, other) for ch in text) * size
 
 
 class SvgWriter:

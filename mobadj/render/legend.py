@@ -24,6 +24,7 @@ from mobadj.render.layout import Layout
 from mobadj.render.position import BoardView
 
 _COL_W = 272
+STRADDLE_KEY = "#d8c3df"  # a pale straddling space in the key (its owner tints it on the board)
 
 
 def draw_legend(s: SvgWriter, game_map: Any, view: BoardView, style: Style,
@@ -74,6 +75,9 @@ def key_items(game_map: Any, layout: Layout | None) -> list[tuple[str, str]]:
     if layout is not None:
         if layout.highways:
             items.append(("highway", "highway: cross with +1 support"))
+        for sid in layout.straddle:  # rule 4: Queens lies on both sides of its highway
+            prov = game_map.provinces.get(sid)
+            items.append(("straddle", f"{prov.name if prov else sid}: both sides, no crossing"))
         if layout.junctions:
             items.append(("junction", "junction: free crossing"))
         if layout.subways:
@@ -135,6 +139,16 @@ def key_symbol(s: SvgWriter, key: str, x: float, y: float) -> None:
               stroke=HIGHWAY_CASING, stroke_width="9")
         s.add("line", x1=f"{x - 12}", y1=f"{y}", x2=f"{x + 12}", y2=f"{y}",
               stroke=HIGHWAY_FILL, stroke_width="5")
+    elif key == "straddle":  # the road sunk into the space that straddles it
+        for x0, x1 in ((x - 13, x - 6), (x + 6, x + 13)):
+            s.add("line", x1=f"{x0}", y1=f"{y}", x2=f"{x1}", y2=f"{y}", stroke=HIGHWAY_CASING,
+                  stroke_width="9")
+            s.add("line", x1=f"{x0}", y1=f"{y}", x2=f"{x1}", y2=f"{y}", stroke=HIGHWAY_FILL,
+                  stroke_width="5")
+        s.add("rect", x=f"{x - 6}", y=f"{y - 7}", width="12", height="14", fill=STRADDLE_KEY,
+              stroke=BORDER, stroke_width="0.8")
+        s.add("line", x1=f"{x - 6}", y1=f"{y}", x2=f"{x + 6}", y2=f"{y}", stroke=HIGHWAY_FILL,
+              stroke_width="3", stroke_dasharray="4 2")
     elif key == "junction":
         s.add("circle", cx=f"{x}", cy=f"{y}", r="7", fill="#ffffff", stroke=INK,
               stroke_width="2.2")

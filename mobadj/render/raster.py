@@ -42,7 +42,7 @@ from mobadj.render.layout import Layout
 from mobadj.render.position import BoardView
 from mobadj.render.svg import draw_svg, near_spaces, space_outlines
 
-_MEMORY_BOARDS = 4  # boards (map, layout, style, scale) kept in memory, each ~7 MB per layer
+_MEMORY_BOARDS = 4  # boards (map, layout, style, scale) kept in memory, each ~10 MB per layer
 
 
 @dataclass

@@ -40,52 +40,41 @@ from mobadj.render.ink import (
 )
 from mobadj.render.layout import Layout
 from mobadj.render.legend import draw_legend
+from mobadj.render.placement import (
+    TAG_SIZE,
+    Marker,
+    frame_of,
+    marker_positions,
+    placement,
+    tag_point,
+)
 from mobadj.render.position import BoardView, as_view
 
 
 class _Board:
-    """Pixel geometry of a grid layout plus per-space anchors."""
+    """Pixel geometry of a layout and where each label, marker and subway line goes."""
 
-    def __init__(self, layout: Layout, style: Style) -> None:
+    def __init__(self, game_map: Any, layout: Layout, style: Style) -> None:
         self.layout = layout
         self.c = layout.cell
         self.ox = style.margin
         self.oy = style.margin + style.title_h
+        self.place = placement(game_map, layout, style)
         if layout.is_grid:
             self.cells = layout.cells()
-            self.label = {sid: geometry.label_point(layout, sid, cs)
-                          for sid, cs in self.cells.items()}
             self.w, self.h = layout.width, layout.height
         else:  # free polygons, in layout units (cell = pixels per unit)
             self.cells = {sid: [] for sid in layout.polygons}
-            self.label = {sid: layout.labels.get(sid) or _centroid(poly)
-                          for sid, poly in layout.polygons.items()}
             self.w = max(x for poly in layout.polygons.values() for x, _ in poly)
             self.h = max(y for poly in layout.polygons.values() for _, y in poly)
+        self.label = self.place.spaces  # the spaces that have a label group
 
     def px(self, gx: float, gy: float) -> tuple[float, float]:
         return self.ox + gx * self.c, self.oy + gy * self.c
 
-    def width_at(self, sid: str) -> float:
-        """Free width (pixels) of the run of cells the label sits in."""
-        if not self.layout.is_grid:
-            xs = [x for x, _ in self.layout.polygons[sid]]
-            return (max(xs) - min(xs)) * self.c * 0.8
-        lx, ly = self.label[sid]
-        own = set(self.cells[sid])
-        row = next((r for r in (int(ly), int(ly - 0.01)) if any(y == r for _, y in own)), int(ly))
-        col = next((c for c in (int(lx), int(lx - 0.01)) if (c, row) in own), int(lx))
-        left = right = col
-        while (left - 1, row) in own:
-            left -= 1
-        while (right + 1, row) in own:
-            right += 1
-        return (right - left + 1) * self.c
-
     def unit_point(self, sid: str) -> tuple[float, float]:
-        lx, ly = self.label[sid]
-        x, y = self.px(lx, ly)
-        return x, y + 0.27 * self.c
+        """Where a space's first marker stands (arrows and supports aim there)."""
+        return self.place.spaces[sid].unit_at
 
 
 PARTS = ("full", "base", "tint", "overlay")
@@ -127,20 +116,24 @@ def recall(svg: str) -> tuple | None:
 
 def page_size(layout: Layout, style: Style) -> tuple[float, float]:
     """Width and height of the picture in pixels (at scale 1)."""
-    b = _Board(layout, style)
-    w = max(2 * style.margin + b.w * b.c, 1180)
-    h = style.margin * 2 + style.title_h + b.h * b.c + style.legend_h
+    if layout.is_grid:
+        bw, bh = layout.width, layout.height
+    else:
+        bw = max(x for poly in layout.polygons.values() for x, _ in poly)
+        bh = max(y for poly in layout.polygons.values() for _, y in poly)
+    w = max(2 * style.margin + bw * layout.cell, 1180)
+    h = style.margin * 2 + style.title_h + bh * layout.cell + style.legend_h
     return w, h
 
 
 def space_outlines(layout: Layout, style: Style) -> dict[str, list[list[tuple[float, float]]]]:
     """Space id -> the polygons (pixels, scale 1) that make up its area: one square per cell
     of a grid layout, the polygon of a free layout."""
-    b = _Board(layout, style)
+    f = frame_of(layout, style)
     if not layout.is_grid:
-        return {sid: [[b.px(x, y) for x, y in poly]] for sid, poly in layout.polygons.items()}
-    return {sid: [[b.px(x, y), b.px(x + 1, y), b.px(x + 1, y + 1), b.px(x, y + 1)]
-                  for x, y in cells] for sid, cells in b.cells.items()}
+        return {sid: [[f.px(x, y) for x, y in poly]] for sid, poly in layout.polygons.items()}
+    return {sid: [[f.px(x, y), f.px(x + 1, y), f.px(x + 1, y + 1), f.px(x, y + 1)]
+                  for x, y in cells] for sid, cells in layout.cells().items()}
 
 
 def draw_svg(game_map: Any, layout: Layout, view: BoardView, *, title: str | None = None,
@@ -160,7 +153,7 @@ def draw_svg(game_map: Any, layout: Layout, view: BoardView, *, title: str | Non
     if part not in PARTS:
         raise ValueError(f"unknown picture part {part!r}; expected one of {', '.join(PARTS)}")
     style = style or Style()
-    b = _Board(layout, style)
+    b = _Board(game_map, layout, style)
     w, h = page_size(layout, style)
     board = part in ("full", "base", "tint")
     moves = part in ("full", "overlay")
@@ -182,7 +175,7 @@ def draw_svg(game_map: Any, layout: Layout, view: BoardView, *, title: str | Non
             _diagonal_points(s, b)
         else:
             _polygons(s, b, game_map, view, only)
-        _highways(s, b)
+        _highways(s, b, game_map, view)
         if layout.is_grid:
             _junctions(s, b)
         _highway_names(s, b)
@@ -288,11 +281,13 @@ def _diagonal_points(s: SvgWriter, b: _Board) -> None:
               stroke="#ffffff", stroke_width="1.2", class_="diagonal")
 
 
-def _highways(s: SvgWriter, b: _Board) -> None:
+def _highways(s: SvgWriter, b: _Board, game_map: Any, view: BoardView) -> None:
     x0, y0 = b.px(0, 0)
     s.raw(f'<clipPath id="board"><rect x="{x0:.1f}" y="{y0:.1f}" width="{b.w * b.c:.1f}" '
           f'height="{b.h * b.c:.1f}"/></clipPath><g clip-path="url(#board)">')
     _highway_lines(s, b)
+    if b.layout.is_grid:
+        _straddles(s, b, game_map, view)
     s.raw("</g>")
 
 
@@ -307,24 +302,41 @@ def _highway_lines(s: SvgWriter, b: _Board) -> None:
               stroke_dasharray="6 6")
 
 
+def straddled_stretches(layout: Layout) -> dict[str, list[geometry.Segment]]:
+    """Space -> the unit stretches of highway that run through it (rule 4: Queens)."""
+    out: dict[str, list[geometry.Segment]] = {}
+    grid = layout.grid
+    for seg in geometry.highway_segments(layout):
+        (x0, y0), (x1, _y1) = seg
+        # the cells either side: left and right of a vertical stretch, above and below else
+        sides = [(x0 - 1, y0), (x0, y0)] if x0 == x1 else [(x0, y0 - 1), (x0, y0)]
+        if all(0 <= x < layout.width and 0 <= y < layout.height for x, y in sides):
+            a, c = (grid[y][x] for x, y in sides)
+            if a == c and a in layout.straddle:
+                out.setdefault(a, []).append(seg)
+    return out
+
+
+def _straddles(s: SvgWriter, b: _Board, game_map: Any, view: BoardView) -> None:
+    """Where a space straddles a highway (Queens), the road is drawn sunk into the space: no
+    crossing there, the space is on both sides (rule 4).  The key shows the same sign."""
+    for sid, segs in straddled_stretches(b.layout).items():
+        fill = _space_fill(game_map, sid, view)
+        d = "".join(f"M{b.px(*p)[0]:.1f} {b.px(*p)[1]:.1f}L{b.px(*q)[0]:.1f} {b.px(*q)[1]:.1f}"
+                    for p, q in segs)
+        s.add("path", d=d, fill="none", stroke=fill, stroke_width="13", class_="straddle")
+        s.add("path", d=d, fill="none", stroke=HIGHWAY_FILL, stroke_width="3.5",
+              stroke_dasharray="9 5")
+
+
 def _highway_names(s: SvgWriter, b: _Board) -> None:
-    for hw in b.layout.highways:
-        i = min(max(hw.label_at, 0), len(hw.points) - 2)
-        (x0, y0), (x1, y1) = b.px(*hw.points[i]), b.px(*hw.points[i + 1])
-        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
-        if hw.label is not None:
-            mx, my = b.px(*hw.label)
-            for (ax, ay), (bx, by) in zip(hw.points, hw.points[1:], strict=False):
-                if min(ax, bx) <= hw.label[0] <= max(ax, bx) and \
-                        min(ay, by) <= hw.label[1] <= max(ay, by):
-                    (x0, y0), (x1, y1) = b.px(ax, ay), b.px(bx, by)
-                    break
-        angle = 90 if abs(x1 - x0) < 1e-6 else 0
-        s.raw(f'<g transform="translate({mx:.1f},{my:.1f}) rotate({angle})">')
-        tw = text_width(hw.name, 11) + 14
+    for i, hw in enumerate(b.layout.highways):
+        mx, my, angle = tag_point(b.place.frame, b.layout, i)
+        s.raw(f'<g transform="translate({mx:.1f},{my:.1f}) rotate({angle:.0f})">')
+        tw = text_width(hw.name, TAG_SIZE, bold=True) + 14
         s.add("rect", x=f"{-tw / 2:.1f}", y="-8", width=f"{tw:.1f}", height="16", rx="8",
               fill=HIGHWAY_CASING, stroke=HIGHWAY_FILL, stroke_width="1.5")
-        s.text(0, 4, hw.name, 11, fill="#ffffff", font_weight="bold")
+        s.text(0, 4, hw.name, TAG_SIZE, fill="#ffffff", font_weight="bold")
         s.raw("</g>")
 
 
@@ -336,40 +348,27 @@ def _junctions(s: SvgWriter, b: _Board) -> None:
         s.add("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r="3", fill=INK)
 
 
-def _station(b: _Board, sid: str) -> tuple[float, float]:
-    """The subway stop of a space: a U square just left of its abbreviation."""
-    lx, ly = b.label[sid]
-    x, y = b.px(lx, ly)
-    return x - _abbr_w(sid) / 2 - 10, y - 0.12 * b.c - 5
-
-
-def _abbr_w(sid: str) -> float:
-    return len(sid) * 15 * 0.66
-
-
 def _subways(s: SvgWriter, b: _Board, only: frozenset[str] | None = None) -> None:
+    """Subway lines (routed round every label, see mobadj.render.placement) and their stops."""
     stations = set()
-    for a, c in b.layout.subways:
-        (x0, y0), (x1, y1) = _station(b, a), _station(b, c)
+    for (a, c), path in b.place.subways.items():
         stations.update((a, c))
-        dx, dy = x1 - x0, y1 - y0
-        dist = math.hypot(dx, dy) or 1
-        bend = min(0.18 * dist, 40)
-        mx, my = (x0 + x1) / 2 - dy / dist * bend, (y0 + y1) / 2 + dx / dist * bend
-        # stop short of the station squares so the arrow heads show
-        sx, sy = _toward(x0, y0, mx, my, 9)
-        ex, ey = _toward(x1, y1, mx, my, 9)
-        d = f"M{sx:.1f} {sy:.1f}Q{mx:.1f} {my:.1f} {ex:.1f} {ey:.1f}"
-        s.add("path", d=d, fill="none", stroke="#ffffff", stroke_width="5", stroke_opacity="0.7")
+        d = "M" + "L".join(f"{x:.1f} {y:.1f}" for x, y in path)
+        s.add("path", d=d, fill="none", stroke="#ffffff", stroke_width="5", stroke_opacity="0.8",
+              stroke_linejoin="round")
         s.add("path", d=d, fill="none", stroke=SUBWAY, stroke_width="2.4",
-              stroke_dasharray="7 4", marker_start="url(#subarrow)", marker_end="url(#subarrow)",
-              class_="subway")
+              stroke_dasharray="7 4", stroke_linejoin="round", marker_start="url(#subarrow)",
+              marker_end="url(#subarrow)", class_="subway", data_link=f"{a}-{c}")
     for sid in sorted(stations):
         if only is not None and sid not in only:
             continue
-        x, y = _station(b, sid)
+        at = b.place.spaces[sid].station
+        if at is None:
+            continue
+        x, y = at
         s.add("rect", x=f"{x - 7:.1f}", y=f"{y - 7:.1f}", width="14", height="14", rx="2.5",
-              fill=SUBWAY, stroke="#ffffff", stroke_width="1.2")
+              fill=SUBWAY, stroke="#ffffff", stroke_width="1.2", class_="station",
+              data_space=sid)
         s.text(x, y + 4.3, "U", 11.5, fill="#ffffff", font_weight="bold")
 
 
@@ -378,51 +377,17 @@ def _toward(x: float, y: float, tx: float, ty: float, d: float) -> tuple[float, 
     return x + (tx - x) / dist * d, y + (ty - y) / dist * d
 
 
-def _wrap(name: str, width: float, size: float) -> list[str]:
-    if text_width(name, size) <= width or " " not in name:
-        return [name]
-    words = name.split()
-    best = None
-    for i in range(1, len(words)):
-        lines = [" ".join(words[:i]), " ".join(words[i:])]
-        score = max(text_width(line, size) for line in lines)
-        if best is None or score < best[0]:
-            best = (score, lines)
-    return best[1] if best else [name]
-
-
-def _name_lines(b: _Board, sid: str, name: str) -> tuple[list[str], float]:
-    """The full name wrapped (and shrunk, down to 6.8 px) to fit the space's width."""
-    room = b.width_at(sid) - 6
-    size = 8.6
-    lines = _wrap(name, room, size)
-    while max(text_width(line, size) for line in lines) > room and size > 6.8:
-        size -= 0.3
-    return lines, size
-
-
-def _label_box(b: _Board, game_map: Any, sid: str) -> tuple[float, float, float, float]:
-    """A generous bounding box (pixels) of everything drawn at a space's label: abbreviation,
-    full name, subway stop, centre mark, GAOL badge."""
-    prov = game_map.provinces.get(sid)
-    name = prov.name if prov else sid
-    x, y = b.px(*b.label[sid])
-    lines, size = _name_lines(b, sid, name)
-    terrain = _terrain(game_map, sid)
-    if terrain == "impassable":
-        half = (text_width(name, 17) + 2 * len(name)) / 2
-        return x - half - 6, y - 24, x + half + 6, y + 20
-    half = max(_abbr_w(sid) / 2 + 18, max(text_width(line, size) for line in lines) / 2)
-    top = y - (0.52 * b.c + 12 if terrain == "gaol" else 0.12 * b.c + 18)
-    bottom = y + 0.07 * b.c + len(lines) * (size + 0.5) + 4
-    return x - half - 4, top, x + half + 4, bottom
+def label_extent(b: _Board, sid: str) -> tuple[float, float, float, float]:
+    """A box (pixels) round everything drawn in a space's label group."""
+    e = b.place.spaces[sid].extent().grow(4)
+    return e.x0, e.y0, e.x1, e.y1
 
 
 def near_spaces(game_map: Any, layout: Layout, style: Style,
                 spaces: frozenset[str]) -> frozenset[str]:
     """``spaces`` and every other space whose label may reach into one of them: what a
     "tint" layer of ``spaces`` must draw to look like the full picture inside them."""
-    b = _Board(layout, style)
+    b = _Board(game_map, layout, style)
     areas = []
     for sid, polys in space_outlines(layout, style).items():
         if sid in spaces:
@@ -433,7 +398,7 @@ def near_spaces(game_map: Any, layout: Layout, style: Style,
     for sid in b.cells:
         if sid in out or sid not in b.label:
             continue
-        x0, y0, x1, y1 = _label_box(b, game_map, sid)
+        x0, y0, x1, y1 = label_extent(b, sid)
         if any(x0 < ax1 and ax0 < x1 and y0 < ay1 and ay0 < y1 for ax0, ay0, ax1, ay1 in areas):
             out.add(sid)
     return frozenset(out)
@@ -444,41 +409,40 @@ def _labels(s: SvgWriter, b: _Board, game_map: Any, view: BoardView,
     for sid in b.cells:
         if only is not None and sid not in only:
             continue
+        p = b.place.spaces[sid]
         prov = game_map.provinces.get(sid)
-        lx, ly = b.label[sid]
-        x, y = b.px(lx, ly)
         terrain = _terrain(game_map, sid)
         name = prov.name if prov else b.layout.names.get(sid, sid)
+        x, base = p.abbr_at
         if terrain == "blocked":
-            s.text(x, y - 2, name, 10, fill="#5b5446", font_weight="bold", font_style="italic")
-            s.text(x, y + 9, "impassable", 8, fill="#6d6657", font_style="italic")
+            s.text(x, base, name, 10, fill="#5b5446", font_weight="bold", font_style="italic")
+            s.text(x, base + 11, "impassable", 8, fill="#6d6657", font_style="italic")
             continue
         if terrain == "impassable":
-            s.text(x, y - 4, name, 17, fill="#ffffff", font_weight="bold", font_style="italic",
+            s.text(x, base, name, 17, fill="#ffffff", font_weight="bold", font_style="italic",
                    letter_spacing="2")
-            s.text(x, y + 13, "impassable", 10, fill="#eaf3fb", font_style="italic")
+            s.text(x, base + 17, "impassable", 10, fill="#eaf3fb", font_style="italic")
             continue
         wet = terrain in ("water", "sea")
         colour = "#123c5e" if wet else INK
         halo = _space_fill(game_map, sid, view)
-        s.text(x, y - 0.12 * b.c, sid, 15, fill=colour, font_weight="bold",
-               font_style="italic" if wet else None, stroke=halo, stroke_width="3.5",
-               stroke_linejoin="round")
-        s.text(x, y - 0.12 * b.c, sid, 15, fill=colour, font_weight="bold",
-               font_style="italic" if wet else None)
-        lines, size = _name_lines(b, sid, name)
-        for i, line in enumerate(lines):
-            ty = y + 0.07 * b.c + i * (size + 0.5)
-            s.text(x, ty, line, size, fill=halo, stroke=halo, stroke_width="2.5",
+        italic = "italic" if wet else None
+        s.text(x, base, sid, p.abbr_size, fill=colour, font_weight="bold", font_style=italic,
+               stroke=halo, stroke_width="3.5", stroke_linejoin="round")
+        s.text(x, base, sid, p.abbr_size, fill=colour, font_weight="bold", font_style=italic,
+               class_="abbr")
+        for line, ty in zip(p.name_lines, p.name_baselines, strict=True):
+            s.text(p.cx, ty, line, p.name_size, fill=halo, stroke=halo, stroke_width="2.5",
                    stroke_linejoin="round")
-            s.text(x, ty, line, size, fill=colour, font_style="italic" if wet else None)
-        if prov is not None and prov.supply_center:
-            _centre_mark(s, b, game_map, view, sid, x, y)
-        if terrain == "gaol":
-            gy = y - 0.52 * b.c
-            s.add("rect", x=f"{x - 19:.1f}", y=f"{gy - 9:.1f}", width="38", height="13", rx="3",
-                  fill="#222222")
-            s.text(x, gy + 1, "GAOL", 9, fill="#ffffff", font_weight="bold", letter_spacing="1.5")
+            s.text(p.cx, ty, line, p.name_size, fill=colour, font_style=italic, class_="name")
+        if p.centre is not None:
+            _centre_mark(s, game_map, view, sid, *p.centre)
+        if p.badge is not None:
+            bx = p.badge
+            s.add("rect", x=f"{bx.x0:.1f}", y=f"{bx.y0:.1f}", width=f"{bx.x1 - bx.x0:.1f}",
+                  height=f"{bx.y1 - bx.y0:.1f}", rx="3", fill="#222222")
+            s.text(p.cx, bx.y1 - 3, "GAOL", 9, fill="#ffffff", font_weight="bold",
+                   letter_spacing="1.5")
 
 
 def _coast_labels(s: SvgWriter, b: _Board, only: frozenset[str] | None = None) -> None:
@@ -500,16 +464,14 @@ def _coast_point(b: _Board, sid: str, coast: str) -> tuple[float, float] | None:
     if at is None:
         return None
     x, y = b.px(*at)
-    lx, ly = b.px(*b.label[sid])
+    lx, ly = b.place.spaces[sid].unit_at
     return _toward(x, y, lx, ly, 19)
 
 
-def _centre_mark(s: SvgWriter, b: _Board, game_map: Any, view: BoardView, sid: str,
-                 x: float, y: float) -> None:
+def _centre_mark(s: SvgWriter, game_map: Any, view: BoardView, sid: str,
+                 cx: float, cy: float) -> None:
     owner = view.centers.get(sid)
     colour = game_map.powers[owner].colour if owner in game_map.powers else "#ffffff"
-    cx = x + _abbr_w(sid) / 2 + 9
-    cy = y - 0.12 * b.c - 5
     prov = game_map.provinces[sid]
     if prov.home_of:  # home centre: a double ring
         s.add("circle", cx=f"{cx:.1f}", cy=f"{cy:.1f}", r="7.5", fill="none", stroke=INK,
@@ -518,45 +480,52 @@ def _centre_mark(s: SvgWriter, b: _Board, game_map: Any, view: BoardView, sid: s
           stroke_width="1.5", class_="centre")
 
 
+def unit_markers(b: _Board, view: BoardView) -> list[tuple[Marker, float, float]]:
+    """Every marker of the position with its centre: the units of each space in its unit
+    row (Gangs, then Dons, then captives), then its dislodged units."""
+    by_space: dict[str, list[Marker]] = {}
+    for u in view.units:
+        if _coast_point(b, u.province, u.coast) is not None:
+            continue  # a fleet on a split coast stands at its coast
+        what = "captive" if u.captive else u.kind
+        by_space.setdefault(u.province, []).append(Marker(what, u))
+    for d in view.dislodged:
+        by_space.setdefault(d.unit.province, []).append(Marker("dislodged", d))
+    out = []
+    order = {"captive": 2, "dislodged": 3}
+    for sid, markers in by_space.items():
+        if sid not in b.label:
+            continue
+        markers.sort(key=lambda m: order.get(m.what, 0 if m.what == "G" else 1))
+        out.extend(marker_positions(b.place.spaces[sid], markers))
+    return out
+
+
 def _units(s: SvgWriter, b: _Board, game_map: Any, view: BoardView) -> None:
-    by_space: dict[str, list] = {}
     for u in view.units:
         at = _coast_point(b, u.province, u.coast) if u.province in b.label else None
         if at is not None:  # a fleet on a split coast stands at its coast
             s.raw(f'<g class="unit" data-space="{escape(u.province)}" data-power="{u.power}">')
             unit_glyph(s, u.kind, at[0], at[1], power_colour(game_map, u.power))
             s.raw("</g>")
-            continue
-        by_space.setdefault(u.province, []).append(u)
-    for sid, units in by_space.items():
-        if sid not in b.label:
-            continue
-        x, y = b.unit_point(sid)
-        units = sorted(units, key=lambda u: (u.kind != "G", u.captive))
-        per_row = max(2, int(b.width_at(sid) // 24))
-        for i, u in enumerate(units):
-            row, col = divmod(i, per_row)
-            in_row = min(per_row, len(units) - row * per_row)
-            ux = x + (col - (in_row - 1) / 2) * 24
-            uy = y + row * 23
-            s.raw(f'<g class="unit" data-space="{escape(sid)}" data-power="{u.power}">')
-            if u.captive:  # a captured Don: his own colour, bound in a dark dashed ring
-                s.add("circle", cx=f"{ux:.1f}", cy=f"{uy + 1:.1f}", r="15.5", fill="#ffffff",
-                      fill_opacity="0.7", stroke=INK, stroke_width="1.8",
-                      stroke_dasharray="3 2", class_="captive")
-            unit_glyph(s, u.kind, ux, uy, power_colour(game_map, u.power))
+    for m, ux, uy in unit_markers(b, view):
+        if m.what == "dislodged":
+            d = m.ref
+            s.raw(f'<g class="dislodged" data-space="{escape(d.unit.province)}" '
+                  f'data-power="{d.unit.power}">')
+            s.add("circle", cx=f"{ux:.1f}", cy=f"{uy:.1f}", r="14", fill="#ffffff",
+                  fill_opacity="0.6", stroke="#d32f2f", stroke_width="2.2",
+                  stroke_dasharray="4 2.5")
+            unit_glyph(s, d.unit.kind, ux, uy, power_colour(game_map, d.unit.power), ghost=True)
             s.raw("</g>")
-    for d in view.dislodged:
-        sid = d.unit.province
-        if sid not in b.label:
             continue
-        x, y = b.unit_point(sid)
-        n = min(len(by_space.get(sid, ())), max(2, int(b.width_at(sid) // 24)))
-        ux, uy = x + n * 12 + 18, y - 4
-        s.raw(f'<g class="dislodged" data-space="{escape(sid)}" data-power="{d.unit.power}">')
-        s.add("circle", cx=f"{ux:.1f}", cy=f"{uy:.1f}", r="14", fill="#ffffff",
-              fill_opacity="0.6", stroke="#d32f2f", stroke_width="2.2", stroke_dasharray="4 2.5")
-        unit_glyph(s, d.unit.kind, ux, uy, power_colour(game_map, d.unit.power), ghost=True)
+        u = m.ref
+        s.raw(f'<g class="unit" data-space="{escape(u.province)}" data-power="{u.power}">')
+        if u.captive:  # a captured Don: his own colour, bound in a dark dashed ring
+            s.add("circle", cx=f"{ux:.1f}", cy=f"{uy + 1:.1f}", r="15.5", fill="#ffffff",
+                  fill_opacity="0.7", stroke=INK, stroke_width="1.8",
+                  stroke_dasharray="3 2", class_="captive")
+        unit_glyph(s, u.kind, ux, uy, power_colour(game_map, u.power))
         s.raw("</g>")
 
 

@@ -265,8 +265,8 @@ def test_rule5_retreat_through_a_subway_not_to_the_origin(play):
 
 def test_rule5_no_overground_retreat_after_an_attack_from_under_ground(play):
     dis = {"babyface": [{"unit": "G Mem", "from": "WCP", "via": "subway"}]}
-    p = play({}, "Baby Face: G(Mem)-Lib", phase="1919-07-W1-R", dislodged=dis)
-    assert p.outcome("G Mem - Lib") == ("invalid", R.RETREAT_OVERGROUND.value)
+    p = play({}, "Baby Face: G(Mem)-PPL", phase="1919-07-W1-R", dislodged=dis)
+    assert p.outcome("G Mem - PPL") == ("invalid", R.RETREAT_OVERGROUND.value)
     q = play({}, "Baby Face: G(Mem)-U-Mic", phase="1919-07-W1-R", dislodged=dis)
     assert q.ok("G Mem - U - Mic")
 

@@ -66,9 +66,9 @@ def test_ruling6_gaol_holds_several_gangs(play):
 
 def test_ruling7_subway_retreat_option(play):
     dis = {"babyface": [{"unit": "G Mem", "from": "WCP", "via": "subway"}]}
-    p = play({}, "Baby Face: G(Mem)-Lib", phase="1919-07-W1-R", dislodged=dis,
+    p = play({}, "Baby Face: G(Mem)-PPL", phase="1919-07-W1-R", dislodged=dis,
              rules=MobtownRules(subway_retreats="any"))
-    assert p.ok("G Mem - Lib")
+    assert p.ok("G Mem - PPL")
 
 
 def test_ruling8_gaoled_gang_counts_against_supply(play):

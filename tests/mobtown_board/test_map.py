@@ -191,6 +191,12 @@ def test_wcp_mem_is_far_over_ground(gm):  # "even G(WCP)-U-Mem is legal"
     assert gm.edge("G", "WCP", "Mem")["via"] == "subway"
 
 
+@pytest.mark.parametrize("a,b", [("Tam", "Ext"), ("Mic", "P49"), ("Cit", "Mic")])
+def test_subway_only_links(gm, a, b):
+    """Rule 5's example a and Tam-Ext: links under ground only (Mic-P49: map ruling 7)."""
+    assert gm.edge("G", a, b)["via"] == "subway"
+
+
 def test_rule4_example_gon_crosses_a_highway(gm):
     e = gm.edge("G", "GoG", "Bur")
     assert e["via"] == "highway" and e["highway"]

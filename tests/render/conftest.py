@@ -6,6 +6,9 @@ import os
 
 import pytest
 
+from mobadj.board.loader import load_map
+from mobadj.render import load_layout
+
 
 @pytest.fixture(scope="session", autouse=True)
 def _render_cache(tmp_path_factory):
@@ -16,3 +19,14 @@ def _render_cache(tmp_path_factory):
         os.environ.pop("MOBADJ_RENDER_CACHE", None)
     else:
         os.environ["MOBADJ_RENDER_CACHE"] = old
+
+
+@pytest.fixture(scope="module")
+def gm():
+    """The Mobtown II map (the standard map's tests override it)."""
+    return load_map("mobtown2")
+
+
+@pytest.fixture(scope="module")
+def layout():
+    return load_layout("mobtown2")

@@ -54,16 +54,6 @@ def disk_cache(tmp_path, monkeypatch):
 
 
 @pytest.fixture(scope="module")
-def gm():
-    return load_map("mobtown2")
-
-
-@pytest.fixture(scope="module")
-def layout():
-    return load_layout("mobtown2")
-
-
-@pytest.fixture(scope="module")
 def position():
     return yaml.safe_load((DATA / "position.yaml").read_text(encoding="utf-8"))
 
@@ -103,8 +93,8 @@ def test_tint_layer_draws_the_centres_and_the_labels_reaching_into_them(gm, layo
     centres = raster.ownable(gm)
     assert len(centres) == 32
     near = near_spaces(gm, layout, Style(), centres)
-    assert centres < near < frozenset(gm.provinces)
-    assert "Roo" in near  # Roosevelt Drive's abbreviation reaches into Manhattan
+    assert centres <= near < frozenset(gm.provinces)
+    assert len(near - centres) < 8  # label groups stay inside their spaces, halos aside
     view = as_view(gm, {"units": {}, "centers": {"capone": sorted(centres)}})
     root = ET.fromstring(draw_svg(gm, layout, view, part="tint", only=near))
     spaces = {el.get("id") for el in root.iter(f"{NS}g") if el.get("id")}
@@ -121,7 +111,7 @@ def test_fast_png_is_the_full_picture(gm, layout, position):
     slow = cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=0.5)
     fast = render_png(gm, layout, position, scale=0.5, palette=False)
     assert fast[:8] == PNG_MAGIC
-    assert _image(fast).size == _image(slow).size == (808, 559)
+    assert _image(fast).size == _image(slow).size == (976, 657)
     assert _strong_differences(fast, slow) < 80
     # 256 colours: the same to the eye (no pixel off by more than a quarter), a smaller file
     small = render_png(gm, layout, position, scale=0.5)

@@ -14,20 +14,11 @@ from click.testing import CliRunner
 from mobadj.board.loader import load_map
 from mobadj.cli import main
 from mobadj.render import BoardView, ViewError, as_view, load_layout, render_png, render_svg
+from mobadj.render.layout import parse_layout
 from mobadj.render.position import moves_from_results, supports_from_results
 
 DATA = Path(__file__).parent / "data"
 NS = "{http://www.w3.org/2000/svg}"
-
-
-@pytest.fixture(scope="module")
-def gm():
-    return load_map("mobtown2")
-
-
-@pytest.fixture(scope="module")
-def layout():
-    return load_layout("mobtown2")
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +86,7 @@ def test_png_written(gm, layout, position):
     data = render_png(gm, layout, position, scale=0.5)
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", data[16:24])
-    assert 700 < width < 900 and 450 < height < 650
+    assert (width, height) == (976, 657)
     assert len(data) > 50_000
 
 
@@ -238,3 +229,15 @@ def test_map_plan_emit_matches_the_map_file():
     for block in res.output.split("\n  ")[1:]:
         body = block.split("\n", 1)[1] if "\n" in block else ""
         assert body.rstrip("\n") in text
+
+
+def test_polygon_layout_draws_subways_straight(gm):
+    """A free-polygon layout has no lattice to route on: its subway lines run straight."""
+    polygons = {pid: {"polygon": [[(i % 12) * 80, (i // 12) * 80], [(i % 12) * 80 + 78,
+                                  (i // 12) * 80], [(i % 12) * 80 + 78, (i // 12) * 80 + 78],
+                                  [(i % 12) * 80, (i // 12) * 80 + 78]]}
+                for i, pid in enumerate(gm.provinces)}
+    layout = parse_layout({"map": "mobtown2", "spaces": polygons, "subways": [["Tam", "Ext"]]})
+    root = ET.fromstring(render_svg(gm, layout))
+    (line,) = classes(root, "subway")
+    assert line.get("data-link") == "Tam-Ext" and line.get("d").count("L") == 1

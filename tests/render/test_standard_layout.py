@@ -123,7 +123,7 @@ def test_png(gm, layout):
     data = render_png(gm, layout, POSITION, scale=0.5)
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", data[16:24])
-    assert (width, height) == (784, 721)
+    assert (width, height) == (912, 825)
 
 
 def test_key_lists_only_what_the_map_uses(gm, layout):
@@ -132,8 +132,10 @@ def test_key_lists_only_what_the_map_uses(gm, layout):
     assert "cap" not in keys and "subway" not in keys and "diag" not in keys
     mob = load_map("mobtown2")
     assert [k for k, _ in key_items(mob, load_layout("mobtown2"))] == [
-        "unit:G", "unit:D", "centre", "home", "water", "gaol", "highway", "junction",
-        "subway", "diag", "ok", "fail", "sup", "dis", "cap"]
+        "unit:G", "unit:D", "centre", "home", "water", "gaol", "highway", "straddle",
+        "junction", "subway", "diag", "ok", "fail", "sup", "dis", "cap"]
+    assert dict(key_items(mob, load_layout("mobtown2")))["straddle"] == (
+        "Queens: both sides, no crossing")
 
 
 def test_cli_renders_the_standard_map(tmp_path):

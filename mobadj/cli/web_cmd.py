@@ -1,0 +1,66 @@
+"""``mobadj web``: the game pages of a judge's store, served over HTTP or exported."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from pathlib import Path
+
+import click
+
+from mobadj.cli import main
+from mobadj.cli.judge_cmd import CONFIG
+
+
+def open_site(config_path: Path):  # noqa: ANN201 - a Site, imported lazily
+    """The judge's config and a :class:`~mobadj.web.pages.Site` on its store, read only."""
+    from mobadj.judge.config import ConfigError, load_config
+    from mobadj.judge.store import Store, StoreError
+    from mobadj.web.pages import Site
+
+    try:
+        cfg = load_config(config_path)
+        Store(cfg.db_path).close()  # create the store, or bring its tables up to date
+        store = Store(cfg.db_path, readonly=True)
+    except (ConfigError, StoreError) as exc:
+        raise click.ClickException(str(exc)) from None
+    return cfg, Site(store, cfg.name, cfg.timezone)
+
+
+@main.command()
+@CONFIG
+@click.option("--host", default=None, help="Address to listen on (default: web.host, "
+              "127.0.0.1).")
+@click.option("--port", type=int, default=None, help="Port (default: web.port, 8080).")
+@click.option("--export", "export_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=None, help="Write the pages as static files into this folder instead.")
+def web(config_path: Path, host: str | None, port: int | None, export_dir: Path | None) -> None:
+    """Serve the game pages (read only, beside `mobadj serve`), or export them.
+
+    Every game's story: the map of every phase with its orders once adjudicated, the
+    supply-centre chart, public press, the card games' public table and log.  Private games
+    (`mobadj game link G --private`) need their key.
+    """
+    cfg, site = open_site(config_path)
+    if export_dir is not None:
+        from mobadj.web.export import export_site
+
+        report = export_site(site, export_dir)
+        click.echo(f"wrote {report.pages} page(s) and {report.maps} map(s) of "
+                   f"{len(report.games)} game(s) to {export_dir}")
+        if report.private:
+            click.echo(f"left out private game(s): {', '.join(report.private)}")
+        return
+    import uvicorn
+
+    from mobadj.web.app import create_app
+
+    host = host or cfg.web.host
+    port = port if port is not None else cfg.web.port
+    site.warm()
+    click.echo(f"{cfg.name}: game pages on http://{host}:{port}/ (store {cfg.db_path}, "
+               "read only)", err=True)
+    sys.stderr.flush()
+    with contextlib.suppress(KeyboardInterrupt):
+        uvicorn.run(create_app(site), host=host, port=port, log_level="warning",
+                    server_header=False)

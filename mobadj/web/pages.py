@@ -1,0 +1,318 @@
+"""The pages as HTML strings, from a read-only store: the same for the server
+(:mod:`mobadj.web.app`) and the static export (:mod:`mobadj.web.export`).
+
+Every page is built in one read snapshot of the store.  What is slow to build and never
+changes is cached: a game's story until a phase is resolved or rolled back, each adjudicated
+phase's map for good, the current phase's map until the position changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import jinja2
+from markupsafe import Markup
+
+from mobadj.judge import reports
+from mobadj.judge.hosts import HostError, host_for
+from mobadj.judge.store import Game, Store
+from mobadj.web import pictures
+from mobadj.web.chart import centre_chart
+from mobadj.web.links import step_id
+from mobadj.web.story import Step, Story, build, card_step_table
+
+TEMPLATES = Path(__file__).with_name("templates")
+STATIC = Path(__file__).with_name("static")
+MOBTOWN_LEGEND = (
+    ("G", "a Gang (the number of a mob's Gangs is limited by its centres)"),
+    ("D", "a Don, the mob's boss; a captured Don stands with another mob's Gang"),
+    ("○", "a supply centre; filled in its owner's colour"),
+    ("MTPD", "the gaol (Mobtown Police Department): a Gang retreats there, never moves"),
+    ("highway", "yellow roads: crossing one needs one more support"),
+    ("U", "a subway station: a Gang travels G(Tam)-U-Ext from station to station"),
+    ("water", "blue spaces: Gangs swim across"),
+    ("→", "a move that succeeded; dashed: one that failed; dotted: a support"),
+)
+
+
+@dataclass
+class Seat:
+    """A seat on the games index and game page: who it is and whether their orders are in
+    (never what they are)."""
+
+    seat: str
+    name: str
+    player: bool
+    status: str  # active | disorder | out
+    due: bool
+    orders_in: bool
+    ready: bool
+
+    @property
+    def state(self) -> str:
+        if not self.player:
+            return "free seat"
+        if self.status == "out":
+            return "out"
+        if not self.due:
+            return "nothing due"
+        word = "orders in" if self.orders_in else "waiting"
+        if self.ready and self.orders_in:
+            word += ", ready"
+        return word + (" (civil disorder)" if self.status == "disorder" else "")
+
+
+class LRU(OrderedDict[Any, Any]):
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def put(self, key: Any, value: Any) -> Any:
+        self[key] = value
+        self.move_to_end(key)
+        while len(self) > self.size:
+            self.popitem(last=False)
+        return value
+
+    def get_(self, key: Any) -> Any:
+        if key in self:
+            self.move_to_end(key)
+            return self[key]
+        return None
+
+
+class Site:
+    """The pages of one judge's store."""
+
+    def __init__(self, store: Store, name: str = "mobadj judge", timezone: str = "UTC",
+                 clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.name = name
+        self.tz = ZoneInfo(timezone)
+        self.clock = clock
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+            autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True,
+            lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+        self._stories: dict[str, tuple[Any, Story]] = {}
+        self._pictures = LRU(256)
+        self._tables = LRU(256)
+
+    # -- access ----------------------------------------------------------------------------
+    def is_private(self, game: str) -> bool:
+        return self.store.web_key(game) is not None
+
+    def may_see(self, game: str, key: str | None) -> bool:
+        """A public game, or a private one with its right key (compared in constant time)."""
+        wanted = self.store.web_key(game)
+        if wanted is None:
+            return True
+        return key is not None and hmac.compare_digest(key.encode(), wanted.encode())
+
+    def public_games(self) -> list[Game]:
+        """Games whose pages anyone may read (private ones are not even listed)."""
+        return [g for g in self.store.games() if self.store.web_key(g.name) is None]
+
+    # -- the story, cached -----------------------------------------------------------------
+    def story(self, game: Game) -> Story:
+        state_digest = hashlib.sha256(json.dumps(game.state, sort_keys=True).encode()).digest()
+        version = (self.store.results_version(game.name), game.status, state_digest)
+        cached = self._stories.get(game.name)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        story = build(game, self.store.results(game.name), host_for(game.kind))
+        self._stories[game.name] = (version, story)
+        return story
+
+    def warm(self) -> int:
+        """Build every game's story and its latest map ahead of the first visitor (the map
+        data and the drawing code are loaded then too); returns the number of games."""
+        games = self.store.games()
+        for game in games:
+            with self.store.reading():
+                if game.state is None:
+                    continue
+                steps = self.story(game).steps
+            if steps:
+                self.map_svg(game.name, steps[-1].id)
+                self.game_html(game.name)  # compiles the templates too
+        self.index_html()
+        return len(games)
+
+    def steps(self, name: str) -> list[str]:
+        """Every step id of a game (for the export)."""
+        with self.store.reading():
+            game = self.store.game(name)
+            return [s.id for s in self.story(game).steps] if game else []
+
+    # -- pages -----------------------------------------------------------------------------
+    def index_html(self) -> str:
+        with self.store.reading():
+            rows = [self._game_row(g) for g in self.public_games()]
+        groups = {"active": [], "forming": [], "ended": []}
+        for row in rows:
+            key = {"paused": "active"}.get(row["status"], row["status"])
+            groups.setdefault(key, []).append(row)
+        return self._render("index.html", root="", groups=groups, now=self.clock())
+
+    def game_html(self, name: str, sid: str | None = None) -> str | None:
+        """The page of step ``sid`` (the latest when None); None when there is no such game
+        or step."""
+        with self.store.reading():
+            game = self.store.game(name)
+            if game is None:
+                return None
+            if game.state is None:  # forming: no story yet
+                return self._render("forming.html", root="../../", g=self._game_row(game))
+            story = self.story(game)
+            i = len(story.steps) - 1 if sid is None else story.index_of(sid)
+            if i is None:
+                return None
+            step = story.steps[i]
+            self._fill(game, story, step)
+            press = self._press(game, story)
+            row = self._game_row(game)
+        return self._render(
+            "game.html", root="../../", g=row, story=story, step=step, i=i,
+            n=len(story.steps), prev=story.steps[i - 1].id if i else None,
+            next=story.steps[i + 1].id if i + 1 < len(story.steps) else None,
+            ids=json.dumps([s.id for s in story.steps]),
+            has_map=story.board and pictures.can_draw(story.kind),
+            orders=self._orders_by_power(story, step), press=press.get(step.id, []),
+            chart=Markup(centre_chart(story, i)), calendar=self._calendar(story),
+            position=self._position(story, step), legend=MOBTOWN_LEGEND,
+            names={p.id: p.name for p in story.powers})
+
+    def map_svg(self, name: str, sid: str) -> str | None:
+        """The map of a step (cached); None when there is no such step or map."""
+        with self.store.reading():
+            game = self.store.game(name)
+            if game is None or game.state is None:
+                return None
+            story = self.story(game)
+            i = story.index_of(sid)
+            if i is None or not story.board or not pictures.can_draw(story.kind):
+                return None
+            step = story.steps[i]
+            key = (("result", step.result_id) if step.result_id is not None
+                   else ("now", name, self._stories[name][0]))
+            svg = self._pictures.get_(key)
+            if svg is None:
+                title = f"{game.name}: {step.label}"
+                svg = self._pictures.put(key, pictures.step_svg(story.kind, step, title))
+            return svg
+
+    # -- parts -----------------------------------------------------------------------------
+    def _fill(self, game: Game, story: Story, step: Step) -> None:
+        """A card game's past move: its public table and log (one replay, cached)."""
+        if not story.cards or step.table or step.result_id is None:
+            return
+        cached = self._tables.get_(step.result_id)
+        if cached is None:
+            after = next(r["state_after"] for r in self.store.results(game.name)
+                         if r["id"] == step.result_id)
+            card_step_table(story.kind, step, after)
+            self._tables.put(step.result_id, (step.table, step.log))
+        else:
+            step.table, step.log = cached
+
+    def _press(self, game: Game, story: Story) -> dict[str, list[dict[str, Any]]]:
+        """Press sent to everyone, by the step of the phase it was sent in."""
+        ids = {s.id for s in story.steps}
+        out: dict[str, list[dict[str, Any]]] = {}
+        last = story.steps[-1].id if story.steps else ""
+        for p in self.store.broadcast_press(game.name):
+            sid = step_id(p["phase"])
+            sid = sid if sid in ids else (story.steps[0].id if p["phase"] == "-" and
+                                          story.steps else last)
+            out.setdefault(sid, []).append(p | {"when": reports.when(p["at"], self.tz)})
+        return out
+
+    def _game_row(self, game: Game) -> dict[str, Any]:
+        """What the index says of a game, and the head of its page."""
+        try:
+            host = host_for(game.kind)
+            title = host.title
+        except HostError:
+            host, title = None, game.kind
+        label, due, submitted = "", [], set()
+        if host is not None and game.state is not None:
+            try:
+                label = "game over" if game.status == "ended" else host.phase_label(game.state)
+                due = [] if game.status != "active" else host.due(game.state)
+            except Exception:  # a state this installation cannot read: show the rest
+                label = game.phase
+            submitted = self.store.submitted(game.name, game.phase)
+        players = {p.power: p for p in self.store.players(game.name)}
+        seats = []
+        try:
+            all_seats = host.seats(game.options) if host is not None else list(players)
+        except Exception:
+            all_seats = list(players)
+        if game.status != "forming":  # a card game's seats are the players it started with
+            all_seats = [s for s in all_seats if s in players]
+        names = {}
+        if host is not None and hasattr(host, "game_map"):
+            names = {pid: p.name for pid, p in host.game_map.powers.items()}
+        for seat in all_seats:
+            pl = players.get(seat)
+            seats.append(Seat(seat, names.get(seat, seat), pl is not None,
+                              pl.status if pl else "", seat in due, seat in submitted,
+                              bool(pl and pl.ready)))
+        deadline = game.deadline if game.status == "active" else None
+        return {
+            "name": game.name, "kind": game.kind, "title": title, "status": game.status,
+            "phase": game.phase, "label": label, "seats": seats,
+            "free": [s for s in seats if not s.player],
+            "deadline": self._when(deadline),
+            "paused_until": self._when(game.paused_until if game.status == "paused" else None),
+        }
+
+    def _when(self, ts: float | None) -> dict[str, Any] | None:
+        if ts is None:
+            return None
+        left = ts - self.clock()
+        return {"iso": datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                "text": reports.when(ts, self.tz),
+                "left": ("in " + reports.duration(left)) if left > 0 else "passed"}
+
+    def _orders_by_power(self, story: Story, step: Step) -> list[dict[str, Any]]:
+        by: dict[str, list[Any]] = {}
+        for o in step.orders:
+            by.setdefault(o.power, []).append(o)
+        colours = {p.id: p.colour for p in story.powers}
+        names = {p.id: p.name for p in story.powers}
+        return [{"power": names.get(p, p), "colour": colours.get(p, ""), "orders": lst}
+                for p, lst in sorted(by.items(), key=lambda x: names.get(x[0], x[0]))]
+
+    @staticmethod
+    def _calendar(story: Story) -> list[dict[str, Any]]:
+        groups: list[dict[str, Any]] = []
+        for s in story.steps:
+            if not groups or groups[-1]["group"] != s.group:
+                groups.append({"group": s.group, "steps": []})
+            groups[-1]["steps"].append(s)
+        return groups
+
+    @staticmethod
+    def _position(story: Story, step: Step) -> list[dict[str, Any]]:
+        if not story.board or step.position is None:
+            return []
+        units = step.position.get("units") or {}
+        centres = step.centres
+        return [{"name": p.name, "colour": p.colour, "centres": centres.get(p.id, 0),
+                 "units": units.get(p.id, [])} for p in story.powers
+                if units.get(p.id) or centres.get(p.id)]
+
+    def _render(self, template: str, **context: Any) -> str:
+        return self.env.get_template(template).render(site=self.name, **context)

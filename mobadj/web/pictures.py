@@ -1,0 +1,41 @@
+"""The map of a step: the position at the start of the phase with its orders drawn (solid
+arrows for moves that succeeded, dashed for those that failed; supports as lines), through
+the renderer every other front end uses (:mod:`mobadj.render`)."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from mobadj.web.story import Step
+
+
+@functools.lru_cache(maxsize=8)
+def _board(kind: str) -> tuple[Any, Any]:
+    from mobadj.judge.hosts import host_for
+    from mobadj.render import load_layout
+
+    game_map = host_for(kind).game_map
+    return game_map, load_layout(game_map.name)
+
+
+def can_draw(kind: str) -> bool:
+    """Is there a layout to draw this map with here?"""
+    try:
+        _board(kind)
+    except Exception:  # no layout for this map, or no renderer: the pages go without maps
+        return False
+    return True
+
+
+def step_svg(kind: str, step: Step, title: str) -> str:
+    """The SVG picture of a step (``ViewError`` if the stored position cannot be drawn)."""
+    from mobadj.render import as_view, render_svg
+    from mobadj.render.position import moves_from_results, supports_from_results
+
+    game_map, layout = _board(kind)
+    view = as_view(game_map, step.position or None)
+    drawn = [{"power": o.power, "order": o.order, "result": o.result} for o in step.orders]
+    view.moves.extend(moves_from_results(game_map, drawn))
+    view.supports.extend(supports_from_results(game_map, drawn))
+    return render_svg(game_map, layout, view, title=title)

@@ -1,0 +1,83 @@
+// mobadj game pages: live countdowns, and stepping through phases without reloading
+// (previous/next buttons, the slider, the left and right arrow keys).  Everything here is
+// an improvement only: every page reads the same without JavaScript.
+(function () {
+  "use strict";
+
+  function pad(n) { return String(n).padStart(2, "0"); }
+
+  function tick() {
+    var now = Date.now();
+    document.querySelectorAll("time.countdown").forEach(function (el) {
+      var left = Math.floor((Date.parse(el.getAttribute("datetime")) - now) / 1000);
+      var span = el.querySelector(".left");
+      if (!span) return;
+      if (left <= 0) { span.textContent = "(deadline passed)"; return; }
+      var d = Math.floor(left / 86400), h = Math.floor(left % 86400 / 3600);
+      var m = Math.floor(left % 3600 / 60), s = left % 60;
+      span.textContent = "(" + (d ? d + " d " : "") + pad(h) + ":" + pad(m) + ":" + pad(s) + " left)";
+    });
+  }
+
+  function nav() { return document.querySelector("nav.steps"); }
+
+  function go(id, push) {
+    var url = id + ".html";
+    return fetch(url, { credentials: "same-origin" }).then(function (r) {
+      if (!r.ok) throw new Error(r.status);
+      return r.text();
+    }).then(function (html) {
+      var doc = new DOMParser().parseFromString(html, "text/html");
+      document.querySelector("main").replaceWith(doc.querySelector("main"));
+      document.title = doc.title;
+      if (push) history.pushState({ id: id }, "", url);
+      setup();
+    }).catch(function () { location.href = url; });
+  }
+
+  function stepBy(delta) {
+    var n = nav();
+    if (!n) return;
+    var ids = JSON.parse(n.dataset.ids), i = Number(n.dataset.index) + delta;
+    if (i >= 0 && i < ids.length) go(ids[i], true);
+  }
+
+  function preload(ids, i) {
+    [i - 1, i + 1].forEach(function (j) {
+      if (j >= 0 && j < ids.length && document.querySelector("figure.map img")) {
+        new Image().src = "map/" + ids[j] + ".svg";
+      }
+    });
+  }
+
+  function setup() {
+    tick();
+    var n = nav();
+    if (!n) return;
+    var ids = JSON.parse(n.dataset.ids);
+    var slider = n.querySelector("input[type=range]");
+    n.querySelector("label.slider").hidden = false;
+    slider.addEventListener("change", function () { go(ids[Number(slider.value)], true); });
+    n.querySelectorAll("a.prev, a.next").forEach(function (a) {
+      a.addEventListener("click", function (e) {
+        e.preventDefault();
+        stepBy(a.classList.contains("prev") ? -1 : 1);
+      });
+    });
+    preload(ids, Number(n.dataset.index));
+  }
+
+  document.addEventListener("keydown", function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    var t = e.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.isContentEditable)) return;
+    if (e.key === "ArrowLeft") { e.preventDefault(); stepBy(-1); }
+    if (e.key === "ArrowRight") { e.preventDefault(); stepBy(1); }
+  });
+  window.addEventListener("popstate", function () {
+    var m = location.pathname.match(/([^/]+)\.html$/);
+    if (m && nav()) go(decodeURIComponent(m[1]), false);
+  });
+  document.addEventListener("DOMContentLoaded", setup);
+  setInterval(tick, 1000);
+}());

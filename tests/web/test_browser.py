@@ -1,0 +1,171 @@
+"""The pages in a real headless browser (Debian's Chromium through Selenium and
+chromedriver): the index, a game stepped through with the buttons, the arrow keys and the
+slider, a private game's refusal, a phone-sized screen.  One browser for the module.
+
+Screenshots go to a temporary folder, or to ``$MOBADJ_SCREENSHOTS`` (``make screenshots``
+writes the ones docs/ uses into docs/img)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+from .helpers import PageServer
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run",
+         "--hide-scrollbars", "--disable-dev-shm-usage")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    assert Path(CHROMIUM).exists() and Path(DRIVER).exists(), (
+        "Chromium and chromedriver are needed (apt-get install chromium chromium-driver; "
+        ".ci/run installs them)")
+    profile = tempfile.mkdtemp(prefix="mobadj-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={profile}")
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    driver.set_window_size(1360, 1000)
+    yield driver
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def srv(world):
+    with PageServer(world.site) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory):
+    folder = Path(os.environ.get("MOBADJ_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def wait(driver, condition, timeout: float = 15):
+    return WebDriverWait(driver, timeout).until(lambda d: condition(d))
+
+
+# Read in one script each: the page swaps its <main> while stepping, so a found element may
+# be gone a moment later.
+def title(driver) -> str:
+    return driver.execute_script(
+        "var h = document.querySelector('h2.step-title'); return h ? h.textContent : '';")
+
+
+def map_src(driver) -> str:
+    return driver.execute_script(
+        "var i = document.querySelector('figure.map img'); return i ? i.src : '';")
+
+
+def map_loaded(driver) -> bool:
+    return driver.execute_script(
+        "var i = document.querySelector('figure.map img');"
+        "return !!i && i.complete && i.naturalWidth > 0;")
+
+
+def orders(driver) -> list[str]:
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('span.order'), e => e.textContent);")
+
+
+def test_index_to_game_and_step_through_phases(browser, srv, world, shots):
+    d = browser
+    d.get(srv.url + "/")
+    assert "Games on Test Judge" in d.find_element(By.TAG_NAME, "h1").text
+    wait(d, lambda d: "left)" in d.find_element(By.CSS_SELECTOR, "time.countdown").text)
+    d.save_screenshot(str(shots / "web-index.png"))
+    d.find_element(By.LINK_TEXT, "dip").click()
+    wait(d, title)
+    steps = world.site.steps("dip")
+    n = len(steps)
+    assert f"{n} / {n}" in title(d) and orders(d) == []  # the current phase: orders secret
+    wait(d, map_loaded)
+    now_map = map_src(d)
+    assert not d.find_element(By.CSS_SELECTOR, "label.slider").get_attribute("hidden")
+
+    d.find_element(By.CSS_SELECTOR, "a.prev").click()  # the button
+    wait(d, lambda d: f"{n - 1} / {n}" in title(d))
+    assert d.current_url.endswith(f"/g/dip/{steps[-2]}.html")
+    wait(d, map_loaded)
+    assert map_src(d) != now_map and orders(d)
+    before = (map_src(d), orders(d))
+
+    d.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)  # the keyboard
+    wait(d, lambda d: f"{n - 2} / {n}" in title(d))
+    wait(d, map_loaded)
+    assert (map_src(d), orders(d)) != before and orders(d)
+
+    d.execute_script("var s = document.querySelector('input[type=range]'); s.value = 0;"
+                     "s.dispatchEvent(new Event('change'));")  # the slider
+    wait(d, lambda d: f"1 / {n}" in title(d))
+    assert d.current_url.endswith(f"/g/dip/{steps[0]}.html")
+    wait(d, map_loaded)
+    d.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+    wait(d, lambda d: f"2 / {n}" in title(d))
+    d.back()
+    wait(d, lambda d: f"1 / {n}" in title(d))
+    wait(d, map_loaded)
+    d.save_screenshot(str(shots / "web-game.png"))
+
+
+def test_mobtown_and_card_pages(browser, srv, shots):
+    d = browser
+    d.get(srv.url + "/g/mob/")
+    wait(d, map_loaded)
+    assert "Dons and the gaol" in d.page_source
+    d.save_screenshot(str(shots / "web-mobtown.png"))
+    d.get(srv.url + "/g/cards/")
+    assert "Final scores" in d.page_source and "it matches" in d.page_source
+    d.save_screenshot(str(shots / "web-cards.png"))
+
+
+def test_private_game_refuses_a_missing_or_wrong_key(browser, srv):
+    d = browser
+    d.get(srv.url + "/g/secret/")
+    assert "This game is private." in d.page_source and not orders(d)
+    d.get(srv.url + "/g/secret/?key=wrong-key")
+    assert "That key is not right" in d.page_source
+    d.find_element(By.NAME, "key").send_keys("also-wrong" + Keys.ENTER)
+    wait(d, lambda d: "That key is not right" in d.page_source)
+    d.get(srv.url + "/g/secret/?key=the-right-key-123")
+    wait(d, title)
+    assert "key=" not in d.current_url and "the-right-key" not in d.page_source
+    d.get(srv.url + "/g/secret/S1901M.html")  # the cookie opens the other pages
+    wait(d, map_loaded)
+    assert orders(d)
+
+
+def test_phone_screen(browser, srv, shots):
+    d = browser
+    d.set_window_size(390, 844)
+    try:
+        d.get(srv.url + "/g/dip/")
+        wait(d, map_loaded)
+        width = d.execute_script("return [document.documentElement.scrollWidth, "
+                                 "window.innerWidth];")
+        assert width[0] <= width[1] + 1  # nothing wider than the screen
+        img = d.find_element(By.CSS_SELECTOR, "figure.map img").size["width"]
+        assert 300 < img <= width[1]
+        d.save_screenshot(str(shots / "web-phone.png"))
+        d.get(srv.url + "/")
+        assert d.execute_script("return document.documentElement.scrollWidth") <= width[1] + 1
+    finally:
+        d.set_window_size(1360, 1000)
