@@ -1,27 +1,68 @@
 """A game's record: what is needed to replay it exactly, plus the seed commitment.
 
-The seed is committed at the start (its SHA-256 hash is published to the players) and
-revealed only when the game is over, so anyone can then audit every shuffle and die.
+The seed is committed at the start and revealed only when the game is over, so that anyone
+can then audit every shuffle and die.  The commitment binds the seed to a random secret
+salt of 256 bits: ``HMAC-SHA256(key=salt, message="<game>:<seed>")`` in hex.  Without the
+salt nobody can test guesses of the seed against it; seed and salt are revealed together at
+the end, and :func:`verify_record` checks a finished record against its commitment.
+
+Games stored by a judge before salts existed keep their old commitment,
+``sha256("<game>:<seed>")`` (:data:`OLD_SCHEME`): they still replay and verify, and are
+named as the old scheme wherever the commitment is shown.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
+import hmac
+import json
+import random
+import secrets
+from collections import OrderedDict
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from mobadj.cards.protocol import GameState, IllegalAction, undo_refusal
-from mobadj.cards.registry import game_class
+from mobadj.cards.protocol import GameError, GameState, IllegalAction, undo_refusal
+from mobadj.cards.registry import canonical_name, game_class
+
+SCHEME = "hmac-sha256"  # HMAC-SHA256(key = the salt's 32 bytes, message = "<game>:<seed>")
+OLD_SCHEME = "sha256-unsalted"  # sha256("<game>:<seed>"): guessable, kept for old games
+SEED_BITS = 128
+SALT_BYTES = 32
+RECORD_FORMAT = "mobadj-card-game"
 
 
-def seed_commitment(game: str, seed: int) -> str:
-    """The published hash of the seed: ``sha256("<game>:<seed>")`` in hex."""
-    return hashlib.sha256(f"{game}:{seed}".encode()).hexdigest()
+def new_seed() -> int:
+    """A seed nobody can guess: 128 bits from :mod:`secrets`."""
+    return secrets.randbits(SEED_BITS)
+
+
+def new_salt() -> str:
+    """A secret salt of 256 bits, as 64 hex digits."""
+    return secrets.token_hex(SALT_BYTES)
+
+
+def seed_commitment(game: str, seed: int, salt: str | None = None) -> str:
+    """The published commitment to ``seed``: HMAC-SHA256 keyed by the salt (hex), or the old
+    unsalted ``sha256("<game>:<seed>")`` when ``salt`` is None."""
+    message = f"{game}:{seed}".encode()
+    if salt is None:
+        return hashlib.sha256(message).hexdigest()
+    try:
+        key = bytes.fromhex(salt)
+    except ValueError:
+        raise IllegalAction(f"the salt must be hex digits, not {salt[:20]!r}") from None
+    return hmac.new(key, message, hashlib.sha256).hexdigest()
 
 
 @dataclass
 class GameRecord:
-    """Everything that defines a game: replaying ``actions`` from ``seed`` rebuilds it."""
+    """Everything that defines a game: replaying ``actions`` from ``seed`` rebuilds it.
+
+    ``salt`` None is a game of the old, unsalted commitment scheme.
+    """
 
     game: str
     players: int
@@ -30,9 +71,10 @@ class GameRecord:
     actions: list[tuple[int, str]] = field(default_factory=list)
     rules_version: str = ""
     deck_version: str = ""
+    salt: str | None = None
 
     @classmethod
-    def of(cls, game: str, state: GameState) -> GameRecord:
+    def of(cls, game: str, state: GameState, salt: str | None = None) -> GameRecord:
         info = type(state).info
         return cls(
             game=game,
@@ -42,11 +84,16 @@ class GameRecord:
             actions=list(state.actions),
             rules_version=info.rules_version,
             deck_version=info.deck_version,
+            salt=salt,
         )
 
     @property
+    def scheme(self) -> str:
+        return OLD_SCHEME if self.salt is None else SCHEME
+
+    @property
     def commitment(self) -> str:
-        return seed_commitment(self.game, self.seed)
+        return seed_commitment(self.game, self.seed, self.salt)
 
     def replay(self, upto: int | None = None) -> GameState:
         """The state after the first ``upto`` actions (all when None)."""
@@ -56,19 +103,116 @@ class GameRecord:
         return state
 
     def to_json(self, reveal_seed: bool = False) -> dict[str, Any]:
-        """A JSON-able record; the seed itself only when ``reveal_seed`` (game over)."""
+        """A JSON-able record; seed and salt only when ``reveal_seed`` (game over)."""
         data: dict[str, Any] = {
+            "format": RECORD_FORMAT,
             "game": self.game,
             "players": self.players,
             "options": self.options,
             "rules_version": self.rules_version,
             "deck_version": self.deck_version,
+            "commitment_scheme": self.scheme,
             "seed_commitment": self.commitment,
             "actions": [[p, a] for p, a in self.actions],
         }
         if reveal_seed:
             data["seed"] = self.seed
+            if self.salt is not None:
+                data["salt"] = self.salt
         return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameRecord:
+        """A record read back (a saved terminal game, a judge's final record); raises
+        :class:`IllegalAction` naming what is missing or malformed."""
+        if not isinstance(data, dict):
+            raise IllegalAction("a game record is a JSON object")
+        missing = [k for k in ("game", "players", "seed", "actions") if k not in data]
+        if missing:
+            raise IllegalAction("the record has no " + ", ".join(missing)
+                                + (" (the seed is revealed only when the game is over)"
+                                   if "seed" in missing else ""))
+        try:
+            game = canonical_name(str(data["game"]))
+        except KeyError as exc:
+            raise IllegalAction(str(exc.args[0])) from None
+        scheme = data.get("commitment_scheme", SCHEME if "salt" in data else OLD_SCHEME)
+        salt = data.get("salt")
+        if scheme == SCHEME and not salt:
+            raise IllegalAction("the record has no salt: it cannot be checked against its "
+                                "commitment (the salt is revealed when the game is over)")
+        try:
+            actions = [(int(p), str(a)) for p, a in data["actions"]]
+            return cls(game, int(data["players"]), int(data["seed"]),
+                       dict(data.get("options") or {}), actions,
+                       str(data.get("rules_version", "")), str(data.get("deck_version", "")),
+                       str(salt) if scheme == SCHEME else None)
+        except (TypeError, ValueError):
+            raise IllegalAction("the record's players, seed or actions are malformed") from None
+
+
+@dataclass
+class Verdict:
+    """What :func:`verify_record` found: ``ok`` and the lines that say why."""
+
+    ok: bool
+    lines: list[str]
+
+
+def verify_record(data: dict[str, Any], commitment: str | None = None) -> Verdict:
+    """Check a finished game record: its seed and salt give the commitment it states (and
+    ``commitment``, the one published at the start, when given), and its actions replay
+    from that seed, every one legal, to the end of the game."""
+    try:
+        record = GameRecord.from_json(data)
+    except IllegalAction as exc:
+        return Verdict(False, [f"not verified: {exc}"])
+    lines = []
+    ok = True
+    computed = record.commitment
+    stated = str(data.get("seed_commitment", ""))
+    how = ("HMAC-SHA256(key=salt, message='<game>:<seed>')" if record.salt is not None
+           else "sha256('<game>:<seed>'), the old unsalted scheme: guessable, not secret")
+    lines.append(f"commitment {computed} = {how}")
+    if stated and stated.lower() != computed:
+        ok = False
+        lines.append(f"MISMATCH: the record states the commitment {stated}")
+    if commitment is not None and commitment.strip().lower() != computed:
+        ok = False
+        lines.append(f"MISMATCH: the commitment published at the start was {commitment}")
+    if not stated and commitment is None:
+        lines.append("(compare it with the commitment published when the game started)")
+    try:
+        state = record.replay()
+    except GameError as exc:
+        return Verdict(False, [*lines, f"not verified: the actions do not replay: {exc}"])
+    if not state.is_over():
+        ok = False
+        lines.append(f"not finished: {len(record.actions)} actions replay, but the game is "
+                     "not over")
+    else:
+        scores = ", ".join(f"P{p + 1} {s:g}" for p, s in enumerate(state.scores()))
+        lines.append(f"{len(record.actions)} actions replay legally to the end: {scores}")
+        if "scores" in data and [float(s) for s in data["scores"]] != state.scores():
+            ok = False
+            lines.append(f"MISMATCH: the record states the scores {data['scores']}")
+    lines.insert(0, ("verified: " if ok else "NOT verified: ")
+                 + f"{type(state).info.title}, {record.players} "
+                 + ("player" if record.players == 1 else "players"))
+    return Verdict(ok, lines)
+
+
+def read_record_file(path: str | Path) -> dict[str, Any]:
+    """A record file's JSON; raises :class:`IllegalAction` with a one-line reason."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise IllegalAction(f"cannot read {path}: {exc.strerror or exc}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise IllegalAction(f"{path} is not a JSON game record: {exc}") from None
+    if not isinstance(data, dict):
+        raise IllegalAction(f"{path} is not a JSON game record")
+    return data
 
 
 def undo_last(game: str, state: GameState, player: int) -> GameState:
@@ -85,3 +229,111 @@ def undo_last(game: str, state: GameState, player: int) -> GameState:
     if refusal:
         raise IllegalAction(refusal)
     return before
+
+
+_SHARED: dict[type, bool] = dict.fromkeys(
+    (int, float, str, bytes, bool, type(None), frozenset, range), True)
+
+
+def _shared(kind: type) -> bool:
+    """Are values of this type never changed in place (so a copy may share them)?"""
+    known = _SHARED.get(kind)
+    if known is None:
+        params = getattr(kind, "__dataclass_params__", None)
+        known = _SHARED[kind] = bool(params is not None and params.frozen)
+    return known
+
+
+def _all_shared(items: list[object] | tuple[object, ...]) -> bool:
+    kinds = {type(x) for x in items}
+    return all(_shared(k) for k in kinds)
+
+
+def fork(state: GameState) -> GameState:
+    """An independent copy of a game in progress: applying actions to it leaves ``state``
+    as it was.  Frozen dataclasses (cards, events, actions) and the other immutable values
+    are shared, the rest is copied with its aliases kept (a list held in two places is one
+    list in the copy too); the RNG continues from the same point."""
+    memo: dict[int, object] = {}
+
+    def dup(obj: object) -> object:
+        kind = type(obj)
+        if _shared(kind):
+            return obj
+        key = id(obj)
+        if key in memo:
+            return memo[key]
+        if kind is list or kind is tuple:
+            if _all_shared(obj):  # type: ignore[arg-type]
+                new = list(obj) if kind is list else obj  # type: ignore[call-overload]
+                memo[key] = new
+                return new
+            if kind is tuple:
+                return tuple(dup(x) for x in obj)  # type: ignore[attr-defined]
+            new_list: list[object] = []
+            memo[key] = new_list
+            new_list.extend(dup(x) for x in obj)  # type: ignore[attr-defined]
+            return new_list
+        if kind is dict:
+            new_dict: dict[object, object] = {}
+            memo[key] = new_dict
+            for k, v in obj.items():  # type: ignore[attr-defined]
+                new_dict[k] = v if _shared(type(v)) else dup(v)
+            return new_dict
+        if kind is set:
+            new_set = {dup(x) for x in obj}  # type: ignore[attr-defined]
+            memo[key] = new_set
+            return new_set
+        if isinstance(obj, random.Random):
+            rng = kind()
+            rng.setstate(obj.getstate())
+            memo[key] = rng
+            return rng
+        if isinstance(obj, GameState):
+            new_state = object.__new__(kind)
+            memo[key] = new_state
+            for name, value in vars(obj).items():
+                setattr(new_state, name, dup(value))
+            return new_state
+        return copy.deepcopy(obj, memo)  # anything else: a full copy, to be safe
+
+    return dup(state)  # type: ignore[return-value]
+
+
+class ReplayCache:
+    """Recent states of recently seen games, so that a game rebuilt from its record for
+    every mail (the judge stores nothing else) replays only the actions since last time.
+    :meth:`state` returns a fresh copy (:func:`fork`) the caller may change freely, or with
+    ``fresh=False`` the cached state itself, only to be read."""
+
+    def __init__(self, games: int = 32, per_game: int = 4) -> None:
+        self.games = games
+        self.per_game = per_game
+        self._cache: OrderedDict[tuple, list[tuple[tuple[tuple[int, str], ...], GameState]]] = (
+            OrderedDict())
+
+    def state(self, record: GameRecord, fresh: bool = True) -> GameState:
+        ident = (record.game, record.players, record.seed, record.salt,
+                 json.dumps(record.options, sort_keys=True, default=str))
+        actions = tuple(record.actions)
+        entries = self._cache.get(ident, [])
+        best: tuple[tuple[tuple[int, str], ...], GameState] | None = None
+        for done, snapshot in entries:
+            if len(done) <= len(actions) and actions[:len(done)] == done and (
+                    best is None or len(done) > len(best[0])):
+                best = (done, snapshot)
+        if best is not None and len(best[0]) == len(actions):
+            self._cache.move_to_end(ident)
+            return fork(best[1]) if fresh else best[1]
+        if best is None:
+            game = game_class(record.game).new(record.players, record.seed, record.options)
+            start = 0
+        else:
+            game, start = fork(best[1]), len(best[0])
+        for player, text in actions[start:]:
+            game.command(player, text)
+        self._cache[ident] = [*entries[-(self.per_game - 1):], (actions, game)]
+        self._cache.move_to_end(ident)
+        while len(self._cache) > self.games:
+            self._cache.popitem(last=False)
+        return fork(game) if fresh else game

@@ -1,16 +1,33 @@
-"""``mobadj play``: card games at the terminal, and random-playout simulations."""
+"""``mobadj play``: card games at the terminal, saved games resumed, finished games verified,
+and random-playout simulations.
+
+Every mistake on the command line (unknown game, seat, option or value, a bad deck or saved
+file) is one line on stderr and exit status 2, never a traceback.
+"""
 
 from __future__ import annotations
 
 import json
+import time
+from pathlib import Path
+from typing import NoReturn
 
 import click
 
 from mobadj.cards.protocol import GameError
+from mobadj.cards.record import read_record_file, verify_record
 from mobadj.cards.registry import GAMES, canonical_name, game_class
 from mobadj.cards.simulate import simulate
-from mobadj.cards.terminal import play_terminal
+from mobadj.cards.terminal import Session
 from mobadj.cli import main
+
+SIMULATE_SEED = 1  # --simulate without --seed: the benchmark's reproducible default
+
+
+def _fail(message: str) -> NoReturn:
+    """One clear line and exit status 2 (a usage error)."""
+    click.echo(f"Error: {message}", err=True)
+    raise click.exceptions.Exit(2)
 
 
 def _options(pairs: tuple[str, ...]) -> dict[str, object]:
@@ -20,49 +37,115 @@ def _options(pairs: tuple[str, ...]) -> dict[str, object]:
     result: dict[str, object] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
-        if not sep:
-            raise click.BadParameter(f"expected key=value, got '{pair}'", param_hint="--option")
-        result[key.strip()] = yaml.safe_load(value)
+        if not sep or not key.strip():
+            _fail(f"--option expects key=value, got '{pair}'")
+        try:
+            result[key.strip()] = yaml.safe_load(value)
+        except yaml.YAMLError:
+            result[key.strip()] = value
     return result
+
+
+def _verify(file: str | None, commitment: str | None) -> None:
+    if file is None:
+        _fail("verify needs the record file: mobadj play verify FILE")
+    try:
+        data = read_record_file(file)
+    except GameError as err:
+        _fail(str(err))
+    verdict = verify_record(data, commitment)
+    for line in verdict.lines:
+        click.echo(line)
+    raise click.exceptions.Exit(0 if verdict.ok else 1)
 
 
 @main.command()
 @click.argument("game")
+@click.argument("file", required=False)
 @click.option("--players", "-p", type=int, help="Number of players (default: the game's minimum).")
-@click.option("--seed", "-s", type=int, default=1, show_default=True, help="Seed of the game RNG.")
+@click.option("--seed", "-s", type=int, default=None,
+              help="Seed of the game RNG: a reproducible game that is NOT secret (default: a "
+                   f"secret 128-bit seed; {SIMULATE_SEED} with --simulate).")
 @click.option("--simulate", "games", type=int, help="Play N random games; print one JSON object.")
 @click.option("--bots", is_flag=True, help="With --simulate: every seat is played by the bot.")
 @click.option("--bot", "bot_seats", type=int, multiple=True, help="Seat (1-based) for the bot.")
 @click.option("--option", "-o", "option_pairs", multiple=True, help="Game option key=value.")
+@click.option("--resume", "resume", type=click.Path(dir_okay=False),
+              help="Continue the game saved in this file (by quit, Ctrl-C or end of input).")
+@click.option("--save", "save", type=click.Path(dir_okay=False),
+              help="Where quit and the end save the game (default: GAME-<date>-<time>.json; "
+                   "with --resume, the same file).")
+@click.option("--commitment", help="With verify: the commitment published at the start.")
 def play(
     game: str,
+    file: str | None,
     players: int | None,
-    seed: int,
+    seed: int | None,
     games: int | None,
     bots: bool,
     bot_seats: tuple[int, ...],
     option_pairs: tuple[str, ...],
+    resume: str | None,
+    save: str | None,
+    commitment: str | None,
 ) -> None:
-    """Play GAME (micromob, miceheist, irontriangle, microcity) at the terminal."""
+    """Play GAME (micromob, miceheist, irontriangle, microcity) at the terminal, or check a
+    finished game: mobadj play verify FILE."""
+    if game.lower() == "verify":
+        _verify(file, commitment)
+    if file is not None:
+        _fail(f"unexpected argument '{file}' (only 'mobadj play verify FILE' takes a file)")
     try:
         name = canonical_name(game)
         cls = game_class(name)
     except KeyError as err:
-        raise click.UsageError(f"{err.args[0]}") from None
+        _fail(str(err.args[0]))
     options = _options(option_pairs)
+    if resume is not None:
+        given = [flag for flag, value in (("--players", players), ("--seed", seed),
+                                          ("--option", option_pairs), ("--bot", bot_seats),
+                                          ("--simulate", games)) if value]
+        if given:
+            _fail(f"--resume continues the saved game as it was: drop {', '.join(given)}")
+        _resume(name, resume, save)
+        return
     n = players or cls.info.min_players
     if not cls.info.min_players <= n <= cls.info.max_players:
-        raise click.UsageError(
-            f"{cls.info.title} takes {cls.info.min_players}-{cls.info.max_players} players"
-        )
+        _fail(f"{cls.info.title} takes {cls.info.min_players}-{cls.info.max_players} players, "
+              f"not {n}")
+    bad = [s for s in bot_seats if not 1 <= s <= n]
+    if bad:
+        _fail(f"--bot {bad[0]}: there is no seat {bad[0]} in a {n}-player game "
+              f"(seats 1-{n})")
     try:
         if games is not None:
-            result = simulate(name, games, seed=seed, players=n, options=options, bots=bots)
+            result = simulate(name, games, seed=SIMULATE_SEED if seed is None else seed,
+                              players=n, options=options, bots=bots)
             click.echo(json.dumps(result))
             return
-        play_terminal(name, n, seed, {s - 1 for s in bot_seats}, options)
-    except GameError as err:  # e.g. an option the game refuses: a message, not a traceback
-        raise click.UsageError(str(err)) from None
+        path = save or f"{name}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        session = Session.new(name, n, seed, {s - 1 for s in bot_seats}, options,
+                              clear=click.clear, save_to=path)
+    except GameError as err:  # an option the game refuses, a bad deck file: one line
+        _fail(str(err))
+    except (OSError, ValueError) as err:  # e.g. a deck file that cannot be read
+        _fail(f"cannot start {cls.info.title}: {err}")
+    session.run()
+
+
+def _resume(name: str, path: str, save: str | None) -> None:
+    try:
+        data = read_record_file(path)
+        if canonical_name(str(data.get("game", ""))) != name:
+            _fail(f"{path} holds a game of {data.get('game')}, not {name}")
+        if data.get("over"):
+            _fail(f"the game in {path} is over; check it with: mobadj play verify {path}")
+        session = Session.resume(data, clear=click.clear, save_to=Path(save or path))
+    except KeyError as err:
+        _fail(str(err.args[0]))
+    except GameError as err:
+        _fail(f"cannot resume {path}: {err}")
+    session.run()
 
 
 play.help = (play.help or "") + "\n\nKnown games: " + ", ".join(sorted(GAMES))

@@ -10,17 +10,36 @@ and their own view.  A seat that misses the deadline gets the game's bot move as
 Free commands (:meth:`GameState.free_commands`, e.g. table talk) may come from any seated
 player at any time: they are applied at once (:meth:`CardHost.free`), not kept as orders, and
 do not count as moves, so orders already given for the move stand.
+
+Seeds: each game draws a secret 128-bit seed and a 256-bit salt from :mod:`secrets`; the
+commitment (HMAC-SHA256, :mod:`mobadj.cards.record`) is in every status, and the final mail
+reveals seed and salt with the game's record attached (``mobadj play verify record.json``).
+Games stored before salts existed (no ``salt`` in the state) keep the old unsalted
+commitment and are named as the old scheme.
 """
 
 from __future__ import annotations
 
+import json
 import random
+from collections import Counter
 from typing import Any
 
+from mobadj.cards import report as card_report
 from mobadj.cards.protocol import GameError, GameState
-from mobadj.cards.record import GameRecord, seed_commitment
+from mobadj.cards.record import (
+    GameRecord,
+    ReplayCache,
+    new_salt,
+    new_seed,
+    seed_commitment,
+)
 from mobadj.cards.registry import bot_class, game_class
+from mobadj.cards.words import command_words
 from mobadj.judge.hosts import Check, Free, Host, HostError, Resolution
+
+REPLAYS = ReplayCache()  # a game rebuilt for a mail replays only its new actions
+PREVIEW_LIMIT = 40  # legal commands listed by PREVIEW; the rest are counted by command word
 
 
 def seat_name(player: int) -> str:
@@ -47,11 +66,15 @@ class CardHost(Host):
     # -- record and replay -------------------------------------------------------------------
     def _record(self, state: dict[str, Any]) -> GameRecord:
         return GameRecord(self.kind, state["players"], state["seed"], dict(state["options"]),
-                          [(int(p), str(a)) for p, a in state["actions"]])
+                          [(int(p), str(a)) for p, a in state["actions"]],
+                          self.cls.info.rules_version, self.cls.info.deck_version,
+                          state.get("salt"))
 
-    def _game(self, state: dict[str, Any]) -> GameState:
+    def _game(self, state: dict[str, Any], fresh: bool = True) -> GameState:
+        """The game rebuilt from its record: a copy to change, or (``fresh=False``) a
+        shared one only to read."""
         try:
-            return self._record(state).replay()
+            return REPLAYS.state(self._record(state), fresh)
         except GameError as exc:  # a stored record that no longer replays: say so plainly
             raise HostError(f"the game record cannot be replayed: {exc}") from None
 
@@ -82,24 +105,31 @@ class CardHost(Host):
         if sorted(seats, key=seat_index) != [seat_name(i) for i in range(n)]:
             raise HostError("card games need seats P1..Pn filled without gaps")
         opts = self._game_options(options)
+        card_seed, salt = new_seed(), new_salt()  # the judge's ``seed`` is not secret enough
         try:
-            state = self.cls.new(n, seed % 2**31, opts)
+            self.cls.new(n, card_seed, opts)
         except GameError as exc:
             raise HostError(str(exc)) from None
-        return {"players": n, "seed": state.seed, "options": opts, "actions": [],
-                "commitment": seed_commitment(self.kind, state.seed)}
+        return {"players": n, "seed": card_seed, "salt": salt, "options": opts, "actions": [],
+                "commitment": seed_commitment(self.kind, card_seed, salt)}
+
+    def command_words(self, state: Any) -> frozenset[str]:
+        """The first words of the game's commands: after SIGNON as a player, a line that
+        starts with one of them is the game's, even where the judge has a command of that
+        name (Micro City's ``start a3``, micro mob's ``end``); see :mod:`mobadj.cards.words`."""
+        return command_words(self.kind)
 
     def phase(self, state: Any) -> str:
         """Moves are counted without the free commands, which may come in between."""
         return f"M{len(state['actions']) - state.get('free', 0) + 1}"
 
     def phase_label(self, state: Any) -> str:
-        game = self._game(state)
+        game = self._game(state, fresh=False)
         waiting = ", ".join(seat_name(p) for p in game.to_act()) or "nobody"
         return f"move {len(state['actions']) + 1} (waiting for {waiting})"
 
     def due(self, state: Any) -> list[str]:
-        game = self._game(state)
+        game = self._game(state, fresh=False)
         return [] if game.is_over() else [seat_name(p) for p in game.to_act()]
 
     def check(self, state: Any, seat: str, text: str) -> Check:
@@ -178,7 +208,7 @@ class CardHost(Host):
         return out
 
     def free_commands(self, state: Any, seat: str) -> list[str]:
-        game = self._game(state)
+        game = self._game(state, fresh=False)
         player = seat_index(seat)
         if game.is_over() or not 0 <= player < game.players:
             return []
@@ -215,18 +245,17 @@ class CardHost(Host):
             acted.append(f"{seat}: moved")
         new_events = game.events[n_events:]
         public = [e.text for e in new_events if e.visible_to is None]
-        report = "\n".join(public) or "(nothing public happened)"
+        shown = [e.text for e in new_events if e.visible_to is None
+                 and not card_report.superseded(game, e)]
+        report = "\n".join(shown) or "(nothing public happened)"
         if acted:
             report = "\n".join(acted) + "\n\n" + report
         over = game.is_over()
+        attachments = []
         if over:
-            scores = game.scores()
-            winners = game.winners()
-            report += "\n\nFinal scores: " + ", ".join(
-                f"{seat_name(i)} {s:g}" for i, s in enumerate(scores))
-            report += "\nWinner(s): " + ", ".join(seat_name(i) for i in winners)
-            report += f"\nSeed (committed at the start as {state['commitment'][:16]}...): " \
-                      f"{state['seed']}"
+            report += "\n\n" + "\n".join(self.end_lines(state, game))
+            attachments.append(("record.json", "application/json",
+                                json.dumps(self.final_record(state, game), indent=1).encode()))
         private: dict[str, str] = {}
         for player in range(game.players):
             seat = seat_name(player)
@@ -236,18 +265,52 @@ class CardHost(Host):
                 parts.append("\n".join(mine))
             if notes.get(seat):
                 parts.append("Not applied:\n" + "\n".join(notes[seat]))
-            parts.append(game.render(player))
+            if not over:  # at the end the report above says it all (the winner once)
+                parts.append(game.render(player))
+                if player in game.to_act():  # what the seat may send now, as PREVIEW says
+                    parts.append(self._commands(game, player))
             private[seat] = "\n\n".join(parts)
         new = dict(state, actions=[[p, a] for p, a in game.actions])
         data = {"public_events": public, "over": over,
                 "scores": game.scores() if over else None}
-        return Resolution(new, report, data, private=private, over=over)
+        return Resolution(new, report, data, private=private, over=over,
+                          attachments=attachments)
+
+    def end_lines(self, state: Any, game: GameState) -> list[str]:
+        """The end of the final report: scores as the rulebook counts them, the winner,
+        seed and salt, and how to check them against the commitment sent at the start."""
+        record = self._record(dict(state, actions=game.actions))
+        lines = card_report.end_report(game) + [""] + card_report.seed_lines(record)
+        lines.append("The game's record is attached (record.json): anyone can check it with "
+                     "'mobadj play verify record.json' (every shuffle and die follows from "
+                     "the seed).")
+        return lines
+
+    def final_record(self, state: Any, game: GameState) -> dict[str, Any]:
+        """The finished game's record with seed and salt, for ``mobadj play verify``."""
+        data = self._record(dict(state, actions=game.actions)).to_json(reveal_seed=True)
+        data.update(over=True, scores=game.scores(),
+                    winners=[p + 1 for p in game.winners()])
+        return data
 
     def preview(self, state: Any, seat: str, text: str) -> str:
-        game = self._game(state)
-        player = seat_index(seat)
-        lines = ["Your legal commands now:"]
-        lines += [f"  {a}" for a in game.legal_actions(player)[:40]] or ["  (none)"]
+        """The seat's legal commands now: the first :data:`PREVIEW_LIMIT`, then how many
+        more there are of each command word."""
+        return self._commands(self._game(state, fresh=False), seat_index(seat))
+
+    @staticmethod
+    def _commands(game: GameState, player: int) -> str:
+        """The list PREVIEW gives, also in the mail of each seat that is due."""
+        legal = [str(a) for a in game.legal_actions(player)] if 0 <= player < game.players \
+            else []
+        lines = [f"Your legal commands now ({len(legal)}):"]
+        lines += [f"  {a}" for a in legal[:PREVIEW_LIMIT]] or ["  (none)"]
+        rest = legal[PREVIEW_LIMIT:]
+        if rest:
+            words = Counter(a.split(maxsplit=1)[0] for a in rest)
+            lines.append(f"  ... and {len(rest)} more not listed: " + ", ".join(
+                f"{n} more '{w} ...'" for w, n in words.items())
+                + " (the same forms as above, with other cards or targets)")
         free = game.free_commands(player) if 0 <= player < game.players else []
         if free:
             lines.append("Out of turn, at any time now:")
@@ -255,11 +318,23 @@ class CardHost(Host):
         return "\n".join(lines)
 
     def status(self, state: Any, seat: str | None) -> str:
-        game = self._game(state)
-        return game.render(seat_index(seat) if seat else None)
+        """The seat's view, and the seed commitment the end will be checked against."""
+        game = self._game(state, fresh=False)
+        player = seat_index(seat) if seat else None
+        view = game.render(player)
+        if player is not None and player in game.to_act():
+            view += "\n\n" + self._commands(game, player)
+        record = self._record(state)
+        if record.salt is None:
+            line = (f"Seed commitment (the old scheme: sha256 of '<game>:<seed>', without a "
+                    f"salt): {record.commitment}")
+        else:
+            line = (f"Seed commitment: {record.commitment} (HMAC-SHA256 of the secret seed, "
+                    "keyed by a secret salt; both are revealed when the game ends)")
+        return f"{view}\n\n{line}"
 
     def is_over(self, state: Any) -> bool:
-        return self._game(state).is_over()
+        return self._game(state, fresh=False).is_over()
 
     def phase_hours(self, state: Any, options: dict[str, Any]) -> float:
         return float(options.get("deadline_hours", 48))

@@ -5,6 +5,12 @@ with ``commands.lark``; the lines of a press block are its text; every other lin
 order line, left to the game's own order parser.  Keywords are case-insensitive and the
 usual two-word spellings are accepted (``SIGN ON``, ``ADD PLAYER``, ``NOT READY``,
 ``END PRESS``, ``END GAME``).
+
+A game's own commands come first: :func:`parse_body` takes the words the signed-on game's
+commands start with (a card game's ``start a3``, ``end``), and a line starting with one of
+them is an order line even where the judge has a command of that name.  Only the press
+words (PRESS, BROADCAST, ENDPRESS) stay the judge's whatever the game: a message meant for
+one player must never be read as table talk.
 """
 
 from __future__ import annotations
@@ -75,6 +81,8 @@ _JOIN = [
     (re.compile(r"^\s*what[\s_-]*if\b", re.I), "preview"),
     (re.compile(r"^\s*roll[\s_-]*back\b", re.I), "rollback"),
 ]
+# always the judge's, even where a game uses the word (Iron Triangle's "press" = say)
+PRESS_WORDS = frozenset({"press", "broadcast", "endpress"})
 MAX_LINE = 500
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]*)", re.I)
 
@@ -257,8 +265,16 @@ def near_keyword(word: str) -> str | None:
     return ALIASES.get(close[0], close[0])
 
 
-def parse_body(body: str) -> ParsedMail:
-    """Read a whole (already cleaned) mail body."""
+def is_game_line(line: str, game_words: frozenset[str]) -> bool:
+    """Does ``line`` start with one of the game's command words (not a press word)?"""
+    words = line.split(maxsplit=1)
+    first = words[0].lower() if words else ""
+    return first in game_words and first not in PRESS_WORDS
+
+
+def parse_body(body: str, game_words: frozenset[str] = frozenset()) -> ParsedMail:
+    """Read a whole (already cleaned) mail body.  Lines starting with one of
+    ``game_words`` (the signed-on game's command words) are order lines."""
     out = ParsedMail()
     press: Press | None = None
     press_lines: list[str] = []
@@ -278,6 +294,9 @@ def parse_body(body: str) -> ParsedMail:
         if len(line) > MAX_LINE:  # no order or command is this long: do not feed it to parsers
             out.errors.append(CommandError(number, MAX_LINE, line[:40] + "...",
                                            f"line longer than {MAX_LINE} characters, skipped"))
+            continue
+        if game_words and is_game_line(line, game_words):
+            out.order_lines.append((number, line.strip()))
             continue
         result = parse_line(line, number)
         if result is None:

@@ -96,7 +96,7 @@ class Judge(PlayerCommands, GMCommands, Turns):
             return out
 
     def _handle(self, inc: Incoming, uid: int | None, now: float, out: list[Mail]) -> str:
-        parsed = parse_body(inc.body)
+        parsed = self._game_first(parse_body(inc.body), inc.body)
         lines: list[str] = []
         if inc.truncated:
             lines.append("Your mail was very long; only its beginning was read.")
@@ -128,6 +128,19 @@ class Judge(PlayerCommands, GMCommands, Turns):
         else:
             lines.append(self._player_mail(session, parsed, inc, uid, now, out))
         return "\n".join(x for x in lines if x)
+
+    def _game_first(self, parsed: ParsedMail, body: str) -> ParsedMail:
+        """After SIGNON to a game whose commands share words with the judge's (Micro City's
+        ``start a3``), read the mail again giving the game's words precedence."""
+        signon = parsed.first("signon")
+        game = self.store.game(signon.args["game"].lower()) if signon is not None else None
+        if game is None:
+            return parsed
+        try:
+            words = host_for(game.kind).command_words(game.state)
+        except HostError:
+            return parsed
+        return parse_body(body, words) if words else parsed
 
     def _anonymous(self, parsed: ParsedMail) -> str:
         """A mail without sign-on: HELP and LIST of games work; the rest asks to sign on."""

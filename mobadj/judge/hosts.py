@@ -113,6 +113,11 @@ class Host(ABC):
         """What ``seat`` may give out of turn now (help text); [] for most games."""
         return []
 
+    def command_words(self, state: Any) -> frozenset[str]:
+        """Words that start the game's own commands, which take precedence over the judge's
+        command words in a player's mail (see :func:`mobadj.judge.commands.parse_body`)."""
+        return frozenset()
+
     def preview(self, state: Any, seat: str, text: str) -> str:
         """What would happen to ``seat``'s orders if the others all held."""
         return "Preview is not available for this game."

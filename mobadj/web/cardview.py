@@ -49,9 +49,12 @@ def seed_check(kind: str, state: dict[str, Any], over: bool) -> SeedCheck | None
     committed = commitment(state)
     if not over or committed is None:
         return None
-    seed = state["seed"]
-    return SeedCheck(committed, str(seed), seed_commitment(kind, seed),
-                     f'sha256("{kind}:<seed>") in hex')
+    seed, salt = state["seed"], state.get("salt")
+    if salt is None:  # a game started before salts: the old, unsalted scheme
+        return SeedCheck(committed, str(seed), seed_commitment(kind, seed),
+                         f'sha256("{kind}:<seed>") in hex (the old scheme, without a salt)')
+    return SeedCheck(committed, str(seed), seed_commitment(kind, seed, salt),
+                     f'HMAC-SHA256 of "{kind}:<seed>" keyed by the salt {salt}, in hex')
 
 
 @dataclass(frozen=True)

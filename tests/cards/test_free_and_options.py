@@ -24,6 +24,8 @@ class Scripted:
         self.out: list[str] = []
 
     def read(self, prompt: str) -> str:
+        if not prompt.endswith("> "):  # hot-seat: the screen is handed over
+            return ""
         if not self.lines:
             return "quit"
         seat, text = self.lines.pop(0)
@@ -69,15 +71,16 @@ def test_hot_seat_players_give_free_commands_with_a_seat_prefix() -> None:
     assert (talker, "say I can do it cheap") in state.actions
     assert (other, "reveal") in state.actions
     # the talk is shown to the player at the prompt as a public event
-    assert f"  P{talker + 1} says: I can do it cheap" in script.out
-    assert f"  P{other + 1} reveals the offer that was not picked: " in text
+    assert f"  - P{talker + 1} says: I can do it cheap" in script.out
+    assert f"  - P{other + 1} reveals the offer that was not picked: " in text
     # the prompt names what the others may do out of turn, and how
     hint = "Out of turn (type 'P<n>: <command>'): "
     assert any(line.startswith(hint) and f"P{talker + 1} say <anything>" in line
                for line in script.out)
     assert "Also, out of turn: say <anything>" in script.out  # help at the boss's prompt
     assert "! you have no face-down offer from the last round to reveal" in script.out
-    assert "! it is not your turn" in script.out
+    assert any(line.startswith(f"! P{who['next'] % 3 + 1}") or "may give only table commands"
+               in line for line in script.out)  # another seat's move: not by prefix
     assert "! there is no player P9" in script.out
     assert not state.is_over() and script.lines == []
 

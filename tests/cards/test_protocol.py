@@ -136,10 +136,11 @@ def test_terminal_play_to_the_end_against_a_bot():
     state = play_terminal("micromob", 2, 7, bots={1}, read=script.read, write=script.write)
     text = "\n".join(script.out)
     assert state.is_over()
-    assert "seed commitment " + seed_commitment("micromob", 7) in text
+    assert "Seed 7 was given by hand: this game is NOT secret" in text
     assert "'drfat' is not understood" in text and "did you mean 'draft'" in text
-    assert "P2 (bot): " in text and "Winner(s): " in text
-    assert "Seed (for auditing the shuffles): 7" in text
+    assert "P2 (bot)" in text and "Winner" in text and "Winner(s): " not in text
+    assert "P2 drafts a goon" in text  # the bot's moves as the human may see them
+    assert "Seed: 7" in text
     assert "You can: draft " in text
     assert "! you can only undo your own last action" in text  # the bot has moved since
 

@@ -105,6 +105,14 @@ class MailServers:
             time.sleep(0.02)
         raise AssertionError(f"{address} got {len(self.inbox(address))} mails, wanted {count}")
 
+    def wait_for_raw(self, address: str, count: int, timeout: float = 10.0) -> None:
+        """:meth:`wait_for` without parsing every mail at each look (for long games)."""
+        end = time.monotonic() + timeout
+        while len(self.all_delivered().get(address.lower(), [])) < count:
+            if time.monotonic() > end:
+                raise AssertionError(f"{address} got fewer than {count} mails")
+            time.sleep(0.02)
+
     def stop(self) -> None:
         if self.controller is not None:
             self.controller.stop()

@@ -4,6 +4,7 @@ sealed simultaneous choices (Mice Heist), per-player views only."""
 from __future__ import annotations
 
 import random
+from unittest import mock
 
 import pytest
 
@@ -12,14 +13,17 @@ from mobadj.judge.hosts import host_for
 from .helpers import mail
 
 
-def setup_game(judge, kind, n, **options):
+def setup_game(judge, kind, n, seed=11, **options):
+    """A started card game ``cg`` with players p1..pn@test.org; its secret seed is replaced
+    by ``seed`` so that the deal is the same at every run."""
     game, _ = judge.create_game("cg", kind, "gm@test.org", "gm-pw", options, seed=11)
     out: list = []
     with judge.store.transaction():
         for i in range(n):
             judge.add_player(judge.store.game("cg"), f"p{i + 1}@test.org", f"P{i + 1}",
                              f"pw-p{i + 1}", 0, out)
-        judge.start(judge.store.game("cg"), judge.clock(), out)
+        with mock.patch("mobadj.judge.cardhost.new_seed", return_value=seed):
+            judge.start(judge.store.game("cg"), judge.clock(), out)
         for m in out:
             judge.store.queue(m, 0)
     return host_for(kind)

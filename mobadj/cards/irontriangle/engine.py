@@ -435,9 +435,10 @@ class IronTriangleState(GameState):
     def _reshuffle(self) -> None:
         """Ruling: an empty draw pile is refilled by shuffling the discards, the round just
         played included.  Its offers go into the new pile, so the time to reveal them ends
-        (a card may now be in someone's hand)."""
+        (a card may now be in someone's hand); what was shown of that round stays known."""
         self.draw_pile, self.discard = self.discard, []
-        self.last = {}
+        if self.last:
+            self.last["open"] = False
         self.rng.shuffle(self.draw_pile)
         self.stats["reshuffles"] += 1
         self.log("The discard pile is shuffled into a new draw pile.")

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import TYPE_CHECKING, Any
+
+from mobadj.cards.irontriangle.scoring import role_met
+
+if TYPE_CHECKING:
+    from mobadj.cards.irontriangle.engine import IronTriangleState
 
 HELP = {
     "job": "job <card or slot> <fast|cheap|good>      e.g. job 2 cheap",
@@ -82,3 +88,45 @@ def render_view(v: dict[str, Any]) -> str:
     elif v["to_act"]:
         lines.append("Waiting for: " + ", ".join(v["to_act"]))
     return "\n".join(lines)
+
+
+# -- the end screen -------------------------------------------------------------------------
+
+# a sealed offer as the others hear of it (its back shows once all offers are in)
+HIDDEN_MOVES = {"offer": "has made an offer, face down"}
+
+SUMMARY = ("Iron Triangle in brief: the player last on the Time track is the Mob Boss and "
+           "plays a Job, wanting it fast, cheap or good; every other player offers a card "
+           "face down (revealed together by their backs); the table talks ('say ...') until "
+           "the boss picks one offer: money, quality stars and days move. When every cube "
+           "reaches the finish, Notoriety = the values above your Money and Quality cubes, "
+           "plus your secret role's bonus if you met it.")
+# the engine's own end-of-game lines, which the end report says again in full
+SUPERSEDED = re.compile(r"Final Notoriety: |Winner: ")
+
+
+def end_report(state: IronTriangleState) -> list[str]:
+    """Each player's Notoriety as the rulebook counts it (the two tracks, the revealed role
+    met or not) and the winner with the Time-track tie-break (role reveals are events)."""
+    deck = state.deck
+    lines = ["Game over: every cube has reached the finish space."]
+    scores = state.scores()
+    for p in range(state.players):
+        role = deck.roles[state.roles[p]]
+        met = role_met(deck, role, p, state.money, state.quality)
+        money, quality = state.money[p], state.quality[p]
+        lines.append(
+            f"P{p + 1}: {scores[p]:g} Notoriety = {deck.money.notoriety(money)} for ${money} "
+            f"+ {deck.quality.notoriety(quality)} for {quality} stars + "
+            + (f"{role.bonus} for {role.name} (met)" if met else f"0 for {role.name} (not met)"))
+    winners = state.winners()
+    names = " and ".join(f"P{p + 1}" for p in winners)
+    best = max(scores)
+    tied = [p for p, s in enumerate(scores) if s == best]
+    if len(tied) == 1:
+        lines.append(f"Winner: {names}, with {best:g} Notoriety.")
+    else:
+        lines.append(f"Winner: {names}: tied on {best:g} Notoriety with "
+                     + ", ".join(f"P{p + 1}" for p in tied if p not in winners)
+                     + "; the tie goes to the cube highest on the Time track.")
+    return lines

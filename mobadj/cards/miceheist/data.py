@@ -15,6 +15,8 @@ from typing import Any
 
 import yaml
 
+from mobadj.cards.protocol import IllegalAction
+
 DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "mice_heist.yaml"
 
 EFFECT_KINDS = (
@@ -268,6 +270,25 @@ def parse_data(raw: dict[str, Any]) -> HeistData:
 
 @lru_cache(maxsize=4)
 def load_data(path: str | None = None) -> HeistData:
-    """The deck in ``path`` (default: the bundled YAML), parsed once per process."""
-    with open(path or DATA_FILE, encoding="utf-8") as fh:
-        return parse_data(yaml.safe_load(fh))
+    """The deck in ``path`` (default: the bundled YAML), parsed once per process.  A deck
+    file that cannot be read or is not a Mice Heist deck raises :class:`DeckFileError`
+    with one line saying why (a player's error, never a traceback)."""
+    try:
+        with open(path or DATA_FILE, encoding="utf-8") as fh:
+            raw = yaml.safe_load(fh)
+    except OSError as exc:
+        raise DeckFileError(f"cannot read the deck file {path}: {exc.strerror or exc}") from None
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise DeckFileError(f"the deck file {path} is not valid YAML: {first}") from None
+    try:
+        return parse_data(raw)
+    except DataError as exc:
+        raise DeckFileError(f"the deck file {path or DATA_FILE}: {exc}") from None
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
+        what = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
+        raise DeckFileError(f"the deck file {path} is not a Mice Heist deck ({what})") from None
+
+
+class DeckFileError(IllegalAction):
+    """A deck file (option ``deck``) that cannot be used."""

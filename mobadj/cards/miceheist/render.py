@@ -7,6 +7,7 @@ their own sealed bet, and of the others only whether they have bet yet.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from mobadj.cards.miceheist import tracks
@@ -147,3 +148,40 @@ def render(state: MiceHeistState, player: int | None) -> str:
             + ", ".join(v["winners"])
         )
     return "\n".join(lines)
+
+
+# -- the end screen -------------------------------------------------------------------------
+
+# a sealed bet as the others hear of it (the terminal narrates it; the bet shows at the reveal)
+HIDDEN_MOVES = dict.fromkeys(("bet", "pass", "abstain"), "has sealed a bet")
+
+SUMMARY = "Mice Heist in brief: on your turn select the top obstacle of a job; the others \
+seal bets of cheese to help (revealed together); chips are drawn and you may pay cheese to \
+activate skills, then test: reach the target to move up the job's track. When a job runs out \
+of obstacles (or a finale is beaten) each track pays its food, best place first; score = food \
++ cheese in your stash."
+# the engine's own end-of-game lines, which the end report says again in full
+SUPERSEDED = re.compile(r"Totals: |Winner\(s\): ")
+
+
+def end_report(state: MiceHeistState) -> list[str]:
+    """Why the game ended (the final test is in the events just before), each player's food
+    claims and stash as the rulebook counts them, and the winner with the tie-break."""
+    lines = [f"Game over: {state.end_reason}."]
+    scores = state.scores()
+    for p in range(state.players):
+        food = sum(v for v, _ in state.claims[p])
+        items = ", ".join(f"{item} {v}" for v, item in state.claims[p]) or "no food"
+        lines.append(f"{_seat(p)}: {scores[p]:g} = food {food} ({items}) + "
+                     f"{state.stash[p]} cheese in the stash")
+    winners = state.winners()
+    names = " and ".join(_seat(p) for p in winners)
+    best = max(scores)
+    tied = [p for p, s in enumerate(scores) if s == best]
+    if len(tied) == 1:
+        lines.append(f"Winner: {names}, with {best:g}.")
+    elif len(winners) == 1:
+        lines.append(f"Winner: {names}: tied on {best:g}, the tie broken by the most cheese.")
+    else:
+        lines.append(f"Winners: {names} share the win: tied on points and cheese.")
+    return lines

@@ -6,6 +6,7 @@ which is shown only as a count; the view is built from public fields only.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from mobadj.cards.microcity.board import CELL_NAMES, POSITIONS, position_of
@@ -191,7 +192,7 @@ def render(st: MicroCityState, player: int | None) -> str:
     v = view(st, player)
     lines = [f"Micro City ({v['setting']}) - round {v['round']}, Time marker {v['time']}"]
     if v["result"]:
-        lines.append(f"Game over: {v['result']}")
+        lines.append("Game over: " + _result_text(st))
     else:
         who = ", ".join(v["to_act"])
         lines.append(f"{who} to act - {STEP_HELP.get(st.step, st.step)}")
@@ -248,3 +249,98 @@ def render(st: MicroCityState, player: int | None) -> str:
         adv = "; ".join(f"{a['card']}: {a['condition']} = {a['vp']} vp" for a in v["advantages"])
         lines.append(f"Advantages: {adv} ({v['advantage_deck']} in the deck)")
     return "\n".join(lines)
+
+
+# -- the end screen -------------------------------------------------------------------------
+
+SUMMARY = ("Micro City in brief: each round the dice are rolled for you; in preparation you "
+           "may pay to change a die or remove a marker, or sell Materials; then play a "
+           "Project card whose die you hold to move your Engineer and take its basic or "
+           "advanced effect (or retrieve your cards); then use the Quarter you stand on; at "
+           "the end of the round an Investment marker is placed under your Engineer and the "
+           "Time marker moves. Complete the Building before Time runs out (competitive: "
+           "most points from Goal areas, Contracts and Advantage cards).")
+# the engine's own end-of-game line, which the end report says again in full
+SUPERSEDED = re.compile(r"Game over: ")
+_POINTS = re.compile(r"(P\d) (?:completes Goal area (\S+): \+(\d+) points|takes Advantage "
+                     r"(\d+): \+(\d+) points|completes Contract (\S+)|has no marker left: "
+                     r"loses 1 point)")
+
+
+def _result_text(st: MicroCityState) -> str:
+    if st.result == "win":
+        return "the city is built, victory!"
+    if st.result == "loss":
+        return f"lost ({_loss_reason(st)})"
+    return f"{st.vp[0]} to {st.vp[1]} points"
+
+
+def _loss_reason(st: MicroCityState) -> str:
+    for event in reversed(st.events):
+        if event.text.startswith("Game over: lost ("):
+            return event.text.removeprefix("Game over: lost (").removesuffix(")")
+    return "the Building was not finished in time"
+
+
+def end_report(st: MicroCityState) -> list[str]:
+    """Why the game was won or lost (solo and cooperative: how far the Building got and the
+    Time left), or in the competitive mode each player's points by source and the winner."""
+    v = view(st, None)
+    if not st.cfg.competitive:
+        stages = v.get("building", {}).get("stages", [])
+        done = sum(s["done"] for s in stages)
+        side = f" side {st.building_side}" if st.cfg.mode == "extended" else ""
+        progress = (f"Building {v['building']['name']}{side}: {done} of {len(stages)} stages "
+                    f"done; Time marker on {st.time}") if "building" in v else \
+            f"Time marker on {st.time}"
+        if st.contract_marks:
+            progress += (f"; Contracts done {sum(o >= 0 for o in st.contract_marks)} of "
+                         f"{len(st.contract_marks)}")
+        if st.result == "win":
+            head = "Game over: won. The city is built: every stage of the Building is done"
+            head += " and every Contract" if st.contract_marks else ""
+            return [head + ".", progress + ".",
+                    "Winner: " + " and ".join(f"P{p + 1}" for p in range(st.players))
+                    + " (together)." if st.players > 1 else "You win."]
+        why = _loss_reason(st)
+        return [f"Game over: lost. {why[:1].upper() + why[1:]} before the Building was "
+                "finished.", progress + ".", "Nobody wins: the city lost."]
+    lines = [f"Game over: the Time marker has run out; {st.vp[0]} to {st.vp[1]} points."]
+    contracts = {c["contract"]: c["vp"] for c in v.get("contracts", [])}
+    for p in range(st.players):
+        goals, advs, deals, lost = [], [], [], 0
+        for event in st.events:
+            m = _POINTS.match(event.text)
+            if m is None or m.group(1) != f"P{p + 1}":
+                continue
+            if m.group(2):
+                goals.append((m.group(2), int(m.group(3))))
+            elif m.group(4):
+                advs.append((m.group(4), int(m.group(5))))
+            elif m.group(6):
+                deals.append((m.group(6), contracts.get(m.group(6), 0)))
+            else:
+                lost += 1
+        parts = [(f"Goal areas {sum(n for _, n in goals)}", goals),
+                 (f"Advantages {sum(n for _, n in advs)}", advs),
+                 (f"Contracts {sum(n for _, n in deals)}", deals)]
+        text = " + ".join(f"{head} ({', '.join(f'{k} +{n}' for k, n in items)})" if items
+                          else head for head, items in parts)
+        known = sum(n for _, items in parts for _, n in items) - lost
+        if lost:
+            text += f" - {lost} for markers taken back"
+        if st.vp[p] != known:
+            text += f" + {st.vp[p] - known} from card effects"
+        lines.append(f"P{p + 1}: {st.vp[p]} points = {text}")
+    winners = st.winners()
+    names = " and ".join(f"P{p + 1}" for p in winners)
+    if st.vp[0] != st.vp[1]:
+        lines.append(f"Winner: {names}.")
+    elif len(winners) == 1:
+        adv = [len(st.adv_taken[p]) for p in (0, 1)]
+        rule = "most Advantage cards" if adv[0] != adv[1] else "most Resources"
+        lines.append(f"Winner: {names}: tied on points, the tie broken by {rule}.")
+    else:
+        lines.append(f"Winners: {names} share the win: tied on points, Advantages and "
+                     "Resources.")
+    return lines

@@ -6,9 +6,11 @@ from the view alone, so the text can hold nothing the view does not.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from mobadj.cards.micromob.cards import POWER_TEXT
+from mobadj.cards.micromob.legal import BOSS_TEXT
 
 if TYPE_CHECKING:
     from mobadj.cards.micromob.engine import MicroMobState
@@ -113,3 +115,82 @@ def render_view(view: dict[str, Any]) -> str:
         out.append("Kingpin: " + (_boss_line(king) if king else "none"))
         out.append("Winner(s): " + ", ".join(f"P{p}" for p in view["winners"]))
     return "\n".join(out)
+
+
+# -- the end screen -------------------------------------------------------------------------
+
+SUMMARY = "micro mob in brief: draft 2 goons, then on your turn use your allies' abilities, \
+then one action: hit, hire or ally a boss of the city (pay with goons from your hand, they go \
+to your fatigue area) or payroll (fatigue back to hand). When one boss is left, the kingpin, \
+the game ends: 1 v.p. per goon, 2 per ally, the hit number of each hit - but hits of the \
+kingpin's colour are worth nothing - plus bonus powers."
+# the engine's own end-of-game lines, which the end report says again in full
+SUPERSEDED = re.compile(r"Game over: |P\d+: -?\d+ v\.p\. \(goons |Winner\(s\): ")
+
+
+def end_report(state: MicroMobState) -> list[str]:
+    """Why the game ended, each score term by term as the rulebook counts it (hits wiped by
+    the kingpin's colour named), and the winner with the tie-break that decided."""
+    king = state.card(state.kingpin) if state.kingpin else None
+    lines = [f"Game over: {state.end_reason}."]
+    lines.append(f"Kingpin: {BOSS_TEXT[state.kingpin]}: hits of {king.colour} are worth "
+                 "nothing" if king and state.kingpin else "No kingpin: every hit counts.")
+    details = state.score_details()
+    for p, s in enumerate(details):
+        goons = len(state.hand[p]) + len(state.fatigue[p])
+        allies = len(state.allies[p])
+        lines.append(f"P{p + 1}: {s.total} v.p. = {s.goons} for {goons} goon(s) + {s.allies} "
+                     f"for {allies} ally(ies) + {s.hits} from hits + {s.bonuses} bonus")
+        lines.extend(f"    {line}" for line in _hit_lines(state, p, king))
+        bonus = _bonus_text(state, p, goons)
+        if bonus:
+            lines.append(f"    bonus: {bonus}")
+    lines.append(_winner_line(state, details))
+    return lines
+
+
+def _hit_lines(state: MicroMobState, p: int, king: Any) -> list[str]:
+    """The hit cards of ``p``: which count, which the kingpin's colour wipes, which a colour
+    change saves (the best ones, as :func:`score_player` does)."""
+    counted, wiped = [], []
+    for cid in state.hits[p]:
+        card = state.card(cid)
+        (wiped if king is not None and card.colour == king.colour else counted).append(card)
+    if not counted and not wiped:
+        return []
+    saves = [state.card(a).power for a in state.allies[p]].count("recolour")
+    wiped.sort(key=lambda c: c.boss_hit, reverse=True)
+    saved, wiped = wiped[:saves], wiped[saves:]
+    out = ["hits: " + (", ".join(f"{c.id} {c.boss_hit}" for c in counted) or "none counted")]
+    if saved:
+        out.append("saved by colour change: " + ", ".join(f"{c.id} {c.boss_hit}" for c in saved))
+    if wiped:
+        out.append(f"wiped by the kingpin's colour ({king.colour}): "
+                   + ", ".join(f"{c.id} (was {c.boss_hit})" for c in wiped))
+    return out
+
+
+def _bonus_text(state: MicroMobState, p: int, goons: int) -> str:
+    powers = [state.card(a).power for a in state.allies[p]]
+    parts = []
+    for power, what, count in (("goon_bonus", "goon", goons),
+                               ("ally_bonus", "ally", len(state.allies[p])),
+                               ("hit_bonus", "hit", len(state.hits[p]))):
+        n = powers.count(power)
+        if n:
+            parts.append(f"{n} x {count} (1 per {what})")
+    return ", ".join(parts)
+
+
+def _winner_line(state: MicroMobState, details: list[Any]) -> str:
+    winners = state.winners()
+    names = " and ".join(f"P{p + 1}" for p in winners)
+    best = max(s.total for s in details)
+    tied = [p for p, s in enumerate(details) if s.total == best]
+    if len(tied) == 1:
+        return f"Winner: {names}, with {best} v.p."
+    if len(winners) > 1:
+        return f"Winners: {names} share the win: tied on v.p., allies and hits."
+    allies = {len(state.allies[p]) for p in tied}
+    rule = "most allies" if len(allies) > 1 else "most v.p. from hits"
+    return f"Winner: {names}: tied on {best} v.p., the tie broken by {rule}."

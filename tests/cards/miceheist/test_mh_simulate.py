@@ -83,6 +83,8 @@ def test_hot_seat_game_typed_to_the_end(monkeypatch) -> None:
         return Spy
 
     def read(prompt: str) -> str:
+        if not prompt.endswith("> "):  # hot-seat: the screen is handed over
+            return ""
         seat = int(prompt[1]) - 1
         return str(rng.choice(box["state"].legal_actions(seat)))
 
@@ -90,4 +92,5 @@ def test_hot_seat_game_typed_to_the_end(monkeypatch) -> None:
     lines: list[str] = []
     state = play_terminal("miceheist", 2, 3, set(), read=read, write=lines.append)
     assert state.is_over() and any(line.startswith("Winner") for line in lines)
-    assert any(line.startswith("Seed") for line in lines)
+    assert any(line.startswith("Seed: 3") for line in lines)
+    assert any(line.startswith("Pass to P") for line in lines) is False  # prompts, not lines

@@ -106,5 +106,7 @@ def test_whole_solo_game_by_mail_one_round_per_mail() -> None:
         mails += 1
         assert res.over or ("rolled" in res.report and "Dice: die1=" in res.private["P1"])
     assert 2 <= mails <= 11
-    assert "Seed (committed at the start" in res.report
-    assert "Winner(s):" in res.report and "Final scores: P1" in res.report
+    assert f"Seed: {state['seed']}" in res.report and f"Salt: {state['salt']}" in res.report
+    assert "Game over: " in res.report and ("You win." in res.report
+                                            or "Nobody wins" in res.report)
+    assert [name for name, _, _ in res.attachments] == ["record.json"]

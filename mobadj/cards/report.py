@@ -1,0 +1,83 @@
+"""What the front ends (terminal and judge) say about a game beyond its view: the rules in
+brief, a hidden move as the others may hear of it, and the end report.
+
+Each game's ``render`` module may provide ``SUMMARY`` (a paragraph), ``HIDDEN_MOVES``
+(command word -> what the others hear, e.g. ``"bet": "has sealed a bet"``), ``end_report``
+(why the game ended, each score as its rulebook counts it, the winner once) and
+``SUPERSEDED`` (a regex of the engine's own end-of-game events that the report says again in
+full, so they are not shown twice).  A game without them gets plain defaults.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from types import ModuleType
+
+from mobadj.cards.protocol import Event, GameState
+from mobadj.cards.record import SCHEME, GameRecord
+
+SEALED = "has made a move you cannot see"
+
+
+def _render(state: GameState) -> ModuleType | None:
+    try:
+        return importlib.import_module(f"mobadj.cards.{type(state).info.name}.render")
+    except ImportError:
+        return None
+
+
+def summary(state: GameState) -> str:
+    """The game's rules in brief (one paragraph), for ``help``."""
+    module = _render(state)
+    return getattr(module, "SUMMARY", f"{type(state).info.title}: see its page in docs/cards/.")
+
+
+def narration(state: GameState, player: int, action: str, new: list[Event]) -> Event | None:
+    """An event telling the seats that can see none of ``new`` (what ``player``'s ``action``
+    logged) that ``player`` has moved, without saying how: "P2 has sealed a bet."  None when
+    every seat saw something of it."""
+    blind = frozenset(q for q in range(state.players)
+                      if q != player and not any(e.visible(q) for e in new))
+    if not blind:
+        return None
+    words = action.split(maxsplit=1)
+    moves = getattr(_render(state), "HIDDEN_MOVES", {})
+    phrase = moves.get(words[0].lower(), SEALED) if words else SEALED
+    return Event(f"P{player + 1} {phrase}.", blind)
+
+
+def superseded(state: GameState, event: Event) -> bool:
+    """Is ``event`` one of the engine's end-of-game lines that :func:`end_report` says again
+    (scores, winner)?  Only once the game is over, and only public events."""
+    if not state.is_over() or event.visible_to is not None:
+        return False
+    pattern: re.Pattern[str] | None = getattr(_render(state), "SUPERSEDED", None)
+    return bool(pattern and pattern.match(event.text))
+
+
+def end_report(state: GameState) -> list[str]:
+    """Why the game ended, each player's score as the rulebook counts it, the winner once."""
+    module = _render(state)
+    if module is not None and hasattr(module, "end_report"):
+        return list(module.end_report(state))
+    scores = ", ".join(f"P{p + 1} {s:g}" for p, s in enumerate(state.scores()))
+    winners = " and ".join(f"P{p + 1}" for p in state.winners()) or "nobody"
+    return [f"Final scores: {scores}", f"Winner: {winners}"]
+
+
+def seed_lines(record: GameRecord, secret: bool = True) -> list[str]:
+    """The seed and salt revealed at the end, and how to check them against the commitment
+    published at the start."""
+    lines = [f"Seed: {record.seed}"]
+    if record.salt is not None:
+        lines.append(f"Salt: {record.salt}")
+    if not secret:
+        lines.append("(the seed was chosen by hand: this game was not secret)")
+    elif record.scheme == SCHEME:
+        lines.append(f"Commitment published at the start: {record.commitment} = "
+                     "HMAC-SHA256 of '<game>:<seed>' keyed by the salt")
+    else:
+        lines.append(f"Commitment published at the start: {record.commitment} = sha256 of "
+                     "'<game>:<seed>' (the old scheme, without a salt: it could be guessed)")
+    return lines

@@ -1,0 +1,200 @@
+"""Seeds and commitments: secret 128-bit seeds, a commitment that binds the seed to a secret
+256-bit salt (so it cannot be checked, nor the seed searched, without the salt), and
+``mobadj play verify`` on finished records, old unsalted ones included."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from mobadj.cards.record import (
+    OLD_SCHEME,
+    SCHEME,
+    GameRecord,
+    new_salt,
+    new_seed,
+    seed_commitment,
+    verify_record,
+)
+from mobadj.cards.registry import game_class
+from mobadj.cards.terminal import Session
+from mobadj.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def finished(game: str = "micromob", players: int = 2, seed: int = 5) -> GameRecord:
+    rng = random.Random(seed)
+    state = game_class(game).new(players, seed)
+    while not state.is_over():
+        p = state.to_act()[0]
+        state.apply(p, rng.choice(state.legal_actions(p)))
+    return GameRecord.of(game, state, salt=f"{rng.getrandbits(256):064x}")
+
+
+def final_json(record: GameRecord) -> dict:
+    return record.to_json(reveal_seed=True)
+
+
+def test_seeds_have_128_bits_and_salts_256() -> None:
+    seeds = [new_seed() for _ in range(32)]
+    assert all(0 <= s < 2**128 for s in seeds) and max(seeds) >= 2**120
+    assert len(set(seeds)) == 32
+    salts = [new_salt() for _ in range(8)]
+    assert all(len(s) == 64 and int(s, 16) >= 0 for s in salts) and len(set(salts)) == 8
+
+
+def test_the_commitment_is_hmac_sha256_keyed_by_the_salt() -> None:
+    salt = new_salt()
+    expect = hmac.new(bytes.fromhex(salt), b"miceheist:123456", hashlib.sha256).hexdigest()
+    assert seed_commitment("miceheist", 123456, salt) == expect
+    assert seed_commitment("miceheist", 123456) == hashlib.sha256(b"miceheist:123456").hexdigest()
+
+
+def test_a_commitment_cannot_be_checked_without_the_salt() -> None:
+    # the old attack: a typed seed like 123456 was found from the first screen in 0.3 s
+    salt = new_salt()
+    published = seed_commitment("micromob", 123456, salt)
+    unsalted = {hashlib.sha256(f"micromob:{s}".encode()).hexdigest() for s in range(200_000)}
+    assert published not in unsalted
+    guesses = {seed_commitment("micromob", s, g) for s in range(123_000, 124_000)
+               for g in ("00" * 32, new_salt())}
+    assert published not in guesses  # the right seed with a wrong salt does not match
+    assert seed_commitment("micromob", 123456, salt) == published  # the salt checks it
+    record = finished()
+    data = final_json(record)
+    del data["salt"]
+    verdict = verify_record(data)
+    assert not verdict.ok and "no salt" in verdict.lines[0]
+    hidden = record.to_json()  # during the game: the commitment, no seed, no salt
+    assert "seed" not in hidden and "salt" not in hidden
+    assert hidden["commitment_scheme"] == SCHEME
+    assert not verify_record(hidden).ok
+
+
+def test_a_finished_game_verifies_and_a_tampered_one_does_not() -> None:
+    record = finished()
+    data = final_json(record)
+    verdict = verify_record(data, commitment=record.commitment)
+    assert verdict.ok and verdict.lines[0].startswith("verified: micro mob, 2 players")
+    assert f"{len(record.actions)} actions replay legally to the end" in "\n".join(verdict.lines)
+    wrong = verify_record(data, commitment="0" * 64)
+    assert not wrong.ok and "published at the start was" in "\n".join(wrong.lines)
+    other_seed = dict(data, seed=data["seed"] + 1)
+    assert not verify_record(other_seed).ok
+    other_salt = dict(data, salt=new_salt())
+    assert "MISMATCH" in "\n".join(verify_record(other_salt).lines)
+    forged = dict(data, actions=[*data["actions"][:-1], [data["actions"][-1][0], "pass"]])
+    assert not verify_record(forged).ok
+    short = dict(data, actions=data["actions"][:-3])
+    lines = verify_record(short).lines
+    assert not verify_record(short).ok and any("not finished" in x for x in lines)
+    assert not verify_record(dict(data, scores=[99, 0])).ok
+
+
+def test_an_old_unsalted_record_verifies_and_is_named_the_old_scheme() -> None:
+    record = finished("irontriangle", 3, seed=1234)
+    record.salt = None
+    data = final_json(record)
+    assert data["commitment_scheme"] == OLD_SCHEME and "salt" not in data
+    assert data["seed_commitment"] == hashlib.sha256(b"irontriangle:1234").hexdigest()
+    verdict = verify_record(data)
+    assert verdict.ok and "old unsalted scheme" in "\n".join(verdict.lines)
+
+
+def test_a_terminal_game_saves_a_record_that_verifies(tmp_path) -> None:
+    path = tmp_path / "game.json"
+    rng = random.Random(2)
+    box = {}
+
+    def read(prompt: str) -> str:
+        s = box["s"].state
+        return str(rng.choice(s.legal_actions(int(prompt[1:-2]) - 1)))
+
+    out: list[str] = []
+    session = Session.new("miceheist", 2, None, {1}, read=read, write=out.append,
+                          save_to=path)
+    box["s"] = session
+    state = session.run()
+    commitment_line = next(line for line in out if line.startswith("Seed commitment: "))
+    published = commitment_line.split()[2]
+    assert state.is_over()
+    data = json.loads(path.read_text())
+    assert data["over"] and data["seed_commitment"] == published
+    assert f"Seed: {state.seed}" in out and f"Salt: {data['salt']}" in out
+    assert verify_record(data, commitment=published).ok
+    result = CliRunner().invoke(main, ["play", "verify", str(path), "--commitment", published])
+    assert result.exit_code == 0 and result.output.startswith("verified: Mice Heist")
+    data["actions"] = data["actions"][:5]
+    path.write_text(json.dumps(data))
+    result = CliRunner().invoke(main, ["play", "verify", str(path)])
+    assert result.exit_code == 1 and "not finished" in result.output
+
+
+def test_verify_refuses_bad_files_in_one_line(tmp_path) -> None:
+    runner = CliRunner()
+    for content, words in (("{not json", "not a JSON game record"),
+                           ("[1, 2]", "not a JSON game record"),
+                           ('{"game": "chess", "players": 2, "seed": 1, "actions": []}',
+                            "unknown game 'chess'")):
+        path = tmp_path / "bad.json"
+        path.write_text(content)
+        result = runner.invoke(main, ["play", "verify", str(path)])
+        assert result.exit_code in (1, 2) and words in result.output
+        assert "Traceback" not in result.output and len(result.output.splitlines()) == 1
+    missing = runner.invoke(main, ["play", "verify", str(tmp_path / "nope.json")])
+    assert missing.exit_code == 2 and "cannot read" in missing.output
+    assert runner.invoke(main, ["play", "verify"]).exit_code == 2
+
+
+def test_verify_in_a_real_subprocess(tmp_path) -> None:
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(final_json(finished("microcity", 1, seed=3))))
+    proc = subprocess.run([sys.executable, "-m", "mobadj", "play", "verify", str(path)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("verified: Micro City, 1 player")
+
+
+def _views(state) -> tuple:
+    return (tuple(state.render(p) for p in [None, *range(state.players)]),
+            tuple(state.history(p) for p in [None, *range(state.players)]), state.actions)
+
+
+def test_a_forked_game_goes_on_alone_and_the_replay_cache_gives_the_replayed_game() -> None:
+    from mobadj.cards.record import ReplayCache, fork
+
+    cache = ReplayCache(games=2, per_game=2)
+    for game, players, options in (("micromob", 3, None), ("miceheist", 3, None),
+                                   ("irontriangle", 4, None),
+                                   ("microcity", 2, {"mode": "competitive"})):
+        rng = random.Random(game)
+        state = game_class(game).new(players, 99, options)
+        record = GameRecord.of(game, state, salt="ab" * 32)
+        steps = 0
+        while not state.is_over():
+            p = rng.choice(state.to_act())
+            action = rng.choice(state.legal_actions(p))
+            if steps % 7 == 3:
+                copy = fork(state)
+                copy.apply(p, action)  # the copy moves on; the original has not moved
+                assert len(copy.actions) == len(state.actions) + 1
+            state.apply(p, action)
+            if steps % 7 == 3:
+                assert _views(copy) == _views(state)
+            steps += 1
+            if steps % 5 == 0:
+                record.actions = list(state.actions)
+                cached = cache.state(record)
+                assert _views(cached) == _views(state) == _views(cache.state(record, False))
+                if cached.to_act():  # changing the copy leaves the cache as it was
+                    q = cached.to_act()[0]
+                    cached.apply(q, cached.legal_actions(q)[0])
+                assert _views(cache.state(record, False)) == _views(state)

@@ -1,0 +1,300 @@
+"""The terminal session a person can live with: help, any case, errors without the board,
+board, quit / end of input / Ctrl-C save the game and --resume continues it, hot-seat
+hand-over, the P<n>: prefix for public table commands only, sealed bot moves narrated, the
+end screen; and the command line's one-line errors (exit 2, never a traceback)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mobadj.cards import report
+from mobadj.cards.record import verify_record
+from mobadj.cards.registry import game_class
+from mobadj.cards.terminal import FEED_MARK, Session
+from mobadj.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Keyboard:
+    """Scripted typing: ``script`` lines for the command prompts, then random legal moves
+    (or quit); Enter at every hand-over.  Records writes, prompts and screen clears."""
+
+    def __init__(self, script: list[str], then: str = "play", seed: int = 1) -> None:
+        self.script = list(script)
+        self.then = then
+        self.rng = random.Random(seed)
+        self.events: list[tuple[str, str]] = []  # ("write" | "read" | "clear", text)
+        self.session: Session | None = None
+
+    def read(self, prompt: str) -> str:
+        self.events.append(("read", prompt))
+        if not prompt.endswith("> "):
+            return ""
+        if self.script:
+            answer = self.script.pop(0)
+            if isinstance(answer, BaseException):
+                raise answer
+            return answer
+        if self.then == "quit":
+            return "quit"
+        assert self.session is not None
+        state = self.session.state
+        return str(self.rng.choice(state.legal_actions(int(prompt[1:-2]) - 1)))
+
+    def write(self, text: str) -> None:
+        self.events.append(("write", text))
+
+    def clear(self) -> None:
+        self.events.append(("clear", ""))
+
+    @property
+    def text(self) -> str:
+        return "\n".join(t for kind, t in self.events if kind == "write")
+
+    def prompts(self) -> list[str]:
+        return [t for kind, t in self.events if kind == "read"]
+
+    def start(self, game: str, players: int, bots: set[int], seed: int | None = 3,
+              options: dict | None = None, **kw) -> Session:
+        self.session = Session.new(game, players, seed, bots, options, read=self.read,
+                                   write=self.write, clear=self.clear, **kw)
+        return self.session
+
+
+def test_help_lists_meta_commands_rules_and_moves_in_any_case() -> None:
+    keys = Keyboard(["HELP", "Board", "hIsToRy", "DRAFT Z9", "quit"])
+    session = keys.start("micromob", 2, {1})
+    session.run()
+    text = keys.text
+    for word in ("help, ?", "board", "history", "undo", "quit"):
+        assert f"  {word}" in text
+    assert "micro mob in brief:" in text and "kingpin" in text
+    assert "You can: draft " in text
+    assert "! Z9 is not in the draft pool" in text  # DRAFT read as draft
+    move = str(session.state.legal_actions(0)[0])
+    keys = Keyboard([move.upper(), "QUIT"])
+    session = keys.start("micromob", 2, {1})
+    assert session.run().actions[0] == (0, move)
+
+
+def test_after_an_error_only_the_error_and_the_prompt() -> None:
+    keys = Keyboard(["fly to the moon", "board", "quit"])
+    keys.start("irontriangle", 3, {1, 2}).run()
+    ev = keys.events
+    prompts = [i for i, (k, t) in enumerate(ev) if k == "read" and t.endswith("> ")]
+    between = [t for k, t in ev[prompts[0] + 1:prompts[1]] if k == "write"]
+    assert len(between) == 1 and between[0].startswith("! unknown command 'fly'")
+    again = [t for k, t in ev[prompts[1] + 1:prompts[2]] if k == "write"]
+    assert any("Mobsters of the Iron Triangle - round" in t for t in again)  # board reprints
+
+
+@pytest.mark.parametrize("stop", ["quit", "EXIT", EOFError(), KeyboardInterrupt()])
+def test_quit_end_of_input_and_ctrl_c_save_and_resume_continues(tmp_path, stop) -> None:
+    path = tmp_path / "saved.json"
+    keys = Keyboard(["draft " + "?"] * 0, then="play", seed=4)
+    session = keys.start("micromob", 3, {2}, seed=None, save_to=path)
+    moves = 0
+    original = keys.read
+
+    def read(prompt: str) -> str:
+        nonlocal moves
+        if prompt.endswith("> "):
+            moves += 1
+            if moves == 9:
+                if isinstance(stop, BaseException):
+                    raise stop
+                return stop
+        return original(prompt)
+
+    session.read = read
+    state = session.run()
+    assert not state.is_over() and path.exists()
+    assert f"Game saved to {path}. Continue it with: mobadj play micromob --resume {path}" \
+        in keys.text
+    data = json.loads(path.read_text())
+    assert data["actions"] == [list(a) for a in state.actions] and data["bots"] == [3]
+    assert data["seed"] == state.seed and len(data["salt"]) == 64 and data["secret"]
+    # resumed: the same game, the same feeds (nothing shown twice), played to the end
+    keys2 = Keyboard([], seed=5)
+    resumed = Session.resume(data, read=keys2.read, write=keys2.write, clear=keys2.clear,
+                             save_to=path)
+    keys2.session = resumed
+    assert resumed.state.actions == state.actions and resumed.seen == session.seen
+    assert [e.text for e in resumed.feed] == [e.text for e in session.feed]
+    assert resumed.run().is_over()
+    assert verify_record(json.loads(path.read_text())).ok
+
+
+def test_hot_seat_hands_over_with_a_cleared_screen_and_one_human_does_not() -> None:
+    keys = Keyboard([], seed=2)
+    keys.start("irontriangle", 3, set()).run()
+    prompts = keys.prompts()
+    assert any(p.startswith("Pass to P") and p.endswith(" and press Enter ") for p in prompts)
+    ev = keys.events
+    hand_overs = [i for i, (kind, text) in enumerate(ev)
+                  if kind == "read" and text.startswith("Pass to P")]
+    for i in hand_overs[1:]:  # after the first: hide the last screen, clear, hand over
+        assert ev[i - 1] == ("clear", "") and ev[i - 2][1].endswith("hide your screen ")
+    assert "Press Enter to show the final scores to everyone " in prompts
+    solo = Keyboard([], seed=2)
+    solo.start("irontriangle", 3, {1, 2}).run()
+    assert not any("press Enter" in p.lower() for p in solo.prompts())
+    assert ("clear", "") not in solo.events
+
+
+def test_the_seat_prefix_takes_only_public_table_commands() -> None:
+    keys = Keyboard(["P2: bet 1", "p2: use scurry", "P3: say hi", "P9: say hi",
+                     "P2: history", "quit"])
+    seed = next(s for s in range(50) if game_class("miceheist").new(3, s).tester == 0)
+    session = keys.start("miceheist", 3, {2}, seed=seed)  # P1 selects first
+    session.run()
+    text = keys.text
+    assert "! P2 may give only table commands here (history); other moves at their own " \
+           "prompt" in text
+    assert "! P3 is played by a bot" in text and "! there is no player P9" in text
+    assert session.state.actions == []
+
+
+def test_sealed_bot_bets_are_narrated_without_their_amount() -> None:
+    for seed in range(10):
+        keys = Keyboard([], seed=seed)
+        session = keys.start("miceheist", 3, {1, 2}, seed=seed)
+        session.run()
+        bets = [e for e in session.feed if e.text == "P2 has sealed a bet."]
+        if bets:
+            assert bets[0].visible_to == frozenset({0, 2})
+            assert FEED_MARK + "P2 has sealed a bet." in keys.text
+            assert "P2 (bot)" not in keys.text.split("\n", 1)[1]
+            return
+    pytest.fail("no bot ever bet")
+
+
+@pytest.mark.parametrize("game,players,options", [
+    ("micromob", 3, None), ("miceheist", 2, None), ("irontriangle", 3, None),
+    ("microcity", 1, None), ("microcity", 2, {"mode": "competitive"}),
+])
+def test_the_end_screen(game, players, options, tmp_path) -> None:
+    path = tmp_path / "end.json"
+    keys = Keyboard([], seed=7)
+    state = keys.start(game, players, set(), seed=None, options=options,
+                       save_to=path).run()
+    text = keys.text
+    end = text[text.index("=== "):]
+    assert "Game over: over" not in text and end.count("Winner") <= 1
+    assert sum(line.startswith(("Winner", "Nobody wins", "You win")) for line
+               in end.split("\n")) == 1
+    scores = state.scores()
+    if game != "microcity" or options:
+        for p, score in enumerate(scores):
+            assert f"\nP{p + 1}: {score:g} " in end
+    assert f"Seed: {state.seed}" in end and "Salt: " in end
+    assert f"mobadj play verify {path}" in end and verify_record(json.loads(path.read_text())).ok
+    assert not any(report.superseded(state, e) and FEED_MARK + e.text in text
+                   for e in state.events)  # the engine's own score lines: said once, better
+
+
+def test_end_reports_count_as_the_rulebooks_do() -> None:
+    """micro mob: hits of the kingpin's colour are named as wiped and count nothing;
+    Iron Triangle: tracks plus met roles; Mice Heist: food plus stash; each sums up."""
+    wiped = False
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = game_class("micromob").new(3, seed)
+        while not state.is_over():
+            p = state.to_act()[0]
+            state.apply(p, rng.choice(state.legal_actions(p)))
+        lines = report.end_report(state)
+        for p, s in enumerate(state.score_details()):
+            head = next(x for x in lines if x.startswith(f"P{p + 1}: "))
+            assert head.startswith(f"P{p + 1}: {s.total} v.p. = {s.goons} for ")
+            assert f"+ {s.hits} from hits + {s.bonuses} bonus" in head
+        wiped |= any("wiped by the kingpin's colour" in x for x in lines)
+    assert wiped
+    for game, players in (("irontriangle", 4), ("miceheist", 3)):
+        rng = random.Random(1)
+        state = game_class(game).new(players, 1)
+        while not state.is_over():
+            p = rng.choice(state.to_act())
+            state.apply(p, rng.choice(state.legal_actions(p)))
+        lines = report.end_report(state)
+        for p, score in enumerate(state.scores()):
+            line = next(x for x in lines if x.startswith(f"P{p + 1}: "))
+            if game == "irontriangle":
+                m = re.search(r"= (\d+) for \$\d+ \+ (\d+) for \d+ stars \+ (\d+) for .* "
+                              r"\((met|not met)\)$", line)
+                assert m and sum(int(m.group(k)) for k in (1, 2, 3)) == score
+            else:
+                assert f"{state.stash[p]} cheese in the stash" in line
+
+
+def test_a_given_seed_says_the_game_is_not_secret() -> None:
+    keys = Keyboard(["quit"])
+    keys.start("micromob", 2, {1}, seed=42).run()
+    assert "Seed 42 was given by hand: this game is NOT secret" in keys.text
+    assert "Seed commitment" not in keys.text
+    keys = Keyboard(["quit"])
+    session = keys.start("micromob", 2, {1}, seed=None)
+    session.run()
+    assert f"Seed commitment: {session.record.commitment}" in keys.text
+    assert str(session.state.seed) not in keys.text and session.salt not in keys.text
+
+
+def _one_line_error(args: list[str], words: str) -> None:
+    result = CliRunner().invoke(main, ["play", *args])
+    assert result.exit_code == 2, result.output
+    assert words in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1, result.output
+
+
+def test_command_line_mistakes_are_one_line_and_exit_2(tmp_path) -> None:
+    _one_line_error(["micromob", "--bot", "3"], "--bot 3: there is no seat 3 in a 2-player")
+    _one_line_error(["micromob", "--bot", "0", "-p", "4"], "there is no seat 0")
+    _one_line_error(["micromob", "-o", "colour=red"], "unknown option 'colour'")
+    _one_line_error(["micromob", "-o", "modules=abc"], "unknown module 'abc'")
+    _one_line_error(["microcity", "-o", "mode=coop"], "option mode=coop is not known")
+    _one_line_error(["irontriangle", "-o", "x=1", "--simulate", "2"], "unknown option 'x'")
+    _one_line_error(["micromob", "-o", "modules"], "key=value")
+    bad = tmp_path / "deck.yaml"
+    for content, words in (("a: [1,", "not valid YAML"), ("a: 1\n", "not a Mice Heist deck")):
+        bad.write_text(content)
+        _one_line_error(["miceheist", "-o", f"deck={bad}"], words)
+        _one_line_error(["miceheist", "-o", f"deck={bad}", "--simulate", "1"], words)
+    _one_line_error(["miceheist", "-o", f"deck={tmp_path / 'none.yaml'}"],
+                    "cannot read the deck file")
+    _one_line_error(["micromob", "--resume", str(tmp_path / "none.json")], "cannot read")
+    saved = tmp_path / "saved.json"
+    saved.write_text(json.dumps({"game": "miceheist", "players": 2, "seed": 1,
+                                 "salt": "00" * 32, "actions": []}))
+    _one_line_error(["micromob", "--resume", str(saved)], "holds a game of miceheist")
+    _one_line_error(["miceheist", "--resume", str(saved), "--seed", "3"], "drop --seed")
+    saved.write_text(json.dumps({"game": "miceheist", "players": 2, "seed": 1,
+                                 "salt": "00" * 32, "actions": [[0, "fly"]]}))
+    _one_line_error(["miceheist", "--resume", str(saved)], "cannot resume")
+    _one_line_error(["chess"], "unknown game 'chess'")
+
+
+def test_play_quit_and_resume_in_real_subprocesses(tmp_path) -> None:
+    def run(*args: str, stdin: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "mobadj", "play", *args], input=stdin,
+                              capture_output=True, text=True, cwd=tmp_path, timeout=120,
+                              check=False, env={"PYTHONPATH": str(ROOT), "PATH": ""})
+
+    first = run("micromob", "--bot", "2", "--save", "g.json", stdin="help\n")  # then EOF
+    assert first.returncode == 0, first.stderr
+    assert "Game saved to g.json" in first.stdout and (tmp_path / "g.json").exists()
+    assert "Traceback" not in first.stderr
+    legal = [line for line in first.stdout.splitlines() if line.startswith("You can: ")][0]
+    move = legal.removeprefix("You can: ").split("; ")[0]
+    second = run("micromob", "--resume", "g.json", stdin=f"{move}\nquit\n")
+    assert second.returncode == 0, second.stderr
+    data = json.loads((tmp_path / "g.json").read_text())
+    assert data["actions"][0] == [0, move]

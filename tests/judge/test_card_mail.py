@@ -1,0 +1,144 @@
+"""Card games by mail: the game's own commands take precedence over the judge's after SIGNON
+(every word of every game's grammar against every judge command), the commitment in the
+status and the final mail, games stored under the old unsalted scheme, PREVIEW's count."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+from mobadj.cards.record import OLD_SCHEME, seed_commitment, verify_record
+from mobadj.cards.registry import GAMES
+from mobadj.cards.words import command_words
+from mobadj.judge.cardhost import PREVIEW_LIMIT
+from mobadj.judge.commands import ALIASES, KEYWORDS, PRESS_WORDS, parse_body, parse_line
+
+from .test_cards import act, legal, setup_game
+
+# every way a line may start a judge command: keywords, aliases, two-word spellings
+JUDGE_WORDS = sorted({*KEYWORDS, *ALIASES, "sign on", "sign off", "log on", "add player",
+                      "not ready", "end press", "end game", "what if", "roll back"})
+SIGNON = "SIGNON cg P1 pw-p1"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_game_word_is_the_games_after_signon(game: str) -> None:
+    words = command_words(game)
+    assert words  # read from the grammar: a game with commands has some
+    for word in sorted(words):
+        for line in (word, f"{word} a3", f"{word.upper()} 1 2"):
+            parsed = parse_body(f"{SIGNON}\n{line}", words)
+            assert parsed.first("signon") is not None
+            if word in PRESS_WORDS:  # documented: press blocks stay the judge's
+                assert not parsed.order_lines and (parsed.press or parsed.errors)
+            else:
+                assert parsed.order_lines == [(2, line)], (game, line)
+                assert not parsed.errors and len(parsed.commands) == 1
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_judge_command_stays_the_judges_unless_the_game_reads_it(game: str) -> None:
+    words = command_words(game)
+    for spelling in JUDGE_WORDS:
+        first = spelling.split()[0]
+        parsed = parse_body(f"{SIGNON}\n{spelling}", words)
+        if first in words and first not in PRESS_WORDS:
+            assert parsed.order_lines == [(2, spelling)], (game, spelling)
+        else:
+            assert not parsed.order_lines, (game, spelling)  # a command (or its error)
+            assert parse_line(spelling) is not None
+
+
+def test_the_collisions_are_the_known_ones() -> None:
+    clash = {g: sorted(w for w in command_words(g) if w in {s.split()[0] for s in JUDGE_WORDS})
+             for g in sorted(GAMES)}
+    assert clash == {"irontriangle": ["press"], "miceheist": [], "microcity": ["start"],
+                     "micromob": ["end"]}
+
+
+def test_micro_city_opens_by_mail(judge) -> None:
+    host = setup_game(judge, "microcity", 1)
+    assert "start a3" in legal(judge, host, "P1")
+    reply = act(judge, "P1", "start a3")[0].body
+    assert "cannot read the START command" not in reply and "Errors" not in reply
+    state = judge.store.game("cg").state
+    assert state["actions"][0] == [0, "start a3"]
+    bad = act(judge, "P1", "START z9")[0].body  # the game's error, not the judge's
+    assert "line 2" in bad or "z9" in bad
+    assert "cannot read the START command" not in bad
+
+
+def test_micro_mob_end_is_the_games_not_a_signoff(judge) -> None:
+    host = setup_game(judge, "micromob", 2)
+    (seat,) = host.due(judge.store.game("cg").state)
+    reply = act(judge, seat, "end\nHELP")[0].body
+    assert "Errors" in reply and "take your action first" in reply.lower() or \
+        "draft" in reply.lower()
+    assert "Commands (one per line" in reply  # HELP after it was read: no sign-off
+
+
+def test_iron_triangle_press_stays_a_press_block(judge) -> None:
+    setup_game(judge, "irontriangle", 3, press="white")
+    out = act(judge, "P1", "PRESS TO P2\nmeet me later\nENDPRESS")
+    assert "Press delivered to P2" in out[0].body
+    assert any(m.to == "p2@test.org" and "meet me later" in m.body for m in out)
+    assert judge.store.game("cg").state["actions"] == []
+
+
+def test_status_shows_the_commitment_and_the_final_mail_reveals_seed_and_salt(judge) -> None:
+    host = setup_game(judge, "micromob", 2, seed=2**100 + 7, game_modules="1")
+    state = judge.store.game("cg").state
+    assert state["seed"] == 2**100 + 7 and len(state["salt"]) == 64
+    commitment = seed_commitment("micromob", state["seed"], state["salt"])
+    started = [m for m in judge.store.all_mail() if "has started" in m.subject]
+    assert started and all(f"Seed commitment: {commitment}" in m.body for m in started)
+    assert all(state["salt"] not in m.body and str(state["seed"]) not in m.body
+               for m in judge.store.all_mail())
+    out = []
+    while not host.is_over(judge.store.game("cg").state):
+        (seat,) = host.due(judge.store.game("cg").state)
+        out = act(judge, seat, legal(judge, host, seat)[0])
+    final = next(m for m in out if m.to == "p1@test.org" and "results" in m.subject)
+    assert f"Seed: {state['seed']}" in final.body and f"Salt: {state['salt']}" in final.body
+    assert "mobadj play verify record.json" in final.body
+    assert final.body.count("Winner") == 1 and "Winner(s):" not in final.body
+    record = json.loads(dict((n, d) for n, _, d in final.attachments)["record.json"])
+    assert verify_record(record, commitment).ok
+
+
+def test_a_game_stored_the_old_way_plays_on_and_is_named_the_old_scheme(judge) -> None:
+    """A store built before salts: the state as the old host made it (seed below 2**31,
+    sha256 commitment, no salt) goes on to its end and verifies under the old scheme."""
+    host = setup_game(judge, "micromob", 2, game_modules="1")
+    old = {"players": 2, "seed": 11, "options": {"modules": 1}, "actions": [],
+           "commitment": hashlib.sha256(b"micromob:11").hexdigest()}
+    judge.store.update_game("cg", state=old, phase=host.phase(old))
+    status = act(judge, "P1", "LIST")[0].body
+    assert "old scheme" in status and old["commitment"] in status
+    out = []
+    while not host.is_over(judge.store.game("cg").state):
+        (seat,) = host.due(judge.store.game("cg").state)
+        out = act(judge, seat, legal(judge, host, seat)[-1])
+        assert "internal error" not in out[0].body
+    final = next(m for m in out if m.to == "p2@test.org" and "results" in m.subject)
+    assert "Seed: 11" in final.body and "old scheme" in final.body and "Salt:" not in final.body
+    record = json.loads(dict((n, d) for n, _, d in final.attachments)["record.json"])
+    assert record["commitment_scheme"] == OLD_SCHEME
+    assert verify_record(record, old["commitment"]).ok
+
+
+def test_preview_says_how_many_commands_it_does_not_list(judge) -> None:
+    host = setup_game(judge, "micromob", 4)
+    for _ in range(8):  # the draft, then the first turn: many legal takes
+        (seat,) = host.due(judge.store.game("cg").state)
+        act(judge, seat, legal(judge, host, seat)[0])
+    (seat,) = host.due(judge.store.game("cg").state)
+    commands = legal(judge, host, seat)
+    reply = act(judge, seat, "PREVIEW")[0].body
+    assert f"Your legal commands now ({len(commands)}):" in reply
+    listed = [c for c in commands[:PREVIEW_LIMIT] if f"\n  {c}\n" in reply]
+    assert len(listed) == min(PREVIEW_LIMIT, len(commands))
+    if len(commands) > PREVIEW_LIMIT:
+        assert f"... and {len(commands) - PREVIEW_LIMIT} more not listed: " in reply
