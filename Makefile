@@ -29,6 +29,7 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+	$(BIN)/python bench/parser_bench.py --write
 	$(BIN)/python bench/render_bench.py --write
 	$(BIN)/python bench/cards_bench.py --write
 	$(BIN)/python bench/judge_bench.py --write

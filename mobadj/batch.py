@@ -16,15 +16,23 @@ output line (same order as the input, one per input line, never a crash)::
 
 Power names match case-insensitively; the output spells each power as the input first did.
 Order strings are echoed exactly as given.  Parsed orders are cached by text, because the
-same strings recur across phases.
+same strings recur across phases.  Two orders for one unit: the last one counts (the earlier
+is ``invalid``, replaced), unless the line's options say ``"duplicate_orders": "first"``.
+
+A batch cannot die: input is read as bytes and each line decoded on its own, so a line that
+is not UTF-8, not JSON, nested too deeply or too long, or that fails in any way inside
+adjudication, is answered by its own output line with ``errors`` and the next line runs.
+Output is always strict UTF-8 JSON: no ``NaN``, no lone surrogates (they become U+FFFD).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
+import math
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import IO, Any
 
 from mobadj.engine.pipeline import adjudicate
@@ -34,6 +42,9 @@ from mobadj.engine.rules import coerce_options
 from mobadj.engine.variants import UnknownVariantError, load_variant
 
 KEYS = ("id", "phase", "next_phase", "orders", "units", "dislodged", "centers", "errors")
+MAX_LINE_BYTES = 1_000_000
+"""The longest input line read (a full 34-unit phase is about 3 KB); longer ones are
+answered with an error and skipped without being held in memory."""
 
 
 class _MapContext:
@@ -55,7 +66,7 @@ class _MapContext:
             try:
                 got = self.parser.parse_order(text)
             except ValueError as exc:  # OrderError and friends are ValueErrors
-                got = exc
+                got = exc.with_traceback(None)  # cached: must not keep frames alive
             self.cache[text] = got
         return got
 
@@ -139,6 +150,7 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
             raise PositionError(f"{key!r} must map each power to a list")
         for name in block:
             spelling.setdefault(ctx.power(name), str(name))
+    options, duplicates = _duplicates_rule(case.get("options"))
     position = position_from_data(case, game_map)
     errors: list[str] = []
     pairs: list[tuple[str, Any]] = []
@@ -165,7 +177,9 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
             else:
                 pairs.append((pid, got))
             texts.append((shown, text))
-    result = adjudicate(position, pairs, game_map, ctx.rules_with(case.get("options")))
+    if duplicates == "last":
+        pairs = _last_order_wins(pairs, texts, bad)
+    result = adjudicate(position, pairs, game_map, ctx.rules_with(options))
     # Outcome and Reason are str enums: JSON writes their values
     if not bad:
         out_orders = [
@@ -221,33 +235,183 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def run_lines(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
-    """One output object per input line (blank lines included, as errors)."""
+def _duplicates_rule(options: Any) -> tuple[Any, str]:
+    """The line's options without ``duplicate_orders`` (an order-reading option, not a rule
+    of the adjudicator), and its value (default ``last``)."""
+    if not isinstance(options, Mapping) or "duplicate_orders" not in options:
+        return options, "last"
+    from mobadj.orders.duplicates import check_rule
+
+    rest = {k: v for k, v in options.items() if k != "duplicate_orders"}
+    try:
+        return rest, check_rule(options["duplicate_orders"])
+    except ValueError as exc:
+        raise PositionError(str(exc)) from None
+
+
+def _last_order_wins(pairs: list[tuple[str, Any]], texts: list[tuple[str, str]],
+                     bad: dict[int, str]) -> list[tuple[str, Any]]:
+    """``pairs`` without the orders a later order for the same unit replaces; each of those
+    is marked in ``bad`` (by its index in ``texts``) as replaced."""
+    from mobadj.orders.duplicates import last_order_wins
+    from mobadj.orders.parser import ParsedOrder
+
+    indices = [i for i in range(len(texts)) if i not in bad]
+    parsed = [ParsedOrder(pid, order, i, 1, texts[i][1])
+              for i, (pid, order) in zip(indices, pairs, strict=True)]
+    kept, replaced = last_order_wins(parsed)
+    if not replaced:
+        return pairs
+    for warning in replaced:
+        bad[warning.replaced.line] = (f"replaced by the later order {warning.by.text!r} "
+                                      "for the same unit")
+    return [(p.power, p.order) for p in kept]
+
+
+class _Unreadable:
+    """An input line that is not read: too long, or not UTF-8."""
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number out of range: {text}")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _case(line: str | bytes | _Unreadable) -> Any:
+    """The JSON value of one input line; raises ValueError saying why there is none."""
+    if isinstance(line, _Unreadable):
+        raise ValueError(line.why)
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"not UTF-8 (byte {exc.start + 1} of the line)") from None
+    if line.startswith("\ufeff"):
+        line = line[1:]
+    try:
+        return json.loads(line, parse_float=_finite, parse_constant=_no_constant)
+    except RecursionError:
+        raise ValueError("not JSON: nested too deeply") from None
+    except ValueError as exc:
+        raise ValueError(f"not JSON: {exc}") from None
+
+
+def run_lines(lines: Iterable[str | bytes]) -> Iterator[dict[str, Any]]:
+    """One output object per input line (blank lines included, as errors); ``lines`` may be
+    text or bytes (each bytes line is decoded on its own)."""
     for number, line in enumerate(lines, 1):
         try:
-            case = json.loads(line)
+            case = _case(line)
         except ValueError as exc:
-            yield empty_output(None, None, [f"line {number}: not JSON: {exc}"])
+            yield empty_output(None, None, [f"line {number}: {exc}"])
             continue
         yield run_case(case)
 
 
-def run_batch(source: IO[str], sink: IO[str] = sys.stdout) -> int:
-    """Read JSON lines from ``source``, write results to ``sink``; returns the line count."""
+def read_lines(source: IO[Any]) -> Iterator[bytes | str | _Unreadable]:
+    """The lines of ``source`` as bytes when it has them (a binary file, or the buffer under
+    a text file), so nothing is decoded ahead of its line; a line longer than
+    :data:`MAX_LINE_BYTES` is skipped and given as :class:`_Unreadable`."""
+    stream = source
+    if isinstance(source, io.TextIOBase) and hasattr(source, "buffer"):
+        stream = source.buffer
+    readline = stream.readline
+    while True:
+        line = readline(MAX_LINE_BYTES + 1)
+        if not line:
+            return
+        if len(line) <= MAX_LINE_BYTES or line[-1:] in (b"\n", "\n"):
+            yield line
+            continue
+        size = len(line)
+        while line and line[-1:] not in (b"\n", "\n"):
+            line = readline(1 << 16)
+            size += len(line)
+        size -= line[-1:] in (b"\n", "\n")  # the line break is not the line's
+        yield _Unreadable(f"too long: {size:,} bytes (at most {MAX_LINE_BYTES:,}); not read")
+
+
+_DUMPS = json.JSONEncoder(ensure_ascii=False, check_circular=False, allow_nan=False,
+                          separators=(",", ":")).encode
+
+
+_LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def _escape_breaks(text: str) -> str:
+    if "\x85" in text or "\u2028" in text or "\u2029" in text:
+        return text.translate(_LINE_BREAKS)
+    return text
+
+
+def to_json(out: dict[str, Any]) -> str:
+    """One output line: strict JSON that encodes as UTF-8 and holds no character that a
+    line reader could take for a line break (never raises)."""
+    try:
+        text = _DUMPS(out)
+        text.encode("utf-8")
+        return _escape_breaks(text)
+    except (ValueError, UnicodeEncodeError, RecursionError):
+        pass
+    try:
+        text = _DUMPS(_clean(out))
+        text.encode("utf-8")
+        return _escape_breaks(text)
+    except (ValueError, UnicodeEncodeError, RecursionError, TypeError) as exc:
+        return _DUMPS(empty_output(None, None, [
+            f"internal error: the result could not be written as JSON: {type(exc).__name__}"]))
+
+
+def _clean(value: Any) -> Any:
+    """``value`` with lone surrogates replaced by U+FFFD and non-finite numbers by null."""
+    if isinstance(value, str):
+        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {_clean(str(k)): _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    return value
+
+
+def _writer(sink: IO[Any]) -> Callable[[str], Any]:
+    """Write text to ``sink`` as UTF-8, whatever the sink's own encoding."""
+    if isinstance(sink, io.TextIOBase):
+        buffer = getattr(sink, "buffer", None)
+        if buffer is None:
+            return sink.write
+        sink.flush()
+        return lambda text: buffer.write(text.encode("utf-8"))
+    return lambda text: sink.write(text.encode("utf-8"))
+
+
+def run_batch(source: IO[Any], sink: IO[Any] = sys.stdout) -> int:
+    """Read JSON lines from ``source``, write results to ``sink``; returns the line count.
+    Either may be a text or a binary file."""
     n = 0
-    write = sink.write
-    dumps = json.JSONEncoder(ensure_ascii=False, check_circular=False, separators=(",", ":")).encode
-    for out in run_lines(source):
-        write(dumps(out))
-        write("\n")
+    write = _writer(sink)
+    for out in run_lines(read_lines(source)):
+        write(to_json(out) + "\n")
         n += 1
+    if hasattr(sink, "flush"):
+        sink.flush()
     return n
 
 
 def main(argv: list[str] | None = None) -> None:
     """``python -m mobadj.batch CASES.jsonl`` (the CLI command calls :func:`run_batch`)."""
     args = sys.argv[1:] if argv is None else argv
-    with open(args[0], encoding="utf-8") if args and args[0] != "-" else sys.stdin as src:
+    with open(args[0], "rb") if args and args[0] != "-" else sys.stdin.buffer as src:
         run_batch(src)
 
 

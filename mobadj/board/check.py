@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from mobadj.board.findings import Finding
+from mobadj.board.findings import Finding, cause_first
 from mobadj.board.loader import read_map
 from mobadj.board.model import GameMap, province_of
 
@@ -66,12 +66,12 @@ def inspect_map(path: str | os.PathLike[str]) -> MapReport:
     game_map, findings = read_map(path)
     if game_map is not None:
         findings = findings + graph_findings(game_map)
-    findings.sort(key=lambda f: (f.line, f.kind, f.message))
+    findings.sort(key=cause_first)
     return MapReport(os.fspath(path), game_map, findings)
 
 
 def check_map(path: str | os.PathLike[str]) -> list[Finding]:
-    """All findings for a map file, sorted by line (empty means the map is clean)."""
+    """All findings for a map file, root causes first (empty means the map is clean)."""
     return inspect_map(path).findings
 
 

@@ -285,8 +285,24 @@ class MapBuilder:
                         edges.append((src, dst_text, kind, attrs, line))
         for loc, kinds in occupy.items():
             graph.nodes[loc]["kinds"] = frozenset(kinds)
+        self._occupied = set(occupy)
+        self._check_coasts(occupy)
         self._add_edges(graph, edges, occupy)
         return graph
+
+    def _check_coasts(self, occupy: dict[str, set[str]]) -> None:
+        """A declared coast with no adjacency list: no unit can ever stand on it."""
+        for pid, prov in self.provinces.items():
+            adj, adj_line = self.prov_adj[pid]
+            for coast in prov.coasts:
+                if f"{pid}/{coast}" in occupy:
+                    continue
+                kind = next((k for k in self.unit_kinds if k in (self.kinds_by_terrain or {})
+                             .get("sea", ())), next(iter(self.unit_kinds), "F"))
+                self.note(adj_line or prov.line, "dead-coast",
+                          f"{pid}: coast {coast} is declared but has no adjacency, so no unit "
+                          f"can stand on {pid}/{coast} (add '{kind}/{coast}: [...]' under "
+                          f"{pid}'s adj)")
 
     def _check_terrain(self, pid: str, prov: Province, kind: str, coast: str, line: int) -> None:
         if prov.coasts and not coast and self.kinds_by_terrain is not None:
@@ -297,8 +313,9 @@ class MapBuilder:
         if self.kinds_by_terrain is None or prov.terrain not in self.kinds_by_terrain:
             return
         if kind not in self.kinds_by_terrain[prov.terrain]:
-            self.note(line, "impossible-unit", f"{pid}: a {self.unit_kinds[kind]} ({kind}) cannot "
-                      f"stand on {prov.terrain} terrain, so it can have no adjacencies there")
+            self.note(line, "impossible-unit", f"{pid}: {_a(self.unit_kinds[kind])} ({kind}) "
+                      f"cannot stand on {prov.terrain} terrain, so it can have no adjacencies "
+                      "there")
 
     def _read_edge(self, pid: str, key: str, item: object,
                    kline: int) -> tuple[str, dict, int] | None:
@@ -333,8 +350,10 @@ class MapBuilder:
                 coasts = self.provinces[dst.split("/")[0]].coasts
                 hint = (f" (name a coast: {', '.join(f'{dst}/{c}' for c in coasts)})"
                         if coasts and "/" not in dst else "")
-                self.note(line, "dangling", f"{src}: {kind} adjacency to {dst}, where a "
-                          f"{self.unit_kinds[kind]} cannot stand{hint}")
+                if "/" in dst and dst not in occupy:  # the root cause: a coast nothing touches
+                    hint = f" (because {dst} has no adjacency list of its own: see above)"
+                self.note(line, "dangling", f"{src}: {kind} adjacency to {dst}, where "
+                          f"{_a(self.unit_kinds[kind])} cannot stand{hint}")
                 continue
             if dst == src:
                 self.note(line, "dangling", f"{src}: {kind} adjacency to itself")
@@ -402,6 +421,12 @@ class MapBuilder:
                 self.note(iline, "unknown-name", f"{pid}: unit {str(item)!r} names an unknown "
                           f"location{self._did_you_mean(where)}")
                 continue
+            first = self._unit_lines.get((pid, kind, loc))
+            if first is not None:
+                where = "" if first == iline else f" (first on line {first})"
+                self.note(iline, "duplicate-unit", f"{pid}: the unit {kind} {loc} is listed "
+                          f"twice{where}")
+                continue
             units.append((kind, loc))
             self._unit_lines[(pid, kind, loc)] = iline
         self.powers[pid] = Power(pid, self.powers[pid].name, self.powers[pid].aliases, colour,
@@ -439,13 +464,20 @@ class MapBuilder:
             if not game_map.can_occupy(kind, loc):
                 options = [x for x in game_map.locations(loc) if game_map.can_occupy(kind, x)]
                 hint = f" (try {' or '.join(options)})" if options else ""
-                self.note(line, "impossible-unit", f"{pid}: a {self.unit_kinds[kind]} cannot "
+                if "/" in loc and loc not in self._occupied:
+                    hint = f" (because {loc} has no adjacency list of its own: see above)"
+                self.note(line, "impossible-unit", f"{pid}: {_a(self.unit_kinds[kind])} cannot "
                           f"stand on {loc}{hint}")
             prov = loc.split("/")[0]
             if prov in seen:
                 self.note(line, "impossible-unit", f"{pid}: {kind} {loc} shares {prov} with the "
                           f"unit of {seen[prov][0]} on line {seen[prov][1]}")
             seen[prov] = (pid, line)
+
+
+def _a(noun: str) -> str:
+    """``noun`` with its indefinite article: "an Army", "a Fleet"."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
 
 
 _TOP_KEYS = {"name", "title", "calendar", "unit_kinds", "case_sensitive_ids", "kinds_by_terrain",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -45,13 +45,24 @@ def province_of(location: str) -> str:
 
 
 class UnknownNameError(LookupError):
-    """A name that matches no province, location or power; ``suggestions`` are close ids."""
+    """A name that matches no province, location or power; ``suggestions`` are close ids.
 
-    def __init__(self, text: str, suggestions: Iterable[str] = (), what: str = "province") -> None:
+    ``suggestions`` may be given as a function: it is called only when someone reads them
+    (most failed look-ups are tries whose message nobody sees, and suggesting is slow)."""
+
+    def __init__(self, text: str, suggestions: Iterable[str] | Callable[[], Iterable[str]] = (),
+                 what: str = "province") -> None:
         self.text = text
-        self.suggestions = tuple(suggestions)
+        self._suggestions = suggestions
         self.what = what
-        super().__init__(str(self))
+        super().__init__(text)
+
+    @property
+    def suggestions(self) -> tuple[str, ...]:
+        if not isinstance(self._suggestions, tuple):
+            given = self._suggestions
+            self._suggestions = tuple(given() if callable(given) else given)
+        return self._suggestions
 
     def __str__(self) -> str:
         msg = f"unknown {self.what} {self.text!r}"
@@ -182,6 +193,7 @@ class GameMap:
         self._choices = sorted(
             {s for pid, p in self.provinces.items() for s in (pid, p.name, *p.aliases)}
         )
+        self._choice_keys: list[str] | None = None
         pw: dict[str, str] = {}
         for pid, power in self.powers.items():
             for spelling in (pid, power.name, *power.aliases):
@@ -219,7 +231,7 @@ class GameMap:
                 if loc in self._exact:
                     return loc
                 raise UnknownNameError(text, self.locations(prov)[1:] or (prov,), "coast")
-        raise UnknownNameError(text, self.suggest(stripped))
+        raise UnknownNameError(text, lambda: self.suggest(stripped))
 
     def _folded_one(self, text: str) -> str | None:
         ids = self._folded.get(fold(text))
@@ -232,8 +244,10 @@ class GameMap:
     def suggest(self, text: str, limit: int = 3) -> tuple[str, ...]:
         """Close spellings of ``text`` as location ids (for did-you-mean messages)."""
         key = fold(text)
-        keys = {fold(c): c for c in self._choices}
-        close = difflib.get_close_matches(key, list(keys), n=limit * 2, cutoff=0.6)
+        keys = self._choice_keys
+        if keys is None:
+            keys = self._choice_keys = list(dict.fromkeys(fold(c) for c in self._choices))
+        close = difflib.get_close_matches(key, keys, n=limit * 2, cutoff=0.6)
         out: list[str] = []
         for k in close:
             for pid in sorted(self._folded.get(k, ())):

@@ -44,9 +44,10 @@ def _open(config_path: Path) -> Any:
 @click.option("--verbose", "-v", is_flag=True, help="Log every step.")
 def serve(config_path: Path, once: bool, poll: float | None, verbose: bool) -> None:
     """Run the email judge: watch the mailbox, answer every mail, adjudicate at deadlines."""
+    from mobadj.judge.config import ConfigError
     from mobadj.judge.mailbox import Mailbox
     from mobadj.judge.mailer import Mailer
-    from mobadj.judge.service import Service
+    from mobadj.judge.service import NETWORK_ERRORS, Service, describe
 
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
@@ -57,8 +58,14 @@ def serve(config_path: Path, once: bool, poll: float | None, verbose: bool) -> N
     service = Service(judge, Mailbox(cfg.imap), Mailer(cfg.smtp, cfg.address, cfg.name,
                                                        judge.clock), poll_seconds=poll)
     if once:
-        n = service.step()
-        service.mailbox.close()
+        try:
+            n = service.step()
+        except NETWORK_ERRORS as exc:  # one clear line (the server and why), no traceback
+            raise click.ClickException(describe(exc)) from None
+        except ConfigError as exc:
+            raise click.ClickException(str(exc)) from None
+        finally:
+            service.mailbox.close()
         click.echo(f"handled {n} mail(s)")
         return
     click.echo(f"{cfg.name}: serving {cfg.address} (store {cfg.db_path})", err=True)
@@ -83,12 +90,10 @@ def _gm(config_path: Path, name: str, command: str, args: dict[str, Any], send: 
         with judge.store.transaction():
             text = judge.gm_command(name, Command(command, args, 0, f"(command line) {command}"),
                                     now, out)
-            for m in out:
-                m.headers.setdefault("Auto-Submitted", "auto-generated")
-                m.id = judge.store.queue(m, now)
+            judge.queue(out, now)
     except (JudgeError, HostError) as exc:
-        raise click.ClickException(str(exc)) from None
-    click.echo(text)
+        raise click.ClickException(judge.localize(str(exc))) from None
+    click.echo(judge.localize(text))
     _after(judge, out, send)
 
 
@@ -120,9 +125,15 @@ SEND = click.option("--send", is_flag=True, help="Send the resulting mails now o
               help="GM password (env MOBADJ_GM_PASSWORD); generated when absent.")
 @click.option("--option", "-o", "options", multiple=True, help="key=value game option.")
 @click.option("--seed", type=int, default=None, help="Random seed (default: fresh).")
+@click.option("--open", "open_", is_flag=True,
+              help="Players sign up by mail (JOIN game [powers]); powers are given when full.")
+@click.option("--approve", is_flag=True, help="With --open: you approve each JOIN.")
+@click.option("--no-autostart", is_flag=True,
+              help="With --open: a full game waits for your START instead of starting.")
 def create(config_path: Path, name: str, kind: str, gm_email: str, gm_password: str | None,
-           options: tuple[str, ...], seed: int | None) -> None:
-    """Create a game (it is 'forming' until START)."""
+           options: tuple[str, ...], seed: int | None, open_: bool, approve: bool,
+           no_autostart: bool) -> None:
+    """Create a game (it is 'forming' until START, or until it fills with --open)."""
     from mobadj.judge.core import JudgeError
     from mobadj.judge.hosts import HostError
 
@@ -132,6 +143,11 @@ def create(config_path: Path, name: str, kind: str, gm_email: str, gm_password: 
         if not sep:
             raise click.BadParameter(f"expected key=value, got {pair!r}", param_hint="--option")
         opts[key.strip().replace("-", "_")] = value.strip()
+    if (approve or no_autostart) and not open_:
+        raise click.BadParameter("needs --open", param_hint="--approve/--no-autostart")
+    if open_:
+        opts |= {"open": "yes", "approve": "yes" if approve else "no",
+                 "autostart": "no" if no_autostart else "yes"}
     judge = _open(config_path)
     try:
         g, password = judge.create_game(name, kind, gm_email, gm_password, opts, seed)
@@ -140,6 +156,9 @@ def create(config_path: Path, name: str, kind: str, gm_email: str, gm_password: 
     click.echo(f"Game {g.name} ({g.kind}) created.")
     if gm_password is None:
         click.echo(f"GM password: {password}")
+    if open_:
+        click.echo(f"Players join by mail: JOIN {g.name} [powers, best first]"
+                   + ("; approve each with mobadj game approve." if approve else "."))
 
 
 @game.command("add-player")
@@ -151,6 +170,26 @@ def create(config_path: Path, name: str, kind: str, gm_email: str, gm_password: 
 def add_player(config_path: Path, name: str, email: str, power: str, send: bool) -> None:
     """Give POWER to the player at EMAIL (a password is generated and mailed to them)."""
     _gm(config_path, name, "addplayer", {"email": email, "power": power, "password": None}, send)
+
+
+@game.command("approve")
+@CONFIG
+@click.argument("name")
+@click.argument("email")
+@SEND
+def approve(config_path: Path, name: str, email: str, send: bool) -> None:
+    """Accept the JOIN of EMAIL (games created with --open --approve)."""
+    _gm(config_path, name, "approve", {"value": email}, send)
+
+
+@game.command("reject")
+@CONFIG
+@click.argument("name")
+@click.argument("email")
+@SEND
+def reject(config_path: Path, name: str, email: str, send: bool) -> None:
+    """Refuse the JOIN of EMAIL."""
+    _gm(config_path, name, "reject", {"value": email}, send)
 
 
 @game.command("start")
@@ -242,10 +281,20 @@ def rollback(config_path: Path, name: str, send: bool) -> None:
 @game.command("end")
 @CONFIG
 @click.argument("name")
+@click.argument("powers", nargs=-1)
+@click.option("--draw", is_flag=True,
+              help="A draw between POWERS (default: every surviving power).")
+@click.option("--winner", default=None, help="The power that wins (e.g. by concession).")
 @SEND
-def end(config_path: Path, name: str, send: bool) -> None:
-    """End the game."""
-    _gm(config_path, name, "endgame", {}, send)
+def end(config_path: Path, name: str, powers: tuple[str, ...], draw: bool,
+        winner: str | None, send: bool) -> None:
+    """End the game, with a result: --draw [POWERS ...], --winner POWER, or none."""
+    if draw and winner:
+        raise click.BadParameter("give --draw or --winner, not both")
+    if powers and not draw:
+        raise click.BadParameter("powers are the members of a draw: add --draw")
+    words = ["draw", *powers] if draw else ["win", winner] if winner else []
+    _gm(config_path, name, "endgame", {"words": words}, send)
 
 
 @game.command("set")

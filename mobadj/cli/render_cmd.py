@@ -97,6 +97,19 @@ def render_cmd(position: str | None, map_name: str, layout_name: str | None,
     click.echo(f"wrote {output}")
 
 
+def _no_city_plan(game_map, layout) -> str:  # noqa: ANN001 - a GameMap, a Layout or None
+    """Why a map has no city plan that defines its adjacency ("" when it has one): a plan
+    is a grid layout from which the Gangs' moves (G) are derived, as on Mobtown II."""
+    if layout is None:
+        return "it has no layout file"
+    if not layout.is_grid:
+        return f"{layout.source} draws polygons, not a grid plan"
+    if "G" not in game_map.unit_kinds:
+        return (f"{layout.source} is a drawing only; the adjacency is the map file's "
+                "(a plan defines Gang moves, and this map has no Gangs)")
+    return ""
+
+
 @map_group.command("plan")
 @click.argument("map_name", default="mobtown2")
 @click.option("--layout", "layout_name", default=None,
@@ -107,7 +120,8 @@ def plan_cmd(map_name: str, layout_name: str | None, emit: bool) -> None:
     """Check that a map's adjacency is exactly what its city plan (grid layout) shows.
 
     Lists every edge the plan and the map disagree on; exit status 1 if any.  With --emit,
-    prints each space's derived ``adj`` block instead, for a GM who redraws the city.
+    prints each space's derived ``adj`` block instead, for a GM who redraws the city.  A map
+    without a city plan (the standard map) is said to have none, with exit status 0.
     """
     from mobadj.board.findings import MapFileError
     from mobadj.board.loader import load_map
@@ -116,9 +130,16 @@ def plan_cmd(map_name: str, layout_name: str | None, emit: bool) -> None:
 
     try:
         game_map = load_map(map_name)
-        layout = load_layout(layout_name or game_map.name)
-        if not layout.is_grid:
-            raise click.ClickException(f"{layout.source}: only a grid plan defines adjacency")
+        try:
+            layout = load_layout(layout_name or game_map.name)
+        except LayoutError:
+            if layout_name:  # a layout file named on the command line must exist
+                raise
+            layout = None
+        why = _no_city_plan(game_map, layout)
+        if why:
+            click.echo(f"{game_map.name} has no city plan to check: {why}")
+            return
         if emit:
             click.echo(adjacency_yaml(game_map, layout), nl=False)
             return

@@ -19,7 +19,7 @@ from typing import Any
 
 SEASON_NAMES = {"S": "Spring", "F": "Fall", "W": "Winter"}
 KIND_NAMES = {"M": "Movement", "R": "Retreats", "A": "Adjustments"}
-_PHASE_RE = re.compile(r"^\s*([A-Za-z])\s*(\d{1,5})\s*([A-Za-z])\s*$")
+_PHASE_RE = re.compile(r"^\s*([A-Za-z])\s*([0-9]{1,5})\s*([A-Za-z])\s*$")  # ASCII digits only
 _PHASES: dict[tuple[int, str, str], Phase] = {}
 _PHASE_TEXT: dict[str, Phase] = {}
 
@@ -68,6 +68,8 @@ class Phase:
         season, year, kind = m.group(1).upper(), int(m.group(2)), m.group(3).upper()
         if kind not in KIND_NAMES:
             raise PositionError(f"bad phase {text!r}: last letter must be M, R or A")
+        if year < 1:
+            raise PositionError(f"bad phase {text!r}: there is no year 0")
         phase = cls.of(year, season, kind)
         if type(text) is str:
             _PHASE_TEXT[text] = phase
@@ -333,8 +335,7 @@ def position_from_data(data: Mapping[str, Any], game_map: Any) -> Position:
                     f"dislodged entry {entry!r}: expected {{unit: 'A MUN', from: 'BOH'}}"
                 )
             unit = parse_unit(entry["unit"], power, game_map)
-            origin = entry.get("from")
-            attacker_from = _province(game_map, origin) if origin else ""
+            attacker_from = _attacker_from(entry, unit, game_map)
             pos.dislodged[unit.province] = Dislodged(
                 unit, attacker_from, bool(entry.get("convoyed", False)), via=entry.get("via")
             )
@@ -344,6 +345,22 @@ def position_from_data(data: Mapping[str, Any], game_map: Any) -> Position:
             _province(game_map, s) for s in as_list(standoffs, "standoffs")
         )
     return pos
+
+
+def _attacker_from(entry: Mapping[str, Any], unit: UnitState, game_map: Any) -> str:
+    """The province a dislodged unit's attacker came from: it must be given, and (unless
+    the attacker came by convoy) be next to the unit's province for some unit kind."""
+    origin = entry.get("from")
+    if not origin:
+        raise PositionError(f"dislodged {unit.kind} {unit.location}: 'from' is missing "
+                            "(the province its attacker came from)")
+    prov = _province(game_map, origin)
+    if not entry.get("convoyed") and not any(
+            game_map.reaches_province(kind, loc, unit.province)
+            for kind in game_map.unit_kinds for loc in game_map.locations(prov)):
+        raise PositionError(f"dislodged {unit.kind} {unit.location}: its attacker cannot have "
+                            f"come from {prov}, which is not next to {unit.province}")
+    return prov
 
 
 def as_list(value: Any, what: str) -> list[Any]:

@@ -81,7 +81,7 @@ def random_orders(pos: Position, topo: Topology, rng: random.Random) -> list[tup
                         out.append((u.power, f"{u} C {a} - {rng.choice(dests)}"))
                         continue
             if u.kind == "A" and u.province in topo.coastal:
-                seas = [s for s in topo.fleet_reach[u.province] if s in topo.sea]
+                seas = sorted(s for s in topo.fleet_reach[u.province] if s in topo.sea)
                 if seas:
                     s = rng.choice(seas)
                     dests = sorted(p for p in topo.fleet_reach[s]

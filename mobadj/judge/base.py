@@ -8,13 +8,20 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from mobadj.judge import reports
+from mobadj.judge.commands import Command
 from mobadj.judge.config import JudgeConfig
+from mobadj.judge.deadlines import deadline_after
+from mobadj.judge.hosts import host_for
+from mobadj.judge.mailparse import Incoming
 from mobadj.judge.store import Game, Mail, Store
 
 PRESS_OPTIONS = ("none", "white", "grey")
+# Commands any address may give, with or without a sign-on.
+OPEN_COMMANDS = ("confirm", "join", "unjoin", "watch", "unwatch")
 
 
 class JudgeError(Exception):
@@ -45,6 +52,32 @@ class JudgeBase:
         self.clock = clock
         self.kdf_n = kdf_n
         self.tz = ZoneInfo(config.timezone)
+
+    def _deadline(self, game: Game, state: Any, now: float) -> float:
+        """The deadline of a phase starting now: its hours, then the game's weekday rules."""
+        hours = host_for(game.kind).phase_hours(state, game.options)
+        return deadline_after(now, hours, game.options, self.tz)
+
+    def tz_for(self, address: str | None) -> ZoneInfo:
+        """The time zone an address reads its mail in (``SET TIMEZONE``), else the judge's."""
+        name = self.store.timezone(address) if address else None
+        return ZoneInfo(name) if name else self.tz
+
+    def localize(self, text: str, address: str | None = None) -> str:
+        """``text`` with its moments written out for ``address`` (None: the judge's zone)."""
+        return reports.localize(text, self.tz_for(address))
+
+    def queue(self, mails: list[Mail], now: float, auto: str = "auto-generated") -> None:
+        """Put mails in the outbox, each with its moments in its reader's time zone and the
+        ``Auto-Submitted`` header that keeps auto-responders from answering."""
+        for m in mails:
+            m.body = self.localize(m.body, m.to)
+            m.headers.setdefault("Auto-Submitted", auto)
+            m.id = self.store.queue(m, now)
+
+    def _open_command(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]) -> str:
+        """A command any address may give, signed on or not (the judge's, in core.py)."""
+        raise NotImplementedError
 
     def _sig(self) -> str:
         return reports.signature(self.config.name, self.config.address)

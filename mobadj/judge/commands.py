@@ -28,7 +28,8 @@ KEYWORDS = (
     "signon", "gm", "create", "phase", "press", "broadcast", "endpress", "list", "history",
     "ready", "notready", "help", "preview", "absence", "signoff", "password", "orders",
     "addplayer", "start", "deadline", "extend", "pause", "resume", "replace", "process",
-    "rollback", "endgame", "export", "set",
+    "rollback", "endgame", "export", "set", "confirm", "draw", "nodraw", "concede",
+    "noconcede", "join", "unjoin", "watch", "unwatch", "approve", "reject",
 )
 # What each command expects after its keyword (for error messages and HELP).
 USAGE = {
@@ -58,9 +59,20 @@ USAGE = {
     "replace": "REPLACE <power> <email>",
     "process": "PROCESS",
     "rollback": "ROLLBACK",
-    "endgame": "ENDGAME",
+    "endgame": "ENDGAME [DRAW [power ...] | WIN <power>]",
     "export": "EXPORT",
-    "set": "SET <option> <value>",
+    "set": "SET <option> <value>   (players: SET PASSWORD | ADDRESS | TIMEZONE <value>)",
+    "confirm": "CONFIRM <code>",
+    "draw": "DRAW [power ...]   (the powers only in games with named draws)",
+    "nodraw": "NO DRAW",
+    "concede": "CONCEDE TO <power>",
+    "noconcede": "NO CONCEDE",
+    "join": "JOIN <game> [power ...]   (the powers you would like, best first)",
+    "unjoin": "UNJOIN <game>",
+    "watch": "WATCH <game>",
+    "unwatch": "UNWATCH <game>",
+    "approve": "APPROVE <email>",
+    "reject": "REJECT <email>",
 }
 ALIASES = {
     "login": "signon", "logon": "signon", "sign": "signon", "signin": "signon",
@@ -80,6 +92,10 @@ _JOIN = [
     (re.compile(r"^\s*end[\s_-]*game\b", re.I), "endgame"),
     (re.compile(r"^\s*what[\s_-]*if\b", re.I), "preview"),
     (re.compile(r"^\s*roll[\s_-]*back\b", re.I), "rollback"),
+    (re.compile(r"^\s*no[\s_-]*draw\b", re.I), "nodraw"),
+    (re.compile(r"^\s*no[\s_-]*concede\b", re.I), "noconcede"),
+    (re.compile(r"^\s*un[\s_-]*watch\b", re.I), "unwatch"),
+    (re.compile(r"^\s*un[\s_-]*join\b", re.I), "unjoin"),
 ]
 # always the judge's, even where a game uses the word (Iron Triangle's "press" = say)
 PRESS_WORDS = frozenset({"press", "broadcast", "endpress"})
@@ -139,9 +155,6 @@ class ParsedMail:
 
     def first(self, name: str) -> Command | None:
         return next((c for c in self.commands if c.name == name), None)
-
-    def has(self, name: str) -> bool:
-        return any(c.name == name for c in self.commands)
 
     @property
     def order_text(self) -> str:
@@ -216,7 +229,13 @@ def _args(name: str, tree: Tree) -> dict[str, Any]:
     if name == "replace":
         return {"power": vals[0], "email": vals[1]}
     if name == "set":
-        return {"option": vals[0].lower().replace("-", "_"), "value": vals[1]}
+        return {"option": vals[0].lower().replace("-", "_"), "value": " ".join(vals[1:])}
+    if name in ("confirm", "unjoin", "watch", "unwatch", "approve", "reject", "concede"):
+        return {"value": vals[-1]}
+    if name == "join":
+        return {"game": vals[0], "prefs": vals[1:]}
+    if name in ("draw", "endgame"):
+        return {"words": vals}
     return {}
 
 
@@ -227,6 +246,10 @@ def _redact(name: str, text: str) -> str:
         words[3:] = ["***"]
     elif name in ("gm", "password") and len(words) >= 2:
         words[-1] = "***"
+    elif name == "set" and len(words) >= 3 and words[1].lower() == "password":
+        words[2:] = ["***"]
+    elif name == "confirm" and len(words) >= 2:
+        words[1:] = ["***"]
     elif name in ("create", "addplayer") and len(words) >= 4:
         words[3] = "***"
     return " ".join(words)
@@ -339,11 +362,18 @@ HELP = {
   READY / NOT READY                  resolve early when every power is ready
   PREVIEW                            what your orders would do if everyone else held
   ABSENCE <duration>                 move the deadline (from your vacation quota)
-  PASSWORD <new>                     change your password
-  HELP [command]                     this text
+  DRAW / NO DRAW                     vote for a draw (secret until it passes)
+  CONCEDE TO <power> / NO CONCEDE    concede the game to a power
+  SET PASSWORD <new>                 change your password
+  SET ADDRESS <email>                move your seat to another address (confirmed by mail)
+  SET TIMEZONE <zone>                times in your mails in your zone, e.g. Europe/Paris
+  HELP [command]                     this text, or how to write one command
   SIGNOFF                            ignore the rest of the mail (e.g. a signature)
-GM commands (after GM <game> <gm-password>): ADDPLAYER, START, DEADLINE, EXTEND, PAUSE,
-RESUME, REPLACE, PROCESS, ROLLBACK, ENDGAME, EXPORT, SET.""",
+Without a sign-on: LIST (the games, and those taking players), JOIN <game> [powers],
+UNJOIN <game>, WATCH <game> / UNWATCH <game>, CONFIRM <code>, HELP.
+GM commands (after GM <game> <gm-password>): ADDPLAYER, APPROVE, REJECT, START, DEADLINE,
+EXTEND, PAUSE, RESUME, REPLACE, PROCESS, ROLLBACK, ENDGAME [DRAW ... | WIN ...], EXPORT,
+SET.""",
 }
 
 

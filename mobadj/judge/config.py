@@ -19,16 +19,23 @@ class ConfigError(ValueError):
     """A judge.yaml that cannot be used; the message names the key and what was expected."""
 
 
-class TLSTrustError(ConnectionError):
-    """A mail server whose TLS certificate is not trusted; a network error (so the judge
-    backs off and retries) whose message says which server and which setting to fix."""
+class MailServerError(ConnectionError):
+    """A mail server the judge cannot use (unreachable, refusing the login); a network error
+    (so the serve loop backs off and retries) whose one-line message names the server."""
+
+    def __init__(self, kind: str, server: ServerConfig, reason: str) -> None:
+        super().__init__(f"{kind} server {server.host}:{server.port}: {reason}")
+
+
+class TLSTrustError(MailServerError):
+    """A mail server whose TLS certificate is not trusted; the message says which setting
+    to fix."""
 
     def __init__(self, kind: str, server: ServerConfig, reason: str) -> None:
         where = kind.lower()
         hint = (f"check {where}.ca_file" if server.ca_file else
                 f"set {where}.ca_file to the CA certificate that signed it")
-        super().__init__(f"{kind} server {server.host}:{server.port}: TLS certificate not "
-                         f"trusted ({reason}); {hint}")
+        super().__init__(kind, server, f"TLS certificate not trusted ({reason}); {hint}")
 
 
 @dataclass(frozen=True)
@@ -47,6 +54,7 @@ class ServerConfig:
     poll_seconds: float = 60.0
     timeout: float = 30.0
     ca_file: str | None = None
+    expunge_after_days: float | None = None  # IMAP: delete handled mail this old (None: keep)
 
     def ssl_context(self) -> ssl.SSLContext:
         """The TLS context for this server: certificate and host name always checked, against
@@ -85,15 +93,13 @@ class JudgeConfig:
     gm_addresses: tuple[str, ...] = ()
     game_defaults: dict[str, Any] = field(default_factory=dict)
     max_body_bytes: int = 200_000
+    replies_per_hour: int = 20  # per address; then one notice, and silence until it drops
+    no_command_minutes: float = 60.0  # one "no command found" reply per address this often
     web: WebConfig = field(default_factory=WebConfig)
 
     @property
     def db_path(self) -> Path:
         return self.data_dir / "judge.sqlite"
-
-    @property
-    def tz(self) -> ZoneInfo:
-        return ZoneInfo(self.timezone)
 
 
 def _require(section: dict[str, Any], key: str, where: str, kind: type = str) -> Any:
@@ -152,7 +158,22 @@ def _server(data: Any, where: str, default_port: int, default_tls: str,
         poll_seconds=float(data.get("poll_seconds", 60)),
         timeout=float(data.get("timeout", 30)),
         ca_file=_ca_file(data, where, base),
+        expunge_after_days=_positive(data, "expunge_after_days", where),
     )
+
+
+def _positive(data: dict[str, Any], key: str, where: str) -> float | None:
+    """An optional number of days (or hours ...) that must be above zero."""
+    value = data.get(key)
+    if value in (None, "", False):
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = 0.0
+    if number <= 0:
+        raise ConfigError(f"{where}.{key}: expected a number above 0, got {value!r}")
+    return number
 
 
 def _web(data: Any) -> WebConfig:
@@ -216,5 +237,7 @@ def config_from_data(data: dict[str, Any], base: Path = Path(".")) -> JudgeConfi
         gm_addresses=tuple(str(a).lower() for a in gms),
         game_defaults=dict(data.get("game_defaults") or {}),
         max_body_bytes=int(judge.get("max_body_bytes", 200_000)),
+        replies_per_hour=int(_positive(judge, "replies_per_hour", "judge") or 20),
+        no_command_minutes=_positive(judge, "no_command_window_minutes", "judge") or 60.0,
         web=_web(data.get("web")),
     )

@@ -12,11 +12,12 @@ import contextlib
 import logging
 from typing import Any
 
-from mobadj.judge.base import PRESS_OPTIONS, JudgeBase, JudgeError, Session
+from mobadj.judge.base import OPEN_COMMANDS, PRESS_OPTIONS, JudgeBase, JudgeError, Session
 from mobadj.judge.commands import USAGE, Command, ParsedMail, help_text, parse_body
 from mobadj.judge.deadlines import HOUR, parse_when
 from mobadj.judge.gm import GMCommands
 from mobadj.judge.hosts import HostError, host_for
+from mobadj.judge.loops import ReplyLimits, reply_kind
 from mobadj.judge.mailparse import Incoming, parse_mail
 from mobadj.judge.players import PlayerCommands
 from mobadj.judge.store import Mail, hash_password, verify_password
@@ -37,66 +38,74 @@ FAIL_WINDOW = 24 * HOUR
 _DUMMY_HASH = hash_password("not a password", n=2**14)
 
 
-class Judge(PlayerCommands, GMCommands, Turns):
+class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
     """One judge: ``handle_mail`` for every mail, ``tick`` for the clock (see :mod:`.turns`)."""
 
     def handle_mail(self, raw: bytes, uid: int | None = None) -> list[Mail]:
         """Handle one raw mail; returns the mails queued because of it (empty when the mail
-        was seen before or is automatic)."""
-        inc = parse_mail(raw, max_body=self.config.max_body_bytes)
+        was seen before, is automatic, or must not be answered: see :mod:`.loops`)."""
+        inc = parse_mail(raw, max_body=self.config.max_body_bytes, own_text=self._own_line)
         now = self.clock()
         with self.store.transaction():
             if uid is not None and self.store.uid_seen(uid):
                 return []
             if self.store.mail_seen(inc.message_id):
-                if uid is not None:  # seen under another UID (renumbered mailbox, resent copy)
-                    self.store.db.execute(
-                        "UPDATE mails SET uid=? WHERE message_id=? AND uid IS NULL",
-                        (uid, inc.message_id))
+                if uid is not None:
+                    self.store.set_mail_uid(inc.message_id, uid)
                 return []
-            if inc.auto or not inc.reply_to:
-                log.info("ignored %s from %r: %s", inc.message_id, inc.sender,
-                         inc.auto or "no sender")
-                self.store.record_mail(
-                    inc.message_id, uid, inc.sender, inc.subject, now, f"ignored: {inc.auto}"
-                )
-                return []
-            if inc.reply_to.lower() == self.config.address.lower():
+            parsed = self._game_first(parse_body(inc.body), inc.body)
+            ignored = self._ignored(inc, parsed)
+            if ignored:
+                log.info("ignored %s from %r: %s", inc.message_id, inc.sender, ignored)
                 self.store.record_mail(inc.message_id, uid, inc.sender, inc.subject, now,
-                                       "ignored: from the judge itself")
+                                       f"ignored: {ignored}")
                 return []
             out: list[Mail] = []
             outcome = "handled"
-            self.store.db.execute("SAVEPOINT mail")
+            signed_on = False
             try:
-                reply = self._handle(inc, uid, now, out)
-            except JudgeError as exc:
-                reply = str(exc)
-            except Exception:  # a bug: undo this mail's effects, apologise, carry on
+                with self.store.savepoint():
+                    try:
+                        reply, signed_on = self._handle(inc, parsed, uid, now, out)
+                    except JudgeError as exc:
+                        reply = str(exc)
+            except Exception:  # a bug: its effects are undone; apologise, log it, carry on
                 log.exception("mail %s from %s could not be handled", inc.message_id,
                               inc.sender)
-                self.store.db.execute("ROLLBACK TO mail")
                 out.clear()
                 outcome = "failed"
                 reply = ("The judge could not handle your mail because of an internal error; "
                          "nothing in it was done. The GM can look into it; please try again "
                          "later or write to your GM.")
-            self.store.db.execute("RELEASE mail")
-            subject = inc.subject or "your mail to the judge"
-            if not subject.lower().startswith("re:"):
-                subject = "Re: " + subject
-            out.insert(0, Mail(inc.reply_to, subject[:120], reply + "\n" + self._sig(),
-                               headers={"In-Reply-To": inc.message_id}))
+            kind = reply_kind(parsed, signed_on)
+            withheld = self._answer(inc, reply, kind, now, out)
+            if withheld:
+                outcome = f"{outcome}, not answered: {withheld}"
             self.store.record_mail(inc.message_id, uid, inc.sender, inc.subject, now, outcome)
-            log.info("handled %s (uid %s) from %s: %d mail(s) queued", inc.message_id, uid,
+            log.info("%s %s (uid %s) from %s: %d mail(s) queued", outcome, inc.message_id, uid,
                      inc.sender, len(out))
-            for m in out:
-                m.headers.setdefault("Auto-Submitted", "auto-replied")
-                m.id = self.store.queue(m, now)
+            self.queue(out, now, auto="auto-replied")
             return out
 
-    def _handle(self, inc: Incoming, uid: int | None, now: float, out: list[Mail]) -> str:
-        parsed = self._game_first(parse_body(inc.body), inc.body)
+    @property
+    def _own_line(self) -> str:
+        """The line every mail of the judge ends with: a mail quoting it answers the judge."""
+        return self._sig().splitlines()[1]
+
+    def _ignored(self, inc: Incoming, parsed: ParsedMail) -> str | None:
+        """Why a mail gets no reply at all (and is only recorded), or None."""
+        if inc.auto or not inc.reply_to:
+            return inc.auto or "no sender"
+        if inc.reply_to.lower() == self.config.address.lower():
+            return "from the judge itself"
+        if self._ignore_quote(inc, parsed):
+            return "quotes the judge's mail and gives no command"
+        return None
+
+    def _handle(self, inc: Incoming, parsed: ParsedMail, uid: int | None, now: float,
+                out: list[Mail]) -> tuple[str, bool]:
+        """The reply to a mail, and whether it signed on with a right password (or created
+        a game): such mail comes from a person, not an auto-responder."""
         lines: list[str] = []
         if inc.truncated:
             lines.append("Your mail was very long; only its beginning was read.")
@@ -109,7 +118,7 @@ class Judge(PlayerCommands, GMCommands, Turns):
             message, game = self._mail_create(inc, create, now, out)
             lines.append(message)
             if game is None:
-                return "\n".join(lines)
+                return "\n".join(lines), False
             # the creator goes on as the new game's GM (ADDPLAYER, START in the same mail)
             session = Session(game, None, inc.sender)
             signon = None
@@ -117,17 +126,19 @@ class Judge(PlayerCommands, GMCommands, Turns):
             session, message = self._sign_on(inc, signon, now)
             if session is None:
                 lines.append(message)
-                return "\n".join(lines)
+                return "\n".join(lines), False
             lines.append(message)
             self.store.record_command(session.game.name, session.power or "GM", inc.message_id,
                                       uid, "signon", signon.text, now)
+            if session.power is not None:
+                self._foreign_sender_notice(session, inc, now, out)
         if session is None:
-            return "\n".join(lines + [self._anonymous(parsed)])
+            return "\n".join(lines + [self._anonymous(inc, parsed, now, out)]), False
         if session.power is None:
             lines.append(self._gm_mail(session, parsed, inc, uid, now, out))
         else:
             lines.append(self._player_mail(session, parsed, inc, uid, now, out))
-        return "\n".join(x for x in lines if x)
+        return "\n".join(x for x in lines if x), True
 
     def _game_first(self, parsed: ParsedMail, body: str) -> ParsedMail:
         """After SIGNON to a game whose commands share words with the judge's (Micro City's
@@ -142,14 +153,18 @@ class Judge(PlayerCommands, GMCommands, Turns):
             return parsed
         return parse_body(body, words) if words else parsed
 
-    def _anonymous(self, parsed: ParsedMail) -> str:
-        """A mail without sign-on: HELP and LIST of games work; the rest asks to sign on."""
+    def _anonymous(self, inc: Incoming, parsed: ParsedMail, now: float, mails: list[Mail]
+                   ) -> str:
+        """A mail without sign-on: HELP, LIST and the open commands (CONFIRM, JOIN, WATCH
+        ...) work; the rest asks to sign on."""
         out = []
         for cmd in parsed.commands:
             if cmd.name == "help":
                 out.append(help_text(cmd.args.get("value")))
             elif cmd.name == "list":
                 out.append(self._list_games())
+            elif cmd.name in OPEN_COMMANDS:
+                out.append(self._open_command(inc, cmd, now, mails))
             else:
                 out.append(f"{cmd.name.upper()}: please sign on first: {USAGE['signon']}")
         if parsed.order_lines:
@@ -160,19 +175,38 @@ class Judge(PlayerCommands, GMCommands, Turns):
             out.append("The judge found no command in your mail.\n\n" + help_text(None))
         return "\n\n".join(out)
 
+    def _open_command(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]) -> str:
+        """A command any address may give, signed on or not (its proof is the address, or a
+        code it was mailed)."""
+        try:
+            if cmd.name == "confirm":
+                return self._confirm(inc, cmd, now, out)
+            if cmd.name == "join":
+                return self._join(inc, cmd, now, out)
+            if cmd.name == "unjoin":
+                return self._unjoin(inc, cmd, now)
+            if cmd.name in ("watch", "unwatch"):
+                return self._watch(inc, cmd, now, watch=cmd.name == "watch")
+        except (JudgeError, HostError) as exc:
+            return str(exc)
+        raise AssertionError(f"not an open command: {cmd.name}")
+
     def _list_games(self) -> str:
-        rows = [f"{g.name:<16} {g.kind:<12} {g.status:<8} {g.phase}" for g in self.store.games()]
-        return "Games on this judge:\n" + ("\n".join(rows) if rows else "(none)")
+        rows = [f"{g.name:<16} {g.kind:<12} {g.status:<8} {g.phase}" for g in self.store.games()
+                if self.store.web_key(g.name) is None]  # private games are not listed
+        text = "Games on this judge:\n" + ("\n".join(rows) if rows else "(none)")
+        forming = self._forming_list()
+        if forming:
+            text += "\n\nGames taking players:\n" + "\n".join(forming)
+        return text
 
     def _throttled(self, keys: list[str], now: float) -> bool:
         for key in keys:
             fails = self.store.auth_failures(key, now - FAIL_WINDOW)
             if fails >= FREE_FAILURES:
-                row = self.store.db.execute(
-                    "SELECT MAX(at) FROM auth_failures WHERE key=?", (key,)
-                ).fetchone()
+                last = self.store.last_auth_failure(key)
                 wait = min(2 ** (fails - FREE_FAILURES) * 60, 24 * HOUR)
-                if row[0] is not None and now < row[0] + wait:
+                if last is not None and now < last + wait:
                     return True
         return False
 
@@ -240,4 +274,6 @@ class Judge(PlayerCommands, GMCommands, Turns):
             "commands": self.store.commands(name),
             "press": self.store.press(name),
             "events": self.store.events(name),
+            "watchers": self.store.watchers(name),
+            "ending": self.store.ending(name),
         }

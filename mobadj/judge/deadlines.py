@@ -6,17 +6,26 @@ when someone is missing; ``extend_first_nmr_hours`` gives one automatic extensio
 player misses a deadline for the first time; ``disorder_after_nmr`` missed deadlines in a
 row put a power in civil disorder; ``pause_max_days`` ends a pause by itself;
 ``absence_quota_days`` is each player's vacation allowance.
+
+Weekday rules: with ``deadline_days`` (e.g. ``[mon, thu]``) and ``deadline_time`` (e.g.
+``18:00``, in the judge's time zone unless a zone follows: ``18:00 Europe/Paris``) a phase
+lasts at least its hours and then until the next allowed day at that time.  Either may be
+given alone: days alone end at 18:00; a time alone allows every day.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, time, timedelta
 from enum import StrEnum
 from typing import Any
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from mobadj.judge.commands import parse_duration
 
 HOUR = 3600.0
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+DEFAULT_TIME = "18:00"
 DEFAULTS: dict[str, Any] = {
     "press": "white",
     "deadline_hours": 48,
@@ -29,6 +38,13 @@ DEFAULTS: dict[str, Any] = {
     "pause_max_days": 14,
     "early": "ready",  # ready: resolve early when every due player is READY; never
     "picture": "both",  # map pictures on results: both (SVG and PNG) | svg | none
+    "draw": "dias",  # dias: a draw includes every survivor; named: votes name the members
+    "open": "no",  # yes: players sign up by mail (JOIN)
+    "approve": "no",  # yes: the GM approves each JOIN
+    "autostart": "yes",  # a full open game starts by itself (no: it waits for START)
+    "watch": "yes",  # observers may WATCH the game
+    "deadline_days": "",  # weekday rules: e.g. mon,thu (empty: any day)
+    "deadline_time": "",  # e.g. 18:00 [zone] (empty: no rule; 18:00 when days are set)
 }
 
 
@@ -91,15 +107,73 @@ def decide(
     return Decision(Action.NOTHING)
 
 
-def parse_when(text: str, tz: ZoneInfo) -> float:
-    """``2026-12-01 18:00 [zone]`` or ``+36h`` -> epoch seconds."""
+def weekdays(value: Any) -> list[int]:
+    """``[mon, thu]``, ``"mon,thu"`` or ``"Monday Thursday"`` -> ``[0, 3]`` (sorted)."""
+    if value in (None, "", []):
+        return []
+    words = value if isinstance(value, list | tuple) else str(value).replace(",", " ").split()
+    days = set()
+    for word in words:
+        key = str(word).strip().lower()[:3]
+        if key not in WEEKDAYS:
+            raise ValueError(f"unknown weekday {word!r}; expected e.g. mon, thu "
+                             f"({', '.join(WEEKDAYS)})")
+        days.add(WEEKDAYS.index(key))
+    return sorted(days)
+
+
+def time_of_day(value: Any, tz: ZoneInfo) -> tuple[time, ZoneInfo]:
+    """``"18:00"`` or ``"18:00 Europe/Paris"`` -> (18:00, zone)."""
+    parts = str(value).split()
+    if not parts or len(parts) > 2:
+        raise ValueError(f"cannot read the time {value!r}: expected HH:MM [zone]")
+    zone = tz
+    if len(parts) == 2:
+        try:
+            zone = ZoneInfo(parts[1])
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"unknown time zone {parts[1]!r}") from None
+    try:
+        hour, minute = (int(x) for x in parts[0].split(":"))
+        return time(hour, minute), zone
+    except ValueError:
+        raise ValueError(f"cannot read the time {parts[0]!r}: expected HH:MM, e.g. 18:00"
+                         ) from None
+
+
+def deadline_after(now: float, hours: float, options: dict[str, Any], tz: ZoneInfo) -> float:
+    """The deadline of a phase that starts ``now`` and lasts ``hours``: at least that long,
+    then on to the next allowed weekday at the set time when the game has weekday rules."""
+    earliest = now + hours * HOUR
+    days_opt, time_opt = options.get("deadline_days"), options.get("deadline_time")
+    if days_opt in (None, "", []) and time_opt in (None, ""):
+        return earliest
+    days = weekdays(days_opt) or list(range(7))
+    at, zone = time_of_day(time_opt or DEFAULT_TIME, tz)
+    day = datetime.fromtimestamp(earliest, zone).date()
+    for k in range(8):
+        date = day + timedelta(days=k)
+        if date.weekday() in days:
+            moment = datetime.combine(date, at, tzinfo=zone).timestamp()
+            if moment >= earliest:
+                return moment
+    return earliest  # unreachable: a week always holds an allowed day at or after earliest
+
+
+def parse_when(text: str, tz: ZoneInfo, now: float | None = None) -> float:
+    """``2026-12-01 18:00 [zone]`` or, from ``now``, ``+36h`` / ``+2d`` / ``+90m`` -> epoch
+    seconds."""
     text = text.strip()
+    if text.startswith("+"):
+        if now is None:
+            raise ValueError(f"{text!r} needs the present moment")
+        return now + parse_duration(text[1:])
     parts = text.split()
     zone = tz
     if len(parts) >= 2 and not parts[-1][0].isdigit():
         try:
             zone = ZoneInfo(parts[-1])
-        except Exception:
+        except (ZoneInfoNotFoundError, ValueError):
             raise ValueError(f"unknown time zone {parts[-1]!r}") from None
         parts = parts[:-1]
     try:

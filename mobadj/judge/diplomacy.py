@@ -121,7 +121,9 @@ def check(host: Any, state: dict[str, Any], seat: str, text: str) -> Check:
         trial = adjudicate(pos, mine, host.game_map)
         for r in trial.results:
             if r.power == seat and r.outcome is Outcome.INVALID and r.reason is not None:
-                out.notes.append(f"{r.order}: impossible ({r.reason.value}); the unit will hold")
+                fate = ("its owner's orders stand" if r.reason is Reason.NOT_OWNER
+                        else "the unit will hold")
+                out.notes.append(f"{r.order}: impossible ({r.reason.value}); {fate}")
     return out
 
 

@@ -9,9 +9,12 @@ import secrets
 from typing import Any
 
 from mobadj.judge import reports
-from mobadj.judge.base import PRESS_OPTIONS, JudgeBase, JudgeError, Session
+from mobadj.judge.accounts import Accounts
+from mobadj.judge.base import OPEN_COMMANDS, PRESS_OPTIONS, JudgeError, Session
 from mobadj.judge.commands import Command, ParsedMail, help_text
-from mobadj.judge.deadlines import DEFAULTS, HOUR, option, parse_when
+from mobadj.judge.deadlines import DEFAULTS, HOUR, option, parse_when, time_of_day, weekdays
+from mobadj.judge.endings import DRAW_MODES, Endings
+from mobadj.judge.forming import Forming
 from mobadj.judge.hosts import Host, HostError, host_for
 from mobadj.judge.mailparse import Incoming
 from mobadj.judge.store import Game, Mail, hash_password
@@ -25,7 +28,7 @@ def _is_seat(host: Host, game: Game, text: str) -> bool:
     return True
 
 
-class GMCommands(JudgeBase):
+class GMCommands(Accounts, Forming, Endings):
     """Commands of a game's GM."""
 
     def _gm_mail(
@@ -35,6 +38,9 @@ class GMCommands(JudgeBase):
         reply = []
         for cmd in parsed.commands:
             if cmd.name in ("gm", "signon", "create"):
+                continue
+            if cmd.name in OPEN_COMMANDS:
+                reply.append(self._open_command(inc, cmd, now, out))
                 continue
             try:
                 reply.append(self.gm_command(s.game.name, cmd, now, out, inc.message_id, uid))
@@ -48,10 +54,12 @@ class GMCommands(JudgeBase):
             to = [p for p in players if "ALL" in want or p.power.upper() in want
                   or any(host.seat(game.options, t) == p.power for t in press.targets
                          if t.upper() != "ALL" and _is_seat(host, game, t))]
-            for p in to:
-                out.append(Mail(p.email, f"{game.name}: message from the GM",
+            watchers = self.store.watchers(game.name) if "ALL" in want else []
+            for email in [p.email for p in to] + watchers:
+                out.append(Mail(email, f"{game.name}: message from the GM",
                                 f"{press.text}\n\n{self._sig()}", game=game.name))
-            reply.append(f"GM message sent to {len(to)} player(s).")
+            reply.append(f"GM message sent to {len(to)} player(s)"
+                         + (f" and {len(watchers)} observer(s)." if watchers else "."))
         if parsed.order_lines:
             reply.append("The GM does not give orders; lines not understood:\n" +
                          "\n".join(f"  line {n}: {t}" for n, t in parsed.order_lines))
@@ -75,27 +83,34 @@ class GMCommands(JudgeBase):
         if name == "history":
             return self._history(game, a.get("value"))
         if name == "addplayer":
-            return self.add_player(game, a["email"], a["power"], a.get("password"), now, out)
+            if game.status == "forming" and self.store.joins(game.name) and \
+                    not self._seat_counts(game)[0]:
+                raise JudgeError("every seat is taken or promised to those who joined")
+            added = self.add_player(game, a["email"], a["power"], a.get("password"), now, out)
+            full = self._fill_if_full(game, now, out) if game.status == "forming" else ""
+            return f"{added}\n{full}" if full else added
+        if name in ("approve", "reject"):
+            return self._approve(game, a["value"], name == "approve", now, out)
         if name == "start":
             return self.start(game, now, out)
         if name == "deadline":
             try:
-                ts = parse_when(a["when"], self.tz)
+                ts = parse_when(a["when"], self.tz, now)
             except ValueError as exc:
                 raise JudgeError(str(exc)) from None
             self._require_running(game)
             self.store.update_game(game.name, deadline=ts, reminded=0)
             self._announce(game, f"{game.name}: new deadline",
-                           f"The GM set the deadline to {reports.when(ts, self.tz)}.", out)
-            return f"Deadline set: {reports.when(ts, self.tz)}"
+                           f"The GM set the deadline to {reports.stamp(ts)}.", out)
+            return f"Deadline set: {reports.stamp(ts)}"
         if name == "extend":
             self._require_running(game)
             assert game.deadline is not None
             ts = max(game.deadline, now) + a["seconds"]
             self.store.update_game(game.name, deadline=ts, reminded=0)
             self._announce(game, f"{game.name}: deadline extended",
-                           f"The GM extended the deadline to {reports.when(ts, self.tz)}.", out)
-            return f"Deadline extended to {reports.when(ts, self.tz)}"
+                           f"The GM extended the deadline to {reports.stamp(ts)}.", out)
+            return f"Deadline extended to {reports.stamp(ts)}"
         if name == "pause":
             return self.pause(game, a.get("seconds"), now, out)
         if name == "resume":
@@ -108,9 +123,10 @@ class GMCommands(JudgeBase):
         if name == "rollback":
             return self.rollback(game, now, out)
         if name == "endgame":
-            self.store.update_game(game.name, status="ended", deadline=None)
-            self._announce(game, f"{game.name}: game over", "The GM has ended the game.", out)
-            return "Game ended."
+            return self._gm_end(game, a.get("words") or [], now, out)
+        if name in ("draw", "nodraw", "concede", "noconcede"):
+            return (f"{name.upper()} is a player's vote; to end the game yourself send "
+                    f"ENDGAME [DRAW [power ...] | WIN <power>].")
         if name == "export":
             data = self.export(game.name)
             out.append(Mail(game.gm_email, f"{game.name}: export",
@@ -118,9 +134,11 @@ class GMCommands(JudgeBase):
                             [(f"{game.name}.json", "application/json",
                               json.dumps(data, indent=1).encode())], game=game.name))
             return "Export mailed to the GM."
-        if name == "set":
+        if name == "set" and a["option"] in ("timezone", "tz", "zone"):
+            return self._set_timezone(game.gm_email, a["value"])
+        if name == "set" and a["option"] != "password":
             return self.set_option(game, a["option"], a["value"])
-        if name == "password":
+        if name in ("password", "set"):
             self.store.update_game(game.name, gm_hash=hash_password(a["value"], self.kdf_n))
             return "GM password changed."
         return f"{name.upper()} is a player command."
@@ -141,8 +159,7 @@ class GMCommands(JudgeBase):
         if self.store.game(name) is not None:
             raise JudgeError(f"a game called {name} already exists")
         opts = dict(DEFAULTS) | dict(self.config.game_defaults) | dict(options or {})
-        if str(opts.get("press")).lower() not in PRESS_OPTIONS:
-            raise JudgeError(f"press must be one of {', '.join(PRESS_OPTIONS)}")
+        self._check_options(opts)
         password = gm_password or secrets.token_urlsafe(9)
         seed = seed if seed is not None else random.SystemRandom().randrange(2**62)
         with self.store.transaction():
@@ -194,11 +211,19 @@ class GMCommands(JudgeBase):
         if game.status != "forming":
             raise JudgeError(f"game {game.name} is already {game.status}")
         host = host_for(game.kind)
-        players = self.store.players(game.name)
-        if not players:
+        joins = self.store.joins(game.name)
+        if not self.store.players(game.name) and not any(j["status"] == "accepted"
+                                                         for j in joins):
             raise JudgeError("add players first")
+        self._seat_joiners(game, now, out)
+        for left in self.store.joins(game.name):  # still waiting for the GM's approval
+            self.store.delete_join(game.name, left["email"])
+            out.append(Mail(left["email"], f"{game.name}: the game has started", (
+                f"{game.name} has started without you: the GM did not accept your request "
+                f"in time.\n\n{self._sig()}"), game=game.name))
+        players = self.store.players(game.name)
         state = host.new_state([p.power for p in players], game.seed, game.options)
-        deadline = now + host.phase_hours(state, game.options) * HOUR
+        deadline = self._deadline(game, state, now)
         self.store.update_game(game.name, status="active", state=state,
                                phase=host.phase(state), deadline=deadline, reminded=0,
                                extended=0)
@@ -209,10 +234,10 @@ class GMCommands(JudgeBase):
             out.append(Mail(p.email, f"{game.name}: the game has started", (
                 f"{game.name} has started. You play {p.power}.\n\n"
                 f"Phase: {host.phase_label(state)}\n"
-                f"Deadline: {reports.when(deadline, self.tz)}\n\n{view}\n\n{self._sig()}"),
+                f"Deadline: {reports.stamp(deadline)}\n\n{view}\n\n{self._sig()}"),
                 game=game.name))
         label = host.phase_label(state)
-        return f"Game started: {label}, deadline {reports.when(deadline, self.tz)}"
+        return f"Game started: {label}, deadline {reports.stamp(deadline)}"
 
     def pause(self, game: Game, seconds: float | None, now: float, out: list[Mail]) -> str:
         self._require_running(game)
@@ -223,8 +248,8 @@ class GMCommands(JudgeBase):
                                pause_left=left)
         self._announce(game, f"{game.name}: paused",
                        f"The GM paused the game. It resumes by itself on "
-                       f"{reports.when(now + seconds, self.tz)} unless resumed earlier.", out)
-        return f"Paused until {reports.when(now + seconds, self.tz)}."
+                       f"{reports.stamp(now + seconds)} unless resumed earlier.", out)
+        return f"Paused until {reports.stamp(now + seconds)}."
 
     def resume(self, game: Game, now: float, out: list[Mail], by: str) -> str:
         if game.status != "paused":
@@ -237,8 +262,8 @@ class GMCommands(JudgeBase):
                                deadline=deadline, reminded=0)
         self._announce(game, f"{game.name}: resumed",
                        f"The game was resumed by {by}. Deadline: "
-                       f"{reports.when(deadline, self.tz)}.", out)
-        return f"Resumed; deadline {reports.when(deadline, self.tz)}."
+                       f"{reports.stamp(deadline)}.", out)
+        return f"Resumed; deadline {reports.stamp(deadline)}."
 
     def replace(self, game: Game, power: str, email: str, now: float, out: list[Mail]) -> str:
         host = host_for(game.kind)
@@ -264,7 +289,19 @@ class GMCommands(JudgeBase):
     def set_option(self, game: Game, key: str, value: str) -> str:
         if key not in DEFAULTS:
             raise JudgeError(f"unknown option {key!r}; options: {', '.join(sorted(DEFAULTS))}")
-        if key == "press" and value.lower() not in PRESS_OPTIONS:
-            raise JudgeError(f"press must be one of {', '.join(PRESS_OPTIONS)}")
+        self._check_options({key: value})
         self.store.update_game(game.name, options=game.options | {key: value})
         return f"Option {key} = {value}."
+
+    def _check_options(self, options: dict[str, Any]) -> None:
+        """Refuse option values the judge could not use later (with what is expected)."""
+        if "press" in options and str(options["press"]).lower() not in PRESS_OPTIONS:
+            raise JudgeError(f"press must be one of {', '.join(PRESS_OPTIONS)}")
+        if "draw" in options and str(options["draw"]).lower() not in DRAW_MODES:
+            raise JudgeError(f"draw must be one of {', '.join(DRAW_MODES)}")
+        try:
+            weekdays(options.get("deadline_days"))
+            if options.get("deadline_time") not in (None, ""):
+                time_of_day(options["deadline_time"], self.tz)
+        except ValueError as exc:
+            raise JudgeError(str(exc)) from None

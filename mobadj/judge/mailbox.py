@@ -3,22 +3,30 @@
 New mail is found by UID (everything above the highest UID the store has handled), so a
 restart never skips or repeats a mail; if the server's UIDVALIDITY changes, the old UIDs
 are forgotten and Message-IDs alone keep mail from being handled twice.
+
+IDLE is waited on with ``select`` on the socket, and left with ``idle_done``, which reads the
+server's untagged responses (``* 4 FETCH (FLAGS (\\Recent))``) as whole lines.  imapclient's
+``idle_check`` reads them from a non-blocking socket and can see half a line when the server
+writes one in pieces (pymap does), which broke the connection (imapclient issue 519).
 """
 
 from __future__ import annotations
 
-import contextlib
+import imaplib
 import logging
+import select
 import ssl
 import time
 from collections.abc import Iterator
 
 from imapclient import IMAPClient
+from imapclient.exceptions import LoginError
 
-from mobadj.judge.config import ServerConfig, TLSTrustError
+from mobadj.judge.config import ConfigError, MailServerError, ServerConfig, TLSTrustError
 
 log = logging.getLogger("mobadj.judge.mailbox")
 CHUNK = 200
+IMAP_ERRORS = (OSError, imaplib.IMAP4.error)  # network trouble and protocol errors
 
 
 class Mailbox:
@@ -29,32 +37,62 @@ class Mailbox:
         self.client: IMAPClient | None = None
         self.uidvalidity: int | None = None
         self.can_idle = False
+        self.connects = 0  # connections made: the first and every reconnect
 
     def connect(self) -> None:
+        """Log in and select the folder; every failure is a :class:`MailServerError` naming
+        the server and what went wrong."""
         s = self.server
-        context = s.ssl_context()
+        client: IMAPClient | None = None
+        stage = "cannot connect"
         try:
-            client = IMAPClient(s.host, port=s.port, ssl=s.tls == "ssl", ssl_context=context,
-                                timeout=s.timeout)
+            client = IMAPClient(s.host, port=s.port, ssl=s.tls == "ssl",
+                                ssl_context=s.ssl_context(), timeout=s.timeout)
             if s.tls == "starttls":
-                client.starttls(context)
+                stage = "STARTTLS failed"
+                client.starttls(s.ssl_context())
+            stage = "login failed"
+            client.login(s.user, s.password)
+            stage = f"cannot open folder {s.folder!r}"
+            info = client.select_folder(s.folder)
         except ssl.SSLCertVerificationError as exc:
+            self._drop(client)
             raise TLSTrustError("IMAP", s, exc.verify_message or str(exc)) from None
-        client.login(s.user, s.password)
-        info = client.select_folder(s.folder)
+        except LoginError as exc:
+            self._drop(client)
+            raise MailServerError("IMAP", s, f"login refused for user {s.user!r} "
+                                             f"({_reason(exc)})") from None
+        except ConfigError:  # the password's environment variable is not set
+            self._drop(client)
+            raise
+        except IMAP_ERRORS as exc:
+            self._drop(client)
+            raise MailServerError("IMAP", s, f"{stage} ({_reason(exc)})"
+                                  ) from None
         self.uidvalidity = int(info.get(b"UIDVALIDITY", 0) or 0)
         self.can_idle = s.idle and client.has_capability("IDLE")
         self.client = client
+        self.connects += 1
         log.info("connected to %s:%s/%s (IDLE %s)", s.host, s.port, s.folder,
                  "yes" if self.can_idle else "no")
+
+    @staticmethod
+    def _drop(client: IMAPClient | None) -> None:
+        """Close a connection that is broken or half made, quietly (it is being replaced)."""
+        if client is None:
+            return
+        try:
+            client.shutdown()
+        except IMAP_ERRORS as exc:
+            log.debug("closing a broken IMAP connection: %s", exc)
 
     def close(self) -> None:
         if self.client is not None:
             try:
                 self.client.logout()
-            except Exception:  # already broken; dropping it is all we can do
-                with contextlib.suppress(Exception):
-                    self.client.shutdown()
+            except IMAP_ERRORS as exc:  # already broken; dropping it is all we can do
+                log.debug("IMAP logout failed (%s); dropping the connection", exc)
+                self._drop(self.client)
         self.client = None
 
     def _c(self) -> IMAPClient:
@@ -87,15 +125,60 @@ class Mailbox:
         if uids:
             self._c().add_flags(uids, [b"\\Seen"], silent=True)
 
+    def expunge(self, uids: list[int]) -> None:
+        """Delete these mails from the folder for good (UID EXPUNGE when the server has
+        UIDPLUS, so mail others marked deleted is left alone)."""
+        if not uids:
+            return
+        c = self._c()
+        for i in range(0, len(uids), CHUNK):
+            part = uids[i:i + CHUNK]
+            c.delete_messages(part, silent=True)
+            if c.has_capability("UIDPLUS"):
+                c.uid_expunge(part)
+            else:
+                c.expunge()
+
     def wait(self, timeout: float) -> None:
         """Wait for new mail: IDLE when the server has it, otherwise sleep (polling)."""
         c = self._c()
-        if self.can_idle:
-            c.idle()
-            try:
-                c.idle_check(timeout=max(0.05, timeout))
-            finally:
-                c.idle_done()
-        else:
+        if not self.can_idle:
             time.sleep(max(0.0, timeout))
             c.noop()
+            return
+        c.idle()
+        try:
+            if not self._buffered(c):
+                select.select([c.socket()], [], [], max(0.05, timeout))
+        finally:
+            c.idle_done()  # blocking reads of whole lines up to the server's tagged OK
+
+    @staticmethod
+    def _buffered(c: IMAPClient) -> bool:
+        """Has the server already sent something that sits in a buffer, where ``select`` on
+        the socket cannot see it (read along with the IDLE continuation, or kept by TLS)?"""
+        sock = c.socket()
+        if isinstance(sock, ssl.SSLSocket) and sock.pending():
+            return True
+        reader = getattr(getattr(c, "_imap", None), "file", None)
+        peek = getattr(reader, "peek", None)
+        if peek is None:
+            return False
+        timeout = sock.gettimeout()
+        sock.setblocking(False)
+        try:
+            return bool(peek(1))  # what is buffered, or one read that must not block
+        except (BlockingIOError, ssl.SSLWantReadError):
+            return False
+        finally:
+            sock.settimeout(timeout)
+
+
+def _reason(exc: BaseException) -> str:
+    """Why an IMAP step failed, as plain text: the system's words for a network error
+    (``Connection refused``), else the error's name and the server's message."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    arg = exc.args[0] if exc.args else ""
+    text = arg.decode("utf-8", "replace") if isinstance(arg, bytes) else str(arg)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

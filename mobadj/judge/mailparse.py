@@ -1,24 +1,33 @@
 """Reading hostile mail calmly: whatever arrives becomes an :class:`Incoming` or is ignored.
 
 HTML-only mail is read through its text; multiparts give their first text part; odd
-charsets are decoded with replacement; quoted replies (``> ``, "On ... wrote:") and
-signatures (``-- ``) are dropped; auto-replies and bounces are recognised so the judge
+charsets are decoded with replacement; quoted replies (``> ``, "On ... wrote:"),
+signatures (``-- ``) and sign-offs are dropped by the reader ``mobadj adjudicate`` shares
+(:mod:`mobadj.orders.mailtext`); auto-replies and bounces are recognised so the judge
 never answers them (no mail loops); a missing Message-ID gets a stable one from the bytes.
 """
 
 from __future__ import annotations
 
 import email
+import email.errors
 import email.header
 import email.policy
 import hashlib
 import html
+import logging
 import re
 from dataclasses import dataclass
-from email.message import EmailMessage, Message
+from email.message import Message
 from email.utils import getaddresses, parseaddr
 from html.parser import HTMLParser
 
+from mobadj.orders.mailtext import strip_quotes_and_signature
+
+log = logging.getLogger("mobadj.judge.mailparse")
+# What malformed mail can make the email package and the HTML parser raise.
+MAIL_ERRORS = (email.errors.MessageError, ValueError, LookupError, TypeError, IndexError,
+               AttributeError, AssertionError)
 MAX_BODY_CHARS = 100_000
 MAX_LINES = 2_000
 
@@ -31,10 +40,6 @@ _AUTO_SUBJECT = re.compile(
 )
 _BOUNCE_SENDERS = re.compile(r"^(mailer-daemon|postmaster|no-?reply|bounces?)([+@]|$)", re.I)
 _MIME_LINE = re.compile(r"^(--\S+|content-[\w-]+:.*|mime-version:.*)\s*$", re.I)
-_WROTE = re.compile(r"^\s*(on\b.{0,200}\bwrote:|.{0,80}\b(schrieb|a écrit|escribió)\s*:)\s*$", re.I)
-_ORIGINAL = re.compile(
-    r"^\s*(-{2,}\s*(original message|forwarded message)\s*-{2,}|_{10,}|from:\s.+@.+)\s*$", re.I
-)
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,7 @@ class Incoming:
     body: str  # cleaned plain text
     auto: str | None  # why it is an auto-reply/bounce, or None
     truncated: bool = False
+    quotes_judge: bool = False  # it quotes a mail of the judge (its signature line)
 
 
 class _TextOfHtml(HTMLParser):
@@ -88,7 +94,8 @@ def html_to_text(source: str) -> str:
     try:
         parser.feed(source)
         parser.close()
-    except Exception:  # malformed HTML: fall back to stripping tags
+    except MAIL_ERRORS as exc:  # HTML the parser gives up on: strip the tags instead
+        log.warning("unreadable HTML (%s: %s); its tags are stripped", type(exc).__name__, exc)
         return html.unescape(re.sub(r"<[^>]*>", " ", source))
     text = "".join(parser.parts).replace("\xa0", " ")
     return re.sub(r"\n\s*\n+", "\n", text)
@@ -120,15 +127,16 @@ def _is_binary(text: str) -> bool:
     return bad > len(sample) * 0.1
 
 
-def body_text(msg: Message) -> str:
-    """The text of the first text/plain part (not an attachment), else the first HTML part."""
+def _body_part(msg: Message) -> tuple[str, bool]:
+    """The decoded text of the part the judge reads (the first text/plain part that is not
+    an attachment, else the first HTML part), and whether it is HTML."""
     plain: Message | None = None
     htmlpart: Message | None = None
     parts = msg.walk() if msg.is_multipart() else [msg]
     for part in parts:
         if part.is_multipart():
             continue
-        disposition = (part.get("Content-Disposition") or "").lower()
+        disposition = (_header(part, "Content-Disposition") or "").lower()
         if disposition.startswith("attachment"):
             continue
         ctype = part.get_content_type()
@@ -137,49 +145,44 @@ def body_text(msg: Message) -> str:
         elif ctype == "text/html" and htmlpart is None:
             htmlpart = part
     if plain is not None:
-        text = _decode(plain)
-    elif htmlpart is not None:
-        text = html_to_text(_decode(htmlpart))
-    elif msg.get_content_maintype() == "multipart" and isinstance(msg.get_payload(), str):
+        return _decode(plain), False
+    if htmlpart is not None:
+        return _decode(htmlpart), True
+    if msg.get_content_maintype() == "multipart" and isinstance(msg.get_payload(), str):
         # broken MIME (boundary missing): read the raw text without the MIME scaffolding
-        text = "\n".join(
-            line for line in str(msg.get_payload()).splitlines()
-            if not _MIME_LINE.match(line)
-        )
-    else:
-        return ""
-    return "" if _is_binary(text) else text
+        return "\n".join(line for line in str(msg.get_payload()).splitlines()
+                         if not _MIME_LINE.match(line)), False
+    return "", False
 
 
-def strip_quotes_and_signature(text: str) -> str:
-    """Drop quoted replies, the quoted original after "On ... wrote:", and signatures."""
-    out: list[str] = []
-    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
-        bare = line.rstrip()
-        if bare in ("--", "-- ") or line == "-- " or bare == "__":
-            break  # signature separator: the rest is the signature
-        if _WROTE.match(bare) or _ORIGINAL.match(bare):
-            break  # the quoted original follows
-        if bare.lstrip().startswith(">") or bare.lstrip().startswith("|>"):
-            continue
-        out.append(line.replace("\t", " ").replace("\u200b", ""))
-    while out and not out[-1].strip():
-        out.pop()
-    return "\n".join(out)
+
+
+def squash(text: str) -> str:
+    """Letters, digits, ``@`` and ``.`` of a text, in lower case: what survives of it when it
+    is quoted (``> ``), re-wrapped or turned into HTML by someone else's mail program."""
+    return re.sub(r"[^a-z0-9@.]+", "", html.unescape(text).lower())
+
+
+def _header(msg: Message, name: str) -> str | None:
+    """A header as text, None when absent (compat32 gives a ``Header`` object, not a string,
+    for a header with raw 8-bit bytes in it)."""
+    value = msg.get(name)
+    return None if value is None else str(value)
 
 
 def auto_reason(msg: Message, sender: str) -> str | None:
     """Why a mail is automatic (never to be answered), or None."""
-    auto = (msg.get("Auto-Submitted") or "").strip().lower()
+    auto = (_header(msg, "Auto-Submitted") or "").strip().lower()
     if auto and auto != "no":
         return f"Auto-Submitted: {auto}"
-    precedence = (msg.get("Precedence") or "").strip().lower()
+    precedence = (_header(msg, "Precedence") or "").strip().lower()
     if precedence in ("bulk", "junk", "list", "auto_reply"):
         return f"Precedence: {precedence}"
     for header in ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress", "List-Id",
                    "X-Loop", "X-Failed-Recipients"):
-        if msg.get(header) is not None:
-            if header == "X-Auto-Response-Suppress" and "oof" not in msg.get(header, "").lower():
+        value = _header(msg, header)
+        if value is not None:
+            if header == "X-Auto-Response-Suppress" and "oof" not in value.lower():
                 continue
             return f"{header} header"
     if msg.get_content_type() == "multipart/report":
@@ -188,10 +191,10 @@ def auto_reason(msg: Message, sender: str) -> str | None:
         return "no sender"
     if _BOUNCE_SENDERS.match(sender):
         return f"sent by {sender}"
-    return_path = msg.get("Return-Path")
+    return_path = _header(msg, "Return-Path")
     if return_path is not None and return_path.strip() in ("<>", ""):
         return "empty Return-Path"
-    if _AUTO_SUBJECT.match(str(msg.get("Subject") or "")):
+    if _AUTO_SUBJECT.match(_header(msg, "Subject") or ""):
         return "automatic subject"
     return None
 
@@ -200,31 +203,37 @@ def _addr(value: str | None) -> str:
     if not value:
         return ""
     try:
-        pairs = getaddresses([str(value)])
-    except Exception:
-        pairs = [parseaddr(str(value))]
+        pairs = getaddresses([value])
+    except MAIL_ERRORS as exc:
+        log.warning("unreadable address %r (%s); trying it as one address", value[:100], exc)
+        pairs = [parseaddr(value)]
     for _, addr in pairs:
         if addr and "@" in addr:
             return addr.strip().lower()
     return ""
 
 
-def parse_mail(raw: bytes, max_body: int = MAX_BODY_CHARS) -> Incoming:
-    """Read raw RFC 5322 bytes; never raises on bad input."""
-    try:
-        msg: Message = email.message_from_bytes(raw, policy=email.policy.compat32)
-    except Exception:  # pragma: no cover - the parser is already lenient
-        msg = EmailMessage()
-    sender = _addr(msg.get("From"))
-    reply_to = _addr(msg.get("Reply-To")) or sender
-    message_id = str(msg.get("Message-ID") or "").strip()
+def parse_mail(raw: bytes, max_body: int = MAX_BODY_CHARS, own_text: str | None = None
+               ) -> Incoming:
+    """Read raw RFC 5322 bytes; never raises on bad input.  ``own_text``: a line every mail
+    of the judge carries; :attr:`Incoming.quotes_judge` says whether this mail quotes it."""
+    msg: Message = email.message_from_bytes(raw, policy=email.policy.compat32)  # lenient
+    sender = _addr(_header(msg, "From"))
+    reply_to = _addr(_header(msg, "Reply-To")) or sender
+    message_id = (_header(msg, "Message-ID") or "").strip()
     if not message_id or len(message_id) > 500:
         message_id = "<sha256-" + hashlib.sha256(raw).hexdigest() + "@mobadj.invalid>"
-    subject = _header_text(msg.get("Subject"))
+    subject = _header_text(_header(msg, "Subject"))
     try:
-        text = body_text(msg)
-    except Exception:
+        source, is_html = _body_part(msg)
+        text = html_to_text(source) if is_html else source
+    except MAIL_ERRORS as exc:
+        log.warning("mail %s: body unreadable (%s: %s); read as empty", message_id,
+                    type(exc).__name__, exc)
+        source = text = ""
+    if _is_binary(text):
         text = ""
+    quotes = bool(own_text) and squash(own_text or "") in squash(source[:max_body])
     truncated = len(text) > max_body
     text = text[:max_body]
     body = strip_quotes_and_signature(text)
@@ -233,15 +242,16 @@ def parse_mail(raw: bytes, max_body: int = MAX_BODY_CHARS) -> Incoming:
         body, truncated = "\n".join(lines[:MAX_LINES]), True
     return Incoming(
         message_id=message_id, sender=sender, reply_to=reply_to, subject=subject, body=body,
-        auto=auto_reason(msg, sender), truncated=truncated,
+        auto=auto_reason(msg, sender), truncated=truncated, quotes_judge=quotes,
     )
 
 
-def _header_text(value: object) -> str:
+def _header_text(value: str | None) -> str:
+    """A header with its RFC 2047 words decoded, on one line."""
     if value is None:
         return ""
     try:
-        parts = email.header.decode_header(str(value))
+        parts = email.header.decode_header(value)
         out = []
         for chunk, cs in parts:
             if isinstance(chunk, bytes):
@@ -252,5 +262,6 @@ def _header_text(value: object) -> str:
             else:
                 out.append(chunk)
         return " ".join("".join(out).split())[:300]
-    except Exception:
-        return str(value)[:300]
+    except MAIL_ERRORS as exc:
+        log.warning("undecodable header %r (%s); kept as it is", value[:100], exc)
+        return value[:300]

@@ -4,15 +4,17 @@ PASSWORD, HELP."""
 from __future__ import annotations
 
 from mobadj.judge import reports
-from mobadj.judge.base import JudgeBase, JudgeError, Session
+from mobadj.judge.accounts import Accounts
+from mobadj.judge.base import OPEN_COMMANDS, JudgeError, Session
 from mobadj.judge.commands import Command, ParsedMail, help_text
 from mobadj.judge.deadlines import DEFAULTS, HOUR, option
+from mobadj.judge.endings import Endings
 from mobadj.judge.hosts import Free, HostError, host_for
 from mobadj.judge.mailparse import Incoming
-from mobadj.judge.store import Game, Mail, hash_password
+from mobadj.judge.store import Game, Mail
 
 
-class PlayerCommands(JudgeBase):
+class PlayerCommands(Accounts, Endings):
     """Commands a signed-on player may give."""
 
     def _player_mail(
@@ -57,7 +59,7 @@ class PlayerCommands(JudgeBase):
                 reply.append("Out of turn, at any time now, you may also send: "
                              + "; ".join(free))
             reply.append(f"Deadline for {host.phase_label(game.state)}: "
-                         f"{reports.when(game.deadline, self.tz)}")
+                         f"{reports.stamp(game.deadline)}")
         self._maybe_early(game, now, out)
         return "\n\n".join(r for r in reply if r)
 
@@ -153,6 +155,8 @@ class PlayerCommands(JudgeBase):
     ) -> str:
         host = host_for(game.kind)
         name = cmd.name
+        if name in OPEN_COMMANDS:
+            return self._open_command(inc, cmd, now, out)
         if name == "help":
             text = help_text(cmd.args.get("value"))
             free = host.free_commands(game.state, power) if game.state is not None else []
@@ -186,15 +190,28 @@ class PlayerCommands(JudgeBase):
             return "Preview (the others all hold):\n" + host.preview(game.state, power, orders)
         if name == "absence":
             return self._absence(game, power, cmd.args["seconds"], inc, uid, now, out)
-        if name == "password":
-            new = cmd.args["value"]
-            if len(new) < 6:
-                raise JudgeError("PASSWORD: choose at least 6 characters.")
-            self.store.update_player(game.name, power, pw_hash=hash_password(new, self.kdf_n))
-            self.store.record_command(game.name, power, inc.message_id, uid, "password", "***",
+        if name in ("draw", "nodraw", "concede", "noconcede"):
+            self.store.record_command(game.name, power, inc.message_id, uid, "vote", cmd.text,
                                       now)
-            return "Password changed."
+            return self._vote(game, power, cmd, now, out)
+        if name == "password":
+            return self._set_password(game, power, cmd.args["value"], inc, uid, now)
+        if name == "set":
+            return self._player_set(game, power, cmd, inc, uid, now, out)
         return f"{name.upper()} is a GM command; sign on with GM <game> <gm-password>."
+
+    def _player_set(self, game: Game, power: str, cmd: Command, inc: Incoming,
+                    uid: int | None, now: float, out: list[Mail]) -> str:
+        option, value = cmd.args["option"], cmd.args["value"]
+        if option == "password":
+            return self._set_password(game, power, value, inc, uid, now)
+        if option in ("address", "email"):
+            return self._set_address(game, power, value, inc, uid, now, out)
+        if option in ("timezone", "tz", "zone"):
+            player = self.store.player(game.name, power)
+            return self._set_timezone(player.email if player else inc.sender, value)
+        return (f"SET {option.upper()}: players may set PASSWORD, ADDRESS and TIMEZONE; game "
+                f"options are the GM's.")
 
     def _absence(
         self, game: Game, power: str, seconds: float, inc: Incoming, uid: int | None, now: float,
@@ -216,8 +233,8 @@ class PlayerCommands(JudgeBase):
                                   f"{hours:g}h", now)
         self._announce(game, f"{game.name}: deadline moved",
                        f"A player has taken an absence. The deadline is now "
-                       f"{reports.when(new, self.tz)}.", out, skip=power)
-        return (f"Absence granted. The deadline is now {reports.when(new, self.tz)}; "
+                       f"{reports.stamp(new)}.", out, skip=power)
+        return (f"Absence granted. The deadline is now {reports.stamp(new)}; "
                 f"{quota - player.absence_used - hours:g} hours of your quota left.")
 
     def _press(
@@ -257,20 +274,33 @@ class PlayerCommands(JudgeBase):
             "everyone" if to_all else ", ".join(recipients)
         )
         deadline = (f"Deadline for {host.phase_label(game.state)}: "
-                    f"{reports.when(game.deadline, self.tz)}\n\n"
+                    f"{reports.stamp(game.deadline)}\n\n"
                     if game.state is not None and game.status == "active" else "")
-        for seat in recipients:
-            out.append(Mail(players[seat].email, f"{game.name}: press from {sender}",
-                            f"{heading}:\n\n{reports.wrap(text)}\n\n{deadline}{self._sig()}",
-                            game=game.name))
+        body = f"{heading}:\n\n{reports.wrap(text)}\n\n{deadline}{self._sig()}"
+        watchers = self.store.watchers(game.name) if to_all else []  # public press only
+        for to in [players[seat].email for seat in recipients] + watchers:
+            out.append(Mail(to, f"{game.name}: press from {sender}", body, game=game.name))
         return f"Press delivered to {', '.join(recipients)}" + (" (anonymously)." if grey else ".")
 
     def _status(self, game: Game, power: str | None) -> str:
         host = host_for(game.kind)
         lines = [f"Game {game.name} ({host.title}), status: {game.status}"]
+        ending = self.store.ending(game.name)
+        if ending is not None:
+            lines.append("Result: " + self._result_text(game, ending["result"],
+                                                        ending["powers"], ending["how"]))
+        if game.status == "forming":
+            lines.append(self._seats_line(game))
+            held = {p.power: p.email for p in self.store.players(game.name)}
+            lines += [f"  {seat:<12} " + (held.get(seat, "free") if power is None  # the GM's
+                                           else "taken" if seat in held else "free")
+                      for seat in host.seats(game.options)]
+            for j in self.store.joins(game.name) if power is None else []:  # the GM's view
+                lines.append(f"  joined: {j['email']} ({j['status']}; wishes: "
+                             f"{', '.join(j['wishes']) or 'any'})")
         if game.state is not None:
             lines.append(f"Phase: {host.phase_label(game.state)}")
-            lines.append(f"Deadline: {reports.when(game.deadline, self.tz)}")
+            lines.append(f"Deadline: {reports.stamp(game.deadline)}")
             submitted = self.store.orders(game.name, host.phase(game.state))
             due = host.due(game.state)
             players = {p.power: p for p in self.store.players(game.name)}

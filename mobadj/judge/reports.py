@@ -1,11 +1,14 @@
 """Replies and results as plain text that reads well in any mail client.
 
 Results carry njudge-style ``::`` header lines (game, phase, deadline) that existing tools
-read; every deadline is shown in the judge's time zone *and* UTC.
+read.  Every moment (a deadline, the end of a pause) is written as a :func:`stamp` and shown
+to each reader in their own time zone (``SET TIMEZONE``, else the judge's) *and* UTC when
+the mail is queued (:func:`localize`), so one announcement reads right for everyone.
 """
 
 from __future__ import annotations
 
+import re
 import textwrap
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
@@ -23,6 +26,24 @@ def when(ts: float | None, tz: ZoneInfo) -> str:
     if local.utcoffset() != utc.utcoffset() or local.tzname() != "UTC":
         text += utc.strftime(" (%H:%M UTC)")
     return text
+
+
+_STAMP = re.compile("\ue000(-|[0-9.e+-]+)\ue001")
+
+
+def stamp(ts: float | None) -> str:
+    """A moment in a mail's text, to be written out for its reader by :func:`localize`."""
+    return "\ue000" + ("-" if ts is None else repr(float(ts))) + "\ue001"
+
+
+def localize(text: str, tz: ZoneInfo) -> str:
+    """Every :func:`stamp` in ``text`` as a date in ``tz`` (and UTC)."""
+    if "\ue000" not in text:
+        return text
+    return _STAMP.sub(lambda m: when(None if m.group(1) == "-" else float(m.group(1)), tz),
+                      text)
+
+
 
 
 def duration(seconds: float) -> str:
@@ -49,12 +70,6 @@ def header_lines(judge: str, game: str, kind: str, phase: str, deadline: str) ->
     )
 
 
-def section(title: str, body: str) -> str:
-    """A titled block; empty bodies vanish."""
-    body = body.rstrip()
-    if not body:
-        return ""
-    return f"{title}\n{'=' * len(title)}\n{body}\n\n"
 
 
 def wrap(text: str, width: int = 72) -> str:

@@ -6,16 +6,27 @@ where the store says it was."""
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
-import time
 from collections.abc import Callable
 
+from mobadj.judge.config import ConfigError, MailServerError
 from mobadj.judge.core import Judge
-from mobadj.judge.mailbox import Mailbox
-from mobadj.judge.mailer import Mailer
+from mobadj.judge.mailbox import IMAP_ERRORS, Mailbox
+from mobadj.judge.mailer import SMTP_ERRORS, Mailer
 
 log = logging.getLogger("mobadj.judge.service")
 MAX_BACKOFF = 300.0
+NETWORK_ERRORS = IMAP_ERRORS + SMTP_ERRORS
+DAY = 86400.0
+EXPUNGE_EVERY = 3600.0  # look for old handled mail to expunge at most this often
+
+
+def describe(exc: BaseException) -> str:
+    """A network error in one line: the server and what went wrong."""
+    if isinstance(exc, MailServerError):
+        return str(exc)
+    return f"mail server trouble ({type(exc).__name__}: {exc})"
 
 
 class Service:
@@ -30,27 +41,21 @@ class Service:
         self.mailer = mailer
         self.poll = poll_seconds if poll_seconds is not None else mailbox.server.poll_seconds
         self.on_step = on_step or (lambda what: None)
-        self.handled = 0
         self.backoff = backoff
         self.failures: list[float] = []  # back-off delays taken (for the log and the tests)
+        self._expunged_at: float | None = None
 
-    def _check_uidvalidity(self) -> None:
-        store = self.judge.store
-        row = store.db.execute("SELECT value FROM meta WHERE key='uidvalidity'").fetchone()
-        now = str(self.mailbox.uidvalidity)
-        if row is None or row[0] != now:
-            with store.transaction():
-                if row is not None:
-                    log.warning("UIDVALIDITY changed (%s -> %s): relying on Message-IDs",
-                                row[0], now)
-                    store.db.execute("UPDATE mails SET uid=NULL")
-                store.db.execute("INSERT OR REPLACE INTO meta VALUES ('uidvalidity', ?)", (now,))
+    def _connect(self) -> None:
+        self.mailbox.connect()
+        old = self.judge.store.new_uidvalidity(self.mailbox.uidvalidity)
+        if old is not None:
+            log.warning("UIDVALIDITY changed (%s -> %s): relying on Message-IDs", old,
+                        self.mailbox.uidvalidity)
 
     def step(self) -> int:
         """One round: new mail, deadlines, outbox.  Returns the number of mails handled."""
         if self.mailbox.client is None:
-            self.mailbox.connect()
-            self._check_uidvalidity()
+            self._connect()
         store = self.judge.store
         uids = self.mailbox.new_uids(store.max_uid())
         n = 0
@@ -59,6 +64,8 @@ class Service:
             self.on_step("fetched")
             try:
                 self.judge.handle_mail(raw, uid=uid)
+            except sqlite3.OperationalError:
+                raise  # the store is locked or gone: the mail is tried again next round
             except Exception:  # a bug must not stop the judge; the mail is recorded as failed
                 log.exception("mail uid %s could not be handled", uid)
                 with store.transaction():
@@ -69,12 +76,29 @@ class Service:
             done.append(uid)
             n += 1
         self.mailbox.mark_seen(done)
+        self._expunge_old()
         self.judge.tick()
         self.on_step("ticked")
         self.mailer.send_outbox(store)
         self.on_step("sent")
-        self.handled += n
         return n
+
+    def _expunge_old(self) -> None:
+        """With ``expunge_after_days``, delete handled mail that old from the mailbox (the
+        store keeps its record: it is never fetched nor handled again)."""
+        days = self.mailbox.server.expunge_after_days
+        now = self.judge.clock()
+        if days is None or (self._expunged_at is not None
+                            and now < self._expunged_at + EXPUNGE_EVERY):
+            return
+        self._expunged_at = now
+        before = now - days * DAY
+        uids = self.judge.store.uids_to_expunge(before)
+        if uids:
+            self.mailbox.expunge(uids)
+            log.info("expunged %d handled mail(s) older than %g days", len(uids), days)
+        with self.judge.store.transaction():
+            self.judge.store.set_meta("expunged_before", repr(before))
 
     def _next_wait(self) -> float:
         """Sleep no longer than the poll interval nor past the next deadline."""
@@ -98,21 +122,15 @@ class Service:
                 if stop.is_set():
                     break
                 self.mailbox.wait(self._next_wait())
-            except Exception as exc:  # network trouble: reconnect later, lose nothing
-                log.warning("mail server trouble (%s: %s); retrying in %.0f s",
-                            type(exc).__name__, exc, backoff)
-                self.mailbox.close()
-                self.failures.append(backoff)
-                stop.wait(backoff)
-                backoff = min(backoff * 2, ceiling)
+                continue
+            except NETWORK_ERRORS as exc:  # network trouble: reconnect later, lose nothing
+                log.warning("%s; retrying in %.0f s", describe(exc), backoff)
+            except (ConfigError, sqlite3.OperationalError) as exc:  # e.g. a password unset
+                log.error("%s; retrying in %.0f s", exc, backoff)
+            except Exception:  # a bug must not stop the judge: logged in full, retried
+                log.exception("the serve loop failed; retrying in %.0f s", backoff)
+            self.mailbox.close()
+            self.failures.append(backoff)
+            stop.wait(backoff)
+            backoff = min(backoff * 2, ceiling)
         self.mailbox.close()
-
-
-def run_forever(judge: Judge, mailbox: Mailbox, mailer: Mailer) -> None:  # pragma: no cover
-    """The CLI's entry: serve until interrupted."""
-    service = Service(judge, mailbox, mailer)
-    try:
-        service.serve()
-    except KeyboardInterrupt:
-        log.info("stopped")
-    time.sleep(0)

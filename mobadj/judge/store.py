@@ -14,6 +14,7 @@ import hashlib
 import hmac
 import json
 import os
+import secrets
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -99,6 +100,46 @@ CREATE TABLE IF NOT EXISTS outbox (
 CREATE INDEX IF NOT EXISTS outbox_unsent ON outbox(sent) WHERE sent IS NULL;
 CREATE TABLE IF NOT EXISTS auth_failures (key TEXT NOT NULL, at REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS auth_failures_key ON auth_failures(key, at);
+CREATE TABLE IF NOT EXISTS replies (           -- replies sent to an address (loop limits)
+    address TEXT NOT NULL, at REAL NOT NULL,
+    kind TEXT NOT NULL                          -- reply | nocommand | notice
+);
+CREATE INDEX IF NOT EXISTS replies_address ON replies(address, at);
+CREATE TABLE IF NOT EXISTS address_changes (   -- SET ADDRESS waiting for its confirmations
+    game TEXT NOT NULL, power TEXT NOT NULL,
+    old TEXT NOT NULL, new TEXT NOT NULL,
+    codes TEXT NOT NULL,                        -- JSON {"old"|"new": sha256 of its code}
+    created REAL NOT NULL,
+    PRIMARY KEY (game, power)
+);
+CREATE TABLE IF NOT EXISTS joins (             -- sign-ups to a forming game (JOIN)
+    game TEXT NOT NULL, email TEXT NOT NULL,
+    wishes TEXT NOT NULL,                       -- JSON list of powers, best first
+    status TEXT NOT NULL,                       -- waiting (for the GM) | accepted
+    at REAL NOT NULL,
+    PRIMARY KEY (game, email)
+);
+CREATE TABLE IF NOT EXISTS watchers (          -- observers: results and public press
+    game TEXT NOT NULL, email TEXT NOT NULL, at REAL NOT NULL,
+    PRIMARY KEY (game, email)
+);
+CREATE TABLE IF NOT EXISTS votes (             -- DRAW and CONCEDE votes, secret
+    game TEXT NOT NULL, power TEXT NOT NULL,
+    kind TEXT NOT NULL,                         -- draw | concede
+    target TEXT NOT NULL,                       -- JSON list: the draw's members, or the power
+    at REAL NOT NULL,
+    PRIMARY KEY (game, power, kind)
+);
+CREATE TABLE IF NOT EXISTS endings (           -- the result of an ended game
+    game TEXT PRIMARY KEY,
+    result TEXT NOT NULL,                       -- draw | win | ended
+    powers TEXT NOT NULL,                       -- JSON: the draw's members, or the winner
+    how TEXT NOT NULL, phase TEXT NOT NULL, at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS people (             -- per address, whatever the game
+    email TEXT PRIMARY KEY,
+    timezone TEXT                               -- SET TIMEZONE; NULL: the judge's
+);
 CREATE TABLE IF NOT EXISTS web_keys (   -- a private game's pages need this key (mobadj web)
     game TEXT PRIMARY KEY REFERENCES games(name), key TEXT NOT NULL, created REAL NOT NULL
 );
@@ -264,6 +305,18 @@ class Store:
         self.db.execute("COMMIT")
 
     @contextmanager
+    def savepoint(self, name: str = "mail") -> Iterator[Store]:
+        """A savepoint inside the current transaction: undone alone when its block raises."""
+        self._x(f"SAVEPOINT {name}")
+        try:
+            yield self
+        except BaseException:
+            self._x(f"ROLLBACK TO {name}")
+            self._x(f"RELEASE {name}")
+            raise
+        self._x(f"RELEASE {name}")
+
+    @contextmanager
     def reading(self) -> Iterator[Store]:
         """One consistent snapshot for several reads (``BEGIN`` ... ``COMMIT``): a page built
         from many queries never mixes two states of a game.  WAL: writers go on meanwhile."""
@@ -281,6 +334,31 @@ class Store:
     def _x(self, sql: str, args: tuple[Any, ...] = ()) -> sqlite3.Cursor:
         return self.db.execute(sql, args)
 
+    # -- meta ------------------------------------------------------------------------------
+    def meta(self, key: str) -> str | None:
+        row = self._x("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        self._x("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    def token(self) -> str:
+        """A random token of this store (made once), so Message-IDs are unique across judges."""
+        self._x("INSERT OR IGNORE INTO meta VALUES ('token', ?)", (secrets.token_hex(6),))
+        return str(self.meta("token"))
+
+    def new_uidvalidity(self, value: int | None) -> str | None:
+        """Remember the mailbox's UIDVALIDITY; when it changed, forget every UID (they name
+        other mails now) and return the old value."""
+        old = self.meta("uidvalidity")
+        if old == str(value):
+            return None
+        with self.transaction():
+            if old is not None:
+                self._x("UPDATE mails SET uid=NULL")
+            self.set_meta("uidvalidity", str(value))
+        return old
+
     # -- mails -----------------------------------------------------------------------------
     def mail_seen(self, message_id: str) -> bool:
         row = self._x("SELECT 1 FROM mails WHERE message_id=?", (message_id,)).fetchone()
@@ -296,6 +374,18 @@ class Store:
             "INSERT INTO mails VALUES (?,?,?,?,?,?)",
             (message_id, uid, sender, subject[:200], at, outcome),
         )
+
+    def set_mail_uid(self, message_id: str, uid: int) -> None:
+        """A mail seen again under a new UID (renumbered mailbox, resent copy) keeps it."""
+        self._x("UPDATE mails SET uid=? WHERE message_id=? AND uid IS NULL", (uid, message_id))
+
+    def uids_to_expunge(self, before: float) -> list[int]:
+        """UIDs of mails handled before ``before`` and not yet expunged (everything handled
+        before the last expunge's cut-off is gone already)."""
+        since = float(self.meta("expunged_before") or 0)
+        rows = self._x("SELECT uid FROM mails WHERE uid IS NOT NULL AND handled>=? AND handled<?"
+                       " ORDER BY uid", (since, before))
+        return [int(r[0]) for r in rows]
 
     def max_uid(self) -> int:
         row = self._x("SELECT MAX(uid) FROM mails").fetchone()
@@ -354,6 +444,12 @@ class Store:
         rows = self._x("SELECT * FROM players WHERE game=? ORDER BY power", (game,))
         return [Player(**dict(r)) for r in rows]
 
+    def players_by_email(self, email: str) -> list[Player]:
+        """Every seat an address holds, in any game."""
+        rows = self._x("SELECT * FROM players WHERE email=? ORDER BY game, power",
+                       (email.lower(),))
+        return [Player(**dict(r)) for r in rows]
+
     def player(self, game: str, power: str) -> Player | None:
         r = self._x("SELECT * FROM players WHERE game=? AND power=?", (game, power)).fetchone()
         return Player(**dict(r)) if r else None
@@ -396,9 +492,6 @@ class Store:
         rows = self._x("SELECT power FROM orders WHERE game=? AND phase=?", (game, phase))
         return {r["power"] for r in rows}
 
-    def delete_orders(self, game: str, phase: str) -> None:
-        self._x("DELETE FROM orders WHERE game=? AND phase=?", (game, phase))
-
     def add_press(
         self, game: str, phase: str, sender: str, recipients: list[str], grey: bool,
         text: str, at: float, broadcast: bool = False,
@@ -427,6 +520,12 @@ class Store:
             "INSERT INTO events (game, at, kind, data) VALUES (?,?,?,?)",
             (game, at, kind, json.dumps(data, sort_keys=True)),
         )
+
+    def recent_events(self, game: str, kind: str, since: float) -> list[dict[str, Any]]:
+        """The data of a game's events of one kind since a moment."""
+        rows = self._x("SELECT data FROM events WHERE game=? AND kind=? AND at>=?",
+                       (game, kind, since))
+        return [json.loads(r[0]) for r in rows]
 
     def events(self, game: str) -> list[dict[str, Any]]:
         rows = self._x("SELECT * FROM events WHERE game=? ORDER BY id", (game,))
@@ -503,6 +602,134 @@ class Store:
     def mark_sent(self, mail_id: int, at: float) -> None:
         self._x("UPDATE outbox SET sent=? WHERE id=?", (at, mail_id))
 
+    def mark_all_sent(self, at: float) -> None:
+        """Treat everything queued as sent (a fresh copy of a store, a benchmark's set-up)."""
+        self._x("UPDATE outbox SET sent=? WHERE sent IS NULL", (at,))
+
+    def sent_count(self, after: float = float("-inf")) -> int:
+        """How many queued mails were sent (after the time ``after``)."""
+        return int(self._x("SELECT COUNT(*) FROM outbox WHERE sent > ?", (after,)).fetchone()[0])
+
+    # -- replies per address ---------------------------------------------------------------
+    def add_reply(self, address: str, kind: str, at: float) -> None:
+        self._x("INSERT INTO replies VALUES (?,?,?)", (address.lower(), at, kind))
+
+    def replies(self, address: str, since: float, kinds: tuple[str, ...], limit: int
+                ) -> list[float]:
+        """When the latest ``limit`` replies of these kinds went to ``address`` since
+        ``since`` (newest first)."""
+        marks = ",".join("?" * len(kinds))
+        rows = self._x(f"SELECT at FROM replies WHERE address=? AND at>=? AND kind IN ({marks})"
+                       " ORDER BY at DESC LIMIT ?", (address.lower(), since, *kinds, limit))
+        return [float(r[0]) for r in rows]
+
+    # -- sign-ups and observers ------------------------------------------------------------
+    def set_join(self, game: str, email: str, wishes: list[str], status: str, at: float
+                 ) -> None:
+        self._x("INSERT OR REPLACE INTO joins VALUES (?,?,?,?,?)",
+                (game, email.lower(), json.dumps(wishes), status, at))
+
+    def join(self, game: str, email: str) -> dict[str, Any] | None:
+        row = self._x("SELECT * FROM joins WHERE game=? AND email=?",
+                      (game, email.lower())).fetchone()
+        return self._join(row) if row else None
+
+    def joins(self, game: str) -> list[dict[str, Any]]:
+        """A game's sign-ups in the order they came."""
+        rows = self._x("SELECT * FROM joins WHERE game=? ORDER BY at, email", (game,))
+        return [self._join(r) for r in rows]
+
+    @staticmethod
+    def _join(row: sqlite3.Row) -> dict[str, Any]:
+        return {"email": row["email"], "wishes": json.loads(row["wishes"]),
+                "status": row["status"], "at": row["at"]}
+
+    def delete_join(self, game: str, email: str) -> None:
+        self._x("DELETE FROM joins WHERE game=? AND email=?", (game, email.lower()))
+
+    def add_watcher(self, game: str, email: str, at: float) -> None:
+        self._x("INSERT OR IGNORE INTO watchers VALUES (?,?,?)", (game, email.lower(), at))
+
+    def delete_watcher(self, game: str, email: str) -> bool:
+        cur = self._x("DELETE FROM watchers WHERE game=? AND email=?", (game, email.lower()))
+        return cur.rowcount > 0
+
+    def watchers(self, game: str) -> list[str]:
+        rows = self._x("SELECT email FROM watchers WHERE game=? ORDER BY email", (game,))
+        return [str(r[0]) for r in rows]
+
+    # -- votes and endings -----------------------------------------------------------------
+    def set_vote(self, game: str, power: str, kind: str, target: list[str], at: float) -> None:
+        self._x("INSERT OR REPLACE INTO votes VALUES (?,?,?,?,?)",
+                (game, power, kind, json.dumps(target), at))
+
+    def delete_vote(self, game: str, power: str, kind: str) -> None:
+        self._x("DELETE FROM votes WHERE game=? AND power=? AND kind=?", (game, power, kind))
+
+    def votes(self, game: str) -> dict[str, dict[str, list[str]]]:
+        """kind -> power -> target."""
+        out: dict[str, dict[str, list[str]]] = {}
+        for r in self._x("SELECT power, kind, target FROM votes WHERE game=?", (game,)):
+            out.setdefault(r["kind"], {})[r["power"]] = json.loads(r["target"])
+        return out
+
+    def clear_votes(self, game: str) -> None:
+        self._x("DELETE FROM votes WHERE game=?", (game,))
+
+    def set_ending(self, game: str, result: str, powers: list[str], how: str, phase: str,
+                   at: float) -> None:
+        self._x("INSERT OR REPLACE INTO endings VALUES (?,?,?,?,?,?)",
+                (game, result, json.dumps(powers), how, phase, at))
+
+    def ending(self, game: str) -> dict[str, Any] | None:
+        row = self._x("SELECT * FROM endings WHERE game=?", (game,)).fetchone()
+        return None if row is None else dict(row) | {"powers": json.loads(row["powers"])}
+
+    def delete_ending(self, game: str) -> None:
+        self._x("DELETE FROM endings WHERE game=?", (game,))
+
+    # -- address changes --------------------------------------------------------------------
+    def start_address_change(self, game: str, power: str, old: str, new: str,
+                             codes: dict[str, str], at: float) -> None:
+        """A new request replaces any earlier one for the seat."""
+        self._x("INSERT OR REPLACE INTO address_changes VALUES (?,?,?,?,?,?)",
+                (game, power, old.lower(), new.lower(), json.dumps(codes), at))
+
+    def confirm_address_change(self, address: str, digest: str, since: float
+                               ) -> tuple[dict[str, Any], bool] | None:
+        """Tick off the code ``digest`` sent back from ``address`` (requests older than
+        ``since`` have lapsed).  Returns the change and whether it is now confirmed by both
+        sides (then it is removed), or None when no request waits for that code there."""
+        address = address.lower()
+        rows = self._x("SELECT * FROM address_changes WHERE (old=? OR new=?) AND created>=?",
+                       (address, address, since)).fetchall()
+        for row in rows:
+            codes = json.loads(row["codes"])
+            side = next((k for k, v in codes.items()
+                         if hmac.compare_digest(v, digest) and row[k] == address), None)
+            if side is None:
+                continue
+            del codes[side]
+            change = {k: row[k] for k in ("game", "power", "old", "new")}
+            if codes:
+                self._x("UPDATE address_changes SET codes=? WHERE game=? AND power=?",
+                        (json.dumps(codes), row["game"], row["power"]))
+                return change, False
+            self._x("DELETE FROM address_changes WHERE game=? AND power=?",
+                    (row["game"], row["power"]))
+            return change, True
+        return None
+
+    # -- people (settings of an address) ---------------------------------------------------
+    def timezone(self, email: str) -> str | None:
+        row = self._x("SELECT timezone FROM people WHERE email=?", (email.lower(),)).fetchone()
+        return None if row is None else row[0]
+
+    def set_timezone(self, email: str, timezone: str | None) -> None:
+        self._x("INSERT INTO people (email, timezone) VALUES (?, ?) "
+                "ON CONFLICT(email) DO UPDATE SET timezone=excluded.timezone",
+                (email.lower(), timezone))
+
     # -- private games' page keys -------------------------------------------------------------
     def web_key(self, game: str) -> str | None:
         """The key a private game's pages need; None for a public game.  Kept in clear (the
@@ -526,3 +753,7 @@ class Store:
             "SELECT COUNT(*) FROM auth_failures WHERE key=? AND at>=?", (key, since)
         ).fetchone()
         return int(row[0])
+
+    def last_auth_failure(self, key: str) -> float | None:
+        row = self._x("SELECT MAX(at) FROM auth_failures WHERE key=?", (key,)).fetchone()
+        return None if row[0] is None else float(row[0])

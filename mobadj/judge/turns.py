@@ -8,15 +8,16 @@ import json
 import logging
 
 from mobadj.judge import reports
-from mobadj.judge.base import JudgeBase, JudgeError
-from mobadj.judge.deadlines import DEFAULTS, HOUR, Action, decide, option
+from mobadj.judge.base import JudgeError
+from mobadj.judge.deadlines import DEFAULTS, Action, decide, option
+from mobadj.judge.endings import Endings
 from mobadj.judge.hosts import host_for
 from mobadj.judge.store import Game, Mail
 
 log = logging.getLogger("mobadj.judge")
 
 
-class Turns(JudgeBase):
+class Turns(Endings):
     """Phases: when they end and how."""
 
     def _missing(self, game: Game) -> tuple[list[str], bool]:
@@ -81,8 +82,11 @@ class Turns(JudgeBase):
                          " (the rules' defaults were used).")
         new = result.state
         over = result.over or host.is_over(new)
-        deadline = None if over else now + host.phase_hours(new, game.options) * HOUR
-        report_text = result.report + ("\n\n" + "\n".join(notes) if notes else "")
+        deadline = None if over else self._deadline(game, new, now)
+        # the judge names the next phase (with its deadline) itself: a host's own line goes
+        report = "\n".join(line for line in result.report.splitlines()
+                           if not line.startswith("Next phase:")).rstrip()
+        report_text = report + ("\n\n" + "\n".join(notes) if notes else "")
         self.store.add_result(game.name, phase, state, new, orders,
                               {"text": report_text, "data": result.data,
                                "players": snapshot, "deadline": game.deadline}, now)
@@ -91,33 +95,36 @@ class Turns(JudgeBase):
         self.store.log(game.name, "resolved", {"phase": phase, "missing": missing,
                                                "forced": forced}, now)
         log.info("%s: %s resolved (missing: %s)", game.name, phase, ", ".join(missing) or "none")
+        label, code = host.phase_label(new), host.phase(new)
         next_line = ("The game is over." if over else
-                     f"Next phase: {host.phase_label(new)}\n"
-                     f"Deadline: {reports.when(deadline, self.tz)}")
+                     f"Next phase: {label}{f' ({code})' if code != label else ''}\n"
+                     f"Deadline: {reports.stamp(deadline)}")
         head = reports.header_lines(self.config.name, game.name, game.kind, phase,
-                                    reports.when(deadline, self.tz))
+                                    reports.stamp(deadline))
         data = {"game": game.name, "phase": phase, "next_phase": host.phase(new),
                 "deadline": deadline, "missing": missing, "result": result.data}
+        public = f"{head}\nResults of {game.name}, {phase}\n\n{report_text}\n\n"
+        attachments = [("result.json", "application/json",
+                        json.dumps(data, indent=1).encode())] + result.attachments
         link = self._phase_link(game.name, phase)
-        next_line += f"\n\nOn the game's page: {link}" if link else ""
-        recipients = list(players.values())
-        for pl in recipients:
-            if pl.status == "out":
-                continue
-            private = result.private.get(pl.power, "")
-            body = (f"{head}\nResults of {game.name}, {phase}\n\n{report_text}\n\n"
-                    + (f"For you only:\n{private}\n\n" if private else "")
-                    + f"{next_line}\n\n{self._sig()}")
-            out.append(Mail(pl.email, f"{game.name}: {phase} results", body,
-                            [("result.json", "application/json",
-                              json.dumps(data, indent=1).encode())] + result.attachments,
+        seated = f"{next_line}\n\nOn the game's page: {link}" if link else next_line
+        # a private game's link carries its key: observers are not given it
+        watching = seated if self.store.web_key(game.name) is None else next_line
+        readers = [(pl.email, result.private.get(pl.power, ""), "", seated)
+                   for pl in players.values() if pl.status != "out"]
+        readers += [(email, "", "", watching) for email in self.store.watchers(game.name)]
+        readers.append((game.gm_email, "", " (GM copy)", seated))
+        for to, private, tag, tail in readers:
+            body = (public + (f"For you only:\n{private}\n\n" if private else "")
+                    + f"{tail}\n\n{self._sig()}")
+            out.append(Mail(to, f"{game.name}: {phase} results{tag}", body, attachments,
                             headers={"Auto-Submitted": "auto-generated"}, game=game.name))
-        out.append(Mail(game.gm_email, f"{game.name}: {phase} results (GM copy)",
-                        f"{head}\n{report_text}\n\n{next_line}\n\n{self._sig()}",
-                        [("result.json", "application/json", json.dumps(data).encode())]
-                        + result.attachments,
-                        headers={"Auto-Submitted": "auto-generated"}, game=game.name))
-        return f"{phase} resolved. {next_line}"
+        if over:
+            self._record_over(self.store.game(game.name) or game, result.data, "by the rules",
+                              now)
+            return f"{phase} resolved. {next_line}"
+        ended = self._count_votes(self.store.game(game.name) or game, now, out)
+        return f"{phase} resolved. {ended or next_line}"
 
     def _phase_link(self, game: str, phase: str) -> str:
         """The address of the phase's page (``web.base_url``); "" without one."""
@@ -136,18 +143,19 @@ class Turns(JudgeBase):
         last = results[-1]
         host = host_for(game.kind)
         self.store.mark_rolled_back(last["id"])
+        self.store.delete_ending(game.name)  # a game that ended with that phase goes on
         for seat, snap in last["report"].get("players", {}).items():
             self.store.update_player(game.name, seat, **snap, ready=0)
         state = last["state_before"]
-        deadline = now + host.phase_hours(state, game.options) * HOUR
+        deadline = self._deadline(game, state, now)
         self.store.update_game(game.name, state=state, phase=host.phase(state), status="active",
                                deadline=deadline, reminded=0, extended=0)
         self.store.log(game.name, "rollback", {"phase": last["phase"]}, now)
         self._announce(game, f"{game.name}: {last['phase']} rolled back", (
             f"The GM has rolled back the results of {last['phase']}; the game is again in "
             f"{host.phase_label(state)}. Orders already given for it stand; you may change "
-            f"them.\nDeadline: {reports.when(deadline, self.tz)}"), out)
-        return f"{last['phase']} rolled back; deadline {reports.when(deadline, self.tz)}."
+            f"them.\nDeadline: {reports.stamp(deadline)}"), out)
+        return f"{last['phase']} rolled back; deadline {reports.stamp(deadline)}."
 
     def tick(self) -> list[Mail]:
         """Do whatever deadlines require now; returns the mails queued."""
@@ -163,9 +171,7 @@ class Turns(JudgeBase):
                     if current is None or current.state is None:
                         continue
                     self._tick_game(current, now, out)
-                    for m in out:
-                        m.headers.setdefault("Auto-Submitted", "auto-generated")
-                        m.id = self.store.queue(m, now)
+                    self.queue(out, now)
             except Exception:  # one broken game must not stop the others (rolled back)
                 log.exception("game %s: deadline handling failed; will retry", game.name)
                 continue
@@ -185,7 +191,7 @@ class Turns(JudgeBase):
             for seat in d.missing:
                 out.append(Mail(players[seat].email, f"{game.name}: reminder", (
                     f"The judge has no orders from {seat} for {host.phase_label(game.state)}.\n"
-                    f"Deadline: {reports.when(game.deadline, self.tz)}\n\n{self._sig()}"),
+                    f"Deadline: {reports.stamp(game.deadline)}\n\n{self._sig()}"),
                     game=game.name))
             self.store.update_game(game.name, reminded=1)
         elif d.action is Action.EXTEND:
@@ -193,9 +199,10 @@ class Turns(JudgeBase):
             new = max(game.deadline, now) + d.seconds
             self.store.update_game(game.name, deadline=new, extended=1, reminded=0)
             self.store.log(game.name, "auto-extend", {"missing": list(d.missing)}, now)
+            late = ", ".join(d.missing)
             self._announce(game, f"{game.name}: deadline extended", (
-                f"Orders are missing for {host.phase_label(game.state)}; as this is a first "
-                f"missed deadline the judge extends it once.\n"
-                f"New deadline: {reports.when(new, self.tz)}"), out)
+                f"Orders for {host.phase_label(game.state)} are missing from {late}; as this "
+                f"is a first missed deadline the judge extends it once.\n"
+                f"New deadline: {reports.stamp(new)}"), out)
         elif d.action is Action.RESOLVE:
             self.resolve(game, now, out)

@@ -18,6 +18,8 @@ from mobadj.engine.position import PositionError
 from mobadj.mobtown.notation import parse_mobtown_orders
 from mobadj.mobtown.rules import MobtownRules
 from mobadj.mobtown.state import position_from_data
+from mobadj.orders.files import OrderFiles, read_order_files
+from mobadj.orders.textfile import read_text_file
 
 
 def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
@@ -47,24 +49,23 @@ def make_rules(options: dict[str, Any]) -> MobtownRules:
 
 
 def adjudicate_files(game_map: Any, position: Path, orders: Sequence[Path], as_json: bool,
-                     picture: Path | None, options: dict[str, Any]) -> str:
-    """Read, adjudicate, report (and draw); raises click.ClickException on bad input."""
+                     picture: Path | None, options: dict[str, Any]) -> tuple[str, OrderFiles]:
+    """Read, adjudicate, report (and draw): the report and what was read from the order
+    files (mobadj.orders.files); raises click.ClickException on bad input."""
     from mobadj.mobtown.report import format_report, picture_data, write_picture
     from mobadj.mobtown.turn import adjudicate
 
+    options = dict(options)
+    duplicates = str(options.pop("duplicate_orders", "last"))
     try:
         rules = make_rules(options)
-        data = yaml.safe_load(position.read_text(encoding="utf-8"))
+        data = yaml.safe_load(read_text_file(position)[0])
         pos = position_from_data(data, game_map, rules)
-    except (yaml.YAMLError, PositionError) as exc:
+        files = read_order_files(orders, game_map, parse_mobtown_orders, duplicates)
+    except (yaml.YAMLError, PositionError, OSError) as exc:
         raise click.ClickException(f"{position}: {exc}") from None
-    parsed = []
-    errors: list[str] = []
-    for path in orders:
-        result = parse_mobtown_orders(path.read_text(encoding="utf-8"), game_map)
-        parsed.extend(result.orders)
-        errors.extend(f"{path.name}: {e}" for e in result.errors)
-    result = adjudicate(pos, parsed, game_map, rules)
+    errors = files.errors
+    result = adjudicate(pos, files.orders, game_map, rules)
     if picture is not None:
         try:
             write_picture(result, game_map, str(picture))
@@ -79,5 +80,5 @@ def adjudicate_files(game_map: Any, position: Path, orders: Sequence[Path], as_j
                                     for p, a, b in result.centre_changes],
                     events=result.events, moves=picture_data(result)["moves"],
                     errors=errors)
-        return json.dumps(data, indent=2) + "\n"
-    return format_report(result, game_map, errors, rules)
+        return json.dumps(data, indent=2) + "\n", files
+    return format_report(result, game_map, errors, rules), files

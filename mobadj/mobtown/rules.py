@@ -106,8 +106,9 @@ class MobtownRules(Rules):
         return run_case(case, game_map, self)
 
     def cli_adjudicate(self, game_map: Any, position: Any, orders: Any, as_json: bool,
-                       picture: Any, options: dict[str, Any]) -> str:
-        """``mobadj adjudicate --map mobtown2`` (mobadj.mobtown.cli)."""
+                       picture: Any, options: dict[str, Any]) -> tuple[str, Any]:
+        """``mobadj adjudicate --map mobtown2`` (mobadj.mobtown.cli): the report and what
+        was read from the order files."""
         from mobadj.mobtown.cli import adjudicate_files
 
         return adjudicate_files(game_map, position, orders, as_json, picture, options)

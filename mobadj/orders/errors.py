@@ -22,8 +22,10 @@ class OrderError(ValueError):
         text: str = "",
         expected: tuple[str, ...] = (),
         suggestion: str | None = None,
+        note: str = "",
     ) -> None:
         self.message = message
+        self.note = note
         self.line = line
         self.column = column
         self.text = text
@@ -35,6 +37,8 @@ class OrderError(ValueError):
         out = f"line {self.line}, column {self.column}: {self.message}"
         if self.suggestion:
             out += f"; did you mean {self.suggestion}?"
+        if self.note:
+            out += f" ({self.note})"
         return out
 
     def pretty(self) -> str:
@@ -45,7 +49,12 @@ class OrderError(ValueError):
     def moved(self, line: int, column_offset: int, text: str) -> OrderError:
         """A copy placed in a file: its line, its column shifted, the whole line as text."""
         return type(self)(self.message, line=line, column=self.column + column_offset, text=text,
-                          expected=self.expected, suggestion=self.suggestion)
+                          expected=self.expected, suggestion=self.suggestion, note=self.note)
+
+    def noted(self, note: str) -> OrderError:
+        """A copy with ``note`` (what the error means for the rest of the file), shown last."""
+        return type(self)(self.message, line=self.line, column=self.column, text=self.text,
+                          expected=self.expected, suggestion=self.suggestion, note=note)
 
     def __eq__(self, other: object) -> bool:
         return (type(self) is type(other) and isinstance(other, OrderError)

@@ -33,15 +33,16 @@ from mobadj.orders.model import (
 KEYWORDS = ("h", "hold", "holds", "s", "sup", "supp", "support", "supports", "c", "convoy",
             "convoys", "to", "into", "via", "by", "u", "r", "retreat", "retreats", "move", "moves",
             "build", "builds", "remove", "removes", "disband", "disbands", "waive", "waives",
-            "waived", "stand", "stands", "d", "b")
-"""Words that never stand inside a name here, as in the grammar (``d``/``b``: "F ADR D")."""
+            "waived", "stand", "stands", "d", "b", "m", "w")
+"""Words that never stand inside a name here, as in the grammar (``d``/``b``: "F ADR D";
+njudge's ``m`` for move and ``w`` for waive)."""
 
 _SIMPLE_NAME = r"[A-Za-z][\w.'\u2019]*(?:/[A-Za-z]+)?"
 _GUARD = r"(?![\w.'\u2011/])"
 _WORD = (r"(?!(?:" + "|".join(sorted(KEYWORDS, key=len, reverse=True)) + ")" + _GUARD + ")"
          r"[A-Za-z][\w.'\u2019]*(?:/[A-Za-z]+)?")
 _NAME = rf"{_WORD}(?:\s+{_WORD})*(?:\s*\(\s*[A-Za-z][A-Za-z ]*\))?"
-_ARROW = r"(?:\s*(?:->|=>|-)\s*|\s+to\s+)"
+_ARROW = r"(?:\s*(?:-->|->|=>|--|-)\s*|\s+to\s+)"
 
 
 class FastPath:

@@ -26,6 +26,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from mobadj.board.model import GameMap, UnknownNameError, fold
+from mobadj.orders.duplicates import last_order_wins
 from mobadj.orders.errors import (
     OrderError,
     OrderSyntaxError,
@@ -49,10 +50,17 @@ from mobadj.orders.model import (
     Unit,
     Waive,
 )
+from mobadj.orders.spelling import PrefixNames, normalise
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 CACHE_SIZE = 100_000
 """Parsed texts kept per map (a cache of immutable results, cleared when full)."""
+MAX_ERRORS_PER_LINE = 10
+"""After this many unreadable orders on one line the rest of the line is not read (one
+error says so): each error's did-you-mean costs time, and such a line is no order list."""
+MAX_LINE = 1000
+"""The longest line (and order) read, in characters: no real order comes near it, and the
+cap keeps the time any one line can take to a few milliseconds."""
 _KEYWORD_GUARD = r"(?![\w.'\u2011\/])"
 
 
@@ -79,6 +87,12 @@ class ParseResult:
     def ok(self) -> bool:
         return not self.errors
 
+    def last_order_wins(self) -> ParseResult:
+        """The same result with each order a later one replaces for its unit left out, and
+        a warning naming it (the rule of njudge and godip; mobadj.orders.duplicates)."""
+        kept, replaced = last_order_wins(self.orders)
+        return ParseResult(kept, list(self.errors), self.warnings + replaced)
+
     def by_power(self) -> dict[str | None, list[Order]]:
         """Orders grouped by power, in file order."""
         out: dict[str | None, list[Order]] = {}
@@ -102,6 +116,7 @@ _FRIENDLY = {
     "BUILD": "Build",
     "B_AFTER": "Build",
     "REMOVE": "Remove",
+    "REMOVE_R": "Remove",
     "WAIVE": "Waive",
     "RETREAT": "R (retreat)",
     "VIA": "via convoy",
@@ -118,9 +133,13 @@ _ACTIONS = frozenset({"HOLD", "SUPPORT", "CONVOY"})
 _NAME_CONTINUATIONS = frozenset({"WORD", "LPAR", "SLASH", "AMP", "BUILD", "B_AFTER", "REMOVE"})
 
 
-def friendly(terminals: set[str] | frozenset[str], kinds: str = "") -> tuple[str, ...]:
-    """Grammar terminal names -> the words a player understands, in a stable order."""
+def friendly(terminals: set[str] | frozenset[str], kinds: str = "",
+             subway: bool = True) -> tuple[str, ...]:
+    """Grammar terminal names -> the words a player understands, in a stable order.
+    ``subway=False`` (a map without subways) never offers "U (subway)"."""
     terminals = set(terminals)
+    if not subway:
+        terminals.discard("SUBWAY")
     if terminals & _ACTIONS:  # after a unit: name the actions, not ways to go on with the name
         terminals -= _NAME_CONTINUATIONS
     if terminals == {"CONVOY"}:  # after "by"
@@ -176,6 +195,11 @@ class OrderBuilder(Transformer):
             kinds[fold(name)] = letter
         self.kinds = kinds
         self._infer: dict[str, str] = {}
+        self.prefixes = PrefixNames(game_map)
+        self._suggestions: dict[str, tuple[str, ...]] = {}
+        self.longest_name = max(
+            (len(s.split()) for p in game_map.provinces.values() for s in (p.name, *p.aliases)),
+            default=1) + 2  # and a coast of two words ("north coast")
 
     # -- names --------------------------------------------------------------------------
     def coast(self, children: list) -> _CoastText:
@@ -190,13 +214,18 @@ class OrderBuilder(Transformer):
         try:
             return self.game_map.lookup(text)
         except UnknownNameError as exc:
+            if exc.what == "province" and coast is None:
+                found = self.prefixes.find(text)  # "Mosc", "Bohem": a unique beginning
+                if found is not None:
+                    return found
             error = self._name_error(exc, words, text)
             raise _Fail(error, stray=error.message.startswith("unexpected")) from None
 
     def _name_error(self, exc: UnknownNameError, words: list[Token], text: str) -> OrderError:
         column = words[0].column
         if len(words) > 1:  # "A PAR XYZ": a known name followed by a stray word
-            for cut in range(len(words) - 1, 0, -1):
+            # no name has more words than the longest one: the search stays linear
+            for cut in range(min(len(words) - 1, self.longest_name), 0, -1):
                 head = " ".join(words[:cut])
                 try:
                     self.game_map.lookup(head)
@@ -206,7 +235,8 @@ class OrderBuilder(Transformer):
                 return OrderSyntaxError(f"unexpected {str(stray)!r} after {head!r}",
                                         column=stray.column, text=self.text)
             first = words[0]
-            if first.column == len(self.text) - len(self.text.lstrip()) + 1:
+            if (first.column == len(self.text) - len(self.text.lstrip()) + 1
+                    and len(words) <= self.longest_name + 1):
                 try:
                     self.game_map.lookup(" ".join(words[1:]))
                 except UnknownNameError:
@@ -225,9 +255,19 @@ class OrderBuilder(Transformer):
             return UnknownProvinceError(
                 f"ambiguous name {text!r} (it could be {' or '.join(exc.suggestions)})",
                 column=column, text=self.text)
-        suggestion = " or ".join(describe(s) for s in exc.suggestions) or None
+        suggestion = " or ".join(describe(s) for s in self._suggest(text)) or None
         return UnknownProvinceError(f"unknown province {text!r}", column=column, text=self.text,
                                     suggestion=suggestion)
+
+    def _suggest(self, text: str) -> tuple[str, ...]:
+        """The map's did-you-mean ids for an unknown name (slow, so kept by folded name)."""
+        key = fold(text)
+        found = self._suggestions.get(key)
+        if found is None:
+            if len(self._suggestions) >= 10_000:
+                self._suggestions.clear()
+            found = self._suggestions[key] = self.game_map.suggest(text)
+        return found
 
     def _describe(self, loc: str) -> str:
         name = self.game_map.describe(loc)
@@ -251,7 +291,11 @@ class OrderBuilder(Transformer):
         return _Subject(Unit(self._kind(kind), children[-1]), False, kind.column)
 
     def unit_with(self, children: list) -> _Subject:
-        kind = children[0]
+        kind, escort = children[0], children[2]
+        if self._kind(escort) != "D" or "D" not in self.game_map.unit_kinds:
+            raise _Fail(OrderSyntaxError(
+                f"unexpected '+{escort}': only a Don travels with a unit (Mobtown's G+D)",
+                column=escort.column - 1, text=self.text))
         return _Subject(Unit(self._kind(kind), children[-1]), True, kind.column)
 
     def bare_unit(self, children: list) -> _Subject:
@@ -394,17 +438,21 @@ class OrderParser:
         if kinds != ["army", "fleet", "a", "f"]:
             alternatives = "|".join(map(re.escape, kinds))
             grammar += f"\n%override KIND.2: /(?i:{alternatives}){_KEYWORD_GUARD}/\n"
-        grammar += extension
+        grammar += _adjustment_letters(game_map) + extension
         self.lark = Lark(grammar, parser="lalr", lexer="contextual", transformer=self.builder,
                          propagate_positions=False, maybe_placeholders=False)
         self.kinds_text = ", ".join(game_map.unit_kinds)
+        self.subway = any(via == "subway" for _s, _d, via in game_map.graph.edges(data="via"))
         self._hyphen = _hyphen_fixer(game_map)
         use_fast = fast and not extension  # an extended grammar may change what shapes mean
         self._fast = FastPath(game_map, self.builder._infer_kind) if use_fast else None
         if self._fast is not None and not self._fast.enabled:
             self._fast = None
         self._power_cache: dict[str, str | None] = {}
-        self._cache: dict[str, tuple[Order, ...]] = {}
+        self._power_names = {fold(s): pid for pid, p in game_map.powers.items()
+                             for s in (pid, p.name, *p.aliases) if fold(s)}
+        self._cache: dict[str, tuple[Order, ...] | OrderError] = {}
+        self._accepts_cache: dict[tuple[int, ...], frozenset[str]] = {}
         self._prefix_words = {k.lower() for k in kinds} | {
             "build", "builds", "remove", "removes", "waive", "waives", "disband", "disbands"}
 
@@ -414,13 +462,21 @@ class OrderParser:
         return list(self._group(text))
 
     def _group(self, text: str) -> tuple[Order, ...]:
-        """Orders are immutable values, so the result for a given text is cached."""
+        """Orders are immutable values, so the result for a given text is cached (and so is
+        the error for a text that is no order: a pasted bad line costs its work once)."""
         cached = self._cache.get(text)
+        if type(cached) is tuple:
+            return cached
         if cached is None:
-            cached = tuple(self._parse_group(text))
+            try:
+                cached = tuple(self._parse_group(text))
+            except OrderError as exc:
+                cached = _bare(exc)
             if len(self._cache) >= CACHE_SIZE:
                 self._cache.clear()
             self._cache[text] = cached
+        if isinstance(cached, OrderError):
+            raise cached.with_traceback(None)
         return cached
 
     def _parse_group(self, text: str) -> list[Order]:
@@ -429,9 +485,12 @@ class OrderParser:
             raise OrderSyntaxError("empty order", text=text,
                                    expected=friendly({"KIND", "WORD", "BUILD", "REMOVE", "WAIVE"},
                                                      self.kinds_text))
+        if len(text) > MAX_LINE:
+            raise too_long(text)
+        text = plain = normalise(text)  # same columns: errors still point into the source
         if self._hyphen is not None and "-" in text:
             text = self._hyphen(text)
-        if self._fast is not None and text == source:
+        if self._fast is not None and text == plain:
             orders = self._fast.parse(text)
             if orders is not None:
                 return orders
@@ -441,15 +500,15 @@ class OrderParser:
         except _Fail as fail:
             error = fail.error
             if fail.stray:
-                after = self._accepts(source[: error.column - 1]) - {"WORD", "LPAR", "SLASH"}
-                expected = friendly(after, self.kinds_text)
+                after = self._accepts(text[: error.column - 1]) - {"WORD", "LPAR", "SLASH"}
+                expected = friendly(after, self.kinds_text, self.subway)
                 if expected:
                     error = OrderSyntaxError(f"{error.message}: expected {or_list(expected)}",
                                              column=error.column, text=error.text,
                                              expected=expected)
             raise error from None
         except UnexpectedInput as exc:
-            raise self._syntax_error(exc, source) from None
+            raise self._syntax_error(exc, source, text) from None
 
     def parse_order(self, text: str) -> Order:
         """Parse exactly one order; raises OrderError."""
@@ -458,19 +517,21 @@ class OrderParser:
             raise OrderSyntaxError(f"one order expected, found {len(orders)}", text=text)
         return orders[0]
 
-    def _syntax_error(self, exc: UnexpectedInput, text: str) -> OrderSyntaxError:
+    def _syntax_error(self, exc: UnexpectedInput, text: str, parsed: str) -> OrderSyntaxError:
+        """The error for ``text`` (as written) from the grammar's complaint about ``parsed``
+        (the same text normalised, with the same columns)."""
         column = getattr(exc, "column", 1)
         if isinstance(exc, UnexpectedCharacters):
-            expected = friendly(self._accepts(text[: exc.pos_in_stream]) or exc.allowed,
-                                self.kinds_text)
+            expected = friendly(self._accepts(parsed[: exc.pos_in_stream]) or exc.allowed,
+                                self.kinds_text, self.subway)
             found = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
         elif isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
-            expected = friendly(exc.accepts or exc.expected, self.kinds_text)
+            expected = friendly(exc.accepts or exc.expected, self.kinds_text, self.subway)
             found = str(exc.token)
         else:  # the order stops too early
             terminals = exc.expected if isinstance(exc, UnexpectedEOF) else (
                 exc.accepts or exc.expected)
-            expected = friendly(terminals, self.kinds_text)
+            expected = friendly(terminals, self.kinds_text, self.subway)
             column = len(text.rstrip()) + 1
             found = ""
         before = text[: column - 1].strip()
@@ -487,9 +548,16 @@ class OrderParser:
         try:
             interactive = self.lark.parse_interactive(head)
             interactive.exhaust_lexer()
-            return set(interactive.accepts())
         except (UnexpectedInput, _Fail):
             return set()
+        # what may follow depends only on the parser's stack: ask Lark (slow) once per stack
+        key = tuple(interactive.parser_state.state_stack)
+        found = self._accepts_cache.get(key)
+        if found is None:
+            if len(self._accepts_cache) >= CACHE_SIZE:
+                self._accepts_cache.clear()
+            found = self._accepts_cache[key] = frozenset(interactive.accepts())
+        return set(found)
 
     # -- powers -------------------------------------------------------------------------
     def power_of(self, text: str) -> tuple[str | None, str | None]:
@@ -505,6 +573,23 @@ class OrderParser:
             suggestion = " or ".join(self.game_map.powers[s].name for s in exc.suggestions)
             raise UnknownPowerError(f"unknown power {text!r} (the powers are {powers})",
                                     suggestion=suggestion or None) from None
+
+    def bare_header(self, line: str) -> tuple[str, str | None] | None:
+        """'FRANCE', 'Russia (Ann)', 'En': a line that is only a power's name, maybe with a
+        note in brackets -> (power id, the misspelling read or None); None otherwise."""
+        if len(line) > 120:
+            return None
+        name = _NOTE.sub("", line).strip().rstrip(".!-").strip()
+        found = self._power_names.get(fold(name))
+        if found is not None:
+            return found, None
+        if len(name) >= 4 and name.isalpha():  # one word: maybe a misspelt power ("Frnace")
+            try:
+                found, corrected = self.power_of(name)
+            except UnknownPowerError:
+                return None
+            return (found, corrected) if found else None
+        return None
 
     def bare_power_prefix(self, line: str) -> tuple[str, int] | None:
         """'Italy F gol': a power name with no colon, followed by a unit type or Build/..."""
@@ -523,9 +608,44 @@ class OrderParser:
         return (power, match.start(2)) if power else None
 
 
-_SECTION = re.compile(r"^\s*([^\W\d_][\w .'\-]*?)\s*:\s*")
+_SECTION = re.compile(r"^\s*([^\W\d_][\w .'\-]*?)\s*(?:\([^()]{0,80}\)\s*)?:\s*")
+_NOTE = re.compile(r"\([^()]{0,80}\)\s*$")
 _BARE_PREFIX = re.compile(r"^\s*([^\W\d_][\w'\-]*)\s+([^\W\d_]\w*)")
 _SPLIT = re.compile(r"[,;]")
+
+
+def _bare(error: OrderError) -> OrderError:
+    """``error`` without its traceback and context: a cached error must not keep the
+    parser's frames (and everything they hold) alive."""
+    error.__traceback__ = error.__context__ = error.__cause__ = None
+    return error
+
+
+def too_long(text: str) -> OrderSyntaxError:
+    """The error for a line or order longer than :data:`MAX_LINE` (not read at all)."""
+    return OrderSyntaxError(f"too long: {len(text):,} characters (at most {MAX_LINE:,}); "
+                            "not read", column=MAX_LINE + 1, text=text[:60] + "...")
+
+
+_GUARD = r"(?![\w.'\u2011\/])"
+
+
+def _adjustment_letters(game_map: GameMap) -> str:
+    """njudge's "B A PAR", "R A PAR" and "D A PAR" (build, remove, disband), as grammar
+    rules, for each letter that is neither a unit type nor a province of the map."""
+    taken = {k.lower() for k in game_map.unit_kinds}
+    rules = []
+    for letter, rule in (("b", "B_AFTER unit -> build"), ("r", "REMOVE_R unit -> remove"),
+                         ("d", "D_AFTER unit -> disband_first")):
+        try:
+            game_map.lookup(letter)
+        except UnknownNameError:
+            if letter not in taken:
+                rules.append(f"%extend order: {rule}\n")
+        # a letter that names a province stays a province
+    if any("REMOVE_R" in r for r in rules):
+        rules.append(f"REMOVE_R.2: /(?i:r){_GUARD}/\n")
+    return "\n" + "".join(rules)
 
 
 def _kind_words(game_map: GameMap) -> list[str]:
@@ -587,39 +707,47 @@ def parse_orders(text: str, game_map: GameMap, power: str | None = None,
                  parser: OrderParser | None = None) -> ParseResult:
     """Parse an order file or mail body; never raises for bad input (see ParseResult).
 
-    ``power`` is the default for orders outside any section.  A line ``England:`` starts a
-    section; ``England: A PAR-BUR`` (or ``England A PAR-BUR``) sets the power for that
-    line only.  ``,`` and ``;`` separate orders on one line; ``#`` starts a comment.
+    ``power`` is the default for orders outside any section.  A line that names a power
+    (``England:``, ``ENGLAND``, ``Russia (Ann):``, ``En:``) starts its section;
+    ``England: A PAR-BUR`` (or ``England A PAR-BUR``) sets the power for that line only.
+    A line that cannot be read ends the section that was open, so what follows is never
+    credited to that power (each order then goes to its unit's owner, or to ``power``).
+    ``,`` and ``;`` separate orders on one line; ``#`` starts a comment.  Every order is
+    kept, in file order: :meth:`ParseResult.last_order_wins` settles two orders for a unit.
     """
     parser = parser or parser_for(game_map)
     result = ParseResult()
-    section = game_map.power_id(power) if power else None
+    errors = result.errors
+    default = section = game_map.power_id(power) if power else None
     bad_section: tuple[str, int] | None = None  # (name, line) of an unknown power's section
+    if text.startswith("\ufeff"):  # a byte-order mark decoded as text
+        text = text[1:]
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0] if "#" in raw else raw
         if not line or line.isspace():
             continue
-        line_power = section
-        start = 0
-        head = _SECTION.match(line) if ":" in line else None
-        if head:
+        before = len(errors)
+        if len(line) > MAX_LINE:
+            errors.append(too_long(line).moved(number, 0, raw[:60] + "..."))
+        elif ":" in line and (head := _SECTION.match(line)):
             try:
                 found, corrected = parser.power_of(head.group(1))
             except UnknownPowerError as exc:
-                result.errors.append(exc.moved(number, head.start(1), raw))
+                errors.append(exc.moved(number, head.start(1), raw))
                 if not line[head.end():].strip():
-                    bad_section = (head.group(1), number)
-                continue
-            if corrected:
-                result.warnings.append(UnknownPowerError(
-                    f"unknown power {corrected!r}, read as {game_map.powers[found].name}",
-                    line=number, column=head.start(1) + 1, text=raw))
-            start = head.end()
-            if not line[start:].strip():
-                section, bad_section = found, None
-                continue
-            line_power = found
+                    bad_section, section = (head.group(1), number), default
+                    continue
+            else:
+                if corrected:
+                    result.warnings.append(_corrected(corrected, found, game_map, number,
+                                                      head.start(1), raw))
+                start = head.end()
+                if not line[start:].strip():
+                    section, bad_section = found, None
+                    continue
+                _parse_line(parser, line, start, number, raw, found, result)
         else:
+            line_power, start = section, 0
             if line.lstrip()[1:2].isalnum():  # a first word of one letter is a unit type
                 bare = parser.bare_power_prefix(line)
                 if bare is not None:
@@ -628,12 +756,41 @@ def parse_orders(text: str, game_map: GameMap, power: str | None = None,
                 # orders of an unknown power are not given to anyone (nor to no one)
                 name, where = bad_section
                 column = len(line) - len(line.lstrip()) + 1
-                result.errors.append(UnknownPowerError(
+                errors.append(UnknownPowerError(
                     f"ignored: this order is in the section of the unknown power {name!r} "
                     f"(line {where})", line=number, column=column, text=raw))
                 continue
-        _parse_line(parser, line, start, number, raw, line_power, result)
+            orders_before = len(result.orders)
+            _parse_line(parser, line, start, number, raw, line_power, result)
+            if len(errors) > before and len(result.orders) == orders_before:
+                header = parser.bare_header(line)  # "FRANCE", "Russia (Ann)": no colon
+                if header is not None:
+                    del errors[before:]
+                    found, corrected = header
+                    if corrected:
+                        result.warnings.append(_corrected(corrected, found, game_map, number,
+                                                          len(line) - len(line.lstrip()), raw))
+                    section, bad_section = found, None
+                    continue
+        if len(errors) > before and section != default:
+            # nothing after an unreadable line is credited to the section's power
+            errors[-1] = errors[-1].noted(_section_ends(game_map, section, default))
+            section = default
     return result
+
+
+def _corrected(written: str, found: str, game_map: GameMap, number: int, column: int,
+               raw: str) -> UnknownPowerError:
+    """The warning for a misspelt power name read as ``found``."""
+    return UnknownPowerError(f"unknown power {written!r}, read as {game_map.powers[found].name}",
+                             line=number, column=column + 1, text=raw)
+
+
+def _section_ends(game_map: GameMap, section: str | None, default: str | None) -> str:
+    name = game_map.powers[section].name if section in game_map.powers else section
+    if default is None:
+        return f"{name}'s section ends here: the orders below go to each unit's owner"
+    return f"{name}'s section ends here"
 
 
 def _parse_line(parser: OrderParser, line: str, start: int, number: int, raw: str,
@@ -642,6 +799,7 @@ def _parse_line(parser: OrderParser, line: str, start: int, number: int, raw: st
     pieces = _SPLIT.split(rest) if ("," in rest or ";" in rest) else (rest,)
     offset = start
     append = result.orders.append
+    bad = 0
     for piece in pieces:
         stripped = piece.strip()
         if stripped:
@@ -650,6 +808,12 @@ def _parse_line(parser: OrderParser, line: str, start: int, number: int, raw: st
                 orders = parser._group(stripped)
             except OrderError as exc:
                 result.errors.append(exc.moved(number, lead, raw))
+                bad += 1
+                if bad == MAX_ERRORS_PER_LINE and offset + len(piece) < len(line):
+                    result.errors.append(OrderSyntaxError(
+                        f"the rest of the line is not read: {bad} orders on it could not be "
+                        "read", line=number, column=offset + len(piece) + 2, text=raw))
+                    return
             else:
                 for order in orders:
                     append(ParsedOrder(power, order, number, lead + 1, stripped))

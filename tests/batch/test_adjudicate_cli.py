@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from mobadj.cli import main
@@ -42,7 +43,7 @@ def test_unreadable_orders_are_reported_and_the_rest_adjudicated(tmp_path) -> No
     orders = tmp_path / "o.txt"
     orders.write_text("France:\nA PAR - BRU\nA MAR - BUR\n")
     result = CliRunner().invoke(main, ["adjudicate", str(POSITION), str(orders)])
-    assert result.exit_code == 0
+    assert result.exit_code == 1  # the results are printed, and the status says a line was bad
     assert "Orders that could not be read (ignored):" in result.output
     assert "o.txt: line 2" in result.output
     assert "A MAR - BUR" in result.output
@@ -111,3 +112,102 @@ def test_picture_of_a_map_without_a_layout_is_a_clear_error(tmp_path) -> None:
                                        str(ORDERS), "--picture", str(tmp_path / "x.svg")])
     assert result.exit_code != 0
     assert "cannot draw" in result.output and "Traceback" not in result.output
+
+
+# -- files as GMs get them (docs/adjudication.md, "Exit status"; docs/orders.md) -------------
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mobadj", "adjudicate", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_files_in_any_encoding_with_a_notice(tmp_path) -> None:
+    position = tmp_path / "p.yaml"
+    position.write_bytes("phase: S1901M\nunits: {Germany: [A MUN]}\n".encode("utf-16"))
+    orders = tmp_path / "o.txt"
+    orders.write_bytes("Germany:\nA München - Ruh\n".encode("cp1252"))
+    proc = run(str(position), str(orders))
+    assert proc.returncode == 0, proc.stderr
+    assert "A MUN - RUH                        succeeds" in proc.stdout
+    assert proc.stderr.splitlines() == [
+        "note: p.yaml: read as UTF-16 (byte-order mark)",
+        "note: o.txt: not UTF-8 (byte 13); read as Windows-1252 (cp1252)"]
+
+
+def test_a_pasted_mail_is_read_like_the_judge_reads_it(tmp_path) -> None:
+    orders = tmp_path / "mail.txt"
+    orders.write_text("Hi GM,\n\nFrance:\nA PAR - BUR\n> A PAR - PIC\nA MAR S A PAR - BUR\n\n"
+                      "Cheers,\nAnn\nSent from my iPhone\n\nOn Monday Bob wrote:\n"
+                      "> England: F LON - NTH\n", encoding="utf-8")
+    proc = run(str(POSITION), str(orders))
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert "could not be read" not in proc.stdout
+    assert "A MAR S A PAR - BUR                succeeds" in proc.stdout
+
+
+def test_the_last_order_wins_with_a_warning(tmp_path) -> None:
+    orders = tmp_path / "o.txt"
+    orders.write_text("France:\nA PAR - BUR\nA MAR S A PAR - BUR\nA PAR - PIC\n")
+    proc = run(str(POSITION), str(orders))
+    assert proc.returncode == 0
+    assert proc.stderr == ("warning: o.txt: line 2, column 1: 'A PAR - BUR' is replaced by the "
+                           "later order 'A PAR - PIC' (line 4): the last order for a unit "
+                           "counts\n")
+    assert "A PAR - PIC                        succeeds" in proc.stdout
+    first = run("--option", "duplicate_orders=first", str(POSITION), str(orders))
+    assert first.returncode == 0 and first.stderr == ""
+    assert "A PAR - PIC                        invalid: unit already ordered" in first.stdout
+    data = json.loads(run("--json", str(POSITION), str(orders)).stdout)
+    assert data["warnings"][0].startswith("o.txt: line 2, column 1: 'A PAR - BUR' is replaced")
+
+
+def test_misspelt_power_warning_is_shown(tmp_path) -> None:
+    orders = tmp_path / "o.txt"
+    orders.write_text("Germnay:\nA BER - MUN\n")
+    proc = run(str(POSITION), str(orders))
+    assert proc.returncode == 0
+    assert proc.stderr == "warning: o.txt: line 1, column 1: unknown power 'Germnay', read as " \
+                          "Germany\n"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--map", "atlantis"], "no map 'atlantis'"),
+    (["--option", "duplicate_orders=sometimes"], "duplicate_orders must be last or first"),
+    (["--option", "paradox=never"], "paradox"),
+    (["--option", "nonsense"], "expected NAME=VALUE"),
+    (["--bogus"], "No such option"),
+])
+def test_usage_errors_exit_2(args, message) -> None:
+    proc = run(*args, str(POSITION), str(ORDERS))
+    assert proc.returncode == 2 and message in proc.stderr and proc.stdout == ""
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("content", [b"phase: S0M\n", b"phase: [\n", b"units: {}\n",
+                                     b"- " * 5000 + b"x\n", b"\xff\xfe\x00\xd8\n"])
+def test_a_bad_position_file_exits_2_without_a_traceback(tmp_path, content) -> None:
+    position = tmp_path / "p.yaml"
+    position.write_bytes(content)
+    proc = run(str(position), str(ORDERS))
+    assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
+    assert "p.yaml" in proc.stderr
+
+
+def test_unreadable_lines_exit_1_with_the_results_printed(tmp_path) -> None:
+    orders = tmp_path / "o.txt"
+    orders.write_text("France:\nA PAR - Burgandy\nA MAR H\n")
+    proc = run(str(POSITION), str(orders))
+    assert proc.returncode == 1
+    assert "o.txt: line 2, column 9: unknown province 'Burgandy'" in proc.stdout
+    assert "A MAR H" in proc.stdout and "Next phase" in proc.stdout
+
+
+def test_mobtown_files_get_the_same_reading(tmp_path) -> None:
+    position = ROOT / "orders" / "mobtown2" / "position-1919-07-W1-M.yaml"
+    orders = tmp_path / "o.txt"
+    orders.write_bytes("Al Capone:\nG(Lex) \u2013 Col.\nCaf\xe9 au lait\n".encode("cp1252"))
+    proc = run("--map", "mobtown2", str(position), str(orders))
+    assert proc.returncode == 1  # "Café au lait" is no order
+    assert proc.stderr.startswith("note: o.txt: not UTF-8")
+    assert "o.txt: line 3, column 1: unknown province 'Café au lait'" in proc.stdout
+    bad = run("--map", "mobtown2", "--option", "duplicate_orders=x", str(position), str(orders))
+    assert bad.returncode == 2

@@ -272,3 +272,68 @@ def test_cli_directory_is_a_clean_error(tmp_path):
     result = CliRunner().invoke(main, ["map", "check", str(tmp_path / "d.yaml")])
     assert result.exit_code == 1 and "cannot read" in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+# -- repeated units, coasts with no adjacency, causes first, articles, map plan -------------
+SPLIT = GOOD.replace(
+    "  CCC:\n    name: Charlie\n    terrain: coast\n    supply: true\n    adj:\n"
+    "      A: [AAA, BBB]\n      F: [AAA, SEA]\n",
+    "  CCC:\n    name: Charlie\n    terrain: coast\n    supply: true\n    coasts: [NC, SC]\n"
+    "    adj:\n      A: [AAA, BBB]\n      F/NC: [AAA, SEA]\n      F/SC: [SEA]\n").replace(
+    "      F: [SEA, CCC]\n", "      F: [SEA, CCC/NC]\n").replace(
+    "      F: [AAA, CCC]\n", "      F: [AAA, CCC/NC, CCC/SC]\n")
+
+
+def test_a_split_coast_map_is_clean(tmp_path):
+    assert check_map(write(tmp_path, SPLIT)) == []
+
+
+def test_same_unit_listed_twice(tmp_path):
+    text = GOOD.replace("    units: [A AAA, F SEA]\n", "    units:\n      - A AAA\n      - F SEA\n"
+                        "      - A AAA\n")
+    (finding,) = check_map(write(tmp_path, text))
+    assert finding.kind == "duplicate-unit"
+    assert finding.message == f"NORTH: the unit A AAA is listed twice (first on line " \
+                              f"{line_of(text, '- A AAA')})"
+    assert finding.line == line_of(text, "- A AAA", 2)
+
+
+def test_coast_without_adjacency_is_the_root_cause_printed_first(tmp_path):
+    """CCC declares a south coast but no F/SC list: AAA's and SEA's fleet adjacencies to it
+    and a fleet starting there all follow from that one mistake, which is printed first."""
+    text = SPLIT.replace("      F/SC: [SEA]\n", "").replace(
+        "      F: [SEA, CCC/NC]\n", "      F: [SEA, CCC/NC, CCC/SC]\n").replace(
+        "units: [A AAA, F SEA]", "units: [A AAA, F SEA, F CCC/SC]")
+    findings = check_map(write(tmp_path, text))
+    assert [f.kind for f in findings] == ["dead-coast", "dangling", "dangling", "impossible-unit"]
+    root = findings[0]
+    assert root.line == line_of(text, "    adj:", 3)
+    assert root.message == ("CCC: coast SC is declared but has no adjacency, so no unit can "
+                            "stand on CCC/SC (add 'F/SC: [...]' under CCC's adj)")
+    for consequence in findings[1:]:
+        assert consequence.message.endswith("(because CCC/SC has no adjacency list of its own: "
+                                            "see above)")
+    assert findings[1].line < root.line  # printed after its cause although it comes first
+    result = CliRunner().invoke(main, ["map", "check", "-q", str(write(tmp_path, text))])
+    assert result.output.splitlines()[0].endswith("[dead-coast]")
+
+
+def test_an_army_not_a_army(tmp_path):
+    text = GOOD.replace("units: [A AAA, F SEA]", "units: [A AAA, A SEA]")
+    messages = [f.message for f in check_map(write(tmp_path, text))]
+    assert any("an Army cannot stand on SEA" in m for m in messages)
+    assert not any(" a Army" in m for m in messages)
+    text = GOOD.replace("      F: [AAA, CCC]\n", "      F: [AAA, CCC]\n      A: [AAA]\n")
+    messages = [f.message for f in check_map(write(tmp_path, text))]
+    assert any("an Army (A) cannot stand on sea terrain" in m for m in messages)
+
+
+def test_map_plan_on_a_map_without_a_city_plan(tmp_path):
+    result = CliRunner().invoke(main, ["map", "plan", "standard"])
+    assert result.exit_code == 0
+    assert result.output.startswith("standard has no city plan to check: ")
+    no_layout = write(tmp_path, GOOD)
+    result = CliRunner().invoke(main, ["map", "plan", str(no_layout)])
+    assert result.exit_code == 0 and "it has no layout file" in result.output
+    result = CliRunner().invoke(main, ["map", "plan", "mobtown2"])
+    assert result.exit_code == 0 and "0 difference(s)" in result.output

@@ -10,6 +10,7 @@ from mobadj.judge.core import Judge
 from mobadj.judge.hosts import register
 from mobadj.judge.store import Store
 
+from .e2e import service  # noqa: F401  (fixture)
 from .helpers import Clock
 from .servers import _servers, mail_servers  # noqa: F401  (fixtures)
 from .toyhost import ToyHost
@@ -56,8 +57,7 @@ class Table:
                 self.emails[seat] = email
                 self.passwords[seat] = pw
             judge.start(judge.store.game("g1"), judge.clock(), out)
-            for m in out:
-                judge.store.queue(m, judge.clock())
+            judge.queue(out, judge.clock())
 
     def signon(self, seat: str) -> str:
         return f"SIGNON g1 {seat} {self.passwords[seat]}\n"

@@ -21,8 +21,8 @@ import pytest
 from mobadj.cards.record import verify_record
 from mobadj.judge.hosts import host_for
 
+from .e2e import send, service, text  # noqa: F401 (service: the fixture)
 from .servers import JUDGE_ADDRESS
-from .test_e2e import send, service, text  # noqa: F401 (service: the fixture)
 
 _ids = itertools.count(1)
 

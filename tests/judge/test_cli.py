@@ -83,3 +83,30 @@ def test_send_flag_mails_at_once(tmp_path, mail_servers):
     (welcome,) = mail_servers.wait_for("anna@test.org", 1)
     assert welcome["Subject"] == "s1: you play ITALY"
     assert "SIGNON s1 ITALY" in welcome.get_body(("plain",)).get_content()
+
+
+def test_serve_once_with_an_unreachable_server_is_one_clear_line(tmp_path):
+    """A real subprocess of the CLI: no server listens on the port, so the IMAP connection is
+    refused; the GM sees one line naming the server and why, never a socket traceback."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from .servers import free_port
+
+    port = free_port()
+    cfg = tmp_path / "judge.yaml"
+    cfg.write_text(yaml.safe_dump({
+        "judge": {"address": "judge@test.org", "data_dir": "d"},
+        "imap": {"host": "127.0.0.1", "port": port, "tls": "none", "user": "judge",
+                 "password_env": "ONCE_IMAP_PW"},
+        "smtp": {"host": "127.0.0.1", "port": free_port(), "tls": "none", "user": ""},
+    }))
+    mobadj = Path(sys.executable).with_name("mobadj")
+    r = subprocess.run([str(mobadj), "serve", "--config", str(cfg), "--once"],
+                       capture_output=True, text=True, timeout=60,
+                       env={"ONCE_IMAP_PW": "x", "PATH": "/usr/bin:/bin"})
+    assert r.returncode == 1
+    lines = r.stderr.strip().splitlines()
+    assert lines == [f"Error: IMAP server 127.0.0.1:{port}: cannot connect "
+                     "(Connection refused)"], r.stderr

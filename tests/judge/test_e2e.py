@@ -12,9 +12,6 @@ import threading
 import time
 from email.message import EmailMessage
 
-import pytest
-
-from mobadj.judge.config import config_from_data
 from mobadj.judge.core import Judge
 from mobadj.judge.diplomacy import can_draw
 from mobadj.judge.mailbox import Mailbox
@@ -22,52 +19,8 @@ from mobadj.judge.mailer import Mailer
 from mobadj.judge.service import Service
 from mobadj.judge.store import Store
 
-from .servers import IMAP_PASSWORD, IMAP_USER, JUDGE_ADDRESS
-
-
-def make_config(tmp_path, servers, **imap):
-    return config_from_data({
-        "judge": {"name": "E2E Judge", "address": JUDGE_ADDRESS, "data_dir": str(tmp_path),
-                  "timezone": "America/New_York", "gm_addresses": ["gm@test.org"]},
-        "imap": {"host": "127.0.0.1", "port": servers.imap_port, "tls": "none",
-                 "user": IMAP_USER, "password_env": "E2E_IMAP_PW", "poll_seconds": 0.2,
-                 **imap},
-        "smtp": {"host": "127.0.0.1", "port": servers.smtp_port, "tls": "none", "user": ""},
-    })
-
-
-@pytest.fixture
-def service(tmp_path, mail_servers, clock, monkeypatch):
-    monkeypatch.setenv("E2E_IMAP_PW", IMAP_PASSWORD)
-    cfg = make_config(tmp_path, mail_servers)
-    store = Store(cfg.db_path)
-    judge = Judge(store, cfg, clock=clock, kdf_n=2**10)
-    svc = Service(judge, Mailbox(cfg.imap), Mailer(cfg.smtp, cfg.address, cfg.name, clock))
-    yield svc
-    svc.mailbox.close()
-    store.close()
-
-
-def send(servers, sender, body, subject="orders"):
-    m = EmailMessage()
-    m["From"] = sender
-    m["To"] = JUDGE_ADDRESS
-    m["Subject"] = subject
-    m.set_content(body)
-    with smtplib.SMTP("127.0.0.1", servers.smtp_port, timeout=10) as s:
-        s.send_message(m)
-
-
-def last(servers, address, count):
-    return servers.wait_for(address, count)[count - 1]
-
-
-def text(msg):
-    return msg.get_body(("plain",)).get_content()
-
-
-def attachment_names(msg):
-    return [p.get_filename() for p in msg.iter_attachments()]
+from .e2e import attachment_names, last, make_config, send, text
+from .servers import IMAP_PASSWORD, JUDGE_ADDRESS
 
 
 def test_a_short_game_by_mail(service, mail_servers, clock):
@@ -86,12 +39,15 @@ def test_a_short_game_by_mail(service, mail_servers, clock):
 
     # orders with an error, then press
     send(S, "eng@test.org", f"SIGNON e2e england {eng_pw}\nF LON - NTH\nF EDI - NWG\n"
-         f"A LVP - YOK\n\n-- \nsent from my phone")
+         f"A LVP - YOK\nA PAR - PIC\n\n-- \nsent from my phone")
     send(S, "fra@test.org", f"signon e2e France {fra_pw}\npress to England\nDMZ in the "
          f"Channel?\nendpress\nA PAR - BUR\nA MAR - SPA\nF BRE - MAO\nready")
     assert service.step() == 2
     r = text(last(S, "eng@test.org", 3))
     assert "F LON - NTH" in r and "unknown province 'YOK'; did you mean Yorkshire (YOR)" in r
+    # an order for France's army: France's own orders stand, it does not "hold"
+    assert ("A PAR - PIC: impossible (unit belongs to another power); its owner's orders stand"
+            in r) and "will hold" not in r
     press = text(last(S, "eng@test.org", 4))
     assert "Press in e2e from FRANCE to ENGLAND" in press and "DMZ in the" in press
     # England corrects the orders and is ready: the phase resolves early
@@ -103,7 +59,10 @@ def test_a_short_game_by_mail(service, mail_servers, clock):
     body = text(results)
     assert body.startswith(":: Judge: E2E Judge  Game: e2e")
     assert "A LVP - YOR" in body and "A MAR - SPA" in body and "succeeds" in body
-    assert "Next phase: Fall 1901 Movement" in body
+    assert body.count("Next phase: Fall 1901 Movement (F1901M)") == 1
+    gm_copy = text(next(m for m in S.wait_for("gm@test.org", 2) if "S1901M results" in
+                        m["Subject"]))
+    assert "Results of e2e, S1901M" in gm_copy and "A LVP - YOR" in gm_copy
     names = attachment_names(results)
     assert "result.json" in names
     if can_draw("standard"):  # the picture is attached whenever the map can be drawn
@@ -247,6 +206,10 @@ def test_mobtown_results_carry_the_map_by_mail(service, mail_servers):
     got = S.wait_for(f"{mobs[0]}@test.org", 4)
     results = next(m for m in got if "results" in m["Subject"])
     assert "Weekend at the end of June 1919: Don placement" in text(results)
+    assert text(results).count("Next phase") == 1  # the judge's line, with the deadline
+    assert "Next phase: Week 1, July 1919: movement (1919-07-W1-M)\nDeadline:" in text(results)
+    gm_copy = text(next(m for m in S.wait_for("gm@test.org", 2) if "results" in m["Subject"]))
+    assert "Results of mob, 1919-06-START" in gm_copy and gm_copy.count("Next phase") == 1
     assert attachment_names(results) == ["result.json", "map.svg", "map.png"]
     png = next(p for p in results.iter_attachments() if p.get_filename() == "map.png")
     assert png.get_content().startswith(b"\x89PNG")
@@ -262,7 +225,7 @@ def test_a_new_uidvalidity_falls_back_on_message_ids(service, mail_servers):
     S.wait_for("u@test.org", 2)
     store = service.judge.store
     with store.transaction():
-        store.db.execute("UPDATE meta SET value='12345' WHERE key='uidvalidity'")
+        store.set_meta("uidvalidity", "12345")
     service.mailbox.close()
     service.step()  # reconnects, sees another UIDVALIDITY, looks at every mail again
     assert store.mail_count() == 2

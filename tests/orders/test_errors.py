@@ -22,13 +22,13 @@ def only_error(text, game_map):
 
 
 def test_unknown_province_did_you_mean(std):
-    err = only_error("England:\nF LON - NTH, A LVP - Yorkshir", std)
+    err = only_error("England:\nF LON - NTH, A LVP - Yorkshrie", std)
     assert isinstance(err, UnknownProvinceError)
     assert (err.line, err.column) == (2, 22)
-    assert "unknown province 'Yorkshir'" in err.message
+    assert "unknown province 'Yorkshrie'" in err.message
     assert err.suggestion.startswith("Yorkshire (YOR)")
     assert str(err).startswith(
-        "line 2, column 22: unknown province 'Yorkshir'; did you mean Yorkshire")
+        "line 2, column 22: unknown province 'Yorkshrie'; did you mean Yorkshire")
 
 
 def test_misspelt_full_name(std):
@@ -88,11 +88,12 @@ def test_short_disband_and_build_end_the_order(std):
     assert err.column == 9 and err.expected == ("the end of the order",)
 
 
-def test_short_forms_only_after_a_unit(std):
-    """"D"/"B" mean disband/build only after a complete unit, never before it."""
-    for text in ("D A PAR", "B A PAR"):
-        err = only_error(text, std)
-        assert isinstance(err, UnknownProvinceError) and err.column == 1
+def test_letter_first_forms_only_where_the_letter_is_no_unit_type(std, mini):
+    """njudge's "D A PAR" (disband) is read on the standard map; where D is a unit type
+    (the Don) a D that begins an order is the Don, so "D G Lex" is an error there."""
+    assert [str(p.order) for p in parse_orders("D A PAR", std).orders] == ["A PAR Disband"]
+    err = only_error("D G Lex", mini)
+    assert err.column == 3
 
 
 def test_convoy_needs_destination(std):
@@ -164,7 +165,7 @@ def test_parse_order_raises_subclasses(std):
 
 
 def test_good_lines_still_parse(std):
-    text = "England:\nF LON - NTH\nA LVP - Yorkshir\nF EDI - NWG; F XX H; A LVP H\n"
+    text = "England:\nF LON - NTH\nA LVP - Yorkshrie\nF EDI - NWG; F XX H; A LVP H\n"
     result = parse_orders(text, std)
     assert [str(p.order) for p in result.orders] == ["F LON - NTH", "F EDI - NWG", "A LVP H"]
     assert [(e.line, e.column) for e in result.errors] == [(3, 9), (4, 16)]

@@ -62,10 +62,11 @@ def test_short_form_both_routes(std, grammar_only, text, order, canonical, fast)
     assert grammar_only.parse_group(canonical) == [order]
 
 
-@pytest.mark.parametrize("text", ["A PAR - BUR by", "A PAR D H", "A PAR B - BUR", "D A PAR",
-                                  "B A PAR", "A PAR D D", "BRE B"])
+@pytest.mark.parametrize("text", ["A PAR - BUR by", "A PAR D H", "A PAR B - BUR", "D A PAR D",
+                                  "B A PAR B", "A PAR D D", "BRE B", "B BRE"])
 def test_not_short_forms(std, grammar_only, text):
-    """A bare "by", words after D/B, D/B before the unit, a build with no kind: errors."""
+    """A bare "by", words after D/B, both a letter before and after, a build with no kind:
+    errors."""
     for parser in (parser_for(std), grammar_only):
         with pytest.raises(OrderError):
             parser.parse_group(text)

@@ -1,0 +1,153 @@
+"""A player's account: password, address and time zone (``SET PASSWORD``, ``SET ADDRESS``,
+``SET TIMEZONE``, ``CONFIRM``), and the notice to the registered address when a seat is
+used from another one.
+
+An address change is confirmed from both addresses: each of them that has not written the
+request itself is mailed a one-time code, and the change is made when every code has come
+back from its own address (``CONFIRM code``, no sign-on needed: the code is the proof).
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import secrets
+from functools import cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from mobadj.judge.base import JudgeBase, JudgeError, Session
+from mobadj.judge.commands import USAGE, Command
+from mobadj.judge.deadlines import HOUR
+from mobadj.judge.mailparse import Incoming
+from mobadj.judge.store import Game, Mail, hash_password
+
+CONFIRM_DAYS = 7  # an address change not confirmed by then lapses
+MIN_PASSWORD = 6
+
+
+@cache
+def _zones() -> tuple[str, ...]:
+    return tuple(sorted(available_timezones()))
+
+
+def check_zone(name: str) -> str:
+    """A time zone name as the zone database spells it; a clear error with a did-you-mean."""
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        zones = _zones()
+        exact = {z.lower(): z for z in zones}.get(name.lower())
+        if exact:
+            return exact
+        near = difflib.get_close_matches(name, zones, n=2, cutoff=0.6)
+        hint = f" (did you mean {' or '.join(near)}?)" if near else " (e.g. Europe/Paris)"
+        raise JudgeError(f"unknown time zone {name!r}{hint}") from None
+    return name
+
+
+def _digest(code: str) -> str:
+    return hashlib.sha256(code.strip().encode()).hexdigest()
+
+
+class Accounts(JudgeBase):
+    """Settings a player (or the GM) changes by mail."""
+
+    def _set_timezone(self, address: str, value: str) -> str:
+        if value.lower() in ("default", "judge", "none", "-"):
+            self.store.set_timezone(address, None)
+            return f"Time zone: the judge's ({self.config.timezone})."
+        zone = check_zone(value)
+        self.store.set_timezone(address, zone)
+        return (f"Time zone set: {zone}. Mails to {address} show times in it, and in UTC "
+                f"(e.g. the deadlines).")
+
+    def _set_password(self, game: Game, power: str, value: str, inc: Incoming,
+                      uid: int | None, now: float) -> str:
+        if len(value) < MIN_PASSWORD or " " in value:
+            raise JudgeError(f"SET PASSWORD: choose one word of at least {MIN_PASSWORD} "
+                             f"characters (letters, digits, signs; no commas).")
+        self.store.update_player(game.name, power, pw_hash=hash_password(value, self.kdf_n))
+        self.store.record_command(game.name, power, inc.message_id, uid, "password", "***", now)
+        return "Password changed."
+
+    def _set_address(self, game: Game, power: str, value: str, inc: Incoming,
+                     uid: int | None, now: float, out: list[Mail]) -> str:
+        """Start an address change: a code to each address that must still confirm it."""
+        new = value.strip().lower()
+        if "@" not in new or len(new) > 200 or any(c.isspace() for c in new):
+            raise JudgeError(f"SET ADDRESS: {value!r} is not an email address.")
+        player = self.store.player(game.name, power)
+        assert player is not None
+        old = player.email
+        if new == old:
+            return f"SET ADDRESS: {new} is already the address of {power} in {game.name}."
+        codes = {}
+        for side, address in (("old", old), ("new", new)):
+            if inc.sender != address:  # the request itself proves the address it came from
+                codes[side] = secrets.token_hex(8)  # 64 bits: not to be guessed
+        self.store.start_address_change(
+            game.name, power, old, new,
+            {side: _digest(code) for side, code in codes.items()}, now)
+        self.store.record_command(game.name, power, inc.message_id, uid, "set address", new,
+                                  now)
+        for side, code in codes.items():
+            to = old if side == "old" else new
+            out.append(Mail(to, f"{game.name}: confirm the new address of {power}", (
+                f"The player of {power} in {game.name} asked to move the seat from\n"
+                f"  {old}\nto\n  {new}.\n\n"
+                f"To agree, send from {to} a mail with this one line:\n"
+                f"  CONFIRM {code}\n\n"
+                f"If you did not ask for this, do nothing: without it the address stays as "
+                f"it is, and the request lapses after {CONFIRM_DAYS} days.\n\n{self._sig()}"),
+                game=game.name))
+        waiting = " and ".join(old if side == "old" else new for side in codes)
+        return (f"Address change for {power}: {old} -> {new}. A confirmation code went to "
+                f"{waiting}; the change is made when it is sent back from there "
+                f"(CONFIRM <code>).")
+
+    def _confirm(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]) -> str:
+        """CONFIRM code, from the address the code went to."""
+        code = str(cmd.args.get("value") or "")
+        found = self.store.confirm_address_change(inc.sender, _digest(code),
+                                                  now - CONFIRM_DAYS * 86400)
+        if found is None:
+            raise JudgeError("CONFIRM: no change waits for this code from this address (codes "
+                             f"lapse after {CONFIRM_DAYS} days). Usage: {USAGE['confirm']}")
+        change, done = found
+        game, power, old, new = change["game"], change["power"], change["old"], change["new"]
+        if not done:
+            return f"Confirmed from {inc.sender}; the change of {power} in {game} now waits " \
+                   f"for the other address."
+        self.store.update_player(game, power, email=new)
+        tz = self.store.timezone(old)
+        if tz and not self.store.timezone(new):
+            self.store.set_timezone(new, tz)
+        self.store.log(game, "address changed", {"power": power}, now)
+        for to in (old, new):
+            if to != inc.sender:
+                out.append(Mail(to, f"{game}: {power} has a new address", (
+                    f"The address of {power} in {game} is now {new} (was {old}), confirmed "
+                    f"from both.\n\n{self._sig()}"), game=game))
+        return f"Confirmed. {power} in {game} now plays from {new} (was {old})."
+
+    def _foreign_sender_notice(self, s: Session, inc: Incoming, now: float, out: list[Mail]
+                               ) -> None:
+        """A seat used from an address that is not its own: tell the registered address
+        (once an hour per other address)."""
+        assert s.power is not None
+        player = self.store.player(s.game.name, s.power)
+        if player is None or inc.sender == player.email:
+            return
+        name = s.game.name
+        seen = {"power": s.power, "from": inc.sender}
+        told = seen in self.store.recent_events(name, "used from another address", now - HOUR)
+        self.store.log(name, "used from another address", seen, now)
+        if told:
+            return
+        out.append(Mail(player.email, f"{name}: a mail for {s.power} came from {inc.sender}", (
+            f"A mail signed on as {s.power} in {name} came from {inc.sender}, not from this "
+            f"address; the judge did what it asked (the password was right).\n\n"
+            f"If that was not you, change your password at once from here:\n"
+            f"  SIGNON {name} {s.power} <your password>\n  SET PASSWORD <a new password>\n"
+            f"If you now play from {inc.sender}, move the seat there with SET ADDRESS (then "
+            f"these notices stop).\n\n{self._sig()}"), game=name))

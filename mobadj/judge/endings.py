@@ -1,0 +1,192 @@
+"""How a game ends other than by a solo win: draws and concessions voted by the players, or
+the GM's word; and the result of every ended game, recorded and announced.
+
+Votes (the judge's rulings, docs/gm-guide.md "Draws, concessions and the end of a game"):
+
+- The *voters* are the surviving powers (with a unit or a supply centre left; in games
+  without a board, every seated player) whose player is active.  Powers in civil disorder
+  or without a player do not vote and do not block; they are survivors all the same.
+- ``DRAW``: with the game option ``draw dias`` (the default) a draw includes every survivor
+  (DIAS) and passes when every voter has voted DRAW.  With ``draw named`` a vote names the
+  members (``DRAW FRANCE ENGLAND``; ``DRAW`` alone names every survivor), and a draw passes
+  when every voter has voted for the same members.
+- ``CONCEDE TO power``: the game ends with that power's win when every other voter concedes
+  to it (at least one).
+- ``NO DRAW`` / ``NO CONCEDE`` take a vote back.  Votes stand from phase to phase, and are
+  checked again after every phase (a power eliminated no longer votes).
+- Votes are secret: nobody (but the GM, in the export) learns who voted what unless the
+  vote passes, and then only that everybody agreed.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from mobadj.judge.base import JudgeBase, JudgeError
+from mobadj.judge.commands import Command
+from mobadj.judge.hosts import HostError, host_for
+from mobadj.judge.store import Game, Mail
+
+log = logging.getLogger("mobadj.judge.endings")
+DRAW_MODES = ("dias", "named")
+
+
+def survivors(game: Game, seated: list[str]) -> list[str]:
+    """The powers still in the game: those with a unit or a supply centre on the board
+    (the position's ``units`` and ``centers``, as every map's batch shape has them), or,
+    for a game without a board, every seated power."""
+    state = game.state if isinstance(game.state, dict) else {}
+    pos = state.get("position")
+    if not isinstance(pos, dict) or not ({"units", "centers"} & set(pos)):
+        return list(seated)
+    alive = {p for key in ("units", "centers") for p, held in (pos.get(key) or {}).items()
+             if held}
+    return [s for s in host_for(game.kind).seats(game.options) if s in alive]
+
+
+class Endings(JudgeBase):
+    """DRAW, NO DRAW, CONCEDE, NO CONCEDE; ENDGAME [DRAW ... | WIN ...]; the result."""
+
+    def _voters(self, game: Game) -> tuple[list[str], list[str]]:
+        """(survivors, voters) of a game now."""
+        players = {p.power: p for p in self.store.players(game.name)}
+        alive = survivors(game, [s for s, p in players.items() if p.status != "out"])
+        return alive, [s for s in alive if s in players and players[s].status == "active"]
+
+    def _members(self, game: Game, words: list[str]) -> list[str]:
+        host = host_for(game.kind)
+        try:
+            return sorted({host.seat(game.options, w) for w in words})
+        except HostError as exc:
+            raise JudgeError(str(exc)) from None
+
+    def _vote(self, game: Game, power: str, cmd: Command, now: float, out: list[Mail]) -> str:
+        """A player's DRAW / NO DRAW / CONCEDE / NO CONCEDE."""
+        if game.status not in ("active", "paused"):
+            raise JudgeError(f"{cmd.name.upper()}: game {game.name} is {game.status}.")
+        alive, voters = self._voters(game)
+        if power not in voters:
+            raise JudgeError(f"{cmd.name.upper()}: only the surviving powers vote, and "
+                             f"{power} is out of the game.")
+        name = cmd.name
+        if name in ("nodraw", "noconcede"):
+            kind = "draw" if name == "nodraw" else "concede"
+            self.store.delete_vote(game.name, power, kind)
+            return f"{'Draw' if kind == 'draw' else 'Concession'} vote withdrawn (if any)."
+        if name == "draw":
+            words = cmd.args.get("words") or []
+            mode = str(game.options.get("draw", "dias")).lower()
+            if words and mode != "named":
+                raise JudgeError("DRAW: in this game a draw includes every surviving power "
+                                 "(DIAS); send DRAW alone.")
+            members = self._members(game, words) if words else sorted(alive)
+            outside = [m for m in members if m not in alive]
+            if outside:
+                raise JudgeError(f"DRAW: {', '.join(outside)} is out of the game.")
+            self.store.set_vote(game.name, power, "draw", members, now)
+            reply = ("Your vote for a draw" + (f" between {', '.join(members)}" if words else "")
+                     + " is recorded. Votes are secret; the draw passes when every surviving "
+                       "player has voted for it. NO DRAW takes your vote back.")
+        else:
+            target = self._members(game, [cmd.args["value"]])[0]
+            if target == power:
+                raise JudgeError("CONCEDE: you cannot concede to yourself.")
+            if target not in alive:
+                raise JudgeError(f"CONCEDE: {target} is out of the game.")
+            self.store.set_vote(game.name, power, "concede", [target], now)
+            reply = (f"Your concession to {target} is recorded. Votes are secret; the game "
+                     f"ends when every other surviving player has conceded to {target}. "
+                     f"NO CONCEDE takes it back.")
+        passed = self._count_votes(self.store.game(game.name) or game, now, out)
+        return f"{reply}\n\n{passed}" if passed else reply
+
+    def _count_votes(self, game: Game, now: float, out: list[Mail]) -> str:
+        """End the game when a draw or a concession has every vote it needs."""
+        if game.status not in ("active", "paused"):
+            return ""
+        alive, voters = self._voters(game)
+        if not voters:
+            return ""
+        votes = self.store.votes(game.name)
+        drawn = votes.get("draw", {})
+        if all(p in drawn for p in voters):
+            if str(game.options.get("draw", "dias")).lower() == "named":
+                sets = {tuple(drawn[p]) for p in voters}
+                members = list(next(iter(sets))) if len(sets) == 1 else []
+            else:  # DIAS: whoever survives now
+                members = sorted(alive)
+            if members and set(members) <= set(alive):
+                return self.end_game(game, "draw", members, "voted by every surviving player",
+                                     now, out)
+        conceded = votes.get("concede", {})
+        for target in alive:
+            others = [p for p in voters if p != target]
+            if others and all(conceded.get(p) == [target] for p in others):
+                return self.end_game(game, "win", [target], "by concession", now, out)
+        return ""
+
+    def end_game(self, game: Game, result: str, powers: list[str], how: str, now: float,
+                 out: list[Mail]) -> str:
+        """End the game with a result (``draw``, ``win``, or ``ended`` without one): record
+        it, tell every player, observer and the GM."""
+        host = host_for(game.kind)
+        phase = host.phase(game.state) if game.state is not None else ""
+        self.store.update_game(game.name, status="ended", deadline=None, paused_until=None)
+        self.store.set_ending(game.name, result, powers, how, phase, now)
+        self.store.clear_votes(game.name)
+        self.store.log(game.name, "ended", {"result": result, "powers": powers, "how": how},
+                       now)
+        text = self._result_text(game, result, powers, how)
+        log.info("%s: %s", game.name, text)
+        body = f"{text}\n{self._board_summary(game)}\n{self._sig()}"
+        readers = [p.email for p in self.store.players(game.name) if p.status != "out"]
+        readers += self.store.watchers(game.name) + [game.gm_email]
+        for to in readers:
+            out.append(Mail(to, f"{game.name}: game over", body, game=game.name))
+        return text
+
+    @staticmethod
+    def _result_text(game: Game, result: str, powers: list[str], how: str) -> str:
+        if result == "draw":
+            return (f"The game {game.name} ends in a draw between {', '.join(powers)} "
+                    f"({how}).")
+        if result == "win":
+            return f"The game {game.name} ends: {powers[0]} wins ({how})."
+        return f"The game {game.name} has ended ({how})."
+
+    def _board_summary(self, game: Game) -> str:
+        """Supply centres per power at the end, when the game has a board."""
+        state = game.state if isinstance(game.state, dict) else {}
+        centres = (state.get("position") or {}).get("centers")
+        if not isinstance(centres, dict) or not centres:
+            return ""
+        counts = sorted(((len(v), p) for p, v in centres.items() if v), reverse=True)
+        return "\nSupply centres: " + ", ".join(f"{p} {n}" for n, p in counts) + "\n"
+
+    def _gm_end(self, game: Game, words: list[str], now: float, out: list[Mail]) -> str:
+        """ENDGAME [DRAW [power ...] | WIN power] (``mobadj game end G --draw ...``)."""
+        if game.status == "ended":
+            raise JudgeError(f"game {game.name} has already ended")
+        head = words[0].lower() if words else ""
+        if head == "draw":
+            alive, _ = self._voters(game)
+            members = self._members(game, words[1:]) if words[1:] else sorted(alive)
+            return self.end_game(game, "draw", members, "declared by the GM", now, out)
+        if head in ("win", "winner", "solo"):
+            if len(words) != 2:
+                raise JudgeError("ENDGAME WIN needs one power: ENDGAME WIN <power>")
+            return self.end_game(game, "win", self._members(game, words[1:]),
+                                 "declared by the GM", now, out)
+        if words:
+            raise JudgeError(f"ENDGAME: expected DRAW [power ...] or WIN <power>, got "
+                             f"{' '.join(words)!r}")
+        return self.end_game(game, "ended", [], "ended by the GM", now, out)
+
+    def _record_over(self, game: Game, data: dict[str, Any], how: str, now: float) -> None:
+        """A game its rules ended (a solo win, the last round of a card game): its result."""
+        winner = data.get("winner")
+        result, powers = ("win", [str(winner)]) if winner else ("ended", [])
+        phase = host_for(game.kind).phase(game.state) if game.state is not None else ""
+        self.store.set_ending(game.name, result, powers, how, phase, now)
+        self.store.clear_votes(game.name)

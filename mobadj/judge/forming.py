@@ -1,0 +1,226 @@
+"""Games that form by mail, and their observers.
+
+A game created with the option ``open`` takes sign-ups: ``JOIN game [power ...]`` from any
+address, the powers listed being the player's wishes, best first.  With ``approve`` the GM
+accepts each one (``APPROVE email`` / ``REJECT email``).  When every seat is taken (seats
+the GM gave with ADDPLAYER count too) the powers are handed out: in an order drawn with the
+game's seeded random generator, each player gets the first of their wishes still free, and
+whoever has none left gets a free power at random.  Each player is mailed their power and
+password, and the game starts by itself (or, with ``autostart no``, waits for the GM's
+START).  A GM who starts a game before it is full seats those who joined the same way.
+
+``WATCH game`` makes an address an observer: it gets the results (without anyone's private
+part) and the press sent to everyone, nothing else.  ``UNWATCH game`` ends it.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from mobadj.judge.base import JudgeBase, JudgeError
+from mobadj.judge.commands import Command
+from mobadj.judge.hosts import HostError, host_for
+from mobadj.judge.mailparse import Incoming
+from mobadj.judge.store import Game, Mail
+
+YES = ("yes", "y", "true", "on", "1")
+
+
+def flag(options: dict[str, Any], key: str, default: bool = False) -> bool:
+    """A yes/no game option (``open=yes``, ``autostart no``, true from YAML)."""
+    value = options.get(key)
+    if value is None or value == "":
+        return default
+    return value is True or str(value).strip().lower() in YES
+
+
+def assign_seats(free: list[str], joiners: list[tuple[str, list[str]]], seed: int
+                 ) -> dict[str, str]:
+    """email -> seat: each joiner in a seeded random order takes their first wish still
+    free; those left without one get the remaining seats at random."""
+    rng = random.Random(f"seats:{seed}")
+    order = list(joiners)
+    rng.shuffle(order)
+    free = list(free)
+    given: dict[str, str] = {}
+    for email, wishes in order:
+        seat = next((w for w in wishes if w in free), None)
+        if seat is not None:
+            given[email] = seat
+            free.remove(seat)
+    for email, _ in order:
+        if email not in given and free:
+            given[email] = free.pop(rng.randrange(len(free)))
+    return given
+
+
+class Forming(JudgeBase):
+    """JOIN, UNJOIN, APPROVE, REJECT, WATCH, UNWATCH, and seating those who joined (with
+    the GM's ``add_player`` and ``start``, :mod:`.gm`)."""
+
+    def _forming_game(self, name: str) -> Game:
+        game = self.store.game(name)
+        if game is None:
+            raise JudgeError(f"no game {name!r}; send LIST for the games on this judge")
+        return game
+
+    def _join(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]) -> str:
+        game = self._forming_game(cmd.args["game"])
+        if game.status != "forming" or not flag(game.options, "open"):
+            raise JudgeError(f"JOIN: {game.name} does not take sign-ups"
+                             + (f" (it is {game.status})." if game.status != "forming"
+                                else "; its GM adds the players."))
+        host = host_for(game.kind)
+        try:
+            wishes = [host.seat(game.options, w) for w in cmd.args["prefs"]]
+        except HostError as exc:
+            raise JudgeError(f"JOIN: {exc}") from None
+        wishes = list(dict.fromkeys(wishes))
+        email = inc.sender
+        held = [p.power for p in self.store.players(game.name) if p.email == email]
+        if held:
+            raise JudgeError(f"JOIN: you already play {held[0]} in {game.name}.")
+        earlier = self.store.join(game.name, email)
+        if earlier is None and not self._seat_counts(game)[0]:
+            raise JudgeError(f"JOIN: every seat of {game.name} is taken.")
+        waiting = flag(game.options, "approve") and (earlier is None
+                                                     or earlier["status"] == "waiting")
+        self.store.set_join(game.name, email, wishes, "waiting" if waiting else "accepted",
+                            now)
+        self.store.log(game.name, "joined", {"email": email, "wishes": wishes}, now)
+        wish_text = ", ".join(wishes) or "any power"
+        if earlier is not None:
+            reply = f"JOIN: your wishes for {game.name} are now: {wish_text}."
+        elif waiting:
+            out.append(Mail(game.gm_email, f"{game.name}: {email} asks to join", (
+                f"{email} asks to join {game.name} (wishes: {wish_text}).\n\n"
+                f"To accept or refuse, send:\n  GM {game.name} <gm-password>\n"
+                f"  APPROVE {email}\n(or REJECT {email}), or run mobadj game approve "
+                f"{game.name} {email}.\n\n{self._sig()}"), game=game.name))
+            reply = (f"JOIN: your request to join {game.name} went to its GM (wishes: "
+                     f"{wish_text}); you will hear when it is accepted.")
+        else:
+            reply = (f"JOIN: you are on the list for {game.name} (wishes: {wish_text}). "
+                     f"When every seat is taken the powers are handed out and you get yours, "
+                     f"with your password, by mail.")
+        if not waiting:
+            reply += "\n" + self._seats_line(game)
+            self._fill_if_full(game, now, out)
+        return reply
+
+    def _unjoin(self, inc: Incoming, cmd: Command, now: float) -> str:
+        game = self._forming_game(cmd.args["value"])
+        if game.status != "forming" or self.store.join(game.name, inc.sender) is None:
+            raise JudgeError(f"UNJOIN: {inc.sender} is not on the list of {game.name}.")
+        self.store.delete_join(game.name, inc.sender)
+        self.store.log(game.name, "left the list", {"email": inc.sender}, now)
+        return f"UNJOIN: you are off the list of {game.name}."
+
+    def _seats_line(self, game: Game) -> str:
+        free, taken = self._seat_counts(game)
+        return f"{game.name}: {taken} of {taken + free} seats taken, {free} free."
+
+    def _seat_counts(self, game: Game) -> tuple[int, int]:
+        """(free, taken) seats of a forming game: ADDPLAYER'd players and accepted JOINs."""
+        seats = host_for(game.kind).seats(game.options)
+        taken = len(self.store.players(game.name)) + sum(
+            1 for j in self.store.joins(game.name) if j["status"] == "accepted")
+        return max(0, len(seats) - taken), taken
+
+    def _fill_if_full(self, game: Game, now: float, out: list[Mail]) -> str:
+        """When every seat is taken: hand out the powers, start (or tell the GM)."""
+        game = self.store.game(game.name) or game
+        if game.status != "forming":
+            return ""
+        free, _ = self._seat_counts(game)
+        if free or not self.store.joins(game.name):
+            return ""
+        self._seat_joiners(game, now, out)
+        if flag(game.options, "autostart", default=True):
+            return self.start(self.store.game(game.name) or game, now, out)
+        out.append(Mail(game.gm_email, f"{game.name}: every seat is taken", (
+            f"Every seat of {game.name} is taken and the powers are handed out. Start the "
+            f"game when you are ready: START (after GM {game.name} <gm-password>) or "
+            f"mobadj game start {game.name}.\n\n{self._sig()}"), game=game.name))
+        return f"Every seat of {game.name} is taken; waiting for the GM's START."
+
+    def _seat_joiners(self, game: Game, now: float, out: list[Mail]) -> None:
+        """Give the accepted joiners their powers (and passwords, by mail)."""
+        joins = [j for j in self.store.joins(game.name) if j["status"] == "accepted"]
+        if not joins:
+            return
+        held = {p.power for p in self.store.players(game.name)}
+        free = [s for s in host_for(game.kind).seats(game.options) if s not in held]
+        given = assign_seats(free, [(j["email"], j["wishes"]) for j in joins], game.seed)
+        for j in joins:
+            seat = given.get(j["email"])
+            if seat is not None:
+                self.add_player(game, j["email"], seat, None, now, out)
+            else:  # the GM gave the last seats away meanwhile
+                out.append(Mail(j["email"], f"{game.name}: no seat left", (
+                    f"Every seat of {game.name} was taken before a power could be given to "
+                    f"you; sorry.\n\n{self._sig()}"), game=game.name))
+            self.store.delete_join(game.name, j["email"])
+        self.store.log(game.name, "seats given", {"seats": given}, now)
+
+    def _approve(self, game: Game, email: str, accept: bool, now: float, out: list[Mail]
+                 ) -> str:
+        email = email.lower()
+        entry = self.store.join(game.name, email)
+        if game.status != "forming" or entry is None:
+            raise JudgeError(f"{email} has not asked to join {game.name}")
+        if not accept:
+            self.store.delete_join(game.name, email)
+            out.append(Mail(email, f"{game.name}: not this time", (
+                f"The GM of {game.name} did not accept your request to join.\n\n"
+                f"{self._sig()}"), game=game.name))
+            return f"{email} is not in {game.name}."
+        if entry["status"] == "accepted":
+            return f"{email} was already accepted."
+        if not self._seat_counts(game)[0]:
+            raise JudgeError(f"every seat of {game.name} is taken: REJECT {email}, or REPLACE "
+                             f"a player after the start")
+        self.store.set_join(game.name, email, entry["wishes"], "accepted", entry["at"])
+        out.append(Mail(email, f"{game.name}: you are in", (
+            f"The GM of {game.name} accepted you. When every seat is taken the powers are "
+            f"handed out and you get yours, with your password, by mail.\n"
+            f"{self._seats_line(game)}\n\n{self._sig()}"), game=game.name))
+        started = self._fill_if_full(game, now, out)
+        return f"{email} accepted. {self._seats_line(game)}" + (f"\n{started}" if started else "")
+
+    def _forming_list(self) -> list[str]:
+        """What LIST shows of the games that take sign-ups: free seats and how to join."""
+        lines = []
+        for game in self.store.games():
+            if (game.status != "forming" or not flag(game.options, "open")
+                    or self.store.web_key(game.name) is not None):  # private: by invitation
+                continue
+            held = {p.power for p in self.store.players(game.name)}
+            seats = host_for(game.kind).seats(game.options)
+            free, taken = self._seat_counts(game)
+            lines.append(f"{game.name}: {host_for(game.kind).title}, {free} of {len(seats)} "
+                         f"seats free ({taken} taken"
+                         + ("; the GM approves each player" if flag(game.options, "approve")
+                            else "") + ")")
+            lines.append("  powers not yet given: "
+                         + ", ".join(s for s in seats if s not in held))
+            lines.append(f"  to join: JOIN {game.name} [the powers you would like, best first]")
+        return lines
+
+    def _watch(self, inc: Incoming, cmd: Command, now: float, watch: bool) -> str:
+        game = self._forming_game(cmd.args["value"])
+        email = inc.sender
+        if not watch:
+            if not self.store.delete_watcher(game.name, email):
+                raise JudgeError(f"UNWATCH: {email} does not watch {game.name}.")
+            return f"UNWATCH: you no longer receive the results of {game.name}."
+        if not flag(game.options, "watch", default=True):
+            raise JudgeError(f"WATCH: {game.name} has no observers.")
+        if self.store.web_key(game.name) is not None:
+            raise JudgeError(f"WATCH: {game.name} is private: it has no observers.")
+        if any(p.email == email for p in self.store.players(game.name)):
+            raise JudgeError(f"WATCH: you play in {game.name}; you get its results already.")
+        self.store.add_watcher(game.name, email, now)
+        return (f"WATCH: you now receive the results and the public press of {game.name}. "
+                f"UNWATCH {game.name} to stop.")

@@ -1,0 +1,125 @@
+"""Mail that never loops.  Automatic mail (``Auto-Submitted``, bounces ...) is never answered
+(:mod:`.mailparse`); this module limits the answers to mail that *looks* human but may be an
+auto-responder that does not say so:
+
+- a mail that quotes the judge's own text (its signature line) and gives no command is not
+  answered: it is an answer to the judge, not a request;
+- at most one "no command found" reply per address in ``no_command_window_minutes``;
+- at most ``replies_per_hour`` replies per address; then one notice to the address (its
+  mails are still read and carried out, without replies) and one mail to the GMs, and
+  silence until the hour has room again.  Replies to mail that signed on with a right
+  password do not count: an auto-responder does not know the password, and a card game
+  played briskly by mail must not be silenced.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from mobadj.judge import reports
+from mobadj.judge.base import JudgeBase
+from mobadj.judge.commands import ParsedMail
+from mobadj.judge.deadlines import HOUR
+from mobadj.judge.mailparse import Incoming
+from mobadj.judge.store import Mail
+
+log = logging.getLogger("mobadj.judge.loops")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What to do with the reply to one mail: ``reply``, ``notice`` (the budget is spent
+    now: say so once) or ``silent`` (and why)."""
+
+    action: str
+    why: str = ""
+    until: float | None = None  # notice: when the address is answered again
+
+
+def found_nothing(parsed: ParsedMail) -> bool:
+    """The judge recognised nothing in the mail: no command, no broken command, no near
+    miss of one (what an auto-responder or a stray mail looks like)."""
+    return not (parsed.commands or parsed.errors or parsed.near_commands)
+
+
+def reply_kind(parsed: ParsedMail, signed_on: bool) -> str:
+    """How the reply to a mail counts against the limits: ``signed`` (a right password:
+    not counted), ``nocommand`` (nothing found) or ``reply``."""
+    if signed_on:
+        return "signed"
+    return "nocommand" if found_nothing(parsed) else "reply"
+
+
+class ReplyLimits(JudgeBase):
+    """The judge's side of the rules above."""
+
+    def _ignore_quote(self, inc: Incoming, parsed: ParsedMail) -> bool:
+        """A mail quoting the judge's text without any command is never answered."""
+        return inc.quotes_judge and not parsed.commands
+
+    def _verdict(self, address: str, kind: str, now: float) -> Verdict:
+        """May ``address`` be answered now?  ``kind`` is from :func:`reply_kind`."""
+        if kind == "signed":
+            return Verdict("reply")
+        window = self.config.no_command_minutes * 60
+        if kind == "nocommand" and self.store.replies(address, now - window, ("nocommand",),
+                                                      limit=1):
+            return Verdict("silent", "no command found, and answered so recently")
+        budget = self.config.replies_per_hour
+        answered = self.store.replies(address, now - HOUR, ("reply", "nocommand"),
+                                      limit=budget)
+        if len(answered) < budget:
+            return Verdict("reply")
+        if self.store.replies(address, now - HOUR, ("notice",), limit=1):
+            return Verdict("silent", f"more than {budget} replies within an hour")
+        return Verdict("notice", until=min(answered) + HOUR)
+
+    def _answer(self, inc: Incoming, text: str, kind: str, now: float, out: list[Mail]
+                ) -> str:
+        """Put the reply to a mail first in ``out`` when the limits allow it (else the one
+        notice, or nothing); returns why it was withheld, or ""."""
+        subject = inc.subject or "your mail to the judge"
+        if not subject.lower().startswith("re:"):
+            subject = "Re: " + subject
+        subject = subject[:120]
+        verdict = self._verdict(inc.reply_to, kind, now)
+        if verdict.action == "silent":
+            return verdict.why
+        if verdict.action == "notice":
+            assert verdict.until is not None
+            reply = self._silence_notice(inc.reply_to, verdict.until, subject, out)
+            kind = "notice"
+        else:
+            reply = Mail(inc.reply_to, subject, f"{text}\n{self._sig()}")
+        reply.headers["In-Reply-To"] = inc.message_id
+        out.insert(0, reply)
+        self.store.add_reply(inc.reply_to, kind, now)
+        return "reply limit" if kind == "notice" else ""
+
+    def _silence_notice(self, address: str, until: float, subject: str, out: list[Mail]
+                        ) -> Mail:
+        """The one notice to a silenced address, and the one mail to its GMs."""
+        budget = self.config.replies_per_hour
+        log.warning("%s: more than %d replies within an hour; silent until %s", address,
+                    budget, reports.when(until, self.tz))
+        games = sorted({p.game for p in self.store.players_by_email(address)})
+        gms = ({g.gm_email for g in map(self.store.game, games) if g is not None}
+               or set(self.config.gm_addresses))
+        for gm in sorted(gms):
+            if gm != address:
+                out.append(Mail(gm, f"{self.config.name}: {address} is not answered for now", (
+                    f"The judge has answered {budget} mails from {address} within an hour, "
+                    f"which is its limit (a mail loop with an auto-responder is the usual "
+                    f"cause). It does not answer that address again before "
+                    f"{reports.stamp(until)}.\n"
+                    f"Its mails are still read and carried out."
+                    + (f"\nIt plays in: {', '.join(games)}." if games else "")
+                    + f"\n\n{self._sig()}")))
+        return Mail(address, subject, (
+            f"The judge has answered {budget} of your mails within an hour, which is its "
+            f"limit, and will not answer you again before {reports.stamp(until)}.\n"
+            f"Your mails are still read and carried out (orders, press, commands); only the "
+            f"replies stop. If an automatic responder of yours answers the judge's mail, "
+            f"please switch it off or make it send 'Auto-Submitted: auto-replied'.\n\n"
+            f"{self._sig()}"))

@@ -1,0 +1,83 @@
+"""Two orders for one unit: the last one counts, as on njudge and godip.
+
+A player who changes their mind sends a new order; a GM who pastes a player's mails in the
+order they came gets the latest orders.  The earlier order is dropped with a warning that
+names it and the order that replaced it.  (``duplicate_orders=first`` keeps every order and
+lets the adjudicator use the first legal one, DATC 4.D.3; docs/rulings.md.)
+
+*The same unit* means the same province, the same power (or no power given) and the same
+unit type (or no type given).  Builds and waives are not units' orders and are never
+replaced here (too many builds is DATC 4.D.4-4.D.5, a rule option of the adjudicator).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from mobadj.orders.errors import OrderError
+from mobadj.orders.model import UNKNOWN_KIND, Build, Unit
+
+DUPLICATE_RULES = ("last", "first")
+"""Values of the ``duplicate_orders`` option; the first is the default."""
+
+
+class ReplacedOrder(OrderError):
+    """A warning: an order dropped because a later one was given to the same unit;
+    ``replaced`` is the dropped order as it was read, ``by`` the one that replaced it."""
+
+    replaced: Any = None
+    by: Any = None
+
+
+def check_rule(value: object) -> str:
+    """The ``duplicate_orders`` value, or ValueError naming the choices."""
+    text = str(value).strip().lower()
+    if text not in DUPLICATE_RULES:
+        raise ValueError(f"duplicate_orders must be {' or '.join(DUPLICATE_RULES)}, "
+                         f"not {value!r}")
+    return text
+
+
+def _same_unit(a: Any, b: Any) -> bool:
+    """Whether two parsed orders command the same unit (see the module's docstring)."""
+    ua, ub = a.order.unit, b.order.unit
+    return ((a.power == b.power or a.power is None or b.power is None)
+            and (ua.kind == ub.kind or UNKNOWN_KIND in (ua.kind, ub.kind)))
+
+
+def last_order_wins(orders: Sequence[Any], where: Callable[[Any], str] | None = None
+                    ) -> tuple[list[Any], list[OrderError]]:
+    """``orders`` (ParsedOrder-like: power, order, line, column, text) without those a later
+    order replaces, and one :class:`ReplacedOrder` warning for each.  ``where(parsed)`` may
+    name the file of an order, for orders read from several files."""
+    kept: list[Any] = []
+    by_province: dict[str, list[int]] = {}
+    warnings: list[OrderError] = []
+    for parsed in orders:
+        unit = getattr(parsed.order, "unit", None)
+        if not isinstance(unit, Unit) or isinstance(parsed.order, Build):
+            kept.append(parsed)
+            continue
+        slots = by_province.setdefault(unit.province, [])
+        for i in slots:
+            old = kept[i]
+            if old is not None and _same_unit(old, parsed):
+                kept[i] = None
+                slots.remove(i)
+                warnings.append(_warning(old, parsed, where))
+                break
+        slots.append(len(kept))
+        kept.append(parsed)
+    return [p for p in kept if p is not None], warnings
+
+
+def _warning(old: Any, new: Any, where: Callable[[Any], str] | None) -> ReplacedOrder:
+    at = f"line {new.line}"
+    if where is not None and where(new) != where(old):
+        at += f" of {where(new)}"
+    warning = ReplacedOrder(f"{old.text!r} is replaced by the later order {new.text!r} ({at}): "
+                            "the last order for a unit counts", line=old.line, column=old.column,
+                            text=old.text)
+    warning.replaced, warning.by = old, new
+    return warning

@@ -1,0 +1,94 @@
+"""What a person wrote in a mail, without what the mail program and old mails added.
+
+One reader for every front end: the judge reads mail bodies with it and ``mobadj
+adjudicate`` reads order files with it (GMs paste players' mails), so both drop the same:
+
+- quoted replies: lines starting with ``>`` or ``|>``; "On ... wrote:" / "... schrieb:" and
+  "-----Original Message-----" / "From: a@b" (the quoted original follows: all of it goes);
+- signatures: everything after a ``--`` (``-- ``) or ``__`` line, or after a mobile
+  footer ("Sent from my iPhone", "Get Outlook for Android");
+- sign-offs: "Cheers," "Best regards," (a closing phrase with a comma) and the name lines
+  after it; "Thanks" or "Cheers" without a comma only when at most a short name follows;
+- a greeting on the first line ("Hi all," "Dear GM,").
+
+:func:`mail_lines` keeps the line numbers (a dropped line becomes empty), so errors still
+point at the line of the file; :func:`strip_quotes_and_signature` gives the compact text.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WROTE = re.compile(
+    r"^\s*(on\b.{0,200}\bwrote:|.{0,80}\b(schrieb|a écrit|escribió)\b.{0,120}:)\s*$", re.I)
+_ORIGINAL = re.compile(
+    r"^\s*(-{2,}\s*(original message|forwarded message)\s*-{2,}|_{10,}|from:\s.+@.+)\s*$", re.I
+)
+_FOOTER = re.compile(
+    r"^\s*(sent from my \w[\w ]{0,30}|sent from (mail|yahoo mail|outlook)\b.{0,40}"
+    r"|get outlook for \w+|envoyé de mon \w+|von meinem \w+ gesendet|enviado desde mi \w+)"
+    r"\s*\.?\s*$", re.I)
+_CLOSING = (r"cheers|thanks|thank you|many thanks|thanks again|thx|ta|regards|best|best regards|"
+            r"kind regards|warm regards|warmest regards|best wishes|all the best|yours|"
+            r"yours truly|sincerely|yours sincerely|cordially|ciao|love|greetings|good luck|"
+            r"take care|talk soon|see you|gruß|grüße|viele grüße|saludos|cordialement|amitiés")
+_SIGN_OFF = re.compile(rf"^\s*(?:{_CLOSING})\s*(?P<comma>,)?\s*[.!]*\s*$", re.I)
+_NAME = re.compile(r"^\s*[^\W\d_][\w.'\u2019-]*(?:\s+[^\W\d_][\w.'\u2019-]*)?\s*$")
+_GREETING = re.compile(r"^\s*(hi|hello|hey|dear|greetings|hallo|bonjour)\b.{0,40}[,!:]\s*$",
+                       re.I)
+
+
+def _is_signature_line(bare: str) -> bool:
+    return bare in ("--", "__") or _FOOTER.match(bare) is not None
+
+
+def clean_lines(text: str) -> list[str | None]:
+    """The lines of ``text``, each None when it is not the writer's own (see above)."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    out: list[str | None] = []
+    seen_text = False
+    for number, line in enumerate(lines):
+        bare = line.rstrip()
+        if _is_signature_line(bare) or _WROTE.match(bare) or _ORIGINAL.match(bare):
+            out += [None] * (len(lines) - number)  # the signature or quoted original follows
+            break
+        stripped = bare.lstrip()
+        if stripped.startswith(">") or stripped.startswith("|>"):
+            out.append(None)
+            continue
+        if not seen_text and stripped and _GREETING.match(bare):
+            out.append(None)
+            seen_text = True
+            continue
+        seen_text = seen_text or bool(stripped)
+        sign_off = _SIGN_OFF.match(bare) if stripped and len(stripped) < 40 else None
+        if sign_off is not None and _ends_here(lines[number + 1:], bool(sign_off.group("comma"))):
+            out += [None] * (len(lines) - number)
+            break
+        out.append(line.replace("\t", " ").replace("\u200b", ""))
+    return out
+
+
+def _ends_here(rest: list[str], comma: bool) -> bool:
+    """Whether a closing phrase ends the mail: with a comma ("Cheers,") always; without one
+    when at most two short name lines follow it ("Thanks" / "Ann Smith")."""
+    if comma:
+        return True
+    after = [line for line in rest if line.strip()]
+    return len(after) <= 2 and all(_NAME.match(line) and len(line.strip()) <= 30
+                                   for line in after)
+
+
+def mail_lines(text: str) -> str:
+    """``text`` with every line that is not the writer's own left empty: the line numbers of
+    what remains are those of the file."""
+    return "\n".join(line or "" for line in clean_lines(text))
+
+
+def strip_quotes_and_signature(text: str) -> str:
+    """``text`` without quoted replies, the quoted original, signatures, sign-offs and a
+    greeting; trailing blank lines dropped."""
+    out = [line for line in clean_lines(text) if line is not None]
+    while out and not out[-1].strip():
+        out.pop()
+    return "\n".join(out)

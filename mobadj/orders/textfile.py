@@ -1,0 +1,53 @@
+"""Read any text file a GM has: UTF-8 with or without a byte-order mark, UTF-16 or UTF-32
+with one, else Windows-1252 (cp1252, a superset of Latin-1's letters) with a notice.
+
+Order and position files come from every kind of editor and mail program: Notepad writes
+UTF-16 or a UTF-8 BOM, old Windows and Mac tools cp1252 or Latin-1.  Whatever the bytes,
+the text is read; only the guess is reported.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+from pathlib import Path
+
+_BOMS = (  # longest first: the UTF-32 LE mark begins with the UTF-16 LE one
+    (codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32"),
+    (codecs.BOM_UTF32_BE, "utf-32-be", "UTF-32"),
+    (codecs.BOM_UTF8, "utf-8", "UTF-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16"),
+    (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16"),
+)
+
+
+def decode_text(data: bytes, name: str = "the file") -> tuple[str, str | None]:
+    """(text, notice): the notice is one line saying how a file that is not UTF-8 was read,
+    None for UTF-8.  Never raises: bytes no encoding explains become U+FFFD."""
+    for bom, codec, label in _BOMS:
+        if data.startswith(bom):
+            try:
+                return data[len(bom):].decode(codec), (
+                    None if label == "UTF-8" else f"{name}: read as {label} (byte-order mark)")
+            except UnicodeDecodeError as exc:
+                text = data[len(bom):].decode(codec, errors="replace")
+                return text, (f"{name}: not valid {label} after its byte-order mark (byte "
+                              f"{exc.start + len(bom) + 1}); unreadable bytes are shown as \ufffd")
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        where = exc.start + 1  # counted from 1, as editors do
+    try:
+        text = data.decode("cp1252")
+        label = "Windows-1252 (cp1252)"
+    except UnicodeDecodeError:  # the five bytes cp1252 leaves undefined: Latin-1 has them
+        text = data.decode("latin-1")
+        label = "Latin-1 (ISO 8859-1)"
+    return text, f"{name}: not UTF-8 (byte {where}); read as {label}"
+
+
+def read_text_file(path: str | os.PathLike[str]) -> tuple[str, str | None]:
+    """The text of a file and a notice when it was not UTF-8 (see :func:`decode_text`);
+    raises OSError when the file cannot be read at all."""
+    path = Path(path)
+    return decode_text(path.read_bytes(), path.name)

@@ -1,0 +1,143 @@
+"""A batch that cannot die: every kind of broken line gets its own answer, and the lines
+after it still run; the output is always strict UTF-8 JSON (docs/adjudication.md)."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from mobadj.batch import KEYS, MAX_LINE_BYTES, run_batch, run_case, to_json
+
+GOOD = {"id": "good", "phase": "S1901M", "units": {"France": ["A PAR"]},
+        "orders": {"France": ["A PAR - BUR"]}}
+GOOD_LINE = json.dumps(GOOD).encode()
+
+
+def batch(*lines: bytes) -> list[dict]:
+    """Run lines (with a good line after each) in process; the output lines, parsed strictly."""
+    source = io.BytesIO(b"\n".join(line + b"\n" + GOOD_LINE for line in lines) + b"\n")
+    sink = io.BytesIO()
+    assert run_batch(source, sink) == 2 * len(lines)
+    text = sink.getvalue().decode("utf-8")  # strict UTF-8
+    out = [json.loads(line, parse_constant=_no_constant) for line in text.split("\n")[:-1]]
+    for answer, after in zip(out[::2], out[1::2], strict=True):
+        assert tuple(answer) == KEYS
+        assert after["id"] == "good" and after["orders"][0]["result"] == "succeeds"
+    return out[::2]
+
+
+def _no_constant(name: str) -> None:
+    raise AssertionError(f"{name} in the output")
+
+
+@pytest.mark.parametrize(("line", "error"), [
+    (b"\xff\xfe{}", "line 1: not UTF-8 (byte 1 of the line)"),
+    (b'{"id": "caf\xe9"}', "line 1: not UTF-8 (byte 12 of the line)"),
+    (b"[" * 100_000, "line 1: not JSON: nested too deeply"),
+    (b'{"id": NaN}', "line 1: not JSON: NaN is not JSON"),
+    (b'{"id": -Infinity}', "line 1: not JSON: -Infinity is not JSON"),
+    (b'{"id": 1e999}', "line 1: not JSON: number out of range: 1e999"),
+    (b"{", "line 1: not JSON: Expecting property name enclosed in double quotes"),
+    (b"", "line 1: not JSON: Expecting value"),
+    (b"x" * (MAX_LINE_BYTES + 5), f"line 1: too long: {MAX_LINE_BYTES + 5:,} bytes"),
+])
+def test_a_line_that_cannot_be_read(line, error) -> None:
+    [answer] = batch(line)
+    assert answer["errors"][0].startswith(error), answer
+    assert answer["next_phase"] is None
+
+
+def test_good_lines_before_a_bad_byte_are_kept() -> None:
+    """The reader decodes line by line: nothing before a bad byte is lost."""
+    source = io.BytesIO(GOOD_LINE + b"\n" + GOOD_LINE + b"\n\xff\n" + GOOD_LINE + b"\n")
+    sink = io.StringIO()
+    assert run_batch(source, sink) == 4
+    ids = [json.loads(line)["id"] for line in sink.getvalue().splitlines()]
+    assert ids == ["good", "good", None, "good"]
+
+
+def test_lone_surrogates_become_replacement_characters() -> None:
+    [answer] = batch(json.dumps({"id": "\ud800", "phase": "S1901M",
+                                 "orders": {"France": ["A PAR - \udfff"]}}).encode())
+    assert answer["id"] == "\ufffd"
+    assert answer["orders"][0]["order"] == "A PAR - \ufffd"
+
+
+def test_output_never_holds_a_line_break_but_its_own() -> None:
+    text = to_json({"id": "a\u2028b\x85c\u2029", "x": float("nan")})
+    assert text == '{"id":"a\\u2028b\\u0085c\\u2029","x":null}'
+    assert len(text.splitlines()) == 1
+
+
+@pytest.mark.parametrize(("phase", "error"), [
+    ("S0M", "bad phase 'S0M': there is no year 0"),
+    ("S\u0661\u0669\u0660\u0661M", "bad phase"),  # Arabic-Indic digits
+    ("S１９０１M", "bad phase"),  # full-width digits
+])
+def test_phases_with_odd_years_are_refused(phase, error) -> None:
+    out = run_case({"id": 1, "phase": phase, "units": {"France": ["A PAR"]}})
+    assert out["errors"] and out["errors"][0].startswith(error)
+
+
+@pytest.mark.parametrize(("entry", "error"), [
+    ({"unit": "A PAR"}, "dislodged A PAR: 'from' is missing"),
+    ({"unit": "A PAR", "from": "MOS"}, "its attacker cannot have come from MOS, which is not "
+                                       "next to PAR"),
+    ({"unit": "A PAR", "from": "XYZ"}, "unknown province 'XYZ'"),
+])
+def test_dislodged_entries_are_checked(entry, error) -> None:
+    out = run_case({"id": 1, "phase": "F1901R", "units": {"England": ["A BUR"]},
+                    "dislodged": {"France": [entry]}})
+    assert any(error in e for e in out["errors"]), out["errors"]
+
+
+def test_a_convoyed_attacker_may_come_from_afar() -> None:
+    out = run_case({"id": 1, "phase": "F1901R", "units": {"England": ["A BRE"]},
+                    "dislodged": {"France": [{"unit": "F BRE", "from": "LON",
+                                              "convoyed": True}]},
+                    "orders": {"France": ["F BRE - MAO"]}})
+    assert out["errors"] == [] and out["units"]["France"] == ["F MAO"]
+
+
+def test_any_exception_inside_is_answered_by_its_type(monkeypatch) -> None:
+    """The last resort: whatever goes wrong in one line is that line's error."""
+    import mobadj.batch as batch_module
+
+    def broken(*_args, **_kwargs):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(batch_module, "adjudicate", broken)
+    out = run_case(GOOD)
+    assert out["errors"] == ["internal error: RecursionError: maximum recursion depth exceeded"]
+    assert out["id"] == "good" and out["next_phase"] is None
+
+
+def test_last_order_wins_in_a_batch() -> None:
+    case = {"id": 1, "phase": "S1901M", "units": {"France": ["A PAR"]},
+            "orders": {"France": ["A PAR - BUR", "A PAR - PIC"]}}
+    out = run_case(case)
+    assert out["orders"] == [
+        {"power": "France", "order": "A PAR - BUR", "result": "invalid",
+         "reason": "replaced by the later order 'A PAR - PIC' for the same unit"},
+        {"power": "France", "order": "A PAR - PIC", "result": "succeeds", "reason": None}]
+    assert out["units"]["France"] == ["A PIC"] and out["errors"] == []
+    first = run_case({**case, "options": {"duplicate_orders": "first"}})
+    assert [o["result"] for o in first["orders"]] == ["succeeds", "invalid"]
+    assert first["orders"][1]["reason"] == "unit already ordered"
+    assert first["units"]["France"] == ["A BUR"]
+    bad = run_case({**case, "options": {"duplicate_orders": "never"}})
+    assert bad["errors"] == ["duplicate_orders must be last or first, not 'never'"]
+
+
+def test_the_batch_command_reads_bytes_from_stdin() -> None:
+    data = GOOD_LINE + b"\n\xe9\xe9\n" + GOOD_LINE + b"\n"
+    proc = subprocess.run([sys.executable, "-m", "mobadj", "batch", "-"], input=data,
+                          capture_output=True, timeout=120)
+    assert proc.returncode == 0 and proc.stderr == b""
+    out = [json.loads(line) for line in proc.stdout.decode("utf-8").splitlines()]
+    assert [o["id"] for o in out] == ["good", None, "good"]
+    assert out[1]["errors"] == ["line 2: not UTF-8 (byte 1 of the line)"]

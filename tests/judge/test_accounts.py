@@ -1,0 +1,110 @@
+"""A player's account by mail: orders from a new address (accepted, the registered address
+told), SET PASSWORD, SET ADDRESS confirmed from both addresses, SET TIMEZONE; in memory and
+through the real servers."""
+
+from __future__ import annotations
+
+import re
+
+from .e2e import send, text
+from .helpers import mail
+
+
+def handle(judge, sender, body):
+    return judge.handle_mail(mail(sender, body))
+
+
+def code_in(body: str) -> str:
+    return re.search(r"CONFIRM (\w+)", body).group(1)
+
+
+def test_orders_from_a_new_address_are_accepted_and_the_owner_told(judge, table, clock):
+    out = handle(judge, "cafe@elsewhere.org", table.signon("NORTH") + "go 3")
+    assert out[0].to == "cafe@elsewhere.org" and "Signed on as North" in out[0].body
+    assert judge.store.orders("g1", "T1") == {"NORTH": "go 3"}
+    (notice,) = [m for m in out if m.to == "north@test.org"]
+    assert "came from cafe@elsewhere.org" in notice.subject
+    assert "SET PASSWORD" in notice.body and "pw-north" not in notice.body
+    # once an hour for the same other address
+    out = handle(judge, "cafe@elsewhere.org", table.signon("NORTH") + "go 4")
+    assert [m.to for m in out] == ["cafe@elsewhere.org"]
+    clock.advance(hours=1.1)
+    out = handle(judge, "cafe@elsewhere.org", table.signon("NORTH") + "go 5")
+    assert [m.to for m in out] == ["cafe@elsewhere.org", "north@test.org"]
+    # from the registered address itself: no notice
+    assert len(handle(judge, "north@test.org", table.signon("NORTH") + "go 6")) == 1
+
+
+def test_set_password(judge, table):
+    out = handle(judge, "north@test.org", table.signon("NORTH") + "SET PASSWORD tulip42")
+    assert "Password changed." in out[0].body
+    assert "Sign-on refused" in handle(judge, "north@test.org", table.signon("NORTH"))[0].body
+    assert "Signed on" in handle(judge, "north@test.org", "SIGNON g1 NORTH tulip42")[0].body
+    out = handle(judge, "north@test.org", "SIGNON g1 NORTH tulip42\nset password abc")
+    assert "at least 6 characters" in out[0].body
+    assert "tulip42" not in str(judge.export("g1"))  # never stored nor exported
+
+
+def test_set_address_is_confirmed_from_both_addresses(judge, table):
+    # asked from the registered address: only the new one must confirm
+    out = handle(judge, "north@test.org", table.signon("NORTH") + "SET ADDRESS n2@new.org")
+    assert "A confirmation code went to n2@new.org" in out[0].body
+    (ask,) = [m for m in out if m.to == "n2@new.org"]
+    code = code_in(ask.body)
+    wrong = handle(judge, "north@test.org", f"CONFIRM {code}")[0].body
+    assert "no change waits for this code from this address" in wrong
+    assert judge.store.player("g1", "NORTH").email == "north@test.org"  # wrong address
+    out = handle(judge, "n2@new.org", f"CONFIRM {code}")
+    assert "NORTH in g1 now plays from n2@new.org" in out[0].body
+    assert judge.store.player("g1", "NORTH").email == "n2@new.org"
+    assert [m.to for m in out[1:]] == ["north@test.org"]  # the old address is told
+    assert "no change waits" in handle(judge, "n2@new.org", f"CONFIRM {code}")[0].body
+    # asked from a third address: both must confirm
+    out = handle(judge, "x@third.org", "SIGNON g1 EAST pw-east\nset address e2@new.org")
+    codes = {m.to: code_in(m.body) for m in out if "confirm the new address" in m.subject}
+    assert set(codes) == {"east@test.org", "e2@new.org"}
+    out = handle(judge, "e2@new.org", f"confirm {codes['e2@new.org']}")
+    assert "waits for the other address" in out[0].body
+    assert judge.store.player("g1", "EAST").email == "east@test.org"
+    handle(judge, "east@test.org", f"confirm {codes['east@test.org']}")
+    assert judge.store.player("g1", "EAST").email == "e2@new.org"
+
+
+def test_set_timezone_shows_each_reader_their_own_time(judge, table):
+    out = handle(judge, "north@test.org", table.signon("NORTH") + "SET TIMEZONE europe/paris")
+    assert "Time zone set: Europe/Paris" in out[0].body
+    assert "CET" in out[0].body and "UTC)" in out[0].body  # the deadline line of the reply
+    out = handle(judge, "north@test.org", table.signon("NORTH") + "set timezone Europe/Pariss")
+    assert "unknown time zone 'Europe/Pariss' (did you mean Europe/Paris" in out[0].body
+    for seat in ("NORTH", "EAST", "SOUTH", "WEST"):
+        out = handle(judge, f"{seat.lower()}@test.org", table.signon(seat) + "go 1\nready")
+    results = {m.to: m.body for m in out if "T1 results" in m.subject}
+    assert "Deadline: Sun 17 Jan 2027 09:00 CET (08:00 UTC)" in results["north@test.org"]
+    assert "Deadline: Sun 17 Jan 2027 08:00 GMT" in results["east@test.org"]
+    out = handle(judge, "gm@test.org", "GM g1 gm-secret\nSET TIMEZONE America/New_York\nlist")
+    assert "Deadline: Sun 17 Jan 2027 03:00 EST (08:00 UTC)" in out[0].body
+
+
+def test_address_and_password_by_mail_through_the_servers(service, mail_servers):
+    S, judge = mail_servers, service.judge
+    judge.create_game("acct", "standard", "gm@test.org", "gm-pw", seed=2)
+    send(S, "gm@test.org", "GM acct gm-pw\naddplayer anna@test.org Italy anna-pw\nstart")
+    service.step()
+    send(S, "anna@phone.org", "SIGNON acct Italy anna-pw\nA VEN H\nSET ADDRESS anna@phone.org")
+    service.step()
+    reply = text(S.wait_for("anna@phone.org", 1)[0])
+    assert "A VEN H" in reply and "A confirmation code went to anna@test.org" in reply
+    home = S.wait_for("anna@test.org", 4)
+    assert any("came from anna@phone.org" in m["Subject"] for m in home)
+    ask = next(m for m in home if "confirm the new address" in m["Subject"])
+    send(S, "anna@test.org", f"CONFIRM {code_in(text(ask))}")
+    service.step()
+    assert "now plays from anna@phone.org" in text(S.wait_for("anna@test.org", 5)[-1])
+    send(S, "anna@phone.org", "SIGNON acct Italy anna-pw\nSET PASSWORD fig-and-olive\n"
+                              "SET TIMEZONE Europe/Rome")
+    service.step()
+    reply = text(S.wait_for("anna@phone.org", 3)[-1])
+    assert "Password changed." in reply and "CET" in reply
+    assert judge.store.player("acct", "ITALY").email == "anna@phone.org"
+    assert b"fig-and-olive" not in b"".join(raw for raws in S.all_delivered().values()
+                                            for raw in raws)

@@ -1,0 +1,156 @@
+"""Draws and concessions voted by mail (secret until they pass), the GM ending a game with a
+result, and the result recorded and announced."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from mobadj.cli import main
+from mobadj.judge.store import Store
+
+from .conftest import Table
+from .e2e import send, text
+from .helpers import mail
+
+SEATS = ["NORTH", "EAST", "SOUTH", "WEST"]
+
+
+def vote(judge, t, seat, line):
+    return judge.handle_mail(mail(t.emails[seat], t.signon(seat) + line))
+
+
+def test_a_dias_draw_passes_when_every_survivor_votes_and_votes_stay_secret(judge, table):
+    for seat in ("NORTH", "EAST", "SOUTH"):
+        out = vote(judge, table, seat, "DRAW")
+        assert [m.to for m in out] == [table.emails[seat]]  # nobody else hears of it
+        assert "Your vote for a draw is recorded. Votes are secret" in out[0].body
+    listing = vote(judge, table, "WEST", "LIST")[0].body
+    assert "draw" not in listing.lower()
+    vote(judge, table, "SOUTH", "NO DRAW")
+    vote(judge, table, "WEST", "DRAW")
+    assert judge.store.game("g1").status == "active"  # SOUTH took the vote back
+    out = vote(judge, table, "SOUTH", "draw")
+    assert judge.store.game("g1").status == "ended"
+    over = [m for m in out if m.subject == "g1: game over"]
+    assert sorted(m.to for m in over) == sorted([*table.emails.values(), "gm@test.org"])
+    assert "ends in a draw between EAST, NORTH, SOUTH, WEST (voted by every surviving " \
+           "player)" in over[0].body
+    ending = judge.export("g1")["ending"]
+    assert ending["result"] == "draw" and ending["powers"] == sorted(SEATS)
+    assert "Result: The game g1 ends in a draw" in vote(judge, table, "EAST", "list")[0].body
+    assert "g1 is ended" in vote(judge, table, "EAST", "draw")[0].body
+
+
+def test_civil_disorder_does_not_block_a_draw(judge, table, clock):
+    with judge.store.transaction():
+        judge.store.update_player("g1", "WEST", status="disorder")
+    for seat in ("NORTH", "EAST", "SOUTH"):
+        vote(judge, table, seat, "DRAW")
+    ending = judge.store.ending("g1")
+    assert ending["result"] == "draw" and "WEST" in ending["powers"]  # still a survivor
+
+
+def test_named_draws(judge):
+    t = Table(judge, draw="named")
+    vote(judge, t, "NORTH", "DRAW north east")
+    vote(judge, t, "EAST", "DRAW east north")
+    vote(judge, t, "SOUTH", "DRAW north east south")
+    vote(judge, t, "WEST", "DRAW north east")
+    assert judge.store.game("g1").status == "active"  # SOUTH wants another draw
+    out = vote(judge, t, "SOUTH", "DRAW NORTH EAST")
+    assert "ends in a draw between EAST, NORTH" in out[-1].body
+
+
+def test_draw_names_are_refused_in_a_dias_game(judge, table):
+    out = vote(judge, table, "NORTH", "DRAW north east")
+    assert "a draw includes every surviving power (DIAS); send DRAW alone" in out[0].body
+    assert judge.store.votes("g1") == {}
+
+
+def test_a_concession(judge, table):
+    assert "cannot concede to yourself" in vote(judge, table, "NORTH", "concede to north")[0].body
+    for seat in ("EAST", "SOUTH"):
+        vote(judge, table, seat, "CONCEDE TO NORTH")
+    vote(judge, table, "WEST", "CONCEDE EAST")
+    assert judge.store.game("g1").status == "active"
+    out = vote(judge, table, "WEST", "concede to north")
+    assert "The game g1 ends: NORTH wins (by concession)." in out[-1].body
+    assert judge.store.ending("g1")["powers"] == ["NORTH"]
+
+
+def test_the_gm_ends_a_game_with_a_result(judge, table):
+    out = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nENDGAME DRAW north south"))
+    assert "ends in a draw between NORTH, SOUTH (declared by the GM)" in out[0].body
+    assert judge.store.ending("g1")["result"] == "draw"
+    assert sum(m.subject == "g1: game over" for m in out) == 5
+
+
+def test_survivors_of_a_diplomacy_game_are_the_powers_on_the_board(judge):
+    t = Table(judge, "standard")
+    with judge.store.transaction():  # Italy has lost everything
+        game = judge.store.game("g1")
+        pos = game.state["position"]
+        for key in ("units", "centers"):
+            pos[key].pop("ITALY")
+        judge.store.update_game("g1", state=game.state)
+    assert "ITALY is out of the game" in vote(judge, t, "ITALY", "draw")[0].body
+    for seat in t.emails:
+        if seat != "ITALY":
+            vote(judge, t, seat, "DRAW")
+    ending = judge.store.ending("g1")
+    assert ending["result"] == "draw" and "ITALY" not in ending["powers"]
+    assert len(ending["powers"]) == 6
+
+
+def test_end_from_the_command_line(tmp_path):
+    cfg = tmp_path / "judge.yaml"
+    cfg.write_text(yaml.safe_dump({"judge": {"address": "judge@test.org", "data_dir": "d"}}))
+    runner = CliRunner()
+
+    def run(*args):
+        return runner.invoke(main, [*args[:2], "--config", str(cfg), *args[2:]])
+
+    run("game", "create", "e1", "--gm", "gm@test.org", "--seed", "1")
+    run("game", "add-player", "e1", "f@test.org", "France")
+    run("game", "start", "e1")
+    r = run("game", "end", "e1", "--draw", "France", "England")
+    assert r.exit_code == 0, r.output
+    assert "ends in a draw between ENGLAND, FRANCE (declared by the GM)" in r.output
+    store = Store(tmp_path / "d" / "judge.sqlite")
+    assert store.ending("e1")["powers"] == ["ENGLAND", "FRANCE"]
+    store.close()
+    r = run("game", "end", "e1", "--winner", "France")
+    assert r.exit_code == 1 and "already ended" in r.output
+    r = run("game", "end", "e1", "France")
+    assert r.exit_code == 2 and "add --draw" in r.output
+
+
+@pytest.mark.parametrize("how", ["draw", "concede"])
+def test_a_game_ends_by_votes_sent_by_mail(service, mail_servers, how):
+    S, judge = mail_servers, service.judge
+    judge.create_game("vote", "standard", "gm@test.org", "gm-pw", seed=6)
+    send(S, "gm@test.org", "GM vote gm-pw\naddplayer en@test.org England en-pw\n"
+                           "addplayer fr@test.org France fr-pw\nstart")
+    send(S, "fan@test.org", "WATCH vote")
+    service.step()
+    first = "DRAW" if how == "draw" else "CONCEDE TO ENGLAND"
+    send(S, "fr@test.org", f"SIGNON vote France fr-pw\n{first}")
+    service.step()
+    reply = next(m for m in S.wait_for("fr@test.org", 3) if m["Subject"].startswith("Re:"))
+    assert "recorded. Votes are secret" in text(reply)
+    assert not any("DRAW" in text(m) or "conce" in text(m) for m in S.inbox("en@test.org")
+                   if m["Subject"] != "vote: game over")  # the vote itself stays secret
+    if how == "draw":
+        send(S, "en@test.org", "SIGNON vote England en-pw\nDRAW")
+        service.step()
+        expected = ("The game vote ends in a draw between AUSTRIA, ENGLAND, FRANCE, GERMANY, "
+                    "ITALY, RUSSIA, TURKEY (voted by every surviving player).")
+    else:  # the powers without a player do not vote: France alone concedes
+        expected = "The game vote ends: ENGLAND wins (by concession)."
+    for address in ("en@test.org", "fr@test.org", "fan@test.org", "gm@test.org"):
+        over = [m for m in S.inbox(address) if m["Subject"] == "vote: game over"]
+        assert len(over) == 1 and expected in text(over[0])
+        assert "Supply centres: " in text(over[0])
+    assert judge.store.game("vote").status == "ended"

@@ -1,0 +1,189 @@
+"""Games that form by mail (JOIN with wishes, the GM's approval, powers given when full,
+start by itself or by the GM) and observers (WATCH: results and public press only)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from mobadj.cli import main
+from mobadj.judge.forming import assign_seats
+from mobadj.judge.store import Store
+
+from .e2e import send, text
+from .helpers import mail
+
+SEATS = ["NORTH", "EAST", "SOUTH", "WEST"]
+
+
+def handle(judge, sender, body):
+    return judge.handle_mail(mail(sender, body))
+
+
+def gm(judge, body):
+    return handle(judge, "gm@test.org", "GM g1 gm-secret\n" + body)[0].body
+
+
+def test_seats_follow_wishes_in_a_seeded_order():
+    joiners = [("a@x", ["NORTH", "EAST"]), ("b@x", ["NORTH"]), ("c@x", []), ("d@x", ["WEST"])]
+    given = assign_seats(SEATS, joiners, seed=7)
+    assert sorted(given.values()) == sorted(SEATS) and given["d@x"] == "WEST"
+    assert {given["a@x"], given["b@x"]} >= {"NORTH"}  # one of them had it first
+    assert given == assign_seats(SEATS, joiners, seed=7)  # the game's seed decides
+    assert any(assign_seats(SEATS, joiners, seed=s) != given for s in range(20))
+
+
+def test_players_join_by_mail_and_the_game_starts_when_full(judge):
+    judge.create_game("g1", "toy", "gm@test.org", "gm-secret", {"open": "yes"}, seed=3)
+    r = handle(judge, "ann@test.org", "JOIN g1 north east")[0].body
+    assert "you are on the list for g1 (wishes: NORTH, EAST)" in r
+    assert "g1: 1 of 4 seats taken, 3 free." in r
+    listing = handle(judge, "x@test.org", "LIST")[0].body
+    assert "g1: Toy, 3 of 4 seats free (1 taken)" in listing and "JOIN g1" in listing
+    assert "ann@test.org" not in listing  # who joined is not shown to others
+    assert "no seat 'Norht'" in handle(judge, "bob@test.org", "join g1 Norht")[0].body
+    handle(judge, "bob@test.org", "join g1 north")
+    handle(judge, "bob@test.org", "join g1 west")  # a second JOIN changes the wishes
+    assert "off the list" in handle(judge, "bob@test.org", "unjoin g1")[0].body
+    handle(judge, "bob@test.org", "join g1 west")
+    handle(judge, "cat@test.org", "join g1")
+    assert judge.store.game("g1").status == "forming"
+    out = handle(judge, "dan@test.org", "join g1 south west")
+    assert judge.store.game("g1").status == "active"
+    players = {p.email: p.power for p in judge.store.players("g1")}
+    assert players["bob@test.org"] == "WEST" and players["dan@test.org"] == "SOUTH"
+    assert sorted(players.values()) == sorted(SEATS)
+    welcome = {m.to: m.body for m in out if "you play" in m.subject}
+    assert set(welcome) == set(players)
+    for email, body in welcome.items():
+        pw = re.search(r"Your password: (\S+)", body).group(1)
+        r = handle(judge, email, f"SIGNON g1 {players[email]} {pw}\ngo 1")[0].body
+        assert f"Signed on as {players[email].title()}" in r
+    assert "does not take sign-ups (it is active)" in handle(judge, "eve@test.org",
+                                                            "join g1")[0].body
+
+
+def test_the_gm_approves_and_starts(judge):
+    judge.create_game("g1", "toy", "gm@test.org", "gm-secret",
+                      {"open": "yes", "approve": "yes", "autostart": "no"}, seed=3)
+    out = handle(judge, "ann@test.org", "JOIN g1 north")
+    assert "went to its GM" in out[0].body
+    assert [m.to for m in out[1:]] == ["gm@test.org"] and "APPROVE ann@test.org" in out[1].body
+    handle(judge, "bob@test.org", "JOIN g1")
+    for who in ("cat", "dan", "eve"):
+        handle(judge, f"{who}@test.org", "JOIN g1")
+    status = gm(judge, "LIST")
+    assert "joined: ann@test.org (waiting; wishes: NORTH)" in status
+    assert "ann@test.org accepted. g1: 1 of 4 seats taken" in gm(judge, "APPROVE ann@test.org")
+    gm(judge, "REJECT bob@test.org\nAPPROVE cat@test.org\nADDPLAYER gil@test.org east")
+    assert "Every seat of g1 is taken; waiting for the GM's START." in gm(
+        judge, "APPROVE dan@test.org")
+    assert judge.store.game("g1").status == "forming"
+    assert "every seat of g1 is taken" in handle(judge, "zed@test.org", "JOIN g1")[0].body
+    assert "every seat of g1 is taken: REJECT eve@test.org" in gm(judge, "APPROVE eve@test.org")
+    assert "Game started" in gm(judge, "START")
+    players = {p.email: p.power for p in judge.store.players("g1")}
+    assert players == {"ann@test.org": "NORTH", "gil@test.org": "EAST",
+                       "cat@test.org": players["cat@test.org"],
+                       "dan@test.org": players["dan@test.org"]}
+    assert judge.store.joins("g1") == []  # eve, never approved, was told and dropped
+    told = [m for m in judge.store.all_mail() if m.to == "eve@test.org"]
+    assert any("started without you" in m.body for m in told)
+
+
+def test_watchers_get_results_and_public_press_only(judge, table):
+    r = handle(judge, "fan@test.org", "WATCH g1")[0].body
+    assert "you now receive the results and the public press of g1" in r
+    assert "you play in g1" in handle(judge, "north@test.org", "watch g1")[0].body
+    out = handle(judge, "north@test.org", table.signon("NORTH") + "press to east\nsecret\n"
+                 "endpress\nbroadcast\nhello all\nendpress")
+    fan = [m for m in out if m.to == "fan@test.org"]
+    assert len(fan) == 1 and "hello all" in fan[0].body
+    assert "secret" not in fan[0].body
+    for seat in SEATS:
+        out = handle(judge, f"{seat.lower()}@test.org", table.signon(seat) + "go 1\nready")
+    (res,) = [m for m in out if m.to == "fan@test.org"]
+    assert "Results of g1, T1" in res.body and "secret-" not in res.body
+    assert "no longer receive" in handle(judge, "fan@test.org", "UNWATCH g1")[0].body
+    with judge.store.transaction():
+        judge.set_option(judge.store.game("g1"), "watch", "no")
+    assert "has no observers" in handle(judge, "fan@test.org", "watch g1")[0].body
+
+
+def test_open_games_from_the_command_line(tmp_path):
+    cfg = tmp_path / "judge.yaml"
+    cfg.write_text(yaml.safe_dump({"judge": {"address": "judge@test.org", "data_dir": "d"}}))
+    runner = CliRunner()
+    r = runner.invoke(main, ["game", "create", "o1", "--config", str(cfg), "--kind",
+                             "standard", "--gm", "gm@test.org", "--open", "--approve"])
+    assert r.exit_code == 0 and "Players join by mail: JOIN o1" in r.output
+    store = Store(tmp_path / "d" / "judge.sqlite")
+    with store.transaction():
+        store.set_join("o1", "ann@test.org", ["FRANCE"], "waiting", 1.0)
+    store.close()
+    r = runner.invoke(main, ["game", "approve", "o1", "ann@test.org", "--config", str(cfg)])
+    assert r.exit_code == 0 and "ann@test.org accepted. o1: 1 of 7 seats taken" in r.output
+    r = runner.invoke(main, ["game", "reject", "o1", "bob@test.org", "--config", str(cfg)])
+    assert r.exit_code == 1 and "bob@test.org has not asked to join o1" in r.output
+    r = runner.invoke(main, ["game", "create", "o2", "--config", str(cfg), "--gm", "g@t.org",
+                             "--approve"])
+    assert r.exit_code == 2 and "needs --open" in r.output
+
+
+@pytest.mark.parametrize("approve", [False, True])
+def test_a_game_forms_by_mail_through_the_servers(service, mail_servers, approve):
+    S, judge = mail_servers, service.judge
+    opts = {"open": "yes", "approve": "yes" if approve else "no"}
+    judge.create_game("club", "toy", "gm@test.org", "gm-pw", opts, seed=5)
+    send(S, "fan@test.org", "WATCH club")
+    for who, wishes in (("ann", "north"), ("bob", "north east"), ("cat", ""), ("dan", "")):
+        send(S, f"{who}@test.org", f"JOIN club {wishes}")
+    service.step()
+    if approve:
+        assert len([m for m in S.inbox("gm@test.org") if "asks to join" in m["Subject"]]) == 4
+        send(S, "gm@test.org", "GM club gm-pw\n" + "".join(
+            f"APPROVE {w}@test.org\n" for w in ("ann", "bob", "cat", "dan")))
+        service.step()
+    assert judge.store.game("club").status == "active"
+    powers = {p.email: p.power for p in judge.store.players("club")}
+    assert powers["ann@test.org"] in ("NORTH", "EAST") and sorted(powers.values()) == sorted(SEATS)
+    for email, power in powers.items():
+        got = S.wait_for(email, 3 if approve else 2)
+        welcome = next(m for m in got if m["Subject"] == f"club: you play {power}")
+        pw = re.search(r"Your password: (\S+)", text(welcome)).group(1)
+        send(S, email, f"SIGNON club {power} {pw}\ngo 2\nready")
+    service.step()
+    fan = S.wait_for("fan@test.org", 2)
+    assert "you now receive the results" in text(fan[0])
+    assert "Results of club, T1" in text(fan[1]) and "For you only" not in text(fan[1])
+
+
+def test_a_private_game_is_not_listed_nor_watched_and_observers_never_get_its_key(
+        tmp_path, clock):
+    from mobadj.judge.config import config_from_data
+    from mobadj.judge.core import Judge
+
+    from .conftest import Table
+
+    cfg = config_from_data({
+        "judge": {"address": "judge@test.org", "data_dir": str(tmp_path),
+                  "gm_addresses": ["gm@test.org"]},
+        "web": {"base_url": "https://example.org/judge"},
+    })
+    judge = Judge(Store(tmp_path / "judge.sqlite"), cfg, clock=clock, kdf_n=2**10)
+    t = Table(judge)
+    handle(judge, "fan@test.org", "WATCH g1")
+    with judge.store.transaction():
+        judge.store.set_web_key("g1", "s3cr3tkey", clock())
+    assert "g1" not in handle(judge, "x@test.org", "LIST")[0].body
+    assert "is private" in handle(judge, "other@test.org", "WATCH g1")[0].body
+    for seat in SEATS:
+        out = handle(judge, t.emails[seat], t.signon(seat) + "go 1\nready")
+    results = {m.to: m.body for m in out if "T1 results" in m.subject}
+    assert "key=s3cr3tkey" in results["north@test.org"]
+    assert "Results of g1, T1" in results["fan@test.org"]
+    assert "s3cr3tkey" not in results["fan@test.org"]
+    judge.store.close()

@@ -1,0 +1,119 @@
+"""Mail that never loops: auto-responders that do not say they are one, mail quoting the
+judge, and the reply budget per address; in memory and through the real servers."""
+
+from __future__ import annotations
+
+import pytest
+
+from .e2e import send, text
+from .helpers import mail
+
+QUOTED_SIG = "> Test Judge <judge@test.org>  --  send HELP for the commands"
+
+
+def handle(judge, sender, body, **kw):
+    return judge.handle_mail(mail(sender, body, **kw))
+
+
+def test_one_no_command_reply_per_address_and_window(judge, clock):
+    first = handle(judge, "auto@test.org", "Thanks for your mail, I'll get back to you.")
+    assert len(first) == 1 and "Orders need a sign-on first" in first[0].body
+    assert handle(judge, "auto@test.org", "Thanks for your mail, I'll get back to you.") == []
+    assert handle(judge, "other@test.org", "Hello there")  # another address: answered
+    clock.advance(hours=0.9)
+    assert handle(judge, "auto@test.org", "Still away.") == []
+    assert handle(judge, "auto@test.org", "help")  # a command is always answered (budget)
+    clock.advance(hours=0.2)  # an hour after the first reply
+    assert len(handle(judge, "auto@test.org", "Still away.")) == 1
+
+
+def test_mail_quoting_the_judge_without_a_command_is_not_answered(judge, table):
+    body = f"I am away until Monday.\n\nOn Tue, judge wrote:\n> Deadline ...\n{QUOTED_SIG}\n"
+    assert handle(judge, "north@test.org", body) == []
+    # the judge's text copied in without quote marks, re-wrapped, in HTML: still its text
+    inline = ("Thanks!\n\n-----\nLIST: please sign on first\nTest Judge <judge@test.org>  --"
+              "  send\nHELP for the commands\n")
+    assert handle(judge, "north@test.org", inline) == []
+    # a player answering the judge with orders on top is answered as always
+    out = handle(judge, "north@test.org", table.signon("NORTH") + "go 3\n\n" + QUOTED_SIG)
+    assert "Signed on as North" in out[0].body
+    assert judge.store.orders("g1", "T1") == {"NORTH": "go 3"}
+    out = handle(judge, "x@test.org", "list\n\n" + QUOTED_SIG)
+    assert len(out) == 1  # a command: answered
+
+
+def test_reply_budget_then_one_notice_and_the_gm_told_once(judge, table, clock):
+    replies, notices, gm_mails = 0, 0, 0
+    for n in range(25):
+        body = "list" if n != 23 else "set timezone Europe/Paris"  # commands, no sign-on
+        for m in handle(judge, "north@test.org", body):
+            if m.to == "gm@test.org":
+                gm_mails += 1
+                assert "north@test.org is not answered for now" in m.subject
+                assert "It plays in: g1." in m.body
+            elif "will not answer you again before" in m.body:
+                notices += 1
+                assert "Your mails are still read and carried out" in m.body
+            else:
+                replies += 1
+    assert (replies, notices, gm_mails) == (20, 1, 1)
+    # a mail that signs on with the right password is a person's: always answered
+    out = handle(judge, "north@test.org", table.signon("NORTH") + "go 4")
+    assert len(out) == 1 and "Signed on as North" in out[0].body
+    assert judge.store.orders("g1", "T1") == {"NORTH": "go 4"}
+    clock.advance(hours=1.01)
+    out = handle(judge, "north@test.org", "list")
+    assert len(out) == 1 and "not answer" not in out[0].body
+
+
+def test_a_signed_on_player_is_never_silenced(judge, table):
+    for n in range(30):
+        out = handle(judge, "north@test.org", table.signon("NORTH") + f"go {1 + n % 4}")
+        assert len(out) == 1 and "will not answer" not in out[0].body
+
+
+@pytest.mark.parametrize("style", ["plain", "quoting", "inline copy"])
+def test_an_auto_responder_gets_at_most_two_replies_in_ten_minutes(service, mail_servers,
+                                                                  clock, style):
+    """A player's address answers every mail at once with "Thanks for your mail", without
+    any automatic-mail header, as some mail programs do.  The judge sends it the welcome
+    mail; over ten minutes of the judge's clock it answers at most twice."""
+    S, judge = mail_servers, service.judge
+    judge.create_game("loop", "standard", "gm@test.org", "gm-pw", seed=1)
+    send(S, "gm@test.org", "GM loop gm-pw\naddplayer auto@test.org France")
+    service.step()
+    answered = 0
+    for _ in range(20):  # ten minutes, 30 s a round
+        got = S.inbox("auto@test.org")
+        for msg in got[answered:]:
+            original = text(msg)
+            body = "Thanks for your mail, I'll get back to you."
+            if style == "quoting":
+                body += "\n\nOn Mon, judge wrote:\n" + "".join(
+                    f"> {line}\n" for line in original.splitlines())
+            elif style == "inline copy":
+                body += "\n\n" + original
+            send(S, "auto@test.org", body, subject=f"Re: {msg['Subject']}")
+        answered = len(got)
+        service.step()
+        clock.advance(seconds=30)
+    from_judge = S.inbox("auto@test.org")
+    replies = [m for m in from_judge if m["Subject"].startswith("Re:")]
+    assert len(replies) <= 2, [text(m)[:80] for m in replies]
+    assert from_judge[0]["Subject"] == "loop: you play FRANCE"
+    assert judge.store.mail_count() == len(from_judge) + 1  # each answer was read, once
+
+
+def test_the_reply_budget_through_the_servers(service, mail_servers):
+    S, judge = mail_servers, service.judge
+    judge.create_game("busy", "standard", "gm@test.org", "gm-pw", seed=1)
+    send(S, "gm@test.org", "GM busy gm-pw\naddplayer eager@test.org England eager-pw")
+    service.step()
+    for _ in range(23):
+        send(S, "eager@test.org", "list")  # a command, without a sign-on
+    service.step()
+    got = S.wait_for("eager@test.org", 1 + 21)
+    assert sum("will not answer you again" in text(m) for m in got) == 1
+    assert len(got) == 22  # welcome, 20 replies, the notice; then silence
+    gm = [m for m in S.inbox("gm@test.org") if "is not answered for now" in m["Subject"]]
+    assert len(gm) == 1 and "eager@test.org" in text(gm[0])

@@ -1,0 +1,300 @@
+"""Order files as GMs really get them (docs/orders.md, "Files as GMs get them"): every
+encoding, every way of naming a power, sections that never leak, the last order for a unit,
+mail-shaped text, and the other judges' and keyboards' notation."""
+
+from __future__ import annotations
+
+import codecs
+
+import pytest
+
+from mobadj.mobtown.notation import parse_mobtown_orders
+from mobadj.orders.errors import OrderError
+from mobadj.orders.files import read_order_files
+from mobadj.orders.mailtext import mail_lines, strip_quotes_and_signature
+from mobadj.orders.parser import (
+    MAX_ERRORS_PER_LINE,
+    MAX_LINE,
+    OrderParser,
+    parse_order,
+    parse_orders,
+    parser_for,
+)
+from mobadj.orders.spelling import PrefixNames, normalise
+from mobadj.orders.textfile import decode_text, read_text_file
+
+TEXT = "Germany:\nA München - Ruh\n"
+
+
+# -- encodings -------------------------------------------------------------------------------
+@pytest.mark.parametrize(("data", "notice"), [
+    (TEXT.encode("utf-8"), None),
+    (codecs.BOM_UTF8 + TEXT.encode("utf-8"), None),
+    (TEXT.encode("utf-16"), "read as UTF-16 (byte-order mark)"),  # with its BOM
+    (codecs.BOM_UTF16_BE + TEXT.encode("utf-16-be"), "read as UTF-16 (byte-order mark)"),
+    (TEXT.encode("utf-32"), "read as UTF-32 (byte-order mark)"),
+    (TEXT.encode("cp1252"), "not UTF-8 (byte 13); read as Windows-1252 (cp1252)"),  # 1-based
+    (TEXT.encode("latin-1") + b"\x81", "read as Latin-1 (ISO 8859-1)"),  # not cp1252 either
+], ids=["utf-8", "utf-8-bom", "utf-16-le", "utf-16-be", "utf-32", "cp1252", "latin-1"])
+def test_every_encoding_reads_the_same_orders(std, tmp_path, data, notice) -> None:
+    path = tmp_path / "orders.txt"
+    path.write_bytes(data)
+    text, said = read_text_file(path)
+    assert text.rstrip("\x81") == TEXT
+    if notice is None:
+        assert said is None
+    else:
+        assert said.startswith("orders.txt: ") and said.endswith(notice)
+    result = parse_orders(text, std)
+    assert [(p.power, str(p.order)) for p in result.orders] == [("GERMANY", "A MUN - RUH")]
+
+
+def test_a_byte_order_mark_left_in_the_text_does_not_hide_the_first_header(std) -> None:
+    result = parse_orders("\ufeffRussia:\nA MOS - UKR", std)
+    assert result.ok and result.orders[0].power == "RUSSIA"
+
+
+def test_bad_bytes_after_a_bom_are_shown_not_fatal() -> None:
+    text, notice = decode_text(codecs.BOM_UTF8 + b"A PAR H\n\xff\n", "x.txt")
+    assert text.startswith("A PAR H") and "\ufffd" in text and "not valid UTF-8" in notice
+
+
+# -- power sections --------------------------------------------------------------------------
+@pytest.mark.parametrize("header", [
+    "France:", "FRANCE:", "france", "FRANCE", "France (Ann):", "France (Ann)", "  Fr:", "Fr",
+    "FRA", "France -", "France.",
+])
+def test_every_header_form_starts_the_section(std, header) -> None:
+    result = parse_orders(f"England:\nF LON - NTH\n{header}\nA PAR - BUR\nA MAR H", std)
+    assert result.errors == [], result.errors
+    assert [p.power for p in result.orders] == ["ENGLAND", "FRANCE", "FRANCE"]
+
+
+@pytest.mark.parametrize("line", ["France (Ann): A PAR - BUR", "En: F LON - NTH",
+                                  "Ge A MUN H", "Russia:A MOS H"])
+def test_a_header_with_orders_on_the_same_line(std, line) -> None:
+    result = parse_orders(line, std)
+    assert result.ok and result.orders[0].power is not None
+
+
+@pytest.mark.parametrize(("abbreviation", "power"), [
+    ("Au", "AUSTRIA"), ("En", "ENGLAND"), ("Fr", "FRANCE"), ("Ge", "GERMANY"), ("It", "ITALY"),
+    ("Ru", "RUSSIA"), ("Tu", "TURKEY"), ("ENG", "ENGLAND"), ("E", "ENGLAND")])
+def test_usual_abbreviations_name_the_powers(std, abbreviation, power) -> None:
+    result = parse_orders(f"{abbreviation}:\nA PAR H", std)
+    assert result.ok and result.orders[0].power == power
+
+
+def test_an_unreadable_line_ends_the_section(std) -> None:
+    """France's orders are not England's because a header was not understood."""
+    text = "England:\nF LON - NTH\nFrance's orders\nA PAR - BUR\nA MAR S A PAR - BUR\n"
+    result = parse_orders(text, std)
+    assert [(p.power, str(p.order)) for p in result.orders] == [
+        ("ENGLAND", "F LON - NTH"), (None, "A PAR - BUR"), (None, "A MAR S A PAR - BUR")]
+    [error] = result.errors
+    assert error.line == 3 and "England's section ends here" in str(error)
+    assert "each unit's owner" in str(error)
+
+
+def test_a_bad_order_line_ends_the_section_too(std) -> None:
+    result = parse_orders("England:\nF LON - NTHH\nF EDI - NWG", std)
+    assert [p.power for p in result.orders] == [None]
+    assert "England's section ends here" in str(result.errors[0])
+
+
+def test_a_section_ending_falls_back_to_the_sender(std) -> None:
+    """For a mail the default power is the sender's: an unreadable line returns to it."""
+    result = parse_orders("France:\nA PAR H\nblah blah\nA MAR H", std, power="ENGLAND")
+    assert [p.power for p in result.orders] == ["FRANCE", "ENGLAND"]
+    assert str(result.errors[0]).endswith("(France's section ends here)")
+
+
+def test_a_misspelt_header_is_read_with_a_warning(std) -> None:
+    for header in ("Germnay:", "Germnay", "GERMNAY"):
+        result = parse_orders(f"{header}\nA MUN H", std)
+        assert result.ok and result.orders[0].power == "GERMANY"
+        assert [str(w) for w in result.warnings] == [
+            f"line 1, column 1: unknown power '{header.rstrip(':')}', read as Germany"]
+
+
+def test_an_unknown_power_section_is_ignored_not_given_away(std) -> None:
+    result = parse_orders("England:\nF LON H\nZork:\nA PAR H\nFrance:\nA MAR H", std)
+    assert [(p.power, str(p.order)) for p in result.orders] == [
+        ("ENGLAND", "F LON H"), ("FRANCE", "A MAR H")]
+    assert "ignored: this order is in the section of the unknown power 'Zork'" in str(
+        result.errors[1])
+
+
+# -- last order wins -------------------------------------------------------------------------
+def test_the_last_order_for_a_unit_counts(std) -> None:
+    text = "France:\nA PAR - BUR\nA MAR H\nA PAR - PIC\nF BRE H; BRE - MAO\nBuild A PAR\n" \
+           "Build A PAR"
+    result = parse_orders(text, std).last_order_wins()
+    assert [str(p.order) for p in result.orders] == [
+        "A MAR H", "A PAR - PIC", "BRE - MAO", "Build A PAR", "Build A PAR"]
+    assert [str(w) for w in result.warnings] == [
+        "line 2, column 1: 'A PAR - BUR' is replaced by the later order 'A PAR - PIC' "
+        "(line 4): the last order for a unit counts",
+        "line 5, column 1: 'F BRE H' is replaced by the later order 'BRE - MAO' (line 5): "
+        "the last order for a unit counts"]
+
+
+def test_orders_of_different_units_or_powers_both_stand(std) -> None:
+    text = "England: F BRE - ENG\nFrance: F BRE H\nA BRE H\n"  # two powers; two unit types
+    result = parse_orders(text, std).last_order_wins()
+    assert len(result.orders) == 3 and not result.warnings
+
+
+def test_last_order_wins_across_files(std, tmp_path) -> None:
+    first, second = tmp_path / "monday.txt", tmp_path / "tuesday.txt"
+    first.write_text("France:\nA PAR - BUR\nA MAR H\n")
+    second.write_text("France:\nA PAR - PIC\n")
+    files = read_order_files([first, second], std)
+    assert [str(p.order) for p in files.orders] == ["A MAR H", "A PAR - PIC"]
+    assert files.warnings == [
+        "monday.txt: line 2, column 1: 'A PAR - BUR' is replaced by the later order "
+        "'A PAR - PIC' (line 2 of tuesday.txt): the last order for a unit counts"]
+    kept = read_order_files([first, second], std, duplicates="first")
+    assert len(kept.orders) == 3 and kept.warnings == []
+    with pytest.raises(ValueError, match="duplicate_orders must be last or first"):
+        read_order_files([first], std, duplicates="middle")
+
+
+# -- mail-shaped text ------------------------------------------------------------------------
+MAIL = """Hi GM,
+
+France:
+A PAR - BUR
+> A PAR - PIC
+|> F BRE - MAO
+A MAR S A PAR - BUR
+
+Cheers,
+Ann
+Sent from my iPhone
+
+On Mon, 1 Jan 1901, Bob <bob@example.org> wrote:
+> England: F LON - NTH
+"""
+
+
+def test_the_mail_reader_keeps_only_what_the_writer_wrote() -> None:
+    assert strip_quotes_and_signature(MAIL) == "\nFrance:\nA PAR - BUR\nA MAR S A PAR - BUR"
+    lines = mail_lines(MAIL).split("\n")
+    assert len(lines) == len(MAIL.split("\n"))  # line numbers kept for error messages
+    assert lines[3] == "A PAR - BUR" and lines[4] == "" and lines[8] == "" and lines[9] == ""
+
+
+@pytest.mark.parametrize(("tail", "kept"), [
+    ("-- \nAnn Smith\nParis", 1), ("__\nsig", 1), ("Thanks\nAnn", 1), ("Best regards,\nAnn\n"
+     "Rue de Rivoli 1\nParis", 1), ("Get Outlook for Android", 1), ("Thanks!\nA MAR H", 2),
+    ("-----Original Message-----\nA MAR H", 1), ("Am Montag schrieb Bob:\nA MAR H", 1),
+])
+def test_signatures_and_sign_offs(tail, kept) -> None:
+    body = strip_quotes_and_signature(f"A PAR H\n{tail}")
+    assert len([line for line in body.split("\n") if " " in line and "H" in line]) == kept
+
+
+def test_the_judge_uses_the_same_reader() -> None:
+    from mobadj.judge import mailparse
+
+    assert mailparse.strip_quotes_and_signature is strip_quotes_and_signature
+
+
+# -- notation --------------------------------------------------------------------------------
+NOTATION = [
+    ("A PAR -- BUR", "A PAR - BUR"), ("A PAR--BUR", "A PAR - BUR"),
+    ("A PAR --> BUR", "A PAR - BUR"),
+    ("A PAR \u2212 BUR", "A PAR - BUR"), ("A PAR \u2010 BUR", "A PAR - BUR"),
+    ("A PAR\u2014BUR", "A PAR - BUR"), ("A PAR \u21d2 BUR", "A PAR - BUR"),
+    ("A PAR \u27f6 BUR", "A PAR - BUR"), ("A PAR H.", "A PAR H"),
+    ("F MAO - SPA/SC.", "F MAO - SPA/SC"), ("A PAR S A MAR - BUR.", "A PAR S A MAR - BUR"),
+    ("A LON - NWY (via convoy)", "A LON - NWY via convoy"),
+    ("A LON - NWY (VIA)", "A LON - NWY via convoy"), ("A PAR S A MAR (hold)", "A PAR S A MAR"),
+    ("A PAR (hold)", "A PAR H"), ("F Gulf of Lyons - TYS", "F LYO - TYS"),
+    ("F Helgoland - NTH", "F HEL - NTH"), ("F East Med - AEG", "F EAS - AEG"),
+    ("F West Med H", "F WES H"), ("A München - Ruhr", "A MUN - RUH"),
+    ("A Mosc - War", "A MOS - WAR"), ("A Bohem - Mun", "A BOH - MUN"),
+    ("A Burg - Par", "A BUR - PAR"), ("A Yorks - Lon", "A YOR - LON"),
+    ("F Mid Atl - Bre", "F MAO - BRE"), ("A PAR m BUR", "A PAR - BUR"),
+    ("A PAR M BUR", "A PAR - BUR"), ("w", "Waive"), ("W", "Waive"), ("waive", "Waive"),
+    ("b a par", "Build A PAR"), ("B F STP/NC", "Build F STP/NC"), ("r a par", "Remove A PAR"),
+    ("R F BRE", "Remove F BRE"), ("d a par", "A PAR Disband"), ("D F ADR", "F ADR Disband"),
+]
+
+
+@pytest.mark.parametrize(("text", "canonical"), NOTATION, ids=[n[0] for n in NOTATION])
+def test_notation(std, text, canonical) -> None:
+    for parser in (parser_for(std), OrderParser(std, fast=False)):
+        assert str(parser.parse_order(text)) == canonical
+
+
+@pytest.mark.parametrize("text", ["A Nort - BUR", "F Gulf - BUR", "A Sai - MOS"])
+def test_a_prefix_must_be_unique_and_long_enough(std, text) -> None:
+    """North Sea, North Africa or the North Atlantic?  "Sai" (Saint Petersburg) is too short."""
+    with pytest.raises(OrderError, match="unknown province"):
+        parse_order(text, std)
+
+
+def test_prefixes_find_only_unique_beginnings(std) -> None:
+    prefixes = PrefixNames(std)
+    assert prefixes.find("Mosc") == "MOS" and prefixes.find("bohem") == "BOH"
+    assert prefixes.find("Norw") is None  # Norway or the Norwegian Sea
+    assert prefixes.find("Sai") is None and prefixes.find("Sain") == "STP"  # 4 letters at least
+
+
+def test_normalising_keeps_every_column() -> None:
+    for text in ("A PAR \u2212 BUR", "A LON - NWY (via convoy)", "A PAR S A MAR ( hold )"):
+        assert len(normalise(text)) == len(text)
+    assert normalise("F MAO - SPA/SC.") == "F MAO - SPA/SC"
+
+
+MOBTOWN_NOTATION = [
+    ("G(Tam)\u2212U\u2212Ext", "G Tam - U - Ext"), ("G Lex -- Col.", "G Lex - Col"),
+    ("G(Lex)\u2013Col", "G Lex - Col"), ("G Lex m Col", "G Lex - Col"),
+    ("G(PPU) S G(Mic) (hold)", "G PPU S G Mic"), ("b g lex", "Build G Lex"),
+    ("r g lex", "Remove G Lex"), ("w", "Waive"), ("G Lexing - Colum", "G Lex - Col"),
+    ("D Lex", "D Lex"),  # D is the Don here, not njudge's disband
+]
+
+
+@pytest.mark.parametrize(("text", "canonical"), MOBTOWN_NOTATION,
+                         ids=[n[0] for n in MOBTOWN_NOTATION])
+def test_mobtown_notation(text, canonical) -> None:
+    from mobadj.board.loader import load_map
+
+    result = parse_mobtown_orders(text, load_map("mobtown2"))
+    assert result.ok and [str(p.order) for p in result.orders] == [canonical]
+
+
+def test_subway_is_offered_only_where_there_are_subways(std, mini) -> None:
+    standard = parse_orders("A PAR -- - BUR", std).errors[0]
+    assert "U (subway)" not in str(standard) and standard.expected == ("a province",)
+    mobtown = parse_orders("G Lex - - Col", mini).errors[0]
+    assert "U (subway)" in str(mobtown)
+
+
+# -- limits ----------------------------------------------------------------------------------
+def test_a_line_too_long_is_an_error_not_a_wait(std) -> None:
+    line = "A PAR - " + "BUR " * 400
+    result = parse_orders(f"England:\nF LON H\n{line}\nA LVP H", std)
+    [error] = result.errors
+    assert error.line == 3 and f"too long: {len(line):,} characters (at most {MAX_LINE:,})" in \
+        error.message
+    with pytest.raises(OrderError, match="too long"):
+        parse_order(line, std)
+
+
+def test_a_line_of_many_bad_orders_stops_early(std) -> None:
+    line = ", ".join(f"A X{i} H" for i in range(40))
+    result = parse_orders(line, std)
+    assert len(result.errors) == MAX_ERRORS_PER_LINE + 1
+    assert "the rest of the line is not read" in result.errors[-1].message
+
+
+def test_only_a_don_travels_with_a_unit(std, mini) -> None:
+    """Found by the fuzz test: "F+A STP/NC - NWY" was read as a move with a Don, whose
+    canonical text ("F+D ...") the standard map cannot read back."""
+    with pytest.raises(OrderError, match=r"unexpected '\+A': only a Don travels with a unit"):
+        parse_order("F+A STP/NC - NWY", std)
+    assert str(parse_order("G+D Lex - Col", mini)) == "G+D Lex - Col"
