@@ -1,9 +1,12 @@
-"""Card-game simulation benchmark (``make bench`` runs it with ``--write``).
+"""Card-game simulation benchmark and bot duels (``make bench`` runs it with ``--write``).
 
 Runs each game's ``mobadj play GAME --simulate 10000`` in a fresh process, with the player
 count and options the issues name, and records wall-clock and CPU seconds together with the
-simulation's own JSON (finished games, invalid actions, invariant violations).  ``--write``
-replaces the "Card games" section of docs/performance.md and nothing else.
+simulation's own JSON (finished games, invalid actions, invariant violations).  Then plays
+each game's standard bot in one seat against its first bot (level "basic") in the others,
+over 1,000 seeded games (:func:`mobadj.cards.duel.duel`): the standard bot must win more
+than its fair share.  ``--write`` replaces the "Card games" section of docs/performance.md
+and nothing else.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 MOBADJ = Path(sys.executable).with_name("mobadj")
@@ -29,6 +33,45 @@ RUNS = (
     ("irontriangle", 5, (), 60),
     ("microcity", 1, (), 60),
 )
+# (game, players, options) of the bot duels: the player counts above; Micro City's bots
+# meet in its competitive mode (the solo and cooperative modes have no opponent)
+DUELS: tuple[tuple[str, int, dict[str, Any]], ...] = (
+    ("micromob", 4, {"modules": 4}),
+    ("irontriangle", 5, {}),
+    ("microcity", 2, {"mode": "competitive"}),
+)
+
+
+def run_duel(game: str, players: int, options: dict[str, Any], games: int, seed: int) -> dict:
+    """The standard bot (one rotating seat) against the basic bot, with its CPU seconds."""
+    from mobadj.cards.duel import duel
+    from mobadj.cards.registry import bot_levels
+
+    levels = bot_levels(game)
+    started = time.process_time()
+    result = duel(game, levels["standard"](), levels["basic"](), games, seed=seed,
+                  players=players, options=options)
+    return {**result, "cpu": time.process_time() - started}
+
+
+def duel_lines(duels: list[dict]) -> list[str]:
+    lines = [
+        "Bots: each game's standard bot (the default) in one seat, rotating, against its first",
+        "bot (`basic`, kept for this comparison) in the others, over seeded games",
+        "(`mobadj.cards.duel.duel`, game i dealt from seed + i; a shared win counts as a share):",
+        "",
+        "| game | players, options | games | standard bot wins | fair share | wins by seat | CPU |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for d in duels:
+        opts = ", ".join(f"{k}={v}" for k, v in d["options"].items())
+        seats = " / ".join(f"{w:g}" for w in d["wins_by_seat"])
+        lines.append(
+            f"| {d['game']} | {d['players']}{', ' + opts if opts else ''} | {d['games']} "
+            f"| {100 * d['win_rate']:.1f} % | {100 * d['fair_share']:.1f} % | {seats} "
+            f"| {d['cpu']:.0f} s |"
+        )
+    return lines + [""]
 
 
 def run(game: str, players: int, options: tuple[str, ...], games: int, seed: int) -> dict:
@@ -46,7 +89,7 @@ def run(game: str, players: int, options: tuple[str, ...], games: int, seed: int
     return {**json.loads(out), "wall": wall, "cpu": cpu, "command": " ".join(cmd[1:])}
 
 
-def section(results: list[dict], targets: list[int]) -> str:
+def section(results: list[dict], targets: list[int], duels: list[dict]) -> str:
     load = os.getloadavg()[0]
     lines = [
         TITLE,
@@ -65,6 +108,8 @@ def section(results: list[dict], targets: list[int]) -> str:
             f"| {r['invariant_violations']} |"
         )
     lines += ["", "Wall-clock time suffers when other work shares the cores; CPU time less.", ""]
+    if duels:
+        lines += duel_lines(duels)
     return "\n".join(lines)
 
 
@@ -82,6 +127,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000, help="games per simulation")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--duel-games", type=int, default=1_000,
+                        help="games per bot duel (0: no duels)")
     parser.add_argument("--write", action="store_true", help="replace the section in docs")
     args = parser.parse_args()
     results = []
@@ -89,7 +136,12 @@ def main() -> None:
         result = run(game, players, options, args.games, args.seed)
         print(json.dumps(result), flush=True)
         results.append(result)
-    text = section(results, [target for *_, target in RUNS])
+    duels = []
+    for game, players, opts in DUELS if args.duel_games else ():
+        result = run_duel(game, players, opts, args.duel_games, args.seed)
+        print(json.dumps(result), flush=True)
+        duels.append(result)
+    text = section(results, [target for *_, target in RUNS], duels)
     if args.write:
         write_section(text)
     else:

@@ -16,6 +16,12 @@ card).  It lists them per player in :meth:`GameState.free_commands` and :meth:`G
 lets such a command through whoever is to act; the judge applies them at once by mail and the
 terminal takes them with a seat prefix (``P3: say ...``).
 
+Undo: a player may take back their last action (before anyone else acts) unless it used
+chance or hidden information: :func:`undo_refusal` refuses any action that drew from the
+state's RNG (every roll, shuffle and random pick goes through it) or moved something out of
+what :meth:`GameState.hidden_from` the player (a draw from a face-down pile, sealed choices
+turned up).  Games only declare what is hidden; no game keeps a list of undoable actions.
+
 Options: a game that lists its options in :attr:`GameState.known_options` has every other
 option refused at set-up, with a did-you-mean; games that leave it ``None`` check their own.
 """
@@ -25,6 +31,7 @@ from __future__ import annotations
 import difflib
 import random
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
@@ -189,9 +196,22 @@ class GameState(ABC):
         """Broken invariants (card conservation, resource bounds...); [] when all hold."""
         return []
 
+    def hidden_from(self, player: int) -> Counter[tuple[str, Any]]:
+        """Everything ``player`` cannot see now, as ``(place, item)`` pairs counted with
+        their multiplicity: the draw piles, other players' hands, sealed choices, face-down
+        cards.  The place names how the item is hidden, so an item that is partly shown
+        without moving (an offer whose back is turned up) changes its place.
+
+        Undo compares it before and after an action (:func:`undo_refusal`): an action that
+        takes anything out of it cannot be taken back.  Games with hidden information must
+        override it (a test checks that each one does and that it is complete)."""
+        return Counter()
+
     def can_undo(self, player: int, action: Any) -> bool:
-        """May ``player`` take back ``action`` (their last)?  Not across hidden draws."""
-        return False
+        """Game-specific limits on taking back ``action`` (``player``'s last), beyond the
+        chance and hidden-information check every game gets (:func:`undo_refusal`): e.g.
+        table talk that the others have heard."""
+        return True
 
     def free_commands(self, player: int) -> list[str]:
         """Commands ``player`` may give now even when it is not their turn, as help text whose
@@ -247,6 +267,23 @@ class GameState(ABC):
     @classmethod
     def new(cls, players: int, seed: int, options: dict[str, Any] | None = None) -> Self:
         return cls(players=players, seed=seed, options=dict(options or {}))
+
+
+def undo_refusal(before: GameState, after: GameState, player: int, action: Any) -> str | None:
+    """Why ``action``, which took ``before`` to ``after``, may not be taken back (None: it
+    may).  Nothing that used chance or hidden information is ever undone: the state's RNG
+    must not have moved (no die rolled, nothing shuffled or drawn at random), nothing may
+    have left what was hidden from ``player``, and the game's own :meth:`can_undo` must agree.
+    """
+    if after.is_over():
+        return "the game is over"
+    if before.rng.getstate() != after.rng.getstate():
+        return "that action cannot be undone: it used chance (a roll, a shuffle or a draw)"
+    if before.hidden_from(player) - after.hidden_from(player):
+        return "that action cannot be undone: it drew or turned up something hidden"
+    if not before.can_undo(player, action):
+        return "that action cannot be undone"
+    return None
 
 
 class Bot(ABC):

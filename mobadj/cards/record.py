@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mobadj.cards.protocol import GameError, GameState, IllegalAction
+from mobadj.cards.protocol import GameError, GameState, IllegalAction, undo_refusal
 from mobadj.cards.registry import canonical_name, game_class
 
 SCHEME = "hmac-sha256"  # HMAC-SHA256(key = the salt's 32 bytes, message = "<game>:<seed>")
@@ -225,8 +225,9 @@ def undo_last(game: str, state: GameState, player: int) -> GameState:
     record = GameRecord.of(game, state)
     before = record.replay(len(record.actions) - 1)
     action = before.parse(player, record.actions[-1][1])
-    if not before.can_undo(player, action):
-        raise IllegalAction("that action cannot be undone (it revealed or drew something)")
+    refusal = undo_refusal(before, state, player, action)
+    if refusal:
+        raise IllegalAction(refusal)
     return before
 
 

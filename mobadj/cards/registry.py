@@ -48,3 +48,15 @@ def game_class(name: str) -> type[GameState]:
 
 def bot_class(name: str) -> type[Bot]:
     return _load(GAMES[canonical_name(name)][1])
+
+
+def bot_levels(name: str) -> dict[str, type[Bot]]:
+    """A game's bots by level name (its bot module's ``BOT_LEVELS``): "standard" is the
+    default bot; "basic" the first one, kept so the two can be compared."""
+    module = importlib.import_module(_bot_module(name))
+    levels = getattr(module, "BOT_LEVELS", None)
+    return dict(levels) if levels else {"standard": bot_class(name)}
+
+
+def _bot_module(name: str) -> str:
+    return GAMES[canonical_name(name)][1].split(":")[0]

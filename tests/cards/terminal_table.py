@@ -37,17 +37,28 @@ def _micromob_secrets(state: Any, viewer: int | None) -> set[str]:
 
 def _irontriangle_secrets(state: Any, viewer: int | None) -> set[str]:
     """Names of cards in other hands, the draw pile and others' face-down offers; the other
-    seats' secret roles until the end."""
+    seats' secret roles until the end.  The last round's Job, picked and revealed offers
+    and the viewer's own offer are known to the viewer wherever they went since (discarded
+    before the refill, they may be shuffled and drawn at once)."""
     cards = state.deck.cards
-    hidden = {cards[c].name for c in state.draw_pile}
+    last = state.last
+    known = set()
+    if last:
+        known = {last["job"], *(last["offers"][p] for p in last["revealed"])}
+        if viewer in last["offers"]:
+            known.add(last["offers"][viewer])
+    if viewer is not None:  # its own hand (a card may have been someone's offer last round)
+        known.update(state.hands[viewer])
+    hidden = {cards[c].name for c in state.draw_pile if c not in known}
     for p in range(state.players):
         if p == viewer:
             continue
-        hidden.update(cards[c].name for c in state.hands[p])
+        hidden.update(cards[c].name for c in state.hands[p] if c not in known)
         if p in state.offers:
             hidden.add(cards[state.offers[p]].name)
         last = state.last
-        if last and p in last["offers"] and p not in last["revealed"]:
+        if last and p in last["offers"] and p not in last["revealed"] \
+                and last["offers"][p] not in known:
             hidden.add(cards[last["offers"][p]].name)
         if not state.is_over():
             hidden.add(state.deck.roles[state.roles[p]].name)

@@ -3,8 +3,8 @@
 Phases of a round (rulebook "Game Play"): ``job`` (the Mob Boss plays a Job and names the
 feature wanted) -> ``offer`` (every other player offers a card face down, simultaneously)
 -> ``negotiate`` (anyone may talk; the boss ends it by picking) -> at the pick the tracks move,
-hands are refilled and the next round starts.  The offers that were not picked stay on the
-table until the next Job is played: their owners may ``reveal`` them until then.  ``say`` and
+the round's cards are discarded, hands are refilled and the next round starts.  The owners
+of the offers that were not picked may ``reveal`` them until the next Job is played.  ``say`` and
 ``reveal`` are the two commands a player may give out of turn (they change no track).
 Rulings for what the rulebook leaves open are in docs/cards/irontriangle.md and are named
 "ruling" in the comments here.
@@ -12,6 +12,7 @@ Rulings for what the rulebook leaves open are in docs/cards/irontriangle.md and 
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -51,7 +52,7 @@ class IronTriangleState(GameState):
         simultaneous=True,
         chance=True,
         hidden_information=True,
-        rules_version="iron-triangle-1",
+        rules_version="iron-triangle-2",  # 2: the round's cards are discarded before the refill
         deck_version=_DECK.version,
     )
     known_options: ClassVar[dict[str, str] | None] = {}  # no options: any one is refused
@@ -64,9 +65,8 @@ class IronTriangleState(GameState):
     feature: str | None = field(init=False, default=None)
     offers: dict[int, int] = field(init=False, default_factory=dict)  # player -> card
     pending: list[int] = field(init=False, default_factory=list)  # still to offer
-    # the last round's cards stay on the table until the next Job is played
+    # the last round's offers, which their owners may reveal until the next Job is played
     last: dict[str, Any] = field(init=False, default_factory=dict)
-    table: list[int] = field(init=False, default_factory=list)
     hands: list[list[int]] = field(init=False, default_factory=list)
     draw_pile: list[int] = field(init=False, default_factory=list)
     discard: list[int] = field(init=False, default_factory=list)
@@ -191,16 +191,31 @@ class IronTriangleState(GameState):
         return sorted(tied)  # unreachable: every cube is on the Time track
 
     def can_undo(self, player: int, action: Any) -> bool:
-        """A job or an offer may be taken back before anyone else acts; a pick (it reveals
-        a card and draws), table talk (already heard) and a reveal may not."""
-        if isinstance(action, Offer):
-            return self.phase == "offer" and len(self.pending) > 1  # the last showed the backs
-        return isinstance(action, PlayJob)
+        """Table talk has been heard and a revealed card seen: neither is taken back (draws
+        and turned-up offers are refused for every game, see :meth:`hidden_from`)."""
+        return not isinstance(action, Say | Reveal)
+
+    def hidden_from(self, player: int) -> Counter[tuple[str, Any]]:
+        """The draw and discard piles (the offers of the last round that were not picked
+        lie face down there), the others' hands, roles and offers: sealed while offers are
+        made, face down with the back shown once all are in."""
+        hidden: Counter[tuple[str, Any]] = Counter(("draw pile", c) for c in self.draw_pile)
+        hidden.update(("discard pile", c) for c in self.discard)
+        offer_place = "sealed offer" if self.phase == "offer" else "face-down offer"
+        for q in range(self.players):
+            if q == player:
+                continue
+            hidden.update((f"P{q + 1} hand", c) for c in self.hands[q])
+            if self.phase != "over":
+                hidden[(f"P{q + 1} role", self.roles[q])] += 1
+            if q in self.offers:
+                hidden[(f"P{q + 1} {offer_place}", self.offers[q])] += 1
+        return hidden
 
     def check_invariants(self) -> list[str]:
         """Cards and money conserved, no one below $1 (cheap: it runs at every step of a
         simulation; :meth:`deep_invariants` checks everything, for tests)."""
-        n_cards = (len(self.draw_pile) + len(self.discard) + len(self.offers) + len(self.table)
+        n_cards = (len(self.draw_pile) + len(self.discard) + len(self.offers)
                    + sum(map(len, self.hands)) + (self.job is not None))
         money = self.money
         if (n_cards == self._n_cards and sum(money) + self.money_lost == self._n_money
@@ -220,7 +235,7 @@ class IronTriangleState(GameState):
             bad.append("a Money cube is past the last space")
         if max(self.quality) > self._quality_last or min(self.quality) < 0:
             bad.append("a Quality cube is off the track")
-        cards = [*self.draw_pile, *self.discard, *self.offers.values(), *self.table,
+        cards = [*self.draw_pile, *self.discard, *self.offers.values(),
                  *(c for h in self.hands for c in h)]
         if self.job is not None:
             cards.append(self.job)
@@ -280,10 +295,7 @@ class IronTriangleState(GameState):
             raise IllegalAction(f"name one feature: {', '.join(FEATURES)}")
         card = self._card_in_hand(player, action.card)
         self.hands[player].remove(card)
-        # the last round's cards leave the table: the time to reveal them is over
-        self.discard.extend(self.table)
-        self.table = []
-        self.last = {}
+        self.last = {}  # the time to reveal the last round's offers is over
         self.job, self.feature = card, action.feature
         job = self.deck.cards[card]
         self.log(f"Round {self.round}: P{player + 1}, the Mob Boss, plays the job "
@@ -336,12 +348,14 @@ class IronTriangleState(GameState):
         offer = self.deck.cards[self.offers[target]]
         self.stats[f"pick_{offer.back}"] += 1
         self._score_offer(player, target)
-        # the played cards stay on the table; the others may reveal theirs "at this time"
+        # the others may reveal their offers "at this time" (ruling: until the next Job)
         assert self.job is not None
         self.last = {"boss": player, "job": self.job, "feature": self.feature,
                      "offers": dict(self.offers), "chosen": target,
                      "revealed": [target], "open": True}
-        self.table = [self.job, *self.offers.values()]
+        # "all cards played this round are discarded", then everyone draws back to three
+        self.discard.append(self.job)
+        self.discard.extend(self.offers.values())
         self.job = self.feature = None
         self.offers = {}
         self._end_round()
@@ -399,8 +413,8 @@ class IronTriangleState(GameState):
 
     # -- round structure --------------------------------------------------------------------
     def _end_round(self) -> None:
-        """Refill hands to three and start the next round (the played cards are discarded
-        when the next Job is played, so the unpicked ones can still be revealed)."""
+        """Refill hands to three (the round's cards are already discarded, so they may be
+        shuffled into a new draw pile) and start the next round."""
         self.stats["rounds"] += 1
         if len(self.stacks[-1]) == self.players:  # every cube is on the finish space
             self._end_game()
@@ -419,8 +433,12 @@ class IronTriangleState(GameState):
         self._start_round()
 
     def _reshuffle(self) -> None:
-        """Ruling: an empty draw pile is refilled by shuffling the discards."""
+        """Ruling: an empty draw pile is refilled by shuffling the discards, the round just
+        played included.  Its offers go into the new pile, so the time to reveal them ends
+        (a card may now be in someone's hand); what was shown of that round stays known."""
         self.draw_pile, self.discard = self.discard, []
+        if self.last:
+            self.last["open"] = False
         self.rng.shuffle(self.draw_pile)
         self.stats["reshuffles"] += 1
         self.log("The discard pile is shuffled into a new draw pile.")
@@ -543,7 +561,7 @@ class IronTriangleState(GameState):
         return data
 
     def _last_view(self, player: int | None) -> dict[str, Any]:
-        """The last round's cards on the table: the picked offer, and the others by choice."""
+        """The last round's cards: the job, the picked offer, and the others by choice."""
         last, deck = self.last, self.deck
         offers = []
         for p, card in sorted(last["offers"].items()):

@@ -8,6 +8,7 @@ rulings for what the rulebook leaves open are in ``docs/cards/miceheist.md``.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -616,7 +617,7 @@ class MiceHeistState(GameState):
         most = max(self.stash[p] for p in tied)
         return [p for p in tied if self.stash[p] == most]
 
-    # -- checks, undo --
+    # -- checks, what undo may not cross --
     def check_invariants(self) -> list[str]:
         """Cheese, chips and track markers are conserved; skill limits hold."""
         if self.phase == BET and self.pending:
@@ -652,20 +653,13 @@ class MiceHeistState(GameState):
             self._skills_changed = False
         return bad
 
-    def can_undo(self, player: int, action: Any) -> bool:
-        """Undo is allowed until something is revealed or drawn (ruling R13)."""
-        if isinstance(action, Select):
-            order = [(player + k) % self.players for k in range(1, self.players)]
-            return any(self.stash[p] or self.covered[p] for p in order)
-        if isinstance(action, Bet):
-            return self.phase == BET and len(self.pending) > 1
-        if isinstance(action, Use) and self.obstacle is not None:
-            skill = self.data.skills.get(action.skill)
-            ob = self.obstacle
-            return skill is not None and not any(
-                e.kind == "draw" and ob.meets(e.condition) for e in skill.effects
-            )
-        return False
+    def hidden_from(self, player: int) -> Counter[tuple[str, Any]]:
+        """The face-down upgrade deck, the bag, and the other players' sealed bets."""
+        hidden: Counter[tuple[str, Any]] = Counter(("upgrade deck", k) for k in self.deck)
+        hidden.update(("bag", c) for c in self.bag)
+        hidden.update((f"{seat(q)} sealed bet", str(b)) for q, b in self.sealed.items()
+                      if q != player)
+        return hidden
 
     # -- views --
     def _name(self, key: str) -> str:

@@ -1,4 +1,12 @@
-"""MicroCityBot: a look-ahead player for every mode.
+"""Micro City bots: ``MicroCityBot`` (level "standard", the default) and the first bot,
+``MicroCityBasicBot`` (level "basic"), kept so that the two can be compared.
+
+Both are the look-ahead player described here; the standard bot differs in the competitive
+mode only: the basic one frees a marker by paying to remove *any* marker when its pool runs
+low, and a removed marker goes back to its owner, so it often paid to hand its opponent a
+marker; it also saw no harm in an effect removing the opponent's markers.  The standard bot
+removes only its own markers to refill its pool, and counts the opponent's markers in pool
+against a position.
 
 Outside the preparation phase it searches the rest of its own turn (card, Quarter action,
 bonus) on cheap copies of the state with a beam, scoring the end of the turn with a
@@ -114,8 +122,16 @@ def _reach_value(st: MicroCityState, player: int, need: list[int]) -> float:
     return v
 
 
-class MicroCityBot(Bot):
-    """Beam look-ahead over its own turn; rule-based preparation (see the module doc)."""
+class MicroCityBasicBot(Bot):
+    """The first bot (level "basic"): beam look-ahead over its own turn, rule-based
+    preparation (see the module doc)."""
+
+    def evaluate(self, st: MicroCityState, player: int) -> float:
+        return evaluate(st, player)
+
+    def removals(self, st: MicroCityState, player: int, acts: list[Any]) -> list[Any]:
+        """The marker removals the preparation phase may use to refill the pool."""
+        return [a for a in acts if isinstance(a, RemoveMarker)]
 
     def choose(self, state: GameState, player: int, rng: random.Random) -> Any:
         assert isinstance(state, MicroCityState)
@@ -138,7 +154,7 @@ class MicroCityBot(Bot):
         for a in acts:
             child = st.clone()
             child._apply(player, a)
-            children.append((evaluate(child, player), a, child))
+            children.append((self.evaluate(child, player), a, child))
         children.sort(key=lambda t: -t[0])
         width = BEAM[min(depth, len(BEAM) - 1)]
         out = []
@@ -193,7 +209,7 @@ class MicroCityBot(Bot):
 
         pool = st.pools[st.pool_of(player)]
         if pool <= 1 and st.time > 1:
-            pick = cheapest([a for a in acts if isinstance(a, RemoveMarker)])
+            pick = cheapest(self.removals(st, player, acts))
             if pick is not None:
                 return pick
         wanted = self._build_dice(st, player)
@@ -245,3 +261,57 @@ class MicroCityBot(Bot):
                 if spec is not None and spec.type == "residential" and st.inv[c] < 0:
                     wanted.update(st.quarter_dice(c))
         return wanted
+
+
+OPPONENT_MARKER = 30.0  # what a marker in the opponent's pool is worth to the opponent
+ADVANTAGE_PROGRESS = 100.0  # per victory point of a face-up Advantage card, when nearly met
+
+
+def advantage_progress(st: MicroCityState, player: int, cond: dict[str, Any]) -> float:
+    """How far ``player`` is toward an Advantage card's condition, 0..1."""
+    ((kind, arg),) = cond.items()
+    r = st.res[player]
+    if kind == "money":
+        done = r[3] / arg
+    elif kind == "each_material":
+        done = sum(min(1.0, x / arg) for x in r[:3]) / 3
+    elif kind == "materials":
+        done = sum(r[:3]) / arg
+    elif kind == "board_markers":
+        done = st.inv.count(player) / arg
+    elif kind == "type_markers":
+        specs = st.city.specs
+        done = sum(1 for c in range(18) if st.inv[c] == player and specs[c] is not None
+                   and specs[c].type == arg["type"]) / arg["count"]
+    elif kind == "goals":
+        done = sum(row.count(player) for row in st.goal_marks) / arg
+    elif kind == "upgraded":
+        done = st.sides.count("B") / arg
+    elif kind == "discards":
+        done = len(st.discards[player]) / arg
+    else:  # empty_pool
+        done = 1 - st.pools[player] / st.deck.competitive["markers"]
+    return min(1.0, done)
+
+
+class MicroCityBot(MicroCityBasicBot):
+    """Level "standard": in the competitive mode it never pays to hand the opponent a
+    marker back, and counts the opponent's markers in pool against a position."""
+
+    def evaluate(self, st: MicroCityState, player: int) -> float:
+        v = evaluate(st, player)
+        if st.cfg.competitive and st.result is None:
+            v -= OPPONENT_MARKER * st.pools[1 - player]
+            for adv in st.adv_row:  # the face-up Advantage cards it is getting close to
+                card = st.deck.advantages[adv - 1]
+                v += ADVANTAGE_PROGRESS * card.vp * advantage_progress(st, player,
+                                                                       card.condition) ** 2
+        return v
+
+    def removals(self, st: MicroCityState, player: int, acts: list[Any]) -> list[Any]:
+        mine = st.pool_of(player)
+        return [a for a in acts
+                if isinstance(a, RemoveMarker) and st.inv[st.cell(a.quarter)] == mine]
+
+
+BOT_LEVELS: dict[str, type[Bot]] = {"standard": MicroCityBot, "basic": MicroCityBasicBot}

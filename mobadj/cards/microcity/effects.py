@@ -166,7 +166,7 @@ def area_name(area: Op) -> str:
         return f"g{area[1] + 1}.{area[2] + 1}"
     if area[0] == "contract":
         return f"s{area[1] // 2 + 1}.{area[1] % 2 + 1}"
-    return f"stage{area[1] + 1}"
+    return f"stage{area[1] + 1}"  # a Building stage
 
 
 def position_word(pos: int) -> str:

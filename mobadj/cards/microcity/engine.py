@@ -10,6 +10,7 @@ operations in :mod:`.operations`, options in :mod:`.modes`, refusals in :mod:`.c
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, ClassVar
 
 from mobadj.cards.microcity import checks, operations, phases, setup_game
@@ -41,7 +42,7 @@ from mobadj.cards.microcity.effects import Op, Option, area_name, position_word
 from mobadj.cards.microcity.modes import Config
 from mobadj.cards.protocol import GameInfo, GameState, IllegalAction
 
-RULES_VERSION = "micro-city rulebook (shared/rules/micro-city.md), mobadj rulings 1"
+RULES_VERSION = "micro-city rulebook (shared/rules/micro-city.md), mobadj rulings 2"
 
 _DECK = load_deck()
 
@@ -165,14 +166,9 @@ class MicroCityState(GameState):
     def check_invariants(self) -> list[str]:
         return checks.invariants(self)
 
-    def can_undo(self, player: int, action: Any) -> bool:
-        """Undo is allowed unless the action ended the turn (the next dice were rolled)."""
-        if str(action) not in self._legal(player):
-            return False
-        trial = self.clone()
-        turn = trial.turn
-        trial._apply(player, action)
-        return trial.turn == turn and trial.result is None
+    def hidden_from(self, player: int) -> Counter[tuple[str, Any]]:
+        """The competitive Advantage deck (face down); the dice are chance (the RNG)."""
+        return Counter(("advantage deck", a) for a in self.adv_deck)
 
     # -- helpers used by phases and effects -------------------------------------------------
     def clone(self) -> MicroCityState:
@@ -226,13 +222,18 @@ class MicroCityState(GameState):
         return pos - 4 < len(self.city.seaports)
 
     def removable_areas(self, player: int) -> list[tuple[str, Op]]:
-        """Areas whose Investment marker an effect may remove: Quarters; in the competitive
-        mode also Goal areas and Contracts (either player's marker, rulebook "Retrieving
-        Investment markers").  Ruling: completed Building stages and solo Contracts keep
-        their markers."""
+        """Areas whose Investment marker an effect may remove ("any area": rulebook "PROJECT
+        CARDS"): Quarters and completed Building stages (not with ``stage_markers=fixed``);
+        in the competitive mode also Goal areas and Contracts (either player's marker,
+        rulebook "Retrieving Investment markers").  Ruling: solo Contracts keep theirs."""
         out: list[tuple[str, Op]] = [
             (CELL_NAMES[c], ("cell", c)) for c in range(18) if self.inv[c] >= 0
         ]
+        if self.cfg.stage_markers == "removable":
+            out += [
+                (area_name(("stage", k)), ("stage", k))
+                for k, o in enumerate(self.stage_marks) if o >= 0
+            ]
         if self.cfg.competitive:
             for gi, marks in enumerate(self.goal_marks):
                 out += [

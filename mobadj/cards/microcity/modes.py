@@ -9,6 +9,11 @@ Options (``--option key=value``):
 - ``building``: a challenge Building id (challenge mode; default the first, ``random`` draws).
 - ``expansions``: comma list of logistics, seaport, garden (any combination).
 - ``xcard``: true adds the cooperative X Project card.
+- ``stage_markers``: removable (default: "any area" includes Building stages, rulebook
+  "PROJECT CARDS"), or fixed (an earlier ruling: a completed stage keeps its marker).
+- ``seaport_upgrade``: return (default: in the competitive mode upgrading a Seaport returns
+  every marker on it to its owner's pool, rulebook "SEAPORT EXPANSION"), or keep (an
+  earlier ruling: the markers stay where they are).
 """
 
 from __future__ import annotations
@@ -23,7 +28,10 @@ from mobadj.cards.protocol import IllegalAction
 MODES = ("basic", "extended", "challenge", "competitive")
 DIFFICULTIES = ("easy", "medium", "hard")
 EXPANSIONS = ("logistics", "seaport", "garden")
-KNOWN_OPTIONS = ("mode", "difficulty", "side", "building", "expansions", "xcard")
+KNOWN_OPTIONS = ("mode", "difficulty", "side", "building", "expansions", "xcard",
+                 "stage_markers", "seaport_upgrade")
+STAGE_MARKERS = ("removable", "fixed")
+SEAPORT_UPGRADES = ("return", "keep")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +47,8 @@ class Config:
     expansions: frozenset[str]
     xcard: bool
     rounds: int  # the Time marker's starting spot
+    stage_markers: str = "removable"  # may "remove ... from any area" take a stage's marker
+    seaport_upgrade: str = "return"  # competitive: a Seaport upgrade returns its markers
 
 
 def _choice(key: str, value: Any, allowed: tuple[str, ...]) -> str:
@@ -113,9 +123,13 @@ def parse_options(options: dict[str, Any], players: int, deck: Deck, pick: Any) 
         rounds = deck.competitive["rounds"]
     if "seaport" in expansions and not competitive:
         rounds += deck.seaport_extra_rounds  # "add 10 rounds to the time track"
+    stage_markers = _choice("stage_markers", options.get("stage_markers", "removable"),
+                            STAGE_MARKERS)
+    seaport_upgrade = _choice("seaport_upgrade", options.get("seaport_upgrade", "return"),
+                              SEAPORT_UPGRADES)
     return Config(
         mode, players == 2 and not competitive, competitive, difficulty, side, building,
-        expansions, xcard, rounds,
+        expansions, xcard, rounds, stage_markers, seaport_upgrade,
     )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mobadj.cards.microcity.board import SEAPORT_CELLS
 from mobadj.cards.microcity.cards import MAX_RESOURCE, RES_INDEX
 from mobadj.cards.microcity.effects import Op, Option, area_name
 
@@ -96,6 +97,8 @@ def build_options(st: MicroCityState, player: int, builds: tuple[str, ...]) -> l
 def area_owner(st: MicroCityState, area: Op) -> int:
     if area[0] == "cell":
         return st.inv[area[1]]
+    if area[0] == "stage":
+        return st.stage_marks[area[1]]
     if area[0] == "goal":
         return st.goal_marks[area[1]][area[2]]
     return st.contract_marks[area[1]]
@@ -141,6 +144,8 @@ def run(st: MicroCityState, player: int, ops: list[Op]) -> None:
         elif kind == "upgrade":
             st.sides[op[1]] = "B"
             st.log(f"District {st.position_name(op[1])} is upgraded to side B")
+            if op[1] >= 4 and st.cfg.competitive and st.cfg.seaport_upgrade == "return":
+                seaport_markers_return(st, op[1] - 4)
         elif kind == "stage":
             st.pools[op[2]] -= 1
             st.stage_marks[op[1]] = op[2]
@@ -185,11 +190,26 @@ def run(st: MicroCityState, player: int, ops: list[Op]) -> None:
             raise ValueError(kind)
 
 
+def seaport_markers_return(st: MicroCityState, port: int) -> None:
+    """Rulebook "SEAPORT EXPANSION": "In the competitive mode all markers are removed and
+    placed back in their owners investment pool" when a Seaport is upgraded: the markers on
+    its two Contracts (which may then be completed again; points scored stay) and on its
+    Quarter."""
+    areas: list[Op] = [("contract", 2 * port + i) for i in (0, 1)]
+    areas.append(("cell", SEAPORT_CELLS[port]))
+    for area in areas:
+        if area_owner(st, area) >= 0:
+            unmark(st, area)
+
+
 def unmark(st: MicroCityState, area: Op) -> None:
-    """Remove a marker; it returns to its owner's pool."""
+    """Remove a marker; it returns to its owner's pool (a stage is then no longer built)."""
     if area[0] == "cell":
         owner = st.inv[area[1]]
         st.inv[area[1]] = -1
+    elif area[0] == "stage":
+        owner = st.stage_marks[area[1]]
+        st.stage_marks[area[1]] = -1
     elif area[0] == "goal":
         owner = st.goal_marks[area[1]][area[2]]
         st.goal_marks[area[1]][area[2]] = -1

@@ -1,8 +1,17 @@
-"""MicroMobBot: greedy on points, with a little sense for the kingpin and for tempo.
+"""micro mob bots: ``MicroMobBot`` (level "standard", the default) and the first bot,
+``MicroMobBasicBot`` (level "basic"), kept so that the two can be compared.
 
-Each legal action gets a value: the v.p. it adds now (a hit's number, 2 per ally plus what
-its power is worth, 1 per hired goon), minus a small price for the goon strength it
-fatigues.  Abilities that add points are used first; payroll when nothing pays well.
+The basic bot is greedy on points: each legal action gets a value (the v.p. it adds now,
+minus a small price for the goon strength it fatigues) and it takes the best, abilities
+included, so an ability is used only when nothing else is worth more.  It flips its own
+fatigued goons into its hit area until it has nothing left to act with and must pass, and
+never moves an ally (``ally_to_hit``, ``ally_to_hand``) or swaps.
+
+The standard bot values a position as its v.p. now plus what its goons and allies are still
+worth for the turns it has left (a goon in hand more than one in fatigue, and too few goons
+cost dearly), and judges every action by the change it makes: abilities first, each one
+used whenever it gains something (they do not take the turn's action), then the action that
+gains most.  It reads only its own seat's view (the city and public areas, its hand).
 """
 
 from __future__ import annotations
@@ -26,8 +35,9 @@ POWER_WORTH = {
 SPEND_PRICE = 0.15  # v.p. per point of goon strength sent to fatigue
 
 
-class MicroMobBot(Bot):
-    """Greedy on immediate points, avoiding the probable kingpin's family near the end."""
+class MicroMobBasicBot(Bot):
+    """The first bot (level "basic"): greedy on immediate points, avoiding the probable
+    kingpin's family near the end."""
 
     def choose(self, state: GameState, player: int, rng: random.Random) -> Any:
         assert isinstance(state, MicroMobState)
@@ -98,3 +108,114 @@ class MicroMobBot(Bot):
         if not rest:
             return 1.0
         return 1.0 - rest.count(colour) / len(rest)
+
+
+# The standard bot's prices, in v.p. per point of goon strength (hit + money + ally) per turn
+# it has left: in hand, in the fatigue area (it needs a payroll first); and what each goon
+# under MIN_GOONS (hand and fatigue) costs per turn left.  Tuned in bot-against-bot games.
+IN_HAND = 0.014
+IN_FATIGUE = 0.010
+MIN_GOONS = 5
+SHORT_GOON = 0.8
+CARDS_PER_TURN = 0.65  # cards that leave the city in an average turn (4 players, 4 modules)
+SWAP_COST = 0.1  # what the goon given to the city is worth to the others
+
+
+class MicroMobBot(MicroMobBasicBot):
+    """Level "standard": every action judged by the change in position value it makes."""
+
+    def choose(self, state: GameState, player: int, rng: random.Random) -> Any:
+        assert isinstance(state, MicroMobState)
+        actions = state.legal_actions(player)
+        if len(actions) == 1 or isinstance(actions[0], Draft):
+            return super().choose(state, player, rng)
+        turns = self._turns_left(state)
+        uses = [a for a in actions if isinstance(a, Use)]
+        if uses:  # abilities do not take the action: use each one that gains anything
+            scored = [(self._use_gain(state, player, a, turns, actions), i)
+                      for i, a in enumerate(uses)]
+            best, i = max(scored)
+            if best > 0.05:
+                return uses[i]
+        rest = [a for a in actions if not isinstance(a, Use)]
+        scored = [(self._gain(state, player, a, turns), i) for i, a in enumerate(rest)]
+        best = max(v for v, _ in scored)
+        return rest[rng.choice([i for v, i in scored if v == best])]
+
+    # -- what the position is worth --------------------------------------------------------
+    @staticmethod
+    def _turns_left(state: MicroMobState) -> float:
+        """About how many more turns this player gets."""
+        cards = len(state.pile) + len(state.city) - 1
+        return max(0.0, cards / CARDS_PER_TURN / state.players)
+
+    @staticmethod
+    def _strength(state: MicroMobState, cid: str) -> int:
+        c = state.deck.cards[cid]
+        return c.goon_hit + c.goon_money + c.goon_ally
+
+    def _short(self, goons: int, turns: float) -> float:
+        """The price of having fewer than MIN_GOONS goons for the turns left."""
+        return SHORT_GOON * min(turns, 6.0) * max(0, MIN_GOONS - goons)
+
+    def _hit_worth(self, state: MicroMobState, player: int, cid: str, taking: str | None,
+                   powers: Counter) -> float:
+        c = state.deck.cards[cid]
+        return c.boss_hit * self._colour_risk(state, c.colour, taking) + powers["hit_bonus"]
+
+    def _ally_worth(self, state: MicroMobState, cid: str, powers: Counter, turns: float) -> float:
+        power = state.deck.cards[cid].power
+        return 2 + powers["ally_bonus"] + POWER_WORTH[power] * min(1.0, turns / 6)
+
+    # -- what an action changes ------------------------------------------------------------
+    def _gain(self, state: MicroMobState, player: int, action: Any, turns: float) -> float:
+        powers = Counter(state.powers(player))
+        goons = len(state.hand[player]) + len(state.fatigue[player])
+        if isinstance(action, Payroll):
+            back = sum(self._strength(state, g) for g in state.fatigue[player])
+            return (IN_HAND - IN_FATIGUE) * turns * back
+        if not isinstance(action, Take):
+            return 0.0  # done, pass
+        spent = sum(self._strength(state, g) for g in action.goons)
+        gain = -(IN_HAND - IN_FATIGUE) * turns * spent
+        target = action.target
+        if action.kind == "hit":
+            gain += self._hit_worth(state, player, target, target, powers)
+        elif action.kind == "ally":
+            gain += self._ally_worth(state, target, powers, turns)
+        else:
+            gain += 1 + powers["goon_bonus"] + IN_HAND * turns * self._strength(state, target)
+            gain += self._short(goons, turns) - self._short(goons + 1, turns)
+        return gain
+
+    def _use_gain(self, state: MicroMobState, player: int, use: Use, turns: float,
+                  actions: list[Any]) -> float:
+        cards = state.deck.cards
+        power = cards[use.card].power
+        powers = Counter(state.powers(player))
+        goons = len(state.hand[player]) + len(state.fatigue[player])
+        target = use.target or ""
+        if power == "rest":
+            return (IN_HAND - IN_FATIGUE) * turns * self._strength(state, target)
+        if power == "fatigue_to_hit":
+            return (self._hit_worth(state, player, target, None, powers)
+                    - 1 - powers["goon_bonus"] - IN_FATIGUE * turns * self._strength(state, target)
+                    - (self._short(goons - 1, turns) - self._short(goons, turns)))
+        if power == "ally_to_hit":
+            after = Counter(powers)
+            after[cards[target].power] -= 1
+            return (self._hit_worth(state, player, target, None, after)
+                    - self._ally_worth(state, target, powers, turns))
+        if power == "ally_to_hand":
+            return (1 + powers["goon_bonus"] + IN_HAND * turns * self._strength(state, target)
+                    - self._ally_worth(state, target, powers, turns)
+                    + self._short(goons, turns) - self._short(goons + 1, turns))
+        if power == "swap":
+            return IN_HAND * turns * (self._strength(state, target)
+                                      - self._strength(state, use.give or "")) - SWAP_COST
+        # expand: one more card to choose from, worth it only when nothing pays now
+        takes = [self._gain(state, player, a, turns) for a in actions if isinstance(a, Take)]
+        return 0.1 if not takes or max(takes) <= 0 else -1.0
+
+
+BOT_LEVELS: dict[str, type[Bot]] = {"standard": MicroMobBot, "basic": MicroMobBasicBot}

@@ -7,6 +7,7 @@ event, view or error ever names a card while it sits in someone else's hand.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -554,15 +555,13 @@ class MicroMobState(GameState):
             problems.append("the city was not refilled")
         return problems
 
-    def can_undo(self, player: int, action: Any) -> bool:
-        """Undo is allowed unless the action drew a hidden card from the pile."""
-        if isinstance(action, Take):
-            return not self.pile
-        if isinstance(action, Draft):  # the last pick deals the city from the pile
-            return self.draft_index < len(self.drafters) - 1
-        if isinstance(action, Use):
-            return action.card in self.allies[player] and self.card(action.card).power != "expand"
-        return True
+    def hidden_from(self, player: int) -> Counter[tuple[str, Any]]:
+        """The draw pile and the other players' hands (undo never crosses a draw)."""
+        hidden: Counter[tuple[str, Any]] = Counter(("pile", c) for c in self.pile)
+        for q, hand in enumerate(self.hand):
+            if q != player:
+                hidden.update((f"P{q + 1} hand", c) for c in hand)
+        return hidden
 
     # -- what a player sees ------------------------------------------------------------------
     def view(self, player: int | None) -> dict[str, Any]:

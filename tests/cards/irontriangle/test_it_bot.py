@@ -1,12 +1,16 @@
-"""The bot: always legal, blind to others' secrets, and better than random play."""
+"""The bots: always legal, blind to others' secrets, better than random play; the standard
+bot better than the basic one, and playing for its own secret role."""
 
 from __future__ import annotations
 
 import copy
 import random
 
+import pytest
+
+from mobadj.cards.duel import duel
 from mobadj.cards.irontriangle.balance import play_out
-from mobadj.cards.irontriangle.bot import IronTriangleBot
+from mobadj.cards.irontriangle.bot import IronTriangleBasicBot, IronTriangleBot
 from mobadj.cards.irontriangle.engine import IronTriangleState
 from mobadj.cards.protocol import Bot, RandomBot
 
@@ -67,8 +71,9 @@ def _scramble_secrets(s: IronTriangleState, player: int, rng: random.Random) -> 
     return t
 
 
-def test_the_bot_decides_only_on_what_its_seat_may_see() -> None:
-    bot = IronTriangleBot()
+@pytest.mark.parametrize("bot", [IronTriangleBot(), IronTriangleBasicBot()],
+                         ids=["standard", "basic"])
+def test_the_bot_decides_only_on_what_its_seat_may_see(bot: Bot) -> None:
     rng = random.Random(7)
     for seed in range(4):
         s = IronTriangleState.new(5, seed)
@@ -89,3 +94,26 @@ def test_balance_figures_script_runs() -> None:
     assert abs(sum(figures["picks_by_back"].values()) - 1.0) < 0.01
     shares = strategies(3, 3)
     assert set(shares) == set(STRATEGIES) and all(0 <= v <= 1 for v in shares.values())
+
+
+def test_the_standard_bot_beats_the_basic_one() -> None:
+    # 300 seeded 5-player games, the standard bot in one rotating seat: fair share 1/5
+    result = duel("irontriangle", IronTriangleBot(), IronTriangleBasicBot(), 300, seed=31,
+                  players=5)
+    assert result["win_rate"] > 0.24, result
+
+
+def test_the_standard_bot_prices_follow_its_role() -> None:
+    s = IronTriangleState.new(5, 3)
+    bot, basic = IronTriangleBot(), IronTriangleBasicBot()
+    by_role = {}
+    for p in range(5):
+        role = s.deck.roles[s.roles[p]]
+        by_role[next(iter(role.condition))] = bot.prices(s, p)
+        assert basic.prices(s, p) == basic.prices(s, 0)  # the basic bot ignores its role
+    base_star, base_dollar, _ = IronTriangleBot.star, IronTriangleBot.dollar, IronTriangleBot.day
+    if "most" in by_role:
+        star, dollar, _ = by_role["most"]
+        assert star > base_star or dollar > base_dollar
+    for kind, (star, dollar, _) in by_role.items():
+        assert (star, dollar) != (base_star, base_dollar) or kind == "least"

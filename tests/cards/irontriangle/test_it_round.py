@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 from it_helpers import give, idx, new, place_time, play_round
@@ -282,6 +283,48 @@ def test_played_cards_are_discarded_and_the_discards_reshuffled_when_needed() ->
         assert s.deep_invariants() == []
     assert s.stats["reshuffles"] >= 1
     assert "shuffled into a new draw pile" in " ".join(s.history(None))
+
+
+def test_the_rounds_cards_are_discarded_before_anyone_draws() -> None:
+    # rulebook L70: "all cards played this round are discarded. Players draw one card to
+    # bring their hand back up to three"; with six players the draw pile (24 - 18 = 6) runs
+    # out at every other refill, and the cards just played are shuffled in with the others
+    s = new(6, seed=4)
+    boss = s.boss
+    s.command(boss, "job 1 fast")
+    played = {s.job}
+    for p in list(s.to_act()):
+        s.command(p, "offer 1")
+    played |= set(s.offers.values())
+    s.command(boss, f"pick P{sorted(s.offers)[0] + 1}")
+    assert played <= set(s.discard) and len(s.discard) == 6 and not s.draw_pile
+    assert s.deep_invariants() == []
+
+
+def test_refills_do_not_just_hand_back_the_previous_rounds_cards() -> None:
+    # the old reading kept the round's cards on the table during the refill, so with six
+    # players every refill drew exactly the six cards of the round before
+    same = refills = 0
+    for seed in range(6):
+        s = new(6, seed)
+        rng = random.Random(seed)
+        previous: set[int] = set()
+        while not s.is_over():
+            p = rng.choice(s.to_act())
+            action = rng.choice(s.legal_actions(p))
+            if not isinstance(action, Pick):
+                s.apply(p, action)
+                continue
+            played = {s.job, *s.offers.values()}
+            hands = [set(h) for h in s.hands]  # the played cards have left them
+            s.apply(p, action)
+            if not s.is_over():
+                drawn = set().union(*(set(h) - old for h, old in zip(s.hands, hands,
+                                                                       strict=True)))
+                refills += 1
+                same += drawn == previous
+            previous = played
+    assert refills > 50 and same < refills / 4
 
 
 def test_unpicked_offers_may_be_revealed_until_the_next_job() -> None:

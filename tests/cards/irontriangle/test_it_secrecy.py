@@ -26,7 +26,21 @@ def hidden_cards(s: IronTriangleState, viewer: Viewer) -> set[int]:
             hidden.add(s.offers[p])
         if s.last and p in s.last["offers"] and p not in s.last["revealed"]:
             hidden.add(s.last["offers"][p])
-    return hidden
+    own = set(s.hands[viewer]) if viewer is not None else set()  # once others' offers
+    return hidden - known_from_last_round(s, viewer) - own
+
+
+def known_from_last_round(s: IronTriangleState, viewer: Viewer) -> set[int]:
+    """The last round's Job, picked and revealed offers (shown to all) and the viewer's own
+    offer: known to the viewer wherever they went since (discarded, then maybe shuffled and
+    drawn at once), so naming them says nothing of where they are now."""
+    last = s.last
+    if not last:
+        return set()
+    known = {last["job"], *(last["offers"][p] for p in last["revealed"])}
+    if viewer in last["offers"]:
+        known.add(last["offers"][viewer])
+    return known
 
 
 def hidden_roles(s: IronTriangleState, viewer: Viewer) -> set[str]:

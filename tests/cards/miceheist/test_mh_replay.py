@@ -37,8 +37,8 @@ def test_replay_midway_and_seed_hidden_until_revealed() -> None:
     assert "seed" not in record.to_json()
 
 
-def test_undo_select_and_plain_skill_but_not_draws_or_tests() -> None:
-    # ruling R13: undo until something is revealed or drawn
+def test_undo_select_plain_skill_and_test_but_not_a_learned_draw() -> None:
+    # ruling R13: undo until something is drawn or revealed (chips, a market card, bets)
     s = new(4, 1)
     t = s.tester
     s.command(t, "select A")
@@ -52,8 +52,24 @@ def test_undo_select_and_plain_skill_but_not_draws_or_tests() -> None:
     s.command(t, f"use {key}{chip}")
     back = undo_last("miceheist", s, t)
     assert back.phase == "activate" and not back.covered[t]
+    # the test itself only adds up public chips: it may be taken back
     s.command(t, "test")
-    with pytest.raises(IllegalAction):
+    back = undo_last("miceheist", s, t)
+    assert back.phase == "activate" and back.actions == s.actions[:-1]
+
+
+def test_undo_of_a_learned_skill_that_deals_the_market_is_refused() -> None:
+    for seed in range(60):
+        s = new(3, seed)
+        t = s.tester
+        select(s, "A")
+        s.command(t, "test")
+        if s.phase == "learn" and s.deck:
+            break
+    else:
+        pytest.fail("no failed test with a market to learn from")
+    s.command(t, f"learn {s.market[0]}")
+    with pytest.raises(IllegalAction, match="drew or turned up something hidden"):
         undo_last("miceheist", s, t)
 
 

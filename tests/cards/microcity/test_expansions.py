@@ -283,3 +283,39 @@ def test_cooperative_extended_flip_returns_the_shared_markers() -> None:
     assert st.building_side == "B"
     assert len(st.stage_marks) == len(load_deck().basic_building["B"].stages)
     assert st.pools[0] == 7 and not st.check_invariants()  # 8 back, 1 placed by P1's final
+
+
+def _competitive_foreman(**options):
+    """A competitive Seaport game: P1 in the card step of the Foreman (advanced: upgrade
+    any District), with markers of both players on Seaport s1's Contracts and Quarter."""
+    st = new(1, 2, mode="competitive", expansions="seaport", **options)
+    st.command(1, "start b2")
+    st.command(0, "start c2")
+    st.contract_marks[0], st.contract_marks[1] = 0, 1
+    st.inv[16] = 1
+    st.pools = [4, 3]
+    st.vp = [3, 4]
+    st.dice, st.used = [6, 6], [False, False]
+    st.__dict__["_cache"] = None
+    st.command(0, "done")
+    dest = next(t.split()[-1] for t in texts(st) if t.startswith("play 6 "))
+    st.command(0, f"play 6 to {dest}")
+    return st
+
+
+def test_competitive_seaport_upgrade_returns_every_marker_to_its_owner() -> None:
+    # SEAPORT EXPANSION: "In the competitive mode all markers are removed and placed back in
+    # their owners investment pool"; the points scored stay
+    st = _competitive_foreman()
+    st.command(0, "advanced s1")
+    assert st.sides[4] == "B"
+    assert st.contract_marks[:2] == [-1, -1] and st.inv[16] == -1
+    assert st.pools == [5, 5] and st.vp == [3, 4]
+    assert not st.check_invariants()
+
+
+def test_seaport_upgrade_keep_is_the_old_reading() -> None:
+    st = _competitive_foreman(seaport_upgrade="keep")
+    st.command(0, "advanced s1")
+    assert st.sides[4] == "B"
+    assert st.contract_marks[:2] == [0, 1] and st.inv[16] == 1 and st.pools == [4, 3]

@@ -439,3 +439,30 @@ def test_every_project_card_moves_one_or_two() -> None:
     deck = load_deck()
     assert sorted(p.die for p in deck.projects) == [1, 2, 3, 4, 5, 6]
     assert all(p.move in (1, 2) for p in deck.projects)
+
+
+def test_any_area_includes_building_stages() -> None:
+    # "PROJECT CARDS": "The term "any area" used on Project cards refers to any Quarter on a
+    # District card, any Building stage or Goal card area": a built stage's marker may be
+    # removed; it goes back to the pool and the stage must be built again
+    st = _card_step("3", (3, 5))
+    st.inv[0] = 0
+    st.stage_marks[1] = 0
+    st.pools[0] = 6
+    st.__dict__["_cache"] = None
+    assert {"basic a1", "basic stage2"} <= set(texts(st))
+    assert "advanced a1 stage2" in texts(st)
+    st.command(0, "basic stage2")
+    assert st.stage_marks[1] == -1 and st.pools[0] == 7 and st.inv[0] == 0
+    assert not st.check_invariants()
+    assert any("stage2 returns to its pool" in e for e in st.history(0))
+
+
+def test_stage_markers_fixed_keeps_the_old_reading() -> None:
+    st = started(where="b2", stage_markers="fixed")
+    assert st.cfg.stage_markers == "fixed"
+    st.stage_marks[0] = 0
+    st.pools[0] = 7
+    assert all(not name.startswith("stage") for name, _ in st.removable_areas(0))
+    with pytest.raises(IllegalAction, match="expected one of removable, fixed"):
+        new(stage_markers="sometimes")

@@ -1,11 +1,19 @@
-"""The bot: always legal, and clearly better than random; simulations stay consistent."""
+"""The bots: always legal, better than random, the standard bot better than the basic one
+(and for the reasons it was made: it keeps goons to act with, it moves allies when that
+pays); simulations stay consistent."""
 
 from __future__ import annotations
 
-import pytest
+import random
 
+import pytest
+from mm_helpers import DECK, drafted, put, with_power
+
+from mobadj.cards.duel import duel
+from mobadj.cards.micromob.actions import Use
 from mobadj.cards.micromob.balance import bot_vs_random, play, report
-from mobadj.cards.micromob.bot import MicroMobBot
+from mobadj.cards.micromob.bot import MicroMobBasicBot, MicroMobBot
+from mobadj.cards.registry import bot_levels
 from mobadj.cards.simulate import simulate
 
 
@@ -38,3 +46,69 @@ def test_random_and_bot_simulations_are_clean(players, modules):
                           options={"modules": modules}, bots=bots)
         assert result["finished"] == 8
         assert result["invalid_actions"] == 0 and result["invariant_violations"] == 0
+
+
+def test_standard_bot_beats_the_basic_bot():
+    # 200 seeded 4-player games, the standard bot in one rotating seat: fair share 1/4
+    result = duel("micromob", MicroMobBot(), MicroMobBasicBot(), 200, seed=77, players=4,
+                  options={"modules": 4})
+    assert result["win_rate"] > 0.35, result
+    assert bot_levels("micromob") == {"standard": MicroMobBot, "basic": MicroMobBasicBot}
+
+
+def _passes_per_seat(bot_class, games: int) -> list[int]:
+    counts = []
+    for seed in range(games):
+        state = play(4, seed, 4, [bot_class() for _ in range(4)])
+        counts += [sum(1 for p, a in state.actions if p == q and a == "pass") for q in range(4)]
+    return counts
+
+
+def test_standard_bot_keeps_goons_to_act_with():
+    # the basic bot flips its fatigued goons into its hit area until it must pass
+    old = _passes_per_seat(MicroMobBasicBot, 40)
+    new = _passes_per_seat(MicroMobBot, 40)
+    assert sum(c >= 5 for c in old) > 5
+    assert sum(c >= 5 for c in new) == 0 and sum(new) < sum(old) / 3
+
+
+def _position(power: str, late: bool):
+    """P (2 players) holds one ally of ``power`` with a high hit number, one weak goon in
+    hand and one in fatigue; ``late``: the pile is empty and two bosses of other families
+    are left in the city (so the kingpin cannot share the ally's colour)."""
+    state = drafted(2, seed=3, modules=2)
+    p = state.current
+    ally = max(with_power(power, 5), key=lambda c: DECK.cards[c].boss_hit)
+    put(state, state.allies[p], ally)
+    for zone in (state.hand[p], state.fatigue[p]):
+        for c in list(zone):
+            put(state, state.hits[1 - p], c)
+    weak = sorted((c for c in state.pile if c != ally),
+                  key=lambda c: DECK.cards[c].goon_hit + DECK.cards[c].goon_money)
+    put(state, state.hand[p], weak[0])
+    put(state, state.fatigue[p], weak[1])
+    if late:
+        colour = DECK.cards[ally].colour
+        city = [c for c in [*state.city, *state.pile]
+                if DECK.cards[c].colour != colour and c not in (ally, *weak[:2])][:2]
+        for c in [*state.city, *state.pile]:
+            if c not in city:
+                put(state, state.hits[1 - p], c)
+        put(state, state.city, *city)
+        assert not state.pile and len(state.city) == 2
+    assert not state.check_invariants()
+    return state, p, ally
+
+
+def test_standard_bot_turns_an_ally_into_a_hit_when_the_game_ends():
+    state, p, ally = _position("ally_to_hit", late=True)
+    assert DECK.cards[ally].boss_hit >= 4
+    assert MicroMobBot().choose(state, p, random.Random(1)) == Use(ally, ally)
+
+
+def test_standard_bot_does_not_flip_its_last_goons_early():
+    state, p, ally = _position("fatigue_to_hit", late=False)
+    flip = Use(ally, state.fatigue[p][0])
+    assert flip in state.legal_actions(p)
+    assert MicroMobBasicBot().choose(state, p, random.Random(1)) == flip
+    assert MicroMobBot().choose(state, p, random.Random(1)) != flip

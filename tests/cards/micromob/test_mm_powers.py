@@ -260,3 +260,19 @@ def test_no_bonus_after_payroll():
     put(state, state.fatigue[p], state.pile[0])
     state.command(p, "payroll")
     assert state.current != p
+
+
+def test_an_ally_taken_as_the_action_gives_its_bonuses_at_once():
+    # a ruling (docs/cards/micromob.md): a card allied this turn is in the ally area at once,
+    # so its action bonus allows one more action and its stat bonus counts for it (rules
+    # L109 "gain its special ally ability or bonus", L141 "added in automatically every time")
+    state, p, _ = position()
+    rich(state, p, 20)
+    extra, plus = with_power("extra_ally")[0], with_power("action_plus")[0]
+    put(state, state.city, extra, plus)
+    state.apply(p, Take("ally", extra, state.payment(p, "ally", extra)))
+    assert state.current == p  # extra_ally, allied just now, allows another ally
+    assert {a.kind for a in state.legal_actions(p) if isinstance(a, Take)} == {"ally"}
+    state.apply(p, Take("ally", plus, state.payment(p, "ally", plus)))
+    assert state.stat_bonus(p, "hit") == 1  # action_plus counts from now on
+    assert state.current != p
