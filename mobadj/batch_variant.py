@@ -33,8 +33,8 @@ def run_line(case: Mapping[str, Any], game_map: GameMap, rules: Rules) -> dict[s
         if not isinstance(options, Mapping):
             raise PositionError("'options' must map option names to values")
         try:
-            options, duplicates = split_rule(options)
-            rules = with_options(rules, options)
+            rule_options, duplicates = split_rule(options)
+            rules = with_options(rules, rule_options)
         except ValueError as exc:
             raise PositionError(str(exc)) from None
     else:

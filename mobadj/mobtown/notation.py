@@ -19,11 +19,13 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import Any
+
+from lark import Token
 
 from mobadj.board import GameMap
 from mobadj.orders.errors import OrderSyntaxError
 from mobadj.orders.model import (
+    AnyOrder,
     Build,
     Disband,
     Hold,
@@ -35,7 +37,15 @@ from mobadj.orders.model import (
     Unit,
     Waive,
 )
-from mobadj.orders.parser import OrderBuilder, OrderParser, ParseResult, _Fail, parse_orders
+from mobadj.orders.parser import (
+    Action,
+    Children,
+    OrderBuilder,
+    OrderParser,
+    ParseResult,
+    Subject,
+    parse_orders,
+)
 
 _GUARD = r"(?![\w.'\u2011\/])"
 EXTENSION = rf"""
@@ -70,41 +80,48 @@ class CementOvercoat:
         return f"D {self.unit.location} cement overcoat"
 
 
+class CementAction(Action):
+    """``cement overcoat``: what a captor's Gang orders for the Don it holds."""
+
+    __slots__ = ()
+
+
 class MobtownBuilder(OrderBuilder):
     """Callbacks for the Mobtown rules of the grammar."""
 
-    def cement(self, _children: list[Any]) -> tuple[str]:
+    def cement(self, _children: Children) -> Action:
         """``cement overcoat`` as an action."""
-        return ("cement",)
+        return CementAction()
 
-    def make_order(self, subject: Any, action: tuple[Any, ...]) -> Any:
+    def make_order(self, subject: Subject, action: Action) -> AnyOrder:
         """The core orders plus ``D(X) cement overcoat``."""
-        if action[0] == "cement":
+        if isinstance(action, CementAction):
             if subject.with_escort:
-                raise _Fail(OrderSyntaxError("the cement overcoat is ordered for the Don "
+                self.reject(OrderSyntaxError("the cement overcoat is ordered for the Don "
                                              "alone: D(Har) cement overcoat",
                                              column=subject.column or 1, text=self.text))
             return CementOvercoat(Unit("D", subject.unit.location))
         return super().make_order(subject, action)
 
-    def place(self, children: list[Any]) -> list[PlaceDon]:
+    def place(self, children: list[Subject]) -> list[AnyOrder]:
         """``D Lex``: a Don placement; a Gang alone is an order that stops too early."""
         subject = children[0]
         if subject.unit.kind != "D" or subject.with_escort:
             where = self.text.strip()
-            raise _Fail(OrderSyntaxError(
+            self.reject(OrderSyntaxError(
                 f"the order stops too early after {where!r}: expected H (hold), '-' (move), "
                 "S (support) or, for a Don in June 1919, 'D Lex'",
                 column=len(self.text.rstrip()) + 1, text=self.text,
                 expected=("H (hold)", "'-' (move)", "S (support)")))
         return [PlaceDon(Unit("D", subject.unit.location))]
 
-    def place_words(self, children: list[Any]) -> list[PlaceDon]:
+    def place_words(self, children: list[Token | str]) -> list[AnyOrder]:
         """``Don starts in Lex``."""
-        kind = self._kind(children[0])
-        if kind != "D":
-            raise _Fail(OrderSyntaxError("only a Don is placed (rule 6): 'Don starts in Lex'",
-                                         column=children[0].column, text=self.text))
+        word = children[0]
+        assert isinstance(word, Token)
+        if self._kind(word) != "D":
+            self.reject(OrderSyntaxError("only a Don is placed (rule 6): 'Don starts in Lex'",
+                                         column=word.column or 1, text=self.text))
         return [PlaceDon(Unit("D", children[-1]))]
 
 
@@ -166,7 +183,7 @@ def parse_mobtown_orders(text: str, game_map: GameMap, power: str | None = None)
                         parser=mobtown_parser(game_map))
 
 
-def parse_mobtown_order(text: str, game_map: GameMap) -> list[Any]:
+def parse_mobtown_order(text: str, game_map: GameMap) -> list[AnyOrder]:
     """Parse one order or one ``&`` group; raises OrderError."""
     return mobtown_parser(game_map).parse_group(text)
 
@@ -175,31 +192,30 @@ def _u(unit: Unit) -> str:
     return f"{unit.kind}({unit.location})"
 
 
-def rulebook_text(order: Any) -> str:
+def rulebook_text(order: AnyOrder) -> str:
     """An order in the rulebook's compact style: ``G(Tam)-U-Ext``, ``G+D(PPU)-Har``."""
-    t = type(order)
-    if t is Move:
+    if isinstance(order, Move):
         head = f"{order.unit.kind}+D({order.unit.location})" if order.with_don else _u(order.unit)
         return f"{head}-{'U-' if order.via_subway else ''}{order.destination}"
-    if t is Hold:
+    if isinstance(order, Hold):
         return f"{_u(order.unit)} H"
-    if t is SupportHold:
+    if isinstance(order, SupportHold):
         return f"{_u(order.unit)} S {_u(order.supported)}"
-    if t is SupportMove:
+    if isinstance(order, SupportMove):
         u = "U-" if order.via_subway else ""
         return f"{_u(order.unit)} S {_u(order.supported)}-{u}{order.destination}"
-    if t is Retreat:
+    if isinstance(order, Retreat):
         return f"{_u(order.unit)} R {'U ' if order.via_subway else ''}{order.destination}"
-    if t is Disband:
+    if isinstance(order, Disband):
         return f"{_u(order.unit)} Disband"
-    if t is Build:
+    if isinstance(order, Build):
         return f"Build {_u(order.unit)}"
-    if t is Remove:
+    if isinstance(order, Remove):
         return f"Remove {_u(order.unit)}"
-    if t is CementOvercoat:
+    if isinstance(order, CementOvercoat):
         return f"{_u(order.unit)} cement overcoat"
-    if t is PlaceDon:
+    if isinstance(order, PlaceDon):
         return f"D({order.unit.location})"
-    if t is Waive:
+    if isinstance(order, Waive):
         return "Waive"
     return str(order)

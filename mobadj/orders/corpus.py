@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
+from mobadj.board import GameMap
 from mobadj.engine.scenarios import random_case, random_orders, random_position
 from mobadj.engine.topology import topology_for
 
@@ -43,7 +45,7 @@ WORDS = (
 """Words of the notation (and of Mobtown's) that noise lines are made of."""
 
 
-def good_lines(game_map: Any, rng: random.Random, count: int) -> list[str]:
+def good_lines(game_map: GameMap, rng: random.Random, count: int) -> list[str]:
     """``count`` readable orders of random positions, each in a random everyday spelling."""
     topo = topology_for(game_map)
     lines: list[str] = []
@@ -54,7 +56,7 @@ def good_lines(game_map: Any, rng: random.Random, count: int) -> list[str]:
     return lines[:count]
 
 
-def _respell(text: str, power: str, game_map: Any, rng: random.Random) -> str:
+def _respell(text: str, power: str, game_map: GameMap, rng: random.Random) -> str:
     """One of the ways a player writes ``text`` (which is in canonical form)."""
     r = rng.random()
     if r < 0.15:
@@ -110,7 +112,7 @@ def noise_line(rng: random.Random) -> str:
                    range(rng.randint(1, 30)))
 
 
-def fuzz_lines(game_map: Any, seed: int, count: int) -> list[str]:
+def fuzz_lines(game_map: GameMap, seed: int, count: int) -> list[str]:
     """``count`` lines: about 35 % good orders, 50 % mutated ones, 15 % noise."""
     rng = random.Random(seed)
     good = good_lines(game_map, rng, max(count // 2, 1))
@@ -126,7 +128,7 @@ def fuzz_lines(game_map: Any, seed: int, count: int) -> list[str]:
     return out
 
 
-def batch_cases(game_map: Any, seed: int, lines: list[str], per_case: int = 20
+def batch_cases(game_map: GameMap, seed: int, lines: list[str], per_case: int = 20
                 ) -> list[dict[str, Any]]:
     """Batch input objects of random phases whose orders are ``lines`` (``per_case`` each,
     split among the powers with units)."""
@@ -146,7 +148,7 @@ def batch_cases(game_map: Any, seed: int, lines: list[str], per_case: int = 20
 def broken_batch_lines(seed: int, count: int) -> list[bytes]:
     """``count`` batch input lines that are not a readable JSON object."""
     rng = random.Random(seed)
-    shapes = [
+    shapes: list[Callable[[], bytes]] = [
         lambda: b"\xff\xfe" + b"x" * rng.randint(0, 20),                         # not UTF-8
         lambda: b'{"id": "caf\xe9", "phase": "S1901M"}',                        # Latin-1
         lambda: b"[" * rng.randint(1000, 100_000) + b"]" * rng.randint(0, 10),  # deep

@@ -13,10 +13,30 @@ replaced here (too many builds is DATC 4.D.4-4.D.5, a rule option of the adjudic
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple, Protocol, TypeVar
 
 from mobadj.orders.errors import OrderError
 from mobadj.orders.model import UNKNOWN_KIND, Build, Unit
+
+
+class Placed(Protocol):
+    """An order with where it was read (a ParsedOrder): its power, the order, the line and
+    column, and the text it was read from."""
+
+    @property
+    def power(self) -> str | None: ...
+    @property
+    def order(self) -> object: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def column(self) -> int: ...
+    @property
+    def text(self) -> str: ...
+
+
+P = TypeVar("P", bound=Placed)
+T = TypeVar("T")
 
 DUPLICATE_RULES = ("last", "first")
 """Values of the ``duplicate_orders`` option; the first is the default."""
@@ -26,8 +46,8 @@ class ReplacedOrder(OrderError):
     """A warning: an order dropped because a later one was given to the same unit;
     ``replaced`` is the dropped order as it was read, ``by`` the one that replaced it."""
 
-    replaced: Any = None
-    by: Any = None
+    replaced: Placed | None = None
+    by: Placed | None = None
 
 
 def check_rule(value: object) -> str:
@@ -39,7 +59,7 @@ def check_rule(value: object) -> str:
     return text
 
 
-def split_rule(options: Any) -> tuple[Any, str]:
+def split_rule(options: T) -> tuple[T | dict[str, object], str]:
     """A batch line's ``options`` without ``duplicate_orders`` (an order-reading option, not a
     rule of the adjudicator), and its value (default ``last``); ValueError for a bad value."""
     if not isinstance(options, Mapping) or "duplicate_orders" not in options:
@@ -53,13 +73,13 @@ class _Given(NamedTuple):
     (``line`` is its index among the line's orders)."""
 
     power: str | None
-    order: Any
+    order: object
     line: int
     column: int
     text: str
 
 
-def replaced_orders(pairs: Sequence[tuple[str | None, Any]],
+def replaced_orders(pairs: Sequence[tuple[str | None, object]],
                     texts: Sequence[str]) -> dict[int, str]:
     """Orders given as (power, order) pairs, ``texts[i]`` the text ``pairs[i]`` was read from
     (one ``mobadj batch`` line's orders): the index of each order a later one replaces ->
@@ -67,44 +87,54 @@ def replaced_orders(pairs: Sequence[tuple[str | None, Any]],
     given = [_Given(power, order, i, 1, text)
              for i, ((power, order), text) in enumerate(zip(pairs, texts, strict=True))]
     _kept, replaced = last_order_wins(given)
-    return {w.replaced.line: f"replaced by the later order {w.by.text!r} for the same unit"
-            for w in replaced}
+    return {_given(w.replaced).line: f"replaced by the later order {_given(w.by).text!r} "
+            "for the same unit" for w in replaced}
 
 
-def _same_unit(a: Any, b: Any) -> bool:
+def _given(placed: Placed | None) -> Placed:
+    assert placed is not None  # a ReplacedOrder of last_order_wins names both
+    return placed
+
+
+def _unit(placed: Placed) -> Unit | None:
+    """The unit an order commands; None for a build, a waive or anything else."""
+    unit = getattr(placed.order, "unit", None)
+    return unit if isinstance(unit, Unit) and not isinstance(placed.order, Build) else None
+
+
+def _same_unit(a: Placed, ua: Unit, b: Placed, ub: Unit) -> bool:
     """Whether two parsed orders command the same unit (see the module's docstring)."""
-    ua, ub = a.order.unit, b.order.unit
     return ((a.power == b.power or a.power is None or b.power is None)
             and (ua.kind == ub.kind or UNKNOWN_KIND in (ua.kind, ub.kind)))
 
 
-def last_order_wins(orders: Sequence[Any], where: Callable[[Any], str] | None = None
-                    ) -> tuple[list[Any], list[ReplacedOrder]]:
+def last_order_wins(orders: Sequence[P], where: Callable[[P], str] | None = None
+                    ) -> tuple[list[P], list[ReplacedOrder]]:
     """``orders`` (ParsedOrder-like: power, order, line, column, text) without those a later
     order replaces, and one :class:`ReplacedOrder` warning for each.  ``where(parsed)`` may
     name the file of an order, for orders read from several files."""
-    kept: list[Any] = []
+    kept: list[P | None] = []
+    units: dict[int, Unit] = {}  # index in kept -> the unit its order commands
     by_province: dict[str, list[int]] = {}
     warnings: list[ReplacedOrder] = []
     for parsed in orders:
-        unit = getattr(parsed.order, "unit", None)
-        if not isinstance(unit, Unit) or isinstance(parsed.order, Build):
-            kept.append(parsed)
-            continue
-        slots = by_province.setdefault(unit.province, [])
-        for i in slots:
-            old = kept[i]
-            if old is not None and _same_unit(old, parsed):
-                kept[i] = None
-                slots.remove(i)
-                warnings.append(_warning(old, parsed, where))
-                break
-        slots.append(len(kept))
+        unit = _unit(parsed)
+        if unit is not None:
+            slots = by_province.setdefault(unit.province, [])
+            for i in slots:
+                old = kept[i]
+                if old is not None and _same_unit(old, units[i], parsed, unit):
+                    kept[i] = None
+                    slots.remove(i)
+                    warnings.append(_warning(old, parsed, where))
+                    break
+            slots.append(len(kept))
+            units[len(kept)] = unit
         kept.append(parsed)
     return [p for p in kept if p is not None], warnings
 
 
-def _warning(old: Any, new: Any, where: Callable[[Any], str] | None) -> ReplacedOrder:
+def _warning(old: P, new: P, where: Callable[[P], str] | None) -> ReplacedOrder:
     at = f"line {new.line}"
     if where is not None and where(new) != where(old):
         at += f" of {where(new)}"

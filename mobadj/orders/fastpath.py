@@ -18,6 +18,7 @@ from collections.abc import Callable
 from mobadj.board.model import GameMap, UnknownNameError, fold
 from mobadj.orders.model import (
     UNKNOWN_KIND,
+    AnyOrder,
     Build,
     Convoy,
     Disband,
@@ -93,7 +94,7 @@ class FastPath:
             return True
         return False
 
-    def parse(self, text: str) -> list[Order] | None:
+    def parse(self, text: str) -> list[AnyOrder] | None:
         """The orders of ``text``, or None when the grammar must decide."""
         match = self.simple.match(text) or self.pattern.match(text)
         if match is None:
@@ -103,35 +104,40 @@ class FastPath:
         orders = self._orders
         try:
             unit = self._unit(k, lookup(a))
+            key: object
             if d is not None:
-                key = (unit, lookup(d), vc is not None)
+                dest, via = lookup(d), vc is not None
+                key = (unit, dest, via)
                 order = orders.get(key)
                 if order is None:
-                    order = orders[key] = Move(*key)
+                    order = orders[key] = Move(unit, dest, via)
             elif h is not None:
                 order = orders.get(unit)
                 if order is None:
                     order = orders[unit] = Hold(unit)
             elif s is not None:
                 supported = self._unit(sk, lookup(sa))
-                key = (unit, supported, None if sd is None else lookup(sd))
+                target = None if sd is None else lookup(sd)
+                key = (unit, supported, target)
                 order = orders.get(key)
                 if order is None:
-                    order = orders[key] = (SupportHold(unit, supported) if sd is None
-                                           else SupportMove(*key))
+                    order = orders[key] = (SupportHold(unit, supported) if target is None
+                                           else SupportMove(unit, supported, target))
             elif c is not None:
                 convoyed = self._unit(ck, lookup(ca))
                 if convoyed.kind == UNKNOWN_KIND and "A" in self.game_map.unit_kinds:
                     convoyed = self._unit("A", convoyed.location)
-                key = (unit, convoyed, lookup(cd), "C")
+                dest = lookup(cd)
+                key = (unit, convoyed, dest, "C")
                 order = orders.get(key)
                 if order is None:
-                    order = orders[key] = Convoy(unit, convoyed, key[2])
+                    order = orders[key] = Convoy(unit, convoyed, dest)
             elif rd is not None:
-                key = (unit, lookup(rd), "R")
+                dest = lookup(rd)
+                key = (unit, dest, "R")
                 order = orders.get(key)
                 if order is None:
-                    order = orders[key] = Retreat(unit, key[1])
+                    order = orders[key] = Retreat(unit, dest)
             else:  # "A PAR D" / "A PAR disband", "F STP/NC B" / "F STP build"
                 key = (unit, "D" if x is not None else "B")
                 order = orders.get(key)

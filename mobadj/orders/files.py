@@ -12,11 +12,11 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
+from mobadj.board import GameMap
 from mobadj.orders.duplicates import check_rule, last_order_wins
 from mobadj.orders.mailtext import mail_lines
-from mobadj.orders.parser import ParsedOrder, parse_orders
+from mobadj.orders.parser import ParsedOrder, ParseResult, parse_orders
 from mobadj.orders.textfile import read_text_file
 
 
@@ -36,8 +36,8 @@ class OrderFiles:
         return [f"note: {n}" for n in self.notices] + [f"warning: {w}" for w in self.warnings]
 
 
-def read_order_files(paths: Sequence[str | os.PathLike[str]], game_map: Any,
-                     parse: Callable[..., Any] = parse_orders,
+def read_order_files(paths: Sequence[str | os.PathLike[str]], game_map: GameMap,
+                     parse: Callable[[str, GameMap], ParseResult] = parse_orders,
                      duplicates: str = "last") -> OrderFiles:
     """Read and parse order files; raises OSError for a file that cannot be read and
     ValueError for a bad ``duplicates`` value.  ``parse(text, game_map)`` is the variant's

@@ -15,6 +15,7 @@ adjustment phase as a removal and a :class:`Remove` in a retreat phase as a disb
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 UNKNOWN_KIND = "?"
 """The kind of a unit whose type the order left out and the map could not infer."""
@@ -147,3 +148,16 @@ class Waive:
 
 Order = (Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build | Remove
          | Waive)
+"""The orders of every map."""
+
+
+class VariantOrder(Protocol):
+    """An order a variant adds through its grammar extension (Mobtown's Don placement and
+    cement overcoat): a frozen value naming its unit, whose ``str()`` is its text."""
+
+    @property
+    def unit(self) -> Unit: ...
+
+
+AnyOrder = Order | VariantOrder
+"""What the parser returns: an order of every map or one a variant's grammar adds."""

@@ -18,10 +18,10 @@ from __future__ import annotations
 import difflib
 import re
 import weakref
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn, cast
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -38,12 +38,12 @@ from mobadj.orders.errors import (
 from mobadj.orders.fastpath import FastPath
 from mobadj.orders.model import (
     UNKNOWN_KIND,
+    AnyOrder,
     Build,
     Convoy,
     Disband,
     Hold,
     Move,
-    Order,
     Remove,
     Retreat,
     SupportHold,
@@ -69,7 +69,7 @@ class ParsedOrder(NamedTuple):
     """An order with where it came from: its power (None if no section), line and column."""
 
     power: str | None
-    order: Order
+    order: AnyOrder
     line: int
     column: int
     text: str
@@ -92,11 +92,11 @@ class ParseResult:
         """The same result with each order a later one replaces for its unit left out, and
         a warning naming it (the rule of njudge and godip; mobadj.orders.duplicates)."""
         kept, replaced = last_order_wins(self.orders)
-        return ParseResult(kept, list(self.errors), self.warnings + replaced)
+        return ParseResult(kept, list(self.errors), [*self.warnings, *replaced])
 
-    def by_power(self) -> dict[str | None, list[Order]]:
+    def by_power(self) -> dict[str | None, list[AnyOrder]]:
         """Orders grouped by power, in file order."""
-        out: dict[str | None, list[Order]] = {}
+        out: dict[str | None, list[AnyOrder]] = {}
         for parsed in self.orders:
             out.setdefault(parsed.power, []).append(parsed.order)
         return out
@@ -134,11 +134,10 @@ _ACTIONS = frozenset({"HOLD", "SUPPORT", "CONVOY"})
 _NAME_CONTINUATIONS = frozenset({"WORD", "LPAR", "SLASH", "AMP", "BUILD", "B_AFTER", "REMOVE"})
 
 
-def friendly(terminals: set[str] | frozenset[str], kinds: str = "",
-             subway: bool = True) -> tuple[str, ...]:
+def friendly(names: Iterable[str], kinds: str = "", subway: bool = True) -> tuple[str, ...]:
     """Grammar terminal names -> the words a player understands, in a stable order.
     ``subway=False`` (a map without subways) never offers "U (subway)"."""
-    terminals = set(terminals)
+    terminals = set(names)
     if not subway:
         terminals.discard("SUBWAY")
     if terminals & _ACTIONS:  # after a unit: name the actions, not ways to go on with the name
@@ -156,9 +155,9 @@ def friendly(terminals: set[str] | frozenset[str], kinds: str = "",
 
 
 class _Fail(Exception):
-    """Raised inside grammar callbacks; carries an OrderError relative to the order text.
-    ``stray`` marks "a known name followed by a stray word": the parser adds what was
-    expected after the name."""
+    """Raised inside grammar callbacks (:meth:`OrderBuilder.reject`); carries an OrderError
+    relative to the order text.  ``stray`` marks "a known name followed by a stray word": the
+    parser adds what was expected after the name."""
 
     def __init__(self, error: OrderError, stray: bool = False) -> None:
         super().__init__(error.message)
@@ -166,7 +165,7 @@ class _Fail(Exception):
         self.stray = stray
 
 
-class _Subject:
+class Subject:
     """A unit at the head of an order, maybe with its escort (Mobtown ``G+D``)."""
 
     __slots__ = ("unit", "with_escort", "column")
@@ -177,13 +176,75 @@ class _Subject:
         self.column = column
 
 
-_ARROW = object()
+# -- actions: what the subjects of an order do; make_order combines them ----------------
+class Action:
+    """What the subjects of an order do, as a grammar callback read it.  A variant's grammar
+    extension adds subclasses, and its builder's ``make_order`` turns them into orders."""
+
+    __slots__ = ()
 
 
-class OrderBuilder(Transformer):
+@dataclass(frozen=True, slots=True)
+class HoldAction(Action):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class MoveAction(Action):
+    destination: str
+    via_convoy: bool = False
+    via_subway: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SupportHoldAction(Action):
+    supported: Unit
+
+
+@dataclass(frozen=True, slots=True)
+class SupportMoveAction(Action):
+    supported: Unit
+    destination: str
+    via_subway: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ConvoyAction(Action):
+    convoyed: Unit
+    destination: str
+
+
+@dataclass(frozen=True, slots=True)
+class DisbandAction(Action):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveAction(Action):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class RetreatAction(Action):
+    destination: str
+    via_subway: bool = False
+
+
+class _Arrow:
+    """The value of an arrow ("-", "to", "M") among a rule's children."""
+
+
+_ARROW = _Arrow()
+
+Children = Sequence[object]
+"""What a grammar callback gets: tokens and the values of its sub-rules, in order."""
+
+
+class OrderBuilder(Transformer[Token, list[AnyOrder]]):
     """Grammar callbacks: turn matched rules straight into order values (no parse tree).
 
-    Variants subclass this and add methods for their own rules (see OrderParser).
+    Variants subclass this and add methods for their own rules (see OrderParser); a callback
+    refuses what it cannot read with :meth:`reject`.
     """
 
     def __init__(self, game_map: GameMap) -> None:
@@ -202,11 +263,17 @@ class OrderBuilder(Transformer):
             (len(s.split()) for p in game_map.provinces.values() for s in (p.name, *p.aliases)),
             default=1) + 2  # and a coast of two words ("north coast")
 
+    @staticmethod
+    def reject(error: OrderError, stray: bool = False) -> NoReturn:
+        """Refuse the order being read with ``error`` (its column counts in the order's
+        text); the parser raises it, with what was expected added when ``stray``."""
+        raise _Fail(error, stray)
+
     # -- names --------------------------------------------------------------------------
-    def coast(self, children: list) -> _CoastText:
+    def coast(self, children: list[Token]) -> _CoastText:
         return _CoastText(" ".join(str(c) for c in children if c.type == "WORD"))
 
-    def loc(self, children: list) -> str:
+    def loc(self, children: list[Token | _CoastText]) -> str:
         words = [c for c in children if isinstance(c, Token)]
         text = " ".join(words)
         coast = children[-1] if isinstance(children[-1], _CoastText) else None
@@ -220,10 +287,10 @@ class OrderBuilder(Transformer):
                 if found is not None:
                     return found
             error = self._name_error(exc, words, text)
-            raise _Fail(error, stray=error.message.startswith("unexpected")) from None
+            self.reject(error, stray=error.message.startswith("unexpected"))
 
     def _name_error(self, exc: UnknownNameError, words: list[Token], text: str) -> OrderError:
-        column = words[0].column
+        column = _column(words[0])
         if len(words) > 1:  # "A PAR XYZ": a known name followed by a stray word
             # no name has more words than the longest one: the search stays linear
             for cut in range(min(len(words) - 1, self.longest_name), 0, -1):
@@ -234,7 +301,7 @@ class OrderBuilder(Transformer):
                     continue
                 stray = words[cut]
                 return OrderSyntaxError(f"unexpected {str(stray)!r} after {head!r}",
-                                        column=stray.column, text=self.text)
+                                        column=_column(stray), text=self.text)
             first = words[0]
             if (first.column == len(self.text) - len(self.text.lstrip()) + 1
                     and len(words) <= self.longest_name + 1):
@@ -245,7 +312,7 @@ class OrderBuilder(Transformer):
                 else:  # "X PAR - BUR": an unknown unit type before a good name
                     kinds = f"a unit type ({', '.join(self.game_map.unit_kinds)})"
                     return OrderSyntaxError(f"unknown unit type {str(first)!r}",
-                                            column=first.column, text=self.text,
+                                            column=column, text=self.text,
                                             expected=(kinds,))
         describe = self._describe
         if exc.what == "coast":
@@ -287,126 +354,129 @@ class OrderBuilder(Transformer):
         return kind
 
     # -- units --------------------------------------------------------------------------
-    def unit(self, children: list) -> _Subject:
-        kind = children[0]
-        return _Subject(Unit(self._kind(kind), children[-1]), False, kind.column)
+    def unit(self, children: list[Token | str]) -> Subject:
+        kind = _token(children[0])
+        return Subject(Unit(self._kind(kind), children[-1]), False, _column(kind))
 
-    def unit_with(self, children: list) -> _Subject:
-        kind, escort = children[0], children[2]
+    def unit_with(self, children: list[Token | str]) -> Subject:
+        kind, escort = _token(children[0]), _token(children[2])
         if self._kind(escort) != "D" or "D" not in self.game_map.unit_kinds:
-            raise _Fail(OrderSyntaxError(
+            self.reject(OrderSyntaxError(
                 f"unexpected '+{escort}': only a Don travels with a unit (Mobtown's G+D)",
-                column=escort.column - 1, text=self.text))
-        return _Subject(Unit(self._kind(kind), children[-1]), True, kind.column)
+                column=_column(escort) - 1, text=self.text))
+        return Subject(Unit(self._kind(kind), children[-1]), True, _column(kind))
 
-    def bare_unit(self, children: list) -> _Subject:
+    def bare_unit(self, children: list[str]) -> Subject:
         loc = children[0]
-        return _Subject(Unit(self._infer_kind(loc), loc), False, 0)
+        return Subject(Unit(self._infer_kind(loc), loc), False, 0)
 
-    def subjects(self, children: list) -> list[_Subject]:
-        return [c for c in children if isinstance(c, _Subject)]
+    def subjects(self, children: Children) -> list[Subject]:
+        return [c for c in children if isinstance(c, Subject)]
 
-    # -- actions: small tuples, combined with the subjects in unit_order ---------------
-    def arrow(self, _children: list) -> object:
+    # -- actions, combined with the subjects in unit_order -----------------------------
+    def arrow(self, _children: Children) -> _Arrow:
         return _ARROW
 
-    def via_convoy(self, children: list) -> bool:
+    def via_convoy(self, children: list[Token]) -> bool:
         """``via convoy``, ``by convoy``, or a bare trailing ``via`` (other judges' files:
         "A ALB - APU VIA"); a bare ``by`` is too vague and stops too early."""
         word = children[0]
         if len(children) == 1 and word.lower() == "by":
-            before = self.text[: word.end_pos].strip()
-            raise _Fail(OrderSyntaxError(
+            end = word.end_pos or 0
+            before = self.text[:end].strip()
+            self.reject(OrderSyntaxError(
                 f"the order stops too early after {before!r}: expected convoy",
-                column=word.end_pos + 1, text=self.text, expected=("convoy",)))
+                column=end + 1, text=self.text, expected=("convoy",)))
         return True
 
-    def hold(self, _children: list) -> tuple:
-        return ("hold",)
+    def hold(self, _children: Children) -> Action:
+        return HoldAction()
 
-    def move(self, children: list) -> tuple:
-        return ("move", _locs(children)[0], True in children, False)
+    def move(self, children: Children) -> Action:
+        return MoveAction(_locs(children)[0], via_convoy=True in children)
 
-    def subway_move(self, children: list) -> tuple:
-        return ("move", _locs(children)[0], False, True)
+    def subway_move(self, children: Children) -> Action:
+        return MoveAction(_locs(children)[0], via_subway=True)
 
-    def path_move(self, children: list) -> tuple:
+    def path_move(self, children: Children) -> Action:
         # "A LON - NTH - NWY": the written route through the convoying fleets.
-        return ("move", _locs(children)[-1], True, False)
+        return MoveAction(_locs(children)[-1], via_convoy=True)
 
-    def support_hold(self, children: list) -> tuple:
-        return ("support_hold", _subject(children).unit)
+    def support_hold(self, children: Children) -> Action:
+        return SupportHoldAction(_subject(children).unit)
 
-    def support_move(self, children: list) -> tuple:
-        return ("support_move", _subject(children).unit, _locs(children)[0], False)
+    def support_move(self, children: Children) -> Action:
+        return SupportMoveAction(_subject(children).unit, _locs(children)[0])
 
-    def support_subway(self, children: list) -> tuple:
-        return ("support_move", _subject(children).unit, _locs(children)[0], True)
+    def support_subway(self, children: Children) -> Action:
+        return SupportMoveAction(_subject(children).unit, _locs(children)[0], via_subway=True)
 
-    def convoy(self, children: list) -> tuple:
+    def convoy(self, children: Children) -> Action:
         unit = _subject(children).unit
         if unit.kind == UNKNOWN_KIND and "A" in self.game_map.unit_kinds:
             unit = Unit("A", unit.location)  # only armies are convoyed (rule: convoys)
-        return ("convoy", unit, _locs(children)[0])
+        return ConvoyAction(unit, _locs(children)[0])
 
-    def disband(self, _children: list) -> tuple:
-        return ("disband",)
+    def disband(self, _children: Children) -> Action:
+        return DisbandAction()
 
-    def remove_after(self, _children: list) -> tuple:
-        return ("remove",)
+    def remove_after(self, _children: Children) -> Action:
+        return RemoveAction()
 
-    def retreat(self, children: list) -> tuple:
-        return ("retreat", _locs(children)[0], False)
+    def retreat(self, children: Children) -> Action:
+        return RetreatAction(_locs(children)[0])
 
-    def retreat_subway(self, children: list) -> tuple:
-        return ("retreat", _locs(children)[0], True)
+    def retreat_subway(self, children: Children) -> Action:
+        return RetreatAction(_locs(children)[0], via_subway=True)
 
     # -- whole orders (always a list: "&" groups give several) -------------------------
-    def unit_order(self, children: list) -> list[Order]:
+    def unit_order(self, children: Children) -> list[AnyOrder]:
         subjects, action = children
+        assert isinstance(subjects, list) and isinstance(action, Action)
         return [self.make_order(s, action) for s in subjects]
 
-    def make_order(self, subject: _Subject, action: tuple) -> Order:
-        """One order from a subject and an action tuple; variants extend this."""
-        unit, what = subject.unit, action[0]
-        if subject.with_escort and what != "move":
-            raise _Fail(OrderSyntaxError("a unit with its escort (G+D) can only move",
+    def make_order(self, subject: Subject, action: Action) -> AnyOrder:
+        """One order from a subject and an action; variants extend this."""
+        unit = subject.unit
+        if subject.with_escort and not isinstance(action, MoveAction):
+            self.reject(OrderSyntaxError("a unit with its escort (G+D) can only move",
                                          column=subject.column or 1, text=self.text))
-        if what == "hold":
+        if isinstance(action, HoldAction):
             return Hold(unit)
-        if what == "move":
-            return Move(unit, action[1], via_convoy=action[2], via_subway=action[3],
-                        with_don=subject.with_escort)
-        if what == "support_hold":
-            return SupportHold(unit, action[1])
-        if what == "support_move":
-            return SupportMove(unit, action[1], action[2], via_subway=action[3])
-        if what == "convoy":
-            return Convoy(unit, action[1], action[2])
-        if what == "disband":
+        if isinstance(action, MoveAction):
+            return Move(unit, action.destination, via_convoy=action.via_convoy,
+                        via_subway=action.via_subway, with_don=subject.with_escort)
+        if isinstance(action, SupportHoldAction):
+            return SupportHold(unit, action.supported)
+        if isinstance(action, SupportMoveAction):
+            return SupportMove(unit, action.supported, action.destination,
+                               via_subway=action.via_subway)
+        if isinstance(action, ConvoyAction):
+            return Convoy(unit, action.convoyed, action.destination)
+        if isinstance(action, DisbandAction):
             return Disband(unit)
-        if what == "remove":
+        if isinstance(action, RemoveAction):
             return Remove(unit)
-        if what == "retreat":
-            return Retreat(unit, action[1], via_subway=action[2])
-        raise _Fail(OrderSyntaxError(f"unknown action {what!r}", text=self.text))
+        if isinstance(action, RetreatAction):
+            return Retreat(unit, action.destination, via_subway=action.via_subway)
+        self.reject(OrderSyntaxError(f"unknown action {action!r}", text=self.text))
 
-    def build(self, children: list) -> list[Order]:
+    def build(self, children: Children) -> list[AnyOrder]:
         subject = _subject(children)
         if subject.unit.kind == UNKNOWN_KIND:  # nothing on the board to take the kind from
             kinds = ", ".join(self.game_map.unit_kinds)
-            raise _Fail(OrderSyntaxError(
+            self.reject(OrderSyntaxError(
                 f"a build needs a unit type ({kinds}): {subject.unit.location} could hold either",
                 column=1, text=self.text, expected=(f"a unit type ({kinds})",)))
         return [Build(subject.unit)]
 
-    def remove(self, children: list) -> list[Order]:
+    def remove(self, children: Children) -> list[AnyOrder]:
         return [Remove(_subject(children).unit)]
 
-    def disband_first(self, children: list) -> list[Order]:
+    def disband_first(self, children: Children) -> list[AnyOrder]:
         return [Disband(_subject(children).unit)]
 
-    def waive(self, _children: list) -> list[Order]:
+    def waive(self, _children: Children) -> list[AnyOrder]:
         return [Waive()]
 
 
@@ -414,12 +484,23 @@ class _CoastText(str):
     """The words of a coast in parentheses or after '/'."""
 
 
-def _locs(children: list) -> list[str]:
+def _locs(children: Children) -> list[str]:
     return [c for c in children if type(c) is str]
 
 
-def _subject(children: list) -> _Subject:
-    return next(c for c in children if isinstance(c, _Subject))
+def _subject(children: Children) -> Subject:
+    return next(c for c in children if isinstance(c, Subject))
+
+
+def _token(child: object) -> Token:
+    """A child the grammar makes a token (a unit type's word)."""
+    assert isinstance(child, Token)
+    return child
+
+
+def _column(token: Token) -> int:
+    """A token's column (1-based); the lexer always sets it."""
+    return token.column or 1
 
 
 class OrderParser:
@@ -453,17 +534,17 @@ class OrderParser:
         self._power_cache: dict[str, str | None] = {}
         self._power_names = {fold(s): pid for pid, p in game_map.powers.items()
                              for s in (pid, p.name, *p.aliases) if fold(s)}
-        self._cache: dict[str, tuple[Order, ...] | OrderError] = {}
+        self._cache: dict[str, tuple[AnyOrder, ...] | OrderError] = {}
         self._accepts_cache: dict[tuple[int, ...], frozenset[str]] = {}
         self._prefix_words = {k.lower() for k in kinds} | {
             "build", "builds", "remove", "removes", "waive", "waives", "disband", "disbands"}
 
     # -- one order ----------------------------------------------------------------------
-    def parse_group(self, text: str) -> list[Order]:
+    def parse_group(self, text: str) -> list[AnyOrder]:
         """Parse one order (or one ``&`` group) and return its orders; raises OrderError."""
         return list(self._group(text))
 
-    def _group(self, text: str) -> tuple[Order, ...]:
+    def _group(self, text: str) -> tuple[AnyOrder, ...]:
         """Orders are immutable values, so the result for a given text is cached (and so is
         the error for a text that is no order: a pasted bad line costs its work once)."""
         cached = self._cache.get(text)
@@ -481,7 +562,7 @@ class OrderParser:
             raise cached.with_traceback(None)
         return cached
 
-    def _parse_group(self, text: str) -> list[Order]:
+    def _parse_group(self, text: str) -> list[AnyOrder]:
         source = text
         if not text or text.isspace():
             raise OrderSyntaxError("empty order", text=text,
@@ -498,7 +579,8 @@ class OrderParser:
                 return orders
         self.builder.text = source
         try:
-            return self.lark.parse(text)
+            # with a transformer, Lark returns the value of the start rule: the orders
+            return cast("list[AnyOrder]", self.lark.parse(text))
         except _Fail as fail:
             error = fail.error
             if fail.stray:
@@ -512,7 +594,7 @@ class OrderParser:
         except UnexpectedInput as exc:
             raise self._syntax_error(exc, source, text) from None
 
-    def parse_order(self, text: str) -> Order:
+    def parse_order(self, text: str) -> AnyOrder:
         """Parse exactly one order; raises OrderError."""
         orders = self.parse_group(text)
         if len(orders) != 1:
@@ -522,17 +604,20 @@ class OrderParser:
     def _syntax_error(self, exc: UnexpectedInput, text: str, parsed: str) -> OrderSyntaxError:
         """The error for ``text`` (as written) from the grammar's complaint about ``parsed``
         (the same text normalised, with the same columns)."""
-        column = getattr(exc, "column", 1)
+        column = exc.column if isinstance(exc.column, int) else 1
         if isinstance(exc, UnexpectedCharacters):
-            expected = friendly(self._accepts(parsed[: exc.pos_in_stream]) or exc.allowed,
+            # lark declares the position None on the base class; the lexer's error sets it
+            pos = cast(int, exc.pos_in_stream)
+            expected = friendly(self._accepts(parsed[:pos]) or exc.allowed or (),
                                 self.kinds_text, self.subway)
-            found = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
+            found = text[pos] if pos < len(text) else ""
         elif isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
             expected = friendly(exc.accepts or exc.expected, self.kinds_text, self.subway)
             found = str(exc.token)
         else:  # the order stops too early
-            terminals = exc.expected if isinstance(exc, UnexpectedEOF) else (
-                exc.accepts or exc.expected)
+            terminals: Iterable[str] = (
+                exc.expected if isinstance(exc, UnexpectedEOF)
+                else (exc.accepts or exc.expected) if isinstance(exc, UnexpectedToken) else ())
             expected = friendly(terminals, self.kinds_text, self.subway)
             column = len(text.rstrip()) + 1
             found = ""
@@ -562,8 +647,8 @@ class OrderParser:
         return set(found)
 
     # -- powers -------------------------------------------------------------------------
-    def power_of(self, text: str) -> tuple[str | None, str | None]:
-        """(power id, corrected-from) for a power name; (None, None) if unknown."""
+    def power_of(self, text: str) -> tuple[str, str | None]:
+        """(power id, corrected-from) for a power name; UnknownPowerError if unknown."""
         try:
             return self.game_map.power_id(text), None
         except UnknownNameError as exc:
@@ -656,7 +741,7 @@ def _kind_words(game_map: GameMap) -> list[str]:
     return sorted(dict.fromkeys(words), key=len, reverse=True)
 
 
-def _hyphen_fixer(game_map: GameMap):
+def _hyphen_fixer(game_map: GameMap) -> Callable[[str], str] | None:
     """Names with a hyphen ("Mid-Atlantic") would read as a move; protect them by turning
     their hyphen into a non-breaking one (U+2011) that the grammar takes as part of a name."""
     parts = set()
@@ -692,7 +777,7 @@ def parser_for(game_map: GameMap) -> OrderParser:
     return parser
 
 
-def parse_order(text: str, game_map: GameMap) -> Order:
+def parse_order(text: str, game_map: GameMap) -> AnyOrder:
     """Parse one order ("A PAR - BUR"); raises an :class:`OrderError` subclass."""
     return parser_for(game_map).parse_order(text)
 

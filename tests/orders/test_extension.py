@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mobadj.orders.model import Move, Unit
-from mobadj.orders.parser import OrderBuilder, OrderParser, parse_orders
+from mobadj.orders.parser import Action, OrderBuilder, OrderParser, parse_orders
 
 EXTENSION = r"""
 %extend action: CEMENT OVERCOAT -> cement
@@ -22,12 +22,16 @@ class Cement:
         return f"{self.unit} cement overcoat"
 
 
+class CementAction(Action):
+    __slots__ = ()
+
+
 class MobBuilder(OrderBuilder):
     def cement(self, _children):
-        return ("cement",)
+        return CementAction()
 
     def make_order(self, subject, action):
-        if action[0] == "cement":
+        if isinstance(action, CementAction):
             return Cement(subject.unit)
         return super().make_order(subject, action)
 
