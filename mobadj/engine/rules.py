@@ -36,7 +36,9 @@ Retreats, adjustments, other phases, the end of a phase
     removals; ``after_phase(before, result, topology, scored)``: news once a phase is done
     (victory);
     ``due(position)`` (who must order), ``winner(position, game_map)``, ``void_reasons``
-    and ``status_notes(position)`` (the judge's preview and status).
+    and ``status_notes(position)`` (the judge's preview and status);
+    ``sample_orders(position, power, topology, rng)``: random but plausible orders (the
+    demonstration games of mobadj.web.demo).
 
 Reports and pictures
     ``report_body(result, game_map)``, ``mail_report(result, game_map)``,
@@ -77,6 +79,8 @@ from mobadj.engine.position import (
 from mobadj.engine.results import Reason
 
 if TYPE_CHECKING:
+    import random
+
     from mobadj.board import GameMap
     from mobadj.engine.movement import MovementOutcome
     from mobadj.engine.pipeline import OrderInput, PhaseResult
@@ -419,6 +423,14 @@ class Rules:
         for owner in position.centers.values():
             counts[owner] = counts.get(owner, 0) + 1
         return next((p for p, n in counts.items() if n >= victory), None)
+
+    def sample_orders(self, position: Position, power: str, topology: Topology,
+                      rng: random.Random) -> list[str]:
+        """Random but plausible orders of ``power`` for the phase, as a player writes them
+        (the games of the page tests, screenshots and benchmark; mobadj.web.demo)."""
+        from mobadj.engine.scenarios import plausible_orders
+
+        return plausible_orders(position, power, topology, self, rng)
 
     # ---- reports and pictures ----------------------------------------------------------------
 

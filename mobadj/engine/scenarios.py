@@ -1,18 +1,26 @@
-"""Random but plausible phases on the standard map, from a seeded random.Random.
+"""Random but plausible phases and orders, from a seeded random.Random.
 
-Each unit gets a hold, a move to a neighbour, a support of a neighbouring unit's hold or
+On the standard map (:func:`random_position`, :func:`random_orders`, :func:`random_case`)
+each unit gets a hold, a move to a neighbour, a support of a neighbouring unit's hold or
 move, a convoy (fleets at sea next to an army), or a convoyed move; so the phases exercise
 bounces, cut supports, head-to-head battles, dislodgements and convoys.
+
+On any map, :func:`plausible_orders` gives one power's orders for the phase of a game (the
+default of the ``sample_orders`` hook): each unit holds, moves to a neighbour or supports a
+neighbour; dislodged units retreat where they may; builds go on free home centres.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mobadj.board import GameMap, province_of
 from mobadj.engine.position import Phase, Position, UnitState
 from mobadj.engine.topology import Topology, topology_for
+
+if TYPE_CHECKING:
+    from mobadj.engine.rules import Rules
 
 
 def random_position(game_map: GameMap, rng: random.Random, n_units: int) -> Position:
@@ -148,3 +156,57 @@ def random_case(game_map: GameMap, rng: random.Random, case_id: str) -> dict[str
                 aorders.setdefault(power, []).append(f"Remove {u}")
     case["orders"] = aorders
     return case
+
+
+def plausible_orders(position: Position, power: str, topology: Topology, rules: Rules,
+                     rng: random.Random) -> list[str]:
+    """Random but plausible orders of ``power`` for the phase of ``position`` (none for a
+    phase that is neither movement, retreats nor adjustments: a variant's hook knows it)."""
+    phase = position.phase
+    if phase.is_movement:
+        return _movement(position, power, topology.game_map, rng)
+    if phase.is_retreat:
+        mine = sorted((d for d in position.dislodged.values() if d.unit.power == power),
+                      key=lambda d: d.unit.location)
+        return [f"{d.unit} - {rng.choice(d.retreats)}" if d.retreats and rng.random() < 0.8
+                else f"{d.unit} disband" for d in mine]
+    if phase.is_adjustment:
+        return _adjustments(position, power, topology.game_map, rules, rng)
+    return []
+
+
+def _movement(position: Position, power: str, game_map: GameMap,
+              rng: random.Random) -> list[str]:
+    units = position.units
+    lines = []
+    for u in sorted(position.units_of(power), key=str):
+        near = sorted(game_map.neighbours(u.kind, u.location))
+        r = rng.random()
+        if r < 0.55 and near:
+            lines.append(f"{u} - {rng.choice(near)}")
+            continue
+        if r < 0.8 and near:
+            friends = [loc for loc in near if province_of(loc) in units]
+            if friends:
+                lines.append(f"{u} S {units[province_of(rng.choice(friends))]}")
+                continue
+        lines.append(f"{u} H")
+    return lines
+
+
+def _adjustments(position: Position, power: str, game_map: GameMap, rules: Rules,
+                 rng: random.Random) -> list[str]:
+    delta = rules.adjustment_counts(position).get(power, 0)
+    if delta < 0:
+        mine = sorted(position.units_of(power), key=str)
+        return [f"{u} disband" for u in mine[:-delta]]
+    owned = set(position.centers_of(power))
+    free = [c for c in game_map.powers[power].home_centers
+            if c in owned and c not in position.units]
+    rng.shuffle(free)
+    lines = []
+    for centre in free[:delta]:
+        kind = next((k for k in game_map.unit_kinds if game_map.can_occupy(k, centre)), None)
+        if kind is not None:
+            lines.append(f"Build {kind} {centre}")
+    return lines

@@ -59,6 +59,8 @@ from mobadj.mobtown.terms import (
 from mobadj.orders.model import Hold, Move, SupportHold, SupportMove
 
 if TYPE_CHECKING:
+    import random
+
     from mobadj.board import GameMap
     from mobadj.engine import MOrder, MovementOutcome, OrderInput, PhaseResult, Topology
     from mobadj.orders.parser import OrderParser, ParseResult
@@ -342,6 +344,15 @@ class MobtownRules(Rules):
         if position.phase.is_retreat or position.phase.is_adjustment:
             return super().due(position)
         return sorted(mobs - set(position.dons))
+
+    def sample_orders(self, position: Position, power: str, topology: Topology,
+                      rng: random.Random) -> list[str]:
+        """The engine's plausible orders for the Gangs; in June 1919 the Don's placement."""
+        phase = position.phase
+        if phase.is_movement or phase.is_retreat or phase.is_adjustment:
+            return super().sample_orders(position, power, topology, rng)
+        homes = topology.game_map.powers[power].home_centers
+        return [f"Don starts in {rng.choice(homes)}"] if homes else []
 
     def status_notes(self, position: Position) -> list[str]:
         assert isinstance(position, MobtownPosition)

@@ -2,7 +2,8 @@
 screenshots and the page benchmark: every order, press and card command goes in by mail
 (``Judge.handle_mail``) exactly as a player's would, and phases end at their deadlines.
 
-Random orders are plausible rather than clever: each unit holds, moves to a neighbour or
+Random orders are plausible rather than clever, and come from the map's rules (the
+``sample_orders`` hook, mobadj.engine.scenarios): each unit holds, moves to a neighbour or
 supports a neighbour; dislodged units retreat where they may; builds go on free home centres.
 """
 
@@ -14,8 +15,10 @@ from collections.abc import Callable
 from email.message import EmailMessage
 from typing import Any
 
+from mobadj.engine import topology_for
 from mobadj.judge.core import Judge
-from mobadj.judge.hosts import host_for
+from mobadj.judge.hosts import DiplomacyHost, host_for
+from mobadj.judge.store import Game, Mail
 
 _ids = itertools.count(1)
 
@@ -42,20 +45,22 @@ class Table:
         self.seats = seats or host.seats(game.options)
         self.emails = {s: f"{name}-{s.lower()}@test.org" for s in self.seats}
         self.passwords = {s: f"pw-{s.lower()}" for s in self.seats}
-        out: list[Any] = []
+        out: list[Mail] = []
         with judge.store.transaction():
             for seat in self.seats:
-                judge.add_player(judge.store.game(name), self.emails[seat], seat,
+                judge.add_player(self.game, self.emails[seat], seat,
                                  self.passwords[seat], judge.clock(), out)
-            judge.start(judge.store.game(name), judge.clock(), out)
+            judge.start(self.game, judge.clock(), out)
 
-    def say(self, seat: str, text: str) -> list[Any]:
+    def say(self, seat: str, text: str) -> list[Mail]:
         body = f"SIGNON {self.name} {seat} {self.passwords[seat]}\n{text}"
         return self.judge.handle_mail(mail(self.emails[seat], body))
 
     @property
-    def game(self) -> Any:
-        return self.judge.store.game(self.name)
+    def game(self) -> Game:
+        game = self.judge.store.game(self.name)
+        assert game is not None  # created in __init__
+        return game
 
     def due(self) -> list[str]:
         g = self.game
@@ -63,70 +68,20 @@ class Table:
 
     def process(self) -> None:
         """End the phase now (the GM's PROCESS): missing orders get the rules' defaults."""
-        out: list[Any] = []
+        out: list[Mail] = []
         with self.judge.store.transaction():
             self.judge.resolve(self.game, self.judge.clock(), out)
 
 
 def board_orders(kind: str, state: dict[str, Any], power: str, rng: random.Random) -> str:
-    """Random plausible orders of ``power`` for the current phase of a board game."""
-    game_map = host_for(kind).game_map
-    pos = state["position"]
-    phase = str(pos["phase"])
-    units = pos.get("units") or {}
-    mine = [u for u in units.get(power, []) if not str(u).startswith("D ")]
-    if phase.endswith("-START"):
-        return f"Don starts in {game_map.powers[power].home_centers[0]}"
-    if phase.endswith("R"):
-        lines = []
-        for d in (pos.get("dislodged") or {}).get(power, []):
-            options = d.get("retreats") or []
-            unit = d["unit"]
-            lines.append(f"{unit} - {rng.choice(options)}" if options and rng.random() < 0.8
-                         else f"{unit} disband")
-        return "\n".join(lines)
-    if phase.endswith("A"):
-        return _builds(game_map, pos, power, rng)
-    occupied = {str(u).split()[1].split("/")[0] for lst in units.values() for u in lst
-                if not str(u).startswith("D ")}
-    lines = []
-    for u in mine:
-        kind_, loc = str(u).split()[:2]
-        if loc == "MTPD":
-            continue
-        near = sorted(game_map.neighbours(kind_, loc))
-        r = rng.random()
-        if r < 0.55 and near:
-            lines.append(f"{kind_} {loc} - {rng.choice(near)}")
-        elif r < 0.8 and near:
-            friends = [p for p in near if p.split("/")[0] in occupied]
-            if friends:
-                target = rng.choice(friends).split("/")[0]
-                other = next(str(v) for lst in units.values() for v in lst
-                             if str(v).split()[1].split("/")[0] == target
-                             and not str(v).startswith("D "))
-                lines.append(f"{kind_} {loc} S {other}")
-            else:
-                lines.append(f"{kind_} {loc} H")
-        else:
-            lines.append(f"{kind_} {loc} H")
-    return "\n".join(lines)
-
-
-def _builds(game_map: Any, pos: dict[str, Any], power: str, rng: random.Random) -> str:
-    centres = len((pos.get("centers") or {}).get(power, []))
-    units = [u for u in (pos.get("units") or {}).get(power, []) if not str(u).startswith("D ")]
-    delta = centres - len(units)
-    if delta < 0:
-        return "\n".join(f"{u} disband" for u in units[:-delta])
-    occupied = {str(u).split()[1].split("/")[0] for lst in (pos.get("units") or {}).values()
-                for u in lst}
-    free = [c for c in game_map.powers[power].home_centers
-            if c in (pos.get("centers") or {}).get(power, []) and c not in occupied]
-    rng.shuffle(free)
-    kinds = sorted(game_map.unit_kinds) if getattr(game_map, "unit_kinds", None) else ["A"]
-    army = "A" if "A" in kinds else kinds[0]
-    return "\n".join(f"Build {army} {c}" for c in free[:max(delta, 0)])
+    """Random plausible orders of ``power`` for the current phase of a board game, from the
+    map's rules (their ``sample_orders`` hook: every variant says what its players write)."""
+    host = host_for(kind)
+    if not isinstance(host, DiplomacyHost):
+        raise ValueError(f"{kind} is not played on a map")
+    game_map, rules = host.game_map, host.rules
+    position = rules.position_from_data(state["position"], game_map)
+    return "\n".join(rules.sample_orders(position, power, topology_for(game_map), rng))
 
 
 def play_board(t: Table, phases: int, rng: random.Random,
