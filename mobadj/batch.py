@@ -298,7 +298,7 @@ def _case(line: str | bytes | _Unreadable) -> Any:
         raise ValueError(f"not JSON: {exc}") from None
 
 
-def run_lines(lines: Iterable[str | bytes]) -> Iterator[dict[str, Any]]:
+def run_lines(lines: Iterable[str | bytes | _Unreadable]) -> Iterator[dict[str, Any]]:
     """One output object per input line (blank lines included, as errors); ``lines`` may be
     text or bytes (each bytes line is decoded on its own)."""
     for number, line in enumerate(lines, 1):

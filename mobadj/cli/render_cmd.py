@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 import yaml
 
 from mobadj.cli.map_cmd import map_group
+
+if TYPE_CHECKING:
+    from mobadj.board import GameMap
+    from mobadj.render import Layout
 
 
 def default_map() -> str | None:
@@ -113,7 +118,7 @@ def render_cmd(position: str | None, map_name: str | None, layout_name: str | No
     click.echo(f"wrote {output}")
 
 
-def _no_city_plan(game_map, layout) -> str:  # noqa: ANN001 - a GameMap, a Layout or None
+def _no_city_plan(game_map: GameMap, layout: Layout | None) -> str:
     """Why a map has no city plan that defines its adjacency ("" when it has one): a plan
     is a grid layout from which the Gangs' moves (G) are derived, as on Mobtown II."""
     if layout is None:
@@ -156,7 +161,7 @@ def plan_cmd(map_name: str | None, layout_name: str | None, emit: bool) -> None:
                 raise
             layout = None
         why = _no_city_plan(game_map, layout)
-        if why:
+        if why or layout is None:
             click.echo(f"{game_map.name} has no city plan to check: {why}")
             return
         if emit:

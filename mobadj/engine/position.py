@@ -372,7 +372,7 @@ def read_position(
     return pos
 
 
-def _attacker_from(entry: Mapping[str, Any], unit: UnitState, game_map: Any) -> str:
+def _attacker_from(entry: Mapping[str, Any], unit: UnitState, game_map: GameMap) -> str:
     """The province a dislodged unit's attacker came from: it must be given, and (unless
     the attacker came by convoy) be next to the unit's province for some unit kind."""
     origin = entry.get("from")

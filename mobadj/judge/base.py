@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from mobadj.judge import reports
@@ -52,6 +52,20 @@ class JudgeBase:
         self.clock = clock
         self.kdf_n = kdf_n
         self.tz = ZoneInfo(config.timezone)
+
+    if TYPE_CHECKING:  # the parts of a Judge call one another; each is defined in its part
+        def start(self, game: Game, now: float, out: list[Mail]) -> str: ...  # gm
+        def add_player(self, game: Game, email: str, power: str, password: str | None,
+                       now: float, out: list[Mail]) -> str: ...  # gm
+        def resume(self, game: Game, now: float, out: list[Mail], by: str) -> str: ...  # gm
+        def resolve(self, game: Game, now: float, out: list[Mail],
+                    forced: bool = False) -> str: ...  # turns
+        def rollback(self, game: Game, now: float, out: list[Mail]) -> str: ...  # turns
+        def _maybe_early(self, game: Game, now: float, out: list[Mail]) -> None: ...  # turns
+        def _seats_line(self, game: Game) -> str: ...  # forming
+        def _status(self, game: Game, power: str | None) -> str: ...  # players
+        def _history(self, game: Game, which: str | None) -> str: ...  # players
+        def export(self, name: str) -> dict[str, Any]: ...  # core
 
     def _deadline(self, game: Game, state: Any, now: float) -> float:
         """The deadline of a phase starting now: its hours, then the game's weekday rules."""

@@ -198,16 +198,18 @@ def _normalise(line: str) -> tuple[str, str | None]:
     return stripped, None
 
 
-def _args(name: str, tree: Tree) -> dict[str, Any]:
-    toks = [c for c in tree.children]
-    vals = [str(t) if isinstance(t, Token) else t for t in toks]
+def _args(name: str, tree: Tree[Token]) -> dict[str, Any]:
+    toks = tree.children
+    # the words in their places (None for an optional word left out), and the words given
+    vals = [str(t) if isinstance(t, Token) else None for t in toks]
+    words = [v for v in vals if v is not None]
     if name == "signon":
         return {"game": vals[0], "power": vals[1], "password": vals[2]}
     if name == "gm":
         return {"game": vals[0], "password": vals[1]}
     if name == "create":
         opts = {}
-        for v in vals[3:]:
+        for v in words[3:]:
             key, _, value = v.partition("=")
             opts[key.lower().replace("-", "_")] = value
         return {"game": vals[0], "kind": vals[1], "password": vals[2], "options": opts}
@@ -221,15 +223,15 @@ def _args(name: str, tree: Tree) -> dict[str, Any]:
     if name in ("list", "history", "help"):
         return {"value": vals[0]}
     if name in ("absence", "extend", "pause"):
-        return {"seconds": parse_duration(vals[0]) if vals and vals[0] else None}
+        return {"seconds": parse_duration(words[0]) if words else None}
     if name == "addplayer":
         return {"email": vals[0], "power": vals[1], "password": vals[2]}
     if name == "deadline":
-        return {"when": " ".join(vals)}
+        return {"when": " ".join(words)}
     if name == "replace":
         return {"power": vals[0], "email": vals[1]}
     if name == "set":
-        return {"option": vals[0].lower().replace("-", "_"), "value": " ".join(vals[1:])}
+        return {"option": words[0].lower().replace("-", "_"), "value": " ".join(words[1:])}
     if name in ("confirm", "unjoin", "watch", "unwatch", "approve", "reject", "concede"):
         return {"value": vals[-1]}
     if name == "join":
@@ -270,6 +272,7 @@ def parse_line(line: str, number: int = 1) -> Command | CommandError | None:
             message=f"cannot read the {keyword.upper()} command", expected=USAGE[keyword],
         )
     cmd_tree = tree.children[0]
+    assert isinstance(cmd_tree, Tree)  # start is one command's rule
     try:
         args = _args(keyword, cmd_tree)
     except ValueError as exc:

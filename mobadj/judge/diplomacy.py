@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 
@@ -24,15 +24,17 @@ from mobadj.engine import (
     Rules,
     adjudicate,
 )
-from mobadj.judge.hosts import Check, HostError, Resolution
+from mobadj.judge.hosts import Check, DiplomacyHost, HostError, Resolution
 from mobadj.orders.errors import or_list
 
 log = logging.getLogger("mobadj.judge")
 
-_POSITIONS: dict[Any, Any] = {}
+_POSITIONS: dict[tuple[str, str], Position] = {}
+K = TypeVar("K")
+T = TypeVar("T")
 
 
-def cached_position(cache: dict[Any, Any], key: Any, build: Callable[[], Any]) -> Any:
+def cached_position(cache: dict[K, T], key: K, build: Callable[[], T]) -> T:
     """``build()`` remembered under ``key`` (a few recent positions are kept: one mail asks
     several times, and the engine never changes its input position)."""
     pos = cache.get(key)
@@ -43,7 +45,7 @@ def cached_position(cache: dict[Any, Any], key: Any, build: Callable[[], Any]) -
     return pos
 
 
-def _position(host: Any, state: dict[str, Any]) -> Position:
+def _position(host: DiplomacyHost, state: dict[str, Any]) -> Position:
     """The engine position of a state."""
     key = (host.kind, json.dumps(state["position"], sort_keys=True))
     rules: Rules = host.rules
@@ -51,7 +53,8 @@ def _position(host: Any, state: dict[str, Any]) -> Position:
                            lambda: rules.position_from_data(state["position"], host.game_map))
 
 
-def new_state(host: Any, seats: list[str], seed: int, options: dict[str, Any]) -> dict[str, Any]:
+def new_state(host: DiplomacyHost, seats: list[str], seed: int,
+              options: dict[str, Any]) -> dict[str, Any]:
     """The opening position: the rules' set-up (powers without a player are in civil
     disorder from the start).  Option ``start_year`` for calendars that count years."""
     try:
@@ -61,11 +64,11 @@ def new_state(host: Any, seats: list[str], seed: int, options: dict[str, Any]) -
     return {"position": pos.to_data(), "over": False}
 
 
-def phase_label(host: Any, state: dict[str, Any]) -> str:
+def phase_label(host: DiplomacyHost, state: dict[str, Any]) -> str:
     return str(host.rules.calendar.parse(state["position"]["phase"]).long_name())
 
 
-def due(host: Any, state: dict[str, Any]) -> list[str]:
+def due(host: DiplomacyHost, state: dict[str, Any]) -> list[str]:
     """Powers that have something to order this phase."""
     if state.get("over"):
         return []
@@ -83,7 +86,7 @@ def _error_text(err: Any) -> str:
     return text
 
 
-def _pairs(host: Any, seat: str, text: str) -> tuple[list[tuple[str, Any]], list[str]]:
+def _pairs(host: DiplomacyHost, seat: str, text: str) -> tuple[list[tuple[str, Any]], list[str]]:
     """The orders of ``seat`` in ``text`` (as the map's notation reads them), and every error
     explained (line, column, expected, did-you-mean); orders for another power are refused."""
     result = host.rules.parse_orders(text, host.game_map, power=seat)
@@ -98,7 +101,7 @@ def _pairs(host: Any, seat: str, text: str) -> tuple[list[tuple[str, Any]], list
     return pairs, errors
 
 
-def check(host: Any, state: dict[str, Any], seat: str, text: str) -> Check:
+def check(host: DiplomacyHost, state: dict[str, Any], seat: str, text: str) -> Check:
     """Read a player's orders: the canonical text of each good order, each error explained;
     impossible orders are said at once, not only at the deadline."""
     pairs, errors = _pairs(host, seat, text)
@@ -115,7 +118,7 @@ def check(host: Any, state: dict[str, Any], seat: str, text: str) -> Check:
     return out
 
 
-def _attachments(host: Any, drawn: Position | Mapping[str, Any],
+def _attachments(host: DiplomacyHost, drawn: Position | Mapping[str, Any],
                  caption: str) -> list[tuple[str, str, bytes]]:
     """The map picture (SVG and PNG) when this installation can draw the map (a renderer
     and a layout file for it); results go out without it otherwise (and the log says why)."""
@@ -155,7 +158,7 @@ def can_draw(kind: str) -> bool:
     return True
 
 
-def resolve(host: Any, state: dict[str, Any], orders: dict[str, str],
+def resolve(host: DiplomacyHost, state: dict[str, Any], orders: dict[str, str],
             missing: list[str]) -> Resolution:
     """Adjudicate the phase; the report is the one the map's rules mail."""
     rules: Rules = host.rules
@@ -182,7 +185,7 @@ def resolve(host: Any, state: dict[str, Any], orders: dict[str, str],
                       over=winner is not None, summary=f"{result.phase.long_name()} resolved")
 
 
-def preview(host: Any, state: dict[str, Any], seat: str, text: str) -> str:
+def preview(host: DiplomacyHost, state: dict[str, Any], seat: str, text: str) -> str:
     """Adjudicate ``seat``'s orders with every other unit holding; list each order's fate,
     marking the void ones (the rules' ``void_reasons``: supports of units that are not there,
     convoys of no one, moves that cannot get there)."""
@@ -204,7 +207,7 @@ def preview(host: Any, state: dict[str, Any], seat: str, text: str) -> str:
     return head + "\n" + "\n".join(lines)
 
 
-def status(host: Any, state: dict[str, Any], seat: str | None) -> str:
+def status(host: DiplomacyHost, state: dict[str, Any], seat: str | None) -> str:
     """The board (public): units and supply centres of every power."""
     pos = _position(host, state)
     data = pos.to_data()

@@ -16,7 +16,12 @@ import importlib
 import logging
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mobadj.board import GameMap
+    from mobadj.engine import Rules
 
 log = logging.getLogger("mobadj.judge")
 
@@ -148,8 +153,8 @@ class DiplomacyHost(Host):
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
-        self._map: Any = None
-        self._rules: Any = None
+        self._map: GameMap | None = None
+        self._rules: Rules | None = None
 
     @property
     def title(self) -> str:  # type: ignore[override]
@@ -160,7 +165,7 @@ class DiplomacyHost(Host):
             return self.kind
 
     @property
-    def game_map(self) -> Any:
+    def game_map(self) -> GameMap:
         if self._map is None:
             from mobadj.board import MapFileError, load_map
 
@@ -172,7 +177,7 @@ class DiplomacyHost(Host):
         return self._map
 
     @property
-    def rules(self) -> Any:
+    def rules(self) -> Rules:
         """The map's rules (default options), from the engine's registry."""
         if self._rules is None:
             from mobadj.engine import VariantError, default_rules
@@ -183,7 +188,7 @@ class DiplomacyHost(Host):
                 raise HostError(f"{self.title} games cannot be played here: {exc}") from None
         return self._rules
 
-    def _engine(self) -> Any:
+    def _engine(self) -> ModuleType:
         try:
             return importlib.import_module("mobadj.judge.diplomacy")
         except ImportError as exc:  # the engine is missing from this tree

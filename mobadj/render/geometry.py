@@ -193,12 +193,10 @@ def plan_problems(layout: Layout, known: Iterable[str] | None = None) -> list[st
     for ((x0, y0), (x1, _y1)), name in highway_segments(layout).items():
         if x0 == x1:
             inside = 0 < x0 < layout.width and layout.grid[y0][x0 - 1] == layout.grid[y0][x0]
-            sid = layout.grid[y0][x0] if inside else None
         else:
             inside = 0 < y0 < layout.height and layout.grid[y0 - 1][x0] == layout.grid[y0][x0]
-            sid = layout.grid[y0][x0] if inside else None
-        if sid is not None:
-            cut.setdefault(sid, set()).add(name)
+        if inside:
+            cut.setdefault(layout.grid[y0][x0], set()).add(name)
     for sid, names in sorted(cut.items()):
         if layout.straddle.get(sid) not in names:
             problems.append(f"highway {', '.join(sorted(names))} cuts through {sid}, which is "

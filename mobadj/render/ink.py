@@ -7,10 +7,11 @@ import functools
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 from xml.sax.saxutils import escape
 
 import yaml
+
+from mobadj.board import GameMap
 
 PAPER = "#f6f1e4"
 LAND = "#efe6cf"
@@ -148,7 +149,7 @@ def small_don(s: SvgWriter, x: float, y: float) -> None:
     s.add("polygon", points=" ".join(pts), fill="#666666")
 
 
-def power_colour(game_map: Any, power: str | None) -> str:
+def power_colour(game_map: GameMap, power: str | None) -> str:
     if power and power in game_map.powers and game_map.powers[power].colour:
         return game_map.powers[power].colour
     return "#555555"

@@ -89,15 +89,15 @@ class Layout:
 
 
 def _pair(item: object, what: str, source: str) -> tuple[str, str]:
-    ok = isinstance(item, list) and len(item) == 2
-    if not ok or not all(isinstance(s, str | int) and not isinstance(s, bool) for s in item):
+    if not (isinstance(item, list) and len(item) == 2
+            and all(isinstance(s, str | int) and not isinstance(s, bool) for s in item)):
         raise LayoutError(f"{source}: each {what} must be a pair of space ids, got {item!r}")
     return (str(item[0]), str(item[1]))  # bare 110 or 325 in YAML reads as a number
 
 
 def _point(item: object, what: str, source: str) -> Point:
-    ok = isinstance(item, list) and len(item) == 2
-    if not ok or not all(isinstance(v, int | float) for v in item):
+    if not (isinstance(item, list) and len(item) == 2
+            and all(isinstance(v, int | float) for v in item)):
         raise LayoutError(f"{source}: {what} must be a point [x, y], got {item!r}")
     return (float(item[0]), float(item[1]))
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING
 
+from mobadj.board import GameMap
 from mobadj.render.ink import (
     BLOCKED,
     BORDER,
@@ -24,11 +25,14 @@ from mobadj.render.ink import (
 from mobadj.render.layout import Layout
 from mobadj.render.position import BoardView
 
+if TYPE_CHECKING:
+    from mobadj.engine import Rules
+
 _COL_W = 272
 STRADDLE_KEY = "#d8c3df"  # a pale straddling space in the key (its owner tints it on the board)
 
 
-def draw_legend(s: SvgWriter, game_map: Any, view: BoardView, style: Style,
+def draw_legend(s: SvgWriter, game_map: GameMap, view: BoardView, style: Style,
                 w: float, h: float, part: str = "all", layout: Layout | None = None) -> None:
     """Mobs (colour, centres owned, units) on the left; the key to every symbol on the right.
 
@@ -46,7 +50,7 @@ def draw_legend(s: SvgWriter, game_map: Any, view: BoardView, style: Style,
         _key(s, game_map, style, x, top, h, layout)
 
 
-def _mob_lines(s: SvgWriter, game_map: Any, view: BoardView, x: float, top: float) -> None:
+def _mob_lines(s: SvgWriter, game_map: GameMap, view: BoardView, x: float, top: float) -> None:
     counts: dict[str, int] = {}
     for owner in view.centers.values():
         counts[owner] = counts.get(owner, 0) + 1
@@ -61,7 +65,7 @@ def _mob_lines(s: SvgWriter, game_map: Any, view: BoardView, x: float, top: floa
         s.text(cx + 17, cy + 4.5, label, 12, text_anchor="start")
 
 
-def key_items(game_map: Any, layout: Layout | None) -> list[tuple[str, str]]:
+def key_items(game_map: GameMap, layout: Layout | None) -> list[tuple[str, str]]:
     """The symbols this map and layout use, each with its explanation."""
     terrains = {p.terrain for p in game_map.provinces.values()}
     items = [(f"unit:{kind}", "Don (boss)" if kind == "D" else name)
@@ -96,7 +100,7 @@ def key_items(game_map: Any, layout: Layout | None) -> list[tuple[str, str]]:
     return items
 
 
-def _key(s: SvgWriter, game_map: Any, style: Style, x: float, top: float, h: float,
+def _key(s: SvgWriter, game_map: GameMap, style: Style, x: float, top: float, h: float,
          layout: Layout | None) -> None:
     kx = x + 3 * _COL_W + 12
     s.text(kx, top + 6, "Key", 13, text_anchor="start", font_weight="bold")
@@ -111,7 +115,7 @@ def _key(s: SvgWriter, game_map: Any, style: Style, x: float, top: float, h: flo
            text_anchor="start", fill="#7a7060", font_style="italic")
 
 
-def _rules(game_map: Any) -> Any:
+def _rules(game_map: GameMap) -> type[Rules]:
     """The rules class of the map (its legend heading and footnote), from the registry; the
     standard rules for a map object the registry does not know."""
     from mobadj.engine import Rules, VariantError, rules_class

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mobadj.board import GameMap, Province
 from mobadj.render import geometry
 from mobadj.render.ink import Style, text_width
 from mobadj.render.layout import Layout
@@ -453,7 +454,7 @@ class Placement:
 _CACHE: dict[str, Placement] = {}
 
 
-def placement(game_map: Any, layout: Layout, style: Style) -> Placement:
+def placement(game_map: GameMap, layout: Layout, style: Style) -> Placement:
     """The placement of this board (computed once per map, layout and style)."""
     key = hashlib.sha256(repr((game_map.name, sorted(
         (sid, p.name, p.terrain, p.supply_center) for sid, p in game_map.provinces.items()),
@@ -467,7 +468,7 @@ def placement(game_map: Any, layout: Layout, style: Style) -> Placement:
     return found
 
 
-def _place(game_map: Any, layout: Layout, style: Style) -> Placement:
+def _place(game_map: GameMap, layout: Layout, style: Style) -> Placement:
     frame = frame_of(layout, style)
     stations = {sid for pair in layout.subways for sid in pair}
     spaces: dict[str, SpacePlace] = {}
@@ -503,12 +504,15 @@ def _place(game_map: Any, layout: Layout, style: Style) -> Placement:
     if layout.is_grid:
         routes = route_subways(layout, frame, spaces, [b for _n, b in tags])
     else:  # free polygons: straight from stop to stop
-        routes = {(a, b): _trim((spaces[a].station, spaces[b].station), STATION / 2 + 2)
-                  for a, b in layout.subways if spaces[a].station and spaces[b].station}
+        routes = {}
+        for a, b in layout.subways:
+            start, end = spaces[a].station, spaces[b].station
+            if start and end:
+                routes[(a, b)] = _trim((start, end), STATION / 2 + 2)
     return Placement(frame, spaces, routes, tags)
 
 
-def _kind(prov: Any) -> str:
+def _kind(prov: Province | None) -> str:
     if prov is None:
         return "blocked"
     if prov.terrain == "impassable":

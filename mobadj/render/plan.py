@@ -9,8 +9,8 @@ format, for a GM who redraws the city.
 from __future__ import annotations
 
 import re
-from typing import Any
 
+from mobadj.board import GameMap
 from mobadj.render.geometry import Edge, derive_edges, plan_problems
 from mobadj.render.layout import Layout
 
@@ -22,7 +22,7 @@ def _flag(value: object) -> bool:
     return str(value).lower() == "true"
 
 
-def map_edges(game_map: Any, kind: str = "G") -> dict[frozenset[str], Edge]:
+def map_edges(game_map: GameMap, kind: str = "G") -> dict[frozenset[str], Edge]:
     """The map's ``kind`` edges as the plan would derive them (flags as booleans)."""
     out: dict[frozenset[str], Edge] = {}
     for src, dst, key, data in game_map.graph.edges(keys=True, data=True):
@@ -36,11 +36,11 @@ def map_edges(game_map: Any, kind: str = "G") -> dict[frozenset[str], Edge]:
     return out
 
 
-def impassable_ids(game_map: Any) -> set[str]:
+def impassable_ids(game_map: GameMap) -> set[str]:
     return {pid for pid, p in game_map.provinces.items() if p.terrain == "impassable"}
 
 
-def plan_differences(game_map: Any, layout: Layout, kind: str = "G") -> list[str]:
+def plan_differences(game_map: GameMap, layout: Layout, kind: str = "G") -> list[str]:
     """Every disagreement between the map's adjacency and the plan (empty when in step)."""
     problems = plan_problems(layout, known=game_map.provinces)
     drawn, listed = layout.space_ids(), set(game_map.provinces)
@@ -87,7 +87,7 @@ def edge_entry(to: str, edge: Edge) -> str:
     return "{" + ", ".join(parts) + "}"
 
 
-def adjacency_yaml(game_map: Any, layout: Layout, kind: str = "G") -> str:
+def adjacency_yaml(game_map: GameMap, layout: Layout, kind: str = "G") -> str:
     """The derived ``adj`` block of every space, in map order, ready to paste."""
     derived = derive_edges(layout, impassable=impassable_ids(game_map))
     by_space: dict[str, list[tuple[str, Edge]]] = {}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from mobadj.board import GameMap
 from mobadj.render.ink import Style
 from mobadj.render.layout import Layout
 
@@ -47,7 +48,7 @@ def svg_to_png(svg: str, scale: float = 1.0, *, palette: bool = True) -> bytes:
     return cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)
 
 
-def render_png(game_map: Any, layout: Layout, position: object = None, *,
+def render_png(game_map: GameMap, layout: Layout, position: object = None, *,
                scale: float = 1.0, title: str | None = None,
                style: Style | None = None, palette: bool = True) -> bytes:
     """:func:`mobadj.render.svg.render_svg` as PNG bytes, drawn from the cached layers;
@@ -58,7 +59,7 @@ def render_png(game_map: Any, layout: Layout, position: object = None, *,
                       palette)
 
 
-def _board_png(game_map: Any, layout: Layout, view: Any, title: str | None,
+def _board_png(game_map: GameMap, layout: Layout, view: Any, title: str | None,
                style: Style | None, scale: float, palette: bool) -> bytes:
     import cairosvg
 

@@ -28,6 +28,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from mobadj.board import GameMap
+
 MOVE_RESULTS = ("succeeds", "fails")
 _SUCCESS_WORDS = {"succeeds", "success", "succeeded", "ok", "moved", "true", "yes"}
 
@@ -91,11 +93,11 @@ class BoardView:
     caption: str = ""
 
 
-def _province(game_map: Any, text: object, where: str) -> str:
+def _province(game_map: GameMap, text: object, where: str) -> str:
     return _location(game_map, text, where)[0]
 
 
-def _location(game_map: Any, text: object, where: str) -> tuple[str, str]:
+def _location(game_map: GameMap, text: object, where: str) -> tuple[str, str]:
     """(province, coast) of a location the map knows; coast "" where there is none."""
     try:
         loc = game_map.lookup(str(text).strip())
@@ -110,7 +112,7 @@ def _split(loc: object) -> tuple[str, str]:
     return prov, coast
 
 
-def _power(game_map: Any, text: object, where: str) -> str:
+def _power(game_map: GameMap, text: object, where: str) -> str:
     try:
         return game_map.power_id(str(text))
     except LookupError as exc:
@@ -121,7 +123,7 @@ _UNIT_RE = re.compile(r"^\s*(?P<kind>[A-Za-z])\s*[( ]\s*(?P<loc>[^()\s]+)\s*\)?"
                       r"\s*(?P<captive>captive|captured)?\s*$", re.IGNORECASE)
 
 
-def parse_unit(game_map: Any, power: str, text: object, where: str) -> UnitMark:
+def parse_unit(game_map: GameMap, power: str, text: object, where: str) -> UnitMark:
     """``"G DAN"``, ``"G(DAN)"`` or ``"D Har captive"`` -> a :class:`UnitMark` of ``power``."""
     m = _UNIT_RE.match(str(text))
     if not m:
@@ -135,7 +137,7 @@ def parse_unit(game_map: Any, power: str, text: object, where: str) -> UnitMark:
     return UnitMark(power, kind, prov, bool(m.group("captive")), coast)
 
 
-def start_view(game_map: Any) -> BoardView:
+def start_view(game_map: GameMap) -> BoardView:
     """The map's starting position: starting units, every home centre owned."""
     view = BoardView(caption="starting position")
     for pid, power in game_map.powers.items():
@@ -153,7 +155,7 @@ def _is_success(value: object) -> bool:
     return str(value).strip().lower() in _SUCCESS_WORDS
 
 
-def _from_mapping(game_map: Any, data: Mapping[str, Any]) -> BoardView:
+def _from_mapping(game_map: GameMap, data: Mapping[str, Any]) -> BoardView:
     view = BoardView(caption=str(data.get("caption") or data.get("phase") or ""))
     for ptext, units in (data.get("units") or {}).items():
         power = _power(game_map, ptext, f"units: {ptext}")
@@ -175,7 +177,7 @@ def _from_mapping(game_map: Any, data: Mapping[str, Any]) -> BoardView:
     return view
 
 
-def _support(game_map: Any, sp: object, where: str) -> SupportMark:
+def _support(game_map: GameMap, sp: object, where: str) -> SupportMark:
     if not isinstance(sp, Mapping) or "from" not in sp or "unit" not in sp:
         raise ViewError(f"{where}: a support is {{power, from, unit, to, result}}, got {sp!r}")
     power = _power(game_map, sp["power"], where) if sp.get("power") else None
@@ -185,15 +187,19 @@ def _support(game_map: Any, sp: object, where: str) -> SupportMark:
                        _is_success(sp.get("result", "succeeds")))
 
 
-def _dislodged(game_map: Any, raw: object) -> Iterable[DislodgedMark]:
+def _dislodged(game_map: GameMap, raw: object) -> Iterable[DislodgedMark]:
     if not raw:
         return
-    entries: list[tuple[str, Any]] = []
+    entries: list[tuple[str, object]] = []
     if isinstance(raw, Mapping):
         for ptext, items in raw.items():
             entries.extend((str(ptext), item) for item in items or [])
+    elif isinstance(raw, list):
+        for item in raw:
+            power = item.get("power", "") if isinstance(item, Mapping) else ""
+            entries.append((str(power), item))
     else:
-        entries.extend((str(item.get("power", "")), item) for item in raw)
+        raise ViewError(f"dislodged: a list, or units by power, got {raw!r}")
     for ptext, item in entries:
         where = f"dislodged: {ptext}"
         power = _power(game_map, ptext, where)
@@ -205,7 +211,7 @@ def _dislodged(game_map: Any, raw: object) -> Iterable[DislodgedMark]:
                             str(item["via"]) if item.get("via") else None)
 
 
-def _move(game_map: Any, mv: object, where: str) -> MoveMark:
+def _move(game_map: GameMap, mv: object, where: str) -> MoveMark:
     if not isinstance(mv, Mapping) or "from" not in mv or "to" not in mv:
         raise ViewError(f"{where}: a move is {{power, from, to, via, result}}, got {mv!r}")
     power = _power(game_map, mv["power"], where) if mv.get("power") else None
@@ -227,7 +233,7 @@ _SUPPORT_ORDER = re.compile(
 _SUPPORTER = re.compile(r"[A-Za-z]\s*[( ]\s*([^()\s&]+)\s*\)?")
 
 
-def supports_from_results(game_map: Any,
+def supports_from_results(game_map: GameMap,
                           results: Iterable[Mapping[str, Any]]) -> list[SupportMark]:
     """Support lines from results: ``A MUN S A BER - SIL``, ``G(PPU) & G(Pel) S G(Mic)-Mem``."""
     out = []
@@ -245,7 +251,7 @@ def supports_from_results(game_map: Any,
     return out
 
 
-def moves_from_results(game_map: Any, results: Iterable[Mapping[str, Any]]) -> list[MoveMark]:
+def moves_from_results(game_map: GameMap, results: Iterable[Mapping[str, Any]]) -> list[MoveMark]:
     """Arrows from adjudication results ``[{power, order, result}]`` (non-moves are skipped).
 
     Orders may be written ``A PAR - BUR``, ``G(Lex)-Col``, ``G+D(PPU)-Har`` or
@@ -265,7 +271,7 @@ def moves_from_results(game_map: Any, results: Iterable[Mapping[str, Any]]) -> l
     return out
 
 
-def _from_engine(game_map: Any, pos: Any) -> BoardView:
+def _from_engine(game_map: GameMap, pos: Any) -> BoardView:
     view = BoardView(caption=str(getattr(pos, "phase", "") or ""))
     for prov, unit in (pos.units or {}).items():
         where, coast = _split(prov)
@@ -280,7 +286,7 @@ def _from_engine(game_map: Any, pos: Any) -> BoardView:
     return view
 
 
-def as_view(game_map: Any, position: object = None) -> BoardView:
+def as_view(game_map: GameMap, position: object = None) -> BoardView:
     """Normalise any supported position shape to a :class:`BoardView` (see module doc)."""
     if position is None:
         return start_view(game_map)
@@ -288,8 +294,9 @@ def as_view(game_map: Any, position: object = None) -> BoardView:
         return position
     if isinstance(position, Mapping):
         return _from_mapping(game_map, position)
-    if callable(getattr(position, "to_data", None)):  # e.g. a Mobtown II position
-        return _from_mapping(game_map, position.to_data())
+    to_data = getattr(position, "to_data", None)
+    if callable(to_data):  # an engine position (Mobtown's too)
+        return _from_mapping(game_map, to_data())
     if hasattr(position, "units"):
         return _from_engine(game_map, position)
     raise ViewError(f"cannot draw a position of type {type(position).__name__}")

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mobadj.board import GameMap
 from mobadj.render.ink import Style
 from mobadj.render.layout import Layout
 from mobadj.render.position import BoardView
@@ -69,12 +70,12 @@ def cache_dir() -> Path | None:
     return root / "mobadj" / "render"
 
 
-def ownable(game_map: Any) -> frozenset[str]:
+def ownable(game_map: GameMap) -> frozenset[str]:
     """Spaces whose look depends on an owner: the supply centres."""
     return frozenset(sid for sid, p in game_map.provinces.items() if p.supply_center)
 
 
-def fingerprint(game_map: Any, layout: Layout, style: Style, scale: float) -> tuple:
+def fingerprint(game_map: GameMap, layout: Layout, style: Style, scale: float) -> tuple:
     """Everything the static layers depend on, as a hashable key (content, not identity:
     the judge loads the layout afresh for every phase)."""
     text = repr((game_map.name, game_map.title, game_map.unit_kinds,
@@ -83,7 +84,7 @@ def fingerprint(game_map: Any, layout: Layout, style: Style, scale: float) -> tu
     return (hashlib.sha256(text.encode("utf-8")).hexdigest(), float(scale))
 
 
-def raster_png(game_map: Any, layout: Layout, view: BoardView, *, title: str | None = None,
+def raster_png(game_map: GameMap, layout: Layout, view: BoardView, *, title: str | None = None,
                style: Style | None = None, scale: float = 1.0,
                palette: bool = True) -> bytes | None:
     """The PNG of ``view`` from the cached layers, or None when this view cannot be drawn
@@ -142,13 +143,13 @@ def encode_png(surface: Any, *, palette: bool = True) -> bytes:
     return out.getvalue()
 
 
-def warm(game_map: Any, layout: Layout, *, style: Style | None = None,
+def warm(game_map: GameMap, layout: Layout, *, style: Style | None = None,
          scale: float = 1.0) -> None:
     """Build (or load) every layer of this board now, e.g. when a judge starts."""
     _board(game_map, layout, style or Style(), scale, set(game_map.powers))
 
 
-def _board(game_map: Any, layout: Layout, style: Style, scale: float,
+def _board(game_map: GameMap, layout: Layout, style: Style, scale: float,
            powers: set[str]) -> _Board:
     key = fingerprint(game_map, layout, style, scale)
     with _LOCK:

@@ -15,9 +15,9 @@ from __future__ import annotations
 import hashlib
 import math
 from collections import OrderedDict
-from typing import Any
 from xml.sax.saxutils import escape
 
+from mobadj.board import GameMap
 from mobadj.render import geometry
 from mobadj.render.ink import (
     BORDER,
@@ -54,12 +54,14 @@ from mobadj.render.position import BoardView, as_view
 class _Board:
     """Pixel geometry of a layout and where each label, marker and subway line goes."""
 
-    def __init__(self, game_map: Any, layout: Layout, style: Style) -> None:
+    def __init__(self, game_map: GameMap, layout: Layout, style: Style) -> None:
         self.layout = layout
         self.c = layout.cell
         self.ox = style.margin
         self.oy = style.margin + style.title_h
         self.place = placement(game_map, layout, style)
+        self.w: float
+        self.h: float
         if layout.is_grid:
             self.cells = layout.cells()
             self.w, self.h = layout.width, layout.height
@@ -80,7 +82,7 @@ class _Board:
 PARTS = ("full", "base", "tint", "overlay")
 
 
-def render_svg(game_map: Any, layout: Layout, position: object = None, *,
+def render_svg(game_map: GameMap, layout: Layout, position: object = None, *,
                title: str | None = None, style: Style | None = None) -> str:
     """The board of ``game_map`` drawn with ``layout`` and ``position`` as an SVG document.
 
@@ -116,6 +118,8 @@ def recall(svg: str) -> tuple | None:
 
 def page_size(layout: Layout, style: Style) -> tuple[float, float]:
     """Width and height of the picture in pixels (at scale 1)."""
+    bw: float
+    bh: float
     if layout.is_grid:
         bw, bh = layout.width, layout.height
     else:
@@ -136,7 +140,7 @@ def space_outlines(layout: Layout, style: Style) -> dict[str, list[list[tuple[fl
                   for x, y in cells] for sid, cells in layout.cells().items()}
 
 
-def draw_svg(game_map: Any, layout: Layout, view: BoardView, *, title: str | None = None,
+def draw_svg(game_map: GameMap, layout: Layout, view: BoardView, *, title: str | None = None,
              style: Style | None = None, part: str = "full",
              only: frozenset[str] | None = None) -> str:
     """The SVG document of ``view``, or one layer of it for the raster cache.
@@ -193,7 +197,7 @@ def draw_svg(game_map: Any, layout: Layout, view: BoardView, *, title: str | Non
     return "\n".join(s.parts)
 
 
-def _space_fill(game_map: Any, sid: str, view: BoardView) -> str:
+def _space_fill(game_map: GameMap, sid: str, view: BoardView) -> str:
     prov = game_map.provinces.get(sid)
     terrain = _terrain(game_map, sid)
     if terrain in TERRAIN_FILL:
@@ -206,7 +210,7 @@ def _space_fill(game_map: Any, sid: str, view: BoardView) -> str:
     return LAND
 
 
-def _spaces(s: SvgWriter, b: _Board, game_map: Any, view: BoardView,
+def _spaces(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView,
             only: frozenset[str] | None = None) -> None:
     c = b.c
     for sid, cells in b.cells.items():
@@ -231,7 +235,7 @@ def _centroid(poly: tuple[tuple[float, float], ...]) -> tuple[float, float]:
     return (sum(x for x, _ in poly) / len(poly), sum(y for _, y in poly) / len(poly))
 
 
-def _polygons(s: SvgWriter, b: _Board, game_map: Any, view: BoardView,
+def _polygons(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView,
               only: frozenset[str] | None = None) -> None:
     """Spaces of a free-polygon layout (any map): filled shapes with their borders."""
     for sid, poly in b.layout.polygons.items():
@@ -243,15 +247,16 @@ def _polygons(s: SvgWriter, b: _Board, game_map: Any, view: BoardView,
               stroke=COAST if wet else BORDER, stroke_width="1.6", id=f"space-{sid}")
 
 
-def _terrain(game_map: Any, sid: str) -> str:
+def _terrain(game_map: GameMap, sid: str) -> str:
     """The space's terrain; "blocked" for a drawn space that is no province (Switzerland)."""
     prov = game_map.provinces.get(sid)
     return prov.terrain if prov else "blocked"
 
 
-def _borders(s: SvgWriter, b: _Board, game_map: Any) -> None:
+def _borders(s: SvgWriter, b: _Board, game_map: GameMap) -> None:
     wet = {"water", "sea", "impassable"}
-    inner, coast = [], []
+    inner: list[str] = []
+    coast: list[str] = []
     for pair, segs in geometry.shared_borders(b.layout).items():
         a, c = sorted(pair)
         is_coast = (_terrain(game_map, a) in wet) != (_terrain(game_map, c) in wet)
@@ -263,8 +268,8 @@ def _borders(s: SvgWriter, b: _Board, game_map: Any) -> None:
           stroke_linecap="round")
     s.add("path", d="".join(coast), stroke=COAST, stroke_width="2.6", fill="none",
           stroke_linecap="round")
-    x0, y0 = b.px(0, 0)
-    s.add("rect", x=f"{x0:.1f}", y=f"{y0:.1f}", width=f"{b.layout.width * b.c:.1f}",
+    left, top = b.px(0, 0)
+    s.add("rect", x=f"{left:.1f}", y=f"{top:.1f}", width=f"{b.layout.width * b.c:.1f}",
           height=f"{b.layout.height * b.c:.1f}", fill="none", stroke=INK, stroke_width="2")
 
 
@@ -281,7 +286,7 @@ def _diagonal_points(s: SvgWriter, b: _Board) -> None:
               stroke="#ffffff", stroke_width="1.2", class_="diagonal")
 
 
-def _highways(s: SvgWriter, b: _Board, game_map: Any, view: BoardView) -> None:
+def _highways(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView) -> None:
     x0, y0 = b.px(0, 0)
     s.raw(f'<clipPath id="board"><rect x="{x0:.1f}" y="{y0:.1f}" width="{b.w * b.c:.1f}" '
           f'height="{b.h * b.c:.1f}"/></clipPath><g clip-path="url(#board)">')
@@ -317,7 +322,7 @@ def straddled_stretches(layout: Layout) -> dict[str, list[geometry.Segment]]:
     return out
 
 
-def _straddles(s: SvgWriter, b: _Board, game_map: Any, view: BoardView) -> None:
+def _straddles(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView) -> None:
     """Where a space straddles a highway (Queens), the road is drawn sunk into the space: no
     crossing there, the space is on both sides (rule 4).  The key shows the same sign."""
     for sid, segs in straddled_stretches(b.layout).items():
@@ -350,7 +355,7 @@ def _junctions(s: SvgWriter, b: _Board) -> None:
 
 def _subways(s: SvgWriter, b: _Board, only: frozenset[str] | None = None) -> None:
     """Subway lines (routed round every label, see mobadj.render.placement) and their stops."""
-    stations = set()
+    stations: set[str] = set()
     for (a, c), path in b.place.subways.items():
         stations.update((a, c))
         d = "M" + "L".join(f"{x:.1f} {y:.1f}" for x, y in path)
@@ -383,7 +388,7 @@ def label_extent(b: _Board, sid: str) -> tuple[float, float, float, float]:
     return e.x0, e.y0, e.x1, e.y1
 
 
-def near_spaces(game_map: Any, layout: Layout, style: Style,
+def near_spaces(game_map: GameMap, layout: Layout, style: Style,
                 spaces: frozenset[str]) -> frozenset[str]:
     """``spaces`` and every other space whose label may reach into one of them: what a
     "tint" layer of ``spaces`` must draw to look like the full picture inside them."""
@@ -404,7 +409,7 @@ def near_spaces(game_map: Any, layout: Layout, style: Style,
     return frozenset(out)
 
 
-def _labels(s: SvgWriter, b: _Board, game_map: Any, view: BoardView,
+def _labels(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView,
             only: frozenset[str] | None = None) -> None:
     for sid in b.cells:
         if only is not None and sid not in only:
@@ -468,7 +473,7 @@ def _coast_point(b: _Board, sid: str, coast: str) -> tuple[float, float] | None:
     return _toward(x, y, lx, ly, 19)
 
 
-def _centre_mark(s: SvgWriter, game_map: Any, view: BoardView, sid: str,
+def _centre_mark(s: SvgWriter, game_map: GameMap, view: BoardView, sid: str,
                  cx: float, cy: float) -> None:
     owner = view.centers.get(sid)
     colour = game_map.powers[owner].colour if owner in game_map.powers else "#ffffff"
@@ -501,7 +506,7 @@ def unit_markers(b: _Board, view: BoardView) -> list[tuple[Marker, float, float]
     return out
 
 
-def _units(s: SvgWriter, b: _Board, game_map: Any, view: BoardView) -> None:
+def _units(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView) -> None:
     for u in view.units:
         at = _coast_point(b, u.province, u.coast) if u.province in b.label else None
         if at is not None:  # a fleet on a split coast stands at its coast
@@ -529,7 +534,7 @@ def _units(s: SvgWriter, b: _Board, game_map: Any, view: BoardView) -> None:
         s.raw("</g>")
 
 
-def _supports(s: SvgWriter, b: _Board, game_map: Any, view: BoardView) -> None:
+def _supports(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView) -> None:
     """Dotted lines from each supporter to the unit it supports (or the middle of its move)."""
     for sp in view.supports:
         if sp.src not in b.label or sp.unit not in b.label:
@@ -551,7 +556,7 @@ def _supports(s: SvgWriter, b: _Board, game_map: Any, view: BoardView) -> None:
               stroke_width="1")
 
 
-def _moves(s: SvgWriter, b: _Board, game_map: Any, view: BoardView) -> None:
+def _moves(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView) -> None:
     for mv in view.moves:
         if mv.src not in b.label or mv.dst not in b.label:
             continue

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
 import jinja2
@@ -62,19 +62,25 @@ class Seat:
         return word + (" (civil disorder)" if self.status == "disorder" else "")
 
 
-class LRU(OrderedDict[Any, Any]):
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class LRU(OrderedDict[K, V]):
+    """The ``size`` values used last."""
+
     def __init__(self, size: int) -> None:
         super().__init__()
         self.size = size
 
-    def put(self, key: Any, value: Any) -> Any:
+    def put(self, key: K, value: V) -> V:
         self[key] = value
         self.move_to_end(key)
         while len(self) > self.size:
             self.popitem(last=False)
         return value
 
-    def get_(self, key: Any) -> Any:
+    def get_(self, key: K) -> V | None:
         if key in self:
             self.move_to_end(key)
             return self[key]
@@ -95,8 +101,8 @@ class Site:
             autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True,
             lstrip_blocks=True, undefined=jinja2.StrictUndefined)
         self._stories: dict[str, tuple[Any, Story]] = {}
-        self._pictures = LRU(256)
-        self._tables = LRU(256)
+        self._pictures: LRU[tuple[object, ...], str] = LRU(256)
+        self._tables: LRU[int, tuple[str, list[str]]] = LRU(256)
 
     # -- access ----------------------------------------------------------------------------
     def is_private(self, game: str) -> bool:
@@ -149,7 +155,7 @@ class Site:
     def index_html(self) -> str:
         with self.store.reading():
             rows = [self._game_row(g) for g in self.public_games()]
-        groups = {"active": [], "forming": [], "ended": []}
+        groups: dict[str, list[dict[str, Any]]] = {"active": [], "forming": [], "ended": []}
         for row in rows:
             key = {"paused": "active"}.get(row["status"], row["status"])
             groups.setdefault(key, []).append(row)

@@ -5,17 +5,24 @@ the renderer every other front end uses (:mod:`mobadj.render`)."""
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TYPE_CHECKING
 
 from mobadj.web.story import Step
 
+if TYPE_CHECKING:
+    from mobadj.board import GameMap
+    from mobadj.render import Layout
+
 
 @functools.lru_cache(maxsize=8)
-def _board(kind: str) -> tuple[Any, Any]:
-    from mobadj.judge.hosts import host_for
+def _board(kind: str) -> tuple[GameMap, Layout]:
+    from mobadj.judge.hosts import DiplomacyHost, host_for
     from mobadj.render import load_layout
 
-    game_map = host_for(kind).game_map
+    host = host_for(kind)
+    if not isinstance(host, DiplomacyHost):
+        raise LookupError(f"a game of {kind} has no map")
+    game_map = host.game_map
     return game_map, load_layout(game_map.name)
 
 

@@ -13,10 +13,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mobadj.judge.hosts import Host
+from mobadj.judge.hosts import DiplomacyHost, Host
 from mobadj.web.links import step_id
+
+if TYPE_CHECKING:
+    from mobadj.engine import Rules
+    from mobadj.judge.cardhost import CardHost
+    from mobadj.judge.store import Game
 
 _ACTED = re.compile(r"^P\d+: (moved|no command; .*)$")
 #: the pages' headings (a map's rules may word them their own way: ``Rules.page_words``)
@@ -97,7 +102,7 @@ def one_group(phase: str) -> tuple[str, str]:
     return "", phase
 
 
-def calendar_place(rules: Any) -> Callable[[str], tuple[str, str]]:
+def calendar_place(rules: Rules) -> Callable[[str], tuple[str, str]]:
     """(group, short) of a phase by a map's calendar (the phase's ``place()``):
     ``("1901", "Fall retreats")``, ``("July 1919", "Week 2")``."""
 
@@ -110,13 +115,13 @@ def calendar_place(rules: Any) -> Callable[[str], tuple[str, str]]:
     return place
 
 
-def build(game: Any, results: list[dict[str, Any]], host: Host) -> Story:
+def build(game: Game, results: list[dict[str, Any]], host: Host) -> Story:
     """The story of ``game`` (a store Game) from its standing results."""
     from mobadj.judge.cardhost import CardHost
 
     if isinstance(host, CardHost):
         return _cards(game, results, host)
-    if hasattr(host, "game_map"):
+    if isinstance(host, DiplomacyHost):
         return _board(game, results, host)
     return _generic(game, results, host)
 
@@ -141,7 +146,7 @@ def _step(place: Callable[[str], tuple[str, str]], phase: str, label: str, adjud
 # -- map games (the map's rules say what differs) ----------------------------------------------
 
 
-def _board(game: Any, results: list[dict[str, Any]], host: Any) -> Story:
+def _board(game: Game, results: list[dict[str, Any]], host: DiplomacyHost) -> Story:
     gm = host.game_map
     rules = host.rules
     place = calendar_place(rules)
@@ -208,7 +213,7 @@ def _board_outcome(results: list[dict[str, Any]], steps: list[Step],
 # -- card games -------------------------------------------------------------------------------
 
 
-def _cards(game: Any, results: list[dict[str, Any]], host: Any) -> Story:
+def _cards(game: Game, results: list[dict[str, Any]], host: CardHost) -> Story:
     from mobadj.web import cardview
 
     n = int((game.state or {}).get("players") or 0)
@@ -256,7 +261,7 @@ def card_step_table(kind: str, step: Step, state_after: dict[str, Any]) -> None:
 # -- any other game ---------------------------------------------------------------------------
 
 
-def _generic(game: Any, results: list[dict[str, Any]], host: Host) -> Story:
+def _generic(game: Game, results: list[dict[str, Any]], host: Host) -> Story:
     """A game the pages know nothing of: each phase's published report, the public status."""
     steps = [_step(one_group, r["phase"], r["phase"], True, result_id=r["id"],
                    table=str(r["report"].get("text", ""))) for r in results]
