@@ -4,9 +4,11 @@
 ``map_names`` lists the maps a name can mean (``maps/`` and ``MOBADJ_MAPS``).
 """
 
+from mobadj.board.balance import balance_lines
+from mobadj.board.check import inspect_map
 from mobadj.board.findings import Finding, MapFileError
 from mobadj.board.loader import load_map, map_dirs, map_names, map_path
-from mobadj.board.model import GameMap, Power, Province, UnknownNameError, province_of
+from mobadj.board.model import GameMap, Power, Province, UnknownNameError, fold, province_of
 
 __all__ = [
     "Finding",
@@ -15,6 +17,9 @@ __all__ = [
     "Power",
     "Province",
     "UnknownNameError",
+    "balance_lines",
+    "fold",
+    "inspect_map",
     "load_map",
     "map_dirs",
     "map_names",

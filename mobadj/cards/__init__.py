@@ -1,1 +1,41 @@
-"""Turn-based card games sharing one game protocol (see ``protocol``)."""
+"""Turn-based card games sharing one game protocol (see ``protocol``).
+
+Adding a game is one line in ``registry``; what other packages may use is listed here.
+"""
+
+from mobadj.cards import report
+from mobadj.cards.protocol import Bot, GameError, GameState
+from mobadj.cards.record import (
+    GameRecord,
+    ReplayCache,
+    new_salt,
+    new_seed,
+    read_record_file,
+    seed_commitment,
+    verify_record,
+)
+from mobadj.cards.registry import GAMES, bot_class, canonical_name, game_class
+from mobadj.cards.simulate import simulate
+from mobadj.cards.terminal import Session
+from mobadj.cards.words import command_words
+
+__all__ = [
+    "GAMES",
+    "Bot",
+    "GameError",
+    "GameRecord",
+    "GameState",
+    "ReplayCache",
+    "Session",
+    "bot_class",
+    "canonical_name",
+    "command_words",
+    "game_class",
+    "new_salt",
+    "new_seed",
+    "read_record_file",
+    "report",
+    "seed_commitment",
+    "simulate",
+    "verify_record",
+]

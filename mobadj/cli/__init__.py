@@ -9,6 +9,8 @@ import click
 
 from mobadj import __version__
 
+__all__ = ["COMMAND_MODULES", "main", "option_pairs"]
+
 
 def option_pairs(pairs: Iterable[str], shape: str = "NAME=VALUE",
                  hint: str = "--option") -> dict[str, str]:

@@ -355,7 +355,7 @@ def link(config_path: Path, name: str, mode: str | None, new_key: bool) -> None:
     carries the game's key."""
     import secrets
 
-    from mobadj.web.links import game_url
+    from mobadj.judge.links import game_url
 
     judge = _open(config_path)
     store = judge.store

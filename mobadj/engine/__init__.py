@@ -53,6 +53,7 @@ from mobadj.engine.rules import (
     rules_for,
     with_options,
 )
+from mobadj.engine.scenarios import plausible_orders, random_case, random_orders, random_position
 from mobadj.engine.topology import Topology, topology_for
 from mobadj.engine.validation import CONVOY, HOLD, MOVE, SUPPORT, MOrder
 from mobadj.engine.variants import (
@@ -111,9 +112,13 @@ __all__ = [
     "load_variant",
     "news_section",
     "option",
+    "plausible_orders",
     "position_from_data",
     "power_name",
     "province_of",
+    "random_case",
+    "random_orders",
+    "random_position",
     "register_variant",
     "result_to_json",
     "rules_class",

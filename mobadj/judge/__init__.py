@@ -1,1 +1,46 @@
-"""The email judge: store, command language, mail in and out, deadlines."""
+"""The email judge: store, command language, mail in and out, deadlines.
+
+What other packages may use is listed here (the command line starts a :class:`Service`, the
+pages read the :class:`Store` and ask :func:`host_for` about each game).
+"""
+
+from mobadj.judge import reports
+from mobadj.judge.cardhost import CardHost
+from mobadj.judge.commands import Command, parse_duration
+from mobadj.judge.config import ConfigError, JudgeConfig, load_config
+from mobadj.judge.core import Judge, JudgeError
+from mobadj.judge.hosts import DiplomacyHost, Host, HostError, host_for
+from mobadj.judge.links import game_path, game_url, phase_url, step_id
+from mobadj.judge.mailbox import Mailbox
+from mobadj.judge.mailer import Mailer
+from mobadj.judge.service import NETWORK_ERRORS, Service, describe
+from mobadj.judge.store import Game, Mail, Store, StoreError
+
+__all__ = [
+    "NETWORK_ERRORS",
+    "CardHost",
+    "Command",
+    "ConfigError",
+    "DiplomacyHost",
+    "Game",
+    "Host",
+    "HostError",
+    "Judge",
+    "JudgeConfig",
+    "JudgeError",
+    "Mail",
+    "Mailbox",
+    "Mailer",
+    "Service",
+    "Store",
+    "StoreError",
+    "describe",
+    "game_path",
+    "game_url",
+    "host_for",
+    "load_config",
+    "parse_duration",
+    "phase_url",
+    "reports",
+    "step_id",
+]

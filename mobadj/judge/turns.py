@@ -131,7 +131,7 @@ class Turns(Endings):
         base = self.config.web.base_url
         if not base:
             return ""
-        from mobadj.web.links import phase_url
+        from mobadj.judge.links import phase_url
 
         return phase_url(base, game, phase, self.store.web_key(game))
 

@@ -5,6 +5,13 @@ running judge; ``mobadj web --export DIR`` writes the same pages as static files
 page may show is decided in one place, :mod:`mobadj.web.story`: orders only once their phase
 is adjudicated, press only when it was sent to everyone, card games only the observer's view.
 
-Nothing here is imported by the judge except :mod:`mobadj.web.links` (the results mails'
-links), so the judge runs without the web libraries loaded.
+The judge imports nothing from here (the pages' addresses, which its results mails link to,
+are :mod:`mobadj.judge.links`), so it runs without the web libraries loaded.  What other
+packages may use is listed here.
 """
+
+from mobadj.web.app import create_app
+from mobadj.web.export import export_site
+from mobadj.web.pages import Site
+
+__all__ = ["Site", "create_app", "export_site"]

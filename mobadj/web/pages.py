@@ -25,10 +25,10 @@ from markupsafe import Markup
 
 from mobadj.judge import reports
 from mobadj.judge.hosts import HostError, host_for
+from mobadj.judge.links import step_id
 from mobadj.judge.store import Game, Store
 from mobadj.web import pictures
 from mobadj.web.chart import centre_chart
-from mobadj.web.links import step_id
 from mobadj.web.story import Step, Story, build, card_step_table
 
 TEMPLATES = Path(__file__).with_name("templates")

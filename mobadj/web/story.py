@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from mobadj.judge.hosts import DiplomacyHost, Host
-from mobadj.web.links import step_id
+from mobadj.judge.links import step_id
 
 if TYPE_CHECKING:
     from mobadj.engine import Rules

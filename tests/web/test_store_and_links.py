@@ -10,9 +10,9 @@ import pytest
 
 from mobadj.judge.config import ConfigError, config_from_data
 from mobadj.judge.core import Judge
+from mobadj.judge.links import phase_url, step_id
 from mobadj.judge.store import Store, StoreError
 from mobadj.web.demo import Table
-from mobadj.web.links import phase_url, step_id
 
 BASE = {"judge": {"address": "judge@test.org"}}
 

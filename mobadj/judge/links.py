@@ -1,5 +1,6 @@
-"""Addresses of the game pages, shared by the pages themselves and the judge's results mails
-(which link to the page of the phase they report).  No web library is imported here."""
+"""Addresses of the game pages (``web.base_url``), shared by the judge's results mails (which
+link to the page of the phase they report) and the pages themselves (mobadj.web).  No web
+library is imported here."""
 
 from __future__ import annotations
 
