@@ -8,14 +8,25 @@ from mobadj.board.balance import balance_lines
 from mobadj.board.check import inspect_map
 from mobadj.board.findings import Finding, MapFileError
 from mobadj.board.loader import load_map, map_dirs, map_names, map_path
-from mobadj.board.model import GameMap, Power, Province, UnknownNameError, fold, province_of
+from mobadj.board.model import (
+    AmbiguousNameError,
+    GameMap,
+    Power,
+    Province,
+    UnknownCoastError,
+    UnknownNameError,
+    fold,
+    province_of,
+)
 
 __all__ = [
+    "AmbiguousNameError",
     "Finding",
     "GameMap",
     "MapFileError",
     "Power",
     "Province",
+    "UnknownCoastError",
     "UnknownNameError",
     "balance_lines",
     "fold",

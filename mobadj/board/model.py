@@ -79,6 +79,21 @@ class UnknownNameError(LookupError):
         return msg
 
 
+class UnknownCoastError(UnknownNameError):
+    """A province that has no such coast; ``suggestions`` are its coasts."""
+
+    def __init__(self, text: str, coasts: Iterable[str]) -> None:
+        super().__init__(text, coasts, "coast")
+
+
+class AmbiguousNameError(UnknownNameError):
+    """A name that fits several ids (``lop`` on a map that keeps ``LOP`` and ``Lop`` apart);
+    ``suggestions`` are those ids."""
+
+    def __init__(self, text: str, candidates: Iterable[str]) -> None:
+        super().__init__(text, candidates, "ambiguous name")
+
+
 @dataclass(frozen=True, slots=True)
 class Province:
     """One space of the board; ``line`` is where the map file defines it."""
@@ -235,7 +250,7 @@ class GameMap:
                 loc = f"{province_of(prov)}/{coast}"
                 if loc in self._exact:
                     return loc
-                raise UnknownNameError(text, self.locations(prov)[1:] or (prov,), "coast")
+                raise UnknownCoastError(text, self.locations(prov)[1:] or (prov,))
         raise UnknownNameError(text, lambda: self.suggest(stripped))
 
     def _folded_one(self, text: str) -> str | None:
@@ -244,7 +259,7 @@ class GameMap:
             return None
         if len(ids) == 1:
             return next(iter(ids))
-        raise UnknownNameError(text, sorted(ids), "ambiguous name")
+        raise AmbiguousNameError(text, sorted(ids))
 
     def suggest(self, text: str, limit: int = 3) -> tuple[str, ...]:
         """Close spellings of ``text`` as location ids (for did-you-mean messages)."""

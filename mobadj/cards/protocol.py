@@ -41,6 +41,11 @@ class GameError(ValueError):
     """Base of every error a player can cause; its message is safe to show that player."""
 
 
+class DeckError(ValueError):
+    """A game's deck file is malformed (raised when it is loaded, never during play); the
+    message names the card and the field."""
+
+
 class CommandError(GameError):
     """A command that does not parse: where, what was expected, and a did-you-mean."""
 

@@ -114,7 +114,7 @@ class Command:
 
 
 @dataclass(frozen=True)
-class CommandError:
+class BadCommandLine:
     """A command line that could not be read, explained for a reply mail."""
 
     line: int
@@ -150,7 +150,7 @@ class ParsedMail:
     commands: list[Command] = field(default_factory=list)
     order_lines: list[tuple[int, str]] = field(default_factory=list)  # (line number, text)
     press: list[Press] = field(default_factory=list)
-    errors: list[CommandError] = field(default_factory=list)
+    errors: list[BadCommandLine] = field(default_factory=list)
     near_commands: dict[int, str] = field(default_factory=dict)  # line -> did-you-mean keyword
 
     def first(self, name: str) -> Command | None:
@@ -257,8 +257,8 @@ def _redact(name: str, text: str) -> str:
     return " ".join(words)
 
 
-def parse_line(line: str, number: int = 1) -> Command | CommandError | None:
-    """One line: a :class:`Command`, a :class:`CommandError`, or None when it is not a
+def parse_line(line: str, number: int = 1) -> Command | BadCommandLine | None:
+    """One line: a :class:`Command`, a :class:`BadCommandLine`, or None when it is not a
     command (an order line)."""
     text, keyword = _normalise(line)
     if keyword is None:
@@ -267,7 +267,7 @@ def parse_line(line: str, number: int = 1) -> Command | CommandError | None:
         tree = _parser().parse(text)
     except UnexpectedInput as exc:
         col = getattr(exc, "column", 0) or 0
-        return CommandError(
+        return BadCommandLine(
             line=number, column=col, text=_redact(keyword, text),
             message=f"cannot read the {keyword.upper()} command", expected=USAGE[keyword],
         )
@@ -276,7 +276,7 @@ def parse_line(line: str, number: int = 1) -> Command | CommandError | None:
     try:
         args = _args(keyword, cmd_tree)
     except ValueError as exc:
-        return CommandError(number, 1, _redact(keyword, text), str(exc), USAGE[keyword])
+        return BadCommandLine(number, 1, _redact(keyword, text), str(exc), USAGE[keyword])
     return Command(keyword, args, number, _redact(keyword, text))
 
 
@@ -318,7 +318,7 @@ def parse_body(body: str, game_words: frozenset[str] = frozenset()) -> ParsedMai
         if not line.strip():
             continue
         if len(line) > MAX_LINE:  # no order or command is this long: do not feed it to parsers
-            out.errors.append(CommandError(number, MAX_LINE, line[:40] + "...",
+            out.errors.append(BadCommandLine(number, MAX_LINE, line[:40] + "...",
                                            f"line longer than {MAX_LINE} characters, skipped"))
             continue
         if game_words and is_game_line(line, game_words):
@@ -332,7 +332,7 @@ def parse_body(body: str, game_words: frozenset[str] = frozenset()) -> ParsedMai
                 out.near_commands[number] = near
             out.order_lines.append((number, line.strip()))
             continue
-        if isinstance(result, CommandError):
+        if isinstance(result, BadCommandLine):
             out.errors.append(result)
             continue
         if result.name == "signoff":
@@ -343,7 +343,7 @@ def parse_body(body: str, game_words: frozenset[str] = frozenset()) -> ParsedMai
             continue
         if result.name == "endpress":
             out.errors.append(
-                CommandError(number, 1, line.strip(), "ENDPRESS without PRESS", USAGE["press"])
+                BadCommandLine(number, 1, line.strip(), "ENDPRESS without PRESS", USAGE["press"])
             )
             continue
         out.commands.append(result)

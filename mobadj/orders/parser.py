@@ -26,7 +26,13 @@ from typing import NamedTuple, NoReturn, cast
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from mobadj.board.model import GameMap, UnknownNameError, fold
+from mobadj.board.model import (
+    AmbiguousNameError,
+    GameMap,
+    UnknownCoastError,
+    UnknownNameError,
+    fold,
+)
 from mobadj.orders.duplicates import last_order_wins
 from mobadj.orders.errors import (
     OrderError,
@@ -282,7 +288,7 @@ class OrderBuilder(Transformer[Token, list[AnyOrder]]):
         try:
             return self.game_map.lookup(text)
         except UnknownNameError as exc:
-            if exc.what == "province" and coast is None:
+            if type(exc) is UnknownNameError and coast is None:  # no such name at all
                 found = self.prefixes.find(text)  # "Mosc", "Bohem": a unique beginning
                 if found is not None:
                     return found
@@ -315,11 +321,11 @@ class OrderBuilder(Transformer[Token, list[AnyOrder]]):
                                             column=column, text=self.text,
                                             expected=(kinds,))
         describe = self._describe
-        if exc.what == "coast":
+        if isinstance(exc, UnknownCoastError):
             options = " or ".join(exc.suggestions)
             return UnknownProvinceError(f"no such coast: {text!r}", column=column, text=self.text,
                                         suggestion=options or None)
-        if exc.what == "ambiguous name":
+        if isinstance(exc, AmbiguousNameError):
             return UnknownProvinceError(
                 f"ambiguous name {text!r} (it could be {' or '.join(exc.suggestions)})",
                 column=column, text=self.text)

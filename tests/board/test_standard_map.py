@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mobadj.board.loader import load_map, read_map
-from mobadj.board.model import UnknownNameError
+from mobadj.board.model import UnknownCoastError, UnknownNameError
 
 
 @pytest.fixture(scope="module")
@@ -135,9 +135,9 @@ def test_lookup_errors(std):
         std.lookup("Burgandy")
     assert err.value.suggestions[0] == "BUR"
     assert "did you mean BUR" in str(err.value)
-    with pytest.raises(UnknownNameError) as err:
+    with pytest.raises(UnknownCoastError) as err:
         std.lookup("PAR/NC")
-    assert err.value.what == "coast"
+    assert err.value.what == "coast" and isinstance(err.value, UnknownNameError)
     with pytest.raises(UnknownNameError):
         std.lookup("qqq")
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from mobadj.judge.commands import CommandError, parse_body, parse_duration, parse_line
+from mobadj.judge.commands import BadCommandLine, parse_body, parse_duration, parse_line
 
 
 def test_signon_and_orders_and_press():
@@ -42,7 +42,7 @@ def test_misspelt_command_gets_did_you_mean():
 
 def test_bad_command_says_what_was_expected():
     r = parse_line("signon onlygame", 4)
-    assert isinstance(r, CommandError)
+    assert isinstance(r, BadCommandLine)
     assert r.line == 4 and "SIGNON <game> <power> <password>" in str(r)
 
 

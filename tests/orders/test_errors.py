@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from mobadj.board import AmbiguousNameError
 from mobadj.orders.errors import (
     OrderError,
     OrderSyntaxError,
@@ -135,6 +136,9 @@ def test_misspelt_power_is_read_with_warning(std):
 def test_ambiguous_case_sensitive_name(mini):
     err = only_error("G lop - Lex", mini)
     assert "ambiguous name 'lop'" in err.message and "LOP or Lop" in err.message
+    with pytest.raises(AmbiguousNameError) as raised:  # the map's own error says which
+        mini.lookup("lop")
+    assert raised.value.suggestions == ("LOP", "Lop")
 
 
 def test_escort_only_moves(mini):

@@ -16,6 +16,8 @@ from typing import Any
 
 import yaml
 
+from mobadj.cards.protocol import DeckError
+
 DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "iron_triangle.yaml"
 
 FEATURES = ("fast", "cheap", "good")
@@ -29,10 +31,6 @@ RESERVED_WORDS = frozenset(
      "press", "pick", "accept", "choose", "reveal", "show", "player")
 )
 CONDITION_KINDS = ("most", "least", "balanced", "not_last", "ahead_of_half", "at_least")
-
-
-class DeckError(ValueError):
-    """The YAML deck is malformed (raised at load time, never during play)."""
 
 
 @dataclass(frozen=True, slots=True)

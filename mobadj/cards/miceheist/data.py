@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from mobadj.cards.protocol import IllegalAction
+from mobadj.cards.protocol import DeckError, IllegalAction
 
 DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "mice_heist.yaml"
 
@@ -34,10 +34,6 @@ EFFECT_KINDS = (
 TARGETED = ("flip", "cancel")  # effects that name one chip of this test
 NO_VALUE = TARGETED  # effects written without a number
 SPECIAL_CONDITIONS = ("finale", "plain")
-
-
-class DataError(ValueError):
-    """The YAML deck does not have the shape the rules need."""
 
 
 def slug(name: str) -> str:
@@ -156,16 +152,16 @@ def _effect(text: str, icons: tuple[str, ...], where: str) -> Effect:
         condition = words[-1]
         words = words[:-2]
         if condition not in icons and condition not in SPECIAL_CONDITIONS:
-            raise DataError(f"{where}: unknown condition '{condition}' in '{text}'")
+            raise DeckError(f"{where}: unknown condition '{condition}' in '{text}'")
     if not words or words[0] not in EFFECT_KINDS:
-        raise DataError(f"{where}: unknown effect '{text}' (known: {', '.join(EFFECT_KINDS)})")
+        raise DeckError(f"{where}: unknown effect '{text}' (known: {', '.join(EFFECT_KINDS)})")
     kind = words[0]
     if kind in NO_VALUE:
         if len(words) != 1:
-            raise DataError(f"{where}: '{kind}' takes no number in '{text}'")
+            raise DeckError(f"{where}: '{kind}' takes no number in '{text}'")
         return Effect(kind, 1, condition)
     if len(words) != 2 or not re.fullmatch(r"\d+", words[1]):
-        raise DataError(f"{where}: '{kind}' needs one whole number in '{text}'")
+        raise DeckError(f"{where}: '{kind}' needs one whole number in '{text}'")
     return Effect(kind, int(words[1]), condition)
 
 
@@ -173,10 +169,10 @@ def _skill(raw: dict[str, Any], colour: str | None, icons: tuple[str, ...]) -> S
     name = str(raw["name"])
     icon = raw.get("icon")
     if icon is not None and icon not in icons:
-        raise DataError(f"skill {name}: unknown icon '{icon}'")
+        raise DeckError(f"skill {name}: unknown icon '{icon}'")
     effects = tuple(_effect(e, icons, f"skill {name}") for e in raw.get("effects", ()))
     if not effects:
-        raise DataError(f"skill {name}: no effects")
+        raise DeckError(f"skill {name}: no effects")
     return Skill(slug(name), name, colour, icon, effects)
 
 
@@ -188,7 +184,7 @@ def parse_data(raw: dict[str, Any]) -> HeistData:
 
     def add(skill: Skill) -> str:
         if skill.key in skills:
-            raise DataError(f"two skills are called '{skill.name}'")
+            raise DeckError(f"two skills are called '{skill.name}'")
         skills[skill.key] = skill
         return skill.key
 
@@ -196,11 +192,11 @@ def parse_data(raw: dict[str, Any]) -> HeistData:
     for colour in colours:
         cards = raw["starting_skills"].get(colour) or []
         if len(cards) != 3:
-            raise DataError(f"colour {colour} needs 3 starting skills, has {len(cards)}")
+            raise DeckError(f"colour {colour} needs 3 starting skills, has {len(cards)}")
         starting[colour] = tuple(add(_skill(c, colour, icons)) for c in cards)
     upgrades = tuple(add(_skill(c, None, icons)) for c in raw["upgrade_skills"])
     if len(upgrades) != 37:
-        raise DataError(f"the upgrade deck needs 37 skills, has {len(upgrades)}")
+        raise DeckError(f"the upgrade deck needs 37 skills, has {len(upgrades)}")
     chips: list[Chip] = []
     for c in raw["chips"]:
         for _ in range(int(c["count"])):
@@ -216,7 +212,7 @@ def parse_data(raw: dict[str, Any]) -> HeistData:
         for o in spec["obstacles"]:
             bad = [i for i in o.get("icons", []) if i not in icons]
             if bad:
-                raise DataError(f"obstacle {o['id']}: unknown icons {bad}")
+                raise DeckError(f"obstacle {o['id']}: unknown icons {bad}")
             ob = Obstacle(
                 str(o["id"]),
                 job,
@@ -229,13 +225,13 @@ def parse_data(raw: dict[str, Any]) -> HeistData:
             obstacles[ob.id] = ob
             ids.append(ob.id)
         if len(ids) != 5:
-            raise DataError(f"job {job} needs 5 obstacles, has {len(ids)}")
+            raise DeckError(f"job {job} needs 5 obstacles, has {len(ids)}")
         stacks[job] = tuple(ids)
     if len(stacks) != 4:
-        raise DataError(f"the game needs 4 jobs, has {len(stacks)}")
+        raise DeckError(f"the game needs 4 jobs, has {len(stacks)}")
     track_length = int(raw["track_length"])
     if track_length < len(colours):
-        raise DataError("track_length must be at least the number of players (6)")
+        raise DeckError("track_length must be at least the number of players (6)")
     food = {int(v): tuple(names) for v, names in raw["food"].items()}
     targeting = {
         ob.id: frozenset(
@@ -283,7 +279,7 @@ def load_data(path: str | None = None) -> HeistData:
         raise DeckFileError(f"the deck file {path} is not valid YAML: {first}") from None
     try:
         return parse_data(raw)
-    except DataError as exc:
+    except DeckError as exc:
         raise DeckFileError(f"the deck file {path or DATA_FILE}: {exc}") from None
     except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
         what = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import yaml
 
+from mobadj.cards.protocol import DeckError
+
 DATA = Path(__file__).resolve().parent.parent / "data" / "micromob.yaml"
 MODULE_SIZE = 15  # rulebook: "Each module consists of 15 cards"
 
@@ -53,10 +55,6 @@ ABILITY_ZONE: dict[str, str | None] = {
     "expand": None,
     "swap": "city",
 }
-
-
-class DeckError(ValueError):
-    """The deck file is malformed (the message names the card and the field)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ import pytest
 import yaml
 from mh_helpers import new
 
-from mobadj.cards.miceheist.data import DATA_FILE, DataError, load_data, parse_data
+from mobadj.cards.miceheist.data import DATA_FILE, DeckError, load_data, parse_data
 
 
 def raw() -> dict:
@@ -57,7 +57,7 @@ def test_the_file_says_a_gm_may_transcribe_a_deck() -> None:
 def test_loader_rejects_bad_decks(edit, message) -> None:
     data = copy.deepcopy(raw())
     edit(data)
-    with pytest.raises(DataError, match=message):
+    with pytest.raises(DeckError, match=message):
         parse_data(data)
 
 
