@@ -22,8 +22,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import click
+
 from mobadj.batch import run_case
 from mobadj.board.loader import load_map
+from mobadj.cli import option_pairs
 from mobadj.engine.pipeline import adjudicate
 from mobadj.engine.position import position_from_data
 from mobadj.engine.rules import coerce_options, rules_for
@@ -35,7 +38,7 @@ DRIVER = Path(__file__).with_name("mila_driver.py")
 
 #: DATC rule options for mobadj's side (``--option NAME=VALUE``; docs/rulings.md), e.g. the
 #: oracle's own readings: adjacent_convoy=fallback civil_disorder=home_centres
-OPTIONS: dict[str, str] = {}
+OPTIONS: dict[str, Any] = {}
 
 
 def oracle(cases: list[dict[str, Any]], python: str) -> dict[str, dict[str, Any]]:
@@ -159,7 +162,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                     help="a DATC rule option for mobadj's side (docs/rulings.md)")
     args = ap.parse_args(argv)
-    OPTIONS.update(o.split("=", 1) for o in args.option)
+    try:  # the command line's own reading of NAME=VALUE and of the values
+        OPTIONS.update(coerce_options(option_pairs(args.option)))
+    except click.BadParameter as exc:
+        ap.error(exc.format_message())
+    except ValueError as exc:
+        ap.error(str(exc))
     if args.show:
         seed, index = (int(x) for x in args.show.split(":"))
         cases = list(generate(seed, 1, index))
