@@ -9,7 +9,7 @@ import click
 
 from mobadj import __version__
 
-__all__ = ["COMMAND_MODULES", "main", "option_pairs"]
+__all__ = ["COMMAND_MODULES", "game_options", "main", "option_pairs"]
 
 
 def option_pairs(pairs: Iterable[str], shape: str = "NAME=VALUE",
@@ -26,12 +26,30 @@ def option_pairs(pairs: Iterable[str], shape: str = "NAME=VALUE",
     return out
 
 
+def game_options(pairs: Iterable[str]) -> dict[str, object]:
+    """``--option key=value`` pairs of a card game, each value read as a YAML scalar
+    (``modules=4`` is a number, ``deck=my.yaml`` a text)."""
+    import yaml
+
+    out: dict[str, object] = {}
+    for key, value in option_pairs(pairs, "key=value").items():
+        if not key:
+            raise click.BadParameter(f"{key}={value}: the option has no name",
+                                     param_hint="--option")
+        try:
+            out[key] = yaml.safe_load(value)
+        except yaml.YAMLError:
+            out[key] = value
+    return out
+
+
 # Each module registers its commands on ``main`` when imported.
 COMMAND_MODULES = (
     "mobadj.cli.map_cmd",
     "mobadj.cli.render_cmd",
     "mobadj.cli.adjudicate_cmd",
     "mobadj.cli.play_cmd",
+    "mobadj.cli.cards_cmd",
     "mobadj.cli.judge_cmd",
     "mobadj.cli.web_cmd",
 )

@@ -1,6 +1,6 @@
 """Balance figures for the Iron Triangle deck: who wins, by seat, role and starting circle.
 
-Run ``python -m mobadj.cards.irontriangle.balance [games] [players] [random|bot|mixed|
+Run ``mobadj cards balance irontriangle [--games N] [--players N] [--report random|bot|mixed|
 strategies]``; the figures in docs/cards/irontriangle.md come from here.  ``mixed`` seats the
 bot as P1 and random players elsewhere.  ``strategies`` seats, in turn, one player who always
 picks one kind of offer among random players: a back (what a boss can see), or, seeing the
@@ -10,9 +10,7 @@ about a fair share of wins.
 
 from __future__ import annotations
 
-import json
 import random
-import sys
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -123,11 +121,14 @@ def strategies(games: int, players: int, seed: int = 2000) -> dict[str, float]:
     return result
 
 
-if __name__ == "__main__":
-    args = sys.argv[1:]
-    if len(args) > 2 and args[2] == "strategies":
-        print(json.dumps(strategies(int(args[0]), int(args[1])), indent=1))
-        sys.exit(0)
-    result = balance(int(args[0]) if args else 1000, int(args[1]) if len(args) > 1 else 5,
-                     args[2] if len(args) > 2 else "random")
-    print(json.dumps(result, indent=1))
+#: The reports of ``mobadj cards balance irontriangle`` (the first is the default): each takes
+#: the number of games, of players and the game options.
+REPORTS: dict[str, Callable[[int, int, dict[str, Any]], object]] = {
+    "random": lambda games, players, _options: balance(games, players, "random"),
+    "bot": lambda games, players, _options: balance(games, players, "bot"),
+    "mixed": lambda games, players, _options: balance(games, players, "mixed"),
+    "strategies": lambda games, players, _options: strategies(games, players),
+}
+DEFAULT_GAMES = 1000
+DEFAULT_PLAYERS = 5
+OPTIONS: tuple[str, ...] = ()

@@ -1,17 +1,17 @@
 """Balance figures of a Mice Heist deck, for the designer or a GM who transcribed a deck.
 
-``python -m mobadj.cards.miceheist.balance --players 4 --games 400 [--random] [--deck F]``
-prints game lengths, seat and colour win rates, winning margins, the test success rate,
-and (with ``--versus``) how often one bot beats random players.  The figures in
+``mobadj cards balance miceheist --players 4 --games 400 [--report bots|random|versus]
+[--option deck=F]`` prints game lengths, seat and colour win rates, winning margins, the test
+success rate, and (``versus``) how often one bot beats random players.  The figures in
 ``docs/cards/miceheist.md`` come from this module.
 """
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from mobadj.cards.miceheist.bot import MiceHeistBot
@@ -92,21 +92,19 @@ def versus(players: int, games: int, options: dict[str, Any]) -> float:
     return share / games
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--games", type=int, default=400)
-    parser.add_argument("--random", action="store_true", help="random players, not bots")
-    parser.add_argument("--versus", action="store_true", help="one bot against random players")
-    parser.add_argument("--deck", help="another deck YAML (a GM's transcription)")
-    args = parser.parse_args(argv)
-    options = {"deck": args.deck} if args.deck else {}
-    if args.versus:
-        share = versus(args.players, args.games, options)
-        print(f"bot win share {share:.3f} (fair {1 / args.players:.3f})")
-        return
-    print(figures(args.players, args.games, not args.random, options))
+def versus_report(players: int, games: int, options: dict[str, Any]) -> dict[str, float]:
+    """:func:`versus` beside the fair share."""
+    return {"bot_win_share": round(versus(players, games, options), 3),
+            "fair_share": round(1 / players, 3)}
 
 
-if __name__ == "__main__":
-    main()
+#: The reports of ``mobadj cards balance miceheist`` (the first is the default): each takes
+#: the number of games, of players and the game options (``deck``: a GM's transcription).
+REPORTS: dict[str, Callable[[int, int, dict[str, Any]], object]] = {
+    "bots": lambda games, players, options: figures(players, games, True, options),
+    "random": lambda games, players, options: figures(players, games, False, options),
+    "versus": lambda games, players, options: versus_report(players, games, options),
+}
+DEFAULT_GAMES = 400
+DEFAULT_PLAYERS = 4
+OPTIONS = ("deck",)

@@ -1,15 +1,15 @@
 """Deck balance figures from bot-vs-bot games (the numbers quoted in docs/cards/micromob.md).
 
-Run ``python -m mobadj.cards.micromob.balance [games] [players] [modules]``.  For every card
-it reports how often the player who made it an ally won, next to the fair share
-1/players; a dominant card would stand far above the rest.
+Run ``mobadj cards balance micromob [--games N] [--players N] [--option modules=N]
+[--report bots|versus]``.  For every card it reports how often the player who made it an
+ally won, next to the fair share 1/players; a dominant card would stand far above the rest.
 """
 
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from mobadj.cards.micromob.bot import MicroMobBot
@@ -88,8 +88,21 @@ def bot_vs_random(games: int, players: int, modules: int) -> float:
     return wins / games
 
 
-if __name__ == "__main__":
-    args = [int(a) for a in sys.argv[1:]] + [400, 4, 4][len(sys.argv) - 1:]
-    for key, value in report(*args[:3]).items():
-        print(f"{key}: {value}")
-    print("bot vs random, bot seat win rate:", bot_vs_random(200, args[1], args[2]))
+def _modules(options: dict[str, Any]) -> int:
+    modules = options.get("modules", 4)
+    if type(modules) is not int:
+        raise ValueError(f"modules must be a whole number, not {modules!r}")
+    return modules
+
+
+#: The reports of ``mobadj cards balance micromob`` (the first is the default): each takes the
+#: number of games, of players and the game options (``modules``, 4 unless given).
+REPORTS: dict[str, Callable[[int, int, dict[str, Any]], object]] = {
+    "bots": lambda games, players, options: report(games, players, _modules(options)),
+    "versus": lambda games, players, options: {
+        "bot_seat_win_rate": bot_vs_random(games, players, _modules(options)),
+        "fair_share": round(1 / players, 3)},
+}
+DEFAULT_GAMES = 400
+DEFAULT_PLAYERS = 4
+OPTIONS = ("modules",)

@@ -54,14 +54,14 @@ def test_terminal_all_bots_to_the_end() -> None:
     assert state.is_over() and any(line.startswith("Winner") for line in lines)
 
 
-def test_balance_module_reports_figures(capsys) -> None:
-    from mobadj.cards.miceheist.balance import figures, main
+def test_balance_module_reports_figures() -> None:
+    from mobadj.cards.miceheist.balance import REPORTS, figures
 
     f = figures(3, 6, bots=True, options={})
     assert f["games"] == 6 and len(f["seat_win_pct"]) == 3
     assert abs(sum(f["seat_win_pct"]) - 100) < 0.5 and f["turns"][1] >= 5
-    main(["--players", "2", "--games", "4", "--versus"])
-    assert "bot win share" in capsys.readouterr().out
+    versus = REPORTS["versus"](4, 2, {})
+    assert 0 <= versus["bot_win_share"] <= 1 and versus["fair_share"] == 0.5
 
 
 def test_hot_seat_game_typed_to_the_end(monkeypatch) -> None:
