@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import logging
 import math
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -40,6 +41,8 @@ from mobadj.engine.position import PositionError, position_from_data
 from mobadj.engine.results import Outcome
 from mobadj.engine.rules import coerce_options
 from mobadj.engine.variants import UnknownVariantError, load_variant
+
+log = logging.getLogger("mobadj.batch")
 
 KEYS = ("id", "phase", "next_phase", "orders", "units", "dislodged", "centers", "errors")
 MAX_LINE_BYTES = 1_000_000
@@ -92,7 +95,7 @@ class _MapContext:
         if pid is None:
             try:
                 pid = self.game_map.power_id(str(text))
-            except Exception as exc:
+            except LookupError as exc:
                 raise PositionError(f"unknown power {text!r}: {exc}") from None
             self.powers[text] = pid
         return pid
@@ -132,7 +135,8 @@ def run_case(case: Any) -> dict[str, Any]:
         return _run(case)
     except (PositionError, UnknownVariantError, FileNotFoundError) as exc:
         return empty_output(case_id, phase_text, [str(exc)])
-    except Exception as exc:  # a bad line must never stop the batch
+    except Exception as exc:  # a bug must never stop the batch: the line says so, the log has it
+        log.exception("internal error on the line with id %r", case_id)
         return empty_output(case_id, phase_text, [f"internal error: {type(exc).__name__}: {exc}"])
 
 

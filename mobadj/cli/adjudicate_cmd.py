@@ -82,7 +82,7 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
         pos = rules.position_from_data(yaml.safe_load(text), game_map)
     except OSError as exc:
         raise InputError(f"cannot read {position}: {exc.strerror or exc}") from None
-    except Exception as exc:  # a YAML or position error, or anything odd in the file
+    except (yaml.YAMLError, ValueError, RecursionError) as exc:  # not YAML, no position
         why = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
         raise InputError(f"{position}: {why}") from None
     try:

@@ -21,6 +21,7 @@ commitment and are named as the old scheme.
 from __future__ import annotations
 
 import json
+import logging
 import random
 from collections import Counter
 from typing import Any
@@ -37,6 +38,8 @@ from mobadj.cards.record import (
 from mobadj.cards.registry import bot_class, game_class
 from mobadj.cards.words import command_words
 from mobadj.judge.hosts import Check, Free, Host, HostError, Resolution
+
+log = logging.getLogger("mobadj.judge")
 
 REPLAYS = ReplayCache()  # a game rebuilt for a mail replays only its new actions
 PREVIEW_LIMIT = 40  # legal commands listed by PREVIEW; the rest are counted by command word
@@ -218,7 +221,9 @@ class CardHost(Host):
         try:
             bot = bot_class(self.kind)()
             return bot.choose(game, player, random.Random(seed))
-        except Exception:
+        except Exception:  # a bug in a bot must not stop the game: the first legal action
+            log.exception("%s: the bot failed for P%d; it plays the first legal action",
+                          self.kind, player + 1)
             return game.legal_actions(player)[0]
 
     def resolve(self, state: Any, orders: dict[str, str], missing: list[str]) -> Resolution:

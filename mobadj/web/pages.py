@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -31,6 +32,7 @@ from mobadj.web import pictures
 from mobadj.web.chart import centre_chart
 from mobadj.web.story import Step, Story, build, card_step_table
 
+log = logging.getLogger("mobadj.web")
 TEMPLATES = Path(__file__).with_name("templates")
 STATIC = Path(__file__).with_name("static")
 
@@ -246,14 +248,16 @@ class Site:
             try:
                 label = "game over" if game.status == "ended" else host.phase_label(game.state)
                 due = [] if game.status != "active" else host.due(game.state)
-            except Exception:  # a state this installation cannot read: show the rest
-                label = game.phase
+            except (ValueError, LookupError, OSError) as exc:  # a state this installation
+                log.warning("game %s: its state cannot be read here: %s", game.name, exc)
+                label = game.phase  # cannot read (its map or deck has changed): the rest
             submitted = self.store.submitted(game.name, game.phase)
         players = {p.power: p for p in self.store.players(game.name)}
         seats = []
         try:
             all_seats = host.seats(game.options) if host is not None else list(players)
-        except Exception:
+        except (ValueError, LookupError) as exc:  # options this installation cannot read
+            log.warning("game %s: its seats cannot be read here: %s", game.name, exc)
             all_seats = list(players)
         if game.status != "forming":  # a card game's seats are the players it started with
             all_seats = [s for s in all_seats if s in players]

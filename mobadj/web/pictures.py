@@ -5,13 +5,18 @@ the renderer every other front end uses (:mod:`mobadj.render`)."""
 from __future__ import annotations
 
 import functools
+import logging
 from typing import TYPE_CHECKING
+
+import yaml
 
 from mobadj.web.story import Step
 
 if TYPE_CHECKING:
     from mobadj.board import GameMap
     from mobadj.render import Layout
+
+log = logging.getLogger("mobadj.web")
 
 
 @functools.lru_cache(maxsize=8)
@@ -26,11 +31,15 @@ def _board(kind: str) -> tuple[GameMap, Layout]:
     return game_map, load_layout(game_map.name)
 
 
+@functools.lru_cache(maxsize=32)
 def can_draw(kind: str) -> bool:
-    """Is there a layout to draw this map with here?"""
+    """Is there a layout to draw this map with here? (Asked once per kind: the log says why
+    not.)"""
     try:
         _board(kind)
-    except Exception:  # no layout for this map, or no renderer: the pages go without maps
+    except (ImportError, OSError, ValueError, LookupError, yaml.YAMLError) as exc:
+        # no renderer, no layout for this map, not a map game: the pages go without maps
+        log.info("%s: the pages go without pictures: %s", kind, exc)
         return False
     return True
 

@@ -103,8 +103,9 @@ def test_a_convoyed_attacker_may_come_from_afar() -> None:
     assert out["errors"] == [] and out["units"]["France"] == ["F MAO"]
 
 
-def test_any_exception_inside_is_answered_by_its_type(monkeypatch) -> None:
-    """The last resort: whatever goes wrong in one line is that line's error."""
+def test_any_exception_inside_is_answered_by_its_type(monkeypatch, caplog) -> None:
+    """The last resort: whatever goes wrong in one line is that line's error, and the log
+    has its traceback."""
     import mobadj.batch as batch_module
 
     def broken(*_args, **_kwargs):
@@ -114,6 +115,8 @@ def test_any_exception_inside_is_answered_by_its_type(monkeypatch) -> None:
     out = run_case(GOOD)
     assert out["errors"] == ["internal error: RecursionError: maximum recursion depth exceeded"]
     assert out["id"] == "good" and out["next_phase"] is None
+    (record,) = [r for r in caplog.records if r.name == "mobadj.batch"]
+    assert "'good'" in record.getMessage() and record.exc_info[0] is RecursionError
 
 
 def test_last_order_wins_in_a_batch() -> None:

@@ -178,3 +178,20 @@ def test_cli_export_and_link(world, tmp_path):
     bad = subprocess.run(mobadj + ["game", "link", "nosuch", "-c", str(cfg)],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 1 and "no game 'nosuch'" in bad.stderr
+
+
+def test_a_state_this_installation_cannot_read_is_listed_and_logged(tmp_path, caplog):
+    """A game whose stored state no longer reads here (its map has changed) is still listed
+    on the index, with its stored phase, and the log says why."""
+    from mobadj.judge.store import Store
+    from mobadj.web.pages import Site
+
+    store = Store(tmp_path / "judge.sqlite")
+    with store.transaction():
+        store.create_game("odd", "standard", {}, 1, "gm@x.org", "h", 0)
+        store.update_game("odd", status="active", phase="S1901M",
+                          state={"position": {"phase": "no such phase"}})
+    html = Site(store, "Test Judge", "Europe/London", clock=lambda: 0.0).index_html()
+    assert "odd" in html and "S1901M" in html
+    assert any("odd" in r.getMessage() and r.name == "mobadj.web" for r in caplog.records)
+    store.close()
