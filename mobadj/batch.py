@@ -1,6 +1,6 @@
 """``mobadj batch``: adjudicate many phases in one process, one JSON object per line.
 
-The contract (issue 2; documented in docs/adjudication.md):
+The contract (documented in docs/adjudication.md):
 
 input line::
 

@@ -1,4 +1,4 @@
-"""``mobadj batch``: the JSON-lines contract of issue 2, run as a real subprocess."""
+"""``mobadj batch``: the JSON-lines contract, run as a real subprocess."""
 
 from __future__ import annotations
 

@@ -74,7 +74,7 @@ def gm():
 
 
 def test_other_spaces_count():
-    assert len(OTHERS) == 70  # the printed list has 70 names (the issue counted 68)
+    assert len(OTHERS) == 70  # the printed list has 70 names
 
 
 def _rulebook_other_spaces() -> dict[str, str]:

@@ -7,7 +7,7 @@ moves that were really ordered), cut supports, moves into each other, circular m
 convoys along chains of one to four fleets, fleet moves to split coasts.  Every order is
 legal on the map, so both adjudicators see the same orders.
 
-Output: one batch input object per line (the ``mobadj batch`` contract of issue 2), plus a
+Output: one batch input object per line (the ``mobadj batch`` contract), plus a
 ``retreat_plan`` for movement phases: for every unit a retreat order (or a disband) to be
 given if the unit is dislodged; the runner turns it into the retreat phase that follows.
 """
@@ -20,8 +20,7 @@ import random
 import sys
 from typing import Any
 
-from mobadj.board.loader import load_map
-from mobadj.engine.position import province_of
+from mobadj.board import load_map, province_of
 from mobadj.engine.topology import Topology, topology_for
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")

@@ -208,7 +208,7 @@ def test_game_ends_after_twenty_turns() -> None:
 
 
 def test_advantage_deck_order_never_shown() -> None:
-    # issue 5: secrets stay secret in views, history and errors
+    # secrets stay secret in views, history and errors
     st = comp(seed=4)
     hidden = list(st.adv_deck)
     for who in (0, 1, None):
