@@ -19,7 +19,7 @@ from mobadj.cards.record import read_record_file, verify_record
 from mobadj.cards.registry import GAMES, canonical_name, game_class
 from mobadj.cards.simulate import simulate
 from mobadj.cards.terminal import Session
-from mobadj.cli import main
+from mobadj.cli import game_options, main
 
 SIMULATE_SEED = 1  # --simulate without --seed: the benchmark's reproducible default
 
@@ -28,22 +28,6 @@ def _fail(message: str) -> NoReturn:
     """One clear line and exit status 2 (a usage error)."""
     click.echo(f"Error: {message}", err=True)
     raise click.exceptions.Exit(2)
-
-
-def _options(pairs: tuple[str, ...]) -> dict[str, object]:
-    """``--option key=value`` pairs; values parsed as YAML scalars (numbers, true/false)."""
-    import yaml
-
-    result: dict[str, object] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            _fail(f"--option expects key=value, got '{pair}'")
-        try:
-            result[key.strip()] = yaml.safe_load(value)
-        except yaml.YAMLError:
-            result[key.strip()] = value
-    return result
 
 
 def _verify(file: str | None, commitment: str | None) -> None:
@@ -100,7 +84,10 @@ def play(
         cls = game_class(name)
     except KeyError as err:
         _fail(str(err.args[0]))
-    options = _options(option_pairs)
+    try:
+        options = game_options(option_pairs)
+    except click.BadParameter as exc:  # one line, as every other mistake here
+        _fail(exc.format_message())
     if resume is not None:
         given = [flag for flag, value in (("--players", players), ("--seed", seed),
                                           ("--option", option_pairs), ("--bot", bot_seats),

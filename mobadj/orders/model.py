@@ -17,13 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from mobadj.board import province_of
+
 UNKNOWN_KIND = "?"
 """The kind of a unit whose type the order left out and the map could not infer."""
-
-
-def province_of(location: str) -> str:
-    """The province part of a location id (``"STP/NC"`` -> ``"STP"``)."""
-    return location.split("/", 1)[0]
 
 
 @dataclass(frozen=True, slots=True)
