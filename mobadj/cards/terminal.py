@@ -51,10 +51,6 @@ PREFIX_HELP = ("  P<n>: ...  another human seat's table command at this prompt: 
                "history")
 
 
-def _lines(text: str) -> list[str]:
-    return text.split("\n")
-
-
 class Session:
     """One game at the terminal; :meth:`run` plays it until it ends or a player quits."""
 

@@ -57,9 +57,3 @@ def command_words(game: str) -> frozenset[str]:
                              f"{pattern.pattern!r}")
         words.update(w.lower() for w in alternatives)
     return frozenset(words)
-
-
-def starts_command(game: str, line: str) -> bool:
-    """Does ``line``'s first word start a command of ``game``?"""
-    words = line.split(maxsplit=1)
-    return bool(words) and words[0].lower().rstrip(":") in command_words(game)

@@ -205,8 +205,8 @@ def _adjustments(position: Position, power: str, game_map: GameMap, rules: Rules
             if c in owned and c not in position.units]
     rng.shuffle(free)
     lines = []
-    for centre in free[:delta]:
-        kind = next((k for k in game_map.unit_kinds if game_map.can_occupy(k, centre)), None)
+    for center in free[:delta]:
+        kind = next((k for k in game_map.unit_kinds if game_map.can_occupy(k, center)), None)
         if kind is not None:
-            lines.append(f"Build {kind} {centre}")
+            lines.append(f"Build {kind} {center}")
     return lines

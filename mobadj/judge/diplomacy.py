@@ -214,9 +214,9 @@ def status(host: DiplomacyHost, state: dict[str, Any], seat: str | None) -> str:
     lines = []
     for power in pos.powers():
         units = data["units"].get(power, [])
-        centres = data["centers"].get(power, [])
-        lines.append(f"{power}: units {', '.join(units) or '-'}; centres ({len(centres)}) "
-                     f"{', '.join(centres) or '-'}")
+        centers = data["centers"].get(power, [])
+        lines.append(f"{power}: units {', '.join(units) or '-'}; centres ({len(centers)}) "
+                     f"{', '.join(centers) or '-'}")
     if pos.dislodged:
         lines.append("Dislodged: " + ", ".join(
             f"{d.unit.power} {d.unit} may retreat to {', '.join(d.retreats) or 'nowhere'}"

@@ -158,10 +158,10 @@ class Endings(JudgeBase):
     def _board_summary(self, game: Game) -> str:
         """Supply centres per power at the end, when the game has a board."""
         state = game.state if isinstance(game.state, dict) else {}
-        centres = (state.get("position") or {}).get("centers")
-        if not isinstance(centres, dict) or not centres:
+        centers = (state.get("position") or {}).get("centers")
+        if not isinstance(centers, dict) or not centers:
             return ""
-        counts = sorted(((len(v), p) for p, v in centres.items() if v), reverse=True)
+        counts = sorted(((len(v), p) for p, v in centers.items() if v), reverse=True)
         return "\nSupply centres: " + ", ".join(f"{p} {n}" for n, p in counts) + "\n"
 
     def _gm_end(self, game: Game, words: list[str], now: float, out: list[Mail]) -> str:

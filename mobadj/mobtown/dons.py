@@ -54,7 +54,6 @@ def check_cement(order: Any, power: str, dons: dict[str, str], gangs: dict[str, 
 
 def move_dons(
     dons: dict[str, str],
-    gangs_before: dict[str, UnitState],
     gangs_after: dict[str, UnitState],
     moved: dict[str, str],
     with_don: set[str],
@@ -111,7 +110,7 @@ def after_movement(before: MobtownPosition, after: MobtownPosition, outcome: Mov
         src for src, order in outcome.followed.items()
         if src in outcome.moves and getattr(order, "with_don", False)
     }
-    don_out = move_dons(before.dons, before.units, after.units, outcome.moves, with_don,
+    don_out = move_dons(before.dons, after.units, outcome.moves, with_don,
                         [d.unit.province for d in outcome.dislodged], cement, game_map,
                         lone_don_drowns)
     after.dons = don_out.dons

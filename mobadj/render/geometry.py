@@ -159,13 +159,13 @@ def label_point(layout: Layout, sid: str, cells: list[tuple[int, int]]) -> tuple
     cellset = set(cells)
     cx = sum(x + 0.5 for x, _ in cells) / len(cells)
     cy = sum(y + 0.5 for _, y in cells) / len(cells)
-    if _centre_ok(cellset, cx, cy):
+    if _center_ok(cellset, cx, cy):
         return (cx, cy)
     x, y = min(cells, key=lambda c: (c[0] + 0.5 - cx) ** 2 + (c[1] + 0.5 - cy) ** 2)
     return (x + 0.5, y + 0.5)
 
 
-def _centre_ok(cells: set[tuple[int, int]], cx: float, cy: float) -> bool:
+def _center_ok(cells: set[tuple[int, int]], cx: float, cy: float) -> bool:
     """True when the point (cx, cy) lies inside (or on an inner edge of) the cell set."""
     eps = 1e-9
     xs = {int(cx - eps), int(cx + eps)} if abs(cx - round(cx)) < eps else {int(cx)}

@@ -35,7 +35,7 @@ NAME_MIN = 9.5  # smallest size a name is shrunk to before it may leave its room
 LINE_H = 1.16  # line height, in font sizes
 ASCENT, DESCENT = 0.76, 0.24  # of DejaVu Sans, in font sizes
 STATION = 14.0  # side of a subway stop square
-CENTRE_R = 7.5  # outer ring of a home centre's disc
+CENTER_R = 7.5  # outer ring of a home centre's disc
 GAOL_BADGE = (38.0, 13.0)  # the GAOL tag over MTPD
 PAD_BORDER, PAD_EDGE, PAD_HIGHWAY = 3.0, 5.0, 9.0  # kept free inside a space, by what
 # bounds it: a border, the board's frame, a highway (its casing and name tag)
@@ -119,7 +119,7 @@ class SpacePlace:
     name_size: float
     name_baselines: tuple[float, ...]
     station: tuple[float, float] | None  # centre of the subway stop, if the space has one
-    centre: tuple[float, float] | None  # centre of the supply-centre disc, if it is one
+    center: tuple[float, float] | None  # centre of the supply-centre disc, if it is one
     badge: Box | None  # the GAOL tag
     unit_at: tuple[float, float]  # centre of the first marker row
     unit_room: float  # width of a marker row
@@ -135,8 +135,8 @@ class SpacePlace:
             w = text_width(line, self.name_size)
             boxes.append(Box(self.cx - w / 2, y - ASCENT * self.name_size, self.cx + w / 2,
                              y + DESCENT * self.name_size))
-        if self.centre is not None:
-            boxes.append(circle_box(*self.centre, CENTRE_R))
+        if self.center is not None:
+            boxes.append(circle_box(*self.center, CENTER_R))
         if self.badge is not None:
             boxes.append(self.badge)
         return boxes
@@ -236,20 +236,20 @@ def _crosses(cut: set, x0: int, y0: int, w: int, h: int) -> Iterable[bool]:
             yield ((x, y), (x + 1, y)) in cut
 
 
-def _abbr_row(sid: str, station: bool, centre: bool, size: float = ABBR_SIZE
+def _abbr_row(sid: str, station: bool, center: bool, size: float = ABBR_SIZE
               ) -> tuple[float, float, float]:
     """Width of the abbreviation row, of the abbreviation, and its offset from the row's
     centre."""
     w = text_width(sid, size, bold=True)
     left = STATION + 4 if station else 0.0
-    right = 4 + 2 * CENTRE_R if centre else 0.0
+    right = 4 + 2 * CENTER_R if center else 0.0
     total = left + w + right
     return total, w, (left - right) / 2
 
 
 def place_space(sid: str, name: str, kind: str, frame: Frame, cells: Sequence[tuple[int, int]],
                 cut: set, grid: tuple[int, int], target: tuple[float, float], station: bool,
-                centre: bool, fixed: bool = False) -> SpacePlace:
+                center: bool, fixed: bool = False) -> SpacePlace:
     """The label group of one grid space (see the module docstring): in the rectangle of
     its cells where it fits best (one holding ``target`` when ``fixed``, the label point of
     the layout file); where the whole group fits nowhere, the label in one rectangle and
@@ -259,7 +259,7 @@ def place_space(sid: str, name: str, kind: str, frame: Frame, cells: Sequence[tu
     best = None
     rects = list(_rects(cellset, cut))
     for abbr in ABBR_SIZES:
-        row_w = _abbr_row(sid, station, centre, abbr)[0]
+        row_w = _abbr_row(sid, station, center, abbr)[0]
         for x0, y0, x1, y1 in rects:
             inner = _inner(frame, (x0, y0, x1, y1), cut, grid)
             room, avail = inner.x1 - inner.x0, inner.y1 - inner.y0
@@ -279,13 +279,13 @@ def place_space(sid: str, name: str, kind: str, frame: Frame, cells: Sequence[tu
     score, rect, lines, size, height, abbr = best
     if not score[1]:
         for abbr in ABBR_SIZES:
-            split = _split(sid, name, kind, frame, cellset, cut, grid, station, centre, abbr)
+            split = _split(sid, name, kind, frame, cellset, cut, grid, station, center, abbr)
             if split is not None:
                 return split
     room_box = _rect_box(frame, rect)
     inner = _inner(frame, rect, cut, grid)
     cx, cy = (inner.x0 + inner.x1) / 2, (inner.y0 + inner.y1) / 2
-    return _group(sid, kind, cx, cy - height / 2, lines, size, station, centre,
+    return _group(sid, kind, cx, cy - height / 2, lines, size, station, center,
                   room_box, inner.x1 - inner.x0, abbr)
 
 
@@ -316,13 +316,13 @@ def _rect_box(frame: Frame, rect: tuple[int, int, int, int]) -> Box:
 
 
 def _split(sid: str, name: str, kind: str, frame: Frame, cellset: set, cut: set,
-           grid: tuple[int, int], station: bool, centre: bool, abbr: float
+           grid: tuple[int, int], station: bool, center: bool, abbr: float
            ) -> SpacePlace | None:
     """The label alone in a rectangle and the unit row centred in another cell of the space,
     clear of the label; None when no such pair exists."""
     c = frame.cell
     gaol = kind == "gaol"
-    row_w = _abbr_row(sid, station, centre, abbr)[0]
+    row_w = _abbr_row(sid, station, center, abbr)[0]
     best = None
     for rect in _rects(cellset, cut):
         box = _rect_box(frame, rect)
@@ -334,7 +334,7 @@ def _split(sid: str, name: str, kind: str, frame: Frame, cellset: set, cut: set,
                 text_width(line, size) for line in lines) > room:
             continue
         cx, cy = (inner.x0 + inner.x1) / 2, (inner.y0 + inner.y1) / 2
-        probe = _group(sid, kind, cx, cy - height / 2, lines, size, station, centre, box, 0.0,
+        probe = _group(sid, kind, cx, cy - height / 2, lines, size, station, center, box, 0.0,
                        abbr)
         label = probe.extent().grow(2)
         for x, y in sorted(cellset):
@@ -352,10 +352,10 @@ def _split(sid: str, name: str, kind: str, frame: Frame, cellset: set, cut: set,
 
 
 def _group(sid: str, kind: str, cx: float, top: float, lines: Sequence[str], size: float,
-           station: bool, centre: bool, room: Box, unit_room: float,
+           station: bool, center: bool, room: Box, unit_room: float,
            abbr: float = ABBR_SIZE) -> SpacePlace:
     """A label group laid out from ``top`` down, centred on ``cx``."""
-    _row_w, abbr_w, shift = _abbr_row(sid, station, centre, abbr)
+    _row_w, abbr_w, shift = _abbr_row(sid, station, center, abbr)
     y = top
     badge = None
     if kind == "gaol":
@@ -365,7 +365,7 @@ def _group(sid: str, kind: str, cx: float, top: float, lines: Sequence[str], siz
     base = y + ASCENT * abbr
     ax = cx + shift
     st = (ax - abbr_w / 2 - 4 - STATION / 2, base - 5.0) if station else None
-    cen = (ax + abbr_w / 2 + 4 + CENTRE_R, base - 5.0) if centre else None
+    cen = (ax + abbr_w / 2 + 4 + CENTER_R, base - 5.0) if center else None
     y += abbr + ROW_GAP
     baselines = []
     for _line in lines:
@@ -377,13 +377,13 @@ def _group(sid: str, kind: str, cx: float, top: float, lines: Sequence[str], siz
 
 
 def place_free(sid: str, name: str, kind: str, at: tuple[float, float], room: float,
-               station: bool, centre: bool) -> SpacePlace:
+               station: bool, center: bool) -> SpacePlace:
     """The label group of a polygon-layout space: centred on its label point."""
     lines, size = wrap_name(name, room)
     height = _group_height(len(lines), size, kind == "gaol")
     cx, cy = at
     box = Box(cx - room / 2, cy - height / 2, cx + room / 2, cy + height / 2)
-    return _group(sid, kind, cx, cy - height / 2, lines, size, station, centre, box, room)
+    return _group(sid, kind, cx, cy - height / 2, lines, size, station, center, box, room)
 
 
 def place_big(sid: str, name: str, kind: str, at: tuple[float, float]) -> SpacePlace:
@@ -429,11 +429,6 @@ def marker_positions(place: SpacePlace, markers: Sequence[Marker]
             out.append((m, left + w / 2, y + i * UNIT_ROW))
             left += w
     return out
-
-
-def marker_box(what: str, x: float, y: float) -> Box:
-    """What a marker covers (its glyph with the white edge)."""
-    return circle_box(x, y + (1 if what in ("D", "captive") else 0), MARKER_R.get(what, 11.0))
 
 
 # ---- the whole board ------------------------------------------------------------------------

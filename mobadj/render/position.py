@@ -30,7 +30,6 @@ from typing import Any
 
 from mobadj.board import GameMap
 
-MOVE_RESULTS = ("succeeds", "fails")
 _SUCCESS_WORDS = {"succeeds", "success", "succeeded", "ok", "moved", "true", "yes"}
 
 
@@ -144,8 +143,8 @@ def start_view(game_map: GameMap) -> BoardView:
         for kind, loc in power.starting_units:
             prov, coast = _split(loc)
             view.units.append(UnitMark(pid, kind, prov, coast=coast))
-        for centre in power.home_centers:
-            view.centers[centre] = pid
+        for center in power.home_centers:
+            view.centers[center] = pid
     return view
 
 

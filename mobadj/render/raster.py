@@ -163,11 +163,11 @@ def _board(game_map: GameMap, layout: Layout, style: Style, scale: float,
             while len(_BOARDS) > _MEMORY_BOARDS:
                 _BOARDS.popitem(last=False)
         _BOARDS.move_to_end(key)
-        centres = ownable(game_map)
+        centers = ownable(game_map)
         for power in sorted(powers - set(board.tints)):
             def tint(power: str = power) -> str:
-                view = BoardView(centers={sid: power for sid in centres})
-                near = near_spaces(game_map, layout, style, centres)
+                view = BoardView(centers={sid: power for sid in centers})
+                near = near_spaces(game_map, layout, style, centers)
                 return draw_svg(game_map, layout, view, style=style, part="tint", only=near)
             board.tints[power] = _layer(key, f"tint-{power}", scale, tint)
         return board

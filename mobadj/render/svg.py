@@ -231,10 +231,6 @@ def _spaces(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView,
         s.raw("</g>")
 
 
-def _centroid(poly: tuple[tuple[float, float], ...]) -> tuple[float, float]:
-    return (sum(x for x, _ in poly) / len(poly), sum(y for _, y in poly) / len(poly))
-
-
 def _polygons(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView,
               only: frozenset[str] | None = None) -> None:
     """Spaces of a free-polygon layout (any map): filled shapes with their borders."""
@@ -440,8 +436,8 @@ def _labels(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView,
             s.text(p.cx, ty, line, p.name_size, fill=halo, stroke=halo, stroke_width="2.5",
                    stroke_linejoin="round")
             s.text(p.cx, ty, line, p.name_size, fill=colour, font_style=italic, class_="name")
-        if p.centre is not None:
-            _centre_mark(s, game_map, view, sid, *p.centre)
+        if p.center is not None:
+            _center_mark(s, game_map, view, sid, *p.center)
         if p.badge is not None:
             bx = p.badge
             s.add("rect", x=f"{bx.x0:.1f}", y=f"{bx.y0:.1f}", width=f"{bx.x1 - bx.x0:.1f}",
@@ -473,7 +469,7 @@ def _coast_point(b: _Board, sid: str, coast: str) -> tuple[float, float] | None:
     return _toward(x, y, lx, ly, 19)
 
 
-def _centre_mark(s: SvgWriter, game_map: GameMap, view: BoardView, sid: str,
+def _center_mark(s: SvgWriter, game_map: GameMap, view: BoardView, sid: str,
                  cx: float, cy: float) -> None:
     owner = view.centers.get(sid)
     colour = game_map.powers[owner].colour if owner in game_map.powers else "#ffffff"

@@ -12,12 +12,12 @@ W, H = 640, 220
 LEFT, RIGHT, TOP, BOTTOM = 34, 12, 12, 26
 
 
-def centre_chart(story: Story, current: int | None = None) -> str:
+def center_chart(story: Story, current: int | None = None) -> str:
     """Inline SVG: centres per power at each step; a marker at step ``current``."""
     steps = story.steps
     if not story.board or not steps:
         return ""
-    counts = [s.centres for s in steps]
+    counts = [s.centers for s in steps]
     top = max([n for c in counts for n in c.values()] + [1])
     top = max(top, 4)
     n = len(steps)

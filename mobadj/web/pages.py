@@ -29,7 +29,7 @@ from mobadj.judge.hosts import HostError, host_for
 from mobadj.judge.links import step_id
 from mobadj.judge.store import Game, Store
 from mobadj.web import pictures
-from mobadj.web.chart import centre_chart
+from mobadj.web.chart import center_chart
 from mobadj.web.story import Step, Story, build, card_step_table
 
 log = logging.getLogger("mobadj.web")
@@ -187,7 +187,7 @@ class Site:
             ids=json.dumps([s.id for s in story.steps]),
             has_map=story.board and pictures.can_draw(story.kind),
             orders=self._orders_by_power(story, step), press=press.get(step.id, []),
-            chart=Markup(centre_chart(story, i)), calendar=self._calendar(story),
+            chart=Markup(center_chart(story, i)), calendar=self._calendar(story),
             position=self._position(story, step),
             names={p.id: p.name for p in story.powers})
 
@@ -309,10 +309,10 @@ class Site:
         if not story.board or step.position is None:
             return []
         units = step.position.get("units") or {}
-        centres = step.centres
-        return [{"name": p.name, "colour": p.colour, "centres": centres.get(p.id, 0),
+        centers = step.centers
+        return [{"name": p.name, "colour": p.colour, "centers": centers.get(p.id, 0),
                  "units": units.get(p.id, [])} for p in story.powers
-                if units.get(p.id) or centres.get(p.id)]
+                if units.get(p.id) or centers.get(p.id)]
 
     def _render(self, template: str, **context: Any) -> str:
         return self.env.get_template(template).render(site=self.name, **context)

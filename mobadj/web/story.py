@@ -60,7 +60,7 @@ class Step:
     result_id: int | None = None
 
     @property
-    def centres(self) -> dict[str, int]:
+    def centers(self) -> dict[str, int]:
         """Supply centres per power at the start of the step (board games)."""
         centers = (self.position or {}).get("centers") or {}
         return {p: len(c) for p, c in centers.items()}
@@ -201,7 +201,7 @@ def _board_outcome(results: list[dict[str, Any]], steps: list[Step],
     winner = None
     if results:
         winner = (results[-1]["report"].get("data") or {}).get("winner")
-    counts = steps[-1].centres if steps else {}
+    counts = steps[-1].centers if steps else {}
     table = ", ".join(f"{names.get(p, p)} {n}" for p, n in
                       sorted(counts.items(), key=lambda x: (-x[1], x[0])))
     if winner:

@@ -90,12 +90,12 @@ def test_layers_hold_every_text_of_the_full_picture(gm, layout, position):
 
 
 def test_tint_layer_draws_the_centres_and_the_labels_reaching_into_them(gm, layout):
-    centres = raster.ownable(gm)
-    assert len(centres) == 32
-    near = near_spaces(gm, layout, Style(), centres)
-    assert centres <= near < frozenset(gm.provinces)
-    assert len(near - centres) < 8  # label groups stay inside their spaces, halos aside
-    view = as_view(gm, {"units": {}, "centers": {"capone": sorted(centres)}})
+    centers = raster.ownable(gm)
+    assert len(centers) == 32
+    near = near_spaces(gm, layout, Style(), centers)
+    assert centers <= near < frozenset(gm.provinces)
+    assert len(near - centers) < 8  # label groups stay inside their spaces, halos aside
+    view = as_view(gm, {"units": {}, "centers": {"capone": sorted(centers)}})
     root = ET.fromstring(draw_svg(gm, layout, view, part="tint", only=near))
     spaces = {el.get("id") for el in root.iter(f"{NS}g") if el.get("id")}
     assert spaces == {f"space-{sid}" for sid in near}

@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 from mobadj.cards.irontriangle.actions import Offer, Pick, PlayJob
-from mobadj.cards.irontriangle.cards import BACK_FEATURES, FEATURES, Deck, JobCard
+from mobadj.cards.irontriangle.cards import BACK_FEATURES, FEATURES, JobCard
 from mobadj.cards.irontriangle.engine import IronTriangleState
 from mobadj.cards.protocol import Bot
 
@@ -32,20 +32,6 @@ def offer_value(card: JobCard, job_stars: int, money: int, days_left: int, floor
     short = card.price - paid
     stars = job_stars + card.modifier - short
     return stars * star - paid * dollar - min(card.days, days_left) * day
-
-
-_GROUPS: dict[int, dict[str, tuple[JobCard, ...]]] = {}
-
-
-def _by_back(deck: Deck) -> dict[str, tuple[JobCard, ...]]:
-    """The deck's cards grouped by their "pick two" back (computed once per deck)."""
-    groups = _GROUPS.get(id(deck))
-    if groups is None:
-        found: dict[str, list[JobCard]] = {}
-        for c in deck.cards:
-            found.setdefault(c.back, []).append(c)
-        groups = _GROUPS[id(deck)] = {k: tuple(v) for k, v in found.items()}
-    return groups
 
 
 class IronTriangleBasicBot(Bot):
@@ -73,7 +59,7 @@ class IronTriangleBasicBot(Bot):
         """What an offer with ``back`` is worth on average to ``player`` as the boss."""
         deck = state.deck
         days_left = deck.finish - state.time_pos[player]
-        cards = _by_back(deck)[back]
+        cards = deck.by_back[back]
         star, dollar, day = prices or self.prices(state, player)
         return sum(offer_value(c, stars, state.money[player], days_left, deck.money.floor,
                                star, dollar, day)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -92,6 +92,14 @@ class Deck:
     circles: int
     days: int
     by_name: dict[str, JobCard]  # normalized name -> card
+    by_back: dict[str, tuple[JobCard, ...]] = field(init=False, repr=False, compare=False)
+    """The cards grouped by their "pick two" back (what a bot weighs an offer by)."""
+
+    def __post_init__(self) -> None:
+        groups: dict[str, list[JobCard]] = {}
+        for c in self.cards:
+            groups.setdefault(c.back, []).append(c)
+        object.__setattr__(self, "by_back", {k: tuple(v) for k, v in groups.items()})
 
 
     @property
