@@ -18,14 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from mobadj.board import province_of
 from mobadj.engine.position import Position, UnitState
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import Rules
 from mobadj.engine.topology import Topology
-from mobadj.orders.model import Build, Disband, Remove, Waive
+from mobadj.orders.model import AnyOrder, Build, Disband, Remove, Waive
 
 
 @dataclass
@@ -65,7 +64,7 @@ def needs_adjustment(position: Position, topo: Topology) -> bool:
 
 def resolve_adjustments(
     position: Position,
-    orders: Iterable[tuple[str | None, Any]],
+    orders: Iterable[tuple[str | None, AnyOrder]],
     topo: Topology,
     rules: Rules | None = None,
     events: list[str] | None = None,
@@ -91,7 +90,7 @@ def resolve_adjustments(
 
 
 def _resolve_mode(
-    position: Position, orders: list[tuple[str | None, Any]], topo: Topology, rules: Rules
+    position: Position, orders: list[tuple[str | None, AnyOrder]], topo: Topology, rules: Rules
 ) -> AdjustmentOutcome:
     """The orders taken by the ``too_many`` rule."""
     too_many = rules.too_many
@@ -109,7 +108,7 @@ def _resolve_mode(
     }
     if not over:
         return _resolve(position, orders, topo, rules)
-    kept: list[tuple[str | None, Any]] = []
+    kept: list[tuple[str | None, AnyOrder]] = []
     void: dict[int, OrderResult] = {}
     for i, ((power, o), r) in enumerate(zip(orders, first.results, strict=True)):
         if isinstance(o, (Build, Remove, Disband)) and (r.power, isinstance(o, Build)) in over:
@@ -126,7 +125,7 @@ def _resolve_mode(
 
 def _resolve(
     position: Position,
-    orders: Iterable[tuple[str | None, Any]],
+    orders: Iterable[tuple[str | None, AnyOrder]],
     topo: Topology,
     rules: Rules,
 ) -> AdjustmentOutcome:

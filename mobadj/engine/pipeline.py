@@ -25,11 +25,12 @@ from mobadj.engine.results import OrderResult
 from mobadj.engine.rules import ASIDE, Rules
 from mobadj.engine.topology import Topology, topology_for
 from mobadj.engine.variants import default_rules
+from mobadj.orders.model import AnyOrder
 
 if TYPE_CHECKING:
     from mobadj.board import GameMap
 
-OrderInput = tuple[str | None, Any]
+OrderInput = tuple[str | None, AnyOrder]
 
 
 @dataclass
@@ -120,7 +121,7 @@ def movement_phase(
 ) -> PhaseResult:
     """Screen, validate, add defaults, resolve, execute; then the variant's own effects."""
     slots: list[OrderResult | int | None] = []  # per order given: a result, or an engine index
-    aside: list[tuple[int, str | None, Any]] = []
+    aside: list[tuple[int, str | None, AnyOrder]] = []
     if rules.screens:
         pairs = screen_orders(position, pairs, topo, rules, slots, aside)
     bound = rules.bind(position, topo.game_map)
@@ -150,7 +151,7 @@ def screen_orders(
     topo: Topology,
     rules: Rules,
     slots: list[OrderResult | int | None],
-    aside: list[tuple[int, str | None, Any]],
+    aside: list[tuple[int, str | None, AnyOrder]],
 ) -> list[OrderInput]:
     """Step 0: the variant refuses some orders or keeps them aside; the rest go on."""
     passed: list[OrderInput] = []

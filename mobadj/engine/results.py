@@ -8,7 +8,8 @@ engine's reasons are :class:`Reason`; a variant publishes its own as another ``S
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+
+from mobadj.orders.model import AnyOrder
 
 
 class Outcome(StrEnum):
@@ -79,7 +80,7 @@ class OrderResult:
     __slots__ = ("power", "_order", "outcome", "reason")
 
     def __init__(
-        self, power: str, order: Any, outcome: Outcome, reason: StrEnum | None = None
+        self, power: str, order: AnyOrder | str, outcome: Outcome, reason: StrEnum | None = None
     ) -> None:
         self.power = power
         self._order = order
@@ -95,7 +96,7 @@ class OrderResult:
         return text
 
     @property
-    def given(self) -> Any:
+    def given(self) -> AnyOrder | str:
         """The order as it was given (an Order value, or its text)."""
         return self._order
 

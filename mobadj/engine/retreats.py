@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from mobadj.board import province_of
 from mobadj.engine.position import Dislodged, Position, UnitState
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import Rules
 from mobadj.engine.topology import Topology
-from mobadj.orders.model import Disband, Hold, Move, Remove, Retreat
+from mobadj.orders.model import AnyOrder, Disband, Hold, Move, Remove, Retreat
 
 
 @dataclass
@@ -40,7 +39,7 @@ def legal_retreats(
 
 def resolve_retreats(
     position: Position,
-    orders: Iterable[tuple[str | None, Any]],
+    orders: Iterable[tuple[str | None, AnyOrder]],
     topo: Topology,
     rules: Rules,
 ) -> RetreatOutcome:

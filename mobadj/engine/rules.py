@@ -87,6 +87,7 @@ if TYPE_CHECKING:
     from mobadj.engine.results import OrderResult
     from mobadj.engine.topology import Topology
     from mobadj.engine.validation import MOrder
+    from mobadj.orders.model import AnyOrder
     from mobadj.orders.parser import OrderParser, ParseResult
 
 BATTLE = 1
@@ -276,7 +277,7 @@ class Rules:
         return self
 
     def screen(
-        self, position: Position, power: str | None, order: Any, game_map: GameMap
+        self, position: Position, power: str | None, order: AnyOrder, game_map: GameMap
     ) -> OrderResult | str | None:
         """Before validation (when ``screens``): an OrderResult refuses the order, ``ASIDE``
         keeps it for ``after_movement``, None passes it to the engine."""
@@ -314,7 +315,7 @@ class Rules:
         after: Position,
         outcome: MovementOutcome,
         results: Sequence[OrderResult | None],
-        aside: list[tuple[int, str | None, Any]],
+        aside: list[tuple[int, str | None, AnyOrder]],
         topology: Topology,
     ) -> tuple[dict[int, OrderResult], list[str]]:
         """Once the units moved (``after`` may be changed; ``outcome.moves`` and
@@ -393,7 +394,7 @@ class Rules:
         return {}
 
     def remove_order(
-        self, position: Position, power: str | None, order: Any, left: dict[str, int]
+        self, position: Position, power: str | None, order: AnyOrder, left: dict[str, int]
     ) -> OrderResult | None:
         """A removal the variant settles itself (None: the standard rules apply)."""
         return None

@@ -37,7 +37,7 @@ from mobadj.cards.record import (
 )
 from mobadj.cards.registry import bot_class, game_class
 from mobadj.cards.words import command_words
-from mobadj.judge.hosts import Check, Free, Host, HostError, Resolution
+from mobadj.judge.hosts import Check, Free, Host, HostError, Resolution, State
 
 log = logging.getLogger("mobadj.judge")
 
@@ -67,13 +67,13 @@ class CardHost(Host):
         self.title = self.cls.info.title
 
     # -- record and replay -------------------------------------------------------------------
-    def _record(self, state: dict[str, Any]) -> GameRecord:
+    def _record(self, state: State) -> GameRecord:
         return GameRecord(self.kind, state["players"], state["seed"], dict(state["options"]),
                           [(int(p), str(a)) for p, a in state["actions"]],
                           self.cls.info.rules_version, self.cls.info.deck_version,
                           state.get("salt"))
 
-    def _game(self, state: dict[str, Any], fresh: bool = True) -> GameState:
+    def _game(self, state: State, fresh: bool = True) -> GameState:
         """The game rebuilt from its record: a copy to change, or (``fresh=False``) a
         shared one only to read."""
         try:
@@ -103,7 +103,7 @@ class CardHost(Host):
             return t
         raise HostError(f"no seat {text!r}; seats are P1..P{self.cls.info.max_players}")
 
-    def new_state(self, seats: list[str], seed: int, options: dict[str, Any]) -> Any:
+    def new_state(self, seats: list[str], seed: int, options: dict[str, Any]) -> State:
         n = len(seats)
         if sorted(seats, key=seat_index) != [seat_name(i) for i in range(n)]:
             raise HostError("card games need seats P1..Pn filled without gaps")
@@ -116,26 +116,26 @@ class CardHost(Host):
         return {"players": n, "seed": card_seed, "salt": salt, "options": opts, "actions": [],
                 "commitment": seed_commitment(self.kind, card_seed, salt)}
 
-    def command_words(self, state: Any) -> frozenset[str]:
+    def command_words(self, state: State) -> frozenset[str]:
         """The first words of the game's commands: after SIGNON as a player, a line that
         starts with one of them is the game's, even where the judge has a command of that
         name (Micro City's ``start a3``, micro mob's ``end``); see :mod:`mobadj.cards.words`."""
         return command_words(self.kind)
 
-    def phase(self, state: Any) -> str:
+    def phase(self, state: State) -> str:
         """Moves are counted without the free commands, which may come in between."""
         return f"M{len(state['actions']) - state.get('free', 0) + 1}"
 
-    def phase_label(self, state: Any) -> str:
+    def phase_label(self, state: State) -> str:
         game = self._game(state, fresh=False)
         waiting = ", ".join(seat_name(p) for p in game.to_act()) or "nobody"
         return f"move {len(state['actions']) + 1} (waiting for {waiting})"
 
-    def due(self, state: Any) -> list[str]:
+    def due(self, state: State) -> list[str]:
         game = self._game(state, fresh=False)
         return [] if game.is_over() else [seat_name(p) for p in game.to_act()]
 
-    def check(self, state: Any, seat: str, text: str) -> Check:
+    def check(self, state: State, seat: str, text: str) -> Check:
         """Each line a command; a player to act alone may send several in a row."""
         game = self._game(state)
         player = seat_index(seat)
@@ -164,7 +164,7 @@ class CardHost(Host):
             out.accepted.append(str(action))
         return out
 
-    def free(self, state: Any, seat: str, text: str) -> Free | None:
+    def free(self, state: State, seat: str, text: str) -> Free | None:
         """Apply at once each line that is a free command of ``seat``'s; a seat not due has
         every line read this way (so a refusal gives the game's reason).  None when the game
         has no free commands at all."""
@@ -210,7 +210,7 @@ class CardHost(Host):
                              free=state.get("free", 0) + len(out.applied))
         return out
 
-    def free_commands(self, state: Any, seat: str) -> list[str]:
+    def free_commands(self, state: State, seat: str) -> list[str]:
         game = self._game(state, fresh=False)
         player = seat_index(seat)
         if game.is_over() or not 0 <= player < game.players:
@@ -226,7 +226,7 @@ class CardHost(Host):
                           self.kind, player + 1)
             return game.legal_actions(player)[0]
 
-    def resolve(self, state: Any, orders: dict[str, str], missing: list[str]) -> Resolution:
+    def resolve(self, state: State, orders: dict[str, str], missing: list[str]) -> Resolution:
         game = self._game(state)
         n_events = len(game.events)
         notes: dict[str, list[str]] = {}
@@ -281,7 +281,7 @@ class CardHost(Host):
         return Resolution(new, report, data, private=private, over=over,
                           attachments=attachments)
 
-    def end_lines(self, state: Any, game: GameState) -> list[str]:
+    def end_lines(self, state: State, game: GameState) -> list[str]:
         """The end of the final report: scores as the rulebook counts them, the winner,
         seed and salt, and how to check them against the commitment sent at the start."""
         record = self._record(dict(state, actions=game.actions))
@@ -291,14 +291,14 @@ class CardHost(Host):
                      "the seed).")
         return lines
 
-    def final_record(self, state: Any, game: GameState) -> dict[str, Any]:
+    def final_record(self, state: State, game: GameState) -> dict[str, Any]:
         """The finished game's record with seed and salt, for ``mobadj play verify``."""
         data = self._record(dict(state, actions=game.actions)).to_json(reveal_seed=True)
         data.update(over=True, scores=game.scores(),
                     winners=[p + 1 for p in game.winners()])
         return data
 
-    def preview(self, state: Any, seat: str, text: str) -> str:
+    def preview(self, state: State, seat: str, text: str) -> str:
         """The seat's legal commands now: the first :data:`PREVIEW_LIMIT`, then how many
         more there are of each command word."""
         return self._commands(self._game(state, fresh=False), seat_index(seat))
@@ -322,7 +322,7 @@ class CardHost(Host):
             lines += [f"  {f}" for f in free]
         return "\n".join(lines)
 
-    def status(self, state: Any, seat: str | None) -> str:
+    def status(self, state: State, seat: str | None) -> str:
         """The seat's view, and the seed commitment the end will be checked against."""
         game = self._game(state, fresh=False)
         player = seat_index(seat) if seat else None
@@ -338,8 +338,8 @@ class CardHost(Host):
                     "keyed by a secret salt; both are revealed when the game ends)")
         return f"{view}\n\n{line}"
 
-    def is_over(self, state: Any) -> bool:
+    def is_over(self, state: State) -> bool:
         return self._game(state, fresh=False).is_over()
 
-    def phase_hours(self, state: Any, options: dict[str, Any]) -> float:
+    def phase_hours(self, state: State, options: dict[str, Any]) -> float:
         return float(options.get("deadline_hours", 48))

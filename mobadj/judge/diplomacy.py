@@ -24,7 +24,7 @@ from mobadj.engine import (
     Rules,
     adjudicate,
 )
-from mobadj.judge.hosts import Check, DiplomacyHost, HostError, Resolution
+from mobadj.judge.hosts import Check, DiplomacyHost, HostError, Resolution, State
 from mobadj.orders.errors import or_list
 
 log = logging.getLogger("mobadj.judge")
@@ -45,7 +45,7 @@ def cached_position(cache: dict[K, T], key: K, build: Callable[[], T]) -> T:
     return pos
 
 
-def _position(host: DiplomacyHost, state: dict[str, Any]) -> Position:
+def _position(host: DiplomacyHost, state: State) -> Position:
     """The engine position of a state."""
     key = (host.kind, json.dumps(state["position"], sort_keys=True))
     rules: Rules = host.rules
@@ -54,7 +54,7 @@ def _position(host: DiplomacyHost, state: dict[str, Any]) -> Position:
 
 
 def new_state(host: DiplomacyHost, seats: list[str], seed: int,
-              options: dict[str, Any]) -> dict[str, Any]:
+              options: dict[str, Any]) -> State:
     """The opening position: the rules' set-up (powers without a player are in civil
     disorder from the start).  Option ``start_year`` for calendars that count years."""
     try:
@@ -64,11 +64,11 @@ def new_state(host: DiplomacyHost, seats: list[str], seed: int,
     return {"position": pos.to_data(), "over": False}
 
 
-def phase_label(host: DiplomacyHost, state: dict[str, Any]) -> str:
+def phase_label(host: DiplomacyHost, state: State) -> str:
     return str(host.rules.calendar.parse(state["position"]["phase"]).long_name())
 
 
-def due(host: DiplomacyHost, state: dict[str, Any]) -> list[str]:
+def due(host: DiplomacyHost, state: State) -> list[str]:
     """Powers that have something to order this phase."""
     if state.get("over"):
         return []
@@ -101,7 +101,7 @@ def _pairs(host: DiplomacyHost, seat: str, text: str) -> tuple[list[tuple[str, A
     return pairs, errors
 
 
-def check(host: DiplomacyHost, state: dict[str, Any], seat: str, text: str) -> Check:
+def check(host: DiplomacyHost, state: State, seat: str, text: str) -> Check:
     """Read a player's orders: the canonical text of each good order, each error explained;
     impossible orders are said at once, not only at the deadline."""
     pairs, errors = _pairs(host, seat, text)
@@ -158,7 +158,7 @@ def can_draw(kind: str) -> bool:
     return True
 
 
-def resolve(host: DiplomacyHost, state: dict[str, Any], orders: dict[str, str],
+def resolve(host: DiplomacyHost, state: State, orders: dict[str, str],
             missing: list[str]) -> Resolution:
     """Adjudicate the phase; the report is the one the map's rules mail."""
     rules: Rules = host.rules
@@ -185,7 +185,7 @@ def resolve(host: DiplomacyHost, state: dict[str, Any], orders: dict[str, str],
                       over=winner is not None, summary=f"{result.phase.long_name()} resolved")
 
 
-def preview(host: DiplomacyHost, state: dict[str, Any], seat: str, text: str) -> str:
+def preview(host: DiplomacyHost, state: State, seat: str, text: str) -> str:
     """Adjudicate ``seat``'s orders with every other unit holding; list each order's fate,
     marking the void ones (the rules' ``void_reasons``: supports of units that are not there,
     convoys of no one, moves that cannot get there)."""
@@ -207,7 +207,7 @@ def preview(host: DiplomacyHost, state: dict[str, Any], seat: str, text: str) ->
     return head + "\n" + "\n".join(lines)
 
 
-def status(host: DiplomacyHost, state: dict[str, Any], seat: str | None) -> str:
+def status(host: DiplomacyHost, state: State, seat: str | None) -> str:
     """The board (public): units and supply centres of every power."""
     pos = _position(host, state)
     data = pos.to_data()

@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("mobadj.judge")
 
+State = dict[str, Any]
+"""A game's state as the store keeps it: JSON data that only its host reads."""
+
 
 class HostError(ValueError):
     """A request the game cannot serve (unknown seat, bad option); safe to show the sender."""
@@ -47,7 +50,7 @@ class Check:
 class Free:
     """Commands a seat gave out of turn, applied at once (e.g. table talk in a card game)."""
 
-    state: Any  # the state after them
+    state: State  # the state after them
     applied: list[str] = field(default_factory=list)  # canonical text of each
     errors: list[str] = field(default_factory=list)
     rest: str = ""  # the submission's other lines (blank in place of the free ones): orders
@@ -59,7 +62,7 @@ class Free:
 class Resolution:
     """One resolved phase: the new state, the published report, and per-seat extras."""
 
-    state: Any
+    state: State
     report: str  # plain text for everyone (all orders and outcomes, changes, next phase)
     data: dict[str, Any]  # machine-readable result (the JSON attachment)
     private: dict[str, str] = field(default_factory=dict)  # seat -> text only they may see
@@ -91,55 +94,55 @@ class Host(ABC):
         raise HostError(f"no seat {text!r}; seats: {', '.join(self.seats(options))}")
 
     @abstractmethod
-    def new_state(self, seats: list[str], seed: int, options: dict[str, Any]) -> Any:
+    def new_state(self, seats: list[str], seed: int, options: dict[str, Any]) -> State:
         """The state at the start (``seats`` lists the seats that have players)."""
 
     @abstractmethod
-    def phase(self, state: Any) -> str:
+    def phase(self, state: State) -> str:
         """The short name of the current phase (``S1901M``; ``turn 7``)."""
 
-    def phase_label(self, state: Any) -> str:
+    def phase_label(self, state: State) -> str:
         """The long name, for people."""
         return self.phase(state)
 
     @abstractmethod
-    def due(self, state: Any) -> list[str]:
+    def due(self, state: State) -> list[str]:
         """Seats that must submit something this phase."""
 
     @abstractmethod
-    def check(self, state: Any, seat: str, text: str) -> Check:
+    def check(self, state: State, seat: str, text: str) -> Check:
         """Read a submission (orders, a bid) without changing the state."""
 
     @abstractmethod
-    def resolve(self, state: Any, orders: dict[str, str], missing: list[str]) -> Resolution:
+    def resolve(self, state: State, orders: dict[str, str], missing: list[str]) -> Resolution:
         """Resolve the phase with the accepted texts; ``missing`` seats get the defaults."""
 
-    def free(self, state: Any, seat: str, text: str) -> Free | None:
+    def free(self, state: State, seat: str, text: str) -> Free | None:
         """Apply at once the lines of ``text`` that ``seat`` may give out of turn now; None
         when this kind of game has no such commands (all lines are then orders)."""
         return None
 
-    def free_commands(self, state: Any, seat: str) -> list[str]:
+    def free_commands(self, state: State, seat: str) -> list[str]:
         """What ``seat`` may give out of turn now (help text); [] for most games."""
         return []
 
-    def command_words(self, state: Any) -> frozenset[str]:
+    def command_words(self, state: State) -> frozenset[str]:
         """Words that start the game's own commands, which take precedence over the judge's
         command words in a player's mail (see :func:`mobadj.judge.commands.parse_body`)."""
         return frozenset()
 
-    def preview(self, state: Any, seat: str, text: str) -> str:
+    def preview(self, state: State, seat: str, text: str) -> str:
         """What would happen to ``seat``'s orders if the others all held."""
         return "Preview is not available for this game."
 
-    def status(self, state: Any, seat: str | None) -> str:
+    def status(self, state: State, seat: str | None) -> str:
         """The position as ``seat`` may see it (``None``: public)."""
         return ""
 
     @abstractmethod
-    def is_over(self, state: Any) -> bool: ...
+    def is_over(self, state: State) -> bool: ...
 
-    def phase_hours(self, state: Any, options: dict[str, Any]) -> float:
+    def phase_hours(self, state: State, options: dict[str, Any]) -> float:
         """How long the phase lasts (movement vs retreats/adjustments)."""
         return float(options.get("deadline_hours", 48))
 
@@ -205,34 +208,34 @@ class DiplomacyHost(Host):
                 f"no power {text!r}; powers: {', '.join(self.game_map.powers)}"
             ) from None
 
-    def new_state(self, seats: list[str], seed: int, options: dict[str, Any]) -> Any:
+    def new_state(self, seats: list[str], seed: int, options: dict[str, Any]) -> State:
         return self._engine().new_state(self, seats, seed, options)
 
-    def phase(self, state: Any) -> str:
+    def phase(self, state: State) -> str:
         return str(state["position"]["phase"])
 
-    def phase_label(self, state: Any) -> str:
+    def phase_label(self, state: State) -> str:
         return self._engine().phase_label(self, state)
 
-    def due(self, state: Any) -> list[str]:
+    def due(self, state: State) -> list[str]:
         return self._engine().due(self, state)
 
-    def check(self, state: Any, seat: str, text: str) -> Check:
+    def check(self, state: State, seat: str, text: str) -> Check:
         return self._engine().check(self, state, seat, text)
 
-    def resolve(self, state: Any, orders: dict[str, str], missing: list[str]) -> Resolution:
+    def resolve(self, state: State, orders: dict[str, str], missing: list[str]) -> Resolution:
         return self._engine().resolve(self, state, orders, missing)
 
-    def preview(self, state: Any, seat: str, text: str) -> str:
+    def preview(self, state: State, seat: str, text: str) -> str:
         return self._engine().preview(self, state, seat, text)
 
-    def status(self, state: Any, seat: str | None) -> str:
+    def status(self, state: State, seat: str | None) -> str:
         return self._engine().status(self, state, seat)
 
-    def is_over(self, state: Any) -> bool:
+    def is_over(self, state: State) -> bool:
         return bool(state.get("over"))
 
-    def phase_hours(self, state: Any, options: dict[str, Any]) -> float:
+    def phase_hours(self, state: State, options: dict[str, Any]) -> float:
         phase = self.phase(state)
         if phase.endswith("M"):
             return float(options.get("deadline_hours", 48))

@@ -274,7 +274,7 @@ class MobtownRules(Rules):
                 out[i] = OrderResult(r.power, order, r.outcome, MobtownReason.HIGHWAY)
             elif r.reason is Reason.LOST_HEAD_TO_HEAD and order.via_subway:
                 back = failed.get((order.destination, order.unit.location))
-                if back is not None and back.given.via_subway:
+                if back is not None and isinstance(back.given, Move) and back.given.via_subway:
                     out[i] = OrderResult(r.power, order, r.outcome, MobtownReason.SUBWAY_EXCHANGE)
         return out
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import logging
 import os
 import struct
 import sys
@@ -42,6 +43,8 @@ from mobadj.render.ink import Style
 from mobadj.render.layout import Layout
 from mobadj.render.position import BoardView
 from mobadj.render.svg import draw_svg, near_spaces, space_outlines
+
+_log = logging.getLogger(__name__)
 
 _MEMORY_BOARDS = 4  # boards (map, layout, style, scale) kept in memory, each ~10 MB per layer
 
@@ -247,8 +250,8 @@ def _store(surface: Any, path: Path) -> None:
             fh.write(blob)
         os.replace(tmp, path)
         _prune(path.parent)
-    except OSError:
-        pass  # read-only or full disk: the cache is only a cache
+    except OSError as exc:  # read-only or full disk: the cache is only a cache
+        _log.info("board layers not cached in %s: %s", path.parent, exc)
 
 
 _DISK_LAYERS = 96  # ~25 MB: a few boards at a few scales, across code and map versions
