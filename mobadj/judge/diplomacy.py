@@ -23,6 +23,8 @@ from mobadj.engine import (
     Reason,
     Rules,
     adjudicate,
+    destroyed_data,
+    topology_for,
 )
 from mobadj.judge.hosts import Check, HostError, Resolution
 from mobadj.orders.errors import or_list
@@ -69,7 +71,7 @@ def due(host: Any, state: dict[str, Any]) -> list[str]:
     """Powers that have something to order this phase."""
     if state.get("over"):
         return []
-    return host.rules.due(_position(host, state))
+    return host.rules.due(_position(host, state), topology_for(host.game_map))
 
 
 def _error_text(err: Any) -> str:
@@ -169,6 +171,8 @@ def resolve(host: Any, state: dict[str, Any], orders: dict[str, str],
         "phase": str(result.phase),
         "results": [r.as_dict() for r in result.results],
         "defaults": [r.as_dict() for r in result.defaults],
+        "destroyed": destroyed_data(result),
+        "skipped": [str(p) for p in result.skipped],
         "centre_changes": [list(c) for c in result.center_changes],
         "events": list(result.events),
         "position": after.to_data(),

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import random
 
-from mobadj.engine import Outcome, adjudicate
+from mobadj.engine import Outcome, Rules, adjudicate
 from mobadj.engine.scenarios import random_orders, random_position
 from mobadj.engine.topology import topology_for
 from mobadj.orders.parser import parse_orders
 
 from .helpers import STANDARD
+
+KEEP = Rules(forced_retreats="retreat_phase")
 
 
 def test_random_movement_phases_keep_the_invariants() -> None:
@@ -25,10 +27,18 @@ def test_random_movement_phases_keep_the_invariants() -> None:
         assert res.position.to_data() == again.position.to_data()  # deterministic
         after = res.position
         assert len(res.results) == len(parsed.orders)
-        # every unit is somewhere: on the board or waiting to retreat
-        assert len(after.units) + len(after.dislodged) == len(pos.units)
-        for d in after.dislodged.values():
+        # every unit is somewhere: on the board, waiting to retreat, or disbanded at once
+        assert len(after.units) + len(after.dislodged) + len(res.destroyed) == len(pos.units)
+        for d in [*after.dislodged.values(), *res.destroyed]:
             assert d.unit.province in after.units  # the attacker took its place
+        # only units with a retreat open wait; the others are exactly those the retreat
+        # phase kept by the option would have disbanded
+        assert all(d.retreats for d in after.dislodged.values())
+        kept = adjudicate(pos, parsed.orders, STANDARD, KEEP)
+        assert {str(d.unit) for d in res.destroyed} == {
+            str(d.unit) for d in kept.dislodged if not d.retreats}
+        assert not kept.destroyed and kept.position.units == after.units
+        for d in after.dislodged.values():
             for loc in d.retreats:
                 prov = loc.split("/")[0]
                 assert prov not in after.units and prov not in after.standoffs

@@ -41,9 +41,10 @@ def test_ruling24_a_subway_attack_next_to_mtpd_leaves_no_retreat(play, mt):
     assert "MTPD" in mt.neighbours("G", "Tam")
     p = play({"lepke": ["G Ext", "G P49"], "capone": ["G Tam"]},
              "Lepke: G(Ext)-U-Tam\nLepke: G(P49) S G(Ext)-U-Tam")
-    d = p.after.dislodged["Tam"]
-    assert d.via == "subway" and d.attacker_from == "Ext"
+    (d,) = p.result.destroyed  # disbanded at once: no retreat phase for it (ruling 25)
+    assert d.unit.location == "Tam" and d.via == "subway" and d.attacker_from == "Ext"
     assert d.retreats == ()  # no ground retreat (ruling 7), so no gaol; U-Ext is the origin
+    assert p.after.dislodged == {} and p.after.gaol == [] and str(p.after.phase) == "1919-07-W2-M"
 
 
 def test_ruling24_the_gang_disbands_rather_than_going_to_gaol(play):
