@@ -48,3 +48,26 @@ def test_random_movement_phases_keep_the_invariants() -> None:
             if type(order).__name__ == "Move" and r.outcome is Outcome.SUCCEEDS:
                 landed = after.units[order.destination.split("/")[0]]
                 assert (landed.power, landed.kind) == (po.power, order.unit.kind)
+
+
+def test_settling_at_once_comes_to_the_board_of_the_old_retreat_phase() -> None:
+    """A dislodged unit with no retreat disbanded at once, or in a retreat phase of its own
+    (``forced_retreats=retreat_phase``): after the retreats (here: none ordered, so every
+    unit with a choice disbands too) the units, centres and next phase are the same."""
+    rng = random.Random(99)
+    topo = topology_for(STANDARD)
+    settled = 0
+    for _ in range(1000):
+        pos = random_position(STANDARD, rng, 34)
+        text = "\n".join(f"{p}: {o}" for p, o in random_orders(pos, topo, rng))
+        orders = parse_orders(text, STANDARD).orders
+        now, kept = adjudicate(pos, orders, STANDARD), adjudicate(pos, orders, STANDARD, KEEP)
+        settled += bool(now.settled)
+        if now.next_phase.is_retreat:
+            now = adjudicate(now.position, [], STANDARD)
+        if kept.next_phase.is_retreat:
+            kept = adjudicate(kept.position, [], STANDARD, KEEP)
+        assert now.position.units == kept.position.units
+        assert now.position.centers == kept.position.centers
+        assert now.next_phase == kept.next_phase
+    assert settled > 10, settled  # the sample has such units (16)
