@@ -295,13 +295,18 @@ def advance(before: Position, result: PhaseResult, topo: Topology, rules: Rules)
     if scored:
         result.center_changes = update_centers(after, topo)
     rules.after_phase(before, result, topo, scored)
-    after.phase = calendar.next_phase(
-        result.phase, has_dislodged, lambda: rules.needs_adjustment(after, topo)
-    )
+    asked: list[bool] = []  # what the calendar asked of needs_adjustment, if anything
+
+    def needs_adjustment() -> bool:
+        asked.append(rules.needs_adjustment(after, topo))
+        return asked[-1]
+
+    after.phase = calendar.next_phase(result.phase, has_dislodged, needs_adjustment)
     if not after.phase.is_retreat:
         after.dislodged = {}
         after.standoffs = frozenset()
-    result.skipped = skipped_phases(result, calendar)
+    if (result.settled and not has_dislodged) or (asked and not any(asked)):
+        result.skipped = skipped_phases(result, calendar)
 
 
 def _always() -> bool:
