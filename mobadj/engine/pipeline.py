@@ -262,7 +262,7 @@ def execute_adjustments(after: Position, outcome: adjustments.AdjustmentOutcome)
 
 
 def settle_forced(result: PhaseResult, topo: Topology, rules: Rules) -> None:
-    """Step 4b: a dislodged unit with nothing to decide (``rules.retreat_choice``) is settled
+    """Step 5: a dislodged unit with nothing to decide (``rules.retreat_choice``) is settled
     now, as the rules' own retreat phase settles a unit without orders (disbanded; in
     Mobtown II perhaps sent to gaol), so that a retreat phase is played only for the units
     that have a choice (option ``forced_retreats``; docs/rulings.md, "Skipped phases").
@@ -285,7 +285,7 @@ def settle_forced(result: PhaseResult, topo: Topology, rules: Rules) -> None:
 
 
 def advance(before: Position, result: PhaseResult, topo: Topology, rules: Rules) -> None:
-    """Step 5: centres change owner when a scoring turn is complete; the variant adds its
+    """Step 6: centres change owner when a scoring turn is complete; the variant adds its
     news; the calendar gives the next phase (the phases it passes over with nothing to
     decide are ``result.skipped``)."""
     after = result.position
