@@ -112,7 +112,7 @@ class Turns(Endings):
                      f"Next phase: {label}{f' ({code})' if code != label else ''}\n"
                      f"Deadline: {reports.stamp(deadline)}")
         head = reports.header_lines(self.config.name, game.name, game.kind, phase,
-                                    reports.stamp(deadline))
+                                    reports.stamp(deadline), host.rules_text(game.options))
         data = {"game": game.name, "phase": phase, "next_phase": host.phase(new),
                 "deadline": deadline, "missing": missing, "result": result.data}
         public = f"{head}\nResults of {game.name}, {phase}\n\n{report_text}\n\n"
