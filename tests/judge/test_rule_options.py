@@ -8,7 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from mobadj.cli import main
-from mobadj.judge.core import JudgeError
+from mobadj.judge.config import config_from_data
+from mobadj.judge.core import Judge, JudgeError
 from mobadj.judge.hosts import HostError, host_for
 from mobadj.judge.store import Store
 from mobadj.web.pages import Site
@@ -119,6 +120,20 @@ def test_a_bad_value_is_refused_when_the_game_is_created(judge, kind, options, s
     with pytest.raises(HostError, match=said):
         judge.create_game("g", kind, "gm@test.org", "pw", options)
     assert judge.store.game("g") is None
+
+
+def test_the_judges_game_defaults_may_hold_rule_options(tmp_path, clock):
+    config = config_from_data({
+        "judge": {"address": "judge@test.org", "data_dir": str(tmp_path), "timezone": "UTC"},
+        "game_defaults": {"too_many": "last", "deadline_hours": 24}})
+    judge = Judge(Store(config.db_path), config, clock=clock, kdf_n=2**10)
+    game, _ = judge.create_game("g", "standard", "gm@test.org", "pw", {"paradox": "1982"})
+    assert judge.rules_line(game) == "Rules: paradox=1982, too_many=last"
+    game, _ = judge.create_game("h", "standard", "gm@test.org", "pw", {"too_many": "first"})
+    assert judge.rules_line(game) == "Rules: too_many=first"  # the game's own choice wins
+    game, _ = judge.create_game("c", "micromob", "gm@test.org", "pw")
+    assert judge.rules_line(game) == ""  # not an option of card games: it has no effect
+    judge.store.close()
 
 
 def test_card_games_keep_their_game_options_and_refuse_others(judge):
