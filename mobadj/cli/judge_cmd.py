@@ -139,7 +139,7 @@ def create(config_path: Path, name: str, kind: str, gm_email: str, gm_password: 
     from mobadj.judge.core import JudgeError
     from mobadj.judge.hosts import HostError
 
-    opts: dict[str, Any] = {key.replace("-", "_"): value
+    opts: dict[str, Any] = {key.lower().replace("-", "_"): value
                             for key, value in option_pairs(options).items()}
     if (approve or no_autostart) and not open_:
         raise click.BadParameter("needs --open", param_hint="--approve/--no-autostart")

@@ -322,8 +322,8 @@ class GMCommands(Accounts, Forming, Endings):
         if key in host.rule_options():
             return self._set_rule_option(game, host, key, value)
         if key not in DEFAULTS:
-            raise JudgeError(unknown_options(host, [key]) if key not in JUDGE_OPTIONS else
-                             f"{key} is set when the game is created")
+            raise JudgeError(unknown_options(host, [key])
+                             or f"{key} is set when the game is created")
         self._check_options({key: value})
         self.store.update_game(game.name, options=game.options | {key: value})
         return f"Option {key} = {value}."

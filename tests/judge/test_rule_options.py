@@ -137,11 +137,13 @@ def test_the_judges_game_defaults_may_hold_rule_options(tmp_path, clock):
 
 
 def test_card_games_keep_their_game_options_and_refuse_others(judge):
-    game, _ = judge.create_game("c", "micromob", "gm@test.org", "pw", {"game_modules": "3"})
+    game, _ = judge.create_game("c", "micromob", "gm@test.org", "gm-pw", {"game_modules": "3"})
     assert game.options["game_modules"] == "3" and judge.rules_line(game) == ""
     with pytest.raises(JudgeError, match="unknown option 'modules'") as err:
         judge.create_game("d", "micromob", "gm@test.org", "pw", {"modules": "3"})
     assert "options of micro mob: game_<name>=<value>" in str(err.value)
+    assert "SET: game_modules is set when the game is created" in gm(judge, "c",
+                                                                     "SET game_modules 2")
 
 
 def test_create_by_mail_takes_rule_options(judge):
