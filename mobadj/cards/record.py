@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mobadj.cards.protocol import GameError, GameState, IllegalAction, undo_refusal
+from mobadj.cards.protocol import GameError, GameState, IllegalAction
 from mobadj.cards.registry import canonical_name, game_class
 
 SCHEME = "hmac-sha256"  # HMAC-SHA256(key = the salt's 32 bytes, message = "<game>:<seed>")
@@ -216,19 +216,9 @@ def read_record_file(path: str | Path) -> dict[str, Any]:
 
 
 def undo_last(game: str, state: GameState, player: int) -> GameState:
-    """Take back ``player``'s last action if it was the last one made and the rules allow.
-
-    Rebuilt by replay, so no undo data exists that could leak anything.
-    """
-    if not state.actions or state.actions[-1][0] != player:
-        raise IllegalAction("you can only undo your own last action, before anyone else acts")
-    record = GameRecord.of(game, state)
-    before = record.replay(len(record.actions) - 1)
-    action = before.parse(player, record.actions[-1][1])
-    refusal = undo_refusal(before, state, player, action)
-    if refusal:
-        raise IllegalAction(refusal)
-    return before
+    """Take back ``player``'s last action if it was the last one made and the rules allow:
+    :meth:`GameState.undo`, which runs the check every game shares."""
+    return state.undo(player)
 
 
 _SHARED: dict[type, bool] = dict.fromkeys(

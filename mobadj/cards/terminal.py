@@ -32,7 +32,6 @@ from mobadj.cards.record import (
     GameRecord,
     new_salt,
     new_seed,
-    undo_last,
 )
 from mobadj.cards.registry import bot_class, canonical_name, game_class
 
@@ -326,7 +325,7 @@ class Session:
         self._show_feed(seat, "")
 
     def _undo(self, seat: int) -> None:
-        self.state = undo_last(self.name, self.state, seat)
+        self.state = self.state.undo(seat)
         del self.marks[-1]
         del self.feed[self.marks[-1]:]
         for p in self.seen:

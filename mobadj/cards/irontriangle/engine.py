@@ -190,7 +190,7 @@ class IronTriangleState(GameState):
                 return [p]
         return sorted(tied)  # unreachable: every cube is on the Time track
 
-    def can_undo(self, player: int, action: Any) -> bool:
+    def _may_undo(self, player: int, action: Any) -> bool:
         """Table talk has been heard and a revealed card seen: neither is taken back (draws
         and turned-up offers are refused for every game, see :meth:`hidden_from`)."""
         return not isinstance(action, Say | Reveal)
