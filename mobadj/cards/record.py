@@ -9,6 +9,10 @@ the end, and :func:`verify_record` checks a finished record against its commitme
 Games stored by a judge before salts existed keep their old commitment,
 ``sha256("<game>:<seed>")`` (:data:`OLD_SCHEME`): they still replay and verify, and are
 named as the old scheme wherever the commitment is shown.
+
+A record names the rules version its game started under, and is replayed under it
+(:meth:`GameRecord.start`): a record that names none was stored before versions were
+recorded and gets the game's oldest readings (:meth:`GameState.options_for_rules`).
 """
 
 from __future__ import annotations
@@ -61,7 +65,8 @@ def seed_commitment(game: str, seed: int, salt: str | None = None) -> str:
 class GameRecord:
     """Everything that defines a game: replaying ``actions`` from ``seed`` rebuilds it.
 
-    ``salt`` None is a game of the old, unsalted commitment scheme.
+    ``salt`` None is a game of the old, unsalted commitment scheme; ``rules_version`` ""
+    one stored before rules versions were recorded (played under the oldest readings).
     """
 
     game: str
@@ -95,9 +100,17 @@ class GameRecord:
     def commitment(self) -> str:
         return seed_commitment(self.game, self.seed, self.salt)
 
+    def start(self) -> GameState:
+        """The game as it was dealt, under the rules it started with: a record of earlier
+        rules is played with the options that give their readings (those options are then
+        in the state's ``options``, so whatever is rebuilt from the state plays the same)."""
+        cls = game_class(self.game)
+        return cls.new(self.players, self.seed,
+                       cls.options_for_rules(self.rules_version, self.options))
+
     def replay(self, upto: int | None = None) -> GameState:
         """The state after the first ``upto`` actions (all when None)."""
-        state = game_class(self.game).new(self.players, self.seed, self.options)
+        state = self.start()
         for player, text in self.actions[:upto]:
             state.command(player, text)
         return state
@@ -109,7 +122,7 @@ class GameRecord:
             "game": self.game,
             "players": self.players,
             "options": self.options,
-            "rules_version": self.rules_version,
+            "rules_version": game_class(self.game).rules_of(self.rules_version),
             "deck_version": self.deck_version,
             "commitment_scheme": self.scheme,
             "seed_commitment": self.commitment,
@@ -145,7 +158,7 @@ class GameRecord:
             actions = [(int(p), str(a)) for p, a in data["actions"]]
             return cls(game, int(data["players"]), int(data["seed"]),
                        dict(data.get("options") or {}), actions,
-                       str(data.get("rules_version", "")), str(data.get("deck_version", "")),
+                       str(data.get("rules_version") or ""), str(data.get("deck_version", "")),
                        str(salt) if scheme == SCHEME else None)
         except (TypeError, ValueError):
             raise IllegalAction("the record's players, seed or actions are malformed") from None
@@ -303,7 +316,7 @@ class ReplayCache:
             OrderedDict())
 
     def state(self, record: GameRecord, fresh: bool = True) -> GameState:
-        ident = (record.game, record.players, record.seed, record.salt,
+        ident = (record.game, record.players, record.seed, record.salt, record.rules_version,
                  json.dumps(record.options, sort_keys=True, default=str))
         actions = tuple(record.actions)
         entries = self._cache.get(ident, [])
@@ -316,7 +329,7 @@ class ReplayCache:
             self._cache.move_to_end(ident)
             return fork(best[1]) if fresh else best[1]
         if best is None:
-            game = game_class(record.game).new(record.players, record.seed, record.options)
+            game = record.start()
             start = 0
         else:
             game, start = fork(best[1]), len(best[0])

@@ -104,7 +104,7 @@ class Session:
         if record.salt is None:
             raise IllegalAction("the saved game has no salt")
         bots = {int(b) - 1 for b in data.get("bots", [])}
-        state = game_class(record.game).new(record.players, record.seed, record.options)
+        state = record.start()  # under the rules it started with
         session = cls(record.game, state, record.salt, bots,
                       secret=bool(data.get("secret", True)), **kw)
         for player, text in record.actions:

@@ -16,6 +16,11 @@ commitment (HMAC-SHA256, :mod:`mobadj.cards.record`) is in every status, and the
 reveals seed and salt with the game's record attached (``mobadj play verify record.json``).
 Games stored before salts existed (no ``salt`` in the state) keep the old unsalted
 commitment and are named as the old scheme.
+
+Rules: the state names the rules version the game started under (``rules_version``) and the
+game is always replayed under it; a state stored before versions were recorded gets the
+game's oldest readings (Iron Triangle's ``refill=before_discard``, Micro City's
+``stage_markers=fixed`` and ``seaport_upgrade=keep``), so it replays as it was played.
 """
 
 from __future__ import annotations
@@ -65,9 +70,11 @@ class CardHost(Host):
 
     # -- record and replay -------------------------------------------------------------------
     def _record(self, state: dict[str, Any]) -> GameRecord:
+        """The game's record; a state stored before rules versions were recorded (no
+        ``rules_version``) is replayed under the game's oldest readings."""
         return GameRecord(self.kind, state["players"], state["seed"], dict(state["options"]),
                           [(int(p), str(a)) for p, a in state["actions"]],
-                          self.cls.info.rules_version, self.cls.info.deck_version,
+                          str(state.get("rules_version") or ""), self.cls.info.deck_version,
                           state.get("salt"))
 
     def _game(self, state: dict[str, Any], fresh: bool = True) -> GameState:
@@ -111,7 +118,8 @@ class CardHost(Host):
         except GameError as exc:
             raise HostError(str(exc)) from None
         return {"players": n, "seed": card_seed, "salt": salt, "options": opts, "actions": [],
-                "commitment": seed_commitment(self.kind, card_seed, salt)}
+                "commitment": seed_commitment(self.kind, card_seed, salt),
+                "rules_version": self.cls.info.rules_version}
 
     def command_words(self, state: Any) -> frozenset[str]:
         """The first words of the game's commands: after SIGNON as a player, a line that
