@@ -32,6 +32,10 @@ replayed as it was played (:meth:`GameState.options_for_rules`).
 
 Options: a game that lists its options in :attr:`GameState.known_options` has every other
 option refused at set-up, with a did-you-mean; games that leave it ``None`` check their own.
+An option that may name a file on this machine (Mice Heist's ``deck``) is listed in
+:attr:`GameState.file_options` with its built-in values: a game hosted for others (the
+judge) takes only those (:meth:`GameState.check_hosted_options`), so nobody can make the
+judge read a file of its machine; the terminal takes a path too.
 """
 
 from __future__ import annotations
@@ -120,6 +124,9 @@ class GameState(ABC):
     info: ClassVar[GameInfo]
     # option name -> one line of help; None: the game checks its options itself
     known_options: ClassVar[dict[str, str] | None] = None
+    # options whose value may name a file on this machine -> the built-in values that a
+    # game hosted for others (the judge) accepts instead
+    file_options: ClassVar[dict[str, tuple[str, ...]]] = {}
     # earlier rules versions the engine still plays, oldest first: version -> the options
     # that give its readings.  A record with no version (stored before versions were
     # recorded) is of the oldest one.
@@ -317,6 +324,17 @@ class GameState(ABC):
     @classmethod
     def new(cls, players: int, seed: int, options: dict[str, Any] | None = None) -> Self:
         return cls(players=players, seed=seed, options=dict(options or {}))
+
+    @classmethod
+    def check_hosted_options(cls, options: dict[str, Any]) -> None:
+        """Refuse, for a game hosted for others (the judge), an option that would make this
+        machine read a file they name: only the built-in values of :attr:`file_options`."""
+        for key, names in cls.file_options.items():
+            if key in options and str(options[key]).strip().lower() not in names:
+                raise IllegalAction(
+                    f"option {key}: a judge plays only the built-in {key}s "
+                    f"({', '.join(names)}), never a file of its machine; a {key} file is "
+                    f"for the terminal (mobadj play {cls.info.name} -o {key}=FILE)")
 
     @classmethod
     def rules_of(cls, version: str | None) -> str:

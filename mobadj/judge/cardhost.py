@@ -114,6 +114,7 @@ class CardHost(Host):
         opts = self._game_options(options)
         card_seed, salt = new_seed(), new_salt()  # the judge's ``seed`` is not secret enough
         try:
+            self.cls.check_hosted_options(opts)  # no file of this machine (Mice Heist's deck)
             self.cls.new(n, card_seed, opts)
         except GameError as exc:
             raise HostError(str(exc)) from None
