@@ -45,6 +45,7 @@ from mobadj.judge.hosts import Check, Free, Host, HostError, Resolution
 
 REPLAYS = ReplayCache()  # a game rebuilt for a mail replays only its new actions
 PREVIEW_LIMIT = 40  # legal commands listed by PREVIEW; the rest are counted by command word
+WITHHELD = "withheld until the game is over"  # seed and salt in the GM's export before then
 
 
 def seat_name(player: int) -> str:
@@ -344,6 +345,13 @@ class CardHost(Host):
 
     def is_over(self, state: Any) -> bool:
         return self._game(state, fresh=False).is_over()
+
+    def exported_state(self, state: Any, over: bool) -> Any:
+        """Seed and salt stay out of the GM's export until the game is over: a GM who also
+        plays must not learn every card to come (the store keeps them)."""
+        if over or not isinstance(state, dict) or "seed" not in state:
+            return state
+        return {**state, **{k: WITHHELD for k in ("seed", "salt") if k in state}}
 
     def phase_hours(self, state: Any, options: dict[str, Any]) -> float:
         return float(options.get("deadline_hours", 48))

@@ -126,6 +126,11 @@ class Host(ABC):
         """The position as ``seat`` may see it (``None``: public)."""
         return ""
 
+    def exported_state(self, state: Any, over: bool) -> Any:
+        """The state as the GM's export shows it: a state holding secrets that decide the
+        game to come (a card game's seed) keeps them out until the game is ``over``."""
+        return state
+
     @abstractmethod
     def is_over(self, state: Any) -> bool: ...
 
