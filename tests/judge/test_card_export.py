@@ -1,5 +1,5 @@
 """A card game's seed and salt reach no front end before the game is over: not the GM's
-EXPORT (by mail or ``mobadj judge game export``: a GM who also plays would know every card
+EXPORT (by mail or ``mobadj game export``: a GM who also plays would know every card
 to come), not the GM's status, not the game's pages; the store keeps them, and once the
 game is over the export and the pages show them."""
 
