@@ -24,6 +24,7 @@ import json
 import random
 import secrets
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -234,22 +235,26 @@ def undo_last(game: str, state: GameState, player: int) -> GameState:
     return state.undo(player)
 
 
-_SHARED: dict[type, bool] = dict.fromkeys(
-    (int, float, str, bytes, bool, type(None), frozenset, range), True)
+_IMMUTABLE: set[type] = {int, float, str, bytes, bool, type(None), frozenset, range}
+_MUTABLE: set[type] = set()
 
 
 def _shared(kind: type) -> bool:
-    """Are values of this type never changed in place (so a copy may share them)?"""
-    known = _SHARED.get(kind)
-    if known is None:
-        params = getattr(kind, "__dataclass_params__", None)
-        known = _SHARED[kind] = bool(params is not None and params.frozen)
-    return known
+    """Are values of this type never changed in place (so a copy may share them)?  Frozen
+    dataclasses are, once seen; the answer is kept in two sets that C code can read."""
+    if kind in _IMMUTABLE:
+        return True
+    if kind in _MUTABLE:
+        return False
+    params = getattr(kind, "__dataclass_params__", None)
+    frozen = bool(params is not None and params.frozen)
+    (_IMMUTABLE if frozen else _MUTABLE).add(kind)
+    return frozen
 
 
-def _all_shared(items: list[object] | tuple[object, ...]) -> bool:
-    kinds = {type(x) for x in items}
-    return all(_shared(k) for k in kinds)
+def _all_shared(items: Iterable[object]) -> bool:
+    kinds = set(map(type, items))
+    return kinds <= _IMMUTABLE or all(map(_shared, kinds))
 
 
 def fork(state: GameState) -> GameState:
@@ -261,7 +266,7 @@ def fork(state: GameState) -> GameState:
 
     def dup(obj: object) -> object:
         kind = type(obj)
-        if _shared(kind):
+        if kind in _IMMUTABLE or _shared(kind):
             return obj
         key = id(obj)
         if key in memo:
@@ -272,31 +277,35 @@ def fork(state: GameState) -> GameState:
                 memo[key] = new
                 return new
             if kind is tuple:
-                return tuple(dup(x) for x in obj)  # type: ignore[attr-defined]
+                return tuple(map(dup, obj))  # type: ignore[call-overload]
             new_list: list[object] = []
             memo[key] = new_list
-            new_list.extend(dup(x) for x in obj)  # type: ignore[attr-defined]
+            new_list.extend(map(dup, obj))  # type: ignore[call-overload]
             return new_list
         if kind is dict:
-            new_dict: dict[object, object] = {}
+            if _all_shared(obj.values()):  # type: ignore[attr-defined]
+                memo[key] = new_dict = dict(obj)  # type: ignore[call-overload]
+                return new_dict
+            new_dict = {}
             memo[key] = new_dict
             for k, v in obj.items():  # type: ignore[attr-defined]
-                new_dict[k] = v if _shared(type(v)) else dup(v)
+                new_dict[k] = v if type(v) in _IMMUTABLE else dup(v)
             return new_dict
         if kind is set:
-            new_set = {dup(x) for x in obj}  # type: ignore[attr-defined]
+            new_set = set(obj) if _all_shared(obj) else set(map(dup, obj))  # type: ignore
             memo[key] = new_set
             return new_set
         if isinstance(obj, random.Random):
-            rng = kind()
+            rng = kind.__new__(kind)  # (not seeded from the system: the state is set next)
             rng.setstate(obj.getstate())
             memo[key] = rng
             return rng
         if isinstance(obj, GameState):
             new_state = object.__new__(kind)
             memo[key] = new_state
+            fields = vars(new_state)
             for name, value in vars(obj).items():
-                setattr(new_state, name, dup(value))
+                fields[name] = value if type(value) in _IMMUTABLE else dup(value)
             return new_state
         return copy.deepcopy(obj, memo)  # anything else: a full copy, to be safe
 
@@ -315,9 +324,13 @@ class ReplayCache:
         self._cache: OrderedDict[tuple, list[tuple[tuple[tuple[int, str], ...], GameState]]] = (
             OrderedDict())
 
+    @staticmethod
+    def _ident(record: GameRecord) -> tuple:
+        return (record.game, record.players, record.seed, record.salt, record.rules_version,
+                json.dumps(record.options, sort_keys=True, default=str))
+
     def state(self, record: GameRecord, fresh: bool = True) -> GameState:
-        ident = (record.game, record.players, record.seed, record.salt, record.rules_version,
-                 json.dumps(record.options, sort_keys=True, default=str))
+        ident = self._ident(record)
         actions = tuple(record.actions)
         entries = self._cache.get(ident, [])
         best: tuple[tuple[tuple[int, str], ...], GameState] | None = None
@@ -335,8 +348,22 @@ class ReplayCache:
             game, start = fork(best[1]), len(best[0])
         for player, text in actions[start:]:
             game.command(player, text)
+        self._remember(ident, actions, game)
+        return fork(game) if fresh else game
+
+    def keep(self, record: GameRecord, state: GameState) -> None:
+        """Remember ``state``, just played from the record's game, as the game after
+        ``record``'s actions, so that it is not replayed when next asked for (the judge keeps
+        the state it resolved a move to).  The caller changes ``state`` no more."""
+        actions = tuple(record.actions)
+        if tuple(state.actions) != actions:
+            raise ValueError("the state kept is not the game after the record's actions")
+        self._remember(self._ident(record), actions, state)
+
+    def _remember(self, ident: tuple, actions: tuple[tuple[int, str], ...],
+                  game: GameState) -> None:
+        entries = [e for e in self._cache.get(ident, []) if e[0] != actions]
         self._cache[ident] = [*entries[-(self.per_game - 1):], (actions, game)]
         self._cache.move_to_end(ident)
         while len(self._cache) > self.games:
             self._cache.popitem(last=False)
-        return fork(game) if fresh else game

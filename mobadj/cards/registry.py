@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 from typing import TYPE_CHECKING
 
@@ -37,7 +38,9 @@ def canonical_name(name: str) -> str:
     return key
 
 
+@functools.cache
 def _load(spec: str) -> type:
+    """The class named by ``spec`` (imported once: the judge asks for it at every mail)."""
     module, attr = spec.split(":")
     return getattr(importlib.import_module(module), attr)
 
