@@ -12,7 +12,11 @@ input line::
 output line (same order as the input, one per input line, never a crash)::
 
     {"id", "phase", "next_phase", "orders": [{"power", "order", "result", "reason"}],
-     "units", "dislodged": {power: [{"unit", "from", "retreats"}]}, "centers", "errors"}
+     "units", "dislodged": {power: [{"unit", "from", "retreats"}]},
+     "destroyed"?: {power: ["A MUN"]}, "centers", "errors"}
+
+``destroyed`` (only when there are some) lists the dislodged units that had no retreat and
+were disbanded at once; ``next_phase`` then skips a retreat phase left with nothing to decide.
 
 Power names match case-insensitively; the output spells each power as the input first did.
 Order strings are echoed exactly as given.  Parsed orders are cached by text, because the
@@ -37,6 +41,7 @@ from typing import IO, Any
 
 from mobadj.engine.pipeline import adjudicate
 from mobadj.engine.position import PositionError, position_from_data
+from mobadj.engine.report import destroyed_data
 from mobadj.engine.results import Outcome
 from mobadj.engine.rules import coerce_options
 from mobadj.engine.variants import UnknownVariantError, load_variant
@@ -139,9 +144,10 @@ def run_case(case: Any) -> dict[str, Any]:
 def _run(case: Mapping[str, Any]) -> dict[str, Any]:
     map_name = str(case.get("map") or "standard").lower()
     ctx = _context(map_name)
-    variant_case = getattr(ctx.rules, "run_batch_case", None)
-    if variant_case is not None:  # a variant with its own position shape (Mobtown II)
-        return variant_case(case, ctx.game_map)
+    if ctx.rules.batch_keys:  # a variant that keeps more than the standard position
+        from mobadj.batch_variant import run_line
+
+        return run_line(case, ctx.game_map, ctx.rules)
     game_map = ctx.game_map
     spelling: dict[str, str] = {}
     for key in ("units", "centers", "dislodged", "orders"):
@@ -223,7 +229,7 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
         dislodged.setdefault(spelling.get(d.unit.power, d.unit.power), []).append(
             {"unit": str(d.unit), "from": d.attacker_from, "retreats": list(d.retreats)}
         )
-    return {
+    line = {
         "id": case.get("id"),
         "phase": str(result.phase),
         "next_phase": str(result.next_phase),
@@ -233,18 +239,32 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
         "centers": centers,
         "errors": errors,
     }
+    if result.settled:  # dislodged units with no retreat, disbanded at once
+        return with_destroyed(line, result, spelling)
+    return line
+
+
+def with_destroyed(line: dict[str, Any], result: Any, spelling: dict[str, str]
+                   ) -> dict[str, Any]:
+    """``line`` with ``destroyed`` (power -> units disbanded at once) after ``dislodged``;
+    the key is left out when no unit was (docs/adjudication.md)."""
+    gone = destroyed_data(result, lambda p: spelling.get(p) or spelling.setdefault(p, p))
+    if not gone:
+        return line
+    out: dict[str, Any] = {}
+    for key, value in line.items():
+        out[key] = value
+        if key == "dislodged":
+            out["destroyed"] = gone
+    return out
 
 
 def _duplicates_rule(options: Any) -> tuple[Any, str]:
-    """The line's options without ``duplicate_orders`` (an order-reading option, not a rule
-    of the adjudicator), and its value (default ``last``)."""
-    if not isinstance(options, Mapping) or "duplicate_orders" not in options:
-        return options, "last"
-    from mobadj.orders.duplicates import check_rule
+    """The line's options without ``duplicate_orders``, and its value (default ``last``)."""
+    from mobadj.orders.duplicates import split_rule
 
-    rest = {k: v for k, v in options.items() if k != "duplicate_orders"}
     try:
-        return rest, check_rule(options["duplicate_orders"])
+        return split_rule(options)
     except ValueError as exc:
         raise PositionError(str(exc)) from None
 
@@ -253,19 +273,15 @@ def _last_order_wins(pairs: list[tuple[str, Any]], texts: list[tuple[str, str]],
                      bad: dict[int, str]) -> list[tuple[str, Any]]:
     """``pairs`` without the orders a later order for the same unit replaces; each of those
     is marked in ``bad`` (by its index in ``texts``) as replaced."""
-    from mobadj.orders.duplicates import last_order_wins
-    from mobadj.orders.parser import ParsedOrder
+    from mobadj.orders.duplicates import replaced_orders
 
     indices = [i for i in range(len(texts)) if i not in bad]
-    parsed = [ParsedOrder(pid, order, i, 1, texts[i][1])
-              for i, (pid, order) in zip(indices, pairs, strict=True)]
-    kept, replaced = last_order_wins(parsed)
-    if not replaced:
+    dropped = replaced_orders(pairs, [texts[i][1] for i in indices])
+    if not dropped:
         return pairs
-    for warning in replaced:
-        bad[warning.replaced.line] = (f"replaced by the later order {warning.by.text!r} "
-                                      "for the same unit")
-    return [(p.power, p.order) for p in kept]
+    for j, why in dropped.items():
+        bad[indices[j]] = why
+    return [pair for j, pair in enumerate(pairs) if j not in dropped]
 
 
 class _Unreadable:

@@ -138,7 +138,7 @@ def move_distances(game_map: GameMap, sources: Iterable[str],
     return dist
 
 
-def neutral_centres(game_map: GameMap) -> list[str]:
+def neutral_centers(game_map: GameMap) -> list[str]:
     """Supply centres that are nobody's home, in map order."""
     homes = {c for p in game_map.powers.values() for c in p.home_centers}
     return [pid for pid in game_map.provinces if pid in game_map.supply_centers
@@ -154,8 +154,8 @@ def expansion_directions(game_map: GameMap, power: str, radius: int = 3,
         return 0
     dist = move_distances(game_map, homes, adj)
     near = {p for p, d in dist.items() if d <= radius}
-    targets = [n for n in neutral_centres(game_map) if n in near]
-    flow = nx.DiGraph()
+    targets = [n for n in neutral_centers(game_map) if n in near]
+    flow: nx.DiGraph[object] = nx.DiGraph()
     for p in near:
         if p not in homes and _passable(game_map, p):
             flow.add_edge((p, "in"), (p, "out"), capacity=1)
@@ -178,13 +178,14 @@ def balance_report(game_map: GameMap, radius: int = 3,
     """The figures of every power that has home centres."""
     bounds = bounds or BalanceBounds.of(game_map)
     adj = province_costs(game_map, bounds.crossing_moves)
-    neutral = neutral_centres(game_map)
+    neutral = neutral_centers(game_map)
     dists = {pid: move_distances(game_map, p.home_centers, adj)
              for pid, p in game_map.powers.items() if p.home_centers}
     out = []
     for pid, dist in dists.items():
         d = {n: dist[n] for n in neutral if n in dist}
-        within = tuple(sum(1 for v in d.values() if v <= k) for k in (1, 2, 3))
+        one, two, three = (sum(1 for v in d.values() if v <= k) for k in (1, 2, 3))
+        within = (one, two, three)
         nearest = tuple(n for n in neutral if n in d and all(
             d[n] <= other.get(n, 10**6) for other in dists.values()))
         out.append(PowerBalance(pid, d, within, expansion_directions(game_map, pid, radius, adj),
@@ -238,7 +239,7 @@ def balance_lines(game_map: GameMap) -> list[str]:
     except BalanceError as exc:
         return [f"balance warning: {exc}"]
     figures = balance_report(game_map, bounds=bounds)
-    neutral = neutral_centres(game_map)
+    neutral = neutral_centers(game_map)
     if not figures or not neutral:
         return []
     width = max(len(n) for n in neutral) + 1

@@ -77,7 +77,7 @@ def check_map(path: str | os.PathLike[str]) -> list[Finding]:
 
 def graph_findings(game_map: GameMap) -> list[Finding]:
     """Whole-graph checks: provinces outside the main strongly connected part."""
-    graph = nx.DiGraph()
+    graph: nx.DiGraph[str] = nx.DiGraph()
     relevant = [pid for pid, p in game_map.provinces.items()
                 if p.terrain not in NOT_REACHABLE_BY_DESIGN]
     graph.add_nodes_from(relevant)

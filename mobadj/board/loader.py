@@ -21,17 +21,35 @@ from mobadj.board.yamlines import LDict, LList, LStr, YamlError, as_bool, load_l
 
 TERRAINS = ("land", "coast", "sea", "water", "impassable", "gaol")
 VIAS = ("plain", "highway", "junction", "subway", "diagonal")
-MAPS_DIR = Path(os.environ.get("MOBADJ_MAPS", Path(__file__).resolve().parents[2] / "maps"))
+#: the maps that come with mobadj
+MAPS_DIR = Path(__file__).resolve().parents[2] / "maps"
 
 _CACHE: dict[str, GameMap] = {}
+
+
+def map_dirs() -> list[Path]:
+    """Where map names are looked up: the directories of ``MOBADJ_MAPS`` (separated like
+    PATH), then the maps that come with mobadj."""
+    extra = os.environ.get("MOBADJ_MAPS", "")
+    return [Path(d) for d in extra.split(os.pathsep) if d] + [MAPS_DIR]
+
+
+def map_names() -> list[str]:
+    """The name of every map file in :func:`map_dirs` (``standard``, ``mobtown2``, ...)."""
+    names = {p.name.removesuffix(".yaml") for d in map_dirs() for p in d.glob("*.yaml")}
+    return sorted(n for n in names if not n.endswith(".layout"))
 
 
 def map_path(name_or_path: str | os.PathLike[str]) -> Path:
     """The file a map name or path refers to (``"standard"`` -> ``maps/standard.yaml``)."""
     text = os.fspath(name_or_path)
     path = Path(text)
-    if path.suffix in (".yaml", ".yml") or path.exists() or os.sep in text:
+    if path.suffix in (".yaml", ".yml") or path.is_file() or os.sep in text:
         return path
+    for folder in map_dirs():
+        found = folder / f"{text}.yaml"
+        if found.is_file():
+            return found
     return MAPS_DIR / f"{text}.yaml"
 
 
@@ -43,7 +61,7 @@ def load_map(name_or_path: str | os.PathLike[str]) -> GameMap:
     if cached is not None:
         return cached
     if not path.exists():
-        known = sorted(p.stem for p in MAPS_DIR.glob("*.yaml"))
+        known = map_names()
         wanted = os.fspath(name_or_path)
         raise FileNotFoundError(f"no map {wanted!r} (known maps: {', '.join(known)})")
     game_map, findings = read_map(path)
@@ -123,6 +141,7 @@ class MapBuilder:
         name = self._str(top.get("name"), top.line_of("name"), "name") or Path(self.source).stem
         title = self._str(top.get("title"), top.line_of("title"), "title", name)
         calendar = self._str(top.get("calendar"), top.line_of("calendar"), "calendar", "standard")
+        variant = self._str(top.get("variant"), top.line_of("variant"), "variant")
         self.case_sensitive = self._bool(
             top.get("case_sensitive_ids"), top.line_of("case_sensitive_ids"), "case_sensitive_ids"
         )
@@ -145,7 +164,7 @@ class MapBuilder:
             self._read_province(pid, entry, provinces_raw.line_of(pid))
         self._check_names()
         self.powers: dict[str, Power] = {}
-        self._power_lookup = {}
+        self._power_lookup: dict[str, str] = {}
         for pid, entry in powers_raw.items():
             self._read_power_names(pid, entry, powers_raw.line_of(pid))
         graph = self._build_graph()
@@ -154,7 +173,8 @@ class MapBuilder:
         self._check_homes()
         extra = {k: v for k, v in top.items() if k not in _TOP_KEYS}
         game_map = GameMap(
-            name=name, title=title, calendar=calendar, unit_kinds=self.unit_kinds,
+            name=name, title=title, calendar=calendar, variant=variant,
+            unit_kinds=self.unit_kinds,
             provinces=self.provinces, powers=self.powers, graph=graph,
             case_sensitive_ids=self.case_sensitive, source=self.source, extra=extra,
         )
@@ -224,7 +244,7 @@ class MapBuilder:
                               f"{other} (line {other_line})")
                     continue
                 owners[key] = (pid, what, prov.line)
-        self._case_map = {}
+        self._case_map: dict[str, list[str]] = {}
         for pid in self.provinces:
             self._case_map.setdefault(pid.upper(), []).append(pid)
 
@@ -251,10 +271,10 @@ class MapBuilder:
             close = [upper[c] for c in difflib.get_close_matches(text.upper(), list(upper), n=2)]
         return f"; did you mean {' or '.join(close)}?" if close else ""
 
-    def _build_graph(self) -> nx.MultiDiGraph:
-        graph = nx.MultiDiGraph()
+    def _build_graph(self) -> nx.MultiDiGraph[str]:
+        graph: nx.MultiDiGraph[str] = nx.MultiDiGraph()
         occupy: dict[str, set[str]] = {}
-        edges: list[tuple[str, str, str, dict, int]] = []
+        edges: list[tuple[str, str, str, dict[str, object], int]] = []
         for pid, prov in self.provinces.items():
             graph.add_node(pid, province=pid, terrain=prov.terrain, coast=None)
             for coast in prov.coasts:
@@ -318,7 +338,7 @@ class MapBuilder:
                       "there")
 
     def _read_edge(self, pid: str, key: str, item: object,
-                   kline: int) -> tuple[str, dict, int] | None:
+                   kline: int) -> tuple[str, dict[str, object], int] | None:
         if isinstance(item, LStr):
             return str(item), {"via": "plain"}, item.line
         if isinstance(item, LDict):
@@ -338,8 +358,10 @@ class MapBuilder:
                   f"{pid}.adj.{key}: an edge is a name or a mapping {{to: ..., via: ...}}")
         return None
 
-    def _add_edges(self, graph: nx.MultiDiGraph, edges: list, occupy: dict[str, set[str]]) -> None:
-        resolved: dict[tuple[str, str, str], tuple[dict, int]] = {}
+    def _add_edges(self, graph: nx.MultiDiGraph[str],
+                   edges: list[tuple[str, str, str, dict[str, object], int]],
+                   occupy: dict[str, set[str]]) -> None:
+        resolved: dict[tuple[str, str, str], tuple[dict[str, object], int]] = {}
         for src, dst_text, kind, attrs, line in edges:
             dst = self._resolve_location(dst_text)
             if dst is None:
@@ -387,7 +409,7 @@ class MapBuilder:
             self._power_lookup.setdefault(fold(spelling), pid)
         self.powers[pid] = Power(pid, name, aliases, line=line)
 
-    def _read_power(self, pid: str, entry: object, line: int, graph: nx.MultiDiGraph) -> None:
+    def _read_power(self, pid: str, entry: object, line: int, graph: nx.MultiDiGraph[str]) -> None:
         data = entry if isinstance(entry, LDict) else LDict(line)
         colour = self._str(data.get("colour", data.get("color")), data.line_of("colour"), "colour")
         homes: list[str] = []
@@ -449,14 +471,14 @@ class MapBuilder:
         for pid, power in self.powers.items():
             listed = set(power.home_centers)
             marked = by_power.get(pid, set())
-            for prov in sorted(listed - marked):
-                other = self.provinces[prov].home_of
+            for home in sorted(listed - marked):
+                other = self.provinces[home].home_of
                 note = f" (it says home: {other})" if other else ""
-                self.note(self.provinces[prov].line, "home-mismatch",
-                          f"{prov} is listed as a home of {pid} but has no 'home: {pid}'{note}")
-            for prov in sorted(marked - listed):
-                self.note(self.provinces[prov].line, "home-mismatch",
-                          f"{prov} says 'home: {pid}' but {pid}'s home list lacks it")
+                self.note(self.provinces[home].line, "home-mismatch",
+                          f"{home} is listed as a home of {pid} but has no 'home: {pid}'{note}")
+            for home in sorted(marked - listed):
+                self.note(self.provinces[home].line, "home-mismatch",
+                          f"{home} says 'home: {pid}' but {pid}'s home list lacks it")
 
     def _check_starting_units(self, game_map: GameMap) -> None:
         seen: dict[str, tuple[str, int]] = {}
@@ -480,5 +502,5 @@ def _a(noun: str) -> str:
     return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
 
 
-_TOP_KEYS = {"name", "title", "calendar", "unit_kinds", "case_sensitive_ids", "kinds_by_terrain",
-             "provinces", "powers"}
+_TOP_KEYS = {"name", "title", "calendar", "variant", "unit_kinds", "case_sensitive_ids",
+             "kinds_by_terrain", "provinces", "powers"}

@@ -14,6 +14,7 @@ import difflib
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import networkx as nx
 
@@ -39,9 +40,16 @@ def fold(text: str) -> str:
     return "".join(ch for ch in text.lower() if ch.isalnum())
 
 
+_PROVINCE: dict[str, str] = {}
+
+
 def province_of(location: str) -> str:
-    """The province part of a location id (``"STP/NC"`` -> ``"STP"``)."""
-    return location.split("/", 1)[0]
+    """The province part of a location id (``"STP/NC"`` -> ``"STP"``); memoised, because
+    locations are few and the resolver asks often."""
+    got = _PROVINCE.get(location)
+    if got is None:
+        got = _PROVINCE[location] = location.split("/", 1)[0]
+    return got
 
 
 class UnknownNameError(LookupError):
@@ -108,7 +116,8 @@ class GameMap:
     unit_kinds: dict[str, str]
     provinces: dict[str, Province]
     powers: dict[str, Power]
-    graph: nx.MultiDiGraph
+    graph: nx.MultiDiGraph[str]
+    variant: str = ""  # "module:Class" of the rules this map is played by ("" standard)
     case_sensitive_ids: bool = False
     source: str = ""
     extra: dict[str, object] = field(default_factory=dict)
@@ -159,7 +168,7 @@ class GameMap:
         neigh = self._neigh.get((kind, src), EMPTY)
         return tuple(loc for loc in self.locations(province) if loc in neigh)
 
-    def edge(self, kind: str, src: str, dst: str) -> dict | None:
+    def edge(self, kind: str, src: str, dst: str) -> dict[str, Any] | None:
         """The attributes of the ``kind`` edge ``src -> dst`` (``{"via": ...}``) or None."""
         return self.graph.get_edge_data(src, dst, key=kind)
 
@@ -171,10 +180,6 @@ class GameMap:
     def supply_centers(self) -> frozenset[str]:
         """Province ids of all supply centres."""
         return self._supply
-
-    def is_split(self, province: str) -> bool:
-        """Whether a province has named coasts (a fleet there must stand on one of them)."""
-        return bool(self.provinces[province_of(province)].coasts)
 
     # -- names ------------------------------------------------------------------------------
     def _build_name_tables(self) -> None:

@@ -25,7 +25,7 @@ class LStr(str):
         return obj
 
 
-class LDict(dict):
+class LDict(dict[str, object]):
     """A mapping with ``line`` (its own), ``key_lines`` and ``duplicates`` [(key, line)]."""
 
     line: int
@@ -41,7 +41,7 @@ class LDict(dict):
         return self.key_lines.get(key, self.line)
 
 
-class LList(list):
+class LList(list[object]):
     """A sequence with its ``line``; items carry their own lines."""
 
     line: int
@@ -75,9 +75,9 @@ def _walk(node: yaml.Node, path: frozenset[int] = frozenset()) -> object:
         null = node.style is None and node.value in _NULLS
         return LStr(node.value, line, null)
     if isinstance(node, yaml.SequenceNode):
-        out = LList(line)
-        out.extend(_walk(item, path) for item in node.value)
-        return out
+        items = LList(line)
+        items.extend(_walk(item, path) for item in node.value)
+        return items
     if isinstance(node, yaml.MappingNode):
         out = LDict(line)
         for key_node, value_node in node.value:

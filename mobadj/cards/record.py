@@ -296,7 +296,7 @@ def fork(state: GameState) -> GameState:
             memo[key] = new_set
             return new_set
         if isinstance(obj, random.Random):
-            rng = kind.__new__(kind)  # (not seeded from the system: the state is set next)
+            rng: random.Random = random.Random.__new__(type(obj))  # (set next: not seeded)
             rng.setstate(obj.getstate())
             memo[key] = rng
             return rng

@@ -3,10 +3,26 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable
 
 import click
 
 from mobadj import __version__
+
+
+def option_pairs(pairs: Iterable[str], shape: str = "NAME=VALUE",
+                 hint: str = "--option") -> dict[str, str]:
+    """``NAME=VALUE`` texts of a repeated option -> {name: value} (both stripped); a usage
+    error for a text without ``=`` (``shape``: how the command's help writes the option).
+    Each command then reads the values its own way."""
+    out: dict[str, str] = {}
+    for text in pairs:
+        name, sep, value = text.partition("=")
+        if not sep:
+            raise click.BadParameter(f"{text!r}: expected {shape}", param_hint=hint)
+        out[name.strip()] = value.strip()
+    return out
+
 
 # Each module registers its commands on ``main`` when imported.
 COMMAND_MODULES = (

@@ -9,18 +9,10 @@ from pathlib import Path
 import click
 import yaml
 
-from mobadj.cli import main
+from mobadj.cli import main, option_pairs
 
 #: mobadj.engine.rules.PARADOX_RULES (spelt out: the CLI starts without importing the engine)
 PARADOX_RULES = ("szykman", "all_hold", "1982", "2000", "1971")
-
-
-def _pair(text: str) -> tuple[str, str]:
-    """``NAME=VALUE`` -> (name, value), a usage error otherwise."""
-    name, sep, value = text.partition("=")
-    if not sep:
-        raise click.BadParameter(f"{text!r}: expected NAME=VALUE", param_hint="--option")
-    return name.strip(), value.strip()
 
 
 class InputError(click.ClickException):
@@ -41,7 +33,8 @@ class InputError(click.ClickException):
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
               help="Rule option: a DATC option (docs/rulings.md, e.g. missing_coast=fail), "
                    "duplicate_orders=first (the first order for a unit counts, not the last) "
-                   "or a Mobtown II game option (docs/mobtown-rulings.md); may be repeated.")
+                   "or a game option of the map's variant (its rulings page, docs/maps.md); "
+                   "may be repeated.")
 @click.argument("position", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("orders", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path,
@@ -55,92 +48,75 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
     warnings go to standard error.  Exit status: 0, or 1 when some order lines could not
     be read (the results are still printed), 2 when nothing could be adjudicated.
     """
-    from mobadj.board.loader import load_map
-    from mobadj.engine import adjudicate, position_from_data, rules_for
-    from mobadj.engine.report import format_report, result_to_json
-    from mobadj.engine.rules import coerce_options
+    from mobadj.board import MapFileError, load_map
+    from mobadj.engine import (
+        VariantError,
+        adjudicate,
+        format_report,
+        result_to_json,
+        rules_for,
+        with_options,
+    )
     from mobadj.orders.duplicates import check_rule
     from mobadj.orders.files import read_order_files
     from mobadj.orders.textfile import read_text_file
 
     try:
         game_map = load_map(map_name)
-    except Exception as exc:  # unknown map or a broken map file
+        rules = rules_for(game_map)
+    except (MapFileError, OSError, VariantError) as exc:  # unknown map, broken map file
         raise InputError(str(exc)) from None
-    raw = dict(_pair(text) for text in options)
-    try:
+    raw = option_pairs(options)
+    try:  # how order files are read, not a rule of the adjudicator
         duplicates = check_rule(raw.pop("duplicate_orders", "last"))
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--option") from None
-    variant_cli = getattr(rules_for(game_map.name), "cli_adjudicate", None)
-    if variant_cli is not None:  # a variant with its own phases and report (Mobtown II)
-        from mobadj.mobtown.cli import parse_options
-
-        chosen = parse_options(options)
-        chosen["duplicate_orders"] = duplicates
-        if paradox is not None:
-            chosen["paradox"] = paradox
-        try:
-            text, files = variant_cli(game_map, position, orders, as_json, picture, chosen)
-        except click.ClickException as exc:
-            raise InputError(exc.message) from None
-        _finish(text, files)
-        return
     if paradox is not None:
         raw["paradox"] = paradox
     try:
-        rules = rules_for(game_map.name, **coerce_options(raw))
+        rules = with_options(rules, raw)
     except ValueError as exc:
         raise InputError(str(exc)) from None
     try:
         text, notice = read_text_file(position)
-        pos = position_from_data(yaml.safe_load(text), game_map)
+        pos = rules.position_from_data(yaml.safe_load(text), game_map)
     except OSError as exc:
         raise InputError(f"cannot read {position}: {exc.strerror or exc}") from None
     except Exception as exc:  # a YAML or position error, or anything odd in the file
         why = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
         raise InputError(f"{position}: {why}") from None
     try:
-        files = read_order_files(orders, game_map, duplicates=duplicates)
+        files = read_order_files(orders, game_map, rules.parse_orders, duplicates)
     except OSError as exc:
         raise InputError(f"cannot read {exc.filename}: {exc.strerror or exc}") from None
     if notice:
         files.notices.insert(0, notice)
     result = adjudicate(pos, files.orders, game_map, rules)
-    as_data = result_to_json(result, files.errors)
+    as_data = result_to_json(result, files.errors, rules)
     as_data["warnings"] = files.notices + files.warnings
-    if as_json:
-        report = json.dumps(as_data, indent=2) + "\n"
-    else:
-        report = format_report(result, game_map, files.errors)
-
-    def draw() -> None:
-        if picture is not None:
-            _write_picture(picture, game_map, result.position, as_data["orders"])
-
-    _finish(report, files, draw)
-
-
-def _finish(report: str, files, then=None) -> None:  # noqa: ANN001 - an OrderFiles, a callback
-    """Print the notes and warnings (standard error) and the report, do ``then()`` (draw the
-    picture); exit 1 when some order lines could not be read."""
-    for line in files.messages():
+    for line in files.messages():  # notes and warnings: standard error
         click.echo(line, err=True)
-    click.echo(report, nl=False)
-    if then is not None:
-        then()
-    if files.errors:
+    if as_json:
+        click.echo(json.dumps(as_data, indent=2))
+    else:
+        click.echo(format_report(result, game_map, files.errors, rules=rules), nl=False)
+    if picture is not None:
+        drawn = rules.picture_data(result)
+        _write_picture(picture, game_map, drawn or result.position,
+                       [] if drawn is not None else as_data["orders"])
+    if files.errors:  # the results are printed, but some lines were not read
         sys.exit(1)
 
 
 def _write_picture(path: Path, game_map, position, results: list[dict]) -> None:  # noqa: ANN001
-    """Draw ``position`` with the phase's moves and supports to ``path`` (.svg or .png)."""
+    """Draw ``position`` (any shape render.as_view reads) with the arrows of ``results``
+    (the published orders) to ``path`` (.svg or .png)."""
     from mobadj.render import load_layout, render_png, render_svg
     from mobadj.render.position import as_view, moves_from_results, supports_from_results
 
     try:
         layout = load_layout(game_map.name)
-    except Exception as exc:  # no layout file: the map cannot be drawn
+    except (OSError, ValueError, yaml.YAMLError) as exc:  # no layout file, or a broken one
         raise click.ClickException(f"cannot draw the {game_map.name} map: {exc}") from None
     view = as_view(game_map, position)
     view.moves.extend(moves_from_results(game_map, results))
@@ -150,7 +126,7 @@ def _write_picture(path: Path, game_map, position, results: list[dict]) -> None:
             path.write_bytes(render_png(game_map, layout, view))
         else:
             path.write_text(render_svg(game_map, layout, view), encoding="utf-8")
-    except OSError as exc:
+    except (OSError, ImportError) as exc:  # an unwritable path, no PNG converter
         raise click.ClickException(f"cannot write {path}: {exc}") from None
 
 

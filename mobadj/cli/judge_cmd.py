@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from mobadj.cli import main
+from mobadj.cli import main, option_pairs
 
 CONFIG = click.option(
     "--config", "-c", "config_path", type=click.Path(dir_okay=False, path_type=Path),
@@ -119,7 +119,7 @@ SEND = click.option("--send", is_flag=True, help="Send the resulting mails now o
 @CONFIG
 @click.argument("name")
 @click.option("--kind", "-k", default="standard", show_default=True,
-              help="standard, mobtown2, or a card game (micromob, ...).")
+              help="A map (maps/<name>.yaml: standard, ...) or a card game (micromob, ...).")
 @click.option("--gm", "gm_email", required=True, help="The GM's email address.")
 @click.option("--gm-password", envvar="MOBADJ_GM_PASSWORD", default=None,
               help="GM password (env MOBADJ_GM_PASSWORD); generated when absent.")
@@ -137,12 +137,8 @@ def create(config_path: Path, name: str, kind: str, gm_email: str, gm_password: 
     from mobadj.judge.core import JudgeError
     from mobadj.judge.hosts import HostError
 
-    opts: dict[str, Any] = {}
-    for pair in options:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise click.BadParameter(f"expected key=value, got {pair!r}", param_hint="--option")
-        opts[key.strip().replace("-", "_")] = value.strip()
+    opts: dict[str, Any] = {key.replace("-", "_"): value
+                            for key, value in option_pairs(options, "key=value").items()}
     if (approve or no_autostart) and not open_:
         raise click.BadParameter("needs --open", param_hint="--approve/--no-autostart")
     if open_:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import click
 
+from mobadj.board import map_path
 from mobadj.board.balance import balance_lines
 from mobadj.board.check import inspect_map
-from mobadj.board.loader import map_path
 from mobadj.cli import main
 
 

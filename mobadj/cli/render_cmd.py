@@ -11,6 +11,22 @@ import yaml
 from mobadj.cli.map_cmd import map_group
 
 
+def default_map() -> str | None:
+    """The board drawn when none is named: the one map played by a variant of its own (the
+    registry's), None when there is no such single map."""
+    from mobadj.engine import Rules, VariantError, known_maps, rules_class
+
+    variants = []
+    for name in known_maps():
+        try:
+            if rules_class(name) is not Rules:
+                variants.append(name)
+        except VariantError as exc:  # a map whose variant cannot be loaded is no default
+            click.echo(f"warning: {exc}", err=True)
+            continue
+    return variants[0] if len(variants) == 1 else None
+
+
 def _read_yaml(path: str) -> object:
     try:
         return yaml.safe_load(Path(path).read_text(encoding="utf-8"))
@@ -37,8 +53,9 @@ def _read_results(path: str) -> dict:
 
 @map_group.command("render")
 @click.argument("position", required=False, type=click.Path(exists=True, dir_okay=False))
-@click.option("--map", "map_name", default="mobtown2", show_default=True,
-              help="Map name (maps/<name>.yaml) or path.")
+@click.option("--map", "map_name", default=None,
+              help="Map name (maps/<name>.yaml) or path; default: the one map with a "
+                   "variant of its own, else standard.")
 @click.option("--layout", "layout_name", default=None,
               help="Layout file; default maps/<map>.layout.yaml.")
 @click.option("--orders", "results", type=click.Path(exists=True, dir_okay=False),
@@ -48,7 +65,7 @@ def _read_results(path: str) -> dict:
               help="Output file: .svg or .png.")
 @click.option("--scale", default=1.0, show_default=True, help="Size factor for PNG output.")
 @click.option("--title", default=None, help="Title above the board.")
-def render_cmd(position: str | None, map_name: str, layout_name: str | None,
+def render_cmd(position: str | None, map_name: str | None, layout_name: str | None,
                results: str | None, output: str, scale: float, title: str | None) -> None:
     """Draw the board with the units of POSITION (YAML; default: the starting position).
 
@@ -62,8 +79,7 @@ def render_cmd(position: str | None, map_name: str, layout_name: str | None,
       moves: [{power: capone, from: DAN, to: Lex, via: ground, result: succeeds}]
       supports: [{power: capone, from: DAS, unit: DAN, to: Lex, result: succeeds}]
     """
-    from mobadj.board.findings import MapFileError
-    from mobadj.board.loader import load_map
+    from mobadj.board import MapFileError, load_map
     from mobadj.render import LayoutError, ViewError, load_layout, render_svg
     from mobadj.render.png import PngUnavailableError, svg_to_png
     from mobadj.render.position import as_view, moves_from_results, supports_from_results
@@ -72,7 +88,7 @@ def render_cmd(position: str | None, map_name: str, layout_name: str | None,
     if suffix not in (".svg", ".png"):
         raise click.BadParameter("the output file must end in .svg or .png", param_hint="-o")
     try:
-        game_map = load_map(map_name)
+        game_map = load_map(map_name or default_map() or "standard")
         layout = load_layout(layout_name or game_map.name)
         data = _read_yaml(position) if position else None
         if data is not None and not isinstance(data, dict):
@@ -111,23 +127,26 @@ def _no_city_plan(game_map, layout) -> str:  # noqa: ANN001 - a GameMap, a Layou
 
 
 @map_group.command("plan")
-@click.argument("map_name", default="mobtown2")
+@click.argument("map_name", required=False)
 @click.option("--layout", "layout_name", default=None,
               help="Layout file; default maps/<map>.layout.yaml.")
 @click.option("--emit", is_flag=True,
               help="Print the adjacency the plan derives, in the map file's format.")
-def plan_cmd(map_name: str, layout_name: str | None, emit: bool) -> None:
-    """Check that a map's adjacency is exactly what its city plan (grid layout) shows.
+def plan_cmd(map_name: str | None, layout_name: str | None, emit: bool) -> None:
+    """Check that a map's adjacency is exactly what its city plan (grid layout) shows
+    (MAP_NAME defaults to the one map with a variant of its own).
 
     Lists every edge the plan and the map disagree on; exit status 1 if any.  With --emit,
     prints each space's derived ``adj`` block instead, for a GM who redraws the city.  A map
     without a city plan (the standard map) is said to have none, with exit status 0.
     """
-    from mobadj.board.findings import MapFileError
-    from mobadj.board.loader import load_map
+    from mobadj.board import MapFileError, load_map
     from mobadj.render import LayoutError, load_layout
     from mobadj.render.plan import adjacency_yaml, plan_differences
 
+    map_name = map_name or default_map()
+    if map_name is None:
+        raise click.UsageError("name the map whose plan to check")
     try:
         game_map = load_map(map_name)
         try:

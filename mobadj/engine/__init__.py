@@ -1,49 +1,127 @@
-"""Adjudication: positions, the movement resolver, retreats, adjustments, the turn pipeline.
+"""Adjudication: positions, the movement resolver, retreats, adjustments, the turn pipeline,
+and the hooks a variant overrides (one pipeline for every map).
 
-The public API (see docs/adjudication.md)::
+The public API (see docs/adjudication.md; variants: docs/maps.md, "Adding a variant")::
 
-    from mobadj.engine import adjudicate, position_from_data, initial_position
-    result = adjudicate(position, parsed_orders, game_map)      # -> PhaseResult
-    result.results, result.position, result.next_phase, result.centre_changes
+    from mobadj.engine import adjudicate, position_from_data, initial_position, rules_for
+    rules = rules_for(game_map, paradox="1982")                # the map's rules, options
+    position = position_from_data(data, game_map, rules)
+    result = adjudicate(position, parsed_orders, game_map, rules)   # -> PhaseResult
+    result.results, result.position, result.next_phase, result.center_changes
+    format_report(result, game_map, rules=rules); result_to_json(result, errors, rules)
+
+Front ends import from here; the modules behind it are the engine's own business.
 """
 
-from mobadj.engine.pipeline import PhaseResult, adjudicate
+from mobadj.board import province_of
+from mobadj.engine.movement import MovementOutcome
+from mobadj.engine.pipeline import OrderInput, PhaseResult, adjudicate
 from mobadj.engine.position import (
-    CALENDARS,
+    STANDARD,
     Calendar,
     Dislodged,
     Phase,
+    PhaseCalendar,
+    PhaseLike,
     Position,
     PositionError,
     UnitState,
+    as_list,
     initial_position,
     position_from_data,
 )
+from mobadj.engine.report import (
+    center_changes_section,
+    destroyed_data,
+    dislodged_section,
+    format_report,
+    news_section,
+    power_name,
+    result_to_json,
+    settled_section,
+)
 from mobadj.engine.results import OrderResult, Outcome, Reason
-from mobadj.engine.rules import BATTLE, BATTLE_UNLESS_EQUAL, PASS, Rules, rules_for
-from mobadj.engine.variants import VARIANTS, load_variant, register_variant
+from mobadj.engine.rules import (
+    ASIDE,
+    BATTLE,
+    BATTLE_UNLESS_EQUAL,
+    OPTIONS,
+    PARADOX_RULES,
+    PASS,
+    PageTable,
+    Rules,
+    coerce_options,
+    option,
+    rules_for,
+    with_options,
+)
+from mobadj.engine.topology import Topology, topology_for
+from mobadj.engine.validation import CONVOY, HOLD, MOVE, SUPPORT, MOrder
+from mobadj.engine.variants import (
+    UnknownVariantError,
+    VariantError,
+    canonical_name,
+    default_rules,
+    known_maps,
+    load_variant,
+    register_variant,
+    rules_class,
+)
 
 __all__ = [
+    "ASIDE",
     "BATTLE",
     "BATTLE_UNLESS_EQUAL",
-    "CALENDARS",
+    "CONVOY",
+    "HOLD",
+    "MOVE",
+    "OPTIONS",
+    "PARADOX_RULES",
     "PASS",
-    "VARIANTS",
+    "STANDARD",
+    "SUPPORT",
     "Calendar",
     "Dislodged",
+    "MOrder",
+    "MovementOutcome",
+    "OrderInput",
     "OrderResult",
     "Outcome",
+    "PageTable",
     "Phase",
+    "PhaseCalendar",
+    "PhaseLike",
     "PhaseResult",
     "Position",
     "PositionError",
     "Reason",
     "Rules",
+    "Topology",
     "UnitState",
+    "UnknownVariantError",
+    "VariantError",
     "adjudicate",
+    "as_list",
+    "canonical_name",
+    "center_changes_section",
+    "destroyed_data",
+    "coerce_options",
+    "default_rules",
+    "dislodged_section",
+    "format_report",
     "initial_position",
+    "known_maps",
     "load_variant",
+    "news_section",
+    "option",
     "position_from_data",
+    "power_name",
+    "province_of",
     "register_variant",
+    "result_to_json",
+    "rules_class",
     "rules_for",
+    "settled_section",
+    "topology_for",
+    "with_options",
 ]

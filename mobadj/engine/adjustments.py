@@ -20,8 +20,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from mobadj.engine.position import Position, UnitState, province_of
+from mobadj.board import province_of
+from mobadj.engine.position import Position, UnitState
 from mobadj.engine.results import OrderResult, Outcome, Reason
+from mobadj.engine.rules import Rules
 from mobadj.engine.topology import Topology
 from mobadj.orders.model import Build, Disband, Remove, Waive
 
@@ -50,45 +52,72 @@ def adjustment_counts(position: Position) -> dict[str, int]:
 
 def needs_adjustment(position: Position, topo: Topology) -> bool:
     """Does any power have a build it can make, or a unit to remove?"""
-    for power, n in adjustment_counts(position).items():
-        if n < 0:
-            return True
-        if n > 0 and any(
-            position.centers.get(h) == power and h not in position.units
-            for h in topo.homes.get(power, ())
-        ):
-            return True
-    return False
+    return any(_adjusts(position, topo, power, n)
+               for power, n in adjustment_counts(position).items())
+
+
+def adjusting(position: Position, topo: Topology) -> list[str]:
+    """The powers with a build they can make or a unit to remove, sorted: a power with more
+    centres than units but no vacant home centre of its own has nothing to order (DPjudge,
+    the ``diplomacy`` package: such a power is not waited for)."""
+    return sorted(power for power, n in adjustment_counts(position).items()
+                  if _adjusts(position, topo, power, n))
+
+
+def _adjusts(position: Position, topo: Topology, power: str, n: int) -> bool:
+    """Does ``power``, with ``n`` centres more than units, build or remove?"""
+    if n < 0:
+        return True
+    return n > 0 and any(position.centers.get(h) == power and h not in position.units
+                         for h in topo.homes.get(power, ()))
 
 
 def resolve_adjustments(
     position: Position,
     orders: Iterable[tuple[str | None, Any]],
     topo: Topology,
-    too_many: str = "first",
-    civil: str = "2023",
+    rules: Rules | None = None,
+    events: list[str] | None = None,
 ) -> AdjustmentOutcome:
     """Adjudicate builds, removals and waives; apply civil disorder where too few removals.
 
-    ``too_many`` (DATC 4.D.4 / 4.D.6, ``Rules.too_many``): "first" legal orders are used (b,
-    the preference); "last" legal orders (c); "all_invalid" (a): a power that orders too many
-    builds builds nothing, one that orders too many removals has them all made by the
-    civil-disorder rule.  ``civil`` picks the civil-disorder rule (see :func:`civil_disorder`)."""
-    if too_many == "first":
-        return _resolve(position, orders, topo, civil)
+    ``position`` is the board being built: the variant's hooks (``rules``) may change it
+    (e.g. a new Don), builds and removals are only listed.  ``rules.too_many`` (DATC 4.D.4 /
+    4.D.6): "first" legal orders are used (b, the preference); "last" legal orders (c);
+    "all_invalid" (a): a power that orders too many builds builds nothing, one that orders too
+    many removals has them all made by the civil-disorder rule.  ``rules.civil_disorder``
+    picks the civil-disorder rule (see :func:`civil_disorder`)."""
+    rules = rules or Rules()
     orders = list(orders)
+    early = rules.before_adjustments(position, orders, topo, [] if events is None else events)
+    if early:
+        rest = [pair for i, pair in enumerate(orders) if i not in early]
+        out = _resolve_mode(position, rest, topo, rules)
+        them = iter(out.results)
+        out.results = [early[i] if i in early else next(them) for i in range(len(orders))]
+        return out
+    return _resolve_mode(position, orders, topo, rules)
+
+
+def _resolve_mode(
+    position: Position, orders: list[tuple[str | None, Any]], topo: Topology, rules: Rules
+) -> AdjustmentOutcome:
+    """The orders taken by the ``too_many`` rule."""
+    too_many = rules.too_many
+    if too_many == "first":
+        return _resolve(position, orders, topo, rules)
     if too_many == "last":
-        out = _resolve(position, orders[::-1], topo, civil)
+        out = _resolve(position, orders[::-1], topo, rules)
         out.results.reverse()
         return out
-    first = _resolve(position, orders, topo, civil)
+    first = _resolve(position.copy(), orders, topo, rules)  # a trial: hooks may change a board
     over = {
         (r.power, isinstance(o, Build))
         for (_, o), r in zip(orders, first.results, strict=True)
         if r.reason is Reason.TOO_MANY
     }
     if not over:
-        return first
+        return _resolve(position, orders, topo, rules)
     kept: list[tuple[str | None, Any]] = []
     void: dict[int, OrderResult] = {}
     for i, ((power, o), r) in enumerate(zip(orders, first.results, strict=True)):
@@ -98,7 +127,7 @@ def resolve_adjustments(
                 r.power, str(o), Outcome.INVALID, Reason.TOO_MANY)
         else:
             kept.append((power, o))
-    out = _resolve(position, kept, topo, civil)
+    out = _resolve(position, kept, topo, rules)
     rest = iter(out.results)
     out.results = [void[i] if i in void else next(rest) for i in range(len(orders))]
     return out
@@ -108,10 +137,10 @@ def _resolve(
     position: Position,
     orders: Iterable[tuple[str | None, Any]],
     topo: Topology,
-    civil: str = "2023",
+    rules: Rules,
 ) -> AdjustmentOutcome:
     """The orders one by one, the first legal ones used (DATC 4.D.4 b, 4.D.6 b)."""
-    counts = adjustment_counts(position)
+    counts = rules.adjustment_counts(position)
     left = dict(counts)
     results: list[OrderResult] = []
     built: list[UnitState] = []
@@ -128,17 +157,19 @@ def _resolve(
                 results.append(OrderResult(owner, text, Outcome.INVALID, Reason.NO_BUILDS))
             continue
         if isinstance(order, Build):
-            results.append(_build(position, power, order, topo, left, taken, built))
+            results.append(_build(position, power, order, topo, left, taken, built, counts, rules))
             continue
         if isinstance(order, (Remove, Disband)):
-            results.append(_remove(position, power, order, left, taken, removed))
+            own = rules.remove_order(position, power, order, left)
+            results.append(own if own is not None else
+                           _remove(position, power, order, left, taken, removed, counts, rules))
             continue
         results.append(OrderResult(power or "?", text, Outcome.INVALID, Reason.WRONG_PHASE))
     defaults: list[OrderResult] = []
     for power, n in sorted(left.items()):
         if n >= 0:
             continue
-        for u in civil_disorder(position, power, -n, taken, topo, civil):
+        for u in civil_disorder(position, power, -n, taken, topo, rules.civil_disorder):
             removed.append(u)
             taken.add(u.province)
             defaults.append(
@@ -147,7 +178,25 @@ def _resolve(
     return AdjustmentOutcome(results, defaults, built, removed)
 
 
-def _build(position, power, order, topo, left, taken, built) -> OrderResult:
+def _beyond(counts: dict[str, int], owner: str, builds: bool, rules: Rules) -> Reason:
+    """Why a build or removal beyond the allowance fails: too many orders when the power had
+    some (DATC 4.D.4 b), else none allowed."""
+    n = counts.get(owner, 0)
+    had = n > 0 if builds else n < 0
+    return Reason.TOO_MANY if had and rules.too_many_reason else Reason.NO_BUILDS
+
+
+def _build(
+    position: Position,
+    power: str | None,
+    order: Build,
+    topo: Topology,
+    left: dict[str, int],
+    taken: set[str],
+    built: list[UnitState],
+    counts: dict[str, int],
+    rules: Rules,
+) -> OrderResult:
     text = str(order)
     loc = order.unit.location
     prov = province_of(loc)
@@ -157,7 +206,7 @@ def _build(position, power, order, topo, left, taken, built) -> OrderResult:
         return OrderResult(owner, text, Outcome.INVALID, reason)
 
     if left.get(owner, 0) <= 0:
-        return bad(Reason.TOO_MANY if _count(position, owner) > 0 else Reason.NO_BUILDS)
+        return bad(_beyond(counts, owner, True, rules))
     if prov not in topo.homes.get(owner, ()):
         return bad(Reason.NOT_HOME)
     if position.centers.get(prov) != owner:
@@ -180,11 +229,16 @@ def _build(position, power, order, topo, left, taken, built) -> OrderResult:
     return OrderResult(owner, text, Outcome.SUCCEEDS)
 
 
-def _count(position: Position, power: str) -> int:
-    return adjustment_counts(position).get(power, 0)
-
-
-def _remove(position, power, order, left, taken, removed) -> OrderResult:
+def _remove(
+    position: Position,
+    power: str | None,
+    order: Remove | Disband,
+    left: dict[str, int],
+    taken: set[str],
+    removed: list[UnitState],
+    counts: dict[str, int],
+    rules: Rules,
+) -> OrderResult:
     text = str(order)
     prov = province_of(order.unit.location)
     unit = position.units.get(prov)
@@ -196,8 +250,7 @@ def _remove(position, power, order, left, taken, removed) -> OrderResult:
     if prov in taken:  # DATC 6.J.2
         return OrderResult(owner, text, Outcome.INVALID, Reason.DUPLICATE)
     if left.get(owner, 0) >= 0:
-        reason = Reason.TOO_MANY if _count(position, owner) < 0 else Reason.NO_BUILDS
-        return OrderResult(owner, text, Outcome.INVALID, reason)
+        return OrderResult(owner, text, Outcome.INVALID, _beyond(counts, owner, False, rules))
     left[owner] += 1
     taken.add(prov)
     removed.append(unit)

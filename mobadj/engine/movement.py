@@ -17,11 +17,14 @@ hooks (:mod:`mobadj.engine.rules`) are asked once per order before resolution.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
-from mobadj.engine.position import Dislodged, Position, province_of, unit_state
+from mobadj.board import province_of
+from mobadj.engine.position import Dislodged, unit_state
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import BATTLE, BATTLE_UNLESS_EQUAL, PASS, Rules
 from mobadj.engine.topology import Topology
@@ -47,19 +50,20 @@ __all__ = [
     "Validated",
     "add_defaults",
     "outcome",
-    "resolve_movement",
-    "retreat_options",
     "validate",
 ]
 
 
 # ---- resolution ------------------------------------------------------------------------------
 
+_NONE: frozenset[tuple[MOrder, MOrder]] = frozenset()
+
 
 class Resolver:
     """Decides every order of a validated movement phase (DATC 5.B equations, 5.F guesses)."""
 
-    __slots__ = ("orders", "unit_at", "moves_to", "topo", "rules", "cycle", "guess_based", "hits")
+    __slots__ = ("orders", "unit_at", "moves_to", "topo", "rules", "cycle", "guess_based", "hits",
+                 "uncut", "sea_attack")
 
     def __init__(self, orders: Sequence[MOrder], topo: Topology, rules: Rules) -> None:
         self.orders = orders
@@ -68,6 +72,10 @@ class Resolver:
         self.cycle: list[MOrder] = []
         self.guess_based = False
         self.hits = 0
+        #: (support, convoyed army) pairs where the army does not cut (paradox options)
+        self.uncut: AbstractSet[tuple[MOrder, MOrder]] = _NONE
+        #: a convoyed attack from the supported province cuts (DATC 4.A.4 b)
+        self.sea_attack = False
         unit_at: dict[str, MOrder] = {o.prov: o for o in orders}
         self.unit_at = unit_at
         moves_to: dict[str, list[MOrder]] = {}
@@ -91,7 +99,7 @@ class Resolver:
                     o.margin = rules.required_margin(o)
             elif code == SUPPORT:
                 t = unit_at[o.target]
-                if o.dprov is None:
+                if not o.dprov:  # the support of a hold
                     if t.code == MOVE:
                         o.void = Reason.VOID_SUPPORT
                         o.resolved = True
@@ -230,7 +238,7 @@ class Resolver:
             return self._support(o)
         return self._convoy(o)
 
-    def _count(self, supports: list[MOrder], exclude: str | None = None) -> int:
+    def _count(self, supports: Sequence[MOrder], exclude: str | None = None) -> int:
         n = 0
         for s in supports:
             if s.power != exclude and (s.res if s.resolved else self.resolve(s)):
@@ -251,6 +259,7 @@ class Resolver:
         if mode != BATTLE_UNLESS_EQUAL:
             return mode == BATTLE
         opp = o.opp
+        assert opp is not None  # a head-to-head has a unit coming the other way
         return not (
             self.attack(o, True) == self.defend(opp) and self.attack(opp, True) == self.defend(o)
         )
@@ -286,6 +295,7 @@ class Resolver:
             return 0
         if k.h2h != PASS and self.battle(k):
             opp = k.opp
+            assert opp is not None  # a head-to-head has a unit coming the other way
             if opp.res if opp.resolved else self.resolve(opp):
                 return 0
         return 1 + k.bonus + self._count(k.supports)
@@ -301,6 +311,7 @@ class Resolver:
         if att <= 0:
             return False
         if battle:
+            assert o.opp is not None  # a head-to-head has a unit coming the other way
             if att <= self.defend(o.opp):
                 return False
         elif att <= self.hold(o.dprov):
@@ -309,17 +320,20 @@ class Resolver:
 
     def _support(self, s: MOrder) -> bool:
         """DATC 5.B.2 SUPPORT: cut by a foreign attack with a path, except from the province
-        the support is directed into (unless that attack dislodges the supporter)."""
+        the support is directed into (unless that attack dislodges the supporter).  With the
+        DATC options (mobadj.engine.options) the ``uncut`` attacks do not cut, and with
+        ``sea_attack`` a convoyed attack from the supported province cuts like any other."""
         if s.forced is not None:
             return False
         attackers = self.moves_to.get(s.prov)
         if attackers is None:
             return True
         into = s.dprov
+        uncut = self.uncut
         for k in attackers:
-            if k.power == s.power:
+            if k.power == s.power or (uncut and (s, k) in uncut):
                 continue
-            if into is not None and k.prov == into:
+            if into and k.prov == into and not (k.convoy and self.sea_attack):
                 if k.res if k.resolved else self.resolve(k):
                     return False
                 continue
@@ -350,9 +364,17 @@ class MovementOutcome:
     moves: dict[str, str]  # province moved from -> location moved to
     dislodged: list[Dislodged]
     standoffs: frozenset[str]
+    _records: list[MOrder] = field(default_factory=list, repr=False)  # the resolver's own
+
+    @property
+    def followed(self) -> dict[str, Any]:
+        """Province -> the order (as given) its unit carried out; a unit that held without an
+        order, or because its orders were impossible, is not listed."""
+        return {o.prov: o.source for o in self._records
+                if o.invalid is None and not o.defaulted}
 
 
-def _move_reason(r: Resolver, o: MOrder) -> Reason:
+def _move_reason(r: Resolver, o: MOrder) -> StrEnum:
     if o.forced is not None:
         return o.forced
     if o.convoy and not r.path(o):
@@ -399,11 +421,8 @@ def outcome(r: Resolver, validated: Validated) -> MovementOutcome:
         u = r.unit_at[prov]
         unit = unit_state(u.power, u.ukind, u.loc)
         d = Dislodged(unit, k.prov, k.convoy, via="subway" if k.subway else None)
-        dislodged.append(
-            Dislodged(
-                unit, k.prov, k.convoy, retreat_options(d, topo, rules, occupied, standoffs), d.via
-            )
-        )
+        options = rules.retreat_options(d, topo, occupied, standoffs)
+        dislodged.append(Dislodged(unit, k.prov, k.convoy, options, d.via))
 
     succeeds, fails = Outcome.SUCCEEDS, Outcome.FAILS
 
@@ -429,41 +448,7 @@ def outcome(r: Resolver, validated: Validated) -> MovementOutcome:
         return OrderResult(o.power, o.source, fails, why)
 
     results = [
-        item if type(item) is OrderResult else result_of(item) for item in validated.given
+        item if isinstance(item, OrderResult) else result_of(item) for item in validated.given
     ]
     defaults = [result_of(o) for o in orders if o.defaulted]
-    return MovementOutcome(results, defaults, moves, dislodged, standoffs)
-
-
-def retreat_options(
-    d: Dislodged,
-    topo: Topology,
-    rules: Rules,
-    occupied: set[str] | frozenset[str],
-    standoffs: Iterable[str],
-) -> tuple[str, ...]:
-    """Where a dislodged unit may retreat: an adjacent empty place, not a standoff province,
-    not where the attacker came from unless it came by convoy (DATC 4.A.5 b, 6.H.11)."""
-    banned = set(occupied)
-    banned.update(standoffs)
-    if not d.convoyed:
-        banned.add(d.attacker_from)
-    out = [
-        loc
-        for loc in topo.neighbours[d.unit.kind].get(d.unit.location, ())
-        if province_of(loc) not in banned and rules.retreat_allowed(d, loc, None)
-    ]
-    return tuple(sorted(out))
-
-
-def resolve_movement(
-    position: Position,
-    orders: Iterable[tuple[str | None, Any]],
-    topo: Topology,
-    rules: Rules,
-) -> MovementOutcome:
-    """Validate, resolve and read back one movement phase."""
-    validated = add_defaults(validate(position, orders, topo, rules), position)
-    r = (rules.resolver_cls or Resolver)(validated.orders, topo, rules)  # DATC options
-    r.run()
-    return outcome(r, validated)
+    return MovementOutcome(results, defaults, moves, dislodged, standoffs, validated.orders)

@@ -1,7 +1,8 @@
 """The resolver for the DATC's non-preferred rule options (docs/rulings.md).
 
-:class:`OptionResolver` is :class:`mobadj.engine.movement.Resolver` with two decisions
-changed, and is used only when :class:`mobadj.engine.rules.Rules` asks for one of these
+:class:`OptionResolver` is :class:`mobadj.engine.movement.Resolver` with some decisions
+changed (the support rule of the base class reads its ``uncut`` and ``sea_attack``), and is
+used only when :class:`mobadj.engine.rules.Rules` asks for one of these
 options, so the standard resolver stays as fast as it is:
 
 - ``paradox`` "1982", "2000" or "1971" (DATC 4.A.2 b, c, a): a convoyed army does not cut
@@ -27,7 +28,7 @@ from collections.abc import Sequence
 
 from mobadj.engine.movement import CONVOY, MOVE, SUPPORT, MOrder, Resolver
 from mobadj.engine.results import Reason
-from mobadj.engine.rules import Rules
+from mobadj.engine.rules import CUT_RULES, Rules
 from mobadj.engine.topology import Topology
 
 FALLBACK = 3  # MOrder.h2h of two units moving into each other where one may fall back
@@ -36,7 +37,7 @@ FALLBACK = 3  # MOrder.h2h of two units moving into each other where one may fal
 class OptionResolver(Resolver):
     """The movement resolver with the DATC's alternative rules (see the module docstring)."""
 
-    __slots__ = ("uncut", "literal_dislodge", "any_route", "on_route", "sea_attack", "fallback")
+    __slots__ = ("literal_dislodge", "any_route", "on_route", "fallback")
 
     def __init__(self, orders: Sequence[MOrder], topo: Topology, rules: Rules) -> None:
         super().__init__(orders, topo, rules)
@@ -49,27 +50,8 @@ class OptionResolver(Resolver):
             self._fallbacks()
         if rules.support_coast != "optional":
             void_coastless_supports(self, rules.support_coast == "same_power")
-        self.uncut = uncut_pairs(self) if rules.paradox in ("1982", "2000", "1971") else set()
-
-    def _support(self, s: MOrder) -> bool:
-        """DATC 5.B.2 SUPPORT, except that the attacks :func:`uncut_pairs` lists do not cut, and
-        with 4.A.4 b a convoyed attack from the supported province cuts like any other."""
-        if s.forced is not None:
-            return False
-        attackers = self.moves_to.get(s.prov)
-        if attackers is None:
-            return True
-        into = s.dprov
-        for k in attackers:
-            if k.power == s.power or (s, k) in self.uncut:
-                continue
-            if into is not None and k.prov == into and not (k.convoy and self.sea_attack):
-                if k.res if k.resolved else self.resolve(k):
-                    return False
-                continue
-            if not k.convoy or self.path(k):
-                return False
-        return True
+        if rules.paradox in CUT_RULES:
+            self.uncut = uncut_pairs(self)
 
     def _fallbacks(self) -> None:
         """Convoyed moves to a land neighbour; a swap involving one is decided in battle()."""
@@ -94,6 +76,7 @@ class OptionResolver(Resolver):
         """Head-on unless either unit arrives by convoy (for fallback moves)."""
         if o.h2h != FALLBACK:
             return Resolver.battle(self, o)
+        assert o.opp is not None  # a head-to-head has a unit coming the other way
         return not (self._by_convoy(o) or self._by_convoy(o.opp))
 
     def path(self, o: MOrder) -> bool:
@@ -138,10 +121,11 @@ def void_coastless_supports(r: Resolver, foreign_only: bool) -> None:
     """DATC 4.B.4 options: a support without the coast a fleet's move names is void (only when
     the fleet is of another power with ``foreign_only``)."""
     for s in r.orders:
-        if s.code != SUPPORT or s.void is not None or s.dprov is None or s.dest != s.dprov:
+        if s.code != SUPPORT or s.void is not None or not s.dprov or s.dest != s.dprov:
             continue
         t = r.unit_at[s.target]
         if "/" in t.dest and not (foreign_only and t.power == s.power):
+            assert isinstance(t.supports, list)  # s is one of them
             t.supports.remove(s)
             s.void = Reason.VOID_SUPPORT
             s.resolved = True
@@ -165,7 +149,7 @@ def uncut_pairs(r: Resolver) -> set[tuple[MOrder, MOrder]]:
         armies = [k for k in r.moves_to.get(s.prov, ()) if k.convoy and k.power != s.power]
         if not armies:
             continue
-        place = s.dprov if s.dprov is not None else s.target
+        place = s.dprov or s.target
         there = unit_at.get(place)
         if there is None or there.code != CONVOY:
             continue
@@ -173,7 +157,7 @@ def uncut_pairs(r: Resolver) -> set[tuple[MOrder, MOrder]]:
             if there.void is None:
                 out.update((s, k) for k in armies)
             continue
-        if s.dprov is None:  # 1971 and 2000 speak of supporting an attack
+        if not s.dprov:  # 1971 and 2000 speak of supporting an attack
             continue
         mover = unit_at[s.target]
         for k in armies:

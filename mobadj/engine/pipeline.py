@@ -1,29 +1,34 @@
-"""One readable turn: validate -> defaults -> resolve -> execute -> next phase.
+"""One readable turn for every map: validate -> defaults -> resolve -> execute -> settle what
+nobody decides -> next phase.
 
-:func:`adjudicate` is the engine's entry point for every front end (CLI, batch, email judge,
-Mobtown II).  Each step is a named function of its own; the phase kind picks the movement,
-retreat or adjustment rules.
+:func:`adjudicate` is the engine's entry point for every front end (CLI, batch, email judge)
+and every map.  Each step is a named function of its own; the phase kind picks the movement,
+retreat or adjustment rules, and the map's rules (mobadj.engine.rules: its hooks) say what a
+variant does differently at each step.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from mobadj.board import province_of
 from mobadj.engine import adjustments, movement, retreats, validation
 from mobadj.engine.position import (
     Dislodged,
-    Phase,
+    PhaseLike,
     Position,
     UnitState,
-    calendar_for,
-    province_of,
     unit_state,
 )
 from mobadj.engine.results import OrderResult
-from mobadj.engine.rules import Rules, rules_for
+from mobadj.engine.rules import ASIDE, Rules
 from mobadj.engine.topology import Topology, topology_for
+from mobadj.engine.variants import default_rules
+
+if TYPE_CHECKING:
+    from mobadj.board import GameMap
 
 OrderInput = tuple[str | None, Any]
 
@@ -35,25 +40,50 @@ class PhaseResult:
     ``results`` are the orders as given (in order) with their outcomes; ``defaults`` what the
     engine did for units without orders (holds, disbands, civil-disorder removals);
     ``position`` is the board after the phase, already set to ``next_phase`` and carrying the
-    dislodged units with their legal retreats and the standoff provinces.
+    dislodged units with their legal retreats and the standoff provinces; ``events`` is the
+    news a variant adds (a Don captured, a Gang in gaol, the winner).  ``settled`` are the
+    dislodged units that had nothing to decide and were settled at once with the movement
+    (``destroyed``: those disbanded, having no retreat open); ``skipped`` the phases passed
+    over because nobody had anything to decide in them.
     """
 
-    phase: Phase
+    phase: PhaseLike
     results: list[OrderResult]
     defaults: list[OrderResult]
     position: Position
-    centre_changes: list[tuple[str, str | None, str]] = field(default_factory=list)
+    center_changes: list[tuple[str, str | None, str]] = field(default_factory=list)
     moved: dict[str, str] = field(default_factory=dict)
     built: list[UnitState] = field(default_factory=list)
     removed: list[UnitState] = field(default_factory=list)
+    events: list[str] = field(default_factory=list)
+    settled: list[Dislodged] = field(default_factory=list)
+    skipped: list[Any] = field(default_factory=list)
+    #: the movement orders as the resolver decided them (empty in other phases)
+    _records: list[validation.MOrder] = field(default_factory=list, repr=False)
 
     @property
-    def next_phase(self) -> Phase:
+    def next_phase(self) -> Any:
         return self.position.phase
 
     @property
     def dislodged(self) -> list[Dislodged]:
         return list(self.position.dislodged.values())
+
+    @property
+    def destroyed(self) -> list[Dislodged]:
+        """The dislodged units disbanded at once: no retreat was open to them."""
+        return [d for d in self.settled if not d.retreats]
+
+    @property
+    def moves(self) -> list[dict[str, str]]:
+        """Every legal move of the phase for a picture: power, from, to, via, result."""
+        return [
+            {"power": o.power, "from": o.prov, "to": o.dprov,
+             "via": "subway" if o.subway else "ground",
+             "result": "succeeds" if o.res else "fails"}
+            for o in self._records
+            if o.code == validation.MOVE and o.invalid is None
+        ]
 
 
 def normalise_orders(orders: Iterable[Any]) -> list[OrderInput]:
@@ -72,34 +102,102 @@ def normalise_orders(orders: Iterable[Any]) -> list[OrderInput]:
 def adjudicate(
     position: Position,
     orders: Iterable[Any],
-    game_map: Any,
+    game_map: GameMap,
     rules: Rules | None = None,
 ) -> PhaseResult:
-    """Adjudicate one phase of ``position`` with ``orders``; the input position is not changed."""
+    """Adjudicate one phase of ``position`` with ``orders``; the input position is not changed.
+    ``rules`` defaults to the map's rules with default options."""
     topo = topology_for(game_map)
-    rules = rules or rules_for(topo.name)
+    rules = rules or default_rules(game_map)
     pairs = normalise_orders(orders)
     phase = position.phase
     if phase.is_movement:
-        validated = validate_movement(position, pairs, topo, rules)
-        validated = add_defaults(validated, position)
-        outcome = resolve_movement(validated, topo, rules)
-        after = execute_movement(position, outcome)
-        result = PhaseResult(phase, outcome.results, outcome.defaults, after, moved=outcome.moves)
+        result = movement_phase(position, pairs, topo, rules)
+        settle_forced(result, topo, rules)
     elif phase.is_retreat:
-        r_out = retreats.resolve_retreats(position, pairs, topo, rules)
-        after = execute_retreats(position, r_out)
-        result = PhaseResult(phase, r_out.results, r_out.defaults, after)
+        result = rules.retreat_phase(position, pairs, topo)
+    elif phase.is_adjustment:
+        result = adjustment_phase(position, pairs, topo, rules)
     else:
-        a_out = adjustments.resolve_adjustments(
-            position, pairs, topo, rules.too_many, rules.civil_disorder
-        )
-        after = execute_adjustments(position, a_out)
-        result = PhaseResult(
-            phase, a_out.results, a_out.defaults, after, built=a_out.built, removed=a_out.removed
-        )
-    advance(result, topo)
+        result = rules.other_phase(position, pairs, topo)
+    advance(position, result, topo, rules)
     return result
+
+
+# ---- the phases --------------------------------------------------------------------------------
+
+
+def movement_phase(
+    position: Position, pairs: list[OrderInput], topo: Topology, rules: Rules
+) -> PhaseResult:
+    """Screen, validate, add defaults, resolve, execute; then the variant's own effects."""
+    slots: list[OrderResult | int | None] = []  # per order given: a result, or an engine index
+    aside: list[tuple[int, str | None, Any]] = []
+    if rules.screens:
+        pairs = screen_orders(position, pairs, topo, rules, slots, aside)
+    bound = rules.bind(position, topo.game_map)
+    validated = validate_movement(position, pairs, topo, bound)
+    validated = add_defaults(validated, position)
+    outcome = resolve_movement(validated, topo, bound)
+    after = execute_movement(position, outcome)
+    given: Sequence[OrderResult | None] = outcome.results
+    if slots:  # back in the order given; the orders kept aside have no result yet
+        given = [slot if isinstance(slot, OrderResult) else None if slot is None
+                 else outcome.results[slot] for slot in slots]
+    extra, events = bound.after_movement(position, after, outcome, given, aside, topo)
+    results = outcome.results
+    if extra or slots:
+        results = []
+        for i, r in enumerate(given):
+            r = extra.get(i, r)
+            assert r is not None, "after_movement must settle the orders kept aside"
+            results.append(r)
+    return PhaseResult(position.phase, results, outcome.defaults, after, moved=outcome.moves,
+                       events=events, _records=outcome._records)
+
+
+def screen_orders(
+    position: Position,
+    pairs: list[OrderInput],
+    topo: Topology,
+    rules: Rules,
+    slots: list[OrderResult | int | None],
+    aside: list[tuple[int, str | None, Any]],
+) -> list[OrderInput]:
+    """Step 0: the variant refuses some orders or keeps them aside; the rest go on."""
+    passed: list[OrderInput] = []
+    for i, (power, order) in enumerate(pairs):
+        verdict = rules.screen(position, power, order, topo.game_map)
+        if verdict is None:
+            slots.append(len(passed))
+            passed.append((power, order))
+        elif verdict == ASIDE:
+            slots.append(None)
+            aside.append((i, power, order))
+        else:
+            slots.append(verdict)  # type: ignore[arg-type]
+    return passed
+
+
+def retreat_phase(
+    position: Position, pairs: list[OrderInput], topo: Topology, rules: Rules
+) -> PhaseResult:
+    """Retreats and disbands (the standard ``Rules.retreat_phase``)."""
+    r_out = retreats.resolve_retreats(position, pairs, topo, rules)
+    after = execute_retreats(position, r_out)
+    return PhaseResult(position.phase, r_out.results, r_out.defaults, after)
+
+
+def adjustment_phase(
+    position: Position, pairs: list[OrderInput], topo: Topology, rules: Rules
+) -> PhaseResult:
+    """Builds, removals and waives (the variant's hooks may change the board first)."""
+    after = position.copy()
+    events: list[str] = []
+    a_out = adjustments.resolve_adjustments(after, pairs, topo, rules, events)
+    execute_adjustments(after, a_out)
+    return PhaseResult(position.phase, a_out.results, a_out.defaults, after,
+                       built=a_out.built, removed=a_out.removed, events=events)
 
 
 # ---- the named steps ---------------------------------------------------------------------------
@@ -153,31 +251,86 @@ def execute_retreats(position: Position, outcome: retreats.RetreatOutcome) -> Po
     return after
 
 
-def execute_adjustments(position: Position, outcome: adjustments.AdjustmentOutcome) -> Position:
-    """Step 4: new units appear, removed ones leave."""
-    after = position.copy()
+def execute_adjustments(after: Position, outcome: adjustments.AdjustmentOutcome) -> None:
+    """Step 4: new units appear, removed ones leave (``after`` is changed)."""
     for u in outcome.removed:
         after.units.pop(u.province, None)
     for u in outcome.built:
         after.units[u.province] = u
     after.dislodged = {}
     after.standoffs = frozenset()
-    return after
 
 
-def advance(result: PhaseResult, topo: Topology) -> None:
-    """Step 5: centres change owner when a scoring turn is complete; pick the next phase."""
+def settle_forced(result: PhaseResult, topo: Topology, rules: Rules) -> None:
+    """Step 5: a dislodged unit with nothing to decide (``rules.retreat_choice``) is settled
+    now, as the rules' own retreat phase settles a unit without orders (disbanded; in
+    Mobtown II perhaps sent to gaol), so that a retreat phase is played only for the units
+    that have a choice (option ``forced_retreats``; docs/rulings.md, "Skipped phases").
+    Nothing else changes: such a unit can neither retreat nor stop another's retreat."""
     after = result.position
-    calendar = calendar_for(getattr(topo.game_map, "calendar", "standard") or "standard")
+    if not after.dislodged or rules.forced_retreats != "at_once":
+        return
+    forced = {p: d for p, d in after.dislodged.items() if not rules.retreat_choice(d)}
+    if not forced:
+        return
+    board = after.copy()
+    board.dislodged = forced
+    done = rules.retreat_phase(board, [], topo)
+    now = done.position
+    now.dislodged = {p: d for p, d in after.dislodged.items() if p not in forced}
+    now.standoffs = after.standoffs
+    result.position = now
+    result.settled = sorted(forced.values(), key=lambda d: (d.unit.power, d.unit.location))
+    result.events += done.events
+
+
+def advance(before: Position, result: PhaseResult, topo: Topology, rules: Rules) -> None:
+    """Step 6: centres change owner when a scoring turn is complete; the variant adds its
+    news; the calendar gives the next phase (the phases it passes over with nothing to
+    decide are ``result.skipped``)."""
+    after = result.position
+    calendar = rules.calendar
     has_dislodged = bool(after.dislodged)
-    if calendar.scores_after(result.phase, has_dislodged and result.phase.is_movement):
-        result.centre_changes = update_centres(after, topo)
-    after.phase = calendar.next_phase(
-        result.phase, has_dislodged, lambda: adjustments.needs_adjustment(after, topo)
-    )
+    scored = calendar.scores_after(result.phase, has_dislodged and result.phase.is_movement)
+    if scored:
+        result.center_changes = update_centers(after, topo)
+    rules.after_phase(before, result, topo, scored)
+    asked: list[bool] = []  # what the calendar asked of needs_adjustment, if anything
+
+    def needs_adjustment() -> bool:
+        asked.append(rules.needs_adjustment(after, topo))
+        return asked[-1]
+
+    after.phase = calendar.next_phase(result.phase, has_dislodged, needs_adjustment)
+    if not after.phase.is_retreat:
+        after.dislodged = {}
+        after.standoffs = frozenset()
+    if (result.settled and not has_dislodged) or (asked and not any(asked)):
+        result.skipped = skipped_phases(result, calendar)
 
 
-def update_centres(position: Position, topo: Topology) -> list[tuple[str, str | None, str]]:
+def _always() -> bool:
+    return True
+
+
+def skipped_phases(result: PhaseResult, calendar: Any) -> list[Any]:
+    """The phases between ``result.phase`` and the next phase to play that had nothing to
+    decide: an adjustment phase where nobody could build or had to remove, and a retreat
+    phase whose dislodged units were all settled at once.  (A retreat phase after a turn
+    that dislodged nobody is no news, and is not listed.)"""
+    target = result.position.phase
+    here = calendar.next_phase(result.phase, True, _always)  # the calendar, skipping nothing
+    passed: list[Any] = []
+    for _ in range(8):  # a calendar skips at most a few phases in a row
+        if here == target:
+            return [p for p in passed
+                    if p.is_adjustment or (p.is_retreat and result.settled)]
+        passed.append(here)
+        here = calendar.next_phase(here, True, _always)
+    return []
+
+
+def update_centers(position: Position, topo: Topology) -> list[tuple[str, str | None, str]]:
     """A unit standing in a supply centre takes it (after the fall turn); returns the changes."""
     changes: list[tuple[str, str | None, str]] = []
     for prov, u in position.units.items():

@@ -8,14 +8,24 @@ file or batch JSON line) is documented in docs/adjudication.md::
     centers: {ENGLAND: [LON, LVP, EDI]}
     dislodged: {GERMANY: [{unit: A MUN, from: BOH, convoyed: false}]}   # retreat phases
     standoffs: [BUR]                                                     # retreat phases
+
+A variant reads and writes its own positions (a :class:`Position` subclass, its own phase and
+:class:`Calendar`) through its rule hooks: :func:`position_from_data` and
+:func:`initial_position` ask the map's rules (mobadj.engine.variants).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
+
+from mobadj.board import GameMap, UnknownNameError, province_of
+
+if TYPE_CHECKING:
+    from mobadj.engine.rules import Rules
 
 SEASON_NAMES = {"S": "Spring", "F": "Fall", "W": "Winter"}
 KIND_NAMES = {"M": "Movement", "R": "Retreats", "A": "Adjustments"}
@@ -26,17 +36,6 @@ _PHASE_TEXT: dict[str, Phase] = {}
 
 class PositionError(ValueError):
     """A position (YAML file or batch line) that cannot be read; the message says what and where."""
-
-
-_PROVINCE: dict[str, str] = {}
-
-
-def province_of(location: str) -> str:
-    """``"STP/NC"`` -> ``"STP"`` (memoised: locations are few and asked for often)."""
-    got = _PROVINCE.get(location)
-    if got is None:
-        got = _PROVINCE[location] = location.split("/", 1)[0]
-    return got
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -92,8 +91,35 @@ class Phase:
         season = SEASON_NAMES.get(self.season, self.season)
         return f"{season} {self.year} {KIND_NAMES[self.kind]}"
 
+    def place(self) -> tuple[str, str]:
+        """Its place in a calendar of the game: (group, name in the group), e.g.
+        ``("1901", "Fall retreats")``."""
+        return str(self.year), SEASON_NAMES.get(self.season, self.season) + _IN_GROUP[self.kind]
+
     def __str__(self) -> str:
         return f"{self.season}{self.year}{self.kind}"
+
+
+_IN_GROUP = {"M": "", "R": " retreats", "A": " adjustments"}
+
+
+class PhaseLike(Protocol):
+    """What the engine asks of any phase (a variant's calendar may have its own phases)."""
+
+    @property
+    def is_movement(self) -> bool: ...
+
+    @property
+    def is_retreat(self) -> bool: ...
+
+    @property
+    def is_adjustment(self) -> bool: ...
+
+    def long_name(self) -> str: ...
+
+    def place(self) -> tuple[str, str]:
+        """(group, name in the group) in a calendar of the game (the game pages)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +170,7 @@ class Dislodged:
 class Position:
     """The board a phase is adjudicated from (also the board after it)."""
 
-    phase: Phase
+    phase: PhaseLike
     units: dict[str, UnitState] = field(default_factory=dict)  # province -> unit
     centers: dict[str, str] = field(default_factory=dict)  # province -> owning power
     dislodged: dict[str, Dislodged] = field(default_factory=dict)  # province -> unit
@@ -170,29 +196,42 @@ class Position:
 
     # ---- text form -------------------------------------------------------------------------
 
-    def to_data(self) -> dict[str, Any]:
-        """The YAML/JSON shape (units and centres per power, dislodged with their retreats)."""
+    def dislodged_entry(self, d: Dislodged) -> dict[str, Any]:
+        """``{unit, from, convoyed?, via?, retreats}``: one dislodged unit as written."""
+        entry: dict[str, Any] = {"unit": str(d.unit), "from": d.attacker_from}
+        if d.convoyed:
+            entry["convoyed"] = True
+        if d.via:
+            entry["via"] = d.via
+        entry["retreats"] = list(d.retreats)
+        return entry
+
+    def unit_lists(self) -> dict[str, list[str]]:
+        """Power -> its units as written (``["A PAR", "F BRE"]``), both sorted."""
         units: dict[str, list[str]] = {}
         for u in sorted(self.units.values(), key=lambda u: (u.power, str(u))):
             units.setdefault(u.power, []).append(str(u))
+        return units
+
+    def extra_data(self) -> dict[str, Any]:
+        """A variant's own keys of the text form (after the standard ones)."""
+        return {}
+
+    def to_data(self) -> dict[str, Any]:
+        """The YAML/JSON shape (units and centres per power, dislodged with their retreats)."""
         centers: dict[str, list[str]] = {}
         for prov, owner in sorted(self.centers.items()):
             centers.setdefault(owner, []).append(prov)
         dislodged: dict[str, list[dict[str, Any]]] = {}
         for d in sorted(self.dislodged.values(), key=lambda d: (d.unit.power, d.unit.location)):
-            entry: dict[str, Any] = {"unit": str(d.unit), "from": d.attacker_from}
-            if d.convoyed:
-                entry["convoyed"] = True
-            if d.via:
-                entry["via"] = d.via
-            entry["retreats"] = list(d.retreats)
-            dislodged.setdefault(d.unit.power, []).append(entry)
+            dislodged.setdefault(d.unit.power, []).append(self.dislodged_entry(d))
         return {
             "phase": str(self.phase),
-            "units": units,
+            "units": self.unit_lists(),
             "centers": centers,
             "dislodged": dislodged,
             "standoffs": sorted(self.standoffs),
+            **self.extra_data(),
         }
 
 
@@ -204,24 +243,19 @@ _UNIT_RE = re.compile(r"^\s*([A-Za-z])\s*[ (]?\s*([^)]*?)\s*\)?\s*$")
 class _Names:
     """Per-map caches of names already read (batches repeat the same strings)."""
 
-    def __init__(self, game_map: Any) -> None:
-        self.game_map = game_map
+    def __init__(self) -> None:
         self.units: dict[tuple[str, str], UnitState] = {}
         self.powers: dict[str, str] = {}
         self.provinces: dict[str, str] = {}
 
 
-_NAMES: dict[int, _Names] = {}
+@functools.lru_cache(maxsize=32)
+def _names(game_map: GameMap) -> _Names:
+    """The name caches of one map (maps hash by identity)."""
+    return _Names()
 
 
-def _names(game_map: Any) -> _Names:
-    got = _NAMES.get(id(game_map))
-    if got is None or got.game_map is not game_map:
-        got = _NAMES[id(game_map)] = _Names(game_map)
-    return got
-
-
-def parse_unit(text: str, power: str, game_map: Any) -> UnitState:
+def parse_unit(text: str, power: str, game_map: GameMap) -> UnitState:
     """``"F STP/SC"`` -> UnitState; the location is looked up on the map (any spelling)."""
     cache = _names(game_map).units
     key = (power, text)
@@ -233,7 +267,7 @@ def parse_unit(text: str, power: str, game_map: Any) -> UnitState:
     return got
 
 
-def _parse_unit(text: str, power: str, game_map: Any) -> UnitState:
+def _parse_unit(text: str, power: str, game_map: GameMap) -> UnitState:
     m = _UNIT_RE.match(str(text))
     if not m or not m.group(2):
         raise PositionError(f"bad unit {text!r}: expected e.g. 'A PAR' or 'F STP/SC'")
@@ -243,7 +277,7 @@ def _parse_unit(text: str, power: str, game_map: Any) -> UnitState:
         raise PositionError(f"bad unit {text!r}: unit kind must be one of {kinds}")
     try:
         location = game_map.lookup(m.group(2))
-    except Exception as exc:  # UnknownNameError carries suggestions in its text
+    except UnknownNameError as exc:  # it carries suggestions in its text
         raise PositionError(f"bad unit {text!r}: {exc}") from None
     if not game_map.can_occupy(kind, location):
         # An army named with a coast (A SPA/NC) stands on the province.
@@ -255,29 +289,24 @@ def _parse_unit(text: str, power: str, game_map: Any) -> UnitState:
     return UnitState(power, kind, location)
 
 
-def _power(game_map: Any, name: str) -> str:
-    cache = _names(game_map).powers
-    name = name if type(name) is str else str(name)
-    got = cache.get(name)
+def _cached(cache: dict[str, str], name: Any, look: Callable[[str], str]) -> str:
+    """``look(name)`` remembered in ``cache``; an unknown name is a PositionError."""
+    key = name if type(name) is str else str(name)
+    got = cache.get(key)
     if got is None:
         try:
-            got = cache[str(name)] = game_map.power_id(str(name))
-        except Exception as exc:
-            text = str(exc)
-            raise PositionError(text if "unknown" in text else f"unknown power {name!r}") from None
-    return got
-
-
-def _province(game_map: Any, name: str) -> str:
-    cache = _names(game_map).provinces
-    name = name if type(name) is str else str(name)
-    got = cache.get(name)
-    if got is None:
-        try:
-            got = cache[str(name)] = province_of(game_map.lookup(str(name)))
-        except Exception as exc:
+            got = cache[key] = look(key)
+        except UnknownNameError as exc:
             raise PositionError(str(exc)) from None
     return got
+
+
+def _power(game_map: GameMap, name: Any) -> str:
+    return _cached(_names(game_map).powers, name, game_map.power_id)
+
+
+def _province(game_map: GameMap, name: Any) -> str:
+    return _cached(_names(game_map).provinces, name, lambda t: province_of(game_map.lookup(t)))
 
 
 def _per_power(data: Any, what: str) -> Mapping[str, Any]:
@@ -288,18 +317,15 @@ def _per_power(data: Any, what: str) -> Mapping[str, Any]:
     return data
 
 
-def position_from_data(data: Mapping[str, Any], game_map: Any) -> Position:
-    """Build a Position from the YAML/JSON shape; raises :class:`PositionError`."""
+def read_position(
+    data: Mapping[str, Any], game_map: GameMap, calendar: PhaseCalendar | None = None
+) -> Position:
+    """Build a standard Position from the YAML/JSON shape; raises :class:`PositionError`."""
     if not isinstance(data, Mapping):
         raise PositionError("a position must be a mapping with phase, units, centers, ...")
     if "phase" not in data:
         raise PositionError("missing 'phase' (e.g. S1901M)")
-    phase = Phase.parse(data["phase"])
-    calendar = calendar_for(getattr(game_map, "calendar", None) or "standard")
-    if (phase.season, phase.kind) not in calendar.cycle:
-        known = ", ".join(f"{s}....{k}" for s, k in calendar.cycle)
-        raise PositionError(f"bad phase {data['phase']!r}: this map's phases are {known}")
-    pos = Position(phase)
+    pos = Position((calendar or STANDARD).parse(data["phase"]))
     names = _names(game_map)
     unit_cache = names.units
     prov_cache = names.provinces
@@ -319,9 +345,8 @@ def position_from_data(data: Mapping[str, Any], game_map: Any) -> Position:
     for pname, provs in _per_power(data.get("centers"), "centers").items():
         power = _power(game_map, pname)
         for text in as_list(provs, f"centers of {pname}"):
-            prov = prov_cache.get(text) if type(text) is str else None
-            if prov is None:
-                prov = _province(game_map, text)
+            got = prov_cache.get(text) if type(text) is str else None
+            prov = got if got is not None else _province(game_map, text)
             if prov not in supply_centers:
                 raise PositionError(f"{text!r} is not a supply centre")
             if centers.get(prov, power) != power:
@@ -379,6 +404,24 @@ def as_list(value: Any, what: str) -> list[Any]:
 # ---- the calendar ---------------------------------------------------------------------------
 
 
+class PhaseCalendar(Protocol):
+    """What the engine asks of a variant's calendar (:class:`Calendar` is the standard one)."""
+
+    def parse(self, text: Any) -> Any:
+        """The phase written ``text``; raises :class:`PositionError`."""
+
+    def first(self, year: int | None = None) -> Any:
+        """The first phase of a game."""
+
+    def next_phase(
+        self, phase: Any, has_dislodged: bool, needs_adjustment: Callable[[], bool]
+    ) -> Any:
+        """The next phase to play."""
+
+    def scores_after(self, phase: Any, has_retreat_phase_next: bool) -> bool:
+        """Do centres change owner once ``phase`` is adjudicated?"""
+
+
 @dataclass(frozen=True)
 class Calendar:
     """The order of phases in a year, and which ones may be skipped.
@@ -391,6 +434,19 @@ class Calendar:
     name: str
     cycle: tuple[tuple[str, str], ...]
     scoring: frozenset[str]
+
+    def parse(self, text: Any) -> Phase:
+        """``S1901M`` -> the Phase, if this calendar has such phases."""
+        phase = Phase.parse(text)
+        if (phase.season, phase.kind) not in self.cycle:
+            known = ", ".join(f"{s}....{k}" for s, k in self.cycle)
+            raise PositionError(f"bad phase {text!r}: this map's phases are {known}")
+        return phase
+
+    def first(self, year: int | None = None) -> Phase:
+        """The first phase of a game starting in ``year`` (1901 by default)."""
+        season, kind = self.cycle[0]
+        return Phase(1901 if year is None else year, season, kind)
 
     def following(self, phase: Phase) -> Phase:
         """The phase right after ``phase`` (no skipping)."""
@@ -431,31 +487,45 @@ class Calendar:
         return phase.kind == "M" and not has_retreat_phase_next
 
 
-CALENDARS: dict[str, Calendar] = {
-    "standard": Calendar(
-        "standard",
-        (("S", "M"), ("S", "R"), ("F", "M"), ("F", "R"), ("W", "A")),
-        frozenset({"F"}),
-    ),
-}
+#: The standard calendar: spring and fall movement with retreats, winter adjustments.
+STANDARD = Calendar(
+    "standard",
+    (("S", "M"), ("S", "R"), ("F", "M"), ("F", "R"), ("W", "A")),
+    frozenset({"F"}),
+)
 
 
-def calendar_for(name: str) -> Calendar:
-    """The calendar named by a map (``standard``); a variant registers its own in CALENDARS."""
-    try:
-        return CALENDARS[name]
-    except KeyError:
-        raise PositionError(f"unknown calendar {name!r}; known: {sorted(CALENDARS)}") from None
-
-
-def initial_position(game_map: Any, year: int = 1901) -> Position:
+def standard_initial_position(game_map: GameMap, year: int | None = None) -> Position:
     """The starting position of a map: every power's starting units and home centres."""
-    calendar = calendar_for(getattr(game_map, "calendar", None) or "standard")
-    season, kind = calendar.cycle[0]
-    pos = Position(Phase(year, season, kind))
+    pos = Position(STANDARD.first(year))
     for pid, power in game_map.powers.items():
         for kind_, loc in power.starting_units:
             pos.units[province_of(loc)] = UnitState(pid, kind_, loc)
         for home in power.home_centers:
             pos.centers[home] = pid
     return pos
+
+
+# ---- every map: the map's rules read and start its positions ---------------------------------
+
+
+def position_from_data(
+    data: Mapping[str, Any], game_map: GameMap, rules: Rules | None = None
+) -> Position:
+    """Read a position of any map (its rules' shape); raises :class:`PositionError`."""
+    if rules is None:
+        from mobadj.engine.variants import default_rules
+
+        rules = default_rules(game_map)
+    return rules.position_from_data(data, game_map)
+
+
+def initial_position(
+    game_map: GameMap, year: int | None = None, rules: Rules | None = None
+) -> Position:
+    """The first position of a game on any map (its rules' set-up)."""
+    if rules is None:
+        from mobadj.engine.variants import default_rules
+
+        rules = default_rules(game_map)
+    return rules.initial_position(game_map, year)

@@ -1,6 +1,8 @@
 """Per-order outcomes: succeeds | fails | invalid, each with a typed reason.
 
-A failure is never a bare boolean: the reason says *why*, in words a GM would mail out.
+A failure is never a bare boolean: the reason says *why*, in words a GM would mail out.  The
+engine's reasons are :class:`Reason`; a variant publishes its own as another ``StrEnum``
+(any ``StrEnum`` is a reason: its value is the published wording).
 """
 
 from __future__ import annotations
@@ -77,7 +79,7 @@ class OrderResult:
     __slots__ = ("power", "_order", "outcome", "reason")
 
     def __init__(
-        self, power: str, order: Any, outcome: Outcome, reason: Reason | None = None
+        self, power: str, order: Any, outcome: Outcome, reason: StrEnum | None = None
     ) -> None:
         self.power = power
         self._order = order
@@ -93,6 +95,11 @@ class OrderResult:
         return text
 
     @property
+    def given(self) -> Any:
+        """The order as it was given (an Order value, or its text)."""
+        return self._order
+
+    @property
     def succeeded(self) -> bool:
         return self.outcome is Outcome.SUCCEEDS
 
@@ -105,7 +112,7 @@ class OrderResult:
             "reason": self.reason.value if self.reason is not None else None,
         }
 
-    def _key(self) -> tuple[str, str, Outcome, Reason | None]:
+    def _key(self) -> tuple[str, str, Outcome, StrEnum | None]:
         return (self.power, self.order, self.outcome, self.reason)
 
     def __eq__(self, other: object) -> bool:

@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from mobadj.engine.movement import retreat_options
-from mobadj.engine.position import Dislodged, Position, UnitState, province_of
+from mobadj.board import province_of
+from mobadj.engine.position import Dislodged, Position, UnitState
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import Rules
 from mobadj.engine.topology import Topology
@@ -35,8 +35,7 @@ def legal_retreats(
     position: Position, d: Dislodged, topo: Topology, rules: Rules
 ) -> tuple[str, ...]:
     """The retreat locations open to ``d`` on this board."""
-    occupied = set(position.units)
-    return retreat_options(d, topo, rules, occupied, position.standoffs)
+    return rules.retreat_options(d, topo, position.units, position.standoffs)
 
 
 def resolve_retreats(
@@ -78,7 +77,7 @@ def resolve_retreats(
             results.append(OrderResult(owner, text, Outcome.INVALID, Reason.WRONG_PHASE))
             continue
         dest = _destination(d, order.destination, topo)
-        options = d.retreats or legal_retreats(position, d, topo, rules)
+        options = legal_retreats(position, d, topo, rules)  # by these rules' options
         if dest is None or dest not in options:
             results.append(OrderResult(owner, text, Outcome.INVALID, Reason.RETREAT_BLOCKED))
             continue

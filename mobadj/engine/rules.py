@@ -1,42 +1,108 @@
-"""Rule hooks: what a variant (Mobtown II) changes without touching the resolver.
+"""The rules of a map, and every hook a variant overrides: the seam between engine and variant.
 
-Every hook is asked once per order *before* resolution starts, so the resolver's hot loop
-only reads precomputed integers and flags.  The standard game is :class:`Rules` itself.
+:class:`Rules` is standard Diplomacy (2023 rulebook, DATC 3.0 preferences); its fields are the
+game's options, its methods the hooks.  A variant is a subclass in one module, named by its
+map file (``variant: package.module:Class``, mobadj.engine.variants); the engine runs one
+pipeline (mobadj.engine.pipeline) for every map and asks these hooks:
 
-Hooks (override in a subclass, register it for a map in mobadj.engine.variants):
+Orders and positions
+    ``order_parser(game_map)``, ``parse_orders(text, game_map, power)`` and
+    ``split_power(text, game_map)``: how players write orders (a grammar extension);
+    ``position_from_data(data, game_map)``, ``initial_position(game_map, year)``: the text form
+    and the set-up (a variant may keep more state in a :class:`Position` subclass);
+    ``calendar``: the phases (parse, first, next, when centres change owner).
 
-- ``head_to_head(a, b)``: how two moves into each other's province meet:
-  ``BATTLE`` (standard head-to-head), ``PASS`` (they pass each other, e.g. by convoy), or
-  ``BATTLE_UNLESS_EQUAL`` (a battle; if neither wins, both pass: Mobtown over/under swap).
-- ``check_move(game_map, order)``: a Reason if a move is illegal in the variant, else None.
-- ``move_bonus(order)``: extra, uncuttable strength for a move (Mobtown's Don: +1).
-- ``required_margin(order)``: how much more than the opposing strength a move needs beyond
-  the usual "more than" (Mobtown highway crossing: 1).
-- ``retreat_allowed(dislodged, destination, via)``: a retreat filter beyond the standard rules.
-- ``can_convoy(topology, fleet)`` / ``convoyable(unit)``: who may convoy and be convoyed.
-- ``paradox``: the convoy paradox rule: ``"szykman"`` (DATC preference) or ``"all_hold"``.
+Movement (each hook is asked once per order *before* resolution, so the resolver's hot loop
+only reads precomputed integers and flags; ``move_hooks`` switches them on)
+    ``bind(position, game_map)``: a copy that knows the board of this turn;
+    ``screen(position, power, order, game_map)``: refuse an order before the engine sees it,
+    or keep it ``ASIDE`` for ``after_movement``;
+    ``check_move(game_map, order)``: a Reason if a move is illegal in the variant;
+    ``head_to_head(a, b)``: ``BATTLE``, ``PASS`` (they pass each other, e.g. by convoy) or
+    ``BATTLE_UNLESS_EQUAL`` (a battle; if neither wins, both pass);
+    ``move_bonus(order)``: extra, uncuttable strength; ``required_margin(order)``: how much
+    more than the opposing strength a move needs beyond the usual "more than";
+    ``can_convoy(topology, location, kind)`` / ``convoyable(kind)``: who convoys;
+    ``after_movement(before, after, outcome, results, aside, topology)``: what else happens
+    (results of the orders kept aside, a variant's words for a result, news);
+    ``retreat_options(dislodged, topology, occupied, standoffs)`` and
+    ``retreat_allowed(dislodged, destination, via)``: where a dislodged unit may go.
+
+Retreats, adjustments, other phases, the end of a phase
+    ``retreat_phase(position, orders, topology)``; ``other_phase(...)`` for phases that are
+    neither movement, retreats nor adjustments (Mobtown's Don placement);
+    ``retreat_choice(dislodged)``: has a dislodged unit anything to decide (else it is
+    settled at once with the movement, ``forced_retreats``);
+    ``adjustment_counts(position)``, ``needs_adjustment(position, topology)``,
+    ``adjusting(position, topology)``, ``before_adjustments(...)``, ``remove_order(...)``,
+    ``too_many_reason``: builds and removals; ``after_phase(before, result, topology,
+    scored)``: news once a phase is done (victory);
+    ``due(position, topology)`` (who must order), ``winner(position, game_map)``,
+    ``void_reasons`` and ``status_notes(position)`` (the judge's preview and status).
+
+Reports and pictures
+    ``report_body(result, game_map)``, ``mail_report(result, game_map)``,
+    ``json_extras(result)``, ``picture_data(result)``,
+    ``batch_keys`` and ``batch_value(key, result, spell)`` (mobadj.batch_variant),
+    ``power_word``, ``power_noun``, ``picture_note``, ``options_title``.
+
+Game pages (mobadj.web)
+    ``page_words`` (headings a variant words its own way), ``page_legend`` (the key to the
+    picture), ``page_tables(data, names)`` (tables under a phase, e.g. where each leader
+    stands); a phase's ``place()`` puts it in the pages' calendar.
 
 The DATC's rule options (section 4; docs/rulings.md has the table) are fields; every default is
 the DATC preference, and :data:`OPTIONS` lists the choices.  The alternatives that change
 resolution run in :class:`mobadj.engine.options.OptionResolver`, so the default resolver's hot
-loop is untouched.
+loop is untouched.  A variant adds its own options as fields with ``choices`` metadata
+(:func:`option`).  Options of mobadj's own that every map has are fields with ``choices``
+metadata too (``forced_retreats``; docs/rulings.md, "Options of our own").
 """
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from mobadj.board import province_of
+from mobadj.engine.position import (
+    STANDARD,
+    Dislodged,
+    PhaseCalendar,
+    Position,
+    read_position,
+    standard_initial_position,
+)
+from mobadj.engine.results import Reason
+
+if TYPE_CHECKING:
+    from mobadj.board import GameMap
+    from mobadj.engine.movement import MovementOutcome
+    from mobadj.engine.pipeline import OrderInput, PhaseResult
+    from mobadj.engine.results import OrderResult
+    from mobadj.engine.topology import Topology
+    from mobadj.engine.validation import MOrder
+    from mobadj.orders.parser import OrderParser, ParseResult
 
 BATTLE = 1
 PASS = 0
 BATTLE_UNLESS_EQUAL = 2
 
+#: ``screen`` keeps an order aside: the engine leaves it to ``after_movement``.
+ASIDE = "aside"
+
 #: DATC 4.A.2: f (Szykman, preferred), d ("all hold"), b (1982), c (2000/2023), a (1971).
 PARADOX_RULES = ("szykman", "all_hold", "1982", "2000", "1971")
 #: Paradox rules that stop a convoyed army cutting certain supports (mobadj.engine.options).
 CUT_RULES = ("1982", "2000", "1971")
+
+#: ``forced_retreats``: settle dislodged units with nothing to decide at once, or keep the
+#: retreat phase for them (mobadj's own option, docs/rulings.md).
+FORCED_RETREATS = ("at_once", "retreat_phase")
 
 #: Every DATC option: name -> its choices, the DATC preference first (docs/rulings.md).
 OPTIONS: dict[str, tuple[Any, ...]] = {
@@ -56,9 +122,55 @@ OPTIONS: dict[str, tuple[Any, ...]] = {
 }
 
 
+@dataclass(frozen=True)
+class PageTable:
+    """A table a variant shows under a phase on the game pages: a heading, the column
+    headings, rows of text cells, and a line after it."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    note: str = ""
+
+
+def option(default: Any, choices: tuple[Any, ...] = (True, False)) -> Any:
+    """A game option of a variant: a dataclass field whose value must be one of ``choices``
+    (the first is the preferred default, shown first in messages)."""
+    return dataclasses.field(default=default, metadata={"choices": choices})
+
+
 @dataclass
 class Rules:
     """Standard Diplomacy (2023 rulebook, DATC 3.0 preferences)."""
+
+    #: where the variant's phases come from (parse, order, scoring)
+    calendar: ClassVar[PhaseCalendar] = STANDARD
+    #: other names players use for the game (``mobadj game create --kind ...``)
+    aliases: ClassVar[tuple[str, ...]] = ()
+    #: how messages name this game's options ("unknown rule option ...")
+    options_title: ClassVar[str] = "rule"
+    #: how messages name a power ("unknown power ...")
+    power_noun: ClassVar[str] = "power"
+    #: the DATC options these rules take (a variant leaves out those with nothing to act on)
+    datc_options: ClassVar[tuple[str, ...]] = tuple(OPTIONS)
+    #: keys a ``mobadj batch`` line carries beyond the standard ones (``batch_value``)
+    batch_keys: ClassVar[tuple[str, ...]] = ()
+    #: the heading of the picture's legend
+    power_word: ClassVar[str] = "Powers"
+    #: the picture's footnote ("" for the map's title)
+    picture_note: ClassVar[str] = ""
+    #: True when ``screen`` may refuse or keep aside orders (standard keeps the fast path)
+    screens: ClassVar[bool] = False
+    #: a build or removal beyond the allowance is "too many orders" (else "no builds allowed")
+    too_many_reason: ClassVar[bool] = True
+    #: failures that make an order void whatever the others do (the judge's preview)
+    void_reasons: ClassVar[frozenset[StrEnum]] = frozenset(
+        {Reason.VOID_SUPPORT, Reason.VOID_CONVOY, Reason.NO_CONVOY})
+    #: headings of the game pages a variant words its own way: "news" (a phase's events),
+    #: "calendar" (the list of phases), "legend" (the key to the picture); else the pages' own
+    page_words: ClassVar[Mapping[str, str]] = {}
+    #: the game pages' key to the picture: (symbol, what it means); none when empty
+    page_legend: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     paradox: str = "szykman"
     #: DATC 4.A.1: a convoy with several routes is disrupted when "all_routes" are (b) or
@@ -97,13 +209,29 @@ class Rules:
     #: DATC 4.D.8: which units civil disorder removes: "2023" (nearest owned centre, land and
     #: sea for all) or "home_centres" (nearest home centre, fleets by sea; the DATC 2.4 rule).
     civil_disorder: str = "2023"
+    #: A dislodged unit with nothing to decide (no retreat open; in a variant, perhaps one
+    #: place it must go) is settled "at_once" with the movement, and a retreat phase is
+    #: played only when some unit has a choice; "retreat_phase": such units wait for a
+    #: retreat phase of their own, as before (docs/rulings.md, "Skipped phases").
+    forced_retreats: str = option("at_once", FORCED_RETREATS)
 
     def __post_init__(self) -> None:
-        for name, choices in OPTIONS.items():
+        for name, choices in self.choices().items():
             value = getattr(self, name)
             if value not in choices or type(value) is not type(choices[0]):
                 shown = ", ".join(str(c).lower() for c in choices)
                 raise ValueError(f"unknown {name} rule {value!r}; choose from {shown}")
+
+    # ---- options ---------------------------------------------------------------------------
+
+    @classmethod
+    def choices(cls) -> dict[str, tuple[Any, ...]]:
+        """Every option of these rules: name -> its choices (DATC ones first)."""
+        return _choices(cls)
+
+    def options(self) -> dict[str, Any]:
+        """The options and their values (for reports and saved games)."""
+        return {name: getattr(self, name) for name in self.choices()}
 
     @property
     def resolver_cls(self) -> Any:
@@ -122,32 +250,74 @@ class Rules:
             return OptionResolver
         return None
 
-    def head_to_head(self, a: Any, b: Any) -> int:
+    # ---- orders and positions --------------------------------------------------------------
+
+    def order_parser(self, game_map: GameMap) -> OrderParser:
+        """The parser of one order as players write it on this map."""
+        from mobadj.orders.parser import parser_for
+
+        return parser_for(game_map)
+
+    def parse_orders(self, text: str, game_map: GameMap, power: str | None = None) -> ParseResult:
+        """Read an order file or mail (sections, power prefixes, comments)."""
+        from mobadj.orders.parser import parse_orders
+
+        return parse_orders(text, game_map, power=power)
+
+    def split_power(self, text: str, game_map: GameMap) -> tuple[str | None, str]:
+        """An order line that begins with its power's name written without a colon
+        -> (power id, the order); (None, text) when the game has no such custom."""
+        return None, text
+
+    def position_from_data(self, data: Mapping[str, Any], game_map: GameMap) -> Position:
+        """The position written as YAML/JSON (docs/adjudication.md); dislodged units get
+        their legal retreats by these rules (who has a choice: ``retreat_choice``)."""
+        pos = read_position(data, game_map, self.calendar)
+        if pos.dislodged:
+            from mobadj.engine.topology import topology_for
+
+            topo = topology_for(game_map)
+            for prov, d in list(pos.dislodged.items()):
+                pos.dislodged[prov] = dataclasses.replace(
+                    d, retreats=self.retreat_options(d, topo, pos.units, pos.standoffs))
+        return pos
+
+    def initial_position(self, game_map: GameMap, year: int | None = None) -> Position:
+        """The set-up: every power's starting units and home centres."""
+        return standard_initial_position(game_map, year)
+
+    # ---- movement ---------------------------------------------------------------------------
+
+    def bind(self, position: Position, game_map: GameMap) -> Rules:
+        """These rules for one turn of ``position`` (a variant may note the board)."""
+        return self
+
+    def screen(
+        self, position: Position, power: str | None, order: Any, game_map: GameMap
+    ) -> OrderResult | str | None:
+        """Before validation (when ``screens``): an OrderResult refuses the order, ``ASIDE``
+        keeps it for ``after_movement``, None passes it to the engine."""
+        return None
+
+    def head_to_head(self, a: MOrder, b: MOrder) -> int:
         """Two moves A->B and B->A fight a head-to-head battle unless either goes by convoy
         (DATC 5.B.1, 6.C.4/6.G.*)."""
         return PASS if (a.convoy or b.convoy) else BATTLE
 
-    def check_move(self, game_map: Any, order: Any) -> Any:
+    def check_move(self, game_map: GameMap, order: MOrder) -> StrEnum | None:
         """Extra legality check of a move that passed the standard checks (variants: e.g. a
         subway edge needs "-U-"); return a Reason to make it invalid, or None."""
         return None
 
-    def move_bonus(self, order: Any) -> int:
+    def move_bonus(self, order: MOrder) -> int:
         """Extra uncuttable strength of a move (0 in the standard game)."""
         return 0
 
-    def required_margin(self, order: Any) -> int:
+    def required_margin(self, order: MOrder) -> int:
         """Extra margin a move needs over the opposition (0 in the standard game)."""
         return 0
 
-    def retreat_allowed(self, dislodged: Any, destination: str, via: str | None) -> bool:
-        """Extra retreat restrictions: none in the standard game; with ``convoy_retreat``
-        off, not to a convoyed attacker's origin either (DATC 4.A.5 a, 6.H.11)."""
-        if self.convoy_retreat or not dislodged.convoyed:
-            return True
-        return destination.partition("/")[0] != dislodged.attacker_from
-
-    def can_convoy(self, topology: Any, location: str, kind: str) -> bool:
+    def can_convoy(self, topology: Topology, location: str, kind: str) -> bool:
         """Only fleets in sea provinces convoy (DATC 6.A.7, coastal fleets cannot)."""
         return kind == "F" and location in topology.sea
 
@@ -155,20 +325,207 @@ class Rules:
         """Only armies are convoyed (DATC 6.A.7)."""
         return kind == "A"
 
+    def after_movement(
+        self,
+        before: Position,
+        after: Position,
+        outcome: MovementOutcome,
+        results: Sequence[OrderResult | None],
+        aside: list[tuple[int, str | None, Any]],
+        topology: Topology,
+    ) -> tuple[dict[int, OrderResult], list[str]]:
+        """Once the units moved (``after`` may be changed; ``outcome.moves`` and
+        ``outcome.followed`` say who moved and by which order): ``results`` are those of the
+        orders as given (None for the orders kept aside).  Returns results by index among
+        the orders given (for the orders kept aside, or in the variant's words), and news."""
+        return {}, []
+
+    def retreat_options(
+        self,
+        dislodged: Dislodged,
+        topology: Topology,
+        occupied: Iterable[str],
+        standoffs: Iterable[str],
+    ) -> tuple[str, ...]:
+        """Where a dislodged unit may retreat: an adjacent empty place, not a standoff
+        province, not where the attacker came from unless it came by convoy (DATC 4.A.5 b,
+        6.H.11), and whatever ``retreat_allowed`` forbids."""
+        banned = set(occupied)
+        banned.update(standoffs)
+        if not dislodged.convoyed:
+            banned.add(dislodged.attacker_from)
+        unit = dislodged.unit
+        out = [
+            loc
+            for loc in topology.neighbours[unit.kind].get(unit.location, ())
+            if province_of(loc) not in banned and self.retreat_allowed(dislodged, loc, None)
+        ]
+        return tuple(sorted(out))
+
+    def retreat_allowed(self, dislodged: Dislodged, destination: str, via: str | None) -> bool:
+        """Extra retreat restrictions: none in the standard game; with ``convoy_retreat``
+        off, not to a convoyed attacker's origin either (DATC 4.A.5 a, 6.H.11)."""
+        if self.convoy_retreat or not dislodged.convoyed:
+            return True
+        return destination.partition("/")[0] != dislodged.attacker_from
+
+    # ---- retreats, adjustments, other phases -------------------------------------------------
+
+    def retreat_phase(
+        self, position: Position, orders: list[OrderInput], topology: Topology
+    ) -> PhaseResult:
+        """A retreat phase (DATC 6.H; mobadj.engine.retreats)."""
+        from mobadj.engine.pipeline import retreat_phase
+
+        return retreat_phase(position, orders, topology, self)
+
+    def retreat_choice(self, dislodged: Dislodged) -> bool:
+        """Has this dislodged unit anything to decide?  A unit with no retreat open has not:
+        it is disbanded whatever its owner orders (with ``forced_retreats`` "at_once", at
+        once with the movement; njudge, DPjudge)."""
+        return bool(dislodged.retreats)
+
+    def other_phase(
+        self, position: Position, orders: list[OrderInput], topology: Topology
+    ) -> PhaseResult:
+        """A phase that is neither movement, retreats nor adjustments (none in the standard
+        game)."""
+        raise ValueError(f"no rules for the phase {position.phase}")
+
+    def adjustment_counts(self, position: Position) -> dict[str, int]:
+        """Power -> centres minus the units that need one (positive: builds)."""
+        from mobadj.engine.adjustments import adjustment_counts
+
+        return adjustment_counts(position)
+
+    def needs_adjustment(self, position: Position, topology: Topology) -> bool:
+        """Does any power have a build it can make, or a unit to remove?"""
+        from mobadj.engine.adjustments import needs_adjustment
+
+        return needs_adjustment(position, topology)
+
+    def adjusting(self, position: Position, topology: Topology) -> list[str]:
+        """The powers with something to do in an adjustment phase: a build they can make (a
+        vacant home centre they own) or a unit to remove; sorted."""
+        from mobadj.engine.adjustments import adjusting
+
+        return adjusting(position, topology)
+
+    def before_adjustments(
+        self,
+        position: Position,
+        orders: list[OrderInput],
+        topology: Topology,
+        events: list[str],
+    ) -> dict[int, OrderResult]:
+        """Orders settled before builds and removals are counted (``position`` is the board
+        being built and may be changed): their results by index."""
+        return {}
+
+    def remove_order(
+        self, position: Position, power: str | None, order: Any, left: dict[str, int]
+    ) -> OrderResult | None:
+        """A removal the variant settles itself (None: the standard rules apply)."""
+        return None
+
+    def after_phase(
+        self, before: Position, result: PhaseResult, topology: Topology, scored: bool
+    ) -> None:
+        """Once a phase is adjudicated and, if ``scored``, centres changed owner: news and
+        end-of-game state go into ``result``."""
+
+    def due(self, position: Position, topology: Topology) -> list[str]:
+        """The powers that have something to decide in this phase: every power with a unit
+        in a movement phase; a retreat phase's powers with a dislodged unit that has a
+        choice (``retreat_choice``); an adjustment phase's powers that can build somewhere
+        or must remove (``adjusting``)."""
+        if position.phase.is_movement:
+            return sorted({u.power for u in position.units.values()})
+        if position.phase.is_retreat:
+            return sorted({d.unit.power for d in position.dislodged.values()
+                           if self.retreat_choice(d)})
+        return self.adjusting(position, topology)
+
+    def status_notes(self, position: Position) -> list[str]:
+        """Lines a variant adds to the board's public status (the judge's STATUS)."""
+        return []
+
+    def winner(self, position: Position, game_map: GameMap) -> str | None:
+        """The power that has won: more than half of the supply centres (rulebook)."""
+        victory = len(game_map.supply_centers) // 2 + 1
+        counts: dict[str, int] = {}
+        for owner in position.centers.values():
+            counts[owner] = counts.get(owner, 0) + 1
+        return next((p for p, n in counts.items() if n >= victory), None)
+
+    # ---- reports and pictures ----------------------------------------------------------------
+
+    def report_body(self, result: PhaseResult, game_map: GameMap) -> list[str]:
+        """The lines of a published report between the orders and the next phase."""
+        from mobadj.engine.report import standard_body
+
+        return standard_body(result, game_map, self)
+
+    def mail_report(self, result: PhaseResult, game_map: GameMap) -> str:
+        """The report the email judge mails after a phase (the short form)."""
+        from mobadj.engine.report import summary_report
+
+        return summary_report(result, game_map, self)
+
+    def json_extras(self, result: PhaseResult) -> dict[str, Any]:
+        """Keys a variant adds to a result's JSON (``mobadj adjudicate --json``, the judge)."""
+        return {}
+
+    def batch_value(self, key: str, result: PhaseResult, spell: Callable[[str], str]) -> Any:
+        """The value of one of ``batch_keys`` in a batch output line (``spell``: a power id
+        as the input line wrote it)."""
+        if key == "defaults":
+            return [r.as_dict() for r in result.defaults]
+        if key == "events":
+            return list(result.events)
+        return result.position.to_data().get(key)
+
+    def picture_data(self, result: PhaseResult) -> Mapping[str, Any] | None:
+        """What a picture of ``result`` shows, as the renderer reads a mapping; None: the new
+        position with the arrows of the orders as published."""
+        return None
+
+    # ---- game pages --------------------------------------------------------------------------
+
+    def page_tables(self, data: Mapping[str, Any], names: Mapping[str, str]) -> list[PageTable]:
+        """Tables the game pages show under a phase, read from its position as stored
+        (``Position.to_data()``; ``names``: power id -> name); none in the standard game."""
+        return []
+
+
+_CHOICES: dict[type[Rules], dict[str, tuple[Any, ...]]] = {}
+
+
+def _choices(cls: type[Rules]) -> dict[str, tuple[Any, ...]]:
+    got = _CHOICES.get(cls)
+    if got is None:
+        got = _CHOICES[cls] = {name: OPTIONS[name] for name in cls.datc_options}
+        for f in dataclasses.fields(cls):
+            if "choices" in f.metadata:
+                got[f.name] = f.metadata["choices"]
+    return got
+
 
 _BOOLS = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
 
 
-def coerce_options(raw: Mapping[str, Any]) -> dict[str, Any]:
+def coerce_options(raw: Mapping[str, Any], rules: type[Rules] = Rules) -> dict[str, Any]:
     """Option values as given on a command line or in JSON (``"false"``, ``"1982"``, 1982)
-    -> the values :class:`Rules` takes; a ValueError naming the option for bad input."""
+    -> the values ``rules`` takes; a ValueError naming the option for bad input."""
+    known = rules.choices()
     out: dict[str, Any] = {}
     for name, value in raw.items():
-        choices = OPTIONS.get(name)
+        choices = known.get(name)
         if choices is None:
-            near = difflib.get_close_matches(str(name), OPTIONS, n=1)
+            near = difflib.get_close_matches(str(name), known, n=1)
             hint = f"; did you mean {near[0]}?" if near else ""
-            raise ValueError(f"unknown rule option {name!r}{hint} (known: {', '.join(OPTIONS)})")
+            raise ValueError(f"unknown {rules.options_title} option {name!r}{hint} "
+                             f"(known: {', '.join(known)})")
         if type(choices[0]) is bool and not isinstance(value, bool):
             value = _BOOLS.get(str(value).strip().lower(), value)
         elif not isinstance(value, bool):
@@ -177,13 +534,19 @@ def coerce_options(raw: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def rules_for(map_name: str, **options: Any) -> Rules:
-    """The rules registered for a map (see mobadj.engine.variants; standard rules for a map
-    nobody registered), with options such as ``paradox``."""
+def rules_for(map_or_name: GameMap | str, **options: Any) -> Rules:
+    """The rules a map is played by (mobadj.engine.variants), with ``options`` such as
+    ``paradox``; standard rules for a map name that is not known."""
     from mobadj.engine.variants import UnknownVariantError, rules_class
 
     try:
-        cls = rules_class(map_name)
+        cls = rules_class(map_or_name)
     except UnknownVariantError:
         cls = Rules
     return cls(**options)
+
+
+def with_options(rules: Rules, raw: Mapping[str, Any]) -> Rules:
+    """A copy of ``rules`` with the options ``raw`` (any spelling :func:`coerce_options`
+    reads); a ValueError naming the option for bad input."""
+    return dataclasses.replace(rules, **coerce_options(raw, type(rules)))

@@ -10,11 +10,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from mobadj.engine.position import Phase, Position, UnitState, province_of
+from mobadj.board import GameMap, province_of
+from mobadj.engine.position import Phase, Position, UnitState
 from mobadj.engine.topology import Topology, topology_for
 
 
-def random_position(game_map: Any, rng: random.Random, n_units: int) -> Position:
+def random_position(game_map: GameMap, rng: random.Random, n_units: int) -> Position:
     """``n_units`` units of random powers on random provinces, centres owned at random."""
     topo = topology_for(game_map)
     powers = sorted(game_map.powers)
@@ -93,7 +94,7 @@ def random_orders(pos: Position, topo: Topology, rng: random.Random) -> list[tup
     return out
 
 
-def random_case(game_map: Any, rng: random.Random, case_id: str) -> dict[str, Any]:
+def random_case(game_map: GameMap, rng: random.Random, case_id: str) -> dict[str, Any]:
     """A batch input object: a movement, retreat or adjustment phase."""
     topo = topology_for(game_map)
     pos = random_position(game_map, rng, rng.randint(20, 34))

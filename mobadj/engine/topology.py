@@ -7,9 +7,13 @@ keeps the answers, so no networkx call happens while a phase is adjudicated.
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from typing import TYPE_CHECKING
 
-from mobadj.engine.position import province_of
+from mobadj.board import province_of
+
+if TYPE_CHECKING:
+    from mobadj.board import GameMap
 
 SEA_TERRAINS = frozenset({"sea", "water"})
 
@@ -35,7 +39,7 @@ class Topology:
         "_dist",
     )
 
-    def __init__(self, game_map: Any) -> None:
+    def __init__(self, game_map: GameMap) -> None:
         self.game_map = game_map
         self.name: str = game_map.name
         self.kinds: tuple[str, ...] = tuple(game_map.unit_kinds)
@@ -156,10 +160,6 @@ class Topology:
                     frontier.append(t)
         return seen
 
-    def route_exists(self, origin: str, dest: str, seas: set[str] | frozenset[str]) -> bool:
-        """Is there any chain of ``seas`` from ``origin`` to ``dest``?"""
-        return self.convoy_route_exists(origin, dest, seas)
-
     def distances(self) -> dict[str, dict[str, int]]:
         """All-pairs province distances over land *and* sea (2023 civil-disorder rule)."""
         if self._dist is None:
@@ -184,14 +184,7 @@ class Topology:
         return self._dist
 
 
-_CACHE: dict[int, Topology] = {}
-
-
-def topology_for(game_map: Any) -> Topology:
-    """The (cached) Topology of a GameMap object."""
-    key = id(game_map)
-    topo = _CACHE.get(key)
-    if topo is None or topo.game_map is not game_map:
-        topo = Topology(game_map)
-        _CACHE[key] = topo
-    return topo
+@functools.lru_cache(maxsize=32)
+def topology_for(game_map: GameMap) -> Topology:
+    """The (cached) Topology of a GameMap object (maps hash by identity)."""
+    return Topology(game_map)

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
-from mobadj.engine.position import Position, UnitState, province_of
+from mobadj.board import province_of
+from mobadj.engine.position import Position, UnitState
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import PASS, Rules
 from mobadj.engine.topology import Topology
@@ -61,9 +63,16 @@ class MOrder:
         self.prov = prov
         self.source = source  # the Order (or its text); printed only when results are read
         self.code = HOLD
-        self.dest = self.dprov = self.target = None
+        #: where a move goes, the move a support is for goes, a convoy takes its army ("")
+        self.dest = ""
+        #: the province of ``dest`` ("" for a hold or the support of a hold)
+        self.dprov = ""
+        #: the province of the unit a support or a convoy is for ("" for others)
+        self.target = ""
         self.convoy = self.via_convoy = self.subway = self.defaulted = False
-        self.invalid = self.void = self.forced = None
+        self.invalid: StrEnum | None = None  # why the order is impossible (the unit holds)
+        self.void: StrEnum | None = None  # why a support or convoy matches no order
+        self.forced: StrEnum | None = None  # a decision the backup rule imposed
         self.supports: list[MOrder] | tuple[()] = ()  # a list once a support matches
         self.convoys: list[MOrder] | tuple[()] = ()
         self.opp: MOrder | None = None
@@ -188,7 +197,9 @@ def add_defaults(validated: Validated, position: Position) -> Validated:
     return validated
 
 
-def _check(mo: MOrder, order: Any, units: dict[str, UnitState], topo: Topology, rules: Rules):
+def _check(
+    mo: MOrder, order: Any, units: dict[str, UnitState], topo: Topology, rules: Rules
+) -> None:
     """Fill ``mo`` from ``order``; set ``mo.invalid`` when the order is impossible."""
     kind, loc = mo.ukind, mo.loc
     t = type(order)

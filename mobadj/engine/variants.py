@@ -1,56 +1,113 @@
-"""Which maps the engine can adjudicate: a registry from map name to map and rules.
+"""Which rules a map is played by: the one registry every front end asks.
 
-A variant is data (its map YAML) plus a few rule overrides (a :class:`Rules` subclass).
-The registry holds lazy ``"module:attribute"`` references so that importing the engine does
-not import every variant.  Mobtown II registers itself with one line::
+A variant is data plus one module of hooks.  Its map file names the module and the
+:class:`~mobadj.engine.rules.Rules` subclass in it::
 
-    VARIANTS["mobtown2"] = "mobadj.mobtown.rules:MobtownRules"
+    name: mobtown2
+    variant: mobadj.mobtown.rules:MobtownRules
 
-or at run time with :func:`register_variant`.
+A map without ``variant:`` is played by the standard rules.  The classes are imported only
+when a map asks for them, so importing the engine imports no variant.  Known maps are the map
+files (docs/maps.md: ``maps/`` and the directories in ``MOBADJ_MAPS``); a variant's
+``aliases`` are other names for its map.  :func:`register_variant` puts rules on a map name
+at run time (tests, tools).
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
-from typing import Any
+import os
+from typing import TYPE_CHECKING, Any
 
 from mobadj.engine.rules import Rules
 
-#: map name -> Rules subclass, or a lazy "module:attribute" reference to one
-VARIANTS: dict[str, type[Rules] | str] = {
-    "standard": Rules,
-    "mobtown2": "mobadj.mobtown.rules:MobtownRules",
-}
+if TYPE_CHECKING:
+    from mobadj.board import GameMap
+
+#: map name -> Rules subclass put there at run time (it wins over the map file)
+_REGISTERED: dict[str, type[Rules]] = {}
 
 
 class UnknownVariantError(LookupError):
-    """A map name no variant is registered for."""
+    """A map name no map file or variant is known by."""
 
     def __str__(self) -> str:
-        return f"unknown map {self.args[0]!r}; known maps: {', '.join(sorted(VARIANTS))}"
+        return f"unknown map {self.args[0]!r}; known maps: {', '.join(known_maps())}"
 
 
-def register_variant(name: str, rules: type[Rules] | str) -> None:
-    """Make ``name`` adjudicable with ``rules`` (a Rules subclass or "module:attribute")."""
-    VARIANTS[name] = rules
+class VariantError(ValueError):
+    """A map file whose ``variant:`` cannot be used (no such module or class)."""
 
 
-def rules_class(name: str) -> type[Rules]:
-    """The Rules class registered for a map name."""
+def register_variant(name: str, rules: type[Rules]) -> None:
+    """Play the map ``name`` by ``rules`` (a Rules subclass), whatever its map file says."""
+    _REGISTERED[name] = rules
+    default_rules.cache_clear()
+
+
+def known_maps() -> list[str]:
+    """The names of every map file that can be played, sorted."""
+    from mobadj.board import map_names
+
+    return sorted(set(map_names()) | set(_REGISTERED))
+
+
+def canonical_name(name: str) -> str:
+    """The map a name means: a map file's name, or one of a variant's ``aliases``; raises
+    :class:`UnknownVariantError`."""
+    key = name.strip()
+    maps = known_maps()
+    if key in maps:
+        return key
+    for candidate in maps:
+        if key.lower() in (a.lower() for a in rules_class(candidate).aliases):
+            return candidate
+    raise UnknownVariantError(name)
+
+
+@functools.cache
+def _import(reference: str) -> type[Rules]:
+    module, _, attr = reference.partition(":")
     try:
-        entry = VARIANTS[name]
-    except KeyError:
-        raise UnknownVariantError(name) from None
-    if isinstance(entry, str):
-        module, _, attr = entry.partition(":")
-        entry = getattr(importlib.import_module(module), attr)
-        VARIANTS[name] = entry
-    return entry
+        cls = getattr(importlib.import_module(module), attr or "Rules")
+    except (ImportError, AttributeError) as exc:
+        raise VariantError(f"variant {reference!r} cannot be loaded: {exc}") from None
+    if not (isinstance(cls, type) and issubclass(cls, Rules)):
+        raise VariantError(f"variant {reference!r} is not a mobadj.engine.rules.Rules class")
+    return cls
 
 
-def load_variant(name: str, **options: Any) -> tuple[Any, Rules]:
-    """The map and a Rules instance for a registered map name."""
-    from mobadj.board.loader import load_map
+def rules_class(map_or_name: GameMap | str) -> type[Rules]:
+    """The Rules class of a map (a loaded map, or a map name); raises
+    :class:`UnknownVariantError` for a name no map file has."""
+    if isinstance(map_or_name, str):
+        name = map_or_name
+        if name in _REGISTERED:
+            return _REGISTERED[name]
+        if os.sep in name or name.endswith((".yaml", ".yml")):
+            return rules_class(_load(name))
+        if name not in known_maps():
+            raise UnknownVariantError(name)
+        return rules_class(_load(name))
+    if map_or_name.name in _REGISTERED:
+        return _REGISTERED[map_or_name.name]
+    return _import(map_or_name.variant) if map_or_name.variant else Rules
 
-    cls = rules_class(name)
-    return load_map(name), cls(**options)
+
+def _load(name: str) -> GameMap:
+    from mobadj.board import load_map
+
+    return load_map(name)
+
+
+@functools.lru_cache(maxsize=32)
+def default_rules(game_map: GameMap) -> Rules:
+    """The map's rules with every option at its default (shared: treat it as read-only)."""
+    return rules_class(game_map)()
+
+
+def load_variant(name: str, **options: Any) -> tuple[GameMap, Rules]:
+    """The map and a Rules instance for a known map name (or alias)."""
+    game_map = _load(canonical_name(name))
+    return game_map, rules_class(game_map)(**options)

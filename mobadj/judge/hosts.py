@@ -2,18 +2,23 @@
 
 The judge knows nothing of Diplomacy or cards: it stores a JSON ``state`` per game, asks the
 host which seats must act, checks each submission, and at the deadline (or when everyone is
-in) asks the host to resolve the phase.  :class:`DiplomacyHost` serves ``standard`` and
-``mobtown2`` through :mod:`mobadj.engine`; :class:`CardHost` serves every game of
+in) asks the host to resolve the phase.  :class:`DiplomacyHost` serves every map (the
+standard game and its variants) through :mod:`mobadj.engine`; :class:`CardHost` serves every game of
 :mod:`mobadj.cards.registry` through the card protocol (sealed simultaneous choices are
-collected by mail and revealed together).
+collected by mail and revealed together).  Which kinds exist is asked of the registries
+(:mod:`mobadj.engine.variants` for maps, :mod:`mobadj.cards.registry` for card games): this
+module names no game.
 """
 
 from __future__ import annotations
 
 import importlib
+import logging
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
+
+log = logging.getLogger("mobadj.judge")
 
 
 class HostError(ValueError):
@@ -143,32 +148,51 @@ class Host(ABC):
 
 
 class DiplomacyHost(Host):
-    """``standard`` and ``mobtown2`` through the adjudication engine and the order parser."""
+    """Every map game (Diplomacy, Mobtown II, ...) through the adjudication engine; the map's
+    rules say what differs (mobadj.judge.diplomacy)."""
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
-        self.title = {"standard": "Diplomacy", "mobtown2": "Mobtown II"}.get(kind, kind)
         self._map: Any = None
+        self._rules: Any = None
+
+    @property
+    def title(self) -> str:  # type: ignore[override]
+        """The map's title (its name when the map cannot be loaded)."""
+        try:
+            return str(self.game_map.title)
+        except HostError:
+            return self.kind
 
     @property
     def game_map(self) -> Any:
         if self._map is None:
-            from mobadj.board.loader import load_map
+            from mobadj.board import MapFileError, load_map
 
             try:
                 self._map = load_map(self.kind)
-            except Exception as exc:  # a map file being edited must not take the judge down
-                raise HostError(f"the {self.title} map cannot be loaded: {exc}") from None
+            except (MapFileError, OSError) as exc:  # a map being edited must not stop the judge
+                log.warning("the %s map cannot be loaded: %s", self.kind, exc)
+                raise HostError(f"the {self.kind} map cannot be loaded: {exc}") from None
         return self._map
 
+    @property
+    def rules(self) -> Any:
+        """The map's rules (default options), from the engine's registry."""
+        if self._rules is None:
+            from mobadj.engine import VariantError, default_rules
+
+            try:
+                self._rules = default_rules(self.game_map)
+            except VariantError as exc:
+                raise HostError(f"{self.title} games cannot be played here: {exc}") from None
+        return self._rules
+
     def _engine(self) -> Any:
-        glue = "mobadj.judge.mobtownhost" if self.kind == "mobtown2" else "mobadj.judge.diplomacy"
         try:
-            module = importlib.import_module(glue)
-            module.load_variant(self.kind)
-        except ImportError as exc:  # the engine or the variant is missing from this tree
+            return importlib.import_module("mobadj.judge.diplomacy")
+        except ImportError as exc:  # the engine is missing from this tree
             raise HostError(f"{self.title} games need the adjudication engine: {exc}") from None
-        return module
 
     def seats(self, options: dict[str, Any]) -> list[str]:
         return list(self.game_map.powers)
@@ -176,7 +200,7 @@ class DiplomacyHost(Host):
     def seat(self, options: dict[str, Any], text: str) -> str:
         try:
             return self.game_map.power_id(text.strip())
-        except Exception:
+        except LookupError:
             raise HostError(
                 f"no power {text!r}; powers: {', '.join(self.game_map.powers)}"
             ) from None
@@ -227,23 +251,29 @@ def register(host: Host) -> None:
 
 
 def host_for(kind: str) -> Host:
-    """The host for a game kind; raises :class:`HostError` listing the known kinds."""
+    """The host for a game kind (a map, one of its variant's aliases, or a card game);
+    raises :class:`HostError` listing the known kinds."""
     key = kind.strip().lower()
     if key in _EXTRA:
         return _EXTRA[key]
-    if key in ("standard", "mobtown2", "mobtown"):
-        key = "mobtown2" if key == "mobtown" else key
-        if key not in _DIPLOMACY:  # one per kind: it keeps its map loaded
-            _DIPLOMACY[key] = DiplomacyHost(key)
-        return _DIPLOMACY[key]
-    try:
-        from mobadj.cards.registry import canonical_name
+    from mobadj.engine import UnknownVariantError, canonical_name, known_maps
 
+    try:
         name = canonical_name(key)
+    except UnknownVariantError:
+        name = None
+    if name is not None:
+        if name not in _DIPLOMACY:  # one per kind: it keeps its map loaded
+            _DIPLOMACY[name] = DiplomacyHost(name)
+        return _DIPLOMACY[name]
+    from mobadj.cards.registry import GAMES
+    from mobadj.cards.registry import canonical_name as card_name
+
+    try:
+        name = card_name(key)
     except KeyError:
         raise HostError(
-            f"unknown game kind {kind!r}; known: standard, mobtown2, micromob, miceheist, "
-            "irontriangle, microcity"
+            f"unknown game kind {kind!r}; known: {', '.join([*known_maps(), *GAMES])}"
         ) from None
     from mobadj.judge.cardhost import CardHost
 

@@ -13,8 +13,9 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from mobadj.engine.position import PositionError
+from mobadj.engine import PositionError
 
 START, MOVE, RETREAT, ADJUST = "START", "M", "R", "A"
 SCORING_WEEKS = (2, 4)  # rule 6: possession at the end of week 2 or 4; rule 8
@@ -46,7 +47,7 @@ class MPhase:
         return self.key() < other.key()
 
     @classmethod
-    def parse(cls, text: str) -> MPhase:
+    def parse(cls, text: Any) -> MPhase:
         """``1919-07-W1-M`` -> MPhase; raises PositionError saying the expected shape."""
         m = _RE.match(str(text))
         if not m:
@@ -96,6 +97,15 @@ class MPhase:
         what = {MOVE: "movement", RETREAT: "weekend retreats", ADJUST: "weekend adjustments"}
         return f"Week {self.week}, {month}: {what[self.kind]}"
 
+    def place(self) -> tuple[str, str]:
+        """Its place in the calendar: ``("July 1919", "Week 2")``, ``("June 1919", "Don
+        placement")``."""
+        month = f"{_MONTHS[self.month - 1]} {self.year}"
+        if self.is_start:
+            return month, "Don placement"
+        return month, f"Week {self.week}" + {MOVE: "", RETREAT: " retreats",
+                                             ADJUST: " adjustments"}[self.kind]
+
     def __str__(self) -> str:
         if self.is_start:
             return f"{self.year}-{self.month:02d}-START"
@@ -133,3 +143,27 @@ def scores_after(phase: MPhase, has_retreat_next: bool) -> bool:
     if not phase.scoring:
         return False
     return phase.is_retreat or (phase.is_movement and not has_retreat_next)
+
+
+class MobtownCalendar:
+    """Rule 6 as the engine asks a calendar (mobadj.engine.position.PhaseCalendar)."""
+
+    name = "mobtown"
+
+    def parse(self, text: Any) -> MPhase:
+        """``1919-07-W1-M`` -> MPhase; raises PositionError saying the expected shape."""
+        return MPhase.parse(text)
+
+    def first(self, year: int | None = None) -> MPhase:
+        """The June 1919 weekend, whatever ``year`` (the rulebook's start)."""
+        return MPhase.parse(FIRST)
+
+    def next_phase(self, phase: MPhase, has_dislodged: bool,
+                   needs_adjustment: Callable[[], bool]) -> MPhase:
+        return next_phase(phase, has_dislodged, needs_adjustment)
+
+    def scores_after(self, phase: MPhase, has_retreat_phase_next: bool) -> bool:
+        return scores_after(phase, has_retreat_phase_next)
+
+
+CALENDAR = MobtownCalendar()

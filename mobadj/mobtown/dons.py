@@ -11,19 +11,22 @@ A Don has no strength and never takes part in resolution.  After the Gangs are r
 - with the ``lone_don_drowns`` option every Don left alone in water drowns (ruling 4).
 
 A mob whose Don died stands in civil disorder for the next movement (rule 3).
+:func:`after_movement` is the variant's hook once the Gangs have moved.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mobadj.engine.position import UnitState
-from mobadj.engine.results import OrderResult, Outcome
-from mobadj.mobtown.rules import MobtownReason, MobtownRules
+from mobadj.engine import OrderResult, Outcome, UnitState
+from mobadj.mobtown.state import MobtownPosition
+from mobadj.mobtown.terms import MobtownReason, is_water, mob_name
 
-WATER = "water"
+if TYPE_CHECKING:
+    from mobadj.board import GameMap
+    from mobadj.engine import MovementOutcome
 
 
 @dataclass
@@ -36,13 +39,8 @@ class DonOutcome:
     results: dict[int, OrderResult] = field(default_factory=dict)  # cement orders by index
 
 
-def is_water(game_map: Any, prov: str) -> bool:
-    """Is ``prov`` a water space (where Dons drown, rule 3)?"""
-    return game_map.provinces[prov].terrain == WATER
-
-
 def check_cement(order: Any, power: str, dons: dict[str, str], gangs: dict[str, UnitState],
-                 game_map: Any) -> MobtownReason | None:
+                 game_map: GameMap) -> MobtownReason | None:
     """Is ``D(X) cement overcoat`` possible now (rule 3)?  None if so."""
     prov = order.unit.location
     gang = gangs.get(prov)
@@ -62,8 +60,8 @@ def move_dons(
     with_don: set[str],
     dislodged: Iterable[str],
     cement: list[tuple[int, str, Any]],
-    game_map: Any,
-    rules: MobtownRules,
+    game_map: GameMap,
+    lone_don_drowns: bool = False,
 ) -> DonOutcome:
     """Apply rule 3 to every Don; ``cement`` holds (index, power, order) of valid orders."""
     out = DonOutcome(dict(dons))
@@ -87,11 +85,51 @@ def move_dons(
                 out.died[victim] = prov
                 captor = game_map.powers[power].name if power in game_map.powers else power
                 out.how[victim] = f"was given the cement overcoat in {prov} by {captor}"
-    if rules.lone_don_drowns:
+    if lone_don_drowns:
         for power, prov in sorted(out.dons.items()):
             if power not in out.died and prov not in gangs_after and is_water(game_map, prov):
                 out.died[power] = prov
                 out.how[power] = f"drowned alone in {prov} (lone_don_drowns)"
     for power in out.died:
         out.dons.pop(power, None)
+    return out
+
+
+def after_movement(before: MobtownPosition, after: MobtownPosition, outcome: MovementOutcome,
+                   aside: list[tuple[int, str | None, Any]], game_map: GameMap,
+                   lone_don_drowns: bool) -> tuple[dict[int, OrderResult], list[str]]:
+    """Rule 3 once the Gangs have moved: the Dons go along, are left behind, captured or
+    drowned; the cement overcoat orders (kept aside) are judged; a mob whose Don died stands
+    in civil disorder next week.  ``after`` is changed; returns the cement results and news."""
+    cement = []
+    for i, power, order in aside:
+        if power is None:  # no mob named: the captor is the Gang standing there
+            gang = before.units.get(order.unit.location)
+            power = gang.power if gang is not None else None
+        cement.append((i, power or "?", order))
+    with_don = {  # which successful moves took the Don along
+        src for src, order in outcome.followed.items()
+        if src in outcome.moves and getattr(order, "with_don", False)
+    }
+    don_out = move_dons(before.dons, before.units, after.units, outcome.moves, with_don,
+                        [d.unit.province for d in outcome.dislodged], cement, game_map,
+                        lone_don_drowns)
+    after.dons = don_out.dons
+    after.disorder = frozenset(don_out.died)
+    events = [f"{mob_name(game_map, p)}'s Don {how}; {mob_name(game_map, p)} stands in civil "
+              "disorder next week (rule 3)" for p, how in sorted(don_out.how.items())]
+    return don_out.results, events
+
+
+def captures(before: MobtownPosition, after: MobtownPosition, game_map: GameMap) -> list[str]:
+    """News of Dons captured or freed in a phase (rule 3)."""
+    out = []
+    for p, prov in sorted(after.dons.items()):
+        old, new = before.captor(p), after.captor(p)
+        if new and new != old:
+            out.append(f"{mob_name(game_map, p)}'s Don in {prov} is captured by "
+                       f"{mob_name(game_map, new)} (rule 3)")
+        elif old and not new and p in before.dons:
+            out.append(f"{mob_name(game_map, p)}'s Don in {prov} is no longer held by "
+                       f"{mob_name(game_map, old)}")
     return out

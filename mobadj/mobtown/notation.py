@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from mobadj.board import GameMap
 from mobadj.orders.errors import OrderSyntaxError
 from mobadj.orders.model import (
     Build,
@@ -34,7 +35,7 @@ from mobadj.orders.model import (
     Unit,
     Waive,
 )
-from mobadj.orders.parser import OrderBuilder, OrderParser, _Fail, parse_orders
+from mobadj.orders.parser import OrderBuilder, OrderParser, ParseResult, _Fail, parse_orders
 
 _GUARD = r"(?![\w.'\u2011\/])"
 EXTENSION = rf"""
@@ -72,11 +73,11 @@ class CementOvercoat:
 class MobtownBuilder(OrderBuilder):
     """Callbacks for the Mobtown rules of the grammar."""
 
-    def cement(self, _children: list) -> tuple:
+    def cement(self, _children: list[Any]) -> tuple[str]:
         """``cement overcoat`` as an action."""
         return ("cement",)
 
-    def make_order(self, subject: Any, action: tuple) -> Any:
+    def make_order(self, subject: Any, action: tuple[Any, ...]) -> Any:
         """The core orders plus ``D(X) cement overcoat``."""
         if action[0] == "cement":
             if subject.with_escort:
@@ -86,7 +87,7 @@ class MobtownBuilder(OrderBuilder):
             return CementOvercoat(Unit("D", subject.unit.location))
         return super().make_order(subject, action)
 
-    def place(self, children: list) -> list:
+    def place(self, children: list[Any]) -> list[PlaceDon]:
         """``D Lex``: a Don placement; a Gang alone is an order that stops too early."""
         subject = children[0]
         if subject.unit.kind != "D" or subject.with_escort:
@@ -98,7 +99,7 @@ class MobtownBuilder(OrderBuilder):
                 expected=("H (hold)", "'-' (move)", "S (support)")))
         return [PlaceDon(Unit("D", subject.unit.location))]
 
-    def place_words(self, children: list) -> list:
+    def place_words(self, children: list[Any]) -> list[PlaceDon]:
         """``Don starts in Lex``."""
         kind = self._kind(children[0])
         if kind != "D":
@@ -108,17 +109,17 @@ class MobtownBuilder(OrderBuilder):
 
 
 @functools.lru_cache(maxsize=8)
-def _parser(game_map: Any) -> OrderParser:
+def _parser(game_map: GameMap) -> OrderParser:
     return OrderParser(game_map, extension=EXTENSION, builder=MobtownBuilder)
 
 
-def mobtown_parser(game_map: Any) -> OrderParser:
+def mobtown_parser(game_map: GameMap) -> OrderParser:
     """The Mobtown order parser of a map (built once per map)."""
     return _parser(game_map)
 
 
 @functools.lru_cache(maxsize=8)
-def _mob_names(game_map: Any) -> tuple[tuple[str, str], ...]:
+def _mob_names(game_map: GameMap) -> tuple[tuple[str, str], ...]:
     names = []
     for pid, power in game_map.powers.items():
         for name in (pid, power.name, *power.aliases):
@@ -131,7 +132,7 @@ _ORDER_START = re.compile(
     re.IGNORECASE)
 
 
-def split_mob(text: str, game_map: Any) -> tuple[str | None, str]:
+def split_mob(text: str, game_map: GameMap) -> tuple[str | None, str]:
     """``"Murder Inc. G(PPU) & G(Pel) S G(Mic)-Mem"`` -> ("murderinc", the order): the
     rulebook's examples put the mob's name before its orders, with no colon.  The longest
     name that matches decides ("Legs Diamond:" is a section, not "Legs" and an order)."""
@@ -144,7 +145,7 @@ def split_mob(text: str, game_map: Any) -> tuple[str | None, str]:
     return None, text
 
 
-def parse_mobtown_orders(text: str, game_map: Any, power: str | None = None) -> Any:
+def parse_mobtown_orders(text: str, game_map: GameMap, power: str | None = None) -> ParseResult:
     """Parse an order file in the rulebook notation (a core ParseResult).  Besides the core
     forms (``Al Capone:`` sections and prefixes), a line may start with the mob's name and no
     colon, as the rulebook prints its examples (``Lepke G(Cit)-U-Mic``)."""
@@ -165,7 +166,7 @@ def parse_mobtown_orders(text: str, game_map: Any, power: str | None = None) -> 
                         parser=mobtown_parser(game_map))
 
 
-def parse_mobtown_order(text: str, game_map: Any) -> list:
+def parse_mobtown_order(text: str, game_map: GameMap) -> list[Any]:
     """Parse one order or one ``&`` group; raises OrderError."""
     return mobtown_parser(game_map).parse_group(text)
 

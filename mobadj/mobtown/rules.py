@@ -1,191 +1,462 @@
-"""Mobtown II rules as engine hooks (rules 2-5 and 7), plus the game options.
+"""Mobtown II as engine hooks (rules 2-8), plus the game options.
 
-The engine (mobadj.engine) resolves Gangs as armies; this class tells it what Mobtown
-changes.  The Don's effects need the board, so :meth:`MobtownRules.bind` returns a copy that
-knows which Dons stand where for the turn being adjudicated (the hooks are asked once per
-order, before resolution).  Options where players could disagree are fields, passed as
-``rules_for("mobtown2", captive_don_helps=True)``; every one is ruled in
-docs/mobtown-rulings.md.
+``maps/mobtown2.yaml`` names this class (``variant: mobadj.mobtown.rules:MobtownRules``); the
+engine resolves the Gangs as amphibious armies and asks these hooks what Mobtown changes.  The
+Don's effects need the board, so :meth:`MobtownRules.bind` returns a copy that knows which Dons
+stand where for the turn being adjudicated (the move hooks are asked once per order, before
+resolution).  Options where players could disagree are fields, passed as
+``rules_for("mobtown2", captive_don_helps=True)`` or ``--option captive_don_helps=true``; every
+one is ruled in docs/mobtown-rulings.md.  The DATC options apply where they have something to
+act on (docs/mobtown-rulings.md, "DATC options").
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from mobadj.engine.rules import BATTLE, BATTLE_UNLESS_EQUAL, Rules
+from mobadj.engine import (
+    ASIDE,
+    BATTLE,
+    BATTLE_UNLESS_EQUAL,
+    Dislodged,
+    OrderResult,
+    Outcome,
+    PageTable,
+    Position,
+    Reason,
+    Rules,
+    center_changes_section,
+    dislodged_section,
+    format_report,
+    news_section,
+    option,
+    settled_section,
+)
+from mobadj.mobtown import dons, weekend
+from mobadj.mobtown.calendar import CALENDAR
+from mobadj.mobtown.notation import (
+    CementOvercoat,
+    PlaceDon,
+    mobtown_parser,
+    parse_mobtown_orders,
+    split_mob,
+)
+from mobadj.mobtown.state import MobtownPosition, initial_position, read_position
+from mobadj.mobtown.terms import (
+    DON_CROSSING,
+    GAOL,
+    LEGEND,
+    SUBWAY_RETREATS,
+    WIN,
+    MobtownReason,
+    ground_link,
+    mob_name,
+    subway_link,
+)
+from mobadj.orders.model import Hold, Move, SupportHold, SupportMove
 
-GAOL = "MTPD"
-DON_CROSSING = ("free", "support")
-SUBWAY_RETREATS = ("subway_only", "any")
+if TYPE_CHECKING:
+    from mobadj.board import GameMap
+    from mobadj.engine import MOrder, MovementOutcome, OrderInput, PhaseResult, Topology
+    from mobadj.orders.parser import OrderParser, ParseResult
 
-
-class MobtownReason(StrEnum):
-    """Mobtown's own reasons (published wording), beside the engine's Reason."""
-
-    SUBWAY_NOT_MARKED = "a subway move must be written with U, e.g. G(Tam)-U-Ext (rule 5)"
-    NO_SUBWAY = "no subway between these spaces (rule 5)"
-    NO_DON = "no Don of this mob or captured by it stands with this Gang (rule 3)"
-    DON_ALONE = "a Don cannot act alone: he moves only with a Gang, G+D(X)-Y (rule 3)"
-    GAOL_ENTRY = "a Gang enters MTPD only by retreating there (rule 7)"
-    IN_GAOL = "this Gang is in gaol for the rest of the game (rule 7)"
-    CIVIL_DISORDER = "civil disorder after the Don's death: all units hold (rule 3)"
-    SUPPORT_BY_SUBWAY = "a Gang cannot support through a subway (ruling 12)"
-    NO_CAPTIVE = "no captured Don of another mob is held here by this mob (rule 3)"
-    CEMENT_NOT_WATER = "the cement overcoat needs a water space (rule 3)"
-    CEMENT_NOT_ALONE = "the Don was not left on his own (rule 3)"
-    DROWNED = "the Don drowned (rule 3)"
-    NO_DISBAND_GAOL = "may not disband while a retreat to MTPD is open (rule 7)"
-    TO_GAOL = "no valid retreat: sent to gaol in MTPD (rule 7)"
-    CLASH_GAOL = "two Gangs retreated to the same place: sent to gaol in MTPD (rule 7)"
-    RETREAT_OVERGROUND = "dislodged from under ground: retreats only by subway (rule 5)"
-    RETREAT_ROUTE = "the retreat must go the way the link allows (U for a subway, rule 5)"
-    NOT_HOME = "not a home centre of this mob that it owns (rule 3)"
-    NOT_FREE = "that home centre is not free (rule 3)"
-    DON_ALIVE = "a Don may be built only after the mob's Don has died (rule 3)"
-    SIX_DONS = "there are already 6 Dons (rule 3)"
-    DON_FREE = "the original Don costs no centre and cannot be removed (ruling 9)"
-    GAOL_STAYS = "a gaoled Gang stays for the rest of the game (rule 7)"
-    ALREADY_PLACED = "this mob's Don is already placed (rule 6)"
-    PLACED = "Don placed (rule 6)"
-    DEFAULT_PLACED = "no order: Don placed on the first home centre (ruling 14)"
-    WRONG_PHASE = "order not allowed in this phase"
-    SUBWAY_EXCHANGE = "equally supported Gangs cannot exchange places by subway (rule 5)"
-    HIGHWAY = "crossing a highway where there is no junction needs one extra support (rule 4)"
+#: a failed move across a highway says so (rule 4) rather than "destination held"
+_CROSSING_REASONS = (Reason.HELD, Reason.BOUNCED, Reason.LOST_HEAD_TO_HEAD)
+_MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, CementOvercoat)
 
 
 @dataclass
 class MobtownRules(Rules):
     """Standard rules with Mobtown II's hooks; the fields below are the game options."""
 
+    calendar: ClassVar[Any] = CALENDAR
+    aliases: ClassVar[tuple[str, ...]] = ("mobtown",)
+    options_title: ClassVar[str] = "Mobtown"
+    #: the DATC options with something to act on: no convoys (rule 2), no coasts, and no
+    #: Gang is ever dislodged without a battle (a subway exchange passes, rule 5)
+    datc_options: ClassVar[tuple[str, ...]] = ("too_many", "civil_disorder")
+    power_noun: ClassVar[str] = "mob"
+    batch_keys: ClassVar[tuple[str, ...]] = (
+        "defaults", "standoffs", "disorder", "rebuilt_dons", "events", "winner")
+    power_word: ClassVar[str] = "Mobs"
+    picture_note: ClassVar[str] = "Mobtown II board: a reconstruction (docs/mobtown-map.md)"
+    screens: ClassVar[bool] = True
+    too_many_reason: ClassVar[bool] = False
+    void_reasons: ClassVar[frozenset[Any]] = Rules.void_reasons | {
+        MobtownReason.HIGHWAY, MobtownReason.SUBWAY_NOT_MARKED, MobtownReason.NO_SUBWAY}
+    page_words: ClassVar[Mapping[str, str]] = {
+        "news": "News from the underworld", "calendar": "Calendar",
+        "legend": "The city plan's legend"}
+    page_legend: ClassVar[tuple[tuple[str, str], ...]] = LEGEND
+
     move_hooks: bool = True
     #: a captured Don gives his captor's move +1 and a free highway crossing (ruling 3)
-    captive_don_helps: bool = False
+    captive_don_helps: bool = option(False)
     #: "free": a Gang with its Don crosses without the extra support and keeps the Don's +1;
     #: "support": the Don's support pays for the crossing (ruling 5)
-    don_crossing: str = "free"
+    don_crossing: str = option("free", DON_CROSSING)
     #: a Gang dislodged by a subway attack may retreat only by subway (ruling 7)
-    subway_retreats: str = "subway_only"
+    subway_retreats: str = option("subway_only", SUBWAY_RETREATS)
     #: a Gang may support into a space it reaches only by subway (ruling 12)
-    subway_support: bool = False
+    subway_support: bool = option(False)
     #: a gaoled Gang counts against its mob's supply (ruling 8)
-    gaol_counts_for_supply: bool = True
+    gaol_counts_for_supply: bool = option(True)
     #: a rebuilt Don needs a home centre with no Gang at all, not even his own (ruling 17)
-    don_needs_empty_home: bool = False
+    don_needs_empty_home: bool = option(False)
     #: any Don left alone in water drowns, not only by the cement overcoat order (ruling 4)
-    lone_don_drowns: bool = False
+    lone_don_drowns: bool = option(False)
     #: the board state the hooks need (set by bind); province -> Don owners there
     dons_at: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
-    game_map: Any = field(default=None, repr=False, compare=False)
+    game_map: GameMap | None = field(default=None, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        if self.don_crossing not in DON_CROSSING:
-            raise ValueError(f"don_crossing must be one of {DON_CROSSING}")
-        if self.subway_retreats not in SUBWAY_RETREATS:
-            raise ValueError(f"subway_retreats must be one of {SUBWAY_RETREATS}")
+    # ---- orders and positions ------------------------------------------------------------
 
-    def options(self) -> dict[str, Any]:
-        """The game options (for reports and saved games)."""
-        skip = {"move_hooks", "dons_at", "game_map"}
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-                if f.name not in skip}
+    def order_parser(self, game_map: GameMap) -> OrderParser:
+        """The rulebook's notation (mobadj.mobtown.notation)."""
+        return mobtown_parser(game_map)
 
-    def bind(self, dons_at: dict[str, tuple[str, ...]], game_map: Any) -> MobtownRules:
-        """A copy that knows the map and where the Dons stand this turn."""
-        return dataclasses.replace(self, dons_at=dons_at, game_map=game_map)
+    def parse_orders(self, text: str, game_map: GameMap, power: str | None = None) -> ParseResult:
+        return parse_mobtown_orders(text, game_map, power)
 
-    # ---- front ends (mobadj batch / mobadj adjudicate hand Mobtown over to these) -------
+    def split_power(self, text: str, game_map: GameMap) -> tuple[str | None, str]:
+        """The rulebook prints a mob's name before its orders: ``Lepke G(Cit)-U-Mic``."""
+        return split_mob(text, game_map)
 
-    def run_batch_case(self, case: Any, game_map: Any) -> dict[str, Any]:
-        """One ``mobadj batch`` line (mobadj.mobtown.batch)."""
-        from mobadj.mobtown.batch import run_case
+    def position_from_data(self, data: Mapping[str, Any], game_map: GameMap) -> MobtownPosition:
+        """mobadj.mobtown.state; dislodged Gangs get their retreats by these options."""
+        pos = read_position(data, game_map)
+        for prov, d in list(pos.dislodged.items()):
+            options = weekend.retreat_options(d, pos.units, pos.standoffs, game_map, self)
+            pos.dislodged[prov] = Dislodged(d.unit, d.attacker_from, False, options, d.via)
+        return pos
 
-        return run_case(case, game_map, self)
-
-    def cli_adjudicate(self, game_map: Any, position: Any, orders: Any, as_json: bool,
-                       picture: Any, options: dict[str, Any]) -> tuple[str, Any]:
-        """``mobadj adjudicate --map mobtown2`` (mobadj.mobtown.cli): the report and what
-        was read from the order files."""
-        from mobadj.mobtown.cli import adjudicate_files
-
-        return adjudicate_files(game_map, position, orders, as_json, picture, options)
+    def initial_position(self, game_map: GameMap, year: int | None = None) -> MobtownPosition:
+        """The June 1919 weekend (rule 6)."""
+        return initial_position(game_map)
 
     # ---- helpers -------------------------------------------------------------------------
+
+    def bind(self, position: Position, game_map: GameMap) -> MobtownRules:
+        """A copy that knows the map and where the Dons stand this turn."""
+        assert isinstance(position, MobtownPosition)
+        return dataclasses.replace(self, dons_at=position.dons_at(), game_map=game_map)
 
     def escort(self, power: str, prov: str) -> bool:
         """Does a Gang of ``power`` in ``prov`` have a Don that helps it (rules 3, 4)?"""
         owners = self.dons_at.get(prov, ())
         return power in owners or (self.captive_don_helps and bool(owners))
 
-    @staticmethod
-    def subway_link(edge: dict | None) -> bool:
-        """Can this edge be used under ground (rule 5)?"""
-        return edge is not None and (
-            edge.get("via") == "subway" or str(edge.get("subway")).lower() == "true")
+    def _with_don(self, power: str, order: Any) -> bool:
+        """A ``G+D`` move whose Gang has a Don that helps it."""
+        return bool(getattr(order, "with_don", False)) and self.escort(power, order.unit.location)
 
-    @staticmethod
-    def ground_link(edge: dict | None) -> bool:
-        """Can this edge be used over ground?"""
-        return edge is not None and edge.get("via") != "subway"
+    def _crossing(self, src: str, dest: str, subway: bool) -> bool:
+        """Across a highway where no junction is (rule 4; a subway passes under it)."""
+        if subway or self.game_map is None:
+            return False
+        edge = self.game_map.edge("G", src, dest)
+        return edge is not None and edge.get("via") == "highway"
 
-    def _with_don(self, o: Any) -> bool:
-        return bool(getattr(o.source, "with_don", False)) and self.escort(o.power, o.prov)
+    def _lacks_support(self, power: str, order: Move) -> bool:
+        """Does this move need the highway's extra support (``required_margin``)?"""
+        return (self._crossing(order.unit.location, order.destination, order.via_subway)
+                and not self._with_don(power, order))
 
-    # ---- engine hooks --------------------------------------------------------------------
+    # ---- movement hooks ------------------------------------------------------------------
 
-    def head_to_head(self, a: Any, b: Any) -> int:
+    def screen(self, position: Position, power: str | None, order: Any,
+               game_map: GameMap) -> OrderResult | str | None:
+        """Mobtown's reasons to refuse an order before the engine sees it: wrong phase,
+        civil disorder (rule 3), a Don alone (rule 3), the gaol (rule 7), support through a
+        subway (ruling 12); the cement overcoat is kept aside for the Don rules."""
+        assert isinstance(position, MobtownPosition)
+        who = power or "?"
+        if isinstance(order, PlaceDon) or type(order) not in _MOVEMENT_ORDERS:
+            return OrderResult(who, order, Outcome.INVALID, Reason.WRONG_PHASE)
+        loc = order.unit.location
+        gang = position.units.get(loc)
+        owner = power or (gang.power if gang is not None else None)
+        if owner is not None and owner in position.disorder:
+            return OrderResult(owner, order, Outcome.INVALID, MobtownReason.CIVIL_DISORDER)
+        if isinstance(order, CementOvercoat):
+            if power is None:  # no mob named: the captor is the Gang standing there
+                power = gang.power if gang is not None else None
+            why = dons.check_cement(order, power or "?", position.dons, position.units,
+                                    game_map)
+            return ASIDE if why is None else OrderResult(power or "?", order, Outcome.INVALID,
+                                                         why)
+        if order.unit.kind == "D":  # rule 3: a Don never acts alone; "D(X) H" is harmless
+            mine = [p for p, where in sorted(position.dons.items())
+                    if where == loc and power in (None, p)]
+            if type(order) is Hold and mine:
+                return OrderResult(mine[0], order, Outcome.SUCCEEDS)
+            return OrderResult(who, order, Outcome.INVALID, MobtownReason.DON_ALONE)
+        if loc == GAOL:
+            return OrderResult(who, order, Outcome.INVALID, MobtownReason.IN_GAOL)
+        if type(order) in (SupportMove, SupportHold) and not self.subway_support:
+            goal = order.destination if type(order) is SupportMove else order.supported.location
+            edge = game_map.edge("G", loc, goal)
+            if edge is not None and not ground_link(edge):
+                return OrderResult(who, order, Outcome.INVALID, MobtownReason.SUPPORT_BY_SUBWAY)
+        return None
+
+    def head_to_head(self, a: MOrder, b: MOrder) -> int:
         """Rule 5: over ground against under ground is a swap when equal, else a battle;
         two Gangs both by subway (or both over ground) fight as usual (example b)."""
         if a.subway != b.subway:
             return BATTLE_UNLESS_EQUAL
         return BATTLE
 
-    def check_move(self, game_map: Any, o: Any) -> Any:
+    def check_move(self, game_map: GameMap, o: MOrder) -> StrEnum | None:
         """Rule 5 (U required, U only on a subway), rule 7 (MTPD by retreat only),
         rule 3 (G+D needs a Don)."""
         if o.dprov == GAOL:
             return MobtownReason.GAOL_ENTRY
         edge = game_map.edge("G", o.loc, o.dest)
-        if o.subway and not self.subway_link(edge):
+        if o.subway and not subway_link(edge):
             return MobtownReason.NO_SUBWAY
-        if not o.subway and not self.ground_link(edge):
+        if not o.subway and not ground_link(edge):
             return MobtownReason.SUBWAY_NOT_MARKED
         if getattr(o.source, "with_don", False) and not self.dons_at.get(o.prov):
             return MobtownReason.NO_DON
         return None
 
-    def move_bonus(self, o: Any) -> int:
+    def move_bonus(self, o: MOrder) -> int:
         """Rule 3: the Don adds one uncuttable support to his Gang's move."""
-        if not self._with_don(o):
+        if not self._with_don(o.power, o.source):
             return 0
-        if self.don_crossing == "support" and self._crossing(o):
+        if self.don_crossing == "support" and self._crossing(o.loc, o.dest, o.subway):
             return 0  # the Don's support pays for the crossing (ruling 5, option)
         return 1
 
-    def required_margin(self, o: Any) -> int:
+    def required_margin(self, o: MOrder) -> int:
         """Rule 4: crossing a highway where no junction is needs one extra support, unless
         the Gang travels with its Don; a subway passes under the highway."""
-        if not self._crossing(o):
+        if not self._crossing(o.loc, o.dest, o.subway):
             return 0
-        return 0 if self._with_don(o) else 1
+        return 0 if self._with_don(o.power, o.source) else 1
 
-    def _crossing(self, o: Any) -> bool:
-        if o.subway:
-            return False
-        if self.game_map is None:
-            from mobadj.board.loader import load_map
-
-            self.game_map = load_map("mobtown2")
-        edge = self.game_map.edge("G", o.loc, o.dest)
-        return edge is not None and edge.get("via") == "highway"
-
-    def can_convoy(self, topology: Any, location: str, kind: str) -> bool:
+    def can_convoy(self, topology: Topology, location: str, kind: str) -> bool:
         """Rule 2: no fleets, no convoys."""
         return False
 
     def convoyable(self, kind: str) -> bool:
         """Rule 2: no convoys."""
         return False
+
+    def after_movement(self, before: Position, after: Position, outcome: MovementOutcome,
+                       results: Sequence[OrderResult | None],
+                       aside: list[tuple[int, str | None, Any]], topology: Topology
+                       ) -> tuple[dict[int, OrderResult], list[str]]:
+        """The Dons (rule 3, mobadj.mobtown.dons), and failed moves in the rulebook's words:
+        a highway crossing that lacked its extra support (rule 4), an exchange of places
+        through a subway between equally supported Gangs (rule 5, example b)."""
+        assert isinstance(before, MobtownPosition) and isinstance(after, MobtownPosition)
+        settled, events = dons.after_movement(before, after, outcome, aside, topology.game_map,
+                                              self.lone_don_drowns)
+        settled.update(self._reworded(results))
+        return settled, events
+
+    def _reworded(self, results: Sequence[OrderResult | None]) -> dict[int, OrderResult]:
+        failed = {(r.given.unit.location, r.given.destination): r for r in results
+                  if r is not None and r.outcome is Outcome.FAILS and type(r.given) is Move}
+        out: dict[int, OrderResult] = {}
+        for i, r in enumerate(results):
+            if r is None or r.outcome is not Outcome.FAILS or type(r.given) is not Move:
+                continue
+            order = r.given
+            if r.reason in _CROSSING_REASONS and self._lacks_support(r.power, order):
+                out[i] = OrderResult(r.power, order, r.outcome, MobtownReason.HIGHWAY)
+            elif r.reason is Reason.LOST_HEAD_TO_HEAD and order.via_subway:
+                back = failed.get((order.destination, order.unit.location))
+                if back is not None and back.given.via_subway:
+                    out[i] = OrderResult(r.power, order, r.outcome, MobtownReason.SUBWAY_EXCHANGE)
+        return out
+
+    def retreat_options(self, dislodged: Dislodged, topology: Topology,
+                        occupied: Iterable[str], standoffs: Iterable[str]) -> tuple[str, ...]:
+        """Rules 5 and 7: subways, the gaol (mobadj.mobtown.weekend)."""
+        return weekend.retreat_options(dislodged, occupied, standoffs, topology.game_map, self)
+
+    # ---- weekends and the end of a phase --------------------------------------------------
+
+    def other_phase(self, position: Position, orders: list[OrderInput],
+                    topology: Topology) -> PhaseResult:
+        """The June 1919 Don placement (rule 6)."""
+        assert isinstance(position, MobtownPosition)
+        return weekend.place_dons(position, orders, topology.game_map)
+
+    def retreat_phase(self, position: Position, orders: list[OrderInput],
+                      topology: Topology) -> PhaseResult:
+        """Weekend retreats with the gaol (rules 5, 7)."""
+        assert isinstance(position, MobtownPosition)
+        return weekend.retreats(position, orders, topology.game_map, self)
+
+    def retreat_choice(self, dislodged: Dislodged) -> bool:
+        """Nothing to decide with no retreat, nor with MTPD alone (rule 7, ruling 25)."""
+        return weekend.retreat_choice(dislodged)
+
+    def adjustment_counts(self, position: Position) -> dict[str, int]:
+        """Gaoled Gangs (ruling 8) and a rebuilt Don (rule 3) count against supply."""
+        assert isinstance(position, MobtownPosition)
+        return {p: weekend.balance(position, p, self) for p in position.powers()}
+
+    def needs_adjustment(self, position: Position, topology: Topology) -> bool:
+        assert isinstance(position, MobtownPosition)
+        return weekend.needs_adjustment(position, topology.game_map, self)
+
+    def adjusting(self, position: Position, topology: Topology) -> list[str]:
+        """Mobs with a build, a removal or a Don to rebuild (rule 3)."""
+        assert isinstance(position, MobtownPosition)
+        return weekend.adjusting(position, topology.game_map, self)
+
+    def before_adjustments(self, position: Position, orders: list[OrderInput],
+                           topology: Topology, events: list[str]) -> dict[int, OrderResult]:
+        """A Don is rebuilt before the Gangs are counted (rule 3)."""
+        assert isinstance(position, MobtownPosition)
+        return weekend.build_dons(position, orders, topology.game_map, self, events)
+
+    def remove_order(self, position: Position, power: str | None, order: Any,
+                     left: dict[str, int]) -> OrderResult | None:
+        assert isinstance(position, MobtownPosition)
+        return weekend.remove_order(position, power, order, left)
+
+    def after_phase(self, before: Position, result: PhaseResult, topology: Topology,
+                    scored: bool) -> None:
+        """News of Dons captured or freed (rule 3); victory at 17 centres (rule 8)."""
+        after = result.position
+        assert isinstance(before, MobtownPosition) and isinstance(after, MobtownPosition)
+        game_map = topology.game_map
+        result.events += dons.captures(before, after, game_map)
+        if not scored:
+            return
+        counts: dict[str, int] = {}
+        for owner in after.centers.values():
+            counts[owner] = counts.get(owner, 0) + 1
+        leaders = [p for p, n in counts.items() if n >= WIN]
+        if leaders and not after.winner:
+            after.winner = leaders[0]
+            result.events.append(f"{mob_name(game_map, leaders[0])} controls "
+                                 f"{counts[leaders[0]]} of 32 centres and wins (rule 8)")
+
+    def due(self, position: Position, topology: Topology) -> list[str]:
+        """Don placement: mobs without a Don; movement: mobs not in civil disorder;
+        weekends: the mobs with something to decide (``retreat_choice``, ``adjusting``)."""
+        assert isinstance(position, MobtownPosition)
+        mobs = {u.power for u in position.units.values()}
+        if position.phase.is_movement:
+            return sorted(mobs - set(position.disorder))
+        if position.phase.is_retreat or position.phase.is_adjustment:
+            return super().due(position, topology)
+        return sorted(mobs - set(position.dons))
+
+    def status_notes(self, position: Position) -> list[str]:
+        assert isinstance(position, MobtownPosition)
+        if not position.disorder:
+            return []
+        return ["In civil disorder: " + ", ".join(sorted(position.disorder))]
+
+    def winner(self, position: Position, game_map: GameMap) -> str | None:
+        """Rule 8, decided by the engine after each scoring turn."""
+        assert isinstance(position, MobtownPosition)
+        return position.winner
+
+    # ---- reports and pictures ------------------------------------------------------------
+
+    def report_body(self, result: PhaseResult, game_map: GameMap) -> list[str]:
+        """News, dislodged Gangs, centre changes, every mob's position and the winner."""
+        after = result.position
+        assert isinstance(after, MobtownPosition)
+        out = news_section(result, "News from the underworld:")
+        out += dislodged_section(
+            result, game_map, "Dislodged Gangs (retreats at the weekend):",
+            lambda d: " under ground" if d.via == "subway" else " over ground",
+            "none: the Gang disbands")
+        out += settled_section(result, game_map,
+                               "Gangs disbanded at once (dislodged, with no retreat open):",
+                               "no dislodged Gang has a retreat to choose",
+                               "no mob can build, must remove or may rebuild its Don")
+        out += center_changes_section(result, game_map,
+                                      "Supply centre changes (end of week 2/4, rule 6):",
+                                      "neutral before")
+        out.append("Position:")
+        for pid, units in after.unit_lists().items():
+            n = sum(1 for o in after.centers.values() if o == pid)
+            delta = weekend.balance(after, pid, self)
+            out.append(f"  {mob_name(game_map, pid):<20} {n:>2} centres ({delta:+d})  "
+                       f"{', '.join(units)}")
+        if after.disorder:
+            names = ", ".join(mob_name(game_map, p) for p in sorted(after.disorder))
+            out.append(f"  In civil disorder next movement: {names}")
+        out.append("")
+        if after.winner:
+            out.append(f"The game is won by {mob_name(game_map, after.winner)} (rule 8).")
+        return out
+
+    def mail_report(self, result: PhaseResult, game_map: GameMap) -> str:
+        """The judge mails the whole GM report: the news and every mob's position."""
+        return format_report(result, game_map, rules=self).rstrip()
+
+    def json_extras(self, result: PhaseResult) -> dict[str, Any]:
+        """The news and the moves (with the subway ones marked) for tools and pictures."""
+        return {"events": result.events, "moves": result.moves}
+
+    def batch_value(self, key: str, result: PhaseResult, spell: Callable[[str], str]) -> Any:
+        """Mobs in disorder, with a rebuilt Don, the winner: as the input spelt them."""
+        after = result.position
+        assert isinstance(after, MobtownPosition)
+        if key == "disorder":
+            return [spell(p) for p in sorted(after.disorder)]
+        if key == "rebuilt_dons":
+            return [spell(p) for p in sorted(after.rebuilt)]
+        if key == "winner":
+            return spell(after.winner) if after.winner else None
+        return super().batch_value(key, result, spell)
+
+    def picture_data(self, result: PhaseResult) -> Mapping[str, Any]:
+        """The new position (Dons, captives, the gaol) with the moves of the phase."""
+        data = result.position.to_data()
+        return {
+            "units": data["units"],  # "D Har captive" and "G MTPD" are drawn as such
+            "centers": data["centers"],
+            "dislodged": {p: [{k: e[k] for k in ("unit", "from", "via")} for e in lst]
+                          for p, lst in data["dislodged"].items()},
+            "moves": result.moves,
+            "caption": f"{result.phase.long_name()} ({result.phase})",
+        }
+
+    # ---- game pages ----------------------------------------------------------------------
+
+    def page_tables(self, data: Mapping[str, Any], names: Mapping[str, str]) -> list[PageTable]:
+        """Where each Don stands, free or captive of another mob's Gang there (rule 3), and
+        how many Gangs of each mob are in gaol (rule 7)."""
+        units: Mapping[str, list[str]] = data.get("units") or {}
+        gangs: dict[str, str] = {}
+        for power, items in units.items():
+            for text in items:
+                kind, _, where = str(text).partition(" ")
+                if kind == "G":
+                    gangs[where.strip()] = power
+        rows: list[tuple[str, str]] = []
+        gaol: dict[str, int] = {}
+        for power, items in sorted(units.items()):
+            for text in items:
+                kind, _, rest = str(text).partition(" ")
+                space = rest.replace("captive", "").strip()
+                if kind == "D":
+                    captor = gangs.get(space) if "captive" in rest else None
+                    held = f" — captive of {names.get(captor, captor)}" if (
+                        captor is not None and captor != power) else ""
+                    rows.append((names.get(power, power), space + held))
+                elif kind == "G" and space == GAOL:
+                    gaol[power] = gaol.get(power, 0) + 1
+        if not rows and not gaol:
+            return []
+        inside = ", ".join(f"{names.get(p, p)} {n} Gang{'s' if n > 1 else ''}"
+                           for p, n in gaol.items())
+        return [PageTable("Dons and the gaol", ("Mob", "Don"), tuple(rows),
+                          f"In gaol ({GAOL}): {inside or 'nobody'}.")]

@@ -15,8 +15,9 @@ Text form (YAML file or batch JSON; powers by id or full name, case-insensitive)
     disorder: [lepke]        # mobs in civil disorder at the next movement (rule 3)
     rebuilt_dons: [lepke]    # mobs whose present Don was rebuilt and costs a centre (rule 3)
 
-The Gangs alone form an engine :class:`~mobadj.engine.position.Position` (``board()``), which
-is what the engine resolves; Dons never take part in resolution (they have no strength).
+A :class:`MobtownPosition` is an engine :class:`~mobadj.engine.position.Position` whose
+``units`` are the Gangs (what the engine resolves) with Mobtown's state beside them; Dons never
+take part in resolution (they have no strength).
 """
 
 from __future__ import annotations
@@ -26,49 +27,33 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from mobadj.engine.position import (
-    Dislodged,
-    Phase,
-    Position,
-    PositionError,
-    UnitState,
-    as_list,
-)
+from mobadj.board import GameMap, UnknownNameError
+from mobadj.engine import Dislodged, Position, PositionError, UnitState, as_list
 from mobadj.mobtown.calendar import FIRST, MPhase
-from mobadj.mobtown.rules import GAOL
+from mobadj.mobtown.terms import GAOL
 
 _UNIT = re.compile(r"^\s*([GgDd])\s*\(?\s*([^()]*?)\s*\)?\s*(captive|captured)?\s*$",
                    re.IGNORECASE)
-_ENGINE_PHASE = Phase(1919, "S", "M")  # the engine's movement code never reads the phase
 
 
-@dataclass
-class MobtownPosition:
-    """Everything a Mobtown II phase is adjudicated from."""
+@dataclass(slots=True)
+class MobtownPosition(Position):
+    """Everything a Mobtown II phase is adjudicated from: ``units`` are the Gangs (province
+    -> Gang), ``phase`` an :class:`MPhase`."""
 
-    phase: MPhase
-    gangs: dict[str, UnitState] = field(default_factory=dict)  # province -> Gang
     dons: dict[str, str] = field(default_factory=dict)  # mob -> province of its Don
     gaol: list[str] = field(default_factory=list)  # one mob id per gaoled Gang (rule 7)
-    centers: dict[str, str] = field(default_factory=dict)  # centre -> owner
-    dislodged: dict[str, Dislodged] = field(default_factory=dict)  # province -> Gang
-    standoffs: frozenset[str] = frozenset()
     disorder: frozenset[str] = frozenset()  # mobs in civil disorder next movement (rule 3)
     rebuilt: frozenset[str] = frozenset()  # mobs whose Don was rebuilt (costs a centre)
     winner: str | None = None  # rule 8
 
     def copy(self) -> MobtownPosition:
         """A copy whose dicts and lists may be changed freely."""
-        return MobtownPosition(self.phase, dict(self.gangs), dict(self.dons), list(self.gaol),
-                               dict(self.centers), dict(self.dislodged), self.standoffs,
-                               self.disorder, self.rebuilt, self.winner)
+        return MobtownPosition(self.phase, dict(self.units), dict(self.centers),
+                               dict(self.dislodged), self.standoffs, dict(self.dons),
+                               list(self.gaol), self.disorder, self.rebuilt, self.winner)
 
     # ---- questions ---------------------------------------------------------------------
-
-    def board(self) -> Position:
-        """The Gangs as an engine position (what the engine resolves)."""
-        return Position(_ENGINE_PHASE, dict(self.gangs), dict(self.centers),
-                        dict(self.dislodged), self.standoffs)
 
     def dons_at(self) -> dict[str, tuple[str, ...]]:
         """Province -> the mobs whose Don stands there."""
@@ -80,13 +65,13 @@ class MobtownPosition:
     def captor(self, power: str) -> str | None:
         """The mob holding ``power``'s Don captive: another mob's Gang in his space."""
         prov = self.dons.get(power)
-        gang = self.gangs.get(prov) if prov else None
+        gang = self.units.get(prov) if prov else None
         return gang.power if gang is not None and gang.power != power else None
 
     def units_count(self, power: str, gaol_counts: bool = True) -> int:
         """Units that count against supply: Gangs, gaoled Gangs (ruling 8, an option) and a
         rebuilt Don (rule 3: he needs a centre; the original Don is free, ruling 9)."""
-        n = sum(1 for u in self.gangs.values() if u.power == power)
+        n = sum(1 for u in self.units.values() if u.power == power)
         n += sum(1 for u in self.dislodged.values() if u.unit.power == power)
         if gaol_counts:
             n += self.gaol.count(power)
@@ -96,7 +81,7 @@ class MobtownPosition:
 
     def powers(self) -> list[str]:
         """Every mob with a Gang, a Don, a centre or a dislodged Gang, sorted."""
-        seen = {u.power for u in self.gangs.values()} | set(self.dons) | set(self.gaol)
+        seen = {u.power for u in self.units.values()} | set(self.dons) | set(self.gaol)
         seen |= set(self.centers.values())
         seen |= {d.unit.power for d in self.dislodged.values()}
         return sorted(seen)
@@ -106,7 +91,7 @@ class MobtownPosition:
     def unit_lists(self) -> dict[str, list[str]]:
         """Power -> ["G Lex", "D Lex", "D Har captive", "G MTPD"] (sorted)."""
         units: dict[str, list[str]] = {}
-        for u in self.gangs.values():
+        for u in self.units.values():
             units.setdefault(u.power, []).append(f"G {u.location}")
         for power in self.gaol:
             units.setdefault(power, []).append(f"G {GAOL}")
@@ -117,63 +102,49 @@ class MobtownPosition:
             lst.sort()
         return dict(sorted(units.items()))
 
-    def to_data(self) -> dict[str, Any]:
-        """The YAML/JSON shape (module docstring)."""
-        centers: dict[str, list[str]] = {}
-        for prov, owner in sorted(self.centers.items()):
-            centers.setdefault(owner, []).append(prov)
-        dislodged: dict[str, list[dict[str, Any]]] = {}
-        for d in sorted(self.dislodged.values(), key=lambda d: (d.unit.power, d.unit.location)):
-            dislodged.setdefault(d.unit.power, []).append(dislodged_entry(d))
-        data: dict[str, Any] = {
-            "phase": str(self.phase),
-            "units": self.unit_lists(),
-            "centers": centers,
-            "dislodged": dislodged,
-            "standoffs": sorted(self.standoffs),
-            "disorder": sorted(self.disorder),
-            "rebuilt_dons": sorted(self.rebuilt),
-        }
+    def dislodged_entry(self, d: Dislodged) -> dict[str, Any]:
+        """``{unit, from, via: ground|subway, retreats}`` (the batch shape)."""
+        return {"unit": str(d.unit), "from": d.attacker_from, "via": d.via or "ground",
+                "retreats": list(d.retreats)}
+
+    def extra_data(self) -> dict[str, Any]:
+        """Mobs in civil disorder, rebuilt Dons, the winner (module docstring)."""
+        data: dict[str, Any] = {"disorder": sorted(self.disorder),
+                                "rebuilt_dons": sorted(self.rebuilt)}
         if self.winner:
             data["winner"] = self.winner
         return data
 
 
-def dislodged_entry(d: Dislodged) -> dict[str, Any]:
-    """``{unit, from, via: ground|subway, retreats}`` (the batch shape)."""
-    return {"unit": str(d.unit), "from": d.attacker_from, "via": d.via or "ground",
-            "retreats": list(d.retreats)}
-
-
 # ---- reading ----------------------------------------------------------------------------
 
 
-def initial_position(game_map: Any) -> MobtownPosition:
+def initial_position(game_map: GameMap) -> MobtownPosition:
     """The June 1919 weekend: a Gang on each home centre, Dons not yet placed (rule 6)."""
     pos = MobtownPosition(MPhase.parse(FIRST))
     for pid, power in game_map.powers.items():
         for kind, loc in power.starting_units:
-            pos.gangs[loc] = UnitState(pid, kind, loc)
+            pos.units[loc] = UnitState(pid, kind, loc)
         for home in power.home_centers:
             pos.centers[home] = pid
     return pos
 
 
-def _power(game_map: Any, name: Any) -> str:
+def _power(game_map: GameMap, name: Any) -> str:
     try:
         return game_map.power_id(str(name))
-    except Exception as exc:
+    except UnknownNameError as exc:
         raise PositionError(f"unknown mob {name!r}: {exc}") from None
 
 
-def _where(game_map: Any, text: Any) -> str:
+def _where(game_map: GameMap, text: Any) -> str:
     try:
         return game_map.lookup(str(text))
-    except Exception as exc:
+    except UnknownNameError as exc:
         raise PositionError(f"unknown space {text!r}: {exc}") from None
 
 
-def parse_unit(text: Any, game_map: Any) -> tuple[str, str, bool]:
+def parse_unit(text: Any, game_map: GameMap) -> tuple[str, str, bool]:
     """``"G Lex"`` / ``"D(Har) captive"`` -> (kind, province, marked captive)."""
     m = _UNIT.match(str(text))
     if not m or not m.group(2):
@@ -198,10 +169,9 @@ def _blocks(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     return block
 
 
-def position_from_data(data: Mapping[str, Any], game_map: Any, rules: Any = None
-                       ) -> MobtownPosition:
-    """Read the YAML/JSON shape (module docstring); raises PositionError.  The retreats of
-    dislodged Gangs are worked out with ``rules`` (default options if None)."""
+def read_position(data: Mapping[str, Any], game_map: GameMap) -> MobtownPosition:
+    """Read the YAML/JSON shape (module docstring); raises PositionError.  Dislodged Gangs
+    come without their retreats (the rules work them out)."""
     if not isinstance(data, Mapping):
         raise PositionError("a position must be a mapping with phase, units, centers, ...")
     if "phase" not in data:
@@ -215,10 +185,10 @@ def position_from_data(data: Mapping[str, Any], game_map: Any, rules: Any = None
             if kind == "G":
                 if prov == GAOL:
                     pos.gaol.append(power)
-                elif prov in pos.gangs:
+                elif prov in pos.units:
                     raise PositionError(f"two Gangs in {prov}")
                 else:
-                    pos.gangs[prov] = UnitState(power, "G", prov)
+                    pos.units[prov] = UnitState(power, "G", prov)
             else:
                 if power in pos.dons:
                     raise PositionError(f"{name} has two Dons ({pos.dons[power]}, {prov})")
@@ -261,12 +231,4 @@ def position_from_data(data: Mapping[str, Any], game_map: Any, rules: Any = None
                                                                   "disorder"))
     pos.rebuilt = frozenset(_power(game_map, p) for p in as_list(data.get("rebuilt_dons"),
                                                                  "rebuilt_dons"))
-    if pos.dislodged:
-        from mobadj.mobtown.rules import MobtownRules
-        from mobadj.mobtown.weekend import retreat_options
-
-        rules = rules or MobtownRules()
-        for prov, d in list(pos.dislodged.items()):
-            options = retreat_options(d, pos, game_map, rules)
-            pos.dislodged[prov] = Dislodged(d.unit, d.attacker_from, False, options, d.via)
     return pos

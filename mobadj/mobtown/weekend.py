@@ -7,31 +7,40 @@ Retreat options are written as a player orders them: ``Bgt`` (over ground), ``U-
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from mobadj.engine.adjustments import civil_disorder
-from mobadj.engine.position import Dislodged, UnitState
-from mobadj.engine.results import OrderResult, Outcome, Reason
-from mobadj.engine.topology import topology_for
+from mobadj.engine import (
+    Dislodged,
+    OrderInput,
+    OrderResult,
+    Outcome,
+    PhaseResult,
+    Reason,
+    UnitState,
+)
 from mobadj.mobtown.notation import PlaceDon
-from mobadj.mobtown.rules import GAOL, MobtownReason, MobtownRules
 from mobadj.mobtown.state import MobtownPosition
-from mobadj.orders.model import Build, Disband, Hold, Move, Remove, Retreat, Unit, Waive
+from mobadj.mobtown.terms import (
+    GAOL,
+    MAX_DONS,
+    MobtownReason,
+    Options,
+    ground_link,
+    mob_name,
+    subway_link,
+)
+from mobadj.orders.model import Build, Disband, Hold, Move, Remove, Retreat, Unit
 
-MAX_DONS = 6  # rule 3
-
-
-def _result(phase: Any, results: list, defaults: list, after: MobtownPosition,
-            events: list[str] | None = None) -> Any:
-    from mobadj.mobtown.turn import MobtownResult
-
-    return MobtownResult(phase, results, defaults, after, events=events or [])
+if TYPE_CHECKING:
+    from mobadj.board import GameMap
 
 
 # ---- June 1919 -----------------------------------------------------------------------------
 
 
-def place_dons(pos: MobtownPosition, pairs: list, game_map: Any) -> Any:
+def place_dons(pos: MobtownPosition, pairs: list[OrderInput], game_map: GameMap) -> PhaseResult:
     """Rule 6: each mob chooses the home centre its Don starts in (default: the first home
     centre in the rulebook's list, ruling 14)."""
     after = pos.copy()
@@ -55,50 +64,53 @@ def place_dons(pos: MobtownPosition, pairs: list, game_map: Any) -> Any:
             after.dons[owner] = prov
             results.append(OrderResult(owner, order, Outcome.SUCCEEDS))
     defaults = []
-    for pid, power in game_map.powers.items():
-        if pid not in after.dons and power.home_centers:
-            prov = power.home_centers[0]
+    for pid, mob in game_map.powers.items():
+        if pid not in after.dons and mob.home_centers:
+            prov = mob.home_centers[0]
             after.dons[pid] = prov
             defaults.append(OrderResult(pid, PlaceDon(Unit("D", prov)), Outcome.SUCCEEDS,
                                         MobtownReason.DEFAULT_PLACED))
-    return _result(pos.phase, results, defaults, after)
+    return PhaseResult(pos.phase, results, defaults, after)
 
 
 # ---- retreats --------------------------------------------------------------------------------
 
 
-def retreat_options(d: Dislodged, pos: MobtownPosition, game_map: Any,
-                    rules: MobtownRules) -> tuple[str, ...]:
+def retreat_options(d: Dislodged, occupied: Iterable[str], standoffs: Iterable[str],
+                    game_map: GameMap, options: Options) -> tuple[str, ...]:
     """Rule 5: retreats may use subways, never to the attacker's origin, and (option
     ``subway_retreats``) only by subway after an attack from under ground.  Rule 7: MTPD is
     open to a Gang next to it (the gaol holds any number, ruling 6) whenever a retreat over
     ground is allowed; no subway leads there, so after an attack from under ground it is
     closed by default and the Gang may disband (ruling 24)."""
     src = d.unit.location
-    under_only = d.via == "subway" and rules.subway_retreats == "subway_only"
+    under_only = d.via == "subway" and options.subway_retreats == "subway_only"
+    blocked = set(occupied) | set(standoffs)
     out: list[str] = []
     for dest in sorted(game_map.neighbours("G", src)):
         if dest == d.attacker_from:
             continue
         edge = game_map.edge("G", src, dest)
         if dest == GAOL:
-            if rules.ground_link(edge) and not under_only:
+            if ground_link(edge) and not under_only:
                 out.append(GAOL)
             continue
-        if dest in pos.gangs or dest in pos.standoffs:
+        if dest in blocked:
             continue
-        if rules.ground_link(edge) and not under_only:
+        if ground_link(edge) and not under_only:
             out.append(dest)
-        if rules.subway_link(edge):
+        if subway_link(edge):
             out.append(f"U-{dest}")
     return tuple(out)
 
 
-def _options(pos: MobtownPosition, d: Dislodged, game_map: Any, rules: MobtownRules):
-    return retreat_options(d, pos, game_map, rules)  # with this game's options
+def _options(pos: MobtownPosition, d: Dislodged, game_map: GameMap, options: Options
+             ) -> tuple[str, ...]:
+    return retreat_options(d, pos.units, pos.standoffs, game_map, options)
 
 
-def retreats(pos: MobtownPosition, pairs: list, game_map: Any, rules: MobtownRules) -> Any:
+def retreats(pos: MobtownPosition, pairs: list[OrderInput], game_map: GameMap,
+             options: Options) -> PhaseResult:
     """The weekend's retreats: a Gang that may retreat to MTPD may not disband (rule 7); one
     left without a valid retreat goes to gaol when it can, else disbands."""
     after = pos.copy()
@@ -116,8 +128,8 @@ def retreats(pos: MobtownPosition, pairs: list, game_map: Any, rules: MobtownRul
             continue
         d = pos.dislodged.get(unit.location)
         if d is None:
-            reason = Reason.NOT_DISLODGED if unit.location in pos.gangs else Reason.NO_UNIT
-            results.append(OrderResult(who, order, Outcome.INVALID, reason))
+            why = Reason.NOT_DISLODGED if unit.location in pos.units else Reason.NO_UNIT
+            results.append(OrderResult(who, order, Outcome.INVALID, why))
             continue
         owner = d.unit.power
         if power is not None and power != owner:
@@ -126,9 +138,9 @@ def retreats(pos: MobtownPosition, pairs: list, game_map: Any, rules: MobtownRul
         if unit.location in chosen:
             results.append(OrderResult(owner, order, Outcome.INVALID, Reason.DUPLICATE))
             continue
-        options = _options(pos, d, game_map, rules)
+        open_ = _options(pos, d, game_map, options)
         if isinstance(order, (Disband, Remove)):
-            if GAOL in options:  # rule 7
+            if GAOL in open_:  # rule 7
                 results.append(OrderResult(owner, order, Outcome.INVALID,
                                            MobtownReason.NO_DISBAND_GAOL))
                 continue
@@ -140,17 +152,17 @@ def retreats(pos: MobtownPosition, pairs: list, game_map: Any, rules: MobtownRul
             continue
         dest = order.destination
         option = f"U-{dest}" if order.via_subway else dest
-        if option not in options:
+        if option not in open_:
             edge = game_map.edge("G", unit.location, dest)
-            reason: Any = Reason.RETREAT_BLOCKED
+            blocked: StrEnum = Reason.RETREAT_BLOCKED
             if edge is not None and dest != d.attacker_from:
                 other = dest if order.via_subway else f"U-{dest}"
-                if other in options:
-                    reason = MobtownReason.RETREAT_ROUTE
+                if other in open_:
+                    blocked = MobtownReason.RETREAT_ROUTE
                 elif (not order.via_subway and d.via == "subway"
-                      and rules.subway_retreats == "subway_only"):
-                    reason = MobtownReason.RETREAT_OVERGROUND
-            results.append(OrderResult(owner, order, Outcome.INVALID, reason))
+                      and options.subway_retreats == "subway_only"):
+                    blocked = MobtownReason.RETREAT_OVERGROUND
+            results.append(OrderResult(owner, order, Outcome.INVALID, blocked))
             continue
         chosen[unit.location] = (len(results), option)
         results.append(None)
@@ -162,7 +174,7 @@ def retreats(pos: MobtownPosition, pairs: list, game_map: Any, rules: MobtownRul
     defaults: list[OrderResult] = []
     events: list[str] = []
     for prov, d in sorted(pos.dislodged.items()):
-        options = _options(pos, d, game_map, rules)
+        open_ = _options(pos, d, game_map, options)
         entry = chosen.get(prov)
         fate = ""  # "" disband, "gaol", or a province
         if entry is not None:
@@ -172,183 +184,139 @@ def retreats(pos: MobtownPosition, pairs: list, game_map: Any, rules: MobtownRul
             if not option:
                 results[idx] = OrderResult(d.unit.power, order, Outcome.SUCCEEDS)
             elif count.get(dest, 0) > 1:
-                fate = GAOL if GAOL in options else ""
-                why = MobtownReason.CLASH_GAOL if fate else Reason.RETREAT_CLASH
-                results[idx] = OrderResult(d.unit.power, order, Outcome.FAILS, why)
+                fate = GAOL if GAOL in open_ else ""
+                clash: StrEnum = MobtownReason.CLASH_GAOL if fate else Reason.RETREAT_CLASH
+                results[idx] = OrderResult(d.unit.power, order, Outcome.FAILS, clash)
             else:
                 results[idx] = OrderResult(d.unit.power, order, Outcome.SUCCEEDS)
                 fate = dest
         else:
-            fate = GAOL if GAOL in options else ""
-            reason = MobtownReason.TO_GAOL if fate else Reason.NO_ORDER_DISBANDED
+            fate = GAOL if GAOL in open_ else ""
+            gone: StrEnum = MobtownReason.TO_GAOL if fate else Reason.NO_ORDER_DISBANDED
             what = f"{d.unit} R {GAOL}" if fate else f"{d.unit} Disband"
-            defaults.append(OrderResult(d.unit.power, what, Outcome.SUCCEEDS, reason))
+            defaults.append(OrderResult(d.unit.power, what, Outcome.SUCCEEDS, gone))
         if fate == GAOL:
             after.gaol.append(d.unit.power)
             mob = game_map.powers[d.unit.power].name
             events.append(f"{mob}'s {d.unit} goes to gaol in MTPD for the rest of the game "
                           "(rule 7)")
         elif fate:
-            after.gangs[fate] = UnitState(d.unit.power, "G", fate)
+            after.units[fate] = UnitState(d.unit.power, "G", fate)
     after.gaol.sort()
-    return _result(pos.phase, [r for r in results if r is not None], defaults, after, events)
+    after.standoffs = frozenset()
+    return PhaseResult(pos.phase, [r for r in results if r is not None], defaults, after,
+                       events=events)
 
 
-# ---- adjustments -----------------------------------------------------------------------------
+# ---- adjustments (hooks of the engine's adjustment phase) -----------------------------------
 
 
-def _free_homes(pos: MobtownPosition, power: str, game_map: Any) -> list[str]:
+def _free_homes(pos: MobtownPosition, power: str, game_map: GameMap) -> list[str]:
     """Home centres the mob owns with no Gang in them (rule 3: "free")."""
     return [h for h in game_map.powers[power].home_centers
-            if pos.centers.get(h) == power and h not in pos.gangs]
+            if pos.centers.get(h) == power and h not in pos.units]
 
 
-def don_free(pos: MobtownPosition, power: str, prov: str, rules: MobtownRules) -> bool:
+def don_free(pos: MobtownPosition, power: str, prov: str, options: Options) -> bool:
     """Is home centre ``prov`` free for a new Don (rule 3, ruling 17)?  No enemy Gang there;
     with the ``don_needs_empty_home`` option no Gang at all."""
-    gang = pos.gangs.get(prov)
-    return gang is None or (gang.power == power and not rules.don_needs_empty_home)
+    gang = pos.units.get(prov)
+    return gang is None or (gang.power == power and not options.don_needs_empty_home)
 
 
-def _may_rebuild(pos: MobtownPosition, power: str, game_map: Any, rules: MobtownRules) -> bool:
+def _may_rebuild(pos: MobtownPosition, power: str, game_map: GameMap, options: Options) -> bool:
     return power not in pos.dons and len(pos.dons) < MAX_DONS and any(
-        pos.centers.get(h) == power and don_free(pos, power, h, rules)
+        pos.centers.get(h) == power and don_free(pos, power, h, options)
         for h in game_map.powers[power].home_centers)
 
 
-def balance(pos: MobtownPosition, power: str, rules: MobtownRules) -> int:
+def balance(pos: MobtownPosition, power: str, options: Options) -> int:
     """Centres minus units that count against supply (positive: builds)."""
     owned = sum(1 for o in pos.centers.values() if o == power)
-    return owned - pos.units_count(power, rules.gaol_counts_for_supply)
+    return owned - pos.units_count(power, options.gaol_counts_for_supply)
 
 
-def needs_adjustment(pos: MobtownPosition, game_map: Any, rules: MobtownRules) -> bool:
+def needs_adjustment(pos: MobtownPosition, game_map: GameMap, options: Options) -> bool:
     """Does any mob have a build, a removal, or a Don to rebuild?"""
-    for power in game_map.powers:
-        n = balance(pos, power, rules)
-        removable = any(u.power == power for u in pos.gangs.values()) or (
-            power in pos.rebuilt and power in pos.dons)
-        if n < 0 and removable:
-            return True
-        if n > 0 and _free_homes(pos, power, game_map):
-            return True
-        if _may_rebuild(pos, power, game_map, rules):
-            return True
-    return False
+    return any(_adjusts(pos, power, game_map, options) for power in game_map.powers)
 
 
-def adjustments(pos: MobtownPosition, pairs: list, game_map: Any, rules: MobtownRules) -> Any:
-    """Builds and removals; a Don is rebuilt on a free home centre only after he died, and
-    then counts against supply (rule 3) - a mob over its supply removes Gangs for him."""
-    after = pos.copy()
-    results: list[OrderResult] = []
-    taken: set[str] = set()
-    events: list[str] = []
-    # the Don first: he changes how many Gangs the mob may keep (rule 3)
-    dons = {i: _build_don(after, power, order, game_map, rules, events)
+def adjusting(pos: MobtownPosition, game_map: GameMap, options: Options) -> list[str]:
+    """The mobs with a build they can make, a Gang (or rebuilt Don) to remove, or a Don to
+    rebuild: the mobs due in an adjustment phase.  A mob short of units with no free home
+    centre, or over its supply with only gaoled Gangs (they stay, rule 7), has nothing to
+    order."""
+    return sorted(p for p in game_map.powers if _adjusts(pos, p, game_map, options))
+
+
+def _adjusts(pos: MobtownPosition, power: str, game_map: GameMap, options: Options) -> bool:
+    n = balance(pos, power, options)
+    if n < 0 and (any(u.power == power for u in pos.units.values())
+                  or (power in pos.rebuilt and power in pos.dons)):
+        return True
+    if n > 0 and _free_homes(pos, power, game_map):
+        return True
+    return _may_rebuild(pos, power, game_map, options)
+
+
+def retreat_choice(d: Dislodged) -> bool:
+    """Has a dislodged Gang anything to decide?  Not with no retreat open (it is disbanded),
+    nor when MTPD is its only retreat: it may not disband then (rule 7), so it is "forced to
+    retreat to MTPD" and goes to gaol whatever it is ordered (ruling 25)."""
+    return bool(d.retreats) and d.retreats != (GAOL,)
+
+
+def build_dons(after: MobtownPosition, pairs: list[OrderInput], game_map: GameMap,
+               options: Options, events: list[str]) -> dict[int, OrderResult]:
+    """The Don first: he changes how many Gangs the mob may keep (rule 3).  A Don is rebuilt
+    on a free home centre only after he died, and then counts against supply."""
+    return {i: _build_don(after, power, order, game_map, options, events)
             for i, (power, order) in enumerate(pairs)
             if isinstance(order, Build) and order.unit.kind == "D"}
-    left = {p: balance(after, p, rules) for p in game_map.powers}
-    for i, (power, order) in enumerate(pairs):
-        who = power or "?"
-        if i in dons:  # results stay in the order given
-            results.append(dons[i])
-            continue
-        if isinstance(order, Waive):
-            ok = left.get(who, 0) > 0
-            if ok:
-                left[who] -= 1
-            results.append(OrderResult(who, order, Outcome.SUCCEEDS if ok else Outcome.INVALID,
-                                       None if ok else Reason.NO_BUILDS))
-        elif isinstance(order, Build):
-            results.append(_build_gang(after, power, order, game_map, left, taken))
-        elif isinstance(order, (Remove, Disband)):
-            results.append(_remove(after, power, order, left, taken))
-        else:
-            results.append(OrderResult(who, order, Outcome.INVALID, MobtownReason.WRONG_PHASE))
-    defaults: list[OrderResult] = []
-    topo = topology_for(game_map)
-    for power, n in sorted(left.items()):
-        if n >= 0:
-            continue
-        board = after.board()
-        for u in civil_disorder(board, power, -n, taken, topo):
-            after.gangs.pop(u.province, None)
-            taken.add(u.province)
-            defaults.append(OrderResult(power, f"Remove {u}", Outcome.SUCCEEDS,
-                                        Reason.CIVIL_DISORDER))
-    return _result(pos.phase, results, defaults, after, events)
 
 
-def _build_don(after: MobtownPosition, power: str | None, order: Build, game_map: Any,
-               rules: MobtownRules, events: list[str]) -> OrderResult:
+def _build_don(after: MobtownPosition, power: str | None, order: Build, game_map: GameMap,
+               options: Options, events: list[str]) -> OrderResult:
     prov = order.unit.location
     owner = power or after.centers.get(prov) or "?"
-    bad = lambda reason: OrderResult(owner, order, Outcome.INVALID, reason)  # noqa: E731
+
+    def bad(reason: MobtownReason) -> OrderResult:
+        return OrderResult(owner, order, Outcome.INVALID, reason)
+
     if owner in after.dons:
         return bad(MobtownReason.DON_ALIVE)
     if owner not in game_map.powers or prov not in game_map.powers[owner].home_centers \
             or after.centers.get(prov) != owner:
         return bad(MobtownReason.NOT_HOME)
-    if not don_free(after, owner, prov, rules):
+    if not don_free(after, owner, prov, options):
         return bad(MobtownReason.NOT_FREE)
     if len(after.dons) >= MAX_DONS:
         return bad(MobtownReason.SIX_DONS)
     after.dons[owner] = prov
     after.rebuilt = after.rebuilt | {owner}
-    events.append(f"{game_map.powers[owner].name} elects a new Don in {prov}; he needs a "
+    events.append(f"{mob_name(game_map, owner)} elects a new Don in {prov}; he needs a "
                   "supply centre (rule 3)")
     return OrderResult(owner, order, Outcome.SUCCEEDS)
 
 
-def _build_gang(after: MobtownPosition, power: str | None, order: Build, game_map: Any,
-                left: dict[str, int], taken: set[str]) -> OrderResult:
-    prov = order.unit.location
-    owner = power or after.centers.get(prov) or "?"
-    bad = lambda reason: OrderResult(owner, order, Outcome.INVALID, reason)  # noqa: E731
-    if left.get(owner, 0) <= 0:
-        return bad(Reason.NO_BUILDS)
-    if owner not in game_map.powers or prov not in game_map.powers[owner].home_centers:
-        return bad(Reason.NOT_HOME)
-    if after.centers.get(prov) != owner:
-        return bad(Reason.NOT_OWNED)
-    if prov in after.gangs or prov in taken:
-        return bad(Reason.OCCUPIED)
-    left[owner] -= 1
-    taken.add(prov)
-    after.gangs[prov] = UnitState(owner, "G", prov)
-    return OrderResult(owner, order, Outcome.SUCCEEDS)
-
-
-def _remove(after: MobtownPosition, power: str | None, order: Any, left: dict[str, int],
-            taken: set[str]) -> OrderResult:
+def remove_order(after: MobtownPosition, power: str | None, order: Remove | Disband,
+                 left: dict[str, int]) -> OrderResult | None:
+    """A gaoled Gang stays (rule 7); a rebuilt Don may be removed for a Gang's sake (rule 3);
+    None for a Gang, which the engine removes."""
     prov = order.unit.location
     who = power or "?"
     if prov == GAOL:
         return OrderResult(who, order, Outcome.INVALID, MobtownReason.GAOL_STAYS)
-    if order.unit.kind == "D":
-        owner = power or next((p for p, w in after.dons.items() if w == prov), "?")
-        if after.dons.get(owner) != prov:
-            return OrderResult(owner, order, Outcome.INVALID, Reason.NO_UNIT)
-        if owner not in after.rebuilt:
-            return OrderResult(owner, order, Outcome.INVALID, MobtownReason.DON_FREE)
-        if left.get(owner, 0) >= 0:
-            return OrderResult(owner, order, Outcome.INVALID, Reason.NO_BUILDS)
-        del after.dons[owner]
-        after.rebuilt = after.rebuilt - {owner}
-        left[owner] += 1
-        return OrderResult(owner, order, Outcome.SUCCEEDS)
-    unit = after.gangs.get(prov)
-    owner = power or (unit.power if unit else "?")
-    if unit is None:
+    if order.unit.kind != "D":
+        return None
+    owner = power or next((p for p, w in after.dons.items() if w == prov), "?")
+    if after.dons.get(owner) != prov:
         return OrderResult(owner, order, Outcome.INVALID, Reason.NO_UNIT)
-    if unit.power != owner:
-        return OrderResult(owner, order, Outcome.INVALID, Reason.NOT_OWNER)
-    if prov in taken:
-        return OrderResult(owner, order, Outcome.INVALID, Reason.DUPLICATE)
+    if owner not in after.rebuilt:
+        return OrderResult(owner, order, Outcome.INVALID, MobtownReason.DON_FREE)
     if left.get(owner, 0) >= 0:
         return OrderResult(owner, order, Outcome.INVALID, Reason.NO_BUILDS)
-    del after.gangs[prov]
-    taken.add(prov)
+    del after.dons[owner]
+    after.rebuilt = after.rebuilt - {owner}
     left[owner] += 1
     return OrderResult(owner, order, Outcome.SUCCEEDS)

@@ -12,8 +12,8 @@ replaced here (too many builds is DATC 4.D.4-4.D.5, a rule option of the adjudic
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple
 
 from mobadj.orders.errors import OrderError
 from mobadj.orders.model import UNKNOWN_KIND, Build, Unit
@@ -39,6 +39,38 @@ def check_rule(value: object) -> str:
     return text
 
 
+def split_rule(options: Any) -> tuple[Any, str]:
+    """A batch line's ``options`` without ``duplicate_orders`` (an order-reading option, not a
+    rule of the adjudicator), and its value (default ``last``); ValueError for a bad value."""
+    if not isinstance(options, Mapping) or "duplicate_orders" not in options:
+        return options, "last"
+    rest = {k: v for k, v in options.items() if k != "duplicate_orders"}
+    return rest, check_rule(options["duplicate_orders"])
+
+
+class _Given(NamedTuple):
+    """An order as a batch line gives it: its power, the order and the text it was read from
+    (``line`` is its index among the line's orders)."""
+
+    power: str | None
+    order: Any
+    line: int
+    column: int
+    text: str
+
+
+def replaced_orders(pairs: Sequence[tuple[str | None, Any]],
+                    texts: Sequence[str]) -> dict[int, str]:
+    """Orders given as (power, order) pairs, ``texts[i]`` the text ``pairs[i]`` was read from
+    (one ``mobadj batch`` line's orders): the index of each order a later one replaces ->
+    why, as the batch reports it."""
+    given = [_Given(power, order, i, 1, text)
+             for i, ((power, order), text) in enumerate(zip(pairs, texts, strict=True))]
+    _kept, replaced = last_order_wins(given)
+    return {w.replaced.line: f"replaced by the later order {w.by.text!r} for the same unit"
+            for w in replaced}
+
+
 def _same_unit(a: Any, b: Any) -> bool:
     """Whether two parsed orders command the same unit (see the module's docstring)."""
     ua, ub = a.order.unit, b.order.unit
@@ -47,13 +79,13 @@ def _same_unit(a: Any, b: Any) -> bool:
 
 
 def last_order_wins(orders: Sequence[Any], where: Callable[[Any], str] | None = None
-                    ) -> tuple[list[Any], list[OrderError]]:
+                    ) -> tuple[list[Any], list[ReplacedOrder]]:
     """``orders`` (ParsedOrder-like: power, order, line, column, text) without those a later
     order replaces, and one :class:`ReplacedOrder` warning for each.  ``where(parsed)`` may
     name the file of an order, for orders read from several files."""
     kept: list[Any] = []
     by_province: dict[str, list[int]] = {}
-    warnings: list[OrderError] = []
+    warnings: list[ReplacedOrder] = []
     for parsed in orders:
         unit = getattr(parsed.order, "unit", None)
         if not isinstance(unit, Unit) or isinstance(parsed.order, Build):

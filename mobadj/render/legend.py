@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from mobadj.render.ink import (
@@ -37,7 +38,7 @@ def draw_legend(s: SvgWriter, game_map: Any, view: BoardView, style: Style,
     top = h - style.margin - style.legend_h + 14
     x = style.margin
     if part != "mobs":
-        s.text(x, top + 6, "Mobs" if game_map.calendar == "mobtown" else "Powers", 13,
+        s.text(x, top + 6, _rules(game_map).power_word, 13,
                text_anchor="start", font_weight="bold")
     if part != "key":
         _mob_lines(s, game_map, view, x, top)
@@ -106,9 +107,22 @@ def _key(s: SvgWriter, game_map: Any, style: Style, x: float, top: float, h: flo
         iy = top + 22 + (i % per_col) * 18.5
         key_symbol(s, key, ix + 12, iy)
         s.text(ix + 30, iy + 4, text, 11, text_anchor="start")
-    s.text(style.margin, h - 10, "Mobtown II board: a reconstruction (docs/mobtown-map.md)"
-           if game_map.name == "mobtown2" else game_map.title, 9.5, text_anchor="start",
-           fill="#7a7060", font_style="italic")
+    s.text(style.margin, h - 10, _rules(game_map).picture_note or game_map.title, 9.5,
+           text_anchor="start", fill="#7a7060", font_style="italic")
+
+
+def _rules(game_map: Any) -> Any:
+    """The rules class of the map (its legend heading and footnote), from the registry; the
+    standard rules for a map object the registry does not know."""
+    from mobadj.engine import Rules, VariantError, rules_class
+
+    try:
+        return rules_class(game_map)
+    except VariantError as exc:  # drawn anyway, with the standard words
+        logging.getLogger("mobadj.render").warning("%s", exc)
+        return Rules
+    except AttributeError:  # not a loaded map (a test's stand-in): the standard words
+        return Rules
 
 
 def key_symbol(s: SvgWriter, key: str, x: float, y: float) -> None:

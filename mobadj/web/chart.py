@@ -42,7 +42,8 @@ def centre_chart(story: Story, current: int | None = None) -> str:
     every = max(1, math.ceil(len(starts) / 10))  # at most ten labels under the axis
     for j, (i, group) in enumerate(starts):
         if j % every == 0:
-            label = group if story.kind != "mobtown2" else f"{group[:3]} {group[-4:]}"
+            first, *rest = group.split()  # "July 1919" -> "Jul 1919"; "1901" stays
+            label = " ".join([first[:3], *rest]) if rest else group
             out.append(f'<text x="{x(i):.1f}" y="{H - 8}" text-anchor="middle">'
                        f'{escape(label)}</text>')
     if current is not None and 0 <= current < n:

@@ -33,16 +33,6 @@ from mobadj.web.story import Step, Story, build, card_step_table
 
 TEMPLATES = Path(__file__).with_name("templates")
 STATIC = Path(__file__).with_name("static")
-MOBTOWN_LEGEND = (
-    ("G", "a Gang (the number of a mob's Gangs is limited by its centres)"),
-    ("D", "a Don, the mob's boss; a captured Don stands with another mob's Gang"),
-    ("○", "a supply centre; filled in its owner's colour"),
-    ("MTPD", "the gaol (Mobtown Police Department): a Gang retreats there, never moves"),
-    ("highway", "yellow roads: crossing one needs one more support"),
-    ("U", "a subway station: a Gang travels G(Tam)-U-Ext from station to station"),
-    ("water", "blue spaces: Gangs swim across"),
-    ("→", "a move that succeeded; dashed: one that failed; dotted: a support"),
-)
 
 
 @dataclass
@@ -190,7 +180,7 @@ class Site:
             has_map=story.board and pictures.can_draw(story.kind),
             orders=self._orders_by_power(story, step), press=press.get(step.id, []),
             chart=Markup(centre_chart(story, i)), calendar=self._calendar(story),
-            position=self._position(story, step), legend=MOBTOWN_LEGEND,
+            position=self._position(story, step),
             names={p.id: p.name for p in story.powers})
 
     def map_svg(self, name: str, sid: str) -> str | None:

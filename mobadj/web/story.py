@@ -11,19 +11,16 @@ press is the press sent to everyone, from :meth:`Store.broadcast_press`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from mobadj.judge.hosts import Host
 from mobadj.web.links import step_id
 
-_STANDARD_PHASE = re.compile(r"^([SFW])(\d{4})([MRA])$")
-_MOBTOWN_PHASE = re.compile(r"^(\d{4})-(\d{2})-(?:(START)|W([1-4])-([MRA]))$")
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-           "September", "October", "November", "December")
-_SEASONS = {"S": "Spring", "F": "Fall", "W": "Winter"}
-_KINDS = {"M": "", "R": " retreats", "A": " adjustments"}
 _ACTED = re.compile(r"^P\d+: (moved|no command; .*)$")
+#: the pages' headings (a map's rules may word them their own way: ``Rules.page_words``)
+WORDS = {"news": "What happened", "calendar": "All phases", "legend": "The map's legend"}
 
 
 @dataclass(frozen=True)
@@ -37,15 +34,6 @@ class OrderLine:
     default: bool = False  # the rules' default for a missing order
 
 
-@dataclass(frozen=True)
-class Don:
-    """Mobtown II: a mob's Don, where he stands and whether he is free."""
-
-    mob: str
-    space: str
-    captor: str | None
-
-
 @dataclass
 class Step:
     """One phase of the game as the pages show it."""
@@ -53,7 +41,7 @@ class Step:
     id: str
     phase: str
     label: str
-    group: str  # the calendar's group: the year, or the month and year in Mobtown
+    group: str  # the calendar's group: the year, or the month and year (the map's calendar)
     short: str  # its place in the group: "Spring", "Fall retreats", "Week 2"
     adjudicated: bool
     final: bool = False  # the position after the last phase of a finished game
@@ -63,8 +51,7 @@ class Step:
     events: list[str] = field(default_factory=list)  # public events of the phase
     table: str = ""  # card games: the public table after the move; others: the status
     log: list[str] = field(default_factory=list)  # card games: the public log so far
-    dons: list[Don] = field(default_factory=list)
-    gaol: dict[str, int] = field(default_factory=dict)
+    tables: list[Any] = field(default_factory=list)  # the rules' PageTables (board games)
     result_id: int | None = None
 
     @property
@@ -87,7 +74,7 @@ class Story:
 
     kind: str
     title: str
-    board: bool  # drawn on a map (Diplomacy, Mobtown II)
+    board: bool  # drawn on a map (any map game)
     cards: bool
     steps: list[Step]
     powers: list[Power]
@@ -95,6 +82,8 @@ class Story:
     scores: list[Any] = field(default_factory=list)  # card games: final ScoreRows
     seed: Any = None  # card games: the SeedCheck, once over
     commitment: str | None = None  # card games: the seed's commitment, from the start
+    words: Mapping[str, str] = field(default_factory=lambda: WORDS)  # the pages' headings
+    legend: tuple[tuple[str, str], ...] = ()  # the key to the map: (symbol, meaning)
 
     def index_of(self, sid: str) -> int | None:
         for i, s in enumerate(self.steps):
@@ -103,19 +92,34 @@ class Story:
         return None
 
 
-def calendar_place(kind: str, phase: str) -> tuple[str, str]:
-    """(group, short) of a phase for the calendar: ``("1901", "Fall retreats")``,
-    ``("July 1919", "Week 2")``; other games are one group."""
-    m = _STANDARD_PHASE.match(phase)
-    if m:
-        return m.group(2), _SEASONS[m.group(1)] + _KINDS[m.group(3)]
-    m = _MOBTOWN_PHASE.match(phase)
-    if m:
-        month = f"{_MONTHS[int(m.group(2)) - 1]} {m.group(1)}"
-        if m.group(3):
-            return month, "Don placement"
-        return month, f"Week {m.group(4)}" + _KINDS[m.group(5)]
+def one_group(phase: str) -> tuple[str, str]:
+    """The calendar place of a phase in a game without a calendar: one group."""
     return "", phase
+
+
+def calendar_place(rules: Any) -> Callable[[str], tuple[str, str]]:
+    """(group, short) of a phase by a map's calendar (the phase's ``place()``):
+    ``("1901", "Fall retreats")``, ``("July 1919", "Week 2")``."""
+
+    def place(phase: str) -> tuple[str, str]:
+        try:
+            return rules.calendar.parse(phase).place()
+        except ValueError:  # not a phase of this calendar (PositionError is a ValueError)
+            return one_group(phase)
+
+    return place
+
+
+def phase_name(rules: Any) -> Callable[[str], str]:
+    """The long name of a phase by a map's calendar (``Fall 1901 Retreats (F1901R)``)."""
+
+    def name(phase: str) -> str:
+        try:
+            return f"{rules.calendar.parse(phase).long_name()} ({phase})"
+        except ValueError:
+            return phase
+
+    return name
 
 
 def build(game: Any, results: list[dict[str, Any]], host: Host) -> Story:
@@ -140,16 +144,19 @@ def _unique(steps: list[Step]) -> list[Step]:
     return steps
 
 
-def _step(kind: str, phase: str, label: str, adjudicated: bool, **more: Any) -> Step:
-    group, short = calendar_place(kind, phase)
+def _step(place: Callable[[str], tuple[str, str]], phase: str, label: str, adjudicated: bool,
+          **more: Any) -> Step:
+    group, short = place(phase)
     return Step(step_id(phase), phase, label, group, short, adjudicated, **more)
 
 
-# -- Diplomacy and Mobtown II ---------------------------------------------------------------
+# -- map games (the map's rules say what differs) ----------------------------------------------
 
 
 def _board(game: Any, results: list[dict[str, Any]], host: Any) -> Story:
     gm = host.game_map
+    rules = host.rules
+    place = calendar_place(rules)
     powers = [Power(pid, p.name, p.colour or "#555555") for pid, p in gm.powers.items()]
     names = {p.id: p.name for p in powers}
     steps: list[Step] = []
@@ -157,19 +164,22 @@ def _board(game: Any, results: list[dict[str, Any]], host: Any) -> Story:
         data = r["report"].get("data") or {}
         orders = [_order(d) for d in data.get("results") or []]
         orders += [_order(d, default=True) for d in data.get("defaults") or []]
-        step = _step(host.kind, r["phase"], host.phase_label(r["state_before"]), True,
-                     position=r["state_before"]["position"], orders=orders,
-                     events=[str(e) for e in data.get("events") or []],
-                     notes=_board_notes(data, names), result_id=r["id"])
-        steps.append(_mobtown(step) if host.kind == "mobtown2" else step)
+        position = r["state_before"]["position"]
+        steps.append(_step(place, r["phase"], host.phase_label(r["state_before"]), True,
+                           position=position, orders=orders,
+                           events=[str(e) for e in data.get("events") or []],
+                           notes=_board_notes(data, names, phase_name(rules)),
+                           result_id=r["id"],
+                           tables=rules.page_tables(position or {}, names)))
     state = game.state
     if state is not None:
         over = game.status == "ended"
         label = "Final position" if over else host.phase_label(state)
-        step = _step(host.kind, host.phase(state), label, False, final=over,
-                     position=state["position"])
-        steps.append(_mobtown(step) if host.kind == "mobtown2" else step)
-    story = Story(host.kind, host.title, True, False, _unique(steps), powers)
+        steps.append(_step(place, host.phase(state), label, False, final=over,
+                           position=state["position"],
+                           tables=rules.page_tables(state["position"] or {}, names)))
+    story = Story(host.kind, host.title, True, False, _unique(steps), powers,
+                  words=WORDS | dict(rules.page_words), legend=tuple(rules.page_legend))
     if game.status == "ended":
         story.outcome = _board_outcome(results, steps, names)
     return story
@@ -180,7 +190,8 @@ def _order(d: dict[str, Any], default: bool = False) -> OrderLine:
                      str(d.get("result", "")), d.get("reason"), default)
 
 
-def _board_notes(data: dict[str, Any], names: dict[str, str]) -> list[str]:
+def _board_notes(data: dict[str, Any], names: dict[str, str],
+                 label: Callable[[str], str] = str) -> list[str]:
     notes = []
     after = data.get("position") or {}
     for power, lst in sorted((after.get("dislodged") or {}).items()):
@@ -188,6 +199,12 @@ def _board_notes(data: dict[str, Any], names: dict[str, str]) -> list[str]:
             where = ", ".join(d.get("retreats") or []) or "nowhere: it is disbanded"
             notes.append(f"Dislodged: {names.get(power, power)} {d.get('unit')} (attacked "
                          f"from {d.get('from')}) may retreat to {where}.")
+    for power, units in sorted((data.get("destroyed") or {}).items()):
+        for unit in units:
+            notes.append(f"Disbanded at once: {names.get(power, power)} {unit} was dislodged "
+                         "with no retreat open.")
+    for phase in data.get("skipped") or []:
+        notes.append(f"{label(str(phase))} skipped: nobody had anything to decide.")
     for prov, old, new in data.get("centre_changes") or []:
         notes.append(f"{prov}: {names.get(old, old) if old else 'neutral'} → "
                      f"{names.get(new, new)}")
@@ -206,27 +223,6 @@ def _board_outcome(results: list[dict[str, Any]], steps: list[Step],
         return (f"{names.get(winner, winner)} wins with {counts.get(winner, 0)} supply "
                 f"centres. Final centres: {table}.")
     return f"The game is over (ended by the GM). Final centres: {table}."
-
-
-def _mobtown(step: Step) -> Step:
-    """Dons (free or captive) and the gaol of the step's position."""
-    units = (step.position or {}).get("units") or {}
-    gangs: dict[str, str] = {}
-    for power, lst in units.items():
-        for u in lst:
-            kind, _, where = str(u).partition(" ")
-            if kind == "G":
-                gangs[where.strip()] = power
-    for power, lst in sorted(units.items()):
-        for u in lst:
-            kind, _, rest = str(u).partition(" ")
-            space = rest.replace("captive", "").strip()
-            if kind == "D":
-                captor = gangs.get(space) if "captive" in rest else None
-                step.dons.append(Don(power, space, captor if captor != power else None))
-            elif kind == "G" and space == "MTPD":
-                step.gaol[power] = step.gaol.get(power, 0) + 1
-    return step
 
 
 # -- card games -------------------------------------------------------------------------------
@@ -282,10 +278,10 @@ def card_step_table(kind: str, step: Step, state_after: dict[str, Any]) -> None:
 
 def _generic(game: Any, results: list[dict[str, Any]], host: Host) -> Story:
     """A game the pages know nothing of: each phase's published report, the public status."""
-    steps = [_step(host.kind, r["phase"], r["phase"], True, result_id=r["id"],
+    steps = [_step(one_group, r["phase"], r["phase"], True, result_id=r["id"],
                    table=str(r["report"].get("text", ""))) for r in results]
     if game.state is not None:
         phase = host.phase(game.state)
-        steps.append(_step(host.kind, phase, host.phase_label(game.state), False,
+        steps.append(_step(one_group, phase, host.phase_label(game.state), False,
                            final=game.status == "ended", table=host.status(game.state, None)))
     return Story(host.kind, host.title, False, False, _unique(steps), [])

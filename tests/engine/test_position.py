@@ -16,6 +16,12 @@ def test_phase_names_round_trip() -> None:
     assert Phase.parse("w1901a").long_name() == "Winter 1901 Adjustments"
 
 
+def test_a_phase_has_its_place_in_the_game_pages_calendar() -> None:
+    assert Phase.parse("S1901M").place() == ("1901", "Spring")
+    assert Phase.parse("F1902R").place() == ("1902", "Fall retreats")
+    assert Phase.parse("W1903A").place() == ("1903", "Winter adjustments")
+
+
 @pytest.mark.parametrize("bad", ["1901", "S1901", "S1901X", "X1901M", "S1901A"])
 def test_bad_phases_are_refused_with_the_expected_shape(bad: str) -> None:
     with pytest.raises(PositionError, match="phase"):
@@ -58,14 +64,14 @@ def test_bad_positions_say_what_is_wrong(data, message) -> None:
 
 def test_centres_do_not_change_after_spring() -> None:
     res = play({"FRANCE": ["A BUR"]}, "FRANCE: A BUR - BEL", centers={"FRANCE": ["PAR"]})
-    assert "BEL" not in res.position.centers and not res.centre_changes
+    assert "BEL" not in res.position.centers and not res.center_changes
     assert str(res.next_phase) == "F1901M"
 
 
 def test_centres_change_after_fall_movement_without_retreats() -> None:
     res = play({"FRANCE": ["A BUR"]}, "FRANCE: A BUR - BEL", phase="F1901M",
                centers={"FRANCE": ["PAR"]})
-    assert res.centre_changes == [("BEL", None, "FRANCE")]
+    assert res.center_changes == [("BEL", None, "FRANCE")]
     assert str(res.next_phase) == "W1901A"  # two centres, one unit: a build
 
 
@@ -73,7 +79,7 @@ def test_centres_wait_for_fall_retreats() -> None:
     res = play({"FRANCE": ["A BUR", "A PIC"], "ENGLAND": ["A BEL"]},
                "FRANCE: A BUR - BEL\nFRANCE: A PIC S A BUR - BEL", phase="F1901M",
                centers={"ENGLAND": ["BEL"]})
-    assert res.centre_changes == [] and res.position.centers["BEL"] == "ENGLAND"
+    assert res.center_changes == [] and res.position.centers["BEL"] == "ENGLAND"
     assert str(res.next_phase) == "F1901R"
     after = play(res.position.to_data()["units"], "ENGLAND: A BEL - HOL", phase="F1901R",
                  centers={"ENGLAND": ["BEL"]}, dislodged=res.position.to_data()["dislodged"])
@@ -98,6 +104,6 @@ def test_winter_is_skipped_when_builds_have_no_free_home_centre() -> None:
     # France gains Belgium but its home centres are all occupied: nothing to do in winter.
     res = play({"FRANCE": ["A BUR", "A PAR", "F BRE", "A MAR"]}, "FRANCE: A BUR - BEL",
                phase="F1901M", centers={"FRANCE": ["PAR", "BRE", "MAR", "SPA"]})
-    assert res.centre_changes == [("BEL", None, "FRANCE")]
+    assert res.center_changes == [("BEL", None, "FRANCE")]
     assert len(res.position.centers_of("FRANCE")) == 5  # one build due, nowhere to build
     assert str(res.next_phase) == "S1902M"

@@ -5,10 +5,9 @@ from __future__ import annotations
 import pytest
 
 from mobadj.board.loader import load_map
+from mobadj.engine import adjudicate, position_from_data
 from mobadj.mobtown.notation import parse_mobtown_orders
 from mobadj.mobtown.rules import MobtownRules
-from mobadj.mobtown.state import position_from_data
-from mobadj.mobtown.turn import adjudicate
 
 
 @pytest.fixture(scope="session")

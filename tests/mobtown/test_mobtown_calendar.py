@@ -51,3 +51,10 @@ def test_phases_compare_in_playing_order():
              "1919-07-W2-A", "1919-07-W3-M", "1920-01-W1-M"]
     phases = [MPhase.parse(t) for t in order]
     assert sorted(reversed(phases)) == phases
+
+
+def test_a_phase_has_its_place_in_the_game_pages_calendar():
+    assert MPhase.parse("1919-06-START").place() == ("June 1919", "Don placement")
+    assert MPhase.parse("1919-07-W2-M").place() == ("July 1919", "Week 2")
+    assert MPhase.parse("1920-01-W4-R").place() == ("January 1920", "Week 4 retreats")
+    assert MPhase.parse("1919-12-W2-A").place() == ("December 1919", "Week 2 adjustments")

@@ -6,9 +6,8 @@ from pathlib import Path
 
 import yaml
 
+from mobadj.engine import adjudicate, position_from_data
 from mobadj.mobtown.notation import parse_mobtown_orders
-from mobadj.mobtown.state import position_from_data
-from mobadj.mobtown.turn import adjudicate
 
 ORDERS = Path(__file__).resolve().parents[2] / "orders" / "mobtown2"
 

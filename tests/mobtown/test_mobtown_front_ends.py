@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from mobadj.batch import run_case
 from mobadj.cli import main
+from mobadj.engine import rules_for
 
 ROOT = Path(__file__).resolve().parents[2]
 ORDERS = ROOT / "orders" / "mobtown2"
@@ -104,3 +105,43 @@ def test_adjudicate_cli_json_and_options():
     bad = CliRunner().invoke(main, ["adjudicate", "--map", "mobtown2", "--option", "x=1",
                                     str(ORDERS / "example-b.yaml")])
     assert bad.exit_code != 0 and "unknown Mobtown option" in bad.output
+
+
+def test_batch_last_order_wins_as_on_the_standard_map():
+    case = {"id": "d", "map": "mobtown2", "phase": "1919-07-W1-M",
+            "units": {"capone": ["G Mic", "G Cit"]},
+            "orders": {"capone": ["G(Mic)-Mem", "G(Cit) & G(Mic) H", "G(Mic)-U-P49"]}}
+    out = run_case(case)
+    assert out["orders"] == [
+        {"power": "capone", "order": "G(Mic)-Mem", "result": "invalid",
+         "reason": "replaced by the later order 'G(Cit) & G(Mic) H' for the same unit"},
+        {"power": "capone", "order": "G(Cit) & G(Mic) H", "result": "succeeds", "reason": None,
+         "part": "G Cit H"},
+        {"power": "capone", "order": "G(Cit) & G(Mic) H", "result": "invalid",
+         "reason": "replaced by the later order 'G(Mic)-U-P49' for the same unit",
+         "part": "G Mic H"},
+        {"power": "capone", "order": "G(Mic)-U-P49", "result": "succeeds", "reason": None}]
+    assert out["units"]["capone"] == ["G Cit", "G P49"] and out["errors"] == []
+    first = run_case({**case, "options": {"duplicate_orders": "first",
+                                          "captive_don_helps": True}})
+    assert [o["result"] for o in first["orders"]] == ["succeeds", "succeeds", "invalid",
+                                                       "invalid"]
+    assert first["orders"][3]["reason"] == "unit already ordered"
+    assert first["units"]["capone"] == ["G Cit", "G Mem"]
+    bad = run_case({**case, "options": {"duplicate_orders": "never"}})
+    assert bad["errors"] == ["duplicate_orders must be last or first, not 'never'"]
+
+
+def test_game_page_table_of_the_dons_and_the_gaol():
+    rules = rules_for("mobtown2")
+    names = {"capone": "Al Capone", "lepke": "Lepke", "luciano": "Lucky Luciano"}
+    data = {"units": {"capone": ["G Har", "G Lex", "D Lex"], "lepke": ["D Har captive"],
+                      "luciano": ["G MTPD", "G MTPD", "D WCP"]}}
+    (table,) = rules.page_tables(data, names)
+    assert (table.title, table.columns) == ("Dons and the gaol", ("Mob", "Don"))
+    assert table.rows == (("Al Capone", "Lex"), ("Lepke", "Har — captive of Al Capone"),
+                          ("Lucky Luciano", "WCP"))
+    assert table.note == "In gaol (MTPD): Lucky Luciano 2 Gangs."
+    assert rules.page_tables({"units": {}}, names) == []
+    assert rules_for("standard").page_tables(data, names) == []
+    assert rules.page_words["calendar"] == "Calendar" and rules.page_legend

@@ -4,28 +4,26 @@ from __future__ import annotations
 
 import random
 
+from mobadj.engine import adjudicate, initial_position, position_from_data
 from mobadj.mobtown.notation import CementOvercoat, PlaceDon
-from mobadj.mobtown.rules import GAOL, MobtownRules
-from mobadj.mobtown.state import initial_position, position_from_data
-from mobadj.mobtown.turn import adjudicate
+from mobadj.mobtown.terms import GAOL, ground_link, subway_link
 from mobadj.orders.model import Build, Disband, Hold, Move, SupportHold, Unit
 
 
 def _movement_orders(pos, mt, rng):
     orders = []
-    rules = MobtownRules()
-    for prov, gang in sorted(pos.gangs.items()):
+    for prov, gang in sorted(pos.units.items()):
         nbs = sorted(n for n in mt.neighbours("G", prov) if n != GAOL)
         roll = rng.random()
         if roll < 0.6 and nbs:
             dest = rng.choice(nbs)
             edge = mt.edge("G", prov, dest)
-            under = not rules.ground_link(edge) or (rules.subway_link(edge) and rng.random() < .5)
+            under = not ground_link(edge) or (subway_link(edge) and rng.random() < .5)
             with_don = prov in pos.dons.values() and rng.random() < 0.7
             orders.append((gang.power, Move(Unit("G", prov), dest, via_subway=under,
                                             with_don=with_don)))
         elif roll < 0.8:
-            friends = [p for p in nbs if p in pos.gangs]
+            friends = [p for p in nbs if p in pos.units]
             if friends:
                 orders.append((gang.power, SupportHold(Unit("G", prov), Unit("G", friends[0]))))
         else:
@@ -49,7 +47,7 @@ def _adjust_orders(pos, mt):
     orders = []
     for pid, power in mt.powers.items():
         for home in power.home_centers:
-            if pos.centers.get(home) == pid and home not in pos.gangs:
+            if pos.centers.get(home) == pid and home not in pos.units:
                 kind = "D" if pid not in pos.dons else "G"
                 orders.append((pid, Build(Unit(kind, home))))
     return orders
@@ -82,7 +80,7 @@ def test_random_games_keep_the_invariants(mt):
             pos = result.position
             assert len(pos.dons) <= 6  # rule 3
             assert len(pos.centers) <= 32
-            assert all(p in mt.provinces and p != GAOL for p in pos.gangs)
+            assert all(p in mt.provinces and p != GAOL for p in pos.units)
             assert position_from_data(pos.to_data(), mt).to_data() == pos.to_data()
             if pos.phase.is_movement:
                 orders = _movement_orders(pos, mt, rng)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from mobadj.engine import position_from_data
 from mobadj.engine.position import PositionError
 from mobadj.mobtown.rules import MobtownReason as R
 from mobadj.mobtown.rules import MobtownRules
-from mobadj.mobtown.state import position_from_data
 
 # ---- rule 0: the regular rules apply ---------------------------------------------------------
 
@@ -251,7 +251,8 @@ def test_rule5_unequal_gangs_both_under_ground_fight(play):
     p = play({"babyface": ["G Pla"], "luciano": ["G Sun", "G 5th"]},
              "Baby Face: G(Pla)-U-Sun\nLucky Luciano: G(Sun)-U-Pla\nG(5th) S G(Sun)-U-Pla")
     assert p.ok("G Sun - U - Pla")
-    assert "Pla" in p.after.dislodged
+    # dislodged from under ground with no subway left but the origin: disbanded at once
+    assert [str(d.unit) for d in p.result.destroyed] == ["G Pla"]
 
 
 def test_rule5_retreat_through_a_subway_not_to_the_origin(play):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from mobadj.engine.rules import rules_for
+import pytest
+
+from mobadj.engine.rules import coerce_options, rules_for
 from mobadj.mobtown.rules import MobtownReason as R
 from mobadj.mobtown.rules import MobtownRules
 
@@ -257,3 +259,28 @@ def test_ruling23_lone_don_does_not_block_a_retreat(play):
              dislodged=dis)
     assert p.ok("G Col - Lex") and p.after.captor("lepke") == "capone"
     assert p.result.events == ["Lepke's Don in Lex is captured by Al Capone (rule 3)"]
+
+
+def test_datc_options_reach_the_weekend(play):
+    units = {"capone": ["G Lex", "G Col"]}
+    centers = {"capone": ["DAN", "DAS", "Bnx"]}  # one build
+    orders = "Al Capone: Build G DAN\nAl Capone: Build G DAS"
+    first = play(units, orders, "1919-07-W2-A", centers)
+    last = play(units, orders, "1919-07-W2-A", centers, rules=MobtownRules(too_many="last"))
+    assert "G DAN" in first.units["capone"] and "G DAS" not in first.units["capone"]
+    assert "G DAS" in last.units["capone"] and "G DAN" not in last.units["capone"]
+    # civil disorder: nearest owned centre (2023) or nearest home centre (DATC 2.4)
+    units = {"capone": ["G Mem", "G HaE"]}
+    owned = {"capone": ["Sou"]}  # next to Mem, far from the home centres
+    nearest_owned = play(units, "", "1919-07-W2-A", owned)
+    nearest_home = play(units, "", "1919-07-W2-A", owned,
+                        rules=MobtownRules(civil_disorder="home_centres"))
+    assert nearest_owned.result.defaults[0].order == "Remove G HaE"
+    assert nearest_home.result.defaults[0].order == "Remove G Mem"
+
+
+def test_datc_options_with_nothing_to_act_on_are_refused():
+    with pytest.raises(ValueError, match="unknown Mobtown option 'paradox'"):
+        coerce_options({"paradox": "1982"}, MobtownRules)
+    assert coerce_options({"captive_don_helps": "yes"}, MobtownRules) == {
+        "captive_don_helps": True}

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from mobadj.engine import initial_position, position_from_data
 from mobadj.engine.position import PositionError
-from mobadj.mobtown.state import initial_position, position_from_data
 
 
 def test_initial_position_has_gangs_and_no_dons(mt):
     pos = initial_position(mt)
     assert str(pos.phase) == "1919-06-START"
-    assert len(pos.gangs) == 18 and pos.dons == {}
+    assert len(pos.units) == 18 and pos.dons == {}
     assert len(pos.centers) == 18
 
 

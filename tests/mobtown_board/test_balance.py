@@ -19,7 +19,7 @@ from mobadj.board.balance import (
     mean_total,
     move_cost,
     move_distances,
-    neutral_centres,
+    neutral_centers,
     province_costs,
 )
 from mobadj.board.loader import load_map
@@ -37,7 +37,7 @@ def figures(gm):
 
 
 def test_fourteen_neutral_centres(gm):
-    assert len(neutral_centres(gm)) == 14
+    assert len(neutral_centers(gm)) == 14
 
 
 def test_homes_lie_together(gm):
@@ -134,7 +134,7 @@ def test_every_mob_is_nearest_to_some_neutral_centre(figures):
 
 def test_every_neutral_centre_is_contested(figures, gm):
     """No neutral centre is a private garden: a second mob reaches it within two more moves."""
-    for n in neutral_centres(gm):
+    for n in neutral_centers(gm):
         ds = sorted(f.distances[n] for f in figures.values())
         assert ds[1] - ds[0] <= 2, (n, ds)
 
@@ -173,6 +173,6 @@ def test_map_check_prints_balance(gm):
     assert "balance" not in quiet.output
     lines = balance_lines(gm)
     assert "a highway crossing without a junction counts 2" in lines[0]
-    assert lines[1].split() == [*neutral_centres(gm), "total", "vs", "mean"]
+    assert lines[1].split() == [*neutral_centers(gm), "total", "vs", "mean"]
     assert lines[2].split()[0] == "capone" and lines[2].split()[-1].endswith("%")
     assert any(line.startswith("  bounds: 3 to 4 neutral centres within 2 moves") for line in lines)

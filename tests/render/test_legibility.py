@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from mobadj.engine import adjudicate, position_from_data
 from mobadj.mobtown.notation import parse_mobtown_orders
-from mobadj.mobtown.state import position_from_data
-from mobadj.mobtown.turn import adjudicate
 from mobadj.render import render_svg
 from mobadj.render.ink import Style, text_width
 from mobadj.render.placement import (

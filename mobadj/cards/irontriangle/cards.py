@@ -54,9 +54,6 @@ class JobCard:
     def offer_text(self) -> str:
         return f"{self.name} (${self.price}, {self.days}d, {self.modifier:+d}*)"
 
-    def job_text(self) -> str:
-        return f"{self.name} ({self.stars}*)"
-
 
 @dataclass(frozen=True, slots=True)
 class Role:

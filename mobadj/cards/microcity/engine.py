@@ -38,7 +38,7 @@ from mobadj.cards.microcity.cards import (
     Project,
     load_deck,
 )
-from mobadj.cards.microcity.effects import Op, Option, area_name, options, position_word
+from mobadj.cards.microcity.effects import Op, Option, area_name, position_word
 from mobadj.cards.microcity.modes import Config
 from mobadj.cards.protocol import GameInfo, GameState, IllegalAction
 
@@ -253,9 +253,6 @@ class MicroCityState(GameState):
 
     def build_options(self, player: int, builds: tuple[str, ...]) -> list[Option]:
         return operations.build_options(self, player, builds)
-
-    def effect_options(self, player: int, eff: dict[str, Any], **kw: Any) -> list[Option]:
-        return options(self, player, eff, **kw)
 
     def cell(self, name: str) -> int:
         return CELL_INDEX[name]

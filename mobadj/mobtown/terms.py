@@ -1,0 +1,96 @@
+"""Mobtown II's words and numbers: its published reasons, the gaol, water, the links a Gang
+may use.  A leaf module: every other Mobtown module may import it."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from mobadj.board import GameMap
+
+GAOL = "MTPD"  # rule 7: the Mobtown Police Department
+WATER = "water"  # the terrain where Dons drown (rule 3)
+MAX_DONS = 6  # rule 3
+WIN = 17  # rule 8: centres that win the game
+DON_CROSSING = ("free", "support")  # ruling 5
+#: the game pages' key to the city plan (mobadj.web)
+LEGEND = (
+    ("G", "a Gang (the number of a mob's Gangs is limited by its centres)"),
+    ("D", "a Don, the mob's boss; a captured Don stands with another mob's Gang"),
+    ("○", "a supply centre; filled in its owner's colour"),
+    (GAOL, "the gaol (Mobtown Police Department): a Gang retreats there, never moves"),
+    ("highway", "yellow roads: crossing one needs one more support"),
+    ("U", "a subway station: a Gang travels G(Tam)-U-Ext from station to station"),
+    ("water", "blue spaces: Gangs swim across"),
+    ("→", "a move that succeeded; dashed: one that failed; dotted: a support"),
+)
+SUBWAY_RETREATS = ("subway_only", "any")  # ruling 7
+
+
+class MobtownReason(StrEnum):
+    """Mobtown's own reasons (published wording), beside the engine's Reason."""
+
+    SUBWAY_NOT_MARKED = "a subway move must be written with U, e.g. G(Tam)-U-Ext (rule 5)"
+    NO_SUBWAY = "no subway between these spaces (rule 5)"
+    NO_DON = "no Don of this mob or captured by it stands with this Gang (rule 3)"
+    DON_ALONE = "a Don cannot act alone: he moves only with a Gang, G+D(X)-Y (rule 3)"
+    GAOL_ENTRY = "a Gang enters MTPD only by retreating there (rule 7)"
+    IN_GAOL = "this Gang is in gaol for the rest of the game (rule 7)"
+    CIVIL_DISORDER = "civil disorder after the Don's death: all units hold (rule 3)"
+    SUPPORT_BY_SUBWAY = "a Gang cannot support through a subway (ruling 12)"
+    NO_CAPTIVE = "no captured Don of another mob is held here by this mob (rule 3)"
+    CEMENT_NOT_WATER = "the cement overcoat needs a water space (rule 3)"
+    CEMENT_NOT_ALONE = "the Don was not left on his own (rule 3)"
+    DROWNED = "the Don drowned (rule 3)"
+    NO_DISBAND_GAOL = "may not disband while a retreat to MTPD is open (rule 7)"
+    TO_GAOL = "no valid retreat: sent to gaol in MTPD (rule 7)"
+    CLASH_GAOL = "two Gangs retreated to the same place: sent to gaol in MTPD (rule 7)"
+    RETREAT_OVERGROUND = "dislodged from under ground: retreats only by subway (rule 5)"
+    RETREAT_ROUTE = "the retreat must go the way the link allows (U for a subway, rule 5)"
+    NOT_HOME = "not a home centre of this mob that it owns (rule 3)"
+    NOT_FREE = "that home centre is not free (rule 3)"
+    DON_ALIVE = "a Don may be built only after the mob's Don has died (rule 3)"
+    SIX_DONS = "there are already 6 Dons (rule 3)"
+    DON_FREE = "the original Don costs no centre and cannot be removed (ruling 9)"
+    GAOL_STAYS = "a gaoled Gang stays for the rest of the game (rule 7)"
+    ALREADY_PLACED = "this mob's Don is already placed (rule 6)"
+    PLACED = "Don placed (rule 6)"
+    DEFAULT_PLACED = "no order: Don placed on the first home centre (ruling 14)"
+    WRONG_PHASE = "order not allowed in this phase"
+    SUBWAY_EXCHANGE = "equally supported Gangs cannot exchange places by subway (rule 5)"
+    HIGHWAY = "crossing a highway where there is no junction needs one extra support (rule 4)"
+
+
+def subway_link(edge: dict[str, Any] | None) -> bool:
+    """Can this edge be used under ground (rule 5)?"""
+    return edge is not None and (
+        edge.get("via") == "subway" or str(edge.get("subway")).lower() == "true")
+
+
+def ground_link(edge: dict[str, Any] | None) -> bool:
+    """Can this edge be used over ground?"""
+    return edge is not None and edge.get("via") != "subway"
+
+
+def is_water(game_map: GameMap, prov: str) -> bool:
+    """Is ``prov`` a water space (where Dons drown, rule 3)?"""
+    return game_map.provinces[prov].terrain == WATER
+
+
+def mob_name(game_map: GameMap, pid: str) -> str:
+    """A mob's name as the rulebook prints it (its id if the map does not know it)."""
+    power = game_map.powers.get(pid)
+    return power.name if power is not None else pid
+
+
+class Options(Protocol):
+    """The game options the weekend and Don rules read (MobtownRules has them all)."""
+
+    captive_don_helps: bool
+    don_crossing: str
+    subway_retreats: str
+    subway_support: bool
+    gaol_counts_for_supply: bool
+    don_needs_empty_home: bool
+    lone_don_drowns: bool
