@@ -16,7 +16,7 @@ from mobadj.judge.base import OPEN_COMMANDS, PRESS_OPTIONS, JudgeBase, JudgeErro
 from mobadj.judge.commands import USAGE, Command, ParsedMail, help_text, parse_body
 from mobadj.judge.deadlines import HOUR, parse_when
 from mobadj.judge.gm import GMCommands
-from mobadj.judge.hosts import HostError, host_for
+from mobadj.judge.hosts import Host, HostError, host_for
 from mobadj.judge.loops import ReplyLimits, reply_kind
 from mobadj.judge.mailparse import Incoming, parse_mail
 from mobadj.judge.players import PlayerCommands
@@ -266,15 +266,16 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
         game = self.store.game(name)
         if game is None:
             raise JudgeError(f"no game {name!r}")
-        host = host_for(game.kind)
+        host: Host | None
         try:
+            host = host_for(game.kind)
             over = game.status == "ended" or (game.state is not None
                                               and host.is_over(game.state))
-        except HostError:
-            over = False
+        except HostError:  # a kind this installation cannot play: its states as stored
+            host, over = None, False
 
         def shown(state: Any) -> Any:
-            return None if state is None else host.exported_state(state, over)
+            return state if state is None or host is None else host.exported_state(state, over)
 
         results = [dict(r, state_before=shown(r["state_before"]),
                         state_after=shown(r["state_after"]))
