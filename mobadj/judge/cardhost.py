@@ -365,6 +365,12 @@ class CardHost(Host):
     def is_over(self, state: Any) -> bool:
         return self._game(state, fresh=False).is_over()
 
+    def reopen_refusal(self, state: Any) -> str | None:
+        """A finished card game revealed its seed and salt, so every card and roll to come
+        is known: it cannot go on."""
+        return ("the game is over and its seed and salt were revealed, so every card to come "
+                "is known; it cannot be played on")
+
     def exported_state(self, state: Any, over: bool) -> Any:
         """Seed and salt stay out of the GM's export until the game is over: a GM who also
         plays must not learn every card to come (the store keeps them)."""
