@@ -155,6 +155,15 @@ class Host(ABC):
         """The position as ``seat`` may see it (``None``: public)."""
         return ""
 
+    def reopen_refusal(self, state: Any) -> str | None:
+        """Why a finished game cannot be rolled back into play (None: it can)."""
+        return None
+
+    def exported_state(self, state: Any, over: bool) -> Any:
+        """The state as the GM's export shows it: a state holding secrets that decide the
+        game to come (a card game's seed) keeps them out until the game is ``over``."""
+        return state
+
     @abstractmethod
     def is_over(self, state: Any) -> bool: ...
 

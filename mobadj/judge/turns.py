@@ -154,6 +154,10 @@ class Turns(Endings):
             raise JudgeError("nothing to roll back")
         last = results[-1]
         host = host_for(game.kind)
+        if game.status == "ended" or (game.state is not None and host.is_over(game.state)):
+            refusal = host.reopen_refusal(game.state)
+            if refusal:
+                raise JudgeError(f"cannot roll back {last['phase']}: {refusal}")
         self.store.mark_rolled_back(last["id"])
         self.store.delete_ending(game.name)  # a game that ended with that phase goes on
         for seat, snap in last["report"].get("players", {}).items():
