@@ -14,12 +14,20 @@ from mobadj.cards.record import (
     seed_commitment,
     verify_record,
 )
-from mobadj.cards.registry import GAMES, bot_class, canonical_name, game_class
+from mobadj.cards.registry import (
+    DEFAULT_BOT_LEVEL,
+    GAMES,
+    bot_class,
+    bot_of_level,
+    canonical_name,
+    game_class,
+)
 from mobadj.cards.simulate import simulate
-from mobadj.cards.terminal import Session
+from mobadj.cards.terminal import Session, default_save_path
 from mobadj.cards.words import command_words
 
 __all__ = [
+    "DEFAULT_BOT_LEVEL",
     "GAMES",
     "Bot",
     "GameError",
@@ -28,8 +36,10 @@ __all__ = [
     "ReplayCache",
     "Session",
     "bot_class",
+    "bot_of_level",
     "canonical_name",
     "command_words",
+    "default_save_path",
     "game_class",
     "new_salt",
     "new_seed",

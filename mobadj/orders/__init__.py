@@ -5,7 +5,13 @@ variant's grammar extension subclasses :class:`OrderBuilder` and makes an :class
 (mobadj.mobtown.notation).  What other packages may use is listed here.
 """
 
-from mobadj.orders.duplicates import check_rule, replaced_orders, split_rule
+from mobadj.orders.duplicates import (
+    DUPLICATE_RULES,
+    ReplacedOrder,
+    check_rule,
+    replaced_orders,
+    split_rule,
+)
 from mobadj.orders.errors import (
     OrderError,
     OrderSyntaxError,
@@ -47,6 +53,8 @@ from mobadj.orders.parser import (
 from mobadj.orders.textfile import read_text_file
 
 __all__ = [
+    "DUPLICATE_RULES",
+    "ReplacedOrder",
     "Action",
     "AnyOrder",
     "Build",

@@ -25,7 +25,7 @@ def test_a_game_of_sample_orders_reads_cleanly_and_goes_on(name):
         kinds.add("M" if phase.is_movement else "R" if phase.is_retreat
                   else "A" if phase.is_adjustment else "other")
         orders = []
-        for power in rules.due(position):
+        for power in rules.due(position, topo):
             text = "\n".join(rules.sample_orders(position, power, topo, rng))
             parsed = rules.parse_orders(text, game_map, power)
             assert parsed.errors == [], (str(phase), power, text)
