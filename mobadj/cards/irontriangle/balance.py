@@ -35,8 +35,9 @@ def balance(games: int, players: int, mode: str = "random", seed: int = 0) -> di
     """Play ``games`` games and gather the figures (win shares are fractions of games)."""
     rng = random.Random(seed ^ 0xBA1)
     bot, rnd = IronTriangleBot(), RandomBot()
-    seats: list[Bot] = {"random": [rnd] * players, "bot": [bot] * players,
-                        "mixed": [bot] + [rnd] * (players - 1)}[mode]
+    by_mode: dict[str, list[Bot]] = {"random": [rnd] * players, "bot": [bot] * players,
+                                      "mixed": [bot, *[rnd] * (players - 1)]}
+    seats = by_mode[mode]
     wins: Counter[str] = Counter()
     role_wins: Counter[str] = Counter()
     role_dealt: Counter[str] = Counter()

@@ -174,7 +174,7 @@ class IronTriangleState(GameState):
 
     def free_commands(self, player: int | None) -> list[str]:
         """Commands ``player`` may give out of turn now: table talk and showing an offer."""
-        free = []
+        free: list[str] = []
         if player is None or self.phase == "over":
             return free
         if self.phase == "negotiate":

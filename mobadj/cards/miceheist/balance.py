@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import statistics
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from typing import Any
 
@@ -35,11 +35,11 @@ def figures(players: int, games: int, bots: bool, options: dict[str, Any]) -> di
     """Lengths, seat/colour win shares, margins and test success over ``games`` games."""
     chooser: Bot = MiceHeistBot() if bots else RandomBot()
     seats = dict.fromkeys(range(players), chooser)
-    wins: Counter[int] = Counter()
+    wins: defaultdict[int, float] = defaultdict(float)  # shares of games won
     colour_games: Counter[str] = Counter()
-    colour_wins: Counter[str] = Counter()
+    colour_wins: defaultdict[str, float] = defaultdict(float)
     held: Counter[str] = Counter()
-    held_wins: Counter[str] = Counter()
+    held_wins: defaultdict[str, float] = defaultdict(float)
     turns, actions, margins = [], [], []
     passed = tried = 0
     for g in range(games):

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import math
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mobadj.cards.miceheist import tracks
 from mobadj.cards.miceheist.actions import Bet, Learn, Select, Test, Use
 from mobadj.cards.miceheist.data import Obstacle, Skill
-from mobadj.cards.protocol import Bot
-
-if TYPE_CHECKING:
-    from mobadj.cards.miceheist.engine import MiceHeistState
+from mobadj.cards.miceheist.engine import MiceHeistState
+from mobadj.cards.protocol import Bot, GameState
 
 STALL_TURN = 30  # after this turn, with only finales left, the bot tries to end the game
 CHIP_SPREAD = 2.5  # rough spread of the two chips' total (their mean is 0)
@@ -77,7 +75,8 @@ def general_value(skill: Skill) -> float:
 class MiceHeistBot(Bot):
     """Greedy on the expected value of the current test."""
 
-    def choose(self, state: MiceHeistState, player: int, rng: random.Random) -> Any:
+    def choose(self, state: GameState, player: int, rng: random.Random) -> Any:
+        assert isinstance(state, MiceHeistState)
         phase = state.phase
         if phase == "select":
             return self._select(state, player)

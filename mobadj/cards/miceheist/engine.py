@@ -9,6 +9,7 @@ rulings for what the rulebook leaves open are in ``docs/cards/miceheist.md``.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -347,7 +348,7 @@ class MiceHeistState(GameState):
                 list(bet.uncover)
                 + [s for s in self.skills[p] if s in covered and s not in bet.uncover]
                 if covered
-                else ()
+                else []
             )
             if bet.amount > 0:
                 from_skills = order[: bet.amount]
@@ -682,7 +683,7 @@ class MiceHeistState(GameState):
         return render(self, player)
 
 
-_HANDLERS = {
+_HANDLERS: dict[type, Callable[[MiceHeistState, int, Any], None]] = {
     Select: MiceHeistState._select,
     Bet: MiceHeistState._bet,
     Use: MiceHeistState._use,

@@ -107,11 +107,12 @@ def _syntax_error(text: str, err: UnexpectedInput, example: dict[str, str]) -> C
             suggestion=close[0] if close else None,
         )
     if isinstance(err, UnexpectedCharacters):
-        found = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
+        pos = err.pos_in_stream if err.pos_in_stream is not None else len(text)
+        found = text[pos] if pos < len(text) else ""
         what = f"unexpected '{found}'"
     else:
         what = f"unexpected '{token}'" if token and str(token) else "the command ends too soon"
-    expected = _expected(getattr(err, "expected", None) or getattr(err, "allowed", set()))
+    expected = _expected(getattr(err, "expected", None) or getattr(err, "allowed", None) or set())
     return CommandError(
         f"cannot read '{text}': {what}",
         text=text,

@@ -131,8 +131,8 @@ class Take:
         return f"take {self.area}"
 
 
-Action = Start | Assign | ChangeDie | RemoveMarker | Sell | Done | Play | Retrieve | Do | Pass
-Action = Action | Claim | Take
+Action = (Start | Assign | ChangeDie | RemoveMarker | Sell | Done | Play | Retrieve | Do | Pass
+          | Claim | Take)
 
 
 Table = dict[str, tuple[Any, Any]]

@@ -281,8 +281,8 @@ def advantage_progress(st: MicroCityState, player: int, cond: dict[str, Any]) ->
         done = st.inv.count(player) / arg
     elif kind == "type_markers":
         specs = st.city.specs
-        done = sum(1 for c in range(18) if st.inv[c] == player and specs[c] is not None
-                   and specs[c].type == arg["type"]) / arg["count"]
+        done = sum(1 for c in range(18) if st.inv[c] == player and (spec := specs[c]) is not None
+                   and spec.type == arg["type"]) / arg["count"]
     elif kind == "goals":
         done = sum(row.count(player) for row in st.goal_marks) / arg
     elif kind == "upgraded":

@@ -29,7 +29,8 @@ def meets(st: MicroCityState, player: int, cond: dict[str, Any]) -> bool:
         return len(mine) >= arg
     if kind == "type_markers":
         specs = st.city.specs
-        return sum(1 for c in mine if specs[c] and specs[c].type == arg["type"]) >= arg["count"]
+        return sum(1 for c in mine if (spec := specs[c]) is not None
+                   and spec.type == arg["type"]) >= arg["count"]
     if kind == "goals":
         return sum(row.count(player) for row in st.goal_marks) >= arg
     if kind == "upgraded":

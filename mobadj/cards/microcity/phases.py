@@ -248,8 +248,8 @@ def _moves(st: MicroCityState, start: int) -> dict[str, Table]:
             found[card.id] = part
         part = {}
         for dest in st.city.destinations(start, 1):
-            t, a = retrieve(CELL_NAMES[dest])
-            part[t] = (a, dest)
+            t, back = retrieve(CELL_NAMES[dest])
+            part[t] = (back, dest)
         found["retrieve"] = part
         st.city.moves[start] = found
     return found

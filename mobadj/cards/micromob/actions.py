@@ -46,9 +46,9 @@ class Take:
 
 
 _new = object.__new__
-_set_kind = Take.kind.__set__  # type: ignore[attr-defined]
-_set_target = Take.target.__set__  # type: ignore[attr-defined]
-_set_goons = Take.goons.__set__  # type: ignore[attr-defined]
+_set_kind = Take.__dict__["kind"].__set__  # the slot's own setter
+_set_target = Take.__dict__["target"].__set__  # the slot's own setter
+_set_goons = Take.__dict__["goons"].__set__  # the slot's own setter
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,9 +88,9 @@ class Use:
         return f"use {self.card}"
 
 
-_set_card = Use.card.__set__  # type: ignore[attr-defined]
-_set_use_target = Use.target.__set__  # type: ignore[attr-defined]
-_set_give = Use.give.__set__  # type: ignore[attr-defined]
+_set_card = Use.__dict__["card"].__set__  # the slot's own setter
+_set_use_target = Use.__dict__["target"].__set__  # the slot's own setter
+_set_give = Use.__dict__["give"].__set__  # the slot's own setter
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,8 +41,8 @@ OPTIONS = ("modules",)
 
 _DECK = load_deck()
 _new_event = object.__new__
-_set_text = Event.text.__set__  # type: ignore[attr-defined]
-_set_visible = Event.visible_to.__set__  # type: ignore[attr-defined]
+_set_text = Event.__dict__["text"].__set__  # the slot's own setter
+_set_visible = Event.__dict__["visible_to"].__set__  # the slot's own setter
 
 
 def city_size(players: int) -> int:
@@ -261,7 +261,7 @@ class MicroMobState(GameState):
         else:
             actions = legal.abilities(allies, self.used, self.fatigue[player],
                                       self.hand[player], self.city, self.pile)
-        takes = legal.takes(self.hand[player], legal.stat_bonuses(allies),
+        takes: list[Any] = legal.takes(self.hand[player], legal.stat_bonuses(allies),
                             self._city_by_cost(), (0, 1, 2))
         if actions:
             actions.extend(takes)

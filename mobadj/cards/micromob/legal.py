@@ -53,9 +53,9 @@ STAT_BONUS = {
 NO_BONUS = (0, 0, 0)
 # Take.fast without its call, for the hot loop of ``takes``
 _new = object.__new__
-_set_kind = Take.kind.__set__  # type: ignore[attr-defined]
-_set_target = Take.target.__set__  # type: ignore[attr-defined]
-_set_goons = Take.goons.__set__  # type: ignore[attr-defined]
+_set_kind = Take.__dict__["kind"].__set__  # the slot's own setter
+_set_target = Take.__dict__["target"].__set__  # the slot's own setter
+_set_goons = Take.__dict__["goons"].__set__  # the slot's own setter
 # each one-goon Take, built once: [kind][target][goon] (payments of several goons are too
 # many to keep)
 _TAKES: list[dict[str, dict[str, Take]]] = [{cid: {} for cid in BOSS_VALUES} for _ in KINDS]

@@ -152,7 +152,8 @@ def end_report(state: MicroMobState) -> list[str]:
 def _hit_lines(state: MicroMobState, p: int, king: Any) -> list[str]:
     """The hit cards of ``p``: which count, which the kingpin's colour wipes, which a colour
     change saves (the best ones, as :func:`score_player` does)."""
-    counted, wiped = [], []
+    counted: list[Any] = []
+    wiped: list[Any] = []
     for cid in state.hits[p]:
         card = state.card(cid)
         (wiped if king is not None and card.colour == king.colour else counted).append(card)
