@@ -135,7 +135,7 @@ class CardHost(Host):
                 "commitment": seed_commitment(self.kind, card_seed, salt),
                 "rules_version": self.cls.info.rules_version}
 
-    def command_words(self, state: State) -> frozenset[str]:
+    def command_words(self, state: State | None) -> frozenset[str]:
         """The first words of the game's commands: after SIGNON as a player, a line that
         starts with one of them is the game's, even where the judge has a command of that
         name (Micro City's ``start a3``, micro mob's ``end``); see :mod:`mobadj.cards.words`."""
@@ -370,7 +370,7 @@ class CardHost(Host):
     def is_over(self, state: State) -> bool:
         return self._game(state, fresh=False).is_over()
 
-    def reopen_refusal(self, state: State) -> str | None:
+    def reopen_refusal(self, state: State | None) -> str | None:
         """A finished card game revealed its seed and salt, so every card and roll to come
         is known: it cannot go on."""
         return ("the game is over and its seed and salt were revealed, so every card to come "

@@ -287,7 +287,7 @@ class GMCommands(Accounts, Forming, Endings):
             raise JudgeError(f"game {game.name} is not paused")
         host = host_for(game.kind)
         left = game.pause_left if game.pause_left is not None else (
-            host.phase_hours(game.state, game.options) * HOUR)
+            host.phase_hours(game.started_state, game.options) * HOUR)
         deadline = now + max(left, HOUR)
         self.store.update_game(game.name, status="active", paused_until=None, pause_left=None,
                                deadline=deadline, reminded=0)

@@ -150,7 +150,7 @@ class Host(ABC):
         """What ``seat`` may give out of turn now (help text); [] for most games."""
         return []
 
-    def command_words(self, state: State) -> frozenset[str]:
+    def command_words(self, state: State | None) -> frozenset[str]:
         """Words that start the game's own commands, which take precedence over the judge's
         command words in a player's mail (see :func:`mobadj.judge.commands.parse_body`)."""
         return frozenset()
@@ -163,7 +163,7 @@ class Host(ABC):
         """The position as ``seat`` may see it (``None``: public)."""
         return ""
 
-    def reopen_refusal(self, state: State) -> str | None:
+    def reopen_refusal(self, state: State | None) -> str | None:
         """Why a finished game cannot be rolled back into play (None: it can)."""
         return None
 

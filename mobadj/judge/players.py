@@ -34,7 +34,8 @@ class PlayerCommands(Accounts, Endings):
                 assert phase_cmd is not None
                 reply.append(
                     f"Orders refused: they were meant for {phase_cmd.args['value']}, but the "
-                    f"game is now in {host.phase(game.state)}. Send orders for the current phase."
+                    f"game is now in {host.phase(game.started_state)}. Send orders for the "
+                    "current phase."
                 )
             else:
                 reply.append(self._orders(game, power, parsed, inc, uid, now, out))
@@ -79,8 +80,8 @@ class PlayerCommands(Accounts, Endings):
             text = free.rest
             if not text.strip():
                 return done
-        if power not in host.due(game.state):
-            return f"No orders are needed from {power} in {host.phase_label(game.state)}."
+        if power not in host.due(game.started_state):
+            return f"No orders are needed from {power} in {host.phase_label(game.started_state)}."
         orders = self._check_orders(game, power, parsed, text, inc, uid, now)
         return f"{done}\n\n{orders}" if done else orders
 
@@ -120,9 +121,10 @@ class PlayerCommands(Accounts, Endings):
     ) -> str:
         """Read the orders of a due seat and keep the accepted ones for this phase."""
         host = host_for(game.kind)
-        phase = host.phase(game.state)
-        check = host.check(game.state, power, text)
-        lines = [f"Orders for {power}, {host.phase_label(game.state)}, as the judge reads them:"]
+        state = game.started_state
+        phase = host.phase(state)
+        check = host.check(state, power, text)
+        lines = [f"Orders for {power}, {host.phase_label(state)}, as the judge reads them:"]
         lines += [f"  {o}" for o in check.accepted] or ["  (none)"]
         if check.notes:
             lines.append("Warnings:")

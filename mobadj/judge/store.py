@@ -196,7 +196,7 @@ class Game:
     status: str
     options: dict[str, Any]
     seed: int
-    state: Any
+    state: dict[str, Any] | None  # None until the game starts
     phase: str
     deadline: float | None
     paused_until: float | None
@@ -206,6 +206,13 @@ class Game:
     gm_email: str
     gm_hash: str
     created: float
+
+    @property
+    def started_state(self) -> dict[str, Any]:
+        """The state of a game that has started (one still forming has none yet)."""
+        if self.state is None:
+            raise StoreError(f"game {self.name} has not started: it has no state yet")
+        return self.state
 
 
 @dataclass
@@ -235,7 +242,8 @@ class Mail:
 
 
 class StoreError(RuntimeError):
-    """The store file cannot be used (wrong schema version, locked for too long)."""
+    """The store file cannot be used (wrong schema version, locked for too long), or a
+    stored game lacks what was asked of it (the state of a game that has not started)."""
 
 
 class Store:

@@ -22,9 +22,9 @@ class Turns(Endings):
 
     def _missing(self, game: Game) -> tuple[list[str], bool]:
         host = host_for(game.kind)
-        submitted = self.store.orders(game.name, host.phase(game.state))
+        submitted = self.store.orders(game.name, host.phase(game.started_state))
         players = {p.power: p for p in self.store.players(game.name)}
-        missing = [s for s in host.due(game.state)
+        missing = [s for s in host.due(game.started_state)
                    if s in players and players[s].status == "active" and s not in submitted]
         first = any(players[s].nmr_total == 0 for s in missing)
         return missing, first
@@ -64,7 +64,7 @@ class Turns(Endings):
     def resolve(self, game: Game, now: float, out: list[Mail], forced: bool = False) -> str:
         """Resolve the current phase (the caller holds the transaction)."""
         host = host_for(game.kind)
-        state = game.state
+        state = game.started_state
         phase = host.phase(state)
         orders = self.store.orders(game.name, phase)
         players = {p.power: p for p in self.store.players(game.name)}
@@ -209,7 +209,8 @@ class Turns(Endings):
         elif d.action is Action.REMIND:
             for seat in d.missing:
                 out.append(Mail(players[seat].email, f"{game.name}: reminder", (
-                    f"The judge has no orders from {seat} for {host.phase_label(game.state)}.\n"
+                    f"The judge has no orders from {seat} for "
+                    f"{host.phase_label(game.started_state)}.\n"
                     f"Deadline: {reports.stamp(game.deadline)}\n\n{self._sig()}"),
                     game=game.name))
             self.store.update_game(game.name, reminded=1)
@@ -220,8 +221,8 @@ class Turns(Endings):
             self.store.log(game.name, "auto-extend", {"missing": list(d.missing)}, now)
             late = ", ".join(d.missing)
             self._announce(game, f"{game.name}: deadline extended", (
-                f"Orders for {host.phase_label(game.state)} are missing from {late}; as this "
-                f"is a first missed deadline the judge extends it once.\n"
+                f"Orders for {host.phase_label(game.started_state)} are missing from {late}; "
+                "as this is a first missed deadline the judge extends it once.\n"
                 f"New deadline: {reports.stamp(new)}"), out)
         elif d.action is Action.RESOLVE:
             self.resolve(game, now, out)

@@ -64,7 +64,7 @@ class Table:
 
     def due(self) -> list[str]:
         g = self.game
-        return host_for(g.kind).due(g.state) if g.status == "active" else []
+        return host_for(g.kind).due(g.started_state) if g.status == "active" else []
 
     def process(self) -> None:
         """End the phase now (the GM's PROCESS): missing orders get the rules' defaults."""
@@ -93,7 +93,7 @@ def play_board(t: Table, phases: int, rng: random.Random,
         if g.status != "active":
             return
         for power in t.due():
-            text = board_orders(t.kind, g.state, power, rng)
+            text = board_orders(t.kind, g.started_state, power, rng)
             if text:
                 t.say(power, text)
                 if each:
@@ -117,7 +117,7 @@ def play_cards(t: Table, rng: random.Random, each: Callable[[Table], None] | Non
         due = t.due()
         if not due:
             return
-        game = replay(t.kind, g.state)
+        game = replay(t.kind, g.started_state)
         for seat in due:
             player = int(seat[1:]) - 1
             action = bot.choose(game, player, rng)
