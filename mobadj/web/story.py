@@ -19,9 +19,10 @@ from mobadj.judge.hosts import DiplomacyHost, Host
 from mobadj.judge.links import step_id
 
 if TYPE_CHECKING:
-    from mobadj.engine import Rules
+    from mobadj.engine import PageTable, Rules
     from mobadj.judge.cardhost import CardHost
     from mobadj.judge.store import Game
+    from mobadj.web.cardview import ScoreRow, SeedCheck
 
 _ACTED = re.compile(r"^P\d+: (moved|no command; .*)$")
 #: the pages' headings (a map's rules may word them their own way: ``Rules.page_words``)
@@ -56,7 +57,7 @@ class Step:
     events: list[str] = field(default_factory=list)  # public events of the phase
     table: str = ""  # card games: the public table after the move; others: the status
     log: list[str] = field(default_factory=list)  # card games: the public log so far
-    tables: list[Any] = field(default_factory=list)  # the rules' PageTables (board games)
+    tables: list[PageTable] = field(default_factory=list)  # the rules' tables (board games)
     result_id: int | None = None
 
     @property
@@ -84,8 +85,8 @@ class Story:
     steps: list[Step]
     powers: list[Power]
     outcome: str = ""  # the final result in words, once the game is over
-    scores: list[Any] = field(default_factory=list)  # card games: final ScoreRows
-    seed: Any = None  # card games: the SeedCheck, once over
+    scores: list[ScoreRow] = field(default_factory=list)  # card games: final scores
+    seed: SeedCheck | None = None  # card games: the seed check, once over
     commitment: str | None = None  # card games: the seed's commitment, from the start
     words: Mapping[str, str] = field(default_factory=lambda: WORDS)  # the pages' headings
     legend: tuple[tuple[str, str], ...] = ()  # the key to the map: (symbol, meaning)
