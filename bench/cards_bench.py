@@ -1,8 +1,8 @@
 """Card-game simulation benchmark and bot duels (``make bench`` runs it with ``--write``).
 
 Runs each game's ``mobadj play GAME --simulate 10000`` in a fresh process, with the player
-count and options the issues name, and records wall-clock and CPU seconds together with the
-simulation's own JSON (finished games, invalid actions, invariant violations).  Then plays
+count and options of docs/performance.md, and records wall-clock and CPU seconds together
+with the simulation's own JSON (finished games, invalid actions, invariant violations).  Then plays
 each game's standard bot in one seat against its first bot (level "basic") in the others,
 over 1,000 seeded games (:func:`mobadj.cards.duel.duel`): the standard bot must win more
 than its fair share.  ``--write`` replaces the "Card games" section of docs/performance.md
