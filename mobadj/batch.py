@@ -40,8 +40,12 @@ from mobadj.engine.position import PositionError, position_from_data
 from mobadj.engine.results import Outcome
 from mobadj.engine.rules import coerce_options
 from mobadj.engine.variants import UnknownVariantError, load_variant
+from mobadj.orders.model import Build, Unit
 
 KEYS = ("id", "phase", "next_phase", "orders", "units", "dislodged", "centers", "errors")
+CACHE_SIZE = 100_000
+"""Order texts remembered per map (the cache starts afresh when full: memory stays bounded
+however long the batch)."""
 MAX_LINE_BYTES = 1_000_000
 """The longest input line read (a full 34-unit phase is about 3 KB); longer ones are
 answered with an error and skipped without being held in memory."""
@@ -60,13 +64,22 @@ class _MapContext:
         self.variants: dict[tuple[tuple[str, str], ...], Any] = {}
 
     def parse(self, text: str) -> Any:
-        """The Order for ``text``, or the OrderError describing why it is not one."""
+        """``(order, unit key)`` for ``text``, or the OrderError describing why it is no
+        order.  The unit key is the province of the unit the order commands when a later
+        order could replace it (mobadj.orders.duplicates), else None."""
         got = self.cache.get(text)
         if got is None:
             try:
-                got = self.parser.parse_order(text)
+                order = self.parser.parse_order(text)
             except ValueError as exc:  # OrderError and friends are ValueErrors
                 got = exc.with_traceback(None)  # cached: must not keep frames alive
+            else:
+                unit = getattr(order, "unit", None)
+                key = unit.province if isinstance(unit, Unit) and type(order) is not Build \
+                    else None
+                got = (order, key)
+            if len(self.cache) >= CACHE_SIZE:  # a long batch of ever new texts
+                self.cache.clear()
             self.cache[text] = got
         return got
 
@@ -158,6 +171,8 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
     texts: list[tuple[str, str]] = []  # (power as spelt, order text as given)
     bad: dict[int, str] = {}
     cache = ctx.cache
+    ordered: set[str] = set()  # the provinces of the units ordered so far
+    twice = False  # some unit has two orders
     orders = case.get("orders") or {}
     for name, items in orders.items():
         pid = ctx.power(name)
@@ -172,13 +187,19 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
             got = cache.get(text)
             if got is None:
                 got = ctx.parse(text)
-            if isinstance(got, Exception):
+            if type(got) is tuple:
+                pairs.append((pid, got[0]))
+                key = got[1]
+                if key is not None:
+                    if key in ordered:
+                        twice = True
+                    else:
+                        ordered.add(key)
+            else:
                 bad[len(texts)] = str(got)
                 errors.append(f"{shown}: {text!r}: {got}")
-            else:
-                pairs.append((pid, got))
             texts.append((shown, text))
-    if duplicates == "last":
+    if twice and duplicates == "last":
         pairs = _last_order_wins(pairs, texts, bad)
     result = adjudicate(position, pairs, game_map, ctx.rules_with(options))
     # Outcome and Reason are str enums: JSON writes their values
