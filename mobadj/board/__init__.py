@@ -1,4 +1,4 @@
-"""Maps: YAML map files loaded into a networkx graph the resolver asks.
+"""Maps: YAML map files loaded into the location graph the resolver asks.
 
 ``from mobadj.board import load_map`` -> :class:`GameMap`; ``check_map`` validates a file;
 ``map_names`` lists the maps a name can mean (``maps/`` and ``MOBADJ_MAPS``).
