@@ -18,7 +18,6 @@ from __future__ import annotations
 import difflib
 import re
 import weakref
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -443,8 +442,7 @@ class OrderParser:
         self.lark = Lark(grammar, parser="lalr", lexer="contextual", transformer=self.builder,
                          propagate_positions=False, maybe_placeholders=False)
         self.kinds_text = ", ".join(game_map.unit_kinds)
-        vias: Iterable[tuple[str, str, object]] = game_map.graph.edges(data="via")
-        self.subway = any(via == "subway" for _s, _d, via in vias)
+        self.subway = any(data.get("via") == "subway" for *_ends, data in game_map.edges)
         self._hyphen = _hyphen_fixer(game_map)
         use_fast = fast and not extension  # an extended grammar may change what shapes mean
         self._fast = FastPath(game_map, self.builder._infer_kind) if use_fast else None
