@@ -369,8 +369,10 @@ def read_position(
         if type(provs) is not list:
             provs = as_list(provs, f"centers of {pname}")
         for text in provs:
-            prov = center_cache.get(text) if type(text) is str else None
-            if prov is None:
+            known = center_cache.get(text) if type(text) is str else None
+            if known is not None:
+                prov = known
+            else:
                 prov = _province(game_map, text)
                 if prov not in supply_centers:
                     raise PositionError(f"{text!r} is not a supply centre")
