@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from mobadj import diskcache
 from mobadj.board.findings import Finding, MapFileError
 from mobadj.board.model import Edge, GameMap, Power, Province, fold
 from mobadj.board.yamlines import LDict, LList, LStr, YamlError, as_bool, load_lines
@@ -63,24 +64,47 @@ def load_map(name_or_path: str | os.PathLike[str]) -> GameMap:
         known = map_names()
         wanted = os.fspath(name_or_path)
         raise FileNotFoundError(f"no map {wanted!r} (known maps: {', '.join(known)})")
-    game_map, findings = read_map(path)
-    if game_map is None or any(f.severity == "error" for f in findings):
-        raise MapFileError(str(path), findings)
+    data = path.read_bytes()
+    # a map that loaded without errors is kept on disk, named by its path, its text and the
+    # code that reads it (mobadj.diskcache): the next process unpickles it instead
+    digest = diskcache.fingerprint(str(path), data, _reader_source())
+    game_map = diskcache.load("maps", digest)
+    if not isinstance(game_map, GameMap):
+        game_map, findings = _read_bytes(data, str(path))
+        if game_map is None or any(f.severity == "error" for f in findings):
+            raise MapFileError(str(path), findings)
+        diskcache.store("maps", digest, game_map)
     _CACHE[key] = game_map
     return game_map
 
 
+def _reader_source() -> bytes:
+    """The code a cached map depends on: this module and the ones it builds maps with."""
+    global _READER
+    if _READER is None:
+        _READER = diskcache.source_of(__name__, "mobadj.board.model", "mobadj.board.yamlines",
+                                      "mobadj.board.findings")
+    return _READER
+
+
+_READER: bytes | None = None
+
+
 def read_map(path: str | os.PathLike[str]) -> tuple[GameMap | None, list[Finding]]:
     """Read a map file; returns the map (None if unusable) and every finding."""
+    return _read_bytes(Path(path).read_bytes(), str(path))
+
+
+def _read_bytes(data: bytes, source: str) -> tuple[GameMap | None, list[Finding]]:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as read_text
     except UnicodeDecodeError as exc:
         return None, [Finding(1, "yaml", f"not UTF-8 text: {exc.reason} at byte {exc.start}")]
     try:
         tree = load_lines(text)
     except YamlError as exc:
         return None, [Finding(exc.line, "yaml", f"not valid YAML: {exc.message}")]
-    return MapBuilder(tree, str(path)).build()
+    return MapBuilder(tree, source).build()
 
 
 class MapBuilder:
