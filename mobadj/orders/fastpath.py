@@ -60,12 +60,21 @@ class FastPath:
                 + ")" + _GUARD)
         name = _NAME.replace("(?:" + "|".join(sorted(KEYWORDS, key=len, reverse=True)),
                              "(?:" + "|".join(sorted((*KEYWORDS, *kinds), key=len, reverse=True)))
-        # Two versions of one shape: one-word names (fast), then names of several words.
+        # Two versions of one shape: one-word names (fast), then names of several words
+        # (compiled when first needed: a large pattern, and most orders never need it).
         self.simple = self._compile(kind, _SIMPLE_NAME)
-        self.pattern = self._compile(kind, name)
+        self._kind, self._name = kind, name
+        self._pattern: re.Pattern[str] | None = None
         self.enabled = not self._keyword_is_a_name()
         self._units: dict[tuple[str | None, str], Unit] = {}
         self._orders: dict[object, Order] = {}  # equal orders are shared: building is slow
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        """The shapes with names of several words."""
+        if self._pattern is None:
+            self._pattern = self._compile(self._kind, self._name)
+        return self._pattern
 
     @staticmethod
     def _compile(kind: str, name: str) -> re.Pattern[str]:

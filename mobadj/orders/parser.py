@@ -16,6 +16,7 @@ business.  It cannot know the phase: "A PAR - BUR" is always a Move (see model.p
 from __future__ import annotations
 
 import difflib
+import io
 import re
 import weakref
 from dataclasses import dataclass, field
@@ -23,8 +24,10 @@ from pathlib import Path
 from typing import NamedTuple
 
 from lark import Lark, Token, Transformer
+from lark import __version__ as lark_version
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from mobadj import diskcache
 from mobadj.board.model import GameMap, UnknownNameError, fold
 from mobadj.orders.duplicates import last_order_wins
 from mobadj.orders.errors import (
@@ -433,14 +436,9 @@ class OrderParser:
                  builder: type[OrderBuilder] = OrderBuilder, fast: bool = True) -> None:
         self.game_map = game_map
         self.builder = builder(game_map)
-        grammar = GRAMMAR_PATH.read_text(encoding="utf-8")
         kinds = _kind_words(game_map)
-        if kinds != ["army", "fleet", "a", "f"]:
-            alternatives = "|".join(map(re.escape, kinds))
-            grammar += f"\n%override KIND.2: /(?i:{alternatives}){_KEYWORD_GUARD}/\n"
-        grammar += _adjustment_letters(game_map) + extension
-        self.lark = Lark(grammar, parser="lalr", lexer="contextual", transformer=self.builder,
-                         propagate_positions=False, maybe_placeholders=False)
+        self._extension = extension
+        self._lark: Lark | None = None
         self.kinds_text = ", ".join(game_map.unit_kinds)
         self.subway = any(data.get("via") == "subway" for *_ends, data in game_map.edges)
         self._hyphen = _hyphen_fixer(game_map)
@@ -455,6 +453,22 @@ class OrderParser:
         self._accepts_cache: dict[tuple[int, ...], frozenset[str]] = {}
         self._prefix_words = {k.lower() for k in kinds} | {
             "build", "builds", "remove", "removes", "waive", "waives", "disband", "disbands"}
+
+    @property
+    def lark(self) -> Lark:
+        """The LALR parser of this map's grammar, built when first needed: everyday orders
+        take the fast path, so a batch of them never waits for it."""
+        if self._lark is None:
+            self._lark = _build_lark(self._grammar(), self.builder)
+        return self._lark
+
+    def _grammar(self) -> str:
+        grammar = GRAMMAR_PATH.read_text(encoding="utf-8")
+        kinds = _kind_words(self.game_map)
+        if kinds != ["army", "fleet", "a", "f"]:
+            alternatives = "|".join(map(re.escape, kinds))
+            grammar += f"\n%override KIND.2: /(?i:{alternatives}){_KEYWORD_GUARD}/\n"
+        return grammar + _adjustment_letters(self.game_map) + self._extension
 
     # -- one order ----------------------------------------------------------------------
     def parse_group(self, text: str) -> list[Order]:
@@ -677,6 +691,32 @@ def _hyphen_fixer(game_map: GameMap):
         return pattern.sub(lambda m: m.group(1).replace("-", "\u2011"), text)
 
     return fix
+
+
+_LARK_OPTIONS = {"parser": "lalr", "lexer": "contextual", "propagate_positions": False,
+                 "maybe_placeholders": False}
+
+
+def _build_lark(grammar: str, builder: OrderBuilder) -> Lark:
+    """The LALR parser of ``grammar``.  Its tables, a pure function of the grammar, the
+    options and Lark's version, are kept in the disk cache (mobadj.diskcache): building them
+    takes longer than reading thousands of orders.  They are read back as Lark's own
+    ``cache`` option does (``Lark._load``, with the transformer); any failure there, e.g. a
+    Lark that changed, and the grammar is built anew."""
+    key = diskcache.fingerprint(grammar, repr(sorted(_LARK_OPTIONS.items())), lark_version)
+    saved = diskcache.load("grammar", key)
+    if isinstance(saved, bytes):
+        try:
+            loaded = Lark.__new__(Lark)
+            return loaded._load(io.BytesIO(saved), transformer=builder,
+                                propagate_positions=False)
+        except Exception:
+            pass
+    built = Lark(grammar, transformer=builder, **_LARK_OPTIONS)
+    tables = io.BytesIO()
+    built.save(tables, exclude_options=("transformer", "postlex", "lexer_callbacks"))
+    diskcache.store("grammar", key, tables.getvalue())
+    return built
 
 
 _PARSERS: weakref.WeakKeyDictionary[GameMap, OrderParser] = weakref.WeakKeyDictionary()
