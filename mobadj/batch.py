@@ -114,7 +114,8 @@ class _MapContext:
 _CONTEXTS: dict[str, _MapContext] = {}
 
 
-def _context(name: str) -> _MapContext:
+def map_context(name: str) -> _MapContext:
+    """The batch's state for the map called ``name`` (lower case), made on first use."""
     ctx = _CONTEXTS.get(name)
     if ctx is None:
         ctx = _CONTEXTS[name] = _MapContext(name)
@@ -151,7 +152,7 @@ def run_case(case: Any) -> dict[str, Any]:
 
 def _run(case: Mapping[str, Any]) -> dict[str, Any]:
     map_name = str(case.get("map") or "standard").lower()
-    ctx = _context(map_name)
+    ctx = map_context(map_name)
     if ctx.rules.batch_keys:  # a variant that keeps more than the standard position
         from mobadj.batch_variant import run_line
 
@@ -282,8 +283,8 @@ def _last_order_wins(pairs: list[tuple[str, Any]], texts: list[tuple[str, str]],
     return [pair for j, pair in enumerate(pairs) if j not in dropped]
 
 
-class _Unreadable:
-    """An input line that is not read: too long, or not UTF-8."""
+class Unreadable:
+    """An input line that is not read (too long); ``why`` says so."""
 
     def __init__(self, why: str) -> None:
         self.why = why
@@ -300,9 +301,9 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def _case(line: str | bytes | _Unreadable) -> Any:
+def _case(line: str | bytes | Unreadable) -> Any:
     """The JSON value of one input line; raises ValueError saying why there is none."""
-    if isinstance(line, _Unreadable):
+    if isinstance(line, Unreadable):
         raise ValueError(line.why)
     if isinstance(line, bytes):
         try:
@@ -319,22 +320,27 @@ def _case(line: str | bytes | _Unreadable) -> Any:
         raise ValueError(f"not JSON: {exc}") from None
 
 
-def run_lines(lines: Iterable[str | bytes]) -> Iterator[dict[str, Any]]:
+def run_lines(lines: Iterable[str | bytes], start: int = 1) -> Iterator[dict[str, Any]]:
     """One output object per input line (blank lines included, as errors); ``lines`` may be
-    text or bytes (each bytes line is decoded on its own)."""
-    for number, line in enumerate(lines, 1):
+    text or bytes (each bytes line is decoded on its own); the first is line ``start`` of
+    the input (error messages name lines)."""
+    for number, line in enumerate(lines, start):
         try:
             case = _case(line)
         except ValueError as exc:
             yield empty_output(None, None, [f"line {number}: {exc}"])
             continue
+        except Exception as exc:  # e.g. MemoryError: this line's answer, not the batch's end
+            yield empty_output(None, None, [f"line {number}: internal error: "
+                                            f"{type(exc).__name__}: {exc}"])
+            continue
         yield run_case(case)
 
 
-def read_lines(source: IO[Any]) -> Iterator[bytes | str | _Unreadable]:
+def read_lines(source: IO[Any]) -> Iterator[bytes | str | Unreadable]:
     """The lines of ``source`` as bytes when it has them (a binary file, or the buffer under
     a text file), so nothing is decoded ahead of its line; a line longer than
-    :data:`MAX_LINE_BYTES` is skipped and given as :class:`_Unreadable`."""
+    :data:`MAX_LINE_BYTES` is skipped and given as :class:`Unreadable`."""
     stream = source
     if isinstance(source, io.TextIOBase) and hasattr(source, "buffer"):
         stream = source.buffer
@@ -351,7 +357,7 @@ def read_lines(source: IO[Any]) -> Iterator[bytes | str | _Unreadable]:
             line = readline(1 << 16)
             size += len(line)
         size -= line[-1:] in (b"\n", "\n")  # the line break is not the line's
-        yield _Unreadable(f"too long: {size:,} bytes (at most {MAX_LINE_BYTES:,}); not read")
+        yield Unreadable(f"too long: {size:,} bytes (at most {MAX_LINE_BYTES:,}); not read")
 
 
 _DUMPS = json.JSONEncoder(ensure_ascii=False, check_circular=False, allow_nan=False,
@@ -370,19 +376,21 @@ def _escape_breaks(text: str) -> str:
 def to_json(out: dict[str, Any]) -> str:
     """One output line: strict JSON that encodes as UTF-8 and holds no character that a
     line reader could take for a line break (never raises)."""
+    return json_line(out)[:-1].decode("utf-8")
+
+
+def json_line(out: dict[str, Any]) -> bytes:
+    """One output line as :func:`to_json` writes it, UTF-8 encoded, with its line break."""
     try:
-        text = _DUMPS(out)
-        text.encode("utf-8")
-        return _escape_breaks(text)
+        return _escape_breaks(_DUMPS(out)).encode("utf-8") + b"\n"
     except (ValueError, UnicodeEncodeError, RecursionError):
         pass
     try:
-        text = _DUMPS(_clean(out))
-        text.encode("utf-8")
-        return _escape_breaks(text)
+        return _escape_breaks(_DUMPS(_clean(out))).encode("utf-8") + b"\n"
     except (ValueError, UnicodeEncodeError, RecursionError, TypeError) as exc:
         return _DUMPS(empty_output(None, None, [
-            f"internal error: the result could not be written as JSON: {type(exc).__name__}"]))
+            "internal error: the result could not be written as JSON: "
+            f"{type(exc).__name__}"])).encode("utf-8") + b"\n"
 
 
 def _clean(value: Any) -> Any:
@@ -398,27 +406,36 @@ def _clean(value: Any) -> Any:
     return value
 
 
-def _writer(sink: IO[Any]) -> Callable[[str], Any]:
-    """Write text to ``sink`` as UTF-8, whatever the sink's own encoding."""
+def _writer(sink: IO[Any]) -> tuple[Callable[[bytes], Any], Callable[[], Any]]:
+    """(write UTF-8 bytes to ``sink`` whatever its own encoding, flush it)."""
     if isinstance(sink, io.TextIOBase):
         buffer = getattr(sink, "buffer", None)
         if buffer is None:
-            return sink.write
+            return (lambda data: sink.write(data.decode("utf-8"))), sink.flush
         sink.flush()
-        return lambda text: buffer.write(text.encode("utf-8"))
-    return lambda text: sink.write(text.encode("utf-8"))
+        return buffer.write, buffer.flush
+    return sink.write, getattr(sink, "flush", lambda: None)
 
 
-def run_batch(source: IO[Any], sink: IO[Any] = sys.stdout) -> int:
+def run_batch(source: IO[Any], sink: IO[Any] = sys.stdout, jobs: int = 1) -> int:
     """Read JSON lines from ``source``, write results to ``sink``; returns the line count.
-    Either may be a text or a binary file."""
-    n = 0
-    write = _writer(sink)
-    for out in run_lines(read_lines(source)):
-        write(to_json(out) + "\n")
-        n += 1
-    if hasattr(sink, "flush"):
-        sink.flush()
+    Either may be a text or a binary file.  ``jobs`` > 1 adjudicates in that many worker
+    processes (mobadj.batch_jobs), with the same output.  The first result is flushed at
+    once (a reader sees it while the rest runs)."""
+    write, flush = _writer(sink)
+    lines = read_lines(source)
+    if jobs > 1:
+        from mobadj.batch_jobs import run_parallel
+
+        n = run_parallel(lines, write, flush, jobs)
+    else:
+        n = 0
+        for out in run_lines(lines):
+            write(json_line(out))
+            n += 1
+            if n == 1:
+                flush()
+    flush()
     return n
 
 
@@ -429,7 +446,7 @@ def main(argv: list[str] | None = None) -> None:
         run_batch(src)
 
 
-__all__ = ["KEYS", "Outcome", "run_batch", "run_case", "run_lines"]
+__all__ = ["KEYS", "Outcome", "json_line", "run_batch", "run_case", "run_lines"]
 
 if __name__ == "__main__":
     main()
