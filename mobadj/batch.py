@@ -325,16 +325,37 @@ def run_lines(lines: Iterable[str | bytes], start: int = 1) -> Iterator[dict[str
     text or bytes (each bytes line is decoded on its own); the first is line ``start`` of
     the input (error messages name lines)."""
     for number, line in enumerate(lines, start):
-        try:
-            case = _case(line)
-        except ValueError as exc:
-            yield empty_output(None, None, [f"line {number}: {exc}"])
-            continue
-        except Exception as exc:  # e.g. MemoryError: this line's answer, not the batch's end
-            yield empty_output(None, None, [f"line {number}: internal error: "
-                                            f"{type(exc).__name__}: {exc}"])
-            continue
-        yield run_case(case)
+        yield _answer(line, number)
+
+
+def answer_line(line: str | bytes | Unreadable, number: int = 1) -> bytes:
+    """What ``mobadj batch`` writes for one input line, line ``number`` of its input: the
+    output line, UTF-8 encoded, with its line break.  Every line of a batch goes through
+    here, however it runs: one process, ``--jobs N``, or a distributed engine mapping it
+    over the lines of JSONL files (docs/performance.md)."""
+    if not isinstance(line, Unreadable) and len(line) > MAX_LINE_BYTES:
+        line = _too_long(line)
+    return json_line(_answer(line, number))
+
+
+def _too_long(line: str | bytes) -> str | bytes | Unreadable:
+    """``line``, or the Unreadable that read_lines makes of it when it is too long."""
+    data = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else line
+    size = len(data) - data.endswith(b"\n")
+    if size <= MAX_LINE_BYTES:
+        return line
+    return Unreadable(f"too long: {size:,} bytes (at most {MAX_LINE_BYTES:,}); not read")
+
+
+def _answer(line: str | bytes | Unreadable, number: int) -> dict[str, Any]:
+    try:
+        case = _case(line)
+    except ValueError as exc:
+        return empty_output(None, None, [f"line {number}: {exc}"])
+    except Exception as exc:  # e.g. MemoryError: this line's answer, not the batch's end
+        return empty_output(None, None, [f"line {number}: internal error: "
+                                         f"{type(exc).__name__}: {exc}"])
+    return run_case(case)
 
 
 def read_lines(source: IO[Any]) -> Iterator[bytes | str | Unreadable]:
@@ -430,9 +451,8 @@ def run_batch(source: IO[Any], sink: IO[Any] = sys.stdout, jobs: int = 1) -> int
         n = run_parallel(lines, write, flush, jobs)
     else:
         n = 0
-        for out in run_lines(lines):
-            write(json_line(out))
-            n += 1
+        for n, line in enumerate(lines, 1):
+            write(answer_line(line, n))
             if n == 1:
                 flush()
     flush()
@@ -446,7 +466,8 @@ def main(argv: list[str] | None = None) -> None:
         run_batch(src)
 
 
-__all__ = ["KEYS", "Outcome", "json_line", "run_batch", "run_case", "run_lines"]
+__all__ = ["KEYS", "Outcome", "answer_line", "json_line", "run_batch", "run_case",
+           "run_lines"]
 
 if __name__ == "__main__":
     main()

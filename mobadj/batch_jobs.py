@@ -2,9 +2,9 @@
 
 The parent reads the input line by line (:func:`mobadj.batch.read_lines`: no line is held
 beyond :data:`~mobadj.batch.MAX_LINE_BYTES`) and hands the lines out in chunks; a worker
-answers a chunk with its output lines, made by the very code of ``--jobs 1``
-(:func:`answer_chunk`), and the parent writes the answers in input order.  Each line's
-answer depends on that line alone, so the output is the same for any N.  At most
+answers a chunk with :func:`mobadj.batch.answer_line` for each line, as ``--jobs 1`` does,
+and the parent writes the answers in input order.  Each line's answer depends on that line
+alone, so the output is the same for any N.  At most
 :data:`IN_FLIGHT` chunks per worker are out at a time: memory stays bounded however long
 the input.  Chunks start at one line and double up to :data:`CHUNK_LINES`, so the first
 result comes at once.
@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
-from mobadj.batch import Unreadable, empty_output, json_line, map_context, run_lines
+from mobadj.batch import Unreadable, answer_line, empty_output, json_line, map_context
 
 CHUNK_LINES = 128
 """The most lines in one chunk (fewer at first: see the module's docstring)."""
@@ -50,7 +50,7 @@ def cores() -> int:
 def answer_chunk(lines: list[Line], start: int) -> bytes:
     """The output lines of input ``lines`` (the first is line ``start``), UTF-8 encoded:
     what ``--jobs 1`` writes for them."""
-    return b"".join(json_line(out) for out in run_lines(lines, start))
+    return b"".join(answer_line(line, number) for number, line in enumerate(lines, start))
 
 
 def chunks(lines: Iterable[Line]) -> Iterator[Chunk]:
