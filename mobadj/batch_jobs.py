@@ -7,7 +7,8 @@ and the parent writes the answers in input order.  Each line's answer depends on
 alone, so the output is the same for any N.  At most
 :data:`IN_FLIGHT` chunks per worker are out at a time: memory stays bounded however long
 the input.  Chunks start at one line and double up to :data:`CHUNK_LINES`, so the first
-result comes at once.
+result comes at once; a thread reads the input, so answers are written as they come even
+while the input waits (a pipe fed line by line).
 
 A worker that dies (a crash in C code, the out-of-memory killer, a signal) loses no line:
 the chunks it and its fellows had in hand are run again, one after the other in a fresh
@@ -20,10 +21,12 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import queue
 import sys
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, wait
 from typing import Any
 
 from mobadj.batch import Unreadable, answer_line, empty_output, json_line, map_context
@@ -53,20 +56,64 @@ def answer_chunk(lines: list[Line], start: int) -> bytes:
     return b"".join(answer_line(line, number) for number, line in enumerate(lines, start))
 
 
-def chunks(lines: Iterable[Line]) -> Iterator[Chunk]:
-    """``lines`` in chunks of 1, 2, 4, ... up to :data:`CHUNK_LINES` lines (or
-    :data:`CHUNK_BYTES` of input), each with the number of its first line."""
-    start, limit, size = 1, 1, 0
-    chunk: list[Line] = []
-    for line in lines:
-        chunk.append(line)
-        size += 0 if isinstance(line, Unreadable) else len(line)
-        if len(chunk) >= limit or size >= CHUNK_BYTES:
-            yield start, chunk
-            start += len(chunk)
-            chunk, size, limit = [], 0, min(2 * limit, CHUNK_LINES)
-    if chunk:
-        yield start, chunk
+class ReadAhead:
+    """How far the reader may run ahead of the writer: at most ``lines`` lines and ``size``
+    bytes read and not yet answered (a single line may be larger)."""
+
+    def __init__(self, lines: int, size: int) -> None:
+        self.limit = (lines, size)
+        self.held = [0, 0]
+        self.closed = False
+        self.turn = threading.Condition()
+
+    def take(self, size: int) -> bool:
+        """Wait until there is room for one more line of ``size`` bytes, and hold it
+        (False: :meth:`close` was called, stop reading)."""
+        with self.turn:
+            while not self.closed and self.held[0] and (
+                    self.held[0] >= self.limit[0] or self.held[1] + size > self.limit[1]):
+                self.turn.wait()
+            self.held[0] += 1
+            self.held[1] += size
+            return not self.closed
+
+    def give(self, lines: int, size: int) -> None:
+        with self.turn:
+            self.held[0] -= lines
+            self.held[1] -= size
+            self.turn.notify()
+
+    def close(self) -> None:
+        with self.turn:
+            self.closed = True
+            self.turn.notify_all()
+
+
+def line_size(line: Line) -> int:
+    return 0 if isinstance(line, Unreadable) else len(line)
+
+
+class Filling:
+    """The chunk being filled: it holds up to 1, 2, 4, ... :data:`CHUNK_LINES` lines (the
+    first chunk one line, each next one twice the last) or :data:`CHUNK_BYTES` of input."""
+
+    def __init__(self) -> None:
+        self.start, self.limit, self.size = 1, 1, 0
+        self.lines: list[Line] = []
+
+    def add(self, line: Line) -> None:
+        self.lines.append(line)
+        self.size += line_size(line)
+
+    def full(self) -> bool:
+        return len(self.lines) >= self.limit or self.size >= CHUNK_BYTES
+
+    def close(self) -> tuple[Chunk, int]:
+        """(the chunk, its size in bytes); the next one starts empty."""
+        chunk, size = (self.start, self.lines), self.size
+        self.start += len(self.lines)
+        self.lines, self.size, self.limit = [], 0, min(2 * self.limit, CHUNK_LINES)
+        return chunk, size
 
 
 def _start_method() -> Any:
@@ -81,48 +128,113 @@ def _start_method() -> Any:
 def run_parallel(lines: Iterable[Line], write: Callable[[bytes], Any],
                  flush: Callable[[], Any], jobs: int) -> int:
     """Answer every line of ``lines`` in ``jobs`` worker processes and ``write`` the answers
-    in input order (``flush`` after the first); returns the number of lines."""
+    in input order (``flush`` whenever no further answer is ready); returns the number of
+    lines.
+
+    A thread reads the input, at most ``jobs`` * :data:`IN_FLIGHT` chunks ahead of the
+    writer.  A chunk goes to the workers when it is full, or at once when no more input is
+    there yet: a pipe fed line by line has each answer while the input waits."""
     context = _start_method()
     if context.get_start_method() == "fork":
         map_context("standard")  # forked workers start with the usual map and its parser
     pool = ProcessPoolExecutor(jobs, mp_context=context)
-    pending: deque[tuple[Chunk, Future[bytes]]] = deque()
+    most = jobs * IN_FLIGHT
+    events: queue.SimpleQueue[Any] = queue.SimpleQueue()  # lines, wake-ups, the end
+    ahead = ReadAhead((most + 1) * CHUNK_LINES, (most + 1) * CHUNK_BYTES)
+    reader = threading.Thread(target=_read, args=(lines, events, ahead), daemon=True,
+                              name="mobadj-batch-reader")
+    pending: deque[tuple[Chunk, int, Future[bytes]]] = deque()
+    filling = Filling()
     count = 0
 
-    def write_done(block: bool) -> None:
-        """Write the answers of the oldest chunks: those done, or (``block``) the oldest
-        one, waiting for it."""
+    def wake(_future: Future[bytes]) -> None:
+        events.put(_WAKE)
+
+    def write_done() -> None:
+        """Write the answers of the oldest chunks that are done."""
         nonlocal pool, count
-        while pending and (block or pending[0][1].done()):
-            block = False
-            (_start, chunk), future = pending[0]
+        wrote = False
+        while pending and pending[0][2].done():
+            (_start, chunk), size, future = pending[0]
             try:
                 answer = future.result()
             except BaseException as exc:  # a dead worker (BrokenProcessPool) or worse
                 if isinstance(exc, KeyboardInterrupt):
                     raise
                 pool.shutdown(wait=True, cancel_futures=True)
-                for answer in _rescue(list(pending), context):
+                for answer in _rescue([(c, f) for c, _s, f in pending], context):
                     write(answer)
-                count += sum(len(chunk) for (_s, chunk), _f in pending)
+                for (_s, chunk), size, _f in pending:
+                    count += len(chunk)
+                    ahead.give(len(chunk), size)
                 pending.clear()
                 pool = ProcessPoolExecutor(jobs, mp_context=context)
+                flush()
                 return
             pending.popleft()
             write(answer)
-            if count == 0:
-                flush()
+            wrote = True
             count += len(chunk)
+            ahead.give(len(chunk), size)
+        if wrote and not (pending and pending[0][2].done()):
+            flush()
 
+    stdin, sys.stdin = sys.stdin, None  # type: ignore[assignment]
+    # a forked worker first closes its sys.stdin, which would wait for ever for the lock
+    # that the reader thread holds while it waits for input: with none, the worker starts
+    reader.start()
     try:
-        for start, chunk in chunks(lines):
-            pending.append(((start, chunk), pool.submit(answer_chunk, chunk, start)))
-            write_done(block=len(pending) >= jobs * IN_FLIGHT)
-        while pending:
-            write_done(block=True)
+        ended = False
+        while not ended or pending or filling.lines:
+            event = events.get() if not ended else _WAKE
+            if isinstance(event, (bytes, str, Unreadable)):
+                filling.add(event)
+            elif event is _END:
+                ended = True
+            elif isinstance(event, BaseException):
+                raise event
+            write_done()
+            if not filling.lines:
+                if ended and pending:
+                    wait([pending[0][2]])
+                continue
+            must = filling.full() or ended
+            if not (must or events.empty()):
+                continue  # more input is there: fill the chunk
+            if len(pending) >= most:
+                if not must:
+                    continue  # workers busy: the chunk may grow meanwhile
+                wait([pending[0][2]])
+                write_done()
+            chunk, size = filling.close()
+            future = pool.submit(answer_chunk, chunk[1], chunk[0])
+            pending.append((chunk, size, future))
+            future.add_done_callback(wake)
     finally:
+        ahead.close()
         pool.shutdown(wait=True, cancel_futures=True)
+        sys.stdin = stdin
     return count
+
+
+_END = object()
+"""The reader's last event: the input is at its end."""
+_WAKE = object()
+"""An answer is ready."""
+
+
+def _read(lines: Iterable[Line], events: queue.SimpleQueue[Any], ahead: ReadAhead) -> None:
+    """The reader thread: put each line of ``lines`` on ``events`` once it may read ahead,
+    then :data:`_END` (or the exception that stopped the reading)."""
+    try:
+        for line in lines:
+            if not ahead.take(line_size(line)):
+                return
+            events.put(line)
+    except BaseException as exc:  # e.g. an unreadable file: raised again by the writer
+        events.put(exc)
+        return
+    events.put(_END)
 
 
 def _rescue(pending: list[tuple[Chunk, Future[bytes]]], context: Any) -> Iterator[bytes]:
@@ -173,4 +285,4 @@ class _Solo:
             self.pool = None
 
 
-__all__ = ["CHUNK_LINES", "answer_chunk", "chunks", "cores", "run_parallel"]
+__all__ = ["CHUNK_LINES", "Filling", "ReadAhead", "answer_chunk", "cores", "run_parallel"]

@@ -7,16 +7,25 @@ import io
 import json
 import multiprocessing
 import os
+import select
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 import mobadj.batch as batch_module
 from mobadj.batch import MAX_LINE_BYTES, run_batch
-from mobadj.batch_jobs import CHUNK_BYTES, CHUNK_LINES, IN_FLIGHT, chunks, run_parallel
+from mobadj.batch_jobs import (
+    CHUNK_BYTES,
+    CHUNK_LINES,
+    IN_FLIGHT,
+    Filling,
+    ReadAhead,
+    run_parallel,
+)
 from mobadj.orders.corpus import broken_batch_lines
 from tools.batch_sample import sample
 
@@ -66,15 +75,37 @@ def test_the_default_is_one_job_per_core_and_zero_jobs_is_refused(tmp_path: Path
     assert proc.returncode == 2 and "--jobs" in proc.stderr
 
 
+def _fill(lines: list[bytes]) -> list[tuple[int, int]]:
+    """(first line, lines) of the chunks ``lines`` make when every chunk is filled."""
+    filling, out = Filling(), []
+    for line in lines:
+        filling.add(line)
+        if filling.full():
+            (start, chunk), _size = filling.close()
+            out.append((start, len(chunk)))
+    return out
+
+
 def test_chunks_grow_from_one_line_and_stay_bounded() -> None:
-    lines = [b"x" * 10] * 1000
-    sizes = [len(chunk) for _start, chunk in chunks(lines)]
-    assert sizes[:9] == [1, 2, 4, 8, 16, 32, 64, 128, 128]
-    assert sum(sizes) == 1000 and max(sizes) == CHUNK_LINES
-    starts = [start for start, _chunk in chunks(lines)]
-    assert starts[:4] == [1, 2, 4, 8]
-    big = [b"y" * (CHUNK_BYTES // 3 + 1)] * 20
-    assert max(len(chunk) for _start, chunk in chunks(big)) <= 3
+    made = _fill([b"x" * 10] * 1000)
+    assert [n for _s, n in made][:9] == [1, 2, 4, 8, 16, 32, 64, 128, 128]
+    assert max(n for _s, n in made) == CHUNK_LINES
+    assert [s for s, _n in made][:4] == [1, 2, 4, 8]
+    assert max(n for _s, n in _fill([b"y" * (CHUNK_BYTES // 3 + 1)] * 20)) <= 3
+
+
+def test_read_ahead_holds_lines_and_bytes_within_bounds() -> None:
+    ahead = ReadAhead(3, 100)
+    assert ahead.take(40) and ahead.take(40)
+    taken = threading.Event()
+    thread = threading.Thread(target=lambda: ahead.take(40) and taken.set())
+    thread.start()
+    assert not taken.wait(0.2)  # 120 bytes would be held
+    ahead.give(1, 40)
+    assert taken.wait(10)
+    thread.join()
+    ahead.close()
+    assert not ahead.take(10**9)
 
 
 def test_the_reader_never_runs_far_ahead_of_the_writer() -> None:
@@ -98,7 +129,8 @@ def test_the_reader_never_runs_far_ahead_of_the_writer() -> None:
 
     assert run_parallel(source(), write, lambda: None, 2) == 5000
     assert written == 5000
-    assert worst <= (2 * IN_FLIGHT + 1) * CHUNK_LINES
+    # what the workers have and the chunk being filled, and the line waiting for room
+    assert worst <= (2 * IN_FLIGHT + 1) * CHUNK_LINES + 1
 
 
 @pytest.mark.skipif(not FORK, reason="the fault is planted in workers forked from the test")
@@ -130,3 +162,45 @@ def test_a_line_that_kills_its_worker_is_answered_and_no_other_line_is_lost(monk
                 f"line {i + 1}: internal error: the process adjudicating this line stopped"]
         else:
             assert answer == usual, i
+
+
+def _answer_within(proc: subprocess.Popen, seconds: float) -> dict:
+    """The next output line of ``proc``, which must come within ``seconds``."""
+    ready, _, _ = select.select([proc.stdout], [], [], seconds)
+    assert ready, f"no answer within {seconds} s"
+    return json.loads(proc.stdout.readline())
+
+
+def test_two_jobs_answer_a_pipe_line_by_line_in_input_order() -> None:
+    """Streaming: each line fed through a pipe is answered while the input is still open,
+    the answers in input order."""
+    lines = [line for line in sample(13, 40) if line.startswith("{")]
+    proc = subprocess.Popen([sys.executable, "-m", "mobadj", "batch", "--jobs", "2", "-"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        for line in lines[:6]:
+            proc.stdin.write(line.encode() + b"\n")
+            proc.stdin.flush()
+            assert _answer_within(proc, 60)["id"] == json.loads(line)["id"]
+        proc.stdin.write("".join(line + "\n" for line in lines[6:]).encode())
+        proc.stdin.close()
+        ids = [json.loads(out)["id"] for out in proc.stdout.read().splitlines()]
+        assert ids == [json.loads(line)["id"] for line in lines[6:]]
+        assert proc.wait(60) == 0
+    finally:
+        proc.kill()
+
+
+def test_with_two_jobs_a_bad_line_is_answered_and_the_others_run(tmp_path: Path) -> None:
+    lines = [line for line in sample(14, 30) if line.startswith("{")]
+    path = tmp_path / "one-bad.jsonl"
+    path.write_bytes(b"\n".join([*(x.encode() for x in lines[:9]), b'{"id": 7, "units": [',
+                                 *(x.encode() for x in lines[9:])]) + b"\n")
+    outs = [json.loads(x) for x in _batch(path, "--jobs", "2").splitlines()]
+    assert len(outs) == len(lines) + 1
+    assert outs[9]["next_phase"] is None
+    assert outs[9]["errors"][0].startswith("line 10: not JSON")
+    rest = outs[:9] + outs[10:]
+    assert [o["id"] for o in rest] == [json.loads(x)["id"] for x in lines]
+    assert all(o["next_phase"] for o in rest if not o["errors"])
+    assert sum(o["next_phase"] is not None for o in rest) >= len(lines) - 2
