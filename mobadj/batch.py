@@ -31,6 +31,7 @@ import dataclasses
 import io
 import json
 import math
+import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import IO, Any
@@ -438,6 +439,14 @@ def _writer(sink: IO[Any]) -> tuple[Callable[[bytes], Any], Callable[[], Any]]:
     return sink.write, getattr(sink, "flush", lambda: None)
 
 
+def cores() -> int:
+    """The cores this process may run on (``mobadj batch``'s default number of jobs)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def run_batch(source: IO[Any], sink: IO[Any] = sys.stdout, jobs: int = 1) -> int:
     """Read JSON lines from ``source``, write results to ``sink``; returns the line count.
     Either may be a text or a binary file.  ``jobs`` > 1 adjudicates in that many worker
@@ -466,7 +475,7 @@ def main(argv: list[str] | None = None) -> None:
         run_batch(src)
 
 
-__all__ = ["KEYS", "Outcome", "answer_line", "json_line", "run_batch", "run_case",
+__all__ = ["KEYS", "Outcome", "answer_line", "cores", "json_line", "run_batch", "run_case",
            "run_lines"]
 
 if __name__ == "__main__":

@@ -20,7 +20,6 @@ always.
 from __future__ import annotations
 
 import multiprocessing
-import os
 import queue
 import sys
 import threading
@@ -29,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, wait
 from typing import Any
 
-from mobadj.batch import Unreadable, answer_line, empty_output, json_line, map_context
+from mobadj.batch import Unreadable, answer_line, cores, empty_output, json_line, map_context
 
 CHUNK_LINES = 128
 """The most lines in one chunk (fewer at first: see the module's docstring)."""
@@ -40,14 +39,6 @@ IN_FLIGHT = 3
 
 Line = bytes | str | Unreadable
 Chunk = tuple[int, list[Line]]  # (number of its first line, its lines)
-
-
-def cores() -> int:
-    """The cores this process may run on (the default number of jobs)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
 
 
 def answer_chunk(lines: list[Line], start: int) -> bytes:

@@ -22,7 +22,6 @@ import os
 import pickle
 import stat
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +126,8 @@ def store(kind: str, key: str, value: Any) -> None:
     blob = b"%s%s\n%s\n%s" % (MAGIC, key.encode(), hashlib.sha256(payload).hexdigest().encode(),
                               payload)
     try:
+        import tempfile  # only when writing: a warm start never needs it
+
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as out:

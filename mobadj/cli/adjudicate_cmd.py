@@ -144,8 +144,7 @@ def batch(cases, jobs: int | None) -> None:  # noqa: ANN001 - click file object
     A line that cannot be read or adjudicated is answered with its errors; the rest run."""
     import os
 
-    from mobadj.batch import run_batch
-    from mobadj.batch_jobs import cores
+    from mobadj.batch import cores, run_batch
 
     try:
         run_batch(cases, sys.stdout, jobs=jobs or cores())
