@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean setup screenshots
+.PHONY: demo test lint bench clean setup screenshots secrecy
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -24,6 +24,12 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2 -q
+
+# The card games' secrecy tests at full size: 200 random games per game at the terminal
+# (as in make test) and by mail (make test plays 50); MAIL_GAMES=N to change it.
+MAIL_GAMES ?= 200
+secrecy: $(STAMP)
+	MAIL_GAMES=$(MAIL_GAMES) $(BIN)/python -m pytest -n 2 -q tests/cards/test_mail_secrecy.py tests/cards/test_terminal_secrecy.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

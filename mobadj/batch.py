@@ -12,7 +12,11 @@ input line::
 output line (same order as the input, one per input line, never a crash)::
 
     {"id", "phase", "next_phase", "orders": [{"power", "order", "result", "reason"}],
-     "units", "dislodged": {power: [{"unit", "from", "retreats"}]}, "centers", "errors"}
+     "units", "dislodged": {power: [{"unit", "from", "retreats"}]},
+     "destroyed"?: {power: ["A MUN"]}, "centers", "errors"}
+
+``destroyed`` (only when there are some) lists the dislodged units that had no retreat and
+were disbanded at once; ``next_phase`` then skips a retreat phase left with nothing to decide.
 
 Power names match case-insensitively; the output spells each power as the input first did.
 Order strings are echoed exactly as given.  Parsed orders are cached by text, because the
@@ -38,6 +42,7 @@ from typing import IO, Any
 
 from mobadj.engine.pipeline import adjudicate
 from mobadj.engine.position import PositionError, position_from_data
+from mobadj.engine.report import destroyed_data
 from mobadj.engine.results import Outcome
 from mobadj.engine.rules import coerce_options
 from mobadj.engine.variants import UnknownVariantError, load_variant
@@ -247,7 +252,7 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
         dislodged.setdefault(spelling.get(d.unit.power, d.unit.power), []).append(
             {"unit": str(d.unit), "from": d.attacker_from, "retreats": list(d.retreats)}
         )
-    return {
+    line = {
         "id": case.get("id"),
         "phase": str(result.phase),
         "next_phase": str(result.next_phase),
@@ -257,6 +262,24 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
         "centers": centers,
         "errors": errors,
     }
+    if result.settled:  # dislodged units with no retreat, disbanded at once
+        return with_destroyed(line, result, spelling)
+    return line
+
+
+def with_destroyed(line: dict[str, Any], result: Any, spelling: dict[str, str]
+                   ) -> dict[str, Any]:
+    """``line`` with ``destroyed`` (power -> units disbanded at once) after ``dislodged``;
+    the key is left out when no unit was (docs/adjudication.md)."""
+    gone = destroyed_data(result, lambda p: spelling.get(p) or spelling.setdefault(p, p))
+    if not gone:
+        return line
+    out: dict[str, Any] = {}
+    for key, value in line.items():
+        out[key] = value
+        if key == "dislodged":
+            out["destroyed"] = gone
+    return out
 
 
 def _duplicates_rule(options: Any) -> tuple[Any, str]:

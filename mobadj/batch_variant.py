@@ -132,4 +132,8 @@ def run_line(case: Mapping[str, Any], game_map: GameMap, rules: Rules) -> dict[s
         if key != "defaults":
             line[key] = rules.batch_value(key, result, spell)
     line["errors"] = errors
+    if result.settled:  # dislodged units with no retreat, disbanded at once
+        from mobadj.batch import with_destroyed
+
+        return with_destroyed(line, result, spelling)
     return line

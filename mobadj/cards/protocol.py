@@ -21,9 +21,21 @@ chance or hidden information: :func:`undo_refusal` refuses any action that drew 
 state's RNG (every roll, shuffle and random pick goes through it) or moved something out of
 what :meth:`GameState.hidden_from` the player (a draw from a face-down pile, sealed choices
 turned up).  Games only declare what is hidden; no game keeps a list of undoable actions.
+Front ends ask only :meth:`GameState.undo` (or :meth:`GameState.can_undo`), which always
+run that check; a game adds its own limits in :meth:`GameState._may_undo`, and may not
+override the two public methods (refused when the class is made).
+
+Rules versions: :attr:`GameInfo.rules_version` names the readings a game follows.  A record
+keeps the version its game started under, and a game that changed a reading keeps the old
+one as an option (:attr:`GameState.earlier_rules`), so a game started before the change is
+replayed as it was played (:meth:`GameState.options_for_rules`).
 
 Options: a game that lists its options in :attr:`GameState.known_options` has every other
 option refused at set-up, with a did-you-mean; games that leave it ``None`` check their own.
+An option that may name a file on this machine (Mice Heist's ``deck``) is listed in
+:attr:`GameState.file_options` with its built-in values: a game hosted for others (the
+judge) takes only those (:meth:`GameState.check_hosted_options`), so nobody can make the
+judge read a file of its machine; the terminal takes a path too.
 """
 
 from __future__ import annotations
@@ -112,6 +124,13 @@ class GameState(ABC):
     info: ClassVar[GameInfo]
     # option name -> one line of help; None: the game checks its options itself
     known_options: ClassVar[dict[str, str] | None] = None
+    # options whose value may name a file on this machine -> the built-in values that a
+    # game hosted for others (the judge) accepts instead
+    file_options: ClassVar[dict[str, tuple[str, ...]]] = {}
+    # earlier rules versions the engine still plays, oldest first: version -> the options
+    # that give its readings.  A record with no version (stored before versions were
+    # recorded) is of the oldest one.
+    earlier_rules: ClassVar[dict[str, dict[str, Any]]] = {}
 
     players: int
     seed: int
@@ -119,6 +138,15 @@ class GameState(ABC):
     rng: random.Random = field(init=False, repr=False)
     actions: list[tuple[int, str]] = field(default_factory=list, init=False)
     events: list[Event] = field(default_factory=list, init=False)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A game may not replace :meth:`undo` or :meth:`can_undo`: they run the check every
+        game shares, which a game's own limits (:meth:`_may_undo`) only add to."""
+        super().__init_subclass__(**kwargs)
+        for name in ("undo", "can_undo"):
+            if name in vars(cls):
+                raise TypeError(f"{cls.__name__} may not override {name}(): the shared undo "
+                                "check must not be bypassed; add limits in _may_undo()")
 
     def __post_init__(self) -> None:
         info = type(self).info
@@ -207,11 +235,40 @@ class GameState(ABC):
         override it (a test checks that each one does and that it is complete)."""
         return Counter()
 
-    def can_undo(self, player: int, action: Any) -> bool:
-        """Game-specific limits on taking back ``action`` (``player``'s last), beyond the
-        chance and hidden-information check every game gets (:func:`undo_refusal`): e.g.
-        table talk that the others have heard."""
+    def _may_undo(self, player: int, action: Any) -> bool:
+        """Game-specific limits on taking back ``action`` (``player``'s last), asked of the
+        state before it, beyond the chance and hidden-information check every game gets
+        (:func:`undo_refusal`): e.g. table talk that the others have heard.  Only that check
+        calls it: alone it does not say whether a move may be taken back."""
         return True
+
+    def undo(self, player: int) -> Self:
+        """The game as it was before ``player``'s last action, rebuilt by replay (so no undo
+        data exists that could leak anything).  The one way to take a move back: raises
+        :class:`IllegalAction` saying why when it may not be (see :func:`undo_refusal`)."""
+        if not self.actions or self.actions[-1][0] != player:
+            raise IllegalAction("you can only undo your own last action, before anyone else acts")
+        before = self.replay(len(self.actions) - 1)
+        action = before.parse(player, self.actions[-1][1])
+        refusal = undo_refusal(before, self, player, action)
+        if refusal:
+            raise IllegalAction(refusal)
+        return before
+
+    def can_undo(self, player: int) -> bool:
+        """May ``player`` take back their last action now (the whole check of :meth:`undo`)?"""
+        try:
+            self.undo(player)
+        except IllegalAction:
+            return False
+        return True
+
+    def replay(self, upto: int | None = None) -> Self:
+        """This game rebuilt from its seed and options with its first ``upto`` actions."""
+        state = type(self).new(self.players, self.seed, self.options)
+        for player, text in self.actions[:upto]:
+            state.command(player, text)
+        return state
 
     def free_commands(self, player: int) -> list[str]:
         """Commands ``player`` may give now even when it is not their turn, as help text whose
@@ -268,12 +325,50 @@ class GameState(ABC):
     def new(cls, players: int, seed: int, options: dict[str, Any] | None = None) -> Self:
         return cls(players=players, seed=seed, options=dict(options or {}))
 
+    @classmethod
+    def check_hosted_options(cls, options: dict[str, Any]) -> None:
+        """Refuse, for a game hosted for others (the judge), an option that would make this
+        machine read a file they name: only the built-in values of :attr:`file_options`."""
+        for key, names in cls.file_options.items():
+            if key in options and str(options[key]).strip().lower() not in names:
+                raise IllegalAction(
+                    f"option {key}: a judge plays only the built-in {key}s "
+                    f"({', '.join(names)}), never a file of its machine; a {key} file is "
+                    f"for the terminal (mobadj play {cls.info.name} -o {key}=FILE)")
+
+    @classmethod
+    def rules_of(cls, version: str | None) -> str:
+        """The rules version a record stands for: the one it names, or for a record that
+        names none (stored before versions were recorded) the oldest this engine plays."""
+        if version:
+            return version
+        return next(iter(cls.earlier_rules), cls.info.rules_version)
+
+    @classmethod
+    def options_for_rules(cls, version: str | None, options: dict[str, Any] | None
+                          ) -> dict[str, Any]:
+        """The options that play a game recorded under rules ``version`` as it was played:
+        ``options`` themselves under the current rules; under an earlier version, the options
+        giving its readings as well (the game's own options win).  Raises
+        :class:`IllegalAction` for a version this engine does not play."""
+        version = cls.rules_of(version)
+        if version == cls.info.rules_version:
+            return dict(options or {})
+        readings = cls.earlier_rules.get(version)
+        if readings is None:
+            known = ", ".join(f"'{v}'" for v in [*cls.earlier_rules, cls.info.rules_version])
+            raise IllegalAction(f"this {cls.info.title} game was played under the rules "
+                                f"'{version}', which this mobadj does not play (it plays "
+                                f"{known})")
+        return {**readings, **(options or {})}
+
 
 def undo_refusal(before: GameState, after: GameState, player: int, action: Any) -> str | None:
     """Why ``action``, which took ``before`` to ``after``, may not be taken back (None: it
     may).  Nothing that used chance or hidden information is ever undone: the state's RNG
     must not have moved (no die rolled, nothing shuffled or drawn at random), nothing may
-    have left what was hidden from ``player``, and the game's own :meth:`can_undo` must agree.
+    have left what was hidden from ``player``, and the game's own :meth:`_may_undo` must
+    agree.  Front ends call :meth:`GameState.undo`, which runs it.
     """
     if after.is_over():
         return "the game is over"
@@ -281,7 +376,7 @@ def undo_refusal(before: GameState, after: GameState, player: int, action: Any) 
         return "that action cannot be undone: it used chance (a roll, a shuffle or a draw)"
     if before.hidden_from(player) - after.hidden_from(player):
         return "that action cannot be undone: it drew or turned up something hidden"
-    if not before.can_undo(player, action):
+    if not before._may_undo(player, action):
         return "that action cannot be undone"
     return None
 

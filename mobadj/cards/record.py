@@ -9,6 +9,10 @@ the end, and :func:`verify_record` checks a finished record against its commitme
 Games stored by a judge before salts existed keep their old commitment,
 ``sha256("<game>:<seed>")`` (:data:`OLD_SCHEME`): they still replay and verify, and are
 named as the old scheme wherever the commitment is shown.
+
+A record names the rules version its game started under, and is replayed under it
+(:meth:`GameRecord.start`): a record that names none was stored before versions were
+recorded and gets the game's oldest readings (:meth:`GameState.options_for_rules`).
 """
 
 from __future__ import annotations
@@ -20,11 +24,12 @@ import json
 import random
 import secrets
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mobadj.cards.protocol import GameError, GameState, IllegalAction, undo_refusal
+from mobadj.cards.protocol import GameError, GameState, IllegalAction
 from mobadj.cards.registry import canonical_name, game_class
 
 SCHEME = "hmac-sha256"  # HMAC-SHA256(key = the salt's 32 bytes, message = "<game>:<seed>")
@@ -61,7 +66,8 @@ def seed_commitment(game: str, seed: int, salt: str | None = None) -> str:
 class GameRecord:
     """Everything that defines a game: replaying ``actions`` from ``seed`` rebuilds it.
 
-    ``salt`` None is a game of the old, unsalted commitment scheme.
+    ``salt`` None is a game of the old, unsalted commitment scheme; ``rules_version`` ""
+    one stored before rules versions were recorded (played under the oldest readings).
     """
 
     game: str
@@ -95,9 +101,17 @@ class GameRecord:
     def commitment(self) -> str:
         return seed_commitment(self.game, self.seed, self.salt)
 
+    def start(self) -> GameState:
+        """The game as it was dealt, under the rules it started with: a record of earlier
+        rules is played with the options that give their readings (those options are then
+        in the state's ``options``, so whatever is rebuilt from the state plays the same)."""
+        cls = game_class(self.game)
+        return cls.new(self.players, self.seed,
+                       cls.options_for_rules(self.rules_version, self.options))
+
     def replay(self, upto: int | None = None) -> GameState:
         """The state after the first ``upto`` actions (all when None)."""
-        state = game_class(self.game).new(self.players, self.seed, self.options)
+        state = self.start()
         for player, text in self.actions[:upto]:
             state.command(player, text)
         return state
@@ -109,7 +123,7 @@ class GameRecord:
             "game": self.game,
             "players": self.players,
             "options": self.options,
-            "rules_version": self.rules_version,
+            "rules_version": game_class(self.game).rules_of(self.rules_version),
             "deck_version": self.deck_version,
             "commitment_scheme": self.scheme,
             "seed_commitment": self.commitment,
@@ -145,7 +159,7 @@ class GameRecord:
             actions = [(int(p), str(a)) for p, a in data["actions"]]
             return cls(game, int(data["players"]), int(data["seed"]),
                        dict(data.get("options") or {}), actions,
-                       str(data.get("rules_version", "")), str(data.get("deck_version", "")),
+                       str(data.get("rules_version") or ""), str(data.get("deck_version", "")),
                        str(salt) if scheme == SCHEME else None)
         except (TypeError, ValueError):
             raise IllegalAction("the record's players, seed or actions are malformed") from None
@@ -216,37 +230,31 @@ def read_record_file(path: str | Path) -> dict[str, Any]:
 
 
 def undo_last(game: str, state: GameState, player: int) -> GameState:
-    """Take back ``player``'s last action if it was the last one made and the rules allow.
-
-    Rebuilt by replay, so no undo data exists that could leak anything.
-    """
-    if not state.actions or state.actions[-1][0] != player:
-        raise IllegalAction("you can only undo your own last action, before anyone else acts")
-    record = GameRecord.of(game, state)
-    before = record.replay(len(record.actions) - 1)
-    action = before.parse(player, record.actions[-1][1])
-    refusal = undo_refusal(before, state, player, action)
-    if refusal:
-        raise IllegalAction(refusal)
-    return before
+    """Take back ``player``'s last action if it was the last one made and the rules allow:
+    :meth:`GameState.undo`, which runs the check every game shares."""
+    return state.undo(player)
 
 
-_SHARED: dict[type, bool] = dict.fromkeys(
-    (int, float, str, bytes, bool, type(None), frozenset, range), True)
+_IMMUTABLE: set[type] = {int, float, str, bytes, bool, type(None), frozenset, range}
+_MUTABLE: set[type] = set()
 
 
 def _shared(kind: type) -> bool:
-    """Are values of this type never changed in place (so a copy may share them)?"""
-    known = _SHARED.get(kind)
-    if known is None:
-        params = getattr(kind, "__dataclass_params__", None)
-        known = _SHARED[kind] = bool(params is not None and params.frozen)
-    return known
+    """Are values of this type never changed in place (so a copy may share them)?  Frozen
+    dataclasses are, once seen; the answer is kept in two sets that C code can read."""
+    if kind in _IMMUTABLE:
+        return True
+    if kind in _MUTABLE:
+        return False
+    params = getattr(kind, "__dataclass_params__", None)
+    frozen = bool(params is not None and params.frozen)
+    (_IMMUTABLE if frozen else _MUTABLE).add(kind)
+    return frozen
 
 
-def _all_shared(items: list[object] | tuple[object, ...]) -> bool:
-    kinds = {type(x) for x in items}
-    return all(_shared(k) for k in kinds)
+def _all_shared(items: Iterable[object]) -> bool:
+    kinds = set(map(type, items))
+    return kinds <= _IMMUTABLE or all(map(_shared, kinds))
 
 
 def fork(state: GameState) -> GameState:
@@ -258,7 +266,7 @@ def fork(state: GameState) -> GameState:
 
     def dup(obj: object) -> object:
         kind = type(obj)
-        if _shared(kind):
+        if kind in _IMMUTABLE or _shared(kind):
             return obj
         key = id(obj)
         if key in memo:
@@ -269,31 +277,35 @@ def fork(state: GameState) -> GameState:
                 memo[key] = new
                 return new
             if kind is tuple:
-                return tuple(dup(x) for x in obj)  # type: ignore[attr-defined]
+                return tuple(map(dup, obj))  # type: ignore[call-overload]
             new_list: list[object] = []
             memo[key] = new_list
-            new_list.extend(dup(x) for x in obj)  # type: ignore[attr-defined]
+            new_list.extend(map(dup, obj))  # type: ignore[call-overload]
             return new_list
         if kind is dict:
-            new_dict: dict[object, object] = {}
+            if _all_shared(obj.values()):  # type: ignore[attr-defined]
+                memo[key] = new_dict = dict(obj)  # type: ignore[call-overload]
+                return new_dict
+            new_dict = {}
             memo[key] = new_dict
             for k, v in obj.items():  # type: ignore[attr-defined]
-                new_dict[k] = v if _shared(type(v)) else dup(v)
+                new_dict[k] = v if type(v) in _IMMUTABLE else dup(v)
             return new_dict
         if kind is set:
-            new_set = {dup(x) for x in obj}  # type: ignore[attr-defined]
+            new_set = set(obj) if _all_shared(obj) else set(map(dup, obj))  # type: ignore
             memo[key] = new_set
             return new_set
         if isinstance(obj, random.Random):
-            rng = kind()
+            rng: random.Random = random.Random.__new__(type(obj))  # (set next: not seeded)
             rng.setstate(obj.getstate())
             memo[key] = rng
             return rng
         if isinstance(obj, GameState):
             new_state = object.__new__(kind)
             memo[key] = new_state
+            fields = vars(new_state)
             for name, value in vars(obj).items():
-                setattr(new_state, name, dup(value))
+                fields[name] = value if type(value) in _IMMUTABLE else dup(value)
             return new_state
         return copy.deepcopy(obj, memo)  # anything else: a full copy, to be safe
 
@@ -312,9 +324,13 @@ class ReplayCache:
         self._cache: OrderedDict[tuple, list[tuple[tuple[tuple[int, str], ...], GameState]]] = (
             OrderedDict())
 
+    @staticmethod
+    def _ident(record: GameRecord) -> tuple:
+        return (record.game, record.players, record.seed, record.salt, record.rules_version,
+                json.dumps(record.options, sort_keys=True, default=str))
+
     def state(self, record: GameRecord, fresh: bool = True) -> GameState:
-        ident = (record.game, record.players, record.seed, record.salt,
-                 json.dumps(record.options, sort_keys=True, default=str))
+        ident = self._ident(record)
         actions = tuple(record.actions)
         entries = self._cache.get(ident, [])
         best: tuple[tuple[tuple[int, str], ...], GameState] | None = None
@@ -326,14 +342,28 @@ class ReplayCache:
             self._cache.move_to_end(ident)
             return fork(best[1]) if fresh else best[1]
         if best is None:
-            game = game_class(record.game).new(record.players, record.seed, record.options)
+            game = record.start()
             start = 0
         else:
             game, start = fork(best[1]), len(best[0])
         for player, text in actions[start:]:
             game.command(player, text)
+        self._remember(ident, actions, game)
+        return fork(game) if fresh else game
+
+    def keep(self, record: GameRecord, state: GameState) -> None:
+        """Remember ``state``, just played from the record's game, as the game after
+        ``record``'s actions, so that it is not replayed when next asked for (the judge keeps
+        the state it resolved a move to).  The caller changes ``state`` no more."""
+        actions = tuple(record.actions)
+        if tuple(state.actions) != actions:
+            raise ValueError("the state kept is not the game after the record's actions")
+        self._remember(self._ident(record), actions, state)
+
+    def _remember(self, ident: tuple, actions: tuple[tuple[int, str], ...],
+                  game: GameState) -> None:
+        entries = [e for e in self._cache.get(ident, []) if e[0] != actions]
         self._cache[ident] = [*entries[-(self.per_game - 1):], (actions, game)]
         self._cache.move_to_end(ident)
         while len(self._cache) > self.games:
             self._cache.popitem(last=False)
-        return fork(game) if fresh else game

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 from typing import TYPE_CHECKING
 
@@ -37,7 +38,9 @@ def canonical_name(name: str) -> str:
     return key
 
 
+@functools.cache
 def _load(spec: str) -> type:
+    """The class named by ``spec`` (imported once: the judge asks for it at every mail)."""
     module, attr = spec.split(":")
     return getattr(importlib.import_module(module), attr)
 
@@ -50,12 +53,26 @@ def bot_class(name: str) -> type[Bot]:
     return _load(GAMES[canonical_name(name)][1])
 
 
+DEFAULT_BOT_LEVEL = "standard"
+
+
 def bot_levels(name: str) -> dict[str, type[Bot]]:
     """A game's bots by level name (its bot module's ``BOT_LEVELS``): "standard" is the
     default bot; "basic" the first one, kept so the two can be compared."""
     module = importlib.import_module(_bot_module(name))
     levels = getattr(module, "BOT_LEVELS", None)
-    return dict(levels) if levels else {"standard": bot_class(name)}
+    return dict(levels) if levels else {DEFAULT_BOT_LEVEL: bot_class(name)}
+
+
+def bot_of_level(name: str, level: str) -> type[Bot]:
+    """The game's bot of ``level`` (any case); raises KeyError naming the game's levels."""
+    levels = bot_levels(name)
+    key = level.strip().lower()
+    if key not in levels:
+        title = game_class(name).info.title
+        raise KeyError(f"{title} has no bot level '{level}' (its levels: "
+                       f"{', '.join(sorted(levels))})")
+    return levels[key]
 
 
 def _bot_module(name: str) -> str:

@@ -12,7 +12,7 @@ from collections import Counter
 from typing import Any
 
 from mobadj.cards.protocol import Bot, GameError, RandomBot
-from mobadj.cards.registry import bot_class, canonical_name, game_class
+from mobadj.cards.registry import DEFAULT_BOT_LEVEL, bot_of_level, canonical_name, game_class
 
 MAX_STEPS = 100_000
 
@@ -25,8 +25,10 @@ def simulate(
     options: dict[str, Any] | None = None,
     bots: bool = False,
     check_every: int = 1,
+    bot_level: str = DEFAULT_BOT_LEVEL,
 ) -> dict[str, Any]:
-    """Play ``games`` complete games with random legal actions (or the game's bot).
+    """Play ``games`` complete games with random legal actions (or the game's bot, at
+    ``bot_level``: raises KeyError for a level the game does not have).
 
     Returns the JSON object of ``mobadj play GAME --simulate``: game, games, finished,
     mean_length, wins, invalid_actions, invariant_violations, seconds_per_game.
@@ -34,7 +36,7 @@ def simulate(
     name = canonical_name(game)
     cls = game_class(name)
     n = players or cls.info.min_players
-    chooser: Bot = bot_class(name)() if bots else RandomBot()
+    chooser: Bot = bot_of_level(name, bot_level)() if bots else RandomBot()
     chooser_rng = random.Random(seed ^ 0x5EED)
     wins: Counter[str] = Counter()
     finished = invalid = violations = total_length = 0

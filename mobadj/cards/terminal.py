@@ -11,16 +11,19 @@ Meta commands (any case): ``help``/``?``, ``board``, ``history``, ``undo``, ``qu
 an error only the error and the prompt are printed.  Another human seat may give a public
 table command at anyone's prompt with its seat as prefix: ``P3: say I can do it cheap``,
 ``P3: reveal``, ``P3: history`` (the public history); nothing else goes through a prefix.
-Quit, end of input and Ctrl-C save the game to a file that ``--resume`` continues.  At the
-end: the last events, each score as the rulebook counts it, the winner, seed and salt.
+Quit, end of input and Ctrl-C save the game to a file that ``--resume`` continues (by
+default in the user's data folder, :func:`default_save_path`).  At the end: the last events,
+each score as the rulebook counts it, the winner, seed and salt.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import textwrap
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,9 +35,8 @@ from mobadj.cards.record import (
     GameRecord,
     new_salt,
     new_seed,
-    undo_last,
 )
-from mobadj.cards.registry import bot_class, canonical_name, game_class
+from mobadj.cards.registry import DEFAULT_BOT_LEVEL, bot_of_level, canonical_name, game_class
 
 _SEAT_PREFIX = re.compile(r"[Pp](\d+)\s*:\s*(.*)", re.S)
 FEED_MARK = "  - "  # starts every event line of a seat's feed (boards never start so)
@@ -51,6 +53,30 @@ PREFIX_HELP = ("  P<n>: ...  another human seat's table command at this prompt: 
                "history")
 
 
+def saves_folder() -> Path:
+    """Where games are saved when no file is named: ``$MOBADJ_SAVE_DIR``, else the user's
+    data folder, ``$XDG_DATA_HOME/mobadj/saves`` (``~/.local/share/mobadj/saves``)."""
+    own = os.environ.get("MOBADJ_SAVE_DIR")
+    if own:
+        return Path(own).expanduser()
+    data = os.environ.get("XDG_DATA_HOME", "")
+    base = Path(data) if data and Path(data).is_absolute() else Path.home() / ".local/share"
+    return base / "mobadj" / "saves"
+
+
+def default_save_path(game: str) -> Path:
+    """A new file for a game started now, ``GAME-<date>-<time>.json`` in
+    :func:`saves_folder` (``-2``, ``-3``... when taken): never the current directory, which
+    a game should not litter; the session says where it saved."""
+    folder = saves_folder()
+    stem = f"{game}-{time.strftime('%Y%m%d-%H%M%S')}"
+    path, n = folder / f"{stem}.json", 1
+    while path.exists():
+        n += 1
+        path = folder / f"{stem}-{n}.json"
+    return path
+
+
 def _lines(text: str) -> list[str]:
     return text.split("\n")
 
@@ -65,24 +91,34 @@ class Session:
         salt: str,
         bots: set[int],
         *,
+        bot_levels: dict[int, str] | None = None,
         secret: bool = True,
         read: Callable[[str], str] = input,
         write: Callable[[str], None] = print,
         clear: Callable[[], None] | None = None,
         save_to: str | Path | None = None,
     ) -> None:
+        """``bots``: the seats the bot plays, each at its level in ``bot_levels`` (seat ->
+        "basic" or "standard", the default); raises :class:`IllegalAction` for a level the
+        game does not have."""
         self.name = name
         self.state = state
         self.salt = salt
         self.secret = secret
         self.bots = set(bots)
+        levels = bot_levels or {}
+        self.bot_levels = {p: levels.get(p, DEFAULT_BOT_LEVEL).lower() for p in sorted(bots)}
+        try:
+            self.bot_players = {p: bot_of_level(name, level)()
+                                for p, level in self.bot_levels.items()}
+        except KeyError as exc:
+            raise IllegalAction(str(exc.args[0])) from None
         self.humans = [p for p in range(state.players) if p not in self.bots]
         self.hot_seat = len(self.humans) > 1
         self.read = read
         self.write = write
         self.clear = clear or (lambda: None)
         self.save_to = Path(save_to) if save_to is not None else None
-        self.bot = bot_class(name)()
         self.holder: int | None = None  # whose private screen is up (None: the table)
         self.feed: list[Event] = list(state.events)
         self.marks: list[int] = [len(self.feed)]  # feed length after 0, 1, ... actions
@@ -105,8 +141,10 @@ class Session:
         if record.salt is None:
             raise IllegalAction("the saved game has no salt")
         bots = {int(b) - 1 for b in data.get("bots", [])}
-        state = game_class(record.game).new(record.players, record.seed, record.options)
-        session = cls(record.game, state, record.salt, bots,
+        levels = {int(str(seat).lstrip("Pp")) - 1: str(level)
+                  for seat, level in (data.get("bot_levels") or {}).items()}
+        state = record.start()  # under the rules it started with
+        session = cls(record.game, state, record.salt, bots, bot_levels=levels,
                       secret=bool(data.get("secret", True)), **kw)
         for player, text in record.actions:
             session._act(player, state.parse(player, text))
@@ -127,6 +165,7 @@ class Session:
             "format": RECORD_FORMAT,
             "secret": self.secret,
             "bots": sorted(b + 1 for b in self.bots),
+            "bot_levels": {f"P{p + 1}": level for p, level in self.bot_levels.items()},
             "seen": {f"P{p + 1}": n for p, n in self.seen.items()},
             "over": self.state.is_over(),
         })
@@ -136,9 +175,17 @@ class Session:
         return data
 
     def save(self) -> Path | None:
+        """Write the game to its file (its folder made if need be); None when there is no
+        file, or when it cannot be written (then said on the screen)."""
         if self.save_to is None:
             return None
-        self.save_to.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+        try:
+            self.save_to.parent.mkdir(parents=True, exist_ok=True)
+            self.save_to.write_text(json.dumps(self.to_json(), indent=1) + "\n",
+                                    encoding="utf-8")
+        except OSError as exc:
+            self.write(f"! cannot save the game to {self.save_to}: {exc.strerror or exc}")
+            return None
         self.saved = self.save_to
         return self.save_to
 
@@ -234,7 +281,7 @@ class Session:
                 bot = next((p for p in actors if p in self.bots), None)
                 if bot is not None:  # bots first: they never see a human's sealed choice
                     rng = random.Random(self.state.seed + len(self.state.actions))
-                    self._act(bot, self.bot.choose(self.state, bot, rng))
+                    self._act(bot, self.bot_players[bot].choose(self.state, bot, rng))
                     continue
                 if not self._turn(actors[0]):
                     self._stop()
@@ -248,7 +295,7 @@ class Session:
 
     def _opening(self) -> None:
         state = self.state
-        who = ", ".join(f"P{p + 1}" + (" (bot)" if p in self.bots else "")
+        who = ", ".join(f"P{p + 1}" + (self._bot_label(p) if p in self.bots else "")
                         for p in range(state.players))
         self.write(f"{state.info.title}: {state.players} players: {who}")
         if self.secret:
@@ -262,6 +309,10 @@ class Session:
             self.write("Hot-seat: the screen is cleared between players; look away when it "
                        "is not your turn.")
         self.write("Type 'help' for the commands and the rules in brief.")
+
+    def _bot_label(self, seat: int) -> str:
+        level = self.bot_levels[seat]
+        return " (bot)" if level == DEFAULT_BOT_LEVEL else f" (bot, {level})"
 
     def _turn(self, seat: int) -> bool:
         """One prompt of ``seat`` until it makes a move; False if the players quit."""
@@ -326,7 +377,7 @@ class Session:
         self._show_feed(seat, "")
 
     def _undo(self, seat: int) -> None:
-        self.state = undo_last(self.name, self.state, seat)
+        self.state = self.state.undo(seat)
         del self.marks[-1]
         del self.feed[self.marks[-1]:]
         for p in self.seen:
@@ -383,9 +434,10 @@ def play_terminal(
     *,
     clear: Callable[[], None] | None = None,
     save_to: str | Path | None = None,
+    bot_levels: dict[int, str] | None = None,
 ) -> GameState:
     """Run one game to its end (or ``quit``); returns the final state.  ``seed`` None: a
     secret seed; a given seed makes the game reproducible and says it is not secret."""
     session = Session.new(game, players, seed, bots, options, read=read, write=write,
-                          clear=clear, save_to=save_to)
+                          clear=clear, save_to=save_to, bot_levels=bot_levels)
     return session.run()

@@ -123,7 +123,9 @@ SEND = click.option("--send", is_flag=True, help="Send the resulting mails now o
 @click.option("--gm", "gm_email", required=True, help="The GM's email address.")
 @click.option("--gm-password", envvar="MOBADJ_GM_PASSWORD", default=None,
               help="GM password (env MOBADJ_GM_PASSWORD); generated when absent.")
-@click.option("--option", "-o", "options", multiple=True, help="key=value game option.")
+@click.option("--option", "-o", "options", multiple=True,
+              help="NAME=VALUE: a game option of the judge (deadline_hours=72, press=grey, "
+                   "...) or a rule option of the map (paradox=1982, too_many=last, ...).")
 @click.option("--seed", type=int, default=None, help="Random seed (default: fresh).")
 @click.option("--open", "open_", is_flag=True,
               help="Players sign up by mail (JOIN game [powers]); powers are given when full.")
@@ -137,8 +139,8 @@ def create(config_path: Path, name: str, kind: str, gm_email: str, gm_password: 
     from mobadj.judge.core import JudgeError
     from mobadj.judge.hosts import HostError
 
-    opts: dict[str, Any] = {key.replace("-", "_"): value
-                            for key, value in option_pairs(options, "key=value").items()}
+    opts: dict[str, Any] = {key.lower().replace("-", "_"): value
+                            for key, value in option_pairs(options).items()}
     if (approve or no_autostart) and not open_:
         raise click.BadParameter("needs --open", param_hint="--approve/--no-autostart")
     if open_:
@@ -150,6 +152,9 @@ def create(config_path: Path, name: str, kind: str, gm_email: str, gm_password: 
     except (JudgeError, HostError) as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"Game {g.name} ({g.kind}) created.")
+    rules = judge.rules_line(g)
+    if rules:
+        click.echo(rules)
     if gm_password is None:
         click.echo(f"GM password: {password}")
     if open_:
@@ -299,7 +304,8 @@ def end(config_path: Path, name: str, powers: tuple[str, ...], draw: bool,
 @click.argument("option")
 @click.argument("value")
 def set_option(config_path: Path, name: str, option: str, value: str) -> None:
-    """Set a game option (press, deadline_hours, grace_hours, ...)."""
+    """Set a game option (press, deadline_hours, grace_hours, ...; a map's rule options
+    only while the game is forming)."""
     _gm(config_path, name, "set", {"option": option.replace("-", "_"), "value": value}, False)
 
 

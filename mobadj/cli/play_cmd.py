@@ -8,7 +8,6 @@ file) is one line on stderr and exit status 2, never a traceback.
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import NoReturn
 
@@ -16,9 +15,15 @@ import click
 
 from mobadj.cards.protocol import GameError
 from mobadj.cards.record import read_record_file, verify_record
-from mobadj.cards.registry import GAMES, canonical_name, game_class
+from mobadj.cards.registry import (
+    DEFAULT_BOT_LEVEL,
+    GAMES,
+    bot_of_level,
+    canonical_name,
+    game_class,
+)
 from mobadj.cards.simulate import simulate
-from mobadj.cards.terminal import Session
+from mobadj.cards.terminal import Session, default_save_path
 from mobadj.cli import main
 
 SIMULATE_SEED = 1  # --simulate without --seed: the benchmark's reproducible default
@@ -46,6 +51,24 @@ def _options(pairs: tuple[str, ...]) -> dict[str, object]:
     return result
 
 
+def _bot_seats(given: tuple[str, ...], level: str, players: int) -> dict[int, str]:
+    """``--bot N`` or ``--bot N:LEVEL`` -> seat (0-based) -> bot level (``--bot-level`` for
+    the seats given without one)."""
+    seats: dict[int, str] = {}
+    for text in given:
+        number, _, own = text.partition(":")
+        try:
+            seat = int(number)
+        except ValueError:
+            _fail(f"--bot {text}: expected a seat number, or a seat and a bot level "
+                  "(--bot 2 or --bot 2:basic)")
+        if not 1 <= seat <= players:
+            _fail(f"--bot {seat}: there is no seat {seat} in a {players}-player game "
+                  f"(seats 1-{players})")
+        seats[seat - 1] = own.strip().lower() or level
+    return seats
+
+
 def _verify(file: str | None, commitment: str | None) -> None:
     if file is None:
         _fail("verify needs the record file: mobadj play verify FILE")
@@ -68,13 +91,19 @@ def _verify(file: str | None, commitment: str | None) -> None:
                    f"secret 128-bit seed; {SIMULATE_SEED} with --simulate).")
 @click.option("--simulate", "games", type=int, help="Play N random games; print one JSON object.")
 @click.option("--bots", is_flag=True, help="With --simulate: every seat is played by the bot.")
-@click.option("--bot", "bot_seats", type=int, multiple=True, help="Seat (1-based) for the bot.")
+@click.option("--bot", "bot_seats", multiple=True, metavar="SEAT[:LEVEL]",
+              help="Seat (1-based) the bot plays; SEAT:basic or SEAT:standard gives that seat "
+                   "its own bot level.")
+@click.option("--bot-level", "bot_level", metavar="basic|standard",
+              help=f"Level of the bots (default: {DEFAULT_BOT_LEVEL}; also for --simulate "
+                   "--bots): basic is the first bot of each game, standard the better one.")
 @click.option("--option", "-o", "option_pairs", multiple=True, help="Game option key=value.")
 @click.option("--resume", "resume", type=click.Path(dir_okay=False),
               help="Continue the game saved in this file (by quit, Ctrl-C or end of input).")
 @click.option("--save", "save", type=click.Path(dir_okay=False),
-              help="Where quit and the end save the game (default: GAME-<date>-<time>.json; "
-                   "with --resume, the same file).")
+              help="Where quit and the end save the game (default: GAME-<date>-<time>.json "
+                   "in $MOBADJ_SAVE_DIR, else ~/.local/share/mobadj/saves; with --resume, "
+                   "the same file).")
 @click.option("--commitment", help="With verify: the commitment published at the start.")
 def play(
     game: str,
@@ -83,7 +112,8 @@ def play(
     seed: int | None,
     games: int | None,
     bots: bool,
-    bot_seats: tuple[int, ...],
+    bot_seats: tuple[str, ...],
+    bot_level: str | None,
     option_pairs: tuple[str, ...],
     resume: str | None,
     save: str | None,
@@ -104,6 +134,7 @@ def play(
     if resume is not None:
         given = [flag for flag, value in (("--players", players), ("--seed", seed),
                                           ("--option", option_pairs), ("--bot", bot_seats),
+                                          ("--bot-level", bot_level),
                                           ("--simulate", games)) if value]
         if given:
             _fail(f"--resume continues the saved game as it was: drop {', '.join(given)}")
@@ -113,18 +144,21 @@ def play(
     if not cls.info.min_players <= n <= cls.info.max_players:
         _fail(f"{cls.info.title} takes {cls.info.min_players}-{cls.info.max_players} players, "
               f"not {n}")
-    bad = [s for s in bot_seats if not 1 <= s <= n]
-    if bad:
-        _fail(f"--bot {bad[0]}: there is no seat {bad[0]} in a {n}-player game "
-              f"(seats 1-{n})")
+    level = (bot_level or DEFAULT_BOT_LEVEL).lower()
+    seats = _bot_seats(bot_seats, level, n)
+    for wanted in {level, *seats.values()}:  # a mistyped level is said even with no --bot
+        try:
+            bot_of_level(name, wanted)
+        except KeyError as err:
+            _fail(str(err.args[0]))
     try:
         if games is not None:
             result = simulate(name, games, seed=SIMULATE_SEED if seed is None else seed,
-                              players=n, options=options, bots=bots)
+                              players=n, options=options, bots=bots, bot_level=level)
             click.echo(json.dumps(result))
             return
-        path = save or f"{name}-{time.strftime('%Y%m%d-%H%M%S')}.json"
-        session = Session.new(name, n, seed, {s - 1 for s in bot_seats}, options,
+        path = save or default_save_path(name)
+        session = Session.new(name, n, seed, set(seats), options, bot_levels=seats,
                               clear=click.clear, save_to=path)
     except GameError as err:  # an option the game refuses, a bad deck file: one line
         _fail(str(err))

@@ -32,11 +32,13 @@ from mobadj.engine.position import (
 )
 from mobadj.engine.report import (
     center_changes_section,
+    destroyed_data,
     dislodged_section,
     format_report,
     news_section,
     power_name,
     result_to_json,
+    settled_section,
 )
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import (
@@ -102,6 +104,7 @@ __all__ = [
     "as_list",
     "canonical_name",
     "center_changes_section",
+    "destroyed_data",
     "coerce_options",
     "default_rules",
     "dislodged_section",
@@ -118,6 +121,7 @@ __all__ = [
     "result_to_json",
     "rules_class",
     "rules_for",
+    "settled_section",
     "topology_for",
     "with_options",
 ]

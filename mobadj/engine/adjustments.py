@@ -52,15 +52,24 @@ def adjustment_counts(position: Position) -> dict[str, int]:
 
 def needs_adjustment(position: Position, topo: Topology) -> bool:
     """Does any power have a build it can make, or a unit to remove?"""
-    for power, n in adjustment_counts(position).items():
-        if n < 0:
-            return True
-        if n > 0 and any(
-            position.centers.get(h) == power and h not in position.units
-            for h in topo.homes.get(power, ())
-        ):
-            return True
-    return False
+    return any(_adjusts(position, topo, power, n)
+               for power, n in adjustment_counts(position).items())
+
+
+def adjusting(position: Position, topo: Topology) -> list[str]:
+    """The powers with a build they can make or a unit to remove, sorted: a power with more
+    centres than units but no vacant home centre of its own has nothing to order (DPjudge,
+    the ``diplomacy`` package: such a power is not waited for)."""
+    return sorted(power for power, n in adjustment_counts(position).items()
+                  if _adjusts(position, topo, power, n))
+
+
+def _adjusts(position: Position, topo: Topology, power: str, n: int) -> bool:
+    """Does ``power``, with ``n`` centres more than units, build or remove?"""
+    if n < 0:
+        return True
+    return n > 0 and any(position.centers.get(h) == power and h not in position.units
+                         for h in topo.homes.get(power, ()))
 
 
 def resolve_adjustments(

@@ -1,4 +1,5 @@
-"""One readable turn for every map: validate -> defaults -> resolve -> execute -> next phase.
+"""One readable turn for every map: validate -> defaults -> resolve -> execute -> settle what
+nobody decides -> next phase.
 
 :func:`adjudicate` is the engine's entry point for every front end (CLI, batch, email judge)
 and every map.  Each step is a named function of its own; the phase kind picks the movement,
@@ -40,7 +41,10 @@ class PhaseResult:
     engine did for units without orders (holds, disbands, civil-disorder removals);
     ``position`` is the board after the phase, already set to ``next_phase`` and carrying the
     dislodged units with their legal retreats and the standoff provinces; ``events`` is the
-    news a variant adds (a Don captured, a Gang in gaol, the winner).
+    news a variant adds (a Don captured, a Gang in gaol, the winner).  ``settled`` are the
+    dislodged units that had nothing to decide and were settled at once with the movement
+    (``destroyed``: those disbanded, having no retreat open); ``skipped`` the phases passed
+    over because nobody had anything to decide in them.
     """
 
     phase: PhaseLike
@@ -52,6 +56,8 @@ class PhaseResult:
     built: list[UnitState] = field(default_factory=list)
     removed: list[UnitState] = field(default_factory=list)
     events: list[str] = field(default_factory=list)
+    settled: list[Dislodged] = field(default_factory=list)
+    skipped: list[Any] = field(default_factory=list)
     #: the movement orders as the resolver decided them (empty in other phases)
     _records: list[validation.MOrder] = field(default_factory=list, repr=False)
 
@@ -62,6 +68,11 @@ class PhaseResult:
     @property
     def dislodged(self) -> list[Dislodged]:
         return list(self.position.dislodged.values())
+
+    @property
+    def destroyed(self) -> list[Dislodged]:
+        """The dislodged units disbanded at once: no retreat was open to them."""
+        return [d for d in self.settled if not d.retreats]
 
     @property
     def moves(self) -> list[dict[str, str]]:
@@ -102,6 +113,7 @@ def adjudicate(
     phase = position.phase
     if phase.is_movement:
         result = movement_phase(position, pairs, topo, rules)
+        settle_forced(result, topo, rules)
     elif phase.is_retreat:
         result = rules.retreat_phase(position, pairs, topo)
     elif phase.is_adjustment:
@@ -249,9 +261,33 @@ def execute_adjustments(after: Position, outcome: adjustments.AdjustmentOutcome)
     after.standoffs = frozenset()
 
 
+def settle_forced(result: PhaseResult, topo: Topology, rules: Rules) -> None:
+    """Step 5: a dislodged unit with nothing to decide (``rules.retreat_choice``) is settled
+    now, as the rules' own retreat phase settles a unit without orders (disbanded; in
+    Mobtown II perhaps sent to gaol), so that a retreat phase is played only for the units
+    that have a choice (option ``forced_retreats``; docs/rulings.md, "Skipped phases").
+    Nothing else changes: such a unit can neither retreat nor stop another's retreat."""
+    after = result.position
+    if not after.dislodged or rules.forced_retreats != "at_once":
+        return
+    forced = {p: d for p, d in after.dislodged.items() if not rules.retreat_choice(d)}
+    if not forced:
+        return
+    board = after.copy()
+    board.dislodged = forced
+    done = rules.retreat_phase(board, [], topo)
+    now = done.position
+    now.dislodged = {p: d for p, d in after.dislodged.items() if p not in forced}
+    now.standoffs = after.standoffs
+    result.position = now
+    result.settled = sorted(forced.values(), key=lambda d: (d.unit.power, d.unit.location))
+    result.events += done.events
+
+
 def advance(before: Position, result: PhaseResult, topo: Topology, rules: Rules) -> None:
-    """Step 5: centres change owner when a scoring turn is complete; the variant adds its
-    news; the calendar gives the next phase."""
+    """Step 6: centres change owner when a scoring turn is complete; the variant adds its
+    news; the calendar gives the next phase (the phases it passes over with nothing to
+    decide are ``result.skipped``)."""
     after = result.position
     calendar = rules.calendar
     has_dislodged = bool(after.dislodged)
@@ -259,12 +295,39 @@ def advance(before: Position, result: PhaseResult, topo: Topology, rules: Rules)
     if scored:
         result.center_changes = update_centers(after, topo)
     rules.after_phase(before, result, topo, scored)
-    after.phase = calendar.next_phase(
-        result.phase, has_dislodged, lambda: rules.needs_adjustment(after, topo)
-    )
+    asked: list[bool] = []  # what the calendar asked of needs_adjustment, if anything
+
+    def needs_adjustment() -> bool:
+        asked.append(rules.needs_adjustment(after, topo))
+        return asked[-1]
+
+    after.phase = calendar.next_phase(result.phase, has_dislodged, needs_adjustment)
     if not after.phase.is_retreat:
         after.dislodged = {}
         after.standoffs = frozenset()
+    if (result.settled and not has_dislodged) or (asked and not any(asked)):
+        result.skipped = skipped_phases(result, calendar)
+
+
+def _always() -> bool:
+    return True
+
+
+def skipped_phases(result: PhaseResult, calendar: Any) -> list[Any]:
+    """The phases between ``result.phase`` and the next phase to play that had nothing to
+    decide: an adjustment phase where nobody could build or had to remove, and a retreat
+    phase whose dislodged units were all settled at once.  (A retreat phase after a turn
+    that dislodged nobody is no news, and is not listed.)"""
+    target = result.position.phase
+    here = calendar.next_phase(result.phase, True, _always)  # the calendar, skipping nothing
+    passed: list[Any] = []
+    for _ in range(8):  # a calendar skips at most a few phases in a row
+        if here == target:
+            return [p for p in passed
+                    if p.is_adjustment or (p.is_retreat and result.settled)]
+        passed.append(here)
+        here = calendar.next_phase(here, True, _always)
+    return []
 
 
 def update_centers(position: Position, topo: Topology) -> list[tuple[str, str | None, str]]:

@@ -88,6 +88,29 @@ def dislodged_section(
     return out
 
 
+def settled_section(
+    result: PhaseResult,
+    game_map: GameMap,
+    heading: str = "Disbanded at once (dislodged, with no retreat open):",
+    retreat_why: str = "no dislodged unit can retreat",
+    adjust_why: str = "no power can build or must remove",
+) -> list[str]:
+    """The dislodged units disbanded at once, and the phases skipped with nothing to decide
+    (docs/rulings.md, "Skipped phases")."""
+    out: list[str] = []
+    if result.destroyed:
+        out.append(heading)
+        out += [f"  {power_name(game_map, d.unit.power)} {d.unit}, attacked from "
+                f"{d.attacker_from}" for d in result.destroyed]
+        out.append("")
+    if result.skipped:
+        out.append("Skipped, with nothing to decide:")
+        out += [f"  {p.long_name()} ({p}): {retreat_why if p.is_retreat else adjust_why}"
+                for p in result.skipped]
+        out.append("")
+    return out
+
+
 def center_changes_section(
     result: PhaseResult,
     game_map: GameMap,
@@ -109,6 +132,7 @@ def standard_body(result: PhaseResult, game_map: GameMap, rules: Rules) -> list[
     """Dislodged units, standoffs, builds and removals, centre changes, the supply table."""
     after = result.position
     out = dislodged_section(result, game_map)
+    out += settled_section(result, game_map)
     if after.standoffs and after.dislodged:
         out.append(f"Standoffs (no retreat there): {', '.join(sorted(after.standoffs))}")
         out.append("")
@@ -174,6 +198,9 @@ def summary_report(result: PhaseResult, game_map: GameMap, rules: Rules) -> str:
         for d in sorted(result.dislodged, key=lambda d: (d.unit.power, d.unit.location)):
             where = ", ".join(d.retreats) if d.retreats else "nowhere: it will be disbanded"
             lines.append(f"  {d.unit.power} {d.unit} (attacked from {d.attacker_from}): {where}")
+    settled = settled_section(result, game_map)
+    if settled:
+        lines += ["", *settled[:-1]]
     if result.built:
         lines.append("\nBuilt: " + ", ".join(f"{u.power} {u}" for u in result.built))
     if result.removed:
@@ -210,6 +237,8 @@ def result_to_json(
         "centers": data["centers"],
     }
     out.update((k, v) for k, v in data.items() if k not in out)
+    out["destroyed"] = destroyed_data(result)
+    out["skipped"] = [str(p) for p in result.skipped]
     out["centre_changes"] = [
         {"province": p, "from": old, "to": new} for p, old, new in result.center_changes
     ]
@@ -217,3 +246,16 @@ def result_to_json(
         out.update(rules.json_extras(result))
     out["errors"] = list(errors or [])
     return out
+
+
+def destroyed_data(
+    result: PhaseResult, spell: Callable[[str], str] = lambda p: p
+) -> dict[str, list[str]]:
+    """Power -> the units it lost at once (dislodged with no retreat open), sorted: the
+    ``destroyed`` key of ``--json``, ``mobadj batch`` and the judge's result data."""
+    out: dict[str, list[str]] = {}
+    for d in result.destroyed:
+        out.setdefault(spell(d.unit.power), []).append(str(d.unit))
+    for units in out.values():
+        units.sort()
+    return dict(sorted(out.items()))

@@ -77,7 +77,7 @@ def resolve_retreats(
             results.append(OrderResult(owner, text, Outcome.INVALID, Reason.WRONG_PHASE))
             continue
         dest = _destination(d, order.destination, topo)
-        options = d.retreats or legal_retreats(position, d, topo, rules)
+        options = legal_retreats(position, d, topo, rules)  # by these rules' options
         if dest is None or dest not in options:
             results.append(OrderResult(owner, text, Outcome.INVALID, Reason.RETREAT_BLOCKED))
             continue

@@ -31,12 +31,14 @@ only reads precomputed integers and flags; ``move_hooks`` switches them on)
 Retreats, adjustments, other phases, the end of a phase
     ``retreat_phase(position, orders, topology)``; ``other_phase(...)`` for phases that are
     neither movement, retreats nor adjustments (Mobtown's Don placement);
+    ``retreat_choice(dislodged)``: has a dislodged unit anything to decide (else it is
+    settled at once with the movement, ``forced_retreats``);
     ``adjustment_counts(position)``, ``needs_adjustment(position, topology)``,
-    ``before_adjustments(...)``, ``remove_order(...)``, ``too_many_reason``: builds and
-    removals; ``after_phase(before, result, topology, scored)``: news once a phase is done
-    (victory);
-    ``due(position)`` (who must order), ``winner(position, game_map)``, ``void_reasons``
-    and ``status_notes(position)`` (the judge's preview and status).
+    ``adjusting(position, topology)``, ``before_adjustments(...)``, ``remove_order(...)``,
+    ``too_many_reason``: builds and removals; ``after_phase(before, result, topology,
+    scored)``: news once a phase is done (victory);
+    ``due(position, topology)`` (who must order), ``winner(position, game_map)``,
+    ``void_reasons`` and ``status_notes(position)`` (the judge's preview and status).
 
 Reports and pictures
     ``report_body(result, game_map)``, ``mail_report(result, game_map)``,
@@ -53,7 +55,8 @@ The DATC's rule options (section 4; docs/rulings.md has the table) are fields; e
 the DATC preference, and :data:`OPTIONS` lists the choices.  The alternatives that change
 resolution run in :class:`mobadj.engine.options.OptionResolver`, so the default resolver's hot
 loop is untouched.  A variant adds its own options as fields with ``choices`` metadata
-(:func:`option`).
+(:func:`option`).  Options of mobadj's own that every map has are fields with ``choices``
+metadata too (``forced_retreats``; docs/rulings.md, "Options of our own").
 """
 
 from __future__ import annotations
@@ -96,6 +99,10 @@ ASIDE = "aside"
 PARADOX_RULES = ("szykman", "all_hold", "1982", "2000", "1971")
 #: Paradox rules that stop a convoyed army cutting certain supports (mobadj.engine.options).
 CUT_RULES = ("1982", "2000", "1971")
+
+#: ``forced_retreats``: settle dislodged units with nothing to decide at once, or keep the
+#: retreat phase for them (mobadj's own option, docs/rulings.md).
+FORCED_RETREATS = ("at_once", "retreat_phase")
 
 #: Every DATC option: name -> its choices, the DATC preference first (docs/rulings.md).
 OPTIONS: dict[str, tuple[Any, ...]] = {
@@ -202,6 +209,11 @@ class Rules:
     #: DATC 4.D.8: which units civil disorder removes: "2023" (nearest owned centre, land and
     #: sea for all) or "home_centres" (nearest home centre, fleets by sea; the DATC 2.4 rule).
     civil_disorder: str = "2023"
+    #: A dislodged unit with nothing to decide (no retreat open; in a variant, perhaps one
+    #: place it must go) is settled "at_once" with the movement, and a retreat phase is
+    #: played only when some unit has a choice; "retreat_phase": such units wait for a
+    #: retreat phase of their own, as before (docs/rulings.md, "Skipped phases").
+    forced_retreats: str = option("at_once", FORCED_RETREATS)
 
     def __post_init__(self) -> None:
         for name, choices in self.choices().items():
@@ -258,8 +270,17 @@ class Rules:
         return None, text
 
     def position_from_data(self, data: Mapping[str, Any], game_map: GameMap) -> Position:
-        """The position written as YAML/JSON (docs/adjudication.md)."""
-        return read_position(data, game_map, self.calendar)
+        """The position written as YAML/JSON (docs/adjudication.md); dislodged units get
+        their legal retreats by these rules (who has a choice: ``retreat_choice``)."""
+        pos = read_position(data, game_map, self.calendar)
+        if pos.dislodged:
+            from mobadj.engine.topology import topology_for
+
+            topo = topology_for(game_map)
+            for prov, d in list(pos.dislodged.items()):
+                pos.dislodged[prov] = dataclasses.replace(
+                    d, retreats=self.retreat_options(d, topo, pos.units, pos.standoffs))
+        return pos
 
     def initial_position(self, game_map: GameMap, year: int | None = None) -> Position:
         """The set-up: every power's starting units and home centres."""
@@ -358,6 +379,12 @@ class Rules:
 
         return retreat_phase(position, orders, topology, self)
 
+    def retreat_choice(self, dislodged: Dislodged) -> bool:
+        """Has this dislodged unit anything to decide?  A unit with no retreat open has not:
+        it is disbanded whatever its owner orders (with ``forced_retreats`` "at_once", at
+        once with the movement; njudge, DPjudge)."""
+        return bool(dislodged.retreats)
+
     def other_phase(
         self, position: Position, orders: list[OrderInput], topology: Topology
     ) -> PhaseResult:
@@ -376,6 +403,13 @@ class Rules:
         from mobadj.engine.adjustments import needs_adjustment
 
         return needs_adjustment(position, topology)
+
+    def adjusting(self, position: Position, topology: Topology) -> list[str]:
+        """The powers with something to do in an adjustment phase: a build they can make (a
+        vacant home centre they own) or a unit to remove; sorted."""
+        from mobadj.engine.adjustments import adjusting
+
+        return adjusting(position, topology)
 
     def before_adjustments(
         self,
@@ -400,13 +434,17 @@ class Rules:
         """Once a phase is adjudicated and, if ``scored``, centres changed owner: news and
         end-of-game state go into ``result``."""
 
-    def due(self, position: Position) -> list[str]:
-        """The powers that have something to order in this phase."""
+    def due(self, position: Position, topology: Topology) -> list[str]:
+        """The powers that have something to decide in this phase: every power with a unit
+        in a movement phase; a retreat phase's powers with a dislodged unit that has a
+        choice (``retreat_choice``); an adjustment phase's powers that can build somewhere
+        or must remove (``adjusting``)."""
         if position.phase.is_movement:
             return sorted({u.power for u in position.units.values()})
         if position.phase.is_retreat:
-            return sorted({d.unit.power for d in position.dislodged.values()})
-        return sorted(p for p, n in self.adjustment_counts(position).items() if n != 0)
+            return sorted({d.unit.power for d in position.dislodged.values()
+                           if self.retreat_choice(d)})
+        return self.adjusting(position, topology)
 
     def status_notes(self, position: Position) -> list[str]:
         """Lines a variant adds to the board's public status (the judge's STATUS)."""

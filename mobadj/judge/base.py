@@ -15,7 +15,7 @@ from mobadj.judge import reports
 from mobadj.judge.commands import Command
 from mobadj.judge.config import JudgeConfig
 from mobadj.judge.deadlines import deadline_after
-from mobadj.judge.hosts import host_for
+from mobadj.judge.hosts import HostError, host_for
 from mobadj.judge.mailparse import Incoming
 from mobadj.judge.store import Game, Mail, Store
 
@@ -57,6 +57,15 @@ class JudgeBase:
         """The deadline of a phase starting now: its hours, then the game's weekday rules."""
         hours = host_for(game.kind).phase_hours(state, game.options)
         return deadline_after(now, hours, game.options, self.tz)
+
+    def rules_line(self, game: Game) -> str:
+        """``Rules: paradox=1982, ...``: the rule options the GM chose for the game, as
+        players are shown them; "" when it is played by the defaults."""
+        try:
+            text = host_for(game.kind).rules_text(game.options)
+        except HostError:  # a map this installation cannot load: the rest is still shown
+            return ""
+        return f"Rules: {text}" if text else ""
 
     def tz_for(self, address: str | None) -> ZoneInfo:
         """The time zone an address reads its mail in (``SET TIMEZONE``), else the judge's."""

@@ -16,13 +16,18 @@ commitment (HMAC-SHA256, :mod:`mobadj.cards.record`) is in every status, and the
 reveals seed and salt with the game's record attached (``mobadj play verify record.json``).
 Games stored before salts existed (no ``salt`` in the state) keep the old unsalted
 commitment and are named as the old scheme.
+
+Rules: the state names the rules version the game started under (``rules_version``) and the
+game is always replayed under it; a state stored before versions were recorded gets the
+game's oldest readings (Iron Triangle's ``refill=before_discard``, Micro City's
+``stage_markers=fixed`` and ``seaport_upgrade=keep``), so it replays as it was played.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections import Counter
+from collections import Counter, deque
 from typing import Any
 
 from mobadj.cards import report as card_report
@@ -39,7 +44,9 @@ from mobadj.cards.words import command_words
 from mobadj.judge.hosts import Check, Free, Host, HostError, Resolution
 
 REPLAYS = ReplayCache()  # a game rebuilt for a mail replays only its new actions
+_RECORDS: deque[tuple[dict[str, Any], GameRecord]] = deque(maxlen=8)  # see CardHost._record
 PREVIEW_LIMIT = 40  # legal commands listed by PREVIEW; the rest are counted by command word
+WITHHELD = "withheld until the game is over"  # seed and salt in the GM's export before then
 
 
 def seat_name(player: int) -> str:
@@ -65,10 +72,20 @@ class CardHost(Host):
 
     # -- record and replay -------------------------------------------------------------------
     def _record(self, state: dict[str, Any]) -> GameRecord:
-        return GameRecord(self.kind, state["players"], state["seed"], dict(state["options"]),
-                          [(int(p), str(a)) for p, a in state["actions"]],
-                          self.cls.info.rules_version, self.cls.info.deck_version,
-                          state.get("salt"))
+        """The game's record; a state stored before rules versions were recorded (no
+        ``rules_version``) is replayed under the game's oldest readings.  The judge asks a
+        dozen questions of one state per mail: the record of a state it asked about lately
+        is made once (states are values: nothing changes one in place)."""
+        actions = state["actions"]
+        for held, record in _RECORDS:
+            if held is state and len(record.actions) == len(actions):
+                return record
+        record = GameRecord(self.kind, state["players"], state["seed"], dict(state["options"]),
+                            [(int(p), str(a)) for p, a in actions],
+                            str(state.get("rules_version") or ""), self.cls.info.deck_version,
+                            state.get("salt"))
+        _RECORDS.appendleft((state, record))  # held here, so its id() is not reused
+        return record
 
     def _game(self, state: dict[str, Any], fresh: bool = True) -> GameState:
         """The game rebuilt from its record: a copy to change, or (``fresh=False``) a
@@ -107,11 +124,13 @@ class CardHost(Host):
         opts = self._game_options(options)
         card_seed, salt = new_seed(), new_salt()  # the judge's ``seed`` is not secret enough
         try:
+            self.cls.check_hosted_options(opts)  # no file of this machine (Mice Heist's deck)
             self.cls.new(n, card_seed, opts)
         except GameError as exc:
             raise HostError(str(exc)) from None
         return {"players": n, "seed": card_seed, "salt": salt, "options": opts, "actions": [],
-                "commitment": seed_commitment(self.kind, card_seed, salt)}
+                "commitment": seed_commitment(self.kind, card_seed, salt),
+                "rules_version": self.cls.info.rules_version}
 
     def command_words(self, state: Any) -> frozenset[str]:
         """The first words of the game's commands: after SIGNON as a player, a line that
@@ -133,11 +152,13 @@ class CardHost(Host):
         return [] if game.is_over() else [seat_name(p) for p in game.to_act()]
 
     def check(self, state: Any, seat: str, text: str) -> Check:
-        """Each line a command; a player to act alone may send several in a row."""
-        game = self._game(state)
+        """Each line a command; a player to act alone may send several in a row.  Read on
+        the shared game, applied on a copy made when there is something to apply."""
+        game = self._game(state, fresh=False)
         player = seat_index(seat)
         out = Check()
         simultaneous = len(game.to_act()) > 1
+        copied = False
         for number, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
                 continue
@@ -154,6 +175,8 @@ class CardHost(Host):
                     trial = self._game(state)
                     trial.apply(player, action)
                 else:
+                    if not copied:
+                        game, copied = self._game(state), True
                     game.apply(player, action)
             except GameError as exc:
                 out.errors.append(f"line {number}: {exc}")
@@ -164,8 +187,9 @@ class CardHost(Host):
     def free(self, state: Any, seat: str, text: str) -> Free | None:
         """Apply at once each line that is a free command of ``seat``'s; a seat not due has
         every line read this way (so a refusal gives the game's reason).  None when the game
-        has no free commands at all."""
-        game = self._game(state)
+        has no free commands at all.  Read on the shared game, applied on a copy made at
+        the first free command."""
+        game = self._game(state, fresh=False)
         if type(game).free_commands is GameState.free_commands or game.is_over():
             return None
         player = seat_index(seat)
@@ -175,6 +199,7 @@ class CardHost(Host):
         out = Free(state)
         rest: list[str] = []
         n_events = len(game.events)
+        copied = False
         for number, line in enumerate(text.splitlines(), start=1):
             command = line.strip()
             rest.append("")
@@ -191,6 +216,8 @@ class CardHost(Host):
             if due and not game.is_free(player, action):
                 rest[-1] = line
                 continue
+            if not copied:
+                game, copied = self._game(state), True
             try:
                 game.apply(player, action)
             except GameError as exc:
@@ -205,6 +232,7 @@ class CardHost(Host):
                           for p in range(game.players)}
             out.state = dict(state, actions=[[p, a] for p, a in game.actions],
                              free=state.get("free", 0) + len(out.applied))
+            REPLAYS.keep(self._record(out.state), game)
         return out
 
     def free_commands(self, state: Any, seat: str) -> list[str]:
@@ -271,6 +299,7 @@ class CardHost(Host):
                     parts.append(self._commands(game, player))
             private[seat] = "\n\n".join(parts)
         new = dict(state, actions=[[p, a] for p, a in game.actions])
+        REPLAYS.keep(self._record(new), game)  # asked for next: no fork, no replay
         data = {"public_events": public, "over": over,
                 "scores": game.scores() if over else None}
         return Resolution(new, report, data, private=private, over=over,
@@ -335,6 +364,19 @@ class CardHost(Host):
 
     def is_over(self, state: Any) -> bool:
         return self._game(state, fresh=False).is_over()
+
+    def reopen_refusal(self, state: Any) -> str | None:
+        """A finished card game revealed its seed and salt, so every card and roll to come
+        is known: it cannot go on."""
+        return ("the game is over and its seed and salt were revealed, so every card to come "
+                "is known; it cannot be played on")
+
+    def exported_state(self, state: Any, over: bool) -> Any:
+        """Seed and salt stay out of the GM's export until the game is over: a GM who also
+        plays must not learn every card to come (the store keeps them)."""
+        if over or not isinstance(state, dict) or "seed" not in state:
+            return state
+        return {**state, **{k: WITHHELD for k in ("seed", "salt") if k in state}}
 
     def phase_hours(self, state: Any, options: dict[str, Any]) -> float:
         return float(options.get("deadline_hours", 48))

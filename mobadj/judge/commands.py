@@ -35,7 +35,8 @@ KEYWORDS = (
 USAGE = {
     "signon": "SIGNON <game> <power> <password>",
     "gm": "GM <game> <gm-password>",
-    "create": "CREATE <game> <kind> <gm-password> [option=value ...]",
+    "create": "CREATE <game> <kind> <gm-password> [option=value ...]   (the judge's options, "
+              "e.g. deadline_hours=72, and the map's rule options, e.g. paradox=1982)",
     "phase": "PHASE <phase, e.g. S1901M>",
     "press": "PRESS TO <power>[, <power>...] | ALL [GREY]   (then the text, then ENDPRESS)",
     "broadcast": "BROADCAST [GREY]   (then the text, then ENDPRESS)",

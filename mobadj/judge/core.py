@@ -16,7 +16,7 @@ from mobadj.judge.base import OPEN_COMMANDS, PRESS_OPTIONS, JudgeBase, JudgeErro
 from mobadj.judge.commands import USAGE, Command, ParsedMail, help_text, parse_body
 from mobadj.judge.deadlines import HOUR, parse_when
 from mobadj.judge.gm import GMCommands
-from mobadj.judge.hosts import HostError, host_for
+from mobadj.judge.hosts import Host, HostError, host_for
 from mobadj.judge.loops import ReplyLimits, reply_kind
 from mobadj.judge.mailparse import Incoming, parse_mail
 from mobadj.judge.players import PlayerCommands
@@ -260,17 +260,33 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
         return Session(game, power, inc.sender), f"Signed on as {label} in {game.name}."
 
     def export(self, name: str) -> dict[str, Any]:
-        """Everything about a game except password hashes: enough to replay it."""
+        """Everything about a game except password hashes: enough to replay it once it is
+        over (until then the host keeps out what decides the game to come: a card game's
+        seed and salt, :meth:`Host.exported_state`)."""
         game = self.store.game(name)
         if game is None:
             raise JudgeError(f"no game {name!r}")
+        host: Host | None
+        try:
+            host = host_for(game.kind)
+            over = game.status == "ended" or (game.state is not None
+                                              and host.is_over(game.state))
+        except HostError:  # a kind this installation cannot play: its states as stored
+            host, over = None, False
+
+        def shown(state: Any) -> Any:
+            return state if state is None or host is None else host.exported_state(state, over)
+
+        results = [dict(r, state_before=shown(r["state_before"]),
+                        state_after=shown(r["state_after"]))
+                   for r in self.store.results(name, include_rolled_back=True)]
         return {
             "game": game.name, "kind": game.kind, "status": game.status,
             "options": game.options, "seed": game.seed, "phase": game.phase,
-            "state": game.state, "deadline": game.deadline,
+            "state": shown(game.state), "deadline": game.deadline,
             "players": [{"power": p.power, "email": p.email, "status": p.status,
                          "nmr_total": p.nmr_total} for p in self.store.players(name)],
-            "results": self.store.results(name, include_rolled_back=True),
+            "results": results,
             "commands": self.store.commands(name),
             "press": self.store.press(name),
             "events": self.store.events(name),

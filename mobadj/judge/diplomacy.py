@@ -1,10 +1,12 @@
 """Map games (Diplomacy, Mobtown II, any variant) for the judge: the glue between
 :class:`~mobadj.judge.hosts.DiplomacyHost` and the engine.
 
-Everything a map does differently comes from its rules (``host.rules``, the map's
-:class:`~mobadj.engine.Rules`: how orders are written, the position, who must order, the
-report, the picture, the winner), so this module names no variant.  The judge's state for
-these games is ``{"position": <the position's to_data()>, "over": bool}``.
+Everything a map does differently comes from its rules (``host.rules_of(state)``, the map's
+:class:`~mobadj.engine.Rules` with the game's rule options: how orders are written, the
+position, who must order, the report, the picture, the winner), so this module names no
+variant.  The judge's state for these games is ``{"position": <the position's to_data()>,
+"over": bool}``, and ``"rules": {name: value}`` when the GM chose rule options (taken from
+the game's options when it starts; a state without it is played by the defaults).
 """
 
 from __future__ import annotations
@@ -23,8 +25,11 @@ from mobadj.engine import (
     Reason,
     Rules,
     adjudicate,
+    destroyed_data,
+    topology_for,
 )
 from mobadj.judge.hosts import Check, HostError, Resolution
+from mobadj.orders.duplicates import ReplacedOrder
 from mobadj.orders.errors import or_list
 
 log = logging.getLogger("mobadj.judge")
@@ -44,32 +49,39 @@ def cached_position(cache: dict[Any, Any], key: Any, build: Callable[[], Any]) -
 
 
 def _position(host: Any, state: dict[str, Any]) -> Position:
-    """The engine position of a state."""
-    key = (host.kind, json.dumps(state["position"], sort_keys=True))
-    rules: Rules = host.rules
+    """The engine position of a state (the rules decide, e.g., where dislodged units may
+    retreat, so positions are kept per set of rule options too)."""
+    chosen = host.chosen(state)
+    key = (host.kind, json.dumps(chosen, sort_keys=True),
+           json.dumps(state["position"], sort_keys=True))
+    rules: Rules = host.rules_of(state)
     return cached_position(_POSITIONS, key,
                            lambda: rules.position_from_data(state["position"], host.game_map))
 
 
 def new_state(host: Any, seats: list[str], seed: int, options: dict[str, Any]) -> dict[str, Any]:
     """The opening position: the rules' set-up (powers without a player are in civil
-    disorder from the start).  Option ``start_year`` for calendars that count years."""
+    disorder from the start), with the rule options among the game's ``options``.  Option
+    ``start_year`` for calendars that count years."""
+    chosen = host.read_options(options)
+    state: dict[str, Any] = {"rules": chosen} if chosen else {}
     try:
-        pos = host.rules.initial_position(host.game_map, int(options.get("start_year", 1901)))
+        pos = host.rules_of(state).initial_position(host.game_map,
+                                                    int(options.get("start_year", 1901)))
     except (ValueError, PositionError) as exc:
         raise HostError(f"{host.title} cannot be played here yet: {exc}") from None
-    return {"position": pos.to_data(), "over": False}
+    return {"position": pos.to_data(), "over": False, **state}
 
 
 def phase_label(host: Any, state: dict[str, Any]) -> str:
-    return str(host.rules.calendar.parse(state["position"]["phase"]).long_name())
+    return str(host.rules_of(state).calendar.parse(state["position"]["phase"]).long_name())
 
 
 def due(host: Any, state: dict[str, Any]) -> list[str]:
     """Powers that have something to order this phase."""
     if state.get("over"):
         return []
-    return host.rules.due(_position(host, state))
+    return host.rules_of(state).due(_position(host, state), topology_for(host.game_map))
 
 
 def _error_text(err: Any) -> str:
@@ -83,10 +95,17 @@ def _error_text(err: Any) -> str:
     return text
 
 
-def _pairs(host: Any, seat: str, text: str) -> tuple[list[tuple[str, Any]], list[str]]:
-    """The orders of ``seat`` in ``text`` (as the map's notation reads them), and every error
-    explained (line, column, expected, did-you-mean); orders for another power are refused."""
-    result = host.rules.parse_orders(text, host.game_map, power=seat)
+def _pairs(host: Any, state: dict[str, Any], seat: str,
+           text: str) -> tuple[list[tuple[str, Any]], list[str], list[str]]:
+    """The orders of ``seat`` in ``text`` (as the map's notation reads them), every error
+    explained (line, column, expected, did-you-mean), and a note for each order a later one
+    for the same unit replaced (unless the game's ``duplicate_orders`` is ``first``: then
+    every order is kept and the adjudicator uses the first legal one); orders for another
+    power are refused."""
+    result = host.rules_of(state).parse_orders(text, host.game_map, power=seat)
+    if host.duplicates(state) == "last":
+        result = result.last_order_wins()
+    replaced = [str(w) for w in result.warnings if isinstance(w, ReplacedOrder)]
     pairs, errors = [], []
     for parsed in result.orders:
         if parsed.power not in (None, seat):
@@ -95,22 +114,23 @@ def _pairs(host: Any, seat: str, text: str) -> tuple[list[tuple[str, Any]], list
             continue
         pairs.append((seat, parsed.order))
     errors += [_error_text(e) for e in result.errors]
-    return pairs, errors
+    return pairs, errors, replaced
 
 
 def check(host: Any, state: dict[str, Any], seat: str, text: str) -> Check:
     """Read a player's orders: the canonical text of each good order, each error explained;
     impossible orders are said at once, not only at the deadline."""
-    pairs, errors = _pairs(host, seat, text)
-    out = Check(accepted=[str(o) for _, o in pairs], errors=errors)
+    pairs, errors, replaced = _pairs(host, state, seat, text)
+    out = Check(accepted=[str(o) for _, o in pairs], errors=errors, notes=replaced)
     if pairs:
         pos = _position(host, state)
-        trial = adjudicate(pos, pairs, host.game_map, host.rules)
+        trial = adjudicate(pos, pairs, host.game_map, host.rules_of(state))
         hold = "; the unit will hold" if pos.phase.is_movement else ""
         for r in trial.results:
             if r.power == seat and r.outcome is Outcome.INVALID and r.reason is not None:
                 fate = ("; its owner's orders stand" if r.reason is Reason.NOT_OWNER
-                        else hold)
+                        else "; the first order for the unit counts"
+                        if r.reason is Reason.DUPLICATE else hold)
                 out.notes.append(f"{r.order}: impossible ({r.reason.value}){fate}")
     return out
 
@@ -158,10 +178,10 @@ def can_draw(kind: str) -> bool:
 def resolve(host: Any, state: dict[str, Any], orders: dict[str, str],
             missing: list[str]) -> Resolution:
     """Adjudicate the phase; the report is the one the map's rules mail."""
-    rules: Rules = host.rules
+    rules: Rules = host.rules_of(state)
     pairs: list[tuple[str, Any]] = []
     for power, text in sorted(orders.items()):
-        pairs += _pairs(host, power, text)[0]
+        pairs += _pairs(host, state, power, text)[0]
     result = adjudicate(_position(host, state), pairs, host.game_map, rules)
     after = result.position
     winner = rules.winner(after, host.game_map)
@@ -169,6 +189,8 @@ def resolve(host: Any, state: dict[str, Any], orders: dict[str, str],
         "phase": str(result.phase),
         "results": [r.as_dict() for r in result.results],
         "defaults": [r.as_dict() for r in result.defaults],
+        "destroyed": destroyed_data(result),
+        "skipped": [str(p) for p in result.skipped],
         "centre_changes": [list(c) for c in result.center_changes],
         "events": list(result.events),
         "position": after.to_data(),
@@ -177,7 +199,10 @@ def resolve(host: Any, state: dict[str, Any], orders: dict[str, str],
     drawn = rules.picture_data(result)
     caption = "" if drawn is not None else f"{host.title}: after {result.phase.long_name()}"
     text = rules.mail_report(result, host.game_map)
-    return Resolution({"position": after.to_data(), "over": winner is not None}, text, data,
+    new: dict[str, Any] = {"position": after.to_data(), "over": winner is not None}
+    if "rules" in state:  # the game goes on by the rules it started with
+        new["rules"] = state["rules"]
+    return Resolution(new, text, data,
                       attachments=_attachments(host, drawn or after, caption),
                       over=winner is not None, summary=f"{result.phase.long_name()} resolved")
 
@@ -186,11 +211,12 @@ def preview(host: Any, state: dict[str, Any], seat: str, text: str) -> str:
     """Adjudicate ``seat``'s orders with every other unit holding; list each order's fate,
     marking the void ones (the rules' ``void_reasons``: supports of units that are not there,
     convoys of no one, moves that cannot get there)."""
-    pairs, _ = _pairs(host, seat, text)
+    pairs = _pairs(host, state, seat, text)[0]
     if not pairs:
         return "You have no orders for this phase yet."
-    result = adjudicate(_position(host, state), pairs, host.game_map, host.rules)
-    void_reasons = host.rules.void_reasons
+    rules: Rules = host.rules_of(state)
+    result = adjudicate(_position(host, state), pairs, host.game_map, rules)
+    void_reasons = rules.void_reasons
     lines, void = [], 0
     for r in result.results:
         if r.power != seat:
@@ -218,5 +244,5 @@ def status(host: Any, state: dict[str, Any], seat: str | None) -> str:
         lines.append("Dislodged: " + ", ".join(
             f"{d.unit.power} {d.unit} may retreat to {', '.join(d.retreats) or 'nowhere'}"
             for d in pos.dislodged.values()))
-    lines += host.rules.status_notes(pos)
+    lines += host.rules_of(state).status_notes(pos)
     return "\n".join(lines)

@@ -205,6 +205,9 @@ class Forming(JudgeBase):
                             else "") + ")")
             lines.append("  powers not yet given: "
                          + ", ".join(s for s in seats if s not in held))
+            rules = self.rules_line(game)
+            if rules:
+                lines.append(f"  {rules}")
             lines.append(f"  to join: JOIN {game.name} [the powers you would like, best first]")
         return lines
 

@@ -3,9 +3,11 @@ players, start, deadlines, pause/resume, replace, process, rollback, end, export
 
 from __future__ import annotations
 
+import difflib
 import json
 import random
 import secrets
+from collections.abc import Iterable
 from typing import Any
 
 from mobadj.judge import reports
@@ -18,6 +20,26 @@ from mobadj.judge.forming import Forming
 from mobadj.judge.hosts import Host, HostError, host_for
 from mobadj.judge.mailparse import Incoming
 from mobadj.judge.store import Game, Mail, hash_password
+
+#: The judge's own game options (deadlines, press, sign-up, ...; docs/gm-guide.md); the
+#: game's own (a map's rule options, a card game's ``game_*``) are its host's.
+JUDGE_OPTIONS = (*DEFAULTS, "start_year")
+
+
+def unknown_options(host: Host, names: Iterable[str]) -> str:
+    """"" when every name is an option of the judge or of the game, else the error: the
+    first unknown name, the nearest known one, and both kinds of options."""
+    unknown = [n for n in names if n not in JUDGE_OPTIONS and not host.is_option(n)]
+    if not unknown:
+        return ""
+    theirs = list(host.rule_options())
+    near = difflib.get_close_matches(unknown[0], [*JUDGE_OPTIONS, *theirs], n=1)
+    hint = f"; did you mean {near[0]}?" if near else ""
+    more = f" (and {', '.join(unknown[1:])})" if len(unknown) > 1 else ""
+    return (f"unknown option {unknown[0]!r}{more}{hint}\n"
+            f"  the judge's options: {', '.join(JUDGE_OPTIONS)}\n"
+            f"  {'rule options' if theirs else 'options'} of {host.title}: "
+            f"{', '.join(theirs) or 'game_<name>=<value>'}")
 
 
 def _is_seat(host: Host, game: Game, text: str) -> bool:
@@ -158,8 +180,13 @@ class GMCommands(Accounts, Forming, Endings):
         host = host_for(kind)
         if self.store.game(name) is not None:
             raise JudgeError(f"a game called {name} already exists")
-        opts = dict(DEFAULTS) | dict(self.config.game_defaults) | dict(options or {})
+        given = dict(options or {})
+        error = unknown_options(host, given)
+        if error:
+            raise JudgeError(error)
+        opts = dict(DEFAULTS) | dict(self.config.game_defaults) | given
         self._check_options(opts)
+        opts |= host.read_options(opts)  # rule options checked now, not when it starts
         password = gm_password or secrets.token_urlsafe(9)
         seed = seed if seed is not None else random.SystemRandom().randrange(2**62)
         with self.store.transaction():
@@ -182,7 +209,9 @@ class GMCommands(Accounts, Forming, Endings):
                                        a["options"])
         except (JudgeError, HostError) as exc:
             return f"CREATE refused: {exc}", None
+        rules = self.rules_line(game)
         return (f"Game {game.name} ({game.kind}) created; you are its GM.\n"
+                + (f"{rules}\n" if rules else "") +
                 f"Add players with ADDPLAYER <email> <power> (in this mail, or in a later one "
                 f"after GM {game.name} <password>)."), game
 
@@ -229,10 +258,12 @@ class GMCommands(Accounts, Forming, Endings):
                                extended=0)
         self.store.log(game.name, "started", {"phase": host.phase(state)}, now)
         game = self.store.game(game.name) or game
+        rules = self.rules_line(game)
         for p in players:
             view = host.status(state, p.power)
             out.append(Mail(p.email, f"{game.name}: the game has started", (
                 f"{game.name} has started. You play {p.power}.\n\n"
+                + (f"{rules}\n" if rules else "") +
                 f"Phase: {host.phase_label(state)}\n"
                 f"Deadline: {reports.stamp(deadline)}\n\n{view}\n\n{self._sig()}"),
                 game=game.name))
@@ -287,11 +318,27 @@ class GMCommands(Accounts, Forming, Endings):
         return f"{seat} is now played by {email}."
 
     def set_option(self, game: Game, key: str, value: str) -> str:
+        host = host_for(game.kind)
+        if key in host.rule_options():
+            return self._set_rule_option(game, host, key, value)
         if key not in DEFAULTS:
-            raise JudgeError(f"unknown option {key!r}; options: {', '.join(sorted(DEFAULTS))}")
+            raise JudgeError(unknown_options(host, [key])
+                             or f"{key} is set when the game is created")
         self._check_options({key: value})
         self.store.update_game(game.name, options=game.options | {key: value})
         return f"Option {key} = {value}."
+
+    def _set_rule_option(self, game: Game, host: Host, key: str, value: str) -> str:
+        """A rule option: only while the game is forming (the players must know the rules
+        they play by, and the judge keeps them from the start)."""
+        if game.status != "forming":
+            now = self.rules_line(game) or "the default rules"
+            raise JudgeError(f"{key} is a rule option: rule options can be changed only while "
+                             f"the game is forming, and {game.name} is {game.status} "
+                             f"({now})")
+        opts = game.options | host.read_options({key: value})
+        self.store.update_game(game.name, options=opts)
+        return f"Option {key} = {str(opts[key]).lower()}. Rules: {host.rules_text(opts)}"
 
     def _check_options(self, options: dict[str, Any]) -> None:
         """Refuse option values the judge could not use later (with what is expected)."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import logging
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,6 +79,29 @@ class Host(ABC):
     def seats(self, options: dict[str, Any]) -> list[str]:
         """Every seat (power) of a game with these options."""
 
+    # -- the game's own options, beside the judge's (deadline_hours, press, ...) --------------
+
+    def rule_options(self) -> dict[str, tuple[Any, ...]]:
+        """The options of the game itself a GM may choose when creating it: name -> the
+        values it takes, the default first (empty: any value)."""
+        return {}
+
+    def is_option(self, name: str) -> bool:
+        """Is ``name`` an option of the game itself?  Besides :meth:`rule_options`, any name
+        with the ``game_`` prefix: it is handed to the game, which checks it when it starts
+        (card games: ``game_modules=3``)."""
+        return name in self.rule_options() or name.startswith("game_")
+
+    def read_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The game's rule options among ``options``, checked, as they are stored (other
+        names are left alone); raises :class:`HostError` naming a bad value."""
+        return {}
+
+    def rules_text(self, options: Mapping[str, Any]) -> str:
+        """The rule options chosen among ``options``, short (``paradox=1982, ...``), for
+        players to see; "" when none is."""
+        return ""
+
     def seat(self, options: dict[str, Any], text: str) -> str:
         """The seat named by ``text`` (any spelling); raises :class:`HostError`."""
         for s in self.seats(options):
@@ -131,6 +155,15 @@ class Host(ABC):
         """The position as ``seat`` may see it (``None``: public)."""
         return ""
 
+    def reopen_refusal(self, state: Any) -> str | None:
+        """Why a finished game cannot be rolled back into play (None: it can)."""
+        return None
+
+    def exported_state(self, state: Any, over: bool) -> Any:
+        """The state as the GM's export shows it: a state holding secrets that decide the
+        game to come (a card game's seed) keeps them out until the game is ``over``."""
+        return state
+
     @abstractmethod
     def is_over(self, state: Any) -> bool: ...
 
@@ -150,6 +183,7 @@ class DiplomacyHost(Host):
         self.kind = kind
         self._map: Any = None
         self._rules: Any = None
+        self._variants: dict[tuple[tuple[str, Any], ...], Any] = {}  # options -> Rules
 
     @property
     def title(self) -> str:  # type: ignore[override]
@@ -173,7 +207,7 @@ class DiplomacyHost(Host):
 
     @property
     def rules(self) -> Any:
-        """The map's rules (default options), from the engine's registry."""
+        """The map's rules with every option at its default, from the engine's registry."""
         if self._rules is None:
             from mobadj.engine import VariantError, default_rules
 
@@ -182,6 +216,73 @@ class DiplomacyHost(Host):
             except VariantError as exc:
                 raise HostError(f"{self.title} games cannot be played here: {exc}") from None
         return self._rules
+
+    # -- rule options: chosen by the GM at creation, kept in the state from the start -----------
+
+    def rule_options(self) -> dict[str, tuple[Any, ...]]:
+        """The map's rule options (docs/rulings.md, and a variant's own, e.g.
+        docs/mobtown-rulings.md) and ``duplicate_orders`` (which of two orders for one unit
+        counts: how orders are read, before the adjudicator)."""
+        from mobadj.orders.duplicates import DUPLICATE_RULES
+
+        return {**type(self.rules).choices(), "duplicate_orders": DUPLICATE_RULES}
+
+    def is_option(self, name: str) -> bool:
+        return name in self.rule_options()
+
+    def read_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Values as a command line or a mail writes them (``1982``, ``yes``) -> the values
+        the rules take (``"1982"``, True), each checked by the engine's own reader."""
+        from mobadj.engine import coerce_options
+        from mobadj.orders.duplicates import check_rule
+
+        known = self.rule_options()
+        chosen = {k: v for k, v in options.items() if k in known}
+        duplicates = chosen.pop("duplicate_orders", None)
+        try:
+            out = coerce_options(chosen, type(self.rules))
+            self._rules_with(out)  # the rules check each value (and are kept for the game)
+            if duplicates is not None:
+                out["duplicate_orders"] = check_rule(duplicates)
+        except ValueError as exc:
+            raise HostError(str(exc)) from None
+        return out
+
+    def rules_text(self, options: Mapping[str, Any]) -> str:
+        return ", ".join(f"{name}={str(options[name]).lower()}"
+                         for name in self.rule_options() if name in options)
+
+    @staticmethod
+    def chosen(state: Mapping[str, Any]) -> dict[str, Any]:
+        """The rule options a game was started with (none for games stored before they
+        could be chosen: those are played by the defaults)."""
+        return dict(state.get("rules") or {})
+
+    def rules_of(self, state: Mapping[str, Any]) -> Any:
+        """The rules a game is played by: the map's, with its rule options."""
+        chosen = self.chosen(state)
+        try:
+            return self._rules_with(chosen)
+        except ValueError as exc:  # a stored option this version no longer has
+            raise HostError(f"this game's rule options cannot be used here: {exc}") from None
+
+    def _rules_with(self, chosen: Mapping[str, Any]) -> Any:
+        """The map's rules with ``chosen`` options: one shared Rules object per distinct set
+        (the judge asks for them at every check, preview and deadline); a ValueError naming
+        a bad option."""
+        key = tuple(sorted((k, v) for k, v in chosen.items() if k != "duplicate_orders"))
+        if not key:
+            return self.rules
+        got = self._variants.get(key)
+        if got is None:
+            from mobadj.engine import with_options
+
+            got = self._variants[key] = with_options(self.rules, dict(key))
+        return got
+
+    def duplicates(self, state: Mapping[str, Any]) -> str:
+        """Which of two orders for one unit counts: ``last`` (the default) or ``first``."""
+        return str(self.chosen(state).get("duplicate_orders", "last"))
 
     def _engine(self) -> Any:
         try:

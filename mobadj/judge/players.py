@@ -285,6 +285,9 @@ class PlayerCommands(Accounts, Endings):
     def _status(self, game: Game, power: str | None) -> str:
         host = host_for(game.kind)
         lines = [f"Game {game.name} ({host.title}), status: {game.status}"]
+        rules = self.rules_line(game)
+        if rules:
+            lines.append(rules)
         ending = self.store.ending(game.name)
         if ending is not None:
             lines.append("Result: " + self._result_text(game, ending["result"],

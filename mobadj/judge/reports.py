@@ -61,11 +61,14 @@ def duration(seconds: float) -> str:
     return " ".join(parts) or "0 minutes"
 
 
-def header_lines(judge: str, game: str, kind: str, phase: str, deadline: str) -> str:
-    """The ``::`` lines at the top of results (njudge style)."""
+def header_lines(judge: str, game: str, kind: str, phase: str, deadline: str,
+                 rules: str = "") -> str:
+    """The ``::`` lines at the top of results (njudge style); ``rules``: the game's rule
+    options (``paradox=1982, ...``), a line of their own when there are any."""
     return (
         f":: Judge: {judge}  Game: {game}  Variant: {kind}\n"
-        f":: Phase: {phase}\n"
+        + (f":: Rules: {rules}\n" if rules else "")
+        + f":: Phase: {phase}\n"
         f":: Deadline: {deadline}\n"
     )
 

@@ -29,9 +29,21 @@ class Turns(Endings):
         first = any(players[s].nmr_total == 0 for s in missing)
         return missing, first
 
+    def _nothing_to_decide(self, game: Game) -> bool:
+        """An active phase in which no seat has anything to order (e.g. a retreat phase whose
+        units can only disband, stored before the engine settled such units at once): it
+        resolves at once, without waiting for a deadline."""
+        if game.status != "active" or game.state is None:
+            return False
+        host = host_for(game.kind)
+        return not host.is_over(game.state) and not host.due(game.state)
+
     def _maybe_early(self, game: Game, now: float, out: list[Mail]) -> None:
         """Resolve at once when every due player is in (and READY, for Diplomacy)."""
         if game.status != "active" or game.state is None:
+            return
+        if self._nothing_to_decide(game):
+            self.resolve(game, now, out)
             return
         host = host_for(game.kind)
         players = {p.power: p for p in self.store.players(game.name)}
@@ -100,7 +112,7 @@ class Turns(Endings):
                      f"Next phase: {label}{f' ({code})' if code != label else ''}\n"
                      f"Deadline: {reports.stamp(deadline)}")
         head = reports.header_lines(self.config.name, game.name, game.kind, phase,
-                                    reports.stamp(deadline))
+                                    reports.stamp(deadline), host.rules_text(game.options))
         data = {"game": game.name, "phase": phase, "next_phase": host.phase(new),
                 "deadline": deadline, "missing": missing, "result": result.data}
         public = f"{head}\nResults of {game.name}, {phase}\n\n{report_text}\n\n"
@@ -142,6 +154,10 @@ class Turns(Endings):
             raise JudgeError("nothing to roll back")
         last = results[-1]
         host = host_for(game.kind)
+        if game.status == "ended" or (game.state is not None and host.is_over(game.state)):
+            refusal = host.reopen_refusal(game.state)
+            if refusal:
+                raise JudgeError(f"cannot roll back {last['phase']}: {refusal}")
         self.store.mark_rolled_back(last["id"])
         self.store.delete_ending(game.name)  # a game that ended with that phase goes on
         for seat, snap in last["report"].get("players", {}).items():
@@ -180,6 +196,9 @@ class Turns(Endings):
 
     def _tick_game(self, game: Game, now: float, out: list[Mail]) -> None:
         host = host_for(game.kind)
+        if self._nothing_to_decide(game):
+            self.resolve(game, now, out)
+            return
         missing, first = self._missing(game) if game.status == "active" else ([], False)
         d = decide(now=now, status=game.status, deadline=game.deadline,
                    paused_until=game.paused_until, options=game.options, missing=missing,

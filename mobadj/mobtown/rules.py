@@ -34,6 +34,7 @@ from mobadj.engine import (
     format_report,
     news_section,
     option,
+    settled_section,
 )
 from mobadj.mobtown import dons, weekend
 from mobadj.mobtown.calendar import CALENDAR
@@ -295,6 +296,10 @@ class MobtownRules(Rules):
         assert isinstance(position, MobtownPosition)
         return weekend.retreats(position, orders, topology.game_map, self)
 
+    def retreat_choice(self, dislodged: Dislodged) -> bool:
+        """Nothing to decide with no retreat, nor with MTPD alone (rule 7, ruling 25)."""
+        return weekend.retreat_choice(dislodged)
+
     def adjustment_counts(self, position: Position) -> dict[str, int]:
         """Gaoled Gangs (ruling 8) and a rebuilt Don (rule 3) count against supply."""
         assert isinstance(position, MobtownPosition)
@@ -303,6 +308,11 @@ class MobtownRules(Rules):
     def needs_adjustment(self, position: Position, topology: Topology) -> bool:
         assert isinstance(position, MobtownPosition)
         return weekend.needs_adjustment(position, topology.game_map, self)
+
+    def adjusting(self, position: Position, topology: Topology) -> list[str]:
+        """Mobs with a build, a removal or a Don to rebuild (rule 3)."""
+        assert isinstance(position, MobtownPosition)
+        return weekend.adjusting(position, topology.game_map, self)
 
     def before_adjustments(self, position: Position, orders: list[OrderInput],
                            topology: Topology, events: list[str]) -> dict[int, OrderResult]:
@@ -333,14 +343,15 @@ class MobtownRules(Rules):
             result.events.append(f"{mob_name(game_map, leaders[0])} controls "
                                  f"{counts[leaders[0]]} of 32 centres and wins (rule 8)")
 
-    def due(self, position: Position) -> list[str]:
-        """Don placement: mobs without a Don; movement: mobs not in civil disorder."""
+    def due(self, position: Position, topology: Topology) -> list[str]:
+        """Don placement: mobs without a Don; movement: mobs not in civil disorder;
+        weekends: the mobs with something to decide (``retreat_choice``, ``adjusting``)."""
         assert isinstance(position, MobtownPosition)
         mobs = {u.power for u in position.units.values()}
         if position.phase.is_movement:
             return sorted(mobs - set(position.disorder))
         if position.phase.is_retreat or position.phase.is_adjustment:
-            return super().due(position)
+            return super().due(position, topology)
         return sorted(mobs - set(position.dons))
 
     def status_notes(self, position: Position) -> list[str]:
@@ -365,6 +376,10 @@ class MobtownRules(Rules):
             result, game_map, "Dislodged Gangs (retreats at the weekend):",
             lambda d: " under ground" if d.via == "subway" else " over ground",
             "none: the Gang disbands")
+        out += settled_section(result, game_map,
+                               "Gangs disbanded at once (dislodged, with no retreat open):",
+                               "no dislodged Gang has a retreat to choose",
+                               "no mob can build, must remove or may rebuild its Don")
         out += center_changes_section(result, game_map,
                                       "Supply centre changes (end of week 2/4, rule 6):",
                                       "neutral before")

@@ -238,17 +238,32 @@ def balance(pos: MobtownPosition, power: str, options: Options) -> int:
 
 def needs_adjustment(pos: MobtownPosition, game_map: GameMap, options: Options) -> bool:
     """Does any mob have a build, a removal, or a Don to rebuild?"""
-    for power in game_map.powers:
-        n = balance(pos, power, options)
-        removable = any(u.power == power for u in pos.units.values()) or (
-            power in pos.rebuilt and power in pos.dons)
-        if n < 0 and removable:
-            return True
-        if n > 0 and _free_homes(pos, power, game_map):
-            return True
-        if _may_rebuild(pos, power, game_map, options):
-            return True
-    return False
+    return any(_adjusts(pos, power, game_map, options) for power in game_map.powers)
+
+
+def adjusting(pos: MobtownPosition, game_map: GameMap, options: Options) -> list[str]:
+    """The mobs with a build they can make, a Gang (or rebuilt Don) to remove, or a Don to
+    rebuild: the mobs due in an adjustment phase.  A mob short of units with no free home
+    centre, or over its supply with only gaoled Gangs (they stay, rule 7), has nothing to
+    order."""
+    return sorted(p for p in game_map.powers if _adjusts(pos, p, game_map, options))
+
+
+def _adjusts(pos: MobtownPosition, power: str, game_map: GameMap, options: Options) -> bool:
+    n = balance(pos, power, options)
+    if n < 0 and (any(u.power == power for u in pos.units.values())
+                  or (power in pos.rebuilt and power in pos.dons)):
+        return True
+    if n > 0 and _free_homes(pos, power, game_map):
+        return True
+    return _may_rebuild(pos, power, game_map, options)
+
+
+def retreat_choice(d: Dislodged) -> bool:
+    """Has a dislodged Gang anything to decide?  Not with no retreat open (it is disbanded),
+    nor when MTPD is its only retreat: it may not disband then (rule 7), so it is "forced to
+    retreat to MTPD" and goes to gaol whatever it is ordered (ruling 25)."""
+    return bool(d.retreats) and d.retreats != (GAOL,)
 
 
 def build_dons(after: MobtownPosition, pairs: list[OrderInput], game_map: GameMap,

@@ -16,10 +16,12 @@ from mobadj.cards.record import GameRecord, seed_commitment
 
 
 def replay(kind: str, state: dict[str, Any]) -> GameState:
-    """The game after every action of the judge's record (the state's ``actions``)."""
+    """The game after every action of the judge's record (the state's ``actions``), under
+    the rules it started with (a state with no ``rules_version`` is of the oldest)."""
     record = GameRecord(kind, int(state["players"]), int(state["seed"]),
                         dict(state.get("options") or {}),
-                        [(int(p), str(a)) for p, a in state.get("actions", [])])
+                        [(int(p), str(a)) for p, a in state.get("actions", [])],
+                        str(state.get("rules_version") or ""))
     return record.replay()
 
 

@@ -262,6 +262,7 @@ class Site:
         deadline = game.deadline if game.status == "active" else None
         return {
             "name": game.name, "kind": game.kind, "title": title, "status": game.status,
+            "rules": host.rules_text(game.options) if host is not None else "",
             "phase": game.phase, "label": label, "seats": seats,
             "free": [s for s in seats if not s.player],
             "deadline": self._when(deadline),

@@ -110,6 +110,18 @@ def calendar_place(rules: Any) -> Callable[[str], tuple[str, str]]:
     return place
 
 
+def phase_name(rules: Any) -> Callable[[str], str]:
+    """The long name of a phase by a map's calendar (``Fall 1901 Retreats (F1901R)``)."""
+
+    def name(phase: str) -> str:
+        try:
+            return f"{rules.calendar.parse(phase).long_name()} ({phase})"
+        except ValueError:
+            return phase
+
+    return name
+
+
 def build(game: Any, results: list[dict[str, Any]], host: Host) -> Story:
     """The story of ``game`` (a store Game) from its standing results."""
     from mobadj.judge.cardhost import CardHost
@@ -156,7 +168,8 @@ def _board(game: Any, results: list[dict[str, Any]], host: Any) -> Story:
         steps.append(_step(place, r["phase"], host.phase_label(r["state_before"]), True,
                            position=position, orders=orders,
                            events=[str(e) for e in data.get("events") or []],
-                           notes=_board_notes(data, names), result_id=r["id"],
+                           notes=_board_notes(data, names, phase_name(rules)),
+                           result_id=r["id"],
                            tables=rules.page_tables(position or {}, names)))
     state = game.state
     if state is not None:
@@ -177,7 +190,8 @@ def _order(d: dict[str, Any], default: bool = False) -> OrderLine:
                      str(d.get("result", "")), d.get("reason"), default)
 
 
-def _board_notes(data: dict[str, Any], names: dict[str, str]) -> list[str]:
+def _board_notes(data: dict[str, Any], names: dict[str, str],
+                 label: Callable[[str], str] = str) -> list[str]:
     notes = []
     after = data.get("position") or {}
     for power, lst in sorted((after.get("dislodged") or {}).items()):
@@ -185,6 +199,12 @@ def _board_notes(data: dict[str, Any], names: dict[str, str]) -> list[str]:
             where = ", ".join(d.get("retreats") or []) or "nowhere: it is disbanded"
             notes.append(f"Dislodged: {names.get(power, power)} {d.get('unit')} (attacked "
                          f"from {d.get('from')}) may retreat to {where}.")
+    for power, units in sorted((data.get("destroyed") or {}).items()):
+        for unit in units:
+            notes.append(f"Disbanded at once: {names.get(power, power)} {unit} was dislodged "
+                         "with no retreat open.")
+    for phase in data.get("skipped") or []:
+        notes.append(f"{label(str(phase))} skipped: nobody had anything to decide.")
     for prov, old, new in data.get("centre_changes") or []:
         notes.append(f"{prov}: {names.get(old, old) if old else 'neutral'} → "
                      f"{names.get(new, new)}")

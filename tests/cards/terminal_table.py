@@ -95,8 +95,9 @@ def leaks(line: str, state: GameState, viewer: int | None, feed: list[Any],
     found = [t for t in hidden_texts(state, viewer, feed) if len(t) >= 12 and t in line]
     line = EXAMPLES.sub("", line)
     said = typed.lower()
+    lower = line.lower()
     for token in secret_tokens(state, viewer):
-        if token.lower() in said:
+        if token.lower() not in lower or token.lower() in said:  # (the quick test first)
             continue
         if re.search(rf"(?<![\w']){re.escape(token)}(?![\w'])", line, re.I):
             found.append(token)

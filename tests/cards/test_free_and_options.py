@@ -121,8 +121,18 @@ def test_default_is_free_matches_the_command_word() -> None:
 
 def test_unknown_options_are_refused_with_a_did_you_mean() -> None:
     with pytest.raises(IllegalAction, match="unknown option 'modules' for Mobsters of the Iron "
-                                            "Triangle; it takes no options"):
+                                            "Triangle; its options: refill"):
         IronTriangleState.new(4, 1, {"modules": 3})
+    with pytest.raises(IllegalAction, match="refill=after_dicsard is not known; expected "
+                                            "after_discard or before_discard "
+                                            r"\(did you mean 'after_discard'\?\)"):
+        IronTriangleState.new(4, 1, {"refill": "after_dicsard"})
+
+    class Plain(IronTriangleState):
+        known_options: ClassVar[dict[str, str] | None] = {}
+
+    with pytest.raises(IllegalAction, match="it takes no options"):
+        Plain.new(4, 1, {"refill": "before_discard"})
 
     class WithDeck(IronTriangleState):
         known_options: ClassVar[dict[str, str] | None] = _OPTIONS

@@ -187,13 +187,15 @@ def test_cli_options_and_errors():
     assert pair.exit_code == 2 and "key=value" in pair.output
 
 
-def test_cli_terminal_play_with_bots_and_stdin(tmp_path):
-    saved = tmp_path / "game.json"  # quit saves the game: not into the working directory
-    result = CliRunner().invoke(main, ["play", "micromob", "--bot", "2", "--seed", "2",
-                                       "--save", str(saved)], input="help\nquit\n")
+def test_cli_terminal_play_with_bots_and_stdin(tmp_path, monkeypatch, saves_in_tmp_path):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["play", "micromob", "--bot", "2", "--seed", "2"],
+                                input="help\nquit\n")
     assert result.exit_code == 0, result.output
     assert "You can: draft " in result.output
-    assert json.loads(saved.read_text(encoding="utf-8"))["game"] == "micromob"
+    (saved,) = saves_in_tmp_path.glob("micromob-*.json")  # the default file, not in the cwd
+    assert f"Game saved to {saved}" in result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["saves"]
 
 
 def test_cli_real_subprocess():

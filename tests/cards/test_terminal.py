@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mobadj.cards import report
+from mobadj.cards import report, terminal
+from mobadj.cards.micromob.bot import MicroMobBasicBot, MicroMobBot
 from mobadj.cards.record import verify_record
 from mobadj.cards.registry import game_class
 from mobadj.cards.terminal import FEED_MARK, Session
@@ -298,3 +299,98 @@ def test_play_quit_and_resume_in_real_subprocesses(tmp_path) -> None:
     assert second.returncode == 0, second.stderr
     data = json.loads((tmp_path / "g.json").read_text())
     assert data["actions"][0] == [0, move]
+
+
+# -- where games are saved ------------------------------------------------------------------
+
+def _quit_at_once(args: list[str]) -> str:
+    result = CliRunner().invoke(main, ["play", "micromob", "--bot", "2", *args], input="quit\n")
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_the_default_save_file_is_in_the_users_data_folder(tmp_path, monkeypatch) -> None:
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    monkeypatch.delenv("MOBADJ_SAVE_DIR")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    home_saves = tmp_path / "home" / ".local" / "share" / "mobadj" / "saves"
+    for where, env in ((home_saves, {}),
+                       (tmp_path / "xdg" / "mobadj" / "saves",
+                        {"XDG_DATA_HOME": str(tmp_path / "xdg")}),
+                       (tmp_path / "mine", {"MOBADJ_SAVE_DIR": str(tmp_path / "mine")})):
+        for key, value in env.items():
+            monkeypatch.setenv(key, value)
+        output = _quit_at_once([])
+        (saved,) = where.glob("micromob-*.json")
+        assert f"Game saved to {saved}. Continue it with: mobadj play micromob --resume " \
+               f"{saved}" in output
+        assert json.loads(saved.read_text())["game"] == "micromob"
+    assert list(cwd.iterdir()) == []  # nothing left where the game was played
+    named = tmp_path / "tonight.json"
+    _quit_at_once(["--save", str(named)])
+    assert named.exists()
+
+
+def test_a_second_game_started_in_the_same_second_gets_its_own_file(monkeypatch,
+                                                                    saves_in_tmp_path) -> None:
+    monkeypatch.setattr(terminal.time, "strftime", lambda fmt: "20270101-120000")
+    first = terminal.default_save_path("miceheist")
+    assert first == saves_in_tmp_path / "miceheist-20270101-120000.json"
+    first.parent.mkdir(parents=True)
+    first.write_text("{}")
+    assert terminal.default_save_path("miceheist").name == "miceheist-20270101-120000-2.json"
+
+
+def test_a_save_that_cannot_be_written_is_said_not_a_traceback(tmp_path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    keys = Keyboard(["quit"])
+    keys.start("micromob", 2, {1}, save_to=blocker / "saved.json").run()
+    assert f"! cannot save the game to {blocker / 'saved.json'}" in keys.text
+
+
+# -- bot levels -----------------------------------------------------------------------------
+
+def test_bot_levels_per_game_and_per_seat_are_saved_and_resumed(tmp_path) -> None:
+    path = tmp_path / "levels.json"
+    result = CliRunner().invoke(main, ["play", "micromob", "-p", "4", "--bot", "2:basic",
+                                       "--bot", "3", "--bot", "4:STANDARD", "--save", str(path)],
+                                input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "P1, P2 (bot, basic), P3 (bot), P4 (bot)" in result.output
+    data = json.loads(path.read_text())
+    assert data["bot_levels"] == {"P2": "basic", "P3": "standard", "P4": "standard"}
+    resumed = Session.resume(data)
+    assert [type(resumed.bot_players[p]) for p in (1, 2, 3)] == [
+        MicroMobBasicBot, MicroMobBot, MicroMobBot]
+    result = CliRunner().invoke(main, ["play", "micromob", "-p", "3", "--bot", "2", "--bot",
+                                       "3", "--bot-level", "Basic", "--save", str(path)],
+                                input="quit\n")
+    assert "P2 (bot, basic), P3 (bot, basic)" in result.output
+    assert json.loads(path.read_text())["bot_levels"] == {"P2": "basic", "P3": "basic"}
+    old = dict(data)
+    del old["bot_levels"]  # a file saved before levels: the standard bot
+    assert isinstance(Session.resume(old).bot_players[1], MicroMobBot)
+
+
+def test_bot_level_mistakes_are_one_line(tmp_path) -> None:
+    _one_line_error(["miceheist", "--bot", "2", "--bot-level", "basic"],
+                    "Mice Heist has no bot level 'basic' (its levels: standard)")
+    _one_line_error(["micromob", "--bot", "2:expert"], "has no bot level 'expert'")
+    _one_line_error(["micromob", "--bot", "two"], "--bot two: expected a seat number")
+    _one_line_error(["micromob", "--bot", "5:basic"], "there is no seat 5")
+    _one_line_error(["micromob", "--bot-level", "expert"],
+                    "micro mob has no bot level 'expert' (its levels: basic, standard)")
+    _one_line_error(["miceheist", "--simulate", "1", "--bots", "--bot-level", "basic"],
+                    "no bot level 'basic'")
+    saved = tmp_path / "s.json"
+    CliRunner().invoke(main, ["play", "micromob", "--bot", "2", "--save", str(saved)],
+                       input="quit\n")
+    _one_line_error(["micromob", "--resume", str(saved), "--bot-level", "basic"],
+                    "drop --bot-level")
+    result = CliRunner().invoke(main, ["play", "micromob", "--simulate", "3", "--bots",
+                                       "--bot-level", "basic", "--seed", "4"])
+    assert result.exit_code == 0 and json.loads(result.output)["finished"] == 3

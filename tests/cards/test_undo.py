@@ -214,3 +214,29 @@ def test_iron_triangle_job_and_early_offers_undo_but_not_the_last_offer_or_talk(
     s.command(first, "say cheap and quick, boss")
     with pytest.raises(IllegalAction, match="cannot be undone"):
         undo_last("irontriangle", s, first)
+
+
+# -- one way to take a move back ------------------------------------------------------------
+
+def test_no_game_can_replace_the_shared_undo_check() -> None:
+    for name in GAMES:
+        cls = game_class(name)
+        assert cls.undo is GameState.undo and cls.can_undo is GameState.can_undo, name
+    for method in ("undo", "can_undo"):
+        with pytest.raises(TypeError, match=f"may not override {method}"):
+            type("Lenient", (MicroCityState,), {method: lambda self, player: True})
+
+
+def test_can_undo_runs_the_shared_check_not_only_the_games_own_limits() -> None:
+    """The dice rolled by the last Engineer: the game's own limits allow it, the shared
+    check (chance) does not, and can_undo says no, as undo does."""
+    c = MicroCityState.new(2, 3, {"mode": "competitive"})
+    c.command(1, "start b2")
+    assert c.can_undo(1) and not c.can_undo(0)  # only one's own last action
+    c.command(0, "start c3")
+    before = c.replay(1)
+    assert before._may_undo(0, before.parse(0, "start c3"))  # the game alone would allow it
+    assert not c.can_undo(0)
+    with pytest.raises(IllegalAction, match="used chance"):
+        c.undo(0)
+    assert len(c.actions) == 2  # a refused undo changes nothing

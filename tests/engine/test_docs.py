@@ -35,7 +35,10 @@ def test_yaml_position_example_reads() -> None:
     assert pos.dislodged["DEN"].convoyed
 
 
-def test_batch_input_example_gives_the_output_example() -> None:
-    given, expected = (json.loads(b) for b in blocks("json"))
-    out = run_case(given)
-    assert json.loads(json.dumps(out)) == expected
+def test_batch_input_examples_give_the_output_examples() -> None:
+    examples = [json.loads(b) for b in blocks("json")]
+    assert len(examples) == 4
+    for given, expected in zip(examples[::2], examples[1::2], strict=True):
+        out = run_case(given)
+        assert json.loads(json.dumps(out)) == expected
+        assert list(out) == list(expected)  # the keys in the documented order

@@ -45,7 +45,7 @@ def check(case_id: str, options: dict, units: set[str] | None, dislodged: set[st
     want_units = _flat(expect.get("units")) if units is SAME else units
     assert _flat(after["units"]) == want_units
     if result.phase.is_movement:
-        got = {f"{p} {d['unit']}" for p, v in after["dislodged"].items() for d in v}
+        got = {f"{d.unit.power} {d.unit}" for d in [*result.dislodged, *result.destroyed]}
         want = _flat(expect.get("dislodged")) if dislodged is SAME else dislodged
         assert got == want
     return result
@@ -360,6 +360,12 @@ def test_cli_option_and_paradox_flags(tmp_path: Path) -> None:
     assert json.loads(out)["orders"][0]["result"] == "invalid"
     files = _files(tmp_path, "6.F.17")  # 1982: the convoy succeeds and dislodges London
     out = run(main, ["adjudicate", "--json", "--paradox", "1982", *files]).output
+    # London has no retreat: disbanded at once, and the retreat phase skipped
+    got = json.loads(out)
+    assert got["dislodged"] == {} and got["destroyed"] == {"ENGLAND": ["F LON"]}
+    assert got["next_phase"] == "F1901M" and got["skipped"] == ["S1901R"]
+    out = run(main, ["adjudicate", "--json", "--paradox", "1982", "--option",
+                     "forced_retreats=retreat_phase", *files]).output
     assert json.loads(out)["dislodged"] == {"ENGLAND": [
         {"unit": "F LON", "from": "BRE", "convoyed": True, "retreats": []}]}
 

@@ -122,3 +122,21 @@ def test_card_game_default_move_on_missed_deadline(judge, clock):
     body = next(m for m in out if m.to == "p1@test.org").body
     assert "no command; the judge played a default move" in body
     assert host.due(judge.store.game("cg").state)
+
+
+def test_a_finished_card_game_cannot_be_rolled_back(judge):
+    """Its seed and salt were revealed at the end: played on, every card to come is known."""
+    host = setup_game(judge, "micromob", 2)
+    rng = random.Random(3)
+    for _ in range(500):
+        state = judge.store.game("cg").state
+        if host.is_over(state):
+            break
+        seat = rng.choice(host.due(state))
+        act(judge, seat, rng.choice(legal(judge, host, seat)))
+    assert host.is_over(judge.store.game("cg").state)
+    before = judge.store.game("cg").state
+    out = judge.handle_mail(mail("gm@test.org", "GM cg gm-pw\nrollback"))
+    reply = next(m for m in out if m.to == "gm@test.org").body
+    assert "cannot roll back" in reply and "seed and salt were revealed" in reply
+    assert judge.store.game("cg").state == before

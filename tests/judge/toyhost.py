@@ -22,6 +22,9 @@ class ToyHost(Host):
     def seats(self, options: dict[str, Any]) -> list[str]:
         return list(SEATS)
 
+    def rule_options(self) -> dict[str, tuple[Any, ...]]:
+        return {"turns": ()}  # how many turns the game lasts (any number)
+
     def new_state(self, seats: list[str], seed: int, options: dict[str, Any]) -> Any:
         return {"turn": 1, "scores": {s: 0 for s in SEATS}, "turns": int(options.get("turns", 5)),
                 "secret": {s: f"secret-{s.lower()}-{seed % 1000}" for s in SEATS}}

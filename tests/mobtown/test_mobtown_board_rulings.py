@@ -1,11 +1,11 @@
 """Rulings that rest on the board's links, shown in play: Mic-P49 is a subway only
-(docs/mobtown-map.md, ruling 5 about the map) and no gaol after an attack from under ground
-(docs/mobtown-rulings.md, ruling 24)."""
+(docs/mobtown-map.md, ruling 5 about the map), no gaol after an attack from under ground
+(docs/mobtown-rulings.md, ruling 24), and weekends with nothing to decide (ruling 25)."""
 
 from __future__ import annotations
 
 from mobadj.board.loader import load_map
-from mobadj.engine import position_from_data
+from mobadj.engine import adjudicate, position_from_data, topology_for
 from mobadj.mobtown.rules import MobtownReason as R
 from mobadj.mobtown.rules import MobtownRules
 from mobadj.mobtown.weekend import retreat_options
@@ -41,9 +41,10 @@ def test_ruling24_a_subway_attack_next_to_mtpd_leaves_no_retreat(play, mt):
     assert "MTPD" in mt.neighbours("G", "Tam")
     p = play({"lepke": ["G Ext", "G P49"], "capone": ["G Tam"]},
              "Lepke: G(Ext)-U-Tam\nLepke: G(P49) S G(Ext)-U-Tam")
-    d = p.after.dislodged["Tam"]
-    assert d.via == "subway" and d.attacker_from == "Ext"
+    (d,) = p.result.destroyed  # disbanded at once: no retreat phase for it (ruling 25)
+    assert d.unit.location == "Tam" and d.via == "subway" and d.attacker_from == "Ext"
     assert d.retreats == ()  # no ground retreat (ruling 7), so no gaol; U-Ext is the origin
+    assert p.after.dislodged == {} and p.after.gaol == [] and str(p.after.phase) == "1919-07-W2-M"
 
 
 def test_ruling24_the_gang_disbands_rather_than_going_to_gaol(play):
@@ -78,3 +79,84 @@ def test_ruling24_retreat_options_directly():
     (g,) = ground.dislodged.values()
     ordinary = retreat_options(g, ground.units, ground.standoffs, mt, MobtownRules())
     assert "MTPD" in ordinary  # the ordinary case
+
+
+# ---- ruling 25: weekends with nothing to decide ------------------------------------------------
+
+#: Lepke takes Riverside (a centre) from Hoover Dam, supported from Lenox; Diamond's Gangs
+#: stand on Riverside's other neighbours: only MTPD is left to Capone's Gang.
+CORNERED = {"capone": ["G Riv"], "lepke": ["G Hoo", "G Len"],
+            "diamond": ["G BoR", "G DSt", "G Tim"]}
+TAKE_RIVERSIDE = "Lepke: G(Hoo)-Riv\nG(Len) S G(Hoo)-Riv"
+#: ... and Capone's Gang in Tammany Hall is dislodged by a subway attack: no retreat at all
+UNDER = "Lepke: G(Ext)-U-Tam\nG(P49) S G(Ext)-U-Tam"
+
+
+def test_ruling25_mtpd_as_the_only_retreat_is_gaol_at_once(play, mt):
+    p = play(CORNERED, TAKE_RIVERSIDE, phase="1919-07-W2-M", centers={"capone": ["Riv"]})
+    (d,) = p.result.settled
+    assert d.retreats == ("MTPD",) and p.result.destroyed == []  # gaoled, not disbanded
+    assert p.after.gaol == ["capone"] and p.after.dislodged == {}
+    assert any("goes to gaol in MTPD" in e for e in p.result.events)
+    assert not str(p.after.phase).endswith("-R")
+    assert [str(x) for x in p.result.skipped][:1] == ["1919-07-W2-R"]
+    # week 2 is complete at once: Lepke holds Riverside at its end (rule 6)
+    assert ("Riv", "capone", "lepke") in p.result.center_changes
+
+
+def test_ruling25_a_gang_next_to_mtpd_with_another_retreat_has_a_choice(play, mt):
+    units = {**CORNERED, "diamond": ["G BoR", "G DSt"]}  # Times Square is free
+    p = play(units, TAKE_RIVERSIDE, phase="1919-07-W2-M", centers={"capone": ["Riv"]})
+    assert p.result.settled == [] and p.after.dislodged["Riv"].retreats == ("MTPD", "Tim")
+    assert str(p.after.phase) == "1919-07-W2-R" and p.result.center_changes == []
+    assert MobtownRules().due(p.after, topology_for(mt)) == ["capone"]
+
+
+def test_ruling25_a_mixed_weekend_keeps_only_the_gangs_with_a_choice(play, mt):
+    units = {"capone": ["G Riv", "G Tam"], "lepke": ["G Hoo", "G Len", "G Ext", "G P49"],
+             "diamond": ["G BoR", "G DSt"]}
+    p = play(units, TAKE_RIVERSIDE + "\n" + UNDER, phase="1919-07-W1-M")
+    assert [str(d.unit) for d in p.result.destroyed] == ["G Tam"]
+    assert list(p.after.dislodged) == ["Riv"] and str(p.after.phase) == "1919-07-W1-R"
+    assert p.result.skipped == []
+    report = MobtownRules().report_body(p.result, mt)
+    assert "Gangs disbanded at once (dislodged, with no retreat open):" in report
+    assert any("Al Capone G Tam, attacked from Ext" in line for line in report)
+
+
+def test_ruling25_with_forced_retreats_retreat_phase_the_weekend_is_played(play, mt):
+    keep = MobtownRules(forced_retreats="retreat_phase")
+    p = play(CORNERED, TAKE_RIVERSIDE, phase="1919-07-W2-M", centers={"capone": ["Riv"]},
+             rules=keep)
+    assert str(p.after.phase) == "1919-07-W2-R" and p.after.gaol == []
+    assert keep.due(p.after, topology_for(mt)) == []  # nothing to decide: the judge goes on
+    now = play(CORNERED, TAKE_RIVERSIDE, phase="1919-07-W2-M", centers={"capone": ["Riv"]})
+    silent = adjudicate(p.after, [], mt, keep)
+    assert silent.position.gaol == ["capone"]  # ruling 16: the same gaol a weekend later
+    assert silent.position.centers == now.after.centers
+    assert silent.next_phase == now.after.phase
+
+
+def test_ruling25_weekend_adjustments_due_only_for_mobs_with_something_to_do(mt):
+    """Lepke is short of Gangs but its home centres are taken: not due.  Capone's Don
+    died: he may be rebuilt (rule 3), so Capone is due with no build or removal counted.
+    Diamond must remove."""
+    pos = position_from_data({
+        "phase": "1919-07-W2-A",
+        "units": {"lepke": ["G Pie", "G Que", "G P45", "D Pie"], "capone": ["G DAN", "G DAS"],
+                  "diamond": ["G P37", "G Brk", "G Bro", "D P37"]},
+        "centers": {"lepke": ["Pie", "Que", "P45", "Riv"], "capone": ["DAN", "DAS"],
+                    "diamond": ["P37", "Brk"]}}, mt)
+    rules = MobtownRules()
+    counts = rules.adjustment_counts(pos)
+    assert counts["lepke"] == 1 and counts["diamond"] == -1 and counts["capone"] == 0
+    assert rules.due(pos, topology_for(mt)) == ["capone", "diamond"]
+
+
+def test_ruling25_a_weekend_with_nothing_to_adjust_is_skipped(play, mt):
+    p = play({"capone": ["G DAN", "D DAN"], "lepke": ["G Pie", "D Pie"]}, "",
+             phase="1919-07-W2-M", centers={"capone": ["DAN"], "lepke": ["Pie"]})
+    assert str(p.after.phase) == "1919-07-W3-M"
+    assert [str(x) for x in p.result.skipped] == ["1919-07-W2-A"]
+    again = adjudicate(p.after, [], mt, MobtownRules())  # week 3: no weekend adjustments
+    assert again.skipped == []

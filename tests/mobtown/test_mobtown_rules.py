@@ -251,7 +251,8 @@ def test_rule5_unequal_gangs_both_under_ground_fight(play):
     p = play({"babyface": ["G Pla"], "luciano": ["G Sun", "G 5th"]},
              "Baby Face: G(Pla)-U-Sun\nLucky Luciano: G(Sun)-U-Pla\nG(5th) S G(Sun)-U-Pla")
     assert p.ok("G Sun - U - Pla")
-    assert "Pla" in p.after.dislodged
+    # dislodged from under ground with no subway left but the origin: disbanded at once
+    assert [str(d.unit) for d in p.result.destroyed] == ["G Pla"]
 
 
 def test_rule5_retreat_through_a_subway_not_to_the_origin(play):

@@ -126,6 +126,27 @@ def test_index_to_game_and_step_through_phases(browser, srv, world, shots):
     d.save_screenshot(str(shots / "web-game.png"))
 
 
+def test_the_neighbours_maps_are_fetched_after_the_pages_own(browser, srv, world):
+    """Stepping is quick because the next and previous maps are in the cache, and they are
+    asked for only once the page has its own map (they must not slow it down)."""
+    d = browser
+    steps = world.site.steps("dip")
+    middle = steps[len(steps) // 2]
+    d.get(f"{srv.url}/g/dip/{middle}.html")
+    wait(d, map_loaded)
+    entries = lambda d: d.execute_script(  # noqa: E731
+        "var t = performance.getEntriesByType('navigation')[0].loadEventStart;"
+        "return performance.getEntriesByType('resource')"
+        ".filter(e => e.name.indexOf('/map/') >= 0)"
+        ".map(e => [e.name.split('/map/')[1], e.startTime, e.responseEnd, t]);")
+    wait(d, lambda d: len(entries(d)) == 3)
+    own, *ahead = entries(d)
+    assert own[0] == f"{middle}.svg"
+    assert {a[0] for a in ahead} == {f"{s}.svg" for s in steps[len(steps) // 2 - 1:
+                                                                len(steps) // 2 + 2:2]}
+    assert all(a[1] >= own[2] and a[1] >= a[3] for a in ahead)  # after its map, at the load event
+
+
 def test_mobtown_and_card_pages(browser, srv, shots):
     d = browser
     d.get(srv.url + "/g/mob/")

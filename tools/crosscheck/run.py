@@ -61,20 +61,22 @@ def ours(case: dict[str, Any], rejected: set[str], retreat_orders: dict | None) 
     if OPTIONS:
         batch_case["options"] = dict(OPTIONS)
     out = run_case(batch_case)
+    # units with no retreat are disbanded at once (``destroyed``), as the oracle does
+    gone = [(p, {"unit": u, "retreats": []}) for p, lst in out.get("destroyed", {}).items()
+            for u in lst]
+    waiting = [(p, d) for p, lst in out["dislodged"].items() for d in lst] + gone
     got: dict[str, Any] = {
         "errors": out["errors"],
         "units": _flat_units(out["units"]),
-        "dislodged": sorted(f"{p.upper()} {d['unit']}" for p, lst in out["dislodged"].items()
-                            for d in lst),
-        "retreats": {f"{p.upper()} {d['unit']}": sorted(d["retreats"])
-                     for p, lst in out["dislodged"].items() for d in lst},
+        "dislodged": sorted(f"{p.upper()} {d['unit']}" for p, d in waiting),
+        "retreats": {f"{p.upper()} {d['unit']}": sorted(d["retreats"]) for p, d in waiting},
         "next_phase": out["next_phase"],
         "results": {r["order"]: (r["result"], r["reason"]) for r in out["orders"]},
         "after_retreat": None,
         "centers": _flat_units(out["centers"]),
         "centers_after_retreat": None,
     }
-    if retreat_orders is not None and got["dislodged"]:
+    if retreat_orders is not None and str(out["next_phase"]).endswith("R"):
         game_map = load_map("standard")
         parser = parser_for(game_map)
         pos = position_from_data(batch_case, game_map)
@@ -139,9 +141,9 @@ def compare(case: dict[str, Any], orc: dict[str, Any]) -> tuple[dict[str, Any], 
     if set(diffs) <= {"retreats"} and mine["after_retreat"] != orc.get("after_retreat") and (
             mine["after_retreat"] is not None or orc.get("after_retreat") is not None):
         diffs.append("after_retreat")
-    # supply centres: after a fall movement that dislodged nobody, and after the retreats
+    # supply centres: after a fall movement no retreat phase follows, and after the retreats
     if not diffs and case["phase"].startswith("F") and (
-            (not mine["dislodged"] and mine["centers"] != orc.get("centers"))
+            (not str(mine["next_phase"]).endswith("R") and mine["centers"] != orc.get("centers"))
             or (mine["centers_after_retreat"] is not None
                 and mine["centers_after_retreat"] != orc.get("centers_after_retreat"))):
         diffs.append("centers")

@@ -8,10 +8,17 @@ of the offers that were not picked may ``reveal`` them until the next Job is pla
 ``reveal`` are the two commands a player may give out of turn (they change no track).
 Rulings for what the rulebook leaves open are in docs/cards/irontriangle.md and are named
 "ruling" in the comments here.
+
+Option ``refill``: ``after_discard`` (default, rules ``iron-triangle-2``: the round's cards
+are discarded before the refill, rulebook "Picking and Scoring an Offer") or
+``before_discard`` (the reading of ``iron-triangle-1``: they stay on the table until the
+next Job is played, so the refill draws without them).  Games recorded under
+``iron-triangle-1`` (or before versions were recorded) are replayed with the latter.
 """
 
 from __future__ import annotations
 
+import difflib
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -38,6 +45,7 @@ _DRAW_EVENT = [[Event(f"You draw {t}.", only) for t in _CARD_TEXT] for only in _
 _OFFER_EVENT = [[Event(f"You offer {t} face down.", only) for t in _OFFER_TEXT]
                 for only in _ONLY]
 _INDEX = {c.name: c.index for c in _DECK.cards}  # canonical name -> card
+REFILLS = ("after_discard", "before_discard")  # option ``refill``: the rules 2 and 1 readings
 
 
 @dataclass
@@ -55,7 +63,14 @@ class IronTriangleState(GameState):
         rules_version="iron-triangle-2",  # 2: the round's cards are discarded before the refill
         deck_version=_DECK.version,
     )
-    known_options: ClassVar[dict[str, str] | None] = {}  # no options: any one is refused
+    known_options: ClassVar[dict[str, str] | None] = {
+        "refill": "after_discard (default: the round's cards are discarded before the refill) "
+                  "or before_discard (the reading before rules iron-triangle-2: they stay on "
+                  "the table until the next Job)",
+    }
+    earlier_rules: ClassVar[dict[str, dict[str, Any]]] = {
+        "iron-triangle-1": {"refill": "before_discard"},
+    }
 
     deck: Deck = field(init=False, repr=False)
     phase: str = field(init=False, default="job")
@@ -67,6 +82,9 @@ class IronTriangleState(GameState):
     pending: list[int] = field(init=False, default_factory=list)  # still to offer
     # the last round's offers, which their owners may reveal until the next Job is played
     last: dict[str, Any] = field(init=False, default_factory=dict)
+    # refill=before_discard: the last round's cards, on the table until the next Job
+    table: list[int] = field(init=False, default_factory=list)
+    discard_first: bool = field(init=False, default=True)  # refill=after_discard
     hands: list[list[int]] = field(init=False, default_factory=list)
     draw_pile: list[int] = field(init=False, default_factory=list)
     discard: list[int] = field(init=False, default_factory=list)
@@ -91,6 +109,13 @@ class IronTriangleState(GameState):
     def setup(self) -> None:
         """Rulebook "Setup": tracks, random starting circles, secret roles, hands of 3."""
         deck = self.deck = load_deck()
+        refill = str(self.options.get("refill", REFILLS[0])).strip().lower()
+        if refill not in REFILLS:
+            close = difflib.get_close_matches(refill, REFILLS, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise IllegalAction(f"option refill={self.options['refill']} is not known; "
+                                f"expected {' or '.join(REFILLS)}{hint}")
+        self.discard_first = refill == REFILLS[0]
         n = self.players
         self._n_cards = len(deck.cards)
         self._n_money = deck.money.start * n
@@ -190,7 +215,7 @@ class IronTriangleState(GameState):
                 return [p]
         return sorted(tied)  # unreachable: every cube is on the Time track
 
-    def can_undo(self, player: int, action: Any) -> bool:
+    def _may_undo(self, player: int, action: Any) -> bool:
         """Table talk has been heard and a revealed card seen: neither is taken back (draws
         and turned-up offers are refused for every game, see :meth:`hidden_from`)."""
         return not isinstance(action, Say | Reveal)
@@ -201,6 +226,9 @@ class IronTriangleState(GameState):
         made, face down with the back shown once all are in."""
         hidden: Counter[tuple[str, Any]] = Counter(("draw pile", c) for c in self.draw_pile)
         hidden.update(("discard pile", c) for c in self.discard)
+        # refill=before_discard: the last round's cards go on to the discard pile at the next
+        # Job; counted as there already, so that moving them turns nothing up
+        hidden.update(("discard pile", c) for c in self.table)
         offer_place = "sealed offer" if self.phase == "offer" else "face-down offer"
         for q in range(self.players):
             if q == player:
@@ -215,7 +243,7 @@ class IronTriangleState(GameState):
     def check_invariants(self) -> list[str]:
         """Cards and money conserved, no one below $1 (cheap: it runs at every step of a
         simulation; :meth:`deep_invariants` checks everything, for tests)."""
-        n_cards = (len(self.draw_pile) + len(self.discard) + len(self.offers)
+        n_cards = (len(self.draw_pile) + len(self.discard) + len(self.offers) + len(self.table)
                    + sum(map(len, self.hands)) + (self.job is not None))
         money = self.money
         if (n_cards == self._n_cards and sum(money) + self.money_lost == self._n_money
@@ -235,7 +263,7 @@ class IronTriangleState(GameState):
             bad.append("a Money cube is past the last space")
         if max(self.quality) > self._quality_last or min(self.quality) < 0:
             bad.append("a Quality cube is off the track")
-        cards = [*self.draw_pile, *self.discard, *self.offers.values(),
+        cards = [*self.draw_pile, *self.discard, *self.offers.values(), *self.table,
                  *(c for h in self.hands for c in h)]
         if self.job is not None:
             cards.append(self.job)
@@ -296,6 +324,9 @@ class IronTriangleState(GameState):
         card = self._card_in_hand(player, action.card)
         self.hands[player].remove(card)
         self.last = {}  # the time to reveal the last round's offers is over
+        if self.table:  # refill=before_discard: the last round's cards leave the table now
+            self.discard.extend(self.table)
+            self.table = []
         self.job, self.feature = card, action.feature
         job = self.deck.cards[card]
         self.log(f"Round {self.round}: P{player + 1}, the Mob Boss, plays the job "
@@ -354,8 +385,11 @@ class IronTriangleState(GameState):
                      "offers": dict(self.offers), "chosen": target,
                      "revealed": [target], "open": True}
         # "all cards played this round are discarded", then everyone draws back to three
-        self.discard.append(self.job)
-        self.discard.extend(self.offers.values())
+        if self.discard_first:
+            self.discard.append(self.job)
+            self.discard.extend(self.offers.values())
+        else:  # refill=before_discard: on the table until the next Job
+            self.table = [self.job, *self.offers.values()]
         self.job = self.feature = None
         self.offers = {}
         self._end_round()
@@ -437,7 +471,7 @@ class IronTriangleState(GameState):
         played included.  Its offers go into the new pile, so the time to reveal them ends
         (a card may now be in someone's hand); what was shown of that round stays known."""
         self.draw_pile, self.discard = self.discard, []
-        if self.last:
+        if self.last and self.discard_first:  # (before_discard: they are on the table)
             self.last["open"] = False
         self.rng.shuffle(self.draw_pile)
         self.stats["reshuffles"] += 1

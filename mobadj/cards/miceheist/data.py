@@ -3,6 +3,10 @@
 Cards are data, not code: a GM may transcribe a printed deck into the YAML file and the
 engine, bot and simulations use it unchanged.  The loader checks the shape the rulebook
 prescribes (3 starting skills per colour, 37 upgrades, 5 obstacles per job A-D).
+
+The option ``deck`` names a built-in deck (:data:`BUILTIN_DECKS`) or, at the terminal, the
+path of another deck file; a judge accepts only the built-in names (it must never read a
+file a GM names on its machine).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import yaml
 from mobadj.cards.protocol import IllegalAction
 
 DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "mice_heist.yaml"
+BUILTIN_DECKS: dict[str, Path] = {"standard": DATA_FILE}  # deck name -> bundled file
 
 EFFECT_KINDS = (
     "bonus",
@@ -266,6 +271,18 @@ def parse_data(raw: dict[str, Any]) -> HeistData:
         obstacles=obstacles,
         targeting=targeting,
     )
+
+
+def deck_file(deck: Any) -> str | None:
+    """The file of the option ``deck``: a built-in deck's name, else a path (None: the
+    bundled deck)."""
+    if deck is None or str(deck).strip() == "":
+        return None
+    name = str(deck).strip()
+    path = BUILTIN_DECKS.get(name.lower())
+    if path is None:
+        return name
+    return None if path == DATA_FILE else str(path)
 
 
 @lru_cache(maxsize=4)

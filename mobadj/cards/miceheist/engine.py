@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from mobadj.cards.miceheist import tracks
 from mobadj.cards.miceheist.actions import Action, Bet, Learn, Select, Test, Use
-from mobadj.cards.miceheist.data import HeistData, Obstacle, load_data
+from mobadj.cards.miceheist.data import BUILTIN_DECKS, HeistData, Obstacle, deck_file, load_data
 from mobadj.cards.protocol import Event, GameInfo, GameState, IllegalAction
 
 SELECT, BET, ACTIVATE, LEARN, OVER = "select", "bet", "activate", "learn", "over"
@@ -96,8 +96,10 @@ class MiceHeistState(GameState):
     )
 
     known_options: ClassVar[dict[str, str] | None] = {
-        "deck": "path of another deck YAML (a GM's transcription of a printed deck)",
+        "deck": "a built-in deck (standard) or, at the terminal only, the path of another "
+                "deck YAML (a GM's transcription of a printed deck)",
     }
+    file_options: ClassVar[dict[str, tuple[str, ...]]] = {"deck": tuple(BUILTIN_DECKS)}
 
     data: HeistData = field(init=False, repr=False)
     colours: list[str] = field(init=False)
@@ -134,7 +136,7 @@ class MiceHeistState(GameState):
     # -- Set-up --
     def setup(self) -> None:
         """Rulebook "Setup": colours, skills, cheese, jobs, food, market, bag, first player."""
-        d = self.data = load_data(self.options.get("deck"))
+        d = self.data = load_data(deck_file(self.options.get("deck")))
         n, rng = self.players, self.rng
         self.colours = rng.sample(list(d.colours), n)  # "Randomly distribute a player chip"
         self.skills = [list(d.starting[c]) for c in self.colours]  # 3 starting skills

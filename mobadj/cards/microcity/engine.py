@@ -61,6 +61,11 @@ class MicroCityState(GameState):
         rules_version=RULES_VERSION,
         deck_version=_DECK.version,
     )
+    # rulings 1 (and games stored before versions were recorded): the earlier readings
+    earlier_rules: ClassVar[dict[str, dict[str, Any]]] = {
+        "micro-city rulebook (shared/rules/micro-city.md), mobadj rulings 1": {
+            "stage_markers": "fixed", "seaport_upgrade": "keep"},
+    }
 
     # set in setup(); listed for readers and type checkers
     deck: Deck

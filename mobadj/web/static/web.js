@@ -42,12 +42,23 @@
     if (i >= 0 && i < ids.length) go(ids[i], true);
   }
 
+  // The neighbours' maps are fetched once this page's own map is in, so they neither delay
+  // it (the server draws one map at a time) nor the page's load event.
   function preload(ids, i) {
-    [i - 1, i + 1].forEach(function (j) {
-      if (j >= 0 && j < ids.length && document.querySelector("figure.map img")) {
-        new Image().src = "map/" + ids[j] + ".svg";
-      }
-    });
+    var img = document.querySelector("figure.map img");
+    if (!img) return;
+    function fetchAhead() {
+      [i - 1, i + 1].forEach(function (j) {
+        if (j >= 0 && j < ids.length) new Image().src = "map/" + ids[j] + ".svg";
+      });
+    }
+    if (document.readyState !== "complete") {
+      window.addEventListener("load", fetchAhead, { once: true });
+    } else if (!img.complete) {
+      img.addEventListener("load", fetchAhead, { once: true });
+    } else {
+      fetchAhead();
+    }
   }
 
   function setup() {

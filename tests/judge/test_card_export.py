@@ -1,0 +1,77 @@
+"""A card game's seed and salt reach no front end before the game is over: not the GM's
+EXPORT (by mail or ``mobadj game export``: a GM who also plays would know every card
+to come), not the GM's status, not the game's pages; the store keeps them, and once the
+game is over the export and the pages show them."""
+
+from __future__ import annotations
+
+import html
+import json
+import random
+import re
+
+from mobadj.judge.cardhost import WITHHELD
+from mobadj.web.pages import Site
+
+from .helpers import mail
+from .test_cards import act, legal, setup_game
+
+SEED = 2**100 + 12345
+
+
+def gm(judge, body: str):
+    return judge.handle_mail(mail("gm@test.org", f"GM cg gm-pw\n{body}"))
+
+
+def exported(judge) -> tuple[str, dict]:
+    """The EXPORT attachment mailed to the GM, as text and as JSON."""
+    out = gm(judge, "EXPORT")
+    (attachment,) = [a for m in out if m.to == "gm@test.org" for a in m.attachments]
+    text = attachment[2].decode()
+    return text, json.loads(text)
+
+
+def pages(judge, tmp_path) -> str:
+    site = Site(judge.store, "Card Judge")
+    return "\n".join(html.unescape(re.sub(r"<[^>]+>", " ", site.game_html("cg", sid) or ""))
+                     for sid in [*site.steps("cg"), None])
+
+
+def test_seed_and_salt_stay_out_of_every_front_end_until_the_end(judge, tmp_path) -> None:
+    host = setup_game(judge, "miceheist", 2, seed=SEED)
+    salt = judge.store.game("cg").state["salt"]
+    secrets = (str(SEED), salt)
+    moves = 0
+    rng = random.Random(3)
+    while not host.is_over(judge.store.game("cg").state):
+        assert moves < 2000, "the game does not end"
+        for seat in host.due(judge.store.game("cg").state):
+            act(judge, seat, rng.choice(legal(judge, host, seat)))
+        moves += 1
+        if moves in (1, 7):  # with results stored (state before and after each move)
+            text, data = exported(judge)
+            assert data["results"] and not any(s in text for s in secrets)
+            assert data["state"]["seed"] == data["state"]["salt"] == WITHHELD
+            assert all(r[k]["seed"] == WITHHELD for r in data["results"]
+                       for k in ("state_before", "state_after"))
+            assert data["state"]["actions"]  # the rest of the game is all there
+            status = gm(judge, "STATUS")[0].body + gm(judge, "LIST")[0].body
+            assert not any(s in status for s in secrets)
+            assert not any(s in pages(judge, tmp_path) for s in secrets)
+            assert not any(s in str(judge.export("cg")) for s in secrets)  # the CLI's export
+            stored = judge.store.game("cg").state
+            assert (stored["seed"], stored["salt"]) == (SEED, salt)  # the store keeps them
+    text, data = exported(judge)
+    assert data["state"]["seed"] == SEED and data["state"]["salt"] == salt
+    assert all(r["state_after"]["seed"] == SEED for r in data["results"])
+    assert str(SEED) in pages(judge, tmp_path)
+
+
+def test_a_game_the_gm_ended_exports_its_seed(judge) -> None:
+    host = setup_game(judge, "micromob", 2, seed=SEED, game_modules="1")
+    (seat,) = host.due(judge.store.game("cg").state)
+    act(judge, seat, legal(judge, host, seat)[0])
+    assert WITHHELD in exported(judge)[0]
+    gm(judge, "ENDGAME")
+    assert judge.store.game("cg").status == "ended"
+    assert exported(judge)[1]["state"]["seed"] == SEED
