@@ -29,7 +29,8 @@ try:
     main(["batch", "--jobs", "1", sys.argv[1]])
 except SystemExit:
     pass
-heavy = ("networkx", "yaml", "mobadj.judge", "mobadj.cards", "mobadj.render", "mobadj.web")
+heavy = ("networkx", "yaml", "mobadj.judge", "mobadj.cards", "mobadj.render", "mobadj.web",
+         "multiprocessing", "concurrent.futures", "mobadj.batch_jobs")
 print(" ".join(m for m in heavy if m in sys.modules), file=sys.stderr)
 """
 
