@@ -21,11 +21,7 @@ import re
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
-
-from lark import Lark, Token, Transformer
-from lark import __version__ as lark_version
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mobadj import diskcache
 from mobadj.board.model import GameMap, UnknownNameError, fold
@@ -54,6 +50,10 @@ from mobadj.orders.model import (
     Waive,
 )
 from mobadj.orders.spelling import PrefixNames, normalise
+
+if TYPE_CHECKING:
+    from lark import Lark, Token
+    from lark.exceptions import UnexpectedInput
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 CACHE_SIZE = 100_000
@@ -182,14 +182,18 @@ class _Subject:
 _ARROW = object()
 
 
-class OrderBuilder(Transformer):
+class OrderBuilder:
     """Grammar callbacks: turn matched rules straight into order values (no parse tree).
 
-    Variants subclass this and add methods for their own rules (see OrderParser).
+    Variants subclass this and add methods for their own rules (see OrderParser).  Lark
+    takes it as its transformer; it is no subclass of Lark's ``Transformer`` so that Lark is
+    imported only when an order first needs the grammar (everyday orders take the fast
+    path, and a batch of them starts without Lark).
     """
 
+    __visit_tokens__ = False  # what Transformer(visit_tokens=False) sets: no token callbacks
+
     def __init__(self, game_map: GameMap) -> None:
-        super().__init__(visit_tokens=False)
         self.game_map = game_map
         self.text = ""
         kinds: dict[str, str] = {}
@@ -204,11 +208,19 @@ class OrderBuilder(Transformer):
             (len(s.split()) for p in game_map.provinces.values() for s in (p.name, *p.aliases)),
             default=1) + 2  # and a coast of two words ("north coast")
 
+    def __default__(self, data: str, children: list, meta: Any) -> Any:
+        """A rule without a callback makes a tree, as in Lark's ``Transformer``."""
+        from lark import Tree
+
+        return Tree(data, children, meta)
+
     # -- names --------------------------------------------------------------------------
     def coast(self, children: list) -> _CoastText:
         return _CoastText(" ".join(str(c) for c in children if c.type == "WORD"))
 
     def loc(self, children: list) -> str:
+        from lark import Token
+
         words = [c for c in children if isinstance(c, Token)]
         text = " ".join(words)
         coast = children[-1] if isinstance(children[-1], _CoastText) else None
@@ -509,6 +521,8 @@ class OrderParser:
             if orders is not None:
                 return orders
         self.builder.text = source
+        from lark.exceptions import UnexpectedInput
+
         try:
             return self.lark.parse(text)
         except _Fail as fail:
@@ -534,6 +548,8 @@ class OrderParser:
     def _syntax_error(self, exc: UnexpectedInput, text: str, parsed: str) -> OrderSyntaxError:
         """The error for ``text`` (as written) from the grammar's complaint about ``parsed``
         (the same text normalised, with the same columns)."""
+        from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
         column = getattr(exc, "column", 1)
         if isinstance(exc, UnexpectedCharacters):
             expected = friendly(self._accepts(parsed[: exc.pos_in_stream]) or exc.allowed,
@@ -559,6 +575,8 @@ class OrderParser:
 
     def _accepts(self, head: str) -> set[str]:
         """The terminals the grammar accepts after ``head`` (precise, unlike the lexer's)."""
+        from lark.exceptions import UnexpectedInput
+
         try:
             interactive = self.lark.parse_interactive(head)
             interactive.exhaust_lexer()
@@ -703,6 +721,9 @@ def _build_lark(grammar: str, builder: OrderBuilder) -> Lark:
     takes longer than reading thousands of orders.  They are read back as Lark's own
     ``cache`` option does (``Lark._load``, with the transformer); any failure there, e.g. a
     Lark that changed, and the grammar is built anew."""
+    from lark import Lark
+    from lark import __version__ as lark_version
+
     key = diskcache.fingerprint(grammar, repr(sorted(_LARK_OPTIONS.items())), lark_version)
     saved = diskcache.load("grammar", key)
     if isinstance(saved, bytes):
