@@ -325,6 +325,10 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+_DECODE = json.JSONDecoder(parse_float=_finite, parse_constant=_no_constant).decode
+"""json.loads with these hooks would make a decoder for every line."""
+
+
 def _case(line: str | bytes | Unreadable) -> Any:
     """The JSON value of one input line; raises ValueError saying why there is none."""
     if isinstance(line, Unreadable):
@@ -337,7 +341,7 @@ def _case(line: str | bytes | Unreadable) -> Any:
     if line.startswith("\ufeff"):
         line = line[1:]
     try:
-        return json.loads(line, parse_float=_finite, parse_constant=_no_constant)
+        return _DECODE(line)
     except RecursionError:
         raise ValueError("not JSON: nested too deeply") from None
     except ValueError as exc:
