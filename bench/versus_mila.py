@@ -165,7 +165,8 @@ phases.
 {table}
 
 mobadj in one warm process: {_ms(f["in_process"])} CPU per phase (each line read, checked,
-adjudicated and written as JSON once, the order cache empty at the start).
+adjudicated and written as JSON once, the order cache empty at the start; the goal is
+0.15 ms).
 
 {verdict}
 """
