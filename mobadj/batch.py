@@ -43,7 +43,7 @@ from typing import IO, Any
 from mobadj.engine.pipeline import adjudicate
 from mobadj.engine.position import PositionError, position_from_data
 from mobadj.engine.report import destroyed_data
-from mobadj.engine.results import Outcome
+from mobadj.engine.results import Outcome, Reason
 from mobadj.engine.rules import coerce_options
 from mobadj.engine.variants import UnknownVariantError, load_variant
 from mobadj.orders.model import Build, Unit
@@ -118,6 +118,10 @@ class _MapContext:
 
 
 _CONTEXTS: dict[str, _MapContext] = {}
+
+_PLAIN: dict[Any, str] = {member: str(member) for member in (*Outcome, *Reason)}
+"""Each result and reason as a plain str: JSON writes a str enum member much more slowly
+(a variant's own reasons are written as they are)."""
 
 
 def map_context(name: str) -> _MapContext:
@@ -209,10 +213,12 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
     if twice and duplicates == "last":
         pairs = _last_order_wins(pairs, texts, bad)
     result = adjudicate(position, pairs, game_map, ctx.rules_with(options))
-    # Outcome and Reason are str enums: JSON writes their values
+    # Outcome and Reason are str enums: JSON writes their values, faster from plain str
+    plain = _PLAIN.get
     if not bad:
         out_orders = [
-            {"power": shown, "order": text, "result": r.outcome, "reason": r.reason}
+            {"power": shown, "order": text, "result": plain(r.outcome, r.outcome),
+             "reason": plain(r.reason, r.reason)}
             for (shown, text), r in zip(texts, result.results, strict=True)
         ]
     else:
@@ -226,7 +232,8 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
                 continue
             r = next(it)
             out_orders.append(
-                {"power": shown, "order": text, "result": r.outcome, "reason": r.reason}
+                {"power": shown, "order": text, "result": plain(r.outcome, r.outcome),
+                 "reason": plain(r.reason, r.reason)}
             )
     after = result.position
     units: dict[str, list[str]] = {name: [] for name in spelling.values()}
