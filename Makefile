@@ -35,8 +35,10 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
+# The batch is measured against the diplomacy package, installed only in its own virtualenv.
 bench: $(STAMP)
-	$(BIN)/python -m bench
+	test -x $(ORACLE)/bin/python || ($(PY) -m venv $(ORACLE) && $(ORACLE)/bin/pip install --quiet diplomacy==1.1.2)
+	$(BIN)/python -m bench --oracle-python $(ORACLE)/bin/python
 	$(BIN)/python bench/parser_bench.py --write
 	$(BIN)/python bench/render_bench.py --write
 	$(BIN)/python bench/cards_bench.py --write

@@ -8,7 +8,10 @@ Four measurements, every random element drawn from a seeded random.Random:
 2. the 164 DATC positions through the complete turn pipeline;
 3. order parsing (lines per second, no cache);
 4. ``mobadj batch`` on 10,000 mixed phases (80 % movement, 10 % retreat, 10 % adjustment)
-   in a fresh process, start-up included.
+   in a fresh process, start-up included;
+5. ``mobadj batch`` against the ``diplomacy`` package on the same 3,000 standard phases
+   (bench/versus_mila.py; ``--oracle-python``: the package's virtualenv, made by
+   ``make bench``).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from pathlib import Path
 
 import yaml
 
+from bench.versus_mila import bench_versus, section
 from mobadj.board.loader import load_map
 from mobadj.engine import movement
 from mobadj.engine.pipeline import adjudicate
@@ -133,9 +137,9 @@ def bench_batch(game_map, n_cases: int = 10000) -> dict[str, float]:
             for i in range(n_cases):
                 f.write(json.dumps(random_case(game_map, rng, f"case-{i}")) + "\n")
         exe = Path(sys.executable).with_name("mobadj")
-        cmd = [str(exe) if exe.exists() else sys.executable, "batch", str(path)]
+        cmd = [str(exe) if exe.exists() else sys.executable, "batch", "--jobs", "1", str(path)]
         if not exe.exists():
-            cmd = [sys.executable, "-m", "mobadj", "batch", str(path)]
+            cmd = [sys.executable, "-m", "mobadj", "batch", "--jobs", "1", str(path)]
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
@@ -160,6 +164,12 @@ def bench_batch(game_map, n_cases: int = 10000) -> dict[str, float]:
 
 
 def main() -> None:
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Measure mobadj; write docs/performance.md.")
+    ap.add_argument("--oracle-python",
+                    help="python of a virtualenv with diplomacy==1.1.2 (the comparison)")
+    args = ap.parse_args()
     game_map = load_map("standard")
     load = os.getloadavg()[0]
     print("resolution ...", flush=True)
@@ -170,6 +180,8 @@ def main() -> None:
     parsing = bench_parsing(game_map)
     print("batch ...", flush=True)
     batch = bench_batch(game_map)
+    print("against the diplomacy package ...", flush=True)
+    versus = bench_versus(args.oracle_python)
     load_end = os.getloadavg()[0]
     rows = [
         ("resolution alone, 34-unit movement phase (median)", _ms(res["resolve_34"]),
@@ -185,7 +197,7 @@ def main() -> None:
          f"{datc['per_second']:,.0f} phases/s ({_ms(datc['per_phase'])} each)", ""),
         ("order parsing, `parse_orders` without cache",
          f"{parsing['per_second']:,.0f} lines/s", ">= 50,000 lines/s"),
-        (f"`mobadj batch`, {batch['cases']:,} mixed phases, wall clock incl. start-up",
+        (f"`mobadj batch --jobs 1`, {batch['cases']:,} mixed phases, wall clock incl. start-up",
          f"{batch['wall']:.2f} s", "< 10 s"),
         ("`mobadj batch`, CPU time of that run", f"{batch['cpu']:.2f} s", ""),
         ("`mobadj` start-up alone (empty input)", f"{batch['startup']:.2f} s", ""),
@@ -228,6 +240,7 @@ What is measured:
             f"itself needed {batch['cpu']:.2f} s of CPU, start-up included, about what the "
             "run takes on an otherwise idle machine.\n"
         )
+    report += "\n" + section(versus)
     out = ROOT / "docs" / "performance.md"
     out.write_text(report)
     print(report)

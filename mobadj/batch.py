@@ -36,6 +36,7 @@ import io
 import json
 import logging
 import math
+import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import IO, Any
@@ -43,13 +44,17 @@ from typing import IO, Any
 from mobadj.engine.pipeline import adjudicate
 from mobadj.engine.position import PositionError, position_from_data
 from mobadj.engine.report import destroyed_data
-from mobadj.engine.results import Outcome
+from mobadj.engine.results import Outcome, Reason
 from mobadj.engine.rules import coerce_options
 from mobadj.engine.variants import UnknownVariantError, load_variant
+from mobadj.orders.model import Build, Unit
 
 log = logging.getLogger("mobadj.batch")
 
 KEYS = ("id", "phase", "next_phase", "orders", "units", "dislodged", "centers", "errors")
+CACHE_SIZE = 100_000
+"""Order texts remembered per map (the cache starts afresh when full: memory stays bounded
+however long the batch)."""
 MAX_LINE_BYTES = 1_000_000
 """The longest input line read (a full 34-unit phase is about 3 KB); longer ones are
 answered with an error and skipped without being held in memory."""
@@ -68,13 +73,22 @@ class _MapContext:
         self.variants: dict[tuple[tuple[str, str], ...], Any] = {}
 
     def parse(self, text: str) -> Any:
-        """The Order for ``text``, or the OrderError describing why it is not one."""
+        """``(order, unit key)`` for ``text``, or the OrderError describing why it is no
+        order.  The unit key is the province of the unit the order commands when a later
+        order could replace it (mobadj.orders.duplicates), else None."""
         got = self.cache.get(text)
         if got is None:
             try:
-                got = self.parser.parse_order(text)
+                order = self.parser.parse_order(text)
             except ValueError as exc:  # OrderError and friends are ValueErrors
                 got = exc.with_traceback(None)  # cached: must not keep frames alive
+            else:
+                unit = getattr(order, "unit", None)
+                key = unit.province if isinstance(unit, Unit) and type(order) is not Build \
+                    else None
+                got = (order, key)
+            if len(self.cache) >= CACHE_SIZE:  # a long batch of ever new texts
+                self.cache.clear()
             self.cache[text] = got
         return got
 
@@ -108,12 +122,24 @@ class _MapContext:
 
 _CONTEXTS: dict[str, _MapContext] = {}
 
+_PLAIN: dict[Any, str] = {member: str(member) for member in (*Outcome, *Reason)}
+"""Each result and reason as a plain str: JSON writes a str enum member much more slowly
+(a variant's own reasons are written as they are)."""
 
-def _context(name: str) -> _MapContext:
+
+def map_context(name: str) -> _MapContext:
+    """The batch's state for the map called ``name`` (lower case), made on first use."""
     ctx = _CONTEXTS.get(name)
     if ctx is None:
         ctx = _CONTEXTS[name] = _MapContext(name)
     return ctx
+
+
+def forget_orders() -> None:
+    """Empty every map's cache of order texts, so that the next lines are read afresh (a
+    benchmark measures reading, not remembering)."""
+    for ctx in _CONTEXTS.values():
+        ctx.cache.clear()
 
 
 def empty_output(case_id: Any, phase: Any, errors: list[str]) -> dict[str, Any]:
@@ -147,7 +173,7 @@ def run_case(case: Any) -> dict[str, Any]:
 
 def _run(case: Mapping[str, Any]) -> dict[str, Any]:
     map_name = str(case.get("map") or "standard").lower()
-    ctx = _context(map_name)
+    ctx = map_context(map_name)
     if ctx.rules.batch_keys:  # a variant that keeps more than the standard position
         from mobadj.batch_variant import run_line
 
@@ -167,6 +193,8 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
     texts: list[tuple[str, str]] = []  # (power as spelt, order text as given)
     bad: dict[int, str] = {}
     cache = ctx.cache
+    ordered: set[str] = set()  # the provinces of the units ordered so far
+    twice = False  # some unit has two orders
     orders = case.get("orders") or {}
     for name, items in orders.items():
         pid = ctx.power(name)
@@ -181,19 +209,27 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
             got = cache.get(text)
             if got is None:
                 got = ctx.parse(text)
-            if isinstance(got, Exception):
+            if type(got) is tuple:
+                pairs.append((pid, got[0]))
+                key = got[1]
+                if key is not None:
+                    if key in ordered:
+                        twice = True
+                    else:
+                        ordered.add(key)
+            else:
                 bad[len(texts)] = str(got)
                 errors.append(f"{shown}: {text!r}: {got}")
-            else:
-                pairs.append((pid, got))
             texts.append((shown, text))
-    if duplicates == "last":
+    if twice and duplicates == "last":
         pairs = _last_order_wins(pairs, texts, bad)
     result = adjudicate(position, pairs, game_map, ctx.rules_with(options))
-    # Outcome and Reason are str enums: JSON writes their values
+    # Outcome and Reason are str enums: JSON writes their values, faster from plain str
+    plain = _PLAIN.get
     if not bad:
         out_orders = [
-            {"power": shown, "order": text, "result": r.outcome, "reason": r.reason}
+            {"power": shown, "order": text, "result": plain(r.outcome, r.outcome),
+             "reason": plain(r.reason, r.reason)}
             for (shown, text), r in zip(texts, result.results, strict=True)
         ]
     else:
@@ -207,7 +243,8 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
                 continue
             r = next(it)
             out_orders.append(
-                {"power": shown, "order": text, "result": r.outcome, "reason": r.reason}
+                {"power": shown, "order": text, "result": plain(r.outcome, r.outcome),
+                 "reason": plain(r.reason, r.reason)}
             )
     after = result.position
     units: dict[str, list[str]] = {name: [] for name in spelling.values()}
@@ -288,8 +325,8 @@ def _last_order_wins(pairs: list[tuple[str, Any]], texts: list[tuple[str, str]],
     return [pair for j, pair in enumerate(pairs) if j not in dropped]
 
 
-class _Unreadable:
-    """An input line that is not read: too long, or not UTF-8."""
+class Unreadable:
+    """An input line that is not read (too long); ``why`` says so."""
 
     def __init__(self, why: str) -> None:
         self.why = why
@@ -306,9 +343,13 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def _case(line: str | bytes | _Unreadable) -> Any:
+_DECODE = json.JSONDecoder(parse_float=_finite, parse_constant=_no_constant).decode
+"""json.loads with these hooks would make a decoder for every line."""
+
+
+def _case(line: str | bytes | Unreadable) -> Any:
     """The JSON value of one input line; raises ValueError saying why there is none."""
-    if isinstance(line, _Unreadable):
+    if isinstance(line, Unreadable):
         raise ValueError(line.why)
     if isinstance(line, bytes):
         try:
@@ -318,29 +359,56 @@ def _case(line: str | bytes | _Unreadable) -> Any:
     if line.startswith("\ufeff"):
         line = line[1:]
     try:
-        return json.loads(line, parse_float=_finite, parse_constant=_no_constant)
+        return _DECODE(line)
     except RecursionError:
         raise ValueError("not JSON: nested too deeply") from None
     except ValueError as exc:
         raise ValueError(f"not JSON: {exc}") from None
 
 
-def run_lines(lines: Iterable[str | bytes | _Unreadable]) -> Iterator[dict[str, Any]]:
+def run_lines(lines: Iterable[str | bytes | Unreadable], start: int = 1
+              ) -> Iterator[dict[str, Any]]:
     """One output object per input line (blank lines included, as errors); ``lines`` may be
-    text or bytes (each bytes line is decoded on its own)."""
-    for number, line in enumerate(lines, 1):
-        try:
-            case = _case(line)
-        except ValueError as exc:
-            yield empty_output(None, None, [f"line {number}: {exc}"])
-            continue
-        yield run_case(case)
+    text or bytes (each bytes line is decoded on its own); the first is line ``start`` of
+    the input (error messages name lines)."""
+    for number, line in enumerate(lines, start):
+        yield _answer(line, number)
 
 
-def read_lines(source: IO[Any]) -> Iterator[bytes | str | _Unreadable]:
+def answer_line(line: str | bytes | Unreadable, number: int = 1) -> bytes:
+    """What ``mobadj batch`` writes for one input line, line ``number`` of its input: the
+    output line, UTF-8 encoded, with its line break.  Every line of a batch goes through
+    here, however it runs: one process, ``--jobs N``, or a distributed engine mapping it
+    over the lines of JSONL files (docs/performance.md)."""
+    if not isinstance(line, Unreadable) and len(line) > MAX_LINE_BYTES:
+        line = _too_long(line)
+    return json_line(_answer(line, number))
+
+
+def _too_long(line: str | bytes) -> str | bytes | Unreadable:
+    """``line``, or the Unreadable that read_lines makes of it when it is too long."""
+    data = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else line
+    size = len(data) - data.endswith(b"\n")
+    if size <= MAX_LINE_BYTES:
+        return line
+    return Unreadable(f"too long: {size:,} bytes (at most {MAX_LINE_BYTES:,}); not read")
+
+
+def _answer(line: str | bytes | Unreadable, number: int) -> dict[str, Any]:
+    try:
+        case = _case(line)
+    except ValueError as exc:
+        return empty_output(None, None, [f"line {number}: {exc}"])
+    except Exception as exc:  # e.g. MemoryError: this line's answer, not the batch's end
+        return empty_output(None, None, [f"line {number}: internal error: "
+                                         f"{type(exc).__name__}: {exc}"])
+    return run_case(case)
+
+
+def read_lines(source: IO[Any]) -> Iterator[bytes | str | Unreadable]:
     """The lines of ``source`` as bytes when it has them (a binary file, or the buffer under
     a text file), so nothing is decoded ahead of its line; a line longer than
-    :data:`MAX_LINE_BYTES` is skipped and given as :class:`_Unreadable`."""
+    :data:`MAX_LINE_BYTES` is skipped and given as :class:`Unreadable`."""
     stream = source
     if isinstance(source, io.TextIOBase) and hasattr(source, "buffer"):
         stream = source.buffer
@@ -357,7 +425,7 @@ def read_lines(source: IO[Any]) -> Iterator[bytes | str | _Unreadable]:
             line = readline(1 << 16)
             size += len(line)
         size -= line[-1:] in (b"\n", "\n")  # the line break is not the line's
-        yield _Unreadable(f"too long: {size:,} bytes (at most {MAX_LINE_BYTES:,}); not read")
+        yield Unreadable(f"too long: {size:,} bytes (at most {MAX_LINE_BYTES:,}); not read")
 
 
 _DUMPS = json.JSONEncoder(ensure_ascii=False, check_circular=False, allow_nan=False,
@@ -376,19 +444,21 @@ def _escape_breaks(text: str) -> str:
 def to_json(out: dict[str, Any]) -> str:
     """One output line: strict JSON that encodes as UTF-8 and holds no character that a
     line reader could take for a line break (never raises)."""
+    return json_line(out)[:-1].decode("utf-8")
+
+
+def json_line(out: dict[str, Any]) -> bytes:
+    """One output line as :func:`to_json` writes it, UTF-8 encoded, with its line break."""
     try:
-        text = _DUMPS(out)
-        text.encode("utf-8")
-        return _escape_breaks(text)
+        return _escape_breaks(_DUMPS(out)).encode("utf-8") + b"\n"
     except (ValueError, UnicodeEncodeError, RecursionError):
         pass
     try:
-        text = _DUMPS(_clean(out))
-        text.encode("utf-8")
-        return _escape_breaks(text)
+        return _escape_breaks(_DUMPS(_clean(out))).encode("utf-8") + b"\n"
     except (ValueError, UnicodeEncodeError, RecursionError, TypeError) as exc:
         return _DUMPS(empty_output(None, None, [
-            f"internal error: the result could not be written as JSON: {type(exc).__name__}"]))
+            "internal error: the result could not be written as JSON: "
+            f"{type(exc).__name__}"])).encode("utf-8") + b"\n"
 
 
 def _clean(value: Any) -> Any:
@@ -404,27 +474,43 @@ def _clean(value: Any) -> Any:
     return value
 
 
-def _writer(sink: IO[Any]) -> Callable[[str], Any]:
-    """Write text to ``sink`` as UTF-8, whatever the sink's own encoding."""
+def _writer(sink: IO[Any]) -> tuple[Callable[[bytes], Any], Callable[[], Any]]:
+    """(write UTF-8 bytes to ``sink`` whatever its own encoding, flush it)."""
     if isinstance(sink, io.TextIOBase):
         buffer = getattr(sink, "buffer", None)
         if buffer is None:
-            return sink.write
+            return (lambda data: sink.write(data.decode("utf-8"))), sink.flush
         sink.flush()
-        return lambda text: buffer.write(text.encode("utf-8"))
-    return lambda text: sink.write(text.encode("utf-8"))
+        return buffer.write, buffer.flush
+    return sink.write, getattr(sink, "flush", lambda: None)
 
 
-def run_batch(source: IO[Any], sink: IO[Any] = sys.stdout) -> int:
+def cores() -> int:
+    """The cores this process may run on (``mobadj batch``'s default number of jobs)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def run_batch(source: IO[Any], sink: IO[Any] = sys.stdout, jobs: int = 1) -> int:
     """Read JSON lines from ``source``, write results to ``sink``; returns the line count.
-    Either may be a text or a binary file."""
-    n = 0
-    write = _writer(sink)
-    for out in run_lines(read_lines(source)):
-        write(to_json(out) + "\n")
-        n += 1
-    if hasattr(sink, "flush"):
-        sink.flush()
+    Either may be a text or a binary file.  ``jobs`` > 1 adjudicates in that many worker
+    processes (mobadj.batch_jobs), with the same output.  The first result is flushed at
+    once (a reader sees it while the rest runs)."""
+    write, flush = _writer(sink)
+    lines = read_lines(source)
+    if jobs > 1:
+        from mobadj.batch_jobs import run_parallel
+
+        n = run_parallel(lines, write, flush, jobs)
+    else:
+        n = 0
+        for n, line in enumerate(lines, 1):
+            write(answer_line(line, n))
+            if n == 1:
+                flush()
+    flush()
     return n
 
 
@@ -435,7 +521,8 @@ def main(argv: list[str] | None = None) -> None:
         run_batch(src)
 
 
-__all__ = ["KEYS", "Outcome", "run_batch", "run_case", "run_lines"]
+__all__ = ["KEYS", "Outcome", "answer_line", "cores", "json_line", "run_batch", "run_case",
+           "run_lines"]
 
 if __name__ == "__main__":
     main()

@@ -1,11 +1,14 @@
-"""Maps: YAML map files loaded into a networkx graph the resolver asks.
+"""Maps: YAML map files loaded into the location graph the resolver asks.
 
 ``from mobadj.board import load_map`` -> :class:`GameMap`; ``check_map`` validates a file;
 ``map_names`` lists the maps a name can mean (``maps/`` and ``MOBADJ_MAPS``).
 """
 
-from mobadj.board.balance import balance_lines
-from mobadj.board.check import inspect_map
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from mobadj.board.findings import Finding, MapFileError
 from mobadj.board.loader import load_map, map_dirs, map_names, map_path
 from mobadj.board.model import (
@@ -18,6 +21,21 @@ from mobadj.board.model import (
     fold,
     province_of,
 )
+
+if TYPE_CHECKING:
+    from mobadj.board.balance import balance_lines
+    from mobadj.board.check import inspect_map
+
+_TOOLS = {"balance_lines": "mobadj.board.balance", "inspect_map": "mobadj.board.check"}
+"""The map tools, which need networkx: imported when first asked for, so that adjudicating
+never loads it."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in _TOOLS:
+        return getattr(importlib.import_module(_TOOLS[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "AmbiguousNameError",

@@ -12,11 +12,11 @@ from __future__ import annotations
 import difflib
 import os
 from pathlib import Path
+from typing import Any
 
-import networkx as nx
-
+from mobadj import diskcache
 from mobadj.board.findings import Finding, MapFileError
-from mobadj.board.model import GameMap, Power, Province, fold
+from mobadj.board.model import Edge, GameMap, Power, Province, fold
 from mobadj.board.yamlines import LDict, LList, LStr, YamlError, as_bool, load_lines
 
 TERRAINS = ("land", "coast", "sea", "water", "impassable", "gaol")
@@ -64,24 +64,47 @@ def load_map(name_or_path: str | os.PathLike[str]) -> GameMap:
         known = map_names()
         wanted = os.fspath(name_or_path)
         raise FileNotFoundError(f"no map {wanted!r} (known maps: {', '.join(known)})")
-    game_map, findings = read_map(path)
-    if game_map is None or any(f.severity == "error" for f in findings):
-        raise MapFileError(str(path), findings)
+    data = path.read_bytes()
+    # a map that loaded without errors is kept on disk, named by its path, its text and the
+    # code that reads it (mobadj.diskcache): the next process unpickles it instead
+    digest = diskcache.fingerprint(str(path), data, _reader_source())
+    game_map = diskcache.load("maps", digest)
+    if not isinstance(game_map, GameMap):
+        game_map, findings = _read_bytes(data, str(path))
+        if game_map is None or any(f.severity == "error" for f in findings):
+            raise MapFileError(str(path), findings)
+        diskcache.store("maps", digest, game_map)
     _CACHE[key] = game_map
     return game_map
 
 
+def _reader_source() -> bytes:
+    """The code a cached map depends on: this module and the ones it builds maps with."""
+    global _READER
+    if _READER is None:
+        _READER = diskcache.source_of(__name__, "mobadj.board.model", "mobadj.board.yamlines",
+                                      "mobadj.board.findings")
+    return _READER
+
+
+_READER: bytes | None = None
+
+
 def read_map(path: str | os.PathLike[str]) -> tuple[GameMap | None, list[Finding]]:
     """Read a map file; returns the map (None if unusable) and every finding."""
+    return _read_bytes(Path(path).read_bytes(), str(path))
+
+
+def _read_bytes(data: bytes, source: str) -> tuple[GameMap | None, list[Finding]]:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as read_text
     except UnicodeDecodeError as exc:
         return None, [Finding(1, "yaml", f"not UTF-8 text: {exc.reason} at byte {exc.start}")]
     try:
         tree = load_lines(text)
     except YamlError as exc:
         return None, [Finding(exc.line, "yaml", f"not valid YAML: {exc.message}")]
-    return MapBuilder(tree, str(path)).build()
+    return MapBuilder(tree, source).build()
 
 
 class MapBuilder:
@@ -167,15 +190,15 @@ class MapBuilder:
         self._power_lookup: dict[str, str] = {}
         for pid, entry in powers_raw.items():
             self._read_power_names(pid, entry, powers_raw.line_of(pid))
-        graph = self._build_graph()
+        nodes, graph_edges = self._build_graph()
         for pid, entry in powers_raw.items():
-            self._read_power(pid, entry, powers_raw.line_of(pid), graph)
+            self._read_power(pid, entry, powers_raw.line_of(pid))
         self._check_homes()
         extra = {k: v for k, v in top.items() if k not in _TOP_KEYS}
         game_map = GameMap(
             name=name, title=title, calendar=calendar, variant=variant,
             unit_kinds=self.unit_kinds,
-            provinces=self.provinces, powers=self.powers, graph=graph,
+            provinces=self.provinces, powers=self.powers, nodes=nodes, edges=graph_edges,
             case_sensitive_ids=self.case_sensitive, source=self.source, extra=extra,
         )
         self._check_starting_units(game_map)
@@ -271,14 +294,16 @@ class MapBuilder:
             close = [upper[c] for c in difflib.get_close_matches(text.upper(), list(upper), n=2)]
         return f"; did you mean {' or '.join(close)}?" if close else ""
 
-    def _build_graph(self) -> nx.MultiDiGraph[str]:
-        graph: nx.MultiDiGraph[str] = nx.MultiDiGraph()
+    def _build_graph(self) -> tuple[dict[str, dict[str, Any]], list[Edge]]:
+        """The locations with their attributes, and the edges (GameMap.nodes and .edges)."""
+        nodes: dict[str, dict[str, Any]] = {}
         occupy: dict[str, set[str]] = {}
         edges: list[tuple[str, str, str, dict[str, object], int]] = []
         for pid, prov in self.provinces.items():
-            graph.add_node(pid, province=pid, terrain=prov.terrain, coast=None)
+            nodes[pid] = {"province": pid, "terrain": prov.terrain, "coast": None}
             for coast in prov.coasts:
-                graph.add_node(f"{pid}/{coast}", province=pid, terrain=prov.terrain, coast=coast)
+                nodes[f"{pid}/{coast}"] = {"province": pid, "terrain": prov.terrain,
+                                           "coast": coast}
         for pid, (adj, _adj_line) in self.prov_adj.items():
             prov = self.provinces[pid]
             for key, targets in adj.items():
@@ -304,11 +329,10 @@ class MapBuilder:
                         dst_text, attrs, line = edge
                         edges.append((src, dst_text, kind, attrs, line))
         for loc, kinds in occupy.items():
-            graph.nodes[loc]["kinds"] = frozenset(kinds)
+            nodes[loc]["kinds"] = frozenset(kinds)
         self._occupied = set(occupy)
         self._check_coasts(occupy)
-        self._add_edges(graph, edges, occupy)
-        return graph
+        return nodes, self._add_edges(edges, occupy)
 
     def _check_coasts(self, occupy: dict[str, set[str]]) -> None:
         """A declared coast with no adjacency list: no unit can ever stand on it."""
@@ -358,10 +382,11 @@ class MapBuilder:
                   f"{pid}.adj.{key}: an edge is a name or a mapping {{to: ..., via: ...}}")
         return None
 
-    def _add_edges(self, graph: nx.MultiDiGraph[str],
-                   edges: list[tuple[str, str, str, dict[str, object], int]],
-                   occupy: dict[str, set[str]]) -> None:
+    def _add_edges(self, edges: list[tuple[str, str, str, dict[str, object], int]],
+                   occupy: dict[str, set[str]]) -> list[Edge]:
         resolved: dict[tuple[str, str, str], tuple[dict[str, object], int]] = {}
+        out: list[Edge] = []
+        keys: set[tuple[str, str, str]] = set()
         for src, dst_text, kind, attrs, line in edges:
             dst = self._resolve_location(dst_text)
             if dst is None:
@@ -385,8 +410,9 @@ class MapBuilder:
                           f"(first on line {resolved[(src, dst, kind)][1]})", "warning")
                 continue
             resolved[(src, dst, kind)] = (attrs, line)
-            key = kind if not graph.has_edge(src, dst, key=kind) else f"{kind}:{attrs['via']}"
-            graph.add_edge(src, dst, key=key, kind=kind, line=line, **attrs)
+            key = kind if (src, dst, kind) not in keys else f"{kind}:{attrs['via']}"
+            keys.add((src, dst, key))
+            out.append((src, dst, key, {"kind": kind, "line": line, **attrs}))
         for (src, dst, kind), (attrs, line) in resolved.items():
             back = resolved.get((dst, src, kind))
             if back is None:
@@ -395,6 +421,7 @@ class MapBuilder:
             elif back[0] != attrs and src < dst:
                 self.note(line, "asymmetric", f"{kind} adjacency {src} -> {dst} has attributes "
                           f"{attrs} but {dst} -> {src} (line {back[1]}) has {back[0]}")
+        return out
 
     def _read_power_names(self, pid: str, entry: object, line: int) -> None:
         data = self._mapping(entry, line, f"power {pid}")
@@ -409,7 +436,7 @@ class MapBuilder:
             self._power_lookup.setdefault(fold(spelling), pid)
         self.powers[pid] = Power(pid, name, aliases, line=line)
 
-    def _read_power(self, pid: str, entry: object, line: int, graph: nx.MultiDiGraph[str]) -> None:
+    def _read_power(self, pid: str, entry: object, line: int) -> None:
         data = entry if isinstance(entry, LDict) else LDict(line)
         colour = self._str(data.get("colour", data.get("color")), data.line_of("colour"), "colour")
         homes: list[str] = []

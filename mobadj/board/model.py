@@ -1,22 +1,30 @@
 """The map model the resolver asks: provinces, powers and a location graph.
 
-Nodes of :attr:`GameMap.graph` are *locations*: a province id (``"PAR"``) or a province
-with a coast (``"SPA/NC"``).  Each edge's key is the unit kind that may use it (``"A"``,
-``"F"``, Mobtown's ``"G"``/``"D"``) and its attributes say how (``via``: plain, highway,
-junction, subway, diagonal, plus any extra attributes from the map file).  The resolver
-runs in hot loops, so neighbour sets are precomputed frozensets and :meth:`GameMap.lookup`
-caches every spelling it has resolved.
+Nodes of the graph are *locations*: a province id (``"PAR"``) or a province with a coast
+(``"SPA/NC"``).  Each edge's key is the unit kind that may use it (``"A"``, ``"F"``,
+Mobtown's ``"G"``/``"D"``) and its attributes say how (``via``: plain, highway, junction,
+subway, diagonal, plus any extra attributes from the map file).  A map keeps them as plain
+data (:attr:`GameMap.nodes`, :attr:`GameMap.edges`); :attr:`GameMap.graph` is the networkx
+graph of the same, built on first use for the tools that want one (map checks, balance,
+layout), so adjudicating never imports networkx.  The resolver runs in hot loops, so
+neighbour sets are precomputed frozensets and :meth:`GameMap.lookup` caches every spelling it
+has resolved.
 """
 
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
+
+Edge = tuple[str, str, str, dict[str, Any]]
+"""One directed edge of the location graph: (source, destination, key, attributes)."""
 
 EMPTY: frozenset[str] = frozenset()
 
@@ -131,7 +139,11 @@ class GameMap:
     unit_kinds: dict[str, str]
     provinces: dict[str, Province]
     powers: dict[str, Power]
-    graph: nx.MultiDiGraph[str]
+    #: location -> its attributes (province, terrain, coast, and the unit kinds that may
+    #: stand there), in the order of the map file
+    nodes: dict[str, dict[str, Any]]
+    #: every directed edge (source, destination, key, attributes) in the map file's order
+    edges: list[Edge]
     variant: str = ""  # "module:Class" of the rules this map is played by ("" standard)
     case_sensitive_ids: bool = False
     source: str = ""
@@ -142,12 +154,14 @@ class GameMap:
         self._neigh_prov: dict[tuple[str, str], frozenset[str]] = {}
         self._occupy: set[tuple[str, str]] = {
             (kind, loc)
-            for loc, kinds in self.graph.nodes(data="kinds", default=())
-            for kind in kinds
+            for loc, data in self.nodes.items()
+            for kind in data.get("kinds", ())
         }
         by_src: dict[tuple[str, str], set[str]] = {}
-        for src, dst, kind in self.graph.edges(keys=True):
+        self._edge_data: dict[tuple[str, str, str], dict[str, Any]] = {}
+        for src, dst, kind, data in self.edges:
             by_src.setdefault((_kind_of(kind), src), set()).add(dst)
+            self._edge_data[(src, dst, kind)] = data
         for key, dsts in by_src.items():
             self._neigh[key] = frozenset(dsts)
             self._neigh_prov[key] = frozenset(province_of(d) for d in dsts)
@@ -156,6 +170,24 @@ class GameMap:
         }
         self._supply = frozenset(pid for pid, p in self.provinces.items() if p.supply_center)
         self._build_name_tables()
+
+    @functools.cached_property
+    def graph(self) -> nx.MultiDiGraph[str]:
+        """The location graph as a networkx MultiDiGraph (built on first use; read-only)."""
+        import networkx as nx
+
+        graph: nx.MultiDiGraph[str] = nx.MultiDiGraph()
+        for loc, data in self.nodes.items():
+            graph.add_node(loc, **data)
+        for src, dst, key, data in self.edges:
+            graph.add_edge(src, dst, key=key, **data)
+        return graph
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (the map cache) without the networkx graph, which is rebuilt on use."""
+        state = dict(self.__dict__)
+        state.pop("graph", None)
+        return state
 
     # -- graph queries (hot paths) ---------------------------------------------------------
     def locations(self, province: str) -> tuple[str, ...]:
@@ -185,7 +217,7 @@ class GameMap:
 
     def edge(self, kind: str, src: str, dst: str) -> dict[str, Any] | None:
         """The attributes of the ``kind`` edge ``src -> dst`` (``{"via": ...}``) or None."""
-        return self.graph.get_edge_data(src, dst, key=kind)
+        return self._edge_data.get((src, dst, kind))
 
     def can_occupy(self, kind: str, location: str) -> bool:
         """Whether a unit of ``kind`` may stand on ``location`` (armies never at sea, ...)."""

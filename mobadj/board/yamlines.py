@@ -9,7 +9,10 @@ loader with :func:`as_bool`.  Duplicate mapping keys are recorded, not silently 
 
 from __future__ import annotations
 
-import yaml
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported when a file is read: a map from the disk cache needs no YAML
+    import yaml
 
 
 class LStr(str):
@@ -23,6 +26,10 @@ class LStr(str):
         obj.line = line
         obj.null = null
         return obj
+
+    def __getnewargs__(self) -> tuple[str, int, bool]:  # type: ignore[override]
+        """Pickled with its line (maps are kept pickled: mobadj.diskcache)."""
+        return str(self), self.line, self.null
 
 
 class LDict(dict[str, object]):
@@ -61,11 +68,12 @@ class YamlError(ValueError):
         self.column = column
 
 
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C composer keeps marks too
 _NULLS = {"", "~", "null", "Null", "NULL"}
 
 
 def _walk(node: yaml.Node, path: frozenset[int] = frozenset()) -> object:
+    import yaml
+
     line = node.start_mark.line + 1
     if id(node) in path:
         raise YamlError("a YAML alias refers to itself", line, node.start_mark.column + 1)
@@ -99,8 +107,11 @@ def _walk(node: yaml.Node, path: frozenset[int] = frozenset()) -> object:
 
 def load_lines(text: str) -> object:
     """Parse YAML ``text`` into LDict/LList/LStr trees; raises :class:`YamlError`."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C composer keeps marks too
     try:
-        node = yaml.compose(text, Loader=_LOADER)
+        node = yaml.compose(text, Loader=loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)

@@ -43,23 +43,35 @@ def game_options(pairs: Iterable[str]) -> dict[str, object]:
     return out
 
 
-# Each module registers its commands on ``main`` when imported.
-COMMAND_MODULES = (
-    "mobadj.cli.map_cmd",
-    "mobadj.cli.render_cmd",
-    "mobadj.cli.adjudicate_cmd",
-    "mobadj.cli.play_cmd",
-    "mobadj.cli.cards_cmd",
-    "mobadj.cli.judge_cmd",
-    "mobadj.cli.web_cmd",
-)
+#: Each command and the modules that define it: a module registers its commands on ``main``
+#: when imported, and is imported only when one of its commands is used (or listed), so a
+#: command starts without loading the others (``mobadj batch`` answers in a blink).
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "adjudicate": ("mobadj.cli.adjudicate_cmd",),
+    "batch": ("mobadj.cli.adjudicate_cmd",),
+    "cards": ("mobadj.cli.cards_cmd",),
+    "game": ("mobadj.cli.judge_cmd",),
+    "map": ("mobadj.cli.map_cmd", "mobadj.cli.render_cmd"),
+    "play": ("mobadj.cli.play_cmd",),
+    "serve": ("mobadj.cli.judge_cmd",),
+    "web": ("mobadj.cli.web_cmd",),
+}
+COMMAND_MODULES = tuple(dict.fromkeys(m for mods in COMMANDS.values() for m in mods))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group whose commands are imported when asked for (click's lazy-loading pattern)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(COMMANDS) | set(self.commands))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        for module in COMMANDS.get(cmd_name, ()):
+            importlib.import_module(module)
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="mobadj")
 def main() -> None:
     """mobadj: adjudicate Diplomacy and Mobtown II, run an email judge, play card games."""
-
-
-for _name in COMMAND_MODULES:
-    importlib.import_module(_name)

@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 import click
-import yaml
 
 from mobadj.cli import main, option_pairs
 
@@ -77,6 +76,8 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
         rules = with_options(rules, raw)
     except ValueError as exc:
         raise InputError(str(exc)) from None
+    import yaml  # here, not at the top: `mobadj batch` starts without it
+
     try:
         text, notice = read_text_file(position)
         pos = rules.position_from_data(yaml.safe_load(text), game_map)
@@ -111,6 +112,8 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
 def _write_picture(path: Path, game_map, position, results: list[dict]) -> None:  # noqa: ANN001
     """Draw ``position`` (any shape render.as_view reads) with the arrows of ``results``
     (the published orders) to ``path`` (.svg or .png)."""
+    import yaml
+
     from mobadj.render import load_layout, render_png, render_svg
     from mobadj.render.position import as_view, moves_from_results, supports_from_results
 
@@ -132,16 +135,19 @@ def _write_picture(path: Path, game_map, position, results: list[dict]) -> None:
 
 @main.command()
 @click.argument("cases", type=click.File("rb"))
-def batch(cases) -> None:  # noqa: ANN001 - click file object
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Worker processes (default: one per core); 1 runs in this process. "
+                   "The output is the same for any N.")
+def batch(cases, jobs: int | None) -> None:  # noqa: ANN001 - click file object
     """Adjudicate many phases: one JSON object per line of CASES ("-" for stdin), one result
     per line on standard output, in the same order (contract in docs/adjudication.md).
     A line that cannot be read or adjudicated is answered with its errors; the rest run."""
     import os
 
-    from mobadj.batch import run_batch
+    from mobadj.batch import cores, run_batch
 
     try:
-        run_batch(cases, sys.stdout)
+        run_batch(cases, sys.stdout, jobs=jobs or cores())
         sys.stdout.flush()
     except BrokenPipeError:  # the reader stopped early (e.g. `| head`): not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -247,6 +247,10 @@ class _Names:
         self.units: dict[tuple[str, str], UnitState] = {}
         self.powers: dict[str, str] = {}
         self.provinces: dict[str, str] = {}
+        #: power -> unit text -> (unit, its province), as read_position reads them
+        self.placed: dict[str, dict[str, tuple[UnitState, str]]] = {}
+        #: supply centre as written -> its province (only names of supply centres)
+        self.centers: dict[str, str] = {}
 
 
 @functools.lru_cache(maxsize=32)
@@ -310,6 +314,8 @@ def _province(game_map: GameMap, name: Any) -> str:
 
 
 def _per_power(data: Any, what: str) -> Mapping[str, Any]:
+    if type(data) is dict:
+        return data
     if data is None:
         return {}
     if not isinstance(data, Mapping):
@@ -320,38 +326,60 @@ def _per_power(data: Any, what: str) -> Mapping[str, Any]:
 def read_position(
     data: Mapping[str, Any], game_map: GameMap, calendar: PhaseCalendar | None = None
 ) -> Position:
-    """Build a standard Position from the YAML/JSON shape; raises :class:`PositionError`."""
+    """Build a standard Position from the YAML/JSON shape; raises :class:`PositionError`.
+
+    Batches read the same names over and over: each unit text (per power) and each centre
+    name is looked up once per map and remembered (``_Names``)."""
     if not isinstance(data, Mapping):
         raise PositionError("a position must be a mapping with phase, units, centers, ...")
     if "phase" not in data:
         raise PositionError("missing 'phase' (e.g. S1901M)")
     pos = Position((calendar or STANDARD).parse(data["phase"]))
     names = _names(game_map)
-    unit_cache = names.units
-    prov_cache = names.provinces
-    supply_centers = game_map.supply_centers
+    power_cache = names.powers
+    placed = names.placed
     units = pos.units
     for pname, items in _per_power(data.get("units"), "units").items():
-        power = _power(game_map, pname)
-        for text in as_list(items, f"units of {pname}"):
-            unit = unit_cache.get((power, text)) if type(text) is str else None
-            if unit is None:
+        power = power_cache.get(pname) if type(pname) is str else None
+        if power is None:
+            power = _power(game_map, pname)
+        mine = placed.get(power)
+        if mine is None:
+            mine = placed[power] = {}
+        if type(items) is not list:
+            items = as_list(items, f"units of {pname}")
+        for text in items:
+            got = mine.get(text) if type(text) is str else None
+            if got is None:
                 unit = parse_unit(text, power, game_map)
-            prov = province_of(unit.location)
+                got = (unit, province_of(unit.location))
+                if type(text) is str:
+                    mine[text] = got
+            prov = got[1]
             if prov in units:
                 raise PositionError(f"two units in {prov}")
-            units[prov] = unit
+            units[prov] = got[0]
     centers = pos.centers
+    center_cache = names.centers
+    supply_centers = game_map.supply_centers
     for pname, provs in _per_power(data.get("centers"), "centers").items():
-        power = _power(game_map, pname)
-        for text in as_list(provs, f"centers of {pname}"):
-            got = prov_cache.get(text) if type(text) is str else None
-            prov = got if got is not None else _province(game_map, text)
-            if prov not in supply_centers:
-                raise PositionError(f"{text!r} is not a supply centre")
-            if centers.get(prov, power) != power:
+        power = power_cache.get(pname) if type(pname) is str else None
+        if power is None:
+            power = _power(game_map, pname)
+        if type(provs) is not list:
+            provs = as_list(provs, f"centers of {pname}")
+        for text in provs:
+            known = center_cache.get(text) if type(text) is str else None
+            if known is not None:
+                prov = known
+            else:
+                prov = _province(game_map, text)
+                if prov not in supply_centers:
+                    raise PositionError(f"{text!r} is not a supply centre")
+                if type(text) is str:
+                    center_cache[text] = prov
+            if centers.setdefault(prov, power) != power:
                 raise PositionError(f"centre {prov} owned by two powers")
-            centers[prov] = power
     for pname, entries in _per_power(data.get("dislodged"), "dislodged").items():
         power = _power(game_map, pname)
         for entry in as_list(entries, f"dislodged of {pname}"):

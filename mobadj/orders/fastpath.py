@@ -1,11 +1,12 @@
 """A fast path for the everyday order shapes; the Lark grammar stays the authority.
 
 Most order lines are short and regular: "A PAR - BUR", "F NTH C A LON - NWY",
-"A PAR R BUR", "F ADR D", "F STP/NC B".  One compiled regular expression recognises those
-shapes, resolves the names through the map's cached lookup and builds the order directly -
-about ten times faster than running the LALR parser.  Anything else (hyphenated names,
-Mobtown's forms, errors, unknown names) returns None and goes to the grammar, which also
-writes every error message.  The test suite checks on a large random corpus that both
+"A PAR R BUR", "F ADR D", "F STP/NC B", "Build A PAR", "Remove F KIE", "Waive".  Compiled
+regular expressions recognise those shapes; the names are resolved through the map's
+cached lookup and the order is built directly, about ten times faster than running the
+LALR parser (and a batch of such orders never loads Lark).  Anything else (hyphenated
+names, Mobtown's forms, errors, unknown names) returns None and goes to the grammar, which
+also writes every error message.  The test suite checks on a large random corpus that both
 paths agree wherever the fast path answers, and the fast path switches itself off for a
 map where a keyword is also a province name.
 """
@@ -25,10 +26,12 @@ from mobadj.orders.model import (
     Hold,
     Move,
     Order,
+    Remove,
     Retreat,
     SupportHold,
     SupportMove,
     Unit,
+    Waive,
 )
 
 KEYWORDS = ("h", "hold", "holds", "s", "sup", "supp", "support", "supports", "c", "convoy",
@@ -61,12 +64,26 @@ class FastPath:
                 + ")" + _GUARD)
         name = _NAME.replace("(?:" + "|".join(sorted(KEYWORDS, key=len, reverse=True)),
                              "(?:" + "|".join(sorted((*KEYWORDS, *kinds), key=len, reverse=True)))
-        # Two versions of one shape: one-word names (fast), then names of several words.
+        # Two versions of one shape: one-word names (fast), then names of several words
+        # (compiled when first needed: a large pattern, and most orders never need it).
         self.simple = self._compile(kind, _SIMPLE_NAME)
-        self.pattern = self._compile(kind, name)
+        # the adjustment orders written first-word-first, with one-word names
+        self.adjustment = re.compile(
+            rf"""^\s*(?:(?:(?P<b>builds|build)|(?P<r>removes|remove))\s+(?P<k>{kind})
+                 \s+(?P<a>{_SIMPLE_NAME})|(?P<w>waives|waived|waive))\s*$""",
+            re.IGNORECASE | re.VERBOSE)
+        self._kind, self._name = kind, name
+        self._pattern: re.Pattern[str] | None = None
         self.enabled = not self._keyword_is_a_name()
         self._units: dict[tuple[str | None, str], Unit] = {}
         self._orders: dict[object, Order] = {}  # equal orders are shared: building is slow
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        """The shapes with names of several words."""
+        if self._pattern is None:
+            self._pattern = self._compile(self._kind, self._name)
+        return self._pattern
 
     @staticmethod
     def _compile(kind: str, name: str) -> re.Pattern[str]:
@@ -96,9 +113,14 @@ class FastPath:
 
     def parse(self, text: str) -> list[AnyOrder] | None:
         """The orders of ``text``, or None when the grammar must decide."""
-        match = self.simple.match(text) or self.pattern.match(text)
+        match = self.simple.match(text)
         if match is None:
-            return None
+            adjustment = self.adjustment.match(text)
+            if adjustment is not None:
+                return self._adjustment(*adjustment.groups())
+            match = self.pattern.match(text)
+            if match is None:
+                return None
         k, a, d, vc, h, s, sk, sa, sd, c, ck, ca, cd, x, b, _r, rd = match.groups()
         lookup = self.game_map.lookup
         orders = self._orders
@@ -147,6 +169,22 @@ class FastPath:
             return None
         if len(orders) > 200_000:
             orders.clear()
+        return [order]
+
+    def _adjustment(self, build: str | None, remove: str | None, kind: str | None,
+                    loc: str | None, waive: str | None) -> list[AnyOrder] | None:
+        """"Build A PAR", "Remove F KIE" or "Waive" (None: an unknown name)."""
+        if waive is not None:
+            return [Waive()]
+        assert kind is not None and loc is not None
+        try:
+            unit = self._unit(kind, self.game_map.lookup(loc))
+        except UnknownNameError:
+            return None
+        key = (unit, "Build" if build is not None else "Remove")
+        order = self._orders.get(key)
+        if order is None:
+            order = self._orders[key] = Build(unit) if build is not None else Remove(unit)
         return [order]
 
     def _unit(self, kind: str | None, loc: str) -> Unit:

@@ -16,16 +16,15 @@ business.  It cannot know the phase: "A PAR - BUR" is always a Move (see model.p
 from __future__ import annotations
 
 import difflib
+import io
 import re
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple, NoReturn, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, cast
 
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-
+from mobadj import diskcache
 from mobadj.board.model import (
     AmbiguousNameError,
     GameMap,
@@ -58,6 +57,10 @@ from mobadj.orders.model import (
     Waive,
 )
 from mobadj.orders.spelling import PrefixNames, normalise
+
+if TYPE_CHECKING:
+    from lark import Lark, Token, Transformer
+    from lark.exceptions import UnexpectedInput
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 CACHE_SIZE = 100_000
@@ -246,15 +249,19 @@ Children = Sequence[object]
 """What a grammar callback gets: tokens and the values of its sub-rules, in order."""
 
 
-class OrderBuilder(Transformer[Token, list[AnyOrder]]):
+class OrderBuilder:
     """Grammar callbacks: turn matched rules straight into order values (no parse tree).
 
     Variants subclass this and add methods for their own rules (see OrderParser); a callback
-    refuses what it cannot read with :meth:`reject`.
+    refuses what it cannot read with :meth:`reject`.  Lark takes it as its transformer; it
+    is no subclass of Lark's ``Transformer`` so that Lark is imported only when an order
+    first needs the grammar (everyday orders take the fast path, and a batch of them starts
+    without Lark).
     """
 
+    __visit_tokens__ = False  # what Transformer(visit_tokens=False) sets: no token callbacks
+
     def __init__(self, game_map: GameMap) -> None:
-        super().__init__(visit_tokens=False)
         self.game_map = game_map
         self.text = ""
         kinds: dict[str, str] = {}
@@ -275,11 +282,19 @@ class OrderBuilder(Transformer[Token, list[AnyOrder]]):
         text); the parser raises it, with what was expected added when ``stray``."""
         raise _Fail(error, stray)
 
+    def __default__(self, data: str, children: list[object], meta: object) -> object:
+        """A rule without a callback makes a tree, as in Lark's ``Transformer``."""
+        from lark import Tree
+
+        return Tree(data, children, meta)  # type: ignore[arg-type]
+
     # -- names --------------------------------------------------------------------------
     def coast(self, children: list[Token]) -> _CoastText:
         return _CoastText(" ".join(str(c) for c in children if c.type == "WORD"))
 
     def loc(self, children: list[Token | _CoastText]) -> str:
+        from lark import Token
+
         words = [c for c in children if isinstance(c, Token)]
         text = " ".join(words)
         coast = children[-1] if isinstance(children[-1], _CoastText) else None
@@ -500,6 +515,8 @@ def _subject(children: Children) -> Subject:
 
 def _token(child: object) -> Token:
     """A child the grammar makes a token (a unit type's word)."""
+    from lark import Token
+
     assert isinstance(child, Token)
     return child
 
@@ -521,17 +538,11 @@ class OrderParser:
                  builder: type[OrderBuilder] = OrderBuilder, fast: bool = True) -> None:
         self.game_map = game_map
         self.builder = builder(game_map)
-        grammar = GRAMMAR_PATH.read_text(encoding="utf-8")
         kinds = _kind_words(game_map)
-        if kinds != ["army", "fleet", "a", "f"]:
-            alternatives = "|".join(map(re.escape, kinds))
-            grammar += f"\n%override KIND.2: /(?i:{alternatives}){_KEYWORD_GUARD}/\n"
-        grammar += _adjustment_letters(game_map) + extension
-        self.lark = Lark(grammar, parser="lalr", lexer="contextual", transformer=self.builder,
-                         propagate_positions=False, maybe_placeholders=False)
+        self._extension = extension
+        self._lark: Lark | None = None
         self.kinds_text = ", ".join(game_map.unit_kinds)
-        vias: Iterable[tuple[str, str, object]] = game_map.graph.edges(data="via")
-        self.subway = any(via == "subway" for _s, _d, via in vias)
+        self.subway = any(data.get("via") == "subway" for *_ends, data in game_map.edges)
         self._hyphen = _hyphen_fixer(game_map)
         use_fast = fast and not extension  # an extended grammar may change what shapes mean
         self._fast = FastPath(game_map, self.builder._infer_kind) if use_fast else None
@@ -544,6 +555,22 @@ class OrderParser:
         self._accepts_cache: dict[tuple[int, ...], frozenset[str]] = {}
         self._prefix_words = {k.lower() for k in kinds} | {
             "build", "builds", "remove", "removes", "waive", "waives", "disband", "disbands"}
+
+    @property
+    def lark(self) -> Lark:
+        """The LALR parser of this map's grammar, built when first needed: everyday orders
+        take the fast path, so a batch of them never waits for it."""
+        if self._lark is None:
+            self._lark = _build_lark(self._grammar(), self.builder)
+        return self._lark
+
+    def _grammar(self) -> str:
+        grammar = GRAMMAR_PATH.read_text(encoding="utf-8")
+        kinds = _kind_words(self.game_map)
+        if kinds != ["army", "fleet", "a", "f"]:
+            alternatives = "|".join(map(re.escape, kinds))
+            grammar += f"\n%override KIND.2: /(?i:{alternatives}){_KEYWORD_GUARD}/\n"
+        return grammar + _adjustment_letters(self.game_map) + self._extension
 
     # -- one order ----------------------------------------------------------------------
     def parse_group(self, text: str) -> list[AnyOrder]:
@@ -584,6 +611,8 @@ class OrderParser:
             if orders is not None:
                 return orders
         self.builder.text = source
+        from lark.exceptions import UnexpectedInput
+
         try:
             # with a transformer, Lark returns the value of the start rule: the orders
             return cast("list[AnyOrder]", self.lark.parse(text))
@@ -610,6 +639,8 @@ class OrderParser:
     def _syntax_error(self, exc: UnexpectedInput, text: str, parsed: str) -> OrderSyntaxError:
         """The error for ``text`` (as written) from the grammar's complaint about ``parsed``
         (the same text normalised, with the same columns)."""
+        from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
         column = exc.column if isinstance(exc.column, int) else 1
         if isinstance(exc, UnexpectedCharacters):
             # lark declares the position None on the base class; the lexer's error sets it
@@ -638,6 +669,8 @@ class OrderParser:
 
     def _accepts(self, head: str) -> set[str]:
         """The terminals the grammar accepts after ``head`` (precise, unlike the lexer's)."""
+        from lark.exceptions import UnexpectedInput
+
         try:
             interactive = self.lark.parse_interactive(head)
             interactive.exhaust_lexer()
@@ -770,6 +803,36 @@ def _hyphen_fixer(game_map: GameMap) -> Callable[[str], str] | None:
         return pattern.sub(lambda m: m.group(1).replace("-", "\u2011"), text)
 
     return fix
+
+
+_LARK_OPTIONS: dict[str, Any] = {"parser": "lalr", "lexer": "contextual",
+                                 "propagate_positions": False, "maybe_placeholders": False}
+
+
+def _build_lark(grammar: str, builder: OrderBuilder) -> Lark:
+    """The LALR parser of ``grammar``.  Its tables, a pure function of the grammar, the
+    options and Lark's version, are kept in the disk cache (mobadj.diskcache): building them
+    takes longer than reading thousands of orders.  They are read back as Lark's own
+    ``cache`` option does (``Lark._load``, with the transformer); any failure there, e.g. a
+    Lark that changed, and the grammar is built anew."""
+    from lark import Lark
+    from lark import __version__ as lark_version
+
+    transformer = cast("Transformer[Token, list[AnyOrder]]", builder)  # duck-typed for Lark
+    key = diskcache.fingerprint(grammar, repr(sorted(_LARK_OPTIONS.items())), lark_version)
+    saved = diskcache.load("grammar", key)
+    if isinstance(saved, bytes):
+        try:
+            loaded = Lark.__new__(Lark)
+            return loaded._load(io.BytesIO(saved), transformer=transformer,
+                                propagate_positions=False)
+        except Exception:  # tables this Lark cannot read (another version): built below
+            pass
+    built = Lark(grammar, transformer=transformer, **_LARK_OPTIONS)
+    tables = io.BytesIO()
+    built.save(tables, exclude_options=("transformer", "postlex", "lexer_callbacks"))
+    diskcache.store("grammar", key, tables.getvalue())
+    return built
 
 
 _PARSERS: weakref.WeakKeyDictionary[GameMap, OrderParser] = weakref.WeakKeyDictionary()

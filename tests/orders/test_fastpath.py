@@ -46,7 +46,9 @@ def corpus(game_map, seed: int, count: int):
                                f"{k} {a} - {b} VIA", f"{k} {a} D", f"{k} {a} B",
                                f"{k} {a} R {b}", f"{k} {a} - {b} - {c} VIA",
                                f"{k} {a} - {b} by", f"{k} {a} D H", f"{k} {a} B - {b}",
-                               f"{k} {a} retreat to {b}", f"{k} {a} disband"])
+                               f"{k} {a} retreat to {b}", f"{k} {a} disband",
+                               f"Build {k} {a}", f"remove {k} {a}", f"builds {k} {a} H",
+                               f"Remove {k} {a} - {b}", "Waive", f"waive {a}"])
         yield text
 
 
@@ -64,6 +66,10 @@ EDGE_CASES = [
     "F STP/NC B", "A PAR B", "A St. Petersburg b", "PAR B", "BRE B", "A PAR B D", "B A PAR",
     "A PAR R BUR", "A PAR r to BUR", "A PAR R U BUR", "A PAR R", "A PAR disband",
     "F STP build", "A PAR - D", "A D - PAR", "A PAR S A BUR D",
+    "Build A PAR", "build f stp/nc", "Build F St. Petersburg (nc)", "Build A", "Build PAR",
+    "Build X PAR", "Build A XYZ", "Builds Army Paris", "Remove F KIE", "removes a mun",
+    "Remove A", "Remove KIE", "Waive", "waives", "Waived", "W", "Build Waive", "Waive A PAR",
+    "Build A PAR & A MAR", "Build A PAR.", "Build A STP/NC", "Remove A PAR H",
 ]
 
 

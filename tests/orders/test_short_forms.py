@@ -13,7 +13,7 @@ from mobadj.board.loader import load_map
 from mobadj.engine import Outcome, adjudicate, position_from_data
 from mobadj.mobtown.notation import CementOvercoat, PlaceDon, mobtown_parser
 from mobadj.orders.errors import OrderError
-from mobadj.orders.model import Build, Disband, Move, Retreat, Unit, Waive
+from mobadj.orders.model import Build, Disband, Move, Remove, Retreat, Unit, Waive
 from mobadj.orders.parser import OrderParser, parse_orders, parser_for
 
 FORMS = [
@@ -39,9 +39,13 @@ FORMS = [
     ("A PAR R BUR", Retreat(Unit("A", "PAR"), "BUR"), "A PAR R BUR", True),
     ("A PAR r to BUR", Retreat(Unit("A", "PAR"), "BUR"), "A PAR R BUR", True),
     ("A Paris retreats to Burgundy", Retreat(Unit("A", "PAR"), "BUR"), "A PAR R BUR", True),
-    ("WAIVE", Waive(), "Waive", False),
-    ("waive", Waive(), "Waive", False),
-    ("wAiVe", Waive(), "Waive", False),
+    ("WAIVE", Waive(), "Waive", True),
+    ("waive", Waive(), "Waive", True),
+    ("wAiVe", Waive(), "Waive", True),
+    ("Build A PAR", Build(Unit("A", "PAR")), "Build A PAR", True),
+    ("build f stp/nc", Build(Unit("F", "STP/NC")), "Build F STP/NC", True),
+    ("Build F St. Petersburg (nc)", Build(Unit("F", "STP/NC")), "Build F STP/NC", False),
+    ("Remove F KIE", Remove(Unit("F", "KIE")), "Remove F KIE", True),
 ]
 
 

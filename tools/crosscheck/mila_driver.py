@@ -30,8 +30,12 @@ def _set_up(case: dict) -> Game:
     game.clear_units()
     game.clear_centers()
     game.set_current_phase(case["phase"])
+    dislodged = {power.upper(): ["*" + entry["unit"] for entry in entries]
+                 for power, entries in (case.get("dislodged") or {}).items()}
     for power, units in case.get("units", {}).items():
-        game.set_units(power.upper(), list(units))
+        game.set_units(power.upper(), list(units) + dislodged.pop(power.upper(), []))
+    for power, units in dislodged.items():  # a power with only dislodged units
+        game.set_units(power, units)
     for power, centers in case.get("centers", {}).items():
         game.set_centers(power.upper(), list(centers))
     return game

@@ -1,0 +1,185 @@
+"""``mobadj batch`` against the ``diplomacy`` package (MILA) on the same standard phases.
+
+Part of ``make bench`` (``python -m bench --oracle-python PY``): the package runs in its own
+virtualenv (the Makefile makes it, as for ``make crosscheck``), driven phase by phase from
+the same JSON lines by ``tools/crosscheck/mila_driver.py``; it is never installed for mobadj
+or its tests.  The phases come from ``bench/phases.py`` (movement phases of the
+cross-checker's generator, the retreat phases they lead to, adjustments).
+
+Measured, each side in a fresh process over the whole file:
+
+- whole process: wall clock from start to the last output line (best of ``RUNS``), and the
+  CPU time of that run; mobadj with ``--jobs 1`` and ``--jobs 2``;
+- start-up: the time to the first output line for a one-line input (median of 7 runs);
+- per phase: (whole process - start-up) / phases, and mobadj's mean in one warm process
+  (:func:`mobadj.batch.answer_line`, JSON in and out included).
+"""
+
+from __future__ import annotations
+
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.phases import write as write_phases
+
+ROOT = Path(__file__).resolve().parents[1]
+DRIVER = ROOT / "tools" / "crosscheck" / "mila_driver.py"
+SEED = 1
+PHASES = 3000
+RUNS = 2
+GOAL = 30
+
+
+def _mobadj(*args: str) -> list[str]:
+    exe = Path(sys.executable).with_name("mobadj")
+    if exe.exists():
+        return [str(exe), "batch", *args]
+    return [sys.executable, "-m", "mobadj", "batch", *args]
+
+
+def _whole(cmd: list[str], source: Path) -> tuple[float, float, int]:
+    """(wall seconds, CPU seconds, output lines) of ``cmd`` reading ``source`` on stdin."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with source.open("rb") as stdin:
+        t0 = time.perf_counter()
+        out = subprocess.run(cmd, stdin=stdin, capture_output=True, check=True).stdout
+        wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, out.count(b"\n")
+
+
+def _best(cmd: list[str], source: Path) -> tuple[float, float, int]:
+    return min((_whole(cmd, source) for _ in range(RUNS)), key=lambda run: run[0])
+
+
+def first_result(cmd: list[str], line: bytes, runs: int = 7) -> float:
+    """Median seconds from starting ``cmd`` to reading its answer to ``line``."""
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(line)
+        proc.stdin.flush()
+        proc.stdout.readline()
+        times.append(time.perf_counter() - t0)
+        proc.stdin.close()
+        proc.wait()
+    return statistics.median(times)
+
+
+def in_process(source: Path) -> float:
+    """mobadj's mean CPU seconds per phase in this (warm) process: each line read, checked,
+    adjudicated and written as JSON, once (the order cache starts empty)."""
+    from mobadj.batch import answer_line, forget_orders
+
+    lines = source.read_bytes().splitlines(keepends=True)
+    answer_line(lines[0])  # the map and its parser are loaded
+    forget_orders()
+    t0 = time.process_time()
+    for number, line in enumerate(lines, 1):
+        answer_line(line, number)
+    return (time.process_time() - t0) / len(lines)
+
+
+def bench_versus(oracle_python: str | None, phases: int = PHASES) -> dict[str, Any]:
+    """The figures of both sides (the package's are None without ``oracle_python``)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        source = write_phases(Path(tmp) / "phases.jsonl", SEED, phases)
+        first = source.read_bytes().split(b"\n", 1)[0] + b"\n"
+        figures: dict[str, Any] = {"phases": phases}
+        for jobs in (1, 2):
+            wall, cpu, lines = _best(_mobadj("--jobs", str(jobs), "-"), source)
+            assert lines == phases, f"mobadj answered {lines} of {phases} lines"
+            figures[f"jobs{jobs}"] = (wall, cpu)
+            figures[f"start{jobs}"] = first_result(_mobadj("--jobs", str(jobs), "-"), first)
+        figures["in_process"] = in_process(source)
+        figures["mila"] = figures["mila_start"] = None
+        if oracle_python:
+            cmd = [oracle_python, str(DRIVER)]
+            wall, cpu, lines = _whole(cmd, source)
+            assert lines == phases, f"the diplomacy package answered {lines} of {phases}"
+            figures["mila"] = (wall, cpu)
+            figures["mila_start"] = first_result(cmd, first, runs=3)
+    return figures
+
+
+def _s(seconds: float) -> str:
+    return f"{seconds:.2f} s"
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1e3:.3f} ms"
+
+
+def _ms0(seconds: float) -> str:
+    return f"{seconds * 1e3:.0f} ms"
+
+
+def section(f: dict[str, Any]) -> str:
+    """The "Against the diplomacy package" section of docs/performance.md."""
+    n = f["phases"]
+    rows = []
+    mila, mila_start = f["mila"], f["mila_start"]
+    for jobs in (1, 2):
+        wall, cpu = f[f"jobs{jobs}"]
+        ratio = f"{mila[0] / wall:.1f}x" if mila else "not measured"
+        rows.append((f"`mobadj batch --jobs {jobs}`", _s(wall), _s(cpu), _ms0(f[f"start{jobs}"]),
+                     _ms((wall - f[f"start{jobs}"]) / n), ratio))
+    if mila:
+        rows.append(("diplomacy 1.1.2, phase by phase", _s(mila[0]), _s(mila[1]),
+                     _ms0(mila_start), _ms((mila[0] - mila_start) / n), "1x"))
+    table = "\n".join(
+        ["| run | whole process (wall) | CPU | first result | per phase | diplomacy / mobadj |",
+         "|---|---|---|---|---|---|"] + ["| " + " | ".join(r) + " |" for r in rows])
+    ratio = mila[0] / f["jobs1"][0] if mila else None
+    if ratio:
+        wall, start = f["jobs1"][0], f["start1"]
+        need = (mila[0] / GOAL - start) / n
+        verdict = (f"With one job mobadj is **{ratio:.1f}x** faster than the package, whole "
+                   f"process (the goal is {GOAL}x: {_s(mila[0] / GOAL)} for these phases, "
+                   f"that is, after a start of {_ms0(start)}, "
+                   + (f"{_ms(need)} per phase; mobadj took {_ms((wall - start) / n)})."
+                      if need > 0 else "no time left for the phases)."))
+    else:
+        verdict = "The package was not measured (run `make bench`, which installs it)."
+    return f"""## Against the diplomacy package
+
+`make bench` (`bench/versus_mila.py`) runs `mobadj batch` and the `diplomacy` package 1.1.2
+(MILA; in its own virtualenv, driven by `tools/crosscheck/mila_driver.py`, which sets up a
+`Game` from each JSON line and processes it) on the same {n:,} standard phases
+(`bench/phases.py`, seed {SEED}: the cross-checker's movement phases, the retreat phases
+they lead to, adjustments), each in a fresh process reading the file on standard input.
+Whole process: best of {RUNS} runs for mobadj, one for the package; first result: median
+time from start to the answer of a one-line input; per phase: (whole - first result) /
+phases.
+
+{table}
+
+mobadj in one warm process: {_ms(f["in_process"])} CPU per phase (each line read, checked,
+adjudicated and written as JSON once, the order cache empty at the start; the goal is
+0.15 ms).
+
+{verdict}
+"""
+
+
+def main() -> None:
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--oracle-python", help="python of a virtualenv with diplomacy==1.1.2")
+    ap.add_argument("--phases", type=int, default=PHASES)
+    args = ap.parse_args()
+    print(section(bench_versus(args.oracle_python, args.phases)))
+
+
+if __name__ == "__main__":
+    main()

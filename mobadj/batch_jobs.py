@@ -1,0 +1,279 @@
+"""``mobadj batch --jobs N``: one batch over N worker processes, with the same output bytes.
+
+The parent reads the input line by line (:func:`mobadj.batch.read_lines`: no line is held
+beyond :data:`~mobadj.batch.MAX_LINE_BYTES`) and hands the lines out in chunks; a worker
+answers a chunk with :func:`mobadj.batch.answer_line` for each line, as ``--jobs 1`` does,
+and the parent writes the answers in input order.  Each line's answer depends on that line
+alone, so the output is the same for any N.  At most
+:data:`IN_FLIGHT` chunks per worker are out at a time: memory stays bounded however long
+the input.  Chunks start at one line and double up to :data:`CHUNK_LINES`, so the first
+result comes at once; a thread reads the input, so answers are written as they come even
+while the input waits (a pipe fed line by line).
+
+A worker that dies (a crash in C code, the out-of-memory killer, a signal) loses no line:
+the chunks it and its fellows had in hand are run again, one after the other in a fresh
+process; a chunk that kills that process too is run line by line, and a line whose run kills
+its process is answered with an error line of its own.  The other lines are answered as
+always.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import queue
+import sys
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor, wait
+from typing import Any
+
+from mobadj.batch import Unreadable, answer_line, cores, empty_output, json_line, map_context
+
+CHUNK_LINES = 128
+"""The most lines in one chunk (fewer at first: see the module's docstring)."""
+CHUNK_BYTES = 1 << 20
+"""A chunk is closed once it holds this much input."""
+IN_FLIGHT = 3
+"""Chunks per worker given out before the oldest is written."""
+
+Line = bytes | str | Unreadable
+Chunk = tuple[int, list[Line]]  # (number of its first line, its lines)
+
+
+def answer_chunk(lines: list[Line], start: int) -> bytes:
+    """The output lines of input ``lines`` (the first is line ``start``), UTF-8 encoded:
+    what ``--jobs 1`` writes for them."""
+    return b"".join(answer_line(line, number) for number, line in enumerate(lines, start))
+
+
+class ReadAhead:
+    """How far the reader may run ahead of the writer: at most ``lines`` lines and ``size``
+    bytes read and not yet answered (a single line may be larger)."""
+
+    def __init__(self, lines: int, size: int) -> None:
+        self.limit = (lines, size)
+        self.held = [0, 0]
+        self.closed = False
+        self.turn = threading.Condition()
+
+    def take(self, size: int) -> bool:
+        """Wait until there is room for one more line of ``size`` bytes, and hold it
+        (False: :meth:`close` was called, stop reading)."""
+        with self.turn:
+            while not self.closed and self.held[0] and (
+                    self.held[0] >= self.limit[0] or self.held[1] + size > self.limit[1]):
+                self.turn.wait()
+            self.held[0] += 1
+            self.held[1] += size
+            return not self.closed
+
+    def give(self, lines: int, size: int) -> None:
+        with self.turn:
+            self.held[0] -= lines
+            self.held[1] -= size
+            self.turn.notify()
+
+    def close(self) -> None:
+        with self.turn:
+            self.closed = True
+            self.turn.notify_all()
+
+
+def line_size(line: Line) -> int:
+    return 0 if isinstance(line, Unreadable) else len(line)
+
+
+class Filling:
+    """The chunk being filled: it holds up to 1, 2, 4, ... :data:`CHUNK_LINES` lines (the
+    first chunk one line, each next one twice the last) or :data:`CHUNK_BYTES` of input."""
+
+    def __init__(self) -> None:
+        self.start, self.limit, self.size = 1, 1, 0
+        self.lines: list[Line] = []
+
+    def add(self, line: Line) -> None:
+        self.lines.append(line)
+        self.size += line_size(line)
+
+    def full(self) -> bool:
+        return len(self.lines) >= self.limit or self.size >= CHUNK_BYTES
+
+    def close(self) -> tuple[Chunk, int]:
+        """(the chunk, its size in bytes); the next one starts empty."""
+        chunk, size = (self.start, self.lines), self.size
+        self.start += len(self.lines)
+        self.lines, self.size, self.limit = [], 0, min(2 * self.limit, CHUNK_LINES)
+        return chunk, size
+
+
+def _start_method() -> Any:
+    """Workers are forked where that is safe (they start at once, with everything imported);
+    elsewhere they are spawned."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and sys.platform != "darwin":
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+def run_parallel(lines: Iterable[Line], write: Callable[[bytes], Any],
+                 flush: Callable[[], Any], jobs: int) -> int:
+    """Answer every line of ``lines`` in ``jobs`` worker processes and ``write`` the answers
+    in input order (``flush`` whenever no further answer is ready); returns the number of
+    lines.
+
+    A thread reads the input, at most ``jobs`` * :data:`IN_FLIGHT` chunks ahead of the
+    writer.  A chunk goes to the workers when it is full, or at once when no more input is
+    there yet: a pipe fed line by line has each answer while the input waits."""
+    context = _start_method()
+    if context.get_start_method() == "fork":
+        map_context("standard")  # forked workers start with the usual map and its parser
+    pool = ProcessPoolExecutor(jobs, mp_context=context)
+    most = jobs * IN_FLIGHT
+    events: queue.SimpleQueue[Any] = queue.SimpleQueue()  # lines, wake-ups, the end
+    ahead = ReadAhead((most + 1) * CHUNK_LINES, (most + 1) * CHUNK_BYTES)
+    reader = threading.Thread(target=_read, args=(lines, events, ahead), daemon=True,
+                              name="mobadj-batch-reader")
+    pending: deque[tuple[Chunk, int, Future[bytes]]] = deque()
+    filling = Filling()
+    count = 0
+
+    def wake(_future: Future[bytes]) -> None:
+        events.put(_WAKE)
+
+    def write_done() -> None:
+        """Write the answers of the oldest chunks that are done."""
+        nonlocal pool, count
+        wrote = False
+        while pending and pending[0][2].done():
+            (_start, chunk), size, future = pending[0]
+            try:
+                answer = future.result()
+            except BaseException as exc:  # a dead worker (BrokenProcessPool) or worse
+                if isinstance(exc, KeyboardInterrupt):
+                    raise
+                pool.shutdown(wait=True, cancel_futures=True)
+                for answer in _rescue([(c, f) for c, _s, f in pending], context):
+                    write(answer)
+                for (_s, chunk), size, _f in pending:
+                    count += len(chunk)
+                    ahead.give(len(chunk), size)
+                pending.clear()
+                pool = ProcessPoolExecutor(jobs, mp_context=context)
+                flush()
+                return
+            pending.popleft()
+            write(answer)
+            wrote = True
+            count += len(chunk)
+            ahead.give(len(chunk), size)
+        if wrote and not (pending and pending[0][2].done()):
+            flush()
+
+    stdin, sys.stdin = sys.stdin, None  # type: ignore[assignment]
+    # a forked worker first closes its sys.stdin, which would wait for ever for the lock
+    # that the reader thread holds while it waits for input: with none, the worker starts
+    reader.start()
+    try:
+        ended = False
+        while not ended or pending or filling.lines:
+            event = events.get() if not ended else _WAKE
+            if isinstance(event, (bytes, str, Unreadable)):
+                filling.add(event)
+            elif event is _END:
+                ended = True
+            elif isinstance(event, BaseException):
+                raise event
+            write_done()
+            if not filling.lines:
+                if ended and pending:
+                    wait([pending[0][2]])
+                continue
+            must = filling.full() or ended
+            if not (must or events.empty()):
+                continue  # more input is there: fill the chunk
+            if len(pending) >= most:
+                if not must:
+                    continue  # workers busy: the chunk may grow meanwhile
+                wait([pending[0][2]])
+                write_done()
+            chunk, size = filling.close()
+            future = pool.submit(answer_chunk, chunk[1], chunk[0])
+            pending.append((chunk, size, future))
+            future.add_done_callback(wake)
+    finally:
+        ahead.close()
+        pool.shutdown(wait=True, cancel_futures=True)
+        sys.stdin = stdin
+    return count
+
+
+_END = object()
+"""The reader's last event: the input is at its end."""
+_WAKE = object()
+"""An answer is ready."""
+
+
+def _read(lines: Iterable[Line], events: queue.SimpleQueue[Any], ahead: ReadAhead) -> None:
+    """The reader thread: put each line of ``lines`` on ``events`` once it may read ahead,
+    then :data:`_END` (or the exception that stopped the reading)."""
+    try:
+        for line in lines:
+            if not ahead.take(line_size(line)):
+                return
+            events.put(line)
+    except BaseException as exc:  # e.g. an unreadable file: raised again by the writer
+        events.put(exc)
+        return
+    events.put(_END)
+
+
+def _rescue(pending: list[tuple[Chunk, Future[bytes]]], context: Any) -> Iterator[bytes]:
+    """The answers of the chunks in hand when a worker died, in order: those answered
+    already, then the others run again one at a time in a fresh worker, a chunk that kills
+    it line by line, and a line that kills it answered with an error."""
+    solo = _Solo(context)
+    try:
+        for (start, chunk), future in pending:
+            if future.done() and not future.cancelled() and future.exception() is None:
+                yield future.result()
+                continue
+            answer = solo.run(chunk, start)
+            if answer is not None:
+                yield answer
+                continue
+            for number, line in enumerate(chunk, start):
+                answer = solo.run([line], number)
+                yield answer if answer is not None else json_line(empty_output(None, None, [
+                    f"line {number}: internal error: the process adjudicating this line "
+                    "stopped"]))
+    finally:
+        solo.close()
+
+
+class _Solo:
+    """One worker process, replaced when it dies."""
+
+    def __init__(self, context: Any) -> None:
+        self.context = context
+        self.pool: ProcessPoolExecutor | None = None
+
+    def run(self, lines: list[Line], start: int) -> bytes | None:
+        """The answer of ``lines``, or None when running them killed the worker."""
+        if self.pool is None:
+            self.pool = ProcessPoolExecutor(1, mp_context=self.context)
+        try:
+            return self.pool.submit(answer_chunk, lines, start).result()
+        except KeyboardInterrupt:
+            raise
+        except BaseException:  # the worker died (BrokenProcessPool) or worse
+            self.close()
+            return None
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool = None
+
+
+__all__ = ["CHUNK_LINES", "Filling", "ReadAhead", "answer_chunk", "cores", "run_parallel"]

@@ -1,0 +1,206 @@
+"""``mobadj batch --jobs N``: the same output bytes for any N, in input order, bounded
+memory, and no line lost when a worker process dies (mobadj/batch_jobs.py)."""
+
+from __future__ import annotations
+
+import io
+import json
+import multiprocessing
+import os
+import select
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+import mobadj.batch as batch_module
+from mobadj.batch import MAX_LINE_BYTES, run_batch
+from mobadj.batch_jobs import (
+    CHUNK_BYTES,
+    CHUNK_LINES,
+    IN_FLIGHT,
+    Filling,
+    ReadAhead,
+    run_parallel,
+)
+from mobadj.orders.corpus import broken_batch_lines
+from tools.batch_sample import sample
+
+FORK = "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin"
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory) -> Path:
+    """10,000 phases of both maps (tools/batch_sample.py), with broken lines among them:
+    not UTF-8, not JSON, too long."""
+    lines = [line.encode() for line in sample(11, 10_000)]
+    for i, bad in enumerate(broken_batch_lines(11, 40)):
+        lines.insert(250 * i + 17, bad)
+    lines.insert(5000, b'{"id": "' + b"x" * MAX_LINE_BYTES + b'"}')
+    path = tmp_path_factory.mktemp("jobs") / "mixed.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return path
+
+
+def _batch(path: Path, *args: str) -> bytes:
+    proc = subprocess.run([sys.executable, "-m", "mobadj", "batch", *args, str(path)],
+                          capture_output=True, timeout=600)
+    assert proc.returncode == 0 and proc.stderr == b"", proc.stderr[-2000:]
+    return proc.stdout
+
+
+def test_one_job_and_two_jobs_write_the_same_bytes(mixed: Path) -> None:
+    one = _batch(mixed, "--jobs", "1")
+    two = _batch(mixed, "--jobs", "2")
+    assert one == two
+    lines = one.decode("utf-8").split("\n")
+    assert lines[-1] == "" and len(lines) - 1 == len(mixed.read_bytes().split(b"\n")) - 1
+    outs = [json.loads(line) for line in lines[:-1]]
+    assert sum(bool(o["errors"]) for o in outs) > 100  # the broken lines are answered ...
+    assert sum(o["next_phase"] is not None for o in outs) > 9000  # ... and the rest run
+    assert {o["next_phase"][0] for o in outs if o["next_phase"]} >= {"S", "F", "W", "1"}
+    assert outs[5000]["errors"][0].startswith("line 5001: too long")
+
+
+def test_the_default_is_one_job_per_core_and_zero_jobs_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "one.jsonl"
+    path.write_text('{"id": 1, "phase": "S1901M", "units": {"France": ["A PAR"]}}\n')
+    out = json.loads(_batch(path))
+    assert out["id"] == 1 and out["next_phase"] == "F1901M"
+    proc = subprocess.run([sys.executable, "-m", "mobadj", "batch", "--jobs", "0", str(path)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "--jobs" in proc.stderr
+
+
+def _fill(lines: list[bytes]) -> list[tuple[int, int]]:
+    """(first line, lines) of the chunks ``lines`` make when every chunk is filled."""
+    filling, out = Filling(), []
+    for line in lines:
+        filling.add(line)
+        if filling.full():
+            (start, chunk), _size = filling.close()
+            out.append((start, len(chunk)))
+    return out
+
+
+def test_chunks_grow_from_one_line_and_stay_bounded() -> None:
+    made = _fill([b"x" * 10] * 1000)
+    assert [n for _s, n in made][:9] == [1, 2, 4, 8, 16, 32, 64, 128, 128]
+    assert max(n for _s, n in made) == CHUNK_LINES
+    assert [s for s, _n in made][:4] == [1, 2, 4, 8]
+    assert max(n for _s, n in _fill([b"y" * (CHUNK_BYTES // 3 + 1)] * 20)) <= 3
+
+
+def test_read_ahead_holds_lines_and_bytes_within_bounds() -> None:
+    ahead = ReadAhead(3, 100)
+    assert ahead.take(40) and ahead.take(40)
+    taken = threading.Event()
+    thread = threading.Thread(target=lambda: ahead.take(40) and taken.set())
+    thread.start()
+    assert not taken.wait(0.2)  # 120 bytes would be held
+    ahead.give(1, 40)
+    assert taken.wait(10)
+    thread.join()
+    ahead.close()
+    assert not ahead.take(10**9)
+
+
+def test_the_reader_never_runs_far_ahead_of_the_writer() -> None:
+    """Bounded memory: lines are read only as answers are written."""
+    case = json.dumps({"id": 0, "phase": "S1901M", "units": {"France": ["A PAR"]}}).encode()
+    read = 0
+
+    def source():
+        nonlocal read
+        for _ in range(5000):
+            read += 1
+            yield case
+
+    written = 0
+    worst = 0
+
+    def write(data: bytes) -> None:
+        nonlocal written, worst
+        worst = max(worst, read - written)
+        written += data.count(b"\n")
+
+    assert run_parallel(source(), write, lambda: None, 2) == 5000
+    assert written == 5000
+    # what the workers have and the chunk being filled, and the line waiting for room
+    assert worst <= (2 * IN_FLIGHT + 1) * CHUNK_LINES + 1
+
+
+@pytest.mark.skipif(not FORK, reason="the fault is planted in workers forked from the test")
+def test_a_line_that_kills_its_worker_is_answered_and_no_other_line_is_lost(monkeypatch) -> None:
+    """The line's worker dies (SIGKILL, as from a crash or the OOM killer): that line gets an
+    error line, every other line its usual answer, in order."""
+    lines = [line.encode() for line in sample(12, 600)]
+    reference = io.BytesIO()
+    run_batch(io.BytesIO(b"\n".join(lines) + b"\n"), reference, jobs=1)
+    expected = reference.getvalue().split(b"\n")
+    killers = {3, 290, 291, 512}
+    for i in killers:
+        lines[i] = json.dumps({"id": "kill", "phase": "S1901M"}).encode()
+    run = batch_module._run
+
+    def deadly(case):
+        if case.get("id") == "kill":
+            os.kill(os.getpid(), signal.SIGKILL)
+        return run(case)
+
+    monkeypatch.setattr(batch_module, "_run", deadly)  # workers are forked: they inherit it
+    sink = io.BytesIO()
+    assert run_batch(io.BytesIO(b"\n".join(lines) + b"\n"), sink, jobs=2) == 600
+    got = sink.getvalue().split(b"\n")
+    assert len(got) == len(expected)
+    for i, (answer, usual) in enumerate(zip(got[:-1], expected[:-1], strict=True)):
+        if i in killers:
+            assert json.loads(answer)["errors"] == [
+                f"line {i + 1}: internal error: the process adjudicating this line stopped"]
+        else:
+            assert answer == usual, i
+
+
+def _answer_within(proc: subprocess.Popen, seconds: float) -> dict:
+    """The next output line of ``proc``, which must come within ``seconds``."""
+    ready, _, _ = select.select([proc.stdout], [], [], seconds)
+    assert ready, f"no answer within {seconds} s"
+    return json.loads(proc.stdout.readline())
+
+
+def test_two_jobs_answer_a_pipe_line_by_line_in_input_order() -> None:
+    """Streaming: each line fed through a pipe is answered while the input is still open,
+    the answers in input order."""
+    lines = [line for line in sample(13, 40) if line.startswith("{")]
+    proc = subprocess.Popen([sys.executable, "-m", "mobadj", "batch", "--jobs", "2", "-"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        for line in lines[:6]:
+            proc.stdin.write(line.encode() + b"\n")
+            proc.stdin.flush()
+            assert _answer_within(proc, 60)["id"] == json.loads(line)["id"]
+        proc.stdin.write("".join(line + "\n" for line in lines[6:]).encode())
+        proc.stdin.close()
+        ids = [json.loads(out)["id"] for out in proc.stdout.read().splitlines()]
+        assert ids == [json.loads(line)["id"] for line in lines[6:]]
+        assert proc.wait(60) == 0
+    finally:
+        proc.kill()
+
+
+def test_with_two_jobs_a_bad_line_is_answered_and_the_others_run(tmp_path: Path) -> None:
+    lines = [line for line in sample(14, 30) if line.startswith("{")]
+    path = tmp_path / "one-bad.jsonl"
+    path.write_bytes(b"\n".join([*(x.encode() for x in lines[:9]), b'{"id": 7, "units": [',
+                                 *(x.encode() for x in lines[9:])]) + b"\n")
+    outs = [json.loads(x) for x in _batch(path, "--jobs", "2").splitlines()]
+    assert len(outs) == len(lines) + 1
+    assert outs[9]["next_phase"] is None
+    assert outs[9]["errors"][0].startswith("line 10: not JSON")
+    rest = outs[:9] + outs[10:]
+    assert [o["id"] for o in rest] == [json.loads(x)["id"] for x in lines]
+    assert all(o["next_phase"] for o in rest if not o["errors"])
+    assert sum(o["next_phase"] is not None for o in rest) >= len(lines) - 2
