@@ -18,12 +18,15 @@ read; one that cannot be written is simply not used.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import pickle
 import stat
 import sys
 from pathlib import Path
 from typing import Any
+
+log = logging.getLogger("mobadj.cache")
 
 MAGIC = b"mobadj-cache 1\n"
 KEEP = 32
@@ -110,7 +113,8 @@ def load(kind: str, key: str) -> Any:
         return None  # damaged
     try:
         return pickle.loads(payload)
-    except Exception:  # written by other code: built again
+    except Exception as exc:  # written by other code: built again
+        log.info("cache entry %s/%s not read (%s): built again", kind, key[:12], exc)
         return None
 
 
@@ -121,7 +125,8 @@ def store(kind: str, key: str, value: Any) -> None:
         return
     try:
         payload = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
-    except Exception:  # not picklable: nothing is kept
+    except Exception as exc:  # not picklable: nothing is kept
+        log.info("cache entry %s/%s not kept: %s", kind, key[:12], exc)
         return
     blob = b"%s%s\n%s\n%s" % (MAGIC, key.encode(), hashlib.sha256(payload).hexdigest().encode(),
                               payload)

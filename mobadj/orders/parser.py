@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import difflib
 import io
+import logging
 import re
 import weakref
 from collections.abc import Callable, Iterable, Sequence
@@ -826,8 +827,9 @@ def _build_lark(grammar: str, builder: OrderBuilder) -> Lark:
             loaded = Lark.__new__(Lark)
             return loaded._load(io.BytesIO(saved), transformer=transformer,
                                 propagate_positions=False)
-        except Exception:  # tables this Lark cannot read (another version): built below
-            pass
+        except Exception as exc:  # tables this Lark cannot read (another version): built below
+            logging.getLogger("mobadj.cache").info("grammar tables not read (%s): built again",
+                                                   exc)
     built = Lark(grammar, transformer=transformer, **_LARK_OPTIONS)
     tables = io.BytesIO()
     built.save(tables, exclude_options=("transformer", "postlex", "lexer_callbacks"))
