@@ -166,6 +166,10 @@ phases.
 mobadj in one warm process: {_ms(f["in_process"])} CPU per phase (each line read, checked,
 adjudicated and written as JSON once, the order cache empty at the start; the goal is
 0.15 ms).
+The time is spread over reading the line and its position, validation, the resolver,
+reading the results back, the batch's own bookkeeping and JSON, none of them dominant;
+the batch looks each power name up once in its own table, and validation checks only
+the orders that need it (a hold needs none).
 
 {verdict}
 """

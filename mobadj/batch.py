@@ -179,15 +179,21 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
 
         return run_line(case, ctx.game_map, ctx.rules)
     game_map = ctx.game_map
+    powers = ctx.powers  # power as written -> power id (ctx.power fills it)
     spelling: dict[str, str] = {}
     for key in ("units", "centers", "dislodged", "orders"):
         block = case.get(key) or {}
-        if not isinstance(block, Mapping):
+        if type(block) is not dict and not isinstance(block, Mapping):
             raise PositionError(f"{key!r} must map each power to a list")
         for name in block:
-            spelling.setdefault(ctx.power(name), str(name))
-    options, duplicates = _duplicates_rule(case.get("options"))
-    position = position_from_data(case, game_map)
+            pid = powers.get(name) or ctx.power(name)
+            if pid not in spelling:
+                spelling[pid] = str(name)
+    options = case.get("options")
+    duplicates = "last"
+    if options:  # no options: nothing to split
+        options, duplicates = _duplicates_rule(options)
+    position = position_from_data(case, game_map, ctx.rules)
     errors: list[str] = []
     pairs: list[tuple[str, Any]] = []
     texts: list[tuple[str, str]] = []  # (power as spelt, order text as given)
@@ -197,7 +203,7 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
     twice = False  # some unit has two orders
     orders = case.get("orders") or {}
     for name, items in orders.items():
-        pid = ctx.power(name)
+        pid = powers.get(name) or ctx.power(name)
         shown = spelling[pid]
         if isinstance(items, str):
             items = [items]
@@ -247,21 +253,24 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
                  "reason": plain(r.reason, r.reason)}
             )
     after = result.position
+    # each power's list, by power id (a power the line never named is spelt as its id)
     units: dict[str, list[str]] = {name: [] for name in spelling.values()}
+    units_of = {pid: units[name] for pid, name in spelling.items()}
     for u in after.units.values():
-        name = spelling.get(u.power) or spelling.setdefault(u.power, u.power)
-        lst = units.get(name)
+        lst = units_of.get(u.power)
         if lst is None:
-            lst = units[name] = []
+            name = spelling.setdefault(u.power, u.power)
+            lst = units_of[u.power] = units.setdefault(name, [])
         lst.append(f"{u.kind} {u.location}")
     for lst in units.values():
         lst.sort()
     centers: dict[str, list[str]] = {name: [] for name in spelling.values()}
+    centers_of = {pid: centers[name] for pid, name in spelling.items()}
     for prov, owner in after.centers.items():
-        name = spelling.get(owner) or spelling.setdefault(owner, owner)
-        lst = centers.get(name)
+        lst = centers_of.get(owner)
         if lst is None:
-            lst = centers[name] = []
+            name = spelling.setdefault(owner, owner)
+            lst = centers_of[owner] = centers.setdefault(name, [])
         lst.append(prov)
     for lst in centers.values():
         lst.sort()

@@ -228,13 +228,11 @@ def resolve_movement(
 def execute_movement(position: Position, outcome: movement.MovementOutcome) -> Position:
     """Step 4: move the units; dislodged units wait for the retreat phase."""
     after = position.copy()
-    units: dict[str, UnitState] = {}
+    moves = outcome.moves
     gone = {d.unit.province for d in outcome.dislodged}
-    for prov, u in position.units.items():
-        if prov in outcome.moves or prov in gone:
-            continue
-        units[prov] = u
-    for src, dest in outcome.moves.items():
+    units = {prov: u for prov, u in position.units.items()
+             if prov not in moves and prov not in gone}
+    for src, dest in moves.items():
         u = position.units[src]
         units[province_of(dest)] = unit_state(u.power, u.kind, dest)
     after.units = units

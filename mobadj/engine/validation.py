@@ -155,7 +155,7 @@ def validate(
             else:
                 _check(mo, order, units, topo, rules)
                 convoys = convoys or mo.convoy
-        else:
+        elif t is not Hold:  # a hold needs no check
             _check(mo, order, units, topo, rules)
             convoys = convoys or t is Convoy
         if hooks and mo.code == MOVE and mo.invalid is None:
