@@ -13,6 +13,11 @@ The public API (see docs/adjudication.md; variants: docs/maps.md, "Adding a vari
 Front ends import from here; the modules behind it are the engine's own business.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from mobadj.board import province_of
 from mobadj.engine.movement import MovementOutcome
 from mobadj.engine.pipeline import OrderInput, PhaseResult, adjudicate
@@ -55,7 +60,6 @@ from mobadj.engine.rules import (
     rules_for,
     with_options,
 )
-from mobadj.engine.scenarios import plausible_orders, random_case, random_orders, random_position
 from mobadj.engine.topology import Topology, topology_for
 from mobadj.engine.validation import CONVOY, HOLD, MOVE, SUPPORT, MOrder
 from mobadj.engine.variants import (
@@ -68,6 +72,22 @@ from mobadj.engine.variants import (
     register_variant,
     rules_class,
 )
+
+if TYPE_CHECKING:
+    from mobadj.engine.scenarios import (
+        plausible_orders,
+        random_case,
+        random_orders,
+        random_position,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    """The random positions and orders (tests, benchmarks, demonstrations) are imported
+    when first asked for: adjudicating never needs them."""
+    if name in ("plausible_orders", "random_case", "random_orders", "random_position"):
+        return getattr(importlib.import_module("mobadj.engine.scenarios"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "ASIDE",

@@ -5,6 +5,11 @@ variant's grammar extension subclasses :class:`OrderBuilder` and makes an :class
 (mobadj.mobtown.notation).  What other packages may use is listed here.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from mobadj.orders.duplicates import (
     DUPLICATE_RULES,
     ReplacedOrder,
@@ -19,8 +24,6 @@ from mobadj.orders.errors import (
     UnknownProvinceError,
     or_list,
 )
-from mobadj.orders.files import read_order_files
-from mobadj.orders.mailtext import strip_quotes_and_signature
 from mobadj.orders.model import (
     AnyOrder,
     Build,
@@ -50,7 +53,24 @@ from mobadj.orders.parser import (
     parse_unit,
     parser_for,
 )
-from mobadj.orders.textfile import read_text_file
+
+if TYPE_CHECKING:
+    from mobadj.orders.files import read_order_files
+    from mobadj.orders.mailtext import strip_quotes_and_signature
+    from mobadj.orders.textfile import read_text_file
+
+_FILES = {"read_order_files": "mobadj.orders.files",
+          "strip_quotes_and_signature": "mobadj.orders.mailtext",
+          "read_text_file": "mobadj.orders.textfile"}
+"""The readers of order files and mails: imported when first asked for, so that a batch,
+which reads JSON lines, starts without them."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FILES:
+        return getattr(importlib.import_module(_FILES[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "DUPLICATE_RULES",

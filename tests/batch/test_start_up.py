@@ -30,7 +30,8 @@ try:
 except SystemExit:
     pass
 heavy = ("networkx", "yaml", "mobadj.judge", "mobadj.cards", "mobadj.render", "mobadj.web",
-         "multiprocessing", "concurrent.futures", "mobadj.batch_jobs")
+         "multiprocessing", "concurrent.futures", "mobadj.batch_jobs", "mobadj.orders.files",
+         "mobadj.orders.mailtext", "mobadj.engine.scenarios", "lark")
 print(" ".join(m for m in heavy if m in sys.modules), file=sys.stderr)
 """
 
