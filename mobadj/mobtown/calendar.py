@@ -13,7 +13,6 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from mobadj.engine import PositionError
 
@@ -47,7 +46,7 @@ class MPhase:
         return self.key() < other.key()
 
     @classmethod
-    def parse(cls, text: Any) -> MPhase:
+    def parse(cls, text: object) -> MPhase:
         """``1919-07-W1-M`` -> MPhase; raises PositionError saying the expected shape."""
         m = _RE.match(str(text))
         if not m:
@@ -150,7 +149,7 @@ class MobtownCalendar:
 
     name = "mobtown"
 
-    def parse(self, text: Any) -> MPhase:
+    def parse(self, text: object) -> MPhase:
         """``1919-07-W1-M`` -> MPhase; raises PositionError saying the expected shape."""
         return MPhase.parse(text)
 

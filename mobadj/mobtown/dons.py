@@ -18,15 +18,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mobadj.engine import OrderResult, Outcome, UnitState
+from mobadj.mobtown.notation import CementOvercoat
 from mobadj.mobtown.state import MobtownPosition
 from mobadj.mobtown.terms import MobtownReason, is_water, mob_name
 
 if TYPE_CHECKING:
     from mobadj.board import GameMap
     from mobadj.engine import MovementOutcome
+    from mobadj.orders.model import AnyOrder
 
 
 @dataclass
@@ -39,8 +41,8 @@ class DonOutcome:
     results: dict[int, OrderResult] = field(default_factory=dict)  # cement orders by index
 
 
-def check_cement(order: Any, power: str, dons: dict[str, str], gangs: dict[str, UnitState],
-                 game_map: GameMap) -> MobtownReason | None:
+def check_cement(order: CementOvercoat, power: str, dons: dict[str, str],
+                 gangs: dict[str, UnitState], game_map: GameMap) -> MobtownReason | None:
     """Is ``D(X) cement overcoat`` possible now (rule 3)?  None if so."""
     prov = order.unit.location
     gang = gangs.get(prov)
@@ -58,7 +60,7 @@ def move_dons(
     moved: dict[str, str],
     with_don: set[str],
     dislodged: Iterable[str],
-    cement: list[tuple[int, str, Any]],
+    cement: list[tuple[int, str, CementOvercoat]],
     game_map: GameMap,
     lone_don_drowns: bool = False,
 ) -> DonOutcome:
@@ -95,13 +97,14 @@ def move_dons(
 
 
 def after_movement(before: MobtownPosition, after: MobtownPosition, outcome: MovementOutcome,
-                   aside: list[tuple[int, str | None, Any]], game_map: GameMap,
+                   aside: list[tuple[int, str | None, AnyOrder]], game_map: GameMap,
                    lone_don_drowns: bool) -> tuple[dict[int, OrderResult], list[str]]:
     """Rule 3 once the Gangs have moved: the Dons go along, are left behind, captured or
     drowned; the cement overcoat orders (kept aside) are judged; a mob whose Don died stands
     in civil disorder next week.  ``after`` is changed; returns the cement results and news."""
-    cement = []
+    cement: list[tuple[int, str, CementOvercoat]] = []
     for i, power, order in aside:
+        assert isinstance(order, CementOvercoat), "only cement overcoats are kept aside"
         if power is None:  # no mob named: the captor is the Gang standing there
             gang = before.units.get(order.unit.location)
             power = gang.power if gang is not None else None

@@ -16,7 +16,7 @@ import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from mobadj.engine import (
     ASIDE,
@@ -37,7 +37,7 @@ from mobadj.engine import (
     settled_section,
 )
 from mobadj.mobtown import dons, weekend
-from mobadj.mobtown.calendar import CALENDAR
+from mobadj.mobtown.calendar import CALENDAR, MobtownCalendar
 from mobadj.mobtown.notation import (
     CementOvercoat,
     PlaceDon,
@@ -57,13 +57,14 @@ from mobadj.mobtown.terms import (
     mob_name,
     subway_link,
 )
-from mobadj.orders.model import Hold, Move, SupportHold, SupportMove
+from mobadj.orders.model import Disband, Hold, Move, Remove, SupportHold, SupportMove
 
 if TYPE_CHECKING:
     import random
 
     from mobadj.board import GameMap
     from mobadj.engine import MOrder, MovementOutcome, OrderInput, PhaseResult, Topology
+    from mobadj.orders.model import AnyOrder
     from mobadj.orders.parser import OrderParser, ParseResult
 
 #: a failed move across a highway says so (rule 4) rather than "destination held"
@@ -75,7 +76,7 @@ _MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, CementOvercoat)
 class MobtownRules(Rules):
     """Standard rules with Mobtown II's hooks; the fields below are the game options."""
 
-    calendar: ClassVar[Any] = CALENDAR
+    calendar: ClassVar[MobtownCalendar] = CALENDAR
     aliases: ClassVar[tuple[str, ...]] = ("mobtown",)
     options_title: ClassVar[str] = "Mobtown"
     #: the DATC options with something to act on: no convoys (rule 2), no coasts, and no
@@ -88,7 +89,7 @@ class MobtownRules(Rules):
     picture_note: ClassVar[str] = "Mobtown II board: a reconstruction (docs/mobtown-map.md)"
     screens: ClassVar[bool] = True
     too_many_reason: ClassVar[bool] = False
-    void_reasons: ClassVar[frozenset[Any]] = Rules.void_reasons | {
+    void_reasons: ClassVar[frozenset[StrEnum]] = Rules.void_reasons | {
         MobtownReason.HIGHWAY, MobtownReason.SUBWAY_NOT_MARKED, MobtownReason.NO_SUBWAY}
     page_words: ClassVar[Mapping[str, str]] = {
         "news": "News from the underworld", "calendar": "Calendar",
@@ -128,7 +129,7 @@ class MobtownRules(Rules):
         """The rulebook prints a mob's name before its orders: ``Lepke G(Cit)-U-Mic``."""
         return split_mob(text, game_map)
 
-    def position_from_data(self, data: Mapping[str, Any], game_map: GameMap) -> MobtownPosition:
+    def position_from_data(self, data: Mapping[str, object], game_map: GameMap) -> MobtownPosition:
         """mobadj.mobtown.state; dislodged Gangs get their retreats by these options."""
         pos = read_position(data, game_map)
         for prov, d in list(pos.dislodged.items()):
@@ -152,9 +153,11 @@ class MobtownRules(Rules):
         owners = self.dons_at.get(prov, ())
         return power in owners or (self.captive_don_helps and bool(owners))
 
-    def _with_don(self, power: str, order: Any) -> bool:
-        """A ``G+D`` move whose Gang has a Don that helps it."""
-        return bool(getattr(order, "with_don", False)) and self.escort(power, order.unit.location)
+    def _with_don(self, power: str, order: object) -> bool:
+        """A ``G+D`` move whose Gang has a Don that helps it (``order``: an engine
+        ``MOrder.source``, the order as given)."""
+        return isinstance(order, Move) and order.with_don and self.escort(power,
+                                                                        order.unit.location)
 
     def _crossing(self, src: str, dest: str, subway: bool) -> bool:
         """Across a highway where no junction is (rule 4; a subway passes under it)."""
@@ -170,14 +173,14 @@ class MobtownRules(Rules):
 
     # ---- movement hooks ------------------------------------------------------------------
 
-    def screen(self, position: Position, power: str | None, order: Any,
+    def screen(self, position: Position, power: str | None, order: AnyOrder,
                game_map: GameMap) -> OrderResult | str | None:
         """Mobtown's reasons to refuse an order before the engine sees it: wrong phase,
         civil disorder (rule 3), a Don alone (rule 3), the gaol (rule 7), support through a
         subway (ruling 12); the cement overcoat is kept aside for the Don rules."""
         assert isinstance(position, MobtownPosition)
         who = power or "?"
-        if isinstance(order, PlaceDon) or type(order) not in _MOVEMENT_ORDERS:
+        if isinstance(order, PlaceDon) or not isinstance(order, _MOVEMENT_ORDERS):
             return OrderResult(who, order, Outcome.INVALID, Reason.WRONG_PHASE)
         loc = order.unit.location
         gang = position.units.get(loc)
@@ -199,8 +202,8 @@ class MobtownRules(Rules):
             return OrderResult(who, order, Outcome.INVALID, MobtownReason.DON_ALONE)
         if loc == GAOL:
             return OrderResult(who, order, Outcome.INVALID, MobtownReason.IN_GAOL)
-        if type(order) in (SupportMove, SupportHold) and not self.subway_support:
-            goal = order.destination if type(order) is SupportMove else order.supported.location
+        if isinstance(order, (SupportMove, SupportHold)) and not self.subway_support:
+            goal = order.destination if isinstance(order, SupportMove) else order.supported.location
             edge = game_map.edge("G", loc, goal)
             if edge is not None and not ground_link(edge):
                 return OrderResult(who, order, Outcome.INVALID, MobtownReason.SUPPORT_BY_SUBWAY)
@@ -252,7 +255,7 @@ class MobtownRules(Rules):
 
     def after_movement(self, before: Position, after: Position, outcome: MovementOutcome,
                        results: Sequence[OrderResult | None],
-                       aside: list[tuple[int, str | None, Any]], topology: Topology
+                       aside: list[tuple[int, str | None, AnyOrder]], topology: Topology
                        ) -> tuple[dict[int, OrderResult], list[str]]:
         """The Dons (rule 3, mobadj.mobtown.dons), and failed moves in the rulebook's words:
         a highway crossing that lacked its extra support (rule 4), an exchange of places
@@ -322,9 +325,10 @@ class MobtownRules(Rules):
         assert isinstance(position, MobtownPosition)
         return weekend.build_dons(position, orders, topology.game_map, self, events)
 
-    def remove_order(self, position: Position, power: str | None, order: Any,
+    def remove_order(self, position: Position, power: str | None, order: AnyOrder,
                      left: dict[str, int]) -> OrderResult | None:
         assert isinstance(position, MobtownPosition)
+        assert isinstance(order, (Remove, Disband)), "the engine asks only of removals"
         return weekend.remove_order(position, power, order, left)
 
     def after_phase(self, before: Position, result: PhaseResult, topology: Topology,
@@ -412,11 +416,11 @@ class MobtownRules(Rules):
         """The judge mails the whole GM report: the news and every mob's position."""
         return format_report(result, game_map, rules=self).rstrip()
 
-    def json_extras(self, result: PhaseResult) -> dict[str, Any]:
+    def json_extras(self, result: PhaseResult) -> dict[str, object]:
         """The news and the moves (with the subway ones marked) for tools and pictures."""
         return {"events": result.events, "moves": result.moves}
 
-    def batch_value(self, key: str, result: PhaseResult, spell: Callable[[str], str]) -> Any:
+    def batch_value(self, key: str, result: PhaseResult, spell: Callable[[str], str]) -> object:
         """Mobs in disorder, with a rebuilt Don, the winner: as the input spelt them."""
         after = result.position
         assert isinstance(after, MobtownPosition)
@@ -428,7 +432,7 @@ class MobtownRules(Rules):
             return spell(after.winner) if after.winner else None
         return super().batch_value(key, result, spell)
 
-    def picture_data(self, result: PhaseResult) -> Mapping[str, Any]:
+    def picture_data(self, result: PhaseResult) -> Mapping[str, object]:
         """The new position (Dons, captives, the gaol) with the moves of the phase."""
         data = result.position.to_data()
         return {
@@ -442,10 +446,11 @@ class MobtownRules(Rules):
 
     # ---- game pages ----------------------------------------------------------------------
 
-    def page_tables(self, data: Mapping[str, Any], names: Mapping[str, str]) -> list[PageTable]:
+    def page_tables(self, data: Mapping[str, object], names: Mapping[str, str]) -> list[PageTable]:
         """Where each Don stands, free or captive of another mob's Gang there (rule 3), and
         how many Gangs of each mob are in gaol (rule 7)."""
-        units: Mapping[str, list[str]] = data.get("units") or {}
+        units = data.get("units") or {}
+        assert isinstance(units, Mapping), "a stored position maps each mob to its units"
         gangs: dict[str, str] = {}
         for power, items in units.items():
             for text in items:

@@ -25,7 +25,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from mobadj.board import GameMap, UnknownNameError
 from mobadj.engine import Dislodged, Position, PositionError, UnitState, as_list
@@ -102,14 +101,14 @@ class MobtownPosition(Position):
             lst.sort()
         return dict(sorted(units.items()))
 
-    def dislodged_entry(self, d: Dislodged) -> dict[str, Any]:
+    def dislodged_entry(self, d: Dislodged) -> dict[str, object]:
         """``{unit, from, via: ground|subway, retreats}`` (the batch shape)."""
         return {"unit": str(d.unit), "from": d.attacker_from, "via": d.via or "ground",
                 "retreats": list(d.retreats)}
 
-    def extra_data(self) -> dict[str, Any]:
+    def extra_data(self) -> dict[str, object]:
         """Mobs in civil disorder, rebuilt Dons, the winner (module docstring)."""
-        data: dict[str, Any] = {"disorder": sorted(self.disorder),
+        data: dict[str, object] = {"disorder": sorted(self.disorder),
                                 "rebuilt_dons": sorted(self.rebuilt)}
         if self.winner:
             data["winner"] = self.winner
@@ -130,21 +129,21 @@ def initial_position(game_map: GameMap) -> MobtownPosition:
     return pos
 
 
-def _power(game_map: GameMap, name: Any) -> str:
+def _power(game_map: GameMap, name: object) -> str:
     try:
         return game_map.power_id(str(name))
     except UnknownNameError as exc:
         raise PositionError(f"unknown mob {name!r}: {exc}") from None
 
 
-def _where(game_map: GameMap, text: Any) -> str:
+def _where(game_map: GameMap, text: object) -> str:
     try:
         return game_map.lookup(str(text))
     except UnknownNameError as exc:
         raise PositionError(f"unknown space {text!r}: {exc}") from None
 
 
-def parse_unit(text: Any, game_map: GameMap) -> tuple[str, str, bool]:
+def parse_unit(text: object, game_map: GameMap) -> tuple[str, str, bool]:
     """``"G Lex"`` / ``"D(Har) captive"`` -> (kind, province, marked captive)."""
     m = _UNIT.match(str(text))
     if not m or not m.group(2):
@@ -162,14 +161,14 @@ def parse_unit(text: Any, game_map: GameMap) -> tuple[str, str, bool]:
     return kind, prov, bool(m.group(3))
 
 
-def _blocks(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+def _blocks(data: Mapping[str, object], key: str) -> Mapping[object, object]:
     block = data.get(key) or {}
     if not isinstance(block, Mapping):
         raise PositionError(f"{key!r} must map each mob to a list")
     return block
 
 
-def read_position(data: Mapping[str, Any], game_map: GameMap) -> MobtownPosition:
+def read_position(data: Mapping[str, object], game_map: GameMap) -> MobtownPosition:
     """Read the YAML/JSON shape (module docstring); raises PositionError.  Dislodged Gangs
     come without their retreats (the rules work them out)."""
     if not isinstance(data, Mapping):

@@ -3,8 +3,9 @@ may use.  A leaf module: every other Mobtown module may import it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from mobadj.board import GameMap
@@ -62,13 +63,13 @@ class MobtownReason(StrEnum):
     HIGHWAY = "crossing a highway where there is no junction needs one extra support (rule 4)"
 
 
-def subway_link(edge: dict[str, Any] | None) -> bool:
+def subway_link(edge: Mapping[str, object] | None) -> bool:
     """Can this edge be used under ground (rule 5)?"""
     return edge is not None and (
         edge.get("via") == "subway" or str(edge.get("subway")).lower() == "true")
 
 
-def ground_link(edge: dict[str, Any] | None) -> bool:
+def ground_link(edge: Mapping[str, object] | None) -> bool:
     """Can this edge be used over ground?"""
     return edge is not None and edge.get("via") != "subway"
 
