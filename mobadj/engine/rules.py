@@ -90,7 +90,7 @@ if TYPE_CHECKING:
     from mobadj.engine.results import OrderResult
     from mobadj.engine.topology import Topology
     from mobadj.engine.validation import MOrder
-    from mobadj.orders.model import AnyOrder
+    from mobadj.orders.model import AnyOrder, Disband, Remove
     from mobadj.orders.parser import OrderParser, ParseResult
 
 BATTLE = 1
@@ -428,7 +428,8 @@ class Rules:
         return {}
 
     def remove_order(
-        self, position: Position, power: str | None, order: AnyOrder, left: dict[str, int]
+        self, position: Position, power: str | None, order: Remove | Disband,
+        left: dict[str, int]
     ) -> OrderResult | None:
         """A removal the variant settles itself (None: the standard rules apply)."""
         return None

@@ -325,10 +325,9 @@ class MobtownRules(Rules):
         assert isinstance(position, MobtownPosition)
         return weekend.build_dons(position, orders, topology.game_map, self, events)
 
-    def remove_order(self, position: Position, power: str | None, order: AnyOrder,
+    def remove_order(self, position: Position, power: str | None, order: Remove | Disband,
                      left: dict[str, int]) -> OrderResult | None:
         assert isinstance(position, MobtownPosition)
-        assert isinstance(order, (Remove, Disband)), "the engine asks only of removals"
         return weekend.remove_order(position, power, order, left)
 
     def after_phase(self, before: Position, result: PhaseResult, topology: Topology,
