@@ -33,9 +33,10 @@ KEEP = 32
 """Entries kept of each kind (older ones are deleted when a new one is written)."""
 
 
-def cache_root() -> Path | None:
-    """The directory of the disk caches, or None when they are off."""
-    env = os.environ.get("MOBADJ_CACHE")
+def cache_directory(env_name: str, *default: str) -> Path | None:
+    """A cache directory: ``$env_name`` when set (``off`` or empty: None, no cache), else
+    ``default`` under ``$XDG_CACHE_HOME/mobadj`` or ``~/.cache/mobadj``."""
+    env = os.environ.get(env_name)
     if env is not None:
         return None if env.strip().lower() in ("", "off", "0", "none") else Path(env)
     xdg = os.environ.get("XDG_CACHE_HOME")
@@ -43,7 +44,12 @@ def cache_root() -> Path | None:
         root = Path(xdg) if xdg else Path.home() / ".cache"
     except RuntimeError:  # no home directory
         return None
-    return root / "mobadj"
+    return root.joinpath("mobadj", *default)
+
+
+def cache_root() -> Path | None:
+    """The directory of the disk caches, or None when they are off."""
+    return cache_directory("MOBADJ_CACHE")
 
 
 def fingerprint(*parts: str | bytes) -> str:

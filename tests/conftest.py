@@ -1,5 +1,6 @@
-"""Every test session keeps its disk caches (maps, grammars: mobadj.diskcache) in a directory
-of its own, never the user's ~/.cache; the CLI processes the tests start inherit it."""
+"""Every test session keeps its disk caches (maps, grammars: mobadj.diskcache; the board
+pictures' layers: mobadj.render.raster) in directories of its own, never the user's ~/.cache;
+the CLI processes the tests start inherit them."""
 
 from __future__ import annotations
 
@@ -9,11 +10,14 @@ import pytest
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _disk_cache(tmp_path_factory):
-    old = os.environ.get("MOBADJ_CACHE")
-    os.environ["MOBADJ_CACHE"] = str(tmp_path_factory.mktemp("mobadj-cache"))
+def _disk_caches(tmp_path_factory):
+    names = ("MOBADJ_CACHE", "MOBADJ_RENDER_CACHE")
+    old = {name: os.environ.get(name) for name in names}
+    for name in names:
+        os.environ[name] = str(tmp_path_factory.mktemp(name.lower()))
     yield
-    if old is None:
-        os.environ.pop("MOBADJ_CACHE", None)
-    else:
-        os.environ["MOBADJ_CACHE"] = old
+    for name, value in old.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value

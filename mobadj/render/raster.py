@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from mobadj.board import GameMap
+from mobadj.diskcache import cache_directory
 from mobadj.render.ink import Style
 from mobadj.render.layout import Layout
 from mobadj.render.position import BoardView
@@ -65,12 +66,7 @@ _LOCK = threading.Lock()
 
 def cache_dir() -> Path | None:
     """Where layers are kept between runs, or None when the disk cache is off."""
-    env = os.environ.get("MOBADJ_RENDER_CACHE")
-    if env is not None:
-        return None if env.strip().lower() in ("", "off", "0", "none") else Path(env)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    root = Path(xdg) if xdg else Path.home() / ".cache"
-    return root / "mobadj" / "render"
+    return cache_directory("MOBADJ_RENDER_CACHE", "render")
 
 
 def ownable(game_map: GameMap) -> frozenset[str]:
