@@ -8,6 +8,7 @@ keeps the answers, so no networkx call happens while a phase is adjudicated.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from mobadj.board import province_of
@@ -36,6 +37,9 @@ class Topology:
         "homes",
         "names",
         "prov_of",
+        "bit",
+        "fleet_mask",
+        "fleet_mask_at",
         "_dist",
     )
 
@@ -89,7 +93,25 @@ class Topology:
         self.prov_of: dict[str, str] = {
             loc: p for p, locs in self.locations.items() for loc in locs
         }
+        # Sets of provinces as bit masks, for the convoy-chain searches (SeaChains):
+        # bit[province] is 1 << its index in ``provinces``; fleet_mask[province] the mask of
+        # fleet_reach[province], and fleet_mask_at the same by index.
+        self.bit: dict[str, int] = {p: 1 << i for i, p in enumerate(self.provinces)}
+        self.fleet_mask: dict[str, int] = {
+            p: sum(self.bit[q] for q in self.fleet_reach[p]) for p in self.provinces
+        }
+        self.fleet_mask_at: list[int] = [self.fleet_mask[p] for p in self.provinces]
         self._dist: dict[str, dict[str, int]] | None = None
+
+    def provinces_in(self, mask: int) -> set[str]:
+        """The provinces of a mask of ``bit``s."""
+        provinces = self.provinces
+        out = set()
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            out.add(provinces[low.bit_length() - 1])
+        return out
 
     def can_reach(self, kind: str, location: str, province: str) -> bool:
         """Can a ``kind`` at ``location`` move to some location of ``province``?"""
@@ -113,52 +135,9 @@ class Topology:
         return False
 
     def necessary_seas(self, origin: str, dest: str, seas: set[str]) -> set[str]:
-        """The provinces of ``seas`` that some convoy from ``origin`` to ``dest`` needs.
-
-        A fleet is needed when it lies on a chordless chain origin -> sea ... sea -> dest: a
-        chain no other fleet of ``seas`` could shorten.  A fleet only on longer, redundant
-        chains is not necessary (DATC 6.G.19), and its convoy order is impossible.  The
-        search is bounded; on a pathological board it falls back to "on some chain".
-        """
-        candidates = self._flood(origin, seas) & self._flood(dest, seas)
-        if len(candidates) <= 1:
-            return candidates
-        fr = self.fleet_reach
-        found: set[str] = set()
-        path: list[str] = []
-        budget = [5000]
-
-        def extend(node: str, banned: frozenset[str]) -> None:
-            # ``banned``: neighbours of every chain member but the last (they would be chords)
-            budget[0] -= 1
-            near = fr[node]
-            if path and dest in near:
-                found.update(path)
-                return
-            if budget[0] <= 0 or found >= candidates:
-                return
-            child_banned = banned | near | {node}
-            for t in near:
-                if t in candidates and t not in banned and t not in path:
-                    path.append(t)
-                    extend(t, child_banned)
-                    path.pop()
-
-        extend(origin, frozenset())
-        return found if budget[0] > 0 else candidates
-
-    def _flood(self, start: str, seas: set[str]) -> set[str]:
-        """The provinces of ``seas`` reachable from ``start`` through ``seas``."""
-        fr = self.fleet_reach
-        frontier = [s for s in fr[start] if s in seas]
-        seen = set(frontier)
-        while frontier:
-            s = frontier.pop()
-            for t in fr[s]:
-                if t in seas and t not in seen:
-                    seen.add(t)
-                    frontier.append(t)
-        return seen
+        """The provinces of ``seas`` that some convoy from ``origin`` to ``dest`` needs
+        (:meth:`SeaChains.necessary`; a phase with several questions asks one SeaChains)."""
+        return SeaChains(self, seas).necessary(origin, dest)
 
     def distances(self) -> dict[str, dict[str, int]]:
         """All-pairs province distances over land *and* sea (2023 civil-disorder rule)."""
@@ -182,6 +161,87 @@ class Topology:
                 dist[src] = d
             self._dist = dist
         return self._dist
+
+
+class SeaChains:
+    """The provinces that hold a convoying fleet in one phase, split once into connected
+    groups.
+
+    Every convoy route of the phase runs inside one group (fleet adjacency is symmetric), so
+    a question about a route looks only at the groups both of its ends touch: none, and
+    there is no route at all; one sea, and that fleet is the route.  Grouping once per phase
+    spares a flood fill from each end of every route asked about.  Sets of provinces are bit
+    masks (``Topology.bit``), which keeps the search for chordless chains cheap.
+    """
+
+    __slots__ = ("topo", "groups")
+
+    def __init__(self, topo: Topology, seas: Iterable[str]) -> None:
+        self.topo = topo
+        bit, near_at = topo.bit, topo.fleet_mask_at
+        left = 0
+        for s in seas:
+            left |= bit[s]
+        #: the groups, each a mask of provinces connected through one another
+        self.groups: list[int] = []
+        while left:
+            group = frontier = left & -left
+            while frontier:
+                grow = 0
+                while frontier:
+                    low = frontier & -frontier
+                    frontier ^= low
+                    grow |= near_at[low.bit_length() - 1]
+                frontier = grow & left & ~group
+                group |= frontier
+            left &= ~group
+            self.groups.append(group)
+
+    def between(self, origin: str, dest: str) -> int:
+        """The mask of the seas reachable through seas from both ``origin`` and ``dest``: the
+        members of the groups that touch both ends."""
+        near = self.topo.fleet_mask
+        at_origin, at_dest = near[origin], near[dest]
+        out = 0
+        for g in self.groups:
+            if g & at_origin and g & at_dest:
+                out |= g
+        return out
+
+    def necessary(self, origin: str, dest: str) -> set[str]:
+        """The seas that some convoy from ``origin`` to ``dest`` needs.
+
+        A fleet is needed when it lies on a chordless chain origin -> sea ... sea -> dest: a
+        chain no other fleet could shorten.  A fleet only on longer, redundant chains is not
+        necessary (DATC 6.G.19), and its convoy order is impossible.  The search is bounded;
+        on a pathological board it falls back to "on some chain".
+        """
+        topo = self.topo
+        candidates = self.between(origin, dest)
+        if candidates & (candidates - 1) == 0:  # no sea, or one
+            return topo.provinces_in(candidates)
+        near_at = topo.fleet_mask_at
+        dest_bit = topo.bit[dest]
+        found = 0
+        budget = 5000
+        # a depth-first walk over the chains: (what the chain's last member reaches, the
+        # neighbours of every member but the last (they would be chords), the chain)
+        stack = [(topo.fleet_mask[origin], 0, 0)]
+        while stack:
+            reach, banned, path = stack.pop()
+            budget -= 1
+            if path and reach & dest_bit:
+                found |= path
+                continue
+            if budget <= 0 or found == candidates:
+                break
+            child_banned = banned | reach | path
+            todo = reach & candidates & ~banned & ~path
+            while todo:
+                low = todo & -todo
+                todo ^= low
+                stack.append((near_at[low.bit_length() - 1], child_banned, path | low))
+        return topo.provinces_in(found if budget > 0 else candidates)
 
 
 @functools.lru_cache(maxsize=32)

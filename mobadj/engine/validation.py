@@ -18,7 +18,7 @@ from mobadj.board import province_of
 from mobadj.engine.position import Position, UnitState
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import PASS, Rules
-from mobadj.engine.topology import Topology
+from mobadj.engine.topology import SeaChains, Topology
 from mobadj.orders.model import Convoy, Hold, Move, SupportHold, SupportMove
 
 HOLD, MOVE, SUPPORT, CONVOY = 0, 1, 2, 3
@@ -313,13 +313,18 @@ def _convoy_intent(
       convoy order by any power's fleet when the unit there moves the opposite way;
       "fallback", as 2023 but a convoy to an adjacent province falls back to the land route.
     """
-    seas = {p for p, u in units.items() if rules.can_convoy(topo, u.location, u.kind)}
+    if type(rules).can_convoy is Rules.can_convoy:  # the standard rule, without a call a unit
+        sea = topo.sea
+        seas = [p for p, u in units.items() if u.kind == "F" and u.location in sea]
+    else:
+        seas = [p for p, u in units.items() if rules.can_convoy(topo, u.location, u.kind)]
+    chains = SeaChains(topo, seas)
     cache: dict[tuple[str, str], set[str]] = {}
 
     def route(a: str, d: str) -> set[str]:
         got = cache.get((a, d))
         if got is None:
-            got = cache[(a, d)] = topo.necessary_seas(a, d, seas)
+            got = cache[(a, d)] = chains.necessary(a, d)
         return got
 
     intent: set[tuple[str, str]] = set()
