@@ -123,7 +123,7 @@ def _resolve_mode(
         if isinstance(o, (Build, Remove, Disband)) and (r.power, isinstance(o, Build)) in over:
             keep_own = r.outcome is Outcome.INVALID and r.reason is not Reason.TOO_MANY
             void[i] = r if keep_own else OrderResult(
-                r.power, str(o), Outcome.INVALID, Reason.TOO_MANY)
+                r.power, o, Outcome.INVALID, Reason.TOO_MANY)
         else:
             kept.append((power, o))
     out = _resolve(position, kept, topo, rules)
@@ -146,14 +146,13 @@ def _resolve(
     removed: list[UnitState] = []
     taken: set[str] = set()  # provinces built in or removed from this phase
     for power, order in orders:
-        text = str(order)
         if isinstance(order, Waive):
             owner = power or "?"
             if left.get(owner, 0) > 0:
                 left[owner] -= 1
-                results.append(OrderResult(owner, text, Outcome.SUCCEEDS))
+                results.append(OrderResult(owner, order, Outcome.SUCCEEDS))
             else:
-                results.append(OrderResult(owner, text, Outcome.INVALID, Reason.NO_BUILDS))
+                results.append(OrderResult(owner, order, Outcome.INVALID, Reason.NO_BUILDS))
             continue
         if isinstance(order, Build):
             results.append(_build(position, power, order, topo, left, taken, built, counts, rules))
@@ -163,7 +162,7 @@ def _resolve(
             results.append(own if own is not None else
                            _remove(position, power, order, left, taken, removed, counts, rules))
             continue
-        results.append(OrderResult(power or "?", text, Outcome.INVALID, Reason.WRONG_PHASE))
+        results.append(OrderResult(power or "?", order, Outcome.INVALID, Reason.WRONG_PHASE))
     defaults: list[OrderResult] = []
     for power, n in sorted(left.items()):
         if n >= 0:
@@ -196,13 +195,12 @@ def _build(
     counts: dict[str, int],
     rules: Rules,
 ) -> OrderResult:
-    text = str(order)
     loc = order.unit.location
     prov = province_of(loc)
     owner = power or position.centers.get(prov) or "?"
 
     def bad(reason: Reason) -> OrderResult:
-        return OrderResult(owner, text, Outcome.INVALID, reason)
+        return OrderResult(owner, order, Outcome.INVALID, reason)
 
     if left.get(owner, 0) <= 0:
         return bad(_beyond(counts, owner, True, rules))
@@ -225,7 +223,7 @@ def _build(
     left[owner] -= 1
     taken.add(prov)
     built.append(UnitState(owner, kind, loc))
-    return OrderResult(owner, text, Outcome.SUCCEEDS)
+    return OrderResult(owner, order, Outcome.SUCCEEDS)
 
 
 def _remove(
@@ -238,22 +236,21 @@ def _remove(
     counts: dict[str, int],
     rules: Rules,
 ) -> OrderResult:
-    text = str(order)
     prov = province_of(order.unit.location)
     unit = position.units.get(prov)
     owner = power or (unit.power if unit else "?")
     if unit is None:
-        return OrderResult(owner, text, Outcome.INVALID, Reason.NO_UNIT)
+        return OrderResult(owner, order, Outcome.INVALID, Reason.NO_UNIT)
     if unit.power != owner:
-        return OrderResult(owner, text, Outcome.INVALID, Reason.NOT_OWNER)
+        return OrderResult(owner, order, Outcome.INVALID, Reason.NOT_OWNER)
     if prov in taken:  # DATC 6.J.2
-        return OrderResult(owner, text, Outcome.INVALID, Reason.DUPLICATE)
+        return OrderResult(owner, order, Outcome.INVALID, Reason.DUPLICATE)
     if left.get(owner, 0) >= 0:
-        return OrderResult(owner, text, Outcome.INVALID, _beyond(counts, owner, False, rules))
+        return OrderResult(owner, order, Outcome.INVALID, _beyond(counts, owner, False, rules))
     left[owner] += 1
     taken.add(prov)
     removed.append(unit)
-    return OrderResult(owner, text, Outcome.SUCCEEDS)
+    return OrderResult(owner, order, Outcome.SUCCEEDS)
 
 
 def civil_disorder(

@@ -49,36 +49,35 @@ def resolve_retreats(
     chosen: dict[str, tuple[int, str | None]] = {}  # dislodged province -> (result index, dest)
     attempted: set[str] = set()  # dislodged units that got some order, even an illegal one
     for power, order in orders:
-        text = str(order)
         unit_ref = getattr(order, "unit", None)
         if not isinstance(order, (Move, Retreat, Disband, Remove, Hold)) or unit_ref is None:
-            results.append(OrderResult(power or "?", text, Outcome.INVALID, Reason.WRONG_PHASE))
+            results.append(OrderResult(power or "?", order, Outcome.INVALID, Reason.WRONG_PHASE))
             continue
         prov = province_of(unit_ref.location)
         d = position.dislodged.get(prov)
         if d is None:
             reason = Reason.NOT_DISLODGED if prov in position.units else Reason.NO_UNIT
-            results.append(OrderResult(power or "?", text, Outcome.INVALID, reason))
+            results.append(OrderResult(power or "?", order, Outcome.INVALID, reason))
             continue
         owner = d.unit.power
         if power is not None and power != owner:
-            results.append(OrderResult(power, text, Outcome.INVALID, Reason.NOT_OWNER))
+            results.append(OrderResult(power, order, Outcome.INVALID, Reason.NOT_OWNER))
             continue
         attempted.add(prov)
         if prov in chosen:
-            results.append(OrderResult(owner, text, Outcome.INVALID, Reason.DUPLICATE))
+            results.append(OrderResult(owner, order, Outcome.INVALID, Reason.DUPLICATE))
             continue
         if isinstance(order, (Disband, Remove)):  # "Remove" in a retreat phase disbands
             chosen[prov] = (len(results), None)
             results.append(None)
             continue
         if isinstance(order, Hold):  # a hold is no retreat: the unit is disbanded
-            results.append(OrderResult(owner, text, Outcome.INVALID, Reason.WRONG_PHASE))
+            results.append(OrderResult(owner, order, Outcome.INVALID, Reason.WRONG_PHASE))
             continue
         dest = _destination(d, order.destination, topo)
         options = legal_retreats(position, d, topo, rules)  # by these rules' options
         if dest is None or dest not in options:
-            results.append(OrderResult(owner, text, Outcome.INVALID, Reason.RETREAT_BLOCKED))
+            results.append(OrderResult(owner, order, Outcome.INVALID, Reason.RETREAT_BLOCKED))
             continue
         chosen[prov] = (len(results), dest)
         results.append(None)
@@ -96,15 +95,15 @@ def resolve_retreats(
             disbanded.append(d.unit)
             continue
         idx, dest = entry
-        text = str(orders[idx][1])
+        order = orders[idx][1]
         if dest is None:
-            results[idx] = OrderResult(d.unit.power, text, Outcome.SUCCEEDS)
+            results[idx] = OrderResult(d.unit.power, order, Outcome.SUCCEEDS)
             disbanded.append(d.unit)
         elif count[province_of(dest)] > 1:
-            results[idx] = OrderResult(d.unit.power, text, Outcome.FAILS, Reason.RETREAT_CLASH)
+            results[idx] = OrderResult(d.unit.power, order, Outcome.FAILS, Reason.RETREAT_CLASH)
             disbanded.append(d.unit)
         else:
-            results[idx] = OrderResult(d.unit.power, text, Outcome.SUCCEEDS)
+            results[idx] = OrderResult(d.unit.power, order, Outcome.SUCCEEDS)
             retreated[province_of(dest)] = UnitState(d.unit.power, d.unit.kind, dest)
     defaults = [
         OrderResult(d.unit.power, f"{d.unit} Disband", Outcome.SUCCEEDS, Reason.NO_ORDER_DISBANDED)
