@@ -227,15 +227,17 @@ def resolve_movement(
 
 def execute_movement(position: Position, outcome: movement.MovementOutcome) -> Position:
     """Step 4: move the units; dislodged units wait for the retreat phase."""
-    after = position.copy()
+    after = position.copy()  # its dicts are its own: the units move in place
+    units = after.units
     moves = outcome.moves
-    gone = {d.unit.province for d in outcome.dislodged}
-    units = {prov: u for prov, u in position.units.items()
-             if prov not in moves and prov not in gone}
+    for src in moves:
+        del units[src]
+    for d in outcome.dislodged:
+        del units[d.unit.province]
+    before = position.units
     for src, dest in moves.items():
-        u = position.units[src]
+        u = before[src]
         units[province_of(dest)] = unit_state(u.power, u.kind, dest)
-    after.units = units
     after.dislodged = {d.unit.province: d for d in outcome.dislodged}
     after.standoffs = outcome.standoffs if outcome.dislodged else frozenset()
     return after
