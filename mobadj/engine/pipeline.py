@@ -87,9 +87,12 @@ class PhaseResult:
         ]
 
 
+_PAIR = {tuple}
+
+
 def normalise_orders(orders: Iterable[Any]) -> list[OrderInput]:
     """Accept ``(power, order)`` pairs or parser ``ParsedOrder``s (``.power``, ``.order``)."""
-    if isinstance(orders, list) and all(type(item) is tuple for item in orders):
+    if isinstance(orders, list) and set(map(type, orders)) <= _PAIR:  # pairs already
         return orders
     out: list[OrderInput] = []
     for item in orders:

@@ -209,7 +209,11 @@ class SeaChains:
         return out
 
     def necessary(self, origin: str, dest: str) -> set[str]:
-        """The seas that some convoy from ``origin`` to ``dest`` needs.
+        """The seas that some convoy from ``origin`` to ``dest`` needs (:meth:`needed`)."""
+        return self.topo.provinces_in(self.needed(origin, dest))
+
+    def needed(self, origin: str, dest: str) -> int:
+        """The mask of the seas that some convoy from ``origin`` to ``dest`` needs.
 
         A fleet is needed when it lies on a chordless chain origin -> sea ... sea -> dest: a
         chain no other fleet could shorten.  A fleet only on longer, redundant chains is not
@@ -219,7 +223,7 @@ class SeaChains:
         topo = self.topo
         candidates = self.between(origin, dest)
         if candidates & (candidates - 1) == 0:  # no sea, or one
-            return topo.provinces_in(candidates)
+            return candidates
         near_at = topo.fleet_mask_at
         dest_bit = topo.bit[dest]
         found = 0
@@ -241,7 +245,7 @@ class SeaChains:
                 low = todo & -todo
                 todo ^= low
                 stack.append((near_at[low.bit_length() - 1], child_banned, path | low))
-        return topo.provinces_in(found if budget > 0 else candidates)
+        return found if budget > 0 else candidates
 
 
 @functools.lru_cache(maxsize=32)

@@ -319,39 +319,45 @@ def _convoy_intent(
     else:
         seas = [p for p, u in units.items() if rules.can_convoy(topo, u.location, u.kind)]
     chains = SeaChains(topo, seas)
-    cache: dict[tuple[str, str], set[str]] = {}
+    bit = topo.bit
+    cache: dict[tuple[str, str], int] = {}
 
-    def route(a: str, d: str) -> set[str]:
+    def route(a: str, d: str) -> int:
+        """The mask of the seas a convoy from ``a`` to ``d`` needs."""
         got = cache.get((a, d))
         if got is None:
-            got = cache[(a, d)] = chains.necessary(a, d)
+            got = cache[(a, d)] = chains.needed(a, d)
         return got
 
     intent: set[tuple[str, str]] = set()
     mode = rules.adjacent_convoy
-    for c in mos:
-        if c.code == CONVOY and c.invalid is None:
-            if c.prov not in route(c.target, c.dprov):
-                c.invalid = Reason.NO_ROUTE
-                c.code = HOLD
-            elif units[c.target].power == c.power or mode == "1971":
-                intent.add((c.target, c.dprov))
+    plain: list[MOrder] = []  # moves over land, which a convoy order may yet carry
+    armies: list[MOrder] = []  # moves by convoy
+    for m in mos:
+        code = m.code
+        if code == MOVE:
+            (armies if m.convoy else plain).append(m)
+        elif code == CONVOY and m.invalid is None:
+            if not route(m.target, m.dprov) & bit[m.prov]:
+                m.invalid = Reason.NO_ROUTE
+                m.code = HOLD
+            elif units[m.target].power == m.power or mode == "1971":
+                intent.add((m.target, m.dprov))
     if mode == "dptg":  # option, DATC 4.A.3: only "via convoy" takes the convoy (6.G.1)
         intent.clear()
     elif mode == "1971" and intent:  # option, DATC 4.A.3 a: only to swap (6.G.2, 6.G.11)
-        swaps = {(m.prov, m.dprov) for m in mos if m.code == MOVE}
+        swaps = {(m.prov, m.dprov) for m in plain + armies}
         intent = {(a, d) for a, d in intent if (d, a) in swaps}
-    for m in mos:
-        if m.code != MOVE:
-            continue
-        if m.convoy:
-            if route(m.prov, m.dprov):
-                pass
-            elif mode == "fallback" and m.dprov in topo.neighbours[m.ukind].get(m.loc, ()):
-                m.convoy = False  # option: the land route as fallback (DATC 2.4, 6.G.8)
-            else:
-                m.invalid = Reason.NO_CONVOY
-                m.code = HOLD
-        elif (m.prov, m.dprov) in intent:
-            m.convoy = True
-            m.dest = m.dprov
+    if intent:
+        for m in plain:
+            if (m.prov, m.dprov) in intent:
+                m.convoy = True
+                m.dest = m.dprov
+    for m in armies:
+        if route(m.prov, m.dprov):
+            pass
+        elif mode == "fallback" and m.dprov in topo.neighbours[m.ukind].get(m.loc, ()):
+            m.convoy = False  # option: the land route as fallback (DATC 2.4, 6.G.8)
+        else:
+            m.invalid = Reason.NO_CONVOY
+            m.code = HOLD
