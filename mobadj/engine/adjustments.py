@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from mobadj.board import province_of
-from mobadj.engine.position import Position, UnitState
+from mobadj.engine.position import Position, UnitState, unit_state
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import Rules
 from mobadj.engine.topology import Topology
@@ -222,7 +222,7 @@ def _build(
             return bad(Reason.AMBIGUOUS_COAST)  # DATC 6.B.14
     left[owner] -= 1
     taken.add(prov)
-    built.append(UnitState(owner, kind, loc))
+    built.append(unit_state(owner, kind, loc))
     return OrderResult(owner, order, Outcome.SUCCEEDS)
 
 

@@ -337,9 +337,10 @@ def skipped_phases(result: PhaseResult, calendar: Any) -> list[Any]:
 def update_centers(position: Position, topo: Topology) -> list[tuple[str, str | None, str]]:
     """A unit standing in a supply centre takes it (after the fall turn); returns the changes."""
     changes: list[tuple[str, str | None, str]] = []
+    centers, supply_centers = position.centers, topo.supply_centers
     for prov, u in position.units.items():
-        if prov in topo.supply_centers and position.centers.get(prov) != u.power:
-            changes.append((prov, position.centers.get(prov), u.power))
-            position.centers[prov] = u.power
+        if prov in supply_centers and centers.get(prov) != u.power:
+            changes.append((prov, centers.get(prov), u.power))
+            centers[prov] = u.power
     changes.sort()
     return changes

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from mobadj.board import province_of
-from mobadj.engine.position import Dislodged, Position, UnitState
+from mobadj.engine.position import Dislodged, Position, UnitState, unit_state
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import Rules
 from mobadj.engine.topology import Topology
@@ -104,7 +104,7 @@ def resolve_retreats(
             disbanded.append(d.unit)
         else:
             results[idx] = OrderResult(d.unit.power, order, Outcome.SUCCEEDS)
-            retreated[province_of(dest)] = UnitState(d.unit.power, d.unit.kind, dest)
+            retreated[province_of(dest)] = unit_state(d.unit.power, d.unit.kind, dest)
     defaults = [
         OrderResult(d.unit.power, f"{d.unit} Disband", Outcome.SUCCEEDS, Reason.NO_ORDER_DISBANDED)
         for prov, d in position.dislodged.items()
