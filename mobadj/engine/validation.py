@@ -313,7 +313,7 @@ def _convoy_intent(
       convoy order by any power's fleet when the unit there moves the opposite way;
       "fallback", as 2023 but a convoy to an adjacent province falls back to the land route.
     """
-    if type(rules).can_convoy is Rules.can_convoy:  # the standard rule, without a call a unit
+    if type(rules).can_convoy is Rules.can_convoy:  # fleets at sea, read without a call a unit
         sea = topo.sea
         seas = [p for p, u in units.items() if u.kind == "F" and u.location in sea]
     else:
@@ -336,7 +336,10 @@ def _convoy_intent(
     for m in mos:
         code = m.code
         if code == MOVE:
-            (armies if m.convoy else plain).append(m)
+            if m.convoy:
+                armies.append(m)
+            else:
+                plain.append(m)
         elif code == CONVOY and m.invalid is None:
             if not route(m.target, m.dprov) & bit[m.prov]:
                 m.invalid = Reason.NO_ROUTE
