@@ -32,6 +32,7 @@ Output is always strict UTF-8 JSON: no ``NaN``, no lone surrogates (they become 
 from __future__ import annotations
 
 import dataclasses
+import gc
 import io
 import json
 import logging
@@ -519,23 +520,30 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def run_batch(source: IO[Any], sink: IO[Any] = sys.stdout, jobs: int = 1) -> int:
+def run_batch(source: IO[Any], sink: IO[Any] = sys.stdout, jobs: int = 1,
+              own_process: bool = False) -> int:
     """Read JSON lines from ``source``, write results to ``sink``; returns the line count.
     Either may be a text or a binary file.  ``jobs`` > 1 adjudicates in that many worker
     processes (mobadj.batch_jobs), with the same output.  The first result is flushed at
-    once (a reader sees it while the rest runs)."""
+    once (a reader sees it while the rest runs).
+
+    ``own_process``: the batch is all this process does (``mobadj batch``), so what it holds
+    once the map is loaded (code, map, parser) is frozen out of garbage collection
+    (``gc.freeze``): collections then only look at what the lines make."""
     write, flush = _writer(sink)
     lines = read_lines(source)
     if jobs > 1:
         from mobadj.batch_jobs import run_parallel
 
-        n = run_parallel(lines, write, flush, jobs)
+        n = run_parallel(lines, write, flush, jobs, own_process)
     else:
         n = 0
         for n, line in enumerate(lines, 1):
             write(answer_line(line, n))
             if n == 1:
                 flush()
+                if own_process:
+                    gc.freeze()
     flush()
     return n
 
