@@ -82,7 +82,7 @@ class _MapContext:
         got = self.cache.get(text)
         if got is None:
             try:
-                order = self.parser.parse_order(text)
+                order = self.parser.parse_order(text, remember=False)
             except ValueError as exc:  # OrderError and friends are ValueErrors
                 got = exc.with_traceback(None)  # cached: must not keep frames alive
             else:
