@@ -73,6 +73,7 @@ class _MapContext:
         self.parser = parser_for(self.game_map)
         self.cache: dict[str, Any] = {}
         self.powers: dict[str, str] = {}
+        self.spellings: dict[tuple[tuple[str, ...], ...], dict[str, str]] = {}
         self.variants: dict[tuple[tuple[str, str], ...], Any] = {}
 
     def parse(self, text: str) -> Any:
@@ -111,6 +112,22 @@ class _MapContext:
                 raise PositionError(str(exc)) from None
             self.variants[key] = got
         return got
+
+    def spelling(self, names: tuple[tuple[str, ...], ...]) -> dict[str, str]:
+        """Power id -> the power as a line first spells it, from the power names of its
+        blocks (units, centers, dislodged, orders); the same names recur line after line."""
+        known = self.spellings.get(names)
+        if known is None:
+            known = {}
+            for block in names:
+                for name in block:
+                    pid = self.powers.get(name) or self.power(name)
+                    if pid not in known:
+                        known[pid] = str(name)
+            if len(self.spellings) >= CACHE_SIZE:
+                self.spellings.clear()
+            self.spellings[names] = known
+        return known.copy()  # the line may add powers it never named
 
     def power(self, text: str) -> str:
         pid = self.powers.get(text)
@@ -178,15 +195,13 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
         return run_line(case, ctx.game_map, ctx.rules)
     game_map = ctx.game_map
     powers = ctx.powers  # power as written -> power id (ctx.power fills it)
-    spelling: dict[str, str] = {}
+    names = []  # the power names of each block, as written
     for key in ("units", "centers", "dislodged", "orders"):
-        block = case.get(key) or {}
-        if type(block) is not dict and not isinstance(block, Mapping):
+        block = case.get(key) or ()
+        if type(block) is not dict and block != () and not isinstance(block, Mapping):
             raise PositionError(f"{key!r} must map each power to a list")
-        for name in block:
-            pid = powers.get(name) or ctx.power(name)
-            if pid not in spelling:
-                spelling[pid] = str(name)
+        names.append(tuple(block))
+    spelling = ctx.spelling(tuple(names))
     options = case.get("options")
     duplicates = "last"
     if options:  # no options: nothing to split
