@@ -19,6 +19,7 @@ always.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import queue
 import sys
@@ -117,17 +118,20 @@ def _start_method() -> Any:
 
 
 def run_parallel(lines: Iterable[Line], write: Callable[[bytes], Any],
-                 flush: Callable[[], Any], jobs: int) -> int:
+                 flush: Callable[[], Any], jobs: int, own_process: bool = False) -> int:
     """Answer every line of ``lines`` in ``jobs`` worker processes and ``write`` the answers
     in input order (``flush`` whenever no further answer is ready); returns the number of
     lines.
 
     A thread reads the input, at most ``jobs`` * :data:`IN_FLIGHT` chunks ahead of the
     writer.  A chunk goes to the workers when it is full, or at once when no more input is
-    there yet: a pipe fed line by line has each answer while the input waits."""
+    there yet: a pipe fed line by line has each answer while the input waits.
+    ``own_process``: as for :func:`mobadj.batch.run_batch` (frozen before the fork)."""
     context = _start_method()
     if context.get_start_method() == "fork":
         map_context("standard")  # forked workers start with the usual map and its parser
+        if own_process:
+            gc.freeze()
     pool = ProcessPoolExecutor(jobs, mp_context=context)
     most = jobs * IN_FLIGHT
     events: queue.SimpleQueue[Any] = queue.SimpleQueue()  # lines, wake-ups, the end

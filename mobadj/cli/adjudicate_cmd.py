@@ -147,7 +147,7 @@ def batch(cases, jobs: int | None) -> None:  # noqa: ANN001 - click file object
     from mobadj.batch import cores, run_batch
 
     try:
-        run_batch(cases, sys.stdout, jobs=jobs or cores())
+        run_batch(cases, sys.stdout, jobs=jobs or cores(), own_process=True)
         sys.stdout.flush()
     except BrokenPipeError:  # the reader stopped early (e.g. `| head`): not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

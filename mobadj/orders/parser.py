@@ -630,9 +630,10 @@ class OrderParser:
         except UnexpectedInput as exc:
             raise self._syntax_error(exc, source, text) from None
 
-    def parse_order(self, text: str) -> AnyOrder:
-        """Parse exactly one order; raises OrderError."""
-        orders = self.parse_group(text)
+    def parse_order(self, text: str, remember: bool = True) -> AnyOrder:
+        """Parse exactly one order; raises OrderError.  ``remember=False``: a caller that
+        keeps its own cache of texts (``mobadj batch``) is not doubled by this parser's."""
+        orders = self.parse_group(text) if remember else self._parse_group(text)
         if len(orders) != 1:
             raise OrderSyntaxError(f"one order expected, found {len(orders)}", text=text)
         return orders[0]

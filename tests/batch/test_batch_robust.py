@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from mobadj.batch import KEYS, MAX_LINE_BYTES, run_batch, run_case, to_json
+from mobadj.batch import KEYS, MAX_LINE_BYTES, json_line, run_batch, run_case, to_json
 
 GOOD = {"id": "good", "phase": "S1901M", "units": {"France": ["A PAR"]},
         "orders": {"France": ["A PAR - BUR"]}}
@@ -144,3 +144,36 @@ def test_the_batch_command_reads_bytes_from_stdin() -> None:
     out = [json.loads(line) for line in proc.stdout.decode("utf-8").splitlines()]
     assert [o["id"] for o in out] == ["good", None, "good"]
     assert out[1]["errors"] == ["line 2: not UTF-8 (byte 1 of the line)"]
+
+
+def _json_module_line(out: dict) -> bytes:
+    """The output line as the json module writes it (the contract orjson must keep)."""
+    text = json.dumps(out, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    for raw in ("\x85", "\u2028", "\u2029"):
+        text = text.replace(raw, f"\\u{ord(raw):04x}")
+    return text.encode("utf-8") + b"\n"
+
+
+ODD_TEXTS = ["A PAR - BUR", "caf\u00e9 \U0001F600", "tab\there", "\x00\x1f\x7f", 'quote " \\',
+             "next\x85line", "line\u2028sep", "para\u2029sep", "\u00a0\ufeff", ""]
+ODD_IDS = [None, True, False, 0, -1, 2**63 - 1, 2**63, -(2**63) - 1, 2**70, 1.0, 1e-07, 1e16,
+           0.1, 5e-324, -0.0, 1.5e300, "x", "\u2028", ["a", 1e-7, {"k": None}], {"a": [1.25]}]
+
+
+@pytest.mark.parametrize("case_id", ODD_IDS, ids=repr)
+def test_output_lines_are_written_as_the_json_module_would(case_id) -> None:
+    """Whatever the id and whatever the order texts, the written line is byte for byte the
+    json module's (with line breaks escaped)."""
+    case = {"id": case_id, "phase": "S1901M", "units": {"France": ["A PAR", "F BRE"]},
+            "orders": {"France": ["A PAR - BUR", *ODD_TEXTS]}}
+    out = run_case(case)
+    assert [o["order"] for o in out["orders"]] == ["A PAR - BUR", *ODD_TEXTS]
+    assert json_line(out) == _json_module_line(out)
+
+
+def test_a_line_the_fast_writer_declines_is_still_written() -> None:
+    """A lone surrogate: orjson refuses it, the careful writer replaces it by U+FFFD."""
+    out = run_case({"id": "s", "phase": "S1901M", "units": {"France": ["A PAR"]},
+                    "orders": {"France": ["A PAR - BUR", "x\ud800"]}})
+    line = json_line(out)
+    assert json.loads(line)["orders"][1]["order"] == "x\ufffd"
