@@ -42,6 +42,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import IO, Any
 
+from orjson import OPT_APPEND_NEWLINE
 from orjson import dumps as _orjson_dumps
 
 from mobadj.engine.pipeline import adjudicate
@@ -459,6 +460,8 @@ _LINE_BREAKS = str.maketrans(dict(_RAW_BREAKS))
 
 
 def _escape_breaks(text: str) -> str:
+    if text.isascii():
+        return text
     if "\x85" in text or "\u2028" in text or "\u2029" in text:
         return text.translate(_LINE_BREAKS)
     return text
@@ -483,14 +486,15 @@ def json_line(out: dict[str, Any]) -> bytes:
     goes to the json module and the careful writer behind it."""
     if type(out.get("id")) in _FAST_IDS:
         try:
-            data = _orjson_dumps(out)
+            data = _orjson_dumps(out, option=OPT_APPEND_NEWLINE)
         except TypeError:
             pass
         else:
-            for raw, escaped in _RAW_BREAK_BYTES:
-                if raw in data:
-                    data = data.replace(raw, escaped)
-            return data + b"\n"
+            if not data.isascii():  # most lines are: no search needed
+                for raw, escaped in _RAW_BREAK_BYTES:
+                    if raw in data:
+                        data = data.replace(raw, escaped)
+            return data
     try:
         return _escape_breaks(_DUMPS(out)).encode("utf-8") + b"\n"
     except (ValueError, UnicodeEncodeError, RecursionError):
