@@ -124,6 +124,7 @@ def split(source: Path, passes: int = 5) -> dict[str, float]:
     texts = [text for case in cases for items in case["orders"].values() for text in items]
     got = {
         "whole": best(each(answer_line, lines)),
+        "read": best(each(json.loads, lines)),
         "run": best(each(run_case, cases)),
         "position": best(each(lambda case: position_from_data(case, ctx.game_map, ctx.rules),
                               cases)),
@@ -132,7 +133,6 @@ def split(source: Path, passes: int = 5) -> dict[str, float]:
                                 list(zip(positions, pairs, strict=True)))),
         "write": best(each(json_line, outs)),
     }
-    got["read"] = got["whole"] - got["run"] - got["write"]
     got["bookkeeping"] = got["run"] - got["position"] - got["orders"] - got["adjudicate"]
     return got
 
@@ -224,11 +224,12 @@ the order texts are known (mean µs per phase, best of 5 passes):
 
 
 SPLIT_ROWS = (
-    ("read", "reading the JSON line"),
+    ("read", "reading the JSON line (the json module)"),
     ("position", "reading the position (units, centres, dislodged units)"),
     ("orders", "looking up each order text (read once, then remembered)"),
     ("adjudicate", "validation, resolution, retreats to offer, next phase"),
-    ("bookkeeping", "the batch's own work: power names, results back, the output"),
+    ("bookkeeping", "the batch's own work: power names, results back, the output "
+                    "(the line without the steps above)"),
     ("write", "writing the output line (orjson)"),
     ("whole", "the whole line"),
 )
