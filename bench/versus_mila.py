@@ -114,14 +114,6 @@ def split(source: Path, passes: int = 5) -> dict[str, float]:
               for text in texts if isinstance(ctx.parse(text), tuple)] for case in cases]
     outs = [run_case(case) for case in cases]
 
-    def best(step: Any) -> float:
-        times = []
-        for _ in range(passes):
-            t0 = time.process_time()
-            step()
-            times.append(time.process_time() - t0)
-        return min(times) / len(lines)
-
     def each(step: Any, items: list[Any]) -> Any:
         def run() -> None:
             for item in items:  # nothing kept: a batch keeps no line either
@@ -129,17 +121,22 @@ def split(source: Path, passes: int = 5) -> dict[str, float]:
         return run
 
     texts = [text for case in cases for items in case["orders"].values() for text in items]
-    got = {
-        "whole": best(each(answer_line, lines)),
-        "read": best(each(json.loads, lines)),
-        "run": best(each(run_case, cases)),
-        "position": best(each(lambda case: position_from_data(case, ctx.game_map, ctx.rules),
-                              cases)),
-        "orders": best(each(ctx.parse, texts)),
-        "adjudicate": best(each(lambda job: adjudicate(job[0], job[1], ctx.game_map, ctx.rules),
-                                list(zip(positions, pairs, strict=True)))),
-        "write": best(each(json_line, outs)),
+    steps = {
+        "whole": each(answer_line, lines),
+        "read": each(json.loads, lines),
+        "run": each(run_case, cases),
+        "position": each(lambda case: position_from_data(case, ctx.game_map, ctx.rules), cases),
+        "orders": each(ctx.parse, texts),
+        "adjudicate": each(lambda job: adjudicate(job[0], job[1], ctx.game_map, ctx.rules),
+                           list(zip(positions, pairs, strict=True))),
+        "write": each(json_line, outs),
     }
+    got = {key: float("inf") for key in steps}
+    for _ in range(passes):  # the steps in turn, pass after pass: a slow spell hits them all
+        for key, step in steps.items():
+            t0 = time.process_time()
+            step()
+            got[key] = min(got[key], (time.process_time() - t0) / len(lines))
     got["bookkeeping"] = got["run"] - got["position"] - got["orders"] - got["adjudicate"]
     return got
 
@@ -221,8 +218,10 @@ phases.
 
 mobadj in one warm process: {_ms(f["in_process"])} CPU per phase (each line read, checked,
 adjudicated and written as JSON once, every order text read anew at its first line; best
-of 3 passes; the goal is 0.15 ms).  Where the time goes, each step timed alone in the same process once
-the order texts are known (mean µs per phase, best of 5 passes):
+of 3 passes; the goal is 0.15 ms).  Where the time goes, each step timed alone in the
+same process once the order texts are known (mean µs per phase, best of 5 passes taking
+the steps in turn).  This machine's speed drifts by 10-20 % between runs: so do these
+figures.
 
 {split_table(f["split"])}
 
