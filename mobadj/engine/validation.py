@@ -37,7 +37,6 @@ class MOrder:
         "dprov",
         "target",
         "convoy",
-        "via_convoy",
         "subway",
         "source",
         "invalid",
@@ -69,7 +68,7 @@ class MOrder:
         self.dprov = ""
         #: the province of the unit a support or a convoy is for ("" for others)
         self.target = ""
-        self.convoy = self.via_convoy = self.subway = self.defaulted = False
+        self.convoy = self.subway = self.defaulted = False
         self.invalid: StrEnum | None = None  # why the order is impossible (the unit holds)
         self.void: StrEnum | None = None  # why a support or convoy matches no order
         self.forced: StrEnum | None = None  # a decision the backup rule imposed
@@ -207,7 +206,6 @@ def _check(
         return
     if t is Move:
         mo.code = MOVE
-        mo.via_convoy = order.via_convoy
         mo.subway = order.via_subway
         dest = order.destination
         dprov = province_of(dest)
