@@ -473,18 +473,21 @@ def to_json(out: dict[str, Any]) -> str:
     return json_line(out)[:-1].decode("utf-8")
 
 
-_FAST_IDS = (str, int, bool, type(None))
-"""The ids orjson writes exactly as the json module does (it writes some floats otherwise:
-``1e-7`` for ``1e-07``); every other value of an output line is a str, a list or a dict."""
+_AS_JSON_WRITES = (str, int, bool, type(None))
+"""Types orjson writes exactly as the json module does (it writes some floats otherwise:
+``1e-7`` for ``1e-07``).  An output line echoes two values of its input, the id and, for a
+line that could not be adjudicated, the phase; all else in it is made here: texts, integers,
+lists and dicts."""
 
 
 def json_line(out: dict[str, Any]) -> bytes:
     """One output line as :func:`to_json` writes it, UTF-8 encoded, with its line break.
 
     orjson writes it (three times faster than the json module, the same bytes); what it
-    declines (a lone surrogate, an integer beyond 64 bits, an id it would write otherwise)
+    declines (a lone surrogate, an integer beyond 64 bits, an echoed value it would write
+    otherwise)
     goes to the json module and the careful writer behind it."""
-    if type(out.get("id")) in _FAST_IDS:
+    if type(out.get("id")) in _AS_JSON_WRITES and type(out.get("phase")) in _AS_JSON_WRITES:
         try:
             data = _orjson_dumps(out, option=OPT_APPEND_NEWLINE)
         except TypeError:

@@ -171,6 +171,13 @@ def test_output_lines_are_written_as_the_json_module_would(case_id) -> None:
     assert json_line(out) == _json_module_line(out)
 
 
+@pytest.mark.parametrize("phase", [1e-07, 2.5, 2**70, None, [1e-7], {"p": 1e300}], ids=repr)
+def test_an_unread_lines_echoed_phase_is_written_as_the_json_module_would(phase) -> None:
+    out = run_case({"id": "p", "phase": phase})
+    assert out["phase"] == phase and out["errors"]
+    assert json_line(out) == _json_module_line(out)
+
+
 def test_a_line_the_fast_writer_declines_is_still_written() -> None:
     """A lone surrogate: orjson refuses it, the careful writer replaces it by U+FFFD."""
     out = run_case({"id": "s", "phase": "S1901M", "units": {"France": ["A PAR"]},
