@@ -86,7 +86,10 @@ class _MapContext:
             try:
                 order = self.parser.parse_order(text, remember=False)
             except ValueError as exc:  # OrderError and friends are ValueErrors
-                got = exc.with_traceback(None)  # cached: must not keep frames alive
+                # cached: must not keep the parser's frames alive (nor those of the error
+                # it was raised from)
+                exc.__traceback__ = exc.__context__ = exc.__cause__ = None
+                got = exc
             else:
                 unit = getattr(order, "unit", None)
                 key = unit.province if isinstance(unit, Unit) and type(order) is not Build \

@@ -130,3 +130,16 @@ def test_run_case_accepts_non_objects() -> None:
     assert run_case([1, 2])["errors"] == ["each line must be a JSON object"]
     assert run_case({"id": 7, "phase": "S1901M", "units": {"FRANCE": "A PAR"}})["units"] == {
         "FRANCE": ["A PAR"]}
+
+
+def test_remembered_order_errors_keep_no_frames_alive() -> None:
+    """A batch remembers the error of each bad order text; it must not keep the parser's
+    frames alive through it (memory over a long batch), nor the error it was raised from."""
+    from mobadj.batch import map_context
+
+    ctx = map_context("standard")
+    for text in ["A PAR - XYZ", "A PAR S", "A PAR - BUR - MAR - - x", "F STP/XX - BOT"]:
+        error = ctx.parse(text)
+        assert isinstance(error, ValueError), (text, error)
+        assert error.__traceback__ is None and error.__context__ is None, text
+        assert error.__cause__ is None, text
