@@ -76,6 +76,7 @@ from mobadj.engine.position import (
     Dislodged,
     PhaseCalendar,
     Position,
+    UnitState,
     read_position,
     standard_initial_position,
 )
@@ -325,6 +326,14 @@ class Rules:
     def can_convoy(self, topology: Topology, location: str, kind: str) -> bool:
         """Only fleets in sea provinces convoy (DATC 6.A.7, coastal fleets cannot)."""
         return kind == "F" and location in topology.sea
+
+    def convoy_seas(self, topology: Topology, units: Mapping[str, UnitState]) -> list[str]:
+        """The provinces of ``units`` whose unit can convoy (:meth:`can_convoy` for each;
+        this rule's own test is read directly, without a call per unit)."""
+        if type(self).can_convoy is Rules.can_convoy:
+            sea = topology.sea
+            return [p for p, u in units.items() if u.kind == "F" and u.location in sea]
+        return [p for p, u in units.items() if self.can_convoy(topology, u.location, u.kind)]
 
     def convoyable(self, kind: str) -> bool:
         """Only armies are convoyed (DATC 6.A.7)."""

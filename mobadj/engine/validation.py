@@ -311,12 +311,7 @@ def _convoy_intent(
       convoy order by any power's fleet when the unit there moves the opposite way;
       "fallback", as 2023 but a convoy to an adjacent province falls back to the land route.
     """
-    if type(rules).can_convoy is Rules.can_convoy:  # fleets at sea, read without a call a unit
-        sea = topo.sea
-        seas = [p for p, u in units.items() if u.kind == "F" and u.location in sea]
-    else:
-        seas = [p for p, u in units.items() if rules.can_convoy(topo, u.location, u.kind)]
-    chains = SeaChains(topo, seas)
+    chains = SeaChains(topo, rules.convoy_seas(topo, units))
     bit = topo.bit
     cache: dict[tuple[str, str], int] = {}
 
