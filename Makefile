@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean setup screenshots secrecy
+.PHONY: demo test lint bench clean setup screenshots secrecy compiled pure test-compiled
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -20,10 +20,29 @@ demo: $(STAMP)
 	$(BIN)/mobadj adjudicate --map mobtown2 orders/mobtown2/position-1919-07-W1-M.yaml orders/mobtown2/opening.txt --picture build/mobtown-demo.svg
 	@echo "Mobtown II picture of the new position: build/mobtown-demo.svg"
 
-test: $(STAMP)
+# The suite runs twice: on the pure Python package, then (but for the card games, which use
+# none of it) with the compiled build's modules compiled; the tree is left pure.
+test: $(STAMP) pure
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -n 2 -q
+	MOBADJ_BUILD=pure $(BIN)/python -m pytest -n 2 -q
+	$(MAKE) --no-print-directory test-compiled
+
+test-compiled: compiled
+	MOBADJ_BUILD=compiled $(BIN)/python -m pytest -n 2 -q --ignore=tests/cards; \
+	  status=$$?; $(MAKE) --no-print-directory pure; exit $$status
+
+# The optional compiled build (setup.py, docs/performance.md): the modules listed under
+# [tool.mobadj] in pyproject.toml become C extensions, in place; `make pure` removes them.
+compiled: $(STAMP) pure
+	mkdir -p build
+	MOBADJ_COMPILE=1 $(BIN)/python setup.py --quiet build_ext --inplace >build/compile.log 2>&1 \
+	  || (cat build/compile.log; exit 1)
+	@echo "compiled: $$($(BIN)/mobadj --version)"
+
+pure:
+	find mobadj -name '*.so' -delete
+	rm -rf build/lib.* build/temp.* build/mypyc
 
 # The card games' secrecy tests at full size: 200 random games per game at the terminal
 # (as in make test) and by mail (make test plays 50); MAIL_GAMES=N to change it.
@@ -35,10 +54,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-# The batch is measured against the diplomacy package, installed only in its own virtualenv.
+# The batch is measured against the diplomacy package, installed only in its own virtualenv,
+# as pure Python and as the compiled build (made in a copy: the tree is left pure).
 # Start-up is measured as installed code runs, compiled once (even where
 # PYTHONDONTWRITEBYTECODE is set).
-bench: $(STAMP)
+bench: $(STAMP) pure
 	$(BIN)/python -m compileall -q mobadj
 	test -x $(ORACLE)/bin/python || ($(PY) -m venv $(ORACLE) && $(ORACLE)/bin/pip install --quiet diplomacy==1.1.2)
 	$(BIN)/python -m bench --oracle-python $(ORACLE)/bin/python
@@ -52,7 +72,7 @@ bench: $(STAMP)
 screenshots: $(STAMP)
 	MOBADJ_SCREENSHOTS=docs/img $(BIN)/python -m pytest -q tests/web/test_browser.py
 
-clean:
+clean: pure
 	rm -rf $(VENV) build *.egg-info
 
 # Cross-check against an independent adjudicator (docs/crosscheck.md); not part of `make test`.

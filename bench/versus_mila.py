@@ -13,11 +13,19 @@ Measured, each side in a fresh process over the whole file:
 - start-up: the time to the first output line for a one-line input (median of 7 runs);
 - per phase: (whole process - start-up) / phases, and mobadj's mean in one warm process
   (:func:`mobadj.batch.answer_line`, JSON in and out included).
+
+mobadj is measured twice: as checked out (pure Python; ``make bench`` removes any compiled
+modules first), then as the optional compiled build (setup.py), built by :func:`compiled_tree`
+in a copy of the package so that the working tree is left as it is.  Both must write the same
+bytes.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -46,28 +54,50 @@ def _mobadj(*args: str) -> list[str]:
     return [sys.executable, "-m", "mobadj", "batch", *args]
 
 
-def _whole(cmd: list[str], source: Path) -> tuple[float, float, int]:
-    """(wall seconds, CPU seconds, output lines) of ``cmd`` reading ``source`` on stdin."""
+def _compiled(*args: str) -> list[str]:
+    """``mobadj batch`` of the compiled tree (run with that tree as the working directory:
+    ``-m`` puts it first on the module path)."""
+    return [sys.executable, "-m", "mobadj", "batch", *args]
+
+
+def compiled_tree(dest: Path) -> Path:
+    """A copy of the package, maps and build files in ``dest``, compiled by setup.py
+    (``MOBADJ_COMPILE=1``) and to bytecode, as ``make compiled`` does in place."""
+    for name in ("pyproject.toml", "setup.py"):
+        shutil.copy2(ROOT / name, dest / name)
+    shutil.copytree(ROOT / "maps", dest / "maps")
+    shutil.copytree(ROOT / "mobadj", dest / "mobadj",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    env = {**os.environ, "MOBADJ_COMPILE": "1"}
+    subprocess.run([sys.executable, "setup.py", "--quiet", "build_ext", "--inplace"], cwd=dest,
+                   env=env, check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "mobadj"], cwd=dest, check=True)
+    return dest
+
+
+def _whole(cmd: list[str], source: Path, cwd: Path | None = None) -> tuple[float, float, bytes]:
+    """(wall seconds, CPU seconds, output) of ``cmd`` reading ``source`` on stdin."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with source.open("rb") as stdin:
         t0 = time.perf_counter()
-        out = subprocess.run(cmd, stdin=stdin, capture_output=True, check=True).stdout
+        out = subprocess.run(cmd, stdin=stdin, capture_output=True, check=True, cwd=cwd).stdout
         wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, out.count(b"\n")
+    return wall, cpu, out
 
 
-def _best(cmd: list[str], source: Path, runs: int = RUNS) -> tuple[float, float, int]:
-    return min((_whole(cmd, source) for _ in range(runs)), key=lambda run: run[0])
+def _best(cmd: list[str], source: Path, runs: int = RUNS,
+          cwd: Path | None = None) -> tuple[float, float, bytes]:
+    return min((_whole(cmd, source, cwd) for _ in range(runs)), key=lambda run: run[0])
 
 
-def first_result(cmd: list[str], line: bytes, runs: int = 7) -> float:
+def first_result(cmd: list[str], line: bytes, runs: int = 7, cwd: Path | None = None) -> float:
     """Median seconds from starting ``cmd`` to reading its answer to ``line``."""
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=cwd)
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write(line)
         proc.stdin.flush()
@@ -100,8 +130,6 @@ def split(source: Path, passes: int = 5) -> dict[str, float]:
     """Where a phase's time goes in one warm process (order texts already read): mean CPU
     seconds per phase of each step, the best of ``passes`` passes over the file, each step
     timed alone through the public functions the batch calls."""
-    import json
-
     from mobadj.batch import answer_line, json_line, map_context, run_case
     from mobadj.engine.pipeline import adjudicate
     from mobadj.engine.position import position_from_data
@@ -141,23 +169,50 @@ def split(source: Path, passes: int = 5) -> dict[str, float]:
     return got
 
 
+def _measure_in_process(source: Path) -> dict[str, Any]:
+    """The warm-process figures of the mobadj this process imports."""
+    from mobadj import build
+
+    return {"build": build(), "in_process": in_process(source), "split": split(source)}
+
+
 def bench_versus(oracle_python: str | None, phases: int = PHASES) -> dict[str, Any]:
-    """The figures of both sides (the package's are None without ``oracle_python``)."""
+    """The figures of both sides (the package's are None without ``oracle_python``); mobadj's
+    for the pure build (``""``) and the compiled one (keys prefixed ``compiled_``)."""
+    from mobadj import build
+
+    assert build() == "pure", "the pure figures need a pure tree: run make pure first"
     with tempfile.TemporaryDirectory() as tmp:
         source = write_phases(Path(tmp) / "phases.jsonl", SEED, phases)
         first = source.read_bytes().split(b"\n", 1)[0] + b"\n"
+        tree = Path(tmp) / "compiled"
+        tree.mkdir()
+        compiled_tree(tree)
         figures: dict[str, Any] = {"phases": phases}
-        for jobs in (1, 2):
-            wall, cpu, lines = _best(_mobadj("--jobs", str(jobs), "-"), source)
-            assert lines == phases, f"mobadj answered {lines} of {phases} lines"
-            figures[f"jobs{jobs}"] = (wall, cpu)
-            figures[f"start{jobs}"] = first_result(_mobadj("--jobs", str(jobs), "-"), first)
-        figures["in_process"] = in_process(source)
-        figures["split"] = split(source)
+        outputs = set()
+        for prefix, command, cwd in (("", _mobadj, None), ("compiled_", _compiled, tree)):
+            for jobs in (1, 2):
+                wall, cpu, out = _best(command("--jobs", str(jobs), "-"), source, cwd=cwd)
+                lines = out.count(b"\n")
+                assert lines == phases, f"mobadj answered {lines} of {phases} lines"
+                outputs.add(out)
+                figures[f"{prefix}jobs{jobs}"] = (wall, cpu)
+                figures[f"{prefix}start{jobs}"] = first_result(
+                    command("--jobs", str(jobs), "-"), first, cwd=cwd)
+        assert len(outputs) == 1, "the builds or job counts wrote different bytes"
+        figures.update(_measure_in_process(source))
+        measured = subprocess.run(
+            [sys.executable, "-m", "bench.versus_mila", "--in-process", str(source)],
+            cwd=tree, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True,
+            capture_output=True, text=True).stdout
+        got = json.loads(measured)
+        assert got.pop("build") == "compiled", "the compiled tree did not run compiled"
+        figures.update({f"compiled_{key}": value for key, value in got.items()})
         figures["mila"] = figures["mila_start"] = None
         if oracle_python:
             cmd = [oracle_python, str(DRIVER)]
-            wall, cpu, lines = _best(cmd, source, ORACLE_RUNS)
+            wall, cpu, out = _best(cmd, source, ORACLE_RUNS)
+            lines = out.count(b"\n")
             assert lines == phases, f"the diplomacy package answered {lines} of {phases}"
             figures["mila"] = (wall, cpu)
             figures["mila_start"] = first_result(cmd, first, runs=3)
@@ -181,26 +236,31 @@ def section(f: dict[str, Any]) -> str:
     n = f["phases"]
     rows = []
     mila, mila_start = f["mila"], f["mila_start"]
-    for jobs in (1, 2):
-        wall, cpu = f[f"jobs{jobs}"]
-        ratio = f"{mila[0] / wall:.1f}x" if mila else "not measured"
-        rows.append((f"`mobadj batch --jobs {jobs}`", _s(wall), _s(cpu), _ms0(f[f"start{jobs}"]),
-                     _ms((wall - f[f"start{jobs}"]) / n), ratio))
+    for prefix, build in (("", ""), ("compiled_", ", compiled build")):
+        for jobs in (1, 2):
+            wall, cpu = f[f"{prefix}jobs{jobs}"]
+            start = f[f"{prefix}start{jobs}"]
+            ratio = f"{mila[0] / wall:.1f}x" if mila else "not measured"
+            rows.append((f"`mobadj batch --jobs {jobs}`{build}", _s(wall), _s(cpu), _ms0(start),
+                         _ms((wall - start) / n), ratio))
     if mila:
         rows.append(("diplomacy 1.1.2, phase by phase", _s(mila[0]), _s(mila[1]),
                      _ms0(mila_start), _ms((mila[0] - mila_start) / n), "1x"))
     table = "\n".join(
         ["| run | whole process (wall) | CPU | first result | per phase | diplomacy / mobadj |",
          "|---|---|---|---|---|---|"] + ["| " + " | ".join(r) + " |" for r in rows])
-    ratio = mila[0] / f["jobs1"][0] if mila else None
-    if ratio:
-        wall, start = f["jobs1"][0], f["start1"]
-        need = (mila[0] / GOAL - start) / n
-        verdict = (f"With one job mobadj is **{ratio:.1f}x** faster than the package, whole "
-                   f"process (the goal is {GOAL}x: {_s(mila[0] / GOAL)} for these phases, "
-                   f"that is, after a start of {_ms0(start)}, "
-                   + (f"{_ms(need)} per phase; mobadj took {_ms((wall - start) / n)})."
-                      if need > 0 else "no time left for the phases)."))
+    if mila:
+        verdicts = []
+        for prefix, build in (("", "pure Python"), ("compiled_", "the compiled build")):
+            wall, start = f[f"{prefix}jobs1"][0], f[f"{prefix}start1"]
+            need = (mila[0] / GOAL - start) / n
+            verdicts.append(
+                f"{build}, **{mila[0] / wall:.1f}x** (after a start of {_ms0(start)}, "
+                + (f"{_ms(need)} per phase would reach it; it took {_ms((wall - start) / n)})"
+                   if need > 0 else "no time is left for the phases)"))
+        verdict = (f"With one job, whole process, mobadj is faster than the package by: "
+                   f"{'; '.join(verdicts)}.  The goal is {GOAL}x: {_s(mila[0] / GOAL)} for "
+                   "these phases.")
     else:
         verdict = "The package was not measured (run `make bench`, which installs it)."
     return f"""## Against the diplomacy package
@@ -210,22 +270,45 @@ def section(f: dict[str, Any]) -> str:
 `Game` from each JSON line and processes it) on the same {n:,} standard phases
 (`bench/phases.py`, seed {SEED}: the cross-checker's movement phases, the retreat phases
 they lead to, adjustments), each in a fresh process reading the file on standard input.
-Whole process: best of {RUNS} runs for mobadj, {ORACLE_RUNS} for the package; first result: median
-time from start to the answer of a one-line input; per phase: (whole - first result) /
-phases.
+mobadj runs as pure Python and as the optional compiled build ([below](#the-compiled-build));
+both write the same bytes with one job and with two.  Whole process: best of {RUNS} runs for
+mobadj, {ORACLE_RUNS} for the package; first result: median time from start to the answer of a
+one-line input; per phase: (whole - first result) / phases.
 
 {table}
 
-mobadj in one warm process: {_ms(f["in_process"])} CPU per phase (each line read, checked,
-adjudicated and written as JSON once, every order text read anew at its first line; best
-of 3 passes; the goal is 0.15 ms).  Where the time goes, each step timed alone in the
-same process once the order texts are known (mean µs per phase, best of 5 passes taking
-the steps in turn).  This machine's speed drifts by 10-20 % between runs: so do these
-figures.
+mobadj in one warm process, CPU per phase (each line read, checked, adjudicated and written
+as JSON once, every order text read anew at its first line; best of 3 passes; the goal is
+0.15 ms): **{_ms(f["in_process"])}** pure, **{_ms(f["compiled_in_process"])}** compiled.
+Where the time goes, each step timed alone in the same process once the order texts are
+known (mean µs per phase, best of 5 passes taking the steps in turn).  This machine's speed
+drifts by 10-20 % between runs: so do these figures.
 
-{split_table(f["split"])}
+{split_table(f["split"], f["compiled_split"])}
 
 {verdict}
+
+## The compiled build
+
+`make compiled` compiles the batch's hot path to C extensions with mypyc (part of mypy, a
+test dependency): `mobadj/batch.py`, the engine's validation, resolver, retreats,
+adjustments and pipeline, and the order records; the list is `[tool.mobadj] compiled` in
+pyproject.toml.  They are built in place, beside their sources, which Python then no longer
+runs; `make pure` removes them and `mobadj --version` says which build runs.  To install a
+compiled mobadj elsewhere: `pip install mypy`, then `MOBADJ_COMPILE=1 pip install
+--no-build-isolation .` in a checkout (gcc and the Python headers are needed).
+
+- The two builds answer the same: `make test` runs the suite with the pure package, then
+  again (all but the card games, which use none of these modules) with the compiled one, and
+  the figures above come from output that is byte-identical in both.
+- mypyc compiles by the annotations and checks them at run time, so each compiled module is
+  type-checked with `--strict`.
+- Not compiled, on purpose: the rules (`Rules` and its hooks, which a variant subclasses),
+  positions (a variant's `Position` subclass may keep more state), the order parser and the
+  maps.  A variant works the same on either build.
+- One difference shows only to code that patches mobadj: a compiled module calls its own
+  functions directly, so replacing `mobadj.batch.adjudicate` from outside changes nothing
+  there; a rules hook is the place to change behaviour.
 """
 
 
@@ -241,10 +324,11 @@ SPLIT_ROWS = (
 )
 
 
-def split_table(got: dict[str, float]) -> str:
-    """The per-step table of :func:`split`."""
-    rows = ["| step | µs per phase |", "|---|---|"]
-    rows += [f"| {what} | {got[key] * 1e6:.1f} |" for key, what in SPLIT_ROWS]
+def split_table(pure: dict[str, float], compiled: dict[str, float]) -> str:
+    """The per-step table of :func:`split`, both builds."""
+    rows = ["| step | pure, µs per phase | compiled, µs per phase |", "|---|---|---|"]
+    rows += [f"| {what} | {pure[key] * 1e6:.1f} | {compiled[key] * 1e6:.1f} |"
+             for key, what in SPLIT_ROWS]
     return "\n".join(rows)
 
 
@@ -254,7 +338,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--oracle-python", help="python of a virtualenv with diplomacy==1.1.2")
     ap.add_argument("--phases", type=int, default=PHASES)
+    ap.add_argument("--in-process", type=Path, metavar="PHASES",
+                    help="print only the warm-process figures of this file, as JSON")
     args = ap.parse_args()
+    if args.in_process:
+        print(json.dumps(_measure_in_process(args.in_process)))
+        return
     print(section(bench_versus(args.oracle_python, args.phases)))
 
 

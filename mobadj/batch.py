@@ -40,7 +40,7 @@ import math
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from orjson import OPT_APPEND_NEWLINE
 from orjson import dumps as _orjson_dumps
@@ -234,12 +234,12 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
                 got = ctx.parse(text)
             if type(got) is tuple:
                 pairs.append((pid, got[0]))
-                key = got[1]
-                if key is not None:
-                    if key in ordered:
+                where = got[1]  # the province of the ordered unit
+                if where is not None:
+                    if where in ordered:
                         twice = True
                     else:
-                        ordered.add(key)
+                        ordered.add(where)
             else:
                 bad[len(texts)] = str(got)
                 errors.append(f"{shown}: {text!r}: {got}")
@@ -348,11 +348,11 @@ def _last_order_wins(pairs: list[tuple[str, Any]], texts: list[tuple[str, str]],
     return [pair for j, pair in enumerate(pairs) if j not in dropped]
 
 
-class Unreadable:
-    """An input line that is not read (too long); ``why`` says so."""
+class Unreadable(NamedTuple):
+    """An input line that is not read (too long); ``why`` says so.  (A named tuple: it is
+    sent to the worker processes of ``--jobs N``, and it pickles in the compiled build too.)"""
 
-    def __init__(self, why: str) -> None:
-        self.why = why
+    why: str
 
 
 def _finite(text: str) -> float:
@@ -531,10 +531,19 @@ def _writer(sink: IO[Any]) -> tuple[Callable[[bytes], Any], Callable[[], Any]]:
     if isinstance(sink, io.TextIOBase):
         buffer = getattr(sink, "buffer", None)
         if buffer is None:
-            return (lambda data: sink.write(data.decode("utf-8"))), sink.flush
+            text_sink = sink
+
+            def write_text(data: bytes) -> Any:
+                return text_sink.write(data.decode("utf-8"))
+
+            return write_text, sink.flush
         sink.flush()
         return buffer.write, buffer.flush
-    return sink.write, getattr(sink, "flush", lambda: None)
+    return sink.write, getattr(sink, "flush", _no_flush)
+
+
+def _no_flush() -> None:
+    """The flush of a sink that has none."""
 
 
 def cores() -> int:

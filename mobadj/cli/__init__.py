@@ -71,7 +71,18 @@ class LazyGroup(click.Group):
         return super().get_command(ctx, cmd_name)
 
 
+def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from mobadj import build
+
+    click.echo(f"mobadj, version {__version__} ({build()} build)")
+    ctx.exit()
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="mobadj")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=_show_version,
+              help="Show the version and the build (pure or compiled), then exit.")
 def main() -> None:
     """mobadj: adjudicate Diplomacy and Mobtown II, run an email judge, play card games."""

@@ -16,8 +16,7 @@ from pathlib import Path
 
 import pytest
 
-import mobadj.batch as batch_module
-from mobadj.batch import MAX_LINE_BYTES, run_batch
+from mobadj.batch import MAX_LINE_BYTES, map_context, run_batch
 from mobadj.batch_jobs import (
     CHUNK_BYTES,
     CHUNK_LINES,
@@ -144,14 +143,17 @@ def test_a_line_that_kills_its_worker_is_answered_and_no_other_line_is_lost(monk
     killers = {3, 290, 291, 512}
     for i in killers:
         lines[i] = json.dumps({"id": "kill", "phase": "S1901M"}).encode()
-    run = batch_module._run
+    rules_class = type(map_context("standard").rules)
+    read = rules_class.position_from_data
 
-    def deadly(case):
+    def deadly(self, case, game_map):
         if case.get("id") == "kill":
             os.kill(os.getpid(), signal.SIGKILL)
-        return run(case)
+        return read(self, case, game_map)
 
-    monkeypatch.setattr(batch_module, "_run", deadly)  # workers are forked: they inherit it
+    # planted in the rules' hook (the pure and the compiled batch call it); workers are
+    # forked: they inherit it
+    monkeypatch.setattr(rules_class, "position_from_data", deadly)
     sink = io.BytesIO()
     assert run_batch(io.BytesIO(b"\n".join(lines) + b"\n"), sink, jobs=2) == 600
     got = sink.getvalue().split(b"\n")

@@ -10,7 +10,15 @@ import sys
 
 import pytest
 
-from mobadj.batch import KEYS, MAX_LINE_BYTES, json_line, run_batch, run_case, to_json
+from mobadj.batch import (
+    KEYS,
+    MAX_LINE_BYTES,
+    json_line,
+    map_context,
+    run_batch,
+    run_case,
+    to_json,
+)
 
 GOOD = {"id": "good", "phase": "S1901M", "units": {"France": ["A PAR"]},
         "orders": {"France": ["A PAR - BUR"]}}
@@ -106,12 +114,11 @@ def test_a_convoyed_attacker_may_come_from_afar() -> None:
 def test_any_exception_inside_is_answered_by_its_type(monkeypatch, caplog) -> None:
     """The last resort: whatever goes wrong in one line is that line's error, and the log
     has its traceback."""
-    import mobadj.batch as batch_module
-
     def broken(*_args, **_kwargs):
         raise RecursionError("maximum recursion depth exceeded")
 
-    monkeypatch.setattr(batch_module, "adjudicate", broken)
+    # planted in the rules' hook, which the batch calls in the pure and the compiled build
+    monkeypatch.setattr(type(map_context("standard").rules), "position_from_data", broken)
     out = run_case(GOOD)
     assert out["errors"] == ["internal error: RecursionError: maximum recursion depth exceeded"]
     assert out["id"] == "good" and out["next_phase"] is None
