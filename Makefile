@@ -42,7 +42,7 @@ compiled: $(STAMP) pure
 
 pure:
 	find mobadj -name '*.so' -delete
-	rm -rf build/lib.* build/temp.* build/mypyc
+	rm -rf build/lib build/lib.* build/temp.* build/bdist.* build/mypyc
 
 # The card games' secrecy tests at full size: 200 random games per game at the terminal
 # (as in make test) and by mail (make test plays 50); MAIL_GAMES=N to change it.

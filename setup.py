@@ -1,18 +1,21 @@
-"""The optional compiled build: with ``MOBADJ_COMPILE=1`` the modules listed under
-``[tool.mobadj] compiled`` in pyproject.toml are compiled to C extensions with mypyc.
+"""What pyproject.toml cannot say: the packages with the maps, and the optional compiled build.
 
-Everything else is in pyproject.toml; without the variable this file adds nothing and mobadj
-is pure Python.  ``make compiled`` builds in place (the sources stay beside the extensions,
-which Python then prefers); ``MOBADJ_COMPILE=1 pip install --no-build-isolation .``, with mypy
-installed, builds and installs a compiled mobadj.  Both builds behave the same: ``make test``
-runs the suite in each (docs/performance.md, "The compiled build").
+- The packages are ``mobadj`` and its folders (data folders included), and ``mobadj.maps``,
+  which is the checkout's top-level ``maps/`` folder: an installed mobadj carries its maps.
+- The compiled build: with ``MOBADJ_COMPILE=1`` the modules listed under
+  ``[tool.mobadj] compiled`` in pyproject.toml are compiled to C extensions with mypyc;
+  without it mobadj is pure Python.  ``make compiled`` builds in place (the sources stay
+  beside the extensions, which Python then prefers); ``MOBADJ_COMPILE=1 pip install
+  --no-build-isolation --no-deps --force-reinstall .``, after ``pip install mypy .``,
+  builds and installs a compiled mobadj.  Both builds behave the same: ``make test`` runs
+  the suite in each (docs/performance.md, "The compiled build").
 """
 
 import os
 import tomllib
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import find_namespace_packages, setup
 
 ext_modules = []
 if os.environ.get("MOBADJ_COMPILE") == "1":
@@ -28,4 +31,8 @@ if os.environ.get("MOBADJ_COMPILE") == "1":
         target_dir="build/mypyc",  # the C it writes (make pure removes it)
     )
 
-setup(ext_modules=ext_modules)
+setup(
+    packages=[*find_namespace_packages(include=["mobadj", "mobadj.*"]), "mobadj.maps"],
+    package_dir={"mobadj.maps": "maps"},
+    ext_modules=ext_modules,
+)

@@ -295,8 +295,9 @@ test dependency): `mobadj/batch.py`, the engine's validation, resolver, retreats
 adjustments and pipeline, and the order records; the list is `[tool.mobadj] compiled` in
 pyproject.toml.  They are built in place, beside their sources, which Python then no longer
 runs; `make pure` removes them and `mobadj --version` says which build runs.  To install a
-compiled mobadj elsewhere: `pip install mypy`, then `MOBADJ_COMPILE=1 pip install
---no-build-isolation .` in a checkout (gcc and the Python headers are needed).
+compiled mobadj into a virtualenv, from a checkout: `pip install mypy .` (mobadj and what it
+needs), then `MOBADJ_COMPILE=1 pip install --no-build-isolation --no-deps --force-reinstall
+.` (gcc and the Python headers are needed).
 
 - The two builds answer the same: `make test` runs the suite with the pure package, then
   again (all but the card games, which use none of these modules) with the compiled one, and

@@ -55,3 +55,29 @@ def test_the_version_says_which_build() -> None:
     proc = subprocess.run([sys.executable, "-m", "mobadj", "--version"], cwd=ROOT,
                           capture_output=True, text=True, timeout=60, check=True)
     assert proc.stdout == f"mobadj, version {mobadj.__version__} ({mobadj.build()} build)\n"
+
+
+def test_an_installed_mobadj_carries_its_maps(tmp_path: Path) -> None:
+    """The package as a wheel holds it (setup.py's build of the Python files and their
+    data): the maps and layouts come along, and it finds them without the checkout."""
+    lib = tmp_path / "lib"
+    subprocess.run([sys.executable, "setup.py", "--quiet", "build_py", "--build-lib", str(lib)],
+                   cwd=ROOT, check=True, capture_output=True, timeout=120)
+    assert sorted(p.name for p in (lib / "mobadj" / "maps").iterdir()) == [
+        "mobtown2.layout.yaml", "mobtown2.yaml", "standard.layout.yaml", "standard.yaml"]
+    probe = (
+        "import mobadj, mobadj.board.loader as loader\n"
+        "from mobadj.board import load_map\n"
+        "from mobadj.render.layout import load_layout\n"
+        "print(mobadj.__file__, loader.MAPS_DIR, sep='\\n')\n"
+        "for name in ('standard', 'mobtown2'):\n"
+        "    print(name, len(load_map(name).provinces), type(load_layout(name)).__name__)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(lib), "MOBADJ_MAPS": ""}
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    where, maps, standard, mobtown = proc.stdout.splitlines()
+    assert where == str(lib / "mobadj" / "__init__.py")
+    assert maps == str(lib / "mobadj" / "maps")
+    assert standard == "standard 75 Layout" and mobtown.startswith("mobtown2 ")

@@ -21,8 +21,10 @@ from mobadj.board.yamlines import LDict, LList, LStr, YamlError, as_bool, load_l
 
 TERRAINS = ("land", "coast", "sea", "water", "impassable", "gaol")
 VIAS = ("plain", "highway", "junction", "subway", "diagonal")
-#: the maps that come with mobadj
-MAPS_DIR = Path(__file__).resolve().parents[2] / "maps"
+_PACKAGE = Path(__file__).resolve().parents[1]
+#: the maps that come with mobadj: the checkout's maps/ folder, which an installed mobadj
+#: carries inside the package (setup.py)
+MAPS_DIR = _PACKAGE / "maps" if (_PACKAGE / "maps").is_dir() else _PACKAGE.parent / "maps"
 
 _CACHE: dict[str, GameMap] = {}
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import yaml
 
-MAPS_DIR = Path(__file__).resolve().parents[2] / "maps"
+from mobadj.board import map_dirs
 
 Point = tuple[float, float]
 
@@ -158,10 +158,14 @@ def parse_layout(data: dict, source: str = "<layout>") -> Layout:
 
 
 def load_layout(name_or_path: str | Path) -> Layout:
-    """Load ``maps/<name>.layout.yaml`` (by map name) or a layout file path."""
+    """Load ``<name>.layout.yaml`` (by map name: beside the map file, where map names are
+    looked up) or a layout file path."""
     path = Path(name_or_path)
     if not path.suffix:
-        path = MAPS_DIR / f"{name_or_path}.layout.yaml"
+        folders = map_dirs()
+        path = next((folder / f"{name_or_path}.layout.yaml" for folder in folders
+                     if (folder / f"{name_or_path}.layout.yaml").exists()),
+                    folders[-1] / f"{name_or_path}.layout.yaml")
     if not path.exists():
         raise LayoutError(f"no layout file {path}: the map cannot be drawn without one")
     with path.open(encoding="utf-8") as fh:
