@@ -294,7 +294,8 @@ drifts by 10-20 % between runs: so do these figures.
 test dependency): `mobadj/batch.py`, the engine's validation, resolver, retreats,
 adjustments and pipeline, and the order records; the list is `[tool.mobadj] compiled` in
 pyproject.toml.  They are built in place, beside their sources, which Python then no longer
-runs; `make pure` removes them and `mobadj --version` says which build runs.  To install a
+runs, even after the sources are edited: run `make compiled` again then (`make test` always
+does).  `make pure` removes them and `mobadj --version` says which build runs.  To install a
 compiled mobadj into a virtualenv, from a checkout: `pip install mypy .` (mobadj and what it
 needs), then `MOBADJ_COMPILE=1 pip install --no-build-isolation --no-deps --force-reinstall
 .` (gcc and the Python headers are needed).
