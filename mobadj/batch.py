@@ -531,10 +531,8 @@ def _writer(sink: IO[Any]) -> tuple[Callable[[bytes], Any], Callable[[], Any]]:
     if isinstance(sink, io.TextIOBase):
         buffer = getattr(sink, "buffer", None)
         if buffer is None:
-            text_sink = sink
-
             def write_text(data: bytes) -> Any:
-                return text_sink.write(data.decode("utf-8"))
+                return sink.write(data.decode("utf-8"))
 
             return write_text, sink.flush
         sink.flush()

@@ -162,10 +162,8 @@ def load_layout(name_or_path: str | Path) -> Layout:
     looked up) or a layout file path."""
     path = Path(name_or_path)
     if not path.suffix:
-        folders = map_dirs()
-        path = next((folder / f"{name_or_path}.layout.yaml" for folder in folders
-                     if (folder / f"{name_or_path}.layout.yaml").exists()),
-                    folders[-1] / f"{name_or_path}.layout.yaml")
+        candidates = [folder / f"{name_or_path}.layout.yaml" for folder in map_dirs()]
+        path = next((c for c in candidates if c.exists()), candidates[-1])
     if not path.exists():
         raise LayoutError(f"no layout file {path}: the map cannot be drawn without one")
     with path.open(encoding="utf-8") as fh:
