@@ -40,7 +40,8 @@ import math
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import IO, Any, NamedTuple
+from json.scanner import make_scanner
+from typing import IO, Any, NamedTuple, cast
 
 from orjson import OPT_APPEND_NEWLINE
 from orjson import dumps as _orjson_dumps
@@ -366,8 +367,12 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-_DECODE = json.JSONDecoder(parse_float=_finite, parse_constant=_no_constant).decode
+_DECODER = json.JSONDecoder(parse_float=_finite, parse_constant=_no_constant)
+_DECODE = _DECODER.decode
 """json.loads with these hooks would make a decoder for every line."""
+_SCAN = make_scanner(cast(Any, _DECODER))
+"""The decoder's scanner (C, with the decoder's hooks): a line that is one JSON value from its
+first character is read by it alone, without the decoder's whitespace searches around it."""
 
 
 def _case(line: str | bytes | Unreadable) -> Any:
@@ -381,6 +386,13 @@ def _case(line: str | bytes | Unreadable) -> Any:
             raise ValueError(f"not UTF-8 (byte {exc.start + 1} of the line)") from None
     if line.startswith("\ufeff"):
         line = line[1:]
+    try:
+        value, end = _SCAN(line, 0)
+    except (StopIteration, ValueError, RecursionError):
+        pass  # the decoder below says why
+    else:
+        if end == len(line) or not line[end:].strip(" \t\n\r"):  # JSON's whitespace
+            return value
     try:
         return _DECODE(line)
     except RecursionError:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from mobadj.board.findings import Finding, MapFileError
 from mobadj.board.loader import load_map, map_dirs, map_names, map_path
+from mobadj.board.locations import province_of
 from mobadj.board.model import (
     AmbiguousNameError,
     GameMap,
@@ -19,7 +20,6 @@ from mobadj.board.model import (
     UnknownCoastError,
     UnknownNameError,
     fold,
-    province_of,
 )
 
 if TYPE_CHECKING:

@@ -28,7 +28,8 @@ from typing import Any
 
 import networkx as nx
 
-from mobadj.board.model import GameMap, province_of
+from mobadj.board.locations import province_of
+from mobadj.board.model import GameMap
 
 BLOCKING_TERRAIN = ("gaol", "impassable")
 """Spaces a route may end in but never pass through."""

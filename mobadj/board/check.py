@@ -16,7 +16,8 @@ import networkx as nx
 
 from mobadj.board.findings import Finding, cause_first
 from mobadj.board.loader import read_map
-from mobadj.board.model import GameMap, province_of
+from mobadj.board.locations import province_of
+from mobadj.board.model import GameMap
 
 NOT_REACHABLE_BY_DESIGN = ("impassable", "gaol")
 """Terrains that need not be connected to the rest of the board."""

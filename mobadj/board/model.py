@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from mobadj.board.locations import province_of
+
 if TYPE_CHECKING:
     import networkx as nx
 
@@ -46,18 +48,6 @@ _COAST_SUFFIX = re.compile(
 def fold(text: str) -> str:
     """The case- and punctuation-blind key of a name: ``"St. Petersburg"`` -> ``"stpetersburg"``."""
     return "".join(ch for ch in text.lower() if ch.isalnum())
-
-
-_PROVINCE: dict[str, str] = {}
-
-
-def province_of(location: str) -> str:
-    """The province part of a location id (``"STP/NC"`` -> ``"STP"``); memoised, because
-    locations are few and the resolver asks often."""
-    got = _PROVINCE.get(location)
-    if got is None:
-        got = _PROVINCE[location] = location.split("/", 1)[0]
-    return got
 
 
 class UnknownNameError(LookupError):

@@ -31,10 +31,10 @@ from mobadj.engine.position import (
     Position,
     PositionError,
     UnitState,
-    as_list,
     initial_position,
     position_from_data,
 )
+from mobadj.engine.reading import as_list
 from mobadj.engine.report import (
     center_changes_section,
     destroyed_data,

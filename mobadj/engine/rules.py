@@ -77,9 +77,9 @@ from mobadj.engine.position import (
     PhaseCalendar,
     Position,
     UnitState,
-    read_position,
     standard_initial_position,
 )
+from mobadj.engine.reading import read_position
 from mobadj.engine.results import Reason
 
 if TYPE_CHECKING:
