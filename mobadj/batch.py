@@ -35,7 +35,6 @@ import dataclasses
 import gc
 import io
 import json
-import logging
 import math
 import os
 import sys
@@ -53,8 +52,6 @@ from mobadj.engine.results import Outcome
 from mobadj.engine.rules import coerce_options
 from mobadj.engine.variants import UnknownVariantError, load_variant
 from mobadj.orders.model import Build, Unit
-
-log = logging.getLogger("mobadj.batch")
 
 KEYS = ("id", "phase", "next_phase", "orders", "units", "dislodged", "centers", "errors")
 CACHE_SIZE = 100_000
@@ -187,7 +184,10 @@ def run_case(case: Any) -> dict[str, Any]:
     except (PositionError, UnknownVariantError, FileNotFoundError) as exc:
         return empty_output(case_id, phase_text, [str(exc)])
     except Exception as exc:  # a bug must never stop the batch: the line says so, the log has it
-        log.exception("internal error on the line with id %r", case_id)
+        import logging  # only now: a batch starts without it
+
+        logging.getLogger("mobadj.batch").exception("internal error on the line with id %r",
+                                                    case_id)
         return empty_output(case_id, phase_text, [f"internal error: {type(exc).__name__}: {exc}"])
 
 

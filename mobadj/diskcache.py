@@ -18,7 +18,6 @@ read; one that cannot be written is simply not used.
 from __future__ import annotations
 
 import hashlib
-import logging
 import os
 import pickle
 import stat
@@ -26,11 +25,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
-log = logging.getLogger("mobadj.cache")
-
 MAGIC = b"mobadj-cache 1\n"
 KEEP = 32
 """Entries kept of each kind (older ones are deleted when a new one is written)."""
+
+
+def note(message: str, *args: object) -> None:
+    """Log (``mobadj.cache``, level INFO) why an entry was not used; logging is imported
+    only then, so that a start does without it."""
+    import logging
+
+    logging.getLogger("mobadj.cache").info(message, *args)
 
 
 def cache_directory(env_name: str, *default: str) -> Path | None:
@@ -120,7 +125,7 @@ def load(kind: str, key: str) -> Any:
     try:
         return pickle.loads(payload)
     except Exception as exc:  # written by other code: built again
-        log.info("cache entry %s/%s not read (%s): built again", kind, key[:12], exc)
+        note("cache entry %s/%s not read (%s): built again", kind, key[:12], exc)
         return None
 
 
@@ -132,7 +137,7 @@ def store(kind: str, key: str, value: Any) -> None:
     try:
         payload = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
     except Exception as exc:  # not picklable: nothing is kept
-        log.info("cache entry %s/%s not kept: %s", kind, key[:12], exc)
+        note("cache entry %s/%s not kept: %s", kind, key[:12], exc)
         return
     blob = b"%s%s\n%s\n%s" % (MAGIC, key.encode(), hashlib.sha256(payload).hexdigest().encode(),
                               payload)

@@ -34,6 +34,11 @@ class Unit:
     def province(self) -> str:
         return province_of(self.location)
 
+    def __hash__(self) -> int:
+        # written out (the dataclass would make the same): the compiled build then hashes
+        # units, keys of the parser's caches, without a Python call
+        return hash((self.kind, self.location))
+
     def __str__(self) -> str:
         if self.kind == UNKNOWN_KIND:
             return self.location

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import difflib
 import io
-import logging
 import re
 import weakref
 from collections.abc import Callable, Iterable, Sequence
@@ -796,11 +795,11 @@ def _hyphen_fixer(game_map: GameMap) -> Callable[[str], str] | None:
     pattern = re.compile(
         r"(?<![\w\u2011])(" + "|".join(re.escape(p) for p in sorted(parts, key=len, reverse=True))
         + r")(?![\w\u2011])", re.IGNORECASE)
-    heads = tuple({p.split("-", 1)[0].lower() + "-" for p in parts})
+    heads = re.compile("|".join(sorted({re.escape(p.split("-", 1)[0]) + "-" for p in parts})),
+                       re.IGNORECASE)
 
     def fix(text: str) -> str:
-        low = text.lower()
-        if not any(head in low for head in heads):  # cheap test first: most lines have none
+        if heads.search(text) is None:  # cheap test first: most lines have none
             return text
         return pattern.sub(lambda m: m.group(1).replace("-", "\u2011"), text)
 
@@ -829,8 +828,7 @@ def _build_lark(grammar: str, builder: OrderBuilder) -> Lark:
             return loaded._load(io.BytesIO(saved), transformer=transformer,
                                 propagate_positions=False)
         except Exception as exc:  # tables this Lark cannot read (another version): built below
-            logging.getLogger("mobadj.cache").info("grammar tables not read (%s): built again",
-                                                   exc)
+            diskcache.note("grammar tables not read (%s): built again", exc)
     built = Lark(grammar, transformer=transformer, **_LARK_OPTIONS)
     tables = io.BytesIO()
     built.save(tables, exclude_options=("transformer", "postlex", "lexer_callbacks"))

@@ -59,6 +59,25 @@ def test_a_line_that_cannot_be_read(line, error) -> None:
     assert answer["next_phase"] is None
 
 
+@pytest.mark.parametrize("line", [
+    b"  " + GOOD_LINE, GOOD_LINE + b" \t\r", b"\t" + GOOD_LINE + b"\r", b"\xef\xbb\xbf" + GOOD_LINE,
+], ids=["leading blanks", "trailing blanks", "CRLF", "BOM"])
+def test_json_whitespace_around_a_line_is_no_error(line) -> None:
+    [answer] = batch(line)
+    assert answer["id"] == "good" and answer["errors"] == [], answer
+
+
+@pytest.mark.parametrize(("line", "error"), [
+    (GOOD_LINE + b" x", f"line 1: not JSON: Extra data: line 1 column {len(GOOD_LINE) + 2}"),
+    (GOOD_LINE + b"\x0b", f"line 1: not JSON: Extra data: line 1 column {len(GOOD_LINE) + 1}"),
+    (b"1 2", "line 1: not JSON: Extra data: line 1 column 3"),
+    (b'"id"', "each line must be a JSON object"),
+])
+def test_anything_after_the_value_is_an_error(line, error) -> None:
+    [answer] = batch(line)
+    assert answer["errors"][0].startswith(error), answer
+
+
 def test_good_lines_before_a_bad_byte_are_kept() -> None:
     """The reader decodes line by line: nothing before a bad byte is lost."""
     source = io.BytesIO(GOOD_LINE + b"\n" + GOOD_LINE + b"\n\xff\n" + GOOD_LINE + b"\n")
