@@ -1,6 +1,6 @@
 """A batch starts fast: commands are imported when used, maps and the grammar's tables come
-from the disk cache (mobadj/diskcache.py), networkx and YAML stay unloaded.  The cache can
-only make a start faster: a stale, damaged or unsafe entry is never used."""
+from the disk cache (mobadj/diskcache.py), networkx, YAML and logging stay unloaded.  The
+cache can only make a start faster: a stale, damaged or unsafe entry is never used."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ except SystemExit:
     pass
 heavy = ("networkx", "yaml", "mobadj.judge", "mobadj.cards", "mobadj.render", "mobadj.web",
          "multiprocessing", "concurrent.futures", "mobadj.batch_jobs", "mobadj.orders.files",
-         "mobadj.orders.mailtext", "mobadj.engine.scenarios", "lark")
+         "mobadj.orders.mailtext", "mobadj.engine.scenarios", "lark", "logging")
 print(" ".join(m for m in heavy if m in sys.modules), file=sys.stderr)
 """
 
