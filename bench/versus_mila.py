@@ -292,7 +292,8 @@ drifts by 10-20 % between runs: so do these figures.
 
 `make compiled` compiles the batch's hot path to C extensions with mypyc (part of mypy, a
 test dependency): `mobadj/batch.py`, the engine's validation, resolver, retreats,
-adjustments and pipeline, and the order records; the list is `[tool.mobadj] compiled` in
+adjustments and pipeline, the reading of positions, the order records, the order parser's
+fast path for everyday orders and `province_of`; the list is `[tool.mobadj] compiled` in
 pyproject.toml.  They are built in place, beside their sources, which Python then no longer
 runs, even after the sources are edited: run `make compiled` again then (`make test` always
 does).  `make pure` removes them and `mobadj --version` says which build runs.  To install a
@@ -306,7 +307,8 @@ needs), then `MOBADJ_COMPILE=1 pip install --no-build-isolation --no-deps --forc
 - mypyc compiles by the annotations and checks them at run time, so each compiled module is
   type-checked with `--strict`.
 - Not compiled, on purpose: the rules (`Rules` and its hooks, which a variant subclasses),
-  positions (a variant's `Position` subclass may keep more state), the order parser and the
+  positions (a variant's `Position` subclass may keep more state; what reads them from
+  their text form is compiled, in `mobadj/engine/reading.py`), the order grammar and the
   maps.  A variant works the same on either build.
 - One difference shows only to code that patches mobadj: a compiled module calls its own
   functions directly, so replacing `mobadj.batch.adjudicate` from outside changes nothing
