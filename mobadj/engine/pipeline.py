@@ -87,12 +87,9 @@ class PhaseResult:
         ]
 
 
-_PAIR = {tuple}
-
-
 def normalise_orders(orders: Iterable[Any]) -> list[OrderInput]:
     """Accept ``(power, order)`` pairs or parser ``ParsedOrder``s (``.power``, ``.order``)."""
-    if isinstance(orders, list) and set(map(type, orders)) <= _PAIR:  # pairs already
+    if type(orders) is list and all(type(item) is tuple for item in orders):  # pairs already
         return orders
     out: list[OrderInput] = []
     for item in orders:
