@@ -173,12 +173,15 @@ def _answer_within(proc: subprocess.Popen, seconds: float) -> dict:
     return json.loads(proc.stdout.readline())
 
 
-def test_two_jobs_answer_a_pipe_line_by_line_in_input_order() -> None:
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_pipe_fed_line_by_line_is_answered_line_by_line_in_input_order(jobs: str) -> None:
     """Streaming: each line fed through a pipe is answered while the input is still open,
-    the answers in input order."""
+    the answers in input order (one job holds answers back only while more input is
+    ready)."""
     lines = [line for line in sample(13, 40) if line.startswith("{")]
-    proc = subprocess.Popen([sys.executable, "-m", "mobadj", "batch", "--jobs", "2", "-"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # output buffered
+    proc = subprocess.Popen([sys.executable, "-m", "mobadj", "batch", "--jobs", jobs, "-"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
     try:
         for line in lines[:6]:
             proc.stdin.write(line.encode() + b"\n")
