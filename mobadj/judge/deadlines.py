@@ -58,6 +58,9 @@ class Action(StrEnum):
 
 @dataclass(frozen=True)
 class Decision:
+    """What to do about a deadline now: the action, the powers still missing, and the
+    seconds to wait."""
+
     action: Action
     missing: tuple[str, ...] = ()
     seconds: float = 0.0

@@ -217,6 +217,9 @@ class Game:
 
 @dataclass
 class Player:
+    """A seat of a game as the store keeps it: power, address, password hash, status and
+    missed turns."""
+
     game: str
     power: str
     email: str

@@ -47,6 +47,8 @@ class Unit:
 
 @dataclass(frozen=True, slots=True)
 class Hold:
+    """The unit stays where it is (``A PAR H``)."""
+
     unit: Unit
 
     def __str__(self) -> str:
@@ -74,6 +76,8 @@ class Move:
 
 @dataclass(frozen=True, slots=True)
 class SupportHold:
+    """Support of ``supported`` where it stands (``A PAR S A BUR``)."""
+
     unit: Unit
     supported: Unit
 
@@ -97,6 +101,8 @@ class SupportMove:
 
 @dataclass(frozen=True, slots=True)
 class Convoy:
+    """A fleet carrying ``convoyed`` to ``destination`` (``F NTH C A LON - NWY``)."""
+
     unit: Unit
     convoyed: Unit
     destination: str
@@ -120,6 +126,8 @@ class Retreat:
 
 @dataclass(frozen=True, slots=True)
 class Disband:
+    """A dislodged unit leaves the board (``A PAR D``); a removal in an adjustment phase."""
+
     unit: Unit
 
     def __str__(self) -> str:
@@ -128,6 +136,8 @@ class Disband:
 
 @dataclass(frozen=True, slots=True)
 class Build:
+    """A new unit in a home supply centre (``Build A PAR``)."""
+
     unit: Unit
 
     def __str__(self) -> str:
@@ -136,6 +146,8 @@ class Build:
 
 @dataclass(frozen=True, slots=True)
 class Remove:
+    """A unit taken off in an adjustment phase (``Remove F KIE``)."""
+
     unit: Unit
 
     def __str__(self) -> str:
@@ -144,6 +156,8 @@ class Remove:
 
 @dataclass(frozen=True, slots=True)
 class Waive:
+    """A build given up (``Waive``)."""
+
     def __str__(self) -> str:
         return "Waive"
 

@@ -195,11 +195,13 @@ class Action:
 
 @dataclass(frozen=True, slots=True)
 class HoldAction(Action):
-    pass
+    """``H``: the subject holds."""
 
 
 @dataclass(frozen=True, slots=True)
 class MoveAction(Action):
+    """``- DEST``, maybe by convoy or (Mobtown) by subway."""
+
     destination: str
     via_convoy: bool = False
     via_subway: bool = False
@@ -207,11 +209,15 @@ class MoveAction(Action):
 
 @dataclass(frozen=True, slots=True)
 class SupportHoldAction(Action):
+    """``S UNIT``: support of a unit where it stands."""
+
     supported: Unit
 
 
 @dataclass(frozen=True, slots=True)
 class SupportMoveAction(Action):
+    """``S UNIT - DEST``: support of a unit's move."""
+
     supported: Unit
     destination: str
     via_subway: bool = False
@@ -219,22 +225,26 @@ class SupportMoveAction(Action):
 
 @dataclass(frozen=True, slots=True)
 class ConvoyAction(Action):
+    """``C ARMY - DEST``: a convoy."""
+
     convoyed: Unit
     destination: str
 
 
 @dataclass(frozen=True, slots=True)
 class DisbandAction(Action):
-    pass
+    """``D``: the subject disbands."""
 
 
 @dataclass(frozen=True, slots=True)
 class RemoveAction(Action):
-    pass
+    """``Remove``: the subject is removed."""
 
 
 @dataclass(frozen=True, slots=True)
 class RetreatAction(Action):
+    """``R DEST``: a retreat, maybe by subway."""
+
     destination: str
     via_subway: bool = False
 

@@ -17,6 +17,8 @@ from mobadj.web.pages import STATIC, Site
 
 @dataclass
 class ExportReport:
+    """What an export wrote: the games, the ones kept private, and the pages and maps written."""
+
     games: list[str] = field(default_factory=list)
     private: list[str] = field(default_factory=list)
     pages: int = 0

@@ -69,6 +69,8 @@ class Step:
 
 @dataclass(frozen=True)
 class Power:
+    """A power as a story page names and colours it."""
+
     id: str
     name: str
     colour: str

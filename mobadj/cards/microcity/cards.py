@@ -34,6 +34,8 @@ class QuarterSpec:
 
 @dataclass(frozen=True, slots=True)
 class District:
+    """A district tile: its id, name and four quarters."""
+
     id: int
     name: str
     quarters: tuple[QuarterSpec, ...]  # top-left, top-right, bottom-left, bottom-right
@@ -41,6 +43,8 @@ class District:
 
 @dataclass(frozen=True, slots=True)
 class Project:
+    """A project card: its die, its move and its basic and advanced effects."""
+
     id: str
     name: str
     die: int
@@ -51,12 +55,17 @@ class Project:
 
 @dataclass(frozen=True, slots=True)
 class Stage:
+    """One stage of a building: its cost (coal, steel, wood, money) and its bonus."""
+
     cost: tuple[int, int, int, int]  # coal, steel, wood, money
     bonus: Effect | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class BuildingSide:
+    """One side of a building card: its stages, whether they are built in order, and its
+    rounds."""
+
     name: str
     ordered: bool
     stages: tuple[Stage, ...]
@@ -65,6 +74,8 @@ class BuildingSide:
 
 @dataclass(frozen=True, slots=True)
 class Contract:
+    """A seaport contract: its cost, its bonus and its victory points."""
+
     cost: tuple[int, int, int, int]
     bonus: Effect | None
     vp: int
@@ -72,6 +83,8 @@ class Contract:
 
 @dataclass(frozen=True, slots=True)
 class Seaport:
+    """A seaport card: its dice and its contracts."""
+
     id: str
     name: str
     dice: dict[str, tuple[int, ...]]
@@ -80,12 +93,16 @@ class Seaport:
 
 @dataclass(frozen=True, slots=True)
 class GoalArea:
+    """A goal area: its cost and its victory points."""
+
     cost: tuple[int, int, int, int]
     vp: int
 
 
 @dataclass(frozen=True, slots=True)
 class Advantage:
+    """An advantage card: the condition that scores its victory points."""
+
     id: int
     condition: dict[str, Any]
     vp: int
