@@ -602,23 +602,25 @@ def _run_here(lines: Iterable[str | bytes | Unreadable], write: Callable[[bytes]
     n = 0
     held: list[bytes] = []
     size = 0
-    for n, line in enumerate(lines, 1):
-        answer = answer_line(line, n)
-        if n == 1:
-            write(answer)
-            flush()
-            if own_process:
-                gc.freeze()
-            continue
-        held.append(answer)
-        size += len(answer)
-        if size >= OUTPUT_CHUNK or waits():
+    try:
+        for n, line in enumerate(lines, 1):
+            answer = answer_line(line, n)
+            if n == 1:
+                write(answer)
+                flush()
+                if own_process:
+                    gc.freeze()
+                continue
+            held.append(answer)
+            size += len(answer)
+            if size >= OUTPUT_CHUNK or waits():
+                write(b"".join(held))
+                held.clear()
+                size = 0
+                flush()
+    finally:  # the answers made are written, even when reading the input fails
+        if held:
             write(b"".join(held))
-            held.clear()
-            size = 0
-            flush()
-    if held:
-        write(b"".join(held))
     return n
 
 

@@ -210,3 +210,23 @@ def test_a_line_the_fast_writer_declines_is_still_written() -> None:
                     "orders": {"France": ["A PAR - BUR", "x\ud800"]}})
     line = json_line(out)
     assert json.loads(line)["orders"][1]["order"] == "x\ufffd"
+
+
+class _BreaksAfter:
+    """An input whose reading fails after ``count`` good lines (a disk that goes away)."""
+
+    def __init__(self, count: int) -> None:
+        self.left = count
+
+    def readline(self, _size: int = -1) -> bytes:
+        if not self.left:
+            raise OSError("input/output error")
+        self.left -= 1
+        return GOOD_LINE + b"\n"
+
+
+def test_answers_made_before_the_input_fails_are_written() -> None:
+    sink = io.BytesIO()
+    with pytest.raises(OSError, match="input/output error"):
+        run_batch(_BreaksAfter(5), sink)
+    assert [json.loads(line)["id"] for line in sink.getvalue().splitlines()] == ["good"] * 5
