@@ -8,8 +8,9 @@ cross-checker's generator, the retreat phases they lead to, adjustments).
 
 Measured, each side in a fresh process over the whole file:
 
-- whole process: wall clock from start to the last output line (best of ``RUNS``), and the
-  CPU time of that run; mobadj with ``--jobs 1`` and ``--jobs 2``;
+- whole process: wall clock from start to the last output line (best of ``RUNS``, the
+  package's of ``ORACLE_RUNS``; the runs of both sides taken in turn, round by round), and
+  the CPU time of that run; mobadj with ``--jobs 1`` and ``--jobs 2``;
 - start-up: the time to the first output line for a one-line input (median of 7 runs);
 - per phase: (whole process - start-up) / phases, and mobadj's mean in one warm process
   (:func:`mobadj.batch.answer_line`, JSON in and out included).
@@ -87,11 +88,6 @@ def _whole(cmd: list[str], source: Path, cwd: Path | None = None) -> tuple[float
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu, out
-
-
-def _best(cmd: list[str], source: Path, runs: int = RUNS,
-          cwd: Path | None = None) -> tuple[float, float, bytes]:
-    return min((_whole(cmd, source, cwd) for _ in range(runs)), key=lambda run: run[0])
 
 
 def first_result(cmd: list[str], line: bytes, runs: int = 7, cwd: Path | None = None) -> float:
@@ -192,16 +188,29 @@ def bench_versus(oracle_python: str | None, phases: int = PHASES) -> dict[str, A
         compiled_tree(tree)
         figures: dict[str, Any] = {"phases": phases}
         outputs = set()
-        for prefix, command, cwd in (("", _mobadj, None), ("compiled_", _compiled, tree)):
-            for jobs in (1, 2):
-                wall, cpu, out = _best(command("--jobs", str(jobs), "-"), source, cwd=cwd)
+        runs = [(f"{prefix}jobs{jobs}", command("--jobs", str(jobs), "-"), cwd)
+                for prefix, command, cwd in (("", _mobadj, None), ("compiled_", _compiled, tree))
+                for jobs in (1, 2)]
+        oracle = [oracle_python, str(DRIVER)] if oracle_python else None
+        timed: dict[str, list[tuple[float, float]]] = {}
+        # round by round, every run once (the package in the first ORACLE_RUNS rounds): the
+        # machine's drift then touches both sides alike, and the best of each is kept
+        for round_ in range(RUNS):
+            for key, cmd, cwd in runs:
+                wall, cpu, out = _whole(cmd, source, cwd)
                 lines = out.count(b"\n")
                 assert lines == phases, f"mobadj answered {lines} of {phases} lines"
                 outputs.add(out)
-                figures[f"{prefix}jobs{jobs}"] = (wall, cpu)
-                figures[f"{prefix}start{jobs}"] = first_result(
-                    command("--jobs", str(jobs), "-"), first, cwd=cwd)
+                timed.setdefault(key, []).append((wall, cpu))
+            if oracle and round_ < ORACLE_RUNS:
+                wall, cpu, out = _whole(oracle, source)
+                lines = out.count(b"\n")
+                assert lines == phases, f"the diplomacy package answered {lines} of {phases}"
+                timed.setdefault("mila", []).append((wall, cpu))
         assert len(outputs) == 1, "the builds or job counts wrote different bytes"
+        for key, cmd, cwd in runs:
+            figures[key] = min(timed[key])
+            figures[key.replace("jobs", "start")] = first_result(cmd, first, cwd=cwd)
         figures.update(_measure_in_process(source))
         measured = subprocess.run(
             [sys.executable, "-m", "bench.versus_mila", "--in-process", str(source)],
@@ -211,13 +220,9 @@ def bench_versus(oracle_python: str | None, phases: int = PHASES) -> dict[str, A
         assert got.pop("build") == "compiled", "the compiled tree did not run compiled"
         figures.update({f"compiled_{key}": value for key, value in got.items()})
         figures["mila"] = figures["mila_start"] = None
-        if oracle_python:
-            cmd = [oracle_python, str(DRIVER)]
-            wall, cpu, out = _best(cmd, source, ORACLE_RUNS)
-            lines = out.count(b"\n")
-            assert lines == phases, f"the diplomacy package answered {lines} of {phases}"
-            figures["mila"] = (wall, cpu)
-            figures["mila_start"] = first_result(cmd, first, runs=3)
+        if oracle:
+            figures["mila"] = min(timed["mila"])
+            figures["mila_start"] = first_result(oracle, first, runs=3)
     return figures
 
 
@@ -274,8 +279,9 @@ def section(f: dict[str, Any]) -> str:
 they lead to, adjustments), each in a fresh process reading the file on standard input.
 mobadj runs as pure Python and as the optional compiled build ([below](#the-compiled-build));
 both write the same bytes with one job and with two.  Whole process: best of {RUNS} runs for
-mobadj, {ORACLE_RUNS} for the package; first result: median time from start to the answer of a
-one-line input; per phase: (whole - first result) / phases.
+mobadj, {ORACLE_RUNS} for the package, taken in turn round by round (every run once a round),
+so that the machine's drift touches both sides alike; first result: median time from start to
+the answer of a one-line input; per phase: (whole - first result) / phases.
 
 {table}
 
