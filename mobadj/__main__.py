@@ -1,3 +1,3 @@
-from mobadj.cli import main
+from mobadj.cli import run
 
-main()
+run()

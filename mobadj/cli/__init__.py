@@ -9,7 +9,8 @@ import click
 
 from mobadj import __version__
 
-__all__ = ["COMMAND_MODULES", "game_options", "main", "option_pairs"]
+__all__ = ["COMMAND_MODULES", "PROGRAM", "game_options", "main", "option_pairs", "run",
+           "whole_process"]
 
 
 def option_pairs(pairs: Iterable[str], shape: str = "NAME=VALUE",
@@ -86,3 +87,21 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
               help="Show the version and the build (pure or compiled), then exit.")
 def main() -> None:
     """mobadj: adjudicate Diplomacy and Mobtown II, run an email judge, play card games."""
+
+
+PROGRAM = object()
+"""``main``'s context object when it runs as the ``mobadj`` program itself (:func:`run`)."""
+
+
+def run() -> None:
+    """The ``mobadj`` program (its console script and ``python -m mobadj``): :func:`main` as
+    the whole process.  A command may then end the process without tearing the interpreter
+    down (:func:`whole_process`); called from other code, ``main`` never does."""
+    main(obj=PROGRAM)
+
+
+def whole_process() -> bool:
+    """Is the running command the whole process (:func:`run`), not a call from other code?"""
+    ctx = click.get_current_context(silent=True)
+    return ctx is not None and ctx.find_root().obj is PROGRAM
+

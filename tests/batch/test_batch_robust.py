@@ -230,3 +230,27 @@ def test_answers_made_before_the_input_fails_are_written() -> None:
     with pytest.raises(OSError, match="input/output error"):
         run_batch(_BreaksAfter(5), sink)
     assert [json.loads(line)["id"] for line in sink.getvalue().splitlines()] == ["good"] * 5
+
+
+def test_the_batch_command_called_from_code_returns(tmp_path) -> None:
+    """Only the mobadj program ends without the interpreter's teardown; ``main`` called from
+    other code (here click's test runner, in this process) returns as usual."""
+    from click.testing import CliRunner
+
+    from mobadj.cli import main
+
+    cases = tmp_path / "cases.jsonl"
+    cases.write_bytes(GOOD_LINE + b"\n" + GOOD_LINE + b"\n")
+    result = CliRunner().invoke(main, ["batch", "--jobs", "1", str(cases)])
+    assert result.exit_code == 0, result.output
+    assert [json.loads(line)["id"] for line in result.output.splitlines()] == ["good", "good"]
+
+
+def test_the_batch_program_ends_with_every_answer_written(tmp_path) -> None:
+    cases = tmp_path / "cases.jsonl"
+    cases.write_bytes((GOOD_LINE + b"\n") * 3000)
+    for jobs in ("1", "2"):
+        run = subprocess.run([sys.executable, "-m", "mobadj", "batch", "--jobs", jobs,
+                              str(cases)], capture_output=True, timeout=300)
+        assert run.returncode == 0 and run.stderr == b""
+        assert run.stdout.count(b"\n") == 3000 and run.stdout.endswith(b"\n")
