@@ -85,7 +85,7 @@ def _reader_source() -> bytes:
     global _READER
     if _READER is None:
         _READER = diskcache.source_of(__name__, "mobadj.board.model", "mobadj.board.yamlines",
-                                      "mobadj.board.findings")
+                                      "mobadj.board.findings", "mobadj.board.locations")
     return _READER
 
 
