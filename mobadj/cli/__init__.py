@@ -104,4 +104,3 @@ def whole_process() -> bool:
     """Is the running command the whole process (:func:`run`), not a call from other code?"""
     ctx = click.get_current_context(silent=True)
     return ctx is not None and ctx.find_root().obj is PROGRAM
-
