@@ -133,8 +133,45 @@ def _write_picture(path: Path, game_map, position, results: list[dict]) -> None:
         raise click.ClickException(f"cannot write {path}: {exc}") from None
 
 
+class CasesFile(click.File):
+    """CASES: a file, or "-" for standard input, which must be open."""
+
+    def convert(self, value, param, ctx):  # noqa: ANN001, ANN201 - click's signature
+        if value == "-" and sys.stdin is None:
+            self.fail("standard input is closed", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class OutputError(Exception):
+    """Standard output refused the answers (a full disk, a closed descriptor)."""
+
+
+class Output:
+    """Standard output's bytes for the answers: a failed write is told from a failed read
+    of the input (a reader gone away, BrokenPipeError, stays what it is)."""
+
+    def __init__(self, stream) -> None:  # noqa: ANN001 - a binary file
+        self.stream = stream
+
+    def write(self, data: bytes) -> int:
+        try:
+            return self.stream.write(data)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(exc.strerror or str(exc)) from None
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(exc.strerror or str(exc)) from None
+
+
 @main.command()
-@click.argument("cases", type=click.File("rb"))
+@click.argument("cases", type=CasesFile("rb"))
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, metavar="N",
               help="Worker processes (default: one per core); 1 runs in this process. "
                    "The output is the same for any N.")
@@ -147,12 +184,24 @@ def batch(cases, jobs: int | None) -> None:  # noqa: ANN001 - click file object
     from mobadj.batch import cores, run_batch
     from mobadj.cli import whole_process
 
+    if sys.stdout is None:
+        raise click.ClickException("standard output is closed: there is nowhere to write the "
+                                   "answers")
+    sys.stdout.flush()
     try:
-        run_batch(cases, sys.stdout, jobs=jobs or cores(), own_process=True)
-        sys.stdout.flush()
+        buffer = getattr(sys.stdout, "buffer", None)
+        sink = Output(buffer) if buffer is not None else sys.stdout
+        run_batch(cases, sink, jobs=jobs or cores(), own_process=True)
     except BrokenPipeError:  # the reader stopped early (e.g. `| head`): not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return
+    except OutputError as exc:  # what is left unwritten goes nowhere, not to a traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise click.ClickException(f"the batch stopped: cannot write the answers: {exc}"
+                                   ) from None
+    except OSError as exc:  # the answers made before are written
+        raise click.ClickException(f"the batch stopped: cannot read {cases.name}: "
+                                   f"{exc.strerror or exc}") from None
     if whole_process():
         # all is written: what the batch built up (maps, parsers, caches of order texts) is
         # the operating system's to free, without the interpreter's teardown (tens of ms)

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -254,3 +256,31 @@ def test_the_batch_program_ends_with_every_answer_written(tmp_path) -> None:
                               str(cases)], capture_output=True, timeout=300)
         assert run.returncode == 0 and run.stderr == b""
         assert run.stdout.count(b"\n") == 3000 and run.stdout.endswith(b"\n")
+
+
+def _batch_program(cases: Path | str, jobs: str, **how) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mobadj", "batch", "--jobs", jobs, str(cases)],
+                          capture_output="stdout" not in how, timeout=300, **how)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_output_that_cannot_be_written_is_one_clear_error(tmp_path, jobs) -> None:
+    """A full disk (here /dev/full): the batch says so in one line, without a traceback."""
+    cases = tmp_path / "cases.jsonl"
+    cases.write_bytes((GOOD_LINE + b"\n") * 50)
+    with open("/dev/full", "wb") as full:
+        run = _batch_program(cases, jobs, stdout=full, stderr=subprocess.PIPE)
+    assert run.returncode == 1
+    assert run.stderr.decode() == ("Error: the batch stopped: cannot write the answers: "
+                                   "No space left on device\n")
+
+
+@pytest.mark.parametrize(("closed", "message"), [
+    (0, "Error: Invalid value for 'CASES': standard input is closed\n"),
+    (1, "Error: standard output is closed: there is nowhere to write the answers\n"),
+])
+def test_a_closed_standard_stream_is_one_clear_error(closed, message) -> None:
+    run = _batch_program("-", "1", stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, preexec_fn=lambda: os.close(closed))
+    assert run.returncode in (1, 2) and run.stderr.decode().endswith(message), run.stderr
+    assert b"Traceback" not in run.stderr
