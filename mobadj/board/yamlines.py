@@ -105,6 +105,34 @@ def _walk(node: yaml.Node, path: frozenset[int] = frozenset()) -> object:
     raise YamlError(f"unsupported YAML node {type(node).__name__}", line, column)
 
 
+MAX_VALUES = 1_000_000
+"""The most values (scalars, lists, mappings) a file may stand for once its aliases are
+read as copies: far beyond any map, far below what ten aliases of ten aliases of ... make."""
+
+
+def _expanded_size(node: yaml.Node, sizes: dict[int, int]) -> int:
+    """How many values ``node`` stands for, its aliases counted as copies (each node is
+    counted once: a "billion laughs" file is measured, not expanded); raises
+    :class:`YamlError` at the first node that stands for more than :data:`MAX_VALUES`."""
+    import yaml
+
+    known = sizes.get(id(node))
+    if known is not None:
+        return known
+    sizes[id(node)] = 0  # a node within itself: _walk reports it
+    size = 1
+    if isinstance(node, yaml.SequenceNode):
+        size += sum(_expanded_size(item, sizes) for item in node.value)
+    elif isinstance(node, yaml.MappingNode):
+        size += sum(_expanded_size(k, sizes) + _expanded_size(v, sizes) for k, v in node.value)
+    if size > MAX_VALUES:
+        raise YamlError(f"its aliases repeat more than {MAX_VALUES:,} values (each alias is read "
+                        "as a copy of what it names)", node.start_mark.line + 1,
+                        node.start_mark.column + 1)
+    sizes[id(node)] = size
+    return size
+
+
 def load_lines(text: str) -> object:
     """Parse YAML ``text`` into LDict/LList/LStr trees; raises :class:`YamlError`."""
     import yaml
@@ -120,6 +148,7 @@ def load_lines(text: str) -> object:
         raise YamlError(str(exc), 1, 1) from None
     if node is None:
         return LDict(1)
+    _expanded_size(node, {})
     return _walk(node)
 
 

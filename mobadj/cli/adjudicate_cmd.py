@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import IO, cast
 
 import click
 
@@ -190,7 +191,7 @@ def batch(cases, jobs: int | None) -> None:  # noqa: ANN001 - click file object
     sys.stdout.flush()
     try:
         buffer = getattr(sys.stdout, "buffer", None)
-        sink = Output(buffer) if buffer is not None else sys.stdout
+        sink = cast(IO[bytes], Output(buffer)) if buffer is not None else sys.stdout
         run_batch(cases, sink, jobs=jobs or cores(), own_process=True)
     except BrokenPipeError:  # the reader stopped early (e.g. `| head`): not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import importlib
 import os
+import re
 from typing import TYPE_CHECKING, Any
 
 from mobadj.engine.rules import Rules
@@ -66,8 +67,15 @@ def canonical_name(name: str) -> str:
     raise UnknownVariantError(name)
 
 
+_REFERENCE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*(:[A-Za-z_]\w*)?", re.ASCII)
+"""``package.module:Class`` (or only the module: its class ``Rules``)."""
+
+
 @functools.cache
 def _import(reference: str) -> type[Rules]:
+    if not _REFERENCE.fullmatch(reference):
+        raise VariantError(f"variant {reference!r} cannot be loaded: expected module:Class, "
+                           "e.g. mobadj.mobtown.rules:MobtownRules")
     module, _, attr = reference.partition(":")
     try:
         cls = getattr(importlib.import_module(module), attr or "Rules")

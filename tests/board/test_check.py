@@ -261,6 +261,25 @@ def test_recursive_alias(tmp_path):
     assert f.kind == "yaml" and "refers to itself" in f.message
 
 
+def test_aliases_that_expand_without_end_are_refused(tmp_path):
+    """A "billion laughs" file: ten aliases of ten aliases of ... would be 10**9 values."""
+    text = "x0: &a0 [a, a, a, a, a, a, a, a, a, a]\n" + "".join(
+        f"x{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]\n" for i in range(1, 10))
+    (f,) = check_map(write(tmp_path, text + "name: bomb\n"))
+    assert f.kind == "yaml" and f.line == 6
+    assert f.message == ("not valid YAML: its aliases repeat more than 1,000,000 values "
+                         "(each alias is read as a copy of what it names)")
+
+
+@pytest.mark.parametrize("reference", ["':::'", ":Rules", "'os:'", "a b:C", "x.:Y"])
+def test_a_variant_that_is_no_module_name_is_a_clear_error(tmp_path, reference):
+    path = write(tmp_path, GOOD.replace("title: Tiny test map", f"variant: {reference}"))
+    proc = subprocess.run([sys.executable, "-m", "mobadj", "adjudicate", "--map", str(path),
+                           str(path)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert "cannot be loaded: expected module:Class" in proc.stderr
+
+
 def test_wrong_shapes(tmp_path):
     findings = check_map(write(tmp_path, "provinces: [A, B]\npowers: 3\n"))
     assert {f.kind for f in findings} == {"schema"}
