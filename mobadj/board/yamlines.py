@@ -9,7 +9,7 @@ loader with :func:`as_bool`.  Duplicate mapping keys are recorded, not silently 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # imported when a file is read: a map from the disk cache needs no YAML
     import yaml
@@ -110,10 +110,17 @@ MAX_VALUES = 1_000_000
 read as copies: far beyond any map, far below what ten aliases of ten aliases of ... make."""
 
 
+MAX_DIGITS = 4_300
+"""The longest integer read (Python's own limit for turning text into a number)."""
+
+_INT_TAG = "tag:yaml.org,2002:int"
+
+
 def _expanded_size(node: yaml.Node, sizes: dict[int, int]) -> int:
     """How many values ``node`` stands for, its aliases counted as copies (each node is
     counted once: a "billion laughs" file is measured, not expanded); raises
-    :class:`YamlError` at the first node that stands for more than :data:`MAX_VALUES`."""
+    :class:`YamlError` at the first node that stands for more than :data:`MAX_VALUES`, or
+    that is an integer of more than :data:`MAX_DIGITS` digits."""
     import yaml
 
     known = sizes.get(id(node))
@@ -125,6 +132,9 @@ def _expanded_size(node: yaml.Node, sizes: dict[int, int]) -> int:
         size += sum(_expanded_size(item, sizes) for item in node.value)
     elif isinstance(node, yaml.MappingNode):
         size += sum(_expanded_size(k, sizes) + _expanded_size(v, sizes) for k, v in node.value)
+    elif node.tag == _INT_TAG and len(node.value) > MAX_DIGITS:
+        raise YamlError(f"a number of {len(node.value):,} digits (at most {MAX_DIGITS:,})",
+                        node.start_mark.line + 1, node.start_mark.column + 1)
     if size > MAX_VALUES:
         raise YamlError(f"its aliases repeat more than {MAX_VALUES:,} values (each alias is read "
                         "as a copy of what it names)", node.start_mark.line + 1,
@@ -150,6 +160,33 @@ def load_lines(text: str) -> object:
         return LDict(1)
     _expanded_size(node, {})
     return _walk(node)
+
+
+def load_data(text: str) -> Any:
+    """Plain data from a person's YAML ``text``, as ``yaml.safe_load`` reads it (no tag
+    makes an object; ``NO`` is ``False``), for files that may come from anyone (positions,
+    pictures): raises :class:`YamlError` with a line and column for text that is not YAML,
+    nested too deeply, aliases repeating more than :data:`MAX_VALUES` values and integers
+    of more than :data:`MAX_DIGITS` digits."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _expanded_size(node, {})
+        return loader.construct_document(node)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        raise YamlError(str(exc.problem or exc), line, col) from None
+    except RecursionError:
+        raise YamlError("nested too deeply", 1, 1) from None
+    except yaml.YAMLError as exc:
+        raise YamlError(str(exc), 1, 1) from None
+    finally:
+        loader.dispose()
 
 
 def as_bool(value: object) -> bool | None:

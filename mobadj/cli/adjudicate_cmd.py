@@ -77,14 +77,14 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
         rules = with_options(rules, raw)
     except ValueError as exc:
         raise InputError(str(exc)) from None
-    import yaml  # here, not at the top: `mobadj batch` starts without it
+    from mobadj.board.yamlines import load_data
 
     try:
         text, notice = read_text_file(position)
-        pos = rules.position_from_data(yaml.safe_load(text), game_map)
+        pos = rules.position_from_data(load_data(text), game_map)
     except OSError as exc:
         raise InputError(f"cannot read {position}: {exc.strerror or exc}") from None
-    except (yaml.YAMLError, ValueError, RecursionError) as exc:  # not YAML, no position
+    except (ValueError, RecursionError) as exc:  # not YAML (with its line), no position
         why = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
         raise InputError(f"{position}: {why}") from None
     try:

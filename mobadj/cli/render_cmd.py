@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
-import yaml
 
+from mobadj.board.yamlines import MAX_DIGITS
 from mobadj.cli.map_cmd import map_group
 
 if TYPE_CHECKING:
@@ -32,28 +32,62 @@ def default_map() -> str | None:
     return variants[0] if len(variants) == 1 else None
 
 
-def _read_yaml(path: str) -> object:
+def _read_text(path: str) -> str:
+    """A file's text in whatever encoding it is (a notice on standard error if not UTF-8)."""
+    from mobadj.orders.textfile import read_text_file
+
     try:
-        return yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        raise click.ClickException(f"{path}: not valid YAML{where}: "
-                                   f"{getattr(exc, 'problem', exc)}") from None
+        text, notice = read_text_file(path)
+    except OSError as exc:
+        raise click.ClickException(f"cannot read {path}: {exc.strerror or exc}") from None
+    if notice:
+        click.echo(f"note: {notice}", err=True)
+    return text
+
+
+def _read_yaml(path: str) -> object:
+    from mobadj.board.yamlines import YamlError, load_data
+
+    try:
+        return load_data(_read_text(path))
+    except YamlError as exc:
+        raise click.ClickException(f"{path}: not valid YAML (line {exc.line}, column "
+                                   f"{exc.column}): {exc.message}") from None
+
+
+def _whole_number(text: str) -> int:
+    if len(text) > MAX_DIGITS:
+        raise ValueError(f"a number of {len(text):,} digits (at most {MAX_DIGITS:,})")
+    return int(text)
 
 
 def _read_results(path: str) -> dict:
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(_read_text(path), parse_int=_whole_number)
     except json.JSONDecodeError as exc:
         raise click.ClickException(f"{path}: not valid JSON (line {exc.lineno}, column "
                                    f"{exc.colno}): {exc.msg}") from None
+    except ValueError as exc:
+        raise click.ClickException(f"{path}: not valid JSON: {exc}") from None
+    except RecursionError:
+        raise click.ClickException(f"{path}: nested too deeply") from None
     if isinstance(data, list):  # a bare list of order results
         return {"orders": data}
     if not isinstance(data, dict):
         raise click.ClickException(f"{path}: expected adjudication results (a JSON object "
                                    f"with 'orders', as `mobadj adjudicate --json` prints)")
     return data
+
+
+def _scale(_ctx: click.Context, _param: click.Parameter, value: float) -> float:
+    if not 0 < value <= MAX_SCALE:  # also refuses nan
+        raise click.BadParameter(f"{value}: the size factor must be above 0 and at most "
+                                 f"{MAX_SCALE:g}")
+    return value
+
+
+MAX_SCALE = 10.0
+"""The largest size factor of a PNG picture (already some 10,000 pixels wide)."""
 
 
 @map_group.command("render")
@@ -68,7 +102,8 @@ def _read_results(path: str) -> dict:
                    "draws its moves and supports; without POSITION, also its units and centres.")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
               help="Output file: .svg or .png.")
-@click.option("--scale", default=1.0, show_default=True, help="Size factor for PNG output.")
+@click.option("--scale", default=1.0, show_default=True, callback=_scale,
+              help=f"Size factor for PNG output (above 0, at most {MAX_SCALE:g}).")
 @click.option("--title", default=None, help="Title above the board.")
 def render_cmd(position: str | None, map_name: str | None, layout_name: str | None,
                results: str | None, output: str, scale: float, title: str | None) -> None:

@@ -19,8 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from mobadj.board import map_dirs
 
 Point = tuple[float, float]
@@ -166,6 +164,11 @@ def load_layout(name_or_path: str | Path) -> Layout:
         path = next((c for c in candidates if c.exists()), candidates[-1])
     if not path.exists():
         raise LayoutError(f"no layout file {path}: the map cannot be drawn without one")
-    with path.open(encoding="utf-8") as fh:
-        data = yaml.safe_load(fh)
+    from mobadj.board.yamlines import load_data
+    from mobadj.orders.textfile import read_text_file
+
+    try:
+        data = load_data(read_text_file(path)[0])
+    except ValueError as exc:  # not YAML (YamlError names the line)
+        raise LayoutError(f"{path}: {exc}") from None
     return parse_layout(data, str(path))

@@ -24,6 +24,7 @@ Names are resolved through the map (any spelling the map accepts); mistakes rais
 from __future__ import annotations
 
 import re
+import reprlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +36,33 @@ _SUCCESS_WORDS = {"succeeds", "success", "succeeded", "ok", "moved", "true", "ye
 
 class ViewError(ValueError):
     """A position that cannot be drawn; the message names the entry at fault."""
+
+
+_SHOWN = reprlib.Repr()
+_SHOWN.maxstring = _SHOWN.maxother = 60
+_SHOWN.maxlist = _SHOWN.maxdict = 4
+_SHOWN.maxlevel = 2
+_shown = _SHOWN.repr
+"""An entry as an error message shows it: short, however big (a file's aliases may make a
+list of a million)."""
+
+
+def _mapping(value: object, where: str, of: str) -> Mapping[Any, Any]:
+    """``value`` when it maps each power to ``of`` (None: nothing); else a ViewError."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ViewError(f"{where}: a mapping of each power to its {of}, got {_shown(value)}")
+    return value
+
+
+def _listed(value: object, where: str, what: str = "a list") -> list[Any]:
+    """``value`` when it is a list (None: empty); else a ViewError saying ``what`` it must be."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ViewError(f"{where}: {what}, got {_shown(value)}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -126,11 +154,11 @@ def parse_unit(game_map: GameMap, power: str, text: object, where: str) -> UnitM
     """``"G DAN"``, ``"G(DAN)"`` or ``"D Har captive"`` -> a :class:`UnitMark` of ``power``."""
     m = _UNIT_RE.match(str(text))
     if not m:
-        raise ViewError(f"{where}: a unit is written 'G Lex' (kind, space), not {text!r}")
+        raise ViewError(f"{where}: a unit is written 'G Lex' (kind, space), not {_shown(text)}")
     kind = m.group("kind").upper()
     kinds = getattr(game_map, "unit_kinds", {}) or {}
     if kinds and kind not in kinds:
-        raise ViewError(f"{where}: unknown unit kind {kind!r} in {text!r} "
+        raise ViewError(f"{where}: unknown unit kind {kind!r} in {_shown(text)} "
                         f"(expected one of {', '.join(kinds)})")
     prov, coast = _location(game_map, m.group("loc"), where)
     return UnitMark(power, kind, prov, bool(m.group("captive")), coast)
@@ -156,29 +184,30 @@ def _is_success(value: object) -> bool:
 
 def _from_mapping(game_map: GameMap, data: Mapping[str, Any]) -> BoardView:
     view = BoardView(caption=str(data.get("caption") or data.get("phase") or ""))
-    for ptext, units in (data.get("units") or {}).items():
+    for ptext, units in _mapping(data.get("units"), "units", "units").items():
         power = _power(game_map, ptext, f"units: {ptext}")
-        for i, text in enumerate(units or []):
+        for i, text in enumerate(_listed(units, f"units: {ptext}", "a list of units")):
             view.units.append(parse_unit(game_map, power, text, f"units: {ptext}[{i}]"))
     centers = data.get("centers", data.get("centres"))
     if centers is None:
         view.centers = start_view(game_map).centers
     else:
-        for ptext, provs in centers.items():
+        for ptext, provs in _mapping(centers, "centers", "provinces").items():
             power = _power(game_map, ptext, f"centers: {ptext}")
-            for text in provs or []:
+            for text in _listed(provs, f"centers: {ptext}", "a list of provinces"):
                 view.centers[_province(game_map, text, f"centers: {ptext}")] = power
     view.dislodged = list(_dislodged(game_map, data.get("dislodged")))
-    for i, mv in enumerate(data.get("moves") or []):
+    for i, mv in enumerate(_listed(data.get("moves"), "moves")):
         view.moves.append(_move(game_map, mv, f"moves[{i}]"))
-    for i, sp in enumerate(data.get("supports") or []):
+    for i, sp in enumerate(_listed(data.get("supports"), "supports")):
         view.supports.append(_support(game_map, sp, f"supports[{i}]"))
     return view
 
 
 def _support(game_map: GameMap, sp: object, where: str) -> SupportMark:
     if not isinstance(sp, Mapping) or "from" not in sp or "unit" not in sp:
-        raise ViewError(f"{where}: a support is {{power, from, unit, to, result}}, got {sp!r}")
+        raise ViewError(f"{where}: a support is {{power, from, unit, to, result}}, "
+                        f"got {_shown(sp)}")
     power = _power(game_map, sp["power"], where) if sp.get("power") else None
     to = _province(game_map, sp["to"], where) if sp.get("to") else None
     return SupportMark(power, _province(game_map, sp["from"], where),
@@ -192,13 +221,13 @@ def _dislodged(game_map: GameMap, raw: object) -> Iterable[DislodgedMark]:
     entries: list[tuple[str, object]] = []
     if isinstance(raw, Mapping):
         for ptext, items in raw.items():
-            entries.extend((str(ptext), item) for item in items or [])
+            entries.extend((str(ptext), item) for item in _listed(items, f"dislodged: {ptext}"))
     elif isinstance(raw, list):
         for item in raw:
             power = item.get("power", "") if isinstance(item, Mapping) else ""
             entries.append((str(power), item))
     else:
-        raise ViewError(f"dislodged: a list, or units by power, got {raw!r}")
+        raise ViewError(f"dislodged: a list, or units by power, got {_shown(raw)}")
     for ptext, item in entries:
         where = f"dislodged: {ptext}"
         power = _power(game_map, ptext, where)
@@ -212,7 +241,7 @@ def _dislodged(game_map: GameMap, raw: object) -> Iterable[DislodgedMark]:
 
 def _move(game_map: GameMap, mv: object, where: str) -> MoveMark:
     if not isinstance(mv, Mapping) or "from" not in mv or "to" not in mv:
-        raise ViewError(f"{where}: a move is {{power, from, to, via, result}}, got {mv!r}")
+        raise ViewError(f"{where}: a move is {{power, from, to, via, result}}, got {_shown(mv)}")
     power = _power(game_map, mv["power"], where) if mv.get("power") else None
     return MoveMark(power, _province(game_map, mv["from"], where),
                     _province(game_map, mv["to"], where), str(mv.get("via") or "ground"),
@@ -232,11 +261,22 @@ _SUPPORT_ORDER = re.compile(
 _SUPPORTER = re.compile(r"[A-Za-z]\s*[( ]\s*([^()\s&]+)\s*\)?")
 
 
+def _results(results: object) -> list[Mapping[str, Any]]:
+    """Adjudication results, each checked to be a mapping; else a ViewError."""
+    items = list(results) if isinstance(results, (list, tuple)) else _listed(
+        results, "orders", "a list of results")
+    for i, res in enumerate(items):
+        if not isinstance(res, Mapping):
+            raise ViewError(f"results[{i}]: a result is {{power, order, result}}, got "
+                            f"{_shown(res)}")
+    return items
+
+
 def supports_from_results(game_map: GameMap,
                           results: Iterable[Mapping[str, Any]]) -> list[SupportMark]:
     """Support lines from results: ``A MUN S A BER - SIL``, ``G(PPU) & G(Pel) S G(Mic)-Mem``."""
     out = []
-    for i, res in enumerate(results):
+    for i, res in enumerate(_results(results)):
         m = _SUPPORT_ORDER.match(str(res.get("order", "")))
         if not m:
             continue
@@ -257,7 +297,7 @@ def moves_from_results(game_map: GameMap, results: Iterable[Mapping[str, Any]]) 
     ``G(Tam)-U-Ext`` (a subway move).
     """
     out = []
-    for i, res in enumerate(results):
+    for i, res in enumerate(_results(results)):
         m = _MOVE_ORDER.match(str(res.get("order", "")))
         if not m:
             continue

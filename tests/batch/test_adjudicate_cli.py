@@ -211,3 +211,30 @@ def test_mobtown_files_get_the_same_reading(tmp_path) -> None:
     assert "o.txt: line 3, column 1: unknown province 'Café au lait'" in proc.stdout
     bad = run("--map", "mobtown2", "--option", "duplicate_orders=x", str(position), str(orders))
     assert bad.returncode == 2
+
+
+BOMB = "x0: &a0 [A PAR, A PAR, A PAR, A PAR, A PAR, A PAR, A PAR, A PAR, A PAR, A PAR]\n" + "".join(
+    f"x{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]\n" for i in range(1, 7))
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (BOMB + "phase: S1901M\nunits: {France: *a6}\n",
+     "p.yaml: line 6, column 5: its aliases repeat more than 1,000,000 values (each alias is "
+     "read as a copy of what it names)"),
+    ("phase: S1901M\nunits: " + "[" * 5000 + "]" * 5000 + "\n",
+     "p.yaml: line 2, column "),
+    ("phase: S1901M\nnote: " + "9" * 5000 + "\n",
+     "p.yaml: line 2, column 7: a number of 5,000 digits (at most 4,300)"),
+    ("phase: !!python/object/apply:os.system ['echo owned']\n",
+     "p.yaml: line 1, column 8: could not determine a constructor for the tag "
+     "'tag:yaml.org,2002:python/object/apply:os.system'"),
+])
+def test_a_hostile_position_file_is_one_short_error(tmp_path, content, message) -> None:
+    """YAML bombs, deep nesting, endless numbers and Python tags: one line naming the
+    place, quickly, never a traceback (and a tag never runs anything)."""
+    position = tmp_path / "p.yaml"
+    position.write_text(content, encoding="utf-8")
+    proc = run(str(position), str(ORDERS))
+    assert proc.returncode == 2 and proc.stdout == "", proc.stderr[:500]
+    assert proc.stderr.startswith(f"Error: {position.parent}/{message}"), proc.stderr[:500]
+    assert len(proc.stderr) < 1000 and "owned" not in proc.stderr

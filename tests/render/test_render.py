@@ -241,3 +241,64 @@ def test_polygon_layout_draws_subways_straight(gm):
     root = ET.fromstring(render_svg(gm, layout))
     (line,) = classes(root, "subway")
     assert line.get("data-link") == "Tam-Ext" and line.get("d").count("L") == 1
+
+
+def _render(tmp_path, *args: str):
+    return CliRunner().invoke(main, ["map", "render", "--map", "standard", *args,
+                                     "-o", str(tmp_path / "x.svg")])
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b"units: England\n", "units: a mapping of each power to its units, got 'England'"),
+    (b"units: {England: F LON}\n", "units: England: a list of units, got 'F LON'"),
+    (b"centers: {England: 5}\n", "centers: England: a list of provinces, got 5"),
+    (b"centers: [LON]\n", "centers: a mapping of each power to its provinces, got ['LON']"),
+    (b"moves: 3\n", "moves: a list, got 3"),
+    (b"units: " + b"[" * 5000 + b"]" * 5000 + b"\n", "p.yaml: not valid YAML (line 1, column"),
+    (b"units: {}\nx: " + b"9" * 5000 + b"\n",
+     "p.yaml: not valid YAML (line 2, column 4): a number of 5,000 digits"),
+    (b"x0: &a0 [A PAR, A PAR, A PAR, A PAR, A PAR, A PAR, A PAR, A PAR, A PAR]\n"
+     + b"".join(b"x%d: &a%d [%s]\n" % (i, i, b", ".join([b"*a%d" % (i - 1)] * 10))
+                for i in range(1, 7)) + b"units: {France: *a6}\n",
+     "p.yaml: not valid YAML (line 6, column 5): its aliases repeat more than 1,000,000 values"),
+])
+def test_a_bad_position_to_draw_is_one_clear_error(tmp_path, content, message):
+    path = tmp_path / "p.yaml"
+    path.write_bytes(content)
+    res = _render(tmp_path, str(path))
+    assert res.exit_code == 1 and message in res.output, res.output[:500]
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    assert len(res.output) < 1000
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b'{"orders": "A PAR - BUR"}', "orders: a list of results, got 'A PAR - BUR'"),
+    (b'{"orders": [1]}', "results[0]: a result is {power, order, result}, got 1"),
+    (b'{"units": 5}', "units: a mapping of each power to its units, got 5"),
+    (b"[" * 100_000 + b"]" * 100_000, "r.json: nested too deeply"),
+    (b'{"orders": [], "x": 1' + b"0" * 5000 + b"}", "r.json: not valid JSON: a number of"),
+])
+def test_bad_results_to_draw_are_one_clear_error(tmp_path, content, message):
+    path = tmp_path / "r.json"
+    path.write_bytes(content)
+    res = _render(tmp_path, "--orders", str(path))
+    assert res.exit_code == 1 and message in res.output, res.output[:500]
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+
+
+def test_files_to_draw_may_be_in_any_encoding(tmp_path):
+    position = tmp_path / "p.yaml"
+    position.write_bytes("# caf\u00e9\nunits: {England: [F LON]}\n".encode("utf-16"))
+    results = tmp_path / "r.json"
+    results.write_bytes('{"orders": [], "note": "caf\u00e9"}'.encode("latin-1"))
+    res = _render(tmp_path, str(position), "--orders", str(results))
+    assert res.exit_code == 0, res.output
+    assert "note: p.yaml: read as UTF-16 (byte-order mark)" in res.output
+    assert "note: r.json: not UTF-8 (byte 28); read as Windows-1252 (cp1252)" in res.output
+
+
+@pytest.mark.parametrize("scale", ["0", "-1", "nan", "inf", "1e308", "100"])
+def test_a_scale_out_of_range_is_refused(tmp_path, scale):
+    res = CliRunner().invoke(main, ["map", "render", "--map", "standard", "--scale", scale,
+                                    "-o", str(tmp_path / "x.png")])
+    assert res.exit_code == 2 and "Invalid value for '--scale'" in res.output, res.output
