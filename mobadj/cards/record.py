@@ -155,14 +155,28 @@ class GameRecord:
         if scheme == SCHEME and not salt:
             raise IllegalAction("the record has no salt: it cannot be checked against its "
                                 "commitment (the salt is revealed when the game is over)")
+        options = data.get("options") or {}
+        if not isinstance(options, dict):
+            raise IllegalAction(f"the record's options must map names to values, not "
+                                f"{str(options)[:40]!r}")
+        if scheme == SCHEME:
+            try:
+                bytes.fromhex(str(salt))
+            except ValueError:
+                raise IllegalAction(f"the salt must be hex digits, not {str(salt)[:20]!r}"
+                                    ) from None
         try:
             actions = [(int(p), str(a)) for p, a in data["actions"]]
-            return cls(game, int(data["players"]), int(data["seed"]),
-                       dict(data.get("options") or {}), actions,
-                       str(data.get("rules_version") or ""), str(data.get("deck_version", "")),
-                       str(salt) if scheme == SCHEME else None)
+            record = cls(game, int(data["players"]), int(data["seed"]), dict(options), actions,
+                         str(data.get("rules_version") or ""), str(data.get("deck_version", "")),
+                         str(salt) if scheme == SCHEME else None)
         except (TypeError, ValueError):
             raise IllegalAction("the record's players, seed or actions are malformed") from None
+        for number, (player, _action) in enumerate(actions, 1):
+            if not 0 <= player < record.players:
+                raise IllegalAction(f"action {number} is by player {player + 1}, and there are "
+                                    f"{record.players}")
+        return record
 
 
 @dataclass
@@ -219,10 +233,18 @@ def verify_record(data: dict[str, Any], commitment: str | None = None) -> Verdic
 def read_record_file(path: str | Path) -> dict[str, Any]:
     """A record file's JSON; raises :class:`IllegalAction` with a one-line reason."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        text = Path(path).read_text(encoding="utf-8")
+        data = json.loads(text)
+        if "\\u" in text:  # an escaped lone surrogate would fail wherever it is shown
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
     except OSError as exc:
         raise IllegalAction(f"cannot read {path}: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except RecursionError:
+        raise IllegalAction(f"{path} is not a JSON game record: nested too deeply") from None
+    except UnicodeEncodeError:
+        raise IllegalAction(f"{path} is not a JSON game record: a text in it is no Unicode "
+                            "(a lone surrogate such as \\ud800)") from None
+    except ValueError as exc:  # not UTF-8, not JSON, a number too long to read
         raise IllegalAction(f"{path} is not a JSON game record: {exc}") from None
     if not isinstance(data, dict):
         raise IllegalAction(f"{path} is not a JSON game record")

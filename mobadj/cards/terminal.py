@@ -77,6 +77,38 @@ def default_save_path(game: str) -> Path:
     return path
 
 
+def _saved_seats(data: dict[str, Any], players: int
+                 ) -> tuple[set[int], dict[int, str], dict[str, int]]:
+    """A save file's bot seats, bot levels and how far each seat has read its feed; an
+    IllegalAction names the field that is malformed (the file is the player's to edit)."""
+
+    def seat(text: object) -> int:
+        number = int(str(text).lstrip("Pp")) - 1
+        if not 0 <= number < players:
+            raise ValueError(text)
+        return number
+
+    def mapping(field: str, default: Any) -> dict[Any, Any]:
+        raw = data.get(field) or default
+        if not isinstance(raw, dict):
+            raise TypeError(field)
+        return raw
+
+    field = "bots"
+    try:
+        raw = data.get("bots") or []
+        if not isinstance(raw, list):
+            raise TypeError(field)
+        bots = {seat(b) for b in raw}
+        field = "bot_levels"
+        levels = {seat(s): str(level) for s, level in mapping(field, {}).items()}
+        field = "seen"
+        seen = {str(s): int(count) for s, count in mapping(field, {}).items()}
+    except (TypeError, ValueError, OverflowError):
+        raise IllegalAction(f"the saved game's {field} are malformed") from None
+    return bots, levels, seen
+
+
 class Session:
     """One game at the terminal; :meth:`run` plays it until it ends or a player quits."""
 
@@ -136,17 +168,14 @@ class Session:
         record = GameRecord.from_json(data)
         if record.salt is None:
             raise IllegalAction("the saved game has no salt")
-        bots = {int(b) - 1 for b in data.get("bots", [])}
-        levels = {int(str(seat).lstrip("Pp")) - 1: str(level)
-                  for seat, level in (data.get("bot_levels") or {}).items()}
+        bots, levels, seen = _saved_seats(data, record.players)
         state = record.start()  # under the rules it started with
         session = cls(record.game, state, record.salt, bots, bot_levels=levels,
                       secret=bool(data.get("secret", True)), **kw)
         for player, text in record.actions:
             session._act(player, state.parse(player, text))
-        seen = data.get("seen", {})
         for p in session.humans:
-            session.seen[p] = min(int(seen.get(f"P{p + 1}", 0)), len(session.feed))
+            session.seen[p] = max(0, min(seen.get(f"P{p + 1}", 0), len(session.feed)))
         return session
 
     @property

@@ -198,3 +198,54 @@ def test_a_forked_game_goes_on_alone_and_the_replay_cache_gives_the_replayed_gam
                     q = cached.to_act()[0]
                     cached.apply(q, cached.legal_actions(q)[0])
                 assert _views(cache.state(record, False)) == _views(state)
+
+
+def _saved(tmp_path: Path) -> tuple[Path, dict]:
+    """A micromob game saved after its first move, at the terminal (a real process)."""
+    path = tmp_path / "saved.json"
+    proc = subprocess.run([sys.executable, "-m", "mobadj", "play", "micromob", "--players", "2",
+                           "--bot", "2", "--seed", "4", "--save", str(path)],
+                          input="quit\n", capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and path.exists(), proc.stderr
+    return path, json.loads(path.read_text())
+
+
+TAMPERED = [
+    ("bots", "x", "the saved game's bots are malformed"),
+    ("bots", 3, "the saved game's bots are malformed"),
+    ("bots", [7], "the saved game's bots are malformed"),
+    ("bot_levels", ["P2"], "the saved game's bot_levels are malformed"),
+    ("bot_levels", {"a": "basic"}, "the saved game's bot_levels are malformed"),
+    ("seen", "P1", "the saved game's seen are malformed"),
+    ("seen", {"P1": "many"}, "the saved game's seen are malformed"),
+    ("salt", "not hex", "the salt must be hex digits, not 'not hex'"),
+    ("salt", 1.5, "the salt must be hex digits, not '1.5'"),
+    ("actions", [[99, "pass"]], "action 1 is by player 100, and there are 2"),
+    ("actions", [[-1, "pass"]], "action 1 is by player 0, and there are 2"),
+    ("options", [[0, "x"]], "the record's options must map names to values, not \"[[0, 'x']]\""),
+    ("game", "micro\ud800mob", "not a JSON game record: a text in it is no Unicode"),
+]
+
+
+def test_a_tampered_save_is_refused_in_one_line(tmp_path) -> None:
+    """A save file is the player's to edit: any value in any field gives one line, both to
+    resume and to verify, never a traceback."""
+    path, good = _saved(tmp_path)
+    for key, value, words in TAMPERED:
+        path.write_text(json.dumps({**good, key: value}))
+        for args in (["micromob", "--resume", str(path)], ["verify", str(path)]):
+            proc = subprocess.run([sys.executable, "-m", "mobadj", "play", *args],
+                                  input="quit\n", capture_output=True, text=True, timeout=120)
+            shown = proc.stdout + proc.stderr
+            assert proc.returncode in (1, 2) and "Traceback" not in shown, (key, value, shown)
+            if args[0] == "micromob" or key in ("salt", "actions", "game", "options"):
+                assert words in shown, (key, value, args[0], shown)
+
+
+def test_a_save_nested_too_deeply_is_refused(tmp_path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    for args in (["micromob", "--resume", str(path)], ["verify", str(path)]):
+        result = CliRunner().invoke(main, ["play", *args])
+        assert result.exit_code == 2 and "is not a JSON game record: nested too deeply" in \
+            result.output, result.output
