@@ -56,7 +56,7 @@ from mobadj.orders.model import (
     Unit,
     Waive,
 )
-from mobadj.orders.spelling import PrefixNames, normalise
+from mobadj.orders.spelling import PrefixNames, normalise, plain_characters
 
 if TYPE_CHECKING:
     from lark import Lark, Token, Transformer
@@ -891,6 +891,8 @@ def parse_orders(text: str, game_map: GameMap, power: str | None = None,
         text = text[1:]
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0] if "#" in raw else raw
+        if not line.isascii():  # a header too may be pasted with invisible characters
+            line = plain_characters(line)
         if not line or line.isspace():
             continue
         before = len(errors)

@@ -4,7 +4,9 @@ Two jobs, both kept out of the grammar so that it and the fast path stay simple:
 
 - :func:`normalise` rewrites an order text *without moving any column* (every change
   keeps the length, or cuts only at the end), so error messages still point into what the
-  player wrote: Unicode dashes and arrows (``−``, ``‐``, ``⇒``, ``⟶``) become ``-``;
+  player wrote: Unicode dashes and arrows (``−``, ``‐``, ``⇒``, ``⟶``) become ``-``,
+  invisible characters (zero-width spaces, direction marks) a space and full-width letters
+  (``Ａ ＰＡＲ``) their ASCII selves;
   a keyword in brackets (``(via convoy)``, ``(hold)``) loses its brackets; trailing
   full stops go (``A PAR H.``, ``F MAO - SPA/SC.``).
 - :class:`PrefixNames` reads an unambiguous beginning of a name (``Mosc``, ``Bohem``,
@@ -26,18 +28,35 @@ uses it inside hyphenated names such as Mid-Atlantic.)"""
 ARROWS = "\u2192\u21d2\u21e8\u2794\u279c\u27a1\u27f6\u27f9"
 """→ ⇒ ⇨ ➔ ➜ ➡ ⟶ ⟹: each is read as ``-`` (a move)."""
 
-_TO_DASH = str.maketrans({ch: "-" for ch in DASHES + ARROWS})
-_ODD = re.compile(f"[{DASHES}{ARROWS}]")
+INVISIBLE = "\u00ad\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e" \
+    "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff\u3000"
+"""Soft hyphen, zero-width and direction marks, word joiner, byte-order mark (as
+zero-width no-break space) and the ideographic space, which web pages and phones leave in
+pasted text: each is read as a space (between words; inside a word it still splits it)."""
+
+_TO_PLAIN = str.maketrans({
+    **{ch: "-" for ch in DASHES + ARROWS},
+    **{ch: " " for ch in INVISIBLE},
+    **{chr(wide): chr(wide - 0xFEE0) for wide in range(0xFF01, 0xFF5F)},
+})
+"""Dashes and arrows -> ``-``, invisible characters -> space, full-width ASCII (``Ａ``,
+``（``) -> ASCII: one character for one, so every column stays."""
+_ODD = re.compile(f"[{DASHES}{ARROWS}{INVISIBLE}\uff01-\uff5e]")
 _BRACKETED = re.compile(r"\(\s*((?:via|by)(?:\s+convoy)?|holds?|h|stands?)\s*\)", re.IGNORECASE)
 
 MIN_PREFIX = 4
 """A name's beginning must have at least this many letters to stand for it ("Mosc")."""
 
 
+def plain_characters(text: str) -> str:
+    """``text`` with dashes and arrows as ``-``, invisible characters as spaces and
+    full-width letters as ASCII; columns are kept."""
+    return text.translate(_TO_PLAIN) if _ODD.search(text) else text
+
+
 def normalise(text: str) -> str:
     """``text`` with other judges' and keyboards' spellings made plain; columns are kept."""
-    if _ODD.search(text):
-        text = text.translate(_TO_DASH)
+    text = plain_characters(text)
     if "(" in text:
         text = _BRACKETED.sub(lambda m: " " + m.group(0)[1:-1] + " ", text)
     if "." in text:

@@ -1,5 +1,6 @@
 """Read any text file a GM has: UTF-8 with or without a byte-order mark, UTF-16 or UTF-32
-with one, else Windows-1252 (cp1252, a superset of Latin-1's letters) with a notice.
+with one, UTF-16 without one (every other byte 0), else Windows-1252 (cp1252, a superset of
+Latin-1's letters) with a notice.
 
 Order and position files come from every kind of editor and mail program: Notepad writes
 UTF-16 or a UTF-8 BOM, old Windows and Mac tools cp1252 or Latin-1.  Whatever the bytes,
@@ -33,6 +34,11 @@ def decode_text(data: bytes, name: str = "the file") -> tuple[str, str | None]:
                 text = data[len(bom):].decode(codec, errors="replace")
                 return text, (f"{name}: not valid {label} after its byte-order mark (byte "
                               f"{exc.start + len(bom) + 1}); unreadable bytes are shown as \ufffd")
+    wide = _utf16_without_bom(data)
+    if wide:
+        return data.decode(wide, errors="replace"), (
+            f"{name}: read as UTF-16 {wide[-2:].upper()} (no byte-order mark; every other byte "
+            "is 0)")
     try:
         return data.decode("utf-8"), None
     except UnicodeDecodeError as exc:
@@ -44,6 +50,22 @@ def decode_text(data: bytes, name: str = "the file") -> tuple[str, str | None]:
         text = data.decode("latin-1")
         label = "Latin-1 (ISO 8859-1)"
     return text, f"{name}: not UTF-8 (byte {where}); read as {label}"
+
+
+def _utf16_without_bom(data: bytes) -> str | None:
+    """``utf-16-le`` or ``utf-16-be`` for text saved as UTF-16 without a byte-order mark
+    (some Windows tools): mostly Latin letters, so every other byte is 0 (at least three in
+    four of them, and hardly any of the others); else None.  No UTF-8 or cp1252 text looks
+    like that: their only 0 byte is NUL."""
+    if len(data) < 4 or len(data) % 2 or b"\x00" not in data[:64]:
+        return None
+    even, odd = data[0::2].count(0), data[1::2].count(0)
+    half = len(data) // 2
+    if odd * 4 >= half * 3 and even * 8 <= half:
+        return "utf-16-le"
+    if even * 4 >= half * 3 and odd * 8 <= half:
+        return "utf-16-be"
+    return None
 
 
 def read_text_file(path: str | os.PathLike[str]) -> tuple[str, str | None]:

@@ -35,7 +35,10 @@ TEXT = "Germany:\nA München - Ruh\n"
     (TEXT.encode("utf-32"), "read as UTF-32 (byte-order mark)"),
     (TEXT.encode("cp1252"), "not UTF-8 (byte 13); read as Windows-1252 (cp1252)"),  # 1-based
     (TEXT.encode("latin-1") + b"\x81", "read as Latin-1 (ISO 8859-1)"),  # not cp1252 either
-], ids=["utf-8", "utf-8-bom", "utf-16-le", "utf-16-be", "utf-32", "cp1252", "latin-1"])
+    (TEXT.encode("utf-16-le"), "read as UTF-16 LE (no byte-order mark; every other byte is 0)"),
+    (TEXT.encode("utf-16-be"), "read as UTF-16 BE (no byte-order mark; every other byte is 0)"),
+], ids=["utf-8", "utf-8-bom", "utf-16-le", "utf-16-be", "utf-32", "cp1252", "latin-1",
+        "utf-16-le-no-bom", "utf-16-be-no-bom"])
 def test_every_encoding_reads_the_same_orders(std, tmp_path, data, notice) -> None:
     path = tmp_path / "orders.txt"
     path.write_bytes(data)
@@ -220,6 +223,10 @@ NOTATION = [
     ("A PAR M BUR", "A PAR - BUR"), ("w", "Waive"), ("W", "Waive"), ("waive", "Waive"),
     ("b a par", "Build A PAR"), ("B F STP/NC", "Build F STP/NC"), ("r a par", "Remove A PAR"),
     ("R F BRE", "Remove F BRE"), ("d a par", "A PAR Disband"), ("D F ADR", "F ADR Disband"),
+    # pasted from web pages and phones: full-width letters, invisible format characters
+    ("\uff21 \uff30\uff21\uff32 - \uff22\uff35\uff32", "A PAR - BUR"),
+    ("A PAR\u3000-\u3000BUR", "A PAR - BUR"), ("A PAR\ufeff - BUR", "A PAR - BUR"),
+    ("\u202eA PAR - BUR\u202c", "A PAR - BUR"), ("A PAR \u200d- BUR\u00ad", "A PAR - BUR"),
 ]
 
 
@@ -243,8 +250,17 @@ def test_prefixes_find_only_unique_beginnings(std) -> None:
     assert prefixes.find("Sai") is None and prefixes.find("Sain") == "STP"  # 4 letters at least
 
 
+def test_a_header_pasted_with_invisible_or_wide_characters_starts_its_section(std) -> None:
+    result = parse_orders("\u202eFrance\u202c: A PAR - BUR\n"
+                          "\uff27\uff45\uff52\uff4d\uff41\uff4e\uff59\uff1a\nA MUN - RUH\n", std)
+    assert result.errors == []
+    assert [(p.power, str(p.order)) for p in result.orders] == [
+        ("FRANCE", "A PAR - BUR"), ("GERMANY", "A MUN - RUH")]
+
+
 def test_normalising_keeps_every_column() -> None:
-    for text in ("A PAR \u2212 BUR", "A LON - NWY (via convoy)", "A PAR S A MAR ( hold )"):
+    for text in ("A PAR \u2212 BUR", "A LON - NWY (via convoy)", "A PAR S A MAR ( hold )",
+                 "\uff21 PAR\u200b - BUR", "A\u3000PAR\u202e - BUR"):
         assert len(normalise(text)) == len(text)
     assert normalise("F MAO - SPA/SC.") == "F MAO - SPA/SC"
 
