@@ -175,9 +175,13 @@ def read_position(
                     f"dislodged entry {entry!r}: expected {{unit: 'A MUN', from: 'BOH'}}"
                 )
             unit = parse_unit(entry["unit"], power, game_map)
+            convoyed = entry.get("convoyed")
+            if convoyed is not None and type(convoyed) is not bool:  # "false" is no False
+                raise PositionError(f"dislodged {unit.kind} {unit.location}: 'convoyed' must "
+                                    f"be true or false, not {convoyed!r}")
             attacker_from = _attacker_from(entry, unit, game_map)
             pos.dislodged[unit.province] = Dislodged(
-                unit, attacker_from, bool(entry.get("convoyed", False)), via=entry.get("via")
+                unit, attacker_from, bool(convoyed), via=entry.get("via")
             )
     standoffs = data.get("standoffs")
     if standoffs:

@@ -117,6 +117,10 @@ def test_phases_with_odd_years_are_refused(phase, error) -> None:
     ({"unit": "A PAR", "from": "MOS"}, "its attacker cannot have come from MOS, which is not "
                                        "next to PAR"),
     ({"unit": "A PAR", "from": "XYZ"}, "unknown province 'XYZ'"),
+    ({"unit": "A PAR", "from": "BUR", "convoyed": "false"},
+     "dislodged A PAR: 'convoyed' must be true or false, not 'false'"),
+    ({"unit": "A PAR", "from": "LON", "convoyed": 1},
+     "dislodged A PAR: 'convoyed' must be true or false, not 1"),
 ])
 def test_dislodged_entries_are_checked(entry, error) -> None:
     out = run_case({"id": 1, "phase": "F1901R", "units": {"England": ["A BUR"]},
