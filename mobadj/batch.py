@@ -435,11 +435,23 @@ def _answer(line: str | bytes | Unreadable, number: int) -> dict[str, Any]:
     try:
         case = _case(line)
     except ValueError as exc:
-        return empty_output(None, None, [f"line {number}: {exc}"])
+        return empty_output(None, None, [f"line {number}: {exc}{_cr_inside(line)}"])
     except Exception as exc:  # e.g. MemoryError: this line's answer, not the batch's end
         return empty_output(None, None, [f"line {number}: internal error: "
                                          f"{type(exc).__name__}: {exc}"])
     return run_case(case)
+
+
+def _cr_inside(line: str | bytes | Unreadable) -> str:
+    """A note for a line that is no JSON and holds a carriage return before its end (a file
+    whose lines end with CR alone is read as one line), else ""."""
+    if isinstance(line, Unreadable):
+        return ""
+    text = line.decode("latin-1") if isinstance(line, bytes) else line
+    if "\r" not in text.rstrip("\r\n"):
+        return ""
+    return (" (the line holds a carriage return (CR) before its end: lines end with a line "
+            "feed (LF); a file whose lines end with CR alone is one line)")
 
 
 def read_lines(source: IO[Any]) -> Iterator[bytes | str | Unreadable]:

@@ -80,6 +80,15 @@ def test_anything_after_the_value_is_an_error(line, error) -> None:
     assert answer["errors"][0].startswith(error), answer
 
 
+def test_lines_ended_by_carriage_returns_alone_are_named(tmp_path) -> None:
+    """An old Mac file: its CR-only line ends make one line, and the error says why."""
+    [answer] = batch(GOOD_LINE + b"\r" + GOOD_LINE + b"\r")
+    assert answer["errors"] == [
+        f"line 1: not JSON: Extra data: line 1 column {len(GOOD_LINE) + 2} (char "
+        f"{len(GOOD_LINE) + 1}) (the line holds a carriage return (CR) before its end: lines "
+        "end with a line feed (LF); a file whose lines end with CR alone is one line)"]
+
+
 def test_good_lines_before_a_bad_byte_are_kept() -> None:
     """The reader decodes line by line: nothing before a bad byte is lost."""
     source = io.BytesIO(GOOD_LINE + b"\n" + GOOD_LINE + b"\n\xff\n" + GOOD_LINE + b"\n")
