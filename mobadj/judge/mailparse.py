@@ -40,6 +40,12 @@ _AUTO_SUBJECT = re.compile(
 )
 _BOUNCE_SENDERS = re.compile(r"^(mailer-daemon|postmaster|no-?reply|bounces?)([+@]|$)", re.I)
 _MIME_LINE = re.compile(r"^(--\S+|content-[\w-]+:.*|mime-version:.*)\s*$", re.I)
+# An address the judge writes to: a dot-atom local part and a domain name, in ASCII (no
+# quoted local parts, no IP literals: SMTP servers refuse or misread what is odder).
+_ADDRESS = re.compile(r"[a-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
+                      r"@[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*",
+                      re.I)
+MAX_ADDRESS = 254
 
 
 @dataclass(frozen=True)
@@ -199,17 +205,26 @@ def auto_reason(msg: Message, sender: str) -> str | None:
     return None
 
 
+def is_address(text: str) -> bool:
+    """Is ``text`` an address the judge can write to (``name@example.org``)?"""
+    return len(text) <= MAX_ADDRESS and _ADDRESS.fullmatch(text) is not None
+
+
 def _addr(value: str | None) -> str:
+    """The first address in a header the judge can write to, lower-case ("" if none: a
+    malformed address is never answered, nor taken for someone else's)."""
     if not value:
         return ""
-    try:
-        pairs = getaddresses([value])
-    except MAIL_ERRORS as exc:
-        log.warning("unreadable address %r (%s); trying it as one address", value[:100], exc)
-        pairs = [parseaddr(value)]
-    for _, addr in pairs:
-        if addr and "@" in addr:
-            return addr.strip().lower()
+    for text in (value, _header_text(value)):  # an address wrongly written as RFC 2047 too
+        try:
+            pairs = getaddresses([text])
+        except MAIL_ERRORS as exc:
+            log.warning("unreadable address %r (%s); trying it as one address", text[:100], exc)
+            pairs = [parseaddr(text)]
+        for _, addr in pairs:
+            addr = addr.strip().lower()
+            if is_address(addr):
+                return addr
     return ""
 
 

@@ -94,3 +94,35 @@ def test_random_bytes_never_crash_the_judge(judge, table):
                 str(i).encode() + b"@fuzz>\r\n\r\n" + blob
         judge.handle_mail(blob)  # must not raise
     assert judge.store.mail_count() == 150
+
+
+@pytest.mark.parametrize("header", [
+    "From: =?utf-8?q?north@test.org?=",  # the whole address wrongly encoded: still readable
+    "From: north@test.org\nReply-To: <<<>>>",  # a Reply-To that is no address: From is used
+    "From: north@test.org\nReply-To: \"a b\"@test.org",
+    "From: north@test.org\nReply-To: pl\u00e4yer@test.org",  # not ASCII: SMTP refuses it
+])
+def test_replies_go_only_to_an_address_the_judge_can_write_to(judge, table, header):
+    out = judge.handle_mail(raw(f"{header}\nMessage-ID: <addr@x>\n", SIGNON + b"\ngo 3"))
+    assert [m.to for m in out] == ["north@test.org"]
+    assert judge.store.orders("g1", "T1") == {"NORTH": "go 3"}
+
+
+def test_a_sender_that_is_no_address_is_never_answered(judge, table):
+    out = judge.handle_mail(raw("From: north@test.org\x00evil@x\nMessage-ID: <nul@x>\n", b"help"))
+    assert out == [] and judge.store.mail_count() == 1
+
+
+@pytest.mark.parametrize("line", ["ADDPLAYER a>b@test.org NORTH", "REPLACE NORTH a@b@test.org",
+                                  "ADDPLAYER north@ NORTH"])
+def test_the_gm_cannot_seat_an_address_mail_cannot_reach(judge, line):
+    judge.create_game("g2", "toy", "gm@test.org", "gm-secret", {}, seed=1)
+    out = judge.handle_mail(mail("gm@test.org", f"GM g2 gm-secret\n{line}"))
+    assert "is not an email address" in out[0].body
+    assert judge.store.players("g2") == []
+
+
+def test_set_address_wants_an_address_mail_can_reach(judge, table):
+    out = judge.handle_mail(mail("north@test.org", table.signon("NORTH") + "SET ADDRESS a>b@x.org"))
+    assert "is not an email address" in out[0].body
+    assert [m.to for m in out] == ["north@test.org"]
