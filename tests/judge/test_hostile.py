@@ -126,3 +126,18 @@ def test_set_address_wants_an_address_mail_can_reach(judge, table):
     out = judge.handle_mail(mail("north@test.org", table.signon("NORTH") + "SET ADDRESS a>b@x.org"))
     assert "is not an email address" in out[0].body
     assert [m.to for m in out] == ["north@test.org"]
+
+
+def test_a_reply_to_the_judge_itself_is_read_and_answered_at_the_sender(judge, table):
+    m = raw("From: north@test.org\nReply-To: Judge <JUDGE@test.org>\nMessage-ID: <rt@x>\n",
+            SIGNON + b"\ngo 3")
+    out = judge.handle_mail(m)
+    assert [x.to for x in out] == ["north@test.org"]
+    assert judge.store.orders("g1", "T1") == {"NORTH": "go 3"}
+
+
+def test_mail_from_the_judges_address_is_never_obeyed_whatever_its_reply_to(judge, table):
+    m = raw("From: judge@test.org\nReply-To: north@test.org\nMessage-ID: <fj@x>\n",
+            SIGNON + b"\ngo 3")
+    assert judge.handle_mail(m) == []
+    assert judge.store.orders("g1", "T1") == {}
