@@ -46,6 +46,9 @@ _ADDRESS = re.compile(r"[a-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[a-z0-9!#$%&'*+/=?^_`{|}~
                       r"@[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*",
                       re.I)
 MAX_ADDRESS = 254
+# Control characters no mail text needs (NUL, escape sequences): dropped before reading, so
+# they never reach the order parsers nor, in press, another player's mail.
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
 
 
 @dataclass(frozen=True)
@@ -246,8 +249,7 @@ def parse_mail(raw: bytes, max_body: int = MAX_BODY_CHARS, own_text: str | None 
         log.warning("mail %s: body unreadable (%s: %s); read as empty", message_id,
                     type(exc).__name__, exc)
         source = text = ""
-    if _is_binary(text):
-        text = ""
+    text = "" if _is_binary(text) else _CONTROLS.sub("", text)
     quotes = bool(own_text) and squash(own_text or "") in squash(source[:max_body])
     truncated = len(text) > max_body
     text = text[:max_body]

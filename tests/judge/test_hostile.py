@@ -141,3 +141,35 @@ def test_mail_from_the_judges_address_is_never_obeyed_whatever_its_reply_to(judg
             SIGNON + b"\ngo 3")
     assert judge.handle_mail(m) == []
     assert judge.store.orders("g1", "T1") == {}
+
+
+@pytest.mark.parametrize("body", [
+    "SIGNON\u00a0g1\u00a0NORTH\u00a0pw-north\ngo\u00a03",  # no-break spaces (HTML-ish mailers)
+    "\ufeffSIGNON g1 NORTH pw-north\ngo 3",  # a byte-order mark before the first word
+    "SIGNON g1 NORTH pw-north\ngo\u200b 3\u200d",  # zero-width characters
+    "\uff33\uff29\uff27\uff2e\uff2f\uff2e g1 NORTH pw-north\n\uff47\uff4f\u3000\uff13",  # fullwidth
+    "SIGNON g1 NORTH pw-north\ngo 3\x00\x00\n\x07",  # NUL bytes and a bell
+])
+def test_invisible_and_lookalike_characters_do_not_spoil_commands(judge, table, body):
+    m = raw("From: north@test.org\nMessage-ID: <u@x>\nContent-Type: text/plain; charset=utf-8\n",
+            body.encode())
+    out = judge.handle_mail(m)
+    assert "Signed on as North" in out[0].body, out[0].body
+    assert judge.store.orders("g1", "T1") == {"NORTH": "go 3"}
+
+
+def test_press_text_keeps_its_own_characters(judge, table):
+    text = "Deal? \U0001f468\u200d\U0001f469 \uff21\u00a0b"
+    out = judge.handle_mail(mail("north@test.org", table.signon("NORTH")
+                                 + f"PRESS TO EAST\n{text}\nENDPRESS\u200b\ngo 3"))
+    assert "Press delivered to EAST" in out[0].body
+    press = next(m for m in out if m.to == "east@test.org")
+    assert text in press.body
+    assert judge.store.orders("g1", "T1") == {"NORTH": "go 3"}
+
+
+def test_control_characters_never_reach_another_players_mail(judge, table):
+    body = table.signon("NORTH") + "PRESS TO EAST\nred\x1b[31m alert\x00!\x07\nENDPRESS\n"
+    out = judge.handle_mail(raw("From: north@test.org\nMessage-ID: <c@x>\n", body.encode()))
+    press = next(m for m in out if m.to == "east@test.org")
+    assert "red[31m alert!" in press.body
