@@ -173,3 +173,13 @@ def test_control_characters_never_reach_another_players_mail(judge, table):
     out = judge.handle_mail(raw("From: north@test.org\nMessage-ID: <c@x>\n", body.encode()))
     press = next(m for m in out if m.to == "east@test.org")
     assert "red[31m alert!" in press.body
+
+
+def test_a_bottom_posted_answer_to_the_judge_is_read(judge, table):
+    first = judge.handle_mail(mail("north@test.org", table.signon("NORTH") + "go 1"))[0].body
+    quoted = "\n".join("> " + line for line in first.splitlines())
+    body = (f"On Sun, 17 Jan 2027, Test Judge <judge@test.org> wrote:\n{quoted}\n\n"
+            + table.signon("NORTH") + "go 3\n")
+    out = judge.handle_mail(mail("north@test.org", body))
+    assert out and "Signed on as North" in out[0].body
+    assert judge.store.orders("g1", "T1") == {"NORTH": "go 3"}
