@@ -112,6 +112,10 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
         lines: list[str] = []
         if inc.truncated:
             lines.append("Your mail was very long; only its beginning was read.")
+        if inc.unreadable:
+            lines.append(f"The judge could not read the text of your mail: {inc.unreadable}. "
+                         "Nothing in it was done; please send your commands as plain text "
+                         "in the mail itself.")
         for err in parsed.errors:
             lines.append(f"Error: {err}")
         session: Session | None = None

@@ -183,3 +183,47 @@ def test_a_bottom_posted_answer_to_the_judge_is_read(judge, table):
     out = judge.handle_mail(mail("north@test.org", body))
     assert out and "Signed on as North" in out[0].body
     assert judge.store.orders("g1", "T1") == {"NORTH": "go 3"}
+
+
+def nested(depth: int) -> bytes:
+    """A mail whose text sits ``depth`` multiparts deep."""
+    head = "".join(f"--b{i}\r\nContent-Type: multipart/mixed; boundary=b{i + 1}\r\n\r\n"
+                   for i in range(depth))
+    tail = "".join(f"--b{i}--\r\n" for i in reversed(range(depth)))
+    return raw("From: north@test.org\nMessage-ID: <deep@x>\nContent-Type: multipart/mixed; "
+               "boundary=b0\n", (f"{head}--b{depth}\r\nContent-Type: text/plain\r\n\r\n"
+                                 f"SIGNON g1 NORTH pw-north\r\ngo 3\r\n--b{depth}--\r\n{tail}"
+                                 ).encode())
+
+
+UNREADABLE = {
+    "nested too deeply": (nested(3000), "nested too deeply"),
+    "broken base64": (raw("From: north@test.org\nMessage-ID: <b64@x>\nContent-Transfer-Encoding:"
+                          " base64\n", base64.b64encode(SIGNON + b"\ngo 3")[:-3] + b"!!@@"),
+                      "base64"),
+    "attachments only": (raw("From: north@test.org\nMessage-ID: <att@x>\nContent-Type: "
+                             "multipart/mixed; boundary=b\n",
+                             b"--b\r\nContent-Type: text/plain\r\nContent-Disposition: "
+                             b"attachment; filename=orders.txt\r\n\r\n" + SIGNON
+                             + b"\r\ngo 3\r\n--b--\r\n"), "attachment"),
+    "a picture only": (raw("From: north@test.org\nMessage-ID: <png@x>\nContent-Type: image/png\n"
+                           "Content-Transfer-Encoding: base64\n",
+                           base64.b64encode(b"\x89PNG" + bytes(range(256)))), "attachment"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNREADABLE))
+def test_a_mail_whose_text_cannot_be_read_is_answered_with_why(judge, table, name):
+    m, why = UNREADABLE[name]
+    out = judge.handle_mail(m)
+    assert out and out[0].to == "north@test.org"
+    assert "could not read the text of your mail" in out[0].body and why in out[0].body
+    assert judge.store.orders("g1", "T1") == {}
+
+
+def test_an_empty_plain_part_beside_the_html_one_is_passed_over(judge, table):
+    m = raw("From: north@test.org\nMessage-ID: <alt@x>\nContent-Type: multipart/alternative; "
+            "boundary=b\n", b"--b\r\nContent-Type: text/plain\r\n\r\n \r\n--b\r\nContent-Type: "
+            b"text/html\r\n\r\n<p>" + SIGNON + b"</p><p>go 3</p>\r\n--b--\r\n")
+    judge.handle_mail(m)
+    assert judge.store.orders("g1", "T1") == {"NORTH": "go 3"}
