@@ -57,7 +57,7 @@ def clean_lines(text: str) -> list[str | None]:
             out.append(None)  # quote runs to the next blank line
             continue
         in_quote = False
-        if _WROTE.match(bare) and _quote_follows(lines[number + 1:]):
+        if _WROTE.match(bare) and _quote_follows(lines, number + 1):
             out.append(None)
             in_quote = True
             continue
@@ -84,9 +84,14 @@ def _is_quoted(stripped: str) -> bool:
     return stripped.startswith(">") or stripped.startswith("|>")
 
 
-def _quote_follows(rest: list[str]) -> bool:
-    """Is the next line with text a ``>`` quote (the original under an "On ... wrote:")?"""
-    return next((_is_quoted(line.strip()) for line in rest if line.strip()), False)
+def _quote_follows(lines: list[str], start: int) -> bool:
+    """Is the first line with text from ``lines[start]`` on a ``>`` quote (the original
+    under an "On ... wrote:")?  (Read in place: a file of many such lines stays linear.)"""
+    for i in range(start, len(lines)):
+        stripped = lines[i].strip()
+        if stripped:
+            return _is_quoted(stripped)
+    return False
 
 
 def _ends_here(rest: list[str], comma: bool) -> bool:

@@ -310,3 +310,10 @@ def test_only_a_don_travels_with_a_unit(std, mini) -> None:
 ])
 def test_what_is_written_below_a_quoted_original_is_the_writers(text, kept):
     assert strip_quotes_and_signature(text).strip() == kept
+
+
+def test_many_quoted_originals_are_read_in_one_pass():
+    """100,000 "On ... wrote:" lines, each over a quote: each looks ahead only to its next
+    line with text (a look-ahead over the rest of the file made this hang)."""
+    text = "On Mon, Bob wrote:\n> F LON - NTH\n\n" * 100_000 + "A PAR H"
+    assert strip_quotes_and_signature(text).strip() == "A PAR H"
