@@ -59,6 +59,8 @@ KEYS = ("id", "phase", "next_phase", "orders", "units", "dislodged", "centers", 
 CACHE_SIZE = 100_000
 """Order texts remembered per map (the cache starts afresh when full: memory stays bounded
 however long the batch)."""
+BLOCKS = ("units", "centers", "dislodged", "orders")
+"""The blocks of an input line that map each power to a list."""
 MAX_LINE_BYTES = 1_000_000
 """The longest input line read (a full 34-unit phase is about 3 KB); longer ones are
 answered with an error and skipped without being held in memory."""
@@ -74,7 +76,6 @@ class _MapContext:
         self.parser = parser_for(self.game_map)
         self.cache: dict[str, Any] = {}
         self.powers: dict[str, str] = {}
-        self.spellings: dict[tuple[tuple[str, ...], ...], dict[str, str]] = {}
         self.variants: dict[tuple[tuple[str, str], ...], Any] = {}
 
     def parse(self, text: str) -> Any:
@@ -117,21 +118,23 @@ class _MapContext:
             self.variants[key] = got
         return got
 
-    def spelling(self, names: tuple[tuple[str, ...], ...]) -> dict[str, str]:
-        """Power id -> the power as a line first spells it, from the power names of its
-        blocks (units, centers, dislodged, orders); the same names recur line after line."""
-        known = self.spellings.get(names)
-        if known is None:
-            known = {}
-            for block in names:
-                for name in block:
-                    pid = self.powers.get(name) or self.power(name)
-                    if pid not in known:
-                        known[pid] = str(name)
-            if len(self.spellings) >= CACHE_SIZE:
-                self.spellings.clear()
-            self.spellings[names] = known
-        return known.copy()  # the line may add powers it never named
+    def spelling(self, case: Mapping[str, Any]) -> dict[str, str]:
+        """Power id -> the power as ``case`` first spells it, in the power names of its
+        blocks (units, centers, dislodged, orders), each checked to be a mapping first."""
+        blocks: list[tuple[str, ...]] = []
+        for key in BLOCKS:
+            block = case.get(key) or ()
+            if type(block) is not dict and block != () and not isinstance(block, Mapping):
+                raise PositionError(f"{key!r} must map each power to a list")
+            blocks.append(tuple(block))
+        powers = self.powers
+        known: dict[str, str] = {}
+        for names in blocks:
+            for name in names:
+                pid = powers.get(name) or self.power(name)
+                if pid not in known:
+                    known[pid] = str(name)
+        return known
 
     def power(self, text: str) -> str:
         pid = self.powers.get(text)
@@ -202,13 +205,7 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
         return run_line(case, ctx.game_map, ctx.rules)
     game_map = ctx.game_map
     powers = ctx.powers  # power as written -> power id (ctx.power fills it)
-    names = []  # the power names of each block, as written
-    for key in ("units", "centers", "dislodged", "orders"):
-        block = case.get(key) or ()
-        if type(block) is not dict and block != () and not isinstance(block, Mapping):
-            raise PositionError(f"{key!r} must map each power to a list")
-        names.append(tuple(block))
-    spelling = ctx.spelling(tuple(names))
+    spelling = ctx.spelling(case)
     options = case.get("options")
     duplicates = "last"
     if options:  # no options: nothing to split

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from mobadj.board import province_of
 from mobadj.engine.position import Dislodged, unit_state
@@ -424,31 +424,37 @@ def outcome(r: Resolver, validated: Validated) -> MovementOutcome:
         options = rules.retreat_options(d, topo, occupied, standoffs)
         dislodged.append(Dislodged(unit, k.prov, k.convoy, options, d.via))
 
-    succeeds, fails = Outcome.SUCCEEDS, Outcome.FAILS
-
-    def result_of(o: MOrder) -> OrderResult:
-        if o.invalid is not None:
-            return OrderResult(o.power, o.source, Outcome.INVALID, o.invalid)
-        code = o.code
-        if code == MOVE:
-            if o.res:
-                return OrderResult(o.power, o.source, succeeds)
-            return OrderResult(o.power, o.source, fails, _move_reason(r, o))
-        if code == HOLD:
-            if o.prov in dislodged_by:
-                return OrderResult(o.power, o.source, fails, Reason.DISLODGED)
-            return OrderResult(o.power, o.source, succeeds)
-        if o.res:
-            return OrderResult(o.power, o.source, succeeds)
-        if o.void is not None:
-            return OrderResult(o.power, o.source, fails, o.void)
-        if o.forced is not None:
-            return OrderResult(o.power, o.source, fails, o.forced)
-        why = Reason.DISLODGED if (o.prov in dislodged_by or code == CONVOY) else Reason.CUT
-        return OrderResult(o.power, o.source, fails, why)
-
     results = [
-        item if isinstance(item, OrderResult) else result_of(item) for item in validated.given
+        item if isinstance(item, OrderResult) else result_of(r, item, dislodged_by)
+        for item in validated.given
     ]
-    defaults = [result_of(o) for o in orders if o.defaulted]
+    defaults = [result_of(r, o, dislodged_by) for o in orders if o.defaulted]
     return MovementOutcome(results, defaults, moves, dislodged, standoffs, validated.orders)
+
+
+_SUCCEEDS: Final = Outcome.SUCCEEDS
+_FAILS: Final = Outcome.FAILS
+
+
+def result_of(r: Resolver, o: MOrder, dislodged_by: dict[str, MOrder]) -> OrderResult:
+    """The result of one decided order (``dislodged_by``: province -> the move that
+    dislodged the unit there)."""
+    if o.invalid is not None:
+        return OrderResult(o.power, o.source, Outcome.INVALID, o.invalid)
+    code = o.code
+    if code == MOVE:
+        if o.res:
+            return OrderResult(o.power, o.source, _SUCCEEDS)
+        return OrderResult(o.power, o.source, _FAILS, _move_reason(r, o))
+    if code == HOLD:
+        if o.prov in dislodged_by:
+            return OrderResult(o.power, o.source, _FAILS, Reason.DISLODGED)
+        return OrderResult(o.power, o.source, _SUCCEEDS)
+    if o.res:
+        return OrderResult(o.power, o.source, _SUCCEEDS)
+    if o.void is not None:
+        return OrderResult(o.power, o.source, _FAILS, o.void)
+    if o.forced is not None:
+        return OrderResult(o.power, o.source, _FAILS, o.forced)
+    why = Reason.DISLODGED if (o.prov in dislodged_by or code == CONVOY) else Reason.CUT
+    return OrderResult(o.power, o.source, _FAILS, why)

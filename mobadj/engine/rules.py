@@ -81,6 +81,7 @@ from mobadj.engine.position import (
 )
 from mobadj.engine.reading import read_position
 from mobadj.engine.results import Reason
+from mobadj.engine.topology import sea_fleets
 
 if TYPE_CHECKING:
     import random
@@ -331,8 +332,7 @@ class Rules:
         """The provinces of ``units`` whose unit can convoy (:meth:`can_convoy` for each;
         this rule's own test is read directly, without a call per unit)."""
         if type(self).can_convoy is Rules.can_convoy:
-            sea = topology.sea
-            return [p for p, u in units.items() if u.kind == "F" and u.location in sea]
+            return sea_fleets(units, topology.sea)
         return [p for p, u in units.items() if self.can_convoy(topology, u.location, u.kind)]
 
     def convoyable(self, kind: str) -> bool:

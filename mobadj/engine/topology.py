@@ -8,8 +8,9 @@ keeps the answers, so no networkx call happens while a phase is adjudicated.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
+from typing import TYPE_CHECKING, Any
 
 from mobadj.board import province_of
 
@@ -161,6 +162,13 @@ class Topology:
                 dist[src] = d
             self._dist = dist
         return self._dist
+
+
+def sea_fleets(units: Mapping[str, Any], sea: AbstractSet[str]) -> list[str]:
+    """The provinces of the fleets among ``units`` (province -> unit) that stand in ``sea``
+    provinces: the standard game's convoying fleets (compiled with the engine: it runs in
+    every phase with a convoy order)."""
+    return [p for p, u in units.items() if u.kind == "F" and u.location in sea]
 
 
 class SeaChains:

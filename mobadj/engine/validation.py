@@ -314,14 +314,6 @@ def _convoy_intent(
     chains = SeaChains(topo, rules.convoy_seas(topo, units))
     bit = topo.bit
     cache: dict[tuple[str, str], int] = {}
-
-    def route(a: str, d: str) -> int:
-        """The mask of the seas a convoy from ``a`` to ``d`` needs."""
-        got = cache.get((a, d))
-        if got is None:
-            got = cache[(a, d)] = chains.needed(a, d)
-        return got
-
     intent: set[tuple[str, str]] = set()
     mode = rules.adjacent_convoy
     plain: list[MOrder] = []  # moves over land, which a convoy order may yet carry
@@ -334,7 +326,7 @@ def _convoy_intent(
             else:
                 plain.append(m)
         elif code == CONVOY and m.invalid is None:
-            if not route(m.target, m.dprov) & bit[m.prov]:
+            if not _route(chains, cache, m.target, m.dprov) & bit[m.prov]:
                 m.invalid = Reason.NO_ROUTE
                 m.code = HOLD
             elif units[m.target].power == m.power or mode == "1971":
@@ -350,10 +342,19 @@ def _convoy_intent(
                 m.convoy = True
                 m.dest = m.dprov
     for m in armies:
-        if route(m.prov, m.dprov):
+        if _route(chains, cache, m.prov, m.dprov):
             pass
         elif mode == "fallback" and m.dprov in topo.neighbours[m.ukind].get(m.loc, ()):
             m.convoy = False  # option: the land route as fallback (DATC 2.4, 6.G.8)
         else:
             m.invalid = Reason.NO_CONVOY
             m.code = HOLD
+
+
+def _route(chains: SeaChains, cache: dict[tuple[str, str], int], a: str, d: str) -> int:
+    """The mask of the seas a convoy from ``a`` to ``d`` needs (``cache`` keeps them for
+    the phase: several orders ask about one route)."""
+    got = cache.get((a, d))
+    if got is None:
+        got = cache[(a, d)] = chains.needed(a, d)
+    return got

@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 from mobadj.judge.base import JudgeBase, JudgeError, Session
 from mobadj.judge.commands import USAGE, Command
 from mobadj.judge.deadlines import HOUR
-from mobadj.judge.mailparse import Incoming
+from mobadj.judge.mailparse import Incoming, is_address
 from mobadj.judge.store import Game, Mail, hash_password
 
 CONFIRM_DAYS = 7  # an address change not confirmed by then lapses
@@ -74,7 +74,7 @@ class Accounts(JudgeBase):
                      uid: int | None, now: float, out: list[Mail]) -> str:
         """Start an address change: a code to each address that must still confirm it."""
         new = value.strip().lower()
-        if "@" not in new or len(new) > 200 or any(c.isspace() for c in new):
+        if not is_address(new):
             raise JudgeError(f"SET ADDRESS: {value!r} is not an email address.")
         player = self.store.player(game.name, power)
         assert player is not None

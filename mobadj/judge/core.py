@@ -9,6 +9,7 @@ Resolving a phase is one transaction too.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 from typing import Any
 
@@ -45,6 +46,8 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
         """Handle one raw mail; returns the mails queued because of it (empty when the mail
         was seen before, is automatic, or must not be answered: see :mod:`.loops`)."""
         inc = parse_mail(raw, max_body=self.config.max_body_bytes, own_text=self._own_line)
+        if inc.reply_to == self.config.address.lower():  # answering the judge loops: answer
+            inc = dataclasses.replace(inc, reply_to=inc.sender)  # the one who wrote instead
         now = self.clock()
         with self.store.transaction():
             if uid is not None and self.store.uid_seen(uid):
@@ -96,7 +99,7 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
         """Why a mail gets no reply at all (and is only recorded), or None."""
         if inc.auto or not inc.reply_to:
             return inc.auto or "no sender"
-        if inc.reply_to.lower() == self.config.address.lower():
+        if self.config.address.lower() in (inc.sender, inc.reply_to):
             return "from the judge itself"
         if self._ignore_quote(inc, parsed):
             return "quotes the judge's mail and gives no command"
@@ -109,6 +112,10 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
         lines: list[str] = []
         if inc.truncated:
             lines.append("Your mail was very long; only its beginning was read.")
+        if inc.unreadable:
+            lines.append(f"The judge could not read the text of your mail: {inc.unreadable}. "
+                         "Nothing in it was done; please send your commands as plain text "
+                         "in the mail itself.")
         for err in parsed.errors:
             lines.append(f"Error: {err}")
         session: Session | None = None

@@ -18,7 +18,7 @@ from mobadj.judge.deadlines import DEFAULTS, HOUR, option, parse_when, time_of_d
 from mobadj.judge.endings import DRAW_MODES, Endings
 from mobadj.judge.forming import Forming
 from mobadj.judge.hosts import Host, HostError, host_for
-from mobadj.judge.mailparse import Incoming
+from mobadj.judge.mailparse import Incoming, is_address
 from mobadj.judge.store import Game, Mail, hash_password
 
 #: The judge's own game options (deadlines, press, sign-up, ...; docs/gm-guide.md); the
@@ -221,7 +221,7 @@ class GMCommands(Accounts, Forming, Endings):
     ) -> str:
         host = host_for(game.kind)
         seat = host.seat(game.options, power)
-        if "@" not in email:
+        if not is_address(email.strip().lower()):
             raise JudgeError(f"{email!r} is not an email address")
         if self.store.player(game.name, seat) is not None:
             raise JudgeError(f"{seat} already has a player (use REPLACE)")
@@ -299,6 +299,8 @@ class GMCommands(Accounts, Forming, Endings):
     def replace(self, game: Game, power: str, email: str, now: float, out: list[Mail]) -> str:
         host = host_for(game.kind)
         seat = host.seat(game.options, power)
+        if not is_address(email.strip().lower()):
+            raise JudgeError(f"{email!r} is not an email address")
         old = self.store.player(game.name, seat)
         password = secrets.token_urlsafe(8)
         if old is None:

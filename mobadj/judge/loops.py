@@ -9,7 +9,9 @@ auto-responder that does not say so:
   mails are still read and carried out, without replies) and one mail to the GMs, and
   silence until the hour has room again.  Replies to mail that signed on with a right
   password do not count: an auto-responder does not know the password, and a card game
-  played briskly by mail must not be silenced.
+  played briskly by mail must not be silenced;
+- a reply is at most ``MAX_REPLY_CHARS`` long: ``HELP`` two thousand times in a mail with a
+  forged sender must not turn the judge into an amplifier of mail to someone else.
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ from mobadj.judge.mailparse import Incoming
 from mobadj.judge.store import Mail
 
 log = logging.getLogger("mobadj.judge.loops")
+MAX_REPLY_CHARS = 50_000
+CUT = ("\n\n(The rest of this reply is left out: it was too long. Send fewer commands in one "
+       "mail.)")
 
 
 @dataclass(frozen=True)
@@ -91,6 +96,8 @@ class ReplyLimits(JudgeBase):
             reply = self._silence_notice(inc.reply_to, verdict.until, subject, out)
             kind = "notice"
         else:
+            if len(text) > MAX_REPLY_CHARS:
+                text = text[:MAX_REPLY_CHARS] + CUT
             reply = Mail(inc.reply_to, subject, f"{text}\n{self._sig()}")
         reply.headers["In-Reply-To"] = inc.message_id
         out.insert(0, reply)

@@ -2,12 +2,17 @@
 
 Each queued mail is marked sent right after the server accepted it.  A crash between the
 two can send a mail twice (never lose one); its Message-ID is stable (built from the
-outbox id), so a duplicate is recognisable.
+outbox id), so a duplicate is recognisable.  A mail the server refuses for good (a 5xx
+answer to its recipient or its content, or an address that cannot be written in SMTP) is
+set aside with the server's answer and the others go on: one bad address must not hold up
+every game's mail.  Temporary refusals (4xx) and network errors stop the batch, to be
+tried again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import email.errors
 import functools
 import logging
 import ssl
@@ -24,6 +29,21 @@ from mobadj.judge.store import Mail, Store
 
 log = logging.getLogger("mobadj.judge.mailer")
 SMTP_ERRORS = (OSError, aiosmtplib.SMTPException)  # network trouble and refusals
+# What one mail can raise that is its own problem, not the server's or the network's.
+_MAIL_REFUSALS = (aiosmtplib.SMTPRecipientsRefused, aiosmtplib.SMTPDataError, ValueError,
+                  email.errors.MessageError)
+
+
+def refusal(exc: Exception) -> str | None:
+    """Why a mail is refused for good, or None when the refusal is temporary (4xx)."""
+    if isinstance(exc, aiosmtplib.SMTPRecipientsRefused):
+        codes = [r.code for r in exc.recipients]
+        if not codes or min(codes) < 500:
+            return None
+        return "; ".join(f"{r.code} {r.message}" for r in exc.recipients)
+    if isinstance(exc, aiosmtplib.SMTPDataError):
+        return f"{exc.code} {exc.message}" if exc.code >= 500 else None
+    return f"cannot be sent ({type(exc).__name__}: {exc})"
 
 
 class _Headers(HeaderRegistry):
@@ -103,10 +123,20 @@ class Mailer:
             token = store.token()
             sent = 0
             for mail in mails:
-                msg = build_message(mail, self.sender, self.name, token, self.clock())
-                await client.sendmail(self.sender, [mail.to], msg.as_bytes())
+                assert mail.id is not None
+                try:
+                    msg = build_message(mail, self.sender, self.name, token, self.clock())
+                    await client.sendmail(self.sender, [mail.to], msg.as_bytes())
+                except _MAIL_REFUSALS as exc:
+                    why = refusal(exc)
+                    if why is None:
+                        raise
+                    log.warning("mail %d to %r refused for good, set aside: %s", mail.id,
+                                mail.to, why)
+                    with store.transaction():
+                        store.mark_refused(mail.id, self.clock(), why)
+                    continue
                 with store.transaction():
-                    assert mail.id is not None
                     store.mark_sent(mail.id, self.clock())
                 sent += 1
             return sent

@@ -12,6 +12,7 @@ from __future__ import annotations
 import email
 import email.errors
 import email.header
+import email.parser
 import email.policy
 import hashlib
 import html
@@ -27,7 +28,10 @@ from mobadj.orders.mailtext import strip_quotes_and_signature
 log = logging.getLogger("mobadj.judge.mailparse")
 # What malformed mail can make the email package and the HTML parser raise.
 MAIL_ERRORS = (email.errors.MessageError, ValueError, LookupError, TypeError, IndexError,
-               AttributeError, AssertionError)
+               AttributeError, AssertionError, RecursionError)
+TOO_DEEP = "its MIME parts are nested too deeply"
+ONLY_ATTACHMENTS = ("it has no text of its own, only attachments (the judge does not open "
+                    "attachments)")
 MAX_BODY_CHARS = 100_000
 MAX_LINES = 2_000
 
@@ -40,6 +44,15 @@ _AUTO_SUBJECT = re.compile(
 )
 _BOUNCE_SENDERS = re.compile(r"^(mailer-daemon|postmaster|no-?reply|bounces?)([+@]|$)", re.I)
 _MIME_LINE = re.compile(r"^(--\S+|content-[\w-]+:.*|mime-version:.*)\s*$", re.I)
+# An address the judge writes to: a dot-atom local part and a domain name, in ASCII (no
+# quoted local parts, no IP literals: SMTP servers refuse or misread what is odder).
+_ADDRESS = re.compile(r"[a-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
+                      r"@[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*",
+                      re.I)
+MAX_ADDRESS = 254
+# Control characters no mail text needs (NUL, escape sequences): dropped before reading, so
+# they never reach the order parsers nor, in press, another player's mail.
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
 
 
 @dataclass(frozen=True)
@@ -54,6 +67,7 @@ class Incoming:
     auto: str | None  # why it is an auto-reply/bounce, or None
     truncated: bool = False
     quotes_judge: bool = False  # it quotes a mail of the judge (its signature line)
+    unreadable: str = ""  # why the mail's text could not be read ("" when it could)
 
 
 class _TextOfHtml(HTMLParser):
@@ -101,6 +115,10 @@ def html_to_text(source: str) -> str:
     return re.sub(r"\n\s*\n+", "\n", text)
 
 
+class Unreadable(ValueError):
+    """The text of a mail is there but cannot be read; the message says why."""
+
+
 def _decode(part: Message) -> str:
     payload = part.get_payload(decode=True)
     if payload is None:
@@ -108,6 +126,8 @@ def _decode(part: Message) -> str:
         return raw if isinstance(raw, str) else ""
     if not isinstance(payload, bytes):
         return str(payload)
+    if any(isinstance(d, email.errors.InvalidBase64LengthDefect) for d in part.defects):
+        raise Unreadable("its base64 text is broken (cut short?)")
     charset = part.get_content_charset() or "utf-8"
     for cs in (charset, "utf-8", "latin-1"):
         try:
@@ -129,29 +149,35 @@ def _is_binary(text: str) -> bool:
 
 def _body_part(msg: Message) -> tuple[str, bool]:
     """The decoded text of the part the judge reads (the first text/plain part that is not
-    an attachment, else the first HTML part), and whether it is HTML."""
+    an attachment and not blank, else the first HTML part), and whether it is HTML; raises
+    :class:`Unreadable` when the mail has no text to read but attachments or a broken one."""
     plain: Message | None = None
     htmlpart: Message | None = None
+    others = 0
     parts = msg.walk() if msg.is_multipart() else [msg]
     for part in parts:
         if part.is_multipart():
             continue
         disposition = (_header(part, "Content-Disposition") or "").lower()
-        if disposition.startswith("attachment"):
-            continue
         ctype = part.get_content_type()
-        if ctype == "text/plain" and plain is None:
+        if disposition.startswith("attachment") or ctype not in ("text/plain", "text/html"):
+            others += 1
+        elif ctype == "text/plain" and plain is None:
             plain = part
         elif ctype == "text/html" and htmlpart is None:
             htmlpart = part
     if plain is not None:
-        return _decode(plain), False
+        text = _decode(plain)
+        if text.strip() or htmlpart is None:
+            return text, False
     if htmlpart is not None:
         return _decode(htmlpart), True
     if msg.get_content_maintype() == "multipart" and isinstance(msg.get_payload(), str):
         # broken MIME (boundary missing): read the raw text without the MIME scaffolding
         return "\n".join(line for line in str(msg.get_payload()).splitlines()
                          if not _MIME_LINE.match(line)), False
+    if others:
+        raise Unreadable(ONLY_ATTACHMENTS)
     return "", False
 
 
@@ -199,17 +225,26 @@ def auto_reason(msg: Message, sender: str) -> str | None:
     return None
 
 
+def is_address(text: str) -> bool:
+    """Is ``text`` an address the judge can write to (``name@example.org``)?"""
+    return len(text) <= MAX_ADDRESS and _ADDRESS.fullmatch(text) is not None
+
+
 def _addr(value: str | None) -> str:
+    """The first address in a header the judge can write to, lower-case ("" if none: a
+    malformed address is never answered, nor taken for someone else's)."""
     if not value:
         return ""
-    try:
-        pairs = getaddresses([value])
-    except MAIL_ERRORS as exc:
-        log.warning("unreadable address %r (%s); trying it as one address", value[:100], exc)
-        pairs = [parseaddr(value)]
-    for _, addr in pairs:
-        if addr and "@" in addr:
-            return addr.strip().lower()
+    for text in (value, _header_text(value)):  # an address wrongly written as RFC 2047 too
+        try:
+            pairs = getaddresses([text])
+        except MAIL_ERRORS as exc:
+            log.warning("unreadable address %r (%s); trying it as one address", text[:100], exc)
+            pairs = [parseaddr(text)]
+        for _, addr in pairs:
+            addr = addr.strip().lower()
+            if is_address(addr):
+                return addr
     return ""
 
 
@@ -217,7 +252,13 @@ def parse_mail(raw: bytes, max_body: int = MAX_BODY_CHARS, own_text: str | None 
                ) -> Incoming:
     """Read raw RFC 5322 bytes; never raises on bad input.  ``own_text``: a line every mail
     of the judge carries; :attr:`Incoming.quotes_judge` says whether this mail quotes it."""
-    msg: Message = email.message_from_bytes(raw, policy=email.policy.compat32)  # lenient
+    unreadable = ""
+    try:
+        msg: Message = email.message_from_bytes(raw, policy=email.policy.compat32)  # lenient
+    except RecursionError:  # the parser recurses per level: read the headers alone
+        msg = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw)
+        msg.set_payload("")
+        unreadable = TOO_DEEP
     sender = _addr(_header(msg, "From"))
     reply_to = _addr(_header(msg, "Reply-To")) or sender
     message_id = (_header(msg, "Message-ID") or "").strip()
@@ -225,14 +266,16 @@ def parse_mail(raw: bytes, max_body: int = MAX_BODY_CHARS, own_text: str | None 
         message_id = "<sha256-" + hashlib.sha256(raw).hexdigest() + "@mobadj.invalid>"
     subject = _header_text(_header(msg, "Subject"))
     try:
-        source, is_html = _body_part(msg)
+        source, is_html = _body_part(msg) if not unreadable else ("", False)
         text = html_to_text(source) if is_html else source
+    except Unreadable as exc:
+        source, text, unreadable = "", "", str(exc)
     except MAIL_ERRORS as exc:
         log.warning("mail %s: body unreadable (%s: %s); read as empty", message_id,
                     type(exc).__name__, exc)
         source = text = ""
-    if _is_binary(text):
-        text = ""
+        unreadable = TOO_DEEP if isinstance(exc, RecursionError) else ""
+    text = "" if _is_binary(text) else _CONTROLS.sub("", text)
     quotes = bool(own_text) and squash(own_text or "") in squash(source[:max_body])
     truncated = len(text) > max_body
     text = text[:max_body]
@@ -243,6 +286,7 @@ def parse_mail(raw: bytes, max_body: int = MAX_BODY_CHARS, own_text: str | None 
     return Incoming(
         message_id=message_id, sender=sender, reply_to=reply_to, subject=subject, body=body,
         auto=auto_reason(msg, sender), truncated=truncated, quotes_judge=quotes,
+        unreadable=unreadable,
     )
 
 

@@ -147,6 +147,7 @@ CREATE TABLE IF NOT EXISTS web_keys (   -- a private game's pages need this key 
 # Columns added after a table was first created: (table, column, declaration).
 ADDED_COLUMNS = (
     ("press", "broadcast", "INTEGER NOT NULL DEFAULT 0"),  # sent to ALL: public on the pages
+    ("outbox", "refused", "TEXT"),  # why the SMTP server refused the mail for good
 )
 
 # scrypt cost: 2**14 takes ~70 ms here, slow enough to hurt guessing, fast enough to serve.
@@ -613,13 +614,24 @@ class Store:
     def mark_sent(self, mail_id: int, at: float) -> None:
         self._x("UPDATE outbox SET sent=? WHERE id=?", (at, mail_id))
 
+    def mark_refused(self, mail_id: int, at: float, why: str) -> None:
+        """The SMTP server refused this mail for good (a malformed or unknown address): it
+        is done with, never tried again, and keeps the server's answer."""
+        self._x("UPDATE outbox SET sent=?, refused=? WHERE id=?", (at, why, mail_id))
+
+    def refused(self) -> list[tuple[Mail, str]]:
+        """Mails the SMTP server refused for good, with its answer, oldest first."""
+        rows = self._x("SELECT * FROM outbox WHERE refused IS NOT NULL ORDER BY id")
+        return [(self._mail(r), str(r["refused"])) for r in rows]
+
     def mark_all_sent(self, at: float) -> None:
         """Treat everything queued as sent (a fresh copy of a store, a benchmark's set-up)."""
         self._x("UPDATE outbox SET sent=? WHERE sent IS NULL", (at,))
 
     def sent_count(self, after: float = float("-inf")) -> int:
         """How many queued mails were sent (after the time ``after``)."""
-        return int(self._x("SELECT COUNT(*) FROM outbox WHERE sent > ?", (after,)).fetchone()[0])
+        return int(self._x("SELECT COUNT(*) FROM outbox WHERE sent > ? AND refused IS NULL",
+                           (after,)).fetchone()[0])
 
     # -- replies per address ---------------------------------------------------------------
     def add_reply(self, address: str, kind: str, at: float) -> None:

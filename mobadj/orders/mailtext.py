@@ -4,7 +4,9 @@ One reader for every front end: the judge reads mail bodies with it and ``mobadj
 adjudicate`` reads order files with it (GMs paste players' mails), so both drop the same:
 
 - quoted replies: lines starting with ``>`` or ``|>``; "On ... wrote:" / "... schrieb:" and
-  "-----Original Message-----" / "From: a@b" (the quoted original follows: all of it goes);
+  "-----Original Message-----" / "From: a@b" (the quoted original follows: all of it goes,
+  except after an "On ... wrote:" whose original is quoted with ``>``: what is written
+  below the quote, after a blank line, is the writer's own, as bottom-posters answer);
 - signatures: everything after a ``--`` (``-- ``) or ``__`` line, or after a mobile
   footer ("Sent from my iPhone", "Get Outlook for Android");
 - sign-offs: "Cheers," "Best regards," (a closing phrase with a comma) and the name lines
@@ -47,13 +49,22 @@ def clean_lines(text: str) -> list[str | None]:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     out: list[str | None] = []
     seen_text = False
+    in_quote = False  # in the ``>`` quote under an "On ... wrote:"
     for number, line in enumerate(lines):
         bare = line.rstrip()
+        stripped = bare.lstrip()
+        if in_quote and stripped:  # quoted, or a quoted line that a mailer re-wrapped: the
+            out.append(None)  # quote runs to the next blank line
+            continue
+        in_quote = False
+        if _WROTE.match(bare) and _quote_follows(lines, number + 1):
+            out.append(None)
+            in_quote = True
+            continue
         if _is_signature_line(bare) or _WROTE.match(bare) or _ORIGINAL.match(bare):
             out += [None] * (len(lines) - number)  # the signature or quoted original follows
             break
-        stripped = bare.lstrip()
-        if stripped.startswith(">") or stripped.startswith("|>"):
+        if _is_quoted(stripped):
             out.append(None)
             continue
         if not seen_text and stripped and _GREETING.match(bare):
@@ -67,6 +78,20 @@ def clean_lines(text: str) -> list[str | None]:
             break
         out.append(line.replace("\t", " ").replace("\u200b", ""))
     return out
+
+
+def _is_quoted(stripped: str) -> bool:
+    return stripped.startswith(">") or stripped.startswith("|>")
+
+
+def _quote_follows(lines: list[str], start: int) -> bool:
+    """Is the first line with text from ``lines[start]`` on a ``>`` quote (the original
+    under an "On ... wrote:")?  (Read in place: a file of many such lines stays linear.)"""
+    for i in range(start, len(lines)):
+        stripped = lines[i].strip()
+        if stripped:
+            return _is_quoted(stripped)
+    return False
 
 
 def _ends_here(rest: list[str], comma: bool) -> bool:

@@ -94,3 +94,136 @@ def test_random_bytes_never_crash_the_judge(judge, table):
                 str(i).encode() + b"@fuzz>\r\n\r\n" + blob
         judge.handle_mail(blob)  # must not raise
     assert judge.store.mail_count() == 150
+
+
+@pytest.mark.parametrize("header", [
+    "From: =?utf-8?q?north@test.org?=",  # the whole address wrongly encoded: still readable
+    "From: north@test.org\nReply-To: <<<>>>",  # a Reply-To that is no address: From is used
+    "From: north@test.org\nReply-To: \"a b\"@test.org",
+    "From: north@test.org\nReply-To: pl\u00e4yer@test.org",  # not ASCII: SMTP refuses it
+])
+def test_replies_go_only_to_an_address_the_judge_can_write_to(judge, table, header):
+    out = judge.handle_mail(raw(f"{header}\nMessage-ID: <addr@x>\n", SIGNON + b"\ngo 3"))
+    assert [m.to for m in out] == ["north@test.org"]
+    assert judge.store.orders("g1", "T1") == {"NORTH": "go 3"}
+
+
+def test_a_sender_that_is_no_address_is_never_answered(judge, table):
+    out = judge.handle_mail(raw("From: north@test.org\x00evil@x\nMessage-ID: <nul@x>\n", b"help"))
+    assert out == [] and judge.store.mail_count() == 1
+
+
+@pytest.mark.parametrize("line", ["ADDPLAYER a>b@test.org NORTH", "REPLACE NORTH a@b@test.org",
+                                  "ADDPLAYER north@ NORTH"])
+def test_the_gm_cannot_seat_an_address_mail_cannot_reach(judge, line):
+    judge.create_game("g2", "toy", "gm@test.org", "gm-secret", {}, seed=1)
+    out = judge.handle_mail(mail("gm@test.org", f"GM g2 gm-secret\n{line}"))
+    assert "is not an email address" in out[0].body
+    assert judge.store.players("g2") == []
+
+
+def test_set_address_wants_an_address_mail_can_reach(judge, table):
+    out = judge.handle_mail(mail("north@test.org", table.signon("NORTH") + "SET ADDRESS a>b@x.org"))
+    assert "is not an email address" in out[0].body
+    assert [m.to for m in out] == ["north@test.org"]
+
+
+def test_a_reply_to_the_judge_itself_is_read_and_answered_at_the_sender(judge, table):
+    m = raw("From: north@test.org\nReply-To: Judge <JUDGE@test.org>\nMessage-ID: <rt@x>\n",
+            SIGNON + b"\ngo 3")
+    out = judge.handle_mail(m)
+    assert [x.to for x in out] == ["north@test.org"]
+    assert judge.store.orders("g1", "T1") == {"NORTH": "go 3"}
+
+
+def test_mail_from_the_judges_address_is_never_obeyed_whatever_its_reply_to(judge, table):
+    m = raw("From: judge@test.org\nReply-To: north@test.org\nMessage-ID: <fj@x>\n",
+            SIGNON + b"\ngo 3")
+    assert judge.handle_mail(m) == []
+    assert judge.store.orders("g1", "T1") == {}
+
+
+@pytest.mark.parametrize("body", [
+    "SIGNON\u00a0g1\u00a0NORTH\u00a0pw-north\ngo\u00a03",  # no-break spaces (HTML-ish mailers)
+    "\ufeffSIGNON g1 NORTH pw-north\ngo 3",  # a byte-order mark before the first word
+    "SIGNON g1 NORTH pw-north\ngo\u200b 3\u200d",  # zero-width characters
+    "\uff33\uff29\uff27\uff2e\uff2f\uff2e g1 NORTH pw-north\n\uff47\uff4f\u3000\uff13",  # fullwidth
+    "SIGNON g1 NORTH pw-north\ngo 3\x00\x00\n\x07",  # NUL bytes and a bell
+])
+def test_invisible_and_lookalike_characters_do_not_spoil_commands(judge, table, body):
+    m = raw("From: north@test.org\nMessage-ID: <u@x>\nContent-Type: text/plain; charset=utf-8\n",
+            body.encode())
+    out = judge.handle_mail(m)
+    assert "Signed on as North" in out[0].body, out[0].body
+    assert judge.store.orders("g1", "T1") == {"NORTH": "go 3"}
+
+
+def test_press_text_keeps_its_own_characters(judge, table):
+    text = "Deal? \U0001f468\u200d\U0001f469 \uff21\u00a0b"
+    out = judge.handle_mail(mail("north@test.org", table.signon("NORTH")
+                                 + f"PRESS TO EAST\n{text}\nENDPRESS\u200b\ngo 3"))
+    assert "Press delivered to EAST" in out[0].body
+    press = next(m for m in out if m.to == "east@test.org")
+    assert text in press.body
+    assert judge.store.orders("g1", "T1") == {"NORTH": "go 3"}
+
+
+def test_control_characters_never_reach_another_players_mail(judge, table):
+    body = table.signon("NORTH") + "PRESS TO EAST\nred\x1b[31m alert\x00!\x07\nENDPRESS\n"
+    out = judge.handle_mail(raw("From: north@test.org\nMessage-ID: <c@x>\n", body.encode()))
+    press = next(m for m in out if m.to == "east@test.org")
+    assert "red[31m alert!" in press.body
+
+
+def test_a_bottom_posted_answer_to_the_judge_is_read(judge, table):
+    first = judge.handle_mail(mail("north@test.org", table.signon("NORTH") + "go 1"))[0].body
+    quoted = "\n".join("> " + line for line in first.splitlines())
+    body = (f"On Sun, 17 Jan 2027, Test Judge <judge@test.org> wrote:\n{quoted}\n\n"
+            + table.signon("NORTH") + "go 3\n")
+    out = judge.handle_mail(mail("north@test.org", body))
+    assert out and "Signed on as North" in out[0].body
+    assert judge.store.orders("g1", "T1") == {"NORTH": "go 3"}
+
+
+def nested(depth: int) -> bytes:
+    """A mail whose text sits ``depth`` multiparts deep."""
+    head = "".join(f"--b{i}\r\nContent-Type: multipart/mixed; boundary=b{i + 1}\r\n\r\n"
+                   for i in range(depth))
+    tail = "".join(f"--b{i}--\r\n" for i in reversed(range(depth)))
+    return raw("From: north@test.org\nMessage-ID: <deep@x>\nContent-Type: multipart/mixed; "
+               "boundary=b0\n", (f"{head}--b{depth}\r\nContent-Type: text/plain\r\n\r\n"
+                                 f"SIGNON g1 NORTH pw-north\r\ngo 3\r\n--b{depth}--\r\n{tail}"
+                                 ).encode())
+
+
+UNREADABLE = {
+    "nested too deeply": (nested(3000), "nested too deeply"),
+    "broken base64": (raw("From: north@test.org\nMessage-ID: <b64@x>\nContent-Transfer-Encoding:"
+                          " base64\n", base64.b64encode(SIGNON + b"\ngo 3")[:-3] + b"!!@@"),
+                      "base64"),
+    "attachments only": (raw("From: north@test.org\nMessage-ID: <att@x>\nContent-Type: "
+                             "multipart/mixed; boundary=b\n",
+                             b"--b\r\nContent-Type: text/plain\r\nContent-Disposition: "
+                             b"attachment; filename=orders.txt\r\n\r\n" + SIGNON
+                             + b"\r\ngo 3\r\n--b--\r\n"), "attachment"),
+    "a picture only": (raw("From: north@test.org\nMessage-ID: <png@x>\nContent-Type: image/png\n"
+                           "Content-Transfer-Encoding: base64\n",
+                           base64.b64encode(b"\x89PNG" + bytes(range(256)))), "attachment"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNREADABLE))
+def test_a_mail_whose_text_cannot_be_read_is_answered_with_why(judge, table, name):
+    m, why = UNREADABLE[name]
+    out = judge.handle_mail(m)
+    assert out and out[0].to == "north@test.org"
+    assert "could not read the text of your mail" in out[0].body and why in out[0].body
+    assert judge.store.orders("g1", "T1") == {}
+
+
+def test_an_empty_plain_part_beside_the_html_one_is_passed_over(judge, table):
+    m = raw("From: north@test.org\nMessage-ID: <alt@x>\nContent-Type: multipart/alternative; "
+            "boundary=b\n", b"--b\r\nContent-Type: text/plain\r\n\r\n \r\n--b\r\nContent-Type: "
+            b"text/html\r\n\r\n<p>" + SIGNON + b"</p><p>go 3</p>\r\n--b--\r\n")
+    judge.handle_mail(m)
+    assert judge.store.orders("g1", "T1") == {"NORTH": "go 3"}

@@ -117,3 +117,12 @@ def test_the_reply_budget_through_the_servers(service, mail_servers):
     assert len(got) == 22  # welcome, 20 replies, the notice; then silence
     gm = [m for m in S.inbox("gm@test.org") if "is not answered for now" in m["Subject"]]
     assert len(gm) == 1 and "eager@test.org" in text(gm[0])
+
+
+def test_a_short_mail_cannot_make_a_huge_reply(judge, table):
+    """A forged From makes the judge write to anyone: its answer to 10 kB must stay small."""
+    out = judge.handle_mail(mail("victim@test.org", "HELP\n" * 1999))
+    assert len(out) == 1 and len(out[0].body) < 60_000
+    assert "left out" in out[0].body
+    out = judge.handle_mail(mail("north@test.org", table.signon("NORTH") + "LIST\n" * 1990))
+    assert len(out[0].body) < 60_000 and "Signed on as North" in out[0].body

@@ -314,3 +314,22 @@ def test_only_a_don_travels_with_a_unit(std, mini) -> None:
     with pytest.raises(OrderError, match=r"unexpected '\+A': only a Don travels with a unit"):
         parse_order("F+A STP/NC - NWY", std)
     assert str(parse_order("G+D Lex - Col", mini)) == "G+D Lex - Col"
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    # bottom-posted: the writer's own text comes below the quoted original
+    ("On Mon, Bob <b@x.org> wrote:\n> England: F LON - NTH\n\nA PAR - BUR", "A PAR - BUR"),
+    # a quoted line a mail program re-wrapped still belongs to the quote
+    ("On Mon, Bob wrote:\n> England: F LON - NTH and a long\nline A MAR H\n\nA PAR H", "A PAR H"),
+    # an original that is not quoted with '>' is dropped whole, as before
+    ("A PAR H\nOn Mon, Bob wrote:\nEngland: F LON - NTH", "A PAR H"),
+])
+def test_what_is_written_below_a_quoted_original_is_the_writers(text, kept):
+    assert strip_quotes_and_signature(text).strip() == kept
+
+
+def test_many_quoted_originals_are_read_in_one_pass():
+    """100,000 "On ... wrote:" lines, each over a quote: each looks ahead only to its next
+    line with text (a look-ahead over the rest of the file made this hang)."""
+    text = "On Mon, Bob wrote:\n> F LON - NTH\n\n" * 100_000 + "A PAR H"
+    assert strip_quotes_and_signature(text).strip() == "A PAR H"
