@@ -21,6 +21,7 @@ from mobadj.board.model import (
     UnknownNameError,
     fold,
 )
+from mobadj.board.yamlines import MAX_DIGITS, YamlError, load_data
 
 if TYPE_CHECKING:
     from mobadj.board.balance import balance_lines
@@ -38,6 +39,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "MAX_DIGITS",
     "AmbiguousNameError",
     "Finding",
     "GameMap",
@@ -46,9 +48,11 @@ __all__ = [
     "Province",
     "UnknownCoastError",
     "UnknownNameError",
+    "YamlError",
     "balance_lines",
     "fold",
     "inspect_map",
+    "load_data",
     "load_map",
     "map_dirs",
     "map_names",

@@ -77,7 +77,7 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
         rules = with_options(rules, raw)
     except ValueError as exc:
         raise InputError(str(exc)) from None
-    from mobadj.board.yamlines import load_data
+    from mobadj.board import load_data
 
     try:
         text, notice = read_text_file(position)

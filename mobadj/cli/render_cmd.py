@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from mobadj.board.yamlines import MAX_DIGITS
+from mobadj.board import MAX_DIGITS
 from mobadj.cli.map_cmd import map_group
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def _read_text(path: str) -> str:
 
 
 def _read_yaml(path: str) -> object:
-    from mobadj.board.yamlines import YamlError, load_data
+    from mobadj.board import YamlError, load_data
 
     try:
         return load_data(_read_text(path))

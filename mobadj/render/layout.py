@@ -164,7 +164,7 @@ def load_layout(name_or_path: str | Path) -> Layout:
         path = next((c for c in candidates if c.exists()), candidates[-1])
     if not path.exists():
         raise LayoutError(f"no layout file {path}: the map cannot be drawn without one")
-    from mobadj.board.yamlines import load_data
+    from mobadj.board import load_data
     from mobadj.orders.textfile import read_text_file
 
     try:
