@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import IO, cast
+from typing import IO, Any, cast
 
 import click
 
@@ -81,7 +81,8 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
 
     try:
         text, notice = read_text_file(position)
-        pos = rules.position_from_data(load_data(text), game_map)
+        data = load_data(text)
+        pos = rules.position_from_data(data, game_map)
     except OSError as exc:
         raise InputError(f"cannot read {position}: {exc.strerror or exc}") from None
     except (ValueError, RecursionError) as exc:  # not YAML (with its line), no position
@@ -93,6 +94,7 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
         raise InputError(f"cannot read {exc.filename}: {exc.strerror or exc}") from None
     if notice:
         files.notices.insert(0, notice)
+    files.warnings[:0] = unknown_keys(data, rules.position_keys, position)
     result = adjudicate(pos, files.orders, game_map, rules)
     as_data = result_to_json(result, files.errors, rules)
     as_data["warnings"] = files.notices + files.warnings
@@ -108,6 +110,21 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
                        [] if drawn is not None else as_data["orders"])
     if files.errors:  # the results are printed, but some lines were not read
         sys.exit(1)
+
+
+def unknown_keys(data: Any, known: tuple[str, ...], path: Path) -> list[str]:
+    """A warning for each key of a position file that its map's positions do not have (the
+    key is ignored), with the known key it most resembles."""
+    import difflib
+
+    out = []
+    for key in data if isinstance(data, dict) else ():
+        if key in known:
+            continue
+        close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.75)
+        hint = f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(known)})"
+        out.append(f"{path.name}: unknown key {str(key)[:80]!r} ignored{hint}")
+    return out
 
 
 def _write_picture(path: Path, game_map, position, results: list[dict]) -> None:  # noqa: ANN001

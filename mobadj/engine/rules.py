@@ -162,6 +162,10 @@ class Rules:
     datc_options: ClassVar[tuple[str, ...]] = tuple(OPTIONS)
     #: keys a ``mobadj batch`` line carries beyond the standard ones (``batch_value``)
     batch_keys: ClassVar[tuple[str, ...]] = ()
+    #: the keys of a position's text form, read or written (``mobadj adjudicate`` warns of
+    #: any other key in a position file: a misspelt ``unitz`` would leave the board empty)
+    position_keys: ClassVar[tuple[str, ...]] = (
+        "phase", "units", "centers", "dislodged", "standoffs")
     #: the heading of the picture's legend
     power_word: ClassVar[str] = "Powers"
     #: the picture's footnote ("" for the map's title)

@@ -85,6 +85,8 @@ class MobtownRules(Rules):
     power_noun: ClassVar[str] = "mob"
     batch_keys: ClassVar[tuple[str, ...]] = (
         "defaults", "standoffs", "disorder", "rebuilt_dons", "events", "winner")
+    position_keys: ClassVar[tuple[str, ...]] = (
+        *Rules.position_keys, "disorder", "rebuilt_dons", "winner")
     power_word: ClassVar[str] = "Mobs"
     picture_note: ClassVar[str] = "Mobtown II board: a reconstruction (docs/mobtown-map.md)"
     screens: ClassVar[bool] = True

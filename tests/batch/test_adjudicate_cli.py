@@ -238,3 +238,24 @@ def test_a_hostile_position_file_is_one_short_error(tmp_path, content, message) 
     assert proc.returncode == 2 and proc.stdout == "", proc.stderr[:500]
     assert proc.stderr.startswith(f"Error: {position.parent}/{message}"), proc.stderr[:500]
     assert len(proc.stderr) < 1000 and "owned" not in proc.stderr
+
+
+def test_an_unknown_key_in_a_position_file_is_a_warning_with_a_did_you_mean(tmp_path) -> None:
+    """A misspelt ``unitz`` leaves the board empty: the GM is told, the phase still runs."""
+    position = tmp_path / "p.yaml"
+    position.write_text("phase: S1901M\nunitz: {France: [A PAR]}\ncenters: {France: [PAR]}\n"
+                        "notes: first game\n")
+    proc = run("--json", str(position))
+    assert proc.returncode == 0, proc.stderr
+    assert "warning: p.yaml: unknown key 'unitz' ignored (did you mean 'units'?)" in proc.stderr
+    assert ("warning: p.yaml: unknown key 'notes' ignored (known: phase, units, centers, "
+            "dislodged, standoffs)") in proc.stderr
+    assert json.loads(proc.stdout)["warnings"][0].startswith("p.yaml: unknown key 'unitz'")
+
+
+@pytest.mark.parametrize("path", [POSITION, *sorted((ROOT / "orders" / "mobtown2").glob("*.yaml"))])
+def test_the_example_positions_have_no_unknown_key(path) -> None:
+    map_name = "mobtown2" if "mobtown2" in path.parts else "standard"
+    result = CliRunner().invoke(main, ["adjudicate", "--map", map_name, str(path)])
+    assert result.exit_code == 0, result.output
+    assert "unknown key" not in result.output
