@@ -47,6 +47,7 @@ from typing import IO, Any, NamedTuple, cast
 from orjson import OPT_APPEND_NEWLINE
 from orjson import dumps as _orjson_dumps
 
+from mobadj.board.model import UnknownNameError
 from mobadj.engine.pipeline import adjudicate
 from mobadj.engine.position import PositionError, position_from_data
 from mobadj.engine.report import destroyed_data
@@ -141,6 +142,8 @@ class _MapContext:
         if pid is None:
             try:
                 pid = self.game_map.power_id(str(text))
+            except UnknownNameError as exc:  # "unknown power 'Frnace'; did you mean FRANCE?"
+                raise PositionError(str(exc)) from None
             except LookupError as exc:
                 raise PositionError(f"unknown power {text!r}: {exc}") from None
             self.powers[text] = pid
@@ -196,8 +199,20 @@ def run_case(case: Any) -> dict[str, Any]:
         return empty_output(case_id, phase_text, [f"internal error: {type(exc).__name__}: {exc}"])
 
 
+def short_json(value: Any) -> str:
+    """``value`` as JSON, shortened for a message (a value of the input that is no text)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _run(case: Mapping[str, Any]) -> dict[str, Any]:
-    map_name = str(case.get("map") or "standard").lower()
+    name = case.get("map") or "standard"
+    if type(name) is not str:
+        raise PositionError(f"'map' must be a map's name (a text), not {short_json(name)}")
+    map_name = name.lower()
     ctx = map_context(map_name)
     if ctx.rules.batch_keys:  # a variant that keeps more than the standard position
         from mobadj.batch_variant import run_line
@@ -227,8 +242,13 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(items, list):
             raise PositionError(f"orders of {name!r} must be a list of strings")
         for text in items:
-            if type(text) is not str:
-                text = str(text)
+            if type(text) is not str:  # null, a number, a list: echoed as JSON, not read
+                text = short_json(text)
+                why = f"an order must be a text (a JSON string), not {text}"
+                bad[len(texts)] = why
+                errors.append(f"{shown}: {why}")
+                texts.append((shown, text))
+                continue
             got = cache.get(text)
             if got is None:
                 got = ctx.parse(text)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from mobadj.batch import short_json
 from mobadj.board import UnknownNameError
 from mobadj.engine import PositionError, Rules, adjudicate, with_options
 from mobadj.orders.duplicates import replaced_orders, split_rule
@@ -48,8 +49,9 @@ def run_line(case: Mapping[str, Any], game_map: GameMap, rules: Rules) -> dict[s
         for name in block:
             try:
                 spelling.setdefault(game_map.power_id(str(name)), str(name))
-            except UnknownNameError as exc:
-                raise PositionError(f"unknown {noun} {name!r}: {exc}") from None
+            except UnknownNameError as exc:  # "unknown mob 'x'; did you mean ...?"
+                raise PositionError(str(exc).replace("unknown power", f"unknown {noun}", 1)
+                                    ) from None
     position = rules.position_from_data(case, game_map)
     parser = rules.order_parser(game_map)
     errors: list[str] = []
@@ -63,7 +65,13 @@ def run_line(case: Mapping[str, Any], game_map: GameMap, rules: Rules) -> dict[s
         if not isinstance(items, list):
             raise PositionError(f"orders of {name!r} must be a list of strings")
         for text in items:
-            prefix, order_text = rules.split_power(str(text), game_map)  # "Lepke G(Cit)-U-Mic"
+            if type(text) is not str:  # null, a number, a list: echoed as JSON, not read
+                text = short_json(text)
+                message = f"an order must be a text (a JSON string), not {text}"
+                errors.append(f"{spelling[pid]}: {message}")
+                texts.append((pid, text, message))
+                continue
+            prefix, order_text = rules.split_power(text, game_map)  # "Lepke G(Cit)-U-Mic"
             if prefix is not None and prefix != pid:
                 message = f"this order names {prefix}, but is listed under {name}"
                 errors.append(f"{spelling[pid]}: {text!r}: {message}")

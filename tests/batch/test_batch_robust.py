@@ -15,6 +15,7 @@ import pytest
 from mobadj.batch import (
     KEYS,
     MAX_LINE_BYTES,
+    answer_line,
     json_line,
     map_context,
     run_batch,
@@ -297,3 +298,32 @@ def test_a_closed_standard_stream_is_one_clear_error(closed, message) -> None:
                          stderr=subprocess.PIPE, preexec_fn=lambda: os.close(closed))
     assert run.returncode in (1, 2) and run.stderr.decode().endswith(message), run.stderr
     assert b"Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("the_map", [None, "mobtown2"])
+def test_an_order_that_is_no_text_is_invalid_and_echoed_as_json(the_map) -> None:
+    """``null`` is not read as the order text "None" (an unknown province)."""
+    line = ({"phase": "S1901M", "units": {"France": ["A PAR"]},
+             "orders": {"France": [None, 1, ["A PAR H"], "A PAR H"]}} if the_map is None else
+            {"map": the_map, "phase": "1919-07-W1-M", "units": {"Lepke": ["G Cit"]},
+             "orders": {"Lepke": [None, 1, ["G Cit H"], "G Cit H"]}})
+    answer = json.loads(answer_line(json.dumps(line).encode()))  # Mobtown's keys too
+    shown = [(o["order"], o["result"], o["reason"]) for o in answer["orders"]]
+    why = "an order must be a text (a JSON string), not "
+    listed = json.dumps(next(iter(line["orders"].values()))[2])  # '["A PAR H"]'
+    assert shown[:3] == [("null", "invalid", why + "null"), ("1", "invalid", why + "1"),
+                         (listed, "invalid", why + listed)]
+    assert shown[3][1] == "succeeds", shown
+    assert answer["errors"][0].endswith(why + "null")
+
+
+@pytest.mark.parametrize(("line", "error"), [
+    ({"phase": "S1901M", "units": {"Frnace": ["A PAR"]}},
+     "unknown power 'Frnace'; did you mean FRANCE?"),
+    ({"map": "mobtown2", "phase": "1919-07-W1-M", "units": {"Lepk": ["G Cit"]}},
+     "unknown mob 'Lepk'; did you mean lepke?"),
+    ({"map": 5, "phase": "S1901M"}, "'map' must be a map's name (a text), not 5"),
+])
+def test_unknown_powers_and_odd_maps_are_named_once(line, error) -> None:
+    answer = json.loads(answer_line(json.dumps(line).encode()))
+    assert answer["errors"] == [error]
