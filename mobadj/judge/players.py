@@ -13,6 +13,10 @@ from mobadj.judge.hosts import Free, HostError, host_for
 from mobadj.judge.mailparse import Incoming
 from mobadj.judge.store import Game, Mail
 
+MAX_PRESS_PER_MAIL = 10
+"""Press messages one mail may send (a message to each other power of a 7-player game, and
+to everyone, fit): a mail of a thousand press blocks must not make thousands of mails."""
+
 
 class PlayerCommands(Accounts, Endings):
     """Commands a signed-on player may give."""
@@ -47,7 +51,12 @@ class PlayerCommands(Accounts, Endings):
             except JudgeError as exc:
                 reply.append(str(exc))
             game = self.store.game(game.name) or game
-        for press in parsed.press:
+        for number, press in enumerate(parsed.press, 1):
+            if number > MAX_PRESS_PER_MAIL:
+                reply.append(f"Press refused: at most {MAX_PRESS_PER_MAIL} press messages in "
+                             f"one mail; the {len(parsed.press) - MAX_PRESS_PER_MAIL} after "
+                             "them were not sent.")
+                break
             try:
                 reply.append(self._press(game, power, press.targets, press.grey, press.text, now,
                                          out))

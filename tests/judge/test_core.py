@@ -100,6 +100,17 @@ def test_press_white_grey_none(judge, table):
     assert "without press" in out[0].body and len(out) == 1
 
 
+def test_one_mail_sends_at_most_ten_press_messages(judge, table):
+    """A mail of many press blocks must not turn into thousands of mails."""
+    blocks = "".join(f"press to east\nnote {i}\nendpress\n" for i in range(25))
+    out = send(judge, "north@test.org", table.signon("NORTH") + blocks)
+    press = [m for m in out[1:] if "press from NORTH" in m.subject]
+    assert [m.to for m in press] == ["east@test.org"] * 10
+    assert "note 9" in press[-1].body
+    assert ("Press refused: at most 10 press messages in one mail; the 15 after them were not "
+            "sent.") in out[0].body
+
+
 def test_list_history_help_preview(judge, table):
     send(judge, "north@test.org", table.signon("NORTH") + "go 4")
     r = reply_of(send(judge, "east@test.org", table.signon("EAST") + "list\npreview\nhelp"))
