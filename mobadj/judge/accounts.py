@@ -45,7 +45,8 @@ def check_zone(name: str) -> str:
     return name
 
 
-def _digest(code: str) -> str:
+def code_digest(code: str) -> str:
+    """What the store keeps of a one-time code mailed to an address (never the code)."""
     return hashlib.sha256(code.strip().encode()).hexdigest()
 
 
@@ -87,7 +88,7 @@ class Accounts(JudgeBase):
                 codes[side] = secrets.token_hex(8)  # 64 bits: not to be guessed
         self.store.start_address_change(
             game.name, power, old, new,
-            {side: _digest(code) for side, code in codes.items()}, now)
+            {side: code_digest(code) for side, code in codes.items()}, now)
         self.store.record_command(game.name, power, inc.message_id, uid, "set address", new,
                                   now)
         for side, code in codes.items():
@@ -108,10 +109,21 @@ class Accounts(JudgeBase):
     def _confirm(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]) -> str:
         """CONFIRM code, from the address the code went to."""
         code = str(cmd.args.get("value") or "")
-        found = self.store.confirm_address_change(inc.sender, _digest(code),
+        found = self.store.confirm_address_change(inc.sender, code_digest(code),
                                                   now - CONFIRM_DAYS * 86400)
         if found is None:
-            raise JudgeError("CONFIRM: no change waits for this code from this address (codes "
+            watched = self.store.confirm_watch(inc.sender, code_digest(code),
+                                               now - CONFIRM_DAYS * 86400)
+            game = None if watched is None else self.store.game(watched)
+            if game is not None:
+                refusal = self._watch_refusal(game, inc.sender)
+                if refusal:
+                    raise JudgeError(f"CONFIRM: {refusal}")
+                self.store.add_watcher(game.name, inc.sender, now)
+                return (f"Confirmed: you now receive the results and the public press of "
+                        f"{game.name}. UNWATCH {game.name} to stop.")
+            raise JudgeError("CONFIRM: no change or WATCH waits for this code from this address "
+                             "(codes "
                              f"lapse after {CONFIRM_DAYS} days). Usage: {USAGE['confirm']}")
         change, done = found
         game, power, old, new = change["game"], change["power"], change["old"], change["new"]

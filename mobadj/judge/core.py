@@ -193,7 +193,7 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
             if cmd.name == "unjoin":
                 return self._unjoin(inc, cmd, now)
             if cmd.name in ("watch", "unwatch"):
-                return self._watch(inc, cmd, now, watch=cmd.name == "watch")
+                return self._watch(inc, cmd, now, cmd.name == "watch", out)
         except (JudgeError, HostError) as exc:
             return str(exc)
         raise AssertionError(f"not an open command: {cmd.name}")

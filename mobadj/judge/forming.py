@@ -16,8 +16,10 @@ part) and the press sent to everyone, nothing else.  ``UNWATCH game`` ends it.
 from __future__ import annotations
 
 import random
+import secrets
 from typing import Any
 
+from mobadj.judge.accounts import CONFIRM_DAYS, code_digest
 from mobadj.judge.base import JudgeBase, JudgeError
 from mobadj.judge.commands import Command
 from mobadj.judge.hosts import HostError, host_for
@@ -211,19 +213,41 @@ class Forming(JudgeBase):
             lines.append(f"  to join: JOIN {game.name} [the powers you would like, best first]")
         return lines
 
-    def _watch(self, inc: Incoming, cmd: Command, now: float, watch: bool) -> str:
+    def _watch(self, inc: Incoming, cmd: Command, now: float, watch: bool,
+               out: list[Mail]) -> str:
+        """WATCH takes effect once the code mailed to the sender comes back (CONFIRM): a
+        forged From: must not subscribe someone else to a game's mail."""
         game = self._forming_game(cmd.args["value"])
         email = inc.sender
         if not watch:
             if not self.store.delete_watcher(game.name, email):
                 raise JudgeError(f"UNWATCH: {email} does not watch {game.name}.")
             return f"UNWATCH: you no longer receive the results of {game.name}."
+        refusal = self._watch_refusal(game, email)
+        if refusal:
+            raise JudgeError(f"WATCH: {refusal}")
+        if email in self.store.watchers(game.name):
+            return f"WATCH: you already receive the results of {game.name}."
+        code = secrets.token_hex(8)  # 64 bits: not to be guessed
+        self.store.start_watch(game.name, email, code_digest(code), now)
+        how = (f"To start, send from {email} a mail with this one line:\n  CONFIRM {code}\n"
+               f"If you did not ask for this, do nothing: the request lapses after "
+               f"{CONFIRM_DAYS} days.")
+        if inc.reply_to == email:  # this reply goes to the address to prove
+            return f"WATCH: you asked to receive the results and the public press of " \
+                   f"{game.name}.\n{how}"
+        out.append(Mail(email, f"{game.name}: confirm watching", (
+            f"Someone asked that {email} receive the results and the public press of "
+            f"{game.name}.\n{how}\n\n{self._sig()}"), game=game.name))
+        return f"WATCH: a confirmation code went to {email}; the results of {game.name} " \
+               "follow once it is sent back from there (CONFIRM <code>)."
+
+    def _watch_refusal(self, game: Game, email: str) -> str | None:
+        """Why ``email`` may not watch ``game`` (asked at WATCH and again at its CONFIRM)."""
         if not flag(game.options, "watch", default=True):
-            raise JudgeError(f"WATCH: {game.name} has no observers.")
+            return f"{game.name} has no observers."
         if self.store.web_key(game.name) is not None:
-            raise JudgeError(f"WATCH: {game.name} is private: it has no observers.")
+            return f"{game.name} is private: it has no observers."
         if any(p.email == email for p in self.store.players(game.name)):
-            raise JudgeError(f"WATCH: you play in {game.name}; you get its results already.")
-        self.store.add_watcher(game.name, email, now)
-        return (f"WATCH: you now receive the results and the public press of {game.name}. "
-                f"UNWATCH {game.name} to stop.")
+            return f"you play in {game.name}; you get its results already."
+        return None

@@ -112,6 +112,12 @@ CREATE TABLE IF NOT EXISTS address_changes (   -- SET ADDRESS waiting for its co
     created REAL NOT NULL,
     PRIMARY KEY (game, power)
 );
+CREATE TABLE IF NOT EXISTS watch_requests (    -- WATCH waiting for its CONFIRM
+    game TEXT NOT NULL, email TEXT NOT NULL,
+    digest TEXT NOT NULL,                       -- sha256 of the code mailed to the address
+    created REAL NOT NULL,
+    PRIMARY KEY (game, email)
+);
 CREATE TABLE IF NOT EXISTS joins (             -- sign-ups to a forming game (JOIN)
     game TEXT NOT NULL, email TEXT NOT NULL,
     wishes TEXT NOT NULL,                       -- JSON list of powers, best first
@@ -717,6 +723,24 @@ class Store:
         """A new request replaces any earlier one for the seat."""
         self._x("INSERT OR REPLACE INTO address_changes VALUES (?,?,?,?,?,?)",
                 (game, power, old.lower(), new.lower(), json.dumps(codes), at))
+
+    def start_watch(self, game: str, email: str, digest: str, at: float) -> None:
+        """A WATCH waiting for the code mailed to ``email`` (a new request replaces one)."""
+        self._x("INSERT OR REPLACE INTO watch_requests VALUES (?,?,?,?)",
+                (game, email.lower(), digest, at))
+
+    def confirm_watch(self, email: str, digest: str, since: float) -> str | None:
+        """The game whose WATCH request from ``email`` the code ``digest`` confirms (it is
+        removed), or None; requests older than ``since`` lapse (and are removed)."""
+        self._x("DELETE FROM watch_requests WHERE created<?", (since,))
+        email = email.lower()
+        for row in self._x("SELECT game, digest FROM watch_requests WHERE email=?",
+                           (email,)).fetchall():
+            if hmac.compare_digest(row["digest"], digest):
+                self._x("DELETE FROM watch_requests WHERE game=? AND email=?",
+                        (row["game"], email))
+                return str(row["game"])
+        return None
 
     def confirm_address_change(self, address: str, digest: str, since: float
                                ) -> tuple[dict[str, Any], bool] | None:

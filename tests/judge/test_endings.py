@@ -3,6 +3,8 @@ result, and the result recorded and announced."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import yaml
 from click.testing import CliRunner
@@ -134,6 +136,9 @@ def test_a_game_ends_by_votes_sent_by_mail(service, mail_servers, how):
     send(S, "gm@test.org", "GM vote gm-pw\naddplayer en@test.org England en-pw\n"
                            "addplayer fr@test.org France fr-pw\nstart")
     send(S, "fan@test.org", "WATCH vote")
+    service.step()
+    code = re.search(r"CONFIRM ([0-9a-f]{16})", text(S.wait_for("fan@test.org", 1)[0])).group(1)
+    send(S, "fan@test.org", f"CONFIRM {code}")
     service.step()
     first = "DRAW" if how == "draw" else "CONCEDE TO ENGLAND"
     send(S, "fr@test.org", f"SIGNON vote France fr-pw\n{first}")

@@ -94,9 +94,17 @@ def test_the_gm_approves_and_starts(judge):
     assert any("started without you" in m.body for m in told)
 
 
+def watch(judge, sender, game):
+    """WATCH from ``sender`` and CONFIRM the code its reply carries; the confirmation."""
+    r = handle(judge, sender, f"WATCH {game}")[0].body
+    code = re.search(r"CONFIRM ([0-9a-f]{16})", r).group(1)
+    return handle(judge, sender, f"CONFIRM {code}")[0].body
+
+
 def test_watchers_get_results_and_public_press_only(judge, table):
-    r = handle(judge, "fan@test.org", "WATCH g1")[0].body
-    assert "you now receive the results and the public press of g1" in r
+    r = watch(judge, "fan@test.org", "g1")
+    assert "Confirmed: you now receive the results and the public press of g1" in r
+    assert "you already receive" in handle(judge, "fan@test.org", "watch g1")[0].body
     assert "you play in g1" in handle(judge, "north@test.org", "watch g1")[0].body
     out = handle(judge, "north@test.org", table.signon("NORTH") + "press to east\nsecret\n"
                  "endpress\nbroadcast\nhello all\nendpress")
@@ -111,6 +119,24 @@ def test_watchers_get_results_and_public_press_only(judge, table):
     with judge.store.transaction():
         judge.set_option(judge.store.game("g1"), "watch", "no")
     assert "has no observers" in handle(judge, "fan@test.org", "watch g1")[0].body
+
+
+def test_a_forged_watch_subscribes_nobody(judge, table):
+    """WATCH proves its address by a code mailed there: a From: forged by someone who reads
+    the Reply-To address subscribes no one, and a code is good only from its address."""
+    out = judge.handle_mail(mail("victim@test.org", "WATCH g1", Reply_To="joker@test.org"))
+    reply, code_mail = out
+    assert reply.to == "joker@test.org" and "code went to victim@test.org" in reply.body
+    assert "CONFIRM" not in reply.body.replace("(CONFIRM <code>)", "")
+    assert code_mail.to == "victim@test.org" and "If you did not ask" in code_mail.body
+    code = re.search(r"CONFIRM ([0-9a-f]{16})", code_mail.body).group(1)
+    r = handle(judge, "joker@test.org", f"CONFIRM {code}")[0].body
+    assert "no change or WATCH waits for this code from this address" in r
+    assert judge.store.watchers("g1") == []
+    with judge.store.transaction():  # closed to observers in between: the code is no good
+        judge.set_option(judge.store.game("g1"), "watch", "no")
+    r = handle(judge, "victim@test.org", f"CONFIRM {code}")[0].body
+    assert "g1 has no observers" in r and judge.store.watchers("g1") == []
 
 
 def test_open_games_from_the_command_line(tmp_path):
@@ -139,6 +165,9 @@ def test_a_game_forms_by_mail_through_the_servers(service, mail_servers, approve
     opts = {"open": "yes", "approve": "yes" if approve else "no"}
     judge.create_game("club", "toy", "gm@test.org", "gm-pw", opts, seed=5)
     send(S, "fan@test.org", "WATCH club")
+    service.step()
+    code = re.search(r"CONFIRM ([0-9a-f]{16})", text(S.wait_for("fan@test.org", 1)[0])).group(1)
+    send(S, "fan@test.org", f"CONFIRM {code}")
     for who, wishes in (("ann", "north"), ("bob", "north east"), ("cat", ""), ("dan", "")):
         send(S, f"{who}@test.org", f"JOIN club {wishes}")
     service.step()
@@ -156,9 +185,9 @@ def test_a_game_forms_by_mail_through_the_servers(service, mail_servers, approve
         pw = re.search(r"Your password: (\S+)", text(welcome)).group(1)
         send(S, email, f"SIGNON club {power} {pw}\ngo 2\nready")
     service.step()
-    fan = S.wait_for("fan@test.org", 2)
-    assert "you now receive the results" in text(fan[0])
-    assert "Results of club, T1" in text(fan[1]) and "For you only" not in text(fan[1])
+    fan = S.wait_for("fan@test.org", 3)
+    assert "you now receive the results" in text(fan[1])
+    assert "Results of club, T1" in text(fan[2]) and "For you only" not in text(fan[2])
 
 
 def test_a_private_game_is_not_listed_nor_watched_and_observers_never_get_its_key(
@@ -175,7 +204,7 @@ def test_a_private_game_is_not_listed_nor_watched_and_observers_never_get_its_ke
     })
     judge = Judge(Store(tmp_path / "judge.sqlite"), cfg, clock=clock, kdf_n=2**10)
     t = Table(judge)
-    handle(judge, "fan@test.org", "WATCH g1")
+    watch(judge, "fan@test.org", "g1")
     with judge.store.transaction():
         judge.store.set_web_key("g1", "s3cr3tkey", clock())
     assert "g1" not in handle(judge, "x@test.org", "LIST")[0].body
