@@ -112,19 +112,13 @@ class Accounts(JudgeBase):
         found = self.store.confirm_address_change(inc.sender, code_digest(code),
                                                   now - CONFIRM_DAYS * 86400)
         if found is None:
-            watched = self.store.confirm_watch(inc.sender, code_digest(code),
-                                               now - CONFIRM_DAYS * 86400)
-            game = None if watched is None else self.store.game(watched)
-            if game is not None:
-                refusal = self._watch_refusal(game, inc.sender)
-                if refusal:
-                    raise JudgeError(f"CONFIRM: {refusal}")
-                self.store.add_watcher(game.name, inc.sender, now)
-                return (f"Confirmed: you now receive the results and the public press of "
-                        f"{game.name}. UNWATCH {game.name} to stop.")
-            raise JudgeError("CONFIRM: no change or WATCH waits for this code from this address "
-                             "(codes "
-                             f"lapse after {CONFIRM_DAYS} days). Usage: {USAGE['confirm']}")
+            answer = self._confirm_request(inc, code_digest(code),
+                                           now - CONFIRM_DAYS * 86400, now, out)
+            if answer is not None:
+                return answer
+            raise JudgeError("CONFIRM: no change, JOIN or WATCH waits for this code from this "
+                             f"address (codes lapse after {CONFIRM_DAYS} days). "
+                             f"Usage: {USAGE['confirm']}")
         change, done = found
         game, power, old, new = change["game"], change["power"], change["old"], change["new"]
         if not done:

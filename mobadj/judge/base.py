@@ -63,7 +63,8 @@ class JudgeBase:
         def rollback(self, game: Game, now: float, out: list[Mail]) -> str: ...  # turns
         def _maybe_early(self, game: Game, now: float, out: list[Mail]) -> None: ...  # turns
         def _seats_line(self, game: Game) -> str: ...  # forming
-        def _watch_refusal(self, game: Game, email: str) -> str | None: ...  # forming
+        def _confirm_request(self, inc: Incoming, digest: str, since: float, now: float,
+                             out: list[Mail]) -> str | None: ...  # forming
         def _status(self, game: Game, power: str | None) -> str: ...  # players
         def _history(self, game: Game, which: str | None) -> str: ...  # players
         def export(self, name: str) -> dict[str, Any]: ...  # core

@@ -11,6 +11,10 @@ START).  A GM who starts a game before it is full seats those who joined the sam
 
 ``WATCH game`` makes an address an observer: it gets the results (without anyone's private
 part) and the press sent to everyone, nothing else.  ``UNWATCH game`` ends it.
+
+A JOIN or WATCH counts once the one-time code the judge mails to the sender's address comes
+back from there (``CONFIRM code``): the sender of a mail can be forged, and forged senders
+must not take a game's seats nor subscribe someone else to its mail.
 """
 
 from __future__ import annotations
@@ -68,24 +72,39 @@ class Forming(JudgeBase):
         return game
 
     def _join(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]) -> str:
+        """JOIN counts once the code mailed to the sender comes back (CONFIRM): forged
+        senders must not take a game's seats.  An address already on the list changes its
+        wishes at once."""
         game = self._forming_game(cmd.args["game"])
-        if game.status != "forming" or not flag(game.options, "open"):
-            raise JudgeError(f"JOIN: {game.name} does not take sign-ups"
-                             + (f" (it is {game.status})." if game.status != "forming"
-                                else "; its GM adds the players."))
+        self._check_join(game, inc.sender)
         host = host_for(game.kind)
         try:
             wishes = [host.seat(game.options, w) for w in cmd.args["prefs"]]
         except HostError as exc:
             raise JudgeError(f"JOIN: {exc}") from None
         wishes = list(dict.fromkeys(wishes))
-        email = inc.sender
+        if self.store.join(game.name, inc.sender) is not None:
+            return self._join_confirmed(game, inc.sender, wishes, now, out)
+        wish_text = ", ".join(wishes) or "any power"
+        return self._ask_code(inc, game, "join", wishes,
+                              f"to join {game.name} (wishes: {wish_text})", now, out)
+
+    def _check_join(self, game: Game, email: str) -> None:
+        """Why ``email`` may not join ``game`` now, raised (at JOIN and at its CONFIRM)."""
+        if game.status != "forming" or not flag(game.options, "open"):
+            raise JudgeError(f"JOIN: {game.name} does not take sign-ups"
+                             + (f" (it is {game.status})." if game.status != "forming"
+                                else "; its GM adds the players."))
         held = [p.power for p in self.store.players(game.name) if p.email == email]
         if held:
             raise JudgeError(f"JOIN: you already play {held[0]} in {game.name}.")
-        earlier = self.store.join(game.name, email)
-        if earlier is None and not self._seat_counts(game)[0]:
+        if self.store.join(game.name, email) is None and not self._seat_counts(game)[0]:
             raise JudgeError(f"JOIN: every seat of {game.name} is taken.")
+
+    def _join_confirmed(self, game: Game, email: str, wishes: list[str], now: float,
+                        out: list[Mail]) -> str:
+        """``email`` (a proven address) on the list of ``game`` with these wishes."""
+        earlier = self.store.join(game.name, email)
         waiting = flag(game.options, "approve") and (earlier is None
                                                      or earlier["status"] == "waiting")
         self.store.set_join(game.name, email, wishes, "waiting" if waiting else "accepted",
@@ -228,19 +247,45 @@ class Forming(JudgeBase):
             raise JudgeError(f"WATCH: {refusal}")
         if email in self.store.watchers(game.name):
             return f"WATCH: you already receive the results of {game.name}."
+        return self._ask_code(inc, game, "watch", [], "to receive the results and the public "
+                              f"press of {game.name}", now, out)
+
+    def _ask_code(self, inc: Incoming, game: Game, kind: str, args: list[str], what: str,
+                  now: float, out: list[Mail]) -> str:
+        """Mail the sender a one-time code for a JOIN or WATCH (in the reply when it goes to
+        the sender); the request waits for it (CONFIRM)."""
+        email = inc.sender
         code = secrets.token_hex(8)  # 64 bits: not to be guessed
-        self.store.start_watch(game.name, email, code_digest(code), now)
-        how = (f"To start, send from {email} a mail with this one line:\n  CONFIRM {code}\n"
+        self.store.start_request(game.name, email, kind, args, code_digest(code), now)
+        how = (f"To confirm, send from {email} a mail with this one line:\n  CONFIRM {code}\n"
                f"If you did not ask for this, do nothing: the request lapses after "
                f"{CONFIRM_DAYS} days.")
+        word = kind.upper()
         if inc.reply_to == email:  # this reply goes to the address to prove
-            return f"WATCH: you asked to receive the results and the public press of " \
-                   f"{game.name}.\n{how}"
-        out.append(Mail(email, f"{game.name}: confirm watching", (
-            f"Someone asked that {email} receive the results and the public press of "
-            f"{game.name}.\n{how}\n\n{self._sig()}"), game=game.name))
-        return f"WATCH: a confirmation code went to {email}; the results of {game.name} " \
-               "follow once it is sent back from there (CONFIRM <code>)."
+            return f"{word}: you asked {what}.\n{how}"
+        out.append(Mail(email, f"{game.name}: confirm your {word}", (
+            f"Someone asked for {email} {what}.\n{how}\n\n{self._sig()}"), game=game.name))
+        return f"{word}: a confirmation code went to {email}; the {word} counts once it is " \
+               "sent back from there (CONFIRM <code>)."
+
+    def _confirm_request(self, inc: Incoming, digest: str, since: float, now: float,
+                         out: list[Mail]) -> str | None:
+        """Carry out the JOIN or WATCH that the code ``digest`` confirms (the checks of the
+        command are made again); None when no request waits for it from this address."""
+        found = self.store.confirm_request(inc.sender, digest, since)
+        game = None if found is None else self.store.game(found[0])
+        if found is None or game is None:
+            return None
+        _, kind, args = found
+        if kind == "join":
+            self._check_join(game, inc.sender)
+            return self._join_confirmed(game, inc.sender, args, now, out)
+        refusal = self._watch_refusal(game, inc.sender)
+        if refusal:
+            raise JudgeError(f"CONFIRM: {refusal}")
+        self.store.add_watcher(game.name, inc.sender, now)
+        return (f"Confirmed: you now receive the results and the public press of {game.name}. "
+                f"UNWATCH {game.name} to stop.")
 
     def _watch_refusal(self, game: Game, email: str) -> str | None:
         """Why ``email`` may not watch ``game`` (asked at WATCH and again at its CONFIRM)."""

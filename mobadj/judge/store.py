@@ -112,11 +112,13 @@ CREATE TABLE IF NOT EXISTS address_changes (   -- SET ADDRESS waiting for its co
     created REAL NOT NULL,
     PRIMARY KEY (game, power)
 );
-CREATE TABLE IF NOT EXISTS watch_requests (    -- WATCH waiting for its CONFIRM
+CREATE TABLE IF NOT EXISTS requests (          -- JOIN and WATCH waiting for their CONFIRM
     game TEXT NOT NULL, email TEXT NOT NULL,
+    kind TEXT NOT NULL,                         -- join | watch
+    args TEXT NOT NULL,                         -- JSON list: a JOIN's wishes
     digest TEXT NOT NULL,                       -- sha256 of the code mailed to the address
     created REAL NOT NULL,
-    PRIMARY KEY (game, email)
+    PRIMARY KEY (game, email, kind)
 );
 CREATE TABLE IF NOT EXISTS joins (             -- sign-ups to a forming game (JOIN)
     game TEXT NOT NULL, email TEXT NOT NULL,
@@ -724,22 +726,24 @@ class Store:
         self._x("INSERT OR REPLACE INTO address_changes VALUES (?,?,?,?,?,?)",
                 (game, power, old.lower(), new.lower(), json.dumps(codes), at))
 
-    def start_watch(self, game: str, email: str, digest: str, at: float) -> None:
-        """A WATCH waiting for the code mailed to ``email`` (a new request replaces one)."""
-        self._x("INSERT OR REPLACE INTO watch_requests VALUES (?,?,?,?)",
-                (game, email.lower(), digest, at))
+    def start_request(self, game: str, email: str, kind: str, args: list[str], digest: str,
+                      at: float) -> None:
+        """A JOIN or WATCH waiting for the code mailed to ``email`` (a new request of the
+        same kind replaces one)."""
+        self._x("INSERT OR REPLACE INTO requests VALUES (?,?,?,?,?,?)",
+                (game, email.lower(), kind, json.dumps(args), digest, at))
 
-    def confirm_watch(self, email: str, digest: str, since: float) -> str | None:
-        """The game whose WATCH request from ``email`` the code ``digest`` confirms (it is
-        removed), or None; requests older than ``since`` lapse (and are removed)."""
-        self._x("DELETE FROM watch_requests WHERE created<?", (since,))
+    def confirm_request(self, email: str, digest: str, since: float
+                        ) -> tuple[str, str, list[str]] | None:
+        """(game, kind, args) of the request from ``email`` that the code ``digest``
+        confirms (it is removed), or None; requests older than ``since`` lapse."""
+        self._x("DELETE FROM requests WHERE created<?", (since,))
         email = email.lower()
-        for row in self._x("SELECT game, digest FROM watch_requests WHERE email=?",
-                           (email,)).fetchall():
+        for row in self._x("SELECT * FROM requests WHERE email=?", (email,)).fetchall():
             if hmac.compare_digest(row["digest"], digest):
-                self._x("DELETE FROM watch_requests WHERE game=? AND email=?",
-                        (row["game"], email))
-                return str(row["game"])
+                self._x("DELETE FROM requests WHERE game=? AND email=? AND kind=?",
+                        (row["game"], email, row["kind"]))
+                return str(row["game"]), str(row["kind"]), list(json.loads(row["args"]))
         return None
 
     def confirm_address_change(self, address: str, digest: str, since: float

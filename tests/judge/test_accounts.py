@@ -52,13 +52,14 @@ def test_set_address_is_confirmed_from_both_addresses(judge, table):
     (ask,) = [m for m in out if m.to == "n2@new.org"]
     code = code_in(ask.body)
     wrong = handle(judge, "north@test.org", f"CONFIRM {code}")[0].body
-    assert "no change or WATCH waits for this code from this address" in wrong
+    assert "no change, JOIN or WATCH waits for this code from this address" in wrong
     assert judge.store.player("g1", "NORTH").email == "north@test.org"  # wrong address
     out = handle(judge, "n2@new.org", f"CONFIRM {code}")
     assert "NORTH in g1 now plays from n2@new.org" in out[0].body
     assert judge.store.player("g1", "NORTH").email == "n2@new.org"
     assert [m.to for m in out[1:]] == ["north@test.org"]  # the old address is told
-    assert "no change or WATCH waits" in handle(judge, "n2@new.org", f"CONFIRM {code}")[0].body
+    again = handle(judge, "n2@new.org", f"CONFIRM {code}")[0].body
+    assert "no change, JOIN or WATCH waits" in again
     # asked from a third address: both must confirm
     out = handle(judge, "x@third.org", "SIGNON g1 EAST pw-east\nset address e2@new.org")
     codes = {m.to: code_in(m.body) for m in out if "confirm the new address" in m.subject}

@@ -27,6 +27,21 @@ def gm(judge, body):
     return handle(judge, "gm@test.org", "GM g1 gm-secret\n" + body)[0].body
 
 
+def join(judge, sender, args):
+    """JOIN from ``sender``, and CONFIRM the code when its reply carries one; the mails the
+    last of them made."""
+    out = handle(judge, sender, f"JOIN {args}")
+    code = re.search(r"CONFIRM ([0-9a-f]{16})", out[0].body)
+    return handle(judge, sender, f"CONFIRM {code.group(1)}") if code else out
+
+
+def watch(judge, sender, game):
+    """WATCH from ``sender`` and CONFIRM the code its reply carries; the confirmation."""
+    r = handle(judge, sender, f"WATCH {game}")[0].body
+    code = re.search(r"CONFIRM ([0-9a-f]{16})", r).group(1)
+    return handle(judge, sender, f"CONFIRM {code}")[0].body
+
+
 def test_seats_follow_wishes_in_a_seeded_order():
     joiners = [("a@x", ["NORTH", "EAST"]), ("b@x", ["NORTH"]), ("c@x", []), ("d@x", ["WEST"])]
     given = assign_seats(SEATS, joiners, seed=7)
@@ -38,20 +53,20 @@ def test_seats_follow_wishes_in_a_seeded_order():
 
 def test_players_join_by_mail_and_the_game_starts_when_full(judge):
     judge.create_game("g1", "toy", "gm@test.org", "gm-secret", {"open": "yes"}, seed=3)
-    r = handle(judge, "ann@test.org", "JOIN g1 north east")[0].body
+    r = join(judge, "ann@test.org", "g1 north east")[0].body
     assert "you are on the list for g1 (wishes: NORTH, EAST)" in r
     assert "g1: 1 of 4 seats taken, 3 free." in r
     listing = handle(judge, "x@test.org", "LIST")[0].body
     assert "g1: Toy, 3 of 4 seats free (1 taken)" in listing and "JOIN g1" in listing
     assert "ann@test.org" not in listing  # who joined is not shown to others
-    assert "no seat 'Norht'" in handle(judge, "bob@test.org", "join g1 Norht")[0].body
-    handle(judge, "bob@test.org", "join g1 north")
-    handle(judge, "bob@test.org", "join g1 west")  # a second JOIN changes the wishes
+    assert "no seat 'Norht'" in join(judge, "bob@test.org", "g1 Norht")[0].body
+    join(judge, "bob@test.org", "g1 north")
+    join(judge, "bob@test.org", "g1 west")  # a second JOIN changes the wishes
     assert "off the list" in handle(judge, "bob@test.org", "unjoin g1")[0].body
-    handle(judge, "bob@test.org", "join g1 west")
-    handle(judge, "cat@test.org", "join g1")
+    join(judge, "bob@test.org", "g1 west")
+    join(judge, "cat@test.org", "g1")
     assert judge.store.game("g1").status == "forming"
-    out = handle(judge, "dan@test.org", "join g1 south west")
+    out = join(judge, "dan@test.org", "g1 south west")
     assert judge.store.game("g1").status == "active"
     players = {p.email: p.power for p in judge.store.players("g1")}
     assert players["bob@test.org"] == "WEST" and players["dan@test.org"] == "SOUTH"
@@ -62,19 +77,19 @@ def test_players_join_by_mail_and_the_game_starts_when_full(judge):
         pw = re.search(r"Your password: (\S+)", body).group(1)
         r = handle(judge, email, f"SIGNON g1 {players[email]} {pw}\ngo 1")[0].body
         assert f"Signed on as {players[email].title()}" in r
-    assert "does not take sign-ups (it is active)" in handle(judge, "eve@test.org",
-                                                            "join g1")[0].body
+    assert "does not take sign-ups (it is active)" in join(judge, "eve@test.org",
+                                                            "g1")[0].body
 
 
 def test_the_gm_approves_and_starts(judge):
     judge.create_game("g1", "toy", "gm@test.org", "gm-secret",
                       {"open": "yes", "approve": "yes", "autostart": "no"}, seed=3)
-    out = handle(judge, "ann@test.org", "JOIN g1 north")
+    out = join(judge, "ann@test.org", "g1 north")
     assert "went to its GM" in out[0].body
     assert [m.to for m in out[1:]] == ["gm@test.org"] and "APPROVE ann@test.org" in out[1].body
-    handle(judge, "bob@test.org", "JOIN g1")
+    join(judge, "bob@test.org", "g1")
     for who in ("cat", "dan", "eve"):
-        handle(judge, f"{who}@test.org", "JOIN g1")
+        join(judge, f"{who}@test.org", "g1")
     status = gm(judge, "LIST")
     assert "joined: ann@test.org (waiting; wishes: NORTH)" in status
     assert "ann@test.org accepted. g1: 1 of 4 seats taken" in gm(judge, "APPROVE ann@test.org")
@@ -82,7 +97,7 @@ def test_the_gm_approves_and_starts(judge):
     assert "Every seat of g1 is taken; waiting for the GM's START." in gm(
         judge, "APPROVE dan@test.org")
     assert judge.store.game("g1").status == "forming"
-    assert "every seat of g1 is taken" in handle(judge, "zed@test.org", "JOIN g1")[0].body
+    assert "every seat of g1 is taken" in join(judge, "zed@test.org", "g1")[0].body
     assert "every seat of g1 is taken: REJECT eve@test.org" in gm(judge, "APPROVE eve@test.org")
     assert "Game started" in gm(judge, "START")
     players = {p.email: p.power for p in judge.store.players("g1")}
@@ -92,13 +107,6 @@ def test_the_gm_approves_and_starts(judge):
     assert judge.store.joins("g1") == []  # eve, never approved, was told and dropped
     told = [m for m in judge.store.all_mail() if m.to == "eve@test.org"]
     assert any("started without you" in m.body for m in told)
-
-
-def watch(judge, sender, game):
-    """WATCH from ``sender`` and CONFIRM the code its reply carries; the confirmation."""
-    r = handle(judge, sender, f"WATCH {game}")[0].body
-    code = re.search(r"CONFIRM ([0-9a-f]{16})", r).group(1)
-    return handle(judge, sender, f"CONFIRM {code}")[0].body
 
 
 def test_watchers_get_results_and_public_press_only(judge, table):
@@ -131,12 +139,28 @@ def test_a_forged_watch_subscribes_nobody(judge, table):
     assert code_mail.to == "victim@test.org" and "If you did not ask" in code_mail.body
     code = re.search(r"CONFIRM ([0-9a-f]{16})", code_mail.body).group(1)
     r = handle(judge, "joker@test.org", f"CONFIRM {code}")[0].body
-    assert "no change or WATCH waits for this code from this address" in r
+    assert "no change, JOIN or WATCH waits for this code from this address" in r
     assert judge.store.watchers("g1") == []
     with judge.store.transaction():  # closed to observers in between: the code is no good
         judge.set_option(judge.store.game("g1"), "watch", "no")
     r = handle(judge, "victim@test.org", f"CONFIRM {code}")[0].body
     assert "g1 has no observers" in r and judge.store.watchers("g1") == []
+
+
+def test_a_forged_join_takes_no_seat(judge):
+    """Seats go to addresses that answered their code: forged senders cannot fill a game."""
+    judge.create_game("g1", "toy", "gm@test.org", "gm-secret", {"open": "yes"}, seed=3)
+    for n in range(6):
+        out = judge.handle_mail(mail(f"nobody{n}@test.org", "JOIN g1",
+                                     Reply_To="joker@test.org"))
+        assert "a confirmation code went to" in out[0].body
+    assert judge.store.joins("g1") == [] and judge.store.game("g1").status == "forming"
+    assert "g1: Toy, 4 of 4 seats free" in handle(judge, "x@test.org", "LIST")[0].body
+    code = re.search(r"CONFIRM ([0-9a-f]{16})", out[1].body).group(1)
+    assert "no change, JOIN or WATCH waits" in handle(judge, "joker@test.org",
+                                                      f"CONFIRM {code}")[0].body
+    r = handle(judge, "nobody5@test.org", f"CONFIRM {code}")[0].body
+    assert "you are on the list for g1" in r and len(judge.store.joins("g1")) == 1
 
 
 def test_open_games_from_the_command_line(tmp_path):
@@ -168,8 +192,14 @@ def test_a_game_forms_by_mail_through_the_servers(service, mail_servers, approve
     service.step()
     code = re.search(r"CONFIRM ([0-9a-f]{16})", text(S.wait_for("fan@test.org", 1)[0])).group(1)
     send(S, "fan@test.org", f"CONFIRM {code}")
-    for who, wishes in (("ann", "north"), ("bob", "north east"), ("cat", ""), ("dan", "")):
+    joiners = (("ann", "north"), ("bob", "north east"), ("cat", ""), ("dan", ""))
+    for who, wishes in joiners:
         send(S, f"{who}@test.org", f"JOIN club {wishes}")
+    service.step()
+    assert judge.store.joins("club") == []  # nobody is on the list before confirming
+    for who, _ in joiners:
+        asked = text(S.wait_for(f"{who}@test.org", 1)[0])
+        send(S, f"{who}@test.org", re.search(r"CONFIRM [0-9a-f]{16}", asked).group(0))
     service.step()
     if approve:
         assert len([m for m in S.inbox("gm@test.org") if "asks to join" in m["Subject"]]) == 4
@@ -180,7 +210,7 @@ def test_a_game_forms_by_mail_through_the_servers(service, mail_servers, approve
     powers = {p.email: p.power for p in judge.store.players("club")}
     assert powers["ann@test.org"] in ("NORTH", "EAST") and sorted(powers.values()) == sorted(SEATS)
     for email, power in powers.items():
-        got = S.wait_for(email, 3 if approve else 2)
+        got = S.wait_for(email, 4 if approve else 3)
         welcome = next(m for m in got if m["Subject"] == f"club: you play {power}")
         pw = re.search(r"Your password: (\S+)", text(welcome)).group(1)
         send(S, email, f"SIGNON club {power} {pw}\ngo 2\nready")
