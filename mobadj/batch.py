@@ -203,8 +203,8 @@ def short_json(value: Any) -> str:
     """``value`` as JSON, shortened for a message (a value of the input that is no text)."""
     try:
         text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError, RecursionError):
-        text = repr(value)
+    except (TypeError, ValueError, RecursionError):  # not JSON, or nested about as deep as
+        text = f"a {type(value).__name__}"  # the reader allows
     return text if len(text) <= 60 else text[:57] + "..."
 
 
