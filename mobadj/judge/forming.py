@@ -26,6 +26,7 @@ from typing import Any
 from mobadj.judge.accounts import CONFIRM_DAYS, code_digest
 from mobadj.judge.base import JudgeBase, JudgeError
 from mobadj.judge.commands import Command
+from mobadj.judge.deadlines import HOUR
 from mobadj.judge.hosts import HostError, host_for
 from mobadj.judge.mailparse import Incoming
 from mobadj.judge.store import Game, Mail
@@ -255,12 +256,18 @@ class Forming(JudgeBase):
         """Mail the sender a one-time code for a JOIN or WATCH (in the reply when it goes to
         the sender); the request waits for it (CONFIRM)."""
         email = inc.sender
+        word = kind.upper()
+        made = self.store.request_made(game.name, email, kind)
+        if made is not None and now - made < HOUR:  # forged mails must not flood an address
+            self.store.set_request_args(game.name, email, kind, args)
+            return (f"{word}: a confirmation code went to {email} less than an hour ago ("
+                    f"{what}); send it back from there (CONFIRM <code>), or ask again in an "
+                    "hour for a new one.")
         code = secrets.token_hex(8)  # 64 bits: not to be guessed
         self.store.start_request(game.name, email, kind, args, code_digest(code), now)
         how = (f"To confirm, send from {email} a mail with this one line:\n  CONFIRM {code}\n"
                f"If you did not ask for this, do nothing: the request lapses after "
                f"{CONFIRM_DAYS} days.")
-        word = kind.upper()
         if inc.reply_to == email:  # this reply goes to the address to prove
             return f"{word}: you asked {what}.\n{how}"
         out.append(Mail(email, f"{game.name}: confirm your {word}", (

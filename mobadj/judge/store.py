@@ -733,6 +733,17 @@ class Store:
         self._x("INSERT OR REPLACE INTO requests VALUES (?,?,?,?,?,?)",
                 (game, email.lower(), kind, json.dumps(args), digest, at))
 
+    def request_made(self, game: str, email: str, kind: str) -> float | None:
+        """When the waiting JOIN or WATCH of ``email`` was made (None: none waits)."""
+        row = self._x("SELECT created FROM requests WHERE game=? AND email=? AND kind=?",
+                      (game, email.lower(), kind)).fetchone()
+        return None if row is None else float(row["created"])
+
+    def set_request_args(self, game: str, email: str, kind: str, args: list[str]) -> None:
+        """New arguments (a JOIN's wishes) for a request that keeps its code."""
+        self._x("UPDATE requests SET args=? WHERE game=? AND email=? AND kind=?",
+                (json.dumps(args), game, email.lower(), kind))
+
     def confirm_request(self, email: str, digest: str, since: float
                         ) -> tuple[str, str, list[str]] | None:
         """(game, kind, args) of the request from ``email`` that the code ``digest``

@@ -159,8 +159,12 @@ def test_a_forged_join_takes_no_seat(judge):
     code = re.search(r"CONFIRM ([0-9a-f]{16})", out[1].body).group(1)
     assert "no change, JOIN or WATCH waits" in handle(judge, "joker@test.org",
                                                       f"CONFIRM {code}")[0].body
+    again = judge.handle_mail(mail("nobody5@test.org", "JOIN g1 west",
+                                   Reply_To="joker@test.org"))
+    assert len(again) == 1 and "less than an hour ago (to join g1 (wishes: WEST))" in \
+        again[0].body  # no second code mail to the same address within the hour
     r = handle(judge, "nobody5@test.org", f"CONFIRM {code}")[0].body
-    assert "you are on the list for g1" in r and len(judge.store.joins("g1")) == 1
+    assert "you are on the list for g1 (wishes: WEST)" in r and len(judge.store.joins("g1")) == 1
 
 
 def test_open_games_from_the_command_line(tmp_path):
