@@ -9,6 +9,7 @@ loader with :func:`as_bool`.  Duplicate mapping keys are recorded, not silently 
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # imported when a file is read: a map from the disk cache needs no YAML
@@ -162,6 +163,20 @@ def load_lines(text: str) -> object:
     return _walk(node)
 
 
+@functools.cache
+def _plain_loader() -> Any:
+    """YAML's safe loader, with dates left as the text they are written as: no file read by
+    :func:`load_data` has dates, and ``phase: 1919-07-01`` is a phase written wrong."""
+    import yaml
+
+    class PlainLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+        pass
+
+    PlainLoader.add_constructor("tag:yaml.org,2002:timestamp",
+                                yaml.SafeLoader.construct_yaml_str)
+    return PlainLoader
+
+
 def load_data(text: str) -> Any:
     """Plain data from a person's YAML ``text``, as ``yaml.safe_load`` reads it (no tag
     makes an object; ``NO`` is ``False``), for files that may come from anyone (positions,
@@ -170,7 +185,7 @@ def load_data(text: str) -> Any:
     of more than :data:`MAX_DIGITS` digits."""
     import yaml
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
+    loader = _plain_loader()(text)
     try:
         node = loader.get_single_node()
         if node is None:

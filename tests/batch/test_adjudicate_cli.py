@@ -259,3 +259,15 @@ def test_the_example_positions_have_no_unknown_key(path) -> None:
     result = CliRunner().invoke(main, ["adjudicate", "--map", map_name, str(path)])
     assert result.exit_code == 0, result.output
     assert "unknown key" not in result.output
+
+
+@pytest.mark.parametrize(("map_name", "phase"), [("standard", "1901-01-01"),
+                                                 ("mobtown2", "1919-07-01")])
+def test_a_phase_that_yaml_would_read_as_a_date_is_echoed_as_written(tmp_path, map_name,
+                                                                     phase) -> None:
+    position = tmp_path / "p.yaml"
+    position.write_text(f"phase: {phase}\nunits: {{}}\n")
+    proc = run("--map", map_name, str(position))
+    assert proc.returncode == 2
+    assert f"p.yaml: bad phase '{phase}': expected" in proc.stderr
+    assert "datetime" not in proc.stderr
