@@ -191,7 +191,7 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
             if cmd.name == "join":
                 return self._join(inc, cmd, now, out)
             if cmd.name == "unjoin":
-                return self._unjoin(inc, cmd, now)
+                return self._unjoin(inc, cmd, now, out)
             if cmd.name in ("watch", "unwatch"):
                 return self._watch(inc, cmd, now, cmd.name == "watch", out)
         except (JudgeError, HostError) as exc:

@@ -131,13 +131,25 @@ class Forming(JudgeBase):
             self._fill_if_full(game, now, out)
         return reply
 
-    def _unjoin(self, inc: Incoming, cmd: Command, now: float) -> str:
+    def _unjoin(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]) -> str:
         game = self._forming_game(cmd.args["value"])
         if game.status != "forming" or self.store.join(game.name, inc.sender) is None:
             raise JudgeError(f"UNJOIN: {inc.sender} is not on the list of {game.name}.")
         self.store.delete_join(game.name, inc.sender)
         self.store.log(game.name, "left the list", {"email": inc.sender}, now)
+        self._tell_sender(inc, game, f"{inc.sender} is off the list of {game.name}",
+                          f"JOIN {game.name}", out)
         return f"UNJOIN: you are off the list of {game.name}."
+
+    def _tell_sender(self, inc: Incoming, game: Game, what: str, undo: str,
+                     out: list[Mail]) -> None:
+        """UNJOIN and UNWATCH need no code, but when the reply goes elsewhere (Reply-To) the
+        address itself is told, so that a forged sender does not go unnoticed."""
+        if inc.reply_to == inc.sender:
+            return
+        out.append(Mail(inc.sender, f"{game.name}: {what}", (
+            f"A mail in your name asked that {what}, and so it is. If you did not ask for "
+            f"this, send {undo} to undo it.\n\n{self._sig()}"), game=game.name))
 
     def _seats_line(self, game: Game) -> str:
         free, taken = self._seat_counts(game)
@@ -242,6 +254,8 @@ class Forming(JudgeBase):
         if not watch:
             if not self.store.delete_watcher(game.name, email):
                 raise JudgeError(f"UNWATCH: {email} does not watch {game.name}.")
+            self._tell_sender(inc, game, f"{email} no longer receives the results of "
+                              f"{game.name}", f"WATCH {game.name}", out)
             return f"UNWATCH: you no longer receive the results of {game.name}."
         refusal = self._watch_refusal(game, email)
         if refusal:

@@ -167,6 +167,24 @@ def test_a_forged_join_takes_no_seat(judge):
     assert "you are on the list for g1 (wishes: WEST)" in r and len(judge.store.joins("g1")) == 1
 
 
+def test_a_forged_unjoin_or_unwatch_is_told_to_the_address(judge, table):
+    """They need no code, but the address learns of them when the reply goes elsewhere."""
+    watch(judge, "fan@test.org", "g1")
+    out = judge.handle_mail(mail("fan@test.org", "UNWATCH g1", Reply_To="joker@test.org"))
+    assert [m.to for m in out] == ["joker@test.org", "fan@test.org"]
+    assert "fan@test.org no longer receives the results of g1" in out[1].body
+    assert "send WATCH g1 to undo it" in out[1].body
+    out = judge.handle_mail(mail("fan@test.org", "UNWATCH g1", Reply_To="joker@test.org"))
+    assert [m.to for m in out] == ["joker@test.org"]  # nothing more to tell: no flood
+    judge.create_game("g2", "toy", "gm@test.org", "gm-secret", {"open": "yes"}, seed=3)
+    join(judge, "ann@test.org", "g2")
+    out = judge.handle_mail(mail("ann@test.org", "UNJOIN g2", Reply_To="joker@test.org"))
+    assert [m.to for m in out] == ["joker@test.org", "ann@test.org"]
+    assert "send JOIN g2 to undo it" in out[1].body and judge.store.joins("g2") == []
+    out = handle(judge, "ann@test.org", "UNJOIN g2")  # asked from the address itself
+    assert [m.to for m in out] == ["ann@test.org"]
+
+
 def test_open_games_from_the_command_line(tmp_path):
     cfg = tmp_path / "judge.yaml"
     cfg.write_text(yaml.safe_dump({"judge": {"address": "judge@test.org", "data_dir": "d"}}))
