@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from mobadj.batch import short_json
+from mobadj.batch import BLOCKS, short_json
 from mobadj.board import UnknownNameError
 from mobadj.engine import PositionError, Rules, adjudicate, with_options
 from mobadj.orders.duplicates import replaced_orders, split_rule
@@ -42,7 +42,7 @@ def run_line(case: Mapping[str, Any], game_map: GameMap, rules: Rules) -> dict[s
         duplicates = "last"
     noun = rules.power_noun
     spelling: dict[str, str] = {}
-    for key in ("units", "centers", "dislodged", "orders"):
+    for key in BLOCKS:
         block = case.get(key) or {}
         if not isinstance(block, Mapping):
             raise PositionError(f"{key!r} must map each {noun} to a list")
