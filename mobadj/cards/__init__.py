@@ -22,6 +22,7 @@ from mobadj.cards.registry import (
     canonical_name,
     game_class,
 )
+from mobadj.cards.screen import printable
 from mobadj.cards.simulate import simulate
 from mobadj.cards.terminal import Session, default_save_path
 from mobadj.cards.words import command_words
@@ -43,6 +44,7 @@ __all__ = [
     "game_class",
     "new_salt",
     "new_seed",
+    "printable",
     "read_record_file",
     "report",
     "seed_commitment",

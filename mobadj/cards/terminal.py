@@ -37,6 +37,7 @@ from mobadj.cards.record import (
     new_seed,
 )
 from mobadj.cards.registry import DEFAULT_BOT_LEVEL, bot_of_level, canonical_name, game_class
+from mobadj.cards.screen import MAX_LINE, clean_command, printable
 
 _SEAT_PREFIX = re.compile(r"[Pp](\d+)\s*:\s*(.*)", re.S)
 FEED_MARK = "  - "  # starts every event line of a seat's feed (boards never start so)
@@ -144,7 +145,7 @@ class Session:
         self.humans = [p for p in range(state.players) if p not in self.bots]
         self.hot_seat = len(self.humans) > 1
         self.read = read
-        self.write = write
+        self.write: Callable[[str], None] = lambda text: write(printable(text))
         self.clear = clear or (lambda: None)
         self.save_to = Path(save_to) if save_to is not None else None
         self.holder: int | None = None  # whose private screen is up (None: the table)
@@ -245,17 +246,25 @@ class Session:
         for ``prompt``.  False if the players quit instead."""
         try:
             if self.holder is not None:
-                if self.read(f"P{self.holder + 1}: press Enter to hide your screen "
+                if self._ask(f"P{self.holder + 1}: press Enter to hide your screen "
                              ).strip().lower() in QUIT_WORDS:
                     return False
                 self.clear()
                 self.holder = None
-            if self.read(prompt).strip().lower() in QUIT_WORDS:
+            if self._ask(prompt).strip().lower() in QUIT_WORDS:
                 return False
         except (EOFError, KeyboardInterrupt):
             return False
         self.holder = seat
         return True
+
+    def _ask(self, prompt: str) -> str:
+        """A line typed at ``prompt``, cleaned (:func:`clean_command`); a line the terminal
+        could not decode (not UTF-8) is one replacement character, a mistake like any."""
+        try:
+            return clean_command(self.read(prompt))
+        except UnicodeDecodeError:
+            return "\ufffd"
 
     def _board(self, seat: int) -> None:
         self.write(self.state.render(seat))
@@ -349,11 +358,14 @@ class Session:
         self._board(seat)
         while True:
             try:
-                text = self.read(f"P{seat + 1}> ").strip()
+                text = self._ask(f"P{seat + 1}> ").strip()
             except (EOFError, KeyboardInterrupt):
                 return False
             word = text.lower()
             if not text:
+                continue
+            if len(text) > MAX_LINE:
+                self.write(f"! that line is longer than {MAX_LINE} characters: not read")
                 continue
             if word in QUIT_WORDS:
                 return False

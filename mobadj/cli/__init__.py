@@ -29,7 +29,12 @@ def option_pairs(pairs: Iterable[str], shape: str = "NAME=VALUE",
 
 def game_options(pairs: Iterable[str]) -> dict[str, object]:
     """``--option key=value`` pairs of a card game, each value read as a YAML scalar
-    (``modules=4`` is a number, ``deck=my.yaml`` a text)."""
+    (``modules=4`` is a number, ``deck=my.yaml`` a text).  A value YAML cannot read, or
+    reads as something a saved game could not hold as JSON (a date, an integer of
+    thousands of digits, a nesting too deep, not-a-number), stays the text as written, for
+    the game to accept or refuse by name."""
+    import json
+
     import yaml
 
     out: dict[str, object] = {}
@@ -38,9 +43,11 @@ def game_options(pairs: Iterable[str]) -> dict[str, object]:
             raise click.BadParameter(f"{key}={value}: the option has no name",
                                      param_hint="--option")
         try:
-            out[key] = yaml.safe_load(value)
-        except yaml.YAMLError:
-            out[key] = value
+            read = yaml.safe_load(value)
+            json.dumps(read, allow_nan=False)
+        except (yaml.YAMLError, ValueError, TypeError, RecursionError):
+            read = value
+        out[key] = read
     return out
 
 

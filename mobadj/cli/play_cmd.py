@@ -8,6 +8,7 @@ file) is one line on stderr and exit status 2, never a traceback.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import NoReturn
 
@@ -22,6 +23,7 @@ from mobadj.cards.registry import (
     canonical_name,
     game_class,
 )
+from mobadj.cards.screen import printable
 from mobadj.cards.simulate import simulate
 from mobadj.cards.terminal import Session, default_save_path
 from mobadj.cli import game_options, main
@@ -30,8 +32,9 @@ SIMULATE_SEED = 1  # --simulate without --seed: the benchmark's reproducible def
 
 
 def _fail(message: str) -> NoReturn:
-    """One clear line and exit status 2 (a usage error)."""
-    click.echo(f"Error: {message}", err=True)
+    """One clear line and exit status 2 (a usage error); what it quotes from the command
+    line or a file cannot steer the terminal (:func:`printable`)."""
+    click.echo(printable(f"Error: {message}"), err=True)
     raise click.exceptions.Exit(2)
 
 
@@ -61,8 +64,8 @@ def _verify(file: str | None, commitment: str | None) -> None:
     except GameError as err:
         _fail(str(err))
     verdict = verify_record(data, commitment)
-    for line in verdict.lines:
-        click.echo(line)
+    for line in verdict.lines:  # a record to verify may come from anyone
+        click.echo(printable(line))
     raise click.exceptions.Exit(0 if verdict.ok else 1)
 
 
@@ -73,7 +76,8 @@ def _verify(file: str | None, commitment: str | None) -> None:
 @click.option("--seed", "-s", type=int, default=None,
               help="Seed of the game RNG: a reproducible game that is NOT secret (default: a "
                    f"secret 128-bit seed; {SIMULATE_SEED} with --simulate).")
-@click.option("--simulate", "games", type=int, help="Play N random games; print one JSON object.")
+@click.option("--simulate", "games", type=click.IntRange(min=1),
+              help="Play N random games; print one JSON object.")
 @click.option("--bots", is_flag=True, help="With --simulate: every seat is played by the bot.")
 @click.option("--bot", "bot_seats", multiple=True, metavar="SEAT[:LEVEL]",
               help="Seat (1-based) the bot plays; SEAT:basic or SEAT:standard gives that seat "
@@ -147,11 +151,20 @@ def play(
         path = save or default_save_path(name)
         session = Session.new(name, n, seed, set(seats), options, bot_levels=seats,
                               clear=click.clear, save_to=path)
+        _tolerant_stdin()
     except GameError as err:  # an option the game refuses, a bad deck file: one line
         _fail(str(err))
     except (OSError, ValueError) as err:  # e.g. a deck file that cannot be read
         _fail(f"cannot start {cls.info.title}: {err}")
     session.run()
+
+
+def _tolerant_stdin() -> None:
+    """A byte typed at the terminal that is no UTF-8 (another locale, a stray key) is read
+    as a replacement character, a mistake like any, not an error that ends the game."""
+    reconfigure = getattr(sys.stdin, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(errors="replace")
 
 
 def _resume(name: str, path: str, save: str | None) -> None:
@@ -162,6 +175,7 @@ def _resume(name: str, path: str, save: str | None) -> None:
         if data.get("over"):
             _fail(f"the game in {path} is over; check it with: mobadj play verify {path}")
         session = Session.resume(data, clear=click.clear, save_to=Path(save or path))
+        _tolerant_stdin()
     except KeyError as err:
         _fail(str(err.args[0]))
     except GameError as err:

@@ -25,6 +25,7 @@ game's oldest readings (Iron Triangle's ``refill=before_discard``, Micro City's
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import random
@@ -100,12 +101,17 @@ class CardHost(Host):
 
     @staticmethod
     def _game_options(options: dict[str, Any]) -> dict[str, Any]:
-        """Game options are the judge options prefixed ``game_`` (``game_modules=3``)."""
+        """Game options are the judge options prefixed ``game_`` (``game_modules=3``); a
+        value of plain digits is a number, anything else (``²``, thousands of digits) stays
+        the text, for the game to accept or refuse by name."""
         out: dict[str, Any] = {}
         for key, value in options.items():
             if key.startswith("game_"):
+                out[key[5:]] = value
                 text = str(value)
-                out[key[5:]] = int(text) if text.lstrip("-").isdigit() else value
+                if text.lstrip("-").isascii() and text.lstrip("-").isdigit():
+                    with contextlib.suppress(ValueError):  # more digits than Python reads
+                        out[key[5:]] = int(text)
         return out
 
     # -- the Host interface ------------------------------------------------------------------

@@ -294,6 +294,10 @@ def load_data(path: str | None = None) -> HeistData:
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise DeckFileError(f"the deck file {path} is not valid YAML: {first}") from None
+    if not isinstance(raw, dict):
+        raise DeckFileError(f"the deck file {path} is not a Mice Heist deck: it holds "
+                            f"{'nothing' if raw is None else 'no mapping'}, where a deck "
+                            "maps icons, colours, skills, chips and jobs")
     try:
         return parse_data(raw)
     except DeckError as exc:

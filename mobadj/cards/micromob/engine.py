@@ -132,13 +132,22 @@ class MicroMobState(GameState):
                 raise IllegalAction(f"modules must be 1-{len(names)}, not {raw}")
             chosen = names[:raw]
         else:
-            items = raw.split(",") if isinstance(raw, str) else list(raw)
+            if isinstance(raw, str):
+                items = raw.split(",")
+            elif isinstance(raw, list | tuple):
+                items = list(raw)
+            else:
+                items = []
+            if not any(str(i).strip() for i in items):
+                raise IllegalAction(f"modules must be a count 1-{len(names)} or module names "
+                                    f"such as docks,casino, not {str(raw)[:40]!r}")
             letters = {self.deck.modules[m][0].id[0]: m for m in names}
             chosen = []
             for item in (str(i).strip().lower() for i in items):
                 name = letters.get(item.upper(), item)
                 if name not in names:
-                    raise IllegalAction(f"unknown module {item!r}; modules: {', '.join(names)}")
+                    raise IllegalAction(f"unknown module {item[:40]!r}; "
+                                        f"modules: {', '.join(names)}")
                 if name not in chosen:
                     chosen.append(name)
         low, high = PLAYERS_FOR_MODULES[len(chosen)]

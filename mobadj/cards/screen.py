@@ -1,0 +1,46 @@
+"""Text between a terminal and the card games, made harmless both ways.
+
+A line typed at the terminal is read as the judge reads a line of mail (see
+``mobadj.judge.commands.clean_line``): compatibility forms folded (NFKC: fullwidth letters,
+no-break spaces), invisible format characters (zero-width spaces, right-to-left overrides)
+and control characters (NUL, ESC) dropped, a tab a space, and a byte that was no UTF-8 (a
+lone surrogate from the terminal's decoder) the replacement character U+FFFD.  So what a
+player types, table talk included, is always text that can be saved and resumed, and never
+a sequence another seat's screen would obey.
+
+Everything the terminal prints goes through :func:`printable` as well: a saved game is the
+player's to edit and a record to verify may come from anyone, so a text read from a file
+(an action, a game's name) is cleaned on its way to the screen too; only line breaks and
+tabs pass.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+MAX_LINE = 500  # no command is this long (the judge's limit for a line of mail too)
+_SURROGATES = re.compile("[\ud800-\udfff]")
+_ASCII_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
+_DROPPED = ("Cc", "Cf")
+
+
+def clean_command(line: str) -> str:
+    """A typed line as it was meant (see the module doc); not stripped."""
+    if line.isascii() and line.isprintable():
+        return line
+    line = _SURROGATES.sub("\ufffd", line)
+    line = unicodedata.normalize("NFKC", line).replace("\t", " ")
+    return "".join(ch for ch in line if unicodedata.category(ch) not in _DROPPED)
+
+
+def printable(text: str) -> str:
+    """``text`` fit for the screen: line breaks and tabs kept, every other control and
+    format character dropped, a lone surrogate U+FFFD."""
+    if text.isascii():
+        return _ASCII_CONTROL.sub("", text)
+    if text.replace("\n", " ").replace("\t", " ").isprintable():
+        return text
+    text = _SURROGATES.sub("\ufffd", text)
+    return "".join(ch for ch in text
+                   if ch in "\n\t" or unicodedata.category(ch) not in _DROPPED)
