@@ -221,13 +221,21 @@ def verify_record(data: dict[str, Any], commitment: str | None = None) -> Verdic
     else:
         scores = ", ".join(f"P{p + 1} {s:g}" for p, s in enumerate(state.scores()))
         lines.append(f"{len(record.actions)} actions replay legally to the end: {scores}")
-        if "scores" in data and [float(s) for s in data["scores"]] != state.scores():
+        if "scores" in data and _stated_scores(data["scores"]) != state.scores():
             ok = False
-            lines.append(f"MISMATCH: the record states the scores {data['scores']}")
+            lines.append(f"MISMATCH: the record states the scores {str(data['scores'])[:80]}")
     lines.insert(0, ("verified: " if ok else "NOT verified: ")
                  + f"{type(state).info.title}, {record.players} "
                  + ("player" if record.players == 1 else "players"))
     return Verdict(ok, lines)
+
+
+def _stated_scores(scores: Any) -> list[float] | None:
+    """The scores a record states, None when they are no list of numbers (a mismatch)."""
+    try:
+        return [float(s) for s in scores]
+    except (TypeError, ValueError):
+        return None
 
 
 def read_record_file(path: str | Path) -> dict[str, Any]:

@@ -110,6 +110,22 @@ def _saved_seats(data: dict[str, Any], players: int
     return bots, levels, seen
 
 
+def _write_privately(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: into a new file beside it, readable
+    by its owner only (it holds the seed: whoever reads it knows every card to come), then
+    moved over ``path``.  A save that fails half-way (a full disk) leaves the game saved
+    before as it was."""
+    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temp, path)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+
+
 class Session:
     """One game at the terminal; :meth:`run` plays it until it ends or a player quits."""
 
@@ -207,8 +223,7 @@ class Session:
             return None
         try:
             self.save_to.parent.mkdir(parents=True, exist_ok=True)
-            self.save_to.write_text(json.dumps(self.to_json(), indent=1) + "\n",
-                                    encoding="utf-8")
+            _write_privately(self.save_to, json.dumps(self.to_json(), indent=1) + "\n")
         except OSError as exc:
             self.write(f"! cannot save the game to {self.save_to}: {exc.strerror or exc}")
             return None

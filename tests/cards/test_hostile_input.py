@@ -175,3 +175,72 @@ def test_verify_shows_a_hostile_record_harmless(tmp_path) -> None:
 def test_the_judge_refuses_an_odd_option_number_by_name(value) -> None:
     with pytest.raises(HostError, match="module"):
         CardHost("micromob").new_state(["P1", "P2"], 1, {"game_modules": value})
+
+
+# -- saved files and records --------------------------------------------------------------------
+
+def test_verify_names_malformed_scores_instead_of_a_traceback(tmp_path) -> None:
+    session = Session.new("micromob", 2, 7, {0, 1}, read=Table([]).read,
+                          write=lambda _: None, save_to=tmp_path / "done.json")
+    session.run()
+    data = json.loads((tmp_path / "done.json").read_text())
+    for scores in ("abc", 5, [None], {"a": 1}):
+        (tmp_path / "bad.json").write_text(json.dumps(dict(data, scores=scores)))
+        result = CliRunner().invoke(main, ["play", "verify", str(tmp_path / "bad.json")])
+        assert result.exit_code == 1, result.output
+        assert "MISMATCH: the record states the scores" in result.output
+        assert "Traceback" not in result.output
+
+
+def _play(args: list[str], stdin: bytes, cwd: Path, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mobadj", "play", *args], input=stdin,
+                          capture_output=True, cwd=cwd, timeout=120, check=False,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "",
+                               "PYTHONDONTWRITEBYTECODE": "1", **env})
+
+
+def test_a_save_is_private_and_a_failed_one_keeps_the_game_saved_before(tmp_path) -> None:
+    first = _play(["micromob", "--bot", "2", "--save", "g.json"], b"quit\n", tmp_path)
+    assert first.returncode == 0, first.stderr
+    saved = tmp_path / "g.json"
+    assert saved.stat().st_mode & 0o777 == 0o600  # it holds the seed
+    before = saved.read_bytes()
+
+    def small_files() -> None:  # a full disk: writing half the save fails (EFBIG)
+        import resource
+        import signal
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (len(before) // 2, len(before) // 2))
+
+    again = subprocess.run([sys.executable, "-m", "mobadj", "play", "micromob", "--resume",
+                            "g.json"], input=b"quit\n", capture_output=True, cwd=tmp_path,
+                           timeout=120, check=False, preexec_fn=small_files,
+                           env={"PYTHONPATH": str(ROOT), "PATH": "",
+                                "PYTHONDONTWRITEBYTECODE": "1"})
+    assert b"! cannot save the game to g.json" in again.stdout, again.stdout + again.stderr
+    assert saved.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["g.json"]
+
+
+def test_a_deck_file_changed_since_the_game_started_is_refused(tmp_path) -> None:
+    from mobadj.cards.miceheist.data import DATA_FILE
+
+    deck = tmp_path / "deck.yaml"
+    deck.write_bytes(DATA_FILE.read_bytes())
+    first = _play(["miceheist", "--bot", "2", "-o", "deck=deck.yaml", "--save", "g.json"],
+                  b"quit\n", tmp_path)
+    assert first.returncode == 0, first.stderr
+    options = json.loads((tmp_path / "g.json").read_text())["options"]
+    assert options["deck"] == "deck.yaml" and len(options["deck_sha256"]) == 64
+    deck.write_bytes(DATA_FILE.read_bytes() + b"# the same cards, another file\n")
+    again = _play(["miceheist", "--resume", "g.json"], b"quit\n", tmp_path)
+    assert again.returncode == 2, again.stdout
+    assert b"is not the one this game was played with" in again.stderr
+    deck.write_bytes(DATA_FILE.read_bytes())
+    assert _play(["miceheist", "--resume", "g.json"], b"quit\n", tmp_path).returncode == 0
+
+
+def test_a_deck_file_too_large_is_no_deck(tmp_path) -> None:
+    deck = tmp_path / "deck.yaml"
+    deck.write_bytes(b"#" * (1024 * 1024 + 1))
+    _one_line_error(["miceheist", "-o", f"deck={deck}"], "larger than 1024 KiB")

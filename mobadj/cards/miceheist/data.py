@@ -11,8 +11,9 @@ file a GM names on its machine).
 
 from __future__ import annotations
 
+import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ import yaml
 from mobadj.cards.protocol import DeckError, IllegalAction
 
 DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "mice_heist.yaml"
+MAX_DECK_BYTES = 1024 * 1024  # a deck is a few KiB; more is no deck (or /dev/zero)
 BUILTIN_DECKS: dict[str, Path] = {"standard": DATA_FILE}  # deck name -> bundled file
 
 EFFECT_KINDS = (
@@ -145,6 +147,7 @@ class HeistData:
     stacks: dict[str, tuple[str, ...]]  # job -> obstacle ids, top first
     obstacles: dict[str, Obstacle]
     targeting: dict[str, frozenset[str]]  # obstacle id -> skills that must name a chip there
+    sha256: str = ""  # of the file it was read from, which a game played with it pins
 
     def __deepcopy__(self, memo: dict[int, Any]) -> HeistData:
         return self  # immutable and shared: copies of a game share their deck
@@ -287,8 +290,12 @@ def load_data(path: str | None = None) -> HeistData:
     file that cannot be read or is not a Mice Heist deck raises :class:`DeckFileError`
     with one line saying why (a player's error, never a traceback)."""
     try:
-        with open(path or DATA_FILE, encoding="utf-8") as fh:
-            raw = yaml.safe_load(fh)
+        with open(path or DATA_FILE, "rb") as fh:
+            content = fh.read(MAX_DECK_BYTES + 1)
+        if len(content) > MAX_DECK_BYTES:
+            raise DeckFileError(f"the deck file {path} is not a Mice Heist deck: it is larger "
+                                f"than {MAX_DECK_BYTES // 1024} KiB")
+        raw = yaml.safe_load(content)
     except OSError as exc:
         raise DeckFileError(f"cannot read the deck file {path}: {exc.strerror or exc}") from None
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
@@ -299,7 +306,7 @@ def load_data(path: str | None = None) -> HeistData:
                             f"{'nothing' if raw is None else 'no mapping'}, where a deck "
                             "maps icons, colours, skills, chips and jobs")
     try:
-        return parse_data(raw)
+        return replace(parse_data(raw), sha256=hashlib.sha256(content).hexdigest())
     except DeckError as exc:
         raise DeckFileError(f"the deck file {path or DATA_FILE}: {exc}") from None
     except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:

@@ -99,6 +99,8 @@ class MiceHeistState(GameState):
     known_options: ClassVar[dict[str, str] | None] = {
         "deck": "a built-in deck (standard) or, at the terminal only, the path of another "
                 "deck YAML (a GM's transcription of a printed deck)",
+        "deck_sha256": "set by the game itself when it starts with a deck file: the file's "
+                       "sha256, so that a game is never resumed or verified with another deck",
     }
     file_options: ClassVar[dict[str, tuple[str, ...]]] = {"deck": tuple(BUILTIN_DECKS)}
 
@@ -135,9 +137,22 @@ class MiceHeistState(GameState):
     _buffer: list[str] = field(init=False, repr=False, default_factory=list)
 
     # -- Set-up --
+    def _pin_deck(self, path: str, sha256: str) -> None:
+        """A game played with a deck file keeps the file's sha256 in its options (and so in
+        its record): the same actions on another deck are another game, so a file changed
+        since the game started is refused by name, never replayed into something else."""
+        pinned = self.options.setdefault("deck_sha256", sha256)
+        if str(pinned).lower() != sha256:
+            raise IllegalAction(f"the deck file {path} is not the one this game was played "
+                                f"with: its sha256 is {sha256[:16]}..., the game's "
+                                f"{str(pinned)[:16]}... (the file has changed since)")
+
     def setup(self) -> None:
         """Rulebook "Setup": colours, skills, cheese, jobs, food, market, bag, first player."""
-        d = self.data = load_data(deck_file(self.options.get("deck")))
+        path = deck_file(self.options.get("deck"))
+        d = self.data = load_data(path)
+        if path is not None:
+            self._pin_deck(path, d.sha256)
         n, rng = self.players, self.rng
         self.colours = rng.sample(list(d.colours), n)  # "Randomly distribute a player chip"
         self.skills = [list(d.starting[c]) for c in self.colours]  # 3 starting skills
