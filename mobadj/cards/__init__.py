@@ -22,7 +22,7 @@ from mobadj.cards.registry import (
     canonical_name,
     game_class,
 )
-from mobadj.cards.screen import printable
+from mobadj.cards.screen import clear_screen, printable
 from mobadj.cards.simulate import simulate
 from mobadj.cards.terminal import Session, default_save_path
 from mobadj.cards.words import command_words
@@ -39,6 +39,7 @@ __all__ = [
     "bot_class",
     "bot_of_level",
     "canonical_name",
+    "clear_screen",
     "command_words",
     "default_save_path",
     "game_class",

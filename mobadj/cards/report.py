@@ -21,10 +21,24 @@ SEALED = "has made a move you cannot see"
 
 
 def _render(state: GameState) -> ModuleType | None:
+    return _render_of(type(state).info.name)
+
+
+def _render_of(game: str) -> ModuleType | None:
     try:
-        return importlib.import_module(f"mobadj.cards.{type(state).info.name}.render")
+        return importlib.import_module(f"mobadj.cards.{game}.render")
     except ImportError:
         return None
+
+
+def hidden_move(game: str, player: int, action: str) -> str | None:
+    """What the others hear of ``player``'s ``action`` when it is a move ``game`` keeps face
+    down (a command word of its ``HIDDEN_MOVES``): "P2 has sealed a bet."; None for a move
+    everyone may read.  For whoever must not read a game's moves before the end."""
+    words = action.split(maxsplit=1)
+    moves = getattr(_render_of(game), "HIDDEN_MOVES", {})
+    phrase = moves.get(words[0].lower()) if words else None
+    return None if phrase is None else f"P{player + 1} {phrase}."
 
 
 def summary(state: GameState) -> str:

@@ -17,8 +17,13 @@ tabs pass.
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 
+# cursor home, erase the screen, and erase the scrollback (xterm's 3J, which VTE, kitty,
+# iTerm2 and Windows Terminal follow): without it the next player scrolls back up and
+# reads the screen just cleared
+ERASE = "\x1b[H\x1b[2J\x1b[3J"
 MAX_LINE = 500  # no command is this long (the judge's limit for a line of mail too)
 _SURROGATES = re.compile("[\ud800-\udfff]")
 _ASCII_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
@@ -44,3 +49,12 @@ def printable(text: str) -> str:
     text = _SURROGATES.sub("\ufffd", text)
     return "".join(ch for ch in text
                    if ch in "\n\t" or unicodedata.category(ch) not in _DROPPED)
+
+
+def clear_screen() -> None:
+    """Clear the terminal for the next seat, its scrollback too (:data:`ERASE`); nothing
+    when the output is no terminal (a file keeps what it was given)."""
+    out = sys.stdout
+    if out.isatty():
+        out.write(ERASE)
+        out.flush()

@@ -23,7 +23,7 @@ from mobadj.cards.registry import (
     canonical_name,
     game_class,
 )
-from mobadj.cards.screen import printable
+from mobadj.cards.screen import clear_screen, printable
 from mobadj.cards.simulate import simulate
 from mobadj.cards.terminal import Session, default_save_path
 from mobadj.cli import game_options, main
@@ -150,8 +150,8 @@ def play(
             return
         path = save or default_save_path(name)
         session = Session.new(name, n, seed, set(seats), options, bot_levels=seats,
-                              clear=click.clear, save_to=path)
-        _tolerant_stdin()
+                              clear=clear_screen, save_to=path)
+        _tolerant_terminal()
     except GameError as err:  # an option the game refuses, a bad deck file: one line
         _fail(str(err))
     except (OSError, ValueError) as err:  # e.g. a deck file that cannot be read
@@ -159,12 +159,14 @@ def play(
     session.run()
 
 
-def _tolerant_stdin() -> None:
-    """A byte typed at the terminal that is no UTF-8 (another locale, a stray key) is read
-    as a replacement character, a mistake like any, not an error that ends the game."""
-    reconfigure = getattr(sys.stdin, "reconfigure", None)
-    if reconfigure is not None:
-        reconfigure(errors="replace")
+def _tolerant_terminal() -> None:
+    """A byte typed at the terminal that its encoding cannot read (another locale, a stray
+    key) is read as a replacement character, a mistake like any, and a character it cannot
+    show is shown as one: neither is an error that ends the game unsaved."""
+    for stream in (sys.stdin, sys.stdout):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="replace")
 
 
 def _resume(name: str, path: str, save: str | None) -> None:
@@ -174,8 +176,8 @@ def _resume(name: str, path: str, save: str | None) -> None:
             _fail(f"{path} holds a game of {data.get('game')}, not {name}")
         if data.get("over"):
             _fail(f"the game in {path} is over; check it with: mobadj play verify {path}")
-        session = Session.resume(data, clear=click.clear, save_to=Path(save or path))
-        _tolerant_stdin()
+        session = Session.resume(data, clear=clear_screen, save_to=Path(save or path))
+        _tolerant_terminal()
     except KeyError as err:
         _fail(str(err.args[0]))
     except GameError as err:

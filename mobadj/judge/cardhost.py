@@ -389,5 +389,36 @@ class CardHost(Host):
             return state
         return {**state, **{k: WITHHELD for k in ("seed", "salt") if k in state}}
 
+    def exported(self, data: dict[str, Any], state: State | None, over: bool
+                 ) -> dict[str, Any]:
+        """Until the game is over the GM's export keeps out, like the seed, what a seat sent
+        that the others may not read: in every stored state a move the game keeps face down
+        (an offer, a sealed bet: ``report.hidden_move``) is told as the table heard of it,
+        and the orders of such a phase and the text of every order mail are withheld.  A GM
+        who also plays would otherwise read the cards offered face down."""
+        if over:
+            return data
+
+        def masked(stored: Any) -> Any:
+            if not isinstance(stored, dict) or not isinstance(stored.get("actions"), list):
+                return stored
+            actions = []
+            for player, text in stored["actions"]:
+                told = card_report.hidden_move(self.kind, int(player), str(text))
+                actions.append([player, text if told is None else f"{WITHHELD}: {told}"])
+            return {**stored, "actions": actions}
+
+        def result(r: dict[str, Any]) -> dict[str, Any]:
+            after = masked(r.get("state_after"))
+            new = dict(r, state_before=masked(r.get("state_before")), state_after=after)
+            if after != r.get("state_after"):
+                new["orders"] = dict.fromkeys(r.get("orders") or {}, WITHHELD)
+            return new
+
+        return dict(data, state=masked(data.get("state")),
+                    results=[result(r) for r in data.get("results", [])],
+                    commands=[dict(c, text=WITHHELD) if c.get("kind") == "orders" else c
+                              for c in data.get("commands", [])])
+
     def phase_hours(self, state: State, options: dict[str, Any]) -> float:
         return float(options.get("deadline_hours", 48))

@@ -287,7 +287,7 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
         results = [dict(r, state_before=shown(r["state_before"]),
                         state_after=shown(r["state_after"]))
                    for r in self.store.results(name, include_rolled_back=True)]
-        return {
+        data = {
             "game": game.name, "kind": game.kind, "status": game.status,
             "options": game.options, "seed": game.seed, "phase": game.phase,
             "state": shown(game.state), "deadline": game.deadline,
@@ -300,3 +300,4 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
             "watchers": self.store.watchers(name),
             "ending": self.store.ending(name),
         }
+        return data if host is None else host.exported(data, game.state, over)

@@ -172,6 +172,13 @@ class Host(ABC):
         game to come (a card game's seed) keeps them out until the game is ``over``."""
         return state
 
+    def exported(self, data: dict[str, Any], state: State | None, over: bool
+                 ) -> dict[str, Any]:
+        """The GM's whole export of a game in ``state`` (its states already through
+        :meth:`exported_state`), with what a seat sent that the others may not see yet
+        (a card game's face-down offer, a sealed bet) kept out until the game is ``over``."""
+        return data
+
     @abstractmethod
     def is_over(self, state: State) -> bool: ...
 

@@ -128,6 +128,16 @@ def test_bytes_no_utf8_at_a_strict_terminal_are_a_mistake_not_a_traceback(tmp_pa
     assert "Game saved to g.json" in out
 
 
+def test_a_terminal_that_cannot_show_a_character_shows_a_question_mark(tmp_path) -> None:
+    """An ASCII terminal used to end the game unsaved at the first character it could not
+    show (here the replacement character of a byte that was no ASCII)."""
+    result = _play(["micromob", "--bot", "2", "--save", "g.json"], b"x\xff\nquit\n",
+                   tmp_path, PYTHONIOENCODING="ascii:strict")
+    out, err = result.stdout.decode(), result.stderr.decode()
+    assert result.returncode == 0 and "Traceback" not in err, err
+    assert "! 'x?' is not understood" in out and "Game saved to g.json" in out
+
+
 # -- the command line -------------------------------------------------------------------------
 
 def _one_line_error(args: list[str], words: str) -> str:
@@ -244,3 +254,38 @@ def test_a_deck_file_too_large_is_no_deck(tmp_path) -> None:
     deck = tmp_path / "deck.yaml"
     deck.write_bytes(b"#" * (1024 * 1024 + 1))
     _one_line_error(["miceheist", "-o", f"deck={deck}"], "larger than 1024 KiB")
+
+
+def test_the_hand_over_erases_the_scrollback_of_a_real_terminal(tmp_path) -> None:
+    """A cleared screen is not enough: the next seat would scroll back up to the hand just
+    hidden.  Played on a real pseudo-terminal, hot-seat, P1 moves and hands over to P2."""
+    import os
+    import pty
+    import select
+
+    from mobadj.cards.screen import ERASE
+
+    move = str(game_class("micromob").new(2, 3).legal_actions(0)[0])
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the game on the terminal
+        os.chdir(tmp_path)
+        os.execve(sys.executable, [sys.executable, "-m", "mobadj", "play", "micromob",
+                                   "--seed", "3", "--save", "g.json"],
+                  {"PYTHONPATH": str(ROOT), "PATH": "", "TERM": "xterm"})
+    os.write(fd, f"\n{move}\n\nquit\n".encode())
+    screen = b""
+    while True:
+        ready, _, _ = select.select([fd], [], [], 60)
+        assert ready, screen.decode(errors="replace")
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:  # the game has ended and closed the terminal
+            break
+        if not chunk:
+            break
+        screen += chunk
+    os.waitpid(pid, 0)
+    text = screen.decode(errors="replace")
+    hidden = text.index("P1: press Enter to hide your screen")
+    assert ERASE in text[hidden:text.index("Pass to P2 and press Enter")], text
+    assert "Game saved to g.json" in text

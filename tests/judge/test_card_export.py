@@ -55,6 +55,8 @@ def test_seed_and_salt_stay_out_of_every_front_end_until_the_end(judge, tmp_path
             assert all(r[k]["seed"] == WITHHELD for r in data["results"]
                        for k in ("state_before", "state_after"))
             assert data["state"]["actions"]  # the rest of the game is all there
+            assert not [a for _, a in data["state"]["actions"]  # sealed bets: as the table
+                        if a.split()[0] in ("bet", "pass", "abstain")]  # heard of them
             status = gm(judge, "STATUS")[0].body + gm(judge, "LIST")[0].body
             assert not any(s in status for s in secrets)
             assert not any(s in pages(judge, tmp_path) for s in secrets)
@@ -75,3 +77,33 @@ def test_a_game_the_gm_ended_exports_its_seed(judge) -> None:
     gm(judge, "ENDGAME")
     assert judge.store.game("cg").status == "ended"
     assert exported(judge)[1]["state"]["seed"] == SEED
+
+
+def test_face_down_offers_stay_out_of_the_export_until_the_end(judge) -> None:
+    """The same reason as the seed: a GM who also plays must not read the cards offered
+    face down (nor a sealed bet sent and not yet revealed) in the export."""
+    host = setup_game(judge, "irontriangle", 4, seed=SEED)
+    rng = random.Random(5)
+    hidden: set[str] = set()
+    while True:
+        game = host._game(judge.store.game("cg").state)
+        if game.phase == "negotiate":
+            break
+        for seat in host.due(judge.store.game("cg").state):
+            move = rng.choice(legal(judge, host, seat))
+            act(judge, seat, move)
+            if move.startswith("offer"):
+                hidden.add(move)
+    offered = {game.deck.cards[c].name for c in game.offers.values()}
+    assert len(offered) == 3 and hidden
+    text, data = exported(judge)
+    assert not any(name in text for name in offered), text
+    assert not any(move in text for move in hidden)
+    told = [a for _, a in data["state"]["actions"] if a.startswith(WITHHELD)]
+    assert told == [f"{WITHHELD}: P{p + 1} has made an offer, face down."
+                    for p in sorted(game.offers)]
+    assert data["state"]["actions"][0][1].startswith("job ")  # public moves are all there
+    assert all(c["text"] == WITHHELD for c in data["commands"] if c["kind"] == "orders")
+    gm(judge, "ENDGAME")
+    text, data = exported(judge)
+    assert all(name in text for name in offered)  # over: the record is whole again
