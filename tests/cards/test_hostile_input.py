@@ -289,3 +289,19 @@ def test_the_hand_over_erases_the_scrollback_of_a_real_terminal(tmp_path) -> Non
     hidden = text.index("P1: press Enter to hide your screen")
     assert ERASE in text[hidden:text.index("Pass to P2 and press Enter")], text
     assert "Game saved to g.json" in text
+
+
+def test_a_record_naming_a_pipe_as_its_deck_is_refused_not_waited_on(tmp_path) -> None:
+    """A record to verify may come from anyone and name any path as its Mice Heist deck:
+    opening a pipe used to wait for a writer for ever."""
+    import os
+
+    os.mkfifo(tmp_path / "pipe")
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps({"game": "miceheist", "players": 2, "seed": 1,
+                                  "salt": "00" * 32, "options": {"deck": "pipe"},
+                                  "actions": []}))
+    result = _play(["verify", "record.json"], b"", tmp_path)
+    assert result.returncode == 1, result.stdout
+    assert b"cannot read the deck file pipe: it is no file" in result.stdout
+    _one_line_error(["miceheist", "-o", "deck=/dev/zero"], "it is no file")

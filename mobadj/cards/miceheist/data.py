@@ -12,7 +12,9 @@ file a GM names on its machine).
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import stat
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -290,7 +292,12 @@ def load_data(path: str | None = None) -> HeistData:
     file that cannot be read or is not a Mice Heist deck raises :class:`DeckFileError`
     with one line saying why (a player's error, never a traceback)."""
     try:
-        with open(path or DATA_FILE, "rb") as fh:
+        # not blocking on a pipe (a record to verify may name any path), refused below
+        fd = os.open(path or DATA_FILE, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise DeckFileError(f"cannot read the deck file {path}: it is no file (a "
+                                    "folder, a device or a pipe)")
             content = fh.read(MAX_DECK_BYTES + 1)
         if len(content) > MAX_DECK_BYTES:
             raise DeckFileError(f"the deck file {path} is not a Mice Heist deck: it is larger "
