@@ -14,6 +14,10 @@ table command at anyone's prompt with its seat as prefix: ``P3: say I can do it 
 Quit, end of input and Ctrl-C save the game to a file that ``--resume`` continues (by
 default in the user's data folder, :func:`default_save_path`).  At the end: the last events,
 each score as the rulebook counts it, the winner, seed and salt.
+
+Every typed line is read as the judge reads a line of mail and every printed text is made
+harmless for the screen (:mod:`mobadj.cards.screen`): no seat's table talk, no hand-edited
+save can steer another seat's terminal.
 """
 
 from __future__ import annotations
