@@ -75,6 +75,7 @@ class _MapContext:
 
         self.game_map, self.rules = load_variant(name)
         self.parser = parser_for(self.game_map)
+        self.fast = self.parser.fast_path
         self.cache: dict[str, Any] = {}
         self.powers: dict[str, str] = {}
         self.variants: dict[tuple[tuple[str, str], ...], Any] = {}
@@ -86,7 +87,9 @@ class _MapContext:
         got = self.cache.get(text)
         if got is None:
             try:
-                order = self.parser.parse_order(text, remember=False)
+                order = self.fast.parse_written(text) if self.fast is not None else None
+                if order is None:
+                    order = self.parser.parse_order(text, remember=False)
             except ValueError as exc:  # OrderError and friends are ValueErrors
                 # cached: must not keep the parser's frames alive (nor those of the error
                 # it was raised from)
