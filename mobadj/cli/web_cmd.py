@@ -45,11 +45,18 @@ def web(config_path: Path, host: str | None, port: int | None, export_dir: Path 
     if export_dir is not None:
         from mobadj.web.export import export_site
 
-        report = export_site(site, export_dir)
+        try:
+            report = export_site(site, export_dir)
+        except OSError as exc:
+            raise click.ClickException(f"cannot write the pages into {export_dir}: "
+                                       f"{exc.strerror or exc}") from None
         click.echo(f"wrote {report.pages} page(s) and {report.maps} map(s) of "
                    f"{len(report.games)} game(s) to {export_dir}")
         if report.private:
             click.echo(f"left out private game(s): {', '.join(report.private)}")
+        if report.unreadable:
+            click.echo(f"left as they were: game(s) whose record cannot be read here (the "
+                       f"log says why): {', '.join(report.unreadable)}", err=True)
         return
     import uvicorn
 
