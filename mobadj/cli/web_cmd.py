@@ -31,7 +31,8 @@ def open_site(config_path: Path):  # noqa: ANN201 - a Site, imported lazily
 @CONFIG
 @click.option("--host", default=None, help="Address to listen on (default: web.host, "
               "127.0.0.1).")
-@click.option("--port", type=int, default=None, help="Port (default: web.port, 8080).")
+@click.option("--port", type=click.IntRange(1, 65535), default=None,
+              help="Port (default: web.port, 8080).")
 @click.option("--export", "export_dir", type=click.Path(file_okay=False, path_type=Path),
               default=None, help="Write the pages as static files into this folder instead.")
 def web(config_path: Path, host: str | None, port: int | None, export_dir: Path | None) -> None:

@@ -222,11 +222,10 @@ def create_app(site: Site) -> Starlette:
 
     async def not_found(request: Request, exc: Exception) -> Response:
         code = exc.status_code if isinstance(exc, HTTPException) else 404
-        if code == 405:
-            return PlainTextResponse("This page is only read (GET).", 405,
-                                     headers=HEADERS | {"Allow": "GET, HEAD"})
-        if code != 404:
-            return PlainTextResponse(str(getattr(exc, "detail", "")), code, headers=HEADERS)
+        if code != 404:  # 405 names the methods allowed
+            headers = dict(exc.headers or {}) if isinstance(exc, HTTPException) else {}
+            detail = exc.detail if isinstance(exc, HTTPException) else ""
+            return PlainTextResponse(str(detail), code, headers=HEADERS | headers)
         return missing(request, "No such page.")
 
     async def server_error(request: Request, exc: Exception) -> Response:

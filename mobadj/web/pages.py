@@ -280,7 +280,7 @@ class Site:
             try:
                 label = "game over" if game.status == "ended" else host.phase_label(game.state)
                 due = [] if game.status != "active" else host.due(game.state)
-            except (ValueError, LookupError, OSError) as exc:  # a state this installation
+            except READ_ERRORS as exc:  # a state this installation
                 log.warning("game %s: its state cannot be read here: %s", game.name, exc)
                 label = game.phase  # cannot read (its map or deck has changed): the rest
             submitted = self.store.submitted(game.name, game.phase)
@@ -288,7 +288,7 @@ class Site:
         seats = []
         try:
             all_seats = host.seats(game.options) if host is not None else list(players)
-        except (ValueError, LookupError) as exc:  # options this installation cannot read
+        except READ_ERRORS as exc:  # options this installation cannot read
             log.warning("game %s: its seats cannot be read here: %s", game.name, exc)
             all_seats = list(players)
         if game.status != "forming":  # a card game's seats are the players it started with

@@ -10,7 +10,10 @@ import http.cookiejar
 import logging
 import random
 import re
+import subprocess
+import sys
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -59,6 +62,8 @@ class Judged:
             self.store.create_game("broken", "standard", {}, 1, "gm@test.org", "h", 0)
             self.store.update_game("broken", status="active", phase="S1901M",
                                    state={"position": {"phase": "no such phase"}})
+            self.store.create_game("mangled", "standard", {}, 1, "gm@test.org", "h", 0)
+            self.store.update_game("mangled", status="active", phase="S1901M", state=[1, 2])
         self.readonly = Store(cfg.db_path, readonly=True)
         self.site = Site(self.readonly, "Hostile Judge", clock=lambda: NOW)
 
@@ -162,7 +167,9 @@ def test_a_page_not_found_anywhere_is_a_page_with_a_way_back(srv):
     assert r.status == 404 and "text/html" in r.headers["content-type"]
     assert "No such page." in r.text and 'href="../../index.html"' in r.text
     posted = fetch(srv.url + "/g/pub/", data=b"x=1")
-    assert posted.status == 405 and posted.headers["allow"] == "GET, HEAD"
+    assert posted.status == 405 and set(posted.headers["allow"].split(", ")) == {"GET", "HEAD"}
+    got = fetch(srv.url + "/g/pub/key")
+    assert got.status == 405 and got.headers["allow"] == "POST"
 
 
 # -- hostile requests -------------------------------------------------------------------------
@@ -230,14 +237,17 @@ def test_stored_text_is_escaped_in_every_page_and_map(judged, srv):
 # -- records this installation cannot read ----------------------------------------------------
 
 
+@pytest.mark.parametrize("game", ["broken", "mangled"])
 def test_a_game_whose_record_cannot_be_read_gets_a_clear_page_and_the_rest_is_served(
-        judged, srv, caplog):
-    r = fetch(srv.url + "/g/broken/")
+        srv, game):
+    r = fetch(f"{srv.url}/g/{game}/")
     assert r.status == 500 and "text/html" in r.headers["content-type"]
     assert "cannot read its record" in r.text and "Traceback" not in r.text
     assert "no such phase" not in r.text  # the reason is for the GM's log only
-    assert fetch(srv.url + "/g/broken/map/S1901M.svg").status == 500
-    assert fetch(srv.url + "/").status == 200 and fetch(srv.url + "/g/pub/").status == 200
+    assert fetch(f"{srv.url}/g/{game}/map/S1901M.svg").status == 500
+    index = fetch(srv.url + "/")
+    assert index.status == 200 and f'id="game-{game}"' in index.text
+    assert fetch(srv.url + "/g/pub/").status == 200
 
 
 def test_warm_and_export_go_past_a_game_they_cannot_read(judged, tmp_path, caplog):
@@ -246,7 +256,7 @@ def test_warm_and_export_go_past_a_game_they_cannot_read(judged, tmp_path, caplo
     assert site.warm() >= 5
     assert any("broken" in r.getMessage() for r in caplog.records)
     report = export_site(site, tmp_path)
-    assert report.unreadable == ["broken"] and "pub" in report.games
+    assert sorted(report.unreadable) == ["broken", "mangled"] and "pub" in report.games
     assert (tmp_path / "g" / "pub" / "index.html").is_file()
 
 
@@ -291,3 +301,13 @@ def test_the_export_removes_a_game_made_private_and_pages_no_longer_there(judged
     assert "hidden" in report.private and not (tmp_path / "g" / "hidden").exists()
     assert not stale.exists() and not (tmp_path / "g" / "pub" / "map" / "F1999M.svg").exists()
     assert (tmp_path / "g" / "pub" / "S1901M.html").is_file()
+
+
+def test_mobadj_web_refuses_a_port_out_of_range_without_a_traceback(judged, tmp_path):
+    cfg = tmp_path / "judge.yaml"
+    cfg.write_text(f"judge:\n  address: judge@test.org\n  data_dir: {judged.config.data_dir}\n")
+    mobadj = str(Path(sys.executable).with_name("mobadj"))
+    out = subprocess.run([mobadj, "web", "-c", str(cfg), "--port", "99999"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "Invalid value for '--port'" in out.stderr
+    assert "Traceback" not in out.stderr
