@@ -201,7 +201,9 @@ class Site:
             game = self.store.game(name)
             if game is None:
                 return None
-            if game.state is None:  # forming: no story yet
+            if game.state is None:  # forming: no story yet, no phase
+                if sid is not None:
+                    return None
                 return self._render("forming.html", root="../../", g=self._game_row(game))
             story = self.story(game)
             i = len(story.steps) - 1 if sid is None else story.index_of(sid)
