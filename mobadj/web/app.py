@@ -245,8 +245,12 @@ def create_app(site: Site) -> Starlette:
         Route("/g/{game}/{step}.html", game_page),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
-    return Starlette(
+    app = Starlette(
         routes=routes,
         middleware=[Middleware(SafeHeaders), Middleware(GZipMiddleware, minimum_size=800)],
         exception_handlers={HTTPException: not_found, Unreadable: unreadable,
                             Exception: server_error})
+    # Starlette's own redirects for a slash too many or too few are absolute, from the Host
+    # header, and lose a proxy's path: such an address is a 404 here
+    app.router.redirect_slashes = False
+    return app
