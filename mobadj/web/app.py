@@ -66,13 +66,14 @@ def step_ok(step: str) -> bool:
 
 
 def here(request: Request) -> str:
-    """The address of this page relative to its folder (``F1901M.html``, or ``./``)."""
-    return quote(request.url.path.rsplit("/", 1)[-1]) or "./"
+    """The address of this page relative to its folder (``F1901M.html``, or ``./``).  (The
+    request's path, never its URL: that is built from the Host header.)"""
+    return quote(str(request.scope["path"]).rsplit("/", 1)[-1]) or "./"
 
 
 def root_of(request: Request) -> str:
     """The site's root relative to this page (``../../`` for a game's page)."""
-    return "../" * max(request.url.path.count("/") - 1, 0)
+    return "../" * max(str(request.scope["path"]).count("/") - 1, 0)
 
 
 class SafeHeaders:
@@ -154,7 +155,7 @@ def create_app(site: Site) -> Starlette:
         # that serves the site under /judge/ too)
         response.set_cookie(cookie_name(game), key, max_age=400 * 86400, path=None,
                             httponly=True, samesite="lax",
-                            secure=request.url.scheme == "https")
+                            secure=request.scope.get("scheme") == "https")
         return response
 
     async def index(request: Request) -> Response:
@@ -175,7 +176,7 @@ def create_app(site: Site) -> Starlette:
 
     async def game_folder(request: Request) -> Response:
         game = request.path_params["game"]
-        query = request.url.query
+        query = bytes(request.scope.get("query_string", b"")).decode("latin-1")
         to = quote(game, safe="") + "/" + (f"?{query}" if query else "")
         return RedirectResponse(to, 301, headers=HEADERS)
 

@@ -323,3 +323,14 @@ def test_mobadj_web_refuses_a_port_out_of_range_without_a_traceback(judged, tmp_
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "Invalid value for '--port'" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_the_key_cookie_is_secure_behind_a_tls_proxy(srv):
+    answer = raw_request(srv.port, f"GET /g/hidden/?key={KEY} HTTP/1.1\r\nHost: x\r\n"
+                                   "X-Forwarded-Proto: https\r\nConnection: close\r\n\r\n"
+                         .encode())
+    cookie = next(ln for ln in answer.decode("latin-1").split("\r\n")
+                  if ln.lower().startswith("set-cookie:"))
+    assert "Secure" in cookie and "HttpOnly" in cookie and "Path=" not in cookie
+    plain = fetch(f"{srv.url}/g/hidden/?key={KEY}").headers["set-cookie"]
+    assert "Secure" not in plain
