@@ -119,6 +119,7 @@ class Site:
         self._stories: dict[str, tuple[Any, Story]] = {}
         self._pictures: LRU[tuple[object, ...], str] = LRU(256)
         self._tables: LRU[int, tuple[str, list[str]]] = LRU(256)
+        self._unreadable: dict[str, str] = {}  # game -> why, as last logged
 
     # -- access ----------------------------------------------------------------------------
     def is_private(self, game: str) -> bool:
@@ -156,8 +157,11 @@ class Site:
             try:
                 yield
             except READ_ERRORS as exc:
-                log.warning("game %s: its pages cannot be built here: %s: %s", name,
-                            type(exc).__name__, exc, exc_info=True)
+                said = f"{type(exc).__name__}: {exc}"
+                if self._unreadable.get(name) != said:  # once, not on every request
+                    self._unreadable[name] = said
+                    log.warning("game %s: its pages cannot be built here: %s", name, said,
+                                exc_info=True)
                 raise Unreadable(name) from exc
 
     def warm(self) -> int:
