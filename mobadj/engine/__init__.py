@@ -24,13 +24,11 @@ from mobadj.engine.pipeline import OrderInput, PhaseResult, adjudicate
 from mobadj.engine.position import (
     STANDARD,
     Calendar,
-    Dislodged,
     Phase,
     PhaseCalendar,
     PhaseLike,
     Position,
     PositionError,
-    UnitState,
     initial_position,
     position_from_data,
 )
@@ -61,6 +59,7 @@ from mobadj.engine.rules import (
     with_options,
 )
 from mobadj.engine.topology import Topology, topology_for
+from mobadj.engine.units import Dislodged, UnitState
 from mobadj.engine.validation import CONVOY, HOLD, MOVE, SUPPORT, MOrder
 from mobadj.engine.variants import (
     UnknownVariantError,

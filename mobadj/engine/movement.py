@@ -24,10 +24,10 @@ from enum import StrEnum
 from typing import Any, Final
 
 from mobadj.board import province_of
-from mobadj.engine.position import Dislodged, unit_state
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import BATTLE, BATTLE_UNLESS_EQUAL, PASS, Rules
 from mobadj.engine.topology import Topology
+from mobadj.engine.units import Dislodged, unit_state
 from mobadj.engine.validation import (
     CONVOY,
     HOLD,

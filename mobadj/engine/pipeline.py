@@ -15,16 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 from mobadj.board import province_of
 from mobadj.engine import adjustments, movement, retreats, validation
-from mobadj.engine.position import (
-    Dislodged,
-    PhaseLike,
-    Position,
-    UnitState,
-    unit_state,
-)
+from mobadj.engine.position import PhaseLike, Position
 from mobadj.engine.results import OrderResult
 from mobadj.engine.rules import ASIDE, Rules
 from mobadj.engine.topology import Topology, topology_for
+from mobadj.engine.units import Dislodged, UnitState, unit_state
 from mobadj.engine.variants import default_rules
 from mobadj.orders.model import AnyOrder
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from mobadj.board import GameMap, province_of
+from mobadj.engine.units import Dislodged, UnitState
 
 if TYPE_CHECKING:
     from mobadj.engine.rules import Rules
@@ -119,50 +120,6 @@ class PhaseLike(Protocol):
     def place(self) -> tuple[str, str]:
         """(group, name in the group) in a calendar of the game (the game pages)."""
         ...
-
-
-@dataclass(frozen=True, slots=True)
-class UnitState:
-    """A unit on the board: its power, kind (``A``/``F``; Mobtown ``G``/``D``) and location."""
-
-    power: str
-    kind: str
-    location: str
-
-    @property
-    def province(self) -> str:
-        return province_of(self.location)
-
-    def __str__(self) -> str:
-        return f"{self.kind} {self.location}"
-
-
-_UNITS: dict[tuple[str, str, str], UnitState] = {}
-
-
-def unit_state(power: str, kind: str, location: str) -> UnitState:
-    """An interned UnitState (they are immutable; making them anew is the slow part)."""
-    key = (power, kind, location)
-    got = _UNITS.get(key)
-    if got is None:
-        got = _UNITS[key] = UnitState(power, kind, location)
-    return got
-
-
-@dataclass(frozen=True, slots=True)
-class Dislodged:
-    """A unit waiting to retreat.
-
-    ``attacker_from`` is the province the dislodging unit started from; when it came by convoy
-    (``convoyed``) the 2023 rules let the unit retreat there (DATC 4.A.5 b).  ``retreats`` are
-    the legal retreat locations, filled in by the engine.
-    """
-
-    unit: UnitState
-    attacker_from: str
-    convoyed: bool = False
-    retreats: tuple[str, ...] = ()
-    via: str | None = None  # Mobtown: "subway" when the attacker came underground
 
 
 @dataclass(slots=True)

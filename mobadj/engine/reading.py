@@ -14,14 +14,8 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from mobadj.board import GameMap, UnknownNameError, province_of
-from mobadj.engine.position import (
-    STANDARD,
-    Dislodged,
-    PhaseCalendar,
-    Position,
-    PositionError,
-    UnitState,
-)
+from mobadj.engine.position import STANDARD, PhaseCalendar, Position, PositionError
+from mobadj.engine.units import Dislodged, UnitState
 
 _UNIT_RE = re.compile(r"^\s*([A-Za-z])\s*[ (]?\s*([^)]*?)\s*\)?\s*$")
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from mobadj.engine.position import Dislodged
 from mobadj.engine.results import OrderResult, Outcome
+from mobadj.engine.units import Dislodged
 
 if TYPE_CHECKING:
     from mobadj.board import GameMap

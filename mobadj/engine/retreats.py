@@ -13,10 +13,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from mobadj.board import province_of
-from mobadj.engine.position import Dislodged, Position, UnitState, unit_state
+from mobadj.engine.position import Position
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import Rules
 from mobadj.engine.topology import Topology
+from mobadj.engine.units import Dislodged, UnitState, unit_state
 from mobadj.orders.model import AnyOrder, Disband, Hold, Move, Remove, Retreat
 
 

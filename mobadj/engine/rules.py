@@ -73,15 +73,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from mobadj.board import province_of
 from mobadj.engine.position import (
     STANDARD,
-    Dislodged,
     PhaseCalendar,
     Position,
-    UnitState,
     standard_initial_position,
 )
 from mobadj.engine.reading import read_position
 from mobadj.engine.results import Reason
 from mobadj.engine.topology import sea_fleets
+from mobadj.engine.units import Dislodged, UnitState
 
 if TYPE_CHECKING:
     import random

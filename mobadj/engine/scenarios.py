@@ -16,8 +16,9 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from mobadj.board import GameMap, province_of
-from mobadj.engine.position import Phase, Position, UnitState
+from mobadj.engine.position import Phase, Position
 from mobadj.engine.topology import Topology, topology_for
+from mobadj.engine.units import UnitState
 
 if TYPE_CHECKING:
     from mobadj.engine.rules import Rules

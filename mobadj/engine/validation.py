@@ -15,10 +15,11 @@ from enum import StrEnum
 from typing import Any
 
 from mobadj.board import province_of
-from mobadj.engine.position import Position, UnitState
+from mobadj.engine.position import Position
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import PASS, Rules
 from mobadj.engine.topology import SeaChains, Topology
+from mobadj.engine.units import UnitState
 from mobadj.orders.model import Convoy, Hold, Move, SupportHold, SupportMove
 
 HOLD, MOVE, SUPPORT, CONVOY = 0, 1, 2, 3

@@ -115,7 +115,8 @@ def test_the_store_replays_every_phase_exactly(judge, dip):
 def test_map_picture_follows_the_picture_option():
     """Mobtown II has a layout file: results carry map.svg (and map.png, tested by mail in
     test_e2e); a map without a layout gets its results without a picture, not a failure."""
-    from mobadj.engine.position import Phase, Position, UnitState
+    from mobadj.engine.position import Phase, Position
+    from mobadj.engine.units import UnitState
     from mobadj.judge.diplomacy import _attachments, can_draw
     from mobadj.judge.hosts import DiplomacyHost
 
