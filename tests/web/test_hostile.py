@@ -339,3 +339,15 @@ def test_the_key_cookie_is_secure_behind_a_tls_proxy(srv):
     assert "Secure" in cookie and "HttpOnly" in cookie and "Path=" not in cookie
     plain = fetch(f"{srv.url}/g/hidden/?key={KEY}").headers["set-cookie"]
     assert "Secure" not in plain
+
+
+def test_an_export_folder_that_cannot_be_written_is_an_error_not_a_traceback(judged, tmp_path):
+    cfg = tmp_path / "judge.yaml"
+    cfg.write_text(f"judge:\n  address: judge@test.org\n  data_dir: {judged.config.data_dir}\n")
+    (tmp_path / "afile").write_text("not a folder")
+    mobadj = str(Path(sys.executable).with_name("mobadj"))
+    out = subprocess.run([mobadj, "web", "-c", str(cfg), "--export",
+                          str(tmp_path / "afile" / "site")],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1 and "cannot write the pages into" in out.stderr
+    assert "Traceback" not in out.stderr
