@@ -137,7 +137,7 @@ def build(game: Game, results: list[dict[str, Any]], host: Host,
     from mobadj.judge.cardhost import CardHost
 
     if isinstance(host, CardHost):
-        return _cards(game, results, host)
+        return _cards(game, results, host, ending)
     if isinstance(host, DiplomacyHost):
         return _board(game, results, host, ending)
     return _generic(game, results, host)
@@ -249,7 +249,8 @@ def _board_outcome(results: list[dict[str, Any]], steps: list[Step], names: dict
 # -- card games -------------------------------------------------------------------------------
 
 
-def _cards(game: Game, results: list[dict[str, Any]], host: CardHost) -> Story:
+def _cards(game: Game, results: list[dict[str, Any]], host: CardHost,
+           ending: Mapping[str, Any] | None = None) -> Story:
     from mobadj.web import cardview
 
     n = int((game.state or {}).get("players") or 0)
@@ -282,8 +283,22 @@ def _cards(game: Game, results: list[dict[str, Any]], host: CardHost) -> Story:
         winners = [s.seat for s in story.scores if s.winner]
         story.outcome = ("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners)
     elif game.status == "ended":
-        story.outcome = "The game is over (ended by the GM before its end)."
+        story.outcome = (_declared(ending) or
+                         "The game is over (ended by the GM before its end).")
     return story
+
+
+def _declared(ending: Mapping[str, Any] | None) -> str:
+    """The result the GM declared for a card game before its end, in words ("" for none)."""
+    powers = ", ".join(str(p) for p in (ending or {}).get("powers") or [])
+    if not ending or not powers:
+        return ""
+    how = str(ending.get("how") or "declared by the GM")
+    if ending.get("result") == "win":
+        return f"{powers} wins ({how}) before the game's end."
+    if ending.get("result") == "draw":
+        return f"A draw between {powers} ({how}) before the game's end."
+    return ""
 
 
 def card_step_table(kind: str, step: Step, state_after: dict[str, Any]) -> None:

@@ -57,6 +57,10 @@ class Judged:
         play_cards(self.cards, rng, limit=4)
         with self.store.transaction():
             self.judge.end_game(self.cards.game, "ended", [], "ended by the GM", NOW, [])
+        self.won = Table(self.judge, "cardswon", "micromob", seats=["P1", "P2", "P3"], seed=98)
+        play_cards(self.won, rng, limit=2)
+        with self.store.transaction():
+            self.judge.end_game(self.won.game, "win", ["P2"], "declared by the GM", NOW, [])
         self.judge.create_game("révolution", "standard", "gm@test.org", "gm-pw", {}, seed=1)
         with self.store.transaction():
             self.store.create_game("broken", "standard", {}, 1, "gm@test.org", "h", 0)
@@ -292,6 +296,11 @@ def test_a_card_game_the_gm_ended_early_reveals_its_seed(judged, srv):
     page = fetch(srv.url + "/g/cardsend/").text
     assert "ended by the GM before its end" in page
     assert str(state["seed"]) in page and "it matches" in page
+
+
+def test_a_card_game_the_gm_declared_won_names_its_winner(srv):
+    page = fetch(srv.url + "/g/cardswon/").text
+    assert "P2 wins (declared by the GM) before the game&#39;s end." in page
 
 
 def test_a_game_with_any_name_the_judge_accepts_has_pages(srv):
