@@ -1,0 +1,205 @@
+"""Phases and the calendar that orders them: ``S1901M``, the standard year, what comes next.
+
+Kept apart from :mod:`mobadj.engine.position` so that the compiled build can compile them
+(every phase of a batch asks the calendar what comes next); a position itself stays a plain
+class that variants extend.  A variant brings its own phases and calendar (the protocols
+below say what the engine asks of them).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+__all__ = ["KIND_NAMES", "SEASON_NAMES", "STANDARD", "Calendar", "Phase", "PhaseCalendar",
+           "PhaseLike", "PositionError"]
+
+SEASON_NAMES = {"S": "Spring", "F": "Fall", "W": "Winter"}
+KIND_NAMES = {"M": "Movement", "R": "Retreats", "A": "Adjustments"}
+_PHASE_RE = re.compile(r"^\s*([A-Za-z])\s*([0-9]{1,5})\s*([A-Za-z])\s*$")  # ASCII digits only
+_PHASES: dict[tuple[int, str, str], Phase] = {}
+_PHASE_TEXT: dict[str, Phase] = {}
+
+
+class PositionError(ValueError):
+    """A position (YAML file or batch line) that cannot be read; the message says what and where."""
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Phase:
+    """A phase such as ``S1901M`` (Spring 1901 movement), ``F1901R``, ``W1901A``."""
+
+    year: int
+    season: str
+    kind: str
+
+    @classmethod
+    def of(cls, year: int, season: str, kind: str) -> Phase:
+        """The (interned) phase; phases are immutable and made often."""
+        key = (year, season, kind)
+        got = _PHASES.get(key)
+        if got is None:
+            got = _PHASES[key] = cls(year, season, kind)
+        return got
+
+    @classmethod
+    def parse(cls, text: str) -> Phase:
+        """Read ``S1901M``; raises :class:`PositionError` with the expected shape."""
+        got = _PHASE_TEXT.get(text) if type(text) is str else None
+        if got is not None:
+            return got
+        m = _PHASE_RE.match(str(text))
+        if not m:
+            raise PositionError(f"bad phase {text!r}: expected e.g. S1901M, F1901R or W1901A")
+        season, year, kind = m.group(1).upper(), int(m.group(2)), m.group(3).upper()
+        if kind not in KIND_NAMES:
+            raise PositionError(f"bad phase {text!r}: last letter must be M, R or A")
+        if year < 1:
+            raise PositionError(f"bad phase {text!r}: there is no year 0")
+        phase = cls.of(year, season, kind)
+        if type(text) is str:
+            _PHASE_TEXT[text] = phase
+        return phase
+
+    @property
+    def is_movement(self) -> bool:
+        return self.kind == "M"
+
+    @property
+    def is_retreat(self) -> bool:
+        return self.kind == "R"
+
+    @property
+    def is_adjustment(self) -> bool:
+        return self.kind == "A"
+
+    def long_name(self) -> str:
+        """``Spring 1901 Movement``."""
+        season = SEASON_NAMES.get(self.season, self.season)
+        return f"{season} {self.year} {KIND_NAMES[self.kind]}"
+
+    def place(self) -> tuple[str, str]:
+        """Its place in a calendar of the game: (group, name in the group), e.g.
+        ``("1901", "Fall retreats")``."""
+        return str(self.year), SEASON_NAMES.get(self.season, self.season) + _IN_GROUP[self.kind]
+
+    def __str__(self) -> str:
+        return f"{self.season}{self.year}{self.kind}"
+
+
+_IN_GROUP = {"M": "", "R": " retreats", "A": " adjustments"}
+
+
+class PhaseLike(Protocol):
+    """What the engine asks of any phase (a variant's calendar may have its own phases)."""
+
+    @property
+    def is_movement(self) -> bool: ...
+
+    @property
+    def is_retreat(self) -> bool: ...
+
+    @property
+    def is_adjustment(self) -> bool: ...
+
+    def long_name(self) -> str: ...
+
+    def place(self) -> tuple[str, str]:
+        """(group, name in the group) in a calendar of the game (the game pages)."""
+        ...
+
+
+# ---- the calendar ---------------------------------------------------------------------------
+
+
+class PhaseCalendar(Protocol):
+    """What the engine asks of a variant's calendar (:class:`Calendar` is the standard one)."""
+
+    def parse(self, text: Any) -> Any:
+        """The phase written ``text``; raises :class:`PositionError`."""
+
+    def first(self, year: int | None = None) -> Any:
+        """The first phase of a game."""
+
+    def next_phase(
+        self, phase: Any, has_dislodged: bool, needs_adjustment: Callable[[], bool]
+    ) -> Any:
+        """The next phase to play."""
+
+    def scores_after(self, phase: Any, has_retreat_phase_next: bool) -> bool:
+        """Do centres change owner once ``phase`` is adjudicated?"""
+
+
+@dataclass(frozen=True)
+class Calendar:
+    """The order of phases in a year, and which ones may be skipped.
+
+    ``cycle`` lists (season, kind) in order.  A retreat phase is skipped when nothing is
+    dislodged; an adjustment phase when no power has a build or removal to make (as judges do).
+    ``scoring`` lists the seasons after which supply centres change owner.
+    """
+
+    name: str
+    cycle: tuple[tuple[str, str], ...]
+    scoring: frozenset[str]
+
+    def parse(self, text: Any) -> Phase:
+        """``S1901M`` -> the Phase, if this calendar has such phases."""
+        phase = Phase.parse(text)
+        if (phase.season, phase.kind) not in self.cycle:
+            known = ", ".join(f"{s}....{k}" for s, k in self.cycle)
+            raise PositionError(f"bad phase {text!r}: this map's phases are {known}")
+        return phase
+
+    def first(self, year: int | None = None) -> Phase:
+        """The first phase of a game starting in ``year`` (1901 by default)."""
+        season, kind = self.cycle[0]
+        return Phase(1901 if year is None else year, season, kind)
+
+    def following(self, phase: Phase) -> Phase:
+        """The phase right after ``phase`` (no skipping)."""
+        i = self.cycle.index((phase.season, phase.kind))
+        if i + 1 < len(self.cycle):
+            season, kind = self.cycle[i + 1]
+            return Phase.of(phase.year, season, kind)
+        season, kind = self.cycle[0]
+        return Phase.of(phase.year + 1, season, kind)
+
+    def next_phase(
+        self,
+        phase: Phase,
+        has_dislodged: bool,
+        needs_adjustment: Callable[[], bool],
+    ) -> Phase:
+        """The next phase to play, skipping empty retreat and adjustment phases."""
+        nxt = self.following(phase)
+        while True:
+            if nxt.kind == "R" and not (has_dislodged and phase.kind == "M"):
+                nxt = self.following(nxt)
+                continue
+            if nxt.kind == "A" and not needs_adjustment():
+                nxt = self.following(nxt)
+                continue
+            return nxt
+
+    def scores_after(self, phase: Phase, has_retreat_phase_next: bool) -> bool:
+        """Do centres change owner once ``phase`` is adjudicated?
+
+        After the last movement of a scoring season if no retreat phase follows, else after
+        that season's retreats.
+        """
+        if phase.season not in self.scoring:
+            return False
+        if phase.kind == "R":
+            return True
+        return phase.kind == "M" and not has_retreat_phase_next
+
+
+#: The standard calendar: spring and fall movement with retreats, winter adjustments.
+STANDARD = Calendar(
+    "standard",
+    (("S", "M"), ("S", "R"), ("F", "M"), ("F", "R"), ("W", "A")),
+    frozenset({"F"}),
+)
