@@ -186,7 +186,7 @@ def empty_output(case_id: Any, phase: Any, errors: list[str]) -> dict[str, Any]:
 
 def run_case(case: Any) -> dict[str, Any]:
     """Adjudicate one input object; errors are reported in the output, never raised."""
-    if not isinstance(case, Mapping):
+    if type(case) is not dict and not isinstance(case, Mapping):  # (dict: no ABC check)
         return empty_output(None, None, ["each line must be a JSON object"])
     case_id = case.get("id")
     phase_text = case.get("phase")
