@@ -31,7 +31,8 @@ def open_site(config_path: Path):  # noqa: ANN201 - a Site, imported lazily
 @CONFIG
 @click.option("--host", default=None, help="Address to listen on (default: web.host, "
               "127.0.0.1).")
-@click.option("--port", type=int, default=None, help="Port (default: web.port, 8080).")
+@click.option("--port", type=click.IntRange(1, 65535), default=None,
+              help="Port (default: web.port, 8080).")
 @click.option("--export", "export_dir", type=click.Path(file_okay=False, path_type=Path),
               default=None, help="Write the pages as static files into this folder instead.")
 def web(config_path: Path, host: str | None, port: int | None, export_dir: Path | None) -> None:
@@ -45,11 +46,18 @@ def web(config_path: Path, host: str | None, port: int | None, export_dir: Path 
     if export_dir is not None:
         from mobadj.web.export import export_site
 
-        report = export_site(site, export_dir)
+        try:
+            report = export_site(site, export_dir)
+        except OSError as exc:
+            raise click.ClickException(f"cannot write the pages into {export_dir}: "
+                                       f"{exc.strerror or exc}") from None
         click.echo(f"wrote {report.pages} page(s) and {report.maps} map(s) of "
                    f"{len(report.games)} game(s) to {export_dir}")
         if report.private:
             click.echo(f"left out private game(s): {', '.join(report.private)}")
+        if report.unreadable:
+            click.echo(f"left as they were: game(s) whose record cannot be read here (the "
+                       f"log says why): {', '.join(report.unreadable)}", err=True)
         return
     import uvicorn
 

@@ -111,7 +111,7 @@ def read_position(
 
     Batches read the same names over and over: each unit text (per power) and each centre
     name is looked up once per map and remembered (``_Names``)."""
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):  # (dict: no ABC check)
         raise PositionError("a position must be a mapping with phase, units, centers, ...")
     if "phase" not in data:
         raise PositionError("missing 'phase' (e.g. S1901M)")

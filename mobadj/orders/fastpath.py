@@ -57,9 +57,14 @@ _ARROW = r"(?:\s*(?:-->|->|=>|--|-)\s*|\s+to\s+)"
 class FastPath:
     """Recognise the common order shapes of one map; ``parse`` returns None to decline."""
 
-    def __init__(self, game_map: GameMap, infer_kind: Callable[[str], str]) -> None:
+    def __init__(self, game_map: GameMap, infer_kind: Callable[[str], str],
+                 hyphen_heads: re.Pattern[str] | None = None, max_length: int = 1000) -> None:
         self.game_map = game_map
         self.infer_kind = infer_kind
+        #: found in a text whose hyphens the parser mends ("Mid-Atlantic") before it comes here
+        self.hyphen_heads = hyphen_heads
+        #: the parser's longest order: a longer text is its to refuse
+        self.max_length = max_length
         kinds: dict[str, str] = {}
         for letter, name in game_map.unit_kinds.items():
             kinds[letter.lower()] = letter
@@ -175,6 +180,23 @@ class FastPath:
         if len(orders) > 200_000:
             orders.clear()
         return [order]
+
+    def parse_written(self, text: str) -> AnyOrder | None:
+        """The one order ``text`` is, when the parser would hand it here unchanged and
+        this path reads it; else None (the parser decides).
+
+        The parser's normalising (mobadj.orders.spelling.normalise) changes only non-ASCII
+        characters, brackets and trailing full stops, and its hyphen mending only the
+        hyphens of names (``hyphen_heads``): a text free of all these reaches the fast path
+        as written.  ``mobadj batch`` asks here first for each new text, which skips the
+        parser's own checks."""
+        if not text.isascii() or "(" in text or "." in text or len(text) > self.max_length:
+            return None
+        heads = self.hyphen_heads
+        if heads is not None and "-" in text and heads.search(text) is not None:
+            return None
+        orders = self.parse(text)
+        return orders[0] if orders is not None else None
 
     def _adjustment(self, build: str | None, remove: str | None, kind: str | None,
                     loc: str | None, waive: str | None) -> list[AnyOrder] | None:

@@ -555,7 +555,8 @@ class OrderParser:
         self.subway = any(data.get("via") == "subway" for *_ends, data in game_map.edges)
         self._hyphen = _hyphen_fixer(game_map)
         use_fast = fast and not extension  # an extended grammar may change what shapes mean
-        self._fast = FastPath(game_map, self.builder._infer_kind) if use_fast else None
+        self._fast = FastPath(game_map, self.builder._infer_kind, _hyphen_heads(game_map),
+                              MAX_LINE) if use_fast else None
         if self._fast is not None and not self._fast.enabled:
             self._fast = None
         self._power_cache: dict[str, str | None] = {}
@@ -565,6 +566,12 @@ class OrderParser:
         self._accepts_cache: dict[tuple[int, ...], frozenset[str]] = {}
         self._prefix_words = {k.lower() for k in kinds} | {
             "build", "builds", "remove", "removes", "waive", "waives", "disband", "disbands"}
+
+    @property
+    def fast_path(self) -> FastPath | None:
+        """The fast path for everyday orders, if this parser uses one (its
+        :meth:`FastPath.parse_written` answers as :meth:`parse_order` does)."""
+        return self._fast
 
     @property
     def lark(self) -> Lark:
@@ -791,22 +798,37 @@ def _kind_words(game_map: GameMap) -> list[str]:
     return sorted(dict.fromkeys(words), key=len, reverse=True)
 
 
-def _hyphen_fixer(game_map: GameMap) -> Callable[[str], str] | None:
-    """Names with a hyphen ("Mid-Atlantic") would read as a move; protect them by turning
-    their hyphen into a non-breaking one (U+2011) that the grammar takes as part of a name."""
+def _hyphenated_words(game_map: GameMap) -> set[str]:
+    """The words of the map's names that hold a hyphen ("Mid-Atlantic")."""
     parts = set()
     for prov in game_map.provinces.values():
         for name in (prov.name, *prov.aliases):
             for word in name.split():
                 if "-" in word.strip("-"):
                     parts.add(word.strip("-"))
+    return parts
+
+
+def _hyphen_heads(game_map: GameMap) -> re.Pattern[str] | None:
+    """What a text holds when the hyphen fixer may change it ("Mid-"), or None: the map has
+    no hyphenated names."""
+    parts = _hyphenated_words(game_map)
     if not parts:
+        return None
+    return re.compile("|".join(sorted({re.escape(p.split("-", 1)[0]) + "-" for p in parts})),
+                      re.IGNORECASE)
+
+
+def _hyphen_fixer(game_map: GameMap) -> Callable[[str], str] | None:
+    """Names with a hyphen ("Mid-Atlantic") would read as a move; protect them by turning
+    their hyphen into a non-breaking one (U+2011) that the grammar takes as part of a name."""
+    parts = _hyphenated_words(game_map)
+    heads = _hyphen_heads(game_map)
+    if heads is None:
         return None
     pattern = re.compile(
         r"(?<![\w\u2011])(" + "|".join(re.escape(p) for p in sorted(parts, key=len, reverse=True))
         + r")(?![\w\u2011])", re.IGNORECASE)
-    heads = re.compile("|".join(sorted({re.escape(p.split("-", 1)[0]) + "-" for p in parts})),
-                       re.IGNORECASE)
 
     def fix(text: str) -> str:
         if heads.search(text) is None:  # cheap test first: most lines have none

@@ -55,7 +55,9 @@ def plain_characters(text: str) -> str:
 
 
 def normalise(text: str) -> str:
-    """``text`` with other judges' and keyboards' spellings made plain; columns are kept."""
+    """``text`` with other judges' and keyboards' spellings made plain; columns are kept.
+    Only non-ASCII characters, brackets and trailing full stops are changed: the fast path
+    takes a text free of them as written (mobadj.orders.fastpath.FastPath.parse_written)."""
     text = plain_characters(text)
     if "(" in text:
         text = _BRACKETED.sub(lambda m: " " + m.group(0)[1:-1] + " ", text)

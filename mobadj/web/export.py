@@ -4,6 +4,10 @@ The layout is the server's (``index.html``, ``g/<game>/<phase>.html``, ``g/<game
 for the latest phase, ``g/<game>/map/<phase>.svg``, ``static/``), and every link is
 relative, so the folder works under any address.  Private games are left out: a static host
 cannot ask for a key.  Countdowns count from the export's time (the script keeps them live).
+
+The export owns ``g/<game>/`` of every game in the store: a page or map written there by an
+earlier export and not written now (a phase rolled back) is removed, and so is the whole
+folder of a game that has become private since, lest its copy stay public.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mobadj.web.pages import STATIC, Site
+from mobadj.web.pages import STATIC, Site, Unreadable
 
 
 @dataclass
@@ -21,6 +25,7 @@ class ExportReport:
 
     games: list[str] = field(default_factory=list)
     private: list[str] = field(default_factory=list)
+    unreadable: list[str] = field(default_factory=list)  # records this installation cannot read
     pages: int = 0
     maps: int = 0
 
@@ -33,26 +38,46 @@ def export_site(site: Site, out: Path) -> ExportReport:
     _write(out / "index.html", site.index_html())
     report.pages += 1
     for game in site.store.games():
+        folder = out / "g" / game.name
         if site.is_private(game.name):
             report.private.append(game.name)
+            shutil.rmtree(folder, ignore_errors=True)
+            continue
+        try:
+            files = _game_files(site, game.name)
+        except Unreadable:  # logged; its old pages stay as they were
+            report.unreadable.append(game.name)
             continue
         report.games.append(game.name)
-        folder = out / "g" / game.name
-        steps = site.steps(game.name)
-        latest = site.game_html(game.name)
-        if latest is not None:
-            _write(folder / "index.html", latest)
-            report.pages += 1
-        for sid in steps:
-            html = site.game_html(game.name, sid)
-            if html is not None:
-                _write(folder / f"{sid}.html", html)
-                report.pages += 1
-            svg = site.map_svg(game.name, sid)
-            if svg is not None:
-                _write(folder / "map" / f"{sid}.svg", svg)
-                report.maps += 1
+        for old in _pages_in(folder):
+            if old.relative_to(folder).as_posix() not in files:
+                old.unlink()
+        for name, text in files.items():
+            _write(folder / name, text)
+            report.pages += name.endswith(".html")
+            report.maps += name.endswith(".svg")
     return report
+
+
+def _game_files(site: Site, game: str) -> dict[str, str]:
+    """Every file of a game's folder: its name there and its text."""
+    files: dict[str, str] = {}
+    latest = site.game_html(game)
+    if latest is not None:
+        files["index.html"] = latest
+    for sid in site.steps(game):
+        html = site.game_html(game, sid)
+        if html is not None:
+            files[f"{sid}.html"] = html
+        svg = site.map_svg(game, sid)
+        if svg is not None:
+            files[f"map/{sid}.svg"] = svg
+    return files
+
+
+def _pages_in(folder: Path) -> list[Path]:
+    """The pages and maps an earlier export wrote in a game's folder."""
+    return [*folder.glob("*.html"), *folder.glob("map/*.svg")]
 
 
 def _write(path: Path, text: str) -> None:

@@ -14,7 +14,8 @@ import json
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -33,8 +34,21 @@ from mobadj.web.chart import center_chart
 from mobadj.web.story import Step, Story, build, card_step_table
 
 log = logging.getLogger("mobadj.web")
+#: what reading a stored state this installation no longer understands may raise (its map,
+#: deck or rules changed, or the record is damaged)
+READ_ERRORS = (ValueError, LookupError, TypeError, AttributeError, OSError)
 TEMPLATES = Path(__file__).with_name("templates")
 STATIC = Path(__file__).with_name("static")
+
+
+class Unreadable(Exception):
+    """A game whose pages cannot be built here: its record does not read under this
+    installation.  The log says why; a visitor is told only that (the reason may quote the
+    record, which is not all public)."""
+
+    def __init__(self, game: str) -> None:
+        super().__init__(game)
+        self.game = game
 
 
 @dataclass
@@ -105,6 +119,7 @@ class Site:
         self._stories: dict[str, tuple[Any, Story]] = {}
         self._pictures: LRU[tuple[object, ...], str] = LRU(256)
         self._tables: LRU[int, tuple[str, list[str]]] = LRU(256)
+        self._unreadable: dict[str, str] = {}  # game -> why, as last logged
 
     # -- access ----------------------------------------------------------------------------
     def is_private(self, game: str) -> bool:
@@ -124,32 +139,52 @@ class Site:
     # -- the story, cached -----------------------------------------------------------------
     def story(self, game: Game) -> Story:
         state_digest = hashlib.sha256(json.dumps(game.state, sort_keys=True).encode()).digest()
-        version = (self.store.results_version(game.name), game.status, state_digest)
+        ending = self.store.ending(game.name)
+        version = (self.store.results_version(game.name), game.status, state_digest,
+                   json.dumps(ending, sort_keys=True))
         cached = self._stories.get(game.name)
         if cached is not None and cached[0] == version:
             return cached[1]
-        story = build(game, self.store.results(game.name), host_for(game.kind))
+        story = build(game, self.store.results(game.name), host_for(game.kind), ending)
         self._stories[game.name] = (version, story)
         return story
+
+    @contextmanager
+    def _reading(self, name: str) -> Iterator[None]:
+        """One read snapshot of the store, in which a record that does not read here becomes
+        :class:`Unreadable` (logged with its reason)."""
+        with self.store.reading():
+            try:
+                yield
+            except READ_ERRORS as exc:
+                said = f"{type(exc).__name__}: {exc}"
+                if self._unreadable.get(name) != said:  # once, not on every request
+                    self._unreadable[name] = said
+                    log.warning("game %s: its pages cannot be built here: %s", name, said,
+                                exc_info=True)
+                raise Unreadable(name) from exc
 
     def warm(self) -> int:
         """Build every game's story and its latest map ahead of the first visitor (the map
         data and the drawing code are loaded then too); returns the number of games."""
         games = self.store.games()
         for game in games:
-            with self.store.reading():
-                if game.state is None:
-                    continue
-                steps = self.story(game).steps
-            if steps:
-                self.map_svg(game.name, steps[-1].id)
-                self.game_html(game.name)  # compiles the templates too
+            try:
+                with self._reading(game.name):
+                    if game.state is None:
+                        continue
+                    steps = self.story(game).steps
+                if steps:
+                    self.map_svg(game.name, steps[-1].id)
+                    self.game_html(game.name)  # compiles the templates too
+            except Unreadable:  # logged; its pages say so, the others are served
+                continue
         self.index_html()
         return len(games)
 
     def steps(self, name: str) -> list[str]:
         """Every step id of a game (for the export)."""
-        with self.store.reading():
+        with self._reading(name):
             game = self.store.game(name)
             return [s.id for s in self.story(game).steps] if game else []
 
@@ -165,12 +200,14 @@ class Site:
 
     def game_html(self, name: str, sid: str | None = None) -> str | None:
         """The page of step ``sid`` (the latest when None); None when there is no such game
-        or step."""
-        with self.store.reading():
+        or step; raises :class:`Unreadable`)."""
+        with self._reading(name):
             game = self.store.game(name)
             if game is None:
                 return None
-            if game.state is None:  # forming: no story yet
+            if game.state is None:  # forming: no story yet, no phase
+                if sid is not None:
+                    return None
                 return self._render("forming.html", root="../../", g=self._game_row(game))
             story = self.story(game)
             i = len(story.steps) - 1 if sid is None else story.index_of(sid)
@@ -180,20 +217,21 @@ class Site:
             self._fill(game, story, step)
             press = self._press(game, story)
             row = self._game_row(game)
-        return self._render(
-            "game.html", root="../../", g=row, story=story, step=step, i=i,
-            n=len(story.steps), prev=story.steps[i - 1].id if i else None,
-            next=story.steps[i + 1].id if i + 1 < len(story.steps) else None,
-            ids=json.dumps([s.id for s in story.steps]),
-            has_map=story.board and pictures.can_draw(story.kind),
-            orders=self._orders_by_power(story, step), press=press.get(step.id, []),
-            chart=Markup(center_chart(story, i)), calendar=self._calendar(story),
-            position=self._position(story, step),
-            names={p.id: p.name for p in story.powers})
+            return self._render(
+                "game.html", root="../../", g=row, story=story, step=step, i=i,
+                n=len(story.steps), prev=story.steps[i - 1].id if i else None,
+                next=story.steps[i + 1].id if i + 1 < len(story.steps) else None,
+                ids=json.dumps([s.id for s in story.steps]),
+                has_map=story.board and pictures.can_draw(story.kind),
+                orders=self._orders_by_power(story, step), press=press.get(step.id, []),
+                chart=Markup(center_chart(story, i)), calendar=self._calendar(story),
+                position=self._position(story, step),
+                names={p.id: p.name for p in story.powers})
 
     def map_svg(self, name: str, sid: str) -> str | None:
-        """The map of a step (cached); None when there is no such step or map."""
-        with self.store.reading():
+        """The map of a step (cached); None when there is no such step or map (raises
+        :class:`Unreadable`)."""
+        with self._reading(name):
             game = self.store.game(name)
             if game is None or game.state is None:
                 return None
@@ -248,7 +286,7 @@ class Site:
             try:
                 label = "game over" if game.status == "ended" else host.phase_label(game.state)
                 due = [] if game.status != "active" else host.due(game.state)
-            except (ValueError, LookupError, OSError) as exc:  # a state this installation
+            except READ_ERRORS as exc:  # a state this installation
                 log.warning("game %s: its state cannot be read here: %s", game.name, exc)
                 label = game.phase  # cannot read (its map or deck has changed): the rest
             submitted = self.store.submitted(game.name, game.phase)
@@ -256,7 +294,7 @@ class Site:
         seats = []
         try:
             all_seats = host.seats(game.options) if host is not None else list(players)
-        except (ValueError, LookupError) as exc:  # options this installation cannot read
+        except READ_ERRORS as exc:  # options this installation cannot read
             log.warning("game %s: its seats cannot be read here: %s", game.name, exc)
             all_seats = list(players)
         if game.status != "forming":  # a card game's seats are the players it started with

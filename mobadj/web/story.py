@@ -130,14 +130,16 @@ def phase_name(rules: Rules) -> Callable[[str], str]:
     return name
 
 
-def build(game: Game, results: list[dict[str, Any]], host: Host) -> Story:
-    """The story of ``game`` (a store Game) from its standing results."""
+def build(game: Game, results: list[dict[str, Any]], host: Host,
+          ending: Mapping[str, Any] | None = None) -> Story:
+    """The story of ``game`` (a store Game) from its standing results and, once it has
+    ended, its recorded result (``Store.ending``: a draw, a win, or ended without one)."""
     from mobadj.judge.cardhost import CardHost
 
     if isinstance(host, CardHost):
-        return _cards(game, results, host)
+        return _cards(game, results, host, ending)
     if isinstance(host, DiplomacyHost):
-        return _board(game, results, host)
+        return _board(game, results, host, ending)
     return _generic(game, results, host)
 
 
@@ -161,7 +163,8 @@ def _step(place: Callable[[str], tuple[str, str]], phase: str, label: str, adjud
 # -- map games (the map's rules say what differs) ----------------------------------------------
 
 
-def _board(game: Game, results: list[dict[str, Any]], host: DiplomacyHost) -> Story:
+def _board(game: Game, results: list[dict[str, Any]], host: DiplomacyHost,
+           ending: Mapping[str, Any] | None = None) -> Story:
     gm = host.game_map
     rules = host.rules
     place = calendar_place(rules)
@@ -189,7 +192,7 @@ def _board(game: Game, results: list[dict[str, Any]], host: DiplomacyHost) -> St
     story = Story(host.kind, host.title, True, False, _unique(steps), powers,
                   words=WORDS | dict(rules.page_words), legend=tuple(rules.page_legend))
     if game.status == "ended":
-        story.outcome = _board_outcome(results, steps, names)
+        story.outcome = _board_outcome(results, steps, names, ending)
     return story
 
 
@@ -219,24 +222,35 @@ def _board_notes(data: dict[str, Any], names: dict[str, str],
     return notes
 
 
-def _board_outcome(results: list[dict[str, Any]], steps: list[Step],
-                   names: dict[str, str]) -> str:
-    winner = None
-    if results:
-        winner = (results[-1]["report"].get("data") or {}).get("winner")
+def _board_outcome(results: list[dict[str, Any]], steps: list[Step], names: dict[str, str],
+                   ending: Mapping[str, Any] | None = None) -> str:
+    """The result in words: the recorded ending (a solo, a concession, a draw voted or
+    declared, or ended without a result); a store from before endings were recorded has
+    only the last result's winner."""
     counts = steps[-1].centers if steps else {}
     table = ", ".join(f"{names.get(p, p)} {n}" for p, n in
                       sorted(counts.items(), key=lambda x: (-x[1], x[0])))
+    result = str((ending or {}).get("result") or "")
+    powers = [str(p) for p in (ending or {}).get("powers") or []]
+    how = str((ending or {}).get("how") or "")
+    if result == "draw" and powers:
+        return (f"A draw between {', '.join(names.get(p, p) for p in powers)} ({how}). "
+                f"Final centres: {table}.")
+    winner = powers[0] if result == "win" and powers else None
+    if ending is None and results:
+        winner = (results[-1]["report"].get("data") or {}).get("winner")
     if winner:
-        return (f"{names.get(winner, winner)} wins with {counts.get(winner, 0)} supply "
+        by = f" ({how})" if how and how != "by the rules" else ""
+        return (f"{names.get(winner, winner)} wins{by} with {counts.get(winner, 0)} supply "
                 f"centres. Final centres: {table}.")
-    return f"The game is over (ended by the GM). Final centres: {table}."
+    return f"The game is over ({how or 'ended by the GM'}). Final centres: {table}."
 
 
 # -- card games -------------------------------------------------------------------------------
 
 
-def _cards(game: Game, results: list[dict[str, Any]], host: CardHost) -> Story:
+def _cards(game: Game, results: list[dict[str, Any]], host: CardHost,
+           ending: Mapping[str, Any] | None = None) -> Story:
     from mobadj.web import cardview
 
     n = int((game.state or {}).get("players") or 0)
@@ -262,14 +276,29 @@ def _cards(game: Game, results: list[dict[str, Any]], host: CardHost) -> Story:
                       table=current.render(None), log=current.history(None)))
     story.steps = _unique(steps)
     story.commitment = cardview.commitment(state)
+    # a game the GM ended early is over too: its seed is revealed as in the GM's export
+    story.seed = cardview.seed_check(host.kind, state, over or game.status == "ended")
     if over:
         story.scores = cardview.final_scores(current)
-        story.seed = cardview.seed_check(host.kind, state, over)
         winners = [s.seat for s in story.scores if s.winner]
         story.outcome = ("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners)
     elif game.status == "ended":
-        story.outcome = "The game is over (ended by the GM before its end)."
+        story.outcome = (_declared(ending) or
+                         "The game is over (ended by the GM before its end).")
     return story
+
+
+def _declared(ending: Mapping[str, Any] | None) -> str:
+    """The result the GM declared for a card game before its end, in words ("" for none)."""
+    powers = ", ".join(str(p) for p in (ending or {}).get("powers") or [])
+    if not ending or not powers:
+        return ""
+    how = str(ending.get("how") or "declared by the GM")
+    if ending.get("result") == "win":
+        return f"{powers} wins ({how}) before the game's end."
+    if ending.get("result") == "draw":
+        return f"A draw between {powers} ({how}) before the game's end."
+    return ""
 
 
 def card_step_table(kind: str, step: Step, state_after: dict[str, Any]) -> None:

@@ -105,3 +105,39 @@ def test_fast_path_off_when_keyword_is_a_name(tmp_path):
                     "  T:\n    name: Tee\n    adj: {A: [S]}\n")
     game_map = load_map(path)
     assert parser_for(game_map)._fast is None
+
+
+def _as_parser_reads(parser, text):
+    try:
+        return parser.parse_order(text, remember=False)
+    except OrderError:
+        return None
+
+
+WRITTEN_ODDLY = [  # the parser rewrites these before its fast path sees them
+    "A PAR - BUR.", "A PAR H.", "F MAO - SPA (nc)", "A PAR - BUR (via convoy)",
+    "A PAR \u2013 BUR", "A PAR \u2192 BUR", "\uff21 PAR H", "A PAR\u200b- BUR",
+    "F Mid-Atlantic Ocean - SPA", "F MAO S F mid-atlantic", "A PAR - BUR" + " " * 1000,
+]
+
+
+@pytest.mark.parametrize("text", WRITTEN_ODDLY)
+def test_written_fast_path_declines_what_the_parser_rewrites(std, text):
+    """mobadj batch asks FastPath.parse_written first: it must leave every text the parser
+    normalises (or mends, or refuses as too long) to the parser."""
+    assert parser_for(std).fast_path.parse_written(text) is None
+
+
+@pytest.mark.parametrize("which", ["std", "mini"])
+def test_written_fast_path_reads_as_the_parser(which, request):
+    """Where FastPath.parse_written answers, the parser gives the same order."""
+    game_map = request.getfixturevalue(which)
+    parser = OrderParser(game_map)
+    answered = 0
+    texts = [*corpus(game_map, seed=12, count=800), *EDGE_CASES, *WRITTEN_ODDLY]
+    for text in texts:
+        got = parser.fast_path.parse_written(text)
+        if got is not None:
+            answered += 1
+            assert got == _as_parser_reads(parser, text), text
+    assert answered > 120  # the written path really was exercised

@@ -78,3 +78,71 @@ def order_spans(html: str) -> list[str]:
     import html as h
 
     return [h.unescape(x) for x in re.findall(r'<span class="order">([^<]*)</span>', html)]
+
+
+class PrefixProxy:
+    """A reverse proxy on 127.0.0.1 that serves the pages under ``/judge/`` and hands them
+    on with the prefix cut off, as an nginx ``location /judge/ { proxy_pass ...; }`` does:
+    ``with PrefixProxy(srv.url) as proxy: proxy.url`` (ends in ``/judge``)."""
+
+    def __init__(self, target: str, prefix: str = "/judge") -> None:
+        import http.client
+        import http.server
+        from urllib.parse import urlsplit
+
+        upstream = urlsplit(target)
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def _pass(self) -> None:
+                if not self.path.startswith(prefix + "/"):
+                    self.send_error(404)
+                    return
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else None
+                conn = http.client.HTTPConnection(upstream.hostname, upstream.port, timeout=20)
+                headers = {k: v for k, v in self.headers.items() if k.lower() != "host"}
+                conn.request(self.command, self.path[len(prefix):], body=body,
+                             headers=headers | {"Host": outer.host})
+                answer = conn.getresponse()
+                data = answer.read()
+                self.send_response(answer.status)
+                for k, v in answer.getheaders():
+                    if k.lower() not in ("transfer-encoding", "connection", "content-length"):
+                        self.send_header(k, v)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+                conn.close()
+
+            do_GET = do_POST = _pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.host = f"127.0.0.1:{self.server.server_address[1]}"
+        self.url = f"http://{self.host}{prefix}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> PrefixProxy:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(10)
+
+
+def raw_request(port: int, data: bytes, timeout: float = 10) -> bytes:
+    """Send ``data`` as it is (any bytes) and read the answer until the server closes."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(data)
+        out = b""
+        try:
+            while chunk := s.recv(65536):
+                out += chunk
+        except (TimeoutError, ConnectionResetError):
+            pass
+        return out

@@ -161,11 +161,11 @@ def test_mobtown_and_card_pages(browser, srv, shots):
 def test_private_game_refuses_a_missing_or_wrong_key(browser, srv):
     d = browser
     d.get(srv.url + "/g/secret/")
-    assert "This game is private." in d.page_source and not orders(d)
+    assert "There is no public game called secret" in d.page_source and not orders(d)
     d.get(srv.url + "/g/secret/?key=wrong-key")
-    assert "That key is not right" in d.page_source
+    assert "That key opens no game called secret" in d.page_source
     d.find_element(By.NAME, "key").send_keys("also-wrong" + Keys.ENTER)
-    wait(d, lambda d: "That key is not right" in d.page_source)
+    wait(d, lambda d: "That key opens no game" in d.page_source)
     d.get(srv.url + "/g/secret/?key=the-right-key-123")
     wait(d, title)
     assert "key=" not in d.current_url and "the-right-key" not in d.page_source
