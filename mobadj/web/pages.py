@@ -119,7 +119,7 @@ class Site:
         self._stories: dict[str, tuple[Any, Story]] = {}
         self._pictures: LRU[tuple[object, ...], str] = LRU(256)
         self._tables: LRU[int, tuple[str, list[str]]] = LRU(256)
-        self._unreadable: dict[str, str] = {}  # game -> why, as last logged
+        self._logged: set[tuple[str, str]] = set()  # (game, why) already in the log
 
     # -- access ----------------------------------------------------------------------------
     def is_private(self, game: str) -> bool:
@@ -157,12 +157,17 @@ class Site:
             try:
                 yield
             except READ_ERRORS as exc:
-                said = f"{type(exc).__name__}: {exc}"
-                if self._unreadable.get(name) != said:  # once, not on every request
-                    self._unreadable[name] = said
-                    log.warning("game %s: its pages cannot be built here: %s", name, said,
-                                exc_info=True)
+                self._log_once(name, "its pages cannot be built here", exc, True)
                 raise Unreadable(name) from exc
+
+    def _log_once(self, name: str, what: str, exc: BaseException, trace: bool = False
+                  ) -> None:
+        """Log that game ``name``'s record does not read here (``what``, and why): once for
+        each reason, not on every request and every index."""
+        said = f"{what}: {type(exc).__name__}: {exc}"
+        if (name, said) not in self._logged:
+            self._logged.add((name, said))
+            log.warning("game %s: %s", name, said, exc_info=trace)
 
     def warm(self) -> int:
         """Build every game's story and its latest map ahead of the first visitor (the map
@@ -287,7 +292,7 @@ class Site:
                 label = "game over" if game.status == "ended" else host.phase_label(game.state)
                 due = [] if game.status != "active" else host.due(game.state)
             except READ_ERRORS as exc:  # a state this installation
-                log.warning("game %s: its state cannot be read here: %s", game.name, exc)
+                self._log_once(game.name, "its state cannot be read here", exc)
                 label = game.phase  # cannot read (its map or deck has changed): the rest
             submitted = self.store.submitted(game.name, game.phase)
         players = {p.power: p for p in self.store.players(game.name)}
@@ -295,7 +300,7 @@ class Site:
         try:
             all_seats = host.seats(game.options) if host is not None else list(players)
         except READ_ERRORS as exc:  # options this installation cannot read
-            log.warning("game %s: its seats cannot be read here: %s", game.name, exc)
+            self._log_once(game.name, "its seats cannot be read here", exc)
             all_seats = list(players)
         if game.status != "forming":  # a card game's seats are the players it started with
             all_seats = [s for s in all_seats if s in players]
