@@ -40,6 +40,7 @@ __all__ = ["KIND_NAMES", "SEASON_NAMES", "STANDARD", "Calendar", "Dislodged", "P
            "PhaseCalendar", "PhaseLike", "Position", "PositionError", "UnitState",
            "initial_position", "position_from_data", "standard_initial_position"]
 
+
 @dataclass(slots=True)
 class Position:
     """The board a phase is adjudicated from (also the board after it)."""
