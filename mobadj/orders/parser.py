@@ -553,9 +553,11 @@ class OrderParser:
         self._lark: Lark | None = None
         self.kinds_text = ", ".join(game_map.unit_kinds)
         self.subway = any(data.get("via") == "subway" for *_ends, data in game_map.edges)
-        self._hyphen = _hyphen_fixer(game_map)
+        words = _hyphenated_words(game_map)
+        heads = _hyphen_heads(words)
+        self._hyphen = _hyphen_fixer(words, heads)
         use_fast = fast and not extension  # an extended grammar may change what shapes mean
-        self._fast = FastPath(game_map, self.builder._infer_kind, _hyphen_heads(game_map),
+        self._fast = FastPath(game_map, self.builder._infer_kind, heads,
                               MAX_LINE) if use_fast else None
         if self._fast is not None and not self._fast.enabled:
             self._fast = None
@@ -809,21 +811,20 @@ def _hyphenated_words(game_map: GameMap) -> set[str]:
     return parts
 
 
-def _hyphen_heads(game_map: GameMap) -> re.Pattern[str] | None:
+def _hyphen_heads(parts: set[str]) -> re.Pattern[str] | None:
     """What a text holds when the hyphen fixer may change it ("Mid-"), or None: the map has
-    no hyphenated names."""
-    parts = _hyphenated_words(game_map)
+    no hyphenated names (``parts``, its hyphenated words)."""
     if not parts:
         return None
     return re.compile("|".join(sorted({re.escape(p.split("-", 1)[0]) + "-" for p in parts})),
                       re.IGNORECASE)
 
 
-def _hyphen_fixer(game_map: GameMap) -> Callable[[str], str] | None:
+def _hyphen_fixer(parts: set[str], heads: re.Pattern[str] | None
+                  ) -> Callable[[str], str] | None:
     """Names with a hyphen ("Mid-Atlantic") would read as a move; protect them by turning
-    their hyphen into a non-breaking one (U+2011) that the grammar takes as part of a name."""
-    parts = _hyphenated_words(game_map)
-    heads = _hyphen_heads(game_map)
+    their hyphen into a non-breaking one (U+2011) that the grammar takes as part of a name.
+    ``parts``: the map's hyphenated words; ``heads``: :func:`_hyphen_heads` of them."""
     if heads is None:
         return None
     pattern = re.compile(
