@@ -234,7 +234,8 @@ What is measured:
   dislodgements and convoys all occur.
 - Start-up figures are for installed code: `make bench` compiles the package to bytecode
   first (where PYTHONDONTWRITEBYTECODE is set, a run that compiles every module on start
-  takes about 60 ms more).
+  takes about 60 ms more).  A plain `mobadj batch` command line starts without click
+  (`mobadj/batch_command.py`; click reads every other command line).
 """
     if batch["wall"] > 10 and batch["cpu"] < 10:
         report += (

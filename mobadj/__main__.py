@@ -1,3 +1,3 @@
-from mobadj.cli import run
+from mobadj.program import run
 
 run()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import Any
 
 import click
 
@@ -160,34 +160,6 @@ class CasesFile(click.File):
         return super().convert(value, param, ctx)
 
 
-class OutputError(Exception):
-    """Standard output refused the answers (a full disk, a closed descriptor)."""
-
-
-class Output:
-    """Standard output's bytes for the answers: a failed write is told from a failed read
-    of the input (a reader gone away, BrokenPipeError, stays what it is)."""
-
-    def __init__(self, stream) -> None:  # noqa: ANN001 - a binary file
-        self.stream = stream
-
-    def write(self, data: bytes) -> int:
-        try:
-            return self.stream.write(data)
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise OutputError(exc.strerror or str(exc)) from None
-
-    def flush(self) -> None:
-        try:
-            self.stream.flush()
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise OutputError(exc.strerror or str(exc)) from None
-
-
 @main.command()
 @click.argument("cases", type=CasesFile("rb"))
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, metavar="N",
@@ -197,31 +169,10 @@ def batch(cases, jobs: int | None) -> None:  # noqa: ANN001 - click file object
     """Adjudicate many phases: one JSON object per line of CASES ("-" for stdin), one result
     per line on standard output, in the same order (contract in docs/adjudication.md).
     A line that cannot be read or adjudicated is answered with its errors; the rest run."""
-    import os
-
-    from mobadj.batch import cores, run_batch
+    from mobadj.batch_command import BatchStopped, answer_all
     from mobadj.cli import whole_process
 
-    if sys.stdout is None:
-        raise click.ClickException("standard output is closed: there is nowhere to write the "
-                                   "answers")
-    sys.stdout.flush()
     try:
-        buffer = getattr(sys.stdout, "buffer", None)
-        sink = cast(IO[bytes], Output(buffer)) if buffer is not None else sys.stdout
-        run_batch(cases, sink, jobs=jobs or cores(), own_process=True)
-    except BrokenPipeError:  # the reader stopped early (e.g. `| head`): not an error
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return
-    except OutputError as exc:  # what is left unwritten goes nowhere, not to a traceback
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        raise click.ClickException(f"the batch stopped: cannot write the answers: {exc}"
-                                   ) from None
-    except OSError as exc:  # the answers made before are written
-        raise click.ClickException(f"the batch stopped: cannot read {cases.name}: "
-                                   f"{exc.strerror or exc}") from None
-    if whole_process():
-        # all is written: what the batch built up (maps, parsers, caches of order texts) is
-        # the operating system's to free, without the interpreter's teardown (tens of ms)
-        sys.stderr.flush()
-        os._exit(0)
+        answer_all(cases, jobs, whole_process())
+    except BatchStopped as exc:
+        raise click.ClickException(str(exc)) from None
