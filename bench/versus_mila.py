@@ -128,7 +128,7 @@ def split(source: Path, passes: int = 5) -> dict[str, float]:
     """Where a phase's time goes in one warm process (order texts already read): mean CPU
     seconds per phase of each step, the best of ``passes`` passes over the file, each step
     timed alone through the public functions the batch calls."""
-    from mobadj.batch import answer_line, json_line, map_context, run_case
+    from mobadj.batch import answer_line, json_line, map_context, read_case, run_case
     from mobadj.engine.pipeline import adjudicate
     from mobadj.engine.position import position_from_data
 
@@ -149,7 +149,7 @@ def split(source: Path, passes: int = 5) -> dict[str, float]:
     texts = [text for case in cases for items in case["orders"].values() for text in items]
     steps = {
         "whole": each(answer_line, lines),
-        "read": each(json.loads, lines),
+        "read": each(read_case, lines),
         "run": each(run_case, cases),
         "position": each(lambda case: position_from_data(case, ctx.game_map, ctx.rules), cases),
         "orders": each(ctx.parse, texts),
@@ -325,7 +325,7 @@ needs), then `MOBADJ_COMPILE=1 pip install --no-build-isolation --no-deps --forc
 
 
 SPLIT_ROWS = (
-    ("read", "reading the JSON line (the json module)"),
+    ("read", "reading the JSON line (orjson; the json module where they differ)"),
     ("position", "reading the position (units, centres, dislodged units)"),
     ("orders", "looking up each order text (read once, then remembered)"),
     ("adjudicate", "validation, resolution, retreats to offer, next phase"),

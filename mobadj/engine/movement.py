@@ -355,7 +355,7 @@ class Resolver:
 # ---- reading the decisions back --------------------------------------------------------------
 
 
-@dataclass
+@dataclass(init=False)
 class MovementOutcome:
     """Everything a movement phase decided."""
 
@@ -365,6 +365,17 @@ class MovementOutcome:
     dislodged: list[Dislodged]
     standoffs: frozenset[str]
     _records: list[MOrder] = field(default_factory=list, repr=False)  # the resolver's own
+
+    def __init__(self, results: list[OrderResult], defaults: list[OrderResult],
+                 moves: dict[str, str], dislodged: list[Dislodged], standoffs: frozenset[str],
+                 _records: list[MOrder] | None = None) -> None:
+        # written out, as PhaseResult's (mobadj.engine.pipeline)
+        self.results = results
+        self.defaults = defaults
+        self.moves = moves
+        self.dislodged = dislodged
+        self.standoffs = standoffs
+        self._records = [] if _records is None else _records
 
     @property
     def followed(self) -> dict[str, Any]:

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 OrderInput = tuple[str | None, AnyOrder]
 
 
-@dataclass
+@dataclass(init=False)
 class PhaseResult:
     """Everything one adjudicated phase produced.
 
@@ -56,6 +56,36 @@ class PhaseResult:
     skipped: list[Any] = field(default_factory=list)
     #: the movement orders as the resolver decided them (empty in other phases)
     _records: list[validation.MOrder] = field(default_factory=list, repr=False)
+
+    def __init__(
+        self,
+        phase: PhaseLike,
+        results: list[OrderResult],
+        defaults: list[OrderResult],
+        position: Position,
+        center_changes: list[tuple[str, str | None, str]] | None = None,
+        moved: dict[str, str] | None = None,
+        built: list[UnitState] | None = None,
+        removed: list[UnitState] | None = None,
+        events: list[str] | None = None,
+        settled: list[Dislodged] | None = None,
+        skipped: list[Any] | None = None,
+        _records: list[validation.MOrder] | None = None,
+    ) -> None:
+        # written out (the dataclass's, but None for an empty list): the compiled build then
+        # makes a result without a Python call
+        self.phase = phase
+        self.results = results
+        self.defaults = defaults
+        self.position = position
+        self.center_changes = [] if center_changes is None else center_changes
+        self.moved = {} if moved is None else moved
+        self.built = [] if built is None else built
+        self.removed = [] if removed is None else removed
+        self.events = [] if events is None else events
+        self.settled = [] if settled is None else settled
+        self.skipped = [] if skipped is None else skipped
+        self._records = [] if _records is None else _records
 
     @property
     def next_phase(self) -> Any:

@@ -42,7 +42,7 @@ def unit_state(power: str, kind: str, location: str) -> UnitState:
     return got
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Dislodged:
     """A unit waiting to retreat.
 
@@ -56,3 +56,14 @@ class Dislodged:
     convoyed: bool = False
     retreats: tuple[str, ...] = ()
     via: str | None = None  # Mobtown: "subway" when the attacker came underground
+
+    def __init__(self, unit: UnitState, attacker_from: str, convoyed: bool = False,
+                 retreats: tuple[str, ...] = (), via: str | None = None) -> None:
+        # written out (the dataclass would make the same): the compiled build then makes
+        # dislodged units without a Python call
+        setattr_ = object.__setattr__
+        setattr_(self, "unit", unit)
+        setattr_(self, "attacker_from", attacker_from)
+        setattr_(self, "convoyed", convoyed)
+        setattr_(self, "retreats", retreats)
+        setattr_(self, "via", via)

@@ -88,12 +88,18 @@ class MOrder:
         return f"MOrder({self.power}: {self.text})"
 
 
-@dataclass
+@dataclass(init=False)
 class Validated:
     """The orders of a movement phase after validation and defaults."""
 
     orders: list[MOrder]  # one per unit on the board (defaults last)
     given: list[MOrder | OrderResult] = field(default_factory=list)  # as given, in order
+
+    def __init__(self, orders: list[MOrder], given: list[MOrder | OrderResult] | None = None
+                 ) -> None:
+        # written out, as PhaseResult's (mobadj.engine.pipeline)
+        self.orders = orders
+        self.given = [] if given is None else given
 
 
 _CODES: dict[type, int] = {Hold: HOLD, Move: MOVE, SupportHold: SUPPORT, SupportMove: SUPPORT,
@@ -220,7 +226,7 @@ def _check(
             cands = [x for x in locs if x in nb]
             if not cands:
                 if (
-                    rules.convoyable(kind)
+                    _convoyable(rules, kind)
                     and mo.prov in topo.coastal
                     and dprov in topo.coastal
                     and not order.via_subway
@@ -251,7 +257,7 @@ def _check(
                 mo.invalid = Reason.AMBIGUOUS_COAST
                 return
         mo.dest = dest
-        if order.via_convoy and rules.convoyable(kind) and mo.prov in topo.coastal:
+        if order.via_convoy and _convoyable(rules, kind) and mo.prov in topo.coastal:
             mo.convoy = dprov in topo.coastal
         return
     if t is SupportHold or t is SupportMove:
@@ -278,7 +284,7 @@ def _check(
         return
     if t is Convoy:
         mo.code = CONVOY
-        if not rules.can_convoy(topo, mo.prov, kind):
+        if not _can_convoy(rules, topo, mo.prov, kind):
             mo.invalid = Reason.CANNOT_CONVOY
             return
         aprov = province_of(order.convoyed.location)
@@ -287,9 +293,28 @@ def _check(
         army = units.get(aprov)
         if army is None:
             mo.invalid = Reason.NO_CONVOYED_UNIT
-        elif not rules.convoyable(army.kind):  # DATC 6.A.7
+        elif not _convoyable(rules, army.kind):  # DATC 6.A.7
             mo.invalid = Reason.NOT_CONVOYABLE
         return
+
+
+_CONVOYABLE = Rules.convoyable
+_CAN_CONVOY = Rules.can_convoy
+
+
+def _convoyable(rules: Rules, kind: str) -> bool:
+    """``rules.convoyable(kind)``: the standard rule's test is read here, without a call
+    into the rules (they are not compiled, for a variant to override them)."""
+    if type(rules).convoyable is _CONVOYABLE:
+        return kind == "A"
+    return rules.convoyable(kind)
+
+
+def _can_convoy(rules: Rules, topo: Topology, location: str, kind: str) -> bool:
+    """``rules.can_convoy(topo, location, kind)``, the standard rule read here likewise."""
+    if type(rules).can_convoy is _CAN_CONVOY:
+        return kind == "F" and location in topo.sea
+    return rules.can_convoy(topo, location, kind)
 
 
 def _convoy_intent(

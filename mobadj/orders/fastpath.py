@@ -87,6 +87,7 @@ class FastPath:
         self.enabled = not self._keyword_is_a_name()
         self._units: dict[tuple[str | None, str], Unit] = {}
         self._orders: dict[object, Order] = {}  # equal orders are shared: building is slow
+        self._names: dict[str, str] = {}  # each name as written -> its location
 
     @property
     def pattern(self) -> re.Pattern[str]:
@@ -132,13 +133,12 @@ class FastPath:
             if match is None:
                 return None
         k, a, d, vc, h, s, sk, sa, sd, c, ck, ca, cd, x, b, _r, rd = match.groups()
-        lookup = self.game_map.lookup
         orders = self._orders
         try:
-            unit = self._unit(k, lookup(a))
+            unit = self._unit(k, self._lookup(a))
             key: object
             if d is not None:
-                dest, via = lookup(d), vc is not None
+                dest, via = self._lookup(d), vc is not None
                 key = (unit, dest, via)
                 order = orders.get(key)
                 if order is None:
@@ -148,24 +148,24 @@ class FastPath:
                 if order is None:
                     order = orders[unit] = Hold(unit)
             elif s is not None:
-                supported = self._unit(sk, lookup(sa))
-                target = None if sd is None else lookup(sd)
+                supported = self._unit(sk, self._lookup(sa))
+                target = None if sd is None else self._lookup(sd)
                 key = (unit, supported, target)
                 order = orders.get(key)
                 if order is None:
                     order = orders[key] = (SupportHold(unit, supported) if target is None
                                            else SupportMove(unit, supported, target))
             elif c is not None:
-                convoyed = self._unit(ck, lookup(ca))
+                convoyed = self._unit(ck, self._lookup(ca))
                 if convoyed.kind == UNKNOWN_KIND and "A" in self.game_map.unit_kinds:
                     convoyed = self._unit("A", convoyed.location)
-                dest = lookup(cd)
+                dest = self._lookup(cd)
                 key = (unit, convoyed, dest, "C")
                 order = orders.get(key)
                 if order is None:
                     order = orders[key] = Convoy(unit, convoyed, dest)
             elif rd is not None:
-                dest = lookup(rd)
+                dest = self._lookup(rd)
                 key = (unit, dest, "R")
                 order = orders.get(key)
                 if order is None:
@@ -180,6 +180,18 @@ class FastPath:
         if len(orders) > 200_000:
             orders.clear()
         return [order]
+
+    def _lookup(self, name: str) -> str:
+        """The map's lookup of ``name`` (UnknownNameError), remembered here: a call into the
+        map costs as much as reading the rest of the order."""
+        names = self._names
+        got = names.get(name)
+        if got is None:
+            got = self.game_map.lookup(name)
+            if len(names) > 100_000:
+                names.clear()
+            names[name] = got
+        return got
 
     def parse_written(self, text: str) -> AnyOrder | None:
         """The one order ``text`` is, when the parser would hand it here unchanged and
@@ -205,7 +217,7 @@ class FastPath:
             return [Waive()]
         assert kind is not None and loc is not None
         try:
-            unit = self._unit(kind, self.game_map.lookup(loc))
+            unit = self._unit(kind, self._lookup(loc))
         except UnknownNameError:
             return None
         key = (unit, "Build" if build is not None else "Remove")

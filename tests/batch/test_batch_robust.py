@@ -18,6 +18,7 @@ from mobadj.batch import (
     answer_line,
     json_line,
     map_context,
+    read_case,
     run_batch,
     run_case,
     to_json,
@@ -226,6 +227,57 @@ def test_a_line_the_fast_writer_declines_is_still_written() -> None:
                     "orders": {"France": ["A PAR - BUR", "x\ud800"]}})
     line = json_line(out)
     assert json.loads(line)["orders"][1]["order"] == "x\ufffd"
+
+
+def _read(line: str | bytes) -> tuple[str, str]:
+    """What the batch reads of ``line``: the value as JSON text (floats exactly, ints apart
+    from floats, keys in order), or the error."""
+    try:
+        value = read_case(line)
+    except ValueError as exc:
+        return "error", str(exc)
+    return "value", json.dumps(value, ensure_ascii=False)
+
+
+READ_ALIKE = [
+    GOOD_LINE, GOOD_LINE + b"\r\n", b"  " + GOOD_LINE + b" \t", b"\xef\xbb\xbf" + GOOD_LINE,
+    b'{"id": 18446744073709551615}', b'{"id": 18446744073709551616}',
+    b'{"id": -9223372036854775808}', b'{"id": -9223372036854775809}',
+    b'{"id": 1' + b"0" * 40 + b"}",
+    b'{"id": 0.1000000000000000055511151231257827}', b'{"id": 123456789012345678.5}',
+    b'{"id": [1e-7, 5e-324, -0.0, 1.5e300, 1E5, -0, 2.5e-310]}', b'{"id": 1e999}',
+    b'{"id": NaN}', b'{"a": 1, "b": 2, "a": 3}', b'{"id": "\\ud800"}', b'{"id": "\\ud83d\\ude00"}',
+    b'{"id": "caf\xc3\xa9 \\u0000 \\/"}', b'{"id": "a\x01b"}', b'{"id": "caf\xe9"}',
+    b'{"id": 1}\x0c', b"[" * 150 + b"]" * 150, b"[" * 199 + b"]" * 199, b"[" * 250 + b"]" * 250,
+    b"[" * 1000 + b"]" * 1000, b"[" * 1020 + b"]" * 1020, b"[" * 1100 + b"]" * 1100,
+    b"{" * 120 + b"", b'{"id": 1} x', b"", b"\n", b"[1,]", b"tru",
+]
+
+
+@pytest.mark.parametrize("line", READ_ALIKE,
+                         ids=lambda b: repr(b) if len(b) < 80 else f"{b[:8]!r}...{len(b)}")
+def test_lines_of_bytes_are_read_as_the_json_module_reads_their_text(line) -> None:
+    """A line of bytes is read by orjson when it can be (mobadj.batch.read_case), else by the
+    json module, as a text line always is: the same value, or the same error, either way."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        assert _read(line)[0] == "error"
+        return
+    assert _read(line) == _read(text)
+
+
+def test_generated_and_broken_lines_are_read_alike() -> None:
+    from mobadj.orders.corpus import broken_batch_lines
+    from tools.batch_sample import sample
+
+    lines = [text.encode("utf-8") for text in sample(3, 400)] + broken_batch_lines(3, 400)
+    for line in lines:
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        assert _read(line) == _read(text)
 
 
 class _BreaksAfter:
