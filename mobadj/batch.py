@@ -55,6 +55,7 @@ from mobadj.engine.report import destroyed_data
 from mobadj.engine.results import Outcome
 from mobadj.engine.rules import coerce_options
 from mobadj.engine.variants import UnknownVariantError, load_variant
+from mobadj.orders.fastpath import fast_path_for
 from mobadj.orders.model import Build, Unit
 
 KEYS = ("id", "phase", "next_phase", "orders", "units", "dislodged", "centers", "errors")
@@ -72,14 +73,19 @@ class _MapContext:
     """Per-map state kept for the whole batch: the map, its rules and a parse cache."""
 
     def __init__(self, name: str) -> None:
-        from mobadj.orders.parser import parser_for
-
         self.game_map, self.rules = load_variant(name)
-        self.parser = parser_for(self.game_map)
-        self.fast = self.parser.fast_path
+        self.fast = fast_path_for(self.game_map)
         self.cache: dict[str, Any] = {}
         self.powers: dict[str, str] = {}
         self.variants: dict[tuple[tuple[str, str], ...], Any] = {}
+
+    @property
+    def parser(self) -> Any:
+        """The map's order parser, for the texts the fast path declines: most batches never
+        need it (nor the time to load it)."""
+        from mobadj.orders.parser import parser_for
+
+        return parser_for(self.game_map)
 
     def parse(self, text: str) -> Any:
         """``(order, unit key)`` for ``text``, or the OrderError describing why it is no

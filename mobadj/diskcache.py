@@ -17,7 +17,6 @@ read; one that cannot be written is simply not used.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 import stat
@@ -25,7 +24,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-MAGIC = b"mobadj-cache 1\n"
+try:  # hashlib's own BLAKE2: importing hashlib loads OpenSSL too, a few ms of every start
+    from _blake2 import blake2b
+except ImportError:  # a Python built without it
+    from hashlib import blake2b
+
+MAGIC = b"mobadj-cache 2\n"
 KEEP = 32
 """Entries kept of each kind (older ones are deleted when a new one is written)."""
 
@@ -57,10 +61,15 @@ def cache_root() -> Path | None:
     return cache_directory("MOBADJ_CACHE")
 
 
+def _hash(data: bytes) -> Any:
+    """A 256-bit BLAKE2b hash of ``data`` (more can be added with ``update``)."""
+    return blake2b(data, digest_size=32)
+
+
 def fingerprint(*parts: str | bytes) -> str:
     """A hash naming an entry: of ``parts`` and of the Python version (pickles and compiled
     tables may differ between versions)."""
-    digest = hashlib.sha256(sys.version.encode())
+    digest = _hash(sys.version.encode())
     for part in parts:
         data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
         digest.update(len(data).to_bytes(8, "big"))
@@ -120,7 +129,7 @@ def load(kind: str, key: str) -> Any:
     if not blob.startswith(head):
         return None
     digest, _, payload = blob[len(head):].partition(b"\n")
-    if digest != hashlib.sha256(payload).hexdigest().encode():
+    if digest != _hash(payload).hexdigest().encode():
         return None  # damaged
     try:
         return pickle.loads(payload)
@@ -139,8 +148,7 @@ def store(kind: str, key: str, value: Any) -> None:
     except Exception as exc:  # not picklable: nothing is kept
         note("cache entry %s/%s not kept: %s", kind, key[:12], exc)
         return
-    blob = b"%s%s\n%s\n%s" % (MAGIC, key.encode(), hashlib.sha256(payload).hexdigest().encode(),
-                              payload)
+    blob = b"%s%s\n%s\n%s" % (MAGIC, key.encode(), _hash(payload).hexdigest().encode(), payload)
     try:
         import tempfile  # only when writing: a warm start never needs it
 

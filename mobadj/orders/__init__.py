@@ -24,6 +24,7 @@ from mobadj.orders.errors import (
     UnknownProvinceError,
     or_list,
 )
+from mobadj.orders.fastpath import FastPath, fast_path_for
 from mobadj.orders.model import (
     AnyOrder,
     Build,
@@ -40,30 +41,34 @@ from mobadj.orders.model import (
     VariantOrder,
     Waive,
 )
-from mobadj.orders.parser import (
-    Action,
-    Children,
-    OrderBuilder,
-    OrderParser,
-    ParsedOrder,
-    ParseResult,
-    Subject,
-    parse_order,
-    parse_orders,
-    parse_unit,
-    parser_for,
-)
 
 if TYPE_CHECKING:
     from mobadj.orders.files import read_order_files
     from mobadj.orders.mailtext import strip_quotes_and_signature
+    from mobadj.orders.parser import (
+        Action,
+        Children,
+        OrderBuilder,
+        OrderParser,
+        ParsedOrder,
+        ParseResult,
+        Subject,
+        parse_order,
+        parse_orders,
+        parse_unit,
+        parser_for,
+    )
     from mobadj.orders.textfile import read_text_file
 
+_PARSER = ("Action", "Children", "OrderBuilder", "OrderParser", "ParsedOrder", "ParseResult",
+           "Subject", "parse_order", "parse_orders", "parse_unit", "parser_for")
 _FILES = {"read_order_files": "mobadj.orders.files",
           "strip_quotes_and_signature": "mobadj.orders.mailtext",
-          "read_text_file": "mobadj.orders.textfile"}
-"""The readers of order files and mails: imported when first asked for, so that a batch,
-which reads JSON lines, starts without them."""
+          "read_text_file": "mobadj.orders.textfile",
+          **dict.fromkeys(_PARSER, "mobadj.orders.parser")}
+"""The parser and the readers of order files and mails: imported when first asked for, so
+that a batch, which reads JSON lines of everyday orders (mobadj.orders.fastpath), starts
+without them."""
 
 
 def __getattr__(name: str) -> Any:
@@ -74,6 +79,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "DUPLICATE_RULES",
+    "FastPath",
     "ReplacedOrder",
     "Action",
     "AnyOrder",
@@ -101,6 +107,7 @@ __all__ = [
     "VariantOrder",
     "Waive",
     "check_rule",
+    "fast_path_for",
     "or_list",
     "parse_order",
     "parse_orders",

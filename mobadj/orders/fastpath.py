@@ -4,7 +4,8 @@ Most order lines are short and regular: "A PAR - BUR", "F NTH C A LON - NWY",
 "A PAR R BUR", "F ADR D", "F STP/NC B", "Build A PAR", "Remove F KIE", "Waive".  Compiled
 regular expressions recognise those shapes; the names are resolved through the map's
 cached lookup and the order is built directly, about ten times faster than running the
-LALR parser (and a batch of such orders never loads Lark).  Anything else (hyphenated
+LALR parser (and a batch of such orders never loads the parser, nor Lark:
+:func:`fast_path_for` builds a map's fast path alone).  Anything else (hyphenated
 names, Mobtown's forms, errors, unknown names) returns None and goes to the grammar, which
 also writes every error message.  The test suite checks on a large random corpus that both
 paths agree wherever the fast path answers, and the fast path switches itself off for a
@@ -14,6 +15,7 @@ map where a keyword is also a province name.
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Callable
 
 from mobadj.board.model import GameMap, UnknownNameError, fold
@@ -33,6 +35,10 @@ from mobadj.orders.model import (
     Unit,
     Waive,
 )
+
+MAX_LINE = 1000
+"""The longest line (and order) read, in characters: no real order comes near it, and the
+cap keeps the time any one line can take to a few milliseconds."""
 
 KEYWORDS = ("h", "hold", "holds", "s", "sup", "supp", "support", "supports", "c", "convoy",
             "convoys", "to", "into", "via", "by", "u", "r", "retreat", "retreats", "move", "moves",
@@ -234,3 +240,52 @@ class FastPath:
             real = self.infer_kind(loc) if kind is None else self.kinds[kind.lower()]
             unit = self._units[key] = Unit(real, loc)
         return unit
+
+
+def hyphenated_words(game_map: GameMap) -> set[str]:
+    """The words of the map's names that hold a hyphen ("Mid-Atlantic")."""
+    parts = set()
+    for prov in game_map.provinces.values():
+        for name in (prov.name, *prov.aliases):
+            for word in name.split():
+                if "-" in word.strip("-"):
+                    parts.add(word.strip("-"))
+    return parts
+
+
+def hyphen_heads(parts: set[str]) -> re.Pattern[str] | None:
+    """What a text holds when the parser's hyphen mending may change it ("Mid-"), or None:
+    the map has no hyphenated names (``parts``, its hyphenated words)."""
+    if not parts:
+        return None
+    return re.compile("|".join(sorted({re.escape(p.split("-", 1)[0]) + "-" for p in parts})),
+                      re.IGNORECASE)
+
+
+def kind_guesser(game_map: GameMap) -> Callable[[str], str]:
+    """The kind of the unit an order names without one ("Remove pic"): the only kind that
+    may stand at the location, else :data:`UNKNOWN_KIND` (remembered for each location)."""
+    known: dict[str, str] = {}
+
+    def guess(location: str) -> str:
+        kind = known.get(location)
+        if kind is None:
+            fits = [k for k in game_map.unit_kinds if game_map.can_occupy(k, location)]
+            kind = known[location] = fits[0] if len(fits) == 1 else UNKNOWN_KIND
+        return kind
+
+    return guess
+
+
+_FAST: weakref.WeakKeyDictionary[GameMap, FastPath | None] = weakref.WeakKeyDictionary()
+
+
+def fast_path_for(game_map: GameMap) -> FastPath | None:
+    """The fast path of the map's standard parser (mobadj.orders.parser.parser_for), built
+    once; None where the map's names include a keyword.  A batch reads everyday orders with
+    it alone, and builds the parser only for the texts it declines."""
+    if game_map not in _FAST:
+        fast = FastPath(game_map, kind_guesser(game_map),
+                        hyphen_heads(hyphenated_words(game_map)), MAX_LINE)
+        _FAST[game_map] = fast if fast.enabled else None
+    return _FAST[game_map]

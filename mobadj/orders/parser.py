@@ -40,7 +40,14 @@ from mobadj.orders.errors import (
     UnknownProvinceError,
     or_list,
 )
-from mobadj.orders.fastpath import FastPath
+from mobadj.orders.fastpath import (
+    MAX_LINE,
+    FastPath,
+    fast_path_for,
+    hyphen_heads,
+    hyphenated_words,
+    kind_guesser,
+)
 from mobadj.orders.model import (
     UNKNOWN_KIND,
     AnyOrder,
@@ -68,9 +75,6 @@ CACHE_SIZE = 100_000
 MAX_ERRORS_PER_LINE = 10
 """After this many unreadable orders on one line the rest of the line is not read (one
 error says so): each error's did-you-mean costs time, and such a line is no order list."""
-MAX_LINE = 1000
-"""The longest line (and order) read, in characters: no real order comes near it, and the
-cap keeps the time any one line can take to a few milliseconds."""
 _KEYWORD_GUARD = r"(?![\w.'\u2011\/])"
 
 
@@ -279,7 +283,7 @@ class OrderBuilder:
             kinds[letter.lower()] = letter
             kinds[fold(name)] = letter
         self.kinds = kinds
-        self._infer: dict[str, str] = {}
+        self._guess_kind = kind_guesser(game_map)
         self.prefixes = PrefixNames(game_map)
         self._suggestions: dict[str, tuple[str, ...]] = {}
         self.longest_name = max(
@@ -377,12 +381,7 @@ class OrderBuilder:
 
     def _infer_kind(self, loc: str) -> str:
         """The kind when an order leaves it out: the only kind that may stand there, else '?'."""
-        kind = self._infer.get(loc)
-        if kind is None:
-            fits = [k for k in self.game_map.unit_kinds if self.game_map.can_occupy(k, loc)]
-            kind = fits[0] if len(fits) == 1 else UNKNOWN_KIND
-            self._infer[loc] = kind
-        return kind
+        return self._guess_kind(loc)
 
     # -- units --------------------------------------------------------------------------
     def unit(self, children: list[Token | str]) -> Subject:
@@ -553,12 +552,15 @@ class OrderParser:
         self._lark: Lark | None = None
         self.kinds_text = ", ".join(game_map.unit_kinds)
         self.subway = any(data.get("via") == "subway" for *_ends, data in game_map.edges)
-        words = _hyphenated_words(game_map)
-        heads = _hyphen_heads(words)
+        words = hyphenated_words(game_map)
+        heads = hyphen_heads(words)
         self._hyphen = _hyphen_fixer(words, heads)
-        use_fast = fast and not extension  # an extended grammar may change what shapes mean
-        self._fast = FastPath(game_map, self.builder._infer_kind, heads,
-                              MAX_LINE) if use_fast else None
+        # an extended grammar may change what shapes mean; the map's own fast path is shared
+        # with the batch, which asks it first (a builder of a variant's may guess kinds anew)
+        self._fast: FastPath | None = None
+        if fast and not extension:
+            self._fast = (fast_path_for(game_map) if builder is OrderBuilder else
+                          FastPath(game_map, self.builder._infer_kind, heads, MAX_LINE))
         if self._fast is not None and not self._fast.enabled:
             self._fast = None
         self._power_cache: dict[str, str | None] = {}
@@ -800,31 +802,11 @@ def _kind_words(game_map: GameMap) -> list[str]:
     return sorted(dict.fromkeys(words), key=len, reverse=True)
 
 
-def _hyphenated_words(game_map: GameMap) -> set[str]:
-    """The words of the map's names that hold a hyphen ("Mid-Atlantic")."""
-    parts = set()
-    for prov in game_map.provinces.values():
-        for name in (prov.name, *prov.aliases):
-            for word in name.split():
-                if "-" in word.strip("-"):
-                    parts.add(word.strip("-"))
-    return parts
-
-
-def _hyphen_heads(parts: set[str]) -> re.Pattern[str] | None:
-    """What a text holds when the hyphen fixer may change it ("Mid-"), or None: the map has
-    no hyphenated names (``parts``, its hyphenated words)."""
-    if not parts:
-        return None
-    return re.compile("|".join(sorted({re.escape(p.split("-", 1)[0]) + "-" for p in parts})),
-                      re.IGNORECASE)
-
-
 def _hyphen_fixer(parts: set[str], heads: re.Pattern[str] | None
                   ) -> Callable[[str], str] | None:
     """Names with a hyphen ("Mid-Atlantic") would read as a move; protect them by turning
     their hyphen into a non-breaking one (U+2011) that the grammar takes as part of a name.
-    ``parts``: the map's hyphenated words; ``heads``: :func:`_hyphen_heads` of them."""
+    ``parts``: the map's hyphenated words; ``heads``: :func:`hyphen_heads` of them."""
     if heads is None:
         return None
     pattern = re.compile(
