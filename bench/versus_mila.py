@@ -317,7 +317,9 @@ needs), then `MOBADJ_COMPILE=1 pip install --no-build-isolation --no-deps --forc
 - Not compiled, on purpose: the rules (`Rules` and its hooks, which a variant subclasses),
   positions (a variant's `Position` subclass may keep more state; what reads them from
   their text form is compiled, in `mobadj/engine/reading.py`), the order grammar and the
-  maps.  A variant works the same on either build.
+  maps.  A variant works the same on either build.  Where the rules keep a standard hook
+  that does nothing or whose work the engine can do itself (`mobadj/engine/hooks.py` lists
+  them), the engine skips the call into the rules; a hook a variant overrides is called.
 - One difference shows only to code that patches mobadj: a compiled module calls its own
   functions directly, so replacing `mobadj.batch.adjudicate` from outside changes nothing
   there; a rules hook is the place to change behaviour.

@@ -50,7 +50,7 @@ from orjson import loads as _orjson_loads
 
 from mobadj.board.model import UnknownNameError
 from mobadj.engine.pipeline import adjudicate
-from mobadj.engine.position import PositionError, position_from_data
+from mobadj.engine.position import PositionError
 from mobadj.engine.report import destroyed_data
 from mobadj.engine.results import Outcome
 from mobadj.engine.rules import coerce_options
@@ -235,7 +235,7 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
     duplicates = "last"
     if options:  # no options: nothing to split
         options, duplicates = _duplicates_rule(options)
-    position = position_from_data(case, game_map, ctx.rules)
+    position = ctx.rules.position_from_data(case, game_map)
     errors: list[str] = []
     pairs: list[tuple[str, Any]] = []
     texts: list[tuple[str, str]] = []  # (power as spelt, order text as given)

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from mobadj.board import province_of
+from mobadj.engine.hooks import standard
 from mobadj.engine.position import Position
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import Rules
@@ -159,7 +160,8 @@ def _resolve(
             results.append(_build(position, power, order, topo, left, taken, built, counts, rules))
             continue
         if isinstance(order, (Remove, Disband)):
-            own = rules.remove_order(position, power, order, left)
+            own = (None if standard(rules, "remove_order")
+                   else rules.remove_order(position, power, order, left))
             results.append(own if own is not None else
                            _remove(position, power, order, left, taken, removed, counts, rules))
             continue

@@ -25,6 +25,7 @@ from typing import Any, Final
 
 from mobadj.board import province_of
 from mobadj.engine.results import OrderResult, Outcome, Reason
+from mobadj.engine.retreats import retreat_options
 from mobadj.engine.rules import BATTLE, BATTLE_UNLESS_EQUAL, PASS, Rules
 from mobadj.engine.topology import Topology
 from mobadj.engine.units import Dislodged, unit_state
@@ -432,7 +433,7 @@ def outcome(r: Resolver, validated: Validated) -> MovementOutcome:
         u = r.unit_at[prov]
         unit = unit_state(u.power, u.ukind, u.loc)
         d = Dislodged(unit, k.prov, k.convoy, via="subway" if k.subway else None)
-        options = rules.retreat_options(d, topo, occupied, standoffs)
+        options = retreat_options(rules, d, topo, occupied, standoffs)
         dislodged.append(Dislodged(unit, k.prov, k.convoy, options, d.via))
 
     results = [

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from mobadj.board import province_of
 from mobadj.engine import adjustments, movement, retreats, validation
+from mobadj.engine.hooks import standard
 from mobadj.engine.position import PhaseLike, Position
 from mobadj.engine.results import OrderResult
 from mobadj.engine.rules import ASIDE, Rules
@@ -141,7 +142,8 @@ def adjudicate(
         result = movement_phase(position, pairs, topo, rules)
         settle_forced(result, topo, rules)
     elif phase.is_retreat:
-        result = rules.retreat_phase(position, pairs, topo)
+        result = (retreat_phase(position, pairs, topo, rules) if standard(rules, "retreat_phase")
+                  else rules.retreat_phase(position, pairs, topo))
     elif phase.is_adjustment:
         result = adjustment_phase(position, pairs, topo, rules)
     else:
@@ -161,7 +163,7 @@ def movement_phase(
     aside: list[tuple[int, str | None, AnyOrder]] = []
     if rules.screens:
         pairs = screen_orders(position, pairs, topo, rules, slots, aside)
-    bound = rules.bind(position, topo.game_map)
+    bound = rules if standard(rules, "bind") else rules.bind(position, topo.game_map)
     validated = validate_movement(position, pairs, topo, bound)
     validated = add_defaults(validated, position)
     outcome = resolve_movement(validated, topo, bound)
@@ -170,7 +172,10 @@ def movement_phase(
     if slots:  # back in the order given; the orders kept aside have no result yet
         given = [slot if isinstance(slot, OrderResult) else None if slot is None
                  else outcome.results[slot] for slot in slots]
-    extra, events = bound.after_movement(position, after, outcome, given, aside, topo)
+    extra: dict[int, OrderResult] = {}
+    events: list[str] = []
+    if not standard(bound, "after_movement"):
+        extra, events = bound.after_movement(position, after, outcome, given, aside, topo)
     results = outcome.results
     if extra or slots:
         results = []
@@ -320,11 +325,14 @@ def advance(before: Position, result: PhaseResult, topo: Topology, rules: Rules)
     scored = calendar.scores_after(result.phase, has_dislodged and result.phase.is_movement)
     if scored:
         result.center_changes = update_centers(after, topo)
-    rules.after_phase(before, result, topo, scored)
+    if not standard(rules, "after_phase"):
+        rules.after_phase(before, result, topo, scored)
     asked: list[bool] = []  # what the calendar asked of needs_adjustment, if anything
+    plain = standard(rules, "needs_adjustment")
 
     def needs_adjustment() -> bool:
-        asked.append(rules.needs_adjustment(after, topo))
+        asked.append(adjustments.needs_adjustment(after, topo) if plain
+                     else rules.needs_adjustment(after, topo))
         return asked[-1]
 
     after.phase = calendar.next_phase(result.phase, has_dislodged, needs_adjustment)

@@ -142,7 +142,6 @@ def read_position(
             units[prov] = got[0]
     centers = pos.centers
     center_cache = names.centers
-    supply_centers = game_map.supply_centers
     for pname, provs in _per_power(data.get("centers"), "centers").items():
         power = power_cache.get(pname) if type(pname) is str else None
         if power is None:
@@ -155,7 +154,7 @@ def read_position(
                 prov = known
             else:
                 prov = _province(game_map, text)
-                if prov not in supply_centers:
+                if prov not in game_map.supply_centers:
                     raise PositionError(f"{text!r} is not a supply centre")
                 if type(text) is str:
                     center_cache[text] = prov

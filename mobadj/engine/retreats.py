@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from mobadj.board import province_of
+from mobadj.engine.hooks import standard
 from mobadj.engine.position import Position
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import Rules
@@ -35,7 +36,55 @@ def legal_retreats(
     position: Position, d: Dislodged, topo: Topology, rules: Rules
 ) -> tuple[str, ...]:
     """The retreat locations open to ``d`` on this board."""
-    return rules.retreat_options(d, topo, position.units, position.standoffs)
+    return retreat_options(rules, d, topo, position.units, position.standoffs)
+
+
+def retreat_options(
+    rules: Rules,
+    dislodged: Dislodged,
+    topology: Topology,
+    occupied: Iterable[str],
+    standoffs: Iterable[str],
+) -> tuple[str, ...]:
+    """``rules.retreat_options(...)``: the standard rules' answer is made here, without a
+    call into the rules (mobadj.engine.hooks)."""
+    if standard(rules, "retreat_options"):
+        return open_retreats(rules, dislodged, topology, occupied, standoffs)
+    return rules.retreat_options(dislodged, topology, occupied, standoffs)
+
+
+def open_retreats(
+    rules: Rules,
+    dislodged: Dislodged,
+    topology: Topology,
+    occupied: Iterable[str],
+    standoffs: Iterable[str],
+) -> tuple[str, ...]:
+    """The standard ``Rules.retreat_options``: an adjacent empty place, not a standoff
+    province, not where the attacker came from unless it came by convoy (DATC 4.A.5 b,
+    6.H.11), and whatever ``rules.retreat_allowed`` forbids."""
+    banned = set(occupied)
+    banned.update(standoffs)
+    if not dislodged.convoyed:
+        banned.add(dislodged.attacker_from)
+    unit = dislodged.unit
+    plain = standard(rules, "retreat_allowed")
+    out = [
+        loc
+        for loc in topology.neighbours[unit.kind].get(unit.location, ())
+        if province_of(loc) not in banned and (
+            retreat_allowed(rules.convoy_retreat, dislodged, loc) if plain
+            else rules.retreat_allowed(dislodged, loc, None))
+    ]
+    return tuple(sorted(out))
+
+
+def retreat_allowed(convoy_retreat: bool, dislodged: Dislodged, destination: str) -> bool:
+    """The standard ``Rules.retreat_allowed``: any place, but with ``convoy_retreat`` off not
+    a convoyed attacker's origin (DATC 4.A.5 a, 6.H.11)."""
+    if convoy_retreat or not dislodged.convoyed:
+        return True
+    return destination.partition("/")[0] != dislodged.attacker_from
 
 
 def resolve_retreats(

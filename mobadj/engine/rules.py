@@ -70,7 +70,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mobadj.board import province_of
 from mobadj.engine.position import (
     STANDARD,
     PhaseCalendar,
@@ -366,25 +365,17 @@ class Rules:
     ) -> tuple[str, ...]:
         """Where a dislodged unit may retreat: an adjacent empty place, not a standoff
         province, not where the attacker came from unless it came by convoy (DATC 4.A.5 b,
-        6.H.11), and whatever ``retreat_allowed`` forbids."""
-        banned = set(occupied)
-        banned.update(standoffs)
-        if not dislodged.convoyed:
-            banned.add(dislodged.attacker_from)
-        unit = dislodged.unit
-        out = [
-            loc
-            for loc in topology.neighbours[unit.kind].get(unit.location, ())
-            if province_of(loc) not in banned and self.retreat_allowed(dislodged, loc, None)
-        ]
-        return tuple(sorted(out))
+        6.H.11), and whatever ``retreat_allowed`` forbids (mobadj.engine.retreats)."""
+        from mobadj.engine.retreats import open_retreats
+
+        return open_retreats(self, dislodged, topology, occupied, standoffs)
 
     def retreat_allowed(self, dislodged: Dislodged, destination: str, via: str | None) -> bool:
         """Extra retreat restrictions: none in the standard game; with ``convoy_retreat``
         off, not to a convoyed attacker's origin either (DATC 4.A.5 a, 6.H.11)."""
-        if self.convoy_retreat or not dislodged.convoyed:
-            return True
-        return destination.partition("/")[0] != dislodged.attacker_from
+        from mobadj.engine.retreats import retreat_allowed
+
+        return retreat_allowed(self.convoy_retreat, dislodged, destination)
 
     # ---- retreats, adjustments, other phases -------------------------------------------------
 

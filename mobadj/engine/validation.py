@@ -15,10 +15,11 @@ from enum import StrEnum
 from typing import Any
 
 from mobadj.board import province_of
+from mobadj.engine.hooks import standard
 from mobadj.engine.position import Position
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import PASS, Rules
-from mobadj.engine.topology import SeaChains, Topology
+from mobadj.engine.topology import SeaChains, Topology, sea_fleets
 from mobadj.engine.units import UnitState
 from mobadj.orders.model import Convoy, Hold, Move, SupportHold, SupportMove
 
@@ -298,21 +299,16 @@ def _check(
         return
 
 
-_CONVOYABLE = Rules.convoyable
-_CAN_CONVOY = Rules.can_convoy
-
-
 def _convoyable(rules: Rules, kind: str) -> bool:
-    """``rules.convoyable(kind)``: the standard rule's test is read here, without a call
-    into the rules (they are not compiled, for a variant to override them)."""
-    if type(rules).convoyable is _CONVOYABLE:
+    """``rules.convoyable(kind)``, the standard rule's test read here (mobadj.engine.hooks)."""
+    if standard(rules, "convoyable"):
         return kind == "A"
     return rules.convoyable(kind)
 
 
 def _can_convoy(rules: Rules, topo: Topology, location: str, kind: str) -> bool:
-    """``rules.can_convoy(topo, location, kind)``, the standard rule read here likewise."""
-    if type(rules).can_convoy is _CAN_CONVOY:
+    """``rules.can_convoy(topo, location, kind)``, the standard rule's test read here."""
+    if standard(rules, "can_convoy"):
         return kind == "F" and location in topo.sea
     return rules.can_convoy(topo, location, kind)
 
@@ -337,7 +333,10 @@ def _convoy_intent(
       convoy order by any power's fleet when the unit there moves the opposite way;
       "fallback", as 2023 but a convoy to an adjacent province falls back to the land route.
     """
-    chains = SeaChains(topo, rules.convoy_seas(topo, units))
+    seas = (sea_fleets(units, topo.sea)
+            if standard(rules, "convoy_seas") and standard(rules, "can_convoy")
+            else rules.convoy_seas(topo, units))
+    chains = SeaChains(topo, seas)
     bit = topo.bit
     cache: dict[tuple[str, str], int] = {}
     intent: set[tuple[str, str]] = set()

@@ -1,0 +1,21 @@
+"""Which of the rules' hooks (mobadj.engine.rules) a variant overrides.
+
+The rules are not compiled, so that a variant can subclass them; every call into them is a
+Python call.  Where the rules keep a standard hook that does nothing, or one whose work the
+compiled engine can do itself, the engine asks here and skips the call.
+"""
+
+from __future__ import annotations
+
+from mobadj.engine.rules import Rules
+
+__all__ = ["standard"]
+
+_STANDARD = {name: getattr(Rules, name) for name in (
+    "after_movement", "after_phase", "bind", "can_convoy", "convoy_seas", "convoyable",
+    "needs_adjustment", "remove_order", "retreat_allowed", "retreat_options", "retreat_phase")}
+
+
+def standard(rules: Rules, hook: str) -> bool:
+    """Do ``rules`` keep the standard rules' ``hook``?"""
+    return getattr(type(rules), hook) is _STANDARD[hook]
