@@ -406,12 +406,14 @@ first character is read by it alone, without the decoder's whitespace searches a
 
 _DIGITS = bytes.maketrans(b"123456789", b"000000000")
 _LONG_NUMBER = b"0" * 19
-_DEEP = 200
+_DEEP = 500
 """orjson reads a line of bytes the json module reads to the same value, but for integers
 beyond 64 bits (it makes them floats: a line with 19 digits in a row goes to the json
-module) and nesting deeper than the json module allows (a line with ``_DEEP`` brackets does
-too).  Everything orjson refuses (a byte-order mark, NaN, a lone surrogate, ...) goes there
-as well; tests/batch/test_batch_robust.py holds both readers to the same values."""
+module) and nesting deeper than the json module allows (about 1,000 levels, less the calls
+under way: a line with ``_DEEP`` brackets goes there too; one shorter than twice that
+cannot nest so deep, and its brackets are not counted).  Everything orjson refuses (a
+byte-order mark, NaN, a lone surrogate, ...) goes there as well;
+tests/batch/test_batch_robust.py holds both readers to the same values."""
 
 
 def read_case(line: str | bytes | Unreadable) -> Any:
@@ -419,7 +421,7 @@ def read_case(line: str | bytes | Unreadable) -> Any:
     if isinstance(line, Unreadable):
         raise ValueError(line.why)
     if (type(line) is bytes and _LONG_NUMBER not in line.translate(_DIGITS)
-            and line.count(b"[") + line.count(b"{") < _DEEP):
+            and (len(line) < 2 * _DEEP or line.count(b"[") + line.count(b"{") < _DEEP)):
         try:
             return _orjson_loads(line)  # twice as fast as the json module
         except ValueError:

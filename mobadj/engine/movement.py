@@ -441,6 +441,9 @@ def outcome(r: Resolver, validated: Validated) -> MovementOutcome:
         for item in validated.given
     ]
     defaults = [result_of(r, o, dislodged_by) for o in orders if o.defaulted]
+    for o in orders:  # all is read: links between orders (head-to-head opponents, mutual
+        o.opp = None  # supports) would keep them alive until the garbage collector ran
+        o.supports = o.convoys = ()
     return MovementOutcome(results, defaults, moves, dislodged, standoffs, validated.orders)
 
 
