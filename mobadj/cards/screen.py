@@ -1,7 +1,7 @@
 """Text between a terminal and the card games, made harmless both ways.
 
-A line typed at the terminal is read as the judge reads a line of mail (see
-``mobadj.judge.commands.clean_line``): compatibility forms folded (NFKC: fullwidth letters,
+A line typed at the terminal is read as the judge reads a line of mail
+(:func:`mobadj.typed.as_meant`): compatibility forms folded (NFKC: fullwidth letters,
 no-break spaces), invisible format characters (zero-width spaces, right-to-left overrides)
 and control characters (NUL, ESC) dropped, a tab a space, and a byte that was no UTF-8 (a
 lone surrogate from the terminal's decoder) the replacement character U+FFFD.  So what a
@@ -20,6 +20,8 @@ import re
 import sys
 import unicodedata
 
+from mobadj.typed import as_meant
+
 # cursor home, erase the screen, and erase the scrollback (xterm's 3J, which VTE, kitty,
 # iTerm2 and Windows Terminal follow): without it the next player scrolls back up and
 # reads the screen just cleared
@@ -31,12 +33,9 @@ _DROPPED = ("Cc", "Cf")
 
 
 def clean_command(line: str) -> str:
-    """A typed line as it was meant (see the module doc); not stripped."""
-    if line.isascii() and line.isprintable():
-        return line
-    line = _SURROGATES.sub("\ufffd", line)
-    line = unicodedata.normalize("NFKC", line).replace("\t", " ")
-    return "".join(ch for ch in line if unicodedata.category(ch) not in _DROPPED)
+    """A typed line as the judge reads a line of mail, a tab a space (see the module doc);
+    not stripped."""
+    return as_meant(line, tabs=False)
 
 
 def printable(text: str) -> str:

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
+
+from mobadj.typed import as_meant
 
 KEYWORDS = (
     "signon", "gm", "create", "phase", "press", "broadcast", "endpress", "list", "history",
@@ -184,17 +185,6 @@ def parse_duration(text: str) -> float:
     raise ValueError(f"unknown time unit {unit!r}: expected hours, days or minutes")
 
 
-def clean_line(line: str) -> str:
-    """A command or order line as it was meant: compatibility forms folded (NFKC: fullwidth
-    letters and no-break spaces become plain ones), invisible format characters (zero-width
-    spaces, a byte-order mark) and control characters (NUL) dropped, tabs kept."""
-    if line.isascii() and line.replace("\t", " ").isprintable():
-        return line
-    line = unicodedata.normalize("NFKC", line)
-    return "".join(ch for ch in line
-                   if ch == "\t" or unicodedata.category(ch) not in ("Cc", "Cf"))
-
-
 def _normalise(line: str) -> tuple[str, str | None]:
     """Join two-word keywords and map aliases; returns (line, keyword or None)."""
     for pattern, word in _JOIN:
@@ -320,7 +310,7 @@ def parse_body(body: str, game_words: frozenset[str] = frozenset()) -> ParsedMai
     for number, raw in enumerate(body.splitlines(), start=1):
         line = raw.rstrip()
         if press is not None:  # its text stays as written; only ENDPRESS is looked for
-            norm, keyword = _normalise(clean_line(line))
+            norm, keyword = _normalise(as_meant(line))
             if keyword == "endpress":
                 press.text = "\n".join(press_lines).strip("\n")
                 out.press.append(press)
@@ -328,7 +318,7 @@ def parse_body(body: str, game_words: frozenset[str] = frozenset()) -> ParsedMai
             else:
                 press_lines.append(line)
             continue
-        line = clean_line(line).rstrip()
+        line = as_meant(line).rstrip()
         if not line.strip():
             continue
         if len(line) > MAX_LINE:  # no order or command is this long: do not feed it to parsers
