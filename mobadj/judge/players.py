@@ -3,6 +3,8 @@ PASSWORD, HELP."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from mobadj.judge import reports
 from mobadj.judge.accounts import Accounts
 from mobadj.judge.base import OPEN_COMMANDS, JudgeError, Session
@@ -337,13 +339,33 @@ class PlayerCommands(Accounts, Endings):
         return "\n".join(lines)
 
     def _history(self, game: Game, which: str | None) -> str:
+        """HISTORY: the results of the last ``which`` phases (3 when not given), or of the
+        phase named ``which``.  Asked for no phase, or for one not resolved, it says so and
+        names the phases there are, rather than guess."""
         results = self.store.results(game.name)
         if not results:
             return "History: no phase has been resolved yet."
-        if which and which.isdigit():
-            results = results[-int(which):]
+        if which and which.isdecimal():  # digits of any script int() reads (NFKC'd before)
+            count = int(which) if len(which) <= 6 else len(results)
+            if count == 0:
+                return (f"History: ask for 1 phase or more, or name a phase "
+                        f"({_phases_named(results)}).")
+            results = results[-count:]
         elif which:
-            results = [r for r in results if r["phase"].lower() == which.lower()] or results[-1:]
+            found = [r for r in results if r["phase"].lower() == which.lower()]
+            if not found:
+                return (f"History: no phase {which} has been resolved "
+                        f"({_phases_named(results)}).")
+            results = found
         else:
             results = results[-3:]
         return "\n\n".join(f"{r['phase']}\n{r['report']['text']}" for r in results)
+
+
+def _phases_named(results: list[dict[str, Any]]) -> str:
+    """The resolved phases for a message: all of a few, else the first and the last ones."""
+    names = [str(r["phase"]) for r in results]
+    if len(names) <= 8:
+        return "resolved: " + ", ".join(names)
+    return (f"{len(names)} resolved: " + ", ".join(names[:2]) + ", ..., "
+            + ", ".join(names[-3:]))

@@ -121,6 +121,27 @@ def test_list_history_help_preview(judge, table):
     assert "no phase has been resolved" in r
 
 
+def test_history_names_the_phases_it_has_when_asked_for_none_or_an_unknown_one(judge, table):
+    for turn in (1, 2):
+        for seat in ("NORTH", "EAST", "SOUTH", "WEST"):
+            send(judge, f"{seat.lower()}@test.org", table.signon(seat) + f"go {turn}\nready")
+    assert judge.store.game("g1").phase == "T3"
+
+    def history(arg: str) -> str:
+        return reply_of(send(judge, "east@test.org", table.signon("EAST") + f"history {arg}"))
+
+    assert history("1").count("Turn ") == history("T2").count("Turn ") == 1
+    assert "T2" in history("1") and "T1" not in history("1")
+    assert "T1" in history("2") and "T2" in history("2")
+    assert "T1" in history("t1") and "T2" not in history("t1")
+    assert "History: ask for 1 phase or more, or name a phase (resolved: T1, T2)." in history("0")
+    assert "History: no phase T9 has been resolved (resolved: T1, T2)." in history("T9")
+    assert "History: no phase \U00010a40 has been resolved" in history("\U00010a40")  # no number
+    assert "T1" in history("9" * 40)  # more phases than there are: all of them
+    gm = reply_of(send(judge, "gm@test.org", f"gm g1 {table.gm_password}\nhistory 0"))
+    assert "History: ask for 1 phase or more" in gm
+
+
 def test_ready_resolves_early_and_results_go_to_everyone(judge, table):
     for seat in ("NORTH", "EAST", "SOUTH"):
         send(judge, f"{seat.lower()}@test.org", table.signon(seat) + "go 1\nready")
