@@ -17,6 +17,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.ui import WebDriverWait
 
 from .helpers import PageServer
@@ -164,7 +165,11 @@ def test_private_game_refuses_a_missing_or_wrong_key(browser, srv):
     assert "There is no public game called secret" in d.page_source and not orders(d)
     d.get(srv.url + "/g/secret/?key=wrong-key")
     assert "That key opens no game called secret" in d.page_source
-    d.find_element(By.NAME, "key").send_keys("also-wrong" + Keys.ENTER)
+    form = d.find_element(By.NAME, "key")
+    form.send_keys("also-wrong" + Keys.ENTER)
+    # the page before said so too: wait for the answer to the form, which replaces it (else
+    # that answer may land after the next page was asked for)
+    WebDriverWait(d, 15).until(staleness_of(form))
     wait(d, lambda d: "That key opens no game" in d.page_source)
     d.get(srv.url + "/g/secret/?key=the-right-key-123")
     wait(d, title)
