@@ -78,7 +78,7 @@ from mobadj.engine.position import (
 )
 from mobadj.engine.reading import read_position
 from mobadj.engine.results import Reason
-from mobadj.engine.topology import sea_fleets
+from mobadj.engine.topology import army_convoyed, fleet_convoys, sea_fleets
 from mobadj.engine.units import Dislodged, UnitState
 
 if TYPE_CHECKING:
@@ -328,7 +328,7 @@ class Rules:
 
     def can_convoy(self, topology: Topology, location: str, kind: str) -> bool:
         """Only fleets in sea provinces convoy (DATC 6.A.7, coastal fleets cannot)."""
-        return kind == "F" and location in topology.sea
+        return fleet_convoys(kind, location, topology.sea)
 
     def convoy_seas(self, topology: Topology, units: Mapping[str, UnitState]) -> list[str]:
         """The provinces of ``units`` whose unit can convoy (:meth:`can_convoy` for each;
@@ -339,7 +339,7 @@ class Rules:
 
     def convoyable(self, kind: str) -> bool:
         """Only armies are convoyed (DATC 6.A.7)."""
-        return kind == "A"
+        return army_convoyed(kind)
 
     def after_movement(
         self,

@@ -164,11 +164,22 @@ class Topology:
         return self._dist
 
 
+def fleet_convoys(kind: str, location: str, sea: AbstractSet[str]) -> bool:
+    """The standard game's rule of who convoys: a fleet in a sea province, never a coastal
+    one (DATC 6.A.7)."""
+    return kind == "F" and location in sea
+
+
+def army_convoyed(kind: str) -> bool:
+    """The standard game's rule of who is convoyed: an army (DATC 6.A.7)."""
+    return kind == "A"
+
+
 def sea_fleets(units: Mapping[str, Any], sea: AbstractSet[str]) -> list[str]:
-    """The provinces of the fleets among ``units`` (province -> unit) that stand in ``sea``
-    provinces: the standard game's convoying fleets (compiled with the engine: it runs in
-    every phase with a convoy order)."""
-    return [p for p, u in units.items() if u.kind == "F" and u.location in sea]
+    """The provinces of the units among ``units`` (province -> unit) that convoy by the
+    standard rule (:func:`fleet_convoys`; compiled with the engine: it runs in every phase
+    with a convoy order)."""
+    return [p for p, u in units.items() if fleet_convoys(u.kind, u.location, sea)]
 
 
 class SeaChains:

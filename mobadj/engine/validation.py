@@ -19,7 +19,13 @@ from mobadj.engine.hooks import standard
 from mobadj.engine.position import Position
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import PASS, Rules
-from mobadj.engine.topology import SeaChains, Topology, sea_fleets
+from mobadj.engine.topology import (
+    SeaChains,
+    Topology,
+    army_convoyed,
+    fleet_convoys,
+    sea_fleets,
+)
 from mobadj.engine.units import UnitState
 from mobadj.orders.model import Convoy, Hold, Move, SupportHold, SupportMove
 
@@ -302,14 +308,14 @@ def _check(
 def _convoyable(rules: Rules, kind: str) -> bool:
     """``rules.convoyable(kind)``, the standard rule's test read here (mobadj.engine.hooks)."""
     if standard(rules, "convoyable"):
-        return kind == "A"
+        return army_convoyed(kind)
     return rules.convoyable(kind)
 
 
 def _can_convoy(rules: Rules, topo: Topology, location: str, kind: str) -> bool:
     """``rules.can_convoy(topo, location, kind)``, the standard rule's test read here."""
     if standard(rules, "can_convoy"):
-        return kind == "F" and location in topo.sea
+        return fleet_convoys(kind, location, topo.sea)
     return rules.can_convoy(topo, location, kind)
 
 
