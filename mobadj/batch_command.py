@@ -9,12 +9,14 @@ ways answer alike, and a command line this module reads is one click reads the s
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
+import types
 from typing import IO, Any, cast
 
-__all__ = ["BatchStopped", "Output", "OutputError", "answer_all", "quick_arguments",
-           "quick_start"]
+__all__ = ["DEFERRED", "BatchStopped", "Output", "OutputError", "answer_all", "defer",
+           "quick_arguments", "quick_start"]
 
 
 class BatchStopped(Exception):
@@ -128,6 +130,34 @@ def _open_cases(path: str) -> IO[bytes] | None:
         return None
 
 
+DEFERRED = ("inspect",)
+"""Standard modules a batch imports only to leave unused: ``dataclasses`` imports
+``inspect`` (and with it ``ast``, ``dis``, ``tokenize``; about 6 ms, a tenth of a batch's
+start) to write a docstring for a class that has none.  The quick start puts a stand-in in
+their place (:func:`defer`)."""
+
+
+class _Deferred(types.ModuleType):
+    """A module's stand-in: the first use of one of its names imports the module and makes
+    the stand-in a copy of it (a module that imported the stand-in sees the real names)."""
+
+    def __getattr__(self, attr: str) -> Any:
+        name = self.__name__
+        if sys.modules.get(name) is self:
+            del sys.modules[name]
+        real = importlib.import_module(name)
+        self.__dict__.update(real.__dict__)
+        return getattr(real, attr)
+
+
+def defer(names: tuple[str, ...] = DEFERRED) -> None:
+    """Import each of ``names`` when one of its names is first used, not before (modules
+    already imported stay as they are)."""
+    for name in names:
+        if name not in sys.modules:
+            sys.modules[name] = _Deferred(name)
+
+
 def quick_start(args: list[str]) -> None:
     """Run ``mobadj batch`` with ``args`` (those after ``batch``) and end the process, when
     they are a plain command line (:func:`quick_arguments`) and CASES can be opened; else
@@ -138,6 +168,7 @@ def quick_start(args: list[str]) -> None:
     cases = _open_cases(got[0])
     if cases is None:
         return None
+    defer()
     try:
         answer_all(cases, got[1], whole_process=True)
     except BatchStopped as exc:

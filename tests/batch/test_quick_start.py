@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mobadj.batch_command import quick_arguments
+from mobadj.batch_command import defer, quick_arguments
 
 LINE = (b'{"id": 1, "phase": "S1901M", "units": {"France": ["A PAR"]}, '
         b'"orders": {"France": ["A PAR - BUR"]}}\n')
@@ -57,8 +57,8 @@ def _program(how: str, args: list[str], stdin: bytes = b"", cwd: Path | None = N
                           timeout=120, cwd=cwd)
 
 
-def _loaded_click(run: subprocess.CompletedProcess) -> bool:
-    return any(line.startswith(b"import time:") and line.rsplit(b"|", 1)[-1].strip() == b"click"
+def _loaded_click(run: subprocess.CompletedProcess, module: bytes = b"click") -> bool:
+    return any(line.startswith(b"import time:") and line.rsplit(b"|", 1)[-1].strip() == module
                for line in run.stderr.splitlines())
 
 
@@ -82,6 +82,33 @@ def test_a_plain_batch_starts_without_click_and_answers_as_click_did(tmp_path, h
     assert quick.stdout == before.stdout and quick.stdout.count(b"\n") == 5
     assert b'"next_phase":"F1901M"' in quick.stdout
     assert _messages(quick) == _messages(before) == b""
+
+
+@pytest.mark.parametrize("how", ["script", "module"])
+def test_a_plain_batch_leaves_inspect_unloaded(tmp_path, how) -> None:
+    """dataclasses imports inspect only to leave it unused here (batch_command.DEFERRED)."""
+    (tmp_path / "cases.jsonl").write_bytes(LINE)
+    quick = _program(how, ["--jobs", "1", "cases.jsonl"], cwd=tmp_path)
+    assert b'"next_phase":"F1901M"' in quick.stdout
+    assert _loaded_click(quick, b"dataclasses") and not _loaded_click(quick, b"inspect")
+    assert _loaded_click(_program("click", ["cases.jsonl"], cwd=tmp_path), b"inspect")
+
+
+def test_a_deferred_module_is_imported_when_first_used(monkeypatch) -> None:
+    monkeypatch.delitem(sys.modules, "colorsys", raising=False)
+    defer(("colorsys", "sys"))  # a module already imported stays as it is
+    stand_in = sys.modules["colorsys"]
+    assert type(stand_in).__name__ == "_Deferred" and sys.modules["sys"] is sys
+    import colorsys
+
+    assert colorsys is stand_in
+    assert colorsys.rgb_to_hls(1.0, 0.0, 0.0) == (0.0, 0.5, 1.0)  # imported here
+    real = sys.modules["colorsys"]
+    assert real is not stand_in and real.rgb_to_hls is stand_in.rgb_to_hls
+    from colorsys import hls_to_rgb
+
+    assert hls_to_rgb(0.0, 0.5, 1.0) == (1.0, 0.0, 0.0)
+    monkeypatch.delitem(sys.modules, "colorsys")
 
 
 @pytest.mark.parametrize("args", [

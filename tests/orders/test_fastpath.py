@@ -141,3 +141,46 @@ def test_written_fast_path_reads_as_the_parser(which, request):
             answered += 1
             assert got == _as_parser_reads(parser, text), text
     assert answered > 120  # the written path really was exercised
+
+
+def _by_patterns(fast, text):
+    """What the fast path's patterns alone make of ``text`` (None: they decline)."""
+    match = fast.simple.match(text)
+    if match is not None:
+        return fast._build(match.groups())
+    match = fast.adjustment.match(text)
+    if match is not None:
+        return fast._adjustment(*match.groups())
+    return None
+
+
+@pytest.mark.parametrize("which", ["std", "mini"])
+def test_words_read_as_the_patterns(which, request):
+    """The fast path reads the everyday shapes word by word (FastPath._words); wherever that
+    reading answers, the patterns give the same order, and it answers most well-formed
+    orders."""
+    game_map = request.getfixturevalue(which)
+    fast = parser_for(game_map).fast_path
+    answered = 0
+    texts = [*corpus(game_map, seed=13, count=3000), *EDGE_CASES,
+             "A PAR - BUR VIA  CONVOY", "a par to bur", "A PAR -> BUR by convoy", "A PAR R to BUR",
+             "A PAR retreats into BUR", "A PAR S F MAR H", "army par supports army mar - bur",
+             "F NTH convoys A LON => NWY", "F STP/nc - BOT", "A PAR H", "A PAR hold",
+             "A PAR S MAR", "A P1R - BUR", "A PAR - BUR via convoy ", "\tA PAR\t-\tBUR\n",
+             "A PAR S A MAR - BUR H", "A PAR - BUR - MAR", "A PAR R", "A PAR C A MAR",
+             "Build F STP/NC", "WAIVE", "Remove Army Munich", "Build A PAR H"]
+    for text in texts:
+        if not text.isascii():
+            continue
+        words = text.split()
+        shape = fast._words(words)
+        if shape is not None:
+            answered += 1
+            assert fast._build(shape) == _by_patterns(fast, text), text
+        elif 0 < len(words) <= 3 and words[0].lower() in ("build", "builds", "remove",
+                                                          "removes", "waive", "waives", "waived"):
+            got = fast._adjustment_words(words)
+            if got is not None:
+                answered += 1
+                assert got == _by_patterns(fast, text), text
+    assert answered > 500
