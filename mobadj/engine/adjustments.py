@@ -42,12 +42,11 @@ class AdjustmentOutcome:
 def adjustment_counts(position: Position) -> dict[str, int]:
     """Power -> centres minus units (positive: builds, negative: removals)."""
     out: dict[str, int] = {}
-    get = out.get
     for owner in position.centers.values():
-        out[owner] = get(owner, 0) + 1
+        out[owner] = out.get(owner, 0) + 1
     for u in position.units.values():
         power = u.power
-        out[power] = get(power, 0) - 1
+        out[power] = out.get(power, 0) - 1
     return out
 
 

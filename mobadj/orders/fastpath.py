@@ -256,6 +256,8 @@ class FastPath:
     def _is_name(self, word: str) -> bool:
         """Is ``word`` (ASCII) a one-word name that :data:`_SIMPLE_NAME` reads alone (letters
         and digits, a coast after a slash) and no keyword or kind?"""
+        if word in self._names:  # a name read before (a map with a keyword as name has no
+            return True  # fast path; a pattern reads a name that has no space alone too)
         head, slash, coast = word.partition("/")
         return (head.isalnum() and head[0].isalpha() and (not slash or coast.isalpha())
                 and word.lower() not in self._reserved)
