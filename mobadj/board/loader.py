@@ -9,14 +9,13 @@ so ``mobadj map check`` can report every problem in one run.  :func:`load_map` r
 
 from __future__ import annotations
 
-import difflib
 import os
 from pathlib import Path
 from typing import Any
 
 from mobadj import diskcache
 from mobadj.board.findings import Finding, MapFileError
-from mobadj.board.model import Edge, GameMap, Power, Province, fold
+from mobadj.board.model import Edge, GameMap, Power, Province, close_matches, fold
 from mobadj.board.yamlines import LDict, LList, LStr, YamlError, as_bool, load_lines
 
 TERRAINS = ("land", "coast", "sea", "water", "impassable", "gaol")
@@ -290,10 +289,10 @@ class MapBuilder:
 
     def _did_you_mean(self, text: str) -> str:
         choices = list(self.provinces)
-        close = difflib.get_close_matches(text.split("/")[0], choices, n=2, cutoff=0.5)
+        close = close_matches(text.split("/")[0], choices, n=2, cutoff=0.5)
         if not close:
             upper = {c.upper(): c for c in choices}
-            close = [upper[c] for c in difflib.get_close_matches(text.upper(), list(upper), n=2)]
+            close = [upper[c] for c in close_matches(text.upper(), list(upper), n=2)]
         return f"; did you mean {' or '.join(close)}?" if close else ""
 
     def _build_graph(self) -> tuple[dict[str, dict[str, Any]], list[Edge]]:

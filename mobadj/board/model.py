@@ -13,7 +13,6 @@ has resolved.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -43,6 +42,15 @@ _COAST_SUFFIX = re.compile(
     r"(?P<coast>(?:north|south|east|west)(?:\s*coast)?|[nsew]c?s?)\s*\)?\s*$",
     re.IGNORECASE,
 )
+
+
+def close_matches(word: str, choices: Iterable[str], n: int = 3, cutoff: float = 0.6
+                  ) -> list[str]:
+    """``difflib.get_close_matches``, for did-you-mean messages; difflib is imported when
+    first asked (a batch of good lines never is)."""
+    import difflib
+
+    return difflib.get_close_matches(word, list(choices), n=n, cutoff=cutoff)
 
 
 def fold(text: str) -> str:
@@ -289,7 +297,7 @@ class GameMap:
         keys = self._choice_keys
         if keys is None:
             keys = self._choice_keys = list(dict.fromkeys(fold(c) for c in self._choices))
-        close = difflib.get_close_matches(key, keys, n=limit * 2, cutoff=0.6)
+        close = close_matches(key, keys, n=limit * 2, cutoff=0.6)
         out: list[str] = []
         for k in close:
             for pid in sorted(self._folded.get(k, ())):
@@ -302,7 +310,7 @@ class GameMap:
         pid = self._power_folded.get(fold(text))
         if pid is None:
             names = {fold(s): p for p, pw in self.powers.items() for s in (p, pw.name)}
-            close = difflib.get_close_matches(fold(text), list(names), n=2, cutoff=0.6)
+            close = close_matches(fold(text), list(names), n=2, cutoff=0.6)
             raise UnknownNameError(text, tuple(dict.fromkeys(names[c] for c in close)), "power")
         return pid
 

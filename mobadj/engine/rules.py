@@ -64,12 +64,12 @@ metadata too (``forced_retreats``; docs/rulings.md, "Options of our own").
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from mobadj.board.model import close_matches
 from mobadj.engine.position import (
     STANDARD,
     PhaseCalendar,
@@ -539,7 +539,7 @@ def coerce_options(raw: Mapping[str, Any], rules: type[Rules] = Rules) -> dict[s
     for name, value in raw.items():
         choices = known.get(name)
         if choices is None:
-            near = difflib.get_close_matches(str(name), known, n=1)
+            near = close_matches(str(name), known, n=1)
             hint = f"; did you mean {near[0]}?" if near else ""
             raise ValueError(f"unknown {rules.options_title} option {name!r}{hint} "
                              f"(known: {', '.join(known)})")

@@ -95,15 +95,11 @@ class FastPath:
                 + ")" + _GUARD)
         name = _NAME.replace("(?:" + "|".join(sorted(KEYWORDS, key=len, reverse=True)),
                              "(?:" + "|".join(sorted((*KEYWORDS, *kinds), key=len, reverse=True)))
-        # Two versions of one shape: one-word names (fast), then names of several words
-        # (compiled when first needed: a large pattern, and most orders never need it).
-        self.simple = self._compile(kind, _SIMPLE_NAME)
-        # the adjustment orders written first-word-first, with one-word names
-        self.adjustment = re.compile(
-            rf"""^\s*(?:(?:(?P<b>builds|build)|(?P<r>removes|remove))\s+(?P<k>{kind})
-                 \s+(?P<a>{_SIMPLE_NAME})|(?P<w>waives|waived|waive))\s*$""",
-            re.IGNORECASE | re.VERBOSE)
+        # The patterns are compiled when first needed: most texts are read word by word
+        # (:meth:`_words`), and compiling them is a noticeable part of a short batch's start.
         self._kind, self._name = kind, name
+        self._simple_pattern: re.Pattern[str] | None = None
+        self._adjustment_pattern: re.Pattern[str] | None = None
         self._pattern: re.Pattern[str] | None = None
         self.enabled = not self._keyword_is_a_name()
         self._units: dict[tuple[str | None, str], Unit] = {}
@@ -111,6 +107,23 @@ class FastPath:
         self._names: dict[str, str] = {}  # each name as written -> its location
         #: words never read as a name by :meth:`_words` (a name may not be a keyword there)
         self._reserved = frozenset(k.lower() for k in (*KEYWORDS, *kinds))
+
+    @property
+    def simple(self) -> re.Pattern[str]:
+        """The shapes with one-word names."""
+        if self._simple_pattern is None:
+            self._simple_pattern = self._compile(self._kind, _SIMPLE_NAME)
+        return self._simple_pattern
+
+    @property
+    def adjustment(self) -> re.Pattern[str]:
+        """The adjustment orders written first-word-first, with one-word names."""
+        if self._adjustment_pattern is None:
+            self._adjustment_pattern = re.compile(
+                rf"""^\s*(?:(?:(?P<b>builds|build)|(?P<r>removes|remove))\s+(?P<k>{self._kind})
+                     \s+(?P<a>{_SIMPLE_NAME})|(?P<w>waives|waived|waive))\s*$""",
+                re.IGNORECASE | re.VERBOSE)
+        return self._adjustment_pattern
 
     @property
     def pattern(self) -> re.Pattern[str]:

@@ -15,7 +15,6 @@ business.  It cannot know the phase: "A PAR - BUR" is always a Move (see model.p
 
 from __future__ import annotations
 
-import difflib
 import io
 import re
 import weakref
@@ -30,6 +29,7 @@ from mobadj.board.model import (
     GameMap,
     UnknownCoastError,
     UnknownNameError,
+    close_matches,
     fold,
 )
 from mobadj.orders.duplicates import last_order_wins
@@ -714,7 +714,7 @@ class OrderParser:
             return self.game_map.power_id(text), None
         except UnknownNameError as exc:
             names = {fold(p.name): pid for pid, p in self.game_map.powers.items()}
-            close = difflib.get_close_matches(fold(text), list(names), n=2, cutoff=0.8)
+            close = close_matches(fold(text), list(names), n=2, cutoff=0.8)
             if len(close) == 1:
                 return names[close[0]], text
             powers = ", ".join(p.name for p in self.game_map.powers.values())

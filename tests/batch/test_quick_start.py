@@ -86,11 +86,16 @@ def test_a_plain_batch_starts_without_click_and_answers_as_click_did(tmp_path, h
 
 @pytest.mark.parametrize("how", ["script", "module"])
 def test_a_plain_batch_leaves_inspect_unloaded(tmp_path, how) -> None:
-    """dataclasses imports inspect only to leave it unused here (batch_command.DEFERRED)."""
+    """dataclasses imports inspect only to leave it unused here (batch_command.DEFERRED);
+    difflib writes did-you-mean messages, which good lines never need."""
     (tmp_path / "cases.jsonl").write_bytes(LINE)
     quick = _program(how, ["--jobs", "1", "cases.jsonl"], cwd=tmp_path)
     assert b'"next_phase":"F1901M"' in quick.stdout
     assert _loaded_click(quick, b"dataclasses") and not _loaded_click(quick, b"inspect")
+    assert not _loaded_click(quick, b"difflib")
+    (tmp_path / "cases.jsonl").write_bytes(LINE.replace(b"A PAR - BUR", b"A PAR - BRU"))
+    quick = _program(how, ["--jobs", "1", "cases.jsonl"], cwd=tmp_path)
+    assert b"did you mean" in quick.stdout and _loaded_click(quick, b"difflib")
     assert _loaded_click(_program("click", ["cases.jsonl"], cwd=tmp_path), b"inspect")
 
 
