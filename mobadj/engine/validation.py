@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
 from mobadj.board import province_of
 from mobadj.engine.hooks import standard
@@ -27,7 +27,7 @@ from mobadj.engine.topology import (
     sea_fleets,
 )
 from mobadj.engine.units import UnitState
-from mobadj.orders.model import Convoy, Hold, Move, SupportHold, SupportMove
+from mobadj.orders.model import Convoy, Hold, Move, SupportHold, SupportMove, Unit
 
 HOLD, MOVE, SUPPORT, CONVOY = 0, 1, 2, 3
 
@@ -135,7 +135,8 @@ def validate(
         if t not in codes:
             given.append(OrderResult(power or "?", order, Outcome.INVALID, Reason.WRONG_PHASE))
             continue
-        loc = order.unit.location
+        ordered: Unit = order.unit  # typed: the compiled build reads the fields directly
+        loc = ordered.location
         prov = prov_of.get(loc) or province_of(loc)
         unit = units.get(prov)
         if unit is None:
@@ -151,7 +152,8 @@ def validate(
             mo.invalid = Reason.WRONG_UNIT_COAST
         elif t is Move:
             # fast path: a plain move to a neighbouring location
-            dest = order.destination
+            move = cast(Move, order)
+            dest = move.destination
             nb = neighbours[kind].get(uloc)
             dprov = prov_of.get(dest)
             if (
@@ -159,8 +161,8 @@ def validate(
                 and dest in nb
                 and dprov is not None
                 and dprov != prov
-                and not order.via_convoy
-                and not order.via_subway
+                and not move.via_convoy
+                and not move.via_subway
             ):
                 mo.code = MOVE
                 mo.dest = dest
@@ -219,9 +221,10 @@ def _check(
     if t is Hold:
         return
     if t is Move:
+        move = cast(Move, order)
         mo.code = MOVE
-        mo.subway = order.via_subway
-        dest = order.destination
+        mo.subway = move.via_subway
+        dest = move.destination
         dprov = province_of(dest)
         mo.dprov = dprov
         if dprov == mo.prov:  # DATC 6.A.4, 6.A.5
@@ -236,7 +239,7 @@ def _check(
                     _convoyable(rules, kind)
                     and mo.prov in topo.coastal
                     and dprov in topo.coastal
-                    and not order.via_subway
+                    and not move.via_subway
                 ):
                     mo.dest = dprov
                     mo.convoy = True  # a move by convoy (path decided by the resolver)
@@ -264,12 +267,13 @@ def _check(
                 mo.invalid = Reason.AMBIGUOUS_COAST
                 return
         mo.dest = dest
-        if order.via_convoy and _convoyable(rules, kind) and mo.prov in topo.coastal:
+        if move.via_convoy and _convoyable(rules, kind) and mo.prov in topo.coastal:
             mo.convoy = dprov in topo.coastal
         return
     if t is SupportHold or t is SupportMove:
         mo.code = SUPPORT
-        sprov = province_of(order.supported.location)
+        supported: Unit = order.supported
+        sprov = province_of(supported.location)
         mo.target = sprov
         if sprov not in units:
             mo.invalid = Reason.NO_SUPPORTED_UNIT
@@ -279,10 +283,11 @@ def _check(
             return
         goal = sprov
         if t is SupportMove:
-            goal = province_of(order.destination)
+            support = cast(SupportMove, order)
+            goal = province_of(support.destination)
             mo.dprov = goal
-            mo.dest = order.destination  # a coast, if named, must match (DATC 6.B.9)
-            mo.subway = order.via_subway
+            mo.dest = support.destination  # a coast, if named, must match (DATC 6.B.9)
+            mo.subway = support.via_subway
             if goal == sprov:  # support of a move to its own province (DATC 6.A.5)
                 mo.invalid = Reason.OWN_PROVINCE
                 return
@@ -294,9 +299,10 @@ def _check(
         if not _can_convoy(rules, topo, mo.prov, kind):
             mo.invalid = Reason.CANNOT_CONVOY
             return
-        aprov = province_of(order.convoyed.location)
+        convoy = cast(Convoy, order)
+        aprov = province_of(convoy.convoyed.location)
         mo.target = aprov
-        mo.dprov = province_of(order.destination)
+        mo.dprov = province_of(convoy.destination)
         army = units.get(aprov)
         if army is None:
             mo.invalid = Reason.NO_CONVOYED_UNIT
