@@ -49,8 +49,10 @@ from orjson import dumps as _orjson_dumps
 from orjson import loads as _orjson_loads
 
 from mobadj.board.model import UnknownNameError
+from mobadj.engine.hooks import standard
 from mobadj.engine.pipeline import adjudicate
 from mobadj.engine.position import PositionError
+from mobadj.engine.reading import position_with_retreats
 from mobadj.engine.report import destroyed_data
 from mobadj.engine.results import Outcome
 from mobadj.engine.rules import coerce_options
@@ -129,7 +131,7 @@ class _MapContext:
             self.variants[key] = got
         return got
 
-    def spelling(self, case: Mapping[str, Any]) -> dict[str, str]:
+    def spelling(self, case: dict[str, Any]) -> dict[str, str]:
         """Power id -> the power as ``case`` first spells it, in the power names of its
         blocks (units, centers, dislodged, orders), each checked to be a mapping first."""
         blocks: list[tuple[str, ...]] = []
@@ -198,7 +200,7 @@ def run_case(case: Any) -> dict[str, Any]:
     case_id = case.get("id")
     phase_text = case.get("phase")
     try:
-        return _run(case)
+        return _run(case if type(case) is dict else dict(case))
     except (PositionError, UnknownVariantError, FileNotFoundError) as exc:
         return empty_output(case_id, phase_text, [str(exc)])
     except Exception as exc:  # a bug must never stop the batch: the line says so, the log has it
@@ -218,7 +220,7 @@ def short_json(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _run(case: Mapping[str, Any]) -> dict[str, Any]:
+def _run(case: dict[str, Any]) -> dict[str, Any]:
     name = case.get("map") or "standard"
     if type(name) is not str:
         raise PositionError(f"'map' must be a map's name (a text), not {short_json(name)}")
@@ -235,7 +237,11 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
     duplicates = "last"
     if options:  # no options: nothing to split
         options, duplicates = _duplicates_rule(options)
-    position = ctx.rules.position_from_data(case, game_map)
+    rules = ctx.rules  # a variant's own reading is asked; the standard one is done here
+    if standard(rules, "position_from_data"):
+        position = position_with_retreats(case, game_map, rules)
+    else:
+        position = rules.position_from_data(case, game_map)
     errors: list[str] = []
     pairs: list[tuple[str, Any]] = []
     texts: list[tuple[str, str]] = []  # (power as spelt, order text as given)

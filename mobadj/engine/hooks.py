@@ -13,7 +13,8 @@ __all__ = ["standard"]
 
 _STANDARD = {name: getattr(Rules, name) for name in (
     "after_movement", "after_phase", "bind", "can_convoy", "convoy_seas", "convoyable",
-    "needs_adjustment", "remove_order", "retreat_allowed", "retreat_options", "retreat_phase")}
+    "needs_adjustment", "position_from_data", "remove_order", "retreat_allowed",
+    "retreat_options", "retreat_phase")}
 
 
 def standard(rules: Rules, hook: str) -> bool:

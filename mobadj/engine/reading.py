@@ -8,6 +8,7 @@ classes a variant may subclass (docs/performance.md).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -181,6 +182,21 @@ def read_position(
         pos.standoffs = frozenset(
             _province(game_map, s) for s in as_list(standoffs, "standoffs")
         )
+    return pos
+
+
+def position_with_retreats(data: Mapping[str, Any], game_map: GameMap, rules: Any) -> Position:
+    """The standard rules' ``position_from_data`` (mobadj.engine.rules): the position
+    written as YAML/JSON, each dislodged unit given its legal retreats by ``rules``
+    (``retreat_options``).  Compiled with the engine: a batch reads a position per line."""
+    pos = read_position(data, game_map, rules.calendar)
+    if pos.dislodged:
+        from mobadj.engine.topology import topology_for
+
+        topo = topology_for(game_map)
+        for prov, d in list(pos.dislodged.items()):
+            pos.dislodged[prov] = dataclasses.replace(
+                d, retreats=rules.retreat_options(d, topo, pos.units, pos.standoffs))
     return pos
 
 

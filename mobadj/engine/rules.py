@@ -76,7 +76,7 @@ from mobadj.engine.position import (
     Position,
     standard_initial_position,
 )
-from mobadj.engine.reading import read_position
+from mobadj.engine.reading import position_with_retreats
 from mobadj.engine.results import Reason
 from mobadj.engine.topology import army_convoyed, fleet_convoys, sea_fleets
 from mobadj.engine.units import Dislodged, UnitState
@@ -281,15 +281,7 @@ class Rules:
     def position_from_data(self, data: Mapping[str, Any], game_map: GameMap) -> Position:
         """The position written as YAML/JSON (docs/adjudication.md); dislodged units get
         their legal retreats by these rules (who has a choice: ``retreat_choice``)."""
-        pos = read_position(data, game_map, self.calendar)
-        if pos.dislodged:
-            from mobadj.engine.topology import topology_for
-
-            topo = topology_for(game_map)
-            for prov, d in list(pos.dislodged.items()):
-                pos.dislodged[prov] = dataclasses.replace(
-                    d, retreats=self.retreat_options(d, topo, pos.units, pos.standoffs))
-        return pos
+        return position_with_retreats(data, game_map, self)
 
     def initial_position(self, game_map: GameMap, year: int | None = None) -> Position:
         """The set-up: every power's starting units and home centres."""

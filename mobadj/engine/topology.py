@@ -10,9 +10,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mobadj.board import province_of
+from mobadj.engine.units import UnitState
 
 if TYPE_CHECKING:
     from mobadj.board import GameMap
@@ -175,7 +176,7 @@ def army_convoyed(kind: str) -> bool:
     return kind == "A"
 
 
-def sea_fleets(units: Mapping[str, Any], sea: AbstractSet[str]) -> list[str]:
+def sea_fleets(units: Mapping[str, UnitState], sea: AbstractSet[str]) -> list[str]:
     """The provinces of the units among ``units`` (province -> unit) that convoy by the
     standard rule (:func:`fleet_convoys`; compiled with the engine: it runs in every phase
     with a convoy order)."""

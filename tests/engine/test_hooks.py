@@ -3,6 +3,11 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from mobadj.engine import Outcome, Reason, Rules
@@ -58,6 +63,10 @@ class Asking(Rules):
     def retreat_phase(self, position, orders, topology):
         self.asked.append("retreat_phase")
         return super().retreat_phase(position, orders, topology)
+
+    def position_from_data(self, data, game_map):
+        self.asked.append("position_from_data")
+        return super().position_from_data(data, game_map)
 
     def remove_order(self, position, power, order, left):
         self.asked.append("remove_order")
@@ -118,3 +127,46 @@ def test_a_variants_other_phase_hooks_are_asked(rules) -> None:
                       centers={"FRANCE": ["PAR"]}, rules=rules)
     # the standard rules skip a winter with nothing to build; the variant asks for one
     assert str(after_fall.next_phase) == ("W1901A" if isinstance(rules, Asking) else "S1902M")
+
+
+BATCH_WITH_ASKING = """
+import json, sys
+from mobadj.engine.variants import register_variant
+from tests.engine.test_hooks import Asking
+
+asked = []
+
+
+class Noting(Asking):
+    def __init__(self, **options):
+        super().__init__(**options)
+        self.asked = asked
+
+
+if sys.argv[1] == "variant":
+    register_variant("standard", Noting)
+from mobadj.batch import run_case
+
+out = run_case(json.loads(sys.argv[2]))
+print(json.dumps({"asked": asked, "errors": out["errors"], "orders": out["orders"]}))
+"""
+
+
+@pytest.mark.parametrize("rules", ["standard", "variant"])
+def test_a_batch_reads_positions_by_a_variants_hook(rules) -> None:
+    """mobadj batch reads a line's position itself (mobadj.engine.reading) only for rules
+    that keep the standard ``position_from_data``; a variant's own is asked."""
+    line = {"phase": "S1901R", "units": {"GERMANY": ["A PRU"]},
+            "dislodged": {"RUSSIA": [{"unit": "A PRU", "from": "BER"}]},
+            "orders": {"RUSSIA": ["A PRU R WAR"]}}
+    run = subprocess.run([sys.executable, "-c", BATCH_WITH_ASKING, rules, json.dumps(line)],
+                         capture_output=True, text=True, timeout=120,
+                         cwd=Path(__file__).resolve().parents[2])
+    got = json.loads(run.stdout)
+    assert got["errors"] == []
+    [order] = got["orders"]
+    if rules == "variant":
+        assert "position_from_data" in got["asked"] and "retreat_allowed" in got["asked"]
+        assert order["result"] != "succeeds"  # the variant's retreat_allowed refuses Warsaw
+    else:
+        assert got["asked"] == [] and order["result"] == "succeeds"
