@@ -19,6 +19,7 @@ from mobadj.board.model import (
     Province,
     UnknownCoastError,
     UnknownNameError,
+    close_matches,
     fold,
 )
 from mobadj.board.yamlines import MAX_DIGITS, YamlError, load_data
@@ -50,6 +51,7 @@ __all__ = [
     "UnknownNameError",
     "YamlError",
     "balance_lines",
+    "close_matches",
     "fold",
     "inspect_map",
     "load_data",

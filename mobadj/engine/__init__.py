@@ -19,6 +19,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from mobadj.board import province_of
+from mobadj.engine.hooks import standard
 from mobadj.engine.movement import MovementOutcome
 from mobadj.engine.pipeline import OrderInput, PhaseResult, adjudicate
 from mobadj.engine.position import (
@@ -32,7 +33,7 @@ from mobadj.engine.position import (
     initial_position,
     position_from_data,
 )
-from mobadj.engine.reading import as_list
+from mobadj.engine.reading import as_list, position_with_retreats
 from mobadj.engine.report import (
     center_changes_section,
     destroyed_data,
@@ -136,6 +137,7 @@ __all__ = [
     "option",
     "plausible_orders",
     "position_from_data",
+    "position_with_retreats",
     "power_name",
     "province_of",
     "random_case",
@@ -146,6 +148,7 @@ __all__ = [
     "rules_class",
     "rules_for",
     "settled_section",
+    "standard",
     "topology_for",
     "with_options",
 ]

@@ -250,9 +250,13 @@ class Resolver:
         """DATC 5.B.4: a convoyed move needs a chain of successful convoying fleets."""
         if not o.convoy:
             return True
-        resolve = self.resolve
-        seas = {c.prov for c in o.convoys if (c.res if c.resolved else resolve(c))}
-        return bool(seas) and self.topo.convoy_route_exists(o.prov, o.dprov, seas)
+        topo = self.topo
+        bit = topo.bit
+        seas = 0  # the mask of the seas of the successful convoys
+        for c in o.convoys:
+            if c.res if c.resolved else self.resolve(c):
+                seas |= bit[c.prov]
+        return seas != 0 and topo.convoy_route_within(o.prov, o.dprov, seas)
 
     def battle(self, o: MOrder) -> bool:
         """Is ``o`` in a head-to-head battle with the unit at its destination?"""

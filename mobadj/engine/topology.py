@@ -40,6 +40,7 @@ class Topology:
         "names",
         "prov_of",
         "bit",
+        "by_bit",
         "fleet_mask",
         "fleet_mask_at",
         "_dist",
@@ -96,18 +97,22 @@ class Topology:
             loc: p for p, locs in self.locations.items() for loc in locs
         }
         # Sets of provinces as bit masks, for the convoy-chain searches (SeaChains):
-        # bit[province] is 1 << its index in ``provinces``; fleet_mask[province] the mask of
-        # fleet_reach[province], and fleet_mask_at the same by index.
-        self.bit: dict[str, int] = {p: 1 << i for i, p in enumerate(self.provinces)}
+        # bit[province] is 1 << its index in ``by_bit``; fleet_mask[province] the mask of
+        # fleet_reach[province], and fleet_mask_at the same by index.  Seas come first, then
+        # the coast: a fleet reaches nothing else, so on a map of up to 62 seas and coastal
+        # provinces every mask is a machine-sized integer (the compiled build's fast kind).
+        self.by_bit: tuple[str, ...] = tuple(sorted(
+            self.provinces, key=lambda p: (p not in self.sea, not self.fleet_reach[p])))
+        self.bit: dict[str, int] = {p: 1 << i for i, p in enumerate(self.by_bit)}
         self.fleet_mask: dict[str, int] = {
             p: sum(self.bit[q] for q in self.fleet_reach[p]) for p in self.provinces
         }
-        self.fleet_mask_at: list[int] = [self.fleet_mask[p] for p in self.provinces]
+        self.fleet_mask_at: list[int] = [self.fleet_mask[p] for p in self.by_bit]
         self._dist: dict[str, dict[str, int]] | None = None
 
     def provinces_in(self, mask: int) -> set[str]:
         """The provinces of a mask of ``bit``s."""
-        provinces = self.provinces
+        provinces = self.by_bit
         out = set()
         while mask:
             low = mask & -mask
@@ -122,18 +127,28 @@ class Topology:
 
     def convoy_route_exists(self, origin: str, dest: str, seas: set[str] | frozenset[str]) -> bool:
         """Is there a chain of the sea provinces ``seas`` from ``origin`` to ``dest``?"""
-        fr = self.fleet_reach
-        frontier = [s for s in fr[origin] if s in seas]
-        seen = set(frontier)
+        mask = 0
+        bit = self.bit
+        for sea in seas:
+            mask |= bit[sea]
+        return self.convoy_route_within(origin, dest, mask)
+
+    def convoy_route_within(self, origin: str, dest: str, seas: int) -> bool:
+        """:meth:`convoy_route_exists` for the seas of the mask ``seas`` (of ``bit``s): a
+        flood fill from ``origin`` over those seas that reaches ``dest``."""
+        near_at, dest_bit = self.fleet_mask_at, self.bit[dest]
+        seen = frontier = self.fleet_mask[origin] & seas
         while frontier:
-            s = frontier.pop()
-            nxt = fr[s]
-            if dest in nxt:
-                return True
-            for t in nxt:
-                if t in seas and t not in seen:
-                    seen.add(t)
-                    frontier.append(t)
+            grow = 0
+            while frontier:
+                low = frontier & -frontier
+                frontier ^= low
+                near = near_at[low.bit_length() - 1]
+                if near & dest_bit:
+                    return True
+                grow |= near
+            frontier = grow & seas & ~seen
+            seen |= frontier
         return False
 
     def necessary_seas(self, origin: str, dest: str, seas: set[str]) -> set[str]:

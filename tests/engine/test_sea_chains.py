@@ -73,3 +73,32 @@ def test_a_fleet_that_only_lengthens_a_chain_is_not_necessary() -> None:
     assert chains.necessary("NAF", "EDI") == {"MAO", "NAO", "NWG"}
     assert chains.necessary("TUN", "EDI") == set()  # TYS and MAO are not connected
     assert SeaChains(topo, {"NAO"}).necessary("NAF", "EDI") == set()
+
+
+def test_a_convoy_route_exists_where_a_plain_search_finds_one() -> None:
+    """Topology.convoy_route_exists (and its mask form, which the resolver asks) against a
+    flood fill over sets of provinces."""
+    topo = topology_for(STANDARD)
+    rng = random.Random(6)
+    seas = sorted(topo.sea)
+    coasts = sorted(topo.coastal)
+    found = 0
+    for _ in range(2000):
+        occupied = set(rng.sample(seas, rng.randint(0, len(seas))))
+        origin, dest = rng.sample(coasts, 2)
+        want = any(dest in topo.fleet_reach[s] for s in _flood(topo, origin, occupied))
+        assert topo.convoy_route_exists(origin, dest, occupied) is want
+        mask = sum(topo.bit[s] for s in occupied)
+        assert topo.convoy_route_within(origin, dest, mask) is want
+        found += want
+    assert 200 < found < 1800
+
+
+def test_the_masks_of_seas_and_coasts_are_small_integers() -> None:
+    """Seas and coasts take the low bits (Topology.by_bit): every fleet mask of the
+    standard map fits in 62 bits, the compiled build's machine-sized integers."""
+    topo = topology_for(STANDARD)
+    assert max(topo.fleet_mask.values()) < 1 << 62
+    assert all(topo.bit[s] < topo.bit[c] for s in topo.sea for c in topo.coastal)
+    assert topo.provinces_in(sum(topo.bit[p] for p in ("NTH", "LON", "MUN"))) == {
+        "NTH", "LON", "MUN"}
