@@ -637,8 +637,8 @@ def run_batch(source: IO[Any], sink: IO[Any] = sys.stdout, jobs: int = 1,
     once (a reader sees it while the rest runs).
 
     ``own_process``: the batch is all this process does (``mobadj batch``), so what it holds
-    once the map is loaded (code, map, parser) is frozen out of garbage collection
-    (``gc.freeze``): collections then only look at what the lines make."""
+    once the map is loaded (code, map, parser) is frozen out of garbage collection, and
+    collections are rare (:func:`quiet_collector`)."""
     write, flush = _writer(sink)
     lines = read_lines(source)
     if jobs > 1:
@@ -672,7 +672,7 @@ def _run_here(lines: Iterable[str | bytes | Unreadable], write: Callable[[bytes]
                 write(answer)
                 flush()
                 if own_process:
-                    gc.freeze()
+                    quiet_collector()
                 continue
             held.append(answer)
             size += len(answer)
@@ -685,6 +685,21 @@ def _run_here(lines: Iterable[str | bytes | Unreadable], write: Callable[[bytes]
         if held:
             write(b"".join(held))
     return n
+
+
+COLLECT_EVERY = 100_000
+"""Objects made (and not yet freed) between two collections of a batch's own process: its
+lines make no reference cycles (movement orders drop their links once read), so the usual
+700 runs a collection that finds nothing about every ten lines; a collection still runs now
+and then, which keeps any cyclic garbage bounded."""
+
+
+def quiet_collector() -> None:
+    """For a process that is only a batch: what it holds now (code, maps, parsers) is frozen
+    out of garbage collection (``gc.freeze``), and collections run every
+    :data:`COLLECT_EVERY` objects."""
+    gc.freeze()
+    gc.set_threshold(COLLECT_EVERY, *gc.get_threshold()[1:])
 
 
 def _input_waits(source: IO[Any]) -> Callable[[], bool]:

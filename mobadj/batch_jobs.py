@@ -19,7 +19,6 @@ always.
 
 from __future__ import annotations
 
-import gc
 import multiprocessing
 import queue
 import sys
@@ -29,7 +28,15 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, wait
 from typing import Any
 
-from mobadj.batch import Unreadable, answer_line, cores, empty_output, json_line, map_context
+from mobadj.batch import (
+    Unreadable,
+    answer_line,
+    cores,
+    empty_output,
+    json_line,
+    map_context,
+    quiet_collector,
+)
 
 CHUNK_LINES = 128
 """The most lines in one chunk (fewer at first: see the module's docstring)."""
@@ -131,7 +138,7 @@ def run_parallel(lines: Iterable[Line], write: Callable[[bytes], Any],
     if context.get_start_method() == "fork":
         map_context("standard")  # forked workers start with the usual map and its parser
         if own_process:
-            gc.freeze()
+            quiet_collector()
     pool = ProcessPoolExecutor(jobs, mp_context=context)
     most = jobs * IN_FLIGHT
     events: queue.SimpleQueue[Any] = queue.SimpleQueue()  # lines, wake-ups, the end

@@ -173,3 +173,24 @@ def test_the_grammar_from_the_cache_reads_orders_as_a_new_one(cache: Path) -> No
         assert _answers(OrderParser(game_map, fast=False)) == cold
     diskcache.store("grammar", entry.stem, b"tables of another Lark")
     assert _answers(OrderParser(game_map, fast=False)) == cold
+
+
+COLLECTOR_PROBE = """
+import gc, io, sys
+from mobadj.batch import COLLECT_EVERY, run_batch
+line = sys.argv[1].encode() + b"\\n"
+before = gc.get_threshold()
+run_batch(io.BytesIO(line * 3), io.BytesIO(), jobs=1, own_process=False)
+print(gc.get_threshold() == before, gc.get_freeze_count() == 0)
+run_batch(io.BytesIO(line * 3), io.BytesIO(), jobs=1, own_process=True)
+print(gc.get_threshold() == (COLLECT_EVERY, *before[1:]), gc.get_freeze_count() > 1000)
+"""
+
+
+def test_a_batch_of_its_own_collects_rarely_and_only_what_its_lines_make() -> None:
+    """A process that is only a batch freezes what it holds after the first line and then
+    collects rarely (batch.quiet_collector); a batch inside another program leaves the
+    collector as it was."""
+    run = subprocess.run([sys.executable, "-c", COLLECTOR_PROBE, LINE.strip()],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert run.stdout.split() == ["True", "True", "True", "True"], run.stderr
