@@ -137,10 +137,9 @@ class Resolver:
 
     def run(self) -> None:
         """Resolve every decision."""
-        resolve = self.resolve
         for o in self.orders:
             if o.code != HOLD and not o.resolved:
-                resolve(o)
+                self.resolve(o)  # (a bound method kept aside is a Python call when compiled)
 
     def resolve(self, o: MOrder) -> bool:
         """The decision of ``o`` (DATC 5.F, the version that handles nested cycles): resolve

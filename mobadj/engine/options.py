@@ -99,8 +99,8 @@ class OptionResolver(Resolver):
             )
         if not need:
             return False
-        resolve = self.resolve
-        return all(c.res if c.resolved else resolve(c) for c in o.convoys if c.prov in need)
+        return all(c.res if c.resolved else self.resolve(c) for c in o.convoys
+                   if c.prov in need)
 
     def prevent(self, k: MOrder) -> int:
         """DATC 5.B.6 PREVENT STRENGTH; with 4.A.7 a also 0 when the unit is dislodged by a
