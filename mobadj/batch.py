@@ -249,15 +249,17 @@ def _run(case: dict[str, Any]) -> dict[str, Any]:
     cache = ctx.cache
     ordered: set[str] = set()  # the provinces of the units ordered so far
     twice = False  # some unit has two orders
-    orders = case.get("orders") or {}
-    for name, items in orders.items():
+    orders = case.get("orders") or {}  # a mapping (ctx.spelling has checked)
+    by_power: dict[Any, Any] = orders if type(orders) is dict else dict(orders)
+    for name, items in by_power.items():
         pid = powers.get(name) or ctx.power(name)
         shown = spelling[pid]
         if isinstance(items, str):
             items = [items]
         if not isinstance(items, list):
             raise PositionError(f"orders of {name!r} must be a list of strings")
-        for text in items:
+        given: list[Any] = items  # typed: the compiled build walks the list directly
+        for text in given:
             if type(text) is not str:  # null, a number, a list: echoed as JSON, not read
                 text = short_json(text)
                 why = f"an order must be a text (a JSON string), not {text}"

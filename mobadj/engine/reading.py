@@ -94,7 +94,7 @@ def _province(game_map: GameMap, name: Any) -> str:
     return _cached(_names(game_map).provinces, name, lambda t: province_of(game_map.lookup(t)))
 
 
-def _per_power(data: Any, what: str) -> Mapping[Any, Any]:
+def _per_power(data: Any, what: str) -> dict[Any, Any]:
     """``data`` as power -> its list (any keys: YAML may write them as numbers)."""
     if type(data) is dict:
         return data
@@ -102,7 +102,7 @@ def _per_power(data: Any, what: str) -> Mapping[Any, Any]:
         return {}
     if not isinstance(data, Mapping):
         raise PositionError(f"{what} must map each power to a list")
-    return data
+    return dict(data)
 
 
 def read_position(
@@ -128,9 +128,8 @@ def read_position(
         mine = placed.get(power)
         if mine is None:
             mine = placed[power] = {}
-        if type(items) is not list:
-            items = as_list(items, f"units of {pname}")
-        for text in items:
+        listed: list[Any] = items if type(items) is list else as_list(items, f"units of {pname}")
+        for text in listed:
             got = mine.get(text) if type(text) is str else None
             if got is None:
                 unit = parse_unit(text, power, game_map)
@@ -147,9 +146,8 @@ def read_position(
         power = power_cache.get(pname) if type(pname) is str else None
         if power is None:
             power = _power(game_map, pname)
-        if type(provs) is not list:
-            provs = as_list(provs, f"centers of {pname}")
-        for text in provs:
+        listed = provs if type(provs) is list else as_list(provs, f"centers of {pname}")
+        for text in listed:
             known = center_cache.get(text) if type(text) is str else None
             if known is not None:
                 prov = known
