@@ -88,6 +88,11 @@ class Phase:
     def __str__(self) -> str:
         return f"{self.season}{self.year}{self.kind}"
 
+    def __hash__(self) -> int:
+        # written out, as the dataclass would make it: the compiled build hashes without
+        # a Python call, and the dataclass makes one method fewer at every start
+        return hash((self.year, self.season, self.kind))
+
 
 _IN_GROUP = {"M": "", "R": " retreats", "A": " adjustments"}
 
@@ -195,6 +200,9 @@ class Calendar:
         if phase.kind == "R":
             return True
         return phase.kind == "M" and not has_retreat_phase_next
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.cycle, self.scoring))
 
 
 #: The standard calendar: spring and fall movement with retreats, winter adjustments.

@@ -29,6 +29,11 @@ class UnitState:
     def __str__(self) -> str:
         return f"{self.kind} {self.location}"
 
+    def __hash__(self) -> int:
+        # written out, as the dataclass would make it: the compiled build hashes without
+        # a Python call, and the dataclass makes one method fewer at every start
+        return hash((self.power, self.kind, self.location))
+
 
 _UNITS: dict[tuple[str, str, str], UnitState] = {}
 
@@ -67,3 +72,7 @@ class Dislodged:
         setattr_(self, "convoyed", convoyed)
         setattr_(self, "retreats", retreats)
         setattr_(self, "via", via)
+
+
+    def __hash__(self) -> int:
+        return hash((self.unit, self.attacker_from, self.convoyed, self.retreats, self.via))

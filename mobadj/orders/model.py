@@ -54,6 +54,11 @@ class Hold:
     def __str__(self) -> str:
         return f"{self.unit} H"
 
+    def __hash__(self) -> int:
+        # written out, as the dataclass would make it: the compiled build hashes without
+        # a Python call, and the dataclass makes one method fewer at every start
+        return hash((self.unit,))
+
 
 @dataclass(frozen=True, slots=True)
 class Move:
@@ -73,6 +78,9 @@ class Move:
         text = f"{unit}{arrow}{self.destination}"
         return text + (" via convoy" if self.via_convoy else "")
 
+    def __hash__(self) -> int:
+        return hash((self.unit, self.destination, self.via_convoy, self.via_subway, self.with_don))
+
 
 @dataclass(frozen=True, slots=True)
 class SupportHold:
@@ -83,6 +91,9 @@ class SupportHold:
 
     def __str__(self) -> str:
         return f"{self.unit} S {self.supported}"
+
+    def __hash__(self) -> int:
+        return hash((self.unit, self.supported))
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +109,9 @@ class SupportMove:
         arrow = " - U - " if self.via_subway else " - "
         return f"{self.unit} S {self.supported}{arrow}{self.destination}"
 
+    def __hash__(self) -> int:
+        return hash((self.unit, self.supported, self.destination, self.via_subway))
+
 
 @dataclass(frozen=True, slots=True)
 class Convoy:
@@ -109,6 +123,9 @@ class Convoy:
 
     def __str__(self) -> str:
         return f"{self.unit} C {self.convoyed} - {self.destination}"
+
+    def __hash__(self) -> int:
+        return hash((self.unit, self.convoyed, self.destination))
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +140,9 @@ class Retreat:
         marker = " R U " if self.via_subway else " R "
         return f"{self.unit}{marker}{self.destination}"
 
+    def __hash__(self) -> int:
+        return hash((self.unit, self.destination, self.via_subway))
+
 
 @dataclass(frozen=True, slots=True)
 class Disband:
@@ -132,6 +152,9 @@ class Disband:
 
     def __str__(self) -> str:
         return f"{self.unit} Disband"
+
+    def __hash__(self) -> int:
+        return hash((self.unit,))
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +166,9 @@ class Build:
     def __str__(self) -> str:
         return f"Build {self.unit}"
 
+    def __hash__(self) -> int:
+        return hash((self.unit,))
+
 
 @dataclass(frozen=True, slots=True)
 class Remove:
@@ -153,6 +179,9 @@ class Remove:
     def __str__(self) -> str:
         return f"Remove {self.unit}"
 
+    def __hash__(self) -> int:
+        return hash((self.unit,))
+
 
 @dataclass(frozen=True, slots=True)
 class Waive:
@@ -160,6 +189,9 @@ class Waive:
 
     def __str__(self) -> str:
         return "Waive"
+
+    def __hash__(self) -> int:
+        return hash(())
 
 
 Order = (Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build | Remove
