@@ -42,7 +42,7 @@ import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from json.scanner import make_scanner
-from typing import IO, Any, NamedTuple, cast
+from typing import IO, Any, Final, NamedTuple, cast
 
 from orjson import OPT_APPEND_NEWLINE
 from orjson import dumps as _orjson_dumps
@@ -60,13 +60,13 @@ from mobadj.engine.variants import UnknownVariantError, load_variant
 from mobadj.orders.fastpath import fast_path_for
 from mobadj.orders.model import Build, Unit
 
-KEYS = ("id", "phase", "next_phase", "orders", "units", "dislodged", "centers", "errors")
-CACHE_SIZE = 100_000
+KEYS: Final = ("id", "phase", "next_phase", "orders", "units", "dislodged", "centers", "errors")
+CACHE_SIZE: Final = 100_000
 """Order texts remembered per map (the cache starts afresh when full: memory stays bounded
 however long the batch)."""
-BLOCKS = ("units", "centers", "dislodged", "orders")
+BLOCKS: Final = ("units", "centers", "dislodged", "orders")
 """The blocks of an input line that map each power to a list."""
-MAX_LINE_BYTES = 1_000_000
+MAX_LINE_BYTES: Final = 1_000_000
 """The longest input line read (a full 34-unit phase is about 3 KB); longer ones are
 answered with an error and skipped without being held in memory."""
 
@@ -162,7 +162,7 @@ class _MapContext:
         return pid
 
 
-_CONTEXTS: dict[str, _MapContext] = {}
+_CONTEXTS: Final[dict[str, _MapContext]] = {}
 
 def map_context(name: str) -> _MapContext:
     """The batch's state for the map called ``name`` (lower case), made on first use."""
@@ -404,17 +404,17 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-_DECODER = json.JSONDecoder(parse_float=_finite, parse_constant=_no_constant)
-_DECODE = _DECODER.decode
+_DECODER: Final = json.JSONDecoder(parse_float=_finite, parse_constant=_no_constant)
+_DECODE: Final = _DECODER.decode
 """json.loads with these hooks would make a decoder for every line."""
-_SCAN = make_scanner(cast(Any, _DECODER))
+_SCAN: Final = make_scanner(cast(Any, _DECODER))
 """The decoder's scanner (C, with the decoder's hooks): a line that is one JSON value from its
 first character is read by it alone, without the decoder's whitespace searches around it."""
 
 
-_DIGITS = bytes.maketrans(b"123456789", b"000000000")
-_LONG_NUMBER = b"0" * 19
-_DEEP = 500
+_DIGITS: Final = bytes.maketrans(b"123456789", b"000000000")
+_LONG_NUMBER: Final = b"0" * 19
+_DEEP: Final = 500
 """orjson reads a line of bytes the json module reads to the same value, but for integers
 beyond 64 bits (it makes them floats: a line with 19 digits in a row goes to the json
 module) and nesting deeper than the json module allows (about 1,000 levels, less the calls
@@ -530,15 +530,15 @@ def read_lines(source: IO[Any]) -> Iterator[bytes | str | Unreadable]:
         yield Unreadable(f"too long: {size:,} bytes (at most {MAX_LINE_BYTES:,}); not read")
 
 
-_DUMPS = json.JSONEncoder(ensure_ascii=False, check_circular=False, allow_nan=False,
+_DUMPS: Final = json.JSONEncoder(ensure_ascii=False, check_circular=False, allow_nan=False,
                           separators=(",", ":")).encode
 
 
 _RAW_BREAKS = (("\x85", "\\u0085"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"))
 """Characters some line readers take for a line break, and how output lines write them."""
-_RAW_BREAK_BYTES = tuple((raw.encode("utf-8"), escaped.encode("ascii"))
+_RAW_BREAK_BYTES: Final = tuple((raw.encode("utf-8"), escaped.encode("ascii"))
                          for raw, escaped in _RAW_BREAKS)
-_LINE_BREAKS = str.maketrans(dict(_RAW_BREAKS))
+_LINE_BREAKS: Final = str.maketrans(dict(_RAW_BREAKS))
 
 
 def _escape_breaks(text: str) -> str:
@@ -555,7 +555,7 @@ def to_json(out: dict[str, Any]) -> str:
     return json_line(out)[:-1].decode("utf-8")
 
 
-_AS_JSON_WRITES = (str, int, bool, type(None))
+_AS_JSON_WRITES: Final = (str, int, bool, type(None))
 """Types orjson writes exactly as the json module does (it writes some floats otherwise:
 ``1e-7`` for ``1e-07``).  An output line echoes two values of its input, the id and, for a
 line that could not be adjudicated, the phase; all else in it is made here: texts, integers,
@@ -653,7 +653,7 @@ def run_batch(source: IO[Any], sink: IO[Any] = sys.stdout, jobs: int = 1,
     return n
 
 
-OUTPUT_CHUNK = 1 << 18
+OUTPUT_CHUNK: Final = 1 << 18
 """Bytes of answers one job holds back and then writes at once: a reader at the other end
 of a pipe is woken a few times per megabyte instead of at every 8 KB."""
 
@@ -689,7 +689,7 @@ def _run_here(lines: Iterable[str | bytes | Unreadable], write: Callable[[bytes]
     return n
 
 
-COLLECT_EVERY = 100_000
+COLLECT_EVERY: Final = 100_000
 """Objects made (and not yet freed) between two collections of a batch's own process: its
 lines make no reference cycles (movement orders drop their links once read), so the usual
 700 runs a collection that finds nothing about every ten lines; a collection still runs now

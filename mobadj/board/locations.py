@@ -6,7 +6,9 @@ it, so that compiled callers reach it without a Python call (docs/performance.md
 
 from __future__ import annotations
 
-_PROVINCE: dict[str, str] = {}
+from typing import Final
+
+_PROVINCE: Final[dict[str, str]] = {}
 
 
 def province_of(location: str) -> str:

@@ -7,11 +7,13 @@ compiled engine can do itself, the engine asks here and skips the call.
 
 from __future__ import annotations
 
+from typing import Final
+
 from mobadj.engine.rules import Rules
 
 __all__ = ["standard"]
 
-_STANDARD = {name: getattr(Rules, name) for name in (
+_STANDARD: Final = {name: getattr(Rules, name) for name in (
     "after_movement", "after_phase", "bind", "can_convoy", "convoy_seas", "convoyable",
     "needs_adjustment", "position_from_data", "remove_order", "retreat_allowed",
     "retreat_options", "retreat_phase")}

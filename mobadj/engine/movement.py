@@ -57,7 +57,7 @@ __all__ = [
 
 # ---- resolution ------------------------------------------------------------------------------
 
-_NONE: frozenset[tuple[MOrder, MOrder]] = frozenset()
+_NONE: Final[frozenset[tuple[MOrder, MOrder]]] = frozenset()
 
 
 class Resolver:

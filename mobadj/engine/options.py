@@ -25,13 +25,14 @@ options, so the standard resolver stays as fast as it is:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from mobadj.engine.movement import CONVOY, MOVE, SUPPORT, MOrder, Resolver
 from mobadj.engine.results import Reason
 from mobadj.engine.rules import CUT_RULES, Rules
 from mobadj.engine.topology import Topology
 
-FALLBACK = 3  # MOrder.h2h of two units moving into each other where one may fall back
+FALLBACK: Final = 3  # MOrder.h2h of two units moving into each other where one may fall back
 
 
 class OptionResolver(Resolver):

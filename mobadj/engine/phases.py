@@ -11,16 +11,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 __all__ = ["KIND_NAMES", "SEASON_NAMES", "STANDARD", "Calendar", "Phase", "PhaseCalendar",
            "PhaseLike", "PositionError"]
 
-SEASON_NAMES = {"S": "Spring", "F": "Fall", "W": "Winter"}
-KIND_NAMES = {"M": "Movement", "R": "Retreats", "A": "Adjustments"}
-_PHASE_RE = re.compile(r"^\s*([A-Za-z])\s*([0-9]{1,5})\s*([A-Za-z])\s*$")  # ASCII digits only
-_PHASES: dict[tuple[int, str, str], Phase] = {}
-_PHASE_TEXT: dict[str, Phase] = {}
+SEASON_NAMES: Final = {"S": "Spring", "F": "Fall", "W": "Winter"}
+KIND_NAMES: Final = {"M": "Movement", "R": "Retreats", "A": "Adjustments"}
+# ASCII digits only
+_PHASE_RE: Final = re.compile(r"^\s*([A-Za-z])\s*([0-9]{1,5})\s*([A-Za-z])\s*$")
+_PHASES: Final[dict[tuple[int, str, str], Phase]] = {}
+_PHASE_TEXT: Final[dict[str, Phase]] = {}
 
 
 class PositionError(ValueError):
@@ -94,7 +95,7 @@ class Phase:
         return hash((self.year, self.season, self.kind))
 
 
-_IN_GROUP = {"M": "", "R": " retreats", "A": " adjustments"}
+_IN_GROUP: Final = {"M": "", "R": " retreats", "A": " adjustments"}
 
 
 class PhaseLike(Protocol):
@@ -206,7 +207,7 @@ class Calendar:
 
 
 #: The standard calendar: spring and fall movement with retreats, winter adjustments.
-STANDARD = Calendar(
+STANDARD: Final = Calendar(
     "standard",
     (("S", "M"), ("S", "R"), ("F", "M"), ("F", "R"), ("W", "A")),
     frozenset({"F"}),

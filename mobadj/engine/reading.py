@@ -12,13 +12,13 @@ import dataclasses
 import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, Final
 
 from mobadj.board import GameMap, UnknownNameError, province_of
 from mobadj.engine.position import STANDARD, PhaseCalendar, Position, PositionError
 from mobadj.engine.units import Dislodged, UnitState
 
-_UNIT_RE = re.compile(r"^\s*([A-Za-z])\s*[ (]?\s*([^)]*?)\s*\)?\s*$")
+_UNIT_RE: Final = re.compile(r"^\s*([A-Za-z])\s*[ (]?\s*([^)]*?)\s*\)?\s*$")
 
 
 class _Names:

@@ -67,7 +67,7 @@ import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from mobadj.board.model import close_matches
 from mobadj.engine.position import (
@@ -93,17 +93,17 @@ if TYPE_CHECKING:
     from mobadj.orders.model import AnyOrder, Disband, Remove
     from mobadj.orders.parser import OrderParser, ParseResult
 
-BATTLE = 1
-PASS = 0
-BATTLE_UNLESS_EQUAL = 2
+BATTLE: Final = 1
+PASS: Final = 0
+BATTLE_UNLESS_EQUAL: Final = 2
 
 #: ``screen`` keeps an order aside: the engine leaves it to ``after_movement``.
-ASIDE = "aside"
+ASIDE: Final = "aside"
 
 #: DATC 4.A.2: f (Szykman, preferred), d ("all hold"), b (1982), c (2000/2023), a (1971).
 PARADOX_RULES = ("szykman", "all_hold", "1982", "2000", "1971")
 #: Paradox rules that stop a convoyed army cutting certain supports (mobadj.engine.options).
-CUT_RULES = ("1982", "2000", "1971")
+CUT_RULES: Final = ("1982", "2000", "1971")
 
 #: ``forced_retreats``: settle dislodged units with nothing to decide at once, or keep the
 #: retreat phase for them (mobadj's own option, docs/rulings.md).

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from mobadj.board import province_of
 from mobadj.engine.units import UnitState
@@ -18,7 +18,7 @@ from mobadj.engine.units import UnitState
 if TYPE_CHECKING:
     from mobadj.board import GameMap
 
-SEA_TERRAINS = frozenset({"sea", "water"})
+SEA_TERRAINS: Final = frozenset({"sea", "water"})
 
 
 class Topology:

@@ -8,6 +8,7 @@ class that variants extend.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from mobadj.board import province_of
 
@@ -35,7 +36,7 @@ class UnitState:
         return hash((self.power, self.kind, self.location))
 
 
-_UNITS: dict[tuple[str, str, str], UnitState] = {}
+_UNITS: Final[dict[tuple[str, str, str], UnitState]] = {}
 
 
 def unit_state(power: str, kind: str, location: str) -> UnitState:

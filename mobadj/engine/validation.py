@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from mobadj.board import province_of
 from mobadj.engine.hooks import standard
@@ -29,7 +29,11 @@ from mobadj.engine.topology import (
 from mobadj.engine.units import UnitState
 from mobadj.orders.model import Convoy, Hold, Move, SupportHold, SupportMove, Unit
 
-HOLD, MOVE, SUPPORT, CONVOY = 0, 1, 2, 3
+# The kinds of order the resolver tells apart (Final: the compiled build inlines them)
+HOLD: Final = 0
+MOVE: Final = 1
+SUPPORT: Final = 2
+CONVOY: Final = 3
 
 
 class MOrder:
@@ -109,8 +113,8 @@ class Validated:
         self.given = [] if given is None else given
 
 
-_CODES: dict[type, int] = {Hold: HOLD, Move: MOVE, SupportHold: SUPPORT, SupportMove: SUPPORT,
-                           Convoy: CONVOY}
+_CODES: Final[dict[type, int]] = {Hold: HOLD, Move: MOVE, SupportHold: SUPPORT,
+                                  SupportMove: SUPPORT, Convoy: CONVOY}
 
 
 def validate(

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from mobadj.board.model import GameMap, UnknownNameError, fold
 from mobadj.orders.model import (
@@ -37,11 +37,11 @@ from mobadj.orders.model import (
     Waive,
 )
 
-MAX_LINE = 1000
+MAX_LINE: Final = 1000
 """The longest line (and order) read, in characters: no real order comes near it, and the
 cap keeps the time any one line can take to a few milliseconds."""
 
-KEYWORDS = ("h", "hold", "holds", "s", "sup", "supp", "support", "supports", "c", "convoy",
+KEYWORDS: Final = ("h", "hold", "holds", "s", "sup", "supp", "support", "supports", "c", "convoy",
             "convoys", "to", "into", "via", "by", "u", "r", "retreat", "retreats", "move", "moves",
             "build", "builds", "remove", "removes", "disband", "disbands", "waive", "waives",
             "waived", "stand", "stands", "d", "b", "m", "w")
@@ -61,18 +61,18 @@ _NAME = rf"{_WORD}(?:\s+{_WORD})*(?:\s*\(\s*(?-i:[A-Za-z][A-Za-z ]*)\))?"
 _ARROW = r"(?:\s*(?:-->|->|=>|--|-)\s*|\s+to\s+)"
 
 # The same words for the word-by-word reading (FastPath._words), in lower case.
-_ARROWS = frozenset({"-->", "->", "=>", "--", "-", "to"})
-_VIA = frozenset({"via", "via convoy", "by convoy"})
-_HOLD = frozenset({"holds", "hold", "h"})
-_SUPPORT = frozenset({"supports", "support", "supp", "sup", "s"})
-_CONVOY = frozenset({"convoys", "convoy", "c"})
-_DISBAND = frozenset({"disbands", "disband", "d"})
-_BUILD = frozenset({"builds", "build", "b"})
-_RETREAT = frozenset({"retreats", "retreat", "r"})
-_INTO = frozenset({"to", "into"})
-_BUILD_FIRST = frozenset({"builds", "build"})
-_WAIVE = frozenset({"waives", "waived", "waive"})
-_ADJUSTMENT_WORDS = _BUILD_FIRST | {"removes", "remove"} | _WAIVE
+_ARROWS: Final = frozenset({"-->", "->", "=>", "--", "-", "to"})
+_VIA: Final = frozenset({"via", "via convoy", "by convoy"})
+_HOLD: Final = frozenset({"holds", "hold", "h"})
+_SUPPORT: Final = frozenset({"supports", "support", "supp", "sup", "s"})
+_CONVOY: Final = frozenset({"convoys", "convoy", "c"})
+_DISBAND: Final = frozenset({"disbands", "disband", "d"})
+_BUILD: Final = frozenset({"builds", "build", "b"})
+_RETREAT: Final = frozenset({"retreats", "retreat", "r"})
+_INTO: Final = frozenset({"to", "into"})
+_BUILD_FIRST: Final = frozenset({"builds", "build"})
+_WAIVE: Final = frozenset({"waives", "waived", "waive"})
+_ADJUSTMENT_WORDS: Final = _BUILD_FIRST | {"removes", "remove"} | _WAIVE
 
 
 class FastPath:

@@ -15,11 +15,11 @@ adjustment phase as a removal and a :class:`Remove` in a retreat phase as a disb
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Final, Protocol
 
 from mobadj.board import province_of
 
-UNKNOWN_KIND = "?"
+UNKNOWN_KIND: Final = "?"
 """The kind of a unit whose type the order left out and the map could not infer."""
 
 
