@@ -134,12 +134,16 @@ class _MapContext:
     def spelling(self, case: dict[str, Any]) -> dict[str, str]:
         """Power id -> the power as ``case`` first spells it, in the power names of its
         blocks (units, centers, dislodged, orders), each checked to be a mapping first."""
-        blocks: list[tuple[str, ...]] = []
+        blocks: list[dict[Any, Any]] = []
         for key in BLOCKS:
-            block = case.get(key) or ()
-            if type(block) is not dict and block != () and not isinstance(block, Mapping):
-                raise PositionError(f"{key!r} must map each power to a list")
-            blocks.append(tuple(block))
+            block = case.get(key)
+            if not block:  # absent or empty
+                continue
+            if type(block) is not dict:
+                if not isinstance(block, Mapping):
+                    raise PositionError(f"{key!r} must map each power to a list")
+                block = dict(block)
+            blocks.append(block)
         powers = self.powers
         known: dict[str, str] = {}
         for names in blocks:
@@ -412,7 +416,9 @@ _SCAN: Final = make_scanner(cast(Any, _DECODER))
 first character is read by it alone, without the decoder's whitespace searches around it."""
 
 
-_DIGITS: Final = bytes.maketrans(b"123456789", b"000000000")
+_DIGITS: Final = bytes.maketrans(b"123456789{", b"000000000[")
+"""Every digit made 0 and every brace a bracket: one copy of a line shows both a long
+number and how many brackets open."""
 _LONG_NUMBER: Final = b"0" * 19
 _DEEP: Final = 500
 """orjson reads a line of bytes the json module reads to the same value, but for integers
@@ -428,12 +434,13 @@ def read_case(line: str | bytes | Unreadable) -> Any:
     """The JSON value of one input line; raises ValueError saying why there is none."""
     if isinstance(line, Unreadable):
         raise ValueError(line.why)
-    if (type(line) is bytes and _LONG_NUMBER not in line.translate(_DIGITS)
-            and (len(line) < 2 * _DEEP or line.count(b"[") + line.count(b"{") < _DEEP)):
-        try:
-            return _orjson_loads(line)  # twice as fast as the json module
-        except ValueError:
-            pass  # the json module reads it, or says why not
+    if type(line) is bytes:
+        plain = line.translate(_DIGITS)
+        if _LONG_NUMBER not in plain and (len(line) < 2 * _DEEP or plain.count(b"[") < _DEEP):
+            try:
+                return _orjson_loads(line)  # twice as fast as the json module
+            except ValueError:
+                pass  # the json module reads it, or says why not
     if isinstance(line, bytes):
         try:
             line = line.decode("utf-8")
