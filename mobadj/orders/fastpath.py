@@ -41,10 +41,11 @@ MAX_LINE: Final = 1000
 """The longest line (and order) read, in characters: no real order comes near it, and the
 cap keeps the time any one line can take to a few milliseconds."""
 
-KEYWORDS: Final = ("h", "hold", "holds", "s", "sup", "supp", "support", "supports", "c", "convoy",
-            "convoys", "to", "into", "via", "by", "u", "r", "retreat", "retreats", "move", "moves",
-            "build", "builds", "remove", "removes", "disband", "disbands", "waive", "waives",
-            "waived", "stand", "stands", "d", "b", "m", "w")
+KEYWORDS: Final = (
+    "h", "hold", "holds", "s", "sup", "supp", "support", "supports", "c", "convoy", "convoys",
+    "to", "into", "via", "by", "u", "r", "retreat", "retreats", "move", "moves", "build",
+    "builds", "remove", "removes", "disband", "disbands", "waive", "waives", "waived", "stand",
+    "stands", "d", "b", "m", "w")
 """Words that never stand inside a name here, as in the grammar (``d``/``b``: "F ADR D";
 njudge's ``m`` for move and ``w`` for waive)."""
 
