@@ -189,12 +189,13 @@ def position_with_retreats(data: Mapping[str, Any], game_map: GameMap, rules: An
     (``retreat_options``).  Compiled with the engine: a batch reads a position per line."""
     pos = read_position(data, game_map, rules.calendar)
     if pos.dislodged:
+        from mobadj.engine.retreats import retreat_options  # (which imports the rules)
         from mobadj.engine.topology import topology_for
 
         topo = topology_for(game_map)
         for prov, d in list(pos.dislodged.items()):
             pos.dislodged[prov] = dataclasses.replace(
-                d, retreats=rules.retreat_options(d, topo, pos.units, pos.standoffs))
+                d, retreats=retreat_options(rules, d, topo, pos.units, pos.standoffs))
     return pos
 
 
