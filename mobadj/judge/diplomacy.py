@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 import yaml
 
+from mobadj.batch import judge_result
 from mobadj.engine import (
     Outcome,
     Position,
@@ -25,7 +26,6 @@ from mobadj.engine import (
     Reason,
     Rules,
     adjudicate,
-    destroyed_data,
     topology_for,
 )
 from mobadj.judge.hosts import Check, DiplomacyHost, HostError, Resolution, State
@@ -188,17 +188,7 @@ def resolve(host: DiplomacyHost, state: State, orders: dict[str, str],
     result = adjudicate(_position(host, state), pairs, host.game_map, rules)
     after = result.position
     winner = rules.winner(after, host.game_map)
-    data = {
-        "phase": str(result.phase),
-        "results": [r.as_dict() for r in result.results],
-        "defaults": [r.as_dict() for r in result.defaults],
-        "destroyed": destroyed_data(result),
-        "skipped": [str(p) for p in result.skipped],
-        "centre_changes": [list(c) for c in result.center_changes],
-        "events": list(result.events),
-        "position": after.to_data(),
-        "winner": winner,
-    }
+    data = judge_result(result, winner)
     drawn = rules.picture_data(result)
     caption = "" if drawn is not None else f"{host.title}: after {result.phase.long_name()}"
     text = rules.mail_report(result, host.game_map)

@@ -1,5 +1,5 @@
 """``mobadj batch --jobs N``: the same output bytes for any N, in input order, bounded
-memory, and no line lost when a worker process dies (mobadj/batch_jobs.py)."""
+memory, and no line lost when a worker process dies (mobadj/batch/jobs.py)."""
 
 from __future__ import annotations
 
@@ -16,13 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from mobadj.batch import MAX_LINE_BYTES, map_context, run_batch
-from mobadj.batch_jobs import (
+from mobadj.batch import (
     CHUNK_BYTES,
     CHUNK_LINES,
     IN_FLIGHT,
+    MAX_LINE_BYTES,
     Filling,
     ReadAhead,
+    map_context,
+    run_batch,
     run_parallel,
 )
 from mobadj.orders.corpus import broken_batch_lines
