@@ -39,7 +39,7 @@ from mobadj.engine.variants import UnknownVariantError, load_variant
 from mobadj.orders.fastpath import fast_path_for
 from mobadj.orders.model import Build, Unit
 
-__all__ = ["BLOCKS", "CACHE_SIZE", "KEYS", "MapContext", "Reading", "answer", "forget_orders",
+__all__ = ["BLOCKS", "CACHE_SIZE", "KEYS", "MapContext", "Reading", "answer_case", "forget_orders",
            "map_context", "run_case", "short_json"]
 
 KEYS: Final = ("id", "phase", "next_phase", "orders", "units", "dislodged", "centers", "errors")
@@ -231,13 +231,13 @@ def forget_orders() -> None:
 
 
 def run_case(case: Any) -> dict[str, Any]:
-    """Adjudicate one input object: its output line as a dict (what :func:`answer` writes,
+    """Adjudicate one input object: its output line as a dict (what :func:`answer_case` writes,
     read back); errors are reported in it, never raised."""
-    value: dict[str, Any] = json.loads(answer(case))
+    value: dict[str, Any] = json.loads(answer_case(case))
     return value
 
 
-def answer(case: Any) -> bytes:
+def answer_case(case: Any) -> bytes:
     """The output line of one input object (a line's JSON value), UTF-8 encoded, with its
     line break; errors are reported in it, never raised."""
     if type(case) is not dict and not isinstance(case, Mapping):  # (dict: no ABC check)

@@ -28,7 +28,7 @@ from mobadj.batch.reading import (
     read_lines,
     too_long,
 )
-from mobadj.batch.runner import answer
+from mobadj.batch.runner import answer_case
 from mobadj.batch.serialize import empty_output, json_line
 
 __all__ = ["COLLECT_EVERY", "OUTPUT_CHUNK", "SOLO_LINES", "answer_line", "cores",
@@ -49,7 +49,7 @@ def answer_line(line: str | bytes | Unreadable, number: int = 1) -> bytes:
     except Exception as exc:  # e.g. MemoryError: this line's answer, not the batch's end
         return json_line(empty_output(None, None, [f"line {number}: internal error: "
                                                    f"{type(exc).__name__}: {exc}"]))
-    return answer(case)
+    return answer_case(case)
 
 
 def run_lines(lines: Iterable[str | bytes | Unreadable], start: int = 1
