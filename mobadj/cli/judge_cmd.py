@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import sys
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -45,14 +45,14 @@ def _open(config_path: Path) -> Any:
 def serve(config_path: Path, once: bool, poll: float | None, verbose: bool) -> None:
     """Run the email judge: watch the mailbox, answer every mail, adjudicate at deadlines."""
     from mobadj.judge.config import ConfigError
+    from mobadj.judge.logs import setup_logging
     from mobadj.judge.mailbox import Mailbox
     from mobadj.judge.mailer import Mailer
     from mobadj.judge.service import NETWORK_ERRORS, Service, describe
 
-    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
     judge = _open(config_path)
     cfg = judge.config
+    setup_logging(cfg.log, verbose)
     if cfg.imap is None or cfg.smtp is None:
         raise click.ClickException("judge.yaml needs both an 'imap' and an 'smtp' section")
     service = Service(judge, Mailbox(cfg.imap), Mailer(cfg.smtp, cfg.address, cfg.name,
@@ -69,8 +69,18 @@ def serve(config_path: Path, once: bool, poll: float | None, verbose: bool) -> N
         click.echo(f"handled {n} mail(s)")
         return
     click.echo(f"{cfg.name}: serving {cfg.address} (store {cfg.db_path})", err=True)
+    log = logging.getLogger("mobadj.judge.service")
+    log.info("serving %s (store %s)", cfg.address, cfg.db_path)
+    # SIGTERM (systemd's stop, kill) ends the judge as Ctrl-C does: the mail or phase in
+    # hand is rolled back whole, to be done again at the next start
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     with contextlib.suppress(KeyboardInterrupt):
-        service.serve()
+        try:
+            service.serve()
+        finally:
+            service.mailbox.close()
+            log.info("stopped")
+    click.echo(f"{cfg.name}: stopped", err=True)
 
 
 @main.group()

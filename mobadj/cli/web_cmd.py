@@ -61,7 +61,10 @@ def web(config_path: Path, host: str | None, port: int | None, export_dir: Path 
         return
     import uvicorn
 
+    from mobadj.judge.logs import setup_logging
     from mobadj.web.app import create_app
+
+    setup_logging(cfg.log, program="web")
 
     host = host or cfg.web.host
     port = port if port is not None else cfg.web.port

@@ -94,7 +94,7 @@ class LogConfig:
     logger, ``levels`` for some by name (``mobadj.judge.mailbox: debug``)."""
 
     file: Path | None = None
-    level: str = "info"
+    level: str | None = None  # None: info in the file, warnings on standard error
     max_mb: float = 10.0
     keep: int = 5
     levels: tuple[tuple[str, str], ...] = ()
@@ -245,7 +245,8 @@ def _log(data: Any, base: Path) -> LogConfig:
     if keep < 0:
         raise ConfigError(f"log.keep: expected a number of old files, 0 or more, got {keep}")
     return LogConfig(
-        file=file, level=_level(data.get("level", "info"), "log.level"),
+        file=file,
+        level=_level(data["level"], "log.level") if data.get("level") else None,
         max_mb=_positive(data, "max_mb", "log") or 10.0, keep=keep,
         levels=tuple((str(k), _level(v, f"log.levels.{k}")) for k, v in levels.items()))
 

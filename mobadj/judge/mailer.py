@@ -151,7 +151,8 @@ class Mailer:
                 assert mail.id is not None
                 try:
                     msg = build_message(mail, self.sender, self.name, token, self.clock())
-                    await client.sendmail(self.sender, [mail.to], msg.as_bytes())
+                    raw = msg.as_bytes()
+                    await client.sendmail(self.sender, [mail.to], raw)
                 except _MAIL_REFUSALS as exc:
                     why = refusal(exc)
                     if why is None:
@@ -161,8 +162,8 @@ class Mailer:
                     with store.transaction():
                         store.mark_refused(mail.id, self.clock(), why)
                     continue
-                with store.transaction():
-                    store.mark_sent(mail.id, self.clock())
+                with store.transaction():  # the record stays; the attachments go
+                    store.mark_sent(mail.id, self.clock(), str(msg["Message-ID"]), len(raw))
                 sent += 1
             return sent
         finally:
