@@ -32,6 +32,7 @@ KEYWORDS = (
     "addplayer", "start", "deadline", "extend", "pause", "resume", "replace", "process",
     "rollback", "endgame", "export", "set", "confirm", "draw", "nodraw", "concede",
     "noconcede", "join", "unjoin", "watch", "unwatch", "approve", "reject",
+    "resign", "takeover", "offer", "become", "summary",
 )
 # What each command expects after its keyword (for error messages and HELP).
 USAGE = {
@@ -76,6 +77,12 @@ USAGE = {
     "unwatch": "UNWATCH <game>",
     "approve": "APPROVE <email>",
     "reject": "REJECT <email>",
+    "resign": "RESIGN   (you leave the game; your power is in civil disorder until taken over)",
+    "takeover": "TAKEOVER <game> <power>   (a power without player, in civil disorder, or "
+                "offered by the GM)",
+    "offer": "OFFER <power> [NO]   (open a power for TAKEOVER; NO withdraws the offer)",
+    "become": "ORDERS FOR <power>   (or BECOME <power>; the orders below are the GM's for it)",
+    "summary": "SUMMARY [game]",
 }
 ALIASES = {
     "login": "signon", "logon": "signon", "sign": "signon", "signin": "signon",
@@ -99,6 +106,8 @@ _JOIN = [
     (re.compile(r"^\s*no[\s_-]*concede\b", re.I), "noconcede"),
     (re.compile(r"^\s*un[\s_-]*watch\b", re.I), "unwatch"),
     (re.compile(r"^\s*un[\s_-]*join\b", re.I), "unjoin"),
+    (re.compile(r"^\s*take[\s_-]*over\b", re.I), "takeover"),
+    (re.compile(r"^\s*orders[\s_-]+for\b", re.I), "become"),
 ]
 # always the judge's, even where a game uses the word (Iron Triangle's "press" = say)
 PRESS_WORDS = frozenset({"press", "broadcast", "endpress"})
@@ -241,6 +250,10 @@ def _args(name: str, tree: Tree[Token]) -> dict[str, Any]:
         return {"game": vals[0], "prefs": vals[1:]}
     if name in ("draw", "endgame"):
         return {"words": vals}
+    if name in ("takeover", "offer", "become"):
+        return {"words": words}
+    if name == "summary":
+        return {"value": vals[0]}
     return {}
 
 
@@ -374,13 +387,16 @@ HELP = {
   SET PASSWORD <new>                 change your password
   SET ADDRESS <email>                move your seat to another address (confirmed by mail)
   SET TIMEZONE <zone>                times in your mails in your zone, e.g. Europe/Paris
+  SUMMARY                            who played which power when, centres by year
+  RESIGN                             leave the game (your power waits for a new player)
   HELP [command]                     this text, or how to write one command
   SIGNOFF                            ignore the rest of the mail (e.g. a signature)
 Without a sign-on: LIST (the games, and those taking players), JOIN <game> [powers],
-UNJOIN <game>, WATCH <game> / UNWATCH <game>, CONFIRM <code>, HELP.
+UNJOIN <game>, WATCH <game> / UNWATCH <game>, TAKEOVER <game> <power>, SUMMARY <game>,
+CONFIRM <code>, HELP.
 GM commands (after GM <game> <gm-password>): ADDPLAYER, APPROVE, REJECT, START, DEADLINE,
-EXTEND, PAUSE, RESUME, REPLACE, PROCESS, ROLLBACK, ENDGAME [DRAW ... | WIN ...], EXPORT,
-SET.""",
+EXTEND, PAUSE, RESUME, REPLACE, OFFER, ORDERS FOR <power>, PROCESS, ROLLBACK,
+ENDGAME [DRAW ... | WIN ...], EXPORT, SET.""",
 }
 
 

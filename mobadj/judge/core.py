@@ -62,6 +62,10 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
                 log.info("ignored %s from %r: %s", inc.message_id, inc.sender, ignored)
                 self.store.record_mail(inc.message_id, uid, inc.sender, inc.subject, now,
                                        f"ignored: {ignored}")
+                told: list[Mail] = []
+                if inc.auto:  # a bounce of the judge's mail to a player: the GM is told
+                    self._bounce_notice(raw, now, told)
+                self.queue(told, now)
                 return []
             out: list[Mail] = []
             outcome = "handled"
@@ -80,6 +84,8 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
                 reply = ("The judge could not handle your mail because of an internal error; "
                          "nothing in it was done. The GM can look into it; please try again "
                          "later or write to your GM.")
+            if outcome == "failed" or inc.unreadable:
+                self._unreadable_notice(inc, outcome, now, out)
             kind = reply_kind(parsed, signed_on)
             withheld = self._answer(inc, reply, kind, now, out)
             if withheld:
@@ -89,6 +95,20 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
                      inc.sender, len(out))
             self.queue(out, now, auto="auto-replied")
             return out
+
+    def _unreadable_notice(self, inc: Incoming, outcome: str, now: float, out: list[Mail]
+                           ) -> None:
+        """Mail from a game's player that the judge could not read or handle: its GM is
+        told (the player got the explanation)."""
+        for game, role in self._games_of(inc.sender):
+            if role == "observer":
+                continue
+            why = ("could not be handled because of an internal error (the judge's log has "
+                   "it; nothing in it was done)" if outcome == "failed" else
+                   f"could not be read ({inc.unreadable})")
+            self._tell_gm(game, f"unreadable mail from {role}", (
+                f"A mail from {inc.sender} ({role} in {game.name}), subject "
+                f"\"{inc.subject[:80]}\", {why}. The player was told."), out)
 
     @property
     def _own_line(self) -> str:
@@ -170,6 +190,8 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
                 out.append(help_text(cmd.args.get("value")))
             elif cmd.name == "list":
                 out.append(self._list_games())
+            elif cmd.name == "summary":
+                out.append(self._public_summary(inc, cmd.args.get("value")))
             elif cmd.name in OPEN_COMMANDS:
                 out.append(self._open_command(inc, cmd, now, mails))
             else:
@@ -194,6 +216,8 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
                 return self._unjoin(inc, cmd, now, out)
             if cmd.name in ("watch", "unwatch"):
                 return self._watch(inc, cmd, now, cmd.name == "watch", out)
+            if cmd.name == "takeover":
+                return self._takeover(inc, cmd, now, out)
         except (JudgeError, HostError) as exc:
             return str(exc)
         raise AssertionError(f"not an open command: {cmd.name}")
@@ -205,7 +229,24 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
         forming = self._forming_list()
         if forming:
             text += "\n\nGames taking players:\n" + "\n".join(forming)
+        takeovers = [f"{g.name}: {', '.join(seats)}   (TAKEOVER {g.name} <power>)"
+                     for g in self.store.games() if self.store.web_key(g.name) is None
+                     for seats in [self.open_seats(g)] if seats]
+        if takeovers:
+            text += "\n\nPowers waiting for a new player:\n" + "\n".join(takeovers)
         return text
+
+    def _public_summary(self, inc: Incoming, name: str | None) -> str:
+        """SUMMARY <game> without a sign-on: any public game (a private one to its GM and
+        players), without addresses."""
+        from mobadj.judge.overview import summary_text
+
+        game = self.store.game(name.lower()) if name else None
+        if game is None or (self.store.web_key(game.name) is not None
+                            and not self._knows_private(inc, game)):
+            return (f"SUMMARY: no game {name!r}; send LIST for the games on this judge."
+                    if name else f"SUMMARY: name the game: {USAGE['summary']}")
+        return summary_text(self.store, game, gm_view=False)
 
     def _throttled(self, keys: list[str], now: float) -> bool:
         for key in keys:

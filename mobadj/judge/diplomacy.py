@@ -249,3 +249,8 @@ def status(host: DiplomacyHost, state: State, seat: str | None) -> str:
             for d in pos.dislodged.values()))
     lines += host.rules_of(state).status_notes(pos)
     return "\n".join(lines)
+
+
+def picture(host: DiplomacyHost, state: State, caption: str) -> list[tuple[str, str, bytes]]:
+    """The position of a state drawn (a new player's first mail): as on results."""
+    return _attachments(host, _position(host, state), caption)

@@ -16,14 +16,15 @@ from mobadj.judge.base import OPEN_COMMANDS, PRESS_OPTIONS, JudgeError, Session
 from mobadj.judge.commands import Command, ParsedMail, help_text
 from mobadj.judge.deadlines import DEFAULTS, HOUR, option, parse_when, time_of_day, weekdays
 from mobadj.judge.endings import DRAW_MODES, Endings
-from mobadj.judge.forming import Forming
 from mobadj.judge.hosts import Host, HostError, host_for
 from mobadj.judge.mailparse import Incoming, is_address
+from mobadj.judge.seats import TAKEOVER_CHOICES, Seats, takeover_mode
 from mobadj.judge.store import Game, Mail, hash_password
 
 #: The judge's own game options (deadlines, press, sign-up, ...; docs/gm-guide.md); the
 #: game's own (a map's rule options, a card game's ``game_*``) are its host's.
 JUDGE_OPTIONS = (*DEFAULTS, "start_year")
+PRESS_TO = ("any", "public")  # public: press to everyone only (no private press)
 
 
 def unknown_options(host: Host, names: Iterable[str]) -> str:
@@ -50,7 +51,7 @@ def _is_seat(host: Host, game: Game, text: str) -> bool:
     return True
 
 
-class GMCommands(Accounts, Forming, Endings):
+class GMCommands(Seats, Accounts, Endings):
     """Commands of a game's GM."""
 
     def _gm_mail(
@@ -59,7 +60,7 @@ class GMCommands(Accounts, Forming, Endings):
     ) -> str:
         reply = []
         for cmd in parsed.commands:
-            if cmd.name in ("gm", "signon", "create"):
+            if cmd.name in ("gm", "signon", "create", "become"):  # become: with the orders
                 continue
             if cmd.name in OPEN_COMMANDS:
                 reply.append(self._open_command(inc, cmd, now, out))
@@ -82,7 +83,10 @@ class GMCommands(Accounts, Forming, Endings):
                                 f"{press.text}\n\n{self._sig()}", game=game.name))
             reply.append(f"GM message sent to {len(to)} player(s)"
                          + (f" and {len(watchers)} observer(s)." if watchers else "."))
-        if parsed.order_lines:
+        becomes = [c for c in parsed.commands if c.name == "become"]
+        if becomes:
+            reply.append(self._gm_orders_by_mail(s.game, becomes, parsed, inc, uid, now, out))
+        elif parsed.order_lines:
             reply.append("The GM does not give orders; lines not understood:\n" +
                          "\n".join(f"  line {n}: {t}" for n, t in parsed.order_lines))
         return "\n\n".join(reply)
@@ -111,8 +115,19 @@ class GMCommands(Accounts, Forming, Endings):
             added = self.add_player(game, a["email"], a["power"], a.get("password"), now, out)
             full = self._fill_if_full(game, now, out) if game.status == "forming" else ""
             return f"{added}\n{full}" if full else added
+        if name in ("approve", "reject") and game.status != "forming":
+            return self._approve_takeover(game, a["value"], name == "approve", now, out)
         if name in ("approve", "reject"):
             return self._approve(game, a["value"], name == "approve", now, out)
+        if name == "offer":
+            return self.offer(game, a["words"], now, out)
+        if name == "summary":
+            from mobadj.judge.overview import summary_text
+
+            return summary_text(self.store, game, gm_view=True)
+        if name == "resign":
+            raise JudgeError("RESIGN is a player's command; to free a seat, REPLACE it or "
+                             "OFFER it for TAKEOVER.")
         if name == "start":
             return self.start(game, now, out)
         if name == "deadline":
@@ -226,7 +241,8 @@ class GMCommands(Accounts, Forming, Endings):
         if self.store.player(game.name, seat) is not None:
             raise JudgeError(f"{seat} already has a player (use REPLACE)")
         password = password or secrets.token_urlsafe(8)
-        self.store.add_player(game.name, seat, email, hash_password(password, self.kdf_n))
+        self.store.add_player(game.name, seat, email, hash_password(password, self.kdf_n), now,
+                              host.phase(game.state) if game.state is not None else "")
         self.store.log(game.name, "player added", {"power": seat}, now)
         out.append(Mail(email, f"{game.name}: you play {seat}", (
             f"Welcome to {game.name} ({host.title}). You play {seat}.\n\n"
@@ -297,27 +313,28 @@ class GMCommands(Accounts, Forming, Endings):
         return f"Resumed; deadline {reports.stamp(deadline)}."
 
     def replace(self, game: Game, power: str, email: str, now: float, out: list[Mail]) -> str:
-        host = host_for(game.kind)
-        seat = host.seat(game.options, power)
-        if not is_address(email.strip().lower()):
-            raise JudgeError(f"{email!r} is not an email address")
-        old = self.store.player(game.name, seat)
-        password = secrets.token_urlsafe(8)
-        if old is None:
-            self.store.add_player(game.name, seat, email, hash_password(password, self.kdf_n))
-        else:
-            self.store.update_player(game.name, seat, email=email.lower(),
-                                     pw_hash=hash_password(password, self.kdf_n),
-                                     status="active", nmr_streak=0, ready=0)
-            out.append(Mail(old.email, f"{game.name}: you have been replaced",
-                            f"The GM has given {seat} in {game.name} to another player. "
-                            f"Thank you for playing.\n\n{self._sig()}", game=game.name))
-        self.store.log(game.name, "replaced", {"power": seat}, now)
-        out.append(Mail(email, f"{game.name}: you now play {seat}", (
-            f"You take over {seat} in {game.name}.\n\nYour password: {password}\n\n"
-            f"Sign on with:\n  SIGNON {game.name} {seat} {password}\n\n{self._sig()}"),
-            game=game.name))
-        return f"{seat} is now played by {email}."
+        """The GM's REPLACE: the seat goes to ``email`` (:meth:`Seats.change_player`)."""
+        return self.change_player(game, power, email, now, out, how="replaced", by="the GM")
+
+    def _gm_orders_by_mail(self, game: Game, becomes: list[Command], parsed: ParsedMail,
+                           inc: Incoming, uid: int | None, now: float, out: list[Mail]) -> str:
+        """The order lines after each ORDERS FOR (BECOME) are the GM's orders for it."""
+        replies = []
+        game = self.store.game(game.name) or game
+        for n, cmd in enumerate(becomes):
+            end = becomes[n + 1].line if n + 1 < len(becomes) else float("inf")
+            text = "\n".join(t for line, t in parsed.order_lines if cmd.line < line < end)
+            try:
+                replies.append(self.gm_orders(game, " ".join(cmd.args["words"]), text, now, out,
+                                              inc.message_id, uid))
+            except (JudgeError, HostError) as exc:
+                replies.append(f"ORDERS FOR: {exc}")
+        before = [f"  line {n}: {t}" for n, t in parsed.order_lines if n < becomes[0].line]
+        if before:
+            replies.append("Lines before ORDERS FOR <power> were not read (the GM gives no "
+                           "orders of their own):\n" + "\n".join(before))
+        self._maybe_early(self.store.game(game.name) or game, now, out)
+        return "\n\n".join(replies)
 
     def set_option(self, game: Game, key: str, value: str) -> str:
         host = host_for(game.kind)
@@ -346,6 +363,10 @@ class GMCommands(Accounts, Forming, Endings):
         """Refuse option values the judge could not use later (with what is expected)."""
         if "press" in options and str(options["press"]).lower() not in PRESS_OPTIONS:
             raise JudgeError(f"press must be one of {', '.join(PRESS_OPTIONS)}")
+        if "takeover" in options and takeover_mode(options) not in TAKEOVER_CHOICES:
+            raise JudgeError(f"takeover must be one of {', '.join(TAKEOVER_CHOICES)}")
+        if "press_to" in options and str(options["press_to"]).lower() not in PRESS_TO:
+            raise JudgeError(f"press_to must be one of {', '.join(PRESS_TO)}")
         if "draw" in options and str(options["draw"]).lower() not in DRAW_MODES:
             raise JudgeError(f"draw must be one of {', '.join(DRAW_MODES)}")
         try:

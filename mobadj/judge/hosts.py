@@ -182,6 +182,26 @@ class Host(ABC):
     @abstractmethod
     def is_over(self, state: State) -> bool: ...
 
+    # -- what the judge tells of a game beyond its phases (SUMMARY, a new player's mail) -----
+
+    def picture_of(self, state: State, caption: str) -> list[tuple[str, str, bytes]]:
+        """The position drawn (attachments, as with results); [] for games without one."""
+        return []
+
+    def centre_counts(self, state: State) -> dict[str, int] | None:
+        """Supply centres held per seat (None for games without them)."""
+        return None
+
+    def period(self, state: State, phase: str) -> str | None:
+        """The year of ``phase`` (its month for calendars with months), for the centres by
+        year in SUMMARY; None for games without a calendar."""
+        return None
+
+    def later_phase(self, state: State, text: str) -> str | None:
+        """The phase ``text`` names when it comes after the current one (orders may be sent
+        early for it: njudge's PHASE), else None."""
+        return None
+
     def phase_hours(self, state: State, options: dict[str, Any]) -> float:
         """How long the phase lasts (movement vs retreats/adjustments)."""
         return float(options.get("deadline_hours", 48))
@@ -343,11 +363,51 @@ class DiplomacyHost(Host):
     def is_over(self, state: State) -> bool:
         return bool(state.get("over"))
 
+    def picture_of(self, state: State, caption: str) -> list[tuple[str, str, bytes]]:
+        return self._engine().picture(self, state, caption)
+
+    def centre_counts(self, state: State) -> dict[str, int] | None:
+        centers = state.get("position", {}).get("centers") or {}
+        return {power: len(held) for power, held in centers.items()}
+
+    def period(self, state: State, phase: str) -> str | None:
+        try:
+            p = self.rules_of(state).calendar.parse(phase)
+        except ValueError:
+            return None
+        month = getattr(p, "month", None)
+        return f"{p.year}-{month:02d}" if isinstance(month, int) and month else str(p.year)
+
+    def later_phase(self, state: State, text: str) -> str | None:
+        calendar = self.rules_of(state).calendar
+        try:
+            named, now = calendar.parse(text.strip().upper()), calendar.parse(self.phase(state))
+        except ValueError:
+            return None
+        key_named, key_now = _playing_order(named), _playing_order(now)
+        if key_named is None or key_now is None or key_named <= key_now:
+            return None
+        return str(named)
+
     def phase_hours(self, state: State, options: dict[str, Any]) -> float:
         phase = self.phase(state)
         if phase.endswith("M"):
             return float(options.get("deadline_hours", 48))
         return float(options.get("retreat_hours", 24))
+
+
+def _playing_order(phase: Any) -> tuple[int, ...] | None:
+    """A phase's place in playing order: its calendar's own key (Mobtown II's), else year,
+    season (spring, summer, fall, autumn, winter) and kind (movement, retreats,
+    adjustments); None for a phase this cannot place."""
+    key = getattr(phase, "key", None)
+    if callable(key):
+        return tuple(key())
+    seasons, kinds = "SUFAW", "MRA"
+    season, kind = str(getattr(phase, "season", ""))[:1], str(getattr(phase, "kind", ""))[:1]
+    if season not in seasons or kind not in kinds:
+        return None
+    return (int(phase.year), seasons.index(season), kinds.index(kind))
 
 
 # -- registry -----------------------------------------------------------------------------------

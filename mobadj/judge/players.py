@@ -13,6 +13,7 @@ from mobadj.judge.deadlines import DEFAULTS, HOUR, option
 from mobadj.judge.endings import Endings
 from mobadj.judge.hosts import Free, HostError, host_for
 from mobadj.judge.mailparse import Incoming
+from mobadj.judge.seats import Seats
 from mobadj.judge.store import Game, Mail
 
 MAX_PRESS_PER_MAIL = 10
@@ -20,7 +21,7 @@ MAX_PRESS_PER_MAIL = 10
 to everyone, fit): a mail of a thousand press blocks must not make thousands of mails."""
 
 
-class PlayerCommands(Accounts, Endings):
+class PlayerCommands(Seats, Accounts, Endings):
     """Commands a signed-on player may give."""
 
     def _player_mail(
@@ -38,11 +39,8 @@ class PlayerCommands(Accounts, Endings):
         if parsed.order_lines:
             if stale:
                 assert phase_cmd is not None
-                reply.append(
-                    f"Orders refused: they were meant for {phase_cmd.args['value']}, but the "
-                    f"game is now in {host.phase(game.started_state)}. Send orders for the "
-                    "current phase."
-                )
+                reply.append(self._orders_early(game, power, phase_cmd.args["value"], parsed,
+                                                inc, uid, now))
             else:
                 reply.append(self._orders(game, power, parsed, inc, uid, now, out))
         for cmd in parsed.commands:
@@ -209,6 +207,14 @@ class PlayerCommands(Accounts, Endings):
             return self._vote(game, power, cmd, now, out)
         if name == "password":
             return self._set_password(game, power, cmd.args["value"], inc, uid, now)
+        if name == "resign":
+            self.store.record_command(game.name, power, inc.message_id, uid, "resign",
+                                      cmd.text, now)
+            return self.resign(game, power, now, out)
+        if name == "summary":
+            from mobadj.judge.overview import summary_text
+
+            return summary_text(self.store, game, gm_view=False)
         if name == "set":
             return self._player_set(game, power, cmd, inc, uid, now, out)
         return f"{name.upper()} is a GM command; sign on with GM <game> <gm-password>."
@@ -247,6 +253,10 @@ class PlayerCommands(Accounts, Endings):
         self._announce(game, f"{game.name}: deadline moved",
                        f"A player has taken an absence. The deadline is now "
                        f"{reports.stamp(new)}.", out, skip=power)
+        self._tell_gm(game, f"{power} takes an absence", (
+            f"{power} has taken an absence of {hours:g} hours in {game.name} "
+            f"({player.absence_used + hours:g} of {quota:g} hours of the quota used). The "
+            f"deadline is now {reports.stamp(new)}."), out)
         return (f"Absence granted. The deadline is now {reports.stamp(new)}; "
                 f"{quota - player.absence_used - hours:g} hours of your quota left.")
 
@@ -264,6 +274,9 @@ class PlayerCommands(Accounts, Endings):
             raise JudgeError("Press refused: the message is empty.")
         players = {p.power: p for p in self.store.players(game.name) if p.status != "out"}
         to_all = any(t.upper() in ("ALL", "EVERYONE", "BROADCAST") for t in targets)
+        if not to_all and str(game.options.get("press_to", "any")).lower() == "public":
+            raise JudgeError("Press refused: in this game press goes to everyone only (no "
+                             "private press): PRESS TO ALL, or BROADCAST.")
         if to_all:
             recipients = [p for p in players if p != power]
         else:
@@ -293,7 +306,27 @@ class PlayerCommands(Accounts, Endings):
         watchers = self.store.watchers(game.name) if to_all else []  # public press only
         for to in [players[seat].email for seat in recipients] + watchers:
             out.append(Mail(to, f"{game.name}: press from {sender}", body, game=game.name))
+        self._gm_press_copy(game, power, recipients, grey, to_all, text, body, out)
         return f"Press delivered to {', '.join(recipients)}" + (" (anonymously)." if grey else ".")
+
+    def _orders_early(self, game: Game, power: str, named: str, parsed: ParsedMail,
+                      inc: Incoming, uid: int | None, now: float) -> str:
+        """PHASE <a phase to come>, then orders (njudge's PHASE): kept for that phase and
+        read when it begins; the player then gets them as the judge reads them."""
+        host = host_for(game.kind)
+        state = game.started_state
+        later = host.later_phase(state, named) if game.status in ("active", "paused") else None
+        if later is None:
+            return (f"Orders refused: they were meant for {named}, but the game is now in "
+                    f"{host.phase(state)}. Send orders for the current phase, or for a phase "
+                    f"to come (PHASE <phase>, e.g. the next one).")
+        self.store.set_orders(game.name, later, power, parsed.order_text, now, inc.message_id)
+        self.store.record_command(game.name, power, inc.message_id, uid, "orders early",
+                                  f"{later}\n{parsed.order_text}", now)
+        return (f"Orders for {later} kept ({len(parsed.order_lines)} line(s)), sent early: "
+                f"the judge reads them when {later} begins and mails them back to you as it "
+                f"reads them then (they replace any you sent before for {later}). Send orders "
+                f"for {host.phase_label(state)} as usual.")
 
     def _status(self, game: Game, power: str | None) -> str:
         host = host_for(game.kind)

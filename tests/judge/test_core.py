@@ -292,7 +292,9 @@ def test_a_bug_in_a_game_engine_undoes_the_mail_and_apologises(judge, table, mon
     send(judge, "north@test.org", table.signon("NORTH") + "go 1")
     monkeypatch.setattr(ToyHost, "check", broken)
     out = send(judge, "north@test.org", table.signon("NORTH") + "go 5\npassword newsecret")
-    assert len(out) == 1 and "internal error" in out[0].body
+    assert len(out) == 2 and "internal error" in out[0].body
+    assert out[1].to == "gm@test.org" and "internal error" in out[1].body  # the GM is told
+    assert "north@test.org (NORTH in g1)" in out[1].body
     assert judge.store.orders("g1", "T1") == {"NORTH": "go 1"}  # nothing of it was done
     row = judge.store.db.execute("SELECT outcome FROM mails ORDER BY handled DESC, rowid DESC"
                                  " LIMIT 1").fetchone()
