@@ -271,6 +271,77 @@ def replace(config_path: Path, name: str, power: str, email: str, send: bool) ->
     _gm(config_path, name, "replace", {"power": power, "email": email}, send)
 
 
+@game.command("offer")
+@CONFIG
+@click.argument("name")
+@click.argument("power")
+@click.option("--withdraw", is_flag=True, help="Withdraw the offer.")
+@SEND
+def offer(config_path: Path, name: str, power: str, withdraw: bool, send: bool) -> None:
+    """Offer POWER for TAKEOVER: anyone may ask to take it over (its player keeps it
+    until then)."""
+    _gm(config_path, name, "offer", {"words": [power, "no"] if withdraw else [power]}, send)
+
+
+@game.command("orders")
+@CONFIG
+@click.argument("name")
+@click.argument("power")
+@click.argument("orders", type=click.File("r", encoding="utf-8"), default="-")
+@SEND
+def orders(config_path: Path, name: str, power: str, orders: Any, send: bool) -> None:
+    """Enter orders for POWER (from the file ORDERS, or standard input): kept as the GM's,
+    the results say so, and the power's player is told."""
+    from mobadj.judge.core import JudgeError
+    from mobadj.judge.hosts import HostError
+
+    text = orders.read()
+    judge = _open(config_path)
+    out: list = []
+    now = judge.clock()
+    try:
+        with judge.store.transaction():
+            game_ = judge.store.game(name)
+            if game_ is None:
+                raise JudgeError(f"no game {name!r}")
+            judge.store.record_command(game_.name, "GM", None, None, "become", power, now)
+            reply = judge.gm_orders(game_, power, text, now, out)
+            judge.queue(out, now)
+    except (JudgeError, HostError) as exc:
+        raise click.ClickException(judge.localize(str(exc))) from None
+    click.echo(judge.localize(reply))
+    _after(judge, out, send)
+
+
+@game.command("status")
+@CONFIG
+@click.argument("name")
+def status(config_path: Path, name: str) -> None:
+    """The GM's view of a game: who owes orders, missed deadlines, addresses, deadline,
+    what waits for you."""
+    from mobadj.judge.overview import status_text
+
+    judge = _open(config_path)
+    g = judge.store.game(name)
+    if g is None:
+        raise click.ClickException(f"no game {name!r}")
+    click.echo(status_text(judge, g, judge.clock()))
+
+
+@game.command("summary")
+@CONFIG
+@click.argument("name")
+def summary(config_path: Path, name: str) -> None:
+    """Who played which power when, the supply centres by year, the result (SUMMARY)."""
+    from mobadj.judge.overview import summary_text
+
+    judge = _open(config_path)
+    g = judge.store.game(name)
+    if g is None:
+        raise click.ClickException(f"no game {name!r}")
+    click.echo(judge.localize(summary_text(judge.store, g, gm_view=True)))
+
+
 @game.command("process")
 @CONFIG
 @click.argument("name")

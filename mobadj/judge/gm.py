@@ -326,7 +326,7 @@ class GMCommands(Seats, Accounts, Endings):
             text = "\n".join(t for line, t in parsed.order_lines if cmd.line < line < end)
             try:
                 replies.append(self.gm_orders(game, " ".join(cmd.args["words"]), text, now, out,
-                                              inc.message_id, uid))
+                                              inc.message_id, uid, early=False))
             except (JudgeError, HostError) as exc:
                 replies.append(f"ORDERS FOR: {exc}")
         before = [f"  line {n}: {t}" for n, t in parsed.order_lines if n < becomes[0].line]

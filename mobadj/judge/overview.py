@@ -28,14 +28,17 @@ def _phase_name(phase: str) -> str:
     return phase or "the start"
 
 
-def tenure_line(t: dict[str, Any], gm_view: bool) -> str:
-    """One tenure: ``S1901M - F1902M  a player (missed 3; resigned)``."""
+def tenure_line(t: dict[str, Any], gm_view: bool, missed: int | None = None) -> str:
+    """One tenure: ``S1901M - F1902M  a player (missed 3; resigned)``; ``missed``: the
+    missed deadlines of a tenure still running (the player's own count)."""
     span = f"{_phase_name(t['start_phase'])} - " + (
         _phase_name(t["end_phase"]) if t["end"] is not None else "now")
     notes = [HOW.get(t["how"], t["how"])]
     if t["end"] is not None:
         notes.append(f"missed {t['nmr_total']}")
         notes.append(str(t["why"]))
+    elif missed is not None:
+        notes.append(f"missed {missed}")
     who = t["email"] if gm_view else "a player"
     notes = [n for n in notes if n]
     return f"{span:<24} {who}" + (f" ({'; '.join(notes)})" if notes else "")
@@ -106,9 +109,8 @@ def summary_text(store: Store, game: Game, gm_view: bool) -> str:
             lines.append(f"  {seat:<12} no player (civil disorder) from the start")
             continue
         for n, t in enumerate(mine):
-            record = tenure_line(t, gm_view)
-            if t["end"] is None and seat in players:
-                record += f" (missed {players[seat].nmr_total})"
+            current = players[seat].nmr_total if t["end"] is None and seat in players else None
+            record = tenure_line(t, gm_view, current)
             lines.append(f"  {seat if n == 0 else '':<12} {record}")
         if mine[-1]["end"] is not None and seat not in players:
             lines.append(f"  {'':<12} no player (civil disorder) since "

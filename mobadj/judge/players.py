@@ -3,6 +3,7 @@ PASSWORD, HELP."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from mobadj.judge import reports
@@ -39,8 +40,8 @@ class PlayerCommands(Seats, Accounts, Endings):
         if parsed.order_lines:
             if stale:
                 assert phase_cmd is not None
-                reply.append(self._orders_early(game, power, phase_cmd.args["value"], parsed,
-                                                inc, uid, now))
+                reply.append(self._orders_early(game, power, phase_cmd, parsed, inc, uid,
+                                                now, out))
             else:
                 reply.append(self._orders(game, power, parsed, inc, uid, now, out))
         for cmd in parsed.commands:
@@ -309,24 +310,35 @@ class PlayerCommands(Seats, Accounts, Endings):
         self._gm_press_copy(game, power, recipients, grey, to_all, text, body, out)
         return f"Press delivered to {', '.join(recipients)}" + (" (anonymously)." if grey else ".")
 
-    def _orders_early(self, game: Game, power: str, named: str, parsed: ParsedMail,
-                      inc: Incoming, uid: int | None, now: float) -> str:
-        """PHASE <a phase to come>, then orders (njudge's PHASE): kept for that phase and
-        read when it begins; the player then gets them as the judge reads them."""
+    def _orders_early(self, game: Game, power: str, phase_cmd: Command, parsed: ParsedMail,
+                      inc: Incoming, uid: int | None, now: float, out: list[Mail]) -> str:
+        """PHASE <a phase to come> (njudge's PHASE): the order lines after it are kept for
+        that phase and read when it begins (the player then gets them as the judge reads
+        them); lines before it are orders for the current phase.  A PHASE naming a phase
+        gone by refuses the mail's orders: they were meant for another position."""
         host = host_for(game.kind)
         state = game.started_state
+        named = str(phase_cmd.args["value"])
         later = host.later_phase(state, named) if game.status in ("active", "paused") else None
         if later is None:
             return (f"Orders refused: they were meant for {named}, but the game is now in "
                     f"{host.phase(state)}. Send orders for the current phase, or for a phase "
                     f"to come (PHASE <phase>, e.g. the next one).")
-        self.store.set_orders(game.name, later, power, parsed.order_text, now, inc.message_id)
-        self.store.record_command(game.name, power, inc.message_id, uid, "orders early",
-                                  f"{later}\n{parsed.order_text}", now)
-        return (f"Orders for {later} kept ({len(parsed.order_lines)} line(s)), sent early: "
-                f"the judge reads them when {later} begins and mails them back to you as it "
-                f"reads them then (they replace any you sent before for {later}). Send orders "
-                f"for {host.phase_label(state)} as usual.")
+        now_lines = [(n, t) for n, t in parsed.order_lines if n < phase_cmd.line]
+        early = [(n, t) for n, t in parsed.order_lines if n > phase_cmd.line]
+        reply = []
+        if now_lines:
+            reply.append(self._orders(game, power, dataclasses.replace(
+                parsed, order_lines=now_lines), inc, uid, now, out))
+        if early:
+            text = "\n".join(t for _, t in early)
+            self.store.set_orders(game.name, later, power, text, now, inc.message_id)
+            self.store.record_command(game.name, power, inc.message_id, uid, "orders early",
+                                      f"{later}\n{text}", now)
+            reply.append(f"Orders for {later} kept ({len(early)} line(s)), sent early: the "
+                         f"judge reads them when {later} begins and mails them back to you as "
+                         f"it reads them then (they replace any you sent before for {later}).")
+        return "\n\n".join(reply)
 
     def _status(self, game: Game, power: str | None) -> str:
         host = host_for(game.kind)

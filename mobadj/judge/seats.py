@@ -196,7 +196,7 @@ class Seats(Notices, Forming):
         if game.status not in ("active", "paused") or takeover_mode(game.options) == "no":
             return []
         players = {p.power: p for p in self.store.players(game.name)}
-        alive = survivors(game, list(players))
+        alive = survivors(game, host_for(game.kind).seats(game.options))
         return [s for s in alive
                 if s not in players or players[s].status == "disorder" or players[s].offered]
 
@@ -304,9 +304,11 @@ class Seats(Notices, Forming):
 
     # -- the GM's orders for a power -------------------------------------------------------------
     def gm_orders(self, game: Game, power: str, text: str, now: float, out: list[Mail],
-                  message_id: str | None = None, uid: int | None = None) -> str:
+                  message_id: str | None = None, uid: int | None = None,
+                  early: bool = True) -> str:
         """ORDERS FOR power (BECOME power) then orders: the GM orders for a power; they are
-        kept as the GM's (the results say so) and its player is told."""
+        kept as the GM's (the results say so) and its player is told.  ``early``: resolve
+        the phase now if that was all it waited for."""
         host = host_for(game.kind)
         seat = host.seat(game.options, power)
         if game.status not in ("active", "paused") or game.state is None:
@@ -338,4 +340,6 @@ class Seats(Notices, Forming):
                 + ("\n".join(f"  {o}" for o in check.accepted) or "  (none: the units hold)")
                 + f"\nDeadline: {reports.stamp(game.deadline)}\n\n{self._sig()}"),
                 game=game.name))
+        if early:
+            self._maybe_early(self.store.game(game.name) or game, now, out)
         return "\n".join(lines)

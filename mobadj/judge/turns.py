@@ -89,11 +89,7 @@ class Turns(Endings):
             else:
                 self.store.update_player(game.name, seat, ready=0, nmr_streak=(
                     0 if seat in orders else pl.nmr_streak))
-        if notes:  # civil disorder: the GM may want to find a new player
-            self._tell_gm(game, "civil disorder", "\n".join(notes) + (
-                f"\nGive the power to someone (REPLACE <power> <email>), or let a new player "
-                f"take it over (TAKEOVER {game.name} <power>; OFFER opens a seat that still "
-                f"has a player)."), out)
+        disorder = list(notes)  # civil disorder: the GM may want to find a new player
         if missing:
             notes.insert(0, "No orders received from: " + ", ".join(missing) +
                          " (the rules' defaults were used).")
@@ -139,6 +135,11 @@ class Turns(Endings):
                     + f"{tail}\n\n{self._sig()}")
             out.append(Mail(to, f"{game.name}: {phase} results{tag}", body, attachments,
                             headers={"Auto-Submitted": "auto-generated"}, game=game.name))
+        if disorder:
+            self._tell_gm(game, "civil disorder", "\n".join(disorder) + (
+                f"\nGive the power to someone (REPLACE <power> <email>), or let a new player "
+                f"take it over (TAKEOVER {game.name} <power>; OFFER opens a seat that still "
+                f"has a player)."), out)
         if over:
             self._record_over(self.store.game(game.name) or game, result.data, "by the rules",
                               now)
