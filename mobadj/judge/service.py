@@ -96,6 +96,7 @@ class Service:
         store = self.judge.store
         with store.transaction():
             dropped = store.prune(now, self.judge.config.mail_retention_days)
+        store.give_back_space()
         if dropped:
             log.info("store: dropped %s", ", ".join(f"{n} {what}"
                                                    for what, n in dropped.items()))

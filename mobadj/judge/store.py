@@ -37,7 +37,7 @@ log = logging.getLogger("mobadj.judge.store")
 
 SCHEMA_VERSION = 2
 """1: every store made before tenures and delivered-mail records; 2: tenures, GM-entered
-orders, seats offered for TAKEOVER, the outbox's delivery record."""
+orders, seats offered for TAKEOVER, the outbox's delivery record, attachments kept once."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -174,6 +174,9 @@ CREATE TABLE IF NOT EXISTS tenures (    -- who held each seat when (schema 2)
     why TEXT,                                  -- replaced | resigned | taken over
     nmr_total INTEGER NOT NULL DEFAULT 0,      -- missed deadlines in this tenure
     absence_used REAL NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS outbox_files (  -- attachments of mail to send, each once (schema 2)
+    sha256 TEXT PRIMARY KEY, data BLOB NOT NULL  -- gone once no mail waiting needs it
 );
 CREATE TABLE IF NOT EXISTS takeovers (  -- TAKEOVER requests waiting for the GM (schema 2)
     game TEXT NOT NULL, email TEXT NOT NULL, power TEXT NOT NULL, at REAL NOT NULL,
@@ -370,6 +373,8 @@ class Store:
         except StoreError:
             self.db.close()
             raise
+        if version is None:  # a new store gives freed pages back to the file system
+            self.db.execute("PRAGMA auto_vacuum=INCREMENTAL")
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
@@ -795,10 +800,13 @@ class Store:
 
     # -- outbox ----------------------------------------------------------------------------
     def queue(self, mail: Mail, at: float) -> int:
-        atts = [
-            {"name": n, "mime": m, "data": base64.b64encode(b).decode()}
-            for n, m, b in mail.attachments
-        ]
+        """Put a mail in the outbox; its attachments are kept once each, however many mails
+        carry them (the map of a phase goes to every player)."""
+        atts = []
+        for name, mime, data in mail.attachments:
+            digest = hashlib.sha256(data).hexdigest()
+            self._x("INSERT OR IGNORE INTO outbox_files VALUES (?, ?)", (digest, data))
+            atts.append({"name": name, "mime": mime, "size": len(data), "sha256": digest})
         cur = self._x(
             "INSERT INTO outbox (to_addr, subject, body, attachments, headers, game, created, "
             "digest) VALUES (?,?,?,?,?,?,?,?)",
@@ -809,19 +817,23 @@ class Store:
 
     def unsent(self, limit: int = 500) -> list[Mail]:
         rows = self._x("SELECT * FROM outbox WHERE sent IS NULL ORDER BY id LIMIT ?", (limit,))
-        return [self._mail(r) for r in rows]
+        return [self._mail(r) for r in rows.fetchall()]
 
     def all_mail(self) -> list[Mail]:
-        return [self._mail(r) for r in self._x("SELECT * FROM outbox ORDER BY id")]
+        return [self._mail(r) for r in self._x("SELECT * FROM outbox ORDER BY id").fetchall()]
 
-    @staticmethod
-    def _mail(r: sqlite3.Row) -> Mail:
+    def _mail(self, r: sqlite3.Row) -> Mail:
         """A mail of the outbox; one delivered has no attachments left (their record is
         in :meth:`sent_mail`)."""
-        atts = [
-            (a["name"], a["mime"], base64.b64decode(a["data"]))
-            for a in json.loads(r["attachments"]) if "data" in a
-        ]
+        atts = []
+        for a in json.loads(r["attachments"]):
+            if "data" in a:  # a store of schema 1 not yet brought up to date
+                atts.append((a["name"], a["mime"], base64.b64decode(a["data"])))
+                continue
+            row = self._x("SELECT data FROM outbox_files WHERE sha256=?",
+                          (a["sha256"],)).fetchone()
+            if row is not None and r["sent"] is None:
+                atts.append((a["name"], a["mime"], bytes(row[0])))
         return Mail(
             to=r["to_addr"], subject=r["subject"], body=r["body"], attachments=atts,
             headers=json.loads(r["headers"]), game=r["game"], id=r["id"],
@@ -839,12 +851,18 @@ class Store:
 
     def mark_sent(self, mail_id: int, at: float, message_id: str | None = None,
                   size: int | None = None) -> None:
-        """The SMTP server took the mail: it keeps its record, not its attachments."""
+        """The SMTP server took the mail: it keeps its record, not its attachments (their
+        bytes go once no mail waiting to be sent carries them)."""
         row = self._x("SELECT attachments FROM outbox WHERE id=?", (mail_id,)).fetchone()
         if row is None:
             return
         self._x("UPDATE outbox SET sent=?, attachments=?, message_id=?, size=? WHERE id=?",
                 (at, _audit(row[0]), message_id, size, mail_id))
+        for a in json.loads(row[0]):
+            digest = a.get("sha256")
+            if digest and self._x("SELECT 1 FROM outbox WHERE sent IS NULL AND attachments "
+                                  "LIKE ? LIMIT 1", (f"%{digest}%",)).fetchone() is None:
+                self._x("DELETE FROM outbox_files WHERE sha256=?", (digest,))
 
     def mark_refused(self, mail_id: int, at: float, why: str) -> None:
         """The SMTP server refused this mail for good (a malformed or unknown address): it
@@ -868,6 +886,11 @@ class Store:
                            (after,)).fetchone()[0])
 
     # -- housekeeping ----------------------------------------------------------------------
+    def give_back_space(self) -> None:
+        """Return the pages freed since to the file system (a store made with
+        ``auto_vacuum``; older ones shrink with ``mobadj store compact``)."""
+        self._x("PRAGMA incremental_vacuum")
+
     def prune(self, now: float, retention_days: float) -> dict[str, int]:
         """Drop what the judge no longer needs (the caller holds the transaction): the text
         of mail sent more than ``retention_days`` ago (its record stays), replies counted
@@ -1077,9 +1100,12 @@ def _upgrade_1_to_2(store: Store) -> None:
     for r in db.execute("SELECT id, body, attachments, sent FROM outbox").fetchall():
         atts = [(a["name"], a["mime"], base64.b64decode(a["data"]))
                 for a in json.loads(r["attachments"]) if "data" in a]
-        kept = _audit(r["attachments"]) if r["sent"] is not None else r["attachments"]
+        if r["sent"] is None:  # waiting: its attachments go to outbox_files, once each
+            for _, _, data in atts:
+                db.execute("INSERT OR IGNORE INTO outbox_files VALUES (?, ?)",
+                           (hashlib.sha256(data).hexdigest(), data))
         db.execute("UPDATE outbox SET attachments=?, digest=? WHERE id=?",
-                   (kept, content_digest(r["body"], atts), r["id"]))
+                   (_audit(r["attachments"]), content_digest(r["body"], atts), r["id"]))
     for p in db.execute("SELECT * FROM players").fetchall():
         game = db.execute("SELECT created, phase FROM games WHERE name=?",
                           (p["game"],)).fetchone()

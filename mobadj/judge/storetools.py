@@ -233,6 +233,7 @@ def compact(path: Path, retention_days: float, now: float | None = None
     try:
         with store.transaction():
             dropped = store.prune(now, retention_days)
+        store.db.execute("PRAGMA auto_vacuum=INCREMENTAL")  # from now on, space goes back
         store.db.execute("VACUUM")
         store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         store.db.execute("PRAGMA optimize")
