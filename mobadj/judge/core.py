@@ -339,6 +339,7 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
             "press": self.store.press(name),
             "events": self.store.events(name),
             "watchers": self.store.watchers(name),
+            "tenures": self.store.tenures(name),
             "ending": self.store.ending(name),
         }
         return data if host is None else host.exported(data, game.state, over)

@@ -165,10 +165,11 @@ class Turns(Endings):
             if power not in due:
                 self.store.delete_orders(game.name, phase, power)
                 lines = [f"No orders are needed from {power} in {label}: the orders you sent "
-                         f"early for it are not used."]
+                         f"for it before it began are not used."]
             else:
                 check = host.check(state, power, text)
-                lines = [f"Your orders for {label}, sent early, as the judge reads them now:"]
+                lines = [f"Your orders for {label}, sent before it began, as the judge reads "
+                         f"them now:"]
                 lines += [f"  {o}" for o in check.accepted] or ["  (none)"]
                 lines += ["Warnings:"] + [f"  {n}" for n in check.notes] if check.notes else []
                 if check.errors:
@@ -180,8 +181,8 @@ class Turns(Endings):
                     self.store.delete_orders(game.name, phase, power)
                     lines.append("Nothing was accepted: send orders for this phase.")
                 lines.append(f"Deadline: {reports.stamp(game.deadline)}")
-            out.append(Mail(players[power].email, f"{game.name}: your orders for {phase} "
-                            f"(sent early)", "\n".join(lines) + f"\n\n{self._sig()}",
+            out.append(Mail(players[power].email, f"{game.name}: your orders for {phase}, "
+                            "sent before it began", "\n".join(lines) + f"\n\n{self._sig()}",
                             game=game.name))
         played = {r["phase"] for r in self.store.results(game.name, include_rolled_back=True)}
         for skipped, orders in self.store.orders_after(game.name, played | {phase}).items():

@@ -135,7 +135,7 @@ def test_players_come_and_go_and_the_gm_hears_of_it(service, mail_servers, clock
     results = next(b for s, b, _ in bodies(S, "obs@test.org") if "S1901M results" in s)
     assert "Orders entered by the GM for: ENGLAND." in results
     early = next(b for s, b, _ in bodies(S, "fra@test.org")
-                 if s == "run: your orders for F1901M (sent early)")
+                 if s == "run: your orders for F1901M, sent before it began")
     assert "A MAR - SPA" in early and "F MAO - POR" in early
     assert judge.store.orders("run", "F1901M")["FRANCE"] == "A MAR - SPA\nF MAO - POR"
 
