@@ -10,9 +10,10 @@ the phase, the power's history in brief, and how to send orders.  The other play
 observers are told that the seat changed hands (never an address); the GM too, when the GM
 did not do it.
 
-TAKEOVER is open to any address for a seat with no player, a power in civil disorder, or a
-seat the GM offers, once the address has proved itself with a code (as JOIN does); with the
-game option ``takeover approve`` the GM approves each one, ``takeover no`` turns it off.
+TAKEOVER is open to any address for a seat whose player left, a power in civil disorder, or
+a seat the GM offers (a seat that never had a player only then), once the address has proved
+itself with a code (as JOIN does); with the game option ``takeover approve`` the GM approves
+each one, ``takeover no`` turns it off.
 """
 
 from __future__ import annotations
@@ -191,14 +192,21 @@ class Seats(Notices, Forming):
 
     # -- TAKEOVER ------------------------------------------------------------------------------
     def open_seats(self, game: Game) -> list[str]:
-        """The seats anyone may ask to take over now: no player, civil disorder, or offered
-        by the GM (powers still in the game only)."""
+        """The seats anyone may ask to take over now (powers still in the game only): those
+        whose player left, those in civil disorder, and those the GM offers.  A seat that
+        never had a player is open only when the GM offers it: the GM may have meant the
+        game to be played without it."""
         if game.status not in ("active", "paused") or takeover_mode(game.options) == "no":
             return []
         players = {p.power: p for p in self.store.players(game.name)}
+        held_before = {t["power"] for t in self.store.tenures(game.name)}
+        offered: dict[str, bool] = {}
+        for event in self.store.recent_events(game.name, "offered", float("-inf")):
+            offered[event["power"]] = bool(event["open"])
         alive = survivors(game, host_for(game.kind).seats(game.options))
         return [s for s in alive
-                if s not in players or players[s].status == "disorder" or players[s].offered]
+                if (s not in players and (s in held_before or offered.get(s)))
+                or (s in players and (players[s].status == "disorder" or players[s].offered))]
 
     def _takeover_refusal(self, game: Game, seat: str, email: str) -> str | None:
         if takeover_mode(game.options) == "no":
@@ -279,8 +287,8 @@ class Seats(Notices, Forming):
 
     # -- OFFER ---------------------------------------------------------------------------------
     def offer(self, game: Game, words: list[str], now: float, out: list[Mail]) -> str:
-        """OFFER power [NO]: open (or close) a seat with a player for TAKEOVER; its player
-        keeps it until someone takes it."""
+        """OFFER power [NO]: open (or close) a seat for TAKEOVER; its player, if any, keeps
+        it until someone takes it."""
         withdraw = len(words) > 1 and words[-1].lower() in ("no", "off", "withdraw", "not")
         names = words[:-1] if withdraw else words
         if not names:
@@ -289,9 +297,8 @@ class Seats(Notices, Forming):
         if game.status not in ("active", "paused"):
             raise JudgeError(f"game {game.name} is {game.status}, not running")
         player = self.store.player(game.name, seat)
-        if player is None:
-            return f"{seat} has no player: it is open for TAKEOVER already."
-        self.store.update_player(game.name, seat, offered=0 if withdraw else 1)
+        if player is not None:
+            self.store.update_player(game.name, seat, offered=0 if withdraw else 1)
         self.store.log(game.name, "offered", {"power": seat, "open": not withdraw}, now)
         if withdraw:
             return f"{seat} is no longer offered for takeover."
@@ -300,7 +307,7 @@ class Seats(Notices, Forming):
                 f"{seat})" + ("; you approve each request." if mode == "approve" else ".")
                 + (" Note: the game option takeover is 'no': set it to yes or approve."
                    if mode == "no" else "")
-                + f" {player.email} plays it until then.")
+                + (f" {player.email} plays it until then." if player is not None else ""))
 
     # -- the GM's orders for a power -------------------------------------------------------------
     def gm_orders(self, game: Game, power: str, text: str, now: float, out: list[Mail],

@@ -83,6 +83,8 @@ class Service:
         self.on_step("ticked")
         self.mailer.send_outbox(store)
         self.on_step("sent")
+        if self.judge.notify_refused(self.judge.clock()):  # the GMs hear of refused mail
+            self.mailer.send_outbox(store)
         self._housekeeping()
         return n
 

@@ -1106,6 +1106,8 @@ def _upgrade_1_to_2(store: Store) -> None:
                            (hashlib.sha256(data).hexdigest(), data))
         db.execute("UPDATE outbox SET attachments=?, digest=? WHERE id=?",
                    (_audit(r["attachments"]), content_digest(r["body"], atts), r["id"]))
+    told = db.execute("SELECT MAX(id) FROM outbox WHERE refused IS NOT NULL").fetchone()[0]
+    store.set_meta("refusals_told", str(told or 0))  # refusals before the upgrade are old news
     for p in db.execute("SELECT * FROM players").fetchall():
         game = db.execute("SELECT created, phase FROM games WHERE name=?",
                           (p["game"],)).fetchone()

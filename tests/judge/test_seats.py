@@ -281,3 +281,17 @@ def test_the_gm_orders_for_a_seat_by_mail(judge, table):
     assert judge.store.orders_by_gm("g1", "T1") == ["EAST", "NORTH"]
     assert "the GM entered orders for NORTH" in to(out, "north@test.org")[0].subject
     assert Mail  # (the store's Mail is what the judge queues)
+
+
+def test_a_seat_that_never_had_a_player_is_open_only_when_offered(judge):
+    Table(judge, "standard", picture="none")
+    judge.store.remove_player("g1", "GERMANY")  # a game the GM started without Germany
+    with judge.store.transaction():
+        judge.store.db.execute("DELETE FROM tenures WHERE power='GERMANY'")
+    game = judge.store.game("g1")
+    assert judge.open_seats(game) == []
+    out = gm(judge, "OFFER Germany")
+    assert "GERMANY is offered" in out[0].body and "plays it until then" not in out[0].body
+    assert judge.open_seats(judge.store.game("g1")) == ["GERMANY"]
+    gm(judge, "OFFER Germany NO")
+    assert judge.open_seats(judge.store.game("g1")) == []
