@@ -200,7 +200,7 @@ def status_text(judge: Judge, game: Game, now: float | None = None) -> str:
     for r in refused[-5:]:
         lines.append(f"Refused by the SMTP server: mail to {r['to_addr']} "
                      f"({reports.when(r['sent'], judge.tz)}): {r['refused']}")
-    waiting = [m for m in store.unsent(10_000) if m.game == game.name]
+    waiting = store.unsent_count(game.name)
     if waiting:
-        lines.append(f"Mail waiting to be sent: {len(waiting)}")
+        lines.append(f"Mail waiting to be sent: {waiting}")
     return "\n".join(lines)

@@ -839,6 +839,12 @@ class Store:
             headers=json.loads(r["headers"]), game=r["game"], id=r["id"],
         )
 
+    def unsent_count(self, game: str | None = None) -> int:
+        """How many mails wait to be sent (of one game)."""
+        sql = "SELECT COUNT(*) FROM outbox WHERE sent IS NULL"
+        row = self._x(sql + (" AND game=?" if game else ""), (game,) if game else ()).fetchone()
+        return int(row[0])
+
     def sent_mail(self, game: str | None = None) -> list[dict[str, Any]]:
         """The record of each mail sent (or refused for good), oldest first: to, subject,
         when, Message-ID, size, the digest of its content, its attachments' names, sizes

@@ -16,11 +16,9 @@ from __future__ import annotations
 import base64
 import json
 import os
-import socket
 import subprocess
 import sys
 import threading
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -93,12 +91,6 @@ class OAuthSMTPHandler:
 # -- the servers for a test ----------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @dataclass
 class OAuthServers:
     """pymap with XOAUTH2 and aiosmtpd with XOAUTH2; ``token_file`` holds the token both
@@ -130,6 +122,8 @@ class OAuthServers:
 
 
 def start(tmp: Path, token: str) -> OAuthServers:
+    from .servers import free_port, wait_for_port  # (this file also runs as a script)
+
     token_file, log_file = tmp / "provider-token", tmp / "provider.log"
     token_file.write_text(token)
     imap_port, smtp_port = free_port(), free_port()
@@ -138,15 +132,7 @@ def start(tmp: Path, token: str) -> OAuthServers:
          str(log_file), "--host", "127.0.0.1", "--port", str(imap_port), "dict",
          "--demo-user", USER, "--demo-password", "not-the-token"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ))
-    end = time.monotonic() + 20
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", imap_port), timeout=0.5):
-                break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > end:
-                raise RuntimeError("pymap (XOAUTH2) did not start") from None
-            time.sleep(0.05)
+    wait_for_port(proc, imap_port, "pymap (XOAUTH2)")
     handler = OAuthSMTPHandler(token_file, log_file)
     # AUTH offered without TLS (on 127.0.0.1, for the test); DATA refuses the unauthenticated
     controller = Controller(handler, hostname="127.0.0.1", port=smtp_port,
