@@ -14,6 +14,7 @@ from mobadj.judge.links import game_path, game_url, phase_url, step_id
 from mobadj.judge.logs import setup_logging
 from mobadj.judge.mailbox import Mailbox
 from mobadj.judge.mailer import Mailer
+from mobadj.judge.overview import status_text, summary_text
 from mobadj.judge.service import NETWORK_ERRORS, Service, describe
 from mobadj.judge.store import Game, Mail, Store, StoreError
 
@@ -44,6 +45,8 @@ __all__ = [
     "phase_url",
     "reports",
     "setup_logging",
+    "status_text",
     "step_id",
     "storetools",
+    "summary_text",
 ]

@@ -20,6 +20,7 @@ from mobadj.judge.gm import GMCommands
 from mobadj.judge.hosts import Host, HostError, host_for
 from mobadj.judge.loops import ReplyLimits, reply_kind
 from mobadj.judge.mailparse import Incoming, parse_mail
+from mobadj.judge.overview import summary_text
 from mobadj.judge.players import PlayerCommands
 from mobadj.judge.store import Mail, hash_password, verify_password
 from mobadj.judge.turns import Turns
@@ -99,10 +100,13 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
     def _unreadable_notice(self, inc: Incoming, outcome: str, now: float, out: list[Mail]
                            ) -> None:
         """Mail from a game's player that the judge could not read or handle: its GM is
-        told (the player got the explanation)."""
+        told, once a day per address (the player got the explanation)."""
         for game, role in self._games_of(inc.sender):
-            if role == "observer":
-                continue
+            seen = {"from": inc.sender}
+            if role == "observer" or seen in self.store.recent_events(game.name, "unreadable",
+                                                                      now - 86400):
+                continue  # one notice a day per address is enough
+            self.store.log(game.name, "unreadable", seen, now)
             why = ("could not be handled because of an internal error (the judge's log has "
                    "it; nothing in it was done)" if outcome == "failed" else
                    f"could not be read ({inc.unreadable})")
@@ -239,8 +243,6 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
     def _public_summary(self, inc: Incoming, name: str | None) -> str:
         """SUMMARY <game> without a sign-on: any public game (a private one to its GM and
         players), without addresses."""
-        from mobadj.judge.overview import summary_text
-
         game = self.store.game(name.lower()) if name else None
         if game is None or (self.store.web_key(game.name) is not None
                             and not self._knows_private(inc, game)):

@@ -18,6 +18,7 @@ from mobadj.judge.deadlines import DEFAULTS, HOUR, option, parse_when, time_of_d
 from mobadj.judge.endings import DRAW_MODES, Endings
 from mobadj.judge.hosts import Host, HostError, host_for
 from mobadj.judge.mailparse import Incoming, is_address
+from mobadj.judge.overview import summary_text
 from mobadj.judge.seats import TAKEOVER_CHOICES, Seats, takeover_mode
 from mobadj.judge.store import Game, Mail, hash_password
 
@@ -122,8 +123,6 @@ class GMCommands(Seats, Accounts, Endings):
         if name == "offer":
             return self.offer(game, a["words"], now, out)
         if name == "summary":
-            from mobadj.judge.overview import summary_text
-
             return summary_text(self.store, game, gm_view=True)
         if name == "resign":
             raise JudgeError("RESIGN is a player's command; to free a seat, REPLACE it or "

@@ -14,6 +14,7 @@ from mobadj.judge.deadlines import DEFAULTS, HOUR, option
 from mobadj.judge.endings import Endings
 from mobadj.judge.hosts import Free, HostError, host_for
 from mobadj.judge.mailparse import Incoming
+from mobadj.judge.overview import summary_text
 from mobadj.judge.seats import Seats
 from mobadj.judge.store import Game, Mail
 
@@ -213,8 +214,6 @@ class PlayerCommands(Seats, Accounts, Endings):
                                       cmd.text, now)
             return self.resign(game, power, now, out)
         if name == "summary":
-            from mobadj.judge.overview import summary_text
-
             return summary_text(self.store, game, gm_view=False)
         if name == "set":
             return self._player_set(game, power, cmd, inc, uid, now, out)

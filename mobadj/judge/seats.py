@@ -29,6 +29,7 @@ from mobadj.judge.forming import Forming
 from mobadj.judge.hosts import HostError, host_for
 from mobadj.judge.mailparse import Incoming, is_address
 from mobadj.judge.notices import Notices
+from mobadj.judge.overview import centre_table, tenure_line
 from mobadj.judge.store import Game, Mail, hash_password
 
 TAKEOVER_CHOICES = ("yes", "approve", "no")
@@ -142,8 +143,6 @@ class Seats(Notices, Forming):
 
     def _seat_history(self, game: Game, seat: str) -> list[str]:
         """The seat's earlier players (no addresses) and its supply centres over time."""
-        from mobadj.judge.overview import centre_table, tenure_line
-
         lines = [tenure_line(t, gm_view=False) for t in self.store.tenures(game.name)
                  if t["power"] == seat and t["end"] is not None]
         table = centre_table(self.store, game, only=seat)

@@ -788,6 +788,11 @@ class Store:
             out.append(d)
         return out
 
+    def result_phases(self, game: str) -> set[str]:
+        """The phases of a game that were resolved (rolled back or not)."""
+        rows = self._x("SELECT DISTINCT phase FROM results WHERE game=?", (game,))
+        return {str(r[0]) for r in rows}
+
     def results_version(self, game: str) -> tuple[int, int]:
         """(count, last id) of a game's standing results: changes with every result and every
         rollback, so pages built from the results can be cached under it."""

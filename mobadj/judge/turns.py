@@ -184,11 +184,13 @@ class Turns(Endings):
             out.append(Mail(players[power].email, f"{game.name}: your orders for {phase}, "
                             "sent before it began", "\n".join(lines) + f"\n\n{self._sig()}",
                             game=game.name))
-        played = {r["phase"] for r in self.store.results(game.name, include_rolled_back=True)}
+        if host.period(state, phase) is None:
+            return  # a game without a calendar (cards): no phase is skipped
+        played = self.store.result_phases(game.name)
         for skipped, orders in self.store.orders_after(game.name, played | {phase}).items():
             if host.period(state, skipped) is None or \
                     host.later_phase(state, skipped) is not None:
-                continue  # not a phase of a calendar, or still to come
+                continue  # not a phase of the calendar, or still to come
             for power, _ in orders.items():
                 self.store.delete_orders(game.name, skipped, power)
                 if power in players:
