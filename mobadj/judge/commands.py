@@ -161,7 +161,14 @@ class ParsedMail:
 
     @property
     def order_text(self) -> str:
-        return "\n".join(t for _, t in self.order_lines)
+        """The order lines, each at its line of the mail (the others left empty): errors
+        then name the line the player wrote."""
+        if not self.order_lines:
+            return ""
+        lines = [""] * self.order_lines[-1][0]
+        for number, text in self.order_lines:
+            lines[number - 1] = text
+        return "\n".join(lines)
 
 
 @cache

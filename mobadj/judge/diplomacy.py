@@ -31,6 +31,7 @@ from mobadj.engine import (
 from mobadj.judge.hosts import Check, DiplomacyHost, HostError, Resolution, State
 from mobadj.orders.duplicates import ReplacedOrder
 from mobadj.orders.errors import or_list
+from mobadj.orders.prose import set_aside_remarks
 
 log = logging.getLogger("mobadj.judge")
 
@@ -104,8 +105,10 @@ def _pairs(host: DiplomacyHost, state: State, seat: str,
     explained (line, column, expected, did-you-mean), and a note for each order a later one
     for the same unit replaced (unless the game's ``duplicate_orders`` is ``first``: then
     every order is kept and the adjudicator uses the first legal one); orders for another
-    power are refused."""
+    power are refused.  Remarks around the orders ("thanks", "Carla") are set aside
+    (:mod:`mobadj.orders.prose`)."""
     result = host.rules_of(state).parse_orders(text, host.game_map, power=seat)
+    set_aside_remarks(result, text, host.game_map)
     if host.duplicates(state) == "last":
         result = result.last_order_wins()
     replaced = [str(w) for w in result.warnings if isinstance(w, ReplacedOrder)]

@@ -135,7 +135,9 @@ class Host(ABC):
 
     @abstractmethod
     def check(self, state: State, seat: str, text: str) -> Check:
-        """Read a submission (orders, a bid) without changing the state."""
+        """Read a submission (orders, a bid) without changing the state.  Each line of
+        ``text`` is at its line of the mail (the mail's other lines are empty), so that an
+        error names the line the player wrote."""
 
     @abstractmethod
     def resolve(self, state: State, orders: dict[str, str], missing: list[str]) -> Resolution:

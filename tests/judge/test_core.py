@@ -31,7 +31,7 @@ def test_orders_are_read_back_with_errors_and_replace_earlier_ones(judge, table)
     r = reply_of(send(judge, "north@test.org", table.signon("NORTH") + "go 3\nhodl\n"))
     assert "Signed on as North" in r
     assert "  go 3" in r
-    assert "line 2: cannot read 'hodl'" in r and "did you mean 'hold'" in r
+    assert "line 3: cannot read 'hodl'" in r and "did you mean 'hold'" in r
     assert "Deadline for Turn 1:" in r and "GMT" in r and "UTC" in r
     send(judge, "north@test.org", table.signon("NORTH") + "go 5\n")
     assert judge.store.orders("g1", "T1") == {"NORTH": "go 5"}

@@ -26,7 +26,7 @@ def test_orders_read_back_with_did_you_mean_and_warnings(judge, dip):
     r = out[0].body
     assert "Orders for ENGLAND, Spring 1901 Movement, as the judge reads them:" in r
     assert "  F LON - NTH" in r
-    assert "line 2, column 9: unknown province 'YOK'; did you mean Yorkshire (YOR)" in r
+    assert "line 3, column 9: unknown province 'YOK'; did you mean Yorkshire (YOR)" in r
     assert "you can only order for ENGLAND, not FRANCE" in r
     assert "F EDI S A YOR: impossible (no unit to support)" in r
     assert "Deadline for Spring 1901 Movement:" in r
