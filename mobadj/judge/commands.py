@@ -104,6 +104,8 @@ _JOIN = [
 PRESS_WORDS = frozenset({"press", "broadcast", "endpress"})
 MAX_LINE = 500
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]*)", re.I)
+_PRESS_HEAD = re.compile(r"^\s*press\s*(to\b)?\s*", re.I)
+_GREY_TAIL = re.compile(r"[\s,]*\b(grey|gray|anon|anonymous)\s*$", re.I)
 
 
 @dataclass(frozen=True)
@@ -213,8 +215,8 @@ def _args(name: str, tree: Tree[Token]) -> dict[str, Any]:
     # the words in their places (None for an optional word left out), and the words given
     vals = [str(t) if isinstance(t, Token) else None for t in toks]
     words = [v for v in vals if v is not None]
-    if name == "signon":
-        return {"game": vals[0], "power": vals[1], "password": vals[2]}
+    if name == "signon":  # the power may be several words: "Baby Face Nelson"
+        return {"game": words[0], "power": " ".join(words[1:-1]), "password": words[-1]}
     if name == "gm":
         return {"game": vals[0], "password": vals[1]}
     if name == "create":
@@ -223,7 +225,7 @@ def _args(name: str, tree: Tree[Token]) -> dict[str, Any]:
             key, _, value = v.partition("=")
             opts[key.lower().replace("-", "_")] = value
         return {"game": vals[0], "kind": vals[1], "password": vals[2], "options": opts}
-    if name == "press":
+    if name == "press":  # the names as written: parse_line splits them at the commas
         targets = [str(c.children[0]) for c in toks if isinstance(c, Tree)]
         return {"targets": targets, "grey": toks[-1] is not None and isinstance(toks[-1], Token)}
     if name == "broadcast":
@@ -234,15 +236,18 @@ def _args(name: str, tree: Tree[Token]) -> dict[str, Any]:
         return {"value": vals[0]}
     if name in ("absence", "extend", "pause"):
         return {"seconds": parse_duration(words[0]) if words else None}
-    if name == "addplayer":
-        return {"email": vals[0], "power": vals[1], "password": vals[2]}
+    if name == "addplayer":  # a power of several words, then maybe a password: the game
+        return {"email": words[0], "power": " ".join(words[1:]), "words": words[1:],  # knows
+                "password": None}
     if name == "deadline":
         return {"when": " ".join(words)}
     if name == "replace":
-        return {"power": vals[0], "email": vals[1]}
+        return {"power": " ".join(words[:-1]), "email": words[-1]}
     if name == "set":
         return {"option": words[0].lower().replace("-", "_"), "value": " ".join(words[1:])}
-    if name in ("confirm", "unjoin", "watch", "unwatch", "approve", "reject", "concede"):
+    if name == "concede":
+        return {"value": " ".join(words)}
+    if name in ("confirm", "unjoin", "watch", "unwatch", "approve", "reject"):
         return {"value": vals[-1]}
     if name == "join":
         return {"game": vals[0], "prefs": vals[1:]}
@@ -254,16 +259,17 @@ def _args(name: str, tree: Tree[Token]) -> dict[str, Any]:
 def _redact(name: str, text: str) -> str:
     """The line as it may be echoed or stored: passwords replaced by ``***``."""
     words = text.split()
-    if name == "signon" and len(words) >= 4:
-        words[3:] = ["***"]
-    elif name in ("gm", "password") and len(words) >= 2:
+    if (name == "signon" and len(words) >= 4) or (name in ("gm", "password")
+                                                   and len(words) >= 2):
         words[-1] = "***"
     elif name == "set" and len(words) >= 3 and words[1].lower() == "password":
         words[2:] = ["***"]
     elif name == "confirm" and len(words) >= 2:
         words[1:] = ["***"]
-    elif name in ("create", "addplayer") and len(words) >= 4:
+    elif name == "create" and len(words) >= 4:
         words[3] = "***"
+    elif name == "addplayer" and len(words) >= 4:  # the password, if any, is after the power
+        words[3:] = ["***"]
     return " ".join(words)
 
 
@@ -287,7 +293,19 @@ def parse_line(line: str, number: int = 1) -> Command | BadCommandLine | None:
         args = _args(keyword, cmd_tree)
     except ValueError as exc:
         return BadCommandLine(number, 1, _redact(keyword, text), str(exc), USAGE[keyword])
+    if keyword == "press":
+        args["targets"] = _press_targets(text, args["grey"])
     return Command(keyword, args, number, _redact(keyword, text))
+
+
+def _press_targets(text: str, grey: bool) -> list[str]:
+    """The recipients of ``PRESS TO ...`` as written between the commas (``Baby Face
+    Nelson, Murder Inc.``): each a name of one word or several, or several names written
+    with spaces between them (the game reads them, :mod:`mobadj.judge.names`)."""
+    rest = _PRESS_HEAD.sub("", text, count=1)
+    if grey:
+        rest = _GREY_TAIL.sub("", rest)
+    return [part.strip() for part in rest.split(",") if part.strip()]
 
 
 def near_keyword(word: str) -> str | None:

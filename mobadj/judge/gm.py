@@ -19,6 +19,7 @@ from mobadj.judge.endings import DRAW_MODES, Endings
 from mobadj.judge.forming import Forming
 from mobadj.judge.hosts import Host, HostError, host_for
 from mobadj.judge.mailparse import Incoming, is_address
+from mobadj.judge.names import Names
 from mobadj.judge.store import Game, Mail, hash_password
 
 #: The judge's own game options (deadlines, press, sign-up, ...; docs/gm-guide.md); the
@@ -42,12 +43,12 @@ def unknown_options(host: Host, names: Iterable[str]) -> str:
             f"{', '.join(theirs) or 'game_<name>=<value>'}")
 
 
-def _is_seat(host: Host, game: Game, text: str) -> bool:
+def _seats_named(host: Host, game: Game, text: str) -> list[str]:
+    """The seats ``text`` names (several names too), none when it names none."""
     try:
-        host.seat(game.options, text)
+        return Names(host, game.options).groups(text)
     except HostError:
-        return False
-    return True
+        return []
 
 
 class GMCommands(Accounts, Forming, Endings):
@@ -73,9 +74,9 @@ class GMCommands(Accounts, Forming, Endings):
             players = self.store.players(game.name)
             host = host_for(game.kind)
             want = {t.upper() for t in press.targets}
-            to = [p for p in players if "ALL" in want or p.power.upper() in want
-                  or any(host.seat(game.options, t) == p.power for t in press.targets
-                         if t.upper() != "ALL" and _is_seat(host, game, t))]
+            named = {s for t in press.targets if t.upper() != "ALL"
+                     for s in _seats_named(host, game, t)}
+            to = [p for p in players if "ALL" in want or p.power in named]
             watchers = self.store.watchers(game.name) if "ALL" in want else []
             for email in [p.email for p in to] + watchers:
                 out.append(Mail(email, f"{game.name}: message from the GM",
@@ -108,7 +109,12 @@ class GMCommands(Accounts, Forming, Endings):
             if game.status == "forming" and self.store.joins(game.name) and \
                     not self._seat_counts(game)[0]:
                 raise JudgeError("every seat is taken or promised to those who joined")
-            added = self.add_player(game, a["email"], a["power"], a.get("password"), now, out)
+            power, password = a["power"], a.get("password")
+            if a.get("words"):  # a power of several words ("Murder Inc."), then a password?
+                power, rest = Names(host_for(game.kind), game.options).seat_and_rest(
+                    a["words"], 1)
+                password = rest[0] if rest else None
+            added = self.add_player(game, a["email"], power, password, now, out)
             full = self._fill_if_full(game, now, out) if game.status == "forming" else ""
             return f"{added}\n{full}" if full else added
         if name in ("approve", "reject"):

@@ -110,6 +110,11 @@ class Host(ABC):
         players to see; "" when none is."""
         return ""
 
+    def seat_names(self, options: dict[str, Any]) -> dict[str, list[str]]:
+        """Seat -> every name players may write it by, the one to show them first (a
+        map's power name and aliases; :mod:`mobadj.judge.names` reads them)."""
+        return {s: [s] for s in self.seats(options)}
+
     def seat(self, options: dict[str, Any], text: str) -> str:
         """The seat named by ``text`` (any spelling); raises :class:`HostError`."""
         for s in self.seats(options):
@@ -310,13 +315,16 @@ class DiplomacyHost(Host):
     def seats(self, options: dict[str, Any]) -> list[str]:
         return list(self.game_map.powers)
 
+    def seat_names(self, options: dict[str, Any]) -> dict[str, list[str]]:
+        return {pid: [p.name, *p.aliases] for pid, p in self.game_map.powers.items()}
+
     def seat(self, options: dict[str, Any], text: str) -> str:
         try:
             return self.game_map.power_id(text.strip())
         except LookupError:
-            raise HostError(
-                f"no power {text!r}; powers: {', '.join(self.game_map.powers)}"
-            ) from None
+            from mobadj.judge.names import Names  # every name and alias, with a did-you-mean
+
+            raise HostError(Names(self, options).unknown(text)) from None
 
     def new_state(self, seats: list[str], seed: int, options: dict[str, Any]) -> State:
         return self._engine().new_state(self, seats, seed, options)

@@ -13,6 +13,7 @@ from mobadj.judge.deadlines import DEFAULTS, HOUR, option
 from mobadj.judge.endings import Endings
 from mobadj.judge.hosts import Free, HostError, host_for
 from mobadj.judge.mailparse import Incoming
+from mobadj.judge.names import Names
 from mobadj.judge.store import Game, Mail
 
 MAX_PRESS_PER_MAIL = 10
@@ -317,15 +318,17 @@ class PlayerCommands(Accounts, Endings):
             recipients = [p for p in players if p != power]
         else:
             recipients = []
+            names = Names(host, game.options)
             for t in targets:
                 try:
-                    seat = host.seat(game.options, t)
+                    seats = names.groups(t)
                 except HostError as exc:
                     raise JudgeError(f"Press refused: {exc}") from None
-                if seat not in players:
-                    raise JudgeError(f"Press refused: {seat} has no player.")
-                if seat != power and seat not in recipients:
-                    recipients.append(seat)
+                for seat in seats:
+                    if seat not in players:
+                        raise JudgeError(f"Press refused: {seat} has no player.")
+                    if seat != power and seat not in recipients:
+                        recipients.append(seat)
         if not recipients:
             raise JudgeError("Press refused: nobody to send it to.")
         phase = host.phase(game.state) if game.state is not None else "-"
