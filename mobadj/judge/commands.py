@@ -104,6 +104,8 @@ _JOIN = [
 PRESS_WORDS = frozenset({"press", "broadcast", "endpress"})
 MAX_LINE = 500
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]*)", re.I)
+_GAME_NAME = re.compile(r"[\w-]{1,30}")
+MAX_NAME_WORDS = 5  # the longest power name a command reads ("Baby Face Nelson": three)
 _PRESS_HEAD = re.compile(r"^\s*press\s*(to\b)?\s*", re.I)
 _GREY_TAIL = re.compile(r"[\s,]*\b(grey|gray|anon|anonymous)\s*$", re.I)
 
@@ -216,6 +218,11 @@ def _args(name: str, tree: Tree[Token]) -> dict[str, Any]:
     vals = [str(t) if isinstance(t, Token) else None for t in toks]
     words = [v for v in vals if v is not None]
     if name == "signon":  # the power may be several words: "Baby Face Nelson"
+        if len(words) > 2 + MAX_NAME_WORDS or not _GAME_NAME.fullmatch(words[0]):
+            # a sentence ("Sign-on refused: the game ..."), not a sign-on
+            raise ValueError("expected a game, a power and a password")
+        if words[-1].startswith("<") and words[-1].endswith(">"):  # the judge's form, as is
+            raise ValueError(f"write your password in place of {words[-1]}")
         return {"game": words[0], "power": " ".join(words[1:-1]), "password": words[-1]}
     if name == "gm":
         return {"game": vals[0], "password": vals[1]}

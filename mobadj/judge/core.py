@@ -27,6 +27,7 @@ from mobadj.judge.players import PlayerCommands
 from mobadj.judge.store import Mail, hash_password, verify_password
 from mobadj.judge.throttle import PasswordThrottle
 from mobadj.judge.turns import Turns
+from mobadj.judge.unsigned import UnsignedMail
 
 __all__ = ["PRESS_OPTIONS", "REFUSED", "Judge", "JudgeBase", "JudgeError", "help_text",
            "parse_when"]
@@ -39,7 +40,7 @@ REFUSED = (
 _DUMMY_HASH = hash_password("not a password", n=2**14)
 
 
-class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
+class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits, UnsignedMail):
     """One judge: ``handle_mail`` for every mail, ``tick`` for the clock (see :mod:`.turns`)."""
 
     def handle_mail(self, raw: bytes, uid: int | None = None) -> list[Mail]:
@@ -80,7 +81,7 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
                 reply = ("The judge could not handle your mail because of an internal error; "
                          "nothing in it was done. The GM can look into it; please try again "
                          "later or write to your GM.")
-            kind = reply_kind(parsed, signed_on)
+            kind = reply_kind(parsed, signed_on, inc.quotes_judge)
             withheld = self._answer(inc, reply, kind, now, out)
             if withheld:
                 outcome = f"{outcome}, not answered: {withheld}"
@@ -165,7 +166,10 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
         """A mail without sign-on: HELP, LIST and the open commands (CONFIRM, JOIN, WATCH
         ...) work; the rest asks to sign on."""
         out = []
+        form = self._what_to_send(inc, parsed) if parsed.order_lines or parsed.press else ""
         for cmd in parsed.commands:
+            if cmd.name in ("press", "broadcast") and form:
+                continue  # the form below has it, ready to send
             if cmd.name == "help":
                 out.append(help_text(cmd.args.get("value")))
             elif cmd.name == "list":
@@ -174,8 +178,11 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
                 out.append(self._open_command(inc, cmd, now, mails))
             else:
                 out.append(f"{cmd.name.upper()}: please sign on first: {USAGE['signon']}")
-        if parsed.order_lines:
+        if form:
+            out.append(form)
+        elif parsed.order_lines:
             out.append("Orders need a sign-on first: " + USAGE["signon"])
+        if parsed.order_lines:
             for number, word in parsed.near_commands.items():
                 out.append(f"line {number}: unknown command (did you mean '{word.upper()}'?)")
         if not out:

@@ -58,3 +58,30 @@ def test_a_misspelt_build_gets_a_did_you_mean(judge, dip):
     r = send(judge, dip, "FRANCE", dip.signon("FRANCE") + "Biuld F BRE\nA PAR - BUR\nREADY")
     assert "line 2, column 1: unknown word 'Biuld'; did you mean Build?" in r
     assert "READY was not set" in r
+
+
+def test_hitting_reply_on_press_is_answered_with_the_press_to_send(judge, dip):
+    out = judge.handle_mail(mail(dip.emails["FRANCE"], dip.signon("FRANCE") +
+                                 "PRESS TO England\nDMZ in the Channel?\nENDPRESS"))
+    press = next(m for m in out if m.to == dip.emails["ENGLAND"])
+    quoted = "".join(f"> {line}\n" for line in press.body.splitlines())
+    body = f"Deal! I stay out.\nAnn\n\nOn Mon, Test Judge <judge@test.org> wrote:\n{quoted}"
+    r = judge.handle_mail(mail(dip.emails["ENGLAND"], body, subject="Re: " + press.subject))
+    assert len(r) == 1
+    text = r[0].body
+    assert "it has no SIGNON line" in text and "nobody else has seen it" in text
+    assert ("SIGNON g1 England <password>\nPRESS TO FRANCE\nDeal! I stay out.\nAnn\nENDPRESS"
+            in text)
+    assert judge.store.press("g1")[-1]["sender"] == "FRANCE"  # nothing was sent
+
+
+def test_orders_without_signon_are_answered_with_the_mail_to_send(judge, dip):
+    r = judge.handle_mail(mail(dip.emails["ITALY"], "A VEN - TYR\nF NAP - ION\n\nthanks",
+                               subject="Re: g1: the game has started"))[0].body
+    assert "SIGNON g1 Italy <password>\nA VEN - TYR\nF NAP - ION" in r
+    assert "PRESS TO" not in r
+
+
+def test_the_form_copied_back_as_it_is_signs_nobody_on(judge, dip):
+    r = judge.handle_mail(mail(dip.emails["ITALY"], "SIGNON g1 Italy <password>\nA VEN H"))
+    assert "write your password in place of <password>" in r[0].body
