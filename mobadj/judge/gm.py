@@ -10,6 +10,7 @@ import secrets
 from collections.abc import Iterable
 from typing import Any
 
+from mobadj.board.model import fold
 from mobadj.judge import reports
 from mobadj.judge.accounts import Accounts
 from mobadj.judge.base import OPEN_COMMANDS, PRESS_OPTIONS, JudgeError, Session
@@ -265,14 +266,21 @@ class GMCommands(Accounts, Forming, Endings):
         self.store.log(game.name, "started", {"phase": host.phase(state)}, now)
         game = self.store.game(game.name) or game
         rules = self.rules_line(game)
+        host.picture = str(game.options.get("picture", DEFAULTS["picture"])).lower()
+        pictures = host.pictures(state)  # the board, as the results will draw it
+        names = Names(host, game.options)
         for p in players:
             view = host.status(state, p.power)
+            first = host.first_orders(state, p.power)
+            label = names.label(p.power)
+            you = label if fold(label) == fold(p.power) else f"{label} ({p.power})"
             out.append(Mail(p.email, f"{game.name}: the game has started", (
-                f"{game.name} has started. You play {p.power}.\n\n"
+                f"{game.name} has started. You play {you}.\n\n"
                 + (f"{rules}\n" if rules else "") +
                 f"Phase: {host.phase_label(state)}\n"
-                f"Deadline: {reports.stamp(deadline)}\n\n{view}\n\n{self._sig()}"),
-                game=game.name))
+                f"Deadline: {reports.stamp(deadline)}\n\n{view}\n\n"
+                + (f"{first}\n\n" if first else "") + self._sig()),
+                list(pictures), game=game.name))
         label = host.phase_label(state)
         return f"Game started: {label}, deadline {reports.stamp(deadline)}"
 

@@ -166,6 +166,15 @@ class Host(ABC):
         """What would happen to ``seat``'s orders if the others all held."""
         return "Preview is not available for this game."
 
+    def first_orders(self, state: State, seat: str) -> str:
+        """What ``seat`` sends first, for the mail that starts the game ("" when the game
+        says nothing more than the position)."""
+        return ""
+
+    def pictures(self, state: State) -> list[tuple[str, str, bytes]]:
+        """The board of ``state`` as pictures to attach (a map's), none when there is none."""
+        return []
+
     def status(self, state: State, seat: str | None) -> str:
         """The position as ``seat`` may see it (``None``: public)."""
         return ""
@@ -346,6 +355,12 @@ class DiplomacyHost(Host):
 
     def preview(self, state: State, seat: str, text: str) -> str:
         return self._engine().preview(self, state, seat, text)
+
+    def first_orders(self, state: State, seat: str) -> str:
+        return self._engine().first_orders(self, state, seat)
+
+    def pictures(self, state: State) -> list[tuple[str, str, bytes]]:
+        return self._engine().pictures(self, state)
 
     def status(self, state: State, seat: str | None) -> str:
         return self._engine().status(self, state, seat)
