@@ -100,6 +100,16 @@ _JOIN = [
     (re.compile(r"^\s*un[\s_-]*watch\b", re.I), "unwatch"),
     (re.compile(r"^\s*un[\s_-]*join\b", re.I), "unjoin"),
 ]
+# The most words the commands with few arguments take: a line that begins with one of their
+# words but has more words than this, and is no such command, is a sentence ("Orders
+# below.", "Ready when you are!", "List of my moves:"), read as the other lines are.
+MAX_ARGS = {
+    "orders": 0, "ready": 0, "notready": 0, "start": 0, "preview": 0, "signoff": 0,
+    "endpress": 0, "resume": 0, "process": 0, "rollback": 0, "export": 0, "nodraw": 0,
+    "noconcede": 0, "list": 1, "history": 1, "help": 1, "phase": 1, "password": 1,
+    "confirm": 1, "unjoin": 1, "watch": 1, "unwatch": 1, "approve": 1, "reject": 1,
+    "absence": 2, "extend": 2, "pause": 2,
+}
 # always the judge's, even where a game uses the word (Iron Triangle's "press" = say)
 PRESS_WORDS = frozenset({"press", "broadcast", "endpress"})
 MAX_LINE = 500
@@ -289,11 +299,15 @@ def parse_line(line: str, number: int = 1) -> Command | BadCommandLine | None:
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as exc:
+        if len(text.split()) - 1 > MAX_ARGS.get(keyword, 99):
+            return None  # a sentence that begins with a command's word ("Orders below.")
         col = getattr(exc, "column", 0) or 0
         return BadCommandLine(
             line=number, column=col, text=_redact(keyword, text),
             message=f"cannot read the {keyword.upper()} command", expected=USAGE[keyword],
         )
+    if keyword in ("draw", "concede", "join") and any(c in text for c in "?!"):
+        return None  # "Draw anyone? Just kidding.": names of powers have no ? nor !
     cmd_tree = tree.children[0]
     assert isinstance(cmd_tree, Tree)  # start is one command's rule
     try:
@@ -315,6 +329,7 @@ def _press_targets(text: str, grey: bool) -> list[str]:
     return [part.strip() for part in rest.split(",") if part.strip()]
 
 
+@cache
 def near_keyword(word: str) -> str | None:
     """A command keyword close to a misspelt first word (``SINGON`` -> ``signon``)."""
     word = word.lower()
@@ -364,7 +379,7 @@ def parse_body(body: str, game_words: frozenset[str] = frozenset()) -> ParsedMai
         if result is None:
             first = line.split()[0]
             near = near_keyword(first)
-            if near:
+            if near and _normalise(first)[1] is None:  # a command's word itself: a sentence
                 out.near_commands[number] = near
             out.order_lines.append((number, line.strip()))
             continue

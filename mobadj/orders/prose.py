@@ -8,7 +8,8 @@ order is a *remark* when it comes before the first order read or after the last 
 fewer than half of its words are *order words*:
 
 - a province of the map in any spelling (id, name, alias, a unique beginning of four letters
-  or more), or a word of five letters or more one slip away from one (``Burgandy``);
+  or more), or a word of five letters or more one slip away from one (a letter left out,
+  added, changed, or two swapped: ``Burgandy``);
 - a unit type written out (``Army``, ``Fleet``; Mobtown's ``Gang``, ``Don``);
 - an order keyword (hold, support, convoy, build, remove, waive, disband, retreat, via ...),
   or a word of four letters or more one slip away from one (``Biuld``, ``Suport``);
@@ -22,7 +23,8 @@ unknown province).  A line of nothing but such words is a remark.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from mobadj.board.model import GameMap, close_matches, fold
@@ -55,11 +57,22 @@ class Vocabulary:
     units: frozenset[str]  # unit types written out, folded
     powers: frozenset[str]
     prefixes: PrefixNames
-    near_names: tuple[str, ...]  # the longer spellings, for "one slip away"
+    slips: frozenset[str]  # the longer spellings with one letter left out, and themselves
+    remarks: dict[str, bool] = field(default_factory=dict)  # line -> is a remark (a cache)
 
     def is_name(self, words: list[str]) -> bool:
         key = "".join(fold(w) for w in words)
         return key in self.names or (len(words) == 1 and self.prefixes.find(key) is not None)
+
+    def near_name(self, key: str) -> bool:
+        """Is ``key`` (folded, five letters or more) one slip from a province's spelling: a
+        letter left out, added, changed or two swapped (``burgandy``, ``yorksire``)?"""
+        return not self.slips.isdisjoint(_dropped(key))
+
+
+def _dropped(key: str) -> set[str]:
+    """``key`` and every spelling of it with one letter left out."""
+    return {key, *(key[:i] + key[i + 1:] for i in range(len(key)))}
 
 
 _VOCABULARIES: dict[int, tuple[GameMap, Vocabulary]] = {}
@@ -74,9 +87,9 @@ def vocabulary(game_map: GameMap) -> Vocabulary:
              for s in (pid, prov.name, *prov.aliases)}
     units = {fold(n) for n in game_map.unit_kinds.values()} - {""}
     powers = {fold(s) for pid, p in game_map.powers.items() for s in (pid, p.name, *p.aliases)}
+    slips = {s for n in names if len(n) >= 5 for s in _dropped(n)}
     vocab = Vocabulary(frozenset(names - {""}), frozenset(u for u in units if len(u) > 1),
-                       frozenset(powers), PrefixNames(game_map),
-                       tuple(sorted(n for n in names if len(n) >= 5)))
+                       frozenset(powers), PrefixNames(game_map), frozenset(slips))
     _VOCABULARIES[id(game_map)] = (game_map, vocab)
     return vocab
 
@@ -94,16 +107,27 @@ def near_keyword(word: str, vocab: Vocabulary | None = None) -> str | None:
         return None
     if vocab is not None and (key in vocab.units or vocab.is_name([word])):
         return None
-    choices = [k.lower() for k in SUGGESTED]
-    if vocab is not None:
-        choices += sorted(vocab.units)
-    close = close_matches(key, choices, n=1, cutoff=0.75)
+    return _near_keyword(key, tuple(sorted(vocab.units)) if vocab is not None else ())
+
+
+@lru_cache(maxsize=4096)
+def _near_keyword(key: str, units: tuple[str, ...]) -> str | None:
+    close = close_matches(key, [*(k.lower() for k in SUGGESTED), *units], n=1, cutoff=0.75)
     return close[0].title() if close else None
 
 
 def is_remark(line: str, game_map: GameMap) -> bool:
     """Is ``line`` (which is no order) clearly prose?  See the module's rule."""
     vocab = vocabulary(game_map)
+    known = vocab.remarks.get(line)
+    if known is None:
+        if len(vocab.remarks) > 4096:
+            vocab.remarks.clear()
+        known = vocab.remarks[line] = _is_remark(line, vocab)
+    return known
+
+
+def _is_remark(line: str, vocab: Vocabulary) -> bool:
     words = [w for w, _ in _words(line)]
     marks = [False] * len(words)
     i = 0
@@ -126,7 +150,7 @@ def is_remark(line: str, game_map: GameMap) -> bool:
         elif len(key) <= 1 or key in NEUTRAL or key in vocab.powers:
             continue
         elif (key in KEYWORDS or key in vocab.units or near_keyword(word, vocab)
-              or (len(key) >= 5 and close_matches(key, vocab.near_names, 1, 0.85))):
+              or (len(key) >= 5 and vocab.near_name(key))):
             order += 1
         else:
             other += 1
