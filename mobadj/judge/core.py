@@ -180,7 +180,7 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits, UnsignedMail):
                 out.append(f"{cmd.name.upper()}: please sign on first: {USAGE['signon']}")
         if form:
             out.append(form)
-        elif parsed.order_lines:
+        elif parsed.order_lines and (not out or self._orders_attempted(parsed)):
             out.append("Orders need a sign-on first: " + USAGE["signon"])
         if parsed.order_lines:
             for number, word in parsed.near_commands.items():

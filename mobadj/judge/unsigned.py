@@ -10,14 +10,16 @@ answered (``spring26: press from FRANCE``).
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass
 
 from mobadj.judge.base import JudgeBase
 from mobadj.judge.commands import ParsedMail
-from mobadj.judge.hosts import HostError, host_for
+from mobadj.judge.hosts import DiplomacyHost, HostError, host_for
 from mobadj.judge.mailparse import Incoming
 from mobadj.judge.names import Names
+from mobadj.orders.prose import is_remark
 
 _ABOUT = re.compile(r"(?:^|[\s:])([a-z0-9][a-z0-9_-]{0,29}): (press|message) from (.+?)\s*$",
                     re.I)
@@ -94,6 +96,25 @@ class UnsignedMail(JudgeBase):
             why += " (the press you answer was anonymous: name whom you write to)"
         return (f"{head}\n\n{why}, send this (your password in place of <password>):\n\n"
                 f"{signon}\nPRESS TO {to}\n{text}\nENDPRESS\n")
+
+    def _orders_attempted(self, parsed: ParsedMail) -> bool:
+        """Does a line of a mail without sign-on (beside its commands) try to be an order,
+        on the map of a game its commands name (else the standard map)?  "Hello! I'd like
+        to follow this one." beside a WATCH is no order, and gets no word about one."""
+        maps = []
+        for cmd in parsed.commands:
+            name = cmd.args.get("game") or cmd.args.get("value")
+            game = self.store.game(str(name).lower()) if name else None
+            host = host_for(game.kind) if game is not None else None
+            if isinstance(host, DiplomacyHost):
+                with contextlib.suppress(HostError):
+                    maps.append(host.game_map)
+        standard = host_for("standard")
+        if not maps and isinstance(standard, DiplomacyHost):
+            with contextlib.suppress(HostError):
+                maps.append(standard.game_map)
+        return not maps or any(not is_remark(line, m) for _, line in parsed.order_lines
+                               for m in maps)
 
     def _reads_as_orders(self, about: Answering, text: str) -> bool:
         """Does ``text`` hold an order of the sender's seat in the game it is about?"""
