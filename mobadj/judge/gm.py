@@ -18,10 +18,11 @@ from mobadj.judge.commands import Command, ParsedMail, help_text
 from mobadj.judge.deadlines import DEFAULTS, HOUR, option, parse_when, time_of_day, weekdays
 from mobadj.judge.endings import DRAW_MODES, Endings
 from mobadj.judge.forming import Forming
-from mobadj.judge.hosts import Host, HostError, host_for
+from mobadj.judge.hosts import DiplomacyHost, Host, HostError, host_for
 from mobadj.judge.mailparse import Incoming, is_address
 from mobadj.judge.names import Names
 from mobadj.judge.store import Game, Mail, hash_password
+from mobadj.orders.prose import is_remark
 
 #: The judge's own game options (deadlines, press, sign-up, ...; docs/gm-guide.md); the
 #: game's own (a map's rule options, a card game's ``game_*``) are its host's.
@@ -42,6 +43,15 @@ def unknown_options(host: Host, names: Iterable[str]) -> str:
             f"  the judge's options: {', '.join(JUDGE_OPTIONS)}\n"
             f"  {'rule options' if theirs else 'options'} of {host.title}: "
             f"{', '.join(theirs) or 'game_<name>=<value>'}")
+
+
+def _remark(game: Game, line: str) -> bool:
+    """Is ``line`` of a GM's mail a remark ("Thanks, all!"), by the game's map?"""
+    host = host_for(game.kind)
+    try:
+        return isinstance(host, DiplomacyHost) and is_remark(line, host.game_map)
+    except HostError:
+        return False
 
 
 def _seats_named(host: Host, game: Game, text: str) -> list[str]:
@@ -84,9 +94,10 @@ class GMCommands(Accounts, Forming, Endings):
                                 f"{press.text}\n\n{self._sig()}", game=game.name))
             reply.append(f"GM message sent to {len(to)} player(s)"
                          + (f" and {len(watchers)} observer(s)." if watchers else "."))
-        if parsed.order_lines:
+        stray = [(n, t) for n, t in parsed.order_lines if not _remark(s.game, t)]
+        if stray:
             reply.append("The GM does not give orders; lines not understood:\n" +
-                         "\n".join(f"  line {n}: {t}" for n, t in parsed.order_lines))
+                         "\n".join(f"  line {n}: {t}" for n, t in stray))
         return "\n\n".join(reply)
 
     def gm_command(

@@ -129,6 +129,9 @@ class PlayerCommands(Accounts, Endings):
             if not text.strip():
                 return done
         if power not in host.due(game.started_state):
+            check = host.check(game.started_state, power, text)
+            if not (check.accepted or check.errors or check.notes):
+                return ""  # nothing but remarks ("thanks"): no word about orders
             return f"No orders are needed from {power} in {host.phase_label(game.started_state)}."
         orders = self._check_orders(game, power, parsed, text, inc, uid, now, rejected)
         return f"{done}\n\n{orders}" if done else orders

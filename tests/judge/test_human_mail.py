@@ -85,3 +85,11 @@ def test_orders_without_signon_are_answered_with_the_mail_to_send(judge, dip):
 def test_the_form_copied_back_as_it_is_signs_nobody_on(judge, dip):
     r = judge.handle_mail(mail(dip.emails["ITALY"], "SIGNON g1 Italy <password>\nA VEN H"))
     assert "write your password in place of <password>" in r[0].body
+
+
+def test_remarks_in_a_gm_mail_or_from_a_power_with_nothing_due_get_no_word(judge, dip):
+    r = judge.handle_mail(mail("gm@test.org", "Hi all,\nGM g1 gm-secret\nLIST\nThanks, see "
+                               "you at the deadline!\nThe GM"))[0].body
+    assert "lines not understood" not in r and "Game g1" in r
+    r = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nA PAR - BUR"))[0].body
+    assert "The GM does not give orders; lines not understood:\n  line 2: A PAR - BUR" in r
