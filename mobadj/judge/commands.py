@@ -18,7 +18,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from lark import Lark, Token, Tree
@@ -329,7 +329,7 @@ def _press_targets(text: str, grey: bool) -> list[str]:
     return [part.strip() for part in rest.split(",") if part.strip()]
 
 
-@cache
+@lru_cache(maxsize=4096)  # bounded: the first words of hostile mails are endless
 def near_keyword(word: str) -> str | None:
     """A command keyword close to a misspelt first word (``SINGON`` -> ``signon``)."""
     word = word.lower()

@@ -2,10 +2,11 @@
 
 A player who hits Reply on another player's press and writes "Deal!" has sent nothing to
 anyone: the judge says so and gives the mail to send, their own text in a press block under
-their SIGNON line (the game and power filled in when the address plays in the game; the
-password left for them to write).  Orders without a sign-on get the same, as orders.  The
-game and the press's sender are read from the subject the judge gave the mail being
-answered (``spring26: press from FRANCE``).
+their SIGNON line (the game and power filled in, the password left for them to write).
+Orders without a sign-on get the same, as orders.  The game and the press's sender are read
+from the subject the judge gave the mail being answered (``spring26: press from FRANCE``).
+Only an address that plays in a game gets its text back (at most ``MAX_ECHO`` characters):
+a mail with a forged sender cannot make the judge carry a text to someone else.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ _ABOUT = re.compile(r"(?:^|[\s:])([a-z0-9][a-z0-9_-]{0,29}): (press|message) fro
                     re.I)
 _GAME = re.compile(r"(?:^|[\s:])([a-z0-9][a-z0-9_-]{0,29}):", re.I)
 _ANONYMOUS = "anonymous"
+MAX_ECHO = 2000  # characters of a player's own text sent back in the form
 
 
 @dataclass(frozen=True)
@@ -73,8 +75,12 @@ class UnsignedMail(JudgeBase):
         if not text.strip():
             return ""
         about = self._answering(inc)
-        if about.game is None and about.press_from is None and not parsed.press:
-            return ""  # not about a game: the usual "no command" answer and HELP
+        if about.power is None:
+            # not from a player of a game: the usual answer (a text is sent back only to an
+            # address that plays, so a forged sender cannot make the judge carry text)
+            return ""
+        if len(text) > MAX_ECHO:
+            text = text[:MAX_ECHO] + "\n(... the rest of your text is left out here)"
         signon = (f"SIGNON {about.game or '<game>'} {about.label or '<power>'} <password>")
         head = ("The judge did nothing with your mail, and nobody else has seen it: it has no "
                 "SIGNON line, and every mail to the judge needs one on top.")
