@@ -39,6 +39,7 @@ from mobadj.orders.prose import set_aside_remarks
 log = logging.getLogger("mobadj.judge")
 
 _POSITIONS: dict[tuple[str, str, str], Position] = {}
+_PICTURES: dict[tuple[str, str, str, str], list[tuple[str, str, bytes]]] = {}
 K = TypeVar("K")
 T = TypeVar("T")
 
@@ -263,9 +264,13 @@ def first_orders(host: DiplomacyHost, state: State, seat: str) -> str:
 
 def pictures(host: DiplomacyHost, state: State) -> list[tuple[str, str, bytes]]:
     """The board of ``state`` as the results draw it (SVG and PNG, as the game's
-    ``picture`` option says), for the mail that starts a game."""
+    ``picture`` option says), for the mail that starts a game (every game of a map starts
+    on the same board: its pictures are drawn once)."""
     caption = f"{host.title}: {phase_label(host, state)}"
-    return _attachments(host, state["position"], caption)
+    key = (host.kind, str(host.picture), caption, json.dumps(state["position"], sort_keys=True))
+    drawn: list[tuple[str, str, bytes]] = cached_position(
+        _PICTURES, key, lambda: _attachments(host, state["position"], caption))
+    return list(drawn)
 
 
 def status(host: DiplomacyHost, state: State, seat: str | None) -> str:
