@@ -179,12 +179,10 @@ def set_aside_remarks(result: ParseResult, text: str, game_map: GameMap) -> list
     lines = text.splitlines()
     numbers = [p.line for p in result.orders]
     first, last = (min(numbers), max(numbers)) if numbers else (len(lines) + 1, 0)
-    by_line: dict[int, list[OrderError]] = {}
-    for err in result.errors:
-        by_line.setdefault(err.line, []).append(err)
-    aside = [n for n in by_line if (n < first or n > last) and 0 < n <= len(lines)
+    aside = [n for n in sorted({e.line for e in result.errors})
+             if (n < first or n > last) and 0 < n <= len(lines)
              and is_remark(lines[n - 1], game_map)]
     kept = [e for e in result.errors if e.line not in aside]
     result.errors[:] = [keyword_slip(e, lines[e.line - 1], game_map)
                         if 0 < e.line <= len(lines) else e for e in kept]
-    return sorted(aside)
+    return aside
