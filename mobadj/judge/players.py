@@ -418,7 +418,7 @@ class PlayerCommands(Accounts, Endings):
 
 
 def _where(error: str) -> str:
-    """``line 3 ('Biuld G Que')`` from a check's error (its first line, and the text the
+    """``line 3 (Biuld G Que)`` from a check's error (its first line, and the text the
     player wrote when the error quotes it)."""
     head, _, text = error.partition("\n")
     place = head.split(",", 1)[0] if head.startswith("line ") else head
