@@ -476,10 +476,11 @@ class Rules:
         return standard_body(result, game_map, self)
 
     def mail_report(self, result: PhaseResult, game_map: GameMap) -> str:
-        """The report the email judge mails after a phase (the short form)."""
-        from mobadj.engine.report import summary_report
+        """The report the email judge mails after a phase: the one every map shares (the
+        orders with their results, then ``report_body``, the adjustments in words)."""
+        from mobadj.engine.report import format_report
 
-        return summary_report(result, game_map, self)
+        return format_report(result, game_map, rules=self).rstrip()
 
     def json_extras(self, result: PhaseResult) -> dict[str, Any]:
         """Keys a variant adds to a result's JSON (``mobadj adjudicate --json``, the judge)."""

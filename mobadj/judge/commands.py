@@ -18,7 +18,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from lark import Lark, Token, Tree
@@ -109,10 +109,24 @@ _JOIN = [
     (re.compile(r"^\s*take[\s_-]*over\b", re.I), "takeover"),
     (re.compile(r"^\s*orders[\s_-]+for\b", re.I), "become"),
 ]
+# The most words the commands with few arguments take: a line that begins with one of their
+# words but has more words than this, and is no such command, is a sentence ("Orders
+# below.", "Ready when you are!", "List of my moves:"), read as the other lines are.
+MAX_ARGS = {
+    "orders": 0, "ready": 0, "notready": 0, "start": 0, "preview": 0, "signoff": 0,
+    "endpress": 0, "resume": 0, "process": 0, "rollback": 0, "export": 0, "nodraw": 0,
+    "noconcede": 0, "list": 1, "history": 1, "help": 1, "phase": 1, "password": 1,
+    "confirm": 1, "unjoin": 1, "watch": 1, "unwatch": 1, "approve": 1, "reject": 1,
+    "absence": 2, "extend": 2, "pause": 2, "resign": 0, "summary": 1,
+}
 # always the judge's, even where a game uses the word (Iron Triangle's "press" = say)
 PRESS_WORDS = frozenset({"press", "broadcast", "endpress"})
 MAX_LINE = 500
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]*)", re.I)
+_GAME_NAME = re.compile(r"[\w-]{1,30}")
+MAX_NAME_WORDS = 5  # the longest power name a command reads ("Baby Face Nelson": three)
+_PRESS_HEAD = re.compile(r"^\s*press\s*(to\b)?\s*", re.I)
+_GREY_TAIL = re.compile(r"[\s,]*\b(grey|gray|anon|anonymous)\s*$", re.I)
 
 
 @dataclass(frozen=True)
@@ -170,7 +184,14 @@ class ParsedMail:
 
     @property
     def order_text(self) -> str:
-        return "\n".join(t for _, t in self.order_lines)
+        """The order lines, each at its line of the mail (the others left empty): errors
+        then name the line the player wrote."""
+        if not self.order_lines:
+            return ""
+        lines = [""] * self.order_lines[-1][0]
+        for number, text in self.order_lines:
+            lines[number - 1] = text
+        return "\n".join(lines)
 
 
 @cache
@@ -215,8 +236,13 @@ def _args(name: str, tree: Tree[Token]) -> dict[str, Any]:
     # the words in their places (None for an optional word left out), and the words given
     vals = [str(t) if isinstance(t, Token) else None for t in toks]
     words = [v for v in vals if v is not None]
-    if name == "signon":
-        return {"game": vals[0], "power": vals[1], "password": vals[2]}
+    if name == "signon":  # the power may be several words: "Baby Face Nelson"
+        if len(words) > 2 + MAX_NAME_WORDS or not _GAME_NAME.fullmatch(words[0]):
+            # a sentence ("Sign-on refused: the game ..."), not a sign-on
+            raise ValueError("expected a game, a power and a password")
+        if words[-1].startswith("<") and words[-1].endswith(">"):  # the judge's form, as is
+            raise ValueError(f"write your password in place of {words[-1]}")
+        return {"game": words[0], "power": " ".join(words[1:-1]), "password": words[-1]}
     if name == "gm":
         return {"game": vals[0], "password": vals[1]}
     if name == "create":
@@ -225,7 +251,7 @@ def _args(name: str, tree: Tree[Token]) -> dict[str, Any]:
             key, _, value = v.partition("=")
             opts[key.lower().replace("-", "_")] = value
         return {"game": vals[0], "kind": vals[1], "password": vals[2], "options": opts}
-    if name == "press":
+    if name == "press":  # the names as written: parse_line splits them at the commas
         targets = [str(c.children[0]) for c in toks if isinstance(c, Tree)]
         return {"targets": targets, "grey": toks[-1] is not None and isinstance(toks[-1], Token)}
     if name == "broadcast":
@@ -236,15 +262,18 @@ def _args(name: str, tree: Tree[Token]) -> dict[str, Any]:
         return {"value": vals[0]}
     if name in ("absence", "extend", "pause"):
         return {"seconds": parse_duration(words[0]) if words else None}
-    if name == "addplayer":
-        return {"email": vals[0], "power": vals[1], "password": vals[2]}
+    if name == "addplayer":  # a power of several words, then maybe a password: the game
+        return {"email": words[0], "power": " ".join(words[1:]), "words": words[1:],  # knows
+                "password": None}
     if name == "deadline":
         return {"when": " ".join(words)}
     if name == "replace":
-        return {"power": vals[0], "email": vals[1]}
+        return {"power": " ".join(words[:-1]), "email": words[-1]}
     if name == "set":
         return {"option": words[0].lower().replace("-", "_"), "value": " ".join(words[1:])}
-    if name in ("confirm", "unjoin", "watch", "unwatch", "approve", "reject", "concede"):
+    if name == "concede":
+        return {"value": " ".join(words)}
+    if name in ("confirm", "unjoin", "watch", "unwatch", "approve", "reject"):
         return {"value": vals[-1]}
     if name == "join":
         return {"game": vals[0], "prefs": vals[1:]}
@@ -260,16 +289,17 @@ def _args(name: str, tree: Tree[Token]) -> dict[str, Any]:
 def _redact(name: str, text: str) -> str:
     """The line as it may be echoed or stored: passwords replaced by ``***``."""
     words = text.split()
-    if name == "signon" and len(words) >= 4:
-        words[3:] = ["***"]
-    elif name in ("gm", "password") and len(words) >= 2:
+    if (name == "signon" and len(words) >= 4) or (name in ("gm", "password")
+                                                   and len(words) >= 2):
         words[-1] = "***"
     elif name == "set" and len(words) >= 3 and words[1].lower() == "password":
         words[2:] = ["***"]
     elif name == "confirm" and len(words) >= 2:
         words[1:] = ["***"]
-    elif name in ("create", "addplayer") and len(words) >= 4:
+    elif name == "create" and len(words) >= 4:
         words[3] = "***"
+    elif name == "addplayer" and len(words) >= 4:  # the password, if any, is after the power
+        words[3:] = ["***"]
     return " ".join(words)
 
 
@@ -282,20 +312,39 @@ def parse_line(line: str, number: int = 1) -> Command | BadCommandLine | None:
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as exc:
+        if len(text.split()) - 1 > MAX_ARGS.get(keyword, 99):
+            return None  # a sentence that begins with a command's word ("Orders below.")
         col = getattr(exc, "column", 0) or 0
         return BadCommandLine(
             line=number, column=col, text=_redact(keyword, text),
             message=f"cannot read the {keyword.upper()} command", expected=USAGE[keyword],
         )
+    if keyword in ("draw", "concede", "join") and any(c in text for c in "?!"):
+        return None  # "Draw anyone? Just kidding.": names of powers have no ? nor !
+    if keyword == "become" and any(c in text for c in ",;:?!"):
+        return None  # "Orders for spring, as promised.": nor have they , ; or :
     cmd_tree = tree.children[0]
     assert isinstance(cmd_tree, Tree)  # start is one command's rule
     try:
         args = _args(keyword, cmd_tree)
     except ValueError as exc:
         return BadCommandLine(number, 1, _redact(keyword, text), str(exc), USAGE[keyword])
+    if keyword == "press":
+        args["targets"] = _press_targets(text, args["grey"])
     return Command(keyword, args, number, _redact(keyword, text))
 
 
+def _press_targets(text: str, grey: bool) -> list[str]:
+    """The recipients of ``PRESS TO ...`` as written between the commas (``Baby Face
+    Nelson, Murder Inc.``): each a name of one word or several, or several names written
+    with spaces between them (the game reads them, :mod:`mobadj.judge.names`)."""
+    rest = _PRESS_HEAD.sub("", text, count=1)
+    if grey:
+        rest = _GREY_TAIL.sub("", rest)
+    return [part.strip() for part in rest.split(",") if part.strip()]
+
+
+@lru_cache(maxsize=4096)  # bounded: the first words of hostile mails are endless
 def near_keyword(word: str) -> str | None:
     """A command keyword close to a misspelt first word (``SINGON`` -> ``signon``)."""
     word = word.lower()
@@ -345,7 +394,7 @@ def parse_body(body: str, game_words: frozenset[str] = frozenset()) -> ParsedMai
         if result is None:
             first = line.split()[0]
             near = near_keyword(first)
-            if near:
+            if near and _normalise(first)[1] is None:  # a command's word itself: a sentence
                 out.near_commands[number] = near
             out.order_lines.append((number, line.strip()))
             continue

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import random
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -25,16 +26,20 @@ from mobadj.engine import (
     Reason,
     Rules,
     adjudicate,
+    adjustments_due,
     destroyed_data,
+    power_name,
     topology_for,
 )
 from mobadj.judge.hosts import Check, DiplomacyHost, HostError, Resolution, State
 from mobadj.orders.duplicates import ReplacedOrder
 from mobadj.orders.errors import or_list
+from mobadj.orders.prose import set_aside_remarks
 
 log = logging.getLogger("mobadj.judge")
 
 _POSITIONS: dict[tuple[str, str, str], Position] = {}
+_PICTURES: dict[tuple[str, str, str, str], list[tuple[str, str, bytes]]] = {}
 K = TypeVar("K")
 T = TypeVar("T")
 
@@ -104,8 +109,10 @@ def _pairs(host: DiplomacyHost, state: State, seat: str,
     explained (line, column, expected, did-you-mean), and a note for each order a later one
     for the same unit replaced (unless the game's ``duplicate_orders`` is ``first``: then
     every order is kept and the adjudicator uses the first legal one); orders for another
-    power are refused."""
+    power are refused.  Remarks around the orders ("thanks", "Carla") are set aside
+    (:mod:`mobadj.orders.prose`)."""
     result = host.rules_of(state).parse_orders(text, host.game_map, power=seat)
+    set_aside_remarks(result, text, host.game_map)
     if host.duplicates(state) == "last":
         result = result.last_order_wins()
     replaced = [str(w) for w in result.warnings if isinstance(w, ReplacedOrder)]
@@ -233,16 +240,54 @@ def preview(host: DiplomacyHost, state: State, seat: str, text: str) -> str:
     return head + "\n" + "\n".join(lines)
 
 
+def first_orders(host: DiplomacyHost, state: State, seat: str) -> str:
+    """For the mail that starts a game: what ``seat`` has to send for the first phase, its
+    home centres, and an example of orders as the map writes them (Mobtown II's first
+    weekend: where its Don starts)."""
+    pos = _position(host, state)
+    rules: Rules = host.rules_of(state)
+    power = host.game_map.powers.get(seat)
+    homes = ", ".join(sorted(power.home_centers)) if power is not None else ""
+    label = pos.phase.long_name()
+    example = rules.sample_orders(pos, seat, topology_for(host.game_map),
+                                  random.Random(f"{host.kind}:{seat}"))
+    if not example or seat not in due(host, state):
+        return f"Nothing is due from you in {label}."
+    lines = [f"What to send first: your orders for {label}, under your SIGNON line."]
+    if homes:
+        lines.append(f"Your home centres: {homes}.")
+    lines.append("For example:")
+    lines += [f"  {line}" for line in example]
+    lines.append("Order notation: send HELP, or see the player's guide.")
+    return "\n".join(lines)
+
+
+def pictures(host: DiplomacyHost, state: State) -> list[tuple[str, str, bytes]]:
+    """The board of ``state`` as the results draw it (SVG and PNG, as the game's
+    ``picture`` option says), for the mail that starts a game (every game of a map starts
+    on the same board: its pictures are drawn once)."""
+    caption = f"{host.title}: {phase_label(host, state)}"
+    key = (host.kind, str(host.picture), caption, json.dumps(state["position"], sort_keys=True))
+    drawn: list[tuple[str, str, bytes]] = cached_position(
+        _PICTURES, key, lambda: _attachments(host, state["position"], caption))
+    return list(drawn)
+
+
 def status(host: DiplomacyHost, state: State, seat: str | None) -> str:
-    """The board (public): units and supply centres of every power."""
+    """The board (public): units and supply centres of every power; in an adjustment
+    phase what each power has to do, in words."""
     pos = _position(host, state)
     data = pos.to_data()
     lines = []
     for power in pos.powers():
         units = data["units"].get(power, [])
         centers = data["centers"].get(power, [])
-        lines.append(f"{power}: units {', '.join(units) or '-'}; centres ({len(centers)}) "
-                     f"{', '.join(centers) or '-'}")
+        lines.append(f"{power_name(host.game_map, power)}: units {', '.join(units) or '-'}; "
+                     f"centres ({len(centers)}) {', '.join(centers) or '-'}")
+    if pos.phase.is_adjustment:
+        due = adjustments_due(pos, host.game_map, host.rules_of(state))
+        if due:
+            lines += [f"Adjustments due in {pos.phase.long_name()}:", *due]
     if pos.dislodged:
         lines.append("Dislodged: " + ", ".join(
             f"{d.unit.power} {d.unit} may retreat to {', '.join(d.retreats) or 'nowhere'}"

@@ -29,6 +29,7 @@ from mobadj.judge.commands import Command
 from mobadj.judge.deadlines import HOUR
 from mobadj.judge.hosts import HostError, host_for
 from mobadj.judge.mailparse import Incoming
+from mobadj.judge.names import Names
 from mobadj.judge.store import Game, Mail
 
 YES = ("yes", "y", "true", "on", "1")
@@ -80,7 +81,7 @@ class Forming(JudgeBase):
         self._check_join(game, inc.sender)
         host = host_for(game.kind)
         try:
-            wishes = [host.seat(game.options, w) for w in cmd.args["prefs"]]
+            wishes = Names(host, game.options).seats(cmd.args["prefs"])
         except HostError as exc:
             raise JudgeError(f"JOIN: {exc}") from None
         wishes = list(dict.fromkeys(wishes))

@@ -10,17 +10,20 @@ import secrets
 from collections.abc import Iterable
 from typing import Any
 
+from mobadj.board.model import fold
 from mobadj.judge import reports
 from mobadj.judge.accounts import Accounts
 from mobadj.judge.base import OPEN_COMMANDS, PRESS_OPTIONS, JudgeError, Session
 from mobadj.judge.commands import Command, ParsedMail, help_text
 from mobadj.judge.deadlines import DEFAULTS, HOUR, option, parse_when, time_of_day, weekdays
 from mobadj.judge.endings import DRAW_MODES, Endings
-from mobadj.judge.hosts import Host, HostError, host_for
+from mobadj.judge.hosts import DiplomacyHost, Host, HostError, host_for
 from mobadj.judge.mailparse import Incoming, is_address
+from mobadj.judge.names import Names
 from mobadj.judge.overview import summary_text
 from mobadj.judge.seats import TAKEOVER_CHOICES, Seats, takeover_mode
 from mobadj.judge.store import Game, Mail, hash_password
+from mobadj.orders.prose import is_remark
 
 #: The judge's own game options (deadlines, press, sign-up, ...; docs/gm-guide.md); the
 #: game's own (a map's rule options, a card game's ``game_*``) are its host's.
@@ -44,12 +47,21 @@ def unknown_options(host: Host, names: Iterable[str]) -> str:
             f"{', '.join(theirs) or 'game_<name>=<value>'}")
 
 
-def _is_seat(host: Host, game: Game, text: str) -> bool:
+def _remark(game: Game, line: str) -> bool:
+    """Is ``line`` of a GM's mail a remark ("Thanks, all!"), by the game's map?"""
+    host = host_for(game.kind)
     try:
-        host.seat(game.options, text)
+        return isinstance(host, DiplomacyHost) and is_remark(line, host.game_map)
     except HostError:
         return False
-    return True
+
+
+def _seats_named(host: Host, game: Game, text: str) -> list[str]:
+    """The seats ``text`` names (several names too), none when it names none."""
+    try:
+        return Names(host, game.options).groups(text)
+    except HostError:
+        return []
 
 
 class GMCommands(Seats, Accounts, Endings):
@@ -75,21 +87,22 @@ class GMCommands(Seats, Accounts, Endings):
             players = self.store.players(game.name)
             host = host_for(game.kind)
             want = {t.upper() for t in press.targets}
-            to = [p for p in players if "ALL" in want or p.power.upper() in want
-                  or any(host.seat(game.options, t) == p.power for t in press.targets
-                         if t.upper() != "ALL" and _is_seat(host, game, t))]
+            named = {s for t in press.targets if t.upper() != "ALL"
+                     for s in _seats_named(host, game, t)}
+            to = [p for p in players if "ALL" in want or p.power in named]
             watchers = self.store.watchers(game.name) if "ALL" in want else []
             for email in [p.email for p in to] + watchers:
                 out.append(Mail(email, f"{game.name}: message from the GM",
                                 f"{press.text}\n\n{self._sig()}", game=game.name))
             reply.append(f"GM message sent to {len(to)} player(s)"
                          + (f" and {len(watchers)} observer(s)." if watchers else "."))
+        stray = [(n, t) for n, t in parsed.order_lines if not _remark(s.game, t)]
         becomes = [c for c in parsed.commands if c.name == "become"]
         if becomes:
             reply.append(self._gm_orders_by_mail(s.game, becomes, parsed, inc, uid, now, out))
-        elif parsed.order_lines:
+        elif stray:
             reply.append("The GM does not give orders; lines not understood:\n" +
-                         "\n".join(f"  line {n}: {t}" for n, t in parsed.order_lines))
+                         "\n".join(f"  line {n}: {t}" for n, t in stray))
         return "\n\n".join(reply)
 
     def gm_command(
@@ -113,7 +126,12 @@ class GMCommands(Seats, Accounts, Endings):
             if game.status == "forming" and self.store.joins(game.name) and \
                     not self._seat_counts(game)[0]:
                 raise JudgeError("every seat is taken or promised to those who joined")
-            added = self.add_player(game, a["email"], a["power"], a.get("password"), now, out)
+            power, password = a["power"], a.get("password")
+            if a.get("words"):  # a power of several words ("Murder Inc."), then a password?
+                power, rest = Names(host_for(game.kind), game.options).seat_and_rest(
+                    a["words"], 1)
+                password = rest[0] if rest else None
+            added = self.add_player(game, a["email"], power, password, now, out)
             full = self._fill_if_full(game, now, out) if game.status == "forming" else ""
             return f"{added}\n{full}" if full else added
         if name in ("approve", "reject") and game.status != "forming":
@@ -274,14 +292,21 @@ class GMCommands(Seats, Accounts, Endings):
         self.store.log(game.name, "started", {"phase": host.phase(state)}, now)
         game = self.store.game(game.name) or game
         rules = self.rules_line(game)
+        host.picture = str(game.options.get("picture", DEFAULTS["picture"])).lower()
+        pictures = host.pictures(state)  # the board, as the results will draw it
+        names = Names(host, game.options)
         for p in players:
             view = host.status(state, p.power)
+            first = host.first_orders(state, p.power)
+            label = names.label(p.power)
+            you = label if fold(label) == fold(p.power) else f"{label} ({p.power})"
             out.append(Mail(p.email, f"{game.name}: the game has started", (
-                f"{game.name} has started. You play {p.power}.\n\n"
+                f"{game.name} has started. You play {you}.\n\n"
                 + (f"{rules}\n" if rules else "") +
                 f"Phase: {host.phase_label(state)}\n"
-                f"Deadline: {reports.stamp(deadline)}\n\n{view}\n\n{self._sig()}"),
-                game=game.name))
+                f"Deadline: {reports.stamp(deadline)}\n\n{view}\n\n"
+                + (f"{first}\n\n" if first else "") + self._sig()),
+                list(pictures), game=game.name))
         label = host.phase_label(state)
         return f"Game started: {label}, deadline {reports.stamp(deadline)}"
 

@@ -110,6 +110,11 @@ class Host(ABC):
         players to see; "" when none is."""
         return ""
 
+    def seat_names(self, options: dict[str, Any]) -> dict[str, list[str]]:
+        """Seat -> every name players may write it by, the one to show them first (a
+        map's power name and aliases; :mod:`mobadj.judge.names` reads them)."""
+        return {s: [s] for s in self.seats(options)}
+
     def seat(self, options: dict[str, Any], text: str) -> str:
         """The seat named by ``text`` (any spelling); raises :class:`HostError`."""
         for s in self.seats(options):
@@ -135,7 +140,9 @@ class Host(ABC):
 
     @abstractmethod
     def check(self, state: State, seat: str, text: str) -> Check:
-        """Read a submission (orders, a bid) without changing the state."""
+        """Read a submission (orders, a bid) without changing the state.  Each line of
+        ``text`` is at its line of the mail (the mail's other lines are empty), so that an
+        error names the line the player wrote."""
 
     @abstractmethod
     def resolve(self, state: State, orders: dict[str, str], missing: list[str]) -> Resolution:
@@ -158,6 +165,15 @@ class Host(ABC):
     def preview(self, state: State, seat: str, text: str) -> str:
         """What would happen to ``seat``'s orders if the others all held."""
         return "Preview is not available for this game."
+
+    def first_orders(self, state: State, seat: str) -> str:
+        """What ``seat`` sends first, for the mail that starts the game ("" when the game
+        says nothing more than the position)."""
+        return ""
+
+    def pictures(self, state: State) -> list[tuple[str, str, bytes]]:
+        """The board of ``state`` as pictures to attach (a map's), none when there is none."""
+        return []
 
     def status(self, state: State, seat: str | None) -> str:
         """The position as ``seat`` may see it (``None``: public)."""
@@ -328,13 +344,16 @@ class DiplomacyHost(Host):
     def seats(self, options: dict[str, Any]) -> list[str]:
         return list(self.game_map.powers)
 
+    def seat_names(self, options: dict[str, Any]) -> dict[str, list[str]]:
+        return {pid: [p.name, *p.aliases] for pid, p in self.game_map.powers.items()}
+
     def seat(self, options: dict[str, Any], text: str) -> str:
         try:
             return self.game_map.power_id(text.strip())
         except LookupError:
-            raise HostError(
-                f"no power {text!r}; powers: {', '.join(self.game_map.powers)}"
-            ) from None
+            from mobadj.judge.names import Names  # every name and alias, with a did-you-mean
+
+            raise HostError(Names(self, options).unknown(text)) from None
 
     def new_state(self, seats: list[str], seed: int, options: dict[str, Any]) -> State:
         return self._engine().new_state(self, seats, seed, options)
@@ -356,6 +375,12 @@ class DiplomacyHost(Host):
 
     def preview(self, state: State, seat: str, text: str) -> str:
         return self._engine().preview(self, state, seat, text)
+
+    def first_orders(self, state: State, seat: str) -> str:
+        return self._engine().first_orders(self, state, seat)
+
+    def pictures(self, state: State) -> list[tuple[str, str, bytes]]:
+        return self._engine().pictures(self, state)
 
     def status(self, state: State, seat: str | None) -> str:
         return self._engine().status(self, state, seat)

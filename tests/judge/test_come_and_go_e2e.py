@@ -110,7 +110,7 @@ def test_players_come_and_go_and_the_gm_hears_of_it(service, mail_servers, clock
     assert f"SIGNON run ITALY {password}" in w
     assert "Phase: Spring 1901 Movement" in w and "Deadline:" in w and "EST" in w
     assert "No orders are in for ITALY yet" in w
-    assert "ITALY: units A ROM, A VEN, F NAP" in w  # the position
+    assert "Italy: units A ROM, A VEN, F NAP" in w  # the position
     assert "ITALY so far:" in w and "(missed 0; resigned)" in w
     assert "ita@test.org" not in w  # the earlier player stays anonymous
     assert attachment_names(welcome) == ["map.svg"]
