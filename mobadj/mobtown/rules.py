@@ -212,8 +212,10 @@ class MobtownRules(Rules):
         return None
 
     def head_to_head(self, a: MOrder, b: MOrder) -> int:
-        """Rule 5: over ground against under ground is a swap when equal, else a battle;
-        two Gangs both by subway (or both over ground) fight as usual (example b)."""
+        """Rule 5: over ground against under ground is a swap when equally supported (or
+        both Gangs are one mob's), else the better-supported move wins and dislodges the
+        other (examples b, c); two Gangs both by subway (or both over ground) fight as usual
+        (example b)."""
         if a.subway != b.subway:
             return BATTLE_UNLESS_EQUAL
         return BATTLE
