@@ -456,7 +456,8 @@ class MobtownRules(Rules):
         return super().batch_value(key, result, spell)
 
     def picture_data(self, result: PhaseResult) -> Mapping[str, object]:
-        """The new position (Dons, captives, the gaol) with the moves of the phase."""
+        """The new position (Dons, captives, the gaol) with the moves and supports of the
+        phase."""
         data = result.position.to_data()
         return {
             "units": data["units"],  # "D Har captive" and "G MTPD" are drawn as such
@@ -464,6 +465,7 @@ class MobtownRules(Rules):
             "dislodged": {p: [{k: e[k] for k in ("unit", "from", "via")} for e in lst]
                           for p, lst in data["dislodged"].items()},
             "moves": result.moves,
+            "supports": result.supports,
             "caption": f"{result.phase.long_name()} ({result.phase})",
         }
 
