@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import yaml
@@ -139,16 +139,21 @@ def check(host: DiplomacyHost, state: State, seat: str, text: str) -> Check:
 
 
 def _attachments(host: DiplomacyHost, drawn: Position | Mapping[str, Any],
-                 caption: str) -> list[tuple[str, str, bytes]]:
+                 caption: str, results: Sequence[Mapping[str, Any]] = ()
+                 ) -> list[tuple[str, str, bytes]]:
     """The map picture (SVG and PNG) when this installation can draw the map (a renderer
-    and a layout file for it); results go out without it otherwise (and the log says why)."""
+    and a layout file for it), with the moves and supports of ``results`` (the published
+    orders) drawn; results go out without it otherwise (and the log says why)."""
     if getattr(host, "picture", "both") == "none":
         return []
     try:
         from mobadj import render
 
         layout = render.load_layout(host.kind)
-        svg = render.render_svg(host.game_map, layout, drawn, title=caption or None)
+        view = render.as_view(host.game_map, drawn)
+        view.moves.extend(render.moves_from_results(host.game_map, results))
+        view.supports.extend(render.supports_from_results(host.game_map, results))
+        svg = render.render_svg(host.game_map, layout, view, title=caption or None)
     except (ImportError, OSError, ValueError, yaml.YAMLError) as exc:  # no renderer or layout
         log.info("%s: results go out without a picture: %s", host.kind, exc)
         return []
@@ -206,7 +211,8 @@ def resolve(host: DiplomacyHost, state: State, orders: dict[str, str],
     if "rules" in state:  # the game goes on by the rules it started with
         new["rules"] = state["rules"]
     return Resolution(new, text, data,
-                      attachments=_attachments(host, drawn or after, caption),
+                      attachments=_attachments(host, drawn or after, caption,
+                                               [] if drawn is not None else data["results"]),
                       over=winner is not None, summary=f"{result.phase.long_name()} resolved")
 
 
