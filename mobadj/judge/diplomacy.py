@@ -58,7 +58,8 @@ def _position(host: DiplomacyHost, state: State) -> Position:
            json.dumps(state["position"], sort_keys=True))
     rules: Rules = host.rules_of(state)
     return cached_position(_POSITIONS, key,
-                           lambda: rules.position_from_data(state["position"], host.game_map))
+                           lambda: rules.position_from_data(state["position"],
+                                                            host.map_of(state)))
 
 
 def new_state(host: DiplomacyHost, seats: list[str], seed: int,
@@ -105,7 +106,7 @@ def _pairs(host: DiplomacyHost, state: State, seat: str,
     for the same unit replaced (unless the game's ``duplicate_orders`` is ``first``: then
     every order is kept and the adjudicator uses the first legal one); orders for another
     power are refused."""
-    result = host.rules_of(state).parse_orders(text, host.game_map, power=seat)
+    result = host.rules_of(state).parse_orders(text, host.map_of(state), power=seat)
     if host.duplicates(state) == "last":
         result = result.last_order_wins()
     replaced = [str(w) for w in result.warnings if isinstance(w, ReplacedOrder)]
@@ -127,7 +128,7 @@ def check(host: DiplomacyHost, state: State, seat: str, text: str) -> Check:
     out = Check(accepted=[str(o) for _, o in pairs], errors=errors, notes=replaced)
     if pairs:
         pos = _position(host, state)
-        trial = adjudicate(pos, pairs, host.game_map, host.rules_of(state))
+        trial = adjudicate(pos, pairs, host.map_of(state), host.rules_of(state))
         hold = "; the unit will hold" if pos.phase.is_movement else ""
         for r in trial.results:
             if r.power == seat and r.outcome is Outcome.INVALID and r.reason is not None:
@@ -139,11 +140,12 @@ def check(host: DiplomacyHost, state: State, seat: str, text: str) -> Check:
 
 
 def _attachments(host: DiplomacyHost, drawn: Position | Mapping[str, Any],
-                 caption: str, results: Sequence[Mapping[str, Any]] = ()
-                 ) -> list[tuple[str, str, bytes]]:
+                 caption: str, results: Sequence[Mapping[str, Any]] = (),
+                 names: Mapping[str, str] | None = None) -> list[tuple[str, str, bytes]]:
     """The map picture (SVG and PNG) when this installation can draw the map (a renderer
     and a layout file for it), with the moves and supports of ``results`` (the published
-    orders) drawn; results go out without it otherwise (and the log says why)."""
+    orders) drawn and the powers called ``names`` (the game's own); results go out without
+    it otherwise (and the log says why)."""
     if getattr(host, "picture", "both") == "none":
         return []
     try:
@@ -153,6 +155,7 @@ def _attachments(host: DiplomacyHost, drawn: Position | Mapping[str, Any],
         view = render.as_view(host.game_map, drawn)
         view.moves.extend(render.moves_from_results(host.game_map, results))
         view.supports.extend(render.supports_from_results(host.game_map, results))
+        view.names.update(names or {})
         svg = render.render_svg(host.game_map, layout, view, title=caption or None)
     except (ImportError, OSError, ValueError, yaml.YAMLError) as exc:  # no renderer or layout
         log.info("%s: results go out without a picture: %s", host.kind, exc)
@@ -190,9 +193,10 @@ def resolve(host: DiplomacyHost, state: State, orders: dict[str, str],
     pairs: list[tuple[str, Any]] = []
     for power, text in sorted(orders.items()):
         pairs += _pairs(host, state, power, text)[0]
-    result = adjudicate(_position(host, state), pairs, host.game_map, rules)
+    game_map = host.map_of(state)
+    result = adjudicate(_position(host, state), pairs, game_map, rules)
     after = result.position
-    winner = rules.winner(after, host.game_map)
+    winner = rules.winner(after, game_map)
     data = {
         "phase": str(result.phase),
         "results": [r.as_dict() for r in result.results],
@@ -206,13 +210,14 @@ def resolve(host: DiplomacyHost, state: State, orders: dict[str, str],
     }
     drawn = rules.picture_data(result)
     caption = "" if drawn is not None else f"{host.title}: after {result.phase.long_name()}"
-    text = rules.mail_report(result, host.game_map)
+    text = rules.mail_report(result, game_map)
     new: dict[str, Any] = {"position": after.to_data(), "over": winner is not None}
     if "rules" in state:  # the game goes on by the rules it started with
         new["rules"] = state["rules"]
     return Resolution(new, text, data,
                       attachments=_attachments(host, drawn or after, caption, [] if drawn
-                                               else [r.as_dict() for r in result.results]),
+                                               else [r.as_dict() for r in result.results],
+                                               host.names_of(state)),
                       over=winner is not None, summary=f"{result.phase.long_name()} resolved")
 
 
@@ -224,7 +229,7 @@ def preview(host: DiplomacyHost, state: State, seat: str, text: str) -> str:
     if not pairs:
         return "You have no orders for this phase yet."
     rules: Rules = host.rules_of(state)
-    result = adjudicate(_position(host, state), pairs, host.game_map, rules)
+    result = adjudicate(_position(host, state), pairs, host.map_of(state), rules)
     void_reasons = rules.void_reasons
     lines, void = [], 0
     for r in result.results:
