@@ -11,7 +11,9 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from svgread import NS, tag_boxes
+from svgread import NS, head, lines, marker_boxes, tag_boxes, text_boxes
+
+from mobadj.render.placement import polyline_hits
 
 ROOT = Path(__file__).resolve().parents[2]
 MOB = ROOT / "orders" / "mobtown2"
@@ -115,3 +117,22 @@ def test_png_without_the_render_extra_says_how_to_get_it(tmp_path):
     assert again.returncode == 1 and "Traceback" not in again.stderr
     assert "pip install 'mobadj[render]'" in again.stderr
     assert len(again.stderr.strip().splitlines()) == 1
+
+
+def test_the_docs_busy_week_through_the_command_line(tmp_path):
+    """docs/img/mobtown2-turn.png as the docs make it: 41 Gangs, 41 orders, at scale 1."""
+    pic = tmp_path / "turn.svg"
+    run = mobadj("adjudicate", "--map", "mobtown2", str(MOB / "september.yaml"),
+                 str(MOB / "september.txt"), "--picture", str(pic))
+    assert run.returncode == 0, run.stderr
+    root = ET.fromstring(pic.read_text(encoding="utf-8"))
+    assert root.get("width") == "1952" and root.get("height") == "1314"
+    got = drawn(pic.read_text(encoding="utf-8"))
+    assert len(got["move-ok"]) + len(got["move-failed"]) == 24
+    assert len(got["support-ok"]) + len(got.get("support-failed", [])) == 13
+    walls = [(w, b.grow(1.8)) for w, b in text_boxes(root) + marker_boxes(root)]
+    paths = lines(root, "move-ok", "move-failed", "support-ok", "support-failed")
+    assert [(el.get("data-from"), w) for el, pts in paths for w, box in walls
+            if polyline_hits(pts, box)] == []
+    assert [(el.get("data-from"), w) for el, pts in paths if el.get("class").startswith("move")
+            for w, box in walls if any(box.contains(*p) for p in head(pts))] == []
