@@ -56,9 +56,10 @@ def _mob_lines(s: SvgWriter, game_map: GameMap, view: BoardView, x: float, top: 
     for owner in view.centers.values():
         counts[owner] = counts.get(owner, 0) + 1
     col_w = _COL_W
+    row_h = 34 if len(game_map.powers) <= 6 else 28  # a third row keeps off the footnote
     for i, (pid, power) in enumerate(game_map.powers.items()):
         cx = x + 12 + (i % 3) * col_w
-        cy = top + 30 + (i // 3) * 34
+        cy = top + 30 + (i // 3) * row_h
         unit_glyph(s, next(iter(game_map.unit_kinds), "G"), cx, cy, power.colour or "#555555",
                    key=True)
         name, size = fit_text(view.names.get(pid) or power.name, 12.0, col_w - 30)
