@@ -111,3 +111,12 @@ def tag_boxes(root: ET.Element, cls: str) -> list[Box]:
             x, y = float(el.get("x")), float(el.get("y"))
             out.append(Box(x, y, x + float(el.get("width")), y + float(el.get("height"))))
     return out
+
+
+def crossings(pts: list[tuple[float, float]], boxes: list[tuple[str, Box]]) -> list[str]:
+    """What of ``boxes`` the polyline ``pts`` passes through."""
+    from mobadj.render.placement import polyline_hits
+
+    span = Box(min(x for x, _ in pts), min(y for _, y in pts), max(x for x, _ in pts),
+               max(y for _, y in pts))
+    return [what for what, box in boxes if box.overlaps(span) and polyline_hits(pts, box)]

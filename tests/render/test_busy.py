@@ -9,10 +9,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from busy import busy_pictures
-from svgread import head, lines, marker_boxes, tag_boxes, text_boxes
+from svgread import crossings, head, lines, marker_boxes, tag_boxes, text_boxes
 
 from mobadj.render import render_svg
-from mobadj.render.placement import polyline_hits
 
 SEEDS = range(1, 7)
 STROKE = 1.8  # half the width of a move arrow (the widest line)
@@ -59,7 +58,7 @@ def test_no_line_crosses_a_name_or_passes_under_a_unit(drawn, seed, when):
     crossed = []
     for el, pts in lines(root, "move-ok", "move-failed", "support-ok", "support-failed"):
         who = f"{el.get('class')} {el.get('data-from')}->{el.get('data-to') or el.get('data-unit')}"
-        crossed += [(who, what) for what, box in names + markers if polyline_hits(pts, box)]
+        crossed += [(who, what) for what in crossings(pts, names + markers)]
     assert crossed == []
 
 

@@ -11,9 +11,7 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from svgread import NS, head, lines, marker_boxes, tag_boxes, text_boxes
-
-from mobadj.render.placement import polyline_hits
+from svgread import NS, crossings, head, lines, marker_boxes, tag_boxes, text_boxes
 
 ROOT = Path(__file__).resolve().parents[2]
 MOB = ROOT / "orders" / "mobtown2"
@@ -80,7 +78,16 @@ def test_map_render_draws_each_move_of_adjudicate_json_once(tmp_path):
 def test_the_judges_results_picture_draws_moves_and_supports():
     from mobadj.judge.hosts import host_for
 
-    std = host_for("standard")
+    std, mob = host_for("standard"), host_for("mobtown2")
+    kept = std.picture, mob.picture
+    std.picture = mob.picture = "svg"  # as the judge sets it from the game's options
+    try:
+        _results_pictures(std, mob)
+    finally:
+        std.picture, mob.picture = kept
+
+
+def _results_pictures(std, mob):
     state = std.new_state(sorted(std.game_map.powers), 7, {})
     done = std.resolve(state, {"FRANCE": "A PAR - BUR\nA MAR S A PAR - BUR",
                                "GERMANY": "A MUN - BUR"}, [])
@@ -88,7 +95,6 @@ def test_the_judges_results_picture_draws_moves_and_supports():
     got = drawn(svg)
     assert got["move-ok"] == [("PAR", "BUR")] and got["move-failed"] == [("MUN", "BUR")]
     assert got["support-ok"] == [("MAR", "BUR")]
-    mob = host_for("mobtown2")
     state = mob.new_state(sorted(mob.game_map.powers), 7, {})
     state = mob.resolve(state, {}, sorted(mob.game_map.powers)).state  # the Dons placed
     done = mob.resolve(state, {"murderinc": "G(Man)-Lak\nG(MaE) S G(Man)-Lak",
@@ -132,7 +138,6 @@ def test_the_docs_busy_week_through_the_command_line(tmp_path):
     assert len(got["support-ok"]) + len(got.get("support-failed", [])) == 13
     walls = [(w, b.grow(1.8)) for w, b in text_boxes(root) + marker_boxes(root)]
     paths = lines(root, "move-ok", "move-failed", "support-ok", "support-failed")
-    assert [(el.get("data-from"), w) for el, pts in paths for w, box in walls
-            if polyline_hits(pts, box)] == []
+    assert [(el.get("data-from"), w) for el, pts in paths for w in crossings(pts, walls)] == []
     assert [(el.get("data-from"), w) for el, pts in paths if el.get("class").startswith("move")
             for w, box in walls if any(box.contains(*p) for p in head(pts))] == []
