@@ -40,22 +40,23 @@ EXAMPLE_C = {  # rule 5, example c, as drawn after adjudication
     "support-ok": [("PPU", "Mem"), ("Pel", "Mem"), ("Bgt", "Mic")], "U tags": [("U",)]}
 
 
-def test_adjudicate_picture_draws_supports_on_mobtown(tmp_path):
-    pic = tmp_path / "c.svg"
-    run = mobadj("adjudicate", "--map", "mobtown2", str(MOB / "example-c.yaml"),
-                 str(MOB / "example-c.txt"), "--picture", str(pic))
+def picture(tmp_path: Path, map_name: str, position: Path, orders: Path) -> str:
+    """The SVG ``mobadj adjudicate --picture`` draws."""
+    pic = tmp_path / "p.svg"
+    run = mobadj("adjudicate", "--map", map_name, str(position), str(orders), "--picture",
+                 str(pic))
     assert run.returncode == 0, run.stderr
-    got = drawn(pic.read_text(encoding="utf-8"))
+    return pic.read_text(encoding="utf-8")
+
+
+def test_adjudicate_picture_draws_supports_on_mobtown(tmp_path):
+    got = drawn(picture(tmp_path, "mobtown2", MOB / "example-c.yaml", MOB / "example-c.txt"))
     assert {k: sorted(v) for k, v in got.items()} == {k: sorted(v) for k, v in
                                                        EXAMPLE_C.items()}
 
 
 def test_adjudicate_picture_draws_supports_on_the_standard_map(tmp_path):
-    pic = tmp_path / "s.svg"
-    run = mobadj("adjudicate", "--map", "standard", str(STD / "position-s1901.yaml"),
-                 str(STD / "s1901.txt"), "--picture", str(pic))
-    assert run.returncode == 0, run.stderr
-    got = drawn(pic.read_text(encoding="utf-8"))
+    got = drawn(picture(tmp_path, "standard", STD / "position-s1901.yaml", STD / "s1901.txt"))
     assert got["support-ok"] == [("MAR", "BUR")]
     assert ("PAR", "BUR") in got["move-ok"] and ("VIE", "GAL") in got["move-failed"]
     assert len(got["move-ok"]) + len(got["move-failed"]) == 18  # every move ordered
@@ -127,13 +128,10 @@ def test_png_without_the_render_extra_says_how_to_get_it(tmp_path):
 
 def test_the_docs_busy_week_through_the_command_line(tmp_path):
     """docs/img/mobtown2-turn.png as the docs make it: 41 Gangs, 41 orders, at scale 1."""
-    pic = tmp_path / "turn.svg"
-    run = mobadj("adjudicate", "--map", "mobtown2", str(MOB / "september.yaml"),
-                 str(MOB / "september.txt"), "--picture", str(pic))
-    assert run.returncode == 0, run.stderr
-    root = ET.fromstring(pic.read_text(encoding="utf-8"))
+    svg = picture(tmp_path, "mobtown2", MOB / "september.yaml", MOB / "september.txt")
+    root = ET.fromstring(svg)
     assert root.get("width") == "1952" and root.get("height") == "1314"
-    got = drawn(pic.read_text(encoding="utf-8"))
+    got = drawn(svg)
     assert len(got["move-ok"]) + len(got["move-failed"]) == 24
     assert len(got["support-ok"]) + len(got.get("support-failed", [])) == 13
     walls = [(w, b.grow(1.8)) for w, b in text_boxes(root) + marker_boxes(root)]
