@@ -44,8 +44,8 @@ BACK_OFF = 8  # points (of STEP pixels) an arrow may stop short to keep its head
 
 @dataclass(frozen=True)
 class Line:
-    """A routed line: its SVG path data, the points it passes (every few pixels, in order),
-    where it ends and its middle (where a support of a move aims)."""
+    """A routed line: its SVG path data, the points it passes (every few pixels, in order)
+    and its middle (where a support of a move aims)."""
 
     d: str
     points: tuple[Point, ...]
@@ -54,11 +54,6 @@ class Line:
     @property
     def end(self) -> Point:
         return self.points[-1]
-
-    def direction(self) -> Point:
-        """The unit vector of the line at its end."""
-        return _unit(self.points[-2] if len(self.points) > 1 else self.points[0],
-                     self.points[-1])
 
 
 class Obstacles:
