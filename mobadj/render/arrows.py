@@ -78,6 +78,14 @@ class Obstacles:
         """A raster of the same picture with nothing in it."""
         return Obstacles(self.bounds)
 
+    def union(self, other: Obstacles) -> Obstacles:
+        """What either raster (of the same picture) holds."""
+        out = self.empty()
+        n = len(self.cells)
+        both = int.from_bytes(self.cells, "little") | int.from_bytes(other.cells, "little")
+        out.cells = bytearray(both.to_bytes(n, "little"))
+        return out
+
     def block(self, box: Box) -> None:
         b = self.bounds
         gx0 = max(0, math.floor((box.x0 - b.x0) / RES))
@@ -182,6 +190,7 @@ class Router:
     def __init__(self, labels: Obstacles, markers: Obstacles) -> None:
         self.labels = labels
         self.markers = markers
+        self.both = labels.union(markers)
         self._memo: tuple[bytearray, bytearray] | None = None
 
     def lattice_memo(self, size: int) -> tuple[bytearray, bytearray]:
@@ -194,11 +203,12 @@ class Router:
     def block_label(self, box: Box) -> None:
         """A label placed while routing (a U tag): lines keep off it from now on."""
         self.labels.block(box.grow(CLEAR))
+        self.both.block(box.grow(CLEAR))
         self._memo = None
 
     def free(self, x: float, y: float) -> bool:
         """Is (x, y) clear of labels and markers?"""
-        return self.labels.free(x, y) and self.markers.free(x, y)
+        return self.both.free(x, y)
 
     def passable(self, x: float, y: float, ends: Sequence[End]) -> bool:
         """Is (x, y) clear of labels, and of markers unless inside one of ``ends``' boxes?"""
@@ -216,35 +226,44 @@ class Router:
             return Line(f"M{a[0]:.1f} {a[1]:.1f}", (a,), a)
         nx, ny = -(b[1] - a[1]) / length, (b[0] - a[0]) / length
         mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
-        best: tuple[int, Line] | None = None
+        tried: list[Line] = []
         for k in bends:
             c = (mx + nx * k * length, my + ny * k * length)
-            line, blocked = self._curve(a, c, b, start, goal, head, length)
-            if line is not None and blocked == 0:
+            line = self._curve(a, c, b, start, goal, head, length)
+            if line is not None and self._clear(line.points, head):
                 return line
-            if line is not None and (best is None or blocked < best[0]):
-                best = (blocked, line)
+            if line is not None:
+                tried.append(line)
         found = self._around(start, goal, head)
         if found is not None:
             return found
-        if best is not None:  # nothing clear: the least blocked curve
-            return best[1]
+        if tried:  # nothing clear: the least blocked curve
+            return min(tried, key=lambda line: self._blocked(line.points, head))
         return Line(f"M{a[0]:.1f} {a[1]:.1f}L{b[0]:.1f} {b[1]:.1f}", (a, b), ((mx, my)))
 
     def _curve(self, a: Point, c: Point, b: Point, start: End, goal: End, head: bool,
-               length: float) -> tuple[Line | None, int]:
+               length: float) -> Line | None:
         n = max(8, math.ceil(length * 1.4 / STEP))
         ts = [i / n for i in range(n + 1)]
         pts = [_quad(a, c, b, t) for t in ts]
         cut = self._cut(pts, start, goal, head)
         if cut is None:
-            return None, 0
+            return None
         i, j = cut
         s, t = ts[i], ts[j]
         p0, p1, ctrl = pts[i], pts[j], _blossom(a, c, b, s, t)
         d = f"M{p0[0]:.1f} {p0[1]:.1f}Q{ctrl[0]:.1f} {ctrl[1]:.1f} {p1[0]:.1f} {p1[1]:.1f}"
         drawn = tuple(pts[i:j + 1])
-        return Line(d, drawn, halfway(drawn)), self._blocked(drawn, head)
+        return Line(d, drawn, halfway(drawn))
+
+    def _clear(self, pts: Sequence[Point], head: bool) -> bool:
+        """Is every point of the line, and its head, clear?  (Stops at the first that is
+        not.)"""
+        free = self.both.free
+        if not all(free(x, y) for x, y in pts):
+            return False
+        return not head or len(pts) < 2 or all(
+            free(x, y) for x, y in head_points(pts[-1], _unit(pts[-2], pts[-1])))
 
     def _cut(self, pts: Sequence[Point], start: End, goal: End, head: bool
              ) -> tuple[int, int] | None:
@@ -297,7 +316,7 @@ class Router:
                 continue
             i, j = cut
             drawn = fine[i:j + 1]
-            if self._blocked(drawn, head):
+            if not self._clear(drawn, head):
                 continue  # straightened too far; the lattice's own path keeps its room
             corners = _corners_of(drawn, pts)
             d = "M" + "L".join(f"{x:.1f} {y:.1f}" for x, y in corners)
