@@ -19,7 +19,8 @@ only reads precomputed integers and flags; ``move_hooks`` switches them on)
     or keep it ``ASIDE`` for ``after_movement``;
     ``check_move(game_map, order)``: a Reason if a move is illegal in the variant;
     ``head_to_head(a, b)``: ``BATTLE``, ``PASS`` (they pass each other, e.g. by convoy) or
-    ``BATTLE_UNLESS_EQUAL`` (a battle; if neither wins, both pass);
+    ``BATTLE_UNLESS_EQUAL`` (equally strong, or both one power's, they pass; else the
+    stronger wins and dislodges the other);
     ``move_bonus(order)``: extra, uncuttable strength; ``required_margin(order)``: how much
     more than the opposing strength a move needs beyond the usual "more than";
     ``can_convoy(topology, location, kind)`` / ``convoyable(kind)``: who convoys;

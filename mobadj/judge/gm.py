@@ -381,6 +381,8 @@ class GMCommands(Seats, Accounts, Endings):
                              f"({now})")
         opts = game.options | host.read_options({key: value})
         self.store.update_game(game.name, options=opts)
+        if key == "names":  # the GM's own names, as written (Mobtown II rule 1)
+            return f"Names: {opts[key] or 'those of the map'}."
         return f"Option {key} = {str(opts[key]).lower()}. Rules: {host.rules_text(opts)}"
 
     def _check_options(self, options: dict[str, Any]) -> None:

@@ -235,6 +235,7 @@ class DiplomacyHost(Host):
         self._map: GameMap | None = None
         self._rules: Rules | None = None
         self._variants: dict[tuple[tuple[str, Any], ...], Rules] = {}  # options -> Rules
+        self._names: dict[str, dict[str, str]] = {}  # a game's names as stored -> read
 
     @property
     def title(self) -> str:  # type: ignore[override]
@@ -272,11 +273,13 @@ class DiplomacyHost(Host):
 
     def rule_options(self) -> dict[str, tuple[Any, ...]]:
         """The map's rule options (docs/rulings.md, and a variant's own, e.g.
-        docs/mobtown-rulings.md) and ``duplicate_orders`` (which of two orders for one unit
-        counts: how orders are read, before the adjudicator)."""
+        docs/mobtown-rulings.md), ``duplicate_orders`` (which of two orders for one unit
+        counts: how orders are read, before the adjudicator) and ``names`` (what the game
+        calls its powers, Mobtown's rule 1: any text, mobadj.board.names)."""
         from mobadj.orders.duplicates import DUPLICATE_RULES
 
-        return {**type(self.rules).choices(), "duplicate_orders": DUPLICATE_RULES}
+        return {**type(self.rules).choices(), "duplicate_orders": DUPLICATE_RULES,
+                "names": ()}
 
     def is_option(self, name: str) -> bool:
         return name in self.rule_options()
@@ -284,24 +287,53 @@ class DiplomacyHost(Host):
     def read_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Values as a command line or a mail writes them (``1982``, ``yes``) -> the values
         the rules take (``"1982"``, True), each checked by the engine's own reader."""
+        from mobadj.board import names_text, parse_power_names
         from mobadj.engine import coerce_options
         from mobadj.orders.duplicates import check_rule
 
         known = self.rule_options()
         chosen = {k: v for k, v in options.items() if k in known}
         duplicates = chosen.pop("duplicate_orders", None)
+        names = chosen.pop("names", None)
         try:
             out = coerce_options(chosen, type(self.rules))
             self._rules_with(out)  # the rules check each value (and are kept for the game)
             if duplicates is not None:
                 out["duplicate_orders"] = check_rule(duplicates)
+            if names is not None:
+                out["names"] = names_text(parse_power_names(self.game_map, str(names)))
         except ValueError as exc:
             raise HostError(str(exc)) from None
         return out
 
     def rules_text(self, options: Mapping[str, Any]) -> str:
         return ", ".join(f"{name}={str(options[name]).lower()}"
-                         for name in self.rule_options() if name in options)
+                         for name in self.rule_options() if name in options and name != "names")
+
+    def names_of(self, where: Mapping[str, Any]) -> dict[str, str]:
+        """What a game calls its powers (power id -> name; only those it renames), from its
+        options or from its state's rules (rule 1 of Mobtown II: the GM's own names)."""
+        rules = where.get("rules") if "position" in where else where
+        text = str((rules or {}).get("names") or "")
+        if not text:
+            return {}
+        got = self._names.get(text)
+        if got is None:
+            from mobadj.board import parse_power_names
+
+            try:
+                got = parse_power_names(self.game_map, text)
+            except ValueError as exc:  # stored by a version that read names otherwise
+                raise HostError(f"this game's names cannot be used here: {exc}") from None
+            self._names[text] = got
+        return got
+
+    def map_of(self, where: Mapping[str, Any]) -> GameMap:
+        """The map with the game's names (``names_of``): what its reports, mails and pages
+        read; its powers answer to the map's names and ids too."""
+        from mobadj.board import renamed
+
+        return renamed(self.game_map, self.names_of(where))
 
     @staticmethod
     def chosen(state: Mapping[str, Any]) -> dict[str, Any]:
@@ -321,7 +353,8 @@ class DiplomacyHost(Host):
         """The map's rules with ``chosen`` options: one shared Rules object per distinct set
         (the judge asks for them at every check, preview and deadline); a ValueError naming
         a bad option."""
-        key = tuple(sorted((k, v) for k, v in chosen.items() if k != "duplicate_orders"))
+        key = tuple(sorted((k, v) for k, v in chosen.items()
+                           if k not in ("duplicate_orders", "names")))
         if not key:
             return self.rules
         got = self._variants.get(key)
@@ -345,11 +378,12 @@ class DiplomacyHost(Host):
         return list(self.game_map.powers)
 
     def seat_names(self, options: dict[str, Any]) -> dict[str, list[str]]:
-        return {pid: [p.name, *p.aliases] for pid, p in self.game_map.powers.items()}
+        """Every name a seat answers to: the game's own (rule 1), the map's and aliases."""
+        return {pid: [p.name, *p.aliases] for pid, p in self.map_of(options).powers.items()}
 
     def seat(self, options: dict[str, Any], text: str) -> str:
         try:
-            return self.game_map.power_id(text.strip())
+            return self.map_of(options).power_id(text.strip())
         except LookupError:
             from mobadj.judge.names import Names  # every name and alias, with a did-you-mean
 

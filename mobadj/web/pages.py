@@ -250,7 +250,8 @@ class Site:
             svg = self._pictures.get_(key)
             if svg is None:
                 title = f"{game.name}: {step.label}"
-                svg = self._pictures.put(key, pictures.step_svg(story.kind, step, title))
+                names = {p.id: p.name for p in story.powers}
+                svg = self._pictures.put(key, pictures.step_svg(story.kind, step, title, names))
             return svg
 
     # -- parts -----------------------------------------------------------------------------
@@ -305,8 +306,8 @@ class Site:
         if game.status != "forming":  # a card game's seats are the players it started with
             all_seats = [s for s in all_seats if s in players]
         names = {}
-        if host is not None and hasattr(host, "game_map"):
-            names = {pid: p.name for pid, p in host.game_map.powers.items()}
+        if host is not None and hasattr(host, "map_of"):
+            names = {pid: p.name for pid, p in host.map_of(game.options).powers.items()}
         for seat in all_seats:
             pl = players.get(seat)
             seats.append(Seat(seat, names.get(seat, seat), pl is not None,

@@ -44,8 +44,9 @@ def can_draw(kind: str) -> bool:
     return True
 
 
-def step_svg(kind: str, step: Step, title: str) -> str:
-    """The SVG picture of a step (``ViewError`` if the stored position cannot be drawn)."""
+def step_svg(kind: str, step: Step, title: str, names: dict[str, str] | None = None) -> str:
+    """The SVG picture of a step (``ViewError`` if the stored position cannot be drawn);
+    ``names``: what the game calls its powers (the key shows them)."""
     from mobadj.render import as_view, render_svg
     from mobadj.render.position import moves_from_results, supports_from_results
 
@@ -54,4 +55,5 @@ def step_svg(kind: str, step: Step, title: str) -> str:
     drawn = [{"power": o.power, "order": o.order, "result": o.result} for o in step.orders]
     view.moves.extend(moves_from_results(game_map, drawn))
     view.supports.extend(supports_from_results(game_map, drawn))
+    view.names.update(names or {})
     return render_svg(game_map, layout, view, title=title)

@@ -165,7 +165,7 @@ def _step(place: Callable[[str], tuple[str, str]], phase: str, label: str, adjud
 
 def _board(game: Game, results: list[dict[str, Any]], host: DiplomacyHost,
            ending: Mapping[str, Any] | None = None) -> Story:
-    gm = host.game_map
+    gm = host.map_of(game.state or game.options)  # with the game's own names
     rules = host.rules
     place = calendar_place(rules)
     powers = [Power(pid, p.name, p.colour or "#555555") for pid, p in gm.powers.items()]
