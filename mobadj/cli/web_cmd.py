@@ -62,6 +62,7 @@ def web(config_path: Path, host: str | None, port: int | None, export_dir: Path 
     import uvicorn
 
     from mobadj.web.app import create_app
+    from mobadj.web.serving import server_config
 
     host = host or cfg.web.host
     port = port if port is not None else cfg.web.port
@@ -69,6 +70,6 @@ def web(config_path: Path, host: str | None, port: int | None, export_dir: Path 
     click.echo(f"{cfg.name}: game pages on http://{host}:{port}/ (store {cfg.db_path}, "
                "read only)", err=True)
     sys.stderr.flush()
+    https = (cfg.web.base_url or "").lower().startswith("https:")
     with contextlib.suppress(KeyboardInterrupt):
-        uvicorn.run(create_app(site), host=host, port=port, log_level="warning",
-                    server_header=False)
+        uvicorn.Server(server_config(create_app(site, secure_cookies=https), host, port)).run()

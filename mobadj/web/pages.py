@@ -246,7 +246,7 @@ class Site:
                 return None
             step = story.steps[i]
             key = (("result", step.result_id) if step.result_id is not None
-                   else ("now", name, self._stories[name][0]))
+                   else ("now", game.name, self._stories[game.name][0]))
             svg = self._pictures.get_(key)
             if svg is None:
                 title = f"{game.name}: {step.label}"

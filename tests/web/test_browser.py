@@ -179,6 +179,24 @@ def test_private_game_refuses_a_missing_or_wrong_key(browser, srv):
     assert orders(d)
 
 
+def test_a_private_game_under_another_spelling_opens_only_at_its_own_address(browser, srv):
+    d = browser
+    d.delete_all_cookies()
+    d.get(srv.url + "/g/SECRET/S1901M.html")
+    assert "There is no public game called SECRET" in d.page_source and not orders(d)
+    # the key given at another spelling: the page takes it on to the game's own key box
+    d.get(srv.url + "/g/Secret/S1901M.html?key=the-right-key-123")
+    wait(d, lambda d: d.current_url.endswith("/g/secret/S1901M.html") and orders(d))
+    assert "key=" not in d.current_url
+    assert [c["name"] for c in d.get_cookies()] == ["mobadj_key_secret"]
+    # the browser sends the cookie only to the game's own folder: at another spelling the
+    # key box is offered, and the key typed there leads to the game's own address
+    d.get(srv.url + "/g/SeCrEt/")
+    assert "There is no public game called SeCrEt" in d.page_source
+    d.find_element(By.NAME, "key").send_keys("the-right-key-123" + Keys.ENTER)
+    wait(d, lambda d: d.current_url.endswith("/g/secret/") and title(d))
+
+
 def test_phone_screen(browser, srv, shots):
     d = browser
     d.set_window_size(390, 844)

@@ -133,7 +133,9 @@ def test_unknown_pages_are_404_and_headers_are_safe(world, srv):
     r = fetch(f"{srv.url}/g/dip/")
     assert r.headers["referrer-policy"] == "no-referrer"
     assert fetch(f"{srv.url}/static/web.css").status == 200
-    assert fetch(f"{srv.url}/g/dip").status == 301
+    folder = fetch(f"{srv.url}/g/dip?key=x")  # to the folder, kept by no cache, no key
+    assert folder.status == 303 and folder.headers["location"] == "dip/"
+    assert folder.headers["cache-control"] == "private, no-store"
 
 
 def test_no_address_or_password_on_any_page(world, srv):

@@ -63,6 +63,9 @@
 
   function setup() {
     tick();
+    // a key given at another address of a private game: on to the game's own key box
+    var opening = document.querySelector("form.opening");
+    if (opening) opening.submit();
     var n = nav();
     if (!n) return;
     var ids = JSON.parse(n.dataset.ids);
