@@ -30,7 +30,6 @@ store's single read-only connection is never shared between threads.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import logging
 from typing import Any
@@ -39,14 +38,13 @@ from urllib.parse import parse_qs, quote
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mobadj.web.pages import STATIC, Site, Unreadable
+from mobadj.web.wire import Bodies, Body, answer
 
 log = logging.getLogger("mobadj.web")
 _STEP_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
@@ -61,6 +59,8 @@ HEADERS = {
 #: what answers about a private game (or one that may be) carry: kept by nobody on the way,
 #: indexed by no search engine
 PRIVATE = {"Cache-Control": "private, no-store", "X-Robots-Tag": "noindex, nofollow"}
+#: the static files' types, by their ending
+TYPES = {".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml"}
 #: what a missing game's key is compared with, so that refusing one costs what refusing a
 #: private game does
 _NO_KEY = "k" * 24
@@ -155,28 +155,33 @@ def create_app(site: Site, secure_cookies: bool = False) -> Starlette:
     ``Secure`` (the pages' public address is HTTPS); else only when the request came by
     HTTPS (``X-Forwarded-Proto: https`` from a proxy on this machine counts)."""
 
-    def page(html: str, status: int = 200, private: bool = False) -> HTMLResponse:
-        extra = PRIVATE if private else {"Cache-Control": "no-cache"}
-        return HTMLResponse(html, status, headers=HEADERS | extra)
+    bodies = Bodies()
+    statics = {path.name: (Body(path.read_bytes()), TYPES[path.suffix])
+               for path in sorted(STATIC.iterdir()) if path.suffix in TYPES}
 
-    def missing(request: Request, message: str, status: int = 404) -> HTMLResponse:
-        return page(site._render("missing.html", root=root_of(request), message=message),
-                    status)
+    def page(request: Request, html: str, status: int = 200, private: bool = False
+             ) -> Response:
+        extra = PRIVATE if private else {"Cache-Control": "no-cache"}
+        return answer(request, bodies.of(html), "text/html", HEADERS | extra, status)
+
+    def missing(request: Request, message: str, status: int = 404) -> Response:
+        return page(request, site._render("missing.html", root=root_of(request),
+                                          message=message), status)
 
     def moved(to: str) -> Response:
         """A redirect: kept by no cache (a game may turn private, its key may change)."""
         return RedirectResponse(to, 303, headers=HEADERS | PRIVATE)
 
-    def closed(request: Request, typed: str, wrong_key: bool, to: str | None
-               ) -> HTMLResponse:
+    def closed(request: Request, typed: str, wrong_key: bool, to: str | None) -> Response:
         """A private game without its right key, and a game that does not exist: the same
         answer, built from the address alone, so nobody learns that a private game
         exists.  Its key box leads to the phase asked for (``to``; None: the latest)."""
         message = (f"That key opens no game called {typed}." if wrong_key else
                    f"There is no public game called {typed} here.")
         action = quote(typed, safe="") + "/key" if not after_game(request, typed) else "key"
-        return page(site._render("private.html", root=root_of(request), message=message,
-                                 action=action, to=to or ""), 404, private=True)
+        return page(request, site._render("private.html", root=root_of(request),
+                                          message=message, action=action, to=to or ""),
+                    404, private=True)
 
     def unreadable(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, Unreadable)
@@ -207,7 +212,7 @@ def create_app(site: Site, secure_cookies: bool = False) -> Starlette:
         action = "../" * rest.count("/") + quote(name, safe="") + "/key"
         html = site._render("opening.html", root=root_of(request), name=name, action=action,
                             key=key, to=step or "")
-        return page(html, private=True)
+        return page(request, html, private=True)
 
     def gate(request: Request, typed: str, step: str | None = None
              ) -> tuple[str, bool] | Response:
@@ -232,7 +237,7 @@ def create_app(site: Site, secure_cookies: bool = False) -> Starlette:
         return name, wanted is not None
 
     async def index(request: Request) -> Response:
-        return page(site.index_html())
+        return page(request, site.index_html())
 
     async def game_page(request: Request) -> Response:
         typed = request.path_params["game"]
@@ -246,7 +251,7 @@ def create_app(site: Site, secure_cookies: bool = False) -> Starlette:
         html = site.game_html(name, None if step in (None, "index") else step)
         if html is None:
             return missing(request, f"Game {name} has no phase {step}.")
-        return page(html, private=private)
+        return page(request, html, private=private)
 
     async def map_svg(request: Request) -> Response:
         typed, step = request.path_params["game"], request.path_params["step"]
@@ -260,15 +265,17 @@ def create_app(site: Site, secure_cookies: bool = False) -> Starlette:
                 return nothing
         if typed != name:
             return moved(to_game(request, typed, name))
-        svg = site.map_svg(name, step)
-        if svg is None:
+        body = site.map_body(name, step)
+        if body is None:
             return nothing
-        etag = '"' + hashlib.sha256(svg.encode()).hexdigest()[:32] + '"'
         headers = HEADERS | (PRIVATE if wanted is not None else {"Cache-Control": "no-cache"})
-        headers["ETag"] = etag
-        if request.headers.get("if-none-match") == etag:
-            return Response(status_code=304, headers=headers)
-        return Response(svg, media_type="image/svg+xml", headers=headers)
+        return answer(request, body, "image/svg+xml", headers)
+
+    async def static(request: Request) -> Response:
+        found = statics.get(request.path_params.get("name", "favicon.svg"))
+        if found is None:
+            return missing(request, "No such page.")
+        return answer(request, found[0], found[1], HEADERS | {"Cache-Control": "no-cache"})
 
     async def key_form(request: Request) -> Response:
         typed = request.path_params["game"]
@@ -325,11 +332,12 @@ def create_app(site: Site, secure_cookies: bool = False) -> Starlette:
         Route("/g/{game}/key", key_form, methods=["POST"]),
         Route("/g/{game}/map/{step}.svg", map_svg),
         Route("/g/{game}/{step}.html", game_page),
-        Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+        Route("/static/{name}", static),
+        Route("/favicon.ico", static),  # for a client that does not read the page's link
     ]
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(SafeHeaders), Middleware(GZipMiddleware, minimum_size=800)],
+        middleware=[Middleware(SafeHeaders)],
         exception_handlers={HTTPException: not_found, Unreadable: unreadable,
                             Exception: server_error})
     # Starlette's own redirects for a slash too many or too few are absolute, from the Host

@@ -32,6 +32,7 @@ from mobadj.judge.store import Game, Store
 from mobadj.web import pictures
 from mobadj.web.chart import center_chart
 from mobadj.web.story import Step, Story, build, card_step_table
+from mobadj.web.wire import Body
 
 log = logging.getLogger("mobadj.web")
 #: what reading a stored state this installation no longer understands may raise (its map,
@@ -117,7 +118,7 @@ class Site:
             autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True,
             lstrip_blocks=True, undefined=jinja2.StrictUndefined)
         self._stories: dict[str, tuple[Any, Story]] = {}
-        self._pictures: LRU[tuple[object, ...], str] = LRU(256)
+        self._pictures: LRU[tuple[object, ...], Body] = LRU(256)
         self._tables: LRU[int, tuple[str, list[str]]] = LRU(256)
         self._logged: set[tuple[str, str]] = set()  # (game, why) already in the log
 
@@ -179,8 +180,8 @@ class Site:
                     if game.state is None:
                         continue
                     steps = self.story(game).steps
-                if steps:
-                    self.map_svg(game.name, steps[-1].id)
+                if steps and (body := self.map_body(game.name, steps[-1].id)):
+                    body.gzipped  # noqa: B018 - compressed now, not for the first visitor
                     self.game_html(game.name)  # compiles the templates too
             except Unreadable:  # logged; its pages say so, the others are served
                 continue
@@ -236,6 +237,11 @@ class Site:
     def map_svg(self, name: str, sid: str) -> str | None:
         """The map of a step (cached); None when there is no such step or map (raises
         :class:`Unreadable`)."""
+        body = self.map_body(name, sid)
+        return None if body is None else body.text
+
+    def map_body(self, name: str, sid: str) -> Body | None:
+        """The map of a step as it goes out, compressed once (cached with the map)."""
         with self._reading(name):
             game = self.store.game(name)
             if game is None or game.state is None:
@@ -247,11 +253,12 @@ class Site:
             step = story.steps[i]
             key = (("result", step.result_id) if step.result_id is not None
                    else ("now", game.name, self._stories[game.name][0]))
-            svg = self._pictures.get_(key)
-            if svg is None:
+            body = self._pictures.get_(key)
+            if body is None:
                 title = f"{game.name}: {step.label}"
-                svg = self._pictures.put(key, pictures.step_svg(story.kind, step, title))
-            return svg
+                svg = pictures.step_svg(story.kind, step, title)
+                body = self._pictures.put(key, Body(svg.encode("utf-8")))
+            return body
 
     # -- parts -----------------------------------------------------------------------------
     def _fill(self, game: Game, story: Story, step: Step) -> None:
