@@ -30,7 +30,7 @@ from mobadj.judge.hosts import HostError, host_for
 from mobadj.judge.links import step_id
 from mobadj.judge.store import Game, Store
 from mobadj.web import pictures
-from mobadj.web.chart import center_chart
+from mobadj.web.chart import center_chart, center_table
 from mobadj.web.story import Step, Story, build, card_step_table
 from mobadj.web.wire import Body
 
@@ -230,7 +230,8 @@ class Site:
                 ids=json.dumps([s.id for s in story.steps]),
                 has_map=story.board and pictures.can_draw(story.kind),
                 orders=self._orders_by_power(story, step), press=press.get(step.id, []),
-                chart=Markup(center_chart(story, i)), calendar=self._calendar(story),
+                chart=Markup(center_chart(story, i)), chart_table=center_table(story, i),
+                calendar=self._calendar(story),
                 position=self._position(story, step),
                 names={p.id: p.name for p in story.powers})
 

@@ -197,6 +197,37 @@ def test_a_private_game_under_another_spelling_opens_only_at_its_own_address(bro
     wait(d, lambda d: d.current_url.endswith("/g/secret/") and title(d))
 
 
+def test_every_power_shows_on_the_chart_where_all_have_the_same_count(browser, srv, world):
+    """Spring 1901: six powers at 3 centres.  Along each power's line some of it is on top
+    (its own stroke is what a pointer there touches), and its name ends it."""
+    d = browser
+    d.get(srv.url + "/g/dip/S1901M.html")
+    seen = d.execute_script("""
+        var out = {};
+        document.querySelectorAll('svg.chart g.power').forEach(function (g) {
+          var line = g.querySelector('polyline'), total = line.getTotalLength(), m =
+              line.getScreenCTM(), hits = 0;
+          g.scrollIntoView({block: 'center'});
+          m = line.getScreenCTM();
+          for (var f = 0.01; f < 1; f += 0.0137) {  // not in step with any dash
+            var p = line.getPointAtLength(total * f).matrixTransform(m);
+            var el = document.elementFromPoint(p.x, p.y);
+            if (el && el.closest('g.power') === g) hits++;
+          }
+          out[g.dataset.power] = hits;
+        });
+        return out;""")
+    powers = [p.id for p in world.site.story(world.store.game("dip")).powers]
+    assert sorted(seen) == sorted(powers) and all(n >= 5 for n in seen.values()), seen
+    ends = d.execute_script(
+        "return Array.from(document.querySelectorAll('svg.chart text.end'), t => "
+        "[t.textContent, getComputedStyle(t).fill, t.getBoundingClientRect().right]);")
+    chart_right = d.execute_script(
+        "return document.querySelector('svg.chart').getBoundingClientRect().right;")
+    assert all(right <= chart_right + 0.5 for _, _, right in ends)  # no name cut off
+    assert len({fill for _, fill, _ in ends}) == len(powers)
+
+
 def test_phone_screen(browser, srv, shots):
     d = browser
     d.set_window_size(390, 844)
