@@ -64,9 +64,13 @@ class Seat:
     due: bool
     orders_in: bool
     ready: bool
+    final: str = ""  # a finished game: the seat's final centres or score
+    winner: bool = False  # a finished game: the seat won, or shares a draw
 
     @property
     def state(self) -> str:
+        if self.final:
+            return self.final
         if not self.player:
             return "free seat"
         if self.status == "out":
@@ -295,9 +299,14 @@ class Site:
         except HostError:
             host, title = None, game.kind
         label, due, submitted = "", [], set()
+        finals: dict[str, tuple[str, bool]] = {}
+        outcome = ""
         if host is not None and game.state is not None:
             try:
-                label = "game over" if game.status == "ended" else host.phase_label(game.state)
+                if game.status == "ended":
+                    label, outcome, finals = self._ended(game)
+                else:
+                    label = host.phase_label(game.state)
                 due = [] if game.status != "active" else host.due(game.state)
             except READ_ERRORS as exc:  # a state this installation
                 self._log_once(game.name, "its state cannot be read here", exc)
@@ -317,18 +326,38 @@ class Site:
             names = {pid: p.name for pid, p in host.game_map.powers.items()}
         for seat in all_seats:
             pl = players.get(seat)
+            final, won = finals.get(seat, ("", False))
             seats.append(Seat(seat, names.get(seat, seat), pl is not None,
                               pl.status if pl else "", seat in due, seat in submitted,
-                              bool(pl and pl.ready)))
+                              bool(pl and pl.ready), final, won))
         deadline = game.deadline if game.status == "active" else None
         return {
             "name": game.name, "kind": game.kind, "title": title, "status": game.status,
             "rules": host.rules_text(game.options) if host is not None else "",
-            "phase": game.phase, "label": label, "seats": seats,
+            "phase": game.phase, "label": label, "seats": seats, "outcome": outcome,
             "free": [s for s in seats if not s.player],
             "deadline": self._when(deadline),
             "paused_until": self._when(game.paused_until if game.status == "paused" else None),
         }
+
+    def _ended(self, game: Game) -> tuple[str, str, dict[str, tuple[str, bool]]]:
+        """A finished game for the index: when it ended, its result in words, and each
+        seat's final centres or score and whether it won (or shares the draw)."""
+        story = self.story(game)
+        played = [s for s in story.steps if s.adjudicated]
+        label = f"after {played[-1].label}" if played else "before its first phase"
+        if story.cards:
+            return label, story.outcome, {
+                r.seat: (f"{r.total:g} points" + (", winner" if r.winner else ""), r.winner)
+                for r in story.scores}
+        ending = self.store.ending(game.name) or {}
+        result = ending.get("result")
+        shared = set(ending.get("powers") or []) if result in ("win", "draw") else set()
+        word = ", in the draw" if result == "draw" else ", winner"
+        counts = story.steps[-1].centers if story.steps else {}
+        return label, story.outcome, {
+            p.id: (f"{counts.get(p.id, 0)} centres" + (word if p.id in shared else ""),
+                   p.id in shared) for p in story.powers}
 
     def _when(self, ts: float | None) -> dict[str, Any] | None:
         if ts is None:

@@ -1,6 +1,7 @@
 """The map of a step: the position at the start of the phase with its orders drawn (solid
-arrows for moves that succeeded, dashed for those that failed; supports as lines), through
-the renderer every other front end uses (:mod:`mobadj.render`)."""
+arrows for moves that succeeded, dashed for those that failed; supports as lines; units
+built and removed, convoy routes), through the renderer every other front end uses
+(:mod:`mobadj.render`)."""
 
 from __future__ import annotations
 
@@ -47,6 +48,7 @@ def can_draw(kind: str) -> bool:
 def step_svg(kind: str, step: Step, title: str) -> str:
     """The SVG picture of a step (``ViewError`` if the stored position cannot be drawn)."""
     from mobadj.render import as_view, render_svg
+    from mobadj.render.marks import add_marks, marks_from_results
     from mobadj.render.position import moves_from_results, supports_from_results
 
     game_map, layout = _board(kind)
@@ -54,4 +56,5 @@ def step_svg(kind: str, step: Step, title: str) -> str:
     drawn = [{"power": o.power, "order": o.order, "result": o.result} for o in step.orders]
     view.moves.extend(moves_from_results(game_map, drawn))
     view.supports.extend(supports_from_results(game_map, drawn))
-    return render_svg(game_map, layout, view, title=title)
+    svg = render_svg(game_map, layout, view, title=title)
+    return add_marks(svg, game_map, layout, view, *marks_from_results(game_map, drawn))

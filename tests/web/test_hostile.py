@@ -289,6 +289,14 @@ def test_a_voted_draw_and_a_concession_are_named_as_such(srv):
     assert "voted by every surviving player" in drawn and "ended by the GM" not in drawn
     conceded = fetch(srv.url + "/g/conceded/").text
     assert "France wins (by concession)" in conceded and "ended by the GM" not in conceded
+    # the index says so too, with each seat's final centres
+    index = fetch(srv.url + "/").text
+    row = re.search(r'<tr class="game" id="game-drawn">.*?</tr>', index, re.S).group(0)
+    assert "A draw between Austria, England, France" in row and "nothing due" not in row
+    assert row.count("3 centres, in the draw") + row.count("4 centres, in the draw") == 7
+    row = re.search(r'<tr class="game" id="game-conceded">.*?</tr>', index, re.S).group(0)
+    assert "France wins (by concession)" in row and "5 centres, winner" not in row
+    assert re.search(r"★ </span>France</span> <span class=\"what\">\d+ centres, winner", row)
 
 
 def test_a_card_game_the_gm_ended_early_reveals_its_seed(judged, srv):

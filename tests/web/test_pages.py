@@ -35,7 +35,13 @@ def test_index_lists_games_with_status_and_free_seats(world, srv):
     assert "F LON - NTH" not in page
     forming = re.search(r'<tr class="game" id="game-newgame">.*?</tr>', page, re.S).group(0)
     assert "6 free" in forming and "France" in forming
-    assert "micro mob" in page and "game over" in page
+    assert "micro mob" in page and "game over" not in page
+    ended = re.search(r'<tr class="game" id="game-cards">.*?</tr>', page, re.S).group(0)
+    story = world.site.story(world.store.game("cards"))
+    winner = next(s for s in story.scores if s.winner)
+    assert f"Winner: {winner.seat}" in ended and "nothing due" not in ended
+    assert f"{winner.seat}</span> <span class=\"what\">{winner.total:g} points, winner" in ended
+    assert f"after Move {len(story.steps) - 1}" in ended  # the last move played
     assert fetch(srv.url + "/index.html").text == page
 
 

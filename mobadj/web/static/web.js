@@ -21,7 +21,24 @@
 
   function nav() { return document.querySelector("nav.steps"); }
 
-  function go(id, push) {
+  // After a step, focus goes back to the control that made it (the button or the slider
+  // of the new page; the phase's heading when that control is gone or was the keyboard),
+  // and the new phase is announced to a screen reader.
+  function settle(from) {
+    var heading = document.querySelector("h2.step-title");
+    if (!heading) return;
+    var live = document.getElementById("announce");
+    if (live) {
+      live.textContent = "";
+      var count = heading.querySelector(".count");
+      var name = heading.firstChild ? heading.firstChild.textContent.trim() : "";
+      live.textContent = name + (count ? ", phase " + count.textContent.replace(" / ", " of ") : "");
+    }
+    var again = from ? document.querySelector(from) : null;
+    (again || heading).focus({ preventScroll: !!again });
+  }
+
+  function go(id, push, from) {
     var url = id + ".html";
     return fetch(url, { credentials: "same-origin" }).then(function (r) {
       if (!r.ok) throw new Error(r.status);
@@ -32,14 +49,15 @@
       document.title = doc.title;
       if (push) history.pushState({ id: id }, "", url);
       setup();
+      settle(from);
     }).catch(function () { location.href = url; });
   }
 
-  function stepBy(delta) {
+  function stepBy(delta, from) {
     var n = nav();
     if (!n) return;
     var ids = JSON.parse(n.dataset.ids), i = Number(n.dataset.index) + delta;
-    if (i >= 0 && i < ids.length) go(ids[i], true);
+    if (i >= 0 && i < ids.length) go(ids[i], true, from);
   }
 
   // The neighbours' maps are fetched once this page's own map is in, so they neither delay
@@ -71,11 +89,14 @@
     var ids = JSON.parse(n.dataset.ids);
     var slider = n.querySelector("input[type=range]");
     n.querySelector("label.slider").hidden = false;
-    slider.addEventListener("change", function () { go(ids[Number(slider.value)], true); });
+    slider.addEventListener("change", function () {
+      go(ids[Number(slider.value)], true, "nav.steps input[type=range]");
+    });
     n.querySelectorAll("a.prev, a.next").forEach(function (a) {
       a.addEventListener("click", function (e) {
         e.preventDefault();
-        stepBy(a.classList.contains("prev") ? -1 : 1);
+        var prev = a.classList.contains("prev");
+        stepBy(prev ? -1 : 1, prev ? "nav.steps a.prev" : "nav.steps a.next");
       });
     });
     preload(ids, Number(n.dataset.index));
