@@ -60,6 +60,12 @@ def shots(tmp_path_factory):
     return folder
 
 
+def source(driver) -> str:
+    """The page's HTML (chromedriver at times answers an empty page for a moment after a
+    page has loaded: it is asked again)."""
+    return WebDriverWait(driver, 5).until(lambda d: d.page_source)
+
+
 def wait(driver, condition, timeout: float = 15):
     return WebDriverWait(driver, timeout).until(lambda d: condition(d))
 
@@ -152,28 +158,28 @@ def test_mobtown_and_card_pages(browser, srv, shots):
     d = browser
     d.get(srv.url + "/g/mob/")
     wait(d, map_loaded)
-    assert "Dons and the gaol" in d.page_source
+    assert "Dons and the gaol" in source(d)
     d.save_screenshot(str(shots / "web-mobtown.png"))
     d.get(srv.url + "/g/cards/")
-    assert "Final scores" in d.page_source and "it matches" in d.page_source
+    assert "Final scores" in source(d) and "it matches" in source(d)
     d.save_screenshot(str(shots / "web-cards.png"))
 
 
 def test_private_game_refuses_a_missing_or_wrong_key(browser, srv):
     d = browser
     d.get(srv.url + "/g/secret/")
-    assert "There is no public game called secret" in d.page_source and not orders(d)
+    assert "There is no public game called secret" in source(d) and not orders(d)
     d.get(srv.url + "/g/secret/?key=wrong-key")
-    assert "That key opens no game called secret" in d.page_source
+    assert "That key opens no game called secret" in source(d)
     form = d.find_element(By.NAME, "key")
     form.send_keys("also-wrong" + Keys.ENTER)
     # the page before said so too: wait for the answer to the form, which replaces it (else
     # that answer may land after the next page was asked for)
     WebDriverWait(d, 15).until(staleness_of(form))
-    wait(d, lambda d: "That key opens no game" in d.page_source)
+    wait(d, lambda d: "That key opens no game" in source(d))
     d.get(srv.url + "/g/secret/?key=the-right-key-123")
     wait(d, title)
-    assert "key=" not in d.current_url and "the-right-key" not in d.page_source
+    assert "key=" not in d.current_url and "the-right-key" not in source(d)
     d.get(srv.url + "/g/secret/S1901M.html")  # the cookie opens the other pages
     wait(d, map_loaded)
     assert orders(d)
@@ -183,7 +189,7 @@ def test_a_private_game_under_another_spelling_opens_only_at_its_own_address(bro
     d = browser
     d.delete_all_cookies()
     d.get(srv.url + "/g/SECRET/S1901M.html")
-    assert "There is no public game called SECRET" in d.page_source and not orders(d)
+    assert "There is no public game called SECRET" in source(d) and not orders(d)
     # the key given at another spelling: the page takes it on to the game's own key box
     d.get(srv.url + "/g/Secret/S1901M.html?key=the-right-key-123")
     wait(d, lambda d: d.current_url.endswith("/g/secret/S1901M.html") and orders(d))
@@ -192,7 +198,7 @@ def test_a_private_game_under_another_spelling_opens_only_at_its_own_address(bro
     # the browser sends the cookie only to the game's own folder: at another spelling the
     # key box is offered, and the key typed there leads to the game's own address
     d.get(srv.url + "/g/SeCrEt/")
-    assert "There is no public game called SeCrEt" in d.page_source
+    assert "There is no public game called SeCrEt" in source(d)
     d.find_element(By.NAME, "key").send_keys("the-right-key-123" + Keys.ENTER)
     wait(d, lambda d: d.current_url.endswith("/g/secret/") and title(d))
 
