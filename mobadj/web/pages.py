@@ -233,6 +233,8 @@ class Site:
                 next=story.steps[i + 1].id if i + 1 < len(story.steps) else None,
                 ids=json.dumps([s.id for s in story.steps]),
                 has_map=story.board and pictures.can_draw(story.kind),
+                map_size=pictures.size(story.kind) if story.board and pictures.can_draw(
+                    story.kind) else (0, 0),
                 orders=self._orders_by_power(story, step), press=press.get(step.id, []),
                 chart=Markup(center_chart(story, i)), chart_table=center_table(story, i),
                 calendar=self._calendar(story),

@@ -45,6 +45,17 @@ def can_draw(kind: str) -> bool:
     return True
 
 
+@functools.lru_cache(maxsize=32)
+def size(kind: str) -> tuple[int, int]:
+    """The map's picture in pixels (width, height): the page keeps its room before it
+    comes, and its zoom knows the picture's own size."""
+    from mobadj.render.ink import Style
+    from mobadj.render.svg import page_size
+
+    w, h = page_size(_board(kind)[1], Style())
+    return round(w), round(h)
+
+
 def step_svg(kind: str, step: Step, title: str) -> str:
     """The SVG picture of a step (``ViewError`` if the stored position cannot be drawn)."""
     from mobadj.render import as_view, render_svg

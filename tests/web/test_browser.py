@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.expected_conditions import staleness_of
@@ -232,6 +233,126 @@ def test_every_power_shows_on_the_chart_where_all_have_the_same_count(browser, s
         "return document.querySelector('svg.chart').getBoundingClientRect().right;")
     assert all(right <= chart_right + 0.5 for _, _, right in ends)  # no name cut off
     assert len({fill for _, fill, _ in ends}) == len(powers)
+
+
+def zoom(driver) -> float:
+    return float(driver.execute_script(
+        "return document.querySelector('figure.map').dataset.zoom || 0;"))
+
+
+def frame_state(driver) -> dict:
+    return driver.execute_script(
+        "var f = document.querySelector('.map-view'), i = f.querySelector('img');"
+        "return {left: f.scrollLeft, top: f.scrollTop, width: f.clientWidth,"
+        " img: i.getBoundingClientRect().width, focused: document.activeElement === f,"
+        " step: document.querySelector('h2.step-title').textContent};")
+
+
+def test_the_map_zooms_and_pans_by_buttons_keys_wheel_and_mouse(browser, srv, world):
+    d = browser
+    steps = world.site.steps("dip")
+    d.get(f"{srv.url}/g/dip/{steps[1]}.html")
+    wait(d, map_loaded)
+    assert zoom(d) == 1
+    frame = d.find_element(By.CSS_SELECTOR, ".map-view")
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'});", frame)
+    # the buttons
+    d.find_element(By.CSS_SELECTOR, "button[data-zoom=in]").click()
+    assert zoom(d) == pytest.approx(1.5, abs=0.01)
+    state = frame_state(d)
+    assert state["img"] == pytest.approx(1.5 * state["width"], rel=0.02)
+    d.find_element(By.CSS_SELECTOR, "button[data-zoom=fit]").click()
+    assert zoom(d) == 1
+    # the keyboard, on the focused map: + and -, arrows move the zoomed map, not the phase
+    frame.send_keys("+")
+    frame.send_keys("+")
+    assert zoom(d) == pytest.approx(2.25, abs=0.01) and frame_state(d)["focused"]
+    before = frame_state(d)
+    frame.send_keys(Keys.ARROW_RIGHT)
+    after = frame_state(d)
+    assert after["left"] > before["left"] and after["step"] == before["step"]
+    frame.send_keys("-")
+    assert zoom(d) == pytest.approx(1.5, abs=0.01)
+    frame.send_keys("0")
+    assert zoom(d) == 1
+    # Ctrl + wheel (and a trackpad's pinch), a real wheel event at the map's middle
+    box = d.execute_script("var r = arguments[0].getBoundingClientRect();"
+                           "return [r.left + r.width / 2, r.top + r.height / 2];", frame)
+    d.execute_cdp_cmd("Input.dispatchMouseEvent", {
+        "type": "mouseWheel", "x": box[0], "y": box[1], "deltaX": 0, "deltaY": -100,
+        "modifiers": 2})
+    wait(d, lambda d: zoom(d) > 1.5)
+    # the mouse: drag a zoomed map to move it; double click zooms in where it is
+    before = frame_state(d)
+    ActionChains(d).move_to_element(frame).click_and_hold().move_by_offset(-120, -60) \
+        .release().perform()
+    after = frame_state(d)
+    assert after["left"] - before["left"] == pytest.approx(120, abs=3)
+    assert after["top"] - before["top"] == pytest.approx(60, abs=3)
+    z = zoom(d)
+    ActionChains(d).double_click(frame).perform()
+    assert zoom(d) == pytest.approx(min(2 * z, 1824 * 1.5 / after["width"]), rel=0.01)
+
+
+def test_stepping_keeps_the_maps_zoom_focus_and_says_the_new_phase(browser, srv, world):
+    d = browser
+    steps = world.site.steps("dip")
+    d.get(f"{srv.url}/g/dip/{steps[1]}.html")
+    wait(d, map_loaded)
+    d.find_element(By.CSS_SELECTOR, "button[data-zoom=in]").click()
+    d.find_element(By.CSS_SELECTOR, "button[data-zoom=in]").click()
+    d.find_element(By.CSS_SELECTOR, "a.next").click()
+    n = len(steps)
+    wait(d, lambda d: f"3 / {n}" in title(d))
+    assert zoom(d) == pytest.approx(2.25, abs=0.01)  # the next map as this one was seen
+    said = d.execute_script("return document.getElementById('announce').textContent;")
+    label = world.site.story(world.store.game("dip")).steps[2].label
+    assert said == f"{label}, phase 3 of {n}"
+    assert d.execute_script("return document.activeElement.matches('nav.steps a.next');")
+    d.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)  # not on a control
+    wait(d, lambda d: f"2 / {n}" in title(d))
+    assert d.execute_script("return document.activeElement.matches('h2.step-title');")
+    # on the map at its whole size, the arrows step through phases and leave focus there
+    d.find_element(By.CSS_SELECTOR, "button[data-zoom=fit]").click()
+    d.find_element(By.CSS_SELECTOR, ".map-view").send_keys(Keys.ARROW_RIGHT)
+    wait(d, lambda d: f"3 / {n}" in title(d))
+    assert d.execute_script("return document.activeElement.matches('.map-view');")
+
+
+def test_pinch_zooms_the_map_on_a_phone_until_its_names_read(browser, srv, world):
+    d = browser
+    d.set_window_size(390, 844)
+    try:
+        d.get(f"{srv.url}/g/dip/{world.site.steps('dip')[1]}.html")
+        wait(d, map_loaded)
+        frame = d.find_element(By.CSS_SELECTOR, ".map-view")
+        d.execute_script("arguments[0].scrollIntoView({block: 'center'});", frame)
+        d.execute_cdp_cmd("Emulation.setTouchEmulationEnabled",
+                          {"enabled": True, "maxTouchPoints": 5})
+        x, y = d.execute_script("var r = arguments[0].getBoundingClientRect();"
+                                "return [r.left + r.width / 2, r.top + r.height / 2];", frame)
+
+        def touch(kind: str, spread: float) -> None:
+            points = [] if kind == "touchEnd" else [
+                {"x": x - spread, "y": y, "id": 0}, {"x": x + spread, "y": y, "id": 1}]
+            d.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind,
+                                                           "touchPoints": points})
+
+        touch("touchStart", 30)
+        for spread in (45, 60, 75, 90):
+            touch("touchMove", spread)
+        touch("touchEnd", 0)
+        assert zoom(d) == pytest.approx(3, rel=0.05)  # the fingers three times as far apart
+        assert d.execute_script("return window.visualViewport.scale;") == 1  # not the page
+        while d.execute_script("return !document.querySelector('[data-zoom=in]').disabled;"):
+            d.find_element(By.CSS_SELECTOR, "button[data-zoom=in]").click()
+        scale = frame_state(d)["img"] / 1824  # the picture's own width
+        # the smallest writing on the map (8 px) reads at 12 px, province names (11 px) at 16
+        assert 8 * scale >= 11.9
+        assert d.execute_script("return document.documentElement.scrollWidth") <= 391
+    finally:
+        d.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+        d.set_window_size(1360, 1000)
 
 
 def test_phone_screen(browser, srv, shots):

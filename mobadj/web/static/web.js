@@ -1,6 +1,7 @@
 // mobadj game pages: live countdowns, and stepping through phases without reloading
-// (previous/next buttons, the slider, the left and right arrow keys).  Everything here is
-// an improvement only: every page reads the same without JavaScript.
+// (previous/next buttons, the slider, the left and right arrow keys), with the map's zoom
+// (zoom.js) kept from one phase to the next.  Everything here is an improvement only: every
+// page reads the same without JavaScript.
 (function () {
   "use strict";
 
@@ -20,6 +21,8 @@
   }
 
   function nav() { return document.querySelector("nav.steps"); }
+
+  var map = null;  // the zoom of this page's map (zoom.js)
 
   // After a step, focus goes back to the control that made it (the button or the slider
   // of the new page; the phase's heading when that control is gone or was the keyboard),
@@ -45,10 +48,11 @@
       return r.text();
     }).then(function (html) {
       var doc = new DOMParser().parseFromString(html, "text/html");
+      var kept = map ? map.view() : null;  // the next map is shown as this one was
       document.querySelector("main").replaceWith(doc.querySelector("main"));
       document.title = doc.title;
       if (push) history.pushState({ id: id }, "", url);
-      setup();
+      setup(kept);
       settle(from);
     }).catch(function () { location.href = url; });
   }
@@ -79,11 +83,13 @@
     }
   }
 
-  function setup() {
+  function setup(kept) {
     tick();
     // a key given at another address of a private game: on to the game's own key box
     var opening = document.querySelector("form.opening");
     if (opening) opening.submit();
+    map = window.mobadjZoom ? window.mobadjZoom.attach(document.querySelector("figure.map"),
+                                                       kept) : null;
     var n = nav();
     if (!n) return;
     var ids = JSON.parse(n.dataset.ids);
@@ -106,13 +112,15 @@
     if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
     var t = e.target;
     if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.isContentEditable)) return;
-    if (e.key === "ArrowLeft") { e.preventDefault(); stepBy(-1); }
-    if (e.key === "ArrowRight") { e.preventDefault(); stepBy(1); }
+    // on the map (not zoomed in: then they move it) the arrows step too, and focus stays
+    var from = t && t.closest && t.closest(".map-view") ? "figure.map .map-view" : null;
+    if (e.key === "ArrowLeft") { e.preventDefault(); stepBy(-1, from); }
+    if (e.key === "ArrowRight") { e.preventDefault(); stepBy(1, from); }
   });
   window.addEventListener("popstate", function () {
     var m = location.pathname.match(/([^/]+)\.html$/);
     if (m && nav()) go(decodeURIComponent(m[1]), false);
   });
-  document.addEventListener("DOMContentLoaded", setup);
+  document.addEventListener("DOMContentLoaded", function () { setup(null); });
   setInterval(tick, 1000);
 }());
