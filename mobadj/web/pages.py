@@ -30,6 +30,7 @@ from mobadj.judge.hosts import HostError, host_for
 from mobadj.judge.links import step_id
 from mobadj.judge.store import Game, Store
 from mobadj.web import pictures
+from mobadj.web.cardtable import card_table
 from mobadj.web.chart import center_chart, center_table
 from mobadj.web.story import Step, Story, build, card_step_table
 from mobadj.web.wire import Body
@@ -123,7 +124,7 @@ class Site:
             lstrip_blocks=True, undefined=jinja2.StrictUndefined)
         self._stories: dict[str, tuple[Any, Story]] = {}
         self._pictures: LRU[tuple[object, ...], Body] = LRU(256)
-        self._tables: LRU[int, tuple[str, list[str]]] = LRU(256)
+        self._tables: LRU[int, tuple[str, list[str], dict[str, Any] | None]] = LRU(256)
         self._logged: set[tuple[str, str]] = set()  # (game, why) already in the log
 
     # -- access ----------------------------------------------------------------------------
@@ -239,6 +240,7 @@ class Site:
                 chart=Markup(center_chart(story, i)), chart_table=center_table(story, i),
                 calendar=self._calendar(story),
                 position=self._position(story, step),
+                card_table=card_table(story.kind, step.view) if step.view else "",
                 names={p.id: p.name for p in story.powers})
 
     def map_svg(self, name: str, sid: str) -> str | None:
@@ -277,9 +279,9 @@ class Site:
             after = next(r["state_after"] for r in self.store.results(game.name)
                          if r["id"] == step.result_id)
             card_step_table(story.kind, step, after)
-            self._tables.put(step.result_id, (step.table, step.log))
+            self._tables.put(step.result_id, (step.table, step.log, step.view))
         else:
-            step.table, step.log = cached
+            step.table, step.log, step.view = cached
 
     def _press(self, game: Game, story: Story) -> dict[str, list[dict[str, Any]]]:
         """Press sent to everyone, by the step of the phase it was sent in."""

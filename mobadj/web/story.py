@@ -57,6 +57,7 @@ class Step:
     events: list[str] = field(default_factory=list)  # public events of the phase
     table: str = ""  # card games: the public table after the move; others: the status
     log: list[str] = field(default_factory=list)  # card games: the public log so far
+    view: dict[str, Any] | None = None  # card games: the table as a spectator sees it
     tables: list[PageTable] = field(default_factory=list)  # the rules' tables (board games)
     result_id: int | None = None
     adjustment: bool = False  # an adjustment phase: builds and removals
@@ -331,7 +332,8 @@ def _cards(game: Game, results: list[dict[str, Any]], host: CardHost,
     phase = host.phase(state)
     steps.append(Step(step_id(phase), phase, "Final table" if over else
                       f"Move {phase[1:]} (waiting)", "", phase, False, final=over,
-                      table=current.render(None), log=current.history(None)))
+                      table=current.render(None), log=current.history(None),
+                      view=current.view(None)))
     story.steps = _unique(steps)
     story.commitment = cardview.commitment(state)
     # a game the GM ended early is over too: its seed is revealed as in the GM's export
@@ -366,6 +368,7 @@ def card_step_table(kind: str, step: Step, state_after: dict[str, Any]) -> None:
     played = cardview.replay(kind, state_after)
     step.table = played.render(None)
     step.log = played.history(None)
+    step.view = played.view(None)
 
 
 # -- any other game ---------------------------------------------------------------------------

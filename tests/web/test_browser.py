@@ -162,7 +162,7 @@ def test_mobtown_and_card_pages(browser, srv, shots):
     assert "Dons and the gaol" in source(d)
     d.save_screenshot(str(shots / "web-mobtown.png"))
     d.get(srv.url + "/g/cards/")
-    assert "Final scores" in source(d) and "it matches" in source(d)
+    assert "Final scores" in source(d) and "The seed matches" in source(d)
     d.save_screenshot(str(shots / "web-cards.png"))
 
 
@@ -352,6 +352,39 @@ def test_pinch_zooms_the_map_on_a_phone_until_its_names_read(browser, srv, world
         assert d.execute_script("return document.documentElement.scrollWidth") <= 391
     finally:
         d.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+        d.set_window_size(1360, 1000)
+
+
+def test_a_card_game_on_a_phone_is_one_column_with_its_seed_check_wrapped(browser, srv, world):
+    d = browser
+    d.set_window_size(390, 844)
+    try:
+        d.get(srv.url + "/g/cards/")
+        source(d)
+        width = d.execute_script("return window.innerWidth;")
+        assert d.execute_script("return document.documentElement.scrollWidth;") <= width
+        table, log = d.execute_script(
+            "return ['section.public-table', 'section.side'].map(s => {"
+            " var r = document.querySelector(s).getBoundingClientRect();"
+            " return [r.left, r.top, r.bottom, r.width]; });")
+        assert log[1] >= table[2] - 1 and table[3] > 0.8 * width  # one above the other
+        assert d.execute_script("return document.querySelectorAll('.card-table table').length;")
+        codes = d.execute_script(
+            "return Array.from(document.querySelectorAll('section.seed code.copy'), c => "
+            "[c.textContent, c.getBoundingClientRect().right]);")
+        seed = str(world.store.game("cards").state["seed"])
+        assert seed in [c[0] for c in codes] and len(codes) >= 3
+        assert all(right <= width for _, right in codes)  # wrapped, not off the screen
+        d.execute_cdp_cmd("Browser.grantPermissions", {
+            "origin": srv.url, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+        d.find_element(By.CSS_SELECTOR, "section.seed button.copy").click()
+        wait(d, lambda d: d.execute_script(
+            "return document.querySelector('section.seed button.copy').textContent;") != "Copy")
+        copied = d.execute_async_script(
+            "var done = arguments[0]; navigator.clipboard.readText().then(done, "
+            "function () { done(String(window.getSelection())); });")
+        assert copied == seed
+    finally:
         d.set_window_size(1360, 1000)
 
 

@@ -303,7 +303,7 @@ def test_a_card_game_the_gm_ended_early_reveals_its_seed(judged, srv):
     state = judged.store.game("cardsend").state
     page = fetch(srv.url + "/g/cardsend/").text
     assert "ended by the GM before its end" in page
-    assert str(state["seed"]) in page and "it matches" in page
+    assert str(state["seed"]) in page and "The seed matches" in page
 
 
 def test_a_card_game_the_gm_declared_won_names_its_winner(srv):

@@ -106,7 +106,7 @@ def test_card_game_public_log_table_scores_and_seed(world, srv):
     assert "Game over." in page and "Final scores" in page and "Public log" in page
     assert "view of spectator" in page
     assert str(state["seed"]) in page and state["commitment"] in page
-    assert "it matches" in page
+    assert "The seed matches" in page
     assert "<th>goons</th>" in page and "<th>allies</th>" in page  # micro mob's breakdown
     move = fetch(f"{srv.url}/g/cards/M2.html").text
     assert "The table after this move" in move

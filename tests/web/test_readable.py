@@ -235,3 +235,58 @@ def test_a_card_game_numbers_its_moves_one_way_with_table_talk_between(tmp_path)
     now = re.search(r"Now: move (\d+) \(waiting for", page).group(1)
     step = re.search(r'<h2 class="step-title"[^>]*>Move (\d+) \(waiting\)', page).group(1)
     assert now == step == move
+
+
+# -- card games as tables ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def card_games(tmp_path_factory):
+    """The four card games, each some moves into its game, by mail."""
+    import random
+
+    from mobadj.judge.config import config_from_data
+    from mobadj.judge.core import Judge
+    from mobadj.judge.store import Store
+    from mobadj.web.demo import Table, play_cards
+    from mobadj.web.pages import Site
+
+    path = tmp_path_factory.mktemp("cards")
+    cfg = config_from_data({"judge": {"address": "judge@test.org", "data_dir": str(path)}})
+    store = Store(cfg.db_path)
+    judge = Judge(store, cfg, clock=lambda: 1.8e9, kdf_n=2**10)
+    for kind, seats, moves in (("micromob", 3, 12), ("miceheist", 3, 12),
+                               ("irontriangle", 4, 20), ("microcity", 1, 12)):
+        play_cards(Table(judge, kind, kind, seats=[f"P{i + 1}" for i in range(seats)],
+                         seed=3), random.Random(1), limit=moves)
+    readonly = Store(cfg.db_path, readonly=True)
+    site = Site(readonly, "Cards Judge", clock=lambda: 1.8e9)
+    with PageServer(site) as srv:
+        yield store, srv
+    readonly.close()
+    store.close()
+
+
+@pytest.mark.parametrize("kind", ["micromob", "miceheist", "irontriangle", "microcity"])
+def test_a_card_games_table_is_laid_out_as_html_tables(card_games, kind):
+    from mobadj.web.cardview import replay
+
+    store, srv = card_games
+    page = fetch(f"{srv.url}/g/{kind}/").text
+    table = re.search(r'<section class="public-table">(.*?)</section>\n', page, re.S).group(1)
+    assert '<div class="card-table">' in table and "<table" in table
+    # the text of the mails is there too, folded away
+    assert re.search(r'<details class="as-text"><summary>[^<]*</summary><pre class="table">',
+                     table)
+    outside = re.sub(r'<details class="as-text">.*?</details>', "", table, flags=re.S)
+    assert "<pre" not in outside
+    view = replay(kind, store.game(kind).state).view(None)
+    cells = {html.unescape(c) for c in re.findall(r"<t[dh][^>]*>([^<]*)</t[dh]>", outside)}
+    facts = {html.unescape(c) for c in re.findall(r"<dd>([^<]*)</dd>", outside)}
+    shown = cells | facts
+    seats = view.get("players") or view.get("seats") or []
+    for seat in seats:  # each seat's numbers are in its row or its section
+        for key, value in seat.items():
+            if isinstance(value, int) and not isinstance(value, bool) and key != "player":
+                assert str(value) in shown, (key, value)
+    assert "None" not in shown and "True" not in shown and "False" not in shown

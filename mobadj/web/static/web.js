@@ -83,8 +83,46 @@
     }
   }
 
+  // The seed check's long values: a Copy button beside each (they also wrap, and a click
+  // selects the whole value).
+  function select(code) {
+    var range = document.createRange(), sel = window.getSelection();
+    range.selectNodeContents(code);
+    sel.removeAllRanges();
+    sel.addRange(range);
+  }
+
+  function copy(code, button) {
+    function said(ok) {
+      button.textContent = ok ? "Copied" : "Selected: copy it";
+      setTimeout(function () { button.textContent = "Copy"; }, 2500);
+    }
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(code.textContent).then(function () { said(true); },
+        function () { select(code); said(false); });
+    } else {
+      select(code);
+      said(false);
+    }
+  }
+
+  function copyButtons() {
+    document.querySelectorAll("code.copy").forEach(function (code) {
+      if (code.nextElementSibling && code.nextElementSibling.matches("button.copy")) return;
+      var button = document.createElement("button"), dt = code.closest("dd");
+      button.type = "button";
+      button.className = "copy";
+      button.textContent = "Copy";
+      var name = dt && dt.previousElementSibling ? dt.previousElementSibling.textContent : "";
+      button.setAttribute("aria-label", "Copy " + (name || "the value"));
+      button.addEventListener("click", function () { copy(code, button); });
+      code.after(button);
+    });
+  }
+
   function setup(kept) {
     tick();
+    copyButtons();
     // a key given at another address of a private game: on to the game's own key box
     var opening = document.querySelector("form.opening");
     if (opening) opening.submit();
