@@ -100,6 +100,14 @@ def test_index_to_game_and_step_through_phases(browser, srv, world, shots):
     assert "Games on Test Judge" in d.find_element(By.TAG_NAME, "h1").text
     wait(d, lambda d: "left)" in d.find_element(By.CSS_SELECTOR, "time.countdown").text)
     d.save_screenshot(str(shots / "web-index.png"))
+    # a finished game: its result and each seat's final score, the winner marked
+    ended = d.find_element(By.CSS_SELECTOR, "#game-cards").text
+    assert "Winner: P" in ended and "points, winner" in ended and "nothing due" not in ended
+    # the favicon the page names is there (no 404 on a first visit)
+    icon = d.execute_async_script(
+        "var done = arguments[0], link = document.querySelector('link[rel=icon]');"
+        "fetch(link.href).then(r => done([r.status, r.headers.get('content-type')]));")
+    assert icon == [200, "image/svg+xml"]
     d.find_element(By.LINK_TEXT, "dip").click()
     wait(d, title)
     steps = world.site.steps("dip")
@@ -204,7 +212,8 @@ def test_a_private_game_under_another_spelling_opens_only_at_its_own_address(bro
     wait(d, lambda d: d.current_url.endswith("/g/secret/") and title(d))
 
 
-def test_every_power_shows_on_the_chart_where_all_have_the_same_count(browser, srv, world):
+def test_every_power_shows_on_the_chart_where_all_have_the_same_count(browser, srv, world,
+                                                                       shots):
     """Spring 1901: six powers at 3 centres.  Along each power's line some of it is on top
     (its own stroke is what a pointer there touches), and its name ends it."""
     d = browser
@@ -233,6 +242,7 @@ def test_every_power_shows_on_the_chart_where_all_have_the_same_count(browser, s
         "return document.querySelector('svg.chart').getBoundingClientRect().right;")
     assert all(right <= chart_right + 0.5 for _, _, right in ends)  # no name cut off
     assert len({fill for _, fill, _ in ends}) == len(powers)
+    d.find_element(By.CSS_SELECTOR, "section.chart").screenshot(str(shots / "web-chart.png"))
 
 
 def zoom(driver) -> float:
@@ -319,7 +329,7 @@ def test_stepping_keeps_the_maps_zoom_focus_and_says_the_new_phase(browser, srv,
     assert d.execute_script("return document.activeElement.matches('.map-view');")
 
 
-def test_pinch_zooms_the_map_on_a_phone_until_its_names_read(browser, srv, world):
+def test_pinch_zooms_the_map_on_a_phone_until_its_names_read(browser, srv, world, shots):
     d = browser
     d.set_window_size(390, 844)
     try:
@@ -344,6 +354,7 @@ def test_pinch_zooms_the_map_on_a_phone_until_its_names_read(browser, srv, world
         touch("touchEnd", 0)
         assert zoom(d) == pytest.approx(3, rel=0.05)  # the fingers three times as far apart
         assert d.execute_script("return window.visualViewport.scale;") == 1  # not the page
+        d.save_screenshot(str(shots / "web-phone-map.png"))
         while d.execute_script("return !document.querySelector('[data-zoom=in]').disabled;"):
             d.find_element(By.CSS_SELECTOR, "button[data-zoom=in]").click()
         scale = frame_state(d)["img"] / 1824  # the picture's own width
@@ -355,7 +366,8 @@ def test_pinch_zooms_the_map_on_a_phone_until_its_names_read(browser, srv, world
         d.set_window_size(1360, 1000)
 
 
-def test_a_card_game_on_a_phone_is_one_column_with_its_seed_check_wrapped(browser, srv, world):
+def test_a_card_game_on_a_phone_is_one_column_with_its_seed_check_wrapped(browser, srv, world,
+                                                                          shots):
     d = browser
     d.set_window_size(390, 844)
     try:
@@ -369,6 +381,7 @@ def test_a_card_game_on_a_phone_is_one_column_with_its_seed_check_wrapped(browse
             " return [r.left, r.top, r.bottom, r.width]; });")
         assert log[1] >= table[2] - 1 and table[3] > 0.8 * width  # one above the other
         assert d.execute_script("return document.querySelectorAll('.card-table table').length;")
+        d.save_screenshot(str(shots / "web-phone-cards.png"))
         codes = d.execute_script(
             "return Array.from(document.querySelectorAll('section.seed code.copy'), c => "
             "[c.textContent, c.getBoundingClientRect().right]);")
