@@ -195,6 +195,13 @@ def create_app(site: Site, secure_cookies: bool = False) -> Starlette:
         found = site.store.game_key(typed)
         return (None, None) if found is None else found
 
+    def key_in_cookie(request: Request, typed: str, name: str | None, wanted: str | None
+                      ) -> bool:
+        """Does the browser hold the game's key?  Every cookie of its name is compared, for
+        a game that does not exist too (in the time a private game's take)."""
+        cookies = cookies_named(request, cookie_name(name or typed.lower()))
+        return any([key_matches(wanted, c) for c in cookies]) and name is not None
+
     def with_cookie(request: Request, name: str, key: str, to: str) -> Response:
         response = moved(to)
         # no Path: the browser keeps it for this game's folder as it sees it (behind a proxy
@@ -229,8 +236,7 @@ def create_app(site: Site, secure_cookies: bool = False) -> Starlette:
                 if typed != name or not after_game(request, typed):
                     return hand_on(request, typed, name, given, step)
                 return with_cookie(request, name, given, here(request))
-            cookies = cookies_named(request, cookie_name(name or typed.lower()))
-            if not any([key_matches(wanted, c) for c in cookies]) or name is None:
+            if not key_in_cookie(request, typed, name, wanted) or name is None:
                 return closed(request, typed, False, step)
         if typed != name or not after_game(request, typed):
             return moved(to_game(request, typed, name))
@@ -259,10 +265,9 @@ def create_app(site: Site, secure_cookies: bool = False) -> Starlette:
         if not game_name_ok(typed) or not step_ok(step):
             return nothing
         name, wanted = find(typed)
-        if name is None or wanted is not None:
-            cookies = cookies_named(request, cookie_name(name or typed.lower()))
-            if not any([key_matches(wanted, c) for c in cookies]) or name is None:
-                return nothing
+        private = name is None or wanted is not None  # a missing game is refused alike
+        if (private and not key_in_cookie(request, typed, name, wanted)) or name is None:
+            return nothing
         if typed != name:
             return moved(to_game(request, typed, name))
         body = site.map_body(name, step)
@@ -287,7 +292,7 @@ def create_app(site: Site, secure_cookies: bool = False) -> Starlette:
         given, to = form
         name, wanted = find(typed)
         if name is not None and wanted is None:  # public: no key needed, to its pages
-            return moved(to_game(request, typed, name))
+            return moved("../" + quote(name, safe="") + "/")
         if not key_matches(wanted, given) or name is None:
             return closed(request, typed, True, to if step_ok(to) else None)
         if typed != name:  # the browser sends the form again to the game's own key box

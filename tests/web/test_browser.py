@@ -161,6 +161,37 @@ def test_the_neighbours_maps_are_fetched_after_the_pages_own(browser, srv, world
     assert {a[0] for a in ahead} == {f"{s}.svg" for s in steps[len(steps) // 2 - 1:
                                                                 len(steps) // 2 + 2:2]}
     assert all(a[1] >= own[2] and a[1] >= a[3] for a in ahead)  # after its map, at the load event
+    # the map comes gzipped (compressed once on the server, unpacked by the browser): asked
+    # for past the browser's cache
+    sizes = d.execute_async_script(
+        "var done = arguments[1], url = new URL('map/' + arguments[0] + '.svg?again', "
+        "location.href).href;"
+        "function look(n) { var e = performance.getEntriesByName(url)[0];"
+        " if (e) done([e.encodedBodySize, e.decodedBodySize]);"
+        " else if (n) setTimeout(look, 50, n - 1); else done(null); }"
+        "fetch(url, {cache: 'no-store'}).then(r => r.text()).then(() => look(40),"
+        " e => done(String(e)));", middle)
+    assert 0 < sizes[0] < sizes[1] / 4, sizes
+
+
+def test_the_adjustment_map_shows_the_builds_where_they_are_made(browser, srv, world):
+    d = browser
+    story = world.site.story(world.store.game("dip"))
+    step = next(s for s in story.steps if s.adjustment and s.orders)
+    built = sorted(o.order.split()[-1] for o in step.orders
+                   if o.order.startswith("Build ") and o.result == "succeeds")
+    d.get(f"{srv.url}/g/dip/{step.id}.html")
+    assert "a unit built is ringed in green with a plus" in source(d)
+    d.get(f"{srv.url}/g/dip/map/{step.id}.svg")  # the picture itself, as Chromium draws it
+    marks = d.execute_script("""
+        return Array.from(document.querySelectorAll('g.build'), g => {
+          var b = g.getBBox(), space = document.getElementById('space-' + g.dataset.space);
+          var s = space.getBBox();
+          var x = b.x + b.width / 2, y = b.y + b.height / 2;
+          return [g.dataset.space, s.x <= x && x <= s.x + s.width && s.y <= y &&
+                  y <= s.y + s.height];
+        });""")
+    assert sorted(m[0] for m in marks) == built and all(m[1] for m in marks), marks
 
 
 def test_mobtown_and_card_pages(browser, srv, shots):

@@ -209,6 +209,9 @@ def test_a_public_game_under_another_spelling_is_sent_to_its_own_name(servers):
         assert (r.status, r.headers.get("location")) == (303, to), path
         assert r.headers["cache-control"] == "private, no-store", path
     assert fetch(url + "/g/pub/").status == 200
+    for path in ("/g/pub/key", "/g/PUB/key"):  # a public game's key box: to its pages
+        r = fetch(url + path, data=b"key=x")
+        assert (r.status, r.headers.get("location")) == (303, "../pub/"), path
     index = fetch(url + "/").text
     assert 'href="g/pub/index.html"' in index and NAME not in index
 
