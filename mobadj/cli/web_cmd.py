@@ -61,8 +61,7 @@ def web(config_path: Path, host: str | None, port: int | None, export_dir: Path 
         return
     import uvicorn
 
-    from mobadj.web.app import create_app
-    from mobadj.web.serving import server_config
+    from mobadj.web import create_app, server_config
 
     host = host or cfg.web.host
     port = port if port is not None else cfg.web.port

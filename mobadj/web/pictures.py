@@ -49,8 +49,7 @@ def can_draw(kind: str) -> bool:
 def size(kind: str) -> tuple[int, int]:
     """The map's picture in pixels (width, height): the page keeps its room before it
     comes, and its zoom knows the picture's own size."""
-    from mobadj.render.ink import Style
-    from mobadj.render.svg import page_size
+    from mobadj.render import Style, page_size
 
     w, h = page_size(_board(kind)[1], Style())
     return round(w), round(h)
@@ -58,9 +57,14 @@ def size(kind: str) -> tuple[int, int]:
 
 def step_svg(kind: str, step: Step, title: str) -> str:
     """The SVG picture of a step (``ViewError`` if the stored position cannot be drawn)."""
-    from mobadj.render import as_view, render_svg
-    from mobadj.render.marks import add_marks, marks_from_results
-    from mobadj.render.position import moves_from_results, supports_from_results
+    from mobadj.render import (
+        add_marks,
+        as_view,
+        marks_from_results,
+        moves_from_results,
+        render_svg,
+        supports_from_results,
+    )
 
     game_map, layout = _board(kind)
     view = as_view(game_map, step.position or None)

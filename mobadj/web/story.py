@@ -245,7 +245,7 @@ def _adjustment_notes(host: DiplomacyHost, position: Mapping[str, Any],
     """What an adjustment phase's orders do not show: builds a power had and did not make
     (waived, or with no free home centre to make them in), and units removed by the rules
     because a power ordered too few removals (civil disorder)."""
-    from mobadj.engine import topology_for
+    from mobadj.engine import Rules, topology_for
 
     notes = []
     for o in orders:
@@ -256,7 +256,8 @@ def _adjustment_notes(host: DiplomacyHost, position: Mapping[str, Any],
         rules, game_map = host.rules, host.game_map
         pos = rules.position_from_data(position, game_map)
         counts = rules.adjustment_counts(pos)
-        homes = topology_for(game_map).homes
+        topology = topology_for(game_map)
+        building = set(rules.adjusting(pos, topology))
     except (ValueError, LookupError, TypeError, AttributeError):  # an older record: no notes
         return notes
     for power, n in sorted(counts.items()):
@@ -264,8 +265,11 @@ def _adjustment_notes(host: DiplomacyHost, position: Mapping[str, Any],
             continue
         made = sum(1 for o in orders if o.power == power and o.result == "succeeds"
                    and o.order.startswith("Build "))
-        free = sum(1 for h in homes.get(power, ()) if pos.centers.get(h) == power
-                   and h not in pos.units)
+        if type(rules).adjusting is Rules.adjusting:  # a build: an owned, empty home centre
+            free = sum(1 for h in topology.homes.get(power, ()) if pos.centers.get(h) == power
+                       and h not in pos.units)
+        else:  # the map's rules say only whether the power could build at all
+            free = n if power in building else 0
         name = names.get(power, power)
         waived = min(n, free) - made
         if waived > 0:
