@@ -43,7 +43,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from mobadj.web.pages import STATIC, Site, Unreadable
+from mobadj.web.pages import STATIC, Site, Unreadable, static_version
 from mobadj.web.wire import Bodies, Body, answer
 
 log = logging.getLogger("mobadj.web")
@@ -277,10 +277,16 @@ def create_app(site: Site, secure_cookies: bool = False) -> Starlette:
         return answer(request, body, "image/svg+xml", headers)
 
     async def static(request: Request) -> Response:
-        found = statics.get(request.path_params.get("name", "favicon.svg"))
+        """A style sheet, script or icon: kept for good by the browser when asked for by
+        its version (the pages' links), else checked again each time."""
+        name = request.path_params.get("name", "favicon.svg")
+        found = statics.get(name)
         if found is None:
             return missing(request, "No such page.")
-        return answer(request, found[0], found[1], HEADERS | {"Cache-Control": "no-cache"})
+        kept = request.query_params.get("v") == static_version(name)
+        return answer(request, found[0], found[1], HEADERS | (
+            {"Cache-Control": "public, max-age=31536000, immutable"} if kept
+            else {"Cache-Control": "no-cache"}))
 
     async def key_form(request: Request) -> Response:
         typed = request.path_params["game"]

@@ -8,6 +8,7 @@ phase's map for good, the current phase's map until the position changes.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
@@ -41,6 +42,14 @@ log = logging.getLogger("mobadj.web")
 READ_ERRORS = (ValueError, LookupError, TypeError, AttributeError, OSError)
 TEMPLATES = Path(__file__).with_name("templates")
 STATIC = Path(__file__).with_name("static")
+
+
+@functools.cache
+def static_version(name: str) -> str:
+    """A static file's version: the start of its digest.  The pages link to
+    ``static/web.css?v=<version>``, which a browser may keep for good (a changed file is
+    another address); read once per process."""
+    return hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:12]
 
 
 class Unreadable(Exception):
@@ -122,6 +131,7 @@ class Site:
             loader=jinja2.FileSystemLoader(str(TEMPLATES)),
             autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True,
             lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+        self.env.globals["version"] = static_version
         self._stories: dict[str, tuple[Any, Story]] = {}
         self._pictures: LRU[tuple[object, ...], Body] = LRU(256)
         self._tables: LRU[int, tuple[str, list[str], dict[str, Any] | None]] = LRU(256)

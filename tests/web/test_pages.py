@@ -166,7 +166,7 @@ def test_export_writes_the_same_pages_without_private_games(world, tmp_path):
     assert not (tmp_path / "g" / "secret").exists()
     page = (tmp_path / "g" / "dip" / f"{steps[0]}.html").read_text()
     assert page == world.site.game_html("dip", steps[0])
-    assert 'href="../../static/web.css"' in page
+    assert 'href="../../static/web.css?v=' in page
 
 
 def test_cli_export_and_link(world, tmp_path):

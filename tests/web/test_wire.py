@@ -91,9 +91,26 @@ def test_accept_encoding_is_read_as_a_browser_and_a_proxy_write_it():
     assert not wire.accepts_gzip("gzip;q=\xff")
 
 
+def test_static_files_are_kept_by_the_browser_for_as_long_as_they_are_the_same(srv):
+    """The pages link to each style sheet and script by its version: that address never
+    changes its content, so the browser keeps it without asking again."""
+    import re
+
+    page = gzip.decompress(get(srv.url + "/g/dip/", **BROWSER)[2]).decode()
+    links = re.findall(r'(?:href|src)="\.\./\.\./(static/[\w.]+\?v=[0-9a-f]{12})"', page)
+    assert sorted(link.split("?")[0] for link in links) == [
+        "static/favicon.svg", "static/web.css", "static/web.js", "static/zoom.js"]
+    for link in links:
+        status, headers, _ = get(f"{srv.url}/{link}", **BROWSER)
+        assert status == 200 and headers["cache-control"] == "public, max-age=31536000, immutable"
+        name = link.split("?")[0]
+        assert get(f"{srv.url}/{name}")[1]["cache-control"] == "no-cache"
+        assert get(f"{srv.url}/{name}?v=000000000000")[1]["cache-control"] == "no-cache"
+
+
 def test_the_favicon_is_there_for_every_first_visit(srv):
     page = get(srv.url + "/", **BROWSER)
-    assert b'rel="icon" href="static/favicon.svg"' in gzip.decompress(page[2])
+    assert b'rel="icon" href="static/favicon.svg?v=' in gzip.decompress(page[2])
     for path in ("/static/favicon.svg", "/favicon.ico"):
         status, headers, body = get(srv.url + path)
         assert status == 200 and headers["content-type"] == "image/svg+xml", path
