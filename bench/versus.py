@@ -56,7 +56,7 @@ ROUNDS = 5
 10-20 % from run to run)."""
 PEER_ROUNDS = 3
 """The same for the diplomacy package (about 10 s a run)."""
-SPLIT_PASSES = 9
+SPLIT_PASSES = 12
 CALLGRIND_LINES = 500
 """Movement lines counted by callgrind (each build: two runs, their difference)."""
 
@@ -216,7 +216,7 @@ def _movement_lines(source: Path) -> list[bytes]:
 
 
 def split(source: Path, passes: int = SPLIT_PASSES) -> dict[str, Any]:
-    """Mean seconds per movement phase of each step of a batch line, in this warm process
+    """Mean CPU seconds per movement phase of each step of a batch line, in this warm process
     (each order text read before), garbage collection frozen as in a batch's own process:
     the best of ``passes`` passes, the steps taken in turn.  Each step runs alone through
     the functions the batch calls; the batch layer (power names, order texts, writing the
@@ -288,9 +288,9 @@ def split(source: Path, passes: int = SPLIT_PASSES) -> dict[str, Any]:
     got = {key: float("inf") for key in steps}
     for _ in range(passes):  # the steps in turn, pass after pass: a slow spell hits them all
         for key, step in steps.items():
-            t0 = time.perf_counter()
-            step()
-            got[key] = min(got[key], (time.perf_counter() - t0) / len(lines))
+            t0 = time.process_time()  # this process's CPU: other work on the machine is not
+            step()  # counted
+            got[key] = min(got[key], (time.process_time() - t0) / len(lines))
     got["rest"] = got["adjudicate"] - got["validation"] - got["resolution"] - got["results"]
     got["batch"] = got["run"] - got["position"] - got["adjudicate"]
     got["phases"] = len(lines)
@@ -358,7 +358,8 @@ package, the compiled build against the compiled adjudicators."""
 
 
 def section(f: dict[str, Any]) -> str:
-    """The "Against other adjudicators" section of docs/performance.md."""
+    """The "Against other adjudicators" section of docs/performance.md, and the sections
+    after it (the compiled build, a batch's start)."""
     n = f["phases"]
     rows = []
     for prefix, build in (("", ""), ("compiled_", ", compiled build")):
@@ -418,7 +419,68 @@ no recipe to build them; without a command their rows say "not measured".
 {jobs_section(f["jobs"])}
 
 {split_section(f)}
+
+{BUILD_SECTIONS}"""
+
+
+BUILD_SECTIONS = """## The compiled build
+
+`make compiled` compiles the batch's hot path to C extensions with mypyc (part of mypy, a
+test dependency): the batch's runner, writer, line reader and stream (`mobadj/batch/`), the
+engine's validation, resolver, retreats, adjustments and pipeline, the reading of positions,
+the order records, the order parser's fast path for everyday orders and `province_of`; the
+list is `[tool.mobadj] compiled` in pyproject.toml.  They are built in place, beside their
+sources, which Python then no longer runs, even after the sources are edited: run `make
+compiled` again then (`make test` always does).  `make pure` removes them and `mobadj
+--version` says which build runs.  To install a compiled mobadj into a virtualenv, from a
+checkout: `pip install mypy .` (mobadj and what it needs), then `MOBADJ_COMPILE=1 pip install
+--no-build-isolation --no-deps --force-reinstall .` (gcc and the Python headers are needed).
+
+- The two builds answer the same: `make test` runs the suite with the pure package, then
+  again (all but the card games, which use none of these modules) with the compiled one, and
+  the figures above come from output that is byte-identical in both.
+- mypyc compiles by the annotations and checks them at run time, so each compiled module is
+  type-checked with `--strict`.
+- Not compiled, on purpose: the rules (`Rules` and its hooks, which a variant subclasses),
+  positions (a variant's `Position` subclass may keep more state; what reads them from
+  their text form is compiled, in `mobadj/engine/reading.py`), the order grammar and the
+  maps.  A variant works the same on either build.  Where the rules keep a standard hook
+  that does nothing or whose work the engine can do itself (`mobadj/engine/hooks.py` lists
+  them), the engine skips the call into the rules; a hook a variant overrides is called.
+- One difference shows only to code that patches mobadj: a compiled module calls its own
+  functions directly, so replacing `mobadj.batch.runner.adjudicate` from outside changes nothing
+  there; a rules hook is the place to change behaviour.
+- What keeps compiled code fast, as the compiled modules write it: a module constant read
+  in every phase is `Final` (inlined, or kept in a C static, instead of looked up in the
+  module's dictionary each time); a method is called as `self.resolve(o)`, never through a
+  bound method kept in a local (that is a Python call); a value typed `Any` is given its
+  class before its fields are read (`move = cast(Move, order)`, `units: list[Any] =
+  items`); a frozen value used as a key writes out its `__hash__`; sets of provinces in
+  convoy searches are bit masks whose seas and coasts take the low bits, so that they stay
+  machine-sized integers.
+
+## What a batch's start is made of
+
+About 60 ms from process start to the first answer, of which about 20 ms is Python
+itself.  The rest is imports and the map:
+
+- A plain `mobadj batch` command line never imports click (`mobadj/batch/command.py`).
+- It never imports `inspect` either: `dataclasses` imports it only to write a docstring
+  for a class that has none, so the quick start puts a stand-in in its place that imports
+  it on first use (`mobadj.batch.command.DEFERRED`).  difflib, for did-you-mean messages, is
+  imported with the first such message (`mobadj.board.close_matches`).
+- The map comes from the disk cache (pickled, keyed by the YAML's hash, BLAKE2b without
+  OpenSSL); networkx, YAML, Lark and the order grammar stay unloaded while the fast path
+  reads every order (`mobadj.orders.fast_path_for`).  The fast path reads an everyday
+  order word by word and compiles its regular expressions only for a text that needs them.
+- The largest part left is the standard library's `dataclasses` writing the methods of
+  the engine's records (about a hundred small functions compiled at each start).
+- Once the first answer is written, what the process holds is frozen out of garbage
+  collection and collections run every 100,000 objects (`mobadj.batch.quiet_collector`): a
+  line makes no reference cycles.
 """
+"""The sections of docs/performance.md after the measured one: how the compiled build is made
+and what a batch's start is made of."""
 
 
 def jobs_section(j: dict[str, Any]) -> str:
@@ -484,10 +546,10 @@ def split_section(f: dict[str, Any]) -> str:
                    f"**{i['compiled']['per_line'] / 1e3:,.0f} k** compiled.")
     return f"""### Where the time of a movement phase goes
 
-Each step timed alone in one warm process, every order text read before, garbage collection
-frozen as in a batch's own process; mean µs per movement phase ({pure["phases"]:,} of them),
-best of {SPLIT_PASSES} passes taking the steps in turn.  This machine's speed drifts by 10-20 %
-between runs: so do these figures.
+Each step timed alone in one warm process (its CPU time), every order text read before,
+garbage collection frozen as in a batch's own process; mean µs per movement phase
+({pure["phases"]:,} of them), best of {SPLIT_PASSES} passes taking the steps in turn.  This
+machine's speed drifts by 10-20 % between runs: so do these figures.
 
 | step | pure, µs | compiled, µs |
 |---|---|---|
