@@ -185,8 +185,10 @@ class SeatPages:
         if context["board"]:
             steps = self.site.story(game).steps
             context["map"] = steps[-1].id if steps else None
-            if context["due"]:
-                context["hint"] = host.first_orders(state, power)
+            if context["due"]:  # the first mail's words, without "under your SIGNON line"
+                lines = host.first_orders(state, power).splitlines()
+                context["hint"] = "\n".join(lines[1:] if lines and lines[0].startswith(
+                    "What to send first") else lines)
         else:
             context.update(self._cards(game, state, power))
         return context

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 
+from web.helpers import PageServer, Visitor
+
 from mobadj.judge import WebPlay
 from mobadj.judge.store import Store
 from mobadj.web.pages import Site
-from web.helpers import PageServer, Visitor
 
 from .e2e import send, text
 

@@ -77,7 +77,11 @@ def test_a_standard_year_on_the_pages(world, room, shots):  # noqa: F811
             wait(d, lambda d: d.execute_script(
                 "var i = document.querySelector('.seat-map img');"
                 "return !!i && i.complete && i.naturalWidth > 0;"))
-            d.save_screenshot(str(shots / "web-play-orders.png"))
+            d.set_window_size(1360, 1500)
+            try:
+                d.save_screenshot(str(shots / "web-play-orders.png"))
+            finally:
+                d.set_window_size(1360, 1000)
 
     started = time.perf_counter()
     phases = play_map_phases(world, room, t, lambda p: p.startswith("S1902"), rng, snap)
