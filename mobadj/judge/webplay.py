@@ -16,15 +16,17 @@ store keeps only a digest, with its own CSRF token; it ends when signed out, aft
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import secrets
 from dataclasses import dataclass
 
 from mobadj.judge import reports
-from mobadj.judge.base import JudgeError, Session
+from mobadj.judge.base import JudgeBase, JudgeError, Session
 from mobadj.judge.commands import ParsedMail, parse_body
 from mobadj.judge.core import _DUMMY_HASH, REFUSED, Judge
 from mobadj.judge.hosts import Check, HostError, host_for
+from mobadj.judge.links import game_url
 from mobadj.judge.mailparse import Incoming
 from mobadj.judge.names import Names
 from mobadj.judge.store import Game, Mail, Store, verify_password
@@ -32,6 +34,7 @@ from mobadj.judge.throttle import PasswordThrottle
 
 log = logging.getLogger("mobadj.judge")
 SESSION_DAYS = 14.0
+LINK_DAYS = 3.0  # a personal link (LINK by mail) signs in once, within this time
 MAX_TEXT = 20_000  # characters of one action read at most (a mail's body is capped too)
 GM = "GM"
 
@@ -116,6 +119,33 @@ class WebPlay:
             log.info("%s signed in on the pages of %s from %s", power or GM, game.name,
                      client)
         return cookie, ""
+
+    def redeem(self, link: str, game: str, client: str) -> str | None:
+        """A personal link's token (LINK by mail) for ``game``: the new session's cookie
+        value, once; None when it is unknown, used, too old, or the seat's password has
+        changed since it was mailed."""
+        if not link or len(link) > 100:
+            return None
+        store, now = self.store, self.judge.clock()
+        key = f"{_LINK}{digest(link)}"
+        with store.transaction():
+            raw = store.meta(key)
+            if not raw:
+                return None
+            data = json.loads(raw)
+            store.set_meta(key, "")  # once only, whatever follows
+            player = store.player(game, str(data["power"]))
+            if (data["game"] != game or data["expires"] <= now or player is None
+                    or player.status == "out" or digest(player.pw_hash) != data["proof"]):
+                return None
+            cookie = secrets.token_urlsafe(32)
+            store.add_web_session(digest(cookie), game, player.power, data["proof"],
+                                  secrets.token_urlsafe(24), now, now + self.session_seconds)
+            store.record_command(game, player.power, _message_id(store), None, "signon",
+                                 "signed in on the game pages by a personal link", now)
+            log.info("%s signed in on the pages of %s by a personal link from %s",
+                     player.power, game, client)
+        return cookie
 
     def seat(self, cookie: str | None, game: str) -> WebSeat | None:
         """The session a cookie holds for ``game``, if it is still good: not expired, and
@@ -242,3 +272,32 @@ def _incoming(message_id: str, sender: str, subject: str, body: str) -> Incoming
     return Incoming(message_id=message_id, sender=sender, reply_to=sender, subject=subject,
                     body=body, auto=None)
 
+
+
+_LINK = "web-link:"
+
+
+def mail_link(judge: JudgeBase, game: Game, power: str, now: float, out: list[Mail]) -> str:
+    """LINK: mail the seat's player, at the registered address, a link that signs them in
+    on the game's page once within :data:`LINK_DAYS` (for a private game it opens its
+    pages too); the answer to the mail says where it went."""
+    base = judge.config.web.base_url
+    if base is None:
+        return ("LINK: this judge's pages have no public address (the GM sets web.base_url "
+                "in judge.yaml); sign in on the game's page with your password instead.")
+    player = judge.store.player(game.name, power)
+    if player is None:
+        raise JudgeError(f"LINK: {power} has no player in {game.name}.")
+    token = secrets.token_urlsafe(32)
+    judge.store.set_meta(f"{_LINK}{digest(token)}", json.dumps({
+        "game": game.name, "power": power, "proof": digest(player.pw_hash),
+        "expires": now + LINK_DAYS * 86400}))
+    url = f"{game_url(base, game.name)}play?link={token}"  # a private game's key follows
+    out.append(Mail(player.email, f"{game.name}: your link to play {power} on the game's page", (
+        f"This link signs you in as {power} in {game.name} on the game's page, once, until "
+        f"{reports.stamp(now + LINK_DAYS * 86400)}:\n\n  {url}\n\n"
+        f"Keep it to yourself: whoever opens it first plays your power there. It stops "
+        f"working when it has been used, and when your password changes. Send LINK again "
+        f"for a new one.\n\n{judge._sig()}"), game=game.name))
+    return (f"LINK: a link that signs you in on the game's page was mailed to your registered "
+            f"address ({player.email}); it works once, for {LINK_DAYS:g} days.")

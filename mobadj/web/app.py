@@ -47,7 +47,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mobadj.judge import WebPlay, WebSeat
 from mobadj.web.pages import STATIC, Site, Unreadable, static_version
-from mobadj.web.play import SeatPages, compose, preview_step
+from mobadj.web.play import SeatPages, compose
 from mobadj.web.wire import Bodies, Body, answer
 
 log = logging.getLogger("mobadj.web")
@@ -413,9 +413,36 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
                             httponly=True, samesite="strict", secure=secure(request))
         return response
 
+    def by_link(request: Request, typed: str, link: str) -> Response:
+        """A personal link (LINK by mail): signed in once, and sent to the page without the
+        link in its address; a private game's key comes with it.  A link that is no good
+        is answered as the game's page would be without it."""
+        assert play is not None
+        name, wanted = find(typed) if game_name_ok(typed) else (None, None)
+        cookie = play.redeem(link, name, client_of(request)) if name else None
+        if name is None or cookie is None:
+            if name is not None and wanted is None:
+                return signin_page(request, name, "That link has been used, is too old, or "
+                                   "the password changed since: sign in with your password, "
+                                   "or send LINK by mail for a new link.", 403)
+            return closed(request, typed, False, None)
+        response = moved("../" + quote(name, safe="") + "/play" if typed != name else "play")
+        response.set_cookie(seat_cookie(name), cookie, max_age=int(play.session_seconds),
+                            path=None, httponly=True, samesite="lax", secure=secure(request))
+        if wanted is not None:
+            response.set_cookie(cookie_name(name), wanted, max_age=400 * 86400, path=None,
+                                httponly=True, samesite="lax", secure=secure(request))
+        return response
+
+    def client_of(request: Request) -> str:
+        return request.client.host if request.client else "unknown"
+
     async def play_page(request: Request) -> Response:
         """The seat's own page, or the form to sign in as one."""
         typed = request.path_params["game"]
+        link = request.query_params.get("link")
+        if link is not None and play is not None:
+            return by_link(request, typed, link)
         opened = gate(request, typed)
         if isinstance(opened, Response):
             return opened
@@ -444,9 +471,8 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
                                           if token):
             return signin_page(request, name, "The form was too old or did not come from "
                                "this page: please sign in again.", 403)
-        client = request.client.host if request.client else "unknown"
         cookie, why = play.sign_in(name, fields.get("power", ""), fields.get("password", ""),
-                                   client)
+                                   client_of(request))
         if cookie is None:
             return signin_page(request, name, why, 403)
         for old in cookies_named(request, seat_cookie(name)):  # one session at a time
@@ -528,7 +554,7 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
         seat = seat_of(request, name)
         if seat is None or seat.power is None:
             return nothing
-        svg = preview_step(site, play, seat)
+        svg = seat_pages.preview_svg(play, seat)
         if svg is None:
             return nothing
         return answer(request, Body(svg.encode()), "image/svg+xml", HEADERS | PRIVATE)

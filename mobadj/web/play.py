@@ -10,6 +10,7 @@ same views as the public pages.  The GM's page shows the GM's summary.
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from typing import Any
 
@@ -25,7 +26,7 @@ from mobadj.judge import (
     summary_text,
 )
 from mobadj.web import pictures
-from mobadj.web.pages import Site
+from mobadj.web.pages import LRU, Site
 from mobadj.web.story import OrderLine
 
 MAX_BUTTONS = 40  # legal card commands offered as buttons (the rest: the command line)
@@ -78,6 +79,8 @@ class SeatPages:
     def __init__(self, site: Site) -> None:
         self.site = site
         self.store = site.store
+        #: seats' maps with their orders drawn, by game, position, seat and orders
+        self._maps: LRU[tuple[str, ...], str] = LRU(64)
 
     def signin_html(self, name: str, csrf: str, message: str = "") -> str | None:
         with self.store.reading():
@@ -135,6 +138,31 @@ class SeatPages:
         if preview:
             lines += ["", "Preview (the others all hold):", preview]
         return "\n".join(lines)
+
+    def preview_svg(self, play: WebPlay, seat: WebSeat) -> str | None:
+        """The current map with the seat's standing orders drawn as the judge's PREVIEW
+        reads them (None: no map, or nothing due); drawn once for each set of orders."""
+        assert seat.power is not None
+        with self.store.reading():
+            game = self.store.game(seat.game)
+            if game is None or game.state is None or not pictures.can_draw(game.kind):
+                return None
+            story = self.site.story(game)
+            if not story.steps:
+                return None
+            step = story.steps[-1]
+            names = {p.id: p.name for p in story.powers}
+            _check, preview = play.standing(seat)
+        key = (game.name, game.phase, json.dumps(step.position, sort_keys=True), seat.power,
+               preview)
+        cached = self._maps.get_(key)
+        if cached is not None:
+            return cached
+        orders = [OrderLine(seat.power, found["order"].strip(), found["result"], found["reason"])
+                  for found in map(_PREVIEWED.match, preview.splitlines()) if found]
+        mine = dataclasses.replace(step, orders=orders)
+        return self._maps.put(key, pictures.step_svg(
+            game.kind, mine, f"{game.name}: {step.label}, your orders as previewed", names))
 
     # -- what the page holds -----------------------------------------------------------------
     def _labels(self, game: Game) -> dict[str, str]:
@@ -223,27 +251,3 @@ class SeatPages:
                         "when": reports.when(p["at"], self.site.tz)})
         return out
 
-
-def preview_step(site: Site, play: WebPlay, seat: WebSeat) -> str | None:
-    """The current map with the seat's standing orders drawn as the judge's PREVIEW reads
-    them (None: no map, or nothing due)."""
-    assert seat.power is not None
-    with site.store.reading():
-        game = site.store.game(seat.game)
-        if game is None or game.state is None or not pictures.can_draw(game.kind):
-            return None
-        steps = site.story(game).steps
-        if not steps:
-            return None
-        step = steps[-1]
-        names = {p.id: p.name for p in site.story(game).powers}
-    check, preview = play.standing(seat)
-    orders = []
-    for line in preview.splitlines():
-        found = _PREVIEWED.match(line)
-        if found:
-            orders.append(OrderLine(seat.power, found["order"].strip(), found["result"],
-                                    found["reason"]))
-    mine = dataclasses.replace(step, orders=orders)
-    return pictures.step_svg(game.kind, mine, f"{game.name}: {step.label}, your orders "
-                             "as previewed", names)

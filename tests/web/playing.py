@@ -43,7 +43,7 @@ class World:
         return self.tables[name]
 
 
-def wait(driver, condition, timeout: float = 15):
+def wait(driver, condition, timeout: float = 30):
     return WebDriverWait(driver, timeout, poll_frequency=0.02).until(lambda d: condition(d))
 
 
@@ -110,7 +110,8 @@ class Room:
     def fill(self, name: str, text: str) -> None:
         """A text box filled as by a paste (then an input event, as typing gives)."""
         self.d.execute_script(
-            "var e = document.getElementsByName(arguments[0])[0]; e.value = arguments[1];"
+            "var e = document.querySelector('textarea[name=' + arguments[0] + ']');"
+            "e.value = arguments[1];"
             "e.dispatchEvent(new Event('input'));", name, text)
 
     def pages(self, game: str) -> dict[str, str]:

@@ -27,7 +27,8 @@ class Game:
     def __init__(self, path) -> None:
         self.now = START
         self.config = config_from_data({"judge": {
-            "name": "Play Judge", "address": "judge@test.org", "data_dir": str(path)}})
+            "name": "Play Judge", "address": "judge@test.org", "data_dir": str(path)},
+            "web": {"base_url": "https://pages.test/judge"}})
         self.store = Store(self.config.db_path)
         self.judge = Judge(self.store, self.config, clock=lambda: self.now, kdf_n=2**10)
         self.dip = Table(self.judge, "dip", "standard")
@@ -250,3 +251,40 @@ def test_the_public_page_leads_to_the_sign_in(srv, game):
     play_board(game.other, 1, rng)
     page = Visitor(srv.url).get("/g/other/").text
     assert 'href="play"' in page
+
+
+def test_a_personal_link_by_mail_signs_in_once(srv, game):
+    def link(table, power: str) -> str:
+        out = game.judge.handle_mail(mail(table.emails[power], f"SIGNON {table.name} {power} "
+                                          f"{table.passwords[power]}\nLINK"))
+        mailed = [m for m in out if "your link" in m.subject]
+        assert [m.to for m in mailed] == [table.emails[power]]
+        reply = next(m for m in out if m not in mailed)
+        assert "was mailed to your registered address" in reply.body
+        assert "link=" not in reply.body  # only in the mail to the seat's own address
+        return re.search(r"https://pages.test/judge(/g/\w+/play\?link=\S+)",
+                         mailed[0].body).group(1)
+
+    path = link(game.dip, "ITALY")
+    v = Visitor(srv.url, "10.7.7.7")
+    answer = v.get(path)
+    assert answer.status == 303 and answer.headers["Location"] == "play"
+    assert "Signed in as <strong class=\"me\">Italy</strong>" in v.get("/g/dip/play").text
+    # once only: a second visit is refused, and signs nobody in
+    again = Visitor(srv.url, "10.7.7.8")
+    refused = again.get(path)
+    assert refused.status == 403 and "has been used" in refused.text
+    assert "mobadj_seat_dip" not in again.jar
+    # too old
+    path = link(game.dip, "ITALY")
+    game.now += 4 * 86400
+    try:
+        assert Visitor(srv.url, "10.7.7.9").get(path).status == 403
+    finally:
+        game.now -= 4 * 86400
+    # a private game's link opens its pages too, and nothing without it
+    path = link(game.hidden, "FRANCE")
+    assert Visitor(srv.url).get(path.replace("link=", "link=x")).status == 404
+    w = Visitor(srv.url, "10.7.7.10")
+    assert w.get(path).status == 303
+    assert "Signed in as" in w.get("/g/hidden/play").text and w.get("/g/hidden/").status == 200
