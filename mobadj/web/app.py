@@ -418,8 +418,11 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
         link in its address; a private game's key comes with it.  A link that is no good
         is answered as the game's page would be without it."""
         assert play is not None
-        name, wanted = find(typed) if game_name_ok(typed) else (None, None)
-        cookie = play.redeem(link, name, client_of(request)) if name else None
+        if not game_name_ok(typed):
+            return missing(request, "No such page.")
+        name, wanted = find(typed)
+        # looked up for a missing game too: a private game's link costs what a missing one's
+        cookie = play.redeem(link, name or typed.lower(), client_of(request))
         if name is None or cookie is None:
             if name is not None and wanted is None:
                 return signin_page(request, name, "That link has been used, is too old, or "

@@ -102,8 +102,9 @@ def test_a_mobtown_week_cycle_with_its_weekend_on_the_pages(world, room, shots):
     for seat in t.seats:
         room.sign_in("mob", seat, t.passwords[seat])
     room.at("mob", t.seats[0])
-    page = room.d.page_source
-    assert "Don starts in" in page  # what to send first: the Don's placement
+    # what to send first: the Don's placement (read from the page once it is in)
+    wait(room.d, lambda d: "Don starts in" in d.execute_script(
+        "return document.querySelector('main').textContent;"))
     rng = random.Random(1919)
     phases = play_map_phases(world, room, t, lambda p: "-W3-" in p, rng)
     played = [r["phase"] for r in world.store.results("mob")]
