@@ -72,7 +72,8 @@ bench: $(STAMP) pure
 
 # The game pages' screenshots in docs/img, taken by the browser tests (Chromium).
 screenshots: $(STAMP)
-	MOBADJ_SCREENSHOTS=docs/img $(BIN)/python -m pytest -q tests/web/test_browser.py
+	MOBADJ_SCREENSHOTS=docs/img $(BIN)/python -m pytest -q tests/web/test_browser.py \
+	  tests/web/test_play_browser.py tests/cards/test_play_pages.py
 
 clean: pure
 	rm -rf $(VENV) build *.egg-info

@@ -36,11 +36,12 @@ def open_site(config_path: Path):  # noqa: ANN201 - a Site, imported lazily
 @click.option("--export", "export_dir", type=click.Path(file_okay=False, path_type=Path),
               default=None, help="Write the pages as static files into this folder instead.")
 def web(config_path: Path, host: str | None, port: int | None, export_dir: Path | None) -> None:
-    """Serve the game pages (read only, beside `mobadj serve`), or export them.
+    """Serve the game pages (beside `mobadj serve`), or export them.
 
     Every game's story: the map of every phase with its orders once adjudicated, the
     supply-centre chart, public press, the card games' public table and log.  Private games
-    (`mobadj game link G --private`) need their key.
+    (`mobadj game link G --private`) need their key.  Players and the GM sign in on a
+    game's page to play it (web.play: false in judge.yaml keeps the pages read only).
     """
     cfg, site = open_site(config_path)
     if export_dir is not None:
@@ -69,9 +70,16 @@ def web(config_path: Path, host: str | None, port: int | None, export_dir: Path 
     host = host or cfg.web.host
     port = port if port is not None else cfg.web.port
     site.warm()
-    click.echo(f"{cfg.name}: game pages on http://{host}:{port}/ (store {cfg.db_path}, "
-               "read only)", err=True)
+    click.echo(f"{cfg.name}: game pages on http://{host}:{port}/ (store {cfg.db_path}"
+               + (", players may sign in and play)" if cfg.web.play else ", read only)"),
+               err=True)
     sys.stderr.flush()
     https = (cfg.web.base_url or "").lower().startswith("https:")
+    play = None
+    if cfg.web.play:  # seats sign in and act through the judge, on a store it may write
+        from mobadj.judge import Judge, Store, WebPlay
+
+        play = WebPlay(Judge(Store(cfg.db_path), cfg))
+    app = create_app(site, secure_cookies=https, play=play)
     with contextlib.suppress(KeyboardInterrupt):
-        uvicorn.Server(server_config(create_app(site, secure_cookies=https), host, port)).run()
+        uvicorn.Server(server_config(app, host, port)).run()

@@ -9,7 +9,7 @@ from mobadj.judge.cardhost import CardHost
 from mobadj.judge.commands import Command, parse_duration
 from mobadj.judge.config import ConfigError, JudgeConfig, load_config
 from mobadj.judge.core import Judge, JudgeError
-from mobadj.judge.hosts import DiplomacyHost, Host, HostError, host_for
+from mobadj.judge.hosts import Check, DiplomacyHost, Host, HostError, host_for
 from mobadj.judge.links import game_path, game_url, phase_url, step_id
 from mobadj.judge.logs import setup_logging
 from mobadj.judge.mailbox import Mailbox
@@ -17,10 +17,12 @@ from mobadj.judge.mailer import Mailer
 from mobadj.judge.overview import status_text, summary_text
 from mobadj.judge.service import NETWORK_ERRORS, Service, describe
 from mobadj.judge.store import Game, Mail, Store, StoreError
+from mobadj.judge.webplay import WebPlay, WebSeat
 
 __all__ = [
     "NETWORK_ERRORS",
     "CardHost",
+    "Check",
     "Command",
     "ConfigError",
     "DiplomacyHost",
@@ -36,6 +38,8 @@ __all__ = [
     "Service",
     "Store",
     "StoreError",
+    "WebPlay",
+    "WebSeat",
     "describe",
     "game_path",
     "game_url",

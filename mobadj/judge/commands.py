@@ -32,7 +32,7 @@ KEYWORDS = (
     "addplayer", "start", "deadline", "extend", "pause", "resume", "replace", "process",
     "rollback", "endgame", "export", "set", "confirm", "draw", "nodraw", "concede",
     "noconcede", "join", "unjoin", "watch", "unwatch", "approve", "reject",
-    "resign", "takeover", "offer", "become", "summary",
+    "resign", "takeover", "offer", "become", "summary", "link",
 )
 # What each command expects after its keyword (for error messages and HELP).
 USAGE = {
@@ -83,6 +83,7 @@ USAGE = {
     "offer": "OFFER <power> [NO]   (open a power for TAKEOVER; NO withdraws the offer)",
     "become": "ORDERS FOR <power>   (or BECOME <power>; the orders below are the GM's for it)",
     "summary": "SUMMARY [game]",
+    "link": "LINK   (the judge mails you a link that signs you in on the game's page, once)",
 }
 ALIASES = {
     "login": "signon", "logon": "signon", "sign": "signon", "signin": "signon",
@@ -117,7 +118,7 @@ MAX_ARGS = {
     "endpress": 0, "resume": 0, "process": 0, "rollback": 0, "export": 0, "nodraw": 0,
     "noconcede": 0, "list": 1, "history": 1, "help": 1, "phase": 1, "password": 1,
     "confirm": 1, "unjoin": 1, "watch": 1, "unwatch": 1, "approve": 1, "reject": 1,
-    "absence": 2, "extend": 2, "pause": 2, "resign": 0, "summary": 1,
+    "absence": 2, "extend": 2, "pause": 2, "resign": 0, "summary": 1, "link": 0,
 }
 # always the judge's, even where a game uses the word (Iron Triangle's "press" = say)
 PRESS_WORDS = frozenset({"press", "broadcast", "endpress"})
@@ -438,6 +439,7 @@ HELP = {
   SET TIMEZONE <zone>                times in your mails in your zone, e.g. Europe/Paris
   SUMMARY                            who played which power when, centres by year
   RESIGN                             leave the game (your power waits for a new player)
+  LINK                               a link that signs you in on the game's page, mailed
   HELP [command]                     this text, or how to write one command
   SIGNOFF                            ignore the rest of the mail (e.g. a signature)
 Without a sign-on: LIST (the games, and those taking players), JOIN <game> [powers],

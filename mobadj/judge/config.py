@@ -80,11 +80,13 @@ class ServerConfig:
 @dataclass(frozen=True)
 class WebConfig:
     """The game pages (``mobadj web``): where they are served, and the public address that
-    results mails link to (``base_url``; None: mails carry no link)."""
+    results mails link to (``base_url``; None: mails carry no link); ``play``: players and
+    the GM may sign in and play on them (else they are read only)."""
 
     base_url: str | None = None
     host: str = "127.0.0.1"
     port: int = 8080
+    play: bool = True
 
 
 @dataclass(frozen=True)
@@ -269,7 +271,7 @@ def _web(data: Any) -> WebConfig:
     if data is None:
         return WebConfig()
     if not isinstance(data, dict):
-        raise ConfigError("web: expected a mapping of base_url, host, port")
+        raise ConfigError("web: expected a mapping of base_url, host, port, play")
     base = data.get("base_url")
     if base in (None, ""):
         base = None
@@ -281,7 +283,11 @@ def _web(data: Any) -> WebConfig:
     port = _require(data, "port", "web", int) if "port" in data else 8080
     if not 0 < port < 65536:
         raise ConfigError(f"web.port: expected a port number 1-65535, got {port}")
-    return WebConfig(base_url=base, host=str(data.get("host", "127.0.0.1")), port=port)
+    play = data.get("play", True)
+    if not isinstance(play, bool):
+        raise ConfigError(f"web.play: expected true or false, got {play!r}")
+    return WebConfig(base_url=base, host=str(data.get("host", "127.0.0.1")), port=port,
+                     play=play)
 
 
 def load_config(path: str | Path) -> JudgeConfig:

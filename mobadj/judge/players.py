@@ -268,6 +268,10 @@ class PlayerCommands(Seats, Accounts, Endings):
             return self.resign(game, power, now, out)
         if name == "summary":
             return summary_text(self.store, game, gm_view=False)
+        if name == "link":
+            from mobadj.judge.webplay import mail_link  # the pages' sign-in, kept apart
+
+            return mail_link(self, game, power, now, out)
         if name == "set":
             return self._player_set(game, power, cmd, inc, uid, now, out)
         return f"{name.upper()} is a GM command; sign on with GM <game> <gm-password>."

@@ -182,6 +182,13 @@ CREATE TABLE IF NOT EXISTS takeovers (  -- TAKEOVER requests waiting for the GM 
     game TEXT NOT NULL, email TEXT NOT NULL, power TEXT NOT NULL, at REAL NOT NULL,
     PRIMARY KEY (game, email)
 );
+CREATE TABLE IF NOT EXISTS web_sessions (  -- seats signed in on the pages (mobadj web)
+    token TEXT PRIMARY KEY,               -- sha256 of the cookie's value, never the value
+    game TEXT NOT NULL, power TEXT,       -- power NULL: the GM
+    proof TEXT NOT NULL,                  -- digest of the password hash signed in with
+    csrf TEXT NOT NULL, created REAL NOT NULL, expires REAL NOT NULL,
+    said TEXT NOT NULL DEFAULT ''         -- the judge's answer to the last action, shown once
+);
 """
 # Indexes on columns that a store of an older schema gains only when it is brought up to
 # date (made after the columns).
@@ -1097,6 +1104,25 @@ class Store:
         self._x("DELETE FROM web_keys WHERE game=?", (game.lower(),))
         if key is not None:
             self._x("INSERT INTO web_keys VALUES (?,?,?)", (game.lower(), key, at))
+
+    # -- seats signed in on the pages -------------------------------------------------------
+    def add_web_session(self, token: str, game: str, power: str | None, proof: str,
+                        csrf: str, at: float, expires: float) -> None:
+        """A seat signed in on the pages (``token``: the digest of its cookie); sessions
+        past their time are dropped then."""
+        self._x("DELETE FROM web_sessions WHERE expires<?", (at,))
+        self._x("INSERT INTO web_sessions (token, game, power, proof, csrf, created, expires) "
+                "VALUES (?,?,?,?,?,?,?)", (token, game, power, proof, csrf, at, expires))
+
+    def web_session(self, token: str) -> dict[str, Any] | None:
+        row = self._x("SELECT * FROM web_sessions WHERE token=?", (token,)).fetchone()
+        return None if row is None else dict(row)
+
+    def set_web_said(self, token: str, said: str) -> None:
+        self._x("UPDATE web_sessions SET said=? WHERE token=?", (said, token))
+
+    def delete_web_session(self, token: str) -> None:
+        self._x("DELETE FROM web_sessions WHERE token=?", (token,))
 
     # -- authentication throttling -----------------------------------------------------------
     def add_auth_failure(self, key: str, at: float) -> None:

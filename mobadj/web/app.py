@@ -31,7 +31,9 @@ store's single read-only connection is never shared between threads.
 from __future__ import annotations
 
 import hmac
+import json
 import logging
+import secrets
 from typing import Any
 from urllib.parse import parse_qs, quote
 
@@ -43,12 +45,15 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from mobadj.judge import WebPlay, WebSeat
 from mobadj.web.pages import STATIC, Site, Unreadable, static_version
+from mobadj.web.play import SeatPages, compose
 from mobadj.web.wire import Bodies, Body, answer
 
 log = logging.getLogger("mobadj.web")
 _STEP_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 KEY_FORM_LIMIT = 2000  # bytes of a key form's body read at most
+PLAY_FORM_LIMIT = 64_000  # bytes of a seat's form (orders, press) read at most
 HEADERS = {
     "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff",
@@ -68,6 +73,16 @@ _NO_KEY = "k" * 24
 
 def cookie_name(game: str) -> str:
     return f"mobadj_key_{quote(game, safe='')}"
+
+
+def seat_cookie(game: str) -> str:
+    """The cookie of a seat signed in on a game's pages (one game, one seat at a time)."""
+    return f"mobadj_seat_{quote(game, safe='')}"
+
+
+def signin_cookie(game: str) -> str:
+    """The sign-in form's own token (its CSRF check before there is a session)."""
+    return f"mobadj_signin_{quote(game, safe='')}"
 
 
 def game_name_ok(game: str) -> bool:
@@ -150,10 +165,13 @@ class SafeHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(site: Site, secure_cookies: bool = False) -> Starlette:
+def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = None
+               ) -> Starlette:
     """The ASGI application serving ``site``.  ``secure_cookies``: a key's cookie is always
     ``Secure`` (the pages' public address is HTTPS); else only when the request came by
-    HTTPS (``X-Forwarded-Proto: https`` from a proxy on this machine counts)."""
+    HTTPS (``X-Forwarded-Proto: https`` from a proxy on this machine counts).  ``play``:
+    the judge's operations for seats, when players may sign in and play on the pages
+    (:mod:`mobadj.web.play`); without it the pages are read only."""
 
     bodies = Bodies()
     statics = {path.name: (Body(path.read_bytes()), TYPES[path.suffix])
@@ -335,12 +353,227 @@ def create_app(site: Site, secure_cookies: bool = False) -> Starlette:
                          "wrong on the server: the GM finds what in the log of mobadj web."),
             500, headers=HEADERS | {"Cache-Control": "no-store"})
 
+    seat_pages = SeatPages(site)
+    site.env.globals["playing"] = play is not None
+
+    def secure(request: Request) -> bool:
+        return secure_cookies or request.scope.get("scheme") == "https"
+
+    def cross_site(request: Request) -> bool:
+        """A form sent from another site's page (the browser says so): never taken."""
+        return request.headers.get("sec-fetch-site", "same-origin") not in (
+            "same-origin", "none")
+
+    def open_game(request: Request, typed: str) -> str | None:
+        """The game a form of its own pages is sent to: its stored name, when its pages
+        may be seen (a private game's key in the cookie) and the address spells it so."""
+        if not game_name_ok(typed):
+            return None
+        name, wanted = find(typed)
+        if name is None or typed != name:
+            return None
+        if wanted is not None and not key_in_cookie(request, typed, name, wanted):
+            return None
+        return name
+
+    def seat_of(request: Request, name: str) -> WebSeat | None:
+        assert play is not None
+        for value in cookies_named(request, seat_cookie(name)):
+            seat = play.seat(value, name)
+            if seat is not None:
+                return seat
+        return None
+
+    async def read_form(request: Request, limit: int = PLAY_FORM_LIMIT
+                        ) -> dict[str, str] | None:
+        """A form's fields (the first value of each); None when it is too long."""
+        length = request.headers.get("content-length", "")
+        if length.strip().isdigit() and int(length) > limit:
+            return None
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > limit:
+                return None
+        return {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace"),
+                                              keep_blank_values=True).items()}
+
+    def forget(response: Response, cookie: str) -> None:
+        """Drop a cookie set without a Path (it has the game's folder's as its own)."""
+        response.set_cookie(cookie, "", max_age=0, path=None, httponly=True, samesite="lax")
+
+    def signin_page(request: Request, name: str, message: str = "", status: int = 200
+                    ) -> Response:
+        token = secrets.token_urlsafe(24)
+        html = seat_pages.signin_html(name, token, message)
+        if html is None:
+            return missing(request, "No such page.")
+        response = page(request, html, status, private=True)
+        response.set_cookie(signin_cookie(name), token, max_age=3600, path=None,
+                            httponly=True, samesite="strict", secure=secure(request))
+        return response
+
+    def by_link(request: Request, typed: str, link: str) -> Response:
+        """A personal link (LINK by mail): signed in once, and sent to the page without the
+        link in its address; a private game's key comes with it.  A link that is no good
+        is answered as the game's page would be without it."""
+        assert play is not None
+        if not game_name_ok(typed):
+            return missing(request, "No such page.")
+        name, wanted = find(typed)
+        # looked up for a missing game too: a private game's link costs what a missing one's
+        cookie = play.redeem(link, name or typed.lower(), client_of(request))
+        if name is None or cookie is None:
+            if name is not None and wanted is None:
+                return signin_page(request, name, "That link has been used, is too old, or "
+                                   "the password changed since: sign in with your password, "
+                                   "or send LINK by mail for a new link.", 403)
+            return closed(request, typed, False, None)
+        response = moved("../" + quote(name, safe="") + "/play" if typed != name else "play")
+        response.set_cookie(seat_cookie(name), cookie, max_age=int(play.session_seconds),
+                            path=None, httponly=True, samesite="lax", secure=secure(request))
+        if wanted is not None:
+            response.set_cookie(cookie_name(name), wanted, max_age=400 * 86400, path=None,
+                                httponly=True, samesite="lax", secure=secure(request))
+        return response
+
+    def client_of(request: Request) -> str:
+        return request.client.host if request.client else "unknown"
+
+    async def play_page(request: Request) -> Response:
+        """The seat's own page, or the form to sign in as one."""
+        typed = request.path_params["game"]
+        link = request.query_params.get("link")
+        if link is not None and play is not None:
+            return by_link(request, typed, link)
+        opened = gate(request, typed)
+        if isinstance(opened, Response):
+            return opened
+        if play is None:
+            return missing(request, "Playing on the pages is not switched on here.")
+        name = opened[0]
+        seat = seat_of(request, name)
+        if seat is None:
+            return signin_page(request, name)
+        html = seat_pages.seat_html(seat, seat.said)
+        if html is None:
+            return missing(request, "No such page.")
+        play.shown(seat)
+        return page(request, html, private=True)
+
+    async def sign_in(request: Request) -> Response:
+        name = open_game(request, request.path_params["game"])
+        if name is None or play is None:
+            return missing(request, "No such page.")
+        fields = await read_form(request, KEY_FORM_LIMIT)
+        if fields is None:
+            return missing(request, "That form is too long.", 413)
+        token = fields.get("csrf", "")
+        if cross_site(request) or not any(hmac.compare_digest(token.encode(), c.encode())
+                                          for c in cookies_named(request, signin_cookie(name))
+                                          if token):
+            return signin_page(request, name, "The form was too old or did not come from "
+                               "this page: please sign in again.", 403)
+        cookie, why = play.sign_in(name, fields.get("power", ""), fields.get("password", ""),
+                                   client_of(request))
+        if cookie is None:
+            return signin_page(request, name, why, 403)
+        for old in cookies_named(request, seat_cookie(name)):  # one session at a time
+            seat = play.seat(old, name)
+            if seat is not None:
+                play.sign_out(seat)
+        response = moved("play")
+        response.set_cookie(seat_cookie(name), cookie, max_age=int(play.session_seconds),
+                            path=None, httponly=True, samesite="lax", secure=secure(request))
+        forget(response, signin_cookie(name))
+        return response
+
+    async def seat_form(request: Request) -> tuple[str, WebSeat, dict[str, str]] | Response:
+        """A signed-in seat's form, checked: (game, seat, fields), or the answer."""
+        name = open_game(request, request.path_params["game"])
+        if name is None or play is None:
+            return missing(request, "No such page.")
+        fields = await read_form(request)
+        if fields is None:
+            return missing(request, f"A form is at most {PLAY_FORM_LIMIT} bytes.", 413)
+        seat = seat_of(request, name)
+        if seat is None:
+            return moved("play")
+        token = fields.get("csrf", "") or request.headers.get("x-csrf-token", "")
+        if cross_site(request) or not hmac.compare_digest(token.encode(), seat.csrf.encode()):
+            return missing(request, "That form did not come from your page (or is too "
+                           "old): nothing was done. Open the page again.", 403)
+        return name, seat, fields
+
+    async def act(request: Request) -> Response:
+        """A seat's orders, commands, press: to the judge, then back to the page."""
+        checked = await seat_form(request)
+        if isinstance(checked, Response):
+            return checked
+        name, seat, fields = checked
+        assert play is not None
+        if fields.get("do") == "check":  # read, nothing stored
+            check, preview = play.check(seat, fields.get("orders", ""))
+            html = seat_pages.seat_html(seat, seat_pages.check_text(check, preview),
+                                        typed=fields.get("orders", ""))
+            return page(request, html or "", private=True)
+        text = compose(fields, list(seat_pages.labels(name)))
+        if text is None:
+            html = seat_pages.seat_html(seat, "Nothing to send: the form was empty (press "
+                                        "needs a text and at least one reader).")
+            return page(request, html or "", private=True)
+        play.act(seat, text)
+        return moved("play")
+
+    async def check(request: Request) -> Response:
+        """The orders box read as the player types (the page's script): line by line."""
+        checked = await seat_form(request)
+        if isinstance(checked, Response):
+            return checked
+        _name, seat, fields = checked
+        assert play is not None
+        result, preview = play.check(seat, fields.get("orders", ""))
+        body = json.dumps(seat_pages.check_json(result, preview)).encode()
+        return Response(body, 200, media_type="application/json",
+                        headers=HEADERS | PRIVATE)
+
+    async def sign_out(request: Request) -> Response:
+        checked = await seat_form(request)
+        if isinstance(checked, Response):
+            return checked
+        assert play is not None
+        play.sign_out(checked[1])
+        response = moved("./")
+        forget(response, seat_cookie(checked[0]))
+        return response
+
+    async def seat_map(request: Request) -> Response:
+        """The map of the current phase with the seat's own standing orders drawn as the
+        judge's PREVIEW reads them (the others holding): for the seat's eyes only."""
+        nothing = PlainTextResponse("no such map", 404, headers=HEADERS | PRIVATE)
+        name = open_game(request, request.path_params["game"])
+        if name is None or play is None:
+            return nothing
+        seat = seat_of(request, name)
+        if seat is None or seat.power is None:
+            return nothing
+        svg = seat_pages.preview_svg(play, seat)
+        if svg is None:
+            return nothing
+        return answer(request, Body(svg.encode()), "image/svg+xml", HEADERS | PRIVATE)
+
     routes: list[Any] = [
         Route("/", index),
         Route("/index.html", index),
         Route("/g/{game}", game_page),
         Route("/g/{game}/", game_page),
         Route("/g/{game}/key", key_form, methods=["POST"]),
+        Route("/g/{game}/play", play_page),
+        Route("/g/{game}/signin", sign_in, methods=["POST"]),
+        Route("/g/{game}/act", act, methods=["POST"]),
+        Route("/g/{game}/check", check, methods=["POST"]),
+        Route("/g/{game}/signout", sign_out, methods=["POST"]),
+        Route("/g/{game}/mine.svg", seat_map),
         Route("/g/{game}/map/{step}.svg", map_svg),
         Route("/g/{game}/{step}.html", game_page),
         Route("/static/{name}", static),

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import uvicorn
 
+from mobadj.judge import WebPlay
 from mobadj.web.app import create_app
 from mobadj.web.pages import Site
 from mobadj.web.serving import server_config
@@ -27,11 +28,12 @@ def free_port() -> int:
 class PageServer:
     """``with PageServer(site) as srv: srv.url``."""
 
-    def __init__(self, site: Site, **config: float) -> None:
+    def __init__(self, site: Site, play: WebPlay | None = None, secure: bool = False,
+                 **config: float) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.server = uvicorn.Server(server_config(create_app(site), "127.0.0.1", self.port,
-                                                   **config))
+        app = create_app(site, secure_cookies=secure, play=play)
+        self.server = uvicorn.Server(server_config(app, "127.0.0.1", self.port, **config))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self) -> PageServer:
@@ -72,6 +74,66 @@ def fetch(url: str, cookie: str | None = None, data: bytes | None = None) -> Ans
             return Answer(r.status, dict(r.headers), r.read().decode("utf-8"))
     except urllib.error.HTTPError as e:
         return Answer(e.code, dict(e.headers), e.read().decode("utf-8", "replace"))
+
+
+class Visitor:
+    """One browser's cookies and its forms, over real HTTP (no redirect followed):
+    ``v.get(path)``, ``v.post(path, fields)``; ``client`` is the address it comes from (as a
+    proxy on this machine says it in ``X-Forwarded-For``)."""
+
+    def __init__(self, base: str, client: str = "127.0.0.1") -> None:
+        self.base = base
+        self.client = client
+        self.jar: dict[str, str] = {}
+
+    def _send(self, path: str, data: bytes | None, headers: dict[str, str]) -> Answer:
+        req = urllib.request.Request(self.base + path, data=data)
+        if self.jar:
+            req.add_header("Cookie", "; ".join(f"{k}={v}" for k, v in self.jar.items()))
+        req.add_header("X-Forwarded-For", self.client)
+        for k, v in headers.items():
+            req.add_header(k, v)
+        try:
+            with _opener.open(req, timeout=20) as r:
+                answer = Answer(r.status, {k.title(): v for k, v in r.headers.items()},
+                                r.read().decode("utf-8"))
+                cookies = r.headers.get_all("Set-Cookie") or []
+        except urllib.error.HTTPError as e:
+            answer = Answer(e.code, {k.title(): v for k, v in e.headers.items()},
+                            e.read().decode("utf-8", "replace"))
+            cookies = e.headers.get_all("Set-Cookie") or []
+        answer.headers["Set-Cookie"] = "\n".join(cookies)
+        for c in cookies:
+            name, _, rest = c.partition("=")
+            value = rest.split(";", 1)[0].strip('"')
+            if "Max-Age=0" in c or not value:
+                self.jar.pop(name, None)
+            else:
+                self.jar[name] = value
+        return answer
+
+    def get(self, path: str, headers: dict[str, str] | None = None) -> Answer:
+        return self._send(path, None, headers or {})
+
+    def post(self, path: str, fields: dict[str, str], headers: dict[str, str] | None = None
+             ) -> Answer:
+        from urllib.parse import urlencode
+
+        return self._send(path, urlencode(fields).encode(), headers or {})
+
+    def csrf(self, html: str) -> str:
+        found = re.search(r'name="csrf" value="([^"]+)"', html)
+        assert found, "no form with a CSRF token on the page"
+        return found.group(1)
+
+    def sign_in(self, game: str, power: str, password: str) -> Answer:
+        form = self.get(f"/g/{game}/play")
+        return self.post(f"/g/{game}/signin", {"csrf": self.csrf(form.text), "power": power,
+                                               "password": password})
+
+    def act(self, game: str, **fields: str) -> Answer:
+        page = self.get(f"/g/{game}/play")
+        return self.post(f"/g/{game}/act", {"csrf": self.csrf(page.text), **fields})
 
 
 def order_spans(html: str) -> list[str]:

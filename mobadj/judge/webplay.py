@@ -1,0 +1,303 @@
+"""The judge for a seat playing on the game pages: one entry point, :meth:`WebPlay.act`, that
+hands what the player typed or clicked to the very handlers a mail's commands go through
+(:meth:`PlayerCommands._player_mail`, the GM's :meth:`GMCommands._gm_mail`), in one store
+transaction, with the same mails queued for the others.  A web action is recorded like a
+mail whose Message-ID begins ``<web-`` and whose sender is ``web:<seat>``, so the history
+shows where every command came from; the last set of orders wins, from mail or web.
+
+Signing in checks the password the judge mailed (or the GM's) with the judge's own
+:class:`~mobadj.judge.throttle.PasswordThrottle`, counted against the visitor's network
+address and the seat, so a stranger's guesses never lock out the right password and the
+seat's player is told of them as by mail.  A session is a random cookie value of which the
+store keeps only a digest, with its own CSRF token; it ends when signed out, after
+:data:`SESSION_DAYS`, or at once when the seat's password (or its player) changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import secrets
+from dataclasses import dataclass
+
+from mobadj.judge import reports
+from mobadj.judge.base import JudgeBase, JudgeError, Session
+from mobadj.judge.commands import ParsedMail, parse_body
+from mobadj.judge.core import _DUMMY_HASH, REFUSED, Judge
+from mobadj.judge.hosts import Check, HostError, host_for
+from mobadj.judge.links import game_url
+from mobadj.judge.mailparse import Incoming
+from mobadj.judge.names import Names
+from mobadj.judge.store import Game, Mail, Store, verify_password
+from mobadj.judge.throttle import PasswordThrottle
+
+log = logging.getLogger("mobadj.judge")
+SESSION_DAYS = 14.0
+LINK_DAYS = 3.0  # a personal link (LINK by mail) signs in once, within this time
+MAX_TEXT = 20_000  # characters of one action read at most (a mail's body is capped too)
+GM = "GM"
+
+
+def digest(value: str) -> str:
+    return hashlib.sha256(value.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class WebSeat:
+    """A signed-in session: the game, the seat (None for the GM) and its CSRF token."""
+
+    game: str
+    power: str | None
+    token: str  # the digest of the cookie's value, as the store keeps it
+    csrf: str
+    said: str  # the judge's answer to the last action, not yet shown
+
+    @property
+    def who(self) -> str:
+        return self.power or GM
+
+
+class WebPlay:
+    """The judge's operations for the pages: sign in and out, and act as a seat."""
+
+    def __init__(self, judge: Judge, session_days: float = SESSION_DAYS) -> None:
+        self.judge = judge
+        self.store = judge.store
+        self.session_seconds = session_days * 86400
+
+    # -- signing in --------------------------------------------------------------------------
+    def sign_in(self, game_name: str, power_text: str, password: str, client: str
+                ) -> tuple[str | None, str]:
+        """(the new session's cookie value, "") or (None, why not).  ``power_text`` is any
+        name of the seat, or ``GM``; ``client`` the visitor's network address."""
+        judge, store = self.judge, self.store
+        now = judge.clock()
+        address = f"web:{client}"
+        out: list[Mail] = []
+        with store.transaction():
+            game = store.game(game_name.lower())
+            power: str | None = None
+            names: Names | None = None
+            stored: str | None = None
+            owner: str | None = None
+            if game is not None and power_text.strip().upper() == GM:
+                stored, owner = game.gm_hash, game.gm_email
+            elif game is not None:
+                try:
+                    names = Names(host_for(game.kind), game.options)
+                    power = names.find(power_text)
+                except HostError:
+                    power = None
+                player = store.player(game.name, power) if power else None
+                if player is not None and player.status != "out":
+                    stored, owner = player.pw_hash, player.email
+            target = GM if power_text.strip().upper() == GM else power or power_text[:40]
+            seat = f"{game_name.lower()}:{target}"
+            throttle = PasswordThrottle(store)
+            wait = throttle.wait(address, seat, False, now)
+            if wait:
+                return None, (f"{REFUSED}\nToo many wrong sign-ins from your address: the "
+                              f"judge checks a password from it again from "
+                              f"{reports.stamp(now + wait)} (in "
+                              f"{reports.duration(max(wait, 60))}).")
+            ok = verify_password(password, stored or _DUMMY_HASH)
+            if not ok or stored is None or game is None:
+                throttle.failed(address, seat, False, now)
+                if owner and power and game is not None:
+                    inc = _incoming("<web-signin>", f"the game pages (from {client})",
+                                    "sign-in", "")
+                    judge._wrong_password_notice(game.name, power, owner, inc, throttle, now,
+                                                 out)
+                    judge.queue(out, now)
+                return None, REFUSED
+            cookie = secrets.token_urlsafe(32)
+            store.add_web_session(digest(cookie), game.name, power, digest(stored),
+                                  secrets.token_urlsafe(24), now, now + self.session_seconds)
+            store.record_command(game.name, power or GM, _message_id(store), None, "signon",
+                                 "signed in on the game pages", now)
+            log.info("%s signed in on the pages of %s from %s", power or GM, game.name,
+                     client)
+        return cookie, ""
+
+    def redeem(self, link: str, game: str, client: str) -> str | None:
+        """A personal link's token (LINK by mail) for ``game``: the new session's cookie
+        value, once; None when it is unknown, used, too old, or the seat's password has
+        changed since it was mailed."""
+        if not link or len(link) > 100:
+            return None
+        store, now = self.store, self.judge.clock()
+        key = f"{_LINK}{digest(link)}"
+        with store.transaction():
+            raw = store.meta(key)
+            if not raw:
+                return None
+            data = json.loads(raw)
+            store.set_meta(key, "")  # once only, whatever follows
+            player = store.player(game, str(data["power"]))
+            if (data["game"] != game or data["expires"] <= now or player is None
+                    or player.status == "out" or digest(player.pw_hash) != data["proof"]):
+                return None
+            cookie = secrets.token_urlsafe(32)
+            store.add_web_session(digest(cookie), game, player.power, data["proof"],
+                                  secrets.token_urlsafe(24), now, now + self.session_seconds)
+            store.record_command(game, player.power, _message_id(store), None, "signon",
+                                 "signed in on the game pages by a personal link", now)
+            log.info("%s signed in on the pages of %s by a personal link from %s",
+                     player.power, game, client)
+        return cookie
+
+    def seat(self, cookie: str | None, game: str) -> WebSeat | None:
+        """The session a cookie holds for ``game``, if it is still good: not expired, and
+        signed in with the password the seat (or the GM) has now."""
+        if not cookie or len(cookie) > 100:
+            return None
+        row = self.store.web_session(digest(cookie))
+        if row is None or row["game"] != game or row["expires"] <= self.judge.clock():
+            return None
+        found = self.store.game(game)
+        if found is None:
+            return None
+        if row["power"] is None:
+            stored = found.gm_hash
+        else:
+            player = self.store.player(game, row["power"])
+            stored = player.pw_hash if player is not None and player.status != "out" else ""
+        if not stored or digest(stored) != row["proof"]:
+            return None
+        return WebSeat(game, row["power"], row["token"], row["csrf"], row["said"])
+
+    def sign_out(self, seat: WebSeat) -> None:
+        with self.store.transaction():
+            self.store.delete_web_session(seat.token)
+
+    def shown(self, seat: WebSeat) -> None:
+        """The last answer was shown: it is not shown again."""
+        if seat.said:
+            with self.store.transaction():
+                self.store.set_web_said(seat.token, "")
+
+    # -- acting ------------------------------------------------------------------------------
+    def act(self, seat: WebSeat, text: str) -> str:
+        """Do what ``text`` says, as a mail signed on as the seat with these lines would;
+        returns the judge's answer (kept to be shown on the seat's next page)."""
+        judge, store = self.judge, self.store
+        now = judge.clock()
+        text = text[:MAX_TEXT].replace("\r\n", "\n").replace("\r", "\n")
+        with store.transaction():
+            game = store.game(seat.game)
+            if game is None:
+                return "There is no such game any more."
+            email = game.gm_email
+            if seat.power is not None:
+                player = store.player(game.name, seat.power)
+                email = player.email if player is not None else email
+            mid = _message_id(store)
+            inc = _incoming(mid, email, "the game pages", text)
+            parsed = self._parse(game, text)
+            out: list[Mail] = []
+            outcome = "handled on the game pages"
+            try:
+                with store.savepoint():
+                    lines = [f"Error: {e}" for e in parsed.errors]
+                    session = Session(game, seat.power, email)
+                    try:
+                        if seat.power is None:
+                            lines.append(judge._gm_mail(session, parsed, inc, None, now, out))
+                        else:
+                            lines.append(judge._player_mail(session, parsed, inc, None, now,
+                                                            out))
+                    except JudgeError as exc:
+                        lines.append(str(exc))
+                    reply = "\n".join(x for x in lines if x)
+            except Exception:  # a bug: its effects are undone; say so, log it, carry on
+                log.exception("an action of %s in %s on the pages could not be handled",
+                              seat.who, seat.game)
+                out.clear()
+                outcome = "failed on the game pages"
+                reply = ("The judge could not do this because of an internal error; nothing "
+                         "of it was done. The GM can look into it; please try again later.")
+            store.record_mail(mid, None, f"web:{seat.who}", "the game pages", now, outcome)
+            judge.queue(out, now)
+            reply = judge.localize(reply or "Nothing to do: the judge found no order or "
+                                   "command in it.", email)
+            store.set_web_said(seat.token, reply)
+        return reply
+
+    def check(self, seat: WebSeat, text: str) -> tuple[Check, str]:
+        """What the judge would take of ``text`` as the seat's orders now, and its PREVIEW
+        (the others holding), storing nothing: the same reader and checks as :meth:`act`."""
+        with self.store.reading():
+            game = self.store.game(seat.game)
+            if game is None or game.state is None or seat.power is None:
+                return Check(), ""
+            return self._check(game, seat.power, text[:MAX_TEXT])
+
+    def standing(self, seat: WebSeat) -> tuple[Check, str]:
+        """The seat's orders standing for this phase, checked and previewed as above."""
+        with self.store.reading():
+            game = self.store.game(seat.game)
+            if game is None or game.state is None or seat.power is None:
+                return Check(), ""
+            host = host_for(game.kind)
+            text = self.store.orders(game.name, host.phase(game.started_state)).get(
+                seat.power, "")
+            return self._check(game, seat.power, text)
+
+    def _check(self, game: Game, power: str, text: str) -> tuple[Check, str]:
+        host = host_for(game.kind)
+        state = game.started_state
+        if game.status != "active" or power not in host.due(state):
+            return Check(), ""
+        orders = self._parse(game, text).order_text
+        check = host.check(state, power, orders)
+        return check, host.preview(state, power, check.text) if check.accepted else ""
+
+    @staticmethod
+    def _parse(game: Game, text: str) -> ParsedMail:
+        """The lines read as a mail's after SIGNON to this game (a card game's own words
+        come first, as :meth:`Judge._game_first` gives them)."""
+        try:
+            words = host_for(game.kind).command_words(game.state)
+        except HostError:
+            words = frozenset()
+        return parse_body(text, words) if words else parse_body(text)
+
+
+def _message_id(store: Store) -> str:
+    return f"<web-{secrets.token_hex(8)}@{store.token()}.pages>"
+
+
+def _incoming(message_id: str, sender: str, subject: str, body: str) -> Incoming:
+    return Incoming(message_id=message_id, sender=sender, reply_to=sender, subject=subject,
+                    body=body, auto=None)
+
+
+
+_LINK = "web-link:"
+
+
+def mail_link(judge: JudgeBase, game: Game, power: str, now: float, out: list[Mail]) -> str:
+    """LINK: mail the seat's player, at the registered address, a link that signs them in
+    on the game's page once within :data:`LINK_DAYS` (for a private game it opens its
+    pages too); the answer to the mail says where it went."""
+    base = judge.config.web.base_url
+    if base is None:
+        return ("LINK: this judge's pages have no public address (the GM sets web.base_url "
+                "in judge.yaml); sign in on the game's page with your password instead.")
+    player = judge.store.player(game.name, power)
+    if player is None:
+        raise JudgeError(f"LINK: {power} has no player in {game.name}.")
+    token = secrets.token_urlsafe(32)
+    judge.store.set_meta(f"{_LINK}{digest(token)}", json.dumps({
+        "game": game.name, "power": power, "proof": digest(player.pw_hash),
+        "expires": now + LINK_DAYS * 86400}))
+    url = f"{game_url(base, game.name)}play?link={token}"  # a private game's key follows
+    out.append(Mail(player.email, f"{game.name}: your link to play {power} on the game's page", (
+        f"This link signs you in as {power} in {game.name} on the game's page, once, until "
+        f"{reports.stamp(now + LINK_DAYS * 86400)}:\n\n  {url}\n\n"
+        f"Keep it to yourself: whoever opens it first plays your power there. It stops "
+        f"working when it has been used, and when your password changes. Send LINK again "
+        f"for a new one.\n\n{judge._sig()}"), game=game.name))
+    return (f"LINK: a link that signs you in on the game's page was mailed to your registered "
+            f"address ({player.email}); it works once, for {LINK_DAYS:g} days.")

@@ -1,0 +1,253 @@
+"""A seat's own page: what the seat may see, and the forms that act for it.
+
+Everything the seat does goes to the judge as the lines a mail signed on as the seat would
+carry (:meth:`mobadj.judge.WebPlay.act`): this module only reads and lays out.  What it shows
+is the seat's own: its standing orders, the press it sent or was sent, its card hand and
+the events it may see, the legal commands; the board and the public record come from the
+same views as the public pages.  The GM's page shows the GM's summary.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from typing import Any
+
+from mobadj.judge import (
+    Check,
+    Game,
+    Host,
+    HostError,
+    WebPlay,
+    WebSeat,
+    host_for,
+    reports,
+    summary_text,
+)
+from mobadj.web import pictures
+from mobadj.web.pages import LRU, Site
+from mobadj.web.story import OrderLine
+
+MAX_BUTTONS = 40  # legal card commands offered as buttons (the rest: the command line)
+_LINE = re.compile(r"^line (\d+)\b")
+#: a line of the judge's PREVIEW: the order, its fate, the reason
+_PREVIEWED = re.compile(r"^\s+(?P<order>.+?)\s+(?P<result>succeeds|fails|invalid)"
+                        r"(?: \((?P<reason>[^)]*)\))?(?:\s+<- VOID)?\s*$")
+_END_PRESS = re.compile(r"^\s*end[\s_-]*press\b", re.I)
+#: the form's buttons that are commands of their own, as a mail writes them
+COMMANDS = {"ready": "READY", "notready": "NOT READY", "draw": "DRAW", "nodraw": "NODRAW",
+            "noconcede": "NOCONCEDE", "preview": "PREVIEW", "list": "LIST"}
+
+
+def press_text(targets: list[str], grey: bool, text: str) -> str:
+    """A PRESS block for ``targets`` (seats, or ``ALL``); a line of the text that would end
+    the block early is kept as text, not read as ENDPRESS."""
+    body = "\n".join(f"({line.strip()})" if _END_PRESS.match(line) else line
+                     for line in text.replace("\r\n", "\n").split("\n"))
+    head = "PRESS TO " + ", ".join(targets) + (" GREY" if grey else "")
+    return f"{head}\n{body}\nENDPRESS"
+
+
+def compose(fields: dict[str, str], seats: list[str]) -> str | None:
+    """The lines a form's fields stand for (None: nothing to do).  ``seats``: the powers
+    press may go to."""
+    do = fields.get("do", "")
+    if do == "orders":
+        text = fields.get("orders", "")
+        return text + ("\nREADY" if fields.get("ready") else "")
+    if do in COMMANDS:
+        return COMMANDS[do]
+    if do == "concede":
+        to = fields.get("to", "")
+        return f"CONCEDE TO {to}" if to in seats else None
+    if do == "press":
+        targets = ["ALL"] if fields.get("all") else [s for s in seats if fields.get(f"to_{s}")]
+        text = fields.get("text", "")
+        if not targets or not text.strip():
+            return None
+        return press_text(targets, bool(fields.get("grey")), text)
+    if do == "command":
+        text = fields.get("command", "")
+        return text if text.strip() else None
+    return None
+
+
+class SeatPages:
+    """The signed-in pages of a site: the seat's page, the GM's, and the sign-in form."""
+
+    def __init__(self, site: Site) -> None:
+        self.site = site
+        self.store = site.store
+        #: seats' maps with their orders drawn, by game, position, seat and orders
+        self._maps: LRU[tuple[str, ...], str] = LRU(64)
+
+    def signin_html(self, name: str, csrf: str, message: str = "") -> str | None:
+        with self.store.reading():
+            game = self.store.game(name)
+            if game is None:
+                return None
+            seats = self._labels(game)
+        return self.site._render("signin.html", root="../../", name=name, seats=seats,
+                                 csrf=csrf, message=message)
+
+    def seat_html(self, seat: WebSeat, said: str, typed: str | None = None) -> str | None:
+        """The seat's page; ``said``: the judge's answer to show; ``typed``: the orders box
+        as the player left it (else the orders standing)."""
+        with self.store.reading():
+            game = self.store.game(seat.game)
+            if game is None:
+                return None
+            context = self._context(game, seat)
+        if typed is not None:
+            context["orders"] = typed
+        return self.site._render("seat.html", root="../../", csrf=seat.csrf, said=said,
+                                 **context)
+
+    def labels(self, name: str) -> dict[str, str]:
+        """The game's seats and what it calls them."""
+        with self.store.reading():
+            game = self.store.game(name)
+            return {} if game is None else self._labels(game)
+
+    @staticmethod
+    def check_json(check: Check, preview: str) -> dict[str, Any]:
+        """The orders box read line by line, for the page's script: each error and warning
+        with the line it is on (0: the whole text), what was taken, the preview."""
+        def placed(texts: list[str], kind: str) -> list[dict[str, Any]]:
+            out = []
+            for text in texts:
+                found = _LINE.match(text)
+                out.append({"line": int(found.group(1)) if found else 0, "kind": kind,
+                            "text": text})
+            return out
+
+        return {"accepted": check.accepted, "problems": placed(check.errors, "error")
+                + placed(check.notes, "warning"), "preview": preview}
+
+    @staticmethod
+    def check_text(check: Check, preview: str) -> str:
+        """The same as the answer a page without script shows."""
+        lines = ["Checked, nothing stored. The judge reads:"]
+        lines += [f"  {o}" for o in check.accepted] or ["  (no orders)"]
+        if check.notes:
+            lines += ["Warnings:", *[f"  {n}" for n in check.notes]]
+        if check.errors:
+            lines += ["Errors (these lines would not be taken):",
+                      *[f"  {e}" for e in check.errors]]
+        if preview:
+            lines += ["", "Preview (the others all hold):", preview]
+        return "\n".join(lines)
+
+    def preview_svg(self, play: WebPlay, seat: WebSeat) -> str | None:
+        """The current map with the seat's standing orders drawn as the judge's PREVIEW
+        reads them (None: no map, or nothing due); drawn once for each set of orders."""
+        assert seat.power is not None
+        with self.store.reading():
+            game = self.store.game(seat.game)
+            if game is None or game.state is None or not pictures.can_draw(game.kind):
+                return None
+            story = self.site.story(game)
+            if not story.steps:
+                return None
+            step = story.steps[-1]
+            names = {p.id: p.name for p in story.powers}
+            _check, preview = play.standing(seat)
+        key = (game.name, game.phase, json.dumps(step.position, sort_keys=True), seat.power,
+               preview)
+        cached = self._maps.get_(key)
+        if cached is not None:
+            return cached
+        orders = [OrderLine(seat.power, found["order"].strip(), found["result"], found["reason"])
+                  for found in map(_PREVIEWED.match, preview.splitlines()) if found]
+        mine = dataclasses.replace(step, orders=orders)
+        return self._maps.put(key, pictures.step_svg(
+            game.kind, mine, f"{game.name}: {step.label}, your orders as previewed", names))
+
+    # -- what the page holds -----------------------------------------------------------------
+    def _labels(self, game: Game) -> dict[str, str]:
+        try:
+            host = host_for(game.kind)
+            names = host.seat_names(game.options)
+            seats = [p.power for p in self.store.players(game.name)] or host.seats(
+                game.options)
+        except HostError:
+            return {}
+        return {s: (names.get(s) or [s])[0] for s in seats}
+
+    def _context(self, game: Game, seat: WebSeat) -> dict[str, Any]:
+        labels = self._labels(game)
+        host: Host | None
+        try:
+            host = host_for(game.kind)
+        except HostError:
+            host = None
+        state = game.started_state if game.state is not None else None
+        press = str(game.options.get("press", "white")).lower()  # as the judge reads it
+        active = game.status == "active" and state is not None and host is not None
+        context: dict[str, Any] = {
+            "g": game, "title": host.title if host else game.kind, "power": seat.power,
+            "label": labels.get(seat.power or "", "GM"), "labels": labels,
+            "phase": host.phase_label(state) if host and state is not None else game.status,
+            "deadline": self.site._when(game.deadline if game.status == "active" else None),
+            "board": host is not None and hasattr(host, "map_of"), "cards": False,
+            "due": False, "orders": "", "status": "", "hint": "", "press": [],
+            "grey": press == "grey", "map": None, "ready": False,
+            "legal": [], "free": [], "events": [], "gm": "", "active": active,
+            "press_ok": press != "none",
+        }
+        if seat.power is None:
+            context["gm"] = summary_text(self.store, game, gm_view=True)
+            return context
+        assert host is not None
+        power = seat.power
+        player = self.store.player(game.name, power)
+        context["ready"] = bool(player and player.ready)
+        context["press"] = self._press(game, power, labels)
+        if state is None:
+            return context
+        phase = host.phase(state)
+        context["due"] = active and power in host.due(state)
+        context["orders"] = self.store.orders(game.name, phase).get(power, "")
+        context["status"] = host.status(state, power)
+        if context["board"]:
+            steps = self.site.story(game).steps
+            context["map"] = steps[-1].id if steps else None
+            if context["due"]:  # the first mail's words, without "under your SIGNON line"
+                lines = host.first_orders(state, power).splitlines()
+                context["hint"] = "\n".join(lines[1:] if lines and lines[0].startswith(
+                    "What to send first") else lines)
+        else:
+            context.update(self._cards(game, state, power))
+        return context
+
+    def _cards(self, game: Game, state: dict[str, Any], power: str) -> dict[str, Any]:
+        """A card seat: its legal commands (buttons), the out-of-turn ones and the events
+        it may see, newest last."""
+        from mobadj.web.cardview import replay
+
+        played = replay(game.kind, state)
+        player = int(power[1:]) - 1
+        legal = ([str(a) for a in played.legal_actions(player)]
+                 if player in played.to_act() and not played.is_over() else [])
+        return {"cards": True, "legal": legal[:MAX_BUTTONS], "more": len(legal) - MAX_BUTTONS,
+                "free": [] if played.is_over() else played.free_commands(player),
+                "events": played.history(player)[-60:]}
+
+    def _press(self, game: Game, power: str, labels: dict[str, str]) -> list[dict[str, Any]]:
+        """The press this seat sent or was sent (grey press keeps its sender hidden), newest
+        first."""
+        out = []
+        for p in reversed(self.store.press(game.name)):
+            mine = p["sender"] == power
+            if not (mine or power in p["recipients"] or p.get("broadcast")):
+                continue
+            sender = ("you" + (" (anonymously)" if p["grey"] else "") if mine else
+                      "Anonymous (grey press)" if p["grey"] else labels.get(p["sender"],
+                                                                          p["sender"]))
+            to = ("everyone" if p.get("broadcast") else
+                  ", ".join(labels.get(r, r) for r in p["recipients"]))
+            out.append({"from": sender, "to": to, "text": p["text"], "phase": p["phase"],
+                        "when": reports.when(p["at"], self.site.tz)})
+        return out
+

@@ -1,0 +1,120 @@
+"""A standard game year and a Mobtown II week cycle with its weekend, played entirely
+through the seats' own pages in Chromium (the card games: tests/cards/test_play_pages.py).
+Each seat signs in through the form and keeps its own session (the browser holds one seat's
+cookies at a time: they are swapped as the player at the keyboard changes).  After every
+action every seat's page is read with that seat's own session, and nothing of another seat
+may show: orders given for the phase, press sent to others, a grey sender.  Screenshots of
+the seat's page go to the folder ``make screenshots`` fills."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from .helpers import PageServer
+from .playing import World, make_room, no_leak_on_map, play_map_phases, wait
+from .test_browser import browser, shots  # noqa: F401 (fixtures: one Chromium, the folder)
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    w = World(tmp_path_factory.mktemp("play-browser"))
+    yield w
+    w.close()
+
+
+@pytest.fixture(scope="module")
+def srv(world):
+    with PageServer(world.site, play=world.play) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def room(browser, srv):  # noqa: F811 - the fixture imported above
+    return make_room(browser, srv)
+
+
+def test_a_standard_year_on_the_pages(world, room, shots):  # noqa: F811
+    t = world.table("std", "standard", press="grey")
+    for seat in t.seats:
+        room.sign_in("std", seat, t.passwords[seat])
+    d = room.d
+    # England types a line wrong: the page answers as it is typed, nothing stored
+    room.at("std", "ENGLAND")
+    d.find_element(By.NAME, "orders").send_keys("F Lon - Nth\nF Edi - Nwgg")
+    wait(d, lambda d: "did you mean" in d.find_element(By.ID, "checked").text)
+    assert "NWG" in d.find_element(By.ID, "checked").text
+    assert "ENGLAND" not in world.store.orders("std", "S1901M")
+    said = room.click("button[name=do]", "check")  # the same without script
+    assert "Checked, nothing stored" in said and "did you mean" in said
+    assert "ENGLAND" not in world.store.orders("std", "S1901M")
+    # press: private to France, grey to everyone; a draw vote
+    room.fill("text", "ENGLAND-TO-FRANCE-7713 shall we?")
+    d.find_element(By.NAME, "to_FRANCE").click()
+    assert "Press delivered to FRANCE" in room.click("form.press-form button")
+    room.at("std", "TURKEY")
+    room.fill("text", "GREY-RUMOUR-5120 from nobody")
+    d.find_element(By.NAME, "all").click()
+    d.find_element(By.NAME, "grey").click()
+    assert "anonymously" in room.click("form.press-form button")
+    assert "DRAW" in room.click("button[name=do]", "draw").upper()
+    no_leak_on_map(world, room, "std")
+    pages = room.pages("std")
+    assert "ENGLAND-TO-FRANCE-7713" in pages["FRANCE"]
+    assert "ENGLAND-TO-FRANCE-7713" not in pages["GERMANY"]
+    assert "GREY-RUMOUR-5120" in pages["ENGLAND"] and "From Anonymous" in pages["ENGLAND"]
+
+    rng = random.Random(1901)
+    shot = []
+
+    def snap(seat: str) -> None:
+        if not shot and t.game.phase == "S1901M" and seat == "FRANCE":
+            shot.append(seat)
+            room.at("std", "FRANCE")
+            wait(d, lambda d: d.execute_script(
+                "var i = document.querySelector('.seat-map img');"
+                "return !!i && i.complete && i.naturalWidth > 0;"))
+            d.set_window_size(1360, 1500)
+            try:
+                d.save_screenshot(str(shots / "web-play-orders.png"))
+            finally:
+                d.set_window_size(1360, 1000)
+
+    started = time.perf_counter()
+    phases = play_map_phases(world, room, t, lambda p: p.startswith("S1902"), rng, snap)
+    assert phases >= 3 and t.game.phase.startswith("S1902")
+    results = [r["phase"] for r in world.store.results("std")]
+    assert results[0] == "S1901M" and any(p.endswith("A") for p in results)
+    # every order came from the pages, recorded so
+    orders = [c for c in world.store.commands("std") if c["kind"] == "orders"]
+    assert orders and all(c["message_id"].startswith("<web-") for c in orders)
+    # the others were mailed the results as always
+    assert any("S1901M" in m.subject or "Spring 1901" in m.body for m in world.store.all_mail()
+               if m.to == t.emails["GERMANY"])
+    assert time.perf_counter() - started < 120
+
+
+def test_a_mobtown_week_cycle_with_its_weekend_on_the_pages(world, room, shots):  # noqa: F811
+    t = world.table("mob", "mobtown2")
+    for seat in t.seats:
+        room.sign_in("mob", seat, t.passwords[seat])
+    room.at("mob", t.seats[0])
+    # what to send first: the Don's placement (read from the page once it is in)
+    wait(room.d, lambda d: "Don starts in" in d.execute_script(
+        "return document.querySelector('main').textContent;"))
+    rng = random.Random(1919)
+    phases = play_map_phases(world, room, t, lambda p: "-W3-" in p, rng)
+    played = [r["phase"] for r in world.store.results("mob")]
+    assert played[0].endswith("START") and any(p.endswith("-A") for p in played), played
+    assert phases >= 4
+    room.at("mob", t.seats[1])
+    room.d.set_window_size(390, 844)  # a phone
+    try:
+        room.d.save_screenshot(str(shots / "web-play-phone.png"))
+        width = room.d.execute_script("return document.documentElement.scrollWidth")
+        assert width <= 400  # nothing runs off a phone's screen
+    finally:
+        room.d.set_window_size(1360, 1000)

@@ -1,0 +1,290 @@
+"""Signing in as a seat on the pages, as an attacker would try it over real HTTP: forms
+from elsewhere (CSRF), a session id planted before sign-in (fixation), guessed passwords,
+another seat's or game's addresses with one's own cookie, the GM's view; sessions that end
+(sign out, expiry, a new password); and what the answers carry (headers, cookies)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from mobadj.judge import Judge, Store, WebPlay
+from mobadj.judge.config import config_from_data
+from mobadj.web.demo import Table, mail, play_board
+from mobadj.web.pages import Site
+
+from .helpers import PageServer, Visitor
+
+START = 1_800_000_000.0
+SECRET = "ENGLAND-SECRET-PLAN-5531"
+
+
+class Game:
+    """A standard game and a private one, on a judge with a clock the tests move."""
+
+    def __init__(self, path) -> None:
+        self.now = START
+        self.config = config_from_data({"judge": {
+            "name": "Play Judge", "address": "judge@test.org", "data_dir": str(path)},
+            "web": {"base_url": "https://pages.test/judge"}})
+        self.store = Store(self.config.db_path)
+        self.judge = Judge(self.store, self.config, clock=lambda: self.now, kdf_n=2**10)
+        self.dip = Table(self.judge, "dip", "standard")
+        self.other = Table(self.judge, "other", "standard")
+        self.hidden = Table(self.judge, "hidden", "standard")
+        with self.store.transaction():
+            self.store.set_web_key("hidden", "hidden-key-0042", self.now)
+        self.dip.say("ENGLAND", f"PRESS TO GERMANY\n{SECRET}\nENDPRESS\nF Lon - Nth")
+        self.play = WebPlay(self.judge)
+        self.readonly = Store(self.config.db_path, readonly=True)
+        self.site = Site(self.readonly, "Play Judge", clock=lambda: self.now)
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
+    g = Game(tmp_path_factory.mktemp("play-security"))
+    yield g
+    g.readonly.close()
+    g.store.close()
+
+
+@pytest.fixture(scope="module")
+def srv(game):
+    with PageServer(game.site, play=game.play) as s:
+        yield s
+
+
+def signed_in(srv, game: str = "dip", power: str = "FRANCE", password: str = "pw-france",
+              client: str = "10.0.0.1") -> Visitor:
+    v = Visitor(srv.url, client)
+    answer = v.sign_in(game, power, password)
+    assert answer.status == 303 and answer.headers["Location"] == "play", answer.text
+    return v
+
+
+def test_sign_in_gives_the_seat_its_page_with_private_headers(srv):
+    v = Visitor(srv.url, "10.0.0.1")
+    form = v.get("/g/dip/play")
+    assert form.status == 200 and "Sign in" in form.text and "password" in form.text
+    assert form.headers["Cache-Control"] == "private, no-store"
+    answer = v.sign_in("dip", "France", "pw-france")
+    cookie = answer.headers["Set-Cookie"]
+    assert "mobadj_seat_dip=" in cookie and "HttpOnly" in cookie and "SameSite=lax" in cookie
+    assert "Path" not in cookie and "Secure" not in cookie  # plain http here
+    page = v.get("/g/dip/play")
+    assert page.status == 200 and "Signed in as <strong class=\"me\">France</strong>" in page.text
+    assert page.headers["Cache-Control"] == "private, no-store"
+    assert "script-src" not in page.headers["Content-Security-Policy"]  # 'self' only
+    assert "<script>" not in page.text and " on" + "click=" not in page.text
+    assert SECRET not in page.text and "F LON - NTH" not in page.text.upper()
+
+
+def test_the_cookie_is_secure_behind_https(srv):
+    v = Visitor(srv.url, "10.0.0.2")
+    form = v.get("/g/dip/play", {"X-Forwarded-Proto": "https"})
+    assert "Secure" in form.headers["Set-Cookie"]
+    answer = v.post("/g/dip/signin", {"csrf": v.csrf(form.text), "power": "ITALY",
+                                      "password": "pw-italy"}, {"X-Forwarded-Proto": "https"})
+    assert answer.status == 303 and "; Secure" in answer.headers["Set-Cookie"]
+
+
+def test_a_sign_in_form_from_elsewhere_is_refused(srv, game):
+    v = Visitor(srv.url, "10.0.0.3")
+    form = v.get("/g/dip/play")
+    token = v.csrf(form.text)
+    fields = {"power": "FRANCE", "password": "pw-france"}
+    # no token, a wrong one, the right one from another site's page, no form cookie at all
+    for sent, headers in [({}, {}), ({"csrf": "x" * 32}, {}),
+                          ({"csrf": token}, {"Sec-Fetch-Site": "cross-site"})]:
+        answer = v.post("/g/dip/signin", fields | sent, headers)
+        assert answer.status == 403 and "mobadj_seat" not in answer.headers["Set-Cookie"]
+        assert "please sign in again" in answer.text
+    stranger = Visitor(srv.url, "10.0.0.3")
+    answer = stranger.post("/g/dip/signin", fields | {"csrf": token})
+    assert answer.status == 403 and "mobadj_seat_dip" not in stranger.jar
+
+
+def test_a_planted_session_id_is_never_taken(srv):
+    v = Visitor(srv.url, "10.0.0.4")
+    v.jar["mobadj_seat_dip"] = "attacker-chose-this-value-1234567890"
+    assert "Sign in" in v.get("/g/dip/play").text  # a value the server never gave: nothing
+    v.sign_in("dip", "FRANCE", "pw-france")
+    assert v.jar["mobadj_seat_dip"] != "attacker-chose-this-value-1234567890"
+    attacker = Visitor(srv.url, "10.0.0.5")
+    attacker.jar["mobadj_seat_dip"] = "attacker-chose-this-value-1234567890"
+    assert "Signed in as" not in attacker.get("/g/dip/play").text
+
+
+def test_actions_need_the_sessions_own_token(srv, game):
+    france = signed_in(srv)
+    italy = signed_in(srv, power="ITALY", password="pw-italy", client="10.0.0.6")
+    italy_token = italy.csrf(italy.get("/g/dip/play").text)
+    before = game.store.orders("dip", "S1901M").get("FRANCE")
+    for fields, headers in [
+            ({}, {}),  # no token
+            ({"csrf": italy_token}, {}),  # another seat's
+            ({"csrf": france.csrf(france.get("/g/dip/play").text)},
+             {"Sec-Fetch-Site": "cross-site"})]:  # right, but sent from another site
+        answer = france.post("/g/dip/act", fields | {"do": "orders", "orders": "A Par - Pic"},
+                             headers)
+        assert answer.status == 403 and "nothing was done" in answer.text
+    assert game.store.orders("dip", "S1901M").get("FRANCE") == before
+    # and without a session at all: to the sign-in form, nothing done
+    anon = Visitor(srv.url, "10.0.0.7")
+    answer = anon.post("/g/dip/act", {"csrf": italy_token, "do": "orders",
+                                      "orders": "A Par - Pic"})
+    assert answer.status == 303 and answer.headers["Location"] == "play"
+    assert game.store.orders("dip", "S1901M").get("FRANCE") == before
+
+
+def test_one_seats_cookie_opens_nothing_of_another_seat_or_game(srv, game):
+    france = signed_in(srv)
+    # the seat is the session's: a power named in the form or the text changes nothing
+    france.act("dip", do="orders", orders="A Par - Bur", power="ENGLAND")
+    france.act("dip", do="command",
+               command="SIGNON dip ENGLAND pw-england\nF Lon - Eng\nPRESS TO ALL\nhi\nENDPRESS")
+    assert game.store.orders("dip", "S1901M")["ENGLAND"] == "F LON - NTH"
+    assert not [p for p in game.store.press("dip") if p["sender"] == "ENGLAND"
+                and p["text"] == "hi"]
+    # another game's pages with this game's cookie: its sign-in form, its map refused
+    france.jar["mobadj_seat_other"] = france.jar["mobadj_seat_dip"]
+    assert "Signed in as" not in france.get("/g/other/play").text
+    assert france.get("/g/other/mine.svg").status == 404
+    assert france.post("/g/other/act", {"csrf": france.csrf(
+        france.get("/g/dip/play").text), "do": "command", "command": "RESIGN"}).status == 303
+    assert game.store.player("other", "FRANCE").status == "active"
+    # the seat's own map is its own: others and visitors get nothing
+    assert france.get("/g/dip/mine.svg").status == 200
+    assert Visitor(srv.url).get("/g/dip/mine.svg").status == 404
+    gm = signed_in(srv, power="GM", password="gm-secret", client="10.0.0.8")
+    assert gm.get("/g/dip/mine.svg").status == 404
+    assert SECRET not in france.get("/g/dip/play").text
+
+
+def test_guessing_is_slowed_and_never_locks_out_the_right_password(srv, game):
+    guesser = Visitor(srv.url, "10.9.9.9")
+    answers = [guesser.sign_in("dip", "GERMANY", f"guess{i}") for i in range(5)]
+    assert all(a.status == 403 and "password is not right" in a.text for a in answers)
+    assert "Too many wrong sign-ins" in answers[-1].text and "(in " in answers[-1].text
+    # the guesser waits even with the right password; the player from elsewhere does not
+    assert "Too many" in guesser.sign_in("dip", "GERMANY", "pw-germany").text
+    assert signed_in(srv, power="GERMANY", password="pw-germany", client="10.1.1.1")
+    # the seat's player is told at the registered address, as by mail
+    told = [m for m in game.store.all_mail() if m.to == game.dip.emails["GERMANY"]
+            and "wrong passwords" in m.subject]
+    assert told and "the game pages (from 10.9.9.9)" in told[0].body
+    # a power that does not exist, a game that does not exist: the same refusal
+    assert "password is not right" in Visitor(srv.url, "10.2.2.2").sign_in(
+        "dip", "NARNIA", "x").text
+    assert Visitor(srv.url, "10.2.2.3").get("/g/nogame/play").status == 404
+
+
+def test_the_gm_signs_in_with_the_gm_password_only(srv, game):
+    assert Visitor(srv.url, "10.3.3.3").sign_in("dip", "GM", "pw-france").status == 403
+    gm = signed_in(srv, power="GM", password="gm-secret", client="10.3.3.4")
+    page = gm.get("/g/dip/play").text
+    assert "The GM's view" in page and "GM commands" in page
+    assert "dip-england@test.org" in page  # the GM sees the players' addresses
+    gm.act("dip", do="command", command="SET PRESS GREY")
+    assert game.store.game("dip").options["press"].lower() == "grey"
+    assert "anonymously (grey)" in signed_in(srv).get("/g/dip/play").text
+    # a player's page has none of it, and a player's GM command is refused
+    france = signed_in(srv)
+    page = france.get("/g/dip/play").text
+    assert "dip-england@test.org" not in page and "GM commands" not in page
+    france.act("dip", do="command", command="PROCESS")
+    assert "is a GM command" in france.get("/g/dip/play").text
+    assert game.store.game("dip").phase == "S1901M"
+
+
+def test_sessions_end(srv, game):
+    # signed out: the old cookie value is worth nothing
+    v = signed_in(srv, power="AUSTRIA", password="pw-austria", client="10.4.4.4")
+    kept = v.jar["mobadj_seat_dip"]
+    page = v.get("/g/dip/play")
+    assert v.post("/g/dip/signout", {"csrf": v.csrf(page.text)}).status == 303
+    assert "mobadj_seat_dip" not in v.jar
+    v.jar["mobadj_seat_dip"] = kept
+    assert "Signed in as" not in v.get("/g/dip/play").text
+    # a new password (by mail) ends the sessions signed in with the old one
+    russia = signed_in(srv, power="RUSSIA", password="pw-russia", client="10.4.4.5")
+    game.judge.handle_mail(mail(game.dip.emails["RUSSIA"],
+                                "SIGNON dip RUSSIA pw-russia\nSET PASSWORD pw-russia-2"))
+    assert "Signed in as" not in russia.get("/g/dip/play").text
+    # and every session after its days
+    turkey = signed_in(srv, power="TURKEY", password="pw-turkey", client="10.4.4.6")
+    game.now += game.play.session_seconds + 1
+    try:
+        assert "Signed in as" not in turkey.get("/g/dip/play").text
+    finally:
+        game.now -= game.play.session_seconds + 1
+
+
+def test_a_private_games_play_pages_answer_as_a_missing_games(srv, game):
+    v = Visitor(srv.url, "10.5.5.5")
+    hidden, missing = v.get("/g/hidden/play"), v.get("/g/hiddex/play")
+    assert hidden.status == missing.status == 404
+    assert hidden.text.replace("hidden", "hiddex") == missing.text
+    assert v.post("/g/hidden/signin", {"power": "FRANCE", "password": "pw-france"}
+                  ).status == 404
+    v.get("/g/hidden/?key=hidden-key-0042")  # the key's cookie: then the form is there
+    assert "Sign in" in v.get("/g/hidden/play").text
+    assert v.sign_in("hidden", "FRANCE", "pw-france").status == 303
+
+
+def test_the_history_shows_what_came_from_the_pages(srv, game):
+    france = signed_in(srv, client="10.6.6.6")
+    france.act("dip", do="orders", orders="A Par - Gas\nA Mar S A Par - Gas\nF Bre - Mao")
+    commands = [c for c in game.store.commands("dip") if c["power"] == "FRANCE"]
+    assert commands[-1]["kind"] == "orders" and commands[-1]["message_id"].startswith("<web-")
+    by_mail = [c for c in game.store.commands("dip") if c["power"] == "ENGLAND"]
+    assert not by_mail[-1]["message_id"].startswith("<web-")
+    page = france.get("/g/dip/play").text
+    assert re.search(r"Orders for FRANCE, Spring 1901 Movement", page)
+    assert "A PAR - GAS" in page
+
+
+def test_the_public_page_leads_to_the_sign_in(srv, game):
+    rng = random.Random(1)
+    play_board(game.other, 1, rng)
+    page = Visitor(srv.url).get("/g/other/").text
+    assert 'href="play"' in page
+
+
+def test_a_personal_link_by_mail_signs_in_once(srv, game):
+    def link(table, power: str) -> str:
+        out = game.judge.handle_mail(mail(table.emails[power], f"SIGNON {table.name} {power} "
+                                          f"{table.passwords[power]}\nLINK"))
+        mailed = [m for m in out if "your link" in m.subject]
+        assert [m.to for m in mailed] == [table.emails[power]]
+        reply = next(m for m in out if m not in mailed)
+        assert "was mailed to your registered address" in reply.body
+        assert "link=" not in reply.body  # only in the mail to the seat's own address
+        return re.search(r"https://pages.test/judge(/g/\w+/play\?link=\S+)",
+                         mailed[0].body).group(1)
+
+    path = link(game.dip, "ITALY")
+    v = Visitor(srv.url, "10.7.7.7")
+    answer = v.get(path)
+    assert answer.status == 303 and answer.headers["Location"] == "play"
+    assert "Signed in as <strong class=\"me\">Italy</strong>" in v.get("/g/dip/play").text
+    # once only: a second visit is refused, and signs nobody in
+    again = Visitor(srv.url, "10.7.7.8")
+    refused = again.get(path)
+    assert refused.status == 403 and "has been used" in refused.text
+    assert "mobadj_seat_dip" not in again.jar
+    # too old
+    path = link(game.dip, "ITALY")
+    game.now += 4 * 86400
+    try:
+        assert Visitor(srv.url, "10.7.7.9").get(path).status == 403
+    finally:
+        game.now -= 4 * 86400
+    # a private game's link opens its pages too, and nothing without it
+    path = link(game.hidden, "FRANCE")
+    assert Visitor(srv.url).get(path.replace("link=", "link=x")).status == 404
+    w = Visitor(srv.url, "10.7.7.10")
+    assert w.get(path).status == 303
+    assert "Signed in as" in w.get("/g/hidden/play").text and w.get("/g/hidden/").status == 200
