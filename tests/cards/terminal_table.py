@@ -20,9 +20,17 @@ from typing import Any
 from mobadj.cards import report
 from mobadj.cards.protocol import GameState
 from mobadj.cards.registry import canonical_name, game_class
-from mobadj.cards.terminal import FEED_MARK, META_HELP, PREFIX_HELP, Session
+from mobadj.cards.terminal import (
+    FEED_MARK,
+    META_HELP,
+    PREFIX_HELP,
+    UNDO_PAUSE,
+    Session,
+    window_message,
+)
 
 MAX_PROMPTS = 6000
+PROMPT = re.compile(r"P(\d+)( \(Enter: play on\))?> ")  # a seat's prompt; where bots wait
 EXAMPLES = re.compile(r"\(like [A-Z]\d+\)")  # an error's fixed example ("a card id (like D3)")
 
 
@@ -137,6 +145,7 @@ class Table:
         self.templates = {
             "Since your last turn:", "The game is over. Since your last turn:", "Undone.",
             "(nothing yet)", "Last events:", PREFIX_HELP, *META_HELP.split("\n"), *summary,
+            UNDO_PAUSE,
         }
 
     # -- the players ------------------------------------------------------------------------
@@ -168,11 +177,29 @@ class Table:
         self.prompts += 1
         if self.prompts > MAX_PROMPTS:
             raise AssertionError("the game does not end")
-        if not prompt.endswith("> "):  # a hand-over: press Enter
-            return ""
-        seat = int(prompt[1:-2]) - 1
-        self.typed = self._command(seat)
+        turn = PROMPT.fullmatch(prompt)
+        if turn is None:  # a hand-over, a pause: press Enter (or take the move back)
+            self.typed = "undo" if self.undo and self.rng.random() < 0.2 else ""
+            return self.typed
+        seat = int(turn.group(1)) - 1
+        if turn.group(2):  # the bots wait: play on, mostly
+            self.typed = self._aside(seat)
+        else:
+            self.typed = self._command(seat)
         return self.typed
+
+    def _aside(self, seat: int) -> str:
+        """At the prompt where the bots wait: Enter, or take the move back, talk, look."""
+        roll = self.rng.random()
+        if roll < 0.6:
+            return ""
+        if roll < 0.75 and self.undo:
+            return "undo"
+        free = self.session.state.free_commands(seat)
+        if free and roll < 0.9:
+            word = free[0].split()[0]
+            return "say psst, over here" if word == "say" else word
+        return self.rng.choice(["board", "history", "help", "xyzzy", "done"])
 
     def _command(self, seat: int) -> str:
         state, rng = self.session.state, self.rng
@@ -251,7 +278,9 @@ class Table:
             lines: set[str] = set()
             if viewer is not None:
                 lines.update(state.render(viewer).split("\n"))
+                lines.update(state.screen(viewer).split("\n"))
                 lines.add(s._free_hint(viewer))
+                lines.add(window_message(state.free_commands(viewer)))
             if state.is_over():
                 lines.update(report.end_report(state))
                 lines.update(report.seed_lines(s.record, s.secret))
@@ -270,7 +299,8 @@ class Table:
         if self.trusted(viewer, line):
             return
         if viewer is not None and line in (
-                "You can: " + "; ".join(str(a) for a in state.legal_actions(viewer)),
+                "You can: " + ("; ".join(str(a) for a in state.legal_actions(viewer))
+                               or "nothing now"),
                 "Also, out of turn: " + "; ".join(state.free_commands(viewer))):
             return
         opening = not state.actions and viewer is None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from mobadj.cards.microcity.engine import MicroCityState
 from mobadj.cards.micromob.engine import MicroMobState
 from mobadj.cards.protocol import GameError, IllegalAction
 from mobadj.cards.record import GameRecord, verify_record
+from mobadj.cards.saves import read_save
 from mobadj.cards.terminal import Session
 from mobadj.cli import main
 
@@ -122,7 +124,7 @@ class Player:
 
     def read(self, prompt: str) -> str:
         answer = ""
-        if prompt.endswith("> "):
+        if re.fullmatch(r"P\d+> ", prompt):
             assert self.session is not None
             if self.stop(self.session):
                 answer = "quit"
@@ -143,7 +145,7 @@ def test_an_old_terminal_save_file_resumes_under_its_rules_to_the_end(tmp_path) 
                           read=first.read, write=lambda _: None, save_to=path)
     first.session = session
     assert not session.run().is_over()
-    data = json.loads(path.read_text())
+    data = read_save(path).content  # the whole game, as an earlier mobadj saved it
     assert data["rules_version"] == IT_NOW and data["options"] == {"refill": "before_discard"}
     del data["rules_version"]
     data["options"] = {}

@@ -8,7 +8,8 @@ against another player's hand), so an error can not leak a secret.
 from __future__ import annotations
 
 import difflib
-from typing import TYPE_CHECKING
+import functools
+from typing import TYPE_CHECKING, Any
 
 from lark import Lark, Token, Transformer, UnexpectedInput, v_args
 
@@ -123,6 +124,13 @@ def _resolve(
     )
 
 
+@functools.lru_cache(maxsize=4096)
+def _read(text: str) -> Any:
+    """The words of a command, before any card is looked up (the same for any state: kept,
+    as a game is replayed from its texts for every resumed save and every mail)."""
+    return _TRANSFORM.transform(PARSER.parse(text))
+
+
 def parse_command(state: MicroMobState, player: int, text: str) -> Action:
     """Command text -> action for ``player``; raises CommandError or IllegalAction."""
     text = text.strip()
@@ -134,7 +142,7 @@ def parse_command(state: MicroMobState, player: int, text: str) -> Action:
         raise CommandError("empty command", text=text, column=1,
                            expected=["a command: " + ", ".join(KEYWORDS)])
     try:
-        parsed = _TRANSFORM.transform(PARSER.parse(text))
+        parsed = _read(text)
     except UnexpectedInput as err:
         raise syntax_error(text, err) from None
     kind = parsed[0]
