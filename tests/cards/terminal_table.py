@@ -35,10 +35,10 @@ EXAMPLES = re.compile(r"\(like [A-Z]\d+\)")  # an error's fixed example ("a card
 
 
 def _micromob_secrets(state: Any, viewer: int | None) -> set[str]:
-    """Card ids in the draw pile and in the other seats' hands."""
+    """Card ids in the draw pile, and with secret hands in the other seats' hands."""
     hidden = set(state.pile)
     for p in range(state.players):
-        if p != viewer:
+        if p != viewer and not state.hands_public:
             hidden.update(state.hand[p])
     return hidden
 

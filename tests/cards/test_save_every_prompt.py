@@ -22,7 +22,7 @@ from mobadj.cards.terminal import Session
 
 GAMES = 50
 TABLES: dict[str, list[tuple[int, set[int], dict[str, Any] | None]]] = {
-    "micromob": [(2, {1}, None), (3, {0, 2}, None), (3, {1, 2}, None)],
+    "micromob": [(2, {1}, None), (3, {0, 2}, None), (3, {1, 2}, {"hands": "secret"})],
     "miceheist": [(2, {1}, None), (3, {0, 2}, None), (4, {1, 2, 3}, None)],
     "irontriangle": [(3, {1, 2}, None), (4, {0, 2, 3}, None)],
     "microcity": [(2, {1}, {"mode": "competitive"}), (2, {0}, {"mode": "competitive"})],

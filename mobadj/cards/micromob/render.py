@@ -41,7 +41,7 @@ def build_view(state: MicroMobState, player: int | None) -> dict[str, Any]:
             "hits": [_boss(state, c) for c in state.hits[p]],
             "vp": running[p].total,
         }
-        if p == player:
+        if p == player or state.hands_public:
             seat["hand"] = [_goon(state, c) for c in state.hand[p]]
         seats.append(seat)
     view: dict[str, Any] = {
@@ -50,14 +50,16 @@ def build_view(state: MicroMobState, player: int | None) -> dict[str, Any]:
         "phase": state.phase,
         "to_act": [p + 1 for p in state.to_act()],
         "modules": list(state.modules),
+        "hands": "public" if state.hands_public else "secret",
         "deck": len(state.pile),
         "city": [_boss(state, c) for c in state.city],
         "pool": [_goon(state, c) for c in state.pool],
         "players": seats,
         "turn": {
             "number": state.turn,
-            # allies that left for a hand since are not named (hands are secret)
-            "abilities_used": sorted(a for a in state.used if a in state.allies[state.current]),
+            # allies that left for a hand since are not named (when hands are secret)
+            "abilities_used": sorted(a for a in state.used if a in state.allies[state.current]
+                                     or state.hands_public),
             "action_taken": state.acted,
             "kinds_taken": sorted(state.kinds_taken),
         },
