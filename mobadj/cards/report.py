@@ -17,8 +17,6 @@ from types import ModuleType
 from mobadj.cards.protocol import Event, GameState
 from mobadj.cards.record import SCHEME, GameRecord
 
-SEALED = "has made a move you cannot see"
-
 
 def _render(state: GameState) -> ModuleType | None:
     return _render_of(type(state).info.name)
@@ -49,15 +47,19 @@ def summary(state: GameState) -> str:
 
 def narration(state: GameState, player: int, action: str, new: list[Event]) -> Event | None:
     """An event telling the seats that can see none of ``new`` (what ``player``'s ``action``
-    logged) that ``player`` has moved, without saying how: "P2 has sealed a bet."  None when
-    every seat saw something of it."""
+    logged) that ``player`` has moved: a hidden move (a command word of the game's
+    ``HIDDEN_MOVES``) without saying how, "P2 has sealed a bet."; any other move as what it
+    is, "P2: done." (the games log every move that hides nothing, so this is a fallback).
+    None when every seat saw something of it."""
     blind = frozenset(q for q in range(state.players)
                       if q != player and not any(e.visible(q) for e in new))
     if not blind:
         return None
     words = action.split(maxsplit=1)
     moves = getattr(_render(state), "HIDDEN_MOVES", {})
-    phrase = moves.get(words[0].lower(), SEALED) if words else SEALED
+    phrase = moves.get(words[0].lower()) if words else None
+    if phrase is None:
+        return Event(f"P{player + 1}: {action}.", blind)
     return Event(f"P{player + 1} {phrase}.", blind)
 
 

@@ -327,6 +327,7 @@ class MicroMobState(GameState):
         elif isinstance(action, Done):
             if not self.acted:
                 raise IllegalAction("take your action first (hit, hire, ally or payroll)")
+            self.log(f"P{player + 1} ends the turn, leaving the bonus actions unused")
             self._end_turn(player)
         elif isinstance(action, Pass):
             self._pass(player)
