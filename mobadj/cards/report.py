@@ -39,6 +39,49 @@ def hidden_move(game: str, player: int, action: str) -> str | None:
     return None if phrase is None else f"P{player + 1} {phrase}."
 
 
+def _together(state: GameState) -> dict[str, str]:
+    return getattr(_render(state), "HIDDEN_MOVES_TOGETHER", {})
+
+
+def told_together(state: GameState, texts: list[str]) -> list[str]:
+    """The lines of a feed: hidden moves of one kind told one after another are told in one
+    line, "P2, P4 and P5 have made their offers, face down." (the game's
+    ``HIDDEN_MOVES_TOGETHER`` maps each phrase to its plural); other texts as they are."""
+    together = _together(state)
+    out: list[str] = []
+    run: list[str] = []  # seats of the current run
+    phrase = ""
+    for text in [*texts, ""]:
+        m = _NARRATED.fullmatch(text)
+        if m and m.group(2) in together and (not run or m.group(2) == phrase):
+            run.append(m.group(1))
+            phrase = m.group(2)
+            continue
+        if len(run) == 1:
+            out.append(f"{run[0]} {phrase}.")
+        elif run:
+            out.append(f"{', '.join(run[:-1])} and {run[-1]} {together[phrase]}.")
+        run = []
+        if m and m.group(2) in together:
+            run, phrase = [m.group(1)], m.group(2)
+        elif text:
+            out.append(text)
+    return out
+
+
+def told_apart(state: GameState, line: str) -> list[str] | None:
+    """The hidden moves one line of :func:`told_together` stands for (None: no such line)."""
+    for phrase, plural in _together(state).items():
+        if line.endswith(f" {plural}.") and " and " in line:
+            seats = line[: -len(plural) - 2].replace(" and ", ", ").split(", ")
+            if all(re.fullmatch(r"P\d+", s) for s in seats):
+                return [f"{s} {phrase}." for s in seats]
+    return None
+
+
+_NARRATED = re.compile(r"(P\d+) (.+)\.")
+
+
 def summary(state: GameState) -> str:
     """The game's rules in brief (one paragraph), for ``help``."""
     module = _render(state)

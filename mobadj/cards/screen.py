@@ -101,3 +101,14 @@ class Pager:
 
     def prompted(self) -> None:
         self.rows = 0
+
+    def keep_whole(self, text: str, reserve: int = 1) -> None:
+        """Pause first if ``text`` (and ``reserve`` rows after it: the prompt) would not fit
+        on what is left of this screen, so that it is read on one screen (what a player acts
+        on is never split by a pause)."""
+        if self.height is None or not self.rows:
+            return
+        need = sum(len(rows_of(line, self.width)) for line in printable(text).split("\n"))
+        if self.rows + need + reserve > self.height:
+            self.ask(self.MORE)
+            self.rows = 0

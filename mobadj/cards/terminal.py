@@ -35,6 +35,7 @@ save can steer another seat's terminal.
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 import random
@@ -56,7 +57,7 @@ from mobadj.cards.record import (
 )
 from mobadj.cards.registry import DEFAULT_BOT_LEVEL, bot_of_level, canonical_name, game_class
 from mobadj.cards.saves import GameKey, data_folder, write_privately, write_sealed
-from mobadj.cards.screen import MAX_LINE, Pager, clean_command
+from mobadj.cards.screen import MAX_LINE, Pager, clean_command, rows_of
 
 _SEAT_PREFIX = re.compile(r"[Pp](\d+)\s*:\s*(.*)", re.S)
 FEED_MARK = "  - "  # starts every event line of a seat's feed (boards never start so)
@@ -73,14 +74,20 @@ At the terminal (commands in any case):
   quit       save the game and stop (Ctrl-C and end of input do the same)"""
 PREFIX_HELP = ("  P<n>: ...  another human seat's table command at this prompt: say, reveal, "
                "history")
-UNDO_PAUSE = ("Your move is made. Press Enter and the bots play on, or type 'undo' to take "
-              "it back.")
+UNDO_PAUSE = "Your move is made: Enter lets the bots play on, 'undo' takes it back."
 
 
 def window_message(free: list[str] | tuple[str, ...]) -> str:
     """What a human is told when the bots wait for its out-of-turn commands ``free``."""
     words = " or ".join(f"'{f}'" for f in free)
-    return f"Before the bots play on you may, out of turn: {words}. Press Enter to let them play."
+    return f"Before the bots play on you may {words}; Enter lets them play."
+
+
+def joined(texts: list[str]) -> str:
+    """The events of one move as one line of sentences."""
+    if len(texts) == 1:
+        return texts[0]
+    return " ".join(t if t.endswith((".", "!", "?", ")")) else t + "." for t in texts)
 
 
 def saves_folder() -> Path:
@@ -298,12 +305,25 @@ class Session:
         return [e for e in self.feed[self.seen[seat]:] if e.visible(seat)]
 
     def _show_feed(self, seat: int, heading: str = "Since your last turn:") -> None:
-        events = [e for e in self.unseen(seat) if not report.superseded(self.state, e)]
+        """The events ``seat`` has not seen: what one player's moves in a row caused, in
+        sentences, one line; hidden moves of one kind one after another in one line; what
+        no move caused (the deal) one line an event."""
+        groups: list[tuple[int, list[str]]] = []
+        for k in range(self.seen[seat], len(self.feed)):
+            event = self.feed[k]
+            if not event.visible(seat) or report.superseded(self.state, event):
+                continue
+            move = bisect.bisect_right(self.marks, k)
+            actor = self.state.actions[move - 1][0] if move else -1 - k
+            if groups and groups[-1][0] == actor:
+                groups[-1][1].append(event.text)
+            else:
+                groups.append((actor, [event.text]))
         self.seen[seat] = len(self.feed)
-        if events and heading:
+        if groups and heading:
             self.write(heading)
-        for e in events:
-            self.write(FEED_MARK + e.text)
+        for line in report.told_together(self.state, [joined(t) for _, t in groups]):
+            self.write(FEED_MARK + line)
 
     # -- the screen -------------------------------------------------------------------------
     def _read_raw(self, prompt: str) -> str:
@@ -347,6 +367,10 @@ class Session:
         self.holder = seat
         return "ok"
 
+    def pager_rows(self, line: str) -> list[str]:
+        """The rows ``line`` takes on this session's screen."""
+        return rows_of(line, self.pager.width)
+
     def _take_screen(self, seat: int) -> str:
         """Make the screen ``seat``'s (a hand-over in hot-seat); as :meth:`_hand_over`."""
         if self.hot_seat and self.holder != seat:
@@ -356,12 +380,12 @@ class Session:
         self.holder = seat
         return "ok"
 
-    def _screen(self, seat: int) -> None:
-        """What ``seat`` acts on: the game's short screen, and what others may do now."""
-        self.write(self.state.screen(seat))
-        hint = self._free_hint(seat)
-        if hint:
-            self.write(hint)
+    def _screen(self, seat: int, then: str = "") -> None:
+        """What ``seat`` acts on: the game's short screen, what others may do now, and
+        ``then``, kept on one screen with the prompt."""
+        text = "\n".join(t for t in (self.state.screen(seat), self._free_hint(seat), then) if t)
+        self.pager.keep_whole(text)
+        self.write(text)
 
     def _board(self, seat: int) -> None:
         self.write(self.state.render(seat))
@@ -545,8 +569,9 @@ class Session:
         self._keep_saved()
         if self.unseen(seat):
             self._show_feed(seat)
-            self._screen(seat)
-        self.write(message)
+            self._screen(seat, message)
+        else:
+            self.write(message)
         while True:
             try:
                 text = self._ask(f"P{seat + 1} (Enter: play on)> ").strip()

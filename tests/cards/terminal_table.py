@@ -263,6 +263,28 @@ class Table:
         self._visible[viewer] = (len(feed), texts, self.undone)
         return texts
 
+    def split_line(self, line: str, texts: set[str] | list[str]) -> list[str] | None:
+        """The events of ``texts`` that one feed line is made of, in order (hidden moves told
+        together; the sentences of one player's moves in a row); None if it is none."""
+        apart = report.told_apart(self.session.state, line)
+        if apart is not None:
+            return apart if all(t in texts for t in apart) else None
+        found: list[str] = []
+        rest = line
+        while rest:
+            match = max((t for t in texts if rest.startswith(t)), key=len, default=None)
+            if match is None:
+                return None
+            found.append(match)
+            rest = rest[len(match):]
+            if rest.startswith(".") and not match.endswith((".", "!", "?", ")")):
+                rest = rest[1:]  # the full stop joined() adds
+            if rest:
+                if not rest.startswith(" "):
+                    return None
+                rest = rest[1:]
+        return found
+
     def trusted(self, viewer: int | None, line: str) -> bool:
         """May the seat be shown ``line`` now: from its view, the events it may see, its
         commands, the help; the end report once the game is over?"""
@@ -273,6 +295,9 @@ class Table:
         texts = self.visible(viewer)
         if line in texts or (line.startswith(FEED_MARK) and line[len(FEED_MARK):] in texts):
             return True
+        if line.startswith(FEED_MARK) and self.split_line(line[len(FEED_MARK):],
+                                                          texts) is not None:
+            return True  # one player's moves, or hidden moves of one kind, in one line
         key = (id(state), len(state.actions), len(s.feed), viewer, state.is_over())
         if key != self._trusted_key:
             lines: set[str] = set()
@@ -317,8 +342,10 @@ class Table:
         s = self.session
         out = {}
         for p in s.humans:
-            shown = [line[len(FEED_MARK):] for v, line in self.lines
-                     if v == p and line.startswith(FEED_MARK)]
+            mine = {e.text for e in s.feed if e.visible(p)}
+            shown = [text for v, line in self.lines if v == p and line.startswith(FEED_MARK)
+                     for text in (self.split_line(line[len(FEED_MARK):], mine)
+                                  or [line[len(FEED_MARK):]])]
             expected = [e.text for e in s.feed
                         if e.visible(p) and not report.superseded(s.state, e)]
             missing = repeated = 0

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from mobadj.cards.micromob import legal
 from mobadj.cards.micromob.actions import KINDS, Action, Done, Draft, Pass, Payroll, Take, Use
-from mobadj.cards.micromob.cards import SPECIAL_ABILITIES, Card, Deck, load_deck
+from mobadj.cards.micromob.cards import POWER_NAME, SPECIAL_ABILITIES, Card, Deck, load_deck
 from mobadj.cards.micromob.legal import (
     BONUS_CARDS,
     BOSS_BY_KIND,
@@ -27,7 +27,7 @@ from mobadj.cards.micromob.legal import (
     KIND_INDEX,
     PASS,
     PAYROLL,
-    POWER,
+    POWER_WORDS,
     SPECIAL_CARDS,
     thrifty,
 )
@@ -442,7 +442,7 @@ class MicroMobState(GameState):
             self.allies[player].append(target)
             self.log(
                 f"P{player + 1} allies with {BOSS_TEXT[target]} "
-                f"({POWER[target]}) with {spent}{extra}{refilled}"
+                f"({POWER_WORDS[target]}) with {spent}{extra}{refilled}"
             )
         elif self.hands_public:
             hand.append(target)
@@ -499,14 +499,14 @@ class MicroMobState(GameState):
             raise IllegalAction(f"{a} is not in your ally area")
         power = self.deck.cards[a].power
         if power not in SPECIAL_ABILITIES:
-            raise IllegalAction(f"{a}'s power ({power}) is not a special ability")
+            raise IllegalAction(f"{a}'s power ({POWER_NAME[power]}) is not a special ability")
         if a in self.used:
             raise IllegalAction(f"you have used {a} this turn (once per turn)")
         wants = 2 if power == "swap" else 0 if power == "expand" else 1
         got = (target is not None) + (give is not None)
         if got != wants or (wants == 1 and give is not None):
             form = {0: f"use {a}", 1: f"use {a} on CARD", 2: f"use {a} take CARD give CARD"}
-            raise IllegalAction(f"{a} ({power}) is used as: {form[wants]}")
+            raise IllegalAction(f"{a} ({POWER_NAME[power]}) is used as: {form[wants]}")
         p = player + 1
         if power in ("fatigue_to_hit", "rest"):
             if target not in self.fatigue[player]:
@@ -622,6 +622,17 @@ class MicroMobState(GameState):
         from mobadj.cards.micromob.render import render_view
 
         return render_view(self.view(player))
+
+    def screen(self, player: int) -> str:
+        from mobadj.cards.micromob.render import render_screen
+
+        return render_screen(self.view(player))
+
+    def explain(self, player: int, topic: str) -> str:
+        from mobadj.cards.micromob.render import explain, explain_powers
+
+        return explain_powers() if topic.strip().lower() == "powers" else explain(
+            self, player, topic)
 
     def snapshot(self) -> dict[str, Any]:
         """The whole state (secrets included), for replay tests and debugging only."""
