@@ -214,6 +214,10 @@ class Table:
         q = rng.choice(others)
         theirs = [str(a) for a in state.legal_actions(q)] or ["pass"]
         kind = rng.randrange(10)
+        if kind == 0 and rng.random() < 0.5:  # help on a card: in view, or someone's secret
+            words = re.findall(r"[A-Z]\d+|[A-Z][a-z]+(?: [A-Z][a-z]+)*", state.screen(seat))
+            secret = sorted(secret_tokens(state, seat))
+            return "help " + rng.choice(words + secret[:3] or ["x"])
         if kind == 0:
             return rng.choice(["help", "HELP", "?", "Board", "history", "HISTORY"])
         if kind == 1 and self.undo:
@@ -327,6 +331,13 @@ class Table:
                 "You can: " + ("; ".join(str(a) for a in state.legal_actions(viewer))
                                or "nothing now"),
                 "Also, out of turn: " + "; ".join(state.free_commands(viewer))):
+            return
+        word, _, topic = self.typed.partition(" ")
+        if viewer is not None and word.lower() in ("help", "?") and topic and line in \
+                state.explain(viewer, topic).split("\n"):  # help CARD: shown, never a secret
+            found = leaks(line, state, viewer, s.feed, self.typed)
+            if found:
+                raise Leak(f"{who} is shown {found} in {line!r} (typed {self.typed!r})")
             return
         opening = not state.actions and viewer is None
         if not (line.startswith("! ") or opening):

@@ -64,8 +64,8 @@ def explain(state: IronTriangleState, player: int, topic: str) -> str:
                 "2 at 4, 3 at 7, 4 at 10, and on), plus your role's bonus if it is met. Time: "
                 "the player last on it is the next Mob Boss; a job moves the boss on by the "
                 "offer's days; the game ends when every cube is on the finish.")
-    return (f"'{topic}' is not a card you can see: try a card of your hand (help 1, help "
-            "Bank Robbery), the job, your role (help role), a back (help fast and good) or "
+    return (f"'{topic}' is not a card you can see: try a card of your hand by its name or "
+            "slot (help 1), the job, your role (help role), a back (help fast and good) or "
             "'help tracks'.")
 
 
