@@ -127,8 +127,10 @@ class Table:
         self.rng = rng
         state = game_class(name).new(players, rng.getrandbits(128), options)
         salt = f"{rng.getrandbits(256):064x}"
+        # Micro City's standard bot thinks for a second a game: its first bot plays here
+        levels = dict.fromkeys(bots, "basic") if name == "microcity" else None
         self.session = Session(name, state, salt, bots, secret=True, read=self.read,
-                               write=self.write, clear=self.clear)
+                               write=self.write, clear=self.clear, bot_levels=levels)
         self.secret_words = (str(state.seed), salt)
         self.mischief = mischief
         self.undo = undo

@@ -74,8 +74,9 @@ def _play(game: str, k: int, tmp: Path, totals: Checked) -> None:
     players, bots, options = TABLES[game][k % len(TABLES[game])]
     path = tmp / f"{game}-{k}.json"
     keys = Keyboard(seed=k)
+    levels = dict.fromkeys(bots, "basic") if game == "microcity" else None  # (a fast bot)
     session = Session.new(game, players, None, bots, options, read=keys.read,
-                          write=lambda _: None, save_to=path)
+                          write=lambda _: None, save_to=path, bot_levels=levels)
     keys.session = session
     before: str | None = None
     for _ in range(5000):

@@ -49,8 +49,9 @@ class Terminal:
                                            > 20)
         bots = set() if game == "microcity" and players == 2 and not options else set(
             range(1, players))
+        levels = dict.fromkeys(bots, "basic") if game == "microcity" else None  # (fast)
         self.session = Session.new(game, players, seed, bots, options, read=self.read,
-                                   write=self.write, size=(WIDTH, HEIGHT))
+                                   write=self.write, size=(WIDTH, HEIGHT), bot_levels=levels)
         self.rows: list[str] = []  # printed since the last prompt
         self.screens = self.paused = self.longest = 0
         self.widest = 0
