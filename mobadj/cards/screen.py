@@ -94,10 +94,18 @@ class Pager:
         for line in printable(text).split("\n"):
             for row in rows_of(line, self.width):
                 if self.height is not None and self.rows >= self.height - 1:
-                    self.ask(self.MORE)
-                    self.rows = 0
+                    self.pause()
                 self.out(row)
                 self.rows += 1
+
+    def pause(self) -> None:
+        """``-- more --`` until Enter; at the end of input, no more pauses (the next prompt
+        meets the end of input too, and the game is saved there)."""
+        try:
+            self.ask(self.MORE)
+        except EOFError:
+            self.height = None
+        self.rows = 0
 
     def prompted(self) -> None:
         self.rows = 0
@@ -110,5 +118,4 @@ class Pager:
             return
         need = sum(len(rows_of(line, self.width)) for line in printable(text).split("\n"))
         if self.rows + need + reserve > self.height:
-            self.ask(self.MORE)
-            self.rows = 0
+            self.pause()

@@ -100,3 +100,25 @@ def test_every_screen_fits_24_rows_of_80_columns(game, players, options) -> None
     assert screens > 20
     if (game, players) not in BUSY:
         assert paused <= screens * 0.15, (paused, screens)
+
+
+def test_the_end_of_input_at_a_pause_saves_the_game(tmp_path) -> None:
+    """A small screen pauses at once; the input ends there: no traceback, the game is saved
+    at the next prompt."""
+    answers = iter(["", ""])
+    out: list[str] = []
+
+    def read(prompt: str) -> str:
+        return next(answers)  # then StopIteration... as the end of input:
+
+    def ended(prompt: str) -> str:
+        try:
+            return read(prompt)
+        except StopIteration:
+            raise EOFError from None
+
+    path = tmp_path / "g.json"
+    session = Session.new("micromob", 6, 3, {1, 2, 3, 4, 5}, read=ended, write=out.append,
+                          size=(80, 10), save_to=path)
+    assert not session.run().is_over()
+    assert any(line.startswith("Game saved to") for line in out) and path.exists()
