@@ -105,17 +105,13 @@ def test_every_screen_fits_24_rows_of_80_columns(game, players, options) -> None
 def test_the_end_of_input_at_a_pause_saves_the_game(tmp_path) -> None:
     """A small screen pauses at once; the input ends there: no traceback, the game is saved
     at the next prompt."""
-    answers = iter(["", ""])
+    answers = ["", ""]
     out: list[str] = []
 
-    def read(prompt: str) -> str:
-        return next(answers)  # then StopIteration... as the end of input:
-
     def ended(prompt: str) -> str:
-        try:
-            return read(prompt)
-        except StopIteration:
-            raise EOFError from None
+        if not answers:
+            raise EOFError
+        return answers.pop()
 
     path = tmp_path / "g.json"
     session = Session.new("micromob", 6, 3, {1, 2, 3, 4, 5}, read=ended, write=out.append,
