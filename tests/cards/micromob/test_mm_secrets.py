@@ -202,3 +202,19 @@ def test_undo_of_payroll_and_draft_but_not_of_a_draw():
         assert undo_last("micromob", back, q).current == q
     with pytest.raises(IllegalAction, match="your own last action"):
         undo_last("micromob", back, p)
+
+
+def test_by_mail_every_player_sees_the_hands_and_the_draft_names_the_card() -> None:
+    """The judge's mails follow the ruling: a draft is told with its card, and each
+    player's mail shows the others' hands (with hands=secret: neither)."""
+    from mobadj.judge.cardhost import CardHost
+
+    for options, public in (({}, True), ({"game_hands": "secret"}, False)):
+        host = CardHost("micromob")
+        state = host.new_state(["P1", "P2"], 1, options)
+        game = host._game(state)
+        card = game.pool[0]
+        result = host.resolve(state, {"P1": f"draft {card}"}, [])
+        assert (f"P1 drafts {card} (" in result.report) is public
+        assert (card in result.private["P2"]) is public
+        assert card in result.private["P1"]
