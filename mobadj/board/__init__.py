@@ -22,6 +22,7 @@ from mobadj.board.model import (
     close_matches,
     fold,
 )
+from mobadj.board.names import names_text, parse_power_names, renamed
 from mobadj.board.yamlines import MAX_DIGITS, YamlError, load_data
 
 if TYPE_CHECKING:
@@ -59,5 +60,8 @@ __all__ = [
     "map_dirs",
     "map_names",
     "map_path",
+    "names_text",
+    "parse_power_names",
     "province_of",
+    "renamed",
 ]

@@ -62,6 +62,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "map": ("mobadj.cli.map_cmd", "mobadj.cli.render_cmd"),
     "play": ("mobadj.cli.play_cmd",),
     "serve": ("mobadj.cli.judge_cmd",),
+    "store": ("mobadj.cli.store_cmd",),
     "web": ("mobadj.cli.web_cmd",),
 }
 COMMAND_MODULES = tuple(dict.fromkeys(m for mods in COMMANDS.values() for m in mods))

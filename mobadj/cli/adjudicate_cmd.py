@@ -132,7 +132,7 @@ def _write_picture(path: Path, game_map, position, results: list[dict]) -> None:
     (the published orders) to ``path`` (.svg or .png)."""
     import yaml
 
-    from mobadj.render import load_layout, render_png, render_svg
+    from mobadj.render import PngUnavailableError, load_layout, render_png, render_svg
     from mobadj.render.position import as_view, moves_from_results, supports_from_results
 
     try:
@@ -147,8 +147,8 @@ def _write_picture(path: Path, game_map, position, results: list[dict]) -> None:
             path.write_bytes(render_png(game_map, layout, view))
         else:
             path.write_text(render_svg(game_map, layout, view), encoding="utf-8")
-    except (OSError, ImportError) as exc:  # an unwritable path, no PNG converter
-        raise click.ClickException(f"cannot write {path}: {exc}") from None
+    except (OSError, ImportError, PngUnavailableError) as exc:  # an unwritable path, no
+        raise click.ClickException(f"cannot write {path}: {exc}") from None  # PNG converter
 
 
 class CasesFile(click.File):

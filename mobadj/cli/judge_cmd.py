@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import sys
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -45,14 +45,14 @@ def _open(config_path: Path) -> Any:
 def serve(config_path: Path, once: bool, poll: float | None, verbose: bool) -> None:
     """Run the email judge: watch the mailbox, answer every mail, adjudicate at deadlines."""
     from mobadj.judge.config import ConfigError
+    from mobadj.judge.logs import setup_logging
     from mobadj.judge.mailbox import Mailbox
     from mobadj.judge.mailer import Mailer
     from mobadj.judge.service import NETWORK_ERRORS, Service, describe
 
-    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
     judge = _open(config_path)
     cfg = judge.config
+    setup_logging(cfg.log, verbose)
     if cfg.imap is None or cfg.smtp is None:
         raise click.ClickException("judge.yaml needs both an 'imap' and an 'smtp' section")
     service = Service(judge, Mailbox(cfg.imap), Mailer(cfg.smtp, cfg.address, cfg.name,
@@ -69,8 +69,18 @@ def serve(config_path: Path, once: bool, poll: float | None, verbose: bool) -> N
         click.echo(f"handled {n} mail(s)")
         return
     click.echo(f"{cfg.name}: serving {cfg.address} (store {cfg.db_path})", err=True)
+    log = logging.getLogger("mobadj.judge.service")
+    log.info("serving %s (store %s)", cfg.address, cfg.db_path)
+    # SIGTERM (systemd's stop, kill) ends the judge as Ctrl-C does: the mail or phase in
+    # hand is rolled back whole, to be done again at the next start
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     with contextlib.suppress(KeyboardInterrupt):
-        service.serve()
+        try:
+            service.serve()
+        finally:
+            service.mailbox.close()
+            log.info("stopped")
+    click.echo(f"{cfg.name}: stopped", err=True)
 
 
 @main.group()
@@ -259,6 +269,77 @@ def resume(config_path: Path, name: str, send: bool) -> None:
 def replace(config_path: Path, name: str, power: str, email: str, send: bool) -> None:
     """Give POWER to a new player at EMAIL."""
     _gm(config_path, name, "replace", {"power": power, "email": email}, send)
+
+
+@game.command("offer")
+@CONFIG
+@click.argument("name")
+@click.argument("power")
+@click.option("--withdraw", is_flag=True, help="Withdraw the offer.")
+@SEND
+def offer(config_path: Path, name: str, power: str, withdraw: bool, send: bool) -> None:
+    """Offer POWER for TAKEOVER: anyone may ask to take it over (its player keeps it
+    until then)."""
+    _gm(config_path, name, "offer", {"words": [power, "no"] if withdraw else [power]}, send)
+
+
+@game.command("orders")
+@CONFIG
+@click.argument("name")
+@click.argument("power")
+@click.argument("orders", type=click.File("r", encoding="utf-8"), default="-")
+@SEND
+def orders(config_path: Path, name: str, power: str, orders: Any, send: bool) -> None:
+    """Enter orders for POWER (from the file ORDERS, or standard input): kept as the GM's,
+    the results say so, and the power's player is told."""
+    from mobadj.judge.core import JudgeError
+    from mobadj.judge.hosts import HostError
+
+    text = orders.read()
+    judge = _open(config_path)
+    out: list = []
+    now = judge.clock()
+    try:
+        with judge.store.transaction():
+            game_ = judge.store.game(name)
+            if game_ is None:
+                raise JudgeError(f"no game {name!r}")
+            judge.store.record_command(game_.name, "GM", None, None, "become", power, now)
+            reply = judge.gm_orders(game_, power, text, now, out)
+            judge.queue(out, now)
+    except (JudgeError, HostError) as exc:
+        raise click.ClickException(judge.localize(str(exc))) from None
+    click.echo(judge.localize(reply))
+    _after(judge, out, send)
+
+
+@game.command("status")
+@CONFIG
+@click.argument("name")
+def status(config_path: Path, name: str) -> None:
+    """The GM's view of a game: who owes orders, missed deadlines, addresses, deadline,
+    what waits for you."""
+    from mobadj.judge.overview import status_text
+
+    judge = _open(config_path)
+    g = judge.store.game(name)
+    if g is None:
+        raise click.ClickException(f"no game {name!r}")
+    click.echo(status_text(judge, g, judge.clock()))
+
+
+@game.command("summary")
+@CONFIG
+@click.argument("name")
+def summary(config_path: Path, name: str) -> None:
+    """Who played which power when, the supply centres by year, the result (SUMMARY)."""
+    from mobadj.judge.overview import summary_text
+
+    judge = _open(config_path)
+    g = judge.store.game(name)
+    if g is None:
+        raise click.ClickException(f"no game {name!r}")
+    click.echo(judge.localize(summary_text(judge.store, g, gm_view=True)))
 
 
 @game.command("process")

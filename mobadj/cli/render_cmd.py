@@ -138,11 +138,14 @@ def render_cmd(position: str | None, map_name: str | None, layout_name: str | No
             data = {k: extra[k] for k in ("units", "centers", "dislodged") if k in extra}
             data["caption"] = extra.get("phase", "")
         view = as_view(game_map, data)
-        if extra.get("orders"):
-            view.moves.extend(moves_from_results(game_map, extra["orders"]))
-            view.supports.extend(supports_from_results(game_map, extra["orders"]))
-        if extra.get("moves"):
-            view.moves.extend(as_view(game_map, {"moves": extra["moves"]}).moves)
+        # results that list their moves (and supports) as such (Mobtown's, with the route of
+        # each) are drawn from those lists; the orders give the rest, each drawn once
+        listed = as_view(game_map, {k: extra[k] for k in ("moves", "supports") if k in extra})
+        orders = extra.get("orders") or []
+        view.moves.extend(listed.moves if "moves" in extra
+                          else moves_from_results(game_map, orders))
+        view.supports.extend(listed.supports if "supports" in extra
+                             else supports_from_results(game_map, orders))
         svg = render_svg(game_map, layout, view, title=title)
         if suffix == ".png":
             Path(output).write_bytes(svg_to_png(svg, scale=scale))

@@ -61,7 +61,10 @@ def web(config_path: Path, host: str | None, port: int | None, export_dir: Path 
         return
     import uvicorn
 
-    from mobadj.web.app import create_app
+    from mobadj.judge.logs import setup_logging
+    from mobadj.web import create_app, server_config
+
+    setup_logging(cfg.log, program="web")
 
     host = host or cfg.web.host
     port = port if port is not None else cfg.web.port
@@ -69,6 +72,6 @@ def web(config_path: Path, host: str | None, port: int | None, export_dir: Path 
     click.echo(f"{cfg.name}: game pages on http://{host}:{port}/ (store {cfg.db_path}, "
                "read only)", err=True)
     sys.stderr.flush()
+    https = (cfg.web.base_url or "").lower().startswith("https:")
     with contextlib.suppress(KeyboardInterrupt):
-        uvicorn.run(create_app(site), host=host, port=port, log_level="warning",
-                    server_header=False)
+        uvicorn.Server(server_config(create_app(site, secure_cookies=https), host, port)).run()

@@ -35,6 +35,8 @@ from mobadj.engine.position import (
 )
 from mobadj.engine.reading import as_list, position_with_retreats
 from mobadj.engine.report import (
+    adjustments_due,
+    adjustments_made,
     center_changes_section,
     destroyed_data,
     dislodged_section,
@@ -122,6 +124,8 @@ __all__ = [
     "UnknownVariantError",
     "VariantError",
     "adjudicate",
+    "adjustments_due",
+    "adjustments_made",
     "as_list",
     "canonical_name",
     "center_changes_section",

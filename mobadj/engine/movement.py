@@ -258,15 +258,24 @@ class Resolver:
         return seas != 0 and topo.convoy_route_within(o.prov, o.dprov, seas)
 
     def battle(self, o: MOrder) -> bool:
-        """Is ``o`` in a head-to-head battle with the unit at its destination?"""
+        """Is ``o`` in a head-to-head battle with the unit at its destination?  A pair that
+        battles unless equal (Mobtown's over/under swap) passes when both are equally
+        strong, and always when both units are one power's: neither may dislodge the other."""
         mode = o.h2h
         if mode != BATTLE_UNLESS_EQUAL:
             return mode == BATTLE
         opp = o.opp
         assert opp is not None  # a head-to-head has a unit coming the other way
-        return not (
-            self.attack(o, True) == self.defend(opp) and self.attack(opp, True) == self.defend(o)
-        )
+        return opp.power != o.power and self.swap_strength(o) != self.swap_strength(opp)
+
+    def swap_strength(self, o: MOrder) -> int:
+        """The strength of one move of a pair that battles unless equal, against the other:
+        its own and its supports, less the supports of the other unit's power (no power
+        helps to dislodge its own unit) and less its required margin.  The stronger move
+        wins and dislodges the other; so the pair never both fails in battle."""
+        opp = o.opp
+        assert opp is not None  # a head-to-head has a unit coming the other way
+        return 1 + o.bonus + self._count(o.supports, opp.power) - o.margin
 
     def attack(self, o: MOrder, battle: bool) -> int:
         """DATC 5.B.8 ATTACK STRENGTH (the path is checked by the caller)."""
@@ -315,8 +324,10 @@ class Resolver:
         if att <= 0:
             return False
         if battle:
-            assert o.opp is not None  # a head-to-head has a unit coming the other way
-            if att <= self.defend(o.opp):
+            opp = o.opp
+            assert opp is not None  # a head-to-head has a unit coming the other way
+            if att <= (self.swap_strength(opp) if o.h2h == BATTLE_UNLESS_EQUAL
+                       else self.defend(opp)):
                 return False
         elif att <= self.hold(o.dprov):
             return False

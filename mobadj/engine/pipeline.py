@@ -112,6 +112,21 @@ class PhaseResult:
             if o.code == validation.MOVE and o.invalid is None
         ]
 
+    @property
+    def supports(self) -> list[dict[str, str]]:
+        """Every legal support of the phase for a picture: power, from, unit (the supported
+        unit's province), to (where the supported move goes; absent for a hold), result
+        (fails: cut, or no such order to support)."""
+        out: list[dict[str, str]] = []
+        for o in self._records:
+            if o.code == validation.SUPPORT and o.invalid is None:
+                entry = {"power": o.power, "from": o.prov, "unit": o.target,
+                         "result": "succeeds" if o.res else "fails"}
+                if o.dprov:
+                    entry["to"] = o.dprov
+                out.append(entry)
+        return out
+
 
 def normalise_orders(orders: Iterable[Any]) -> list[OrderInput]:
     """Accept ``(power, order)`` pairs or parser ``ParsedOrder``s (``.power``, ``.order``)."""

@@ -2,9 +2,9 @@
 
 One report for every map: the orders with their results (:func:`orders_section`), then the
 body the map's rules give (``Rules.report_body``; the standard one is :func:`standard_body`),
-then the next phase.  The sections are functions of their own so that a variant's body is
-made of them, in its own words.  :func:`summary_report` is the short form the email judge
-mails for the standard game (``Rules.mail_report`` picks the form for a map).
+then the adjustments in words (:func:`adjustments_made`, :func:`adjustments_due`), then the
+next phase.  The sections are functions of their own so that a variant's body is made of
+them, in its own words.  The email judge mails the same report for every map.
 """
 
 from __future__ import annotations
@@ -14,13 +14,16 @@ from typing import TYPE_CHECKING, Any
 
 from mobadj.engine.results import OrderResult, Outcome
 from mobadj.engine.units import Dislodged
+from mobadj.orders.model import Waive
 
 if TYPE_CHECKING:
     from mobadj.board import GameMap
     from mobadj.engine.pipeline import PhaseResult
+    from mobadj.engine.position import Position
     from mobadj.engine.rules import Rules
 
 RESULT_WIDTH = 34
+WAIVE = str(Waive())  # results carry the orders as written: "Waive"
 
 
 def power_name(game_map: GameMap, pid: str) -> str:
@@ -52,7 +55,7 @@ def orders_section(result: PhaseResult, game_map: GameMap, errors: list[str] | N
     for r in result.results:
         by_power.setdefault(r.power, []).append(_line(r))
     for r in result.defaults:
-        note = "no order" if r.outcome is Outcome.SUCCEEDS and r.reason is None else None
+        note = "no order given" if r.outcome is Outcome.SUCCEEDS and r.reason is None else None
         by_power.setdefault(r.power, []).append(_line(r, note))
     for pid in sorted(by_power):
         out.append(f"{power_name(game_map, pid)}:")
@@ -129,30 +132,118 @@ def center_changes_section(
 
 
 def standard_body(result: PhaseResult, game_map: GameMap, rules: Rules) -> list[str]:
-    """Dislodged units, standoffs, builds and removals, centre changes, the supply table."""
+    """Dislodged units, standoffs, centre changes and every power's position."""
     after = result.position
     out = dislodged_section(result, game_map)
     out += settled_section(result, game_map)
     if after.standoffs and after.dislodged:
         out.append(f"Standoffs (no retreat there): {', '.join(sorted(after.standoffs))}")
         out.append("")
-    if result.built or result.removed:
-        out.append("Adjustments:")
-        out += [f"  {power_name(game_map, u.power)} builds {u}" for u in result.built]
-        out += [f"  {power_name(game_map, u.power)} removes {u}" for u in result.removed]
-        out.append("")
     out += center_changes_section(result, game_map)
-    if result.center_changes or result.next_phase.is_adjustment:
-        out.append("Supply centres (units; builds + / removals -):")
-        counts = rules.adjustment_counts(after)
-        for pid in sorted({*after.centers.values(), *(u.power for u in after.units.values())}):
-            n = len(after.centers_of(pid))
-            units = len(after.units_of(pid))
-            delta = counts.get(pid, 0)
-            sign = f"{delta:+d}" if delta else "0"
-            name = power_name(game_map, pid)
-            out.append(f"  {name:<10} {n:>2} centres, {units:>2} units ({sign})")
-        out.append("")
+    out += position_section(after, game_map)
+    winner = rules.winner(after, game_map)
+    if winner:
+        out += [f"{power_name(game_map, winner)} has {len(after.centers_of(winner))} supply "
+                "centres and wins the game.", ""]
+    return out
+
+
+def position_section(after: Position, game_map: GameMap) -> list[str]:
+    """Every power's centres and units after the phase."""
+    out = ["Position:"]
+    for pid in after.powers():
+        units = ", ".join(str(u) for u in sorted(after.units_of(pid), key=str)) or "no unit"
+        n = len(after.centers_of(pid))
+        out.append(f"  {power_name(game_map, pid):<20} {n:>2} centre{'s' if n != 1 else ' '}  "
+                   f"{units}")
+    out.append("")
+    return out
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def adjustments_due(position: Position, game_map: GameMap, rules: Rules) -> list[str]:
+    """What each power has to do in the adjustment phase of ``position``, in words: how many
+    builds it may make, where, or how many units it must remove (none: nothing due)."""
+    from mobadj.engine.topology import topology_for
+
+    counts = rules.adjustment_counts(position)
+    acting = set(rules.adjusting(position, topology_for(game_map)))
+    occupied = {u.province for u in position.units.values()}
+    out = []
+    for pid in sorted(counts):
+        n = counts[pid]
+        name = power_name(game_map, pid)
+        centres = len(position.centers_of(pid))
+        units = centres - n  # the units that count against supply
+        if n > 0:
+            power = game_map.powers.get(pid)
+            homes = sorted(h for h in (power.home_centers if power else ())
+                           if position.centers.get(h) == pid and h not in occupied)
+            if pid in acting and homes:
+                out.append(f"  {name}: {_plural(centres, 'centre')}, {_plural(units, 'unit')}: "
+                           f"may build {min(n, len(homes))} (vacant home centres: "
+                           f"{', '.join(homes)}), or waive")
+            else:
+                out.append(f"  {name}: {_plural(centres, 'centre')}, {_plural(units, 'unit')}: "
+                           f"no vacant home centre of its own, so no build")
+        elif n < 0:
+            out.append(f"  {name}: {_plural(centres, 'centre')}, {_plural(units, 'unit')}: "
+                       f"must remove {_plural(-n, 'unit')} (else the rules choose)")
+        elif pid in acting:  # a variant's own adjustment (Mobtown: a Don to rebuild)
+            out.append(f"  {name}: has an adjustment to make")
+    return out
+
+
+def adjustments_made(result: PhaseResult, game_map: GameMap, rules: Rules) -> list[str]:
+    """An adjustment phase in words: for each power what was due, what it built or removed,
+    what it waived, and what the rules did for it (builds not ordered are waived; removals
+    not ordered are chosen by the civil-disorder rule)."""
+    after = result.position
+    counts = rules.adjustment_counts(after)
+    built: dict[str, list[str]] = {}
+    removed: dict[str, list[str]] = {}
+    for u in sorted(result.built, key=str):
+        built.setdefault(u.power, []).append(str(u))
+    by_rules = {(r.power, str(r.order).removeprefix("Remove ")) for r in result.defaults}
+    for u in sorted(result.removed, key=str):
+        removed.setdefault(u.power, []).append(str(u))
+    waived: dict[str, int] = {}
+    for r in result.results:
+        if str(r.order) == WAIVE and r.outcome is Outcome.SUCCEEDS:
+            waived[r.power] = waived.get(r.power, 0) + 1
+    out = []
+    for pid in sorted(set(counts) | set(built) | set(removed)):
+        b, rm = built.get(pid, []), removed.get(pid, [])
+        due = counts.get(pid, 0) + len(b) - len(rm)
+        if not (due or b or rm):
+            continue
+        parts = []
+        if due > 0:
+            parts.append(f"{_plural(due, 'build')} due")
+            if b:
+                parts.append("built " + ", ".join(b))
+            if waived.get(pid):
+                parts.append(f"{waived[pid]} waived")
+            left = due - len(b) - waived.get(pid, 0)
+            if left > 0:
+                parts.append(f"{left} not made: waived (no build order that could be carried "
+                             "out)")
+        elif due < 0:
+            parts.append(f"{_plural(-due, 'removal')} due")
+            own = [u for u in rm if (pid, u) not in by_rules]
+            chosen = [u for u in rm if (pid, u) in by_rules]
+            if own:
+                parts.append("removed " + ", ".join(own))
+            if chosen:
+                parts.append(", ".join(chosen) + " removed by the rules (civil disorder: no "
+                             "removal ordered)")
+        else:
+            parts += [f"built {', '.join(b)}"] if b else []
+            parts += [f"removed {', '.join(rm)}"] if rm else []
+        out.append(f"  {power_name(game_map, pid)}: " + "; ".join(parts))
     return out
 
 
@@ -170,54 +261,17 @@ def format_report(
 
         rules = default_rules(game_map)
     out = orders_section(result, game_map, errors, title)
+    if result.phase.is_adjustment:
+        made = adjustments_made(result, game_map, rules)
+        if made:
+            out += ["Adjustments (what was due, and what was done):", *made, ""]
     out += rules.report_body(result, game_map)
+    if result.next_phase.is_adjustment:
+        due = adjustments_due(result.position, game_map, rules)
+        if due:
+            out += [f"Adjustments due in {result.next_phase.long_name()}:", *due, ""]
     out.append(f"Next phase: {result.next_phase.long_name()} ({result.next_phase})")
     return "\n".join(out) + "\n"
-
-
-def _short_line(r: OrderResult, default: bool = False) -> str:
-    reason = f" ({r.reason.value})" if r.reason is not None else ""
-    mark = "  [no order given]" if default else ""
-    return f"  {r.order:<28} {r.outcome.value}{reason}{mark}"
-
-
-def summary_report(result: PhaseResult, game_map: GameMap, rules: Rules) -> str:
-    """The short report the email judge mails for the standard game: all orders with their
-    outcomes, dislodgements with retreat options, builds, ownership, the winner."""
-    lines = [f"{result.phase.long_name()}"]
-    by_power: dict[str, list[str]] = {}
-    for r in result.results:
-        by_power.setdefault(r.power, []).append(_short_line(r))
-    for r in result.defaults:
-        by_power.setdefault(r.power, []).append(_short_line(r, default=True))
-    for power in sorted(by_power):
-        lines.append(f"\n{power_name(game_map, power)}:")
-        lines += by_power[power]
-    if result.dislodged:
-        lines.append("\nDislodged units and where they may retreat:")
-        for d in sorted(result.dislodged, key=lambda d: (d.unit.power, d.unit.location)):
-            where = ", ".join(d.retreats) if d.retreats else "nowhere: it will be disbanded"
-            lines.append(f"  {d.unit.power} {d.unit} (attacked from {d.attacker_from}): {where}")
-    settled = settled_section(result, game_map)
-    if settled:
-        lines += ["", *settled[:-1]]
-    if result.built:
-        lines.append("\nBuilt: " + ", ".join(f"{u.power} {u}" for u in result.built))
-    if result.removed:
-        lines.append("\nRemoved: " + ", ".join(f"{u.power} {u}" for u in result.removed))
-    counts: dict[str, int] = {}
-    for owner in result.position.centers.values():
-        counts[owner] = counts.get(owner, 0) + 1
-    if result.center_changes:
-        lines.append("\nSupply centre changes:")
-        for prov, old, new in result.center_changes:
-            lines.append(f"  {prov}: {old or 'neutral'} -> {new}")
-        lines.append("Supply centres: " + ", ".join(
-            f"{p} {n}" for p, n in sorted(counts.items(), key=lambda x: (-x[1], x[0]))))
-    winner = rules.winner(result.position, game_map)
-    if winner:
-        lines.append(f"\n{winner} has {counts[winner]} supply centres and wins the game.")
-    return "\n".join(lines)
 
 
 def result_to_json(

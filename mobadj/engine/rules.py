@@ -19,7 +19,8 @@ only reads precomputed integers and flags; ``move_hooks`` switches them on)
     or keep it ``ASIDE`` for ``after_movement``;
     ``check_move(game_map, order)``: a Reason if a move is illegal in the variant;
     ``head_to_head(a, b)``: ``BATTLE``, ``PASS`` (they pass each other, e.g. by convoy) or
-    ``BATTLE_UNLESS_EQUAL`` (a battle; if neither wins, both pass);
+    ``BATTLE_UNLESS_EQUAL`` (equally strong, or both one power's, they pass; else the
+    stronger wins and dislodges the other);
     ``move_bonus(order)``: extra, uncuttable strength; ``required_margin(order)``: how much
     more than the opposing strength a move needs beyond the usual "more than";
     ``can_convoy(topology, location, kind)`` / ``convoyable(kind)``: who convoys;
@@ -476,10 +477,11 @@ class Rules:
         return standard_body(result, game_map, self)
 
     def mail_report(self, result: PhaseResult, game_map: GameMap) -> str:
-        """The report the email judge mails after a phase (the short form)."""
-        from mobadj.engine.report import summary_report
+        """The report the email judge mails after a phase: the one every map shares (the
+        orders with their results, then ``report_body``, the adjustments in words)."""
+        from mobadj.engine.report import format_report
 
-        return summary_report(result, game_map, self)
+        return format_report(result, game_map, rules=self).rstrip()
 
     def json_extras(self, result: PhaseResult) -> dict[str, Any]:
         """Keys a variant adds to a result's JSON (``mobadj adjudicate --json``, the judge)."""

@@ -4,15 +4,17 @@ What other packages may use is listed here (the command line starts a :class:`Se
 pages read the :class:`Store` and ask :func:`host_for` about each game).
 """
 
-from mobadj.judge import reports
+from mobadj.judge import reports, storetools
 from mobadj.judge.cardhost import CardHost
 from mobadj.judge.commands import Command, parse_duration
 from mobadj.judge.config import ConfigError, JudgeConfig, load_config
 from mobadj.judge.core import Judge, JudgeError
 from mobadj.judge.hosts import DiplomacyHost, Host, HostError, host_for
 from mobadj.judge.links import game_path, game_url, phase_url, step_id
+from mobadj.judge.logs import setup_logging
 from mobadj.judge.mailbox import Mailbox
 from mobadj.judge.mailer import Mailer
+from mobadj.judge.overview import status_text, summary_text
 from mobadj.judge.service import NETWORK_ERRORS, Service, describe
 from mobadj.judge.store import Game, Mail, Store, StoreError
 
@@ -42,5 +44,9 @@ __all__ = [
     "parse_duration",
     "phase_url",
     "reports",
+    "setup_logging",
+    "status_text",
     "step_id",
+    "storetools",
+    "summary_text",
 ]

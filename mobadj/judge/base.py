@@ -21,7 +21,7 @@ from mobadj.judge.store import Game, Mail, Store
 
 PRESS_OPTIONS = ("none", "white", "grey")
 # Commands any address may give, with or without a sign-on.
-OPEN_COMMANDS = ("confirm", "join", "unjoin", "watch", "unwatch")
+OPEN_COMMANDS = ("confirm", "join", "unjoin", "watch", "unwatch", "takeover")
 
 
 class JudgeError(Exception):
@@ -68,6 +68,10 @@ class JudgeBase:
         def _status(self, game: Game, power: str | None) -> str: ...  # players
         def _history(self, game: Game, which: str | None) -> str: ...  # players
         def export(self, name: str) -> dict[str, Any]: ...  # core
+        def _takeover_confirmed(self, game: Game, email: str, seat: str, now: float,
+                                out: list[Mail]) -> str: ...  # seats
+        def _tell_gm(self, game: Game, subject: str, text: str,
+                     out: list[Mail]) -> None: ...  # notices
 
     def _deadline(self, game: Game, state: Any, now: float) -> float:
         """The deadline of a phase starting now: its hours, then the game's weekday rules."""

@@ -154,7 +154,7 @@ class CardHost(Host):
     def phase_label(self, state: State) -> str:
         game = self._game(state, fresh=False)
         waiting = ", ".join(seat_name(p) for p in game.to_act()) or "nobody"
-        return f"move {len(state['actions']) + 1} (waiting for {waiting})"
+        return f"move {self.phase(state)[1:]} (waiting for {waiting})"
 
     def due(self, state: State) -> list[str]:
         game = self._game(state, fresh=False)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from lark import Lark, Token, Tree
@@ -32,6 +32,7 @@ KEYWORDS = (
     "addplayer", "start", "deadline", "extend", "pause", "resume", "replace", "process",
     "rollback", "endgame", "export", "set", "confirm", "draw", "nodraw", "concede",
     "noconcede", "join", "unjoin", "watch", "unwatch", "approve", "reject",
+    "resign", "takeover", "offer", "become", "summary",
 )
 # What each command expects after its keyword (for error messages and HELP).
 USAGE = {
@@ -76,6 +77,12 @@ USAGE = {
     "unwatch": "UNWATCH <game>",
     "approve": "APPROVE <email>",
     "reject": "REJECT <email>",
+    "resign": "RESIGN   (you leave the game; your power is in civil disorder until taken over)",
+    "takeover": "TAKEOVER <game> <power>   (a power without player, in civil disorder, or "
+                "offered by the GM)",
+    "offer": "OFFER <power> [NO]   (open a power for TAKEOVER; NO withdraws the offer)",
+    "become": "ORDERS FOR <power>   (or BECOME <power>; the orders below are the GM's for it)",
+    "summary": "SUMMARY [game]",
 }
 ALIASES = {
     "login": "signon", "logon": "signon", "sign": "signon", "signin": "signon",
@@ -99,11 +106,27 @@ _JOIN = [
     (re.compile(r"^\s*no[\s_-]*concede\b", re.I), "noconcede"),
     (re.compile(r"^\s*un[\s_-]*watch\b", re.I), "unwatch"),
     (re.compile(r"^\s*un[\s_-]*join\b", re.I), "unjoin"),
+    (re.compile(r"^\s*take[\s_-]*over\b", re.I), "takeover"),
+    (re.compile(r"^\s*orders[\s_-]+for\b", re.I), "become"),
 ]
+# The most words the commands with few arguments take: a line that begins with one of their
+# words but has more words than this, and is no such command, is a sentence ("Orders
+# below.", "Ready when you are!", "List of my moves:"), read as the other lines are.
+MAX_ARGS = {
+    "orders": 0, "ready": 0, "notready": 0, "start": 0, "preview": 0, "signoff": 0,
+    "endpress": 0, "resume": 0, "process": 0, "rollback": 0, "export": 0, "nodraw": 0,
+    "noconcede": 0, "list": 1, "history": 1, "help": 1, "phase": 1, "password": 1,
+    "confirm": 1, "unjoin": 1, "watch": 1, "unwatch": 1, "approve": 1, "reject": 1,
+    "absence": 2, "extend": 2, "pause": 2, "resign": 0, "summary": 1,
+}
 # always the judge's, even where a game uses the word (Iron Triangle's "press" = say)
 PRESS_WORDS = frozenset({"press", "broadcast", "endpress"})
 MAX_LINE = 500
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]*)", re.I)
+_GAME_NAME = re.compile(r"[\w-]{1,30}")
+MAX_NAME_WORDS = 5  # the longest power name a command reads ("Baby Face Nelson": three)
+_PRESS_HEAD = re.compile(r"^\s*press\s*(to\b)?\s*", re.I)
+_GREY_TAIL = re.compile(r"[\s,]*\b(grey|gray|anon|anonymous)\s*$", re.I)
 
 
 @dataclass(frozen=True)
@@ -161,7 +184,14 @@ class ParsedMail:
 
     @property
     def order_text(self) -> str:
-        return "\n".join(t for _, t in self.order_lines)
+        """The order lines, each at its line of the mail (the others left empty): errors
+        then name the line the player wrote."""
+        if not self.order_lines:
+            return ""
+        lines = [""] * self.order_lines[-1][0]
+        for number, text in self.order_lines:
+            lines[number - 1] = text
+        return "\n".join(lines)
 
 
 @cache
@@ -206,8 +236,13 @@ def _args(name: str, tree: Tree[Token]) -> dict[str, Any]:
     # the words in their places (None for an optional word left out), and the words given
     vals = [str(t) if isinstance(t, Token) else None for t in toks]
     words = [v for v in vals if v is not None]
-    if name == "signon":
-        return {"game": vals[0], "power": vals[1], "password": vals[2]}
+    if name == "signon":  # the power may be several words: "Baby Face Nelson"
+        if len(words) > 2 + MAX_NAME_WORDS or not _GAME_NAME.fullmatch(words[0]):
+            # a sentence ("Sign-on refused: the game ..."), not a sign-on
+            raise ValueError("expected a game, a power and a password")
+        if words[-1].startswith("<") and words[-1].endswith(">"):  # the judge's form, as is
+            raise ValueError(f"write your password in place of {words[-1]}")
+        return {"game": words[0], "power": " ".join(words[1:-1]), "password": words[-1]}
     if name == "gm":
         return {"game": vals[0], "password": vals[1]}
     if name == "create":
@@ -216,7 +251,7 @@ def _args(name: str, tree: Tree[Token]) -> dict[str, Any]:
             key, _, value = v.partition("=")
             opts[key.lower().replace("-", "_")] = value
         return {"game": vals[0], "kind": vals[1], "password": vals[2], "options": opts}
-    if name == "press":
+    if name == "press":  # the names as written: parse_line splits them at the commas
         targets = [str(c.children[0]) for c in toks if isinstance(c, Tree)]
         return {"targets": targets, "grey": toks[-1] is not None and isinstance(toks[-1], Token)}
     if name == "broadcast":
@@ -227,36 +262,44 @@ def _args(name: str, tree: Tree[Token]) -> dict[str, Any]:
         return {"value": vals[0]}
     if name in ("absence", "extend", "pause"):
         return {"seconds": parse_duration(words[0]) if words else None}
-    if name == "addplayer":
-        return {"email": vals[0], "power": vals[1], "password": vals[2]}
+    if name == "addplayer":  # a power of several words, then maybe a password: the game
+        return {"email": words[0], "power": " ".join(words[1:]), "words": words[1:],  # knows
+                "password": None}
     if name == "deadline":
         return {"when": " ".join(words)}
     if name == "replace":
-        return {"power": vals[0], "email": vals[1]}
+        return {"power": " ".join(words[:-1]), "email": words[-1]}
     if name == "set":
         return {"option": words[0].lower().replace("-", "_"), "value": " ".join(words[1:])}
-    if name in ("confirm", "unjoin", "watch", "unwatch", "approve", "reject", "concede"):
+    if name == "concede":
+        return {"value": " ".join(words)}
+    if name in ("confirm", "unjoin", "watch", "unwatch", "approve", "reject"):
         return {"value": vals[-1]}
     if name == "join":
         return {"game": vals[0], "prefs": vals[1:]}
     if name in ("draw", "endgame"):
         return {"words": vals}
+    if name in ("takeover", "offer", "become"):
+        return {"words": words}
+    if name == "summary":
+        return {"value": vals[0]}
     return {}
 
 
 def _redact(name: str, text: str) -> str:
     """The line as it may be echoed or stored: passwords replaced by ``***``."""
     words = text.split()
-    if name == "signon" and len(words) >= 4:
-        words[3:] = ["***"]
-    elif name in ("gm", "password") and len(words) >= 2:
+    if (name == "signon" and len(words) >= 4) or (name in ("gm", "password")
+                                                   and len(words) >= 2):
         words[-1] = "***"
     elif name == "set" and len(words) >= 3 and words[1].lower() == "password":
         words[2:] = ["***"]
     elif name == "confirm" and len(words) >= 2:
         words[1:] = ["***"]
-    elif name in ("create", "addplayer") and len(words) >= 4:
+    elif name == "create" and len(words) >= 4:
         words[3] = "***"
+    elif name == "addplayer" and len(words) >= 4:  # the password, if any, is after the power
+        words[3:] = ["***"]
     return " ".join(words)
 
 
@@ -269,20 +312,39 @@ def parse_line(line: str, number: int = 1) -> Command | BadCommandLine | None:
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as exc:
+        if len(text.split()) - 1 > MAX_ARGS.get(keyword, 99):
+            return None  # a sentence that begins with a command's word ("Orders below.")
         col = getattr(exc, "column", 0) or 0
         return BadCommandLine(
             line=number, column=col, text=_redact(keyword, text),
             message=f"cannot read the {keyword.upper()} command", expected=USAGE[keyword],
         )
+    if keyword in ("draw", "concede", "join") and any(c in text for c in "?!"):
+        return None  # "Draw anyone? Just kidding.": names of powers have no ? nor !
+    if keyword == "become" and any(c in text for c in ",;:?!"):
+        return None  # "Orders for spring, as promised.": nor have they , ; or :
     cmd_tree = tree.children[0]
     assert isinstance(cmd_tree, Tree)  # start is one command's rule
     try:
         args = _args(keyword, cmd_tree)
     except ValueError as exc:
         return BadCommandLine(number, 1, _redact(keyword, text), str(exc), USAGE[keyword])
+    if keyword == "press":
+        args["targets"] = _press_targets(text, args["grey"])
     return Command(keyword, args, number, _redact(keyword, text))
 
 
+def _press_targets(text: str, grey: bool) -> list[str]:
+    """The recipients of ``PRESS TO ...`` as written between the commas (``Baby Face
+    Nelson, Murder Inc.``): each a name of one word or several, or several names written
+    with spaces between them (the game reads them, :mod:`mobadj.judge.names`)."""
+    rest = _PRESS_HEAD.sub("", text, count=1)
+    if grey:
+        rest = _GREY_TAIL.sub("", rest)
+    return [part.strip() for part in rest.split(",") if part.strip()]
+
+
+@lru_cache(maxsize=4096)  # bounded: the first words of hostile mails are endless
 def near_keyword(word: str) -> str | None:
     """A command keyword close to a misspelt first word (``SINGON`` -> ``signon``)."""
     word = word.lower()
@@ -332,7 +394,7 @@ def parse_body(body: str, game_words: frozenset[str] = frozenset()) -> ParsedMai
         if result is None:
             first = line.split()[0]
             near = near_keyword(first)
-            if near:
+            if near and _normalise(first)[1] is None:  # a command's word itself: a sentence
                 out.near_commands[number] = near
             out.order_lines.append((number, line.strip()))
             continue
@@ -374,13 +436,16 @@ HELP = {
   SET PASSWORD <new>                 change your password
   SET ADDRESS <email>                move your seat to another address (confirmed by mail)
   SET TIMEZONE <zone>                times in your mails in your zone, e.g. Europe/Paris
+  SUMMARY                            who played which power when, centres by year
+  RESIGN                             leave the game (your power waits for a new player)
   HELP [command]                     this text, or how to write one command
   SIGNOFF                            ignore the rest of the mail (e.g. a signature)
 Without a sign-on: LIST (the games, and those taking players), JOIN <game> [powers],
-UNJOIN <game>, WATCH <game> / UNWATCH <game>, CONFIRM <code>, HELP.
+UNJOIN <game>, WATCH <game> / UNWATCH <game>, TAKEOVER <game> <power>, SUMMARY <game>,
+CONFIRM <code>, HELP.
 GM commands (after GM <game> <gm-password>): ADDPLAYER, APPROVE, REJECT, START, DEADLINE,
-EXTEND, PAUSE, RESUME, REPLACE, PROCESS, ROLLBACK, ENDGAME [DRAW ... | WIN ...], EXPORT,
-SET.""",
+EXTEND, PAUSE, RESUME, REPLACE, OFFER, ORDERS FOR <power>, PROCESS, ROLLBACK,
+ENDGAME [DRAW ... | WIN ...], EXPORT, SET.""",
 }
 
 

@@ -55,11 +55,18 @@ class ServerConfig:
     timeout: float = 30.0
     ca_file: str | None = None
     expunge_after_days: float | None = None  # IMAP: delete handled mail this old (None: keep)
+    auth: str = "password"  # password | xoauth2 (an OAuth2 access token from token_command)
+    token_command: str | tuple[str, ...] | None = None  # prints a fresh access token
+    base_dir: str = "."  # judge.yaml's folder: where the token command runs
 
     def ssl_context(self) -> ssl.SSLContext:
         """The TLS context for this server: certificate and host name always checked, against
         ``ca_file`` when given, else the system's trusted CAs."""
         return ssl.create_default_context(cafile=self.ca_file)
+
+    @property
+    def uses_oauth(self) -> bool:
+        return self.auth == "xoauth2"
 
     @property
     def password(self) -> str:
@@ -81,6 +88,19 @@ class WebConfig:
 
 
 @dataclass(frozen=True)
+class LogConfig:
+    """Where ``mobadj serve`` (and ``mobadj web``) log: standard error, and with ``file`` a
+    log file rotated at ``max_mb`` megabytes, ``keep`` old files kept; ``level`` for every
+    logger, ``levels`` for some by name (``mobadj.judge.mailbox: debug``)."""
+
+    file: Path | None = None
+    level: str | None = None  # None: info in the file, warnings on standard error
+    max_mb: float = 10.0
+    keep: int = 5
+    levels: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class JudgeConfig:
     """Everything ``mobadj serve`` needs."""
 
@@ -96,6 +116,10 @@ class JudgeConfig:
     replies_per_hour: int = 20  # per address; then one notice, and silence until it drops
     no_command_minutes: float = 60.0  # one "no command found" reply per address this often
     web: WebConfig = field(default_factory=WebConfig)
+    log: LogConfig = field(default_factory=LogConfig)
+    # the text of mail the judge sent is kept this long, then only its record (who, when,
+    # subject, Message-ID, digest); attachments are never kept once delivered
+    mail_retention_days: float = 60.0
 
     @property
     def db_path(self) -> Path:
@@ -147,6 +171,7 @@ def _server(data: Any, where: str, default_port: int, default_tls: str,
     tls = {"true": "ssl", "yes": "ssl", "false": "none", "no": "none"}.get(tls, tls)
     if tls not in ("ssl", "starttls", "none"):
         raise ConfigError(f"{where}.tls: expected ssl, starttls or none, got {tls!r}")
+    auth, command = _auth(data, where)
     return ServerConfig(
         host=_require(data, "host", where),
         port=int(data.get("port", default_port)),
@@ -159,7 +184,71 @@ def _server(data: Any, where: str, default_port: int, default_tls: str,
         timeout=float(data.get("timeout", 30)),
         ca_file=_ca_file(data, where, base),
         expunge_after_days=_positive(data, "expunge_after_days", where),
+        auth=auth,
+        token_command=command,
+        base_dir=str(base),
     )
+
+
+def _auth(data: dict[str, Any], where: str) -> tuple[str, str | tuple[str, ...] | None]:
+    """How the judge logs in to a server: ``password`` (from ``password_env``), or
+    ``xoauth2`` with an access token printed by ``token_command`` (a shell command line,
+    or a list of words run without a shell)."""
+    auth = str(data.get("auth", "password")).strip().lower().replace("-", "")
+    auth = {"oauth2": "xoauth2", "oauth": "xoauth2"}.get(auth, auth)
+    if auth not in ("password", "xoauth2"):
+        raise ConfigError(f"{where}.auth: expected password or xoauth2, got {auth!r}")
+    raw = data.get("token_command")
+    command: str | tuple[str, ...] | None
+    if raw in (None, "", []):
+        command = None
+    elif isinstance(raw, list) and all(isinstance(w, str | int | float) for w in raw):
+        command = tuple(str(w) for w in raw)
+    elif isinstance(raw, str):
+        command = raw
+    else:
+        raise ConfigError(f"{where}.token_command: expected a command line or a list of "
+                          f"words, got {raw!r}")
+    if auth == "xoauth2" and command is None:
+        raise ConfigError(f"{where}.token_command: auth xoauth2 needs the command that "
+                          "prints an access token (docs/gm-guide.md, \"Mail providers\")")
+    if auth == "xoauth2" and not str(data.get("user", "")):
+        raise ConfigError(f"{where}.user: auth xoauth2 needs the account's address")
+    return auth, command
+
+
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+
+
+def _level(value: Any, where: str) -> str:
+    level = str(value).strip().lower()
+    if level not in LOG_LEVELS:
+        raise ConfigError(f"{where}: expected one of {', '.join(LOG_LEVELS)}, got {value!r}")
+    return level
+
+
+def _log(data: Any, base: Path) -> LogConfig:
+    if data is None:
+        return LogConfig()
+    if not isinstance(data, dict):
+        raise ConfigError("log: expected a mapping of file, level, max_mb, keep, levels")
+    file = None
+    if data.get("file") not in (None, ""):
+        file = Path(str(data["file"])).expanduser()
+        if not file.is_absolute():
+            file = base / file
+    levels = data.get("levels") or {}
+    if not isinstance(levels, dict):
+        raise ConfigError("log.levels: expected a mapping of logger name to level, e.g. "
+                          "mobadj.judge.mailbox: debug")
+    keep = _require(data, "keep", "log", int) if "keep" in data else 5
+    if keep < 0:
+        raise ConfigError(f"log.keep: expected a number of old files, 0 or more, got {keep}")
+    return LogConfig(
+        file=file,
+        level=_level(data["level"], "log.level") if data.get("level") else None,
+        max_mb=_positive(data, "max_mb", "log") or 10.0, keep=keep,
+        levels=tuple((str(k), _level(v, f"log.levels.{k}")) for k, v in levels.items()))
 
 
 def _positive(data: dict[str, Any], key: str, where: str) -> float | None:
@@ -240,4 +329,6 @@ def config_from_data(data: dict[str, Any], base: Path = Path(".")) -> JudgeConfi
         replies_per_hour=int(_positive(judge, "replies_per_hour", "judge") or 20),
         no_command_minutes=_positive(judge, "no_command_window_minutes", "judge") or 60.0,
         web=_web(data.get("web")),
+        log=_log(data.get("log"), base),
+        mail_retention_days=_positive(judge, "mail_retention_days", "judge") or 60.0,
     )

@@ -13,16 +13,22 @@ import dataclasses
 import logging
 from typing import Any
 
+from mobadj.board.model import fold
+from mobadj.judge import reports
 from mobadj.judge.base import OPEN_COMMANDS, PRESS_OPTIONS, JudgeBase, JudgeError, Session
 from mobadj.judge.commands import USAGE, Command, ParsedMail, help_text, parse_body
-from mobadj.judge.deadlines import HOUR, parse_when
+from mobadj.judge.deadlines import parse_when
 from mobadj.judge.gm import GMCommands
 from mobadj.judge.hosts import Host, HostError, host_for
 from mobadj.judge.loops import ReplyLimits, reply_kind
 from mobadj.judge.mailparse import Incoming, parse_mail
+from mobadj.judge.names import Names
+from mobadj.judge.overview import summary_text
 from mobadj.judge.players import PlayerCommands
 from mobadj.judge.store import Mail, hash_password, verify_password
+from mobadj.judge.throttle import PasswordThrottle
 from mobadj.judge.turns import Turns
+from mobadj.judge.unsigned import UnsignedMail
 
 __all__ = ["PRESS_OPTIONS", "REFUSED", "Judge", "JudgeBase", "JudgeError", "help_text",
            "parse_when"]
@@ -32,14 +38,10 @@ REFUSED = (
     "Sign-on refused: the game, power or password is not right.\n"
     "(For your safety the judge does not say which.)"
 )
-# Failed sign-ons: after FREE_FAILURES in the window, each further attempt must wait
-# 2**k minutes since the last one (k = failures beyond the free ones), up to a day.
-FREE_FAILURES = 3
-FAIL_WINDOW = 24 * HOUR
 _DUMMY_HASH = hash_password("not a password", n=2**14)
 
 
-class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
+class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits, UnsignedMail):
     """One judge: ``handle_mail`` for every mail, ``tick`` for the clock (see :mod:`.turns`)."""
 
     def handle_mail(self, raw: bytes, uid: int | None = None) -> list[Mail]:
@@ -62,6 +64,10 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
                 log.info("ignored %s from %r: %s", inc.message_id, inc.sender, ignored)
                 self.store.record_mail(inc.message_id, uid, inc.sender, inc.subject, now,
                                        f"ignored: {ignored}")
+                told: list[Mail] = []
+                if inc.auto:  # a bounce of the judge's mail to a player: the GM is told
+                    self._bounce_notice(raw, now, told)
+                self.queue(told, now)
                 return []
             out: list[Mail] = []
             outcome = "handled"
@@ -80,7 +86,9 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
                 reply = ("The judge could not handle your mail because of an internal error; "
                          "nothing in it was done. The GM can look into it; please try again "
                          "later or write to your GM.")
-            kind = reply_kind(parsed, signed_on)
+            if outcome == "failed" or inc.unreadable:
+                self._unreadable_notice(inc, outcome, now, out)
+            kind = reply_kind(parsed, signed_on, inc.quotes_judge)
             withheld = self._answer(inc, reply, kind, now, out)
             if withheld:
                 outcome = f"{outcome}, not answered: {withheld}"
@@ -89,6 +97,23 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
                      inc.sender, len(out))
             self.queue(out, now, auto="auto-replied")
             return out
+
+    def _unreadable_notice(self, inc: Incoming, outcome: str, now: float, out: list[Mail]
+                           ) -> None:
+        """Mail from a game's player that the judge could not read or handle: its GM is
+        told, once a day per address (the player got the explanation)."""
+        for game, role in self._games_of(inc.sender):
+            seen = {"from": inc.sender}
+            if role == "observer" or seen in self.store.recent_events(game.name, "unreadable",
+                                                                      now - 86400):
+                continue  # one notice a day per address is enough
+            self.store.log(game.name, "unreadable", seen, now)
+            why = ("could not be handled because of an internal error (the judge's log has "
+                   "it; nothing in it was done)" if outcome == "failed" else
+                   f"could not be read ({inc.unreadable})")
+            self._tell_gm(game, f"unreadable mail from {role}", (
+                f"A mail from {inc.sender} ({role} in {game.name}), subject "
+                f"\"{inc.subject[:80]}\", {why}. The player was told."), out)
 
     @property
     def _own_line(self) -> str:
@@ -130,7 +155,7 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
             session = Session(game, None, inc.sender)
             signon = None
         if signon is not None:
-            session, message = self._sign_on(inc, signon, now)
+            session, message = self._sign_on(inc, signon, now, out)
             if session is None:
                 lines.append(message)
                 return "\n".join(lines), False
@@ -165,17 +190,25 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
         """A mail without sign-on: HELP, LIST and the open commands (CONFIRM, JOIN, WATCH
         ...) work; the rest asks to sign on."""
         out = []
+        form = self._what_to_send(inc, parsed) if parsed.order_lines or parsed.press else ""
         for cmd in parsed.commands:
+            if cmd.name in ("press", "broadcast") and form:
+                continue  # the form below has it, ready to send
             if cmd.name == "help":
                 out.append(help_text(cmd.args.get("value")))
             elif cmd.name == "list":
                 out.append(self._list_games())
+            elif cmd.name == "summary":
+                out.append(self._public_summary(inc, cmd.args.get("value")))
             elif cmd.name in OPEN_COMMANDS:
                 out.append(self._open_command(inc, cmd, now, mails))
             else:
                 out.append(f"{cmd.name.upper()}: please sign on first: {USAGE['signon']}")
-        if parsed.order_lines:
+        if form:
+            out.append(form)
+        elif parsed.order_lines and (not out or self._orders_attempted(parsed)):
             out.append("Orders need a sign-on first: " + USAGE["signon"])
+        if parsed.order_lines:
             for number, word in parsed.near_commands.items():
                 out.append(f"line {number}: unknown command (did you mean '{word.upper()}'?)")
         if not out:
@@ -194,6 +227,8 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
                 return self._unjoin(inc, cmd, now, out)
             if cmd.name in ("watch", "unwatch"):
                 return self._watch(inc, cmd, now, cmd.name == "watch", out)
+            if cmd.name == "takeover":
+                return self._takeover(inc, cmd, now, out)
         except (JudgeError, HostError) as exc:
             return str(exc)
         raise AssertionError(f"not an open command: {cmd.name}")
@@ -205,66 +240,93 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
         forming = self._forming_list()
         if forming:
             text += "\n\nGames taking players:\n" + "\n".join(forming)
+        takeovers = [f"{g.name}: {', '.join(seats)}   (TAKEOVER {g.name} <power>)"
+                     for g in self.store.games() if self.store.web_key(g.name) is None
+                     for seats in [self.open_seats(g)] if seats]
+        if takeovers:
+            text += "\n\nPowers waiting for a new player:\n" + "\n".join(takeovers)
         return text
 
-    def _throttled(self, keys: list[str], now: float) -> bool:
-        for key in keys:
-            fails = self.store.auth_failures(key, now - FAIL_WINDOW)
-            if fails >= FREE_FAILURES:
-                last = self.store.last_auth_failure(key)
-                wait = min(2 ** (fails - FREE_FAILURES) * 60, 24 * HOUR)
-                if last is not None and now < last + wait:
-                    return True
-        return False
+    def _public_summary(self, inc: Incoming, name: str | None) -> str:
+        """SUMMARY <game> without a sign-on: any public game (a private one to its GM and
+        players), without addresses."""
+        game = self.store.game(name.lower()) if name else None
+        if game is None or (self.store.web_key(game.name) is not None
+                            and not self._knows_private(inc, game)):
+            return (f"SUMMARY: no game {name!r}; send LIST for the games on this judge."
+                    if name else f"SUMMARY: name the game: {USAGE['summary']}")
+        return summary_text(self.store, game, gm_view=False)
 
-    def _sign_on(self, inc: Incoming, cmd: Command, now: float) -> tuple[Session | None, str]:
+    def _sign_on(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]
+                 ) -> tuple[Session | None, str]:
+        """SIGNON (or GM): the session, or the refusal.  Wrong passwords are slowed down by
+        :class:`~mobadj.judge.throttle.PasswordThrottle` (per address and per seat; a right
+        one always passes), and the seat's player is told of them."""
         args = cmd.args
         game_name = args["game"].lower()
         game = self.store.game(game_name)
-        target = args["power"].strip().lower() if cmd.name == "signon" else "gm"
-        owner = game.gm_email if game is not None else None
-        if game is not None and cmd.name == "signon":
-            # one key per seat whatever its spelling (ENG, England, E)
-            with contextlib.suppress(HostError):
-                seat = host_for(game.kind).seat(game.options, args["power"])
-                target = seat.lower()
-                player = self.store.player(game.name, seat)
-                owner = player.email if player is not None else None
-        # Failures count per sender address and per seat attacked (existing or not).  The
-        # seat's own player is held only by their address's count, so strangers cannot lock
-        # a player out by guessing at their seat.
-        keys = [f"from:{inc.sender}"]
-        if inc.sender != owner:
-            keys.append(f"seat:{game_name}:{target}")
-        if self._throttled(keys, now):
-            for k in keys:
-                self.store.add_auth_failure(k, now)
-            return None, REFUSED + "\nToo many failed sign-ons: wait a while before trying again."
+        names: Names | None = None
         power: str | None = None
+        owner: str | None = game.gm_email if game is not None else None
+        if game is not None and cmd.name == "signon":
+            with contextlib.suppress(HostError):  # every name and alias, of several words
+                names = Names(host_for(game.kind), game.options)
+                power = names.find(args["power"])
+            player = self.store.player(game.name, power) if power else None
+            owner = player.email if player is not None else None
+        target = "GM" if cmd.name == "gm" else power or fold(args["power"])
+        seat = f"{game_name}:{target}"
+        own = inc.sender == owner
+        throttle = PasswordThrottle(self.store)
+        wait = throttle.wait(inc.sender, seat, own, now)
+        if wait:
+            return None, (f"{REFUSED}\nToo many wrong sign-ons from your address: the judge "
+                          f"checks a password from it again from {reports.stamp(now + wait)} "
+                          f"(in {reports.duration(max(wait, 60))}).")
         stored = _DUMMY_HASH
         if game is not None:
             if cmd.name == "gm":
                 # the GM acts from their own address and with the GM password
-                if inc.sender == game.gm_email or inc.sender in self.config.gm_addresses:
+                if own or inc.sender in self.config.gm_addresses:
                     stored = game.gm_hash
             else:
-                try:
-                    power = host_for(game.kind).seat(game.options, args["power"])
-                except HostError:
-                    power = None
                 player = self.store.player(game.name, power) if power else None
                 if player is not None:
                     stored = player.pw_hash
         ok = verify_password(args["password"], stored) and stored is not _DUMMY_HASH
         if not ok or game is None:
-            for k in keys:
-                self.store.add_auth_failure(k, now)
-            return None, REFUSED
+            throttle.failed(inc.sender, seat, own, now)
+            if owner and not own and power:
+                self._wrong_password_notice(game_name, power, owner, inc, throttle, now, out)
+            hint = ""
+            if (names is not None and power is None and game is not None
+                    and self.store.web_key(game.name) is None):  # a public game's powers
+                hint = f"\n({names.unknown(args['power'])})"
+            return None, REFUSED + hint
+        assert game is not None
         if cmd.name == "gm":
             return Session(game, None, inc.sender), f"Signed on as GM of {game.name}."
-        assert power is not None
-        label = power.title() if power.isupper() else power
+        assert power is not None and names is not None
+        label = names.label(power)
+        if label == power and power.isupper():
+            label = power.title()
         return Session(game, power, inc.sender), f"Signed on as {label} in {game.name}."
+
+    def _wrong_password_notice(self, game: str, power: str, owner: str, inc: Incoming,
+                               throttle: PasswordThrottle, now: float, out: list[Mail]) -> None:
+        """Tell a seat's player (at most once an hour) that wrong passwords were tried."""
+        told = throttle.notice(f"{game}:{power}", now)
+        if told is None:
+            return
+        count, since = told
+        out.append(Mail(owner, f"{game}: wrong passwords for {power}", (
+            f"Someone tried to sign on as {power} in {game} with a wrong password: "
+            f"{count} time{'s' if count != 1 else ''} since {reports.stamp(since)}, the "
+            f"latest from {inc.sender}.\n\n"
+            f"Your password still works: the judge refuses the wrong ones and makes the "
+            f"address that sends them wait. If it was not you and you think your password "
+            f"may be known, change it:\n  SIGNON {game} {power} <password>\n"
+            f"  SET PASSWORD <new password>\n\n{self._sig()}"), game=game))
 
     def export(self, name: str) -> dict[str, Any]:
         """Everything about a game except password hashes: enough to replay it once it is
@@ -298,6 +360,7 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits):
             "press": self.store.press(name),
             "events": self.store.events(name),
             "watchers": self.store.watchers(name),
+            "tenures": self.store.tenures(name),
             "ending": self.store.ending(name),
         }
         return data if host is None else host.exported(data, game.state, over)

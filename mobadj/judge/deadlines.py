@@ -45,6 +45,9 @@ DEFAULTS: dict[str, Any] = {
     "watch": "yes",  # observers may WATCH the game
     "deadline_days": "",  # weekday rules: e.g. mon,thu (empty: any day)
     "deadline_time": "",  # e.g. 18:00 [zone] (empty: no rule; 18:00 when days are set)
+    "takeover": "yes",  # TAKEOVER of powers without player, in disorder or offered: approve, no
+    "press_to": "any",  # any: press to one, some or all powers; public: to everyone only
+    "gm_press_copy": "no",  # yes: the GM gets a copy of every press message
 }
 
 

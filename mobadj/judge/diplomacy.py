@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Mapping
+import random
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import yaml
@@ -25,16 +26,20 @@ from mobadj.engine import (
     Reason,
     Rules,
     adjudicate,
+    adjustments_due,
     destroyed_data,
+    power_name,
     topology_for,
 )
 from mobadj.judge.hosts import Check, DiplomacyHost, HostError, Resolution, State
 from mobadj.orders.duplicates import ReplacedOrder
 from mobadj.orders.errors import or_list
+from mobadj.orders.prose import set_aside_remarks
 
 log = logging.getLogger("mobadj.judge")
 
 _POSITIONS: dict[tuple[str, str, str], Position] = {}
+_PICTURES: dict[tuple[str, str, str, str, str], list[tuple[str, str, bytes]]] = {}
 K = TypeVar("K")
 T = TypeVar("T")
 
@@ -58,7 +63,8 @@ def _position(host: DiplomacyHost, state: State) -> Position:
            json.dumps(state["position"], sort_keys=True))
     rules: Rules = host.rules_of(state)
     return cached_position(_POSITIONS, key,
-                           lambda: rules.position_from_data(state["position"], host.game_map))
+                           lambda: rules.position_from_data(state["position"],
+                                                            host.map_of(state)))
 
 
 def new_state(host: DiplomacyHost, seats: list[str], seed: int,
@@ -104,8 +110,11 @@ def _pairs(host: DiplomacyHost, state: State, seat: str,
     explained (line, column, expected, did-you-mean), and a note for each order a later one
     for the same unit replaced (unless the game's ``duplicate_orders`` is ``first``: then
     every order is kept and the adjudicator uses the first legal one); orders for another
-    power are refused."""
-    result = host.rules_of(state).parse_orders(text, host.game_map, power=seat)
+    power are refused.  Remarks around the orders ("thanks", "Carla") are set aside
+    (:mod:`mobadj.orders.prose`)."""
+    game_map = host.map_of(state)
+    result = host.rules_of(state).parse_orders(text, game_map, power=seat)
+    set_aside_remarks(result, text, game_map)
     if host.duplicates(state) == "last":
         result = result.last_order_wins()
     replaced = [str(w) for w in result.warnings if isinstance(w, ReplacedOrder)]
@@ -127,7 +136,7 @@ def check(host: DiplomacyHost, state: State, seat: str, text: str) -> Check:
     out = Check(accepted=[str(o) for _, o in pairs], errors=errors, notes=replaced)
     if pairs:
         pos = _position(host, state)
-        trial = adjudicate(pos, pairs, host.game_map, host.rules_of(state))
+        trial = adjudicate(pos, pairs, host.map_of(state), host.rules_of(state))
         hold = "; the unit will hold" if pos.phase.is_movement else ""
         for r in trial.results:
             if r.power == seat and r.outcome is Outcome.INVALID and r.reason is not None:
@@ -139,16 +148,23 @@ def check(host: DiplomacyHost, state: State, seat: str, text: str) -> Check:
 
 
 def _attachments(host: DiplomacyHost, drawn: Position | Mapping[str, Any],
-                 caption: str) -> list[tuple[str, str, bytes]]:
+                 caption: str, results: Sequence[Mapping[str, Any]] = (),
+                 names: Mapping[str, str] | None = None) -> list[tuple[str, str, bytes]]:
     """The map picture (SVG and PNG) when this installation can draw the map (a renderer
-    and a layout file for it); results go out without it otherwise (and the log says why)."""
+    and a layout file for it), with the moves and supports of ``results`` (the published
+    orders) drawn and the powers called ``names`` (the game's own); results go out without
+    it otherwise (and the log says why)."""
     if getattr(host, "picture", "both") == "none":
         return []
     try:
         from mobadj import render
 
         layout = render.load_layout(host.kind)
-        svg = render.render_svg(host.game_map, layout, drawn, title=caption or None)
+        view = render.as_view(host.game_map, drawn)
+        view.moves.extend(render.moves_from_results(host.game_map, results))
+        view.supports.extend(render.supports_from_results(host.game_map, results))
+        view.names.update(names or {})
+        svg = render.render_svg(host.game_map, layout, view, title=caption or None)
     except (ImportError, OSError, ValueError, yaml.YAMLError) as exc:  # no renderer or layout
         log.info("%s: results go out without a picture: %s", host.kind, exc)
         return []
@@ -185,9 +201,10 @@ def resolve(host: DiplomacyHost, state: State, orders: dict[str, str],
     pairs: list[tuple[str, Any]] = []
     for power, text in sorted(orders.items()):
         pairs += _pairs(host, state, power, text)[0]
-    result = adjudicate(_position(host, state), pairs, host.game_map, rules)
+    game_map = host.map_of(state)
+    result = adjudicate(_position(host, state), pairs, game_map, rules)
     after = result.position
-    winner = rules.winner(after, host.game_map)
+    winner = rules.winner(after, game_map)
     data = {
         "phase": str(result.phase),
         "results": [r.as_dict() for r in result.results],
@@ -201,12 +218,14 @@ def resolve(host: DiplomacyHost, state: State, orders: dict[str, str],
     }
     drawn = rules.picture_data(result)
     caption = "" if drawn is not None else f"{host.title}: after {result.phase.long_name()}"
-    text = rules.mail_report(result, host.game_map)
+    text = rules.mail_report(result, game_map)
     new: dict[str, Any] = {"position": after.to_data(), "over": winner is not None}
     if "rules" in state:  # the game goes on by the rules it started with
         new["rules"] = state["rules"]
     return Resolution(new, text, data,
-                      attachments=_attachments(host, drawn or after, caption),
+                      attachments=_attachments(host, drawn or after, caption, [] if drawn
+                                               else [r.as_dict() for r in result.results],
+                                               host.names_of(state)),
                       over=winner is not None, summary=f"{result.phase.long_name()} resolved")
 
 
@@ -218,7 +237,7 @@ def preview(host: DiplomacyHost, state: State, seat: str, text: str) -> str:
     if not pairs:
         return "You have no orders for this phase yet."
     rules: Rules = host.rules_of(state)
-    result = adjudicate(_position(host, state), pairs, host.game_map, rules)
+    result = adjudicate(_position(host, state), pairs, host.map_of(state), rules)
     void_reasons = rules.void_reasons
     lines, void = [], 0
     for r in result.results:
@@ -233,19 +252,65 @@ def preview(host: DiplomacyHost, state: State, seat: str, text: str) -> str:
     return head + "\n" + "\n".join(lines)
 
 
-def status(host: DiplomacyHost, state: State, seat: str | None) -> str:
-    """The board (public): units and supply centres of every power."""
+def first_orders(host: DiplomacyHost, state: State, seat: str) -> str:
+    """For the mail that starts a game: what ``seat`` has to send for the first phase, its
+    home centres, and an example of orders as the map writes them (Mobtown II's first
+    weekend: where its Don starts)."""
     pos = _position(host, state)
+    rules: Rules = host.rules_of(state)
+    power = host.game_map.powers.get(seat)
+    homes = ", ".join(sorted(power.home_centers)) if power is not None else ""
+    label = pos.phase.long_name()
+    example = rules.sample_orders(pos, seat, topology_for(host.game_map),
+                                  random.Random(f"{host.kind}:{seat}"))
+    if not example or seat not in due(host, state):
+        return f"Nothing is due from you in {label}."
+    lines = [f"What to send first: your orders for {label}, under your SIGNON line."]
+    if homes:
+        lines.append(f"Your home centres: {homes}.")
+    lines.append("For example:")
+    lines += [f"  {line}" for line in example]
+    lines.append("Order notation: send HELP, or see the player's guide.")
+    return "\n".join(lines)
+
+
+def pictures(host: DiplomacyHost, state: State) -> list[tuple[str, str, bytes]]:
+    """The board of ``state`` as the results draw it (SVG and PNG, as the game's
+    ``picture`` option says), for the mail that starts a game (every game of a map starts
+    on the same board: its pictures are drawn once)."""
+    caption = f"{host.title}: {phase_label(host, state)}"
+    names = host.names_of(state)
+    key = (host.kind, str(host.picture), caption, json.dumps(state["position"], sort_keys=True),
+           json.dumps(names, sort_keys=True))
+    drawn: list[tuple[str, str, bytes]] = cached_position(
+        _PICTURES, key, lambda: _attachments(host, state["position"], caption, (), names))
+    return list(drawn)
+
+
+def status(host: DiplomacyHost, state: State, seat: str | None) -> str:
+    """The board (public): units and supply centres of every power; in an adjustment
+    phase what each power has to do, in words."""
+    pos = _position(host, state)
+    game_map = host.map_of(state)
     data = pos.to_data()
     lines = []
     for power in pos.powers():
         units = data["units"].get(power, [])
         centers = data["centers"].get(power, [])
-        lines.append(f"{power}: units {', '.join(units) or '-'}; centres ({len(centers)}) "
-                     f"{', '.join(centers) or '-'}")
+        lines.append(f"{power_name(game_map, power)}: units {', '.join(units) or '-'}; "
+                     f"centres ({len(centers)}) {', '.join(centers) or '-'}")
+    if pos.phase.is_adjustment:
+        due = adjustments_due(pos, game_map, host.rules_of(state))
+        if due:
+            lines += [f"Adjustments due in {pos.phase.long_name()}:", *due]
     if pos.dislodged:
         lines.append("Dislodged: " + ", ".join(
             f"{d.unit.power} {d.unit} may retreat to {', '.join(d.retreats) or 'nowhere'}"
             for d in pos.dislodged.values()))
     lines += host.rules_of(state).status_notes(pos)
     return "\n".join(lines)
+
+
+def picture(host: DiplomacyHost, state: State, caption: str) -> list[tuple[str, str, bytes]]:
+    """The position of a state drawn (a new player's first mail): as on results."""
+    return _attachments(host, _position(host, state), caption, (), host.names_of(state))

@@ -26,6 +26,7 @@ from typing import Any
 from mobadj.judge.base import JudgeBase, JudgeError
 from mobadj.judge.commands import Command
 from mobadj.judge.hosts import HostError, host_for
+from mobadj.judge.names import Names
 from mobadj.judge.store import Game, Mail
 
 log = logging.getLogger("mobadj.judge.endings")
@@ -55,9 +56,9 @@ class Endings(JudgeBase):
         return alive, [s for s in alive if s in players and players[s].status == "active"]
 
     def _members(self, game: Game, words: list[str]) -> list[str]:
-        host = host_for(game.kind)
+        """The powers named by ``words`` (names of several words too: ``Murder Inc.``)."""
         try:
-            return sorted({host.seat(game.options, w) for w in words})
+            return sorted(Names(host_for(game.kind), game.options).seats(words))
         except HostError as exc:
             raise JudgeError(str(exc)) from None
 
@@ -89,7 +90,10 @@ class Endings(JudgeBase):
                      + " is recorded. Votes are secret; the draw passes when every surviving "
                        "player has voted for it. NO DRAW takes your vote back.")
         else:
-            target = self._members(game, [cmd.args["value"]])[0]
+            try:
+                target = Names(host_for(game.kind), game.options).seat(cmd.args["value"])
+            except HostError as exc:
+                raise JudgeError(f"CONCEDE: {exc}") from None
             if target == power:
                 raise JudgeError("CONCEDE: you cannot concede to yourself.")
             if target not in alive:
@@ -174,10 +178,10 @@ class Endings(JudgeBase):
             members = self._members(game, words[1:]) if words[1:] else sorted(alive)
             return self.end_game(game, "draw", members, "declared by the GM", now, out)
         if head in ("win", "winner", "solo"):
-            if len(words) != 2:
+            winner = self._members(game, words[1:])
+            if len(winner) != 1:
                 raise JudgeError("ENDGAME WIN needs one power: ENDGAME WIN <power>")
-            return self.end_game(game, "win", self._members(game, words[1:]),
-                                 "declared by the GM", now, out)
+            return self.end_game(game, "win", winner, "declared by the GM", now, out)
         if words:
             raise JudgeError(f"ENDGAME: expected DRAW [power ...] or WIN <power>, got "
                              f"{' '.join(words)!r}")

@@ -29,6 +29,7 @@ from mobadj.judge.commands import Command
 from mobadj.judge.deadlines import HOUR
 from mobadj.judge.hosts import HostError, host_for
 from mobadj.judge.mailparse import Incoming
+from mobadj.judge.names import Names
 from mobadj.judge.store import Game, Mail
 
 YES = ("yes", "y", "true", "on", "1")
@@ -80,7 +81,7 @@ class Forming(JudgeBase):
         self._check_join(game, inc.sender)
         host = host_for(game.kind)
         try:
-            wishes = [host.seat(game.options, w) for w in cmd.args["prefs"]]
+            wishes = Names(host, game.options).seats(cmd.args["prefs"])
         except HostError as exc:
             raise JudgeError(f"JOIN: {exc}") from None
         wishes = list(dict.fromkeys(wishes))
@@ -172,7 +173,13 @@ class Forming(JudgeBase):
             return ""
         self._seat_joiners(game, now, out)
         if flag(game.options, "autostart", default=True):
-            return self.start(self.store.game(game.name) or game, now, out)
+            started = self.start(self.store.game(game.name) or game, now, out)
+            seated = "\n".join(f"  {p.power:<12} {p.email}"
+                                for p in self.store.players(game.name))
+            self._tell_gm(game, "every seat is taken: the game has started", (
+                f"Every seat of {game.name} is taken, the powers are handed out and the "
+                f"game has started by itself.\n{started}\n\n{seated}"), out)
+            return started
         out.append(Mail(game.gm_email, f"{game.name}: every seat is taken", (
             f"Every seat of {game.name} is taken and the powers are handed out. Start the "
             f"game when you are ready: START (after GM {game.name} <gm-password>) or "
@@ -298,6 +305,8 @@ class Forming(JudgeBase):
         if found is None or game is None:
             return None
         _, kind, args = found
+        if kind == "takeover":
+            return self._takeover_confirmed(game, inc.sender, args[0], now, out)
         if kind == "join":
             self._check_join(game, inc.sender)
             return self._join_confirmed(game, inc.sender, args, now, out)

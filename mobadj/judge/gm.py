@@ -10,20 +10,25 @@ import secrets
 from collections.abc import Iterable
 from typing import Any
 
+from mobadj.board.model import fold
 from mobadj.judge import reports
 from mobadj.judge.accounts import Accounts
 from mobadj.judge.base import OPEN_COMMANDS, PRESS_OPTIONS, JudgeError, Session
 from mobadj.judge.commands import Command, ParsedMail, help_text
 from mobadj.judge.deadlines import DEFAULTS, HOUR, option, parse_when, time_of_day, weekdays
 from mobadj.judge.endings import DRAW_MODES, Endings
-from mobadj.judge.forming import Forming
-from mobadj.judge.hosts import Host, HostError, host_for
+from mobadj.judge.hosts import DiplomacyHost, Host, HostError, host_for
 from mobadj.judge.mailparse import Incoming, is_address
+from mobadj.judge.names import Names
+from mobadj.judge.overview import summary_text
+from mobadj.judge.seats import TAKEOVER_CHOICES, Seats, takeover_mode
 from mobadj.judge.store import Game, Mail, hash_password
+from mobadj.orders.prose import is_remark
 
 #: The judge's own game options (deadlines, press, sign-up, ...; docs/gm-guide.md); the
 #: game's own (a map's rule options, a card game's ``game_*``) are its host's.
 JUDGE_OPTIONS = (*DEFAULTS, "start_year")
+PRESS_TO = ("any", "public")  # public: press to everyone only (no private press)
 
 
 def unknown_options(host: Host, names: Iterable[str]) -> str:
@@ -42,15 +47,24 @@ def unknown_options(host: Host, names: Iterable[str]) -> str:
             f"{', '.join(theirs) or 'game_<name>=<value>'}")
 
 
-def _is_seat(host: Host, game: Game, text: str) -> bool:
+def _remark(game: Game, line: str) -> bool:
+    """Is ``line`` of a GM's mail a remark ("Thanks, all!"), by the game's map?"""
+    host = host_for(game.kind)
     try:
-        host.seat(game.options, text)
+        return isinstance(host, DiplomacyHost) and is_remark(line, host.game_map)
     except HostError:
         return False
-    return True
 
 
-class GMCommands(Accounts, Forming, Endings):
+def _seats_named(host: Host, game: Game, text: str) -> list[str]:
+    """The seats ``text`` names (several names too), none when it names none."""
+    try:
+        return Names(host, game.options).groups(text)
+    except HostError:
+        return []
+
+
+class GMCommands(Seats, Accounts, Endings):
     """Commands of a game's GM."""
 
     def _gm_mail(
@@ -59,7 +73,7 @@ class GMCommands(Accounts, Forming, Endings):
     ) -> str:
         reply = []
         for cmd in parsed.commands:
-            if cmd.name in ("gm", "signon", "create"):
+            if cmd.name in ("gm", "signon", "create", "become"):  # become: with the orders
                 continue
             if cmd.name in OPEN_COMMANDS:
                 reply.append(self._open_command(inc, cmd, now, out))
@@ -73,18 +87,22 @@ class GMCommands(Accounts, Forming, Endings):
             players = self.store.players(game.name)
             host = host_for(game.kind)
             want = {t.upper() for t in press.targets}
-            to = [p for p in players if "ALL" in want or p.power.upper() in want
-                  or any(host.seat(game.options, t) == p.power for t in press.targets
-                         if t.upper() != "ALL" and _is_seat(host, game, t))]
+            named = {s for t in press.targets if t.upper() != "ALL"
+                     for s in _seats_named(host, game, t)}
+            to = [p for p in players if "ALL" in want or p.power in named]
             watchers = self.store.watchers(game.name) if "ALL" in want else []
             for email in [p.email for p in to] + watchers:
                 out.append(Mail(email, f"{game.name}: message from the GM",
                                 f"{press.text}\n\n{self._sig()}", game=game.name))
             reply.append(f"GM message sent to {len(to)} player(s)"
                          + (f" and {len(watchers)} observer(s)." if watchers else "."))
-        if parsed.order_lines:
+        stray = [(n, t) for n, t in parsed.order_lines if not _remark(s.game, t)]
+        becomes = [c for c in parsed.commands if c.name == "become"]
+        if becomes:
+            reply.append(self._gm_orders_by_mail(s.game, becomes, parsed, inc, uid, now, out))
+        elif stray:
             reply.append("The GM does not give orders; lines not understood:\n" +
-                         "\n".join(f"  line {n}: {t}" for n, t in parsed.order_lines))
+                         "\n".join(f"  line {n}: {t}" for n, t in stray))
         return "\n\n".join(reply)
 
     def gm_command(
@@ -108,11 +126,25 @@ class GMCommands(Accounts, Forming, Endings):
             if game.status == "forming" and self.store.joins(game.name) and \
                     not self._seat_counts(game)[0]:
                 raise JudgeError("every seat is taken or promised to those who joined")
-            added = self.add_player(game, a["email"], a["power"], a.get("password"), now, out)
+            power, password = a["power"], a.get("password")
+            if a.get("words"):  # a power of several words ("Murder Inc."), then a password?
+                power, rest = Names(host_for(game.kind), game.options).seat_and_rest(
+                    a["words"], 1)
+                password = rest[0] if rest else None
+            added = self.add_player(game, a["email"], power, password, now, out)
             full = self._fill_if_full(game, now, out) if game.status == "forming" else ""
             return f"{added}\n{full}" if full else added
+        if name in ("approve", "reject") and game.status != "forming":
+            return self._approve_takeover(game, a["value"], name == "approve", now, out)
         if name in ("approve", "reject"):
             return self._approve(game, a["value"], name == "approve", now, out)
+        if name == "offer":
+            return self.offer(game, a["words"], now, out)
+        if name == "summary":
+            return summary_text(self.store, game, gm_view=True)
+        if name == "resign":
+            raise JudgeError("RESIGN is a player's command; to free a seat, REPLACE it or "
+                             "OFFER it for TAKEOVER.")
         if name == "start":
             return self.start(game, now, out)
         if name == "deadline":
@@ -226,7 +258,8 @@ class GMCommands(Accounts, Forming, Endings):
         if self.store.player(game.name, seat) is not None:
             raise JudgeError(f"{seat} already has a player (use REPLACE)")
         password = password or secrets.token_urlsafe(8)
-        self.store.add_player(game.name, seat, email, hash_password(password, self.kdf_n))
+        self.store.add_player(game.name, seat, email, hash_password(password, self.kdf_n), now,
+                              host.phase(game.state) if game.state is not None else "")
         self.store.log(game.name, "player added", {"power": seat}, now)
         out.append(Mail(email, f"{game.name}: you play {seat}", (
             f"Welcome to {game.name} ({host.title}). You play {seat}.\n\n"
@@ -259,14 +292,21 @@ class GMCommands(Accounts, Forming, Endings):
         self.store.log(game.name, "started", {"phase": host.phase(state)}, now)
         game = self.store.game(game.name) or game
         rules = self.rules_line(game)
+        host.picture = str(game.options.get("picture", DEFAULTS["picture"])).lower()
+        pictures = host.pictures(state)  # the board, as the results will draw it
+        names = Names(host, game.options)
         for p in players:
             view = host.status(state, p.power)
+            first = host.first_orders(state, p.power)
+            label = names.label(p.power)
+            you = label if fold(label) == fold(p.power) else f"{label} ({p.power})"
             out.append(Mail(p.email, f"{game.name}: the game has started", (
-                f"{game.name} has started. You play {p.power}.\n\n"
+                f"{game.name} has started. You play {you}.\n\n"
                 + (f"{rules}\n" if rules else "") +
                 f"Phase: {host.phase_label(state)}\n"
-                f"Deadline: {reports.stamp(deadline)}\n\n{view}\n\n{self._sig()}"),
-                game=game.name))
+                f"Deadline: {reports.stamp(deadline)}\n\n{view}\n\n"
+                + (f"{first}\n\n" if first else "") + self._sig()),
+                list(pictures), game=game.name))
         label = host.phase_label(state)
         return f"Game started: {label}, deadline {reports.stamp(deadline)}"
 
@@ -297,27 +337,28 @@ class GMCommands(Accounts, Forming, Endings):
         return f"Resumed; deadline {reports.stamp(deadline)}."
 
     def replace(self, game: Game, power: str, email: str, now: float, out: list[Mail]) -> str:
-        host = host_for(game.kind)
-        seat = host.seat(game.options, power)
-        if not is_address(email.strip().lower()):
-            raise JudgeError(f"{email!r} is not an email address")
-        old = self.store.player(game.name, seat)
-        password = secrets.token_urlsafe(8)
-        if old is None:
-            self.store.add_player(game.name, seat, email, hash_password(password, self.kdf_n))
-        else:
-            self.store.update_player(game.name, seat, email=email.lower(),
-                                     pw_hash=hash_password(password, self.kdf_n),
-                                     status="active", nmr_streak=0, ready=0)
-            out.append(Mail(old.email, f"{game.name}: you have been replaced",
-                            f"The GM has given {seat} in {game.name} to another player. "
-                            f"Thank you for playing.\n\n{self._sig()}", game=game.name))
-        self.store.log(game.name, "replaced", {"power": seat}, now)
-        out.append(Mail(email, f"{game.name}: you now play {seat}", (
-            f"You take over {seat} in {game.name}.\n\nYour password: {password}\n\n"
-            f"Sign on with:\n  SIGNON {game.name} {seat} {password}\n\n{self._sig()}"),
-            game=game.name))
-        return f"{seat} is now played by {email}."
+        """The GM's REPLACE: the seat goes to ``email`` (:meth:`Seats.change_player`)."""
+        return self.change_player(game, power, email, now, out, how="replaced", by="the GM")
+
+    def _gm_orders_by_mail(self, game: Game, becomes: list[Command], parsed: ParsedMail,
+                           inc: Incoming, uid: int | None, now: float, out: list[Mail]) -> str:
+        """The order lines after each ORDERS FOR (BECOME) are the GM's orders for it."""
+        replies = []
+        game = self.store.game(game.name) or game
+        for n, cmd in enumerate(becomes):
+            end = becomes[n + 1].line if n + 1 < len(becomes) else float("inf")
+            text = "\n".join(t for line, t in parsed.order_lines if cmd.line < line < end)
+            try:
+                replies.append(self.gm_orders(game, " ".join(cmd.args["words"]), text, now, out,
+                                              inc.message_id, uid, early=False))
+            except (JudgeError, HostError) as exc:
+                replies.append(f"ORDERS FOR: {exc}")
+        before = [f"  line {n}: {t}" for n, t in parsed.order_lines if n < becomes[0].line]
+        if before:
+            replies.append("Lines before ORDERS FOR <power> were not read (the GM gives no "
+                           "orders of their own):\n" + "\n".join(before))
+        self._maybe_early(self.store.game(game.name) or game, now, out)
+        return "\n\n".join(replies)
 
     def set_option(self, game: Game, key: str, value: str) -> str:
         host = host_for(game.kind)
@@ -340,12 +381,18 @@ class GMCommands(Accounts, Forming, Endings):
                              f"({now})")
         opts = game.options | host.read_options({key: value})
         self.store.update_game(game.name, options=opts)
+        if key == "names":  # the GM's own names, as written (Mobtown II rule 1)
+            return f"Names: {opts[key] or 'those of the map'}."
         return f"Option {key} = {str(opts[key]).lower()}. Rules: {host.rules_text(opts)}"
 
     def _check_options(self, options: dict[str, Any]) -> None:
         """Refuse option values the judge could not use later (with what is expected)."""
         if "press" in options and str(options["press"]).lower() not in PRESS_OPTIONS:
             raise JudgeError(f"press must be one of {', '.join(PRESS_OPTIONS)}")
+        if "takeover" in options and takeover_mode(options) not in TAKEOVER_CHOICES:
+            raise JudgeError(f"takeover must be one of {', '.join(TAKEOVER_CHOICES)}")
+        if "press_to" in options and str(options["press_to"]).lower() not in PRESS_TO:
+            raise JudgeError(f"press_to must be one of {', '.join(PRESS_TO)}")
         if "draw" in options and str(options["draw"]).lower() not in DRAW_MODES:
             raise JudgeError(f"draw must be one of {', '.join(DRAW_MODES)}")
         try:

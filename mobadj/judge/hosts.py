@@ -110,6 +110,11 @@ class Host(ABC):
         players to see; "" when none is."""
         return ""
 
+    def seat_names(self, options: dict[str, Any]) -> dict[str, list[str]]:
+        """Seat -> every name players may write it by, the one to show them first (a
+        map's power name and aliases; :mod:`mobadj.judge.names` reads them)."""
+        return {s: [s] for s in self.seats(options)}
+
     def seat(self, options: dict[str, Any], text: str) -> str:
         """The seat named by ``text`` (any spelling); raises :class:`HostError`."""
         for s in self.seats(options):
@@ -135,7 +140,9 @@ class Host(ABC):
 
     @abstractmethod
     def check(self, state: State, seat: str, text: str) -> Check:
-        """Read a submission (orders, a bid) without changing the state."""
+        """Read a submission (orders, a bid) without changing the state.  Each line of
+        ``text`` is at its line of the mail (the mail's other lines are empty), so that an
+        error names the line the player wrote."""
 
     @abstractmethod
     def resolve(self, state: State, orders: dict[str, str], missing: list[str]) -> Resolution:
@@ -158,6 +165,15 @@ class Host(ABC):
     def preview(self, state: State, seat: str, text: str) -> str:
         """What would happen to ``seat``'s orders if the others all held."""
         return "Preview is not available for this game."
+
+    def first_orders(self, state: State, seat: str) -> str:
+        """What ``seat`` sends first, for the mail that starts the game ("" when the game
+        says nothing more than the position)."""
+        return ""
+
+    def pictures(self, state: State) -> list[tuple[str, str, bytes]]:
+        """The board of ``state`` as pictures to attach (a map's), none when there is none."""
+        return []
 
     def status(self, state: State, seat: str | None) -> str:
         """The position as ``seat`` may see it (``None``: public)."""
@@ -182,6 +198,26 @@ class Host(ABC):
     @abstractmethod
     def is_over(self, state: State) -> bool: ...
 
+    # -- what the judge tells of a game beyond its phases (SUMMARY, a new player's mail) -----
+
+    def picture_of(self, state: State, caption: str) -> list[tuple[str, str, bytes]]:
+        """The position drawn (attachments, as with results); [] for games without one."""
+        return []
+
+    def centre_counts(self, state: State) -> dict[str, int] | None:
+        """Supply centres held per seat (None for games without them)."""
+        return None
+
+    def period(self, state: State, phase: str) -> str | None:
+        """The year of ``phase`` (its month for calendars with months), for the centres by
+        year in SUMMARY; None for games without a calendar."""
+        return None
+
+    def later_phase(self, state: State, text: str) -> str | None:
+        """The phase ``text`` names when it comes after the current one (orders may be sent
+        early for it: njudge's PHASE), else None."""
+        return None
+
     def phase_hours(self, state: State, options: dict[str, Any]) -> float:
         """How long the phase lasts (movement vs retreats/adjustments)."""
         return float(options.get("deadline_hours", 48))
@@ -199,6 +235,7 @@ class DiplomacyHost(Host):
         self._map: GameMap | None = None
         self._rules: Rules | None = None
         self._variants: dict[tuple[tuple[str, Any], ...], Rules] = {}  # options -> Rules
+        self._names: dict[str, dict[str, str]] = {}  # a game's names as stored -> read
 
     @property
     def title(self) -> str:  # type: ignore[override]
@@ -236,11 +273,13 @@ class DiplomacyHost(Host):
 
     def rule_options(self) -> dict[str, tuple[Any, ...]]:
         """The map's rule options (docs/rulings.md, and a variant's own, e.g.
-        docs/mobtown-rulings.md) and ``duplicate_orders`` (which of two orders for one unit
-        counts: how orders are read, before the adjudicator)."""
+        docs/mobtown-rulings.md), ``duplicate_orders`` (which of two orders for one unit
+        counts: how orders are read, before the adjudicator) and ``names`` (what the game
+        calls its powers, Mobtown's rule 1: any text, mobadj.board.names)."""
         from mobadj.orders.duplicates import DUPLICATE_RULES
 
-        return {**type(self.rules).choices(), "duplicate_orders": DUPLICATE_RULES}
+        return {**type(self.rules).choices(), "duplicate_orders": DUPLICATE_RULES,
+                "names": ()}
 
     def is_option(self, name: str) -> bool:
         return name in self.rule_options()
@@ -248,24 +287,53 @@ class DiplomacyHost(Host):
     def read_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Values as a command line or a mail writes them (``1982``, ``yes``) -> the values
         the rules take (``"1982"``, True), each checked by the engine's own reader."""
+        from mobadj.board import names_text, parse_power_names
         from mobadj.engine import coerce_options
         from mobadj.orders.duplicates import check_rule
 
         known = self.rule_options()
         chosen = {k: v for k, v in options.items() if k in known}
         duplicates = chosen.pop("duplicate_orders", None)
+        names = chosen.pop("names", None)
         try:
             out = coerce_options(chosen, type(self.rules))
             self._rules_with(out)  # the rules check each value (and are kept for the game)
             if duplicates is not None:
                 out["duplicate_orders"] = check_rule(duplicates)
+            if names is not None:
+                out["names"] = names_text(parse_power_names(self.game_map, str(names)))
         except ValueError as exc:
             raise HostError(str(exc)) from None
         return out
 
     def rules_text(self, options: Mapping[str, Any]) -> str:
         return ", ".join(f"{name}={str(options[name]).lower()}"
-                         for name in self.rule_options() if name in options)
+                         for name in self.rule_options() if name in options and name != "names")
+
+    def names_of(self, where: Mapping[str, Any]) -> dict[str, str]:
+        """What a game calls its powers (power id -> name; only those it renames), from its
+        options or from its state's rules (rule 1 of Mobtown II: the GM's own names)."""
+        rules = where.get("rules") if "position" in where else where
+        text = str((rules or {}).get("names") or "")
+        if not text:
+            return {}
+        got = self._names.get(text)
+        if got is None:
+            from mobadj.board import parse_power_names
+
+            try:
+                got = parse_power_names(self.game_map, text)
+            except ValueError as exc:  # stored by a version that read names otherwise
+                raise HostError(f"this game's names cannot be used here: {exc}") from None
+            self._names[text] = got
+        return got
+
+    def map_of(self, where: Mapping[str, Any]) -> GameMap:
+        """The map with the game's names (``names_of``): what its reports, mails and pages
+        read; its powers answer to the map's names and ids too."""
+        from mobadj.board import renamed
+
+        return renamed(self.game_map, self.names_of(where))
 
     @staticmethod
     def chosen(state: Mapping[str, Any]) -> dict[str, Any]:
@@ -285,7 +353,8 @@ class DiplomacyHost(Host):
         """The map's rules with ``chosen`` options: one shared Rules object per distinct set
         (the judge asks for them at every check, preview and deadline); a ValueError naming
         a bad option."""
-        key = tuple(sorted((k, v) for k, v in chosen.items() if k != "duplicate_orders"))
+        key = tuple(sorted((k, v) for k, v in chosen.items()
+                           if k not in ("duplicate_orders", "names")))
         if not key:
             return self.rules
         got = self._variants.get(key)
@@ -308,13 +377,17 @@ class DiplomacyHost(Host):
     def seats(self, options: dict[str, Any]) -> list[str]:
         return list(self.game_map.powers)
 
+    def seat_names(self, options: dict[str, Any]) -> dict[str, list[str]]:
+        """Every name a seat answers to: the game's own (rule 1), the map's and aliases."""
+        return {pid: [p.name, *p.aliases] for pid, p in self.map_of(options).powers.items()}
+
     def seat(self, options: dict[str, Any], text: str) -> str:
         try:
-            return self.game_map.power_id(text.strip())
+            return self.map_of(options).power_id(text.strip())
         except LookupError:
-            raise HostError(
-                f"no power {text!r}; powers: {', '.join(self.game_map.powers)}"
-            ) from None
+            from mobadj.judge.names import Names  # every name and alias, with a did-you-mean
+
+            raise HostError(Names(self, options).unknown(text)) from None
 
     def new_state(self, seats: list[str], seed: int, options: dict[str, Any]) -> State:
         return self._engine().new_state(self, seats, seed, options)
@@ -337,17 +410,63 @@ class DiplomacyHost(Host):
     def preview(self, state: State, seat: str, text: str) -> str:
         return self._engine().preview(self, state, seat, text)
 
+    def first_orders(self, state: State, seat: str) -> str:
+        return self._engine().first_orders(self, state, seat)
+
+    def pictures(self, state: State) -> list[tuple[str, str, bytes]]:
+        return self._engine().pictures(self, state)
+
     def status(self, state: State, seat: str | None) -> str:
         return self._engine().status(self, state, seat)
 
     def is_over(self, state: State) -> bool:
         return bool(state.get("over"))
 
+    def picture_of(self, state: State, caption: str) -> list[tuple[str, str, bytes]]:
+        return self._engine().picture(self, state, caption)
+
+    def centre_counts(self, state: State) -> dict[str, int] | None:
+        centers = state.get("position", {}).get("centers") or {}
+        return {power: len(held) for power, held in centers.items()}
+
+    def period(self, state: State, phase: str) -> str | None:
+        try:
+            p = self.rules_of(state).calendar.parse(phase)
+        except ValueError:
+            return None
+        month = getattr(p, "month", None)
+        return f"{p.year}-{month:02d}" if isinstance(month, int) and month else str(p.year)
+
+    def later_phase(self, state: State, text: str) -> str | None:
+        calendar = self.rules_of(state).calendar
+        try:
+            named, now = calendar.parse(text.strip().upper()), calendar.parse(self.phase(state))
+        except ValueError:
+            return None
+        key_named, key_now = _playing_order(named), _playing_order(now)
+        if key_named is None or key_now is None or key_named <= key_now:
+            return None
+        return str(named)
+
     def phase_hours(self, state: State, options: dict[str, Any]) -> float:
         phase = self.phase(state)
         if phase.endswith("M"):
             return float(options.get("deadline_hours", 48))
         return float(options.get("retreat_hours", 24))
+
+
+def _playing_order(phase: Any) -> tuple[int, ...] | None:
+    """A phase's place in playing order: its calendar's own key (Mobtown II's), else year,
+    season (spring, summer, fall, autumn, winter) and kind (movement, retreats,
+    adjustments); None for a phase this cannot place."""
+    key = getattr(phase, "key", None)
+    if callable(key):
+        return tuple(key())
+    seasons, kinds = "SUFAW", "MRA"
+    season, kind = str(getattr(phase, "season", ""))[:1], str(getattr(phase, "kind", ""))[:1]
+    if season not in seasons or kind not in kinds:
+        return None
+    return (int(phase.year), seasons.index(season), kinds.index(kind))
 
 
 # -- registry -----------------------------------------------------------------------------------

@@ -2,8 +2,10 @@
 (:mod:`.mailparse`); this module limits the answers to mail that *looks* human but may be an
 auto-responder that does not say so:
 
-- a mail that quotes the judge's own text (its signature line) and gives no command is not
-  answered: it is an answer to the judge, not a request;
+- a mail that quotes the judge's own text (its signature line) and has no text of its own
+  is not answered: it is an answer to the judge, not a request.  One with text of its own
+  (a player who hit Reply and wrote "Deal!") is answered with what to send instead, as a
+  mail without a command: once per address in the window below;
 - at most one "no command found" reply per address in ``no_command_window_minutes``;
 - at most ``replies_per_hour`` replies per address; then one notice to the address (its
   mails are still read and carried out, without replies) and one mail to the GMs, and
@@ -20,7 +22,7 @@ import logging
 from dataclasses import dataclass
 
 from mobadj.judge import reports
-from mobadj.judge.base import JudgeBase
+from mobadj.judge.base import OPEN_COMMANDS, JudgeBase
 from mobadj.judge.commands import ParsedMail
 from mobadj.judge.deadlines import HOUR
 from mobadj.judge.mailparse import Incoming
@@ -28,6 +30,8 @@ from mobadj.judge.store import Mail
 
 log = logging.getLogger("mobadj.judge.loops")
 MAX_REPLY_CHARS = 50_000
+# Commands that work without a sign-on (the others only get "please sign on first").
+UNSIGNED = ("help", "list", "create", *OPEN_COMMANDS)
 CUT = ("\n\n(The rest of this reply is left out: it was too long. Send fewer commands in one "
        "mail.)")
 
@@ -48,11 +52,15 @@ def found_nothing(parsed: ParsedMail) -> bool:
     return not (parsed.commands or parsed.errors or parsed.near_commands)
 
 
-def reply_kind(parsed: ParsedMail, signed_on: bool) -> str:
+def reply_kind(parsed: ParsedMail, signed_on: bool, quotes_judge: bool = False) -> str:
     """How the reply to a mail counts against the limits: ``signed`` (a right password:
-    not counted), ``nocommand`` (nothing found) or ``reply``."""
+    not counted), ``nocommand`` (nothing found; or an answer to the judge's mail with no
+    command that works without a sign-on, as an auto-responder that copies the judge's mail
+    writes) or ``reply``."""
     if signed_on:
         return "signed"
+    if quotes_judge and not any(c.name in UNSIGNED for c in parsed.commands):
+        return "nocommand"  # nothing in it works without a sign-on: what a copy looks like
     return "nocommand" if found_nothing(parsed) else "reply"
 
 
@@ -60,8 +68,9 @@ class ReplyLimits(JudgeBase):
     """The judge's side of the rules above."""
 
     def _ignore_quote(self, inc: Incoming, parsed: ParsedMail) -> bool:
-        """A mail quoting the judge's text without any command is never answered."""
-        return inc.quotes_judge and not parsed.commands
+        """A mail quoting the judge's text with nothing of its own is never answered."""
+        return inc.quotes_judge and not (parsed.commands or parsed.order_lines
+                                         or parsed.errors or parsed.press)
 
     def _verdict(self, address: str, kind: str, now: float) -> Verdict:
         """May ``address`` be answered now?  ``kind`` is from :func:`reply_kind`."""

@@ -23,6 +23,7 @@ from imapclient import IMAPClient
 from imapclient.exceptions import LoginError
 
 from mobadj.judge.config import ConfigError, MailServerError, ServerConfig, TLSTrustError
+from mobadj.judge.oauth import TokenCommand, TokenError, server_error, xoauth2_string
 
 log = logging.getLogger("mobadj.judge.mailbox")
 CHUNK = 200
@@ -38,6 +39,8 @@ class Mailbox:
         self.uidvalidity: int | None = None
         self.can_idle = False
         self.connects = 0  # connections made: the first and every reconnect
+        self.tokens = (TokenCommand(server.token_command, server.base_dir)
+                       if server.uses_oauth and server.token_command else None)
 
     def connect(self) -> None:
         """Log in and select the folder; every failure is a :class:`MailServerError` naming
@@ -52,7 +55,7 @@ class Mailbox:
                 stage = "STARTTLS failed"
                 client.starttls(s.ssl_context())
             stage = "login failed"
-            client.login(s.user, s.password)
+            self._login(client)
             stage = f"cannot open folder {s.folder!r}"
             info = client.select_folder(s.folder)
         except ssl.SSLCertVerificationError as exc:
@@ -60,11 +63,17 @@ class Mailbox:
             raise TLSTrustError("IMAP", s, exc.verify_message or str(exc)) from None
         except LoginError as exc:
             self._drop(client)
-            raise MailServerError("IMAP", s, f"login refused for user {s.user!r} "
-                                             f"({_reason(exc)})") from None
+            how = "XOAUTH2 login" if self.tokens is not None else "login"
+            hint = ("; a fresh token was refused too: check imap.token_command and the "
+                    "account's IMAP permission" if self.tokens is not None else "")
+            raise MailServerError("IMAP", s, f"{how} refused for user {s.user!r} "
+                                             f"({_reason(exc)}){hint}") from None
         except ConfigError:  # the password's environment variable is not set
             self._drop(client)
             raise
+        except TokenError as exc:
+            self._drop(client)
+            raise MailServerError("IMAP", s, str(exc)) from None
         except IMAP_ERRORS as exc:
             self._drop(client)
             raise MailServerError("IMAP", s, f"{stage} ({_reason(exc)})"
@@ -75,6 +84,20 @@ class Mailbox:
         self.connects += 1
         log.info("connected to %s:%s/%s (IDLE %s)", s.host, s.port, s.folder,
                  "yes" if self.can_idle else "no")
+
+    def _login(self, client: IMAPClient) -> None:
+        """LOGIN with the password, or AUTHENTICATE XOAUTH2 with the token in hand; a
+        refused token is refreshed (the token command runs again) and tried once more."""
+        s = self.server
+        if self.tokens is None:
+            client.login(s.user, s.password)
+            return
+        try:
+            _xoauth2(client, s.user, self.tokens.token())
+        except LoginError as exc:
+            log.info("IMAP server %s refused the access token (%s); asking for a new one",
+                     s.host, exc)
+            _xoauth2(client, s.user, self.tokens.refresh())
 
     @staticmethod
     def _drop(client: IMAPClient | None) -> None:
@@ -172,6 +195,26 @@ class Mailbox:
             return False
         finally:
             sock.settimeout(timeout)
+
+
+def _xoauth2(client: IMAPClient, user: str, token: str) -> None:
+    """AUTHENTICATE XOAUTH2.  A server that refuses the token says why in a challenge (base64
+    JSON), which is answered with an empty line to get its final NO (Gmail's protocol);
+    imapclient's ``oauth2_login`` would send the token again instead."""
+    errors: list[str] = []
+
+    def answer(challenge: bytes) -> bytes:
+        if errors or challenge:
+            errors.append(server_error(challenge))
+            return b""
+        errors.append("")
+        return xoauth2_string(user, token)
+
+    try:
+        client._command_and_check("authenticate", "XOAUTH2", answer)
+    except imaplib.IMAP4.error as exc:
+        said = next((e for e in errors if e), "")
+        raise LoginError(f"{_reason(exc)}{f'; {said}' if said else ''}") from None
 
 
 def _reason(exc: BaseException) -> str:

@@ -25,6 +25,7 @@ from email.utils import formataddr, formatdate
 import aiosmtplib
 
 from mobadj.judge.config import MailServerError, ServerConfig, TLSTrustError
+from mobadj.judge.oauth import TokenCommand, TokenError
 from mobadj.judge.store import Mail, Store
 
 log = logging.getLogger("mobadj.judge.mailer")
@@ -101,6 +102,31 @@ class Mailer:
         self.sender = sender
         self.name = name
         self.clock = clock
+        self.tokens = (TokenCommand(server.token_command, server.base_dir)
+                       if server.uses_oauth and server.token_command else None)
+
+    async def _login(self, client: aiosmtplib.SMTP) -> None:
+        """AUTH with the password, or XOAUTH2 with the token in hand; a refused token is
+        refreshed (the token command runs again) and tried once more."""
+        s = self.server
+        if self.tokens is None:
+            if s.user:
+                await client.login(s.user, s.password)
+            return
+        try:
+            try:
+                await client.auth_xoauth2(s.user, self.tokens.token())
+            except aiosmtplib.SMTPAuthenticationError as exc:
+                log.info("SMTP server %s refused the access token (%s %s); asking for a new "
+                         "one", s.host, exc.code, exc.message)
+                await client.auth_xoauth2(s.user, self.tokens.refresh())
+        except aiosmtplib.SMTPAuthenticationError as exc:
+            raise MailServerError("SMTP", s, (
+                f"XOAUTH2 login refused for user {s.user!r} ({exc.code} {exc.message}); a "
+                f"fresh token was refused too: check smtp.token_command and the account's "
+                f"SMTP permission")) from None
+        except TokenError as exc:
+            raise MailServerError("SMTP", s, str(exc)) from None
 
     async def _send(self, store: Store, mails: list[Mail]) -> int:
         s = self.server
@@ -118,15 +144,15 @@ class Mailer:
             raise MailServerError("SMTP", s, f"cannot connect ({type(exc).__name__}: {exc})"
                                   ) from None
         try:
-            if s.user:
-                await client.login(s.user, s.password)
+            await self._login(client)
             token = store.token()
             sent = 0
             for mail in mails:
                 assert mail.id is not None
                 try:
                     msg = build_message(mail, self.sender, self.name, token, self.clock())
-                    await client.sendmail(self.sender, [mail.to], msg.as_bytes())
+                    raw = msg.as_bytes()
+                    await client.sendmail(self.sender, [mail.to], raw)
                 except _MAIL_REFUSALS as exc:
                     why = refusal(exc)
                     if why is None:
@@ -136,8 +162,8 @@ class Mailer:
                     with store.transaction():
                         store.mark_refused(mail.id, self.clock(), why)
                     continue
-                with store.transaction():
-                    store.mark_sent(mail.id, self.clock())
+                with store.transaction():  # the record stays; the attachments go
+                    store.mark_sent(mail.id, self.clock(), str(msg["Message-ID"]), len(raw))
                 sent += 1
             return sent
         finally:

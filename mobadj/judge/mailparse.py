@@ -1,10 +1,12 @@
 """Reading hostile mail calmly: whatever arrives becomes an :class:`Incoming` or is ignored.
 
-HTML-only mail is read through its text; multiparts give their first text part; odd
-charsets are decoded with replacement; quoted replies (``> ``, "On ... wrote:"),
-signatures (``-- ``) and sign-offs are dropped by the reader ``mobadj adjudicate`` shares
-(:mod:`mobadj.orders.mailtext`); auto-replies and bounces are recognised so the judge
-never answers them (no mail loops); a missing Message-ID gets a stable one from the bytes.
+HTML-only mail is read through its text (a ``<blockquote>`` is a quote); multiparts give
+their first text part; odd charsets are decoded with replacement; quoted replies (``> ``,
+"On ... wrote:", Outlook's "From:/Sent:" block), signatures (``-- ``) and sign-offs are
+dropped by the reader ``mobadj adjudicate`` shares (:mod:`mobadj.orders.mailtext`), each
+dropped line left empty so that every line keeps its number in the mail; auto-replies and
+bounces are recognised so the judge never answers them (no mail loops); a missing
+Message-ID gets a stable one from the bytes.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from email.message import Message
 from email.utils import getaddresses, parseaddr
 from html.parser import HTMLParser
 
-from mobadj.orders.mailtext import strip_quotes_and_signature
+from mobadj.orders.mailtext import mail_lines
 
 log = logging.getLogger("mobadj.judge.mailparse")
 # What malformed mail can make the email package and the HTML parser raise.
@@ -63,44 +65,76 @@ class Incoming:
     sender: str  # bare address, lower-case ("" when missing)
     reply_to: str  # where replies go (Reply-To, else From)
     subject: str
-    body: str  # cleaned plain text
+    body: str  # the writer's own text: quotes, signatures ... left as empty lines
     auto: str | None  # why it is an auto-reply/bounce, or None
     truncated: bool = False
     quotes_judge: bool = False  # it quotes a mail of the judge (its signature line)
     unreadable: str = ""  # why the mail's text could not be read ("" when it could)
 
 
+_QUOTE_IN, _QUOTE_OUT = "\ue010", "\ue011"
+
+
 class _TextOfHtml(HTMLParser):
-    """The text of an HTML part: block tags become line breaks, scripts and styles vanish."""
+    """The text of an HTML part: block tags become line breaks, scripts and styles vanish,
+    and what a ``<blockquote>`` holds (the quoted original of a reply) is marked so that
+    :func:`html_to_text` writes it as ``> `` lines."""
 
     BLOCKS = {"p", "div", "br", "tr", "li", "h1", "h2", "h3", "h4", "h5", "h6", "pre",
-              "blockquote", "table", "ul", "ol"}
+              "table", "ul", "ol", "hr"}
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self.skip = 0
-        self.quote = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("script", "style", "head"):
             self.skip += 1
         if tag == "blockquote":
-            self.quote += 1
+            self.parts.append(_QUOTE_IN)
         if tag in self.BLOCKS:
             self.parts.append("\n")
 
     def handle_endtag(self, tag: str) -> None:
         if tag in ("script", "style", "head") and self.skip:
             self.skip -= 1
-        if tag == "blockquote" and self.quote:
-            self.quote -= 1
+        if tag == "blockquote":
+            self.parts.append(_QUOTE_OUT)
         if tag in self.BLOCKS:
             self.parts.append("\n")
 
     def handle_data(self, data: str) -> None:
-        if not self.skip and not self.quote:  # quoted replies in HTML are dropped too
-            self.parts.append(data)
+        if not self.skip:
+            self.parts.append(data.replace(_QUOTE_IN, "").replace(_QUOTE_OUT, ""))
+
+
+def _lines_of(text: str) -> str:
+    """The lines of the text of an HTML part: empty ones dropped, quoted ones written with
+    ``> `` and a blank line after each quote (a bottom-poster's answer follows it)."""
+    out: list[str] = []
+    depth = 0
+    current: list[str] = []
+
+    def flush() -> None:
+        line = "".join(current).rstrip()
+        if line.strip():
+            out.append(("> " if depth else "") + line)
+        current.clear()
+
+    for token in re.split(f"([{_QUOTE_IN}{_QUOTE_OUT}\n])", text):
+        if token in (_QUOTE_IN, _QUOTE_OUT, "\n"):
+            flush()
+            if token == _QUOTE_IN:
+                depth += 1
+            elif token == _QUOTE_OUT and depth:
+                depth -= 1
+                if not depth:
+                    out.append("")
+        else:
+            current.append(token)
+    flush()
+    return "\n".join(out)
 
 
 def html_to_text(source: str) -> str:
@@ -111,8 +145,7 @@ def html_to_text(source: str) -> str:
     except MAIL_ERRORS as exc:  # HTML the parser gives up on: strip the tags instead
         log.warning("unreadable HTML (%s: %s); its tags are stripped", type(exc).__name__, exc)
         return html.unescape(re.sub(r"<[^>]*>", " ", source))
-    text = "".join(parser.parts).replace("\xa0", " ")
-    return re.sub(r"\n\s*\n+", "\n", text)
+    return _lines_of("".join(parser.parts).replace("\xa0", " "))
 
 
 class Unreadable(ValueError):
@@ -279,7 +312,7 @@ def parse_mail(raw: bytes, max_body: int = MAX_BODY_CHARS, own_text: str | None 
     quotes = bool(own_text) and squash(own_text or "") in squash(source[:max_body])
     truncated = len(text) > max_body
     text = text[:max_body]
-    body = strip_quotes_and_signature(text)
+    body = mail_lines(text).rstrip()  # every line where it was: errors name the mail's lines
     lines = body.split("\n")
     if len(lines) > MAX_LINES:
         body, truncated = "\n".join(lines[:MAX_LINES]), True

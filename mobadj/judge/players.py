@@ -3,6 +3,7 @@ PASSWORD, HELP."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from mobadj.judge import reports
@@ -13,6 +14,9 @@ from mobadj.judge.deadlines import DEFAULTS, HOUR, option
 from mobadj.judge.endings import Endings
 from mobadj.judge.hosts import Free, HostError, host_for
 from mobadj.judge.mailparse import Incoming
+from mobadj.judge.names import Names
+from mobadj.judge.overview import summary_text
+from mobadj.judge.seats import Seats
 from mobadj.judge.store import Game, Mail
 
 MAX_PRESS_PER_MAIL = 10
@@ -20,7 +24,7 @@ MAX_PRESS_PER_MAIL = 10
 to everyone, fit): a mail of a thousand press blocks must not make thousands of mails."""
 
 
-class PlayerCommands(Accounts, Endings):
+class PlayerCommands(Seats, Accounts, Endings):
     """Commands a signed-on player may give."""
 
     def _player_mail(
@@ -31,6 +35,8 @@ class PlayerCommands(Accounts, Endings):
         assert power is not None
         host = host_for(game.kind)
         reply: list[str] = []
+        # the lines of this mail the judge could not take: READY waits for a mail without any
+        rejected = [f"line {e.line} ({e.text})" for e in parsed.errors]
         phase_cmd = parsed.first("phase")
         stale = phase_cmd is not None and game.state is not None and (
             phase_cmd.args["value"].strip().upper() != host.phase(game.state).upper()
@@ -38,16 +44,18 @@ class PlayerCommands(Accounts, Endings):
         if parsed.order_lines:
             if stale:
                 assert phase_cmd is not None
-                reply.append(
-                    f"Orders refused: they were meant for {phase_cmd.args['value']}, but the "
-                    f"game is now in {host.phase(game.started_state)}. Send orders for the "
-                    "current phase."
-                )
+                reply.append(self._orders_early(game, power, phase_cmd, parsed, inc, uid,
+                                                now, out, rejected))
             else:
-                reply.append(self._orders(game, power, parsed, inc, uid, now, out))
+                reply.append(self._orders(game, power, parsed, inc, uid, now, out, rejected))
         for cmd in parsed.commands:
             if cmd.name in ("signon", "gm", "phase", "orders", "press", "broadcast"):
                 continue
+            if cmd.name == "ready":
+                refusal = self._ready_refused(game, power, rejected, stale)
+                if refusal:
+                    reply.append(refusal)
+                    continue
             try:
                 reply.append(self._player_command(game, power, cmd, inc, uid, now, out))
             except JudgeError as exc:
@@ -75,9 +83,37 @@ class PlayerCommands(Accounts, Endings):
         self._maybe_early(game, now, out)
         return "\n\n".join(r for r in reply if r)
 
+    def _ready_refused(self, game: Game, power: str, rejected: list[str], stale: bool) -> str:
+        """Why READY is not set: a line of this mail was not taken, or the orders standing
+        came from a mail with such a line ("" when READY may be set).  A power whose orders
+        are only partly understood is never adjudicated as ready."""
+        if stale:
+            return ("READY was not set: the orders of this mail were for another phase than "
+                    "the current one (see PHASE above).")
+        if rejected:
+            return ("READY was not set, because the judge could not take everything in this "
+                    f"mail: {'; '.join(rejected)}. Correct it and send READY again.")
+        if game.state is not None:
+            partial = self._partial_orders(game, power)
+            if partial:
+                return ("READY was not set: your orders standing for this phase came from a "
+                        f"mail whose {partial} could not be read. Send your orders again, "
+                        "every line readable, with READY.")
+        return ""
+
+    def _partial_key(self, game: Game, power: str) -> str:
+        return f"partial-orders:{game.name}:{power}"
+
+    def _partial_orders(self, game: Game, power: str) -> str:
+        """The lines not taken from the mail that gave ``power``'s orders standing for the
+        current phase ("" when it was taken whole)."""
+        phase, _, lines = (self.store.meta(self._partial_key(game, power)) or "").partition("\n")
+        host = host_for(game.kind)
+        return lines if game.state is not None and phase == host.phase(game.state) else ""
+
     def _orders(
         self, game: Game, power: str, parsed: ParsedMail, inc: Incoming, uid: int | None,
-        now: float, out: list[Mail],
+        now: float, out: list[Mail], rejected: list[str],
     ) -> str:
         host = host_for(game.kind)
         if game.status not in ("active", "paused") or game.state is None:
@@ -87,13 +123,17 @@ class PlayerCommands(Accounts, Endings):
         free = host.free(game.state, power, text) if game.status == "active" else None
         if free is not None:  # commands given out of turn are applied at once
             done = self._free(game, power, free, inc, uid, now, out)
+            rejected += [e.split("\n")[0] for e in free.errors]
             game = self.store.game(game.name) or game
             text = free.rest
             if not text.strip():
                 return done
         if power not in host.due(game.started_state):
+            check = host.check(game.started_state, power, text)
+            if not (check.accepted or check.errors or check.notes):
+                return ""  # nothing but remarks ("thanks"): no word about orders
             return f"No orders are needed from {power} in {host.phase_label(game.started_state)}."
-        orders = self._check_orders(game, power, parsed, text, inc, uid, now)
+        orders = self._check_orders(game, power, parsed, text, inc, uid, now, rejected)
         return f"{done}\n\n{orders}" if done else orders
 
     def _free(
@@ -128,13 +168,17 @@ class PlayerCommands(Accounts, Endings):
 
     def _check_orders(
         self, game: Game, power: str, parsed: ParsedMail, text: str, inc: Incoming,
-        uid: int | None, now: float,
+        uid: int | None, now: float, rejected: list[str],
     ) -> str:
-        """Read the orders of a due seat and keep the accepted ones for this phase."""
+        """Read the orders of a due seat and keep the accepted ones for this phase (each
+        line not taken is added to ``rejected``)."""
         host = host_for(game.kind)
         state = game.started_state
         phase = host.phase(state)
         check = host.check(state, power, text)
+        if not (check.accepted or check.errors or check.notes):
+            return ""  # nothing but remarks ("thanks", a name): no orders in this mail
+        rejected += [_where(e) for e in check.errors]
         lines = [f"Orders for {power}, {host.phase_label(state)}, as the judge reads them:"]
         lines += [f"  {o}" for o in check.accepted] or ["  (none)"]
         if check.notes:
@@ -157,9 +201,18 @@ class PlayerCommands(Accounts, Endings):
         if player is not None and player.status == "disorder":  # back from civil disorder
             self.store.update_player(game.name, power, status="active", nmr_streak=0)
             lines.append(f"{power} is no longer in civil disorder. Welcome back.")
+        self.store.set_meta(self._partial_key(game, power),
+                            f"{phase}\n{', '.join(_where(e) for e in check.errors)}"
+                            if check.errors else "")
         if check.errors:
-            lines.append("Your earlier orders for this phase, if any, are replaced by the ones "
-                         "above; send the whole set again to correct them.")
+            player = self.store.player(game.name, power)
+            if player is not None and player.ready:  # never adjudicated as "ready" like this
+                self.store.update_player(game.name, power, ready=0)
+                lines.append("You were READY; you are not any more, as a line of this mail "
+                             "could not be read.")
+            lines.append("The orders above are taken and replace your earlier ones for this "
+                         "phase; the line(s) under Errors are not. To add or correct one, send "
+                         "your orders again with it (each mail's orders replace the last).")
         return "\n".join(lines)
 
     def _player_command(
@@ -209,6 +262,12 @@ class PlayerCommands(Accounts, Endings):
             return self._vote(game, power, cmd, now, out)
         if name == "password":
             return self._set_password(game, power, cmd.args["value"], inc, uid, now)
+        if name == "resign":
+            self.store.record_command(game.name, power, inc.message_id, uid, "resign",
+                                      cmd.text, now)
+            return self.resign(game, power, now, out)
+        if name == "summary":
+            return summary_text(self.store, game, gm_view=False)
         if name == "set":
             return self._player_set(game, power, cmd, inc, uid, now, out)
         return f"{name.upper()} is a GM command; sign on with GM <game> <gm-password>."
@@ -247,6 +306,10 @@ class PlayerCommands(Accounts, Endings):
         self._announce(game, f"{game.name}: deadline moved",
                        f"A player has taken an absence. The deadline is now "
                        f"{reports.stamp(new)}.", out, skip=power)
+        self._tell_gm(game, f"{power} takes an absence", (
+            f"{power} has taken an absence of {hours:g} hours in {game.name} "
+            f"({player.absence_used + hours:g} of {quota:g} hours of the quota used). The "
+            f"deadline is now {reports.stamp(new)}."), out)
         return (f"Absence granted. The deadline is now {reports.stamp(new)}; "
                 f"{quota - player.absence_used - hours:g} hours of your quota left.")
 
@@ -264,19 +327,24 @@ class PlayerCommands(Accounts, Endings):
             raise JudgeError("Press refused: the message is empty.")
         players = {p.power: p for p in self.store.players(game.name) if p.status != "out"}
         to_all = any(t.upper() in ("ALL", "EVERYONE", "BROADCAST") for t in targets)
+        if not to_all and str(game.options.get("press_to", "any")).lower() == "public":
+            raise JudgeError("Press refused: in this game press goes to everyone only (no "
+                             "private press): PRESS TO ALL, or BROADCAST.")
         if to_all:
             recipients = [p for p in players if p != power]
         else:
             recipients = []
+            names = Names(host, game.options)
             for t in targets:
                 try:
-                    seat = host.seat(game.options, t)
+                    seats = names.groups(t)
                 except HostError as exc:
                     raise JudgeError(f"Press refused: {exc}") from None
-                if seat not in players:
-                    raise JudgeError(f"Press refused: {seat} has no player.")
-                if seat != power and seat not in recipients:
-                    recipients.append(seat)
+                for seat in seats:
+                    if seat not in players:
+                        raise JudgeError(f"Press refused: {seat} has no player.")
+                    if seat != power and seat not in recipients:
+                        recipients.append(seat)
         if not recipients:
             raise JudgeError("Press refused: nobody to send it to.")
         phase = host.phase(game.state) if game.state is not None else "-"
@@ -293,7 +361,39 @@ class PlayerCommands(Accounts, Endings):
         watchers = self.store.watchers(game.name) if to_all else []  # public press only
         for to in [players[seat].email for seat in recipients] + watchers:
             out.append(Mail(to, f"{game.name}: press from {sender}", body, game=game.name))
+        self._gm_press_copy(game, power, recipients, grey, to_all, text, body, out)
         return f"Press delivered to {', '.join(recipients)}" + (" (anonymously)." if grey else ".")
+
+    def _orders_early(self, game: Game, power: str, phase_cmd: Command, parsed: ParsedMail,
+                      inc: Incoming, uid: int | None, now: float, out: list[Mail],
+                      rejected: list[str]) -> str:
+        """PHASE <a phase to come> (njudge's PHASE): the order lines after it are kept for
+        that phase and read when it begins (the player then gets them as the judge reads
+        them); lines before it are orders for the current phase.  A PHASE naming a phase
+        gone by refuses the mail's orders: they were meant for another position."""
+        host = host_for(game.kind)
+        state = game.started_state
+        named = str(phase_cmd.args["value"])
+        later = host.later_phase(state, named) if game.status in ("active", "paused") else None
+        if later is None:
+            return (f"Orders refused: they were meant for {named}, but the game is now in "
+                    f"{host.phase(state)}. Send orders for the current phase, or for a phase "
+                    f"to come (PHASE <phase>, e.g. the next one).")
+        now_lines = [(n, t) for n, t in parsed.order_lines if n < phase_cmd.line]
+        early = [(n, t) for n, t in parsed.order_lines if n > phase_cmd.line]
+        reply = []
+        if now_lines:
+            reply.append(self._orders(game, power, dataclasses.replace(
+                parsed, order_lines=now_lines), inc, uid, now, out, rejected))
+        if early:
+            text = "\n".join(t for _, t in early)
+            self.store.set_orders(game.name, later, power, text, now, inc.message_id)
+            self.store.record_command(game.name, power, inc.message_id, uid, "orders early",
+                                      f"{later}\n{text}", now)
+            reply.append(f"Orders for {later} kept ({len(early)} line(s)), sent early: the "
+                         f"judge reads them when {later} begins and mails them back to you as "
+                         f"it reads them then (they replace any you sent before for {later}).")
+        return "\n\n".join(reply)
 
     def _status(self, game: Game, power: str | None) -> str:
         host = host_for(game.kind)
@@ -360,6 +460,14 @@ class PlayerCommands(Accounts, Endings):
         else:
             results = results[-3:]
         return "\n\n".join(f"{r['phase']}\n{r['report']['text']}" for r in results)
+
+
+def _where(error: str) -> str:
+    """``line 3 (Biuld G Que)`` from a check's error (its first line, and the text the
+    player wrote when the error quotes it)."""
+    head, _, text = error.partition("\n")
+    place = head.split(",", 1)[0] if head.startswith("line ") else head
+    return f"{place} ({text.strip()})" if text.strip() else place
 
 
 def _phases_named(results: list[dict[str, Any]]) -> str:

@@ -20,6 +20,7 @@ MAX_BACKOFF = 300.0
 NETWORK_ERRORS = IMAP_ERRORS + SMTP_ERRORS
 DAY = 86400.0
 EXPUNGE_EVERY = 3600.0  # look for old handled mail to expunge at most this often
+HOUSEKEEPING_EVERY = 3600.0  # drop what the store no longer needs at most this often
 
 
 def describe(exc: BaseException) -> str:
@@ -44,6 +45,7 @@ class Service:
         self.backoff = backoff
         self.failures: list[float] = []  # back-off delays taken (for the log and the tests)
         self._expunged_at: float | None = None
+        self._kept_at: float | None = None
 
     def _connect(self) -> None:
         self.mailbox.connect()
@@ -81,7 +83,25 @@ class Service:
         self.on_step("ticked")
         self.mailer.send_outbox(store)
         self.on_step("sent")
+        if self.judge.notify_refused(self.judge.clock()):  # the GMs hear of refused mail
+            self.mailer.send_outbox(store)
+        self._housekeeping()
         return n
+
+    def _housekeeping(self) -> None:
+        """Once an hour: the text of mail sent longer ago than ``mail_retention_days`` goes
+        (its record stays), and so do counters the judge no longer needs."""
+        now = self.judge.clock()
+        if self._kept_at is not None and now < self._kept_at + HOUSEKEEPING_EVERY:
+            return
+        self._kept_at = now
+        store = self.judge.store
+        with store.transaction():
+            dropped = store.prune(now, self.judge.config.mail_retention_days)
+        store.give_back_space()
+        if dropped:
+            log.info("store: dropped %s", ", ".join(f"{n} {what}"
+                                                   for what, n in dropped.items()))
 
     def _expunge_old(self) -> None:
         """With ``expunge_after_days``, delete handled mail that old from the mailbox (the

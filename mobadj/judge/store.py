@@ -1,10 +1,19 @@
 """All of a judge's games in one SQLite file, written in transactions.
 
 What is kept (so any game can be replayed to any point): games with their options, seed
-and current state; players with scrypt-hashed passwords; every handled mail (Message-ID and
-IMAP UID) and every accepted command; orders per phase; results with the state before and
-after; press; an event log; and an outbox of mails to send.  A mail's effect, its record as
-handled and the replies it causes are written in one transaction: exactly once.
+and current state; players with scrypt-hashed passwords, and who held each seat when
+(tenures); every handled mail (Message-ID and IMAP UID) and every accepted command; orders
+per phase; results with the state before and after; press; an event log; and an outbox of
+mails to send.  A mail's effect, its record as handled and the replies it causes are written
+in one transaction: exactly once.
+
+The store stays small: a mail the SMTP server took keeps no attachment (their names, sizes
+and digests stay: the maps can be drawn again from the stored positions), and after the
+judge's ``mail_retention_days`` no text either, only who, when, subject, Message-ID and a
+digest (:meth:`Store.prune`).
+
+A store made by an older mobadj is brought up to date when it is opened (a copy of it is
+kept first, beside it); one made by a newer mobadj is refused.
 """
 
 from __future__ import annotations
@@ -13,17 +22,22 @@ import base64
 import hashlib
 import hmac
 import json
+import logging
 import os
 import secrets
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 1
+log = logging.getLogger("mobadj.judge.store")
+
+SCHEMA_VERSION = 2
+"""1: every store made before tenures and delivered-mail records; 2: tenures, GM-entered
+orders, seats offered for TAKEOVER, the outbox's delivery record, attachments kept once."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -151,12 +165,44 @@ CREATE TABLE IF NOT EXISTS people (             -- per address, whatever the gam
 CREATE TABLE IF NOT EXISTS web_keys (   -- a private game's pages need this key (mobadj web)
     game TEXT PRIMARY KEY REFERENCES games(name), key TEXT NOT NULL, created REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS tenures (    -- who held each seat when (schema 2)
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL, power TEXT NOT NULL, email TEXT NOT NULL,
+    start REAL NOT NULL, start_phase TEXT NOT NULL,
+    how TEXT NOT NULL,                         -- added | joined | replaced | took over
+    end REAL, end_phase TEXT,
+    why TEXT,                                  -- replaced | resigned | taken over
+    nmr_total INTEGER NOT NULL DEFAULT 0,      -- missed deadlines in this tenure
+    absence_used REAL NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS outbox_files (  -- attachments of mail to send, each once (schema 2)
+    sha256 TEXT PRIMARY KEY, data BLOB NOT NULL  -- gone once no mail waiting needs it
+);
+CREATE TABLE IF NOT EXISTS takeovers (  -- TAKEOVER requests waiting for the GM (schema 2)
+    game TEXT NOT NULL, email TEXT NOT NULL, power TEXT NOT NULL, at REAL NOT NULL,
+    PRIMARY KEY (game, email)
+);
+"""
+# Indexes on columns that a store of an older schema gains only when it is brought up to
+# date (made after the columns).
+INDEXES = """
+CREATE INDEX IF NOT EXISTS tenures_seat ON tenures(game, power, start);
+CREATE INDEX IF NOT EXISTS outbox_kept ON outbox(sent) WHERE pruned IS NULL;
 """
 # Columns added after a table was first created: (table, column, declaration).
 ADDED_COLUMNS = (
     ("press", "broadcast", "INTEGER NOT NULL DEFAULT 0"),  # sent to ALL: public on the pages
     ("outbox", "refused", "TEXT"),  # why the SMTP server refused the mail for good
+    # schema 2
+    ("outbox", "message_id", "TEXT"),  # as sent
+    ("outbox", "digest", "TEXT"),  # sha256 of the text as queued (kept when the text goes)
+    ("outbox", "size", "INTEGER"),  # bytes handed to the SMTP server
+    ("outbox", "pruned", "REAL"),  # when the text was dropped (mail_retention_days)
+    ("orders", "by_gm", "INTEGER NOT NULL DEFAULT 0"),  # entered by the GM (ORDERS FOR)
+    ("players", "offered", "INTEGER NOT NULL DEFAULT 0"),  # the GM offers it for TAKEOVER
 )
+
+AUTH_FAILURES_KEPT_DAYS = 30  # failed sign-ons count for a day at most; kept a while more
 
 # scrypt cost: 2**14 takes ~70 ms here, slow enough to hurt guessing, fast enough to serve.
 KDF_N = 2**14
@@ -238,6 +284,7 @@ class Player:
     nmr_streak: int
     absence_used: float
     ready: bool
+    offered: bool = False  # the GM offers the seat for TAKEOVER
 
 
 @dataclass
@@ -251,6 +298,40 @@ class Mail:
     headers: dict[str, str] = field(default_factory=dict)
     game: str | None = None
     id: int | None = None
+
+
+def _statements(script: str) -> Iterator[str]:
+    """The statements of an SQL script, one by one (run inside one transaction, which
+    ``executescript`` would commit first)."""
+    buf = ""
+    for line in script.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            yield buf
+            buf = ""
+
+
+def content_digest(body: str, attachments: list[tuple[str, str, bytes]]) -> str:
+    """sha256 of a mail's content (its text, then each attachment's name, type and bytes):
+    kept when the text and attachments are gone, to check a mail someone shows."""
+    h = hashlib.sha256(body.encode("utf-8"))
+    for name, mime, data in attachments:
+        h.update(f"\0{name}\0{mime}\0".encode())
+        h.update(data)
+    return h.hexdigest()
+
+
+def _audit(attachments: str) -> str:
+    """The stored attachments of a delivered mail without their bytes: name, type, size,
+    sha256 (the bytes are not kept: maps are drawn again from the stored positions)."""
+    out = []
+    for a in json.loads(attachments):
+        if "data" in a:
+            data = base64.b64decode(a["data"])
+            a = {"name": a["name"], "mime": a["mime"], "size": len(data),
+                 "sha256": hashlib.sha256(data).hexdigest()}
+        out.append(a)
+    return json.dumps(out)
 
 
 class StoreError(RuntimeError):
@@ -267,6 +348,8 @@ class Store:
         self.path = Path(path)
         self.readonly = readonly
         self._depth = 0
+        self.upgraded_from: int | None = None  # the schema it had, when brought up to date
+        self.kept_copy: Path | None = None  # the copy of it kept then
         if readonly:
             if not self.path.is_file():
                 raise StoreError(f"{self.path}: no judge store there (has the judge run?)")
@@ -274,31 +357,94 @@ class Store:
                                       isolation_level=None, timeout=30,
                                       check_same_thread=False)
             self.db.row_factory = sqlite3.Row
-        else:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(
-                str(self.path), isolation_level=None, timeout=30, check_same_thread=False
-            )
-            self.db.row_factory = sqlite3.Row
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.execute("PRAGMA foreign_keys=ON")
-            self.db.executescript(SCHEMA)
+            version = self._version()
+            if version != SCHEMA_VERSION:
+                raise StoreError(self._version_error(version))
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(
+            str(self.path), isolation_level=None, timeout=30, check_same_thread=False
+        )
+        self.db.row_factory = sqlite3.Row
+        try:  # a file that is not a judge store, or one of a newer mobadj, is left as it is
+            version = self._version()
+            if version is not None and version > SCHEMA_VERSION:
+                raise StoreError(self._version_error(version))
+        except StoreError:
+            self.db.close()
+            raise
+        if version is None:  # a new store gives freed pages back to the file system
+            self.db.execute("PRAGMA auto_vacuum=INCREMENTAL")
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        if version is not None and version < SCHEMA_VERSION:
+            self.kept_copy = self._keep_copy(version)
+        with self.transaction():
+            version = self._version()  # another process may have done it meanwhile
+            for statement in _statements(SCHEMA):
+                self.db.execute(statement)
             for table, column, decl in ADDED_COLUMNS:
                 have = {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}
                 if column not in have:
                     self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
+            for statement in _statements(INDEXES):
+                self.db.execute(statement)
+            if version is not None and version < SCHEMA_VERSION:
+                for step in range(version, SCHEMA_VERSION):
+                    UPGRADES[step](self)
+                self.upgraded_from = version
+                log.warning("%s: brought up to date from schema %d to %d (the old store is "
+                            "kept as %s)", self.path, version, SCHEMA_VERSION,
+                            self.kept_copy)
+            self.set_meta("schema", str(SCHEMA_VERSION))
+
+    def _version(self) -> int | None:
+        """The schema of the file: None for a new (empty) one; a :class:`StoreError` for a
+        file that is not a judge store."""
         try:
-            row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            tables = {r[0] for r in self.db.execute(
+                "SELECT name FROM sqlite_master WHERE type='table'")}
+            if not tables:
+                return None
+            row = None
+            if "meta" in tables:
+                row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: not a judge store ({exc})") from None
-        if row is None and not readonly:
-            self.db.execute(
-                "INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
-            )
-        elif row is None or int(row[0]) != SCHEMA_VERSION:
-            raise StoreError(f"{self.path}: schema {row[0] if row else 'none'}, this judge "
-                             f"reads {SCHEMA_VERSION}")
+        if row is None and "games" not in tables:
+            raise StoreError(f"{self.path}: not a judge store (it has tables, but not the "
+                             "judge's)")
+        if row is None:  # a store of the first mobadj, before the schema was written
+            return 1
+        try:
+            return int(row[0])
+        except ValueError:
+            raise StoreError(f"{self.path}: not a judge store (schema {row[0]!r})") from None
+
+    def _version_error(self, version: int | None) -> str:
+        if version is not None and version > SCHEMA_VERSION:
+            return (f"{self.path}: made by a newer mobadj (store schema {version}; this one "
+                    f"reads up to {SCHEMA_VERSION}): upgrade mobadj")
+        return (f"{self.path}: store schema {version if version is not None else 'none'}, "
+                f"this mobadj reads {SCHEMA_VERSION}: start mobadj serve, or run mobadj "
+                f"store check, once to bring it up to date")
+
+    def _keep_copy(self, version: int) -> Path:
+        """A copy of a store about to be brought up to date, beside it (SQLite's online
+        backup): an upgrade is never a one-way door."""
+        stem = f"{self.path.stem}-schema{version}"
+        copy = self.path.with_name(f"{stem}{self.path.suffix}")
+        n = 1
+        while copy.exists():
+            n += 1
+            copy = self.path.with_name(f"{stem}-{n}{self.path.suffix}")
+        target = sqlite3.connect(str(copy))
+        try:
+            self.db.backup(target)
+        finally:
+            target.close()
+        return copy
 
     def close(self) -> None:
         self.db.close()
@@ -454,11 +600,55 @@ class Store:
         self._x(f"UPDATE games SET {cols} WHERE name=?", (*fields.values(), name))
 
     # -- players ---------------------------------------------------------------------------
-    def add_player(self, game: str, power: str, email: str, pw_hash: str) -> None:
+    def add_player(self, game: str, power: str, email: str, pw_hash: str, at: float = 0.0,
+                   phase: str = "", how: str = "added") -> None:
+        """Seat a player; their tenure of the seat starts (``how``: added, joined, replaced,
+        took over)."""
         self._x(
             "INSERT INTO players (game, power, email, pw_hash) VALUES (?,?,?,?)",
             (game, power, email.lower(), pw_hash),
         )
+        self.start_tenure(game, power, email, at, phase, how)
+
+    def remove_player(self, game: str, power: str) -> None:
+        """The seat is vacant (its player resigned): civil disorder until someone takes it."""
+        self._x("DELETE FROM players WHERE game=? AND power=?", (game, power))
+
+    # -- tenures: who held each seat when ----------------------------------------------------
+    def start_tenure(self, game: str, power: str, email: str, at: float, phase: str,
+                     how: str) -> None:
+        self._x("INSERT INTO tenures (game, power, email, start, start_phase, how) "
+                "VALUES (?,?,?,?,?,?)", (game, power, email.lower(), at, phase, how))
+
+    def end_tenure(self, game: str, power: str, at: float, phase: str, why: str,
+                   nmr_total: int, absence_used: float) -> None:
+        """Close the seat's open tenure with its record (missed deadlines, absence)."""
+        self._x("UPDATE tenures SET end=?, end_phase=?, why=?, nmr_total=?, absence_used=? "
+                "WHERE id=(SELECT MAX(id) FROM tenures WHERE game=? AND power=? AND end IS "
+                "NULL)", (at, phase, why, nmr_total, absence_used, game, power))
+
+    def tenures(self, game: str) -> list[dict[str, Any]]:
+        """Every tenure of a game's seats, by seat then start; an open one (``end`` None) is
+        the seat's current player, whose counters are the player's own."""
+        rows = self._x("SELECT * FROM tenures WHERE game=? ORDER BY power, start, id", (game,))
+        return [dict(r) for r in rows]
+
+    # -- TAKEOVER requests waiting for the GM ------------------------------------------------
+    def set_takeover(self, game: str, email: str, power: str, at: float) -> None:
+        self._x("INSERT OR REPLACE INTO takeovers VALUES (?,?,?,?)",
+                (game, email.lower(), power, at))
+
+    def takeover(self, game: str, email: str) -> dict[str, Any] | None:
+        row = self._x("SELECT * FROM takeovers WHERE game=? AND email=?",
+                      (game, email.lower())).fetchone()
+        return None if row is None else dict(row)
+
+    def takeovers(self, game: str) -> list[dict[str, Any]]:
+        rows = self._x("SELECT * FROM takeovers WHERE game=? ORDER BY at", (game,))
+        return [dict(r) for r in rows]
+
+    def delete_takeover(self, game: str, email: str) -> None:
+        self._x("DELETE FROM takeovers WHERE game=? AND email=?", (game, email.lower()))
 
     def players(self, game: str) -> list[Player]:
         rows = self._x("SELECT * FROM players WHERE game=? ORDER BY power", (game,))
@@ -496,12 +686,33 @@ class Store:
         return [dict(r) for r in rows]
 
     def set_orders(
-        self, game: str, phase: str, power: str, text: str, at: float, message_id: str | None
+        self, game: str, phase: str, power: str, text: str, at: float, message_id: str | None,
+        by_gm: bool = False,
     ) -> None:
+        """A power's orders for a phase (``by_gm``: the GM entered them, ORDERS FOR)."""
         self._x(
-            "INSERT OR REPLACE INTO orders VALUES (?,?,?,?,?,?)",
-            (game, phase, power, text, at, message_id),
+            "INSERT OR REPLACE INTO orders (game, phase, power, text, at, message_id, by_gm) "
+            "VALUES (?,?,?,?,?,?,?)",
+            (game, phase, power, text, at, message_id, int(by_gm)),
         )
+
+    def orders_by_gm(self, game: str, phase: str) -> list[str]:
+        """The powers whose orders for a phase the GM entered."""
+        rows = self._x("SELECT power FROM orders WHERE game=? AND phase=? AND by_gm=1 "
+                       "ORDER BY power", (game, phase))
+        return [str(r[0]) for r in rows]
+
+    def delete_orders(self, game: str, phase: str, power: str) -> None:
+        self._x("DELETE FROM orders WHERE game=? AND phase=? AND power=?", (game, phase, power))
+
+    def orders_after(self, game: str, phases: set[str]) -> dict[str, dict[str, str]]:
+        """Orders a game holds for phases other than ``phases`` (sent early with PHASE for a
+        phase to come): phase -> power -> text."""
+        out: dict[str, dict[str, str]] = {}
+        for r in self._x("SELECT phase, power, text FROM orders WHERE game=?", (game,)):
+            if r["phase"] not in phases:
+                out.setdefault(r["phase"], {})[r["power"]] = r["text"]
+        return out
 
     def orders(self, game: str, phase: str) -> dict[str, str]:
         rows = self._x("SELECT power, text FROM orders WHERE game=? AND phase=?", (game, phase))
@@ -577,6 +788,11 @@ class Store:
             out.append(d)
         return out
 
+    def result_phases(self, game: str) -> set[str]:
+        """The phases of a game that were resolved (rolled back or not)."""
+        rows = self._x("SELECT DISTINCT phase FROM results WHERE game=?", (game,))
+        return {str(r[0]) for r in rows}
+
     def results_version(self, game: str) -> tuple[int, int]:
         """(count, last id) of a game's standing results: changes with every result and every
         rollback, so pages built from the results can be cached under it."""
@@ -589,43 +805,81 @@ class Store:
 
     # -- outbox ----------------------------------------------------------------------------
     def queue(self, mail: Mail, at: float) -> int:
-        atts = [
-            {"name": n, "mime": m, "data": base64.b64encode(b).decode()}
-            for n, m, b in mail.attachments
-        ]
+        """Put a mail in the outbox; its attachments are kept once each, however many mails
+        carry them (the map of a phase goes to every player)."""
+        atts = []
+        for name, mime, data in mail.attachments:
+            digest = hashlib.sha256(data).hexdigest()
+            self._x("INSERT OR IGNORE INTO outbox_files VALUES (?, ?)", (digest, data))
+            atts.append({"name": name, "mime": mime, "size": len(data), "sha256": digest})
         cur = self._x(
-            "INSERT INTO outbox (to_addr, subject, body, attachments, headers, game, created) "
-            "VALUES (?,?,?,?,?,?,?)",
+            "INSERT INTO outbox (to_addr, subject, body, attachments, headers, game, created, "
+            "digest) VALUES (?,?,?,?,?,?,?,?)",
             (mail.to, mail.subject, mail.body, json.dumps(atts), json.dumps(mail.headers),
-             mail.game, at),
+             mail.game, at, content_digest(mail.body, mail.attachments)),
         )
         return int(cur.lastrowid or 0)
 
     def unsent(self, limit: int = 500) -> list[Mail]:
         rows = self._x("SELECT * FROM outbox WHERE sent IS NULL ORDER BY id LIMIT ?", (limit,))
-        return [self._mail(r) for r in rows]
+        return [self._mail(r) for r in rows.fetchall()]
 
     def all_mail(self) -> list[Mail]:
-        return [self._mail(r) for r in self._x("SELECT * FROM outbox ORDER BY id")]
+        return [self._mail(r) for r in self._x("SELECT * FROM outbox ORDER BY id").fetchall()]
 
-    @staticmethod
-    def _mail(r: sqlite3.Row) -> Mail:
-        atts = [
-            (a["name"], a["mime"], base64.b64decode(a["data"]))
-            for a in json.loads(r["attachments"])
-        ]
+    def _mail(self, r: sqlite3.Row) -> Mail:
+        """A mail of the outbox; one delivered has no attachments left (their record is
+        in :meth:`sent_mail`)."""
+        atts = []
+        for a in json.loads(r["attachments"]):
+            if "data" in a:  # a store of schema 1 not yet brought up to date
+                atts.append((a["name"], a["mime"], base64.b64decode(a["data"])))
+                continue
+            row = self._x("SELECT data FROM outbox_files WHERE sha256=?",
+                          (a["sha256"],)).fetchone()
+            if row is not None and r["sent"] is None:
+                atts.append((a["name"], a["mime"], bytes(row[0])))
         return Mail(
             to=r["to_addr"], subject=r["subject"], body=r["body"], attachments=atts,
             headers=json.loads(r["headers"]), game=r["game"], id=r["id"],
         )
 
-    def mark_sent(self, mail_id: int, at: float) -> None:
-        self._x("UPDATE outbox SET sent=? WHERE id=?", (at, mail_id))
+    def unsent_count(self, game: str | None = None) -> int:
+        """How many mails wait to be sent (of one game)."""
+        sql = "SELECT COUNT(*) FROM outbox WHERE sent IS NULL"
+        row = self._x(sql + (" AND game=?" if game else ""), (game,) if game else ()).fetchone()
+        return int(row[0])
+
+    def sent_mail(self, game: str | None = None) -> list[dict[str, Any]]:
+        """The record of each mail sent (or refused for good), oldest first: to, subject,
+        when, Message-ID, size, the digest of its content, its attachments' names, sizes
+        and digests, and its text until ``mail_retention_days`` have passed ("" after)."""
+        sql = ("SELECT id, to_addr, subject, body, attachments, game, created, sent, refused, "
+               "message_id, digest, size, pruned FROM outbox WHERE sent IS NOT NULL")
+        rows = self._x(sql + (" AND game=?" if game else "") + " ORDER BY id",
+                       (game,) if game else ())
+        return [dict(r) | {"attachments": json.loads(_audit(r["attachments"]))} for r in rows]
+
+    def mark_sent(self, mail_id: int, at: float, message_id: str | None = None,
+                  size: int | None = None) -> None:
+        """The SMTP server took the mail: it keeps its record, not its attachments (their
+        bytes go once no mail waiting to be sent carries them)."""
+        row = self._x("SELECT attachments FROM outbox WHERE id=?", (mail_id,)).fetchone()
+        if row is None:
+            return
+        self._x("UPDATE outbox SET sent=?, attachments=?, message_id=?, size=? WHERE id=?",
+                (at, _audit(row[0]), message_id, size, mail_id))
+        for a in json.loads(row[0]):
+            digest = a.get("sha256")
+            if digest and self._x("SELECT 1 FROM outbox WHERE sent IS NULL AND attachments "
+                                  "LIKE ? LIMIT 1", (f"%{digest}%",)).fetchone() is None:
+                self._x("DELETE FROM outbox_files WHERE sha256=?", (digest,))
 
     def mark_refused(self, mail_id: int, at: float, why: str) -> None:
         """The SMTP server refused this mail for good (a malformed or unknown address): it
         is done with, never tried again, and keeps the server's answer."""
-        self._x("UPDATE outbox SET sent=?, refused=? WHERE id=?", (at, why, mail_id))
+        self.mark_sent(mail_id, at)
+        self._x("UPDATE outbox SET refused=? WHERE id=?", (why, mail_id))
 
     def refused(self) -> list[tuple[Mail, str]]:
         """Mails the SMTP server refused for good, with its answer, oldest first."""
@@ -634,12 +888,41 @@ class Store:
 
     def mark_all_sent(self, at: float) -> None:
         """Treat everything queued as sent (a fresh copy of a store, a benchmark's set-up)."""
-        self._x("UPDATE outbox SET sent=? WHERE sent IS NULL", (at,))
+        for row in self._x("SELECT id FROM outbox WHERE sent IS NULL").fetchall():
+            self.mark_sent(int(row[0]), at)
 
     def sent_count(self, after: float = float("-inf")) -> int:
         """How many queued mails were sent (after the time ``after``)."""
         return int(self._x("SELECT COUNT(*) FROM outbox WHERE sent > ? AND refused IS NULL",
                            (after,)).fetchone()[0])
+
+    # -- housekeeping ----------------------------------------------------------------------
+    def give_back_space(self) -> None:
+        """Return the pages freed since to the file system (a store made with
+        ``auto_vacuum``; older ones shrink with ``mobadj store compact``)."""
+        self._x("PRAGMA incremental_vacuum")
+
+    def prune(self, now: float, retention_days: float) -> dict[str, int]:
+        """Drop what the judge no longer needs (the caller holds the transaction): the text
+        of mail sent more than ``retention_days`` ago (its record stays), replies counted
+        for the loop limits (an hour is all they need), failed sign-ons older than
+        ``AUTH_FAILURES_KEPT_DAYS``, and JOIN, WATCH and address changes long lapsed.
+        Returns how many rows of each were dropped."""
+        day = 86400.0
+        done = {
+            "mail texts": self._x(
+                "UPDATE outbox SET body='', pruned=? WHERE sent IS NOT NULL AND sent<? AND "
+                "pruned IS NULL", (now, now - retention_days * day)).rowcount,
+            "reply counts": self._x("DELETE FROM replies WHERE at<?",
+                                    (now - 2 * day,)).rowcount,
+            "failed sign-ons": self._x("DELETE FROM auth_failures WHERE at<?",
+                                       (now - AUTH_FAILURES_KEPT_DAYS * day,)).rowcount,
+            "lapsed requests": self._x("DELETE FROM requests WHERE created<?",
+                                       (now - 30 * day,)).rowcount
+            + self._x("DELETE FROM address_changes WHERE created<?",
+                      (now - 30 * day,)).rowcount,
+        }
+        return {k: v for k, v in done.items() if v}
 
     # -- replies per address ---------------------------------------------------------------
     def add_reply(self, address: str, kind: str, at: float) -> None:
@@ -797,14 +1080,23 @@ class Store:
         """The key a private game's pages need; None for a public game.  Kept in clear (the
         GM hands it out again with ``mobadj game link``): it guards a read-only view of data
         this file holds anyway."""
-        row = self._x("SELECT key FROM web_keys WHERE game=?", (game,)).fetchone()
+        row = self._x("SELECT key FROM web_keys WHERE game=?", (game.lower(),)).fetchone()
         return str(row["key"]) if row else None
+
+    def game_key(self, name: str) -> tuple[str, str | None] | None:
+        """The game called ``name`` (in any case), as its name is stored, with its pages'
+        key (None: public); None when there is no such game.  One query that reads none of
+        the game's state, so that the pages answer for a private game in the time they
+        take for a missing one."""
+        row = self._x("SELECT g.name, k.key FROM games g LEFT JOIN web_keys k "
+                      "ON k.game = g.name WHERE g.name=?", (name.lower(),)).fetchone()
+        return None if row is None else (str(row[0]), None if row[1] is None else str(row[1]))
 
     def set_web_key(self, game: str, key: str | None, at: float) -> None:
         """Make a game private with ``key``, or public again with None."""
-        self._x("DELETE FROM web_keys WHERE game=?", (game,))
+        self._x("DELETE FROM web_keys WHERE game=?", (game.lower(),))
         if key is not None:
-            self._x("INSERT INTO web_keys VALUES (?,?,?)", (game, key, at))
+            self._x("INSERT INTO web_keys VALUES (?,?,?)", (game.lower(), key, at))
 
     # -- authentication throttling -----------------------------------------------------------
     def add_auth_failure(self, key: str, at: float) -> None:
@@ -819,3 +1111,40 @@ class Store:
     def last_auth_failure(self, key: str) -> float | None:
         row = self._x("SELECT MAX(at) FROM auth_failures WHERE key=?", (key,)).fetchone()
         return None if row[0] is None else float(row[0])
+
+
+def _upgrade_1_to_2(store: Store) -> None:
+    """Schema 1 -> 2: delivered mail keeps no attachment and every mail gets its digest;
+    each seated player's tenure starts when they were seated (the event log says when)."""
+    db = store.db
+    for r in db.execute("SELECT id, body, attachments, sent FROM outbox").fetchall():
+        atts = [(a["name"], a["mime"], base64.b64decode(a["data"]))
+                for a in json.loads(r["attachments"]) if "data" in a]
+        if r["sent"] is None:  # waiting: its attachments go to outbox_files, once each
+            for _, _, data in atts:
+                db.execute("INSERT OR IGNORE INTO outbox_files VALUES (?, ?)",
+                           (hashlib.sha256(data).hexdigest(), data))
+        db.execute("UPDATE outbox SET attachments=?, digest=? WHERE id=?",
+                   (_audit(r["attachments"]), content_digest(r["body"], atts), r["id"]))
+    told = db.execute("SELECT MAX(id) FROM outbox WHERE refused IS NOT NULL").fetchone()[0]
+    store.set_meta("refusals_told", str(told or 0))  # refusals before the upgrade are old news
+    for p in db.execute("SELECT * FROM players").fetchall():
+        game = db.execute("SELECT created, phase FROM games WHERE name=?",
+                          (p["game"],)).fetchone()
+        start, how = (float(game["created"]) if game else 0.0), "added"
+        for e in db.execute("SELECT at, kind, data FROM events WHERE game=? AND kind IN "
+                            "('player added', 'replaced') ORDER BY id", (p["game"],)):
+            if json.loads(e["data"]).get("power") == p["power"]:
+                start, how = float(e["at"]), ("replaced" if e["kind"] == "replaced"
+                                              else "added")
+        first = db.execute("SELECT phase FROM results WHERE game=? AND at>=? AND rolled_back=0"
+                           " ORDER BY id LIMIT 1", (p["game"], start)).fetchone()
+        phase = first["phase"] if first else (game["phase"] if game else "")
+        db.execute("INSERT INTO tenures (game, power, email, start, start_phase, how, "
+                   "nmr_total, absence_used) VALUES (?,?,?,?,?,?,?,?)",
+                   (p["game"], p["power"], p["email"], start, phase, how, p["nmr_total"],
+                    p["absence_used"]))
+
+
+#: The steps that bring a store from schema N to N + 1, run in one transaction.
+UPGRADES: dict[int, Callable[[Store], None]] = {1: _upgrade_1_to_2}

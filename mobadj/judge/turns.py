@@ -73,7 +73,7 @@ class Turns(Endings):
         host.picture = str(game.options.get("picture", DEFAULTS["picture"])).lower()
         result = host.resolve(state, {k: v for k, v in orders.items() if k in due}, missing)
         snapshot = {p: {"nmr_total": pl.nmr_total, "nmr_streak": pl.nmr_streak,
-                        "status": pl.status} for p, pl in players.items()}
+                        "status": pl.status, "email": pl.email} for p, pl in players.items()}
         disorder_after = int(option(game.options, "disorder_after_nmr"))
         notes = []
         for seat, pl in players.items():
@@ -89,9 +89,13 @@ class Turns(Endings):
             else:
                 self.store.update_player(game.name, seat, ready=0, nmr_streak=(
                     0 if seat in orders else pl.nmr_streak))
+        disorder = list(notes)  # civil disorder: the GM may want to find a new player
         if missing:
             notes.insert(0, "No orders received from: " + ", ".join(missing) +
                          " (the rules' defaults were used).")
+        by_gm = [p for p in self.store.orders_by_gm(game.name, phase) if p in due]
+        if by_gm:
+            notes.append("Orders entered by the GM for: " + ", ".join(by_gm) + ".")
         new = result.state
         over = result.over or host.is_over(new)
         deadline = None if over else self._deadline(game, new, now)
@@ -131,12 +135,70 @@ class Turns(Endings):
                     + f"{tail}\n\n{self._sig()}")
             out.append(Mail(to, f"{game.name}: {phase} results{tag}", body, attachments,
                             headers={"Auto-Submitted": "auto-generated"}, game=game.name))
+        if disorder:
+            self._tell_gm(game, "civil disorder", "\n".join(disorder) + (
+                f"\nGive the power to someone (REPLACE <power> <email>), or let a new player "
+                f"take it over (TAKEOVER {game.name} <power>; OFFER opens a seat that still "
+                f"has a player)."), out)
         if over:
             self._record_over(self.store.game(game.name) or game, result.data, "by the rules",
                               now)
             return f"{phase} resolved. {next_line}"
+        self._early_orders_begin(self.store.game(game.name) or game, phase, now, out)
         ended = self._count_votes(self.store.game(game.name) or game, now, out)
         return f"{phase} resolved. {ended or next_line}"
+
+    def _early_orders_begin(self, game: Game, resolved: str, now: float, out: list[Mail]
+                            ) -> None:
+        """The phase now begun may hold orders sent early (PHASE): read them against the new
+        position, keep what is accepted, and mail each player how they were read.  Early
+        orders for a phase that was skipped on the way are dropped, and their player told."""
+        host = host_for(game.kind)
+        state = game.started_state
+        phase = host.phase(state)
+        label = host.phase_label(state)
+        due = host.due(state)
+        players = {p.power: p for p in self.store.players(game.name)}
+        for power, text in sorted(self.store.orders(game.name, phase).items()):
+            if power not in players:
+                continue
+            if power not in due:
+                self.store.delete_orders(game.name, phase, power)
+                lines = [f"No orders are needed from {power} in {label}: the orders you sent "
+                         f"for it before it began are not used."]
+            else:
+                check = host.check(state, power, text)
+                lines = [f"Your orders for {label}, sent before it began, as the judge reads "
+                         f"them now:"]
+                lines += [f"  {o}" for o in check.accepted] or ["  (none)"]
+                lines += ["Warnings:"] + [f"  {n}" for n in check.notes] if check.notes else []
+                if check.errors:
+                    lines += ["Errors (these lines were not accepted):"]
+                    lines += [f"  {e}" for e in check.errors]
+                if check.accepted:
+                    self.store.set_orders(game.name, phase, power, check.text, now, None)
+                else:
+                    self.store.delete_orders(game.name, phase, power)
+                    lines.append("Nothing was accepted: send orders for this phase.")
+                lines.append(f"Deadline: {reports.stamp(game.deadline)}")
+            out.append(Mail(players[power].email, f"{game.name}: your orders for {phase}, "
+                            "sent before it began", "\n".join(lines) + f"\n\n{self._sig()}",
+                            game=game.name))
+        if host.period(state, phase) is None:
+            return  # a game without a calendar (cards): no phase is skipped
+        played = self.store.result_phases(game.name)
+        for skipped, orders in self.store.orders_after(game.name, played | {phase}).items():
+            if host.period(state, skipped) is None or \
+                    host.later_phase(state, skipped) is not None:
+                continue  # not a phase of the calendar, or still to come
+            for power, _ in orders.items():
+                self.store.delete_orders(game.name, skipped, power)
+                if power in players:
+                    out.append(Mail(players[power].email, f"{game.name}: orders for {skipped} "
+                                    "not used", (
+                                        f"The orders you sent early for {skipped} are not used: "
+                                        f"the game went from {resolved} to {phase} without "
+                                        f"it.\n\n{self._sig()}"), game=game.name))
 
     def _phase_link(self, game: str, phase: str) -> str:
         """The address of the phase's page (``web.base_url``); "" without one."""
@@ -161,6 +223,11 @@ class Turns(Endings):
         self.store.mark_rolled_back(last["id"])
         self.store.delete_ending(game.name)  # a game that ended with that phase goes on
         for seat, snap in last["report"].get("players", {}).items():
+            snap = dict(snap)
+            held_by = snap.pop("email", None)
+            player = self.store.player(game.name, seat)
+            if player is None or (held_by is not None and held_by != player.email):
+                continue  # the seat changed hands since: the new player's record stands
             self.store.update_player(game.name, seat, **snap, ready=0)
         state = last["state_before"]
         deadline = self._deadline(game, state, now)
@@ -224,5 +291,9 @@ class Turns(Endings):
                 f"Orders for {host.phase_label(game.started_state)} are missing from {late}; "
                 "as this is a first missed deadline the judge extends it once.\n"
                 f"New deadline: {reports.stamp(new)}"), out)
+            self._tell_gm(game, "deadline extended by the judge", (
+                f"Orders for {host.phase_label(game.started_state)} were missing from {late} "
+                f"at the deadline; as it is a first missed deadline the judge extended it "
+                f"once, to {reports.stamp(new)}."), out)
         elif d.action is Action.RESOLVE:
             self.resolve(game, now, out)

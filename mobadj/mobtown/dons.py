@@ -4,8 +4,10 @@ A Don has no strength and never takes part in resolution.  After the Gangs are r
 
 - a Don whose Gang moved ``G+D(X)-Y`` and succeeded goes with it (every Don in X does,
   his own and any captive, ruling 2);
-- a Don whose Gang is dislodged is left behind: in water he drowns, on land the dislodging
-  Gang now stands in his space and has captured him;
+- a Don whose Gang is dislodged is left behind: in water he drowns (a captive too, with his
+  captor's Gang, unless the ``captive_don_drowns`` option is off: then he is left behind
+  like a Don on land), on land the dislodging Gang now stands in his space and has captured
+  him (or freed him, if it is his own mob's);
 - ``D(X) cement overcoat`` succeeds when the captor's Gang left X without him and no Gang
   ends in X: the captive drowns (only in water);
 - with the ``lone_don_drowns`` option every Don left alone in water drowns (ruling 4).
@@ -16,14 +18,14 @@ A mob whose Don died stands in civil disorder for the next movement (rule 3).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from mobadj.engine import OrderResult, Outcome, UnitState
 from mobadj.mobtown.notation import CementOvercoat
 from mobadj.mobtown.state import MobtownPosition
-from mobadj.mobtown.terms import MobtownReason, is_water, mob_name
+from mobadj.mobtown.terms import MobtownReason, Options, is_water, mob_name
 
 if TYPE_CHECKING:
     from mobadj.board import GameMap
@@ -59,20 +61,27 @@ def move_dons(
     gangs_after: dict[str, UnitState],
     moved: dict[str, str],
     with_don: set[str],
-    dislodged: Iterable[str],
+    dislodged: Mapping[str, str],
     cement: list[tuple[int, str, CementOvercoat]],
     game_map: GameMap,
     lone_don_drowns: bool = False,
+    captive_don_drowns: bool = True,
 ) -> DonOutcome:
-    """Apply rule 3 to every Don; ``cement`` holds (index, power, order) of valid orders."""
+    """Apply rule 3 to every Don; ``dislodged`` maps the province of each dislodged Gang to
+    its mob; ``cement`` holds (index, power, order) of valid orders."""
     out = DonOutcome(dict(dons))
-    gone = set(dislodged)
     for power, prov in sorted(dons.items()):
+        gang = dislodged.get(prov)
         if prov in with_don and prov in moved:
             out.dons[power] = moved[prov]
-        elif prov in gone and is_water(game_map, prov):
-            out.died[power] = prov
-            out.how[power] = f"drowned in {prov}: his Gang was dislodged from the water"
+        elif gang is not None and is_water(game_map, prov):
+            if gang == power:
+                out.died[power] = prov
+                out.how[power] = f"drowned in {prov}: his Gang was dislodged from the water"
+            elif captive_don_drowns:
+                out.died[power] = prov
+                out.how[power] = (f"drowned in {prov}: the Gang that held him was dislodged "
+                                  "from the water")
     for index, power, order in cement:
         prov = order.unit.location
         left = prov in moved and prov not in with_don and prov not in gangs_after
@@ -98,7 +107,7 @@ def move_dons(
 
 def after_movement(before: MobtownPosition, after: MobtownPosition, outcome: MovementOutcome,
                    aside: list[tuple[int, str | None, AnyOrder]], game_map: GameMap,
-                   lone_don_drowns: bool) -> tuple[dict[int, OrderResult], list[str]]:
+                   options: Options) -> tuple[dict[int, OrderResult], list[str]]:
     """Rule 3 once the Gangs have moved: the Dons go along, are left behind, captured or
     drowned; the cement overcoat orders (kept aside) are judged; a mob whose Don died stands
     in civil disorder next week.  ``after`` is changed; returns the cement results and news."""
@@ -114,8 +123,8 @@ def after_movement(before: MobtownPosition, after: MobtownPosition, outcome: Mov
         if src in outcome.moves and getattr(order, "with_don", False)
     }
     don_out = move_dons(before.dons, after.units, outcome.moves, with_don,
-                        [d.unit.province for d in outcome.dislodged], cement, game_map,
-                        lone_don_drowns)
+                        {d.unit.province: d.unit.power for d in outcome.dislodged}, cement,
+                        game_map, options.lone_don_drowns, options.captive_don_drowns)
     after.dons = don_out.dons
     after.disorder = frozenset(don_out.died)
     events = [f"{mob_name(game_map, p)}'s Don {how}; {mob_name(game_map, p)} stands in civil "

@@ -48,6 +48,7 @@ from mobadj.mobtown.notation import (
 from mobadj.mobtown.state import MobtownPosition, initial_position, read_position
 from mobadj.mobtown.terms import (
     DON_CROSSING,
+    DON_ELECTION,
     GAOL,
     LEGEND,
     SUBWAY_RETREATS,
@@ -99,8 +100,17 @@ class MobtownRules(Rules):
     page_legend: ClassVar[tuple[tuple[str, str], ...]] = LEGEND
 
     move_hooks: bool = True
-    #: a captured Don gives his captor's move +1 and a free highway crossing (ruling 3)
+    #: a captured Don gives his captor's move his +1 (ruling 3)
     captive_don_helps: bool = option(False)
+    #: a Gang travelling with a captured Don crosses the highways freely: rule 4 says "a
+    #: Don" (ruling 3)
+    captive_don_crosses: bool = option(True)
+    #: a captured Don drowns when his captor's Gang is dislodged from water: the Gang "he is
+    #: travelling with" (rule 3, ruling 20)
+    captive_don_drowns: bool = option(True)
+    #: "after_disorder": a dead Don's successor is created at an adjustment after the
+    #: civil-disorder move that elects him; "next_adjustment": at the next one (ruling 13)
+    don_election: str = option("after_disorder", DON_ELECTION)
     #: "free": a Gang with its Don crosses without the extra support and keeps the Don's +1;
     #: "support": the Don's support pays for the crossing (ruling 5)
     don_crossing: str = option("free", DON_CROSSING)
@@ -150,16 +160,25 @@ class MobtownRules(Rules):
         assert isinstance(position, MobtownPosition)
         return dataclasses.replace(self, dons_at=position.dons_at(), game_map=game_map)
 
-    def escort(self, power: str, prov: str) -> bool:
-        """Does a Gang of ``power`` in ``prov`` have a Don that helps it (rules 3, 4)?"""
+    def escort(self, power: str, prov: str, captive_counts: bool) -> bool:
+        """Does a Gang of ``power`` in ``prov`` travel with its own Don, or with a captured
+        one when ``captive_counts`` (the option for what a captive does, rules 3, 4)?"""
         owners = self.dons_at.get(prov, ())
-        return power in owners or (self.captive_don_helps and bool(owners))
+        return power in owners or (captive_counts and bool(owners))
 
-    def _with_don(self, power: str, order: object) -> bool:
-        """A ``G+D`` move whose Gang has a Don that helps it (``order``: an engine
+    def _with_don(self, power: str, order: object, captive_counts: bool) -> bool:
+        """A ``G+D`` move whose Gang travels with a Don that counts (``order``: an engine
         ``MOrder.source``, the order as given)."""
-        return isinstance(order, Move) and order.with_don and self.escort(power,
-                                                                        order.unit.location)
+        return isinstance(order, Move) and order.with_don and self.escort(
+            power, order.unit.location, captive_counts)
+
+    def _don_helps(self, power: str, order: object) -> bool:
+        """Does a Don add his +1 to this move (rule 3; a captive only by option)?"""
+        return self._with_don(power, order, self.captive_don_helps)
+
+    def _don_crosses(self, power: str, order: object) -> bool:
+        """Does a Don take this move freely across a highway (rule 4, "a Don")?"""
+        return self._with_don(power, order, self.captive_don_crosses)
 
     def _crossing(self, src: str, dest: str, subway: bool) -> bool:
         """Across a highway where no junction is (rule 4; a subway passes under it)."""
@@ -171,7 +190,7 @@ class MobtownRules(Rules):
     def _lacks_support(self, power: str, order: Move) -> bool:
         """Does this move need the highway's extra support (``required_margin``)?"""
         return (self._crossing(order.unit.location, order.destination, order.via_subway)
-                and not self._with_don(power, order))
+                and not self._don_crosses(power, order))
 
     # ---- movement hooks ------------------------------------------------------------------
 
@@ -212,8 +231,10 @@ class MobtownRules(Rules):
         return None
 
     def head_to_head(self, a: MOrder, b: MOrder) -> int:
-        """Rule 5: over ground against under ground is a swap when equal, else a battle;
-        two Gangs both by subway (or both over ground) fight as usual (example b)."""
+        """Rule 5: over ground against under ground is a swap when equally supported (or
+        both Gangs are one mob's), else the better-supported move wins and dislodges the
+        other (examples b, c); two Gangs both by subway (or both over ground) fight as usual
+        (example b)."""
         if a.subway != b.subway:
             return BATTLE_UNLESS_EQUAL
         return BATTLE
@@ -234,9 +255,10 @@ class MobtownRules(Rules):
 
     def move_bonus(self, o: MOrder) -> int:
         """Rule 3: the Don adds one uncuttable support to his Gang's move."""
-        if not self._with_don(o.power, o.source):
+        if not self._don_helps(o.power, o.source):
             return 0
-        if self.don_crossing == "support" and self._crossing(o.loc, o.dest, o.subway):
+        if (self.don_crossing == "support" and self._crossing(o.loc, o.dest, o.subway)
+                and self._don_crosses(o.power, o.source)):
             return 0  # the Don's support pays for the crossing (ruling 5, option)
         return 1
 
@@ -245,7 +267,7 @@ class MobtownRules(Rules):
         the Gang travels with its Don; a subway passes under the highway."""
         if not self._crossing(o.loc, o.dest, o.subway):
             return 0
-        return 0 if self._with_don(o.power, o.source) else 1
+        return 0 if self._don_crosses(o.power, o.source) else 1
 
     def can_convoy(self, topology: Topology, location: str, kind: str) -> bool:
         """Rule 2: no fleets, no convoys."""
@@ -264,7 +286,7 @@ class MobtownRules(Rules):
         through a subway between equally supported Gangs (rule 5, example b)."""
         assert isinstance(before, MobtownPosition) and isinstance(after, MobtownPosition)
         settled, events = dons.after_movement(before, after, outcome, aside, topology.game_map,
-                                              self.lone_don_drowns)
+                                              self)
         settled.update(self._reworded(results))
         return settled, events
 
@@ -434,7 +456,8 @@ class MobtownRules(Rules):
         return super().batch_value(key, result, spell)
 
     def picture_data(self, result: PhaseResult) -> Mapping[str, object]:
-        """The new position (Dons, captives, the gaol) with the moves of the phase."""
+        """The new position (Dons, captives, the gaol) with the moves and supports of the
+        phase."""
         data = result.position.to_data()
         return {
             "units": data["units"],  # "D Har captive" and "G MTPD" are drawn as such
@@ -442,6 +465,7 @@ class MobtownRules(Rules):
             "dislodged": {p: [{k: e[k] for k in ("unit", "from", "via")} for e in lst]
                           for p, lst in data["dislodged"].items()},
             "moves": result.moves,
+            "supports": result.supports,
             "caption": f"{result.phase.long_name()} ({result.phase})",
         }
 

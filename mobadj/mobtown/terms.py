@@ -15,6 +15,7 @@ WATER = "water"  # the terrain where Dons drown (rule 3)
 MAX_DONS = 6  # rule 3
 WIN = 17  # rule 8: centres that win the game
 DON_CROSSING = ("free", "support")  # ruling 5
+DON_ELECTION = ("after_disorder", "next_adjustment")  # ruling 13
 #: the game pages' key to the city plan (mobadj.web)
 LEGEND = (
     ("G", "a Gang (the number of a mob's Gangs is limited by its centres)"),
@@ -52,6 +53,8 @@ class MobtownReason(StrEnum):
     NOT_HOME = "not a home centre of this mob that it owns (rule 3)"
     NOT_FREE = "that home centre is not free (rule 3)"
     DON_ALIVE = "a Don may be built only after the mob's Don has died (rule 3)"
+    DON_ELECTED_LATER = ("the new Don is elected during the civil-disorder move and created "
+                         "at an adjustment after it (rule 3)")
     SIX_DONS = "there are already 6 Dons (rule 3)"
     DON_FREE = "the original Don costs no centre and cannot be removed (ruling 9)"
     GAOL_STAYS = "a gaoled Gang stays for the rest of the game (rule 7)"
@@ -89,6 +92,9 @@ class Options(Protocol):
     """The game options the weekend and Don rules read (MobtownRules has them all)."""
 
     captive_don_helps: bool
+    captive_don_crosses: bool
+    captive_don_drowns: bool
+    don_election: str
     don_crossing: str
     subway_retreats: str
     subway_support: bool

@@ -224,7 +224,17 @@ def don_free(pos: MobtownPosition, power: str, prov: str, options: Options) -> b
     return gang is None or (gang.power == power and not options.don_needs_empty_home)
 
 
+def electing(pos: MobtownPosition, power: str, options: Options) -> bool:
+    """Is the mob's new Don still being elected (rule 3: its units stand in civil disorder
+    for the next move "while a new Don is 'elected'. A new Don is then created")?  Until
+    that move is played he cannot be built, unless the ``don_election`` option lets the mob
+    rebuild at the next adjustment (ruling 13)."""
+    return options.don_election == "after_disorder" and power in pos.disorder
+
+
 def _may_rebuild(pos: MobtownPosition, power: str, game_map: GameMap, options: Options) -> bool:
+    if electing(pos, power, options):
+        return False
     return power not in pos.dons and len(pos.dons) < MAX_DONS and any(
         pos.centers.get(h) == power and don_free(pos, power, h, options)
         for h in game_map.powers[power].home_centers)
@@ -285,6 +295,8 @@ def _build_don(after: MobtownPosition, power: str | None, order: Build, game_map
 
     if owner in after.dons:
         return bad(MobtownReason.DON_ALIVE)
+    if electing(after, owner, options):
+        return bad(MobtownReason.DON_ELECTED_LATER)
     if owner not in game_map.powers or prov not in game_map.powers[owner].home_centers \
             or after.centers.get(prov) != owner:
         return bad(MobtownReason.NOT_HOME)

@@ -44,7 +44,7 @@ from mobadj.orders.model import (
 
 if TYPE_CHECKING:
     from mobadj.orders.files import read_order_files
-    from mobadj.orders.mailtext import strip_quotes_and_signature
+    from mobadj.orders.mailtext import mail_lines, strip_quotes_and_signature
     from mobadj.orders.parser import (
         Action,
         Children,
@@ -58,12 +58,16 @@ if TYPE_CHECKING:
         parse_unit,
         parser_for,
     )
+    from mobadj.orders.prose import is_remark, set_aside_remarks
     from mobadj.orders.textfile import read_text_file
 
 _PARSER = ("Action", "Children", "OrderBuilder", "OrderParser", "ParsedOrder", "ParseResult",
            "Subject", "parse_order", "parse_orders", "parse_unit", "parser_for")
 _FILES = {"read_order_files": "mobadj.orders.files",
           "strip_quotes_and_signature": "mobadj.orders.mailtext",
+          "mail_lines": "mobadj.orders.mailtext",
+          "is_remark": "mobadj.orders.prose",
+          "set_aside_remarks": "mobadj.orders.prose",
           "read_text_file": "mobadj.orders.textfile",
           **dict.fromkeys(_PARSER, "mobadj.orders.parser")}
 """The parser and the readers of order files and mails: imported when first asked for, so
@@ -108,6 +112,8 @@ __all__ = [
     "Waive",
     "check_rule",
     "fast_path_for",
+    "is_remark",
+    "mail_lines",
     "or_list",
     "parse_order",
     "parse_orders",
@@ -116,6 +122,7 @@ __all__ = [
     "read_order_files",
     "read_text_file",
     "replaced_orders",
+    "set_aside_remarks",
     "split_rule",
     "strip_quotes_and_signature",
 ]

@@ -1,9 +1,11 @@
 """Order files as ``mobadj adjudicate`` reads them: any encoding, mail-shaped, several files.
 
 Each file is decoded (:mod:`mobadj.orders.textfile`), cleaned of quoted replies, signatures
-and sign-offs like a mail (:mod:`mobadj.orders.mailtext`, line numbers kept) and parsed; the
-orders of all files are then taken in order, the last order for a unit replacing earlier
-ones (:mod:`mobadj.orders.duplicates`) unless ``duplicates="first"``.
+and sign-offs like a mail (:mod:`mobadj.orders.mailtext`, line numbers kept) and parsed;
+remarks before a file's first order or after its last ("Here are my orders:", "thanks") are
+set aside with a note (:mod:`mobadj.orders.prose`); the orders of all files are then taken
+in order, the last order for a unit replacing earlier ones (:mod:`mobadj.orders.duplicates`)
+unless ``duplicates="first"``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from mobadj.board import GameMap
 from mobadj.orders.duplicates import check_rule, last_order_wins
 from mobadj.orders.mailtext import mail_lines
 from mobadj.orders.parser import ParsedOrder, ParseResult, parse_orders
+from mobadj.orders.prose import set_aside_remarks
 from mobadj.orders.textfile import read_text_file
 
 
@@ -49,7 +52,12 @@ def read_order_files(paths: Sequence[str | os.PathLike[str]], game_map: GameMap,
         text, notice = read_text_file(path)
         if notice:
             out.notices.append(notice)
-        result = parse(mail_lines(text), game_map)
+        cleaned = mail_lines(text)
+        result = parse(cleaned, game_map)
+        lines = cleaned.splitlines()
+        for number in set_aside_remarks(result, cleaned, game_map):
+            out.notices.append(f"{path.name}: line {number} set aside as a remark, not an "
+                               f"order: {lines[number - 1].strip()[:60]}")
         for parsed in result.orders:
             source[id(parsed)] = path.name
         out.orders.extend(result.orders)

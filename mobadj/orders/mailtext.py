@@ -3,10 +3,12 @@
 One reader for every front end: the judge reads mail bodies with it and ``mobadj
 adjudicate`` reads order files with it (GMs paste players' mails), so both drop the same:
 
-- quoted replies: lines starting with ``>`` or ``|>``; "On ... wrote:" / "... schrieb:" and
-  "-----Original Message-----" / "From: a@b" (the quoted original follows: all of it goes,
-  except after an "On ... wrote:" whose original is quoted with ``>``: what is written
-  below the quote, after a blank line, is the writer's own, as bottom-posters answer);
+- quoted replies: lines starting with ``>`` or ``|>``; "On ... wrote:" / "... schrieb:"
+  (also wrapped over two lines), "-----Original Message-----", "Begin forwarded message:",
+  a "From: a@b" line and Outlook's header block ("From: Judge" with "Sent:", "To:" or
+  "Subject:" on the next lines): the quoted original follows, and all of it goes, except
+  after an "On ... wrote:" whose original is quoted with ``>``: what is written below the
+  quote, after a blank line, is the writer's own, as bottom-posters answer;
 - signatures: everything after a ``--`` (``-- ``) or ``__`` line, or after a mobile
   footer ("Sent from my iPhone", "Get Outlook for Android");
 - sign-offs: "Cheers," "Best regards," (a closing phrase with a comma) and the name lines
@@ -24,8 +26,16 @@ import re
 _WROTE = re.compile(
     r"^\s*(on\b.{0,200}\bwrote:|.{0,80}\b(schrieb|a écrit|escribió)\b.{0,120}:)\s*$", re.I)
 _ORIGINAL = re.compile(
-    r"^\s*(-{2,}\s*(original message|forwarded message)\s*-{2,}|_{10,}|from:\s.+@.+)\s*$", re.I
+    r"^\s*(-{2,}\s*(original message|forwarded message|ursprüngliche nachricht|"
+    r"message d'origine|mensaje original|weitergeleitete nachricht)\s*-{2,}|_{10,}|"
+    r"from:\s.+@.+|begin forwarded message:|début du message réexpédié\s*:)\s*$", re.I
 )
+# Outlook's block over the quoted original: "From: Judge" then "Sent: ...", "To: ..."
+_HEADER_FROM = re.compile(r"^\s*\**\s*(from|von|de|da|van|fra|från)\s*\**\s*:\s*\**\s*\S", re.I)
+_HEADER_NEXT = re.compile(
+    r"^\s*\**\s*(sent|date|to|subject|cc|gesendet|datum|an|betreff|envoyé|date|à|objet|"
+    r"enviado|fecha|para|asunto|inviato|oggetto|verzonden|aan|onderwerp)\s*\**\s*:", re.I)
+_ON = re.compile(r"^\s*on\s", re.I)
 _FOOTER = re.compile(
     r"^\s*(sent from my \w[\w ]{0,30}|sent from (mail|yahoo mail|outlook)\b.{0,40}"
     r"|get outlook for \w+|envoyé de mon \w+|von meinem \w+ gesendet|enviado desde mi \w+)"
@@ -50,19 +60,25 @@ def clean_lines(text: str) -> list[str | None]:
     out: list[str | None] = []
     seen_text = False
     in_quote = False  # in the ``>`` quote under an "On ... wrote:"
-    for number, line in enumerate(lines):
+    number = 0
+    while number < len(lines):
+        line = lines[number]
         bare = line.rstrip()
         stripped = bare.lstrip()
+        number += 1
         if in_quote and stripped:  # quoted, or a quoted line that a mailer re-wrapped: the
             out.append(None)  # quote runs to the next blank line
             continue
         in_quote = False
-        if _WROTE.match(bare) and _quote_follows(lines, number + 1):
-            out.append(None)
+        wrote = _wrote(lines, number - 1)
+        if wrote and _quote_follows(lines, number - 1 + wrote):
+            out += [None] * wrote
+            number += wrote - 1
             in_quote = True
             continue
-        if _is_signature_line(bare) or _WROTE.match(bare) or _ORIGINAL.match(bare):
-            out += [None] * (len(lines) - number)  # the signature or quoted original follows
+        if (wrote or _is_signature_line(bare) or _ORIGINAL.match(bare)
+                or _header_block(lines, number - 1)):
+            out += [None] * (len(lines) - number + 1)  # the signature or quoted original
             break
         if _is_quoted(stripped):
             out.append(None)
@@ -73,11 +89,33 @@ def clean_lines(text: str) -> list[str | None]:
             continue
         seen_text = seen_text or bool(stripped)
         sign_off = _SIGN_OFF.match(bare) if stripped and len(stripped) < 40 else None
-        if sign_off is not None and _ends_here(lines[number + 1:], bool(sign_off.group("comma"))):
-            out += [None] * (len(lines) - number)
+        if sign_off is not None and _ends_here(lines, number, bool(sign_off.group("comma"))):
+            out += [None] * (len(lines) - number + 1)
             break
         out.append(line.replace("\t", " ").replace("\u200b", ""))
     return out
+
+
+def _wrote(lines: list[str], at: int) -> int:
+    """How many lines the "On ... wrote:" starting at ``lines[at]`` takes: 1, 2 when a mail
+    program wrapped it ("On Mon, 1 Dec 2026 at 10:00, Judge <" / "judge@x.org> wrote:"), 0
+    when there is none."""
+    line = lines[at]
+    if _WROTE.match(line.rstrip()):
+        return 1
+    if at + 1 < len(lines) and len(line) < 200 and _ON.match(line):
+        joined = line.rstrip() + " " + lines[at + 1].strip()
+        if _WROTE.match(joined) and not _WROTE.match(lines[at + 1].rstrip()):
+            return 2
+    return 0
+
+
+def _header_block(lines: list[str], at: int) -> bool:
+    """Does Outlook's header block over a quoted original start at ``lines[at]``: a "From:"
+    line with "Sent:", "To:", "Date:" or "Subject:" on one of the next two lines?"""
+    if not _HEADER_FROM.match(lines[at]):
+        return False
+    return any(_HEADER_NEXT.match(lines[i]) for i in range(at + 1, min(at + 3, len(lines))))
 
 
 def _is_quoted(stripped: str) -> bool:
@@ -94,14 +132,19 @@ def _quote_follows(lines: list[str], start: int) -> bool:
     return False
 
 
-def _ends_here(rest: list[str], comma: bool) -> bool:
+def _ends_here(lines: list[str], start: int, comma: bool) -> bool:
     """Whether a closing phrase ends the mail: with a comma ("Cheers,") always; without one
-    when at most two short name lines follow it ("Thanks" / "Ann Smith")."""
+    when at most two short name lines follow it, from ``lines[start]`` ("Thanks" / "Ann
+    Smith")."""
     if comma:
         return True
-    after = [line for line in rest if line.strip()]
-    return len(after) <= 2 and all(_NAME.match(line) and len(line.strip()) <= 30
-                                   for line in after)
+    after = []
+    for line in lines[start:]:
+        if line.strip():
+            after.append(line)
+            if len(after) > 2:
+                return False
+    return all(_NAME.match(line) and len(line.strip()) <= 30 for line in after)
 
 
 def mail_lines(text: str) -> str:

@@ -63,6 +63,7 @@ from mobadj.orders.model import (
     Unit,
     Waive,
 )
+from mobadj.orders.prose import is_remark
 from mobadj.orders.spelling import PrefixNames, normalise, plain_characters
 
 if TYPE_CHECKING:
@@ -909,7 +910,12 @@ def parse_orders(text: str, game_map: GameMap, power: str | None = None,
             except UnknownPowerError as exc:
                 errors.append(exc.moved(number, head.start(1), raw))
                 if not line[head.end():].strip():
-                    bad_section, section = (head.group(1), number), default
+                    # "Zork:" opens a section whose orders go to no one; "Here are my
+                    # orders:" is a remark, and so is any unknown header in one power's mail
+                    remark = is_remark(head.group(1), game_map) and (
+                        default is not None or len(head.group(1).split()) > 1)
+                    bad_section = None if remark else (head.group(1), number)
+                    section = default
                     continue
             else:
                 if corrected:

@@ -24,6 +24,8 @@ INK = "#2b2b2b"
 HIGHWAY_CASING = "#4a4a4a"
 HIGHWAY_FILL = "#f0b429"
 SUBWAY = "#1d4e89"
+#: subway line colours, none of them a mob's (maps/mobtown2.yaml), told apart from each other
+LINE_COLOURS = (SUBWAY, "#00796b", "#ad1457", "#795548")
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
 BLOCKED = "#c9c2b1"  # a drawn space that is no province (Switzerland): impassable land
@@ -95,6 +97,10 @@ def marker_id(colour: str) -> str:
     return "arrow-" + colour.lstrip("#").lower()
 
 
+def subway_marker_id(colour: str) -> str:
+    return "subarrow-" + colour.lstrip("#").lower()
+
+
 def write_defs(s: SvgWriter, colours: set[str]) -> None:
     for colour in sorted(colours):  # one arrow head per colour (no context-stroke in cairo)
         s.raw(f'<marker id="{marker_id(colour)}" viewBox="0 0 10 10" refX="7" refY="5" '
@@ -110,10 +116,11 @@ def write_defs(s: SvgWriter, colours: set[str]) -> None:
         'stroke-opacity="0.22" stroke-width="3"/></pattern>'
         '<pattern id="bars" width="9" height="9" patternUnits="userSpaceOnUse">'
         '<line x1="4.5" y1="0" x2="4.5" y2="9" stroke="#6d6d6d" stroke-width="2"/></pattern>'
-        '<marker id="subarrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="4" '
-        f'markerHeight="4" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" '
-        f'fill="{SUBWAY}"/></marker>'
-        "</defs>"
+        + "".join(
+            f'<marker id="{subway_marker_id(c)}" viewBox="0 0 10 10" refX="9" refY="5" '
+            'markerWidth="4" markerHeight="4" orient="auto-start-reverse">'
+            f'<path d="M0 0 L10 5 L0 10 z" fill="{c}"/></marker>' for c in LINE_COLOURS)
+        + "</defs>"
     )
 
 

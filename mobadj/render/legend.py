@@ -20,6 +20,7 @@ from mobadj.render.ink import (
     SvgWriter,
     marker_id,
     small_don,
+    text_width,
     unit_glyph,
 )
 from mobadj.render.layout import Layout
@@ -55,14 +56,49 @@ def _mob_lines(s: SvgWriter, game_map: GameMap, view: BoardView, x: float, top: 
     for owner in view.centers.values():
         counts[owner] = counts.get(owner, 0) + 1
     col_w = _COL_W
+    row_h = 34 if len(game_map.powers) <= 6 else 28  # a third row keeps off the footnote
     for i, (pid, power) in enumerate(game_map.powers.items()):
         cx = x + 12 + (i % 3) * col_w
-        cy = top + 26 + (i // 3) * 30
+        cy = top + 30 + (i // 3) * row_h
         unit_glyph(s, next(iter(game_map.unit_kinds), "G"), cx, cy, power.colour or "#555555",
                    key=True)
-        units = sum(1 for u in view.units if u.power == pid and not u.captive)
-        label = f"{power.name}  ({counts.get(pid, 0)} centres, {units} units)"
-        s.text(cx + 17, cy + 4.5, label, 12, text_anchor="start")
+        name, size = fit_text(view.names.get(pid) or power.name, 12.0, col_w - 30)
+        s.text(cx + 17, cy - 1.5, name, size, text_anchor="start", font_weight="bold",
+               class_="mob-name", data_power=pid)
+        count, size = fit_text(f"{counts.get(pid, 0)} centres, "
+                               f"{unit_count(game_map, view, pid)}", 10.5, col_w - 30, 9.5)
+        s.text(cx + 17, cy + 11, count, size, text_anchor="start", class_="mob-count",
+               data_power=pid)
+
+
+def unit_count(game_map: GameMap, view: BoardView, power: str) -> str:
+    """The units a mob's centres must pay for, said so a GM can compare them with its
+    centres: on a map with a leader (Mobtown's Don, who costs no centre, rule 3), his
+    fighting units counted and the leader named apart ("7 Gangs + Don")."""
+    kinds = game_map.unit_kinds
+    if "D" not in kinds:
+        n = sum(1 for u in view.units if u.power == power)
+        return f"{n} unit{'' if n == 1 else 's'}"
+    n = sum(1 for u in view.units if u.power == power and u.kind != "D")
+    n += sum(1 for d in view.dislodged if d.unit.power == power and d.unit.kind != "D")
+    word = next((name for kind, name in kinds.items() if kind != "D"), "unit")
+    text = f"{n} {word}{'' if n == 1 else 's'}"
+    don = [u for u in view.units if u.power == power and u.kind == "D"]
+    if don:
+        text += f" + {kinds['D']}" + (" (captive)" if don[0].captive else "")
+    return text
+
+
+def fit_text(text: str, size: float, room: float, smallest: float = 10.0) -> tuple[str, float]:
+    """``text`` at the largest size down to ``smallest`` that fits ``room`` pixels, else
+    shortened with an ellipsis at ``smallest``."""
+    while size > smallest and text_width(text, size) > room:
+        size = max(smallest, size - 0.5)
+    if text_width(text, size) <= room:
+        return text, size
+    while len(text) > 1 and text_width(text + "\u2026", size) > room:
+        text = text[:-1]
+    return text.rstrip() + "\u2026", size
 
 
 def key_items(game_map: GameMap, layout: Layout | None) -> list[tuple[str, str]]:
@@ -84,17 +120,20 @@ def key_items(game_map: GameMap, layout: Layout | None) -> list[tuple[str, str]]
             prov = game_map.provinces.get(sid)
             items.append(("straddle", f"{prov.name if prov else sid}: both sides, no crossing"))
         if layout.junctions:
-            items.append(("junction", "junction: free crossing"))
+            items.append(("junction", "junction: joins its two ends"))
         if layout.subways:
             items.append(("subway", "subway: order G(X)-U-Y"))
+            items.append(("line", "line number, at both stops"))
         if layout.is_grid and layout.diagonals:
             items.append(("diag", "four spaces meet: diagonal move"))
         if layout.names:
             items.append(("blocked", "impassable"))
         if layout.coasts:
             items.append(("coast", "split coast: F SPA/NC"))
-    items += [("ok", "move succeeded"), ("fail", "move failed"),
-              ("sup", "support (cut: broken)"), ("dis", "dislodged unit")]
+    items += [("ok", "move succeeded"), ("fail", "move failed")]
+    if layout is not None and layout.subways:
+        items.append(("umove", "move by subway"))
+    items += [("sup", "support (cut: broken)"), ("dis", "dislodged unit")]
     if "D" in game_map.unit_kinds:
         items.append(("cap", "captured Don"))
     return items
@@ -167,10 +206,28 @@ def key_symbol(s: SvgWriter, key: str, x: float, y: float) -> None:
               stroke=BORDER, stroke_width="0.8")
         s.add("line", x1=f"{x - 6}", y1=f"{y}", x2=f"{x + 6}", y2=f"{y}", stroke=HIGHWAY_FILL,
               stroke_width="3", stroke_dasharray="4 2")
-    elif key == "junction":
-        s.add("circle", cx=f"{x}", cy=f"{y}", r="7", fill="#ffffff", stroke=INK,
-              stroke_width="2.2")
-        s.add("circle", cx=f"{x}", cy=f"{y}", r="2.6", fill=INK)
+    elif key == "junction":  # a highway with a crossing over it, as on the board
+        s.add("line", x1=f"{x}", y1=f"{y - 9}", x2=f"{x}", y2=f"{y + 9}",
+              stroke=HIGHWAY_CASING, stroke_width="9")
+        s.add("line", x1=f"{x}", y1=f"{y - 9}", x2=f"{x}", y2=f"{y + 9}",
+              stroke=HIGHWAY_FILL, stroke_width="5")
+        for width, colour, dash in ((10, INK, None), (6.4, "#ffffff", None),
+                                    (6.4, INK, "1.6 2.4")):
+            s.add("line", x1=f"{x - 8}", y1=f"{y}", x2=f"{x + 8}", y2=f"{y}",
+                  stroke=colour, stroke_width=f"{width}", stroke_dasharray=dash,
+                  stroke_linecap=None if dash else "round")
+    elif key == "line":
+        s.add("line", x1=f"{x - 14}", y1=f"{y}", x2=f"{x + 14}", y2=f"{y}", stroke=SUBWAY,
+              stroke_width="2.4", stroke_dasharray="7 4")
+        s.add("rect", x=f"{x - 7}", y=f"{y - 6}", width="14", height="12", rx="3", fill=SUBWAY,
+              stroke="#ffffff", stroke_width="1")
+        s.text(x, y + 3, "5", 9, fill="#ffffff", font_weight="bold")
+    elif key == "umove":
+        s.add("line", x1=f"{x - 14}", y1=f"{y}", x2=f"{x + 10}", y2=f"{y}", stroke="#555555",
+              stroke_width="3.2", marker_end=f"url(#{marker_id('#555555')})")
+        s.add("rect", x=f"{x - 8}", y=f"{y - 6}", width="12", height="12", rx="2",
+              fill="#555555", stroke="#ffffff", stroke_width="1.2")
+        s.text(x - 2, y + 3.4, "U", 9.5, fill="#ffffff", font_weight="bold")
     elif key == "subway":
         s.add("rect", x=f"{x - 7}", y=f"{y - 7}", width="14", height="14", rx="2.5", fill=SUBWAY)
         s.text(x, y + 4.3, "U", 11.5, fill="#ffffff", font_weight="bold")

@@ -21,12 +21,15 @@ import heapq
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mobadj.board import GameMap, Province
 from mobadj.render import geometry
 from mobadj.render.ink import Style, text_width
 from mobadj.render.layout import Layout
+
+if TYPE_CHECKING:
+    from mobadj.render.signs import JunctionBar, SubwayLine
 
 ABBR_SIZE = 15.0  # the abbreviation, bold
 ABBR_SIZES = (15.0, 14.0, 13.0, 12.0)  # smaller only where a space is too narrow
@@ -435,12 +438,19 @@ def marker_positions(place: SpacePlace, markers: Sequence[Marker]
 
 @dataclass(frozen=True)
 class Placement:
-    """Label groups of every space, the routes of the subway lines, the highway name tags."""
+    """Label groups of every space, the routes of the subway lines, the highway name tags,
+    the junctions' crossings and the subway lines' numbers (mobadj.render.signs)."""
 
     frame: Frame
     spaces: dict[str, SpacePlace]
     subways: dict[tuple[str, str], tuple[tuple[float, float], ...]]
     highway_tags: tuple[tuple[str, Box], ...]
+    junctions: tuple[JunctionBar, ...] = ()
+    lines: tuple[SubwayLine, ...] = ()
+
+    def sign_boxes(self) -> list[Box]:
+        """What the signs cover: junction crossings and subway line tags."""
+        return [j.box() for j in self.junctions] + [t for line in self.lines for t in line.tags]
 
     def text_boxes(self) -> list[tuple[str, Box]]:
         return [(sid, b) for sid, p in self.spaces.items() for b in p.text_boxes()]
@@ -495,16 +505,24 @@ def _place(game_map: GameMap, layout: Layout, style: Style) -> Placement:
             spaces[sid] = place_free(sid, name, kind, frame.px(*at),
                                      (max(xs) - min(xs)) * frame.cell * 0.8, sid in stations,
                                      bool(prov and prov.supply_center))
+    from mobadj.render import signs
+
     tags = tuple((hw.name, tag_box(frame, layout, i)) for i, hw in enumerate(layout.highways))
+    bars: list[JunctionBar] = []
     if layout.is_grid:
-        routes = route_subways(layout, frame, spaces, [b for _n, b in tags])
+        labels = [b for p in spaces.values() for b in p.label_boxes()]
+        bars = signs.junction_bars(layout, frame, labels + [b for _n, b in tags])
+        walls = [b for _n, b in tags] + [bar.box() for bar in bars]
+        routes = route_subways(layout, frame, spaces, walls)
     else:  # free polygons: straight from stop to stop
         routes = {}
+        walls = [b for _n, b in tags]
         for a, b in layout.subways:
             start, end = spaces[a].station, spaces[b].station
             if start and end:
                 routes[(a, b)] = _trim((start, end), STATION / 2 + 2)
-    return Placement(frame, spaces, routes, tags)
+    lines = signs.subway_lines(routes, spaces, walls) if routes else []
+    return Placement(frame, spaces, routes, tags, tuple(bars), tuple(lines))
 
 
 def _kind(prov: Province | None) -> str:
@@ -549,9 +567,9 @@ LINE_CLEAR = 4.0  # how far a subway line keeps from any text (half its casing, 
 def route_subways(layout: Layout, frame: Frame, spaces: dict[str, SpacePlace],
                   walls: Sequence[Box] = ()) -> dict[tuple[str, str], tuple[tuple[float, float],
                                                                            ...]]:
-    """A polyline for each subway link, from stop to stop, that crosses no label, no
-    highway name, no junction and no point where four spaces meet."""
-    rings = [circle_box(*frame.px(*p), 9) for p in geometry.junction_points(layout).values()]
+    """A polyline for each subway link, from stop to stop, that crosses no label, none of
+    ``walls`` (highway names, junctions) and no point where four spaces meet."""
+    rings = []
     if layout.diagonals:
         rings += [circle_box(*frame.px(*c), 5) for _a, _b, c in geometry.corner_points(layout)]
     lattice = _Lattice(layout, frame, spaces, [*walls, *rings])
@@ -700,7 +718,7 @@ class _Lattice:
     def _straighten(self, pts: list[tuple[float, float]], ends: set[str]
                     ) -> list[tuple[float, float]]:
         """Skip corners wherever the straight stretch is clear and no dearer than the path."""
-        pts = _corners(pts)
+        pts = polyline_corners(pts)
         along = [0.0]
         for p, q in zip(pts, pts[1:], strict=False):
             along.append(along[-1] + self._price(p, q))
@@ -718,7 +736,7 @@ class _Lattice:
         return out
 
 
-def _corners(pts: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+def polyline_corners(pts: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
     """The polyline without the points that lie straight between their neighbours."""
     out = [pts[0]]
     for k in range(1, len(pts) - 1):

@@ -21,14 +21,19 @@ class PngUnavailableError(RuntimeError):
     """cairosvg or libcairo2 is missing; the message says how to install them."""
 
 
+PNG_EXTRA = ("PNG pictures need the optional render extra: pip install 'mobadj[render]' "
+             "(with the system library libcairo2); or write .svg")
+PNG_CAIRO = ("PNG pictures need the system library libcairo2 (e.g. apt-get install "
+             "libcairo2), which the render extra's cairosvg draws with; or write .svg")
+
+
 def _cairosvg() -> Any:
     try:
         import cairosvg
-    except (ImportError, OSError) as exc:  # OSError: cairosvg found but libcairo2 is not
-        raise PngUnavailableError(
-            "PNG output needs cairosvg and the system library libcairo2 "
-            "(pip install cairosvg; apt-get install libcairo2); write .svg instead"
-        ) from exc
+    except ImportError as exc:  # the render extra is not installed
+        raise PngUnavailableError(PNG_EXTRA) from exc
+    except OSError as exc:  # cairosvg is, but libcairo2 is not
+        raise PngUnavailableError(PNG_CAIRO) from exc
     return cairosvg
 
 

@@ -10,6 +10,8 @@
       centers: {capone: [DAN, DAS, Bnx]}
       dislodged: {lepke: [{unit: G Pie, from: Doc, via: subway}]}
       moves: [{power: capone, from: DAN, to: Lex, via: plain, result: succeeds}]
+      supports: [{power: capone, from: DAS, unit: DAN, to: Lex, result: succeeds}]
+      names: {capone: Scarface}      # the names this game gives the powers
 
   (``dislodged`` may also be a list of ``{power, unit, from, via}``);
 * an object with ``to_data()`` returning such a mapping (the Mobtown II position), or
@@ -118,6 +120,8 @@ class BoardView:
     moves: list[MoveMark] = field(default_factory=list)
     supports: list[SupportMark] = field(default_factory=list)
     caption: str = ""
+    #: power id -> the name this game gives it (a GM's own names, Mobtown rule 1)
+    names: dict[str, str] = field(default_factory=dict)
 
 
 def _province(game_map: GameMap, text: object, where: str) -> str:
@@ -197,6 +201,9 @@ def _from_mapping(game_map: GameMap, data: Mapping[str, Any]) -> BoardView:
             for text in _listed(provs, f"centers: {ptext}", "a list of provinces"):
                 view.centers[_province(game_map, text, f"centers: {ptext}")] = power
     view.dislodged = list(_dislodged(game_map, data.get("dislodged")))
+    for ptext, name in _mapping(data.get("names"), "names", "name").items():
+        if name is not None:
+            view.names[_power(game_map, ptext, f"names: {ptext}")] = str(name)
     for i, mv in enumerate(_listed(data.get("moves"), "moves")):
         view.moves.append(_move(game_map, mv, f"moves[{i}]"))
     for i, sp in enumerate(_listed(data.get("supports"), "supports")):

@@ -19,6 +19,7 @@ from xml.sax.saxutils import escape
 
 from mobadj.board import GameMap
 from mobadj.render import geometry
+from mobadj.render.arrows import Obstacles, Routed, board_obstacles, marker_box, route_turn
 from mobadj.render.ink import (
     BORDER,
     COAST,
@@ -34,6 +35,7 @@ from mobadj.render.ink import (
     marker_id,
     mix,
     power_colour,
+    subway_marker_id,
     text_width,
     unit_glyph,
     write_defs,
@@ -41,7 +43,9 @@ from mobadj.render.ink import (
 from mobadj.render.layout import Layout
 from mobadj.render.legend import draw_legend
 from mobadj.render.placement import (
+    MARKER_R,
     TAG_SIZE,
+    Box,
     Marker,
     frame_of,
     marker_positions,
@@ -49,6 +53,8 @@ from mobadj.render.placement import (
     tag_point,
 )
 from mobadj.render.position import BoardView, as_view
+from mobadj.render.signs import BAR_WIDTH
+from mobadj.render.signs import TAG_SIZE as LINE_TAG_SIZE
 
 
 class _Board:
@@ -187,8 +193,9 @@ def draw_svg(game_map: GameMap, layout: Layout, view: BoardView, *, title: str |
         _labels(s, b, game_map, view, only)
         _coast_labels(s, b, only)
     if moves:
-        _supports(s, b, game_map, view)
-        _moves(s, b, game_map, view)
+        routed = turn_lines(b, view)
+        _supports(s, game_map, view, routed)
+        _moves(s, game_map, view, routed)
         _units(s, b, game_map, view)
     if part != "tint":
         draw_legend(s, game_map, view, style, w, h,
@@ -342,24 +349,43 @@ def _highway_names(s: SvgWriter, b: _Board) -> None:
 
 
 def _junctions(s: SvgWriter, b: _Board) -> None:
-    for _pair, (gx, gy) in geometry.junction_points(b.layout).items():
-        x, y = b.px(gx, gy)
-        s.add("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r="8.5", fill="#ffffff", stroke=INK,
-              stroke_width="2.4", class_="junction")
-        s.add("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r="3", fill=INK)
+    """Each junction as a crossing over the highway from one space it joins to the other
+    (mobadj.render.signs): a corner junction runs diagonally between its two spaces."""
+    for bar in b.place.junctions:
+        (x0, y0), (x1, y1) = bar.at_a, bar.at_b
+        d = f"M{x0:.1f} {y0:.1f}L{x1:.1f} {y1:.1f}"
+        s.add("path", d=d, stroke=INK, stroke_width=f"{BAR_WIDTH:.1f}", stroke_linecap="round",
+              fill="none", class_="junction", data_join=f"{bar.a}-{bar.b}")
+        s.add("path", d=d, stroke="#ffffff", stroke_width=f"{BAR_WIDTH - 3.6:.1f}",
+              stroke_linecap="round", fill="none")
+        s.add("path", d=d, stroke=INK, stroke_width=f"{BAR_WIDTH - 3.6:.1f}",
+              stroke_dasharray="1.6 2.4", fill="none")
 
 
 def _subways(s: SvgWriter, b: _Board, only: frozenset[str] | None = None) -> None:
-    """Subway lines (routed round every label, see mobadj.render.placement) and their stops."""
+    """Subway lines (routed round every label, see mobadj.render.placement), each in its
+    colour with its number at both ends (mobadj.render.signs), and their stops."""
     stations: set[str] = set()
-    for (a, c), path in b.place.subways.items():
-        stations.update((a, c))
-        d = "M" + "L".join(f"{x:.1f} {y:.1f}" for x, y in path)
+    for line in b.place.lines:
+        stations.update((line.a, line.b))
+        d = "M" + "L".join(f"{x:.1f} {y:.1f}" for x, y in line.path)
         s.add("path", d=d, fill="none", stroke="#ffffff", stroke_width="5", stroke_opacity="0.8",
               stroke_linejoin="round")
-        s.add("path", d=d, fill="none", stroke=SUBWAY, stroke_width="2.4",
-              stroke_dasharray="7 4", stroke_linejoin="round", marker_start="url(#subarrow)",
-              marker_end="url(#subarrow)", class_="subway", data_link=f"{a}-{c}")
+        marker = f"url(#{subway_marker_id(line.colour)})"
+        s.add("path", d=d, fill="none", stroke=line.colour, stroke_width="2.4",
+              stroke_dasharray="7 4", stroke_linejoin="round", marker_start=marker,
+              marker_end=marker, class_="subway", data_link=f"{line.a}-{line.b}",
+              data_line=str(line.number))
+    for line in b.place.lines:
+        for sid, tag in zip((line.a, line.b), line.tags, strict=True):
+            if only is not None and sid not in only:
+                continue
+            s.add("rect", x=f"{tag.x0:.1f}", y=f"{tag.y0:.1f}", width=f"{tag.x1 - tag.x0:.1f}",
+                  height=f"{tag.y1 - tag.y0:.1f}", rx="3", fill=line.colour, stroke="#ffffff",
+                  stroke_width="1", class_="line-tag", data_line=str(line.number),
+                  data_space=sid)
+            s.text((tag.x0 + tag.x1) / 2, tag.y1 - 3, str(line.number), LINE_TAG_SIZE,
+                   fill="#ffffff", font_weight="bold")
     for sid in sorted(stations):
         if only is not None and sid not in only:
             continue
@@ -530,49 +556,84 @@ def _units(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView) -> None:
         s.raw("</g>")
 
 
-def _supports(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView) -> None:
-    """Dotted lines from each supporter to the unit it supports (or the middle of its move)."""
-    for sp in view.supports:
-        if sp.src not in b.label or sp.unit not in b.label:
+def turn_lines(b: _Board, view: BoardView) -> Routed:
+    """The routes of the view's moves and supports (mobadj.render.arrows): clear of every
+    label and marker, each ending outside its target's markers."""
+    markers: dict[str, list[Box]] = {}
+    for m, ux, uy in unit_markers(b, view):
+        sid = m.ref.unit.province if m.what == "dislodged" else m.ref.province
+        markers.setdefault(sid, []).append(marker_box(ux, uy, MARKER_R.get(m.what, 11.0)))
+    for u in view.units:  # fleets on split coasts stand at their coasts
+        at = _coast_point(b, u.province, u.coast) if u.province in b.label else None
+        if at is not None:
+            markers.setdefault(u.province, []).append(marker_box(*at, 11.0))
+    anchors = {sid: p.unit_at for sid, p in b.place.spaces.items()
+               if p.kind not in ("impassable", "blocked")}
+    moves = [(mv.src, mv.dst, mv.via == "subway") for mv in view.moves]
+    supports = [(sp.src, sp.unit, sp.to) for sp in view.supports]
+    return route_turn(_obstacles(b), markers, anchors, moves, supports)
+
+
+_OBSTACLES: dict[int, tuple[object, Obstacles]] = {}
+
+
+def _obstacles(b: _Board) -> Obstacles:
+    """The board's obstacles to lines (kept with its placement, which is cached)."""
+    got = _OBSTACLES.get(id(b.place))
+    if got is not None and got[0] is b.place:
+        return got[1]
+    x0, y0 = b.px(0, 0)
+    x1, y1 = b.px(b.w, b.h)
+    extra = b.place.sign_boxes() + [
+        Box(*_coast_tag(b, loc)) for loc in b.layout.coasts]
+    obs = board_obstacles(b.place, Box(x0 + 3, y0 + 3, x1 - 3, y1 - 3), extra)
+    if len(_OBSTACLES) > 8:
+        _OBSTACLES.clear()
+    _OBSTACLES[id(b.place)] = (b.place, obs)
+    return obs
+
+
+def _coast_tag(b: _Board, loc: str) -> tuple[float, float, float, float]:
+    x, y = b.px(*b.layout.coasts[loc])
+    tw = text_width(loc.partition("/")[2], 8.5) + 8
+    return x - tw / 2, y - 6.5, x + tw / 2, y + 6.5
+
+
+def _supports(s: SvgWriter, game_map: GameMap, view: BoardView, routed: Routed) -> None:
+    """Dotted lines from each supporter to the unit it supports, or to the middle of the
+    arrow of the move it supports; broken when the support failed (cut)."""
+    for sp, line in zip(view.supports, routed.supports, strict=True):
+        if line is None:
             continue
-        x0, y0 = b.unit_point(sp.src)
-        x1, y1 = b.unit_point(sp.unit)
-        if sp.to in b.label:
-            x2, y2 = b.unit_point(sp.to)
-            x1, y1 = (x1 + x2) / 2, (y1 + y2) / 2
-        sx, sy = _toward(x0, y0, x1, y1, 12)
         colour = power_colour(game_map, sp.power)
-        d = f"M{sx:.1f} {sy:.1f}L{x1:.1f} {y1:.1f}"
-        s.add("path", d=d, fill="none", stroke="#ffffff", stroke_width="5", stroke_opacity="0.7",
-              stroke_linecap="round")
-        s.add("path", d=d, fill="none", stroke=colour, stroke_width="2.4",
+        s.add("path", d=line.d, fill="none", stroke="#ffffff", stroke_width="5",
+              stroke_opacity="0.7", stroke_linecap="round")
+        s.add("path", d=line.d, fill="none", stroke=colour, stroke_width="2.4",
               stroke_dasharray="1.5 4" if sp.succeeded else "1.5 4 8 4", stroke_linecap="round",
-              class_="support-ok" if sp.succeeded else "support-failed")
+              class_="support-ok" if sp.succeeded else "support-failed",
+              data_from=sp.src, data_unit=sp.unit, data_to=sp.to)
+        x1, y1 = line.end
         s.add("circle", cx=f"{x1:.1f}", cy=f"{y1:.1f}", r="3.6", fill=colour, stroke="#ffffff",
               stroke_width="1")
 
 
-def _moves(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView) -> None:
-    for mv in view.moves:
-        if mv.src not in b.label or mv.dst not in b.label:
+def _moves(s: SvgWriter, game_map: GameMap, view: BoardView, routed: Routed) -> None:
+    """Move arrows (solid: succeeded, dashed: failed), each with its head in the open; a
+    move by subway carries a U tag."""
+    for mv, line, tag in zip(view.moves, routed.moves, routed.tags, strict=True):
+        if line is None:
             continue
-        x0, y0 = b.unit_point(mv.src)
-        x1, y1 = b.unit_point(mv.dst)
         colour = power_colour(game_map, mv.power)
-        dist = math.hypot(x1 - x0, y1 - y0) or 1
-        sx, sy = _toward(x0, y0, x1, y1, 12)
-        ex, ey = _toward(x1, y1, x0, y0, 14)
-        if mv.via == "subway":
-            bend = min(0.25 * dist, 60)
-            mx = (x0 + x1) / 2 - (y1 - y0) / dist * bend
-            my = (y0 + y1) / 2 + (x1 - x0) / dist * bend
-            d = f"M{sx:.1f} {sy:.1f}Q{mx:.1f} {my:.1f} {ex:.1f} {ey:.1f}"
-        else:
-            d = f"M{sx:.1f} {sy:.1f}L{ex:.1f} {ey:.1f}"
-        dash = None if mv.succeeded else "7 5"
-        s.add("path", d=d, fill="none", stroke="#ffffff", stroke_width="7", stroke_opacity="0.8",
-              stroke_linecap="round")
-        s.add("path", d=d, fill="none", stroke=colour, stroke_width="3.6",
-              stroke_dasharray=dash, marker_end=f"url(#{marker_id(colour)})",
-              stroke_linecap="round",
-              class_="move-ok" if mv.succeeded else "move-failed")
+        s.add("path", d=line.d, fill="none", stroke="#ffffff", stroke_width="7",
+              stroke_opacity="0.8", stroke_linecap="round")
+        s.add("path", d=line.d, fill="none", stroke=colour, stroke_width="3.6",
+              stroke_dasharray=None if mv.succeeded else "7 5",
+              marker_end=f"url(#{marker_id(colour)})", stroke_linecap="round",
+              class_="move-ok" if mv.succeeded else "move-failed",
+              data_from=mv.src, data_to=mv.dst, data_via=mv.via)
+        if tag is not None:
+            s.add("rect", x=f"{tag.x0:.1f}", y=f"{tag.y0:.1f}", width=f"{tag.x1 - tag.x0:.1f}",
+                  height=f"{tag.y1 - tag.y0:.1f}", rx="2", fill=colour, stroke="#ffffff",
+                  stroke_width="1.2", class_="subway-move-tag")
+            s.text((tag.x0 + tag.x1) / 2, tag.y1 - 2.6, "U", 9.5, fill="#ffffff",
+                   font_weight="bold")

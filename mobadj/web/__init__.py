@@ -13,5 +13,6 @@ packages may use is listed here.
 from mobadj.web.app import create_app
 from mobadj.web.export import export_site
 from mobadj.web.pages import Site
+from mobadj.web.serving import server_config
 
-__all__ = ["Site", "create_app", "export_site"]
+__all__ = ["Site", "create_app", "export_site", "server_config"]

@@ -8,19 +8,29 @@ Routes (all relative, so the site may live under any path behind a proxy)::
     /g/<game>/map/<phase>.svg      its map
     /static/...                    style sheet and script
 
+A game has one name, as the judge stored it (lower case): every lookup (the game, its key,
+its cookie) goes by that name, and an address that spells it otherwise is sent to the one
+that spells it so, once the visitor may see the game at all.
+
 A private game's pages need its key: the GM's link carries it once as ``?key=``, the server
 answers with a cookie for that game's folder and sends the browser to the same address
-without the key, so it stays out of the address bar, the history and every link.  Every
-redirect is relative and the cookie has no ``Path`` (the browser scopes it to the game's
-folder as it sees it), so a proxy may serve the site under any path.  A private game
-without its key is answered exactly as a game that does not exist: its existence is not
-given away.  The handlers are ``async`` and run one at a time on the event loop: the store's
-single read-only connection is never shared between threads.
+without the key, so it stays out of the address bar, the history and every link.  No
+redirect carries a key, and none is kept by a cache.  Every redirect is relative and the
+cookie has no ``Path`` (the browser scopes it to the game's folder as it sees it), so a
+proxy may serve the site under any path; a key given at another address of the game (its
+name spelt otherwise, its folder without the slash) is handed on to the game's own key box
+in a form, as a cookie set there would not reach the game's folder.
+
+A private game without its key is answered exactly as a game that does not exist, in
+status, body, headers and time: both are looked up by the same single query, which reads no
+state (:meth:`Store.game_key`), and both are refused by the same code before anything of the
+game is read.  The handlers are ``async`` and run one at a time on the event loop: the
+store's single read-only connection is never shared between threads.
 """
 
 from __future__ import annotations
 
-import hashlib
+import hmac
 import logging
 from typing import Any
 from urllib.parse import parse_qs, quote
@@ -28,14 +38,13 @@ from urllib.parse import parse_qs, quote
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from mobadj.web.pages import STATIC, Site, Unreadable
+from mobadj.web.pages import STATIC, Site, Unreadable, static_version
+from mobadj.web.wire import Bodies, Body, answer
 
 log = logging.getLogger("mobadj.web")
 _STEP_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
@@ -44,11 +53,17 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff",
     "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; "
-                               "img-src 'self' data:; frame-ancestors 'none'",
+                               "img-src 'self' data:; frame-ancestors 'none'; "
+                               "base-uri 'none'; form-action 'self'",
 }
 #: what answers about a private game (or one that may be) carry: kept by nobody on the way,
 #: indexed by no search engine
 PRIVATE = {"Cache-Control": "private, no-store", "X-Robots-Tag": "noindex, nofollow"}
+#: the static files' types, by their ending
+TYPES = {".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml"}
+#: what a missing game's key is compared with, so that refusing one costs what refusing a
+#: private game does
+_NO_KEY = "k" * 24
 
 
 def cookie_name(game: str) -> str:
@@ -76,6 +91,41 @@ def root_of(request: Request) -> str:
     return "../" * max(str(request.scope["path"]).count("/") - 1, 0)
 
 
+def after_game(request: Request, typed: str) -> str:
+    """What follows the game's name in this request's path (``/F1901M.html``, ``/``, or
+    nothing for the folder without its slash)."""
+    path = str(request.scope["path"])
+    root = str(request.scope.get("root_path") or "")
+    if root and path.startswith(root):
+        path = path[len(root):]
+    return path[len("/g/") + len(typed):]
+
+
+def to_game(request: Request, typed: str, name: str) -> str:
+    """The address, relative to this page, of the same page of game ``name`` (its own
+    spelling, with the folder's slash)."""
+    rest = after_game(request, typed)
+    return "../" * rest.count("/") + quote(name, safe="") + (quote(rest) if rest else "/")
+
+
+def key_matches(wanted: str | None, given: str) -> bool:
+    """Is ``given`` the key ``wanted`` (None: a game that has none, or none at all)?  In
+    constant time, and in the same time for a game without a key."""
+    same = hmac.compare_digest(given.encode(), (wanted or _NO_KEY).encode())
+    return same and wanted is not None
+
+
+def cookies_named(request: Request, name: str) -> list[str]:
+    """Every value of cookie ``name`` the browser sent: one from the game's folder and one
+    from elsewhere may both come (Starlette keeps only one of them)."""
+    values = []
+    for part in request.headers.get("cookie", "").split(";"):
+        key, eq, value = part.strip().partition("=")
+        if eq and key == name:
+            values.append(value.strip().strip('"'))
+    return values
+
+
 class SafeHeaders:
     """Every answer, a static file or a routing 404 too, carries :data:`HEADERS` (a handler's
     own value of one of them stands)."""
@@ -100,25 +150,38 @@ class SafeHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(site: Site) -> Starlette:
-    """The ASGI application serving ``site``."""
+def create_app(site: Site, secure_cookies: bool = False) -> Starlette:
+    """The ASGI application serving ``site``.  ``secure_cookies``: a key's cookie is always
+    ``Secure`` (the pages' public address is HTTPS); else only when the request came by
+    HTTPS (``X-Forwarded-Proto: https`` from a proxy on this machine counts)."""
 
-    def page(html: str, status: int = 200, private: bool = False) -> HTMLResponse:
+    bodies = Bodies()
+    statics = {path.name: (Body(path.read_bytes()), TYPES[path.suffix])
+               for path in sorted(STATIC.iterdir()) if path.suffix in TYPES}
+
+    def page(request: Request, html: str, status: int = 200, private: bool = False
+             ) -> Response:
         extra = PRIVATE if private else {"Cache-Control": "no-cache"}
-        return HTMLResponse(html, status, headers=HEADERS | extra)
+        return answer(request, bodies.of(html), "text/html", HEADERS | extra, status)
 
-    def missing(request: Request, message: str, status: int = 404) -> HTMLResponse:
-        return page(site._render("missing.html", root=root_of(request), message=message),
-                    status)
+    def missing(request: Request, message: str, status: int = 404) -> Response:
+        return page(request, site._render("missing.html", root=root_of(request),
+                                          message=message), status)
 
-    def closed(request: Request, game: str, wrong_key: bool) -> HTMLResponse:
+    def moved(to: str) -> Response:
+        """A redirect: kept by no cache (a game may turn private, its key may change)."""
+        return RedirectResponse(to, 303, headers=HEADERS | PRIVATE)
+
+    def closed(request: Request, typed: str, wrong_key: bool, to: str | None) -> Response:
         """A private game without its right key, and a game that does not exist: the same
-        answer, so nobody learns that a private game exists."""
-        called = f"called {game}" if game_name_ok(game) else "of that name"
-        message = (f"That key opens no game {called}." if wrong_key else
-                   f"There is no public game {called} here.")
-        return page(site._render("private.html", root=root_of(request), message=message,
-                                 action="key"), 404, private=True)
+        answer, built from the address alone, so nobody learns that a private game
+        exists.  Its key box leads to the phase asked for (``to``; None: the latest)."""
+        message = (f"That key opens no game called {typed}." if wrong_key else
+                   f"There is no public game called {typed} here.")
+        action = quote(typed, safe="") + "/key" if not after_game(request, typed) else "key"
+        return page(request, site._render("private.html", root=root_of(request),
+                                          message=message, action=action, to=to or ""),
+                    404, private=True)
 
     def unreadable(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, Unreadable)
@@ -126,91 +189,126 @@ def create_app(site: Site) -> Starlette:
                        "installation cannot read its record. The GM finds why in the log "
                        "of mobadj web.", 500)
 
-    def public(game: str) -> bool:
-        return site.store.game(game) is not None and not site.is_private(game)
+    def find(typed: str) -> tuple[str | None, str | None]:
+        """The stored name of the game an address names (None: no such game) and its key
+        (None: public, or no such game)."""
+        found = site.store.game_key(typed)
+        return (None, None) if found is None else found
 
-    def gate(request: Request, game: str) -> Response | None:
-        """None when the page may be shown; else the refusal or the key-dropping redirect."""
-        if not game_name_ok(game):
-            return missing(request, "No such page.")
-        if public(game):
-            return None
-        given = request.query_params.get("key")
-        if given is not None:
-            if not may_open(game, given):
-                return closed(request, game, wrong_key=True)
-            return with_cookie(request, game, given, here(request))
-        if may_open(game, request.cookies.get(cookie_name(game))):
-            return None
-        return closed(request, game, wrong_key=False)
+    def key_in_cookie(request: Request, typed: str, name: str | None, wanted: str | None
+                      ) -> bool:
+        """Does the browser hold the game's key?  Every cookie of its name is compared, for
+        a game that does not exist too (in the time a private game's take)."""
+        cookies = cookies_named(request, cookie_name(name or typed.lower()))
+        return any([key_matches(wanted, c) for c in cookies]) and name is not None
 
-    def may_open(game: str, key: str | None) -> bool:
-        """A private game's right key (the comparison is in constant time)."""
-        return (key is not None and game_name_ok(game) and site.store.game(game) is not None
-                and site.is_private(game) and site.may_see(game, key))
-
-    def with_cookie(request: Request, game: str, key: str, to: str) -> Response:
-        response = RedirectResponse(to, 303, headers=HEADERS | PRIVATE)
+    def with_cookie(request: Request, name: str, key: str, to: str) -> Response:
+        response = moved(to)
         # no Path: the browser keeps it for this game's folder as it sees it (behind a proxy
         # that serves the site under /judge/ too)
-        response.set_cookie(cookie_name(game), key, max_age=400 * 86400, path=None,
+        response.set_cookie(cookie_name(name), key, max_age=400 * 86400, path=None,
                             httponly=True, samesite="lax",
-                            secure=request.scope.get("scheme") == "https")
+                            secure=secure_cookies or request.scope.get("scheme") == "https")
         return response
 
+    def hand_on(request: Request, typed: str, name: str, key: str, step: str | None
+                ) -> Response:
+        """A right key given at another address of the game: a form that takes it to the
+        game's own key box (sent at once by the pages' script; a button without it)."""
+        rest = after_game(request, typed)
+        action = "../" * rest.count("/") + quote(name, safe="") + "/key"
+        html = site._render("opening.html", root=root_of(request), name=name, action=action,
+                            key=key, to=step or "")
+        return page(request, html, private=True)
+
+    def gate(request: Request, typed: str, step: str | None = None
+             ) -> tuple[str, bool] | Response:
+        """(the game's stored name, whether it is private) when its page may be shown;
+        else the answer: a refusal, or the way to the game's own address."""
+        if not game_name_ok(typed):
+            return missing(request, "No such page.")
+        name, wanted = find(typed)
+        if name is None or wanted is not None:  # missing or private: the same steps
+            given = request.query_params.get("key")
+            if given is not None:
+                if not key_matches(wanted, given) or name is None:
+                    return closed(request, typed, True, step)
+                if typed != name or not after_game(request, typed):
+                    return hand_on(request, typed, name, given, step)
+                return with_cookie(request, name, given, here(request))
+            if not key_in_cookie(request, typed, name, wanted) or name is None:
+                return closed(request, typed, False, step)
+        if typed != name or not after_game(request, typed):
+            return moved(to_game(request, typed, name))
+        return name, wanted is not None
+
     async def index(request: Request) -> Response:
-        return page(site.index_html())
+        return page(request, site.index_html())
 
     async def game_page(request: Request) -> Response:
-        game = request.path_params["game"]
+        typed = request.path_params["game"]
         step = request.path_params.get("step")
-        if (stop := gate(request, game)) is not None:
-            return stop
-        private = site.is_private(game)
+        opened = gate(request, typed, step if step and step_ok(step) else None)
+        if isinstance(opened, Response):
+            return opened
+        name, private = opened
         if step is not None and not step_ok(step):
             return missing(request, "No such page.")
-        html = site.game_html(game, None if step in (None, "index") else step)
+        html = site.game_html(name, None if step in (None, "index") else step)
         if html is None:
-            return missing(request, f"Game {game} has no phase {step}.")
-        return page(html, private=private)
-
-    async def game_folder(request: Request) -> Response:
-        game = request.path_params["game"]
-        query = bytes(request.scope.get("query_string", b"")).decode("latin-1")
-        to = quote(game, safe="") + "/" + (f"?{query}" if query else "")
-        return RedirectResponse(to, 301, headers=HEADERS)
+            return missing(request, f"Game {name} has no phase {step}.")
+        return page(request, html, private=private)
 
     async def map_svg(request: Request) -> Response:
-        game, step = request.path_params["game"], request.path_params["step"]
+        typed, step = request.path_params["game"], request.path_params["step"]
         nothing = PlainTextResponse("no such map", 404, headers=HEADERS | PRIVATE)
-        if not game_name_ok(game) or not step_ok(step):
+        if not game_name_ok(typed) or not step_ok(step):
             return nothing
-        private = not public(game)
-        if private and not may_open(game, request.cookies.get(cookie_name(game))):
+        name, wanted = find(typed)
+        private = name is None or wanted is not None  # a missing game is refused alike
+        if (private and not key_in_cookie(request, typed, name, wanted)) or name is None:
             return nothing
-        svg = site.map_svg(game, step)
-        if svg is None:
+        if typed != name:
+            return moved(to_game(request, typed, name))
+        body = site.map_body(name, step)
+        if body is None:
             return nothing
-        etag = '"' + hashlib.sha256(svg.encode()).hexdigest()[:32] + '"'
-        headers = HEADERS | (PRIVATE if private else {"Cache-Control": "no-cache"})
-        headers["ETag"] = etag
-        if request.headers.get("if-none-match") == etag:
-            return Response(status_code=304, headers=headers)
-        return Response(svg, media_type="image/svg+xml", headers=headers)
+        headers = HEADERS | (PRIVATE if wanted is not None else {"Cache-Control": "no-cache"})
+        return answer(request, body, "image/svg+xml", headers)
+
+    async def static(request: Request) -> Response:
+        """A style sheet, script or icon: kept for good by the browser when asked for by
+        its version (the pages' links), else checked again each time."""
+        name = request.path_params.get("name", "favicon.svg")
+        found = statics.get(name)
+        if found is None:
+            return missing(request, "No such page.")
+        kept = request.query_params.get("v") == static_version(name)
+        return answer(request, found[0], found[1], HEADERS | (
+            {"Cache-Control": "public, max-age=31536000, immutable"} if kept
+            else {"Cache-Control": "no-cache"}))
 
     async def key_form(request: Request) -> Response:
-        game = request.path_params["game"]
-        given = await form_key(request)
-        if given is None:
+        typed = request.path_params["game"]
+        form = await form_fields(request)
+        if form is None:
             return missing(request, f"A key is at most {KEY_FORM_LIMIT} bytes.", 413)
-        if not may_open(game, given):
-            if game_name_ok(game) and public(game):  # no key needed: to its pages
-                return RedirectResponse("./", 303, headers=HEADERS)
-            return closed(request, game, wrong_key=True)
-        return with_cookie(request, game, given, "./")
+        if not game_name_ok(typed):
+            return missing(request, "No such page.")
+        given, to = form
+        name, wanted = find(typed)
+        if name is not None and wanted is None:  # public: no key needed, to its pages
+            return moved("../" + quote(name, safe="") + "/")
+        if not key_matches(wanted, given) or name is None:
+            return closed(request, typed, True, to if step_ok(to) else None)
+        if typed != name:  # the browser sends the form again to the game's own key box
+            return RedirectResponse("../" + quote(name, safe="") + "/key", 307,
+                                    headers=HEADERS | PRIVATE)
+        return with_cookie(request, name, given, f"{to}.html" if step_ok(to) else "./")
 
-    async def form_key(request: Request) -> str | None:
-        """The key typed in the form; None when the body is longer than a key form's."""
+    async def form_fields(request: Request) -> tuple[str, str] | None:
+        """The key typed in the form and the phase to show then ("" for the latest); None
+        when the body is longer than a key form's."""
         length = request.headers.get("content-length", "")
         if length.strip().isdigit() and int(length) > KEY_FORM_LIMIT:
             return None
@@ -219,7 +317,8 @@ def create_app(site: Site) -> Starlette:
             body += chunk
             if len(body) > KEY_FORM_LIMIT:
                 return None
-        return (parse_qs(body.decode("utf-8", "replace")).get("key") or [""])[0].strip()
+        fields = parse_qs(body.decode("utf-8", "replace"))
+        return ((fields.get("key") or [""])[0].strip(), (fields.get("to") or [""])[0])
 
     async def not_found(request: Request, exc: Exception) -> Response:
         code = exc.status_code if isinstance(exc, HTTPException) else 404
@@ -239,16 +338,17 @@ def create_app(site: Site) -> Starlette:
     routes: list[Any] = [
         Route("/", index),
         Route("/index.html", index),
-        Route("/g/{game}", game_folder),
+        Route("/g/{game}", game_page),
         Route("/g/{game}/", game_page),
         Route("/g/{game}/key", key_form, methods=["POST"]),
         Route("/g/{game}/map/{step}.svg", map_svg),
         Route("/g/{game}/{step}.html", game_page),
-        Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+        Route("/static/{name}", static),
+        Route("/favicon.ico", static),  # for a client that does not read the page's link
     ]
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(SafeHeaders), Middleware(GZipMiddleware, minimum_size=800)],
+        middleware=[Middleware(SafeHeaders)],
         exception_handlers={HTTPException: not_found, Unreadable: unreadable,
                             Exception: server_error})
     # Starlette's own redirects for a slash too many or too few are absolute, from the Host

@@ -33,6 +33,7 @@ class SeedCheck:
     seed: str
     recomputed: str
     scheme: str  # how the commitment is made, for a reader who checks it by hand
+    salt: str | None = None  # None: a game started before salts
 
     @property
     def ok(self) -> bool:
@@ -56,7 +57,7 @@ def seed_check(kind: str, state: dict[str, Any], over: bool) -> SeedCheck | None
         return SeedCheck(committed, str(seed), seed_commitment(kind, seed),
                          f'sha256("{kind}:<seed>") in hex (the old scheme, without a salt)')
     return SeedCheck(committed, str(seed), seed_commitment(kind, seed, salt),
-                     f'HMAC-SHA256 of "{kind}:<seed>" keyed by the salt {salt}, in hex')
+                     f'HMAC-SHA256 of "{kind}:<seed>" keyed by the salt, in hex', str(salt))
 
 
 @dataclass(frozen=True)

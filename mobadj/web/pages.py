@@ -8,6 +8,7 @@ phase's map for good, the current phase's map until the position changes.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
@@ -30,8 +31,10 @@ from mobadj.judge.hosts import HostError, host_for
 from mobadj.judge.links import step_id
 from mobadj.judge.store import Game, Store
 from mobadj.web import pictures
-from mobadj.web.chart import center_chart
+from mobadj.web.cardtable import card_table
+from mobadj.web.chart import center_chart, center_table
 from mobadj.web.story import Step, Story, build, card_step_table
+from mobadj.web.wire import Body
 
 log = logging.getLogger("mobadj.web")
 #: what reading a stored state this installation no longer understands may raise (its map,
@@ -39,6 +42,14 @@ log = logging.getLogger("mobadj.web")
 READ_ERRORS = (ValueError, LookupError, TypeError, AttributeError, OSError)
 TEMPLATES = Path(__file__).with_name("templates")
 STATIC = Path(__file__).with_name("static")
+
+
+@functools.cache
+def static_version(name: str) -> str:
+    """A static file's version: the start of its digest.  The pages link to
+    ``static/web.css?v=<version>``, which a browser may keep for good (a changed file is
+    another address); read once per process."""
+    return hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:12]
 
 
 class Unreadable(Exception):
@@ -63,9 +74,13 @@ class Seat:
     due: bool
     orders_in: bool
     ready: bool
+    final: str = ""  # a finished game: the seat's final centres or score
+    winner: bool = False  # a finished game: the seat won, or shares a draw
 
     @property
     def state(self) -> str:
+        if self.final:
+            return self.final
         if not self.player:
             return "free seat"
         if self.status == "out":
@@ -116,9 +131,10 @@ class Site:
             loader=jinja2.FileSystemLoader(str(TEMPLATES)),
             autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True,
             lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+        self.env.globals["version"] = static_version
         self._stories: dict[str, tuple[Any, Story]] = {}
-        self._pictures: LRU[tuple[object, ...], str] = LRU(256)
-        self._tables: LRU[int, tuple[str, list[str]]] = LRU(256)
+        self._pictures: LRU[tuple[object, ...], Body] = LRU(256)
+        self._tables: LRU[int, tuple[str, list[str], dict[str, Any] | None]] = LRU(256)
         self._logged: set[tuple[str, str]] = set()  # (game, why) already in the log
 
     # -- access ----------------------------------------------------------------------------
@@ -179,8 +195,8 @@ class Site:
                     if game.state is None:
                         continue
                     steps = self.story(game).steps
-                if steps:
-                    self.map_svg(game.name, steps[-1].id)
+                if steps and (body := self.map_body(game.name, steps[-1].id)):
+                    body.gzipped  # noqa: B018 - compressed now, not for the first visitor
                     self.game_html(game.name)  # compiles the templates too
             except Unreadable:  # logged; its pages say so, the others are served
                 continue
@@ -228,14 +244,23 @@ class Site:
                 next=story.steps[i + 1].id if i + 1 < len(story.steps) else None,
                 ids=json.dumps([s.id for s in story.steps]),
                 has_map=story.board and pictures.can_draw(story.kind),
+                map_size=pictures.size(story.kind) if story.board and pictures.can_draw(
+                    story.kind) else (0, 0),
                 orders=self._orders_by_power(story, step), press=press.get(step.id, []),
-                chart=Markup(center_chart(story, i)), calendar=self._calendar(story),
+                chart=Markup(center_chart(story, i)), chart_table=center_table(story, i),
+                calendar=self._calendar(story),
                 position=self._position(story, step),
+                card_table=card_table(story.kind, step.view) if step.view else "",
                 names={p.id: p.name for p in story.powers})
 
     def map_svg(self, name: str, sid: str) -> str | None:
         """The map of a step (cached); None when there is no such step or map (raises
         :class:`Unreadable`)."""
+        body = self.map_body(name, sid)
+        return None if body is None else body.text
+
+    def map_body(self, name: str, sid: str) -> Body | None:
+        """The map of a step as it goes out, compressed once (cached with the map)."""
         with self._reading(name):
             game = self.store.game(name)
             if game is None or game.state is None:
@@ -246,12 +271,14 @@ class Site:
                 return None
             step = story.steps[i]
             key = (("result", step.result_id) if step.result_id is not None
-                   else ("now", name, self._stories[name][0]))
-            svg = self._pictures.get_(key)
-            if svg is None:
+                   else ("now", game.name, self._stories[game.name][0]))
+            body = self._pictures.get_(key)
+            if body is None:
                 title = f"{game.name}: {step.label}"
-                svg = self._pictures.put(key, pictures.step_svg(story.kind, step, title))
-            return svg
+                names = {p.id: p.name for p in story.powers}
+                svg = pictures.step_svg(story.kind, step, title, names)
+                body = self._pictures.put(key, Body(svg.encode("utf-8")))
+            return body
 
     # -- parts -----------------------------------------------------------------------------
     def _fill(self, game: Game, story: Story, step: Step) -> None:
@@ -263,9 +290,9 @@ class Site:
             after = next(r["state_after"] for r in self.store.results(game.name)
                          if r["id"] == step.result_id)
             card_step_table(story.kind, step, after)
-            self._tables.put(step.result_id, (step.table, step.log))
+            self._tables.put(step.result_id, (step.table, step.log, step.view))
         else:
-            step.table, step.log = cached
+            step.table, step.log, step.view = cached
 
     def _press(self, game: Game, story: Story) -> dict[str, list[dict[str, Any]]]:
         """Press sent to everyone, by the step of the phase it was sent in."""
@@ -287,9 +314,14 @@ class Site:
         except HostError:
             host, title = None, game.kind
         label, due, submitted = "", [], set()
+        finals: dict[str, tuple[str, bool]] = {}
+        outcome = ""
         if host is not None and game.state is not None:
             try:
-                label = "game over" if game.status == "ended" else host.phase_label(game.state)
+                if game.status == "ended":
+                    label, outcome, finals = self._ended(game)
+                else:
+                    label = host.phase_label(game.state)
                 due = [] if game.status != "active" else host.due(game.state)
             except READ_ERRORS as exc:  # a state this installation
                 self._log_once(game.name, "its state cannot be read here", exc)
@@ -305,22 +337,42 @@ class Site:
         if game.status != "forming":  # a card game's seats are the players it started with
             all_seats = [s for s in all_seats if s in players]
         names = {}
-        if host is not None and hasattr(host, "game_map"):
-            names = {pid: p.name for pid, p in host.game_map.powers.items()}
+        if host is not None and hasattr(host, "map_of"):
+            names = {pid: p.name for pid, p in host.map_of(game.options).powers.items()}
         for seat in all_seats:
             pl = players.get(seat)
+            final, won = finals.get(seat, ("", False))
             seats.append(Seat(seat, names.get(seat, seat), pl is not None,
                               pl.status if pl else "", seat in due, seat in submitted,
-                              bool(pl and pl.ready)))
+                              bool(pl and pl.ready), final, won))
         deadline = game.deadline if game.status == "active" else None
         return {
             "name": game.name, "kind": game.kind, "title": title, "status": game.status,
             "rules": host.rules_text(game.options) if host is not None else "",
-            "phase": game.phase, "label": label, "seats": seats,
+            "phase": game.phase, "label": label, "seats": seats, "outcome": outcome,
             "free": [s for s in seats if not s.player],
             "deadline": self._when(deadline),
             "paused_until": self._when(game.paused_until if game.status == "paused" else None),
         }
+
+    def _ended(self, game: Game) -> tuple[str, str, dict[str, tuple[str, bool]]]:
+        """A finished game for the index: when it ended, its result in words, and each
+        seat's final centres or score and whether it won (or shares the draw)."""
+        story = self.story(game)
+        played = [s for s in story.steps if s.adjudicated]
+        label = f"after {played[-1].label}" if played else "before its first phase"
+        if story.cards:
+            return label, story.outcome, {
+                r.seat: (f"{r.total:g} points" + (", winner" if r.winner else ""), r.winner)
+                for r in story.scores}
+        ending = self.store.ending(game.name) or {}
+        result = ending.get("result")
+        shared = set(ending.get("powers") or []) if result in ("win", "draw") else set()
+        word = ", in the draw" if result == "draw" else ", winner"
+        counts = story.steps[-1].centers if story.steps else {}
+        return label, story.outcome, {
+            p.id: (f"{counts.get(p.id, 0)} centres" + (word if p.id in shared else ""),
+                   p.id in shared) for p in story.powers}
 
     def _when(self, ts: float | None) -> dict[str, Any] | None:
         if ts is None:

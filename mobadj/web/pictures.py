@@ -1,6 +1,7 @@
 """The map of a step: the position at the start of the phase with its orders drawn (solid
-arrows for moves that succeeded, dashed for those that failed; supports as lines), through
-the renderer every other front end uses (:mod:`mobadj.render`)."""
+arrows for moves that succeeded, dashed for those that failed; supports as lines; units
+built and removed, convoy routes), through the renderer every other front end uses
+(:mod:`mobadj.render`)."""
 
 from __future__ import annotations
 
@@ -44,14 +45,33 @@ def can_draw(kind: str) -> bool:
     return True
 
 
-def step_svg(kind: str, step: Step, title: str) -> str:
-    """The SVG picture of a step (``ViewError`` if the stored position cannot be drawn)."""
-    from mobadj.render import as_view, render_svg
-    from mobadj.render.position import moves_from_results, supports_from_results
+@functools.lru_cache(maxsize=32)
+def size(kind: str) -> tuple[int, int]:
+    """The map's picture in pixels (width, height): the page keeps its room before it
+    comes, and its zoom knows the picture's own size."""
+    from mobadj.render import Style, page_size
+
+    w, h = page_size(_board(kind)[1], Style())
+    return round(w), round(h)
+
+
+def step_svg(kind: str, step: Step, title: str, names: dict[str, str] | None = None) -> str:
+    """The SVG picture of a step (``ViewError`` if the stored position cannot be drawn);
+    ``names``: what the game calls its powers (the key shows them)."""
+    from mobadj.render import (
+        add_marks,
+        as_view,
+        marks_from_results,
+        moves_from_results,
+        render_svg,
+        supports_from_results,
+    )
 
     game_map, layout = _board(kind)
     view = as_view(game_map, step.position or None)
     drawn = [{"power": o.power, "order": o.order, "result": o.result} for o in step.orders]
     view.moves.extend(moves_from_results(game_map, drawn))
     view.supports.extend(supports_from_results(game_map, drawn))
-    return render_svg(game_map, layout, view, title=title)
+    view.names.update(names or {})
+    svg = render_svg(game_map, layout, view, title=title)
+    return add_marks(svg, game_map, layout, view, *marks_from_results(game_map, drawn))

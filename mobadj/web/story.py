@@ -57,8 +57,15 @@ class Step:
     events: list[str] = field(default_factory=list)  # public events of the phase
     table: str = ""  # card games: the public table after the move; others: the status
     log: list[str] = field(default_factory=list)  # card games: the public log so far
+    view: dict[str, Any] | None = None  # card games: the table as a spectator sees it
     tables: list[PageTable] = field(default_factory=list)  # the rules' tables (board games)
     result_id: int | None = None
+    adjustment: bool = False  # an adjustment phase: builds and removals
+
+    @property
+    def convoys(self) -> bool:
+        """Does a convoy stand among its orders (its route is drawn on the map)?"""
+        return any(" C " in f" {o.order} " for o in self.orders)
 
     @property
     def centers(self) -> dict[str, int]:
@@ -165,7 +172,7 @@ def _step(place: Callable[[str], tuple[str, str]], phase: str, label: str, adjud
 
 def _board(game: Game, results: list[dict[str, Any]], host: DiplomacyHost,
            ending: Mapping[str, Any] | None = None) -> Story:
-    gm = host.game_map
+    gm = host.map_of(game.state or game.options)  # with the game's own names
     rules = host.rules
     place = calendar_place(rules)
     powers = [Power(pid, p.name, p.colour or "#555555") for pid, p in gm.powers.items()]
@@ -176,10 +183,14 @@ def _board(game: Game, results: list[dict[str, Any]], host: DiplomacyHost,
         orders = [_order(d) for d in data.get("results") or []]
         orders += [_order(d, default=True) for d in data.get("defaults") or []]
         position = r["state_before"]["position"]
+        notes = _board_notes(data, names, phase_name(rules))
+        adjustment = _is_adjustment(rules, r["phase"])
+        if adjustment:
+            notes = _adjustment_notes(host, position, orders, names) + notes
         steps.append(_step(place, r["phase"], host.phase_label(r["state_before"]), True,
                            position=position, orders=orders,
                            events=[str(e) for e in data.get("events") or []],
-                           notes=_board_notes(data, names, phase_name(rules)),
+                           notes=notes, adjustment=adjustment,
                            result_id=r["id"],
                            tables=rules.page_tables(position or {}, names)))
     state = game.state
@@ -219,6 +230,58 @@ def _board_notes(data: dict[str, Any], names: dict[str, str],
     for prov, old, new in data.get("centre_changes") or []:
         notes.append(f"{prov}: {names.get(old, old) if old else 'neutral'} → "
                      f"{names.get(new, new)}")
+    return notes
+
+
+def _is_adjustment(rules: Rules, phase: str) -> bool:
+    try:
+        return bool(rules.calendar.parse(phase).is_adjustment)
+    except ValueError:
+        return False
+
+
+def _adjustment_notes(host: DiplomacyHost, position: Mapping[str, Any],
+                      orders: list[OrderLine], names: dict[str, str]) -> list[str]:
+    """What an adjustment phase's orders do not show: builds a power had and did not make
+    (waived, or with no free home centre to make them in), and units removed by the rules
+    because a power ordered too few removals (civil disorder)."""
+    from mobadj.engine import Rules, topology_for
+
+    notes = []
+    for o in orders:
+        if o.default and o.result == "succeeds" and "civil disorder" in (o.reason or ""):
+            notes.append(f"Civil disorder: {names.get(o.power, o.power)} ordered too few "
+                         f"removals; the rules removed {o.order.removeprefix('Remove ')}.")
+    try:
+        rules, game_map = host.rules, host.game_map
+        pos = rules.position_from_data(position, game_map)
+        counts = rules.adjustment_counts(pos)
+        topology = topology_for(game_map)
+        building = set(rules.adjusting(pos, topology))
+    except (ValueError, LookupError, TypeError, AttributeError):  # an older record: no notes
+        return notes
+    for power, n in sorted(counts.items()):
+        if n <= 0:
+            continue
+        made = sum(1 for o in orders if o.power == power and o.result == "succeeds"
+                   and o.order.startswith("Build "))
+        if type(rules).adjusting is Rules.adjusting:  # a build: an owned, empty home centre
+            free = sum(1 for h in topology.homes.get(power, ()) if pos.centers.get(h) == power
+                       and h not in pos.units)
+        else:  # the map's rules say only whether the power could build at all
+            free = n if power in building else 0
+        name = names.get(power, power)
+        waived = min(n, free) - made
+        if waived > 0:
+            explicit = sum(1 for o in orders if o.power == power and o.order == "Waive"
+                           and o.result == "succeeds")
+            how = "" if explicit >= waived else " (no build ordered)"
+            notes.append(f"Waived: {name} made {made} of {n} builds; {waived} "
+                         f"{'was' if waived == 1 else 'were'} waived{how}.")
+        if free < n:
+            notes.append(f"{name} had {n} builds but {'only ' if free else ''}{free or 'no'} "
+                         f"free home centre{'' if free == 1 else 's'}: "
+                         f"{n - free} could not be made.")
     return notes
 
 
@@ -273,7 +336,8 @@ def _cards(game: Game, results: list[dict[str, Any]], host: CardHost,
     phase = host.phase(state)
     steps.append(Step(step_id(phase), phase, "Final table" if over else
                       f"Move {phase[1:]} (waiting)", "", phase, False, final=over,
-                      table=current.render(None), log=current.history(None)))
+                      table=current.render(None), log=current.history(None),
+                      view=current.view(None)))
     story.steps = _unique(steps)
     story.commitment = cardview.commitment(state)
     # a game the GM ended early is over too: its seed is revealed as in the GM's export
@@ -308,6 +372,7 @@ def card_step_table(kind: str, step: Step, state_after: dict[str, Any]) -> None:
     played = cardview.replay(kind, state_after)
     step.table = played.render(None)
     step.log = played.history(None)
+    step.view = played.view(None)
 
 
 # -- any other game ---------------------------------------------------------------------------

@@ -64,7 +64,9 @@ def test_fall_report_shows_centre_changes(tmp_path) -> None:
     orders.write_text("France: A BUR - BEL\n")
     out = CliRunner().invoke(main, ["adjudicate", str(pos), str(orders)]).output
     assert "France takes BEL (unowned before)" in out
-    assert "France      2 centres,  1 units (+1)" in out
+    assert "France                2 centres  A BEL" in out
+    assert ("Adjustments due in Winter 1901 Adjustments:\n  France: 2 centres, 1 unit: may "
+            "build 1 (vacant home centres: PAR), or waive") in out
     assert "Next phase: Winter 1901 Adjustments (W1901A)" in out
 
 
@@ -204,11 +206,13 @@ def test_unreadable_lines_exit_1_with_the_results_printed(tmp_path) -> None:
 def test_mobtown_files_get_the_same_reading(tmp_path) -> None:
     position = ROOT / "orders" / "mobtown2" / "position-1919-07-W1-M.yaml"
     orders = tmp_path / "o.txt"
-    orders.write_bytes("Al Capone:\nG(Lex) \u2013 Col.\nCaf\xe9 au lait\n".encode("cp1252"))
+    orders.write_bytes("Al Capone:\nG(Lex) \u2013 Col.\nCaf\xe9 - Col\nMerci\n".encode("cp1252"))
     proc = run("--map", "mobtown2", str(position), str(orders))
-    assert proc.returncode == 1  # "Café au lait" is no order
+    assert proc.returncode == 1  # "Café" is no province
     assert proc.stderr.startswith("note: o.txt: not UTF-8")
-    assert "o.txt: line 3, column 1: unknown province 'Café au lait'" in proc.stdout
+    assert "o.txt: line 3, column 1: unknown province 'Café'" in proc.stdout
+    # a remark after the last order is set aside, with a note
+    assert "note: o.txt: line 4 set aside as a remark, not an order: Merci" in proc.stderr
     bad = run("--map", "mobtown2", "--option", "duplicate_orders=x", str(position), str(orders))
     assert bad.returncode == 2
 

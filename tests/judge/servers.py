@@ -126,6 +126,19 @@ class MailServers:
             self.proc.kill()
 
 
+def wait_for_port(proc: subprocess.Popen, port: int, what: str) -> None:
+    """Until the server ``proc`` listens on ``port`` (20 s at most)."""
+    end = time.monotonic() + 20
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > end:
+                raise RuntimeError(f"{what} did not start") from None
+            time.sleep(0.05)
+
+
 def start_servers() -> MailServers:
     imap_port, smtp_port = free_port(), free_port()
     pymap = Path(sys.executable).with_name("pymap")
@@ -134,15 +147,7 @@ def start_servers() -> MailServers:
          "--demo-user", IMAP_USER, "--demo-password", IMAP_PASSWORD],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ),
     )
-    end = time.monotonic() + 20
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", imap_port), timeout=0.5):
-                break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > end:
-                raise RuntimeError("pymap did not start") from None
-            time.sleep(0.05)
+    wait_for_port(proc, imap_port, "pymap")
     servers = MailServers(imap_port, smtp_port, proc)
     controller = Controller(_Handler(servers), hostname="127.0.0.1", port=smtp_port)
     controller.start()

@@ -123,7 +123,7 @@ def test_a_judge_game_of_the_variant_by_mail(variant, tmp_path, mail_servers, cl
         body = text(next(m for m in mails if "S1901M results" in m["Subject"]))
         assert "Variant: homeguard" in body
         assert re.search(r"A ROM - VEN\s+succeeds", body)
-        assert re.search(r"F TRI - VEN\s+fails \(bounced\)", body)
+        assert re.search(r"F TRI - VEN\s+fails: bounced", body)
     finally:
         service.mailbox.close()
         store.close()

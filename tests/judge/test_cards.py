@@ -83,7 +83,7 @@ def test_micromob_turns_by_mail(judge):
     r = act(judge, other, legal(judge, host, seat)[0])[0].body
     assert "No orders are needed" in r
     r = act(judge, seat, "fly to the moon")[0].body
-    assert "Errors" in r and "line 1:" in r
+    assert "Errors" in r and "line 2:" in r
     assert judge.store.game("cg").state["actions"] == g.state["actions"]
     assert_no_leaks(judge, host, 3)
 

@@ -76,3 +76,17 @@ def test_durations(text, seconds):
 def test_bad_duration():
     with pytest.raises(ValueError, match="expected"):
         parse_duration("soon")
+
+
+@pytest.mark.parametrize("line", [
+    "Orders for spring, as promised.", "Orders for this turn:", "Resign? Never!",
+    "Summary of my plans for the year", "Orders for you? Ask the GM!",
+])
+def test_sentences_that_begin_like_new_commands_are_not_commands(line):
+    assert parse_line(line, 1) is None
+
+
+def test_orders_for_a_power_and_resign_are_commands():
+    become, resign = parse_line("Orders for Murder Inc.", 1), parse_line("resign", 2)
+    assert become is not None and not isinstance(become, BadCommandLine)
+    assert become.name == "become" and resign is not None and resign.name == "resign"

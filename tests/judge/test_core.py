@@ -31,7 +31,7 @@ def test_orders_are_read_back_with_errors_and_replace_earlier_ones(judge, table)
     r = reply_of(send(judge, "north@test.org", table.signon("NORTH") + "go 3\nhodl\n"))
     assert "Signed on as North" in r
     assert "  go 3" in r
-    assert "line 2: cannot read 'hodl'" in r and "did you mean 'hold'" in r
+    assert "line 3: cannot read 'hodl'" in r and "did you mean 'hold'" in r
     assert "Deadline for Turn 1:" in r and "GMT" in r and "UTC" in r
     send(judge, "north@test.org", table.signon("NORTH") + "go 5\n")
     assert judge.store.orders("g1", "T1") == {"NORTH": "go 5"}
@@ -46,21 +46,24 @@ def test_wrong_password_refused_the_same_way_whatever_is_wrong(judge, table):
     for r in replies:
         assert REFUSED in r
         assert "NORTH" not in r.replace("Signed", "") or "go 9" not in r
-    # the bodies differ only in nothing: same text whether the game/power exists or not
-    assert len({r.split("--")[0] for r in replies}) == 1
+    # the same text whether the game or the password is wrong; a power the game's map does
+    # not have gets a did-you-mean (the map's powers are no secret)
+    assert replies[0].split("--")[0] == replies[1].split("--")[0]
+    assert "(no power 'NOWHERE'; the powers are NORTH, EAST, SOUTH, WEST)" in replies[2]
     assert judge.store.orders("g1", "T1") == {}
 
 
 def test_repeated_failures_are_slowed_down(judge, table, clock):
     for _ in range(3):
         assert REFUSED in reply_of(send(judge, "x@evil.org", "SIGNON g1 NORTH bad"))
-    # now even the right password is refused until the wait is over (no sleeping: the clock)
+    # from this address nothing is checked until the wait is over (no sleeping: the clock);
+    # NORTH has now had three wrong passwords from strangers: one free try each, so 2**2
     r = reply_of(send(judge, "x@evil.org", table.signon("NORTH") + "go 1"))
-    assert "Too many failed sign-ons" in r
+    assert "Too many wrong sign-ons from your address" in r and "(in 4 minutes)" in r
     clock.advance(seconds=61)
     r = reply_of(send(judge, "x@evil.org", table.signon("NORTH") + "go 1"))
-    assert "Too many failed" in r  # each refused try doubles the wait: now 4 minutes
-    clock.advance(seconds=241)
+    assert "(in 3 minutes)" in r  # a try during the wait does not lengthen it
+    clock.advance(seconds=180)
     r = reply_of(send(judge, "x@evil.org", table.signon("NORTH") + "go 1"))
     assert "Signed on" in r
 
@@ -292,7 +295,9 @@ def test_a_bug_in_a_game_engine_undoes_the_mail_and_apologises(judge, table, mon
     send(judge, "north@test.org", table.signon("NORTH") + "go 1")
     monkeypatch.setattr(ToyHost, "check", broken)
     out = send(judge, "north@test.org", table.signon("NORTH") + "go 5\npassword newsecret")
-    assert len(out) == 1 and "internal error" in out[0].body
+    assert len(out) == 2 and "internal error" in out[0].body
+    assert out[1].to == "gm@test.org" and "internal error" in out[1].body  # the GM is told
+    assert "north@test.org (NORTH in g1)" in out[1].body
     assert judge.store.orders("g1", "T1") == {"NORTH": "go 1"}  # nothing of it was done
     row = judge.store.db.execute("SELECT outcome FROM mails ORDER BY handled DESC, rowid DESC"
                                  " LIMIT 1").fetchone()
@@ -331,9 +336,26 @@ def test_a_broken_game_does_not_stop_the_others_at_deadlines(judge, clock, monke
 
 
 def test_strangers_guessing_cannot_lock_the_player_out(judge, table, clock):
+    told = []
     for i in range(6):  # guesses at NORTH's seat from several addresses
-        send(judge, f"x{i}@evil.org", "SIGNON g1 north guess")
-    r = reply_of(send(judge, "y@evil.org", "SIGNON g1 NORTH pw-north"))
-    assert "Too many failed" in r  # the seat is shut for strangers ...
+        out = send(judge, f"x{i}@evil.org", "SIGNON g1 north guess")
+        told += [m for m in out if m.to == "north@test.org"]
+        clock.advance(seconds=10)
+    # the player hears of it at once, then not again within the hour
+    assert len(told) == 1 and told[0].subject == "g1: wrong passwords for NORTH"
+    assert "1 time since" in told[0].body and "from x0@evil.org" in told[0].body
+    assert "Your password still works" in told[0].body and "guess" not in told[0].body
+    clock.advance(hours=1.01)
+    out = send(judge, "x9@evil.org", "SIGNON g1 north guess")
+    notice = next(m for m in out if m.to == "north@test.org")
+    assert "6 times since" in notice.body and "latest from x9@evil.org" in notice.body
+    # an address new to the seat under attack has one free try, then it waits ...
+    assert REFUSED in reply_of(send(judge, "y@evil.org", "SIGNON g1 NORTH guess"))
+    r = reply_of(send(judge, "y@evil.org", "SIGNON g1 NORTH guess"))
+    assert "Too many wrong sign-ons from your address" in r
+    # ... but the right password always passes: from the player's own address, or from
+    # any other one that is not waiting (a player travelling)
     r = reply_of(send(judge, "north@test.org", table.signon("NORTH") + "go 1"))
-    assert "Signed on as North" in r  # ... but not for its own player
+    assert "Signed on as North" in r
+    r = reply_of(send(judge, "north@cafe.org", table.signon("NORTH") + "go 2"))
+    assert "Signed on as North" in r

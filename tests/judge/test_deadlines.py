@@ -81,8 +81,11 @@ def test_gm_sets_a_relative_deadline_and_the_extension_names_who_is_late(judge, 
     clock.advance(hours=37)
     out = judge.tick()
     ext = [m for m in out if "extended" in m.subject]
-    assert len(ext) == 4
+    assert len(ext) == 5  # the four players, and the GM
     assert "Orders for Turn 1 are missing from SOUTH, WEST;" in ext[0].body
+    (gm,) = [m for m in ext if m.to == "gm@test.org"]
+    assert gm.subject == "g1: deadline extended by the judge"
+    assert "missing from SOUTH, WEST at the deadline" in gm.body
 
 
 def test_deadlines_by_mail_through_the_servers(service, mail_servers, clock):

@@ -83,7 +83,7 @@ def test_a_short_game_by_mail(service, mail_servers, clock):
     service.step()
     fra = S.wait_for("fra@test.org", 5)
     res = text(next(m for m in fra if "F1901M results" in m["Subject"]))
-    assert "No orders received from: FRANCE" in res and "NWY: neutral -> ENGLAND" in res
+    assert "No orders received from: FRANCE" in res and "England takes NWY" in res
 
     # the GM rolls the phase back
     send(S, "gm@test.org", "GM e2e gm-pw\nrollback")

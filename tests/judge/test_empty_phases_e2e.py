@@ -62,7 +62,7 @@ def test_a_unit_with_no_retreat_is_disbanded_and_the_game_goes_on(service, mail_
     assert "Disbanded at once (dislodged, with no retreat open):" in body
     assert "Germany A PAR, attacked from BUR" in body
     assert "Fall 1901 Retreats (F1901R): no dislodged unit can retreat" in body
-    assert "PAR: GERMANY -> FRANCE" in body  # centres change with the fall movement
+    assert "France takes PAR (from Germany)" in body  # centres change with the fall movement
     assert body.count("Next phase: Winter 1901 Adjustments (W1901A)") == 1
     data = json.loads(next(p for p in _results(S, "ger@test.org", "F1901M", 4)
                            .iter_attachments() if p.get_filename() == "result.json")

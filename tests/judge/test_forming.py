@@ -59,7 +59,8 @@ def test_players_join_by_mail_and_the_game_starts_when_full(judge):
     listing = handle(judge, "x@test.org", "LIST")[0].body
     assert "g1: Toy, 3 of 4 seats free (1 taken)" in listing and "JOIN g1" in listing
     assert "ann@test.org" not in listing  # who joined is not shown to others
-    assert "no seat 'Norht'" in join(judge, "bob@test.org", "g1 Norht")[0].body
+    r = join(judge, "bob@test.org", "g1 Norht")[0].body
+    assert "no power 'Norht'; did you mean NORTH?" in r
     join(judge, "bob@test.org", "g1 north")
     join(judge, "bob@test.org", "g1 west")  # a second JOIN changes the wishes
     assert "off the list" in handle(judge, "bob@test.org", "unjoin g1")[0].body

@@ -27,13 +27,19 @@ def test_one_no_command_reply_per_address_and_window(judge, clock):
     assert len(handle(judge, "auto@test.org", "Still away.")) == 1
 
 
-def test_mail_quoting_the_judge_without_a_command_is_not_answered(judge, table):
+def test_mail_quoting_the_judge_without_a_command_is_answered_once_an_hour(judge, table,
+                                                                         clock):
     body = f"I am away until Monday.\n\nOn Tue, judge wrote:\n> Deadline ...\n{QUOTED_SIG}\n"
-    assert handle(judge, "north@test.org", body) == []
+    out = handle(judge, "north@test.org", body)  # a person who hit Reply: told what to send
+    assert len(out) == 1 and "it has no SIGNON line" in out[0].body
+    assert handle(judge, "north@test.org", body) == []  # then not again within the hour
     # the judge's text copied in without quote marks, re-wrapped, in HTML: still its text
     inline = ("Thanks!\n\n-----\nLIST: please sign on first\nTest Judge <judge@test.org>  --"
               "  send\nHELP for the commands\n")
     assert handle(judge, "north@test.org", inline) == []
+    # nothing of its own but the quote: never answered
+    clock.advance(hours=2)
+    assert handle(judge, "north@test.org", f"On Tue, judge wrote:\n{QUOTED_SIG}\n") == []
     # a player answering the judge with orders on top is answered as always
     out = handle(judge, "north@test.org", table.signon("NORTH") + "go 3\n\n" + QUOTED_SIG)
     assert "Signed on as North" in out[0].body

@@ -63,7 +63,7 @@ def test_quoted_reply_and_signature_are_dropped():
     body = ("A PAR - BUR\n\nOn Mon, 1 Dec 2026, Judge <j@x> wrote:\n> A PAR H\n> old\n")
     assert parse_mail(_mail(body)).body == "A PAR - BUR"
     body = "list\n> quoted\nhistory\n-- \nJane Doe\nA MUN - BER"
-    assert parse_mail(_mail(body)).body == "list\nhistory"
+    assert parse_mail(_mail(body)).body == "list\n\nhistory"  # each line keeps its number
 
 
 def test_auto_replies_and_bounces_are_recognised():
@@ -92,3 +92,40 @@ def test_missing_headers_and_garbage():
 def test_huge_body_is_truncated():
     inc = parse_mail(_mail("A PAR H\n" * 200_000))
     assert inc.truncated and len(inc.body) <= 100_000
+
+
+# -- replies as mail programs write them: the writer's lines keep their numbers -------------
+def _kept(body):
+    return [(n, line) for n, line in enumerate(parse_mail(_mail(body)).body.split("\n"), 1)
+            if line.strip()]
+
+
+def test_outlook_header_block_and_everything_under_it_is_dropped():
+    body = ("Deal! I stay out of the Channel.\n\nFrom: Mobtown Judge <judge@example.org>\n"
+            "Sent: Monday, 1 December 2026 10:00\nTo: ann@example.org\nSubject: g: press\n\n"
+            "Press in g from FRANCE to ENGLAND:\nDMZ?\n")
+    assert _kept(body) == [(1, "Deal! I stay out of the Channel.")]
+    german = "A PAR H\n\nVon: Judge\nGesendet: Montag\nAn: ann@example.org\nA MAR H"
+    assert _kept(german) == [(1, "A PAR H")]
+
+
+def test_a_wrapped_on_wrote_line_and_a_forwarded_mail():
+    body = ("On Mon, 1 Dec 2026 at 10:00, Mobtown Judge <\njudge@example.org> wrote:\n"
+            "> Press in g\n> DMZ?\n\nDeal!\n")
+    assert _kept(body) == [(6, "Deal!")]
+    assert _kept("LIST\nBegin forwarded message:\n\nFrom: x@y.org\nHISTORY") == [(1, "LIST")]
+
+
+def test_html_reply_bottom_posted_under_a_blockquote():
+    m = MIMEText("<div dir='ltr'><div class='gmail_quote'><div class='gmail_attr'>On Mon, "
+                 "1 Dec 2026, Judge &lt;judge@x.org&gt; wrote:<br></div><blockquote>"
+                 "Press in g from FRANCE<br>DMZ?</blockquote></div><div>SIGNON g e pw</div>"
+                 "<div>A PAR - BUR</div></div>", "html")
+    m["From"] = "p@x.org"
+    lines = [line for line in parse_mail(m.as_bytes()).body.splitlines() if line.strip()]
+    assert lines == ["SIGNON g e pw", "A PAR - BUR"]
+
+
+def test_a_mail_keeps_the_numbers_of_its_lines():
+    body = "Hi GM,\nSIGNON g e pw\n> old\nA PAR - BUR\n\nCheers,\nAnn"
+    assert _kept(body) == [(2, "SIGNON g e pw"), (4, "A PAR - BUR")]

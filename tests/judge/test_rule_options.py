@@ -259,7 +259,7 @@ def test_duplicate_orders_follow_the_option_in_checks_previews_and_results(judge
         reply = send(judge, name, "FRANCE", "A PAR - BUR\nA PAR - PIC\npreview")[0].body
         if name == "dflt":
             assert "  A PAR - PIC\n" in reply and "  A PAR - BUR\n" not in reply
-            assert ("'A PAR - BUR' is replaced by the later order 'A PAR - PIC' (line 2): "
+            assert ("'A PAR - BUR' is replaced by the later order 'A PAR - PIC' (line 3): "
                     "the last order for a unit counts") in reply
             assert judge.store.orders(name, "S1901M")["FRANCE"] == "A PAR - PIC"
         else:

@@ -45,7 +45,7 @@ def test_too_many_builds_by_mail_follow_the_game_option(service, mail_servers):
         msg = _results(S, "eng@test.org", game, 4)
         body = text(msg)
         assert (":: Rules: too_many=last\n" in body) == (game == "ruled")
-        assert ("Built: FRANCE F BRE, FRANCE A MAR" in body) == (game == "ruled")
+        assert ("France: 2 builds due; built A MAR, F BRE" in body) == (game == "ruled")
         data = json.loads(next(p for p in msg.iter_attachments()
                                if p.get_filename() == "result.json").get_content())
         built[game] = {r["order"]: r["result"] for r in data["result"]["results"]}

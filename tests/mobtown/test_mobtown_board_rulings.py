@@ -1,5 +1,5 @@
 """Rulings that rest on the board's links, shown in play: Mic-P49 is a subway only
-(docs/mobtown-map.md, ruling 5 about the map), no gaol after an attack from under ground
+(docs/mobtown-map.md, ruling 7 about the map), no gaol after an attack from under ground
 (docs/mobtown-rulings.md, ruling 24), and weekends with nothing to decide (ruling 25)."""
 
 from __future__ import annotations

@@ -30,6 +30,33 @@ def test_ruling3_captive_don_gives_nothing_by_default(play):
     assert q.ok("G+D Col - Lex")
 
 
+@pytest.mark.parametrize(("helps", "crosses", "empty", "held"), [
+    (False, True, True, False),   # the defaults: a captive lets his captor cross (rule 4)
+    (False, False, False, False),
+    (True, True, True, True),
+    (True, False, True, False),   # his +1 pays for the crossing's extra support
+])
+def test_ruling3_captive_crossing_and_help_are_separate_options(play, helps, crosses, empty,
+                                                                 held):
+    # Bro-Bur crosses the Ness Turnpike where no junction is (rule 4)
+    rules = MobtownRules(captive_don_helps=helps, captive_don_crosses=crosses)
+    into_empty = play({"capone": ["G Bro"], "lepke": ["D Bro captive"]},
+                      "Al Capone: G+D(Bro)-Bur", rules=rules)
+    assert into_empty.ok("G+D Bro - Bur") is empty
+    if not empty:
+        assert into_empty.outcome("G+D Bro - Bur") == ("fails", R.HIGHWAY.value)
+    into_held = play({"capone": ["G Bro"], "lepke": ["D Bro captive"], "diamond": ["G Bur"]},
+                     "Al Capone: G+D(Bro)-Bur", rules=rules)
+    assert into_held.ok("G+D Bro - Bur") is held
+
+
+def test_ruling3_own_don_always_crosses_and_helps(play):
+    for rules in (MobtownRules(), MobtownRules(captive_don_crosses=False)):
+        p = play({"capone": ["G Bro", "D Bro"], "diamond": ["G Bur"]},
+                 "Al Capone: G+D(Bro)-Bur", rules=rules)
+        assert p.ok("G+D Bro - Bur")
+
+
 def test_ruling3_captive_is_freed_by_his_own_gang(play):
     p = play({"capone": ["G Lex"], "lepke": ["D Lex captive", "G Col", "G DAN"]},
              "Lepke: G(Col)-Lex\nLepke: G(DAN) S G(Col)-Lex")
@@ -141,6 +168,57 @@ def test_ruling13_disorder_is_spent_after_one_movement_not_by_weekends(play):
     assert p.after.disorder == {"lepke"}  # still due at the next movement
 
 
+def test_ruling13_the_new_don_is_created_after_the_election(play):
+    # rule 3: civil disorder "while a new Don is 'elected'. A new Don is then created"
+    units, centers = {"lepke": ["G Que"]}, {"lepke": ["Pie", "Que", "P45"]}
+    p = play(units, "Lepke: Build D Pie", phase="1919-07-W2-A", centers=centers,
+             disorder=["lepke"])
+    assert p.outcome("Build D Pie") == ("invalid", R.DON_ELECTED_LATER.value)
+    q = play(units, "Lepke: Build D Pie", phase="1919-07-W2-A", centers=centers,
+             disorder=["lepke"], rules=MobtownRules(don_election="next_adjustment"))
+    assert q.ok("Build D Pie") and q.after.dons == {"lepke": "Pie"}
+
+
+def test_ruling13_election_timing_over_a_month(mt):
+    """The Don drowns in week 2; the weekend's adjustment may not rebuild him (only Gangs);
+    week 3 is the civil-disorder move; the weekend after week 4 creates him."""
+    from mobadj.engine import adjudicate, position_from_data
+    from mobadj.mobtown.notation import parse_mobtown_orders
+    from mobadj.mobtown.weekend import adjusting
+
+    def turn(pos, text, rules):
+        parsed = parse_mobtown_orders(text, mt)
+        assert not parsed.errors
+        return adjudicate(pos, parsed.orders, mt, rules)
+
+    start = {"phase": "1919-07-W2-M",
+             "units": {"lepke": ["G Har", "D Har", "G Que"], "capone": ["G Str", "G PPU"]},
+             "centers": {"lepke": ["Pie", "Que", "P45"]}}
+    for rules, at_once in ((MobtownRules(), False),
+                           (MobtownRules(don_election="next_adjustment"), True)):
+        w2 = turn(position_from_data(start, mt), "Al Capone: G(Str)-Har\nG(PPU) S G(Str)-Har",
+                  rules)
+        assert w2.position.disorder == {"lepke"} and "lepke" not in w2.position.dons
+        pos = w2.position
+        if pos.phase.is_retreat:
+            pos = turn(pos, "Lepke: G(Har) Disband", rules).position
+        assert str(pos.phase) == "1919-07-W2-A"
+        rebuilt = turn(pos, "Lepke: Build D Pie\nBuild G P45", rules)
+        assert rebuilt.results[0].outcome.value == ("succeeds" if at_once else "invalid")
+        assert rebuilt.results[1].outcome.value == "succeeds"  # Gangs are built as usual
+        if at_once:
+            continue
+        w3 = turn(rebuilt.position, "Lepke: G(Que)-Pie", rules)  # civil disorder: all hold
+        assert w3.results[0].reason.value == R.CIVIL_DISORDER.value
+        assert not w3.position.disorder
+        w4 = turn(w3.position, "", rules)
+        assert str(w4.position.phase) == "1919-07-W4-A"
+        assert adjusting(w4.position, mt, rules) == ["lepke"]  # due for his Don alone
+        done = turn(w4.position, "Lepke: Build D Pie", rules)
+        assert done.results[0].outcome.value == "succeeds"
+        assert done.position.dons == {"lepke": "Pie"}
+
+
 def test_ruling14_default_placement_is_first_home_centre(play, mt):
     p = play({}, "", phase="1919-06-START")
     assert p.after.dons == {pid: power.home_centers[0] for pid, power in mt.powers.items()}
@@ -205,6 +283,26 @@ def test_ruling20_captive_drowns_with_his_captor_in_water(play):
     p = play({"capone": ["G Har"], "lepke": ["D Har captive", "G PPU", "G Str"]},
              "Lepke: G(Str)-Har\nLepke: G(PPU) S G(Str)-Har")
     assert "Har" in p.after.dislodged and "lepke" not in p.after.dons
+    assert p.after.disorder == {"lepke"}
+    assert p.result.events == [
+        "Lepke's Don drowned in Har: the Gang that held him was dislodged from the water; "
+        "Lepke stands in civil disorder next week (rule 3)"]
+
+
+def test_ruling20_option_a_captive_left_behind_is_freed_or_captured_again(play):
+    rules = MobtownRules(captive_don_drowns=False)
+    freed = play({"capone": ["G Har"], "lepke": ["D Har captive", "G PPU", "G Str"]},
+                 "Lepke: G(Str)-Har\nLepke: G(PPU) S G(Str)-Har", rules=rules)
+    assert freed.after.dons == {"lepke": "Har"} and freed.after.captor("lepke") is None
+    assert not freed.after.disorder
+    taken = play({"capone": ["G Har"], "lepke": ["D Har captive"],
+                  "diamond": ["G PPU", "G Str"]},
+                 "Legs Diamond: G(Str)-Har\nG(PPU) S G(Str)-Har", rules=rules)
+    assert taken.after.dons == {"lepke": "Har"} and taken.after.captor("lepke") == "diamond"
+    # his own Gang dislodged from the water: he drowns whatever the option says
+    own = play({"lepke": ["G Har", "D Har"], "diamond": ["G PPU", "G Str"]},
+               "Legs Diamond: G(Str)-Har\nG(PPU) S G(Str)-Har", rules=rules)
+    assert own.after.dons == {} and own.after.disorder == {"lepke"}
 
 
 def test_ruling21_cement_overcoat_conditions(play):

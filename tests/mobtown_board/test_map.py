@@ -13,7 +13,9 @@ from mobadj.render.geometry import derive_edges
 from mobadj.render.layout import load_layout
 from mobadj.render.plan import plan_differences
 
-RULEBOOK = Path(__file__).resolve().parents[3] / "shared" / "rules" / "mobtown2.md"
+#: shared/ stands beside the repository (or beside the folder of its worktrees)
+SHARED = next(p / "shared" for p in Path(__file__).resolve().parents if (p / "shared").is_dir())
+RULEBOOK = SHARED / "rules" / "mobtown2.md"
 
 HOMES = {  # the rulebook's home centre lists, per mob
     "capone": {"DAN": "Dope Avenue North", "DAS": "Dope Avenue South", "Bnx": "Bronx"},

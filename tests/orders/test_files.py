@@ -8,7 +8,9 @@ from pathlib import Path
 
 from mobadj.orders.parser import parse_orders
 
-DATC = Path(__file__).resolve().parents[3] / "shared" / "reference" / "datc"
+#: shared/ stands beside the repository (or beside the folder of its worktrees)
+SHARED = next(p / "shared" for p in Path(__file__).resolve().parents if (p / "shared").is_dir())
+DATC = SHARED / "reference" / "datc"
 
 
 def test_sections_and_prefixes(std):

@@ -201,7 +201,7 @@ def test_signatures_and_sign_offs(tail, kept) -> None:
 def test_the_judge_uses_the_same_reader() -> None:
     from mobadj.judge import mailparse
 
-    assert mailparse.strip_quotes_and_signature is strip_quotes_and_signature
+    assert mailparse.mail_lines is mail_lines
 
 
 # -- notation --------------------------------------------------------------------------------

@@ -11,15 +11,15 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+import svgread
 import yaml
+from svgread import marker_boxes
 
 from mobadj.engine import adjudicate, position_from_data
 from mobadj.mobtown.notation import parse_mobtown_orders
 from mobadj.render import render_svg
-from mobadj.render.ink import Style, text_width
+from mobadj.render.ink import Style
 from mobadj.render.placement import (
-    ASCENT,
-    DESCENT,
     NAME_MIN,
     Box,
     placement,
@@ -48,24 +48,10 @@ def views(gm):
 
 
 def text_boxes(root: ET.Element) -> list[tuple[str, Box]]:
-    """Box of every abbreviation, name line, centre disc and subway stop drawn."""
-    out = []
-    for el in root.iter(f"{NS}text"):
-        cls = el.get("class")
-        if cls not in ("abbr", "name"):
-            continue
-        x, y, size = float(el.get("x")), float(el.get("y")), float(el.get("font-size"))
-        w = text_width(el.text, size, bold=cls == "abbr")
-        out.append((el.text, Box(x - w / 2, y - ASCENT * size, x + w / 2, y + DESCENT * size)))
-    for el in root.iter(f"{NS}circle"):
-        if el.get("class") == "centre":
-            x, y = float(el.get("cx")), float(el.get("cy"))
-            out.append(("centre", Box(x - 7.5, y - 7.5, x + 7.5, y + 7.5)))
-    for el in root.iter(f"{NS}rect"):
-        if el.get("class") == "station":
-            x, y = float(el.get("x")), float(el.get("y"))
-            out.append((f"station {el.get('data-space')}", Box(x, y, x + 14, y + 14)))
-    return out
+    """Box of every abbreviation, name line, centre disc and subway stop drawn (the subway
+    lines' number tags stand on their lines: test_signs.py checks them)."""
+    return [(what, box) for what, box in svgread.text_boxes(root)
+            if not what.startswith("line ")]
 
 
 def subway_lines(root: ET.Element) -> list[tuple[str, list[tuple[float, float]]]]:
@@ -74,27 +60,6 @@ def subway_lines(root: ET.Element) -> list[tuple[str, list[tuple[float, float]]]
         if el.get("class") == "subway":
             nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", el.get("d"))]
             out.append((el.get("data-link"), list(zip(nums[::2], nums[1::2], strict=True))))
-    return out
-
-
-def marker_boxes(root: ET.Element) -> list[tuple[str, Box]]:
-    """What each unit, captive and dislodged marker covers."""
-    out = []
-    for g in root.iter(f"{NS}g"):
-        if g.get("class") not in ("unit", "dislodged"):
-            continue
-        xs, ys = [], []
-        for el in g:
-            if el.tag == f"{NS}circle":
-                x, y, r = (float(el.get(k)) for k in ("cx", "cy", "r"))
-                xs += [x - r - 1, x + r + 1]
-                ys += [y - r - 1, y + r + 1]
-            elif el.tag == f"{NS}polygon":
-                pts = [tuple(map(float, p.split(","))) for p in el.get("points").split()]
-                xs += [p[0] for p in pts]
-                ys += [p[1] for p in pts]
-        out.append((f"{g.get('class')} {g.get('data-space')}", Box(min(xs), min(ys),
-                                                                    max(xs), max(ys))))
     return out
 
 

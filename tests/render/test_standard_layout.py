@@ -133,7 +133,7 @@ def test_key_lists_only_what_the_map_uses(gm, layout):
     mob = load_map("mobtown2")
     assert [k for k, _ in key_items(mob, load_layout("mobtown2"))] == [
         "unit:G", "unit:D", "centre", "home", "water", "gaol", "highway", "straddle",
-        "junction", "subway", "diag", "ok", "fail", "sup", "dis", "cap"]
+        "junction", "subway", "line", "diag", "ok", "fail", "umove", "sup", "dis", "cap"]
     assert dict(key_items(mob, load_layout("mobtown2")))["straddle"] == (
         "Queens: both sides, no crossing")
 

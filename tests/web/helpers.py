@@ -15,6 +15,7 @@ import uvicorn
 
 from mobadj.web.app import create_app
 from mobadj.web.pages import Site
+from mobadj.web.serving import server_config
 
 
 def free_port() -> int:
@@ -26,11 +27,11 @@ def free_port() -> int:
 class PageServer:
     """``with PageServer(site) as srv: srv.url``."""
 
-    def __init__(self, site: Site) -> None:
+    def __init__(self, site: Site, **config: float) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.server = uvicorn.Server(uvicorn.Config(create_app(site), host="127.0.0.1",
-                                                    port=self.port, log_level="warning"))
+        self.server = uvicorn.Server(server_config(create_app(site), "127.0.0.1", self.port,
+                                                   **config))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self) -> PageServer:
@@ -146,3 +147,62 @@ def raw_request(port: int, data: bytes, timeout: float = 10) -> bytes:
         except (TimeoutError, ConnectionResetError):
             pass
         return out
+
+
+@dataclass
+class Raw:
+    """An answer as it came over the wire: status, headers (names in lower case, the
+    ``date`` left out: it is the only part that may differ between two answers) and body."""
+
+    status: int
+    headers: list[tuple[str, str]]
+    body: bytes
+
+
+def raw_answer(port: int, path: str, method: str = "GET", headers: str = "",
+               body: bytes = b"") -> Raw:
+    """``method path`` sent as these bytes exactly (no client tidies the path up)."""
+    head = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n{headers}"
+            + (f"Content-Length: {len(body)}\r\n" if body or method == "POST" else "")
+            + "\r\n")
+    answer = raw_request(port, head.encode("latin-1") + body)
+    top, _, data = answer.partition(b"\r\n\r\n")
+    lines = top.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1])
+    fields = [(k.strip().lower(), v.strip()) for k, _, v in
+              (ln.partition(":") for ln in lines[1:]) if k.strip().lower() != "date"]
+    return Raw(status, sorted(fields), data)
+
+
+class InProcess:
+    """The application called directly (no socket, no server): what a request costs the
+    pages alone, for timing."""
+
+    def __init__(self, app) -> None:  # noqa: ANN001 - an ASGI application
+        import asyncio
+
+        self.app = app
+        self.loop = asyncio.new_event_loop()
+
+    def get(self, path: str, cookie: str = "") -> tuple[int, bytes]:
+        from urllib.parse import unquote
+
+        raw, _, query = path.partition("?")
+        headers = [(b"host", b"127.0.0.1")] + ([(b"cookie", cookie.encode())] if cookie else [])
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+                 "method": "GET", "scheme": "http", "path": unquote(raw),
+                 "raw_path": raw.encode(), "query_string": query.encode(), "root_path": "",
+                 "headers": headers, "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80)}
+        out: list[dict] = []
+
+        async def receive() -> dict:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: dict) -> None:
+            out.append(message)
+
+        self.loop.run_until_complete(self.app(scope, receive, send))
+        return out[0]["status"], b"".join(m.get("body", b"") for m in out[1:])
+
+    def close(self) -> None:
+        self.loop.close()

@@ -149,8 +149,8 @@ def test_redirects_do_not_trust_the_host_header(srv):
     answer = raw_request(srv.port, b"GET /g/pub?x=1 HTTP/1.1\r\nHost: evil.example\r\n"
                                    b"Connection: close\r\n\r\n")
     head = answer.split(b"\r\n\r\n")[0].decode("latin-1").lower()
-    assert " 301 " in head.splitlines()[0]
-    assert "location: pub/?x=1" in head and "evil" not in head
+    assert " 303 " in head.splitlines()[0]
+    assert "location: pub/\r\n" in head + "\r\n" and "evil" not in head
     for path in (b"/static", b"/index.html/", b"/g/pub/S1901M.html/", b"/g/pub/map/S1901M.svg/",
                  b"/g/hidden/key/"):
         answer = raw_request(srv.port, b"GET " + path + b" HTTP/1.1\r\nHost: evil.example\r\n"
@@ -289,13 +289,21 @@ def test_a_voted_draw_and_a_concession_are_named_as_such(srv):
     assert "voted by every surviving player" in drawn and "ended by the GM" not in drawn
     conceded = fetch(srv.url + "/g/conceded/").text
     assert "France wins (by concession)" in conceded and "ended by the GM" not in conceded
+    # the index says so too, with each seat's final centres
+    index = fetch(srv.url + "/").text
+    row = re.search(r'<tr class="game" id="game-drawn">.*?</tr>', index, re.S).group(0)
+    assert "A draw between Austria, England, France" in row and "nothing due" not in row
+    assert row.count("3 centres, in the draw") + row.count("4 centres, in the draw") == 7
+    row = re.search(r'<tr class="game" id="game-conceded">.*?</tr>', index, re.S).group(0)
+    assert "France wins (by concession)" in row and "5 centres, winner" not in row
+    assert re.search(r"★ </span>France</span> <span class=\"what\">\d+ centres, winner", row)
 
 
 def test_a_card_game_the_gm_ended_early_reveals_its_seed(judged, srv):
     state = judged.store.game("cardsend").state
     page = fetch(srv.url + "/g/cardsend/").text
     assert "ended by the GM before its end" in page
-    assert str(state["seed"]) in page and "it matches" in page
+    assert str(state["seed"]) in page and "The seed matches" in page
 
 
 def test_a_card_game_the_gm_declared_won_names_its_winner(srv):

@@ -35,7 +35,13 @@ def test_index_lists_games_with_status_and_free_seats(world, srv):
     assert "F LON - NTH" not in page
     forming = re.search(r'<tr class="game" id="game-newgame">.*?</tr>', page, re.S).group(0)
     assert "6 free" in forming and "France" in forming
-    assert "micro mob" in page and "game over" in page
+    assert "micro mob" in page and "game over" not in page
+    ended = re.search(r'<tr class="game" id="game-cards">.*?</tr>', page, re.S).group(0)
+    story = world.site.story(world.store.game("cards"))
+    winner = next(s for s in story.scores if s.winner)
+    assert f"Winner: {winner.seat}" in ended and "nothing due" not in ended
+    assert f"{winner.seat}</span> <span class=\"what\">{winner.total:g} points, winner" in ended
+    assert f"after Move {len(story.steps) - 1}" in ended  # the last move played
     assert fetch(srv.url + "/index.html").text == page
 
 
@@ -100,7 +106,7 @@ def test_card_game_public_log_table_scores_and_seed(world, srv):
     assert "Game over." in page and "Final scores" in page and "Public log" in page
     assert "view of spectator" in page
     assert str(state["seed"]) in page and state["commitment"] in page
-    assert "it matches" in page
+    assert "The seed matches" in page
     assert "<th>goons</th>" in page and "<th>allies</th>" in page  # micro mob's breakdown
     move = fetch(f"{srv.url}/g/cards/M2.html").text
     assert "The table after this move" in move
@@ -133,7 +139,9 @@ def test_unknown_pages_are_404_and_headers_are_safe(world, srv):
     r = fetch(f"{srv.url}/g/dip/")
     assert r.headers["referrer-policy"] == "no-referrer"
     assert fetch(f"{srv.url}/static/web.css").status == 200
-    assert fetch(f"{srv.url}/g/dip").status == 301
+    folder = fetch(f"{srv.url}/g/dip?key=x")  # to the folder, kept by no cache, no key
+    assert folder.status == 303 and folder.headers["location"] == "dip/"
+    assert folder.headers["cache-control"] == "private, no-store"
 
 
 def test_no_address_or_password_on_any_page(world, srv):
@@ -158,7 +166,7 @@ def test_export_writes_the_same_pages_without_private_games(world, tmp_path):
     assert not (tmp_path / "g" / "secret").exists()
     page = (tmp_path / "g" / "dip" / f"{steps[0]}.html").read_text()
     assert page == world.site.game_html("dip", steps[0])
-    assert 'href="../../static/web.css"' in page
+    assert 'href="../../static/web.css?v=' in page
 
 
 def test_cli_export_and_link(world, tmp_path):

@@ -144,7 +144,7 @@ def check_cards(site: Site, t: Table, seed: int, final: bool = False) -> None:
     current = pages[1]
     assert state["commitment"] in current
     if over:
-        assert str(seed) in current and "it matches" in current
+        assert str(seed) in current and "The seed matches" in current
 
 
 def test_a_card_game_shows_only_the_observers_view(judge_and_site):

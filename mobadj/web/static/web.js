@@ -1,6 +1,7 @@
 // mobadj game pages: live countdowns, and stepping through phases without reloading
-// (previous/next buttons, the slider, the left and right arrow keys).  Everything here is
-// an improvement only: every page reads the same without JavaScript.
+// (previous/next buttons, the slider, the left and right arrow keys), with the map's zoom
+// (zoom.js) kept from one phase to the next.  Everything here is an improvement only: every
+// page reads the same without JavaScript.
 (function () {
   "use strict";
 
@@ -21,25 +22,46 @@
 
   function nav() { return document.querySelector("nav.steps"); }
 
-  function go(id, push) {
+  var map = null;  // the zoom of this page's map (zoom.js)
+
+  // After a step, focus goes back to the control that made it (the button or the slider
+  // of the new page; the phase's heading when that control is gone or was the keyboard),
+  // and the new phase is announced to a screen reader.
+  function settle(from) {
+    var heading = document.querySelector("h2.step-title");
+    if (!heading) return;
+    var live = document.getElementById("announce");
+    if (live) {
+      live.textContent = "";
+      var count = heading.querySelector(".count");
+      var name = heading.firstChild ? heading.firstChild.textContent.trim() : "";
+      live.textContent = name + (count ? ", phase " + count.textContent.replace(" / ", " of ") : "");
+    }
+    var again = from ? document.querySelector(from) : null;
+    (again || heading).focus({ preventScroll: !!again });
+  }
+
+  function go(id, push, from) {
     var url = id + ".html";
     return fetch(url, { credentials: "same-origin" }).then(function (r) {
       if (!r.ok) throw new Error(r.status);
       return r.text();
     }).then(function (html) {
       var doc = new DOMParser().parseFromString(html, "text/html");
+      var kept = map ? map.view() : null;  // the next map is shown as this one was
       document.querySelector("main").replaceWith(doc.querySelector("main"));
       document.title = doc.title;
       if (push) history.pushState({ id: id }, "", url);
-      setup();
+      setup(kept);
+      settle(from);
     }).catch(function () { location.href = url; });
   }
 
-  function stepBy(delta) {
+  function stepBy(delta, from) {
     var n = nav();
     if (!n) return;
     var ids = JSON.parse(n.dataset.ids), i = Number(n.dataset.index) + delta;
-    if (i >= 0 && i < ids.length) go(ids[i], true);
+    if (i >= 0 && i < ids.length) go(ids[i], true, from);
   }
 
   // The neighbours' maps are fetched once this page's own map is in, so they neither delay
@@ -61,18 +83,64 @@
     }
   }
 
-  function setup() {
+  // The seed check's long values: a Copy button beside each (they also wrap, and a click
+  // selects the whole value).
+  function select(code) {
+    var range = document.createRange(), sel = window.getSelection();
+    range.selectNodeContents(code);
+    sel.removeAllRanges();
+    sel.addRange(range);
+  }
+
+  function copy(code, button) {
+    function said(ok) {
+      button.textContent = ok ? "Copied" : "Selected: copy it";
+      setTimeout(function () { button.textContent = "Copy"; }, 2500);
+    }
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(code.textContent).then(function () { said(true); },
+        function () { select(code); said(false); });
+    } else {
+      select(code);
+      said(false);
+    }
+  }
+
+  function copyButtons() {
+    document.querySelectorAll("code.copy").forEach(function (code) {
+      if (code.nextElementSibling && code.nextElementSibling.matches("button.copy")) return;
+      var button = document.createElement("button"), dt = code.closest("dd");
+      button.type = "button";
+      button.className = "copy";
+      button.textContent = "Copy";
+      var name = dt && dt.previousElementSibling ? dt.previousElementSibling.textContent : "";
+      button.setAttribute("aria-label", "Copy " + (name || "the value"));
+      button.addEventListener("click", function () { copy(code, button); });
+      code.after(button);
+    });
+  }
+
+  function setup(kept) {
     tick();
+    copyButtons();
+    // a key given at another address of a private game: on to the game's own key box
+    var opening = document.querySelector("form.opening");
+    if (opening) opening.submit();
+    map = window.mobadjZoom ? window.mobadjZoom.attach(document.querySelector("figure.map"),
+                                                       kept) : null;
     var n = nav();
     if (!n) return;
     var ids = JSON.parse(n.dataset.ids);
     var slider = n.querySelector("input[type=range]");
     n.querySelector("label.slider").hidden = false;
-    slider.addEventListener("change", function () { go(ids[Number(slider.value)], true); });
+    slider.addEventListener("change", function () {
+      go(ids[Number(slider.value)], true, "nav.steps input[type=range]");
+    });
     n.querySelectorAll("a.prev, a.next").forEach(function (a) {
       a.addEventListener("click", function (e) {
         e.preventDefault();
-        stepBy(a.classList.contains("prev") ? -1 : 1);
+        var prev = a.classList.contains("prev");
+        stepBy(prev ? -1 : 1, prev ? "nav.steps a.prev" : "nav.steps a.next");
       });
     });
     preload(ids, Number(n.dataset.index));
@@ -82,13 +150,15 @@
     if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
     var t = e.target;
     if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.isContentEditable)) return;
-    if (e.key === "ArrowLeft") { e.preventDefault(); stepBy(-1); }
-    if (e.key === "ArrowRight") { e.preventDefault(); stepBy(1); }
+    // on the map (not zoomed in: then they move it) the arrows step too, and focus stays
+    var from = t && t.closest && t.closest(".map-view") ? "figure.map .map-view" : null;
+    if (e.key === "ArrowLeft") { e.preventDefault(); stepBy(-1, from); }
+    if (e.key === "ArrowRight") { e.preventDefault(); stepBy(1, from); }
   });
   window.addEventListener("popstate", function () {
     var m = location.pathname.match(/([^/]+)\.html$/);
     if (m && nav()) go(decodeURIComponent(m[1]), false);
   });
-  document.addEventListener("DOMContentLoaded", setup);
+  document.addEventListener("DOMContentLoaded", function () { setup(null); });
   setInterval(tick, 1000);
 }());

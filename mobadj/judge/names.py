@@ -1,0 +1,106 @@
+"""Power names as players write them: every name and alias the game gives a seat, in any
+case, of one word or several, quoted or not (``Murder Inc.``, ``"Baby Face" Nelson``,
+``Baby Face Nelson``, ``babyface``, ``ENG``, ``E``); a name that is none gets a did-you-mean.
+
+One reader for every command that names powers (SIGNON, JOIN, PRESS TO, DRAW, CONCEDE TO,
+the GM's ENDGAME and press), and for any other front end that asks a player for a power
+(a sign-in form).  Names are compared by :func:`mobadj.board.model.fold` (case, spaces,
+quotes and full stops do not count), so ``murder inc`` is ``Murder Incorporated``'s alias
+``Murder Inc.``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from mobadj.board.model import close_matches, fold
+from mobadj.judge.hosts import Host, HostError
+
+MAX_WORDS = 5
+"""Words in the longest name looked for (``"Baby Face" Nelson`` has three)."""
+
+
+class Names:
+    """The seats of one game and every way of writing them."""
+
+    def __init__(self, host: Host, options: dict[str, Any]) -> None:
+        self.labels: dict[str, str] = {}
+        self.spellings: dict[str, str] = {}  # folded spelling -> seat
+        for seat, names in host.seat_names(options).items():
+            self.labels[seat] = names[0] if names else seat
+            for name in (seat, *names):
+                key = fold(name)
+                if key:
+                    self.spellings.setdefault(key, seat)
+
+    def label(self, seat: str) -> str:
+        """How people write the seat (``Al Capone``, ``England``)."""
+        return self.labels.get(seat, seat)
+
+    def find(self, text: str) -> str | None:
+        """The seat ``text`` names, None when none."""
+        return self.spellings.get(fold(text)) if fold(text) else None
+
+    def seat(self, text: str) -> str:
+        """The seat ``text`` names (all of it, one name); a :class:`HostError` with a
+        did-you-mean when it names none."""
+        found = self.find(text)
+        if found is None:
+            raise HostError(self.unknown(text))
+        return found
+
+    def unknown(self, text: str) -> str:
+        """The message for a name that is no seat's: the closest names, else all of them."""
+        near = close_matches(fold(text), list(self.spellings), n=3, cutoff=0.6)
+        seats = list(dict.fromkeys(self.spellings[n] for n in near))
+        written = text.strip().strip('"\u201c\u201d')
+        if seats:
+            return (f"no power {written!r}; did you mean "
+                    + " or ".join(self.label(s) for s in seats) + "?")
+        return f"no power {written!r}; the powers are {', '.join(self.labels.values())}"
+
+    def seats(self, words: Sequence[str]) -> list[str]:
+        """The seats named one after the other by ``words`` (``Baby Face Nelson Capone``:
+        the longest name first at each place; "and" between them), without repeats; a
+        :class:`HostError` at the first word that begins no name."""
+        out: list[str] = []
+        i = 0
+        while i < len(words):
+            if words[i].lower() in ("and", "&", ",") and self.find(words[i]) is None:
+                i += 1  # "Nelson and Lepke"
+                continue
+            for n in range(min(MAX_WORDS, len(words) - i), 0, -1):
+                found = self.find(" ".join(words[i:i + n]))
+                if found is not None:
+                    if found not in out:
+                        out.append(found)
+                    i += n
+                    break
+            else:
+                raise HostError(self.unknown(_rest_of_name(words, i)))
+        return out
+
+    def groups(self, text: str) -> list[str]:
+        """The seats named by a list written with commas, ``and`` or spaces between the
+        names (``Baby Face Nelson, Murder Inc. and Lepke``)."""
+        return self.seats(text.replace(",", " ").replace(";", " ").split())
+
+    def seat_and_rest(self, words: Sequence[str], rest: int) -> tuple[str, list[str]]:
+        """One name followed by up to ``rest`` other words (``Murder Inc. pw123``): the
+        longest name that leaves at most ``rest`` words, and the words left."""
+        for n in range(len(words), max(0, len(words) - rest - 1), -1):
+            found = self.find(" ".join(words[:n])) if n else None
+            if found is not None:
+                return found, list(words[n:])
+        raise HostError(self.unknown(" ".join(words[:max(1, len(words) - rest)])))
+
+
+def _rest_of_name(words: Sequence[str], i: int) -> str:
+    """The words from ``i`` that may be one misspelt name (up to the next quote's end)."""
+    if words[i].startswith(('"', "\u201c")):
+        for j in range(i, min(len(words), i + MAX_WORDS)):
+            if words[j].endswith(('"', "\u201d")) and (j > i or len(words[j]) > 1):
+                return " ".join(words[i:j + 1])
+    return words[i]
+

@@ -1,0 +1,135 @@
+"""What the GM hears without asking, and what the table hears when a seat changes hands.
+
+The GM is told what needs the GM: an open game that filled and started itself, automatic
+extensions, absences, replacements, resignations and takeovers, civil disorder, bounces and
+unreadable mail from the game's players, mail the SMTP server refused for good, and (with the
+game option ``gm_press_copy``) a copy of all press, the sender of grey press named.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import logging
+from email.message import Message
+
+from mobadj.judge.base import JudgeBase
+from mobadj.judge.forming import flag
+from mobadj.judge.store import Game, Mail
+
+log = logging.getLogger("mobadj.judge.notices")
+MAX_QUOTE = 600  # characters of a bounce's diagnostic passed on to the GM
+
+
+class Notices(JudgeBase):
+    """Mails to the GM, and to a game's table and observers."""
+
+    def _tell_gm(self, game: Game, subject: str, text: str, out: list[Mail]) -> None:
+        """A notice to the game's GM (subject prefixed by the game's name)."""
+        out.append(Mail(game.gm_email, f"{game.name}: {subject}", f"{text}\n\n{self._sig()}",
+                        game=game.name))
+
+    def _tell_table(self, game: Game, subject: str, text: str, out: list[Mail],
+                    skip: str | None = None) -> None:
+        """A notice to every player (but the seat ``skip``) and every observer: public
+        news, never an address."""
+        self._announce(game, subject, text, out, skip=skip)
+        for address in self.store.watchers(game.name):
+            out.append(Mail(address, subject, f"{text}\n\n{self._sig()}", game=game.name))
+
+    def _gm_press_copy(self, game: Game, sender: str, recipients: list[str], grey: bool,
+                       to_all: bool, text: str, body: str, out: list[Mail]) -> None:
+        """With ``gm_press_copy``: the GM gets every press message, with who sent it to
+        whom (grey press too: the GM knows its sender)."""
+        if not flag(game.options, "gm_press_copy"):
+            return
+        to = "everyone" if to_all else ", ".join(recipients)
+        who = f"{sender} (grey: the others do not know)" if grey else sender
+        self._tell_gm(game, f"press from {sender} to {to} (GM copy)",
+                      f"Press in {game.name} from {who} to {to}:\n\n{text}", out)
+
+    # -- bounces and refusals --------------------------------------------------------------
+    def _games_of(self, address: str) -> list[tuple[Game, str]]:
+        """(game, role) for every game ``address`` plays in or watches."""
+        found = []
+        for p in self.store.players_by_email(address):
+            game = self.store.game(p.game)
+            if game is not None:
+                found.append((game, p.power))
+        for game in self.store.games():
+            if address in self.store.watchers(game.name):
+                found.append((game, "observer"))
+        return found
+
+    def _bounce_notice(self, raw: bytes, now: float, out: list[Mail]) -> None:
+        """A bounce (a delivery status report) for an address of a game's player or
+        observer: its GM is told which address failed and why."""
+        failed = bounced_addresses(raw)
+        for address, why in failed.items():
+            for game, role in self._games_of(address):
+                seen = {"address": address}
+                if seen in self.store.recent_events(game.name, "bounce", now - 86400):
+                    continue  # one notice a day per address is enough
+                self.store.log(game.name, "bounce", seen, now)
+                who = "an observer" if role == "observer" else role
+                self._tell_gm(game, f"mail to {address} bounced", (
+                    f"Mail from the judge to {address} ({who} in {game.name}) came back "
+                    f"undelivered:\n  {why or 'no reason given'}\n\n"
+                    f"If the address is gone, give the seat to another address (REPLACE, "
+                    f"mobadj game replace) or ask the player for a new one (SET ADDRESS)."),
+                    out)
+
+    def notify_refused(self, now: float) -> list[Mail]:
+        """Tell GMs about mails the SMTP server refused for good since the last look (run by
+        the service after sending); returns the notices queued."""
+        out: list[Mail] = []
+        with self.store.transaction():
+            after = int(self.store.meta("refusals_told") or 0)
+            rows = self.store.db.execute(
+                "SELECT id, to_addr, subject, game, refused FROM outbox WHERE refused IS NOT "
+                "NULL AND id>? ORDER BY id", (after,)).fetchall()
+            for row in rows:
+                game = self.store.game(row["game"]) if row["game"] else None
+                if game is None or row["to_addr"] == game.gm_email:
+                    continue  # a notice to the GM that cannot reach the GM: the log has it
+                self._tell_gm(game, f"mail to {row['to_addr']} refused", (
+                    f"The SMTP server refused for good the judge's mail to {row['to_addr']} "
+                    f"(\"{row['subject']}\"):\n  {row['refused']}\n\nCheck the address "
+                    f"(mobadj game status {game.name}); REPLACE gives the seat to another."),
+                    out)
+            if rows:
+                self.store.set_meta("refusals_told", str(rows[-1]["id"]))
+            self.queue(out, now)
+        return out
+
+
+def bounced_addresses(raw: bytes) -> dict[str, str]:
+    """The recipients a delivery status report (RFC 3464, ``multipart/report``) says failed,
+    with the diagnostic; {} for any other mail."""
+    try:
+        msg = email.message_from_bytes(raw, policy=email.policy.compat32)
+    except Exception:  # noqa: BLE001 (a mail we cannot parse is no bounce we can read)
+        return {}
+    failed: dict[str, str] = {}
+    for part in msg.walk():
+        if part.get_content_type() != "message/delivery-status":
+            continue
+        payload = part.get_payload()
+        blocks = payload if isinstance(payload, list) else []
+        if not blocks:  # some parsers leave the fields as text
+            text = part.get_payload(decode=True) or b""
+            blocks = [email.message_from_bytes(chunk) for chunk in
+                      bytes(text).replace(b"\r\n", b"\n").split(b"\n\n")]
+        for block in blocks:
+            if not isinstance(block, Message):
+                continue
+            action = str(block.get("Action", "")).strip().lower()
+            recipient = str(block.get("Final-Recipient") or block.get("Original-Recipient")
+                            or "")
+            if action != "failed" or not recipient:
+                continue
+            address = recipient.split(";", 1)[-1].strip().strip("<>").lower()
+            why = " ".join(str(block.get("Diagnostic-Code") or block.get("Status") or "")
+                           .split())
+            failed[address] = why.split(";", 1)[-1].strip()[:MAX_QUOTE]
+    return failed

@@ -1,0 +1,351 @@
+"""Players who come and go: a seat handed to a new player (the GM's REPLACE, a player's
+TAKEOVER), a player who RESIGNs, seats the GM OFFERs, and the GM's own orders for a power
+(``ORDERS FOR power`` / ``BECOME power``).
+
+Each player's hold on a seat is a *tenure* (store table ``tenures``): when it began and
+ended, how, and its record (missed deadlines, absence taken).  A new player starts with a
+clean record (no missed deadlines, the whole absence quota) and a first mail with everything
+a player needs: the phase and deadline, the position and its map, the orders standing for
+the phase, the power's history in brief, and how to send orders.  The other players and the
+observers are told that the seat changed hands (never an address); the GM too, when the GM
+did not do it.
+
+TAKEOVER is open to any address for a seat whose player left, a power in civil disorder, or
+a seat the GM offers (a seat that never had a player only then), once the address has proved
+itself with a code (as JOIN does); with the game option ``takeover approve`` the GM approves
+each one, ``takeover no`` turns it off.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from mobadj.judge import reports
+from mobadj.judge.base import JudgeError
+from mobadj.judge.commands import Command
+from mobadj.judge.endings import survivors
+from mobadj.judge.forming import Forming
+from mobadj.judge.hosts import HostError, host_for
+from mobadj.judge.mailparse import Incoming, is_address
+from mobadj.judge.notices import Notices
+from mobadj.judge.overview import centre_table, tenure_line
+from mobadj.judge.store import Game, Mail, hash_password
+
+TAKEOVER_CHOICES = ("yes", "approve", "no")
+
+
+def takeover_mode(options: dict[str, Any]) -> str:
+    value = str(options.get("takeover", "yes")).strip().lower()
+    return {"true": "yes", "on": "yes", "false": "no", "off": "no"}.get(value, value)
+
+
+class Seats(Notices, Forming):
+    """REPLACE, RESIGN, TAKEOVER, OFFER, ORDERS FOR."""
+
+    # -- a seat changes hands -----------------------------------------------------------------
+    def change_player(self, game: Game, power: str, email: str, now: float, out: list[Mail],
+                      how: str, by: str) -> str:
+        """Give ``power`` to ``email`` with a new password: the old tenure ends with its
+        record, a new one starts clean.  ``how``: replaced | took over; ``by``: who asked
+        (the GM, or the address that took over)."""
+        host = host_for(game.kind)
+        seat = host.seat(game.options, power)
+        email = email.strip().lower()
+        if not is_address(email):
+            raise JudgeError(f"{email!r} is not an email address")
+        old = self.store.player(game.name, seat)
+        if old is not None and old.email == email:
+            raise JudgeError(f"{email} already plays {seat} in {game.name}")
+        phase = host.phase(game.state) if game.state is not None else ""
+        password = secrets.token_urlsafe(8)
+        pw_hash = hash_password(password, self.kdf_n)
+        if old is None:
+            self.store.add_player(game.name, seat, email, pw_hash, now, phase, how)
+        else:
+            why = "taken over" if how == "took over" else "replaced"
+            self.store.end_tenure(game.name, seat, now, phase, why, old.nmr_total,
+                                  old.absence_used)
+            self.store.update_player(game.name, seat, email=email, pw_hash=pw_hash,
+                                     status="active", nmr_total=0, nmr_streak=0,
+                                     absence_used=0, ready=0, offered=0)
+            self.store.start_tenure(game.name, seat, email, now, phase, how)
+            self.store.delete_vote(game.name, seat, "draw")  # votes are a player's own
+            self.store.delete_vote(game.name, seat, "concede")
+            farewell = (f"{seat} in {game.name} was in civil disorder and has been taken over "
+                        f"by another player." if why == "taken over" else
+                        f"The GM has given {seat} in {game.name} to another player.")
+            out.append(Mail(old.email, f"{game.name}: you have been replaced",
+                            f"{farewell} Thank you for playing.\n\n{self._sig()}",
+                            game=game.name))
+        self.store.log(game.name, "replaced", {"power": seat, "how": how}, now)
+        out.append(self._welcome(game, seat, email, password, how))
+        if game.status != "forming":
+            self._tell_table(game, f"{game.name}: {seat} has a new player", (
+                f"{seat} in {game.name} has a new player from {reports.stamp(now)} on"
+                + (" (taken over)." if how == "took over" else " (given by the GM).")), out,
+                skip=seat)
+        if by != "the GM":
+            self._tell_gm(game, f"{seat} taken over by {email}", (
+                f"{email} took over {seat} in {game.name}"
+                + (f" from {old.email}" if old is not None else " (a seat without player)")
+                + f". The password went to {email}."), out)
+        return f"{seat} is now played by {email}."
+
+    def _welcome(self, game: Game, seat: str, email: str, password: str, how: str) -> Mail:
+        """A new player's first mail: how to sign on and send orders, the phase, deadline,
+        position and map, the orders standing, the power's history in brief."""
+        host = host_for(game.kind)
+        title = host.title
+        head = (f"You take over {seat} in {game.name} ({title})." if how == "replaced" else
+                f"You now play {seat} in {game.name} ({title}).")
+        lines = [head, "", f"Your password: {password}", "",
+                 "Start each mail to the judge with:",
+                 f"  SIGNON {game.name} {seat} {password}",
+                 "then your orders, one per line, written as in the results (they replace "
+                 "any you sent before for the phase), or commands. LIST shows the game now, "
+                 "HISTORY the last results, SUMMARY the whole game, HELP every command."]
+        rules = self.rules_line(game)
+        if rules:
+            lines += ["", rules]
+        attachments: list[tuple[str, str, bytes]] = []
+        state = game.state
+        if state is not None and game.status in ("active", "paused"):
+            phase = host.phase(state)
+            due = seat in host.due(state)
+            lines += ["", f"Phase: {host.phase_label(state)}",
+                      f"Deadline: {reports.stamp(game.deadline)}"
+                      + (" (the game is paused)" if game.status == "paused" else "")]
+            standing = self.store.orders(game.name, phase).get(seat)
+            if not due:
+                lines.append(f"No orders are needed from {seat} in this phase.")
+            elif standing:
+                lines += [f"Orders standing for {seat} (given before you came; send yours to "
+                          "replace them):"] + [f"  {o}" for o in standing.splitlines()]
+            else:
+                lines.append(f"No orders are in for {seat} yet: send yours before the "
+                             f"deadline.")
+            view = host.status(state, seat)
+            if view:
+                lines += ["", "The position:", view]
+            try:
+                host.picture = str(game.options.get("picture", "both")).lower()
+                attachments = host.picture_of(state, f"{title}: {host.phase_label(state)}")
+            except HostError:
+                attachments = []
+            if attachments:
+                lines += ["", "The map of the position is attached."]
+        history = self._seat_history(game, seat)
+        if history:
+            lines += ["", f"{seat} so far:"] + [f"  {h}" for h in history]
+        return Mail(email, f"{game.name}: you now play {seat}",
+                    "\n".join(lines) + f"\n\n{self._sig()}", attachments, game=game.name)
+
+    def _seat_history(self, game: Game, seat: str) -> list[str]:
+        """The seat's earlier players (no addresses) and its supply centres over time."""
+        lines = [tenure_line(t, gm_view=False) for t in self.store.tenures(game.name)
+                 if t["power"] == seat and t["end"] is not None]
+        table = centre_table(self.store, game, only=seat)
+        if table:
+            lines.append("supply centres: " + table[0])
+        return lines
+
+    # -- RESIGN --------------------------------------------------------------------------------
+    def resign(self, game: Game, power: str, now: float, out: list[Mail]) -> str:
+        """The player leaves: the seat has no player (civil disorder: units hold) until
+        someone takes it over; the GM and the table are told."""
+        player = self.store.player(game.name, power)
+        if player is None:
+            raise JudgeError(f"RESIGN: {power} has no player.")
+        if game.status == "ended":
+            raise JudgeError(f"RESIGN: {game.name} is over.")
+        host = host_for(game.kind)
+        phase = host.phase(game.state) if game.state is not None else ""
+        self.store.end_tenure(game.name, power, now, phase, "resigned", player.nmr_total,
+                              player.absence_used)
+        self.store.remove_player(game.name, power)
+        if phase:
+            self.store.delete_orders(game.name, phase, power)
+        self.store.delete_vote(game.name, power, "draw")
+        self.store.delete_vote(game.name, power, "concede")
+        self.store.log(game.name, "resigned", {"power": power}, now)
+        if game.status == "forming":
+            self._tell_gm(game, f"{power} resigned", (
+                f"The player of {power} ({player.email}) left {game.name} before the start; "
+                f"the seat is free again."), out)
+            return f"You have left {game.name}; {power} is free again."
+        open_to = takeover_mode(game.options) != "no"
+        self._tell_table(game, f"{game.name}: the player of {power} has resigned", (
+            f"The player of {power} has resigned from {game.name}. {power} is in civil "
+            f"disorder (its units hold; the rules' defaults apply) until a new player takes "
+            f"it over" + (f": TAKEOVER {game.name} {power}." if open_to else ".")), out,
+            skip=power)
+        self._tell_gm(game, f"{power} resigned", (
+            f"{player.email}, the player of {power} in {game.name}, has resigned (missed "
+            f"deadlines: {player.nmr_total}). {power} is in civil disorder"
+            + (f"; anyone may ask to take it over (TAKEOVER {game.name} {power})"
+               if open_to else "")
+            + f", or give it to someone: REPLACE {power} <email>."), out)
+        return (f"You have resigned from {game.name}: {power} is in civil disorder until a new "
+                f"player takes it over. Your password no longer works. Thank you for playing.")
+
+    # -- TAKEOVER ------------------------------------------------------------------------------
+    def open_seats(self, game: Game) -> list[str]:
+        """The seats anyone may ask to take over now (powers still in the game only): those
+        whose player left, those in civil disorder, and those the GM offers.  A seat that
+        never had a player is open only when the GM offers it: the GM may have meant the
+        game to be played without it."""
+        if game.status not in ("active", "paused") or takeover_mode(game.options) == "no":
+            return []
+        players = {p.power: p for p in self.store.players(game.name)}
+        held_before = {t["power"] for t in self.store.tenures(game.name)}
+        offered: dict[str, bool] = {}
+        for event in self.store.recent_events(game.name, "offered", float("-inf")):
+            offered[event["power"]] = bool(event["open"])
+        alive = survivors(game, host_for(game.kind).seats(game.options))
+        return [s for s in alive
+                if (s not in players and (s in held_before or offered.get(s)))
+                or (s in players and (players[s].status == "disorder" or players[s].offered))]
+
+    def _takeover_refusal(self, game: Game, seat: str, email: str) -> str | None:
+        if takeover_mode(game.options) == "no":
+            return f"{game.name} takes no TAKEOVER; write to its GM."
+        if game.status not in ("active", "paused"):
+            return (f"{game.name} is {game.status}" + (": JOIN it instead." if game.status ==
+                                                        "forming" else "."))
+        held = [p.power for p in self.store.players(game.name) if p.email == email]
+        if held:
+            return f"you already play {held[0]} in {game.name}."
+        if seat not in self.open_seats(game):
+            seats = self.open_seats(game)
+            return (f"{seat} is not open for takeover (it has an active player, or is out of "
+                    f"the game); " + (f"open now: {', '.join(seats)}." if seats else
+                                      "no seat of the game is open now."))
+        return None
+
+    def _takeover(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]) -> str:
+        """TAKEOVER game power: counts once the code mailed to the sender comes back."""
+        words = cmd.args["words"]
+        if len(words) < 2:
+            raise JudgeError("TAKEOVER: name the game and the power: TAKEOVER <game> <power>")
+        game = self.store.game(words[0].lower())
+        if game is None or self.store.web_key(game.name) is not None and \
+                not self._knows_private(inc, game):
+            raise JudgeError(f"TAKEOVER: no game {words[0]!r}; send LIST for the games on "
+                             f"this judge")
+        try:
+            seat = host_for(game.kind).seat(game.options, " ".join(words[1:]))
+        except HostError as exc:
+            raise JudgeError(f"TAKEOVER: {exc}") from None
+        refusal = self._takeover_refusal(game, seat, inc.sender)
+        if refusal:
+            raise JudgeError(f"TAKEOVER: {refusal}")
+        return self._ask_code(inc, game, "takeover", [seat], f"to take over {seat} in "
+                              f"{game.name}", now, out)
+
+    def _knows_private(self, inc: Incoming, game: Game) -> bool:
+        """A private game is named to those already in it (the GM, a player)."""
+        return inc.sender == game.gm_email or any(
+            p.email == inc.sender for p in self.store.players(game.name))
+
+    def _takeover_confirmed(self, game: Game, email: str, seat: str, now: float,
+                            out: list[Mail]) -> str:
+        """The address proved itself: take the seat over, or wait for the GM."""
+        refusal = self._takeover_refusal(game, seat, email)
+        if refusal:
+            raise JudgeError(f"TAKEOVER: {refusal}")
+        if takeover_mode(game.options) == "approve":
+            self.store.set_takeover(game.name, email, seat, now)
+            self._tell_gm(game, f"{email} asks to take over {seat}", (
+                f"{email} asks to take over {seat} in {game.name}.\n\nTo accept or refuse, "
+                f"send:\n  GM {game.name} <gm-password>\n  APPROVE {email}\n(or REJECT "
+                f"{email}), or run mobadj game approve {game.name} {email}."), out)
+            return (f"TAKEOVER: your request to take over {seat} in {game.name} went to its "
+                    f"GM; you will hear when it is accepted.")
+        self.change_player(game, seat, email, now, out, how="took over", by=email)
+        return (f"TAKEOVER: you now play {seat} in {game.name}. Your password and everything "
+                f"about the game come in a separate mail.")
+
+    def _approve_takeover(self, game: Game, email: str, accept: bool, now: float,
+                          out: list[Mail]) -> str:
+        email = email.strip().lower()
+        waiting = self.store.takeover(game.name, email)
+        if waiting is None:
+            raise JudgeError(f"{email} has not asked to take over a power in {game.name}")
+        self.store.delete_takeover(game.name, email)
+        seat = str(waiting["power"])
+        if not accept:
+            out.append(Mail(email, f"{game.name}: not this time", (
+                f"The GM of {game.name} did not accept your request to take over {seat}."
+                f"\n\n{self._sig()}"), game=game.name))
+            return f"{email} does not take over {seat}."
+        refusal = self._takeover_refusal(game, seat, email)
+        if refusal:
+            raise JudgeError(f"{email} cannot take over {seat}: {refusal}")
+        return self.change_player(game, seat, email, now, out, how="took over", by="the GM")
+
+    # -- OFFER ---------------------------------------------------------------------------------
+    def offer(self, game: Game, words: list[str], now: float, out: list[Mail]) -> str:
+        """OFFER power [NO]: open (or close) a seat for TAKEOVER; its player, if any, keeps
+        it until someone takes it."""
+        withdraw = len(words) > 1 and words[-1].lower() in ("no", "off", "withdraw", "not")
+        names = words[:-1] if withdraw else words
+        if not names:
+            raise JudgeError("name the power: OFFER <power> [NO]")
+        seat = host_for(game.kind).seat(game.options, " ".join(names))
+        if game.status not in ("active", "paused"):
+            raise JudgeError(f"game {game.name} is {game.status}, not running")
+        player = self.store.player(game.name, seat)
+        if player is not None:
+            self.store.update_player(game.name, seat, offered=0 if withdraw else 1)
+        self.store.log(game.name, "offered", {"power": seat, "open": not withdraw}, now)
+        if withdraw:
+            return f"{seat} is no longer offered for takeover."
+        mode = takeover_mode(game.options)
+        return (f"{seat} is offered: anyone may ask to take it over (TAKEOVER {game.name} "
+                f"{seat})" + ("; you approve each request." if mode == "approve" else ".")
+                + (" Note: the game option takeover is 'no': set it to yes or approve."
+                   if mode == "no" else "")
+                + (f" {player.email} plays it until then." if player is not None else ""))
+
+    # -- the GM's orders for a power -------------------------------------------------------------
+    def gm_orders(self, game: Game, power: str, text: str, now: float, out: list[Mail],
+                  message_id: str | None = None, uid: int | None = None,
+                  early: bool = True) -> str:
+        """ORDERS FOR power (BECOME power) then orders: the GM orders for a power; they are
+        kept as the GM's (the results say so) and its player is told.  ``early``: resolve
+        the phase now if that was all it waited for."""
+        host = host_for(game.kind)
+        seat = host.seat(game.options, power)
+        if game.status not in ("active", "paused") or game.state is None:
+            raise JudgeError(f"ORDERS FOR {seat}: game {game.name} is {game.status}.")
+        state = game.state
+        if seat not in host.due(state):
+            return f"ORDERS FOR {seat}: no orders are needed from {seat} in " \
+                   f"{host.phase_label(state)}."
+        check = host.check(state, seat, text)
+        lines = [f"Orders for {seat}, {host.phase_label(state)}, entered by the GM, as the "
+                 f"judge reads them:"] + ([f"  {o}" for o in check.accepted] or ["  (none)"])
+        if check.notes:
+            lines += ["Warnings:"] + [f"  {n}" for n in check.notes]
+        if check.errors:
+            lines += ["Errors (these lines were not accepted):"] + [
+                f"  {e}" for e in check.errors]
+        if not check.accepted and text.strip():
+            lines.append("Nothing was accepted; the orders standing for the power stand.")
+            return "\n".join(lines)
+        phase = host.phase(state)
+        self.store.set_orders(game.name, phase, seat, check.text, now, message_id, by_gm=True)
+        self.store.record_command(game.name, seat, message_id, uid, "orders by the GM",
+                                  check.text, now)
+        player = self.store.player(game.name, seat)
+        if player is not None:
+            out.append(Mail(player.email, f"{game.name}: the GM entered orders for {seat}", (
+                f"The GM has entered orders for {seat} for {host.phase_label(state)}; they "
+                f"replace yours (send new ones to replace them in turn):\n"
+                + ("\n".join(f"  {o}" for o in check.accepted) or "  (none: the units hold)")
+                + f"\nDeadline: {reports.stamp(game.deadline)}\n\n{self._sig()}"),
+                game=game.name))
+        if early:
+            self._maybe_early(self.store.game(game.name) or game, now, out)
+        return "\n".join(lines)

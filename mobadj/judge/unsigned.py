@@ -1,0 +1,134 @@
+"""The answer to a person's mail that does not sign on: what to send instead, ready to send.
+
+A player who hits Reply on another player's press and writes "Deal!" has sent nothing to
+anyone: the judge says so and gives the mail to send, their own text in a press block under
+their SIGNON line (the game and power filled in, the password left for them to write).
+Orders without a sign-on get the same, as orders.  The game and the press's sender are read
+from the subject the judge gave the mail being answered (``spring26: press from FRANCE``).
+Only an address that plays in a game gets its text back (at most ``MAX_ECHO`` characters):
+a mail with a forged sender cannot make the judge carry a text to someone else.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from dataclasses import dataclass
+
+from mobadj.judge.base import JudgeBase
+from mobadj.judge.commands import ParsedMail
+from mobadj.judge.hosts import DiplomacyHost, HostError, host_for
+from mobadj.judge.mailparse import Incoming
+from mobadj.judge.names import Names
+from mobadj.orders.prose import is_remark
+
+_ABOUT = re.compile(r"(?:^|[\s:])([a-z0-9][a-z0-9_-]{0,29}): (press|message) from (.+?)\s*$",
+                    re.I)
+_GAME = re.compile(r"(?:^|[\s:])([a-z0-9][a-z0-9_-]{0,29}):", re.I)
+_ANONYMOUS = "anonymous"
+MAX_ECHO = 2000  # characters of a player's own text sent back in the form
+
+
+@dataclass(frozen=True)
+class Answering:
+    """What a mail without a sign-on answers, as far as the judge can tell."""
+
+    game: str | None = None  # the game the mail is about
+    power: str | None = None  # the sender's seat in it
+    label: str = ""  # the seat as the player writes it
+    press_from: str | None = None  # the seat whose press it answers ("" when anonymous)
+
+
+class UnsignedMail(JudgeBase):
+    """Mail without SIGNON from a person: what it should have been."""
+
+    def _answering(self, inc: Incoming) -> Answering:
+        """The game, the sender's seat and the press a mail answers, from its subject and
+        the seats its address holds."""
+        seats = [p for p in self.store.players_by_email(inc.sender) if p.status != "out"]
+        about = _ABOUT.search(inc.subject or "")
+        named = about.group(1).lower() if about else None
+        if named is None:
+            games = [m.group(1).lower() for m in _GAME.finditer(inc.subject or "")]
+            named = next((g for g in games if any(p.game == g for p in seats)), None)
+        mine = [p for p in seats if named is None or p.game == named]
+        game = named or (mine[0].game if len(mine) == 1 else None)
+        player = mine[0] if len(mine) == 1 else None
+        press_from = None
+        if about is not None and about.group(2).lower() == "press":
+            who = about.group(3).strip()
+            press_from = "" if who.lower().startswith(_ANONYMOUS) else who
+        label = ""
+        stored = self.store.game(game) if game else None
+        if player is not None and stored is not None:
+            try:
+                label = Names(host_for(stored.kind), stored.options).label(player.power)
+            except HostError:
+                label = player.power
+        return Answering(game, player.power if player else None, label, press_from)
+
+    def _what_to_send(self, inc: Incoming, parsed: ParsedMail) -> str:
+        """The answer to a mail with text but no SIGNON (and no other command)."""
+        text = "\n".join(t for _, t in parsed.order_lines)
+        for press in parsed.press:  # a press block without a sign-on
+            text = "\n".join(x for x in (text, press.text) if x)
+        if not text.strip():
+            return ""
+        about = self._answering(inc)
+        if about.power is None:
+            # not from a player of a game: the usual answer (a text is sent back only to an
+            # address that plays, so a forged sender cannot make the judge carry text)
+            return ""
+        if len(text) > MAX_ECHO:
+            text = text[:MAX_ECHO] + "\n(... the rest of your text is left out here)"
+        signon = (f"SIGNON {about.game or '<game>'} {about.label or '<power>'} <password>")
+        head = ("The judge did nothing with your mail, and nobody else has seen it: it has no "
+                "SIGNON line, and every mail to the judge needs one on top.")
+        wants_press = about.press_from is not None or (parsed.press and not parsed.order_lines)
+        if not wants_press and self._reads_as_orders(about, text):
+            return (f"{head}\n\nTo send these orders, send this (your password in place of "
+                    f"<password>):\n\n{signon}\n{text}\n")
+        if about.press_from:
+            to = about.press_from
+            why = f"To send it to {to} as press"
+        elif parsed.press:
+            to = ", ".join(parsed.press[0].targets)
+            why = "To send this press"
+        else:
+            to = "<power>"
+            why = ("If it was meant for other players, send it as press (PRESS TO ALL for "
+                   "everyone)")
+        if about.press_from == "":
+            why += " (the press you answer was anonymous: name whom you write to)"
+        return (f"{head}\n\n{why}, send this (your password in place of <password>):\n\n"
+                f"{signon}\nPRESS TO {to}\n{text}\nENDPRESS\n")
+
+    def _orders_attempted(self, parsed: ParsedMail) -> bool:
+        """Does a line of a mail without sign-on (beside its commands) try to be an order,
+        on the map of a game its commands name (else the standard map)?  "Hello! I'd like
+        to follow this one." beside a WATCH is no order, and gets no word about one."""
+        maps = []
+        for cmd in parsed.commands:
+            name = cmd.args.get("game") or cmd.args.get("value")
+            game = self.store.game(str(name).lower()) if name else None
+            host = host_for(game.kind) if game is not None else None
+            if isinstance(host, DiplomacyHost):
+                with contextlib.suppress(HostError):
+                    maps.append(host.game_map)
+        standard = host_for("standard")
+        if not maps and isinstance(standard, DiplomacyHost):
+            with contextlib.suppress(HostError):
+                maps.append(standard.game_map)
+        return not maps or any(not is_remark(line, m) for _, line in parsed.order_lines
+                               for m in maps)
+
+    def _reads_as_orders(self, about: Answering, text: str) -> bool:
+        """Does ``text`` hold an order of the sender's seat in the game it is about?"""
+        game = self.store.game(about.game) if about.game else None
+        if game is None or about.power is None or game.state is None:
+            return False
+        try:
+            return bool(host_for(game.kind).check(game.started_state, about.power,
+                                                  text).accepted)
+        except HostError:
+            return False

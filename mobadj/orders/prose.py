@@ -1,0 +1,188 @@
+"""Remarks around the orders: the lines a person writes before the first order or after the
+last ("Here are my orders:", "thanks", "Carla", "See you in Berlin!") are set aside when they
+are clearly prose, rather than answered with an error; an unreadable line that looks like an
+order keeps its error, with a did-you-mean for a misspelt keyword (``Biuld`` -> Build).
+
+The rule (docs/orders.md, "Remarks around the orders"): a line that cannot be read as an
+order is a *remark* when it comes before the first order read or after the last one, and
+fewer than half of its words are *order words*:
+
+- a province of the map in any spelling (id, name, alias, a unique beginning of four letters
+  or more), or a word of five letters or more one slip away from one (a letter left out,
+  added, changed, or two swapped: ``Burgandy``);
+- a unit type written out (``Army``, ``Fleet``; Mobtown's ``Gang``, ``Don``);
+- an order keyword (hold, support, convoy, build, remove, waive, disband, retreat, via ...),
+  or a word of four letters or more one slip away from one (``Biuld``, ``Suport``);
+- an arrow (``-``, ``->``, ``=>``) between two words.
+
+One-letter words (``A``, ``F``, ``S``), power names, "to", "in", "the", "of", "and" and
+"move(s)" count for neither side ("My moves:" is a remark, "A PAR - YOK" an order with an
+unknown province).  A line of nothing but such words is a remark.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from mobadj.board.model import GameMap, close_matches, fold
+from mobadj.orders.errors import OrderError, OrderSyntaxError
+from mobadj.orders.spelling import PrefixNames, plain_characters
+
+if TYPE_CHECKING:
+    from mobadj.orders.parser import ParseResult
+
+KEYWORDS = (
+    "hold", "holds", "stand", "stands", "support", "supports", "supp", "sup", "convoy",
+    "convoys", "disband", "disbands", "build", "builds", "remove", "removes", "waive", "waives",
+    "waived", "retreat", "retreats", "via", "cement", "overcoat", "starts",
+)
+"""Words only an order uses (the grammar's, mobadj/orders/grammar.lark, and Mobtown's)."""
+SUGGESTED = ("Build", "Remove", "Waive", "Disband", "Retreat", "Support", "Convoy", "Hold")
+"""The keywords a misspelt first word is compared with, as the did-you-mean writes them."""
+NEUTRAL = frozenset({"to", "into", "in", "by", "the", "of", "and", "move", "moves", "m"})
+"""Words an order and a sentence share: they count for neither side."""
+_TOKEN = re.compile(r"[^\W_]+(?:['\u2019.][^\W_]+)*|-+>?|=>|>")
+_ARROW = re.compile(r"-+>?|=>|>")
+MAX_RUN = 4  # words in the longest province name looked for ("Gulf of Bothnia")
+
+
+@dataclass
+class Vocabulary:
+    """The order words of one map."""
+
+    names: frozenset[str]  # folded spellings of every province
+    units: frozenset[str]  # unit types written out, folded
+    powers: frozenset[str]
+    prefixes: PrefixNames
+    slips: frozenset[str]  # the longer spellings with one letter left out, and themselves
+    remarks: dict[str, bool] = field(default_factory=dict)  # line -> is a remark (a cache)
+
+    def is_name(self, words: list[str]) -> bool:
+        key = "".join(fold(w) for w in words)
+        return key in self.names or (len(words) == 1 and self.prefixes.find(key) is not None)
+
+    def near_name(self, key: str) -> bool:
+        """Is ``key`` (folded, five letters or more) one slip from a province's spelling: a
+        letter left out, added, changed or two swapped (``burgandy``, ``yorksire``)?"""
+        return not self.slips.isdisjoint(_dropped(key))
+
+
+def _dropped(key: str) -> set[str]:
+    """``key`` and every spelling of it with one letter left out."""
+    return {key, *(key[:i] + key[i + 1:] for i in range(len(key)))}
+
+
+_VOCABULARIES: dict[int, tuple[GameMap, Vocabulary]] = {}
+
+
+def vocabulary(game_map: GameMap) -> Vocabulary:
+    """The order words of ``game_map`` (built once per map)."""
+    got = _VOCABULARIES.get(id(game_map))
+    if got is not None and got[0] is game_map:
+        return got[1]
+    names = {fold(s) for pid, prov in game_map.provinces.items()
+             for s in (pid, prov.name, *prov.aliases)}
+    units = {fold(n) for n in game_map.unit_kinds.values()} - {""}
+    powers = {fold(s) for pid, p in game_map.powers.items() for s in (pid, p.name, *p.aliases)}
+    slips = {s for n in names if len(n) >= 5 for s in _dropped(n)}
+    vocab = Vocabulary(frozenset(names - {""}), frozenset(u for u in units if len(u) > 1),
+                       frozenset(powers), PrefixNames(game_map), frozenset(slips))
+    _VOCABULARIES[id(game_map)] = (game_map, vocab)
+    return vocab
+
+
+def _words(line: str) -> list[tuple[str, int]]:
+    """The words and arrows of a line, with the column (0-based) of each."""
+    return [(m.group(0), m.start()) for m in _TOKEN.finditer(plain_characters(line))]
+
+
+def near_keyword(word: str, vocab: Vocabulary | None = None) -> str | None:
+    """The order keyword or unit type ``word`` is a slip away from (``Biuld`` -> Build,
+    ``Armee`` -> Army), None when it is none or is a province."""
+    key = fold(word)
+    if len(key) < 4 or key in KEYWORDS:
+        return None
+    if vocab is not None and (key in vocab.units or vocab.is_name([word])):
+        return None
+    return _near_keyword(key, tuple(sorted(vocab.units)) if vocab is not None else ())
+
+
+@lru_cache(maxsize=4096)
+def _near_keyword(key: str, units: tuple[str, ...]) -> str | None:
+    close = close_matches(key, [*(k.lower() for k in SUGGESTED), *units], n=1, cutoff=0.75)
+    return close[0].title() if close else None
+
+
+def is_remark(line: str, game_map: GameMap) -> bool:
+    """Is ``line`` (which is no order) clearly prose?  See the module's rule."""
+    vocab = vocabulary(game_map)
+    known = vocab.remarks.get(line)
+    if known is None:
+        if len(vocab.remarks) > 4096:
+            vocab.remarks.clear()
+        known = vocab.remarks[line] = _is_remark(line, vocab)
+    return known
+
+
+def _is_remark(line: str, vocab: Vocabulary) -> bool:
+    words = [w for w, _ in _words(line)]
+    marks = [False] * len(words)
+    i = 0
+    while i < len(words):  # province names of several words first ("North Sea", "Mid-Atl")
+        for n in range(min(MAX_RUN, len(words) - i), 0, -1):
+            run = words[i:i + n]
+            if all(not _ARROW.fullmatch(w) for w in run) and vocab.is_name(run):
+                marks[i:i + n] = [True] * n
+                i += n - 1
+                break
+        i += 1
+    order = other = 0
+    for j, word in enumerate(words):
+        key = fold(word)
+        if marks[j]:
+            order += 1
+        elif _ARROW.fullmatch(word):
+            if 0 < j < len(words) - 1:
+                order += 1
+        elif len(key) <= 1 or key in NEUTRAL or key in vocab.powers:
+            continue
+        elif (key in KEYWORDS or key in vocab.units or near_keyword(word, vocab)
+              or (len(key) >= 5 and vocab.near_name(key))):
+            order += 1
+        else:
+            other += 1
+    return order * 2 < order + other or order == 0
+
+
+def keyword_slip(error: OrderError, line: str, game_map: GameMap) -> OrderError:
+    """``error`` with a did-you-mean for the misspelt keyword or unit type where it points
+    (``Biuld G Que``: "unknown word 'Biuld'; did you mean Build?"), else itself."""
+    vocab = vocabulary(game_map)
+    for word, start in _words(line):
+        if start + 1 == error.column:
+            near = near_keyword(word, vocab)
+            if near is None:
+                return error
+            return OrderSyntaxError(f"unknown word {word!r}", line=error.line,
+                                    column=error.column, text=error.text, suggestion=near,
+                                    note=error.note)
+    return error
+
+
+def set_aside_remarks(result: ParseResult, text: str, game_map: GameMap) -> list[int]:
+    """Drop from ``result.errors`` (in place) the errors of the remark lines of ``text``
+    (before the first order read, after the last); give the other errors a keyword's
+    did-you-mean.  Returns the numbers of the lines set aside."""
+    lines = text.splitlines()
+    numbers = [p.line for p in result.orders]
+    first, last = (min(numbers), max(numbers)) if numbers else (len(lines) + 1, 0)
+    aside = [n for n in sorted({e.line for e in result.errors})
+             if (n < first or n > last) and 0 < n <= len(lines)
+             and is_remark(lines[n - 1], game_map)]
+    kept = [e for e in result.errors if e.line not in aside]
+    result.errors[:] = [keyword_slip(e, lines[e.line - 1], game_map)
+                        if 0 < e.line <= len(lines) else e for e in kept]
+    return aside

@@ -1,0 +1,95 @@
+"""Mail as people write it, in memory: greetings, sign-offs and names around the orders,
+errors that name the mail's own lines, and READY only from a mail taken whole."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import Table
+from .helpers import mail
+
+
+@pytest.fixture
+def dip(judge):
+    return Table(judge, "standard")
+
+
+def send(judge, t, seat, body, sender=None):
+    return judge.handle_mail(mail(sender or t.emails[seat], body))[0].body
+
+
+def test_greetings_sign_offs_and_names_are_not_orders(judge, dip):
+    body = ("Hi GM,\n" + dip.signon("ENGLAND") + "Here are my orders for spring:\n"
+            "F LON - NTH\nF EDI - NWG\nA LVP - YOR\n\nthanks\nDave\n")
+    r = send(judge, dip, "ENGLAND", body)
+    assert "Error" not in r and "  A LVP - YOR" in r
+    assert judge.store.orders("g1", "S1901M")["ENGLAND"] == (
+        "F LON - NTH\nF EDI - NWG\nA LVP - YOR")
+
+
+def test_an_error_names_the_line_of_the_mail_and_the_rest_is_taken(judge, dip):
+    body = dip.signon("ENGLAND") + "\nF LON - NTH\nF EDI - NWG\nA LVP - YOK\n\nCheers,\nCarla"
+    r = send(judge, dip, "ENGLAND", body)
+    assert "line 5, column 9: unknown province 'YOK'; did you mean Yorkshire (YOR)" in r
+    assert "send the whole set again" not in r
+    assert "The orders above are taken" in r
+
+
+def test_ready_is_not_set_when_a_line_was_not_taken(judge, dip):
+    r = send(judge, dip, "FRANCE", dip.signon("FRANCE") + "A PAR - BUR\nA MAR - SPAA\nREADY")
+    assert "READY was not set" in r and "line 3 (A MAR - SPAA)" in r
+    assert not judge.store.player("g1", "FRANCE").ready
+    # READY alone does not make the partly read orders "ready" either
+    r = send(judge, dip, "FRANCE", dip.signon("FRANCE") + "READY")
+    assert "READY was not set" in r and "line 3 (A MAR - SPAA)" in r
+    # orders sent again whole: READY is taken
+    r = send(judge, dip, "FRANCE", dip.signon("FRANCE") + "A PAR - BUR\nA MAR - SPA\nREADY")
+    assert "Marked READY" in r and judge.store.player("g1", "FRANCE").ready
+
+
+def test_orders_with_an_error_take_back_an_earlier_ready(judge, dip):
+    send(judge, dip, "FRANCE", dip.signon("FRANCE") + "A PAR - BUR\nREADY")
+    assert judge.store.player("g1", "FRANCE").ready
+    r = send(judge, dip, "FRANCE", dip.signon("FRANCE") + "A PAR - BUR\nA MAR - Spian")
+    assert "you are not any more" in r and not judge.store.player("g1", "FRANCE").ready
+
+
+def test_a_misspelt_build_gets_a_did_you_mean(judge, dip):
+    r = send(judge, dip, "FRANCE", dip.signon("FRANCE") + "Biuld F BRE\nA PAR - BUR\nREADY")
+    assert "line 2, column 1: unknown word 'Biuld'; did you mean Build?" in r
+    assert "READY was not set" in r
+
+
+def test_hitting_reply_on_press_is_answered_with_the_press_to_send(judge, dip):
+    out = judge.handle_mail(mail(dip.emails["FRANCE"], dip.signon("FRANCE") +
+                                 "PRESS TO England\nDMZ in the Channel?\nENDPRESS"))
+    press = next(m for m in out if m.to == dip.emails["ENGLAND"])
+    quoted = "".join(f"> {line}\n" for line in press.body.splitlines())
+    body = f"Deal! I stay out.\nAnn\n\nOn Mon, Test Judge <judge@test.org> wrote:\n{quoted}"
+    r = judge.handle_mail(mail(dip.emails["ENGLAND"], body, subject="Re: " + press.subject))
+    assert len(r) == 1
+    text = r[0].body
+    assert "it has no SIGNON line" in text and "nobody else has seen it" in text
+    assert ("SIGNON g1 England <password>\nPRESS TO FRANCE\nDeal! I stay out.\nAnn\nENDPRESS"
+            in text)
+    assert judge.store.press("g1")[-1]["sender"] == "FRANCE"  # nothing was sent
+
+
+def test_orders_without_signon_are_answered_with_the_mail_to_send(judge, dip):
+    r = judge.handle_mail(mail(dip.emails["ITALY"], "A VEN - TYR\nF NAP - ION\n\nthanks",
+                               subject="Re: g1: the game has started"))[0].body
+    assert "SIGNON g1 Italy <password>\nA VEN - TYR\nF NAP - ION" in r
+    assert "PRESS TO" not in r
+
+
+def test_the_form_copied_back_as_it_is_signs_nobody_on(judge, dip):
+    r = judge.handle_mail(mail(dip.emails["ITALY"], "SIGNON g1 Italy <password>\nA VEN H"))
+    assert "write your password in place of <password>" in r[0].body
+
+
+def test_remarks_in_a_gm_mail_or_from_a_power_with_nothing_due_get_no_word(judge, dip):
+    r = judge.handle_mail(mail("gm@test.org", "Hi all,\nGM g1 gm-secret\nLIST\nThanks, see "
+                               "you at the deadline!\nThe GM"))[0].body
+    assert "lines not understood" not in r and "Game g1" in r
+    r = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nA PAR - BUR"))[0].body
+    assert "The GM does not give orders; lines not understood:\n  line 2: A PAR - BUR" in r

@@ -1,0 +1,85 @@
+"""Where mobadj serve and mobadj web log: a file rotated by size (logging.handlers), levels
+from judge.yaml, standard error for warnings; real files."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from mobadj.judge.config import ConfigError, config_from_data
+from mobadj.judge.logs import log_file, setup_logging
+
+
+@pytest.fixture(autouse=True)
+def _restore_logging():
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    named = {n: logging.getLogger(n).level for n in ("mobadj.judge.mailbox",)}
+    yield
+    for h in list(root.handlers):
+        if h not in handlers:
+            root.removeHandler(h)
+            h.close()
+    for h in handlers:
+        if h not in root.handlers:
+            root.addHandler(h)
+    root.setLevel(level)
+    for n, lv in named.items():
+        logging.getLogger(n).setLevel(lv)
+
+
+def cfg(tmp_path, **log):
+    return config_from_data({"judge": {"address": "j@test.org"}, "log": log}, base=tmp_path)
+
+
+def test_the_log_file_rotates_and_keeps_so_many(tmp_path, capsys):
+    c = cfg(tmp_path, file="logs/judge.log", max_mb=0.002, keep=2)
+    setup_logging(c.log)
+    log = logging.getLogger("mobadj.judge.service")
+    for n in range(200):
+        log.info("handled mail %d from anna@test.org", n)
+    log.warning("IMAP server down")
+    files = sorted(p.name for p in (tmp_path / "logs").iterdir())
+    assert files == ["judge.log", "judge.log.1", "judge.log.2"]
+    assert all((tmp_path / "logs" / f).stat().st_size <= 2100 for f in files)
+    assert "IMAP server down" in (tmp_path / "logs" / "judge.log").read_text()
+    err = capsys.readouterr().err
+    assert "IMAP server down" in err and "handled mail" not in err  # stderr: warnings only
+
+
+def test_levels_come_from_the_config(tmp_path):
+    c = cfg(tmp_path, file="judge.log", level="warning",
+            levels={"mobadj.judge.mailbox": "debug"})
+    setup_logging(c.log)
+    logging.getLogger("mobadj.judge.mailbox").debug("IDLE done")
+    logging.getLogger("mobadj.judge.service").info("handled a mail")
+    logging.getLogger("mobadj.judge.service").warning("retrying in 4 s")
+    text = (tmp_path / "judge.log").read_text()
+    assert "IDLE done" in text and "retrying in 4 s" in text and "handled a mail" not in text
+
+
+def test_the_pages_log_to_their_own_file(tmp_path):
+    c = cfg(tmp_path, file="judge.log")
+    assert log_file(c.log, "web") == tmp_path / "judge-web.log"
+    setup_logging(c.log, program="web")
+    logging.getLogger("mobadj.web").info("page served")
+    assert "page served" in (tmp_path / "judge-web.log").read_text()
+    assert not (tmp_path / "judge.log").exists()
+
+
+def test_without_a_file_the_level_goes_to_standard_error(tmp_path, capsys):
+    setup_logging(cfg(tmp_path, level="info").log)
+    logging.getLogger("mobadj.judge.service").info("connected")
+    assert "connected" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("log, message", [
+    ({"level": "loud"}, "log.level: expected one of debug, info"),
+    ({"keep": -1}, "log.keep: expected a number of old files"),
+    ({"max_mb": -1}, "log.max_mb: expected a number above 0"),
+    ({"levels": ["debug"]}, "log.levels: expected a mapping"),
+])
+def test_bad_log_settings_are_explained(tmp_path, log, message):
+    with pytest.raises(ConfigError, match=message):
+        cfg(tmp_path, **log)

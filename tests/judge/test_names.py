@@ -1,0 +1,85 @@
+"""Power names as the map gives them, in every command that names powers: every name and
+alias, of several words, quoted or not, in any case, with a did-you-mean (Mobtown II's mobs:
+``"Baby Face" Nelson``, ``Murder Incorporated`` alias ``Murder Inc.``)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .conftest import Table
+from .helpers import mail
+
+
+def handle(judge, sender, body):
+    return judge.handle_mail(mail(sender, body))
+
+
+@pytest.fixture
+def mob(judge):
+    return Table(judge, "mobtown2", picture="none")
+
+
+@pytest.mark.parametrize("name", ["Baby Face Nelson", '"Baby Face" Nelson', "baby face",
+                                  "BABYFACE", "Nelson"])
+def test_signon_with_any_name_of_a_mob(judge, mob, name):
+    r = handle(judge, mob.emails["babyface"], f"SIGNON g1 {name} pw-babyface\nLIST")[0].body
+    assert 'Signed on as "Baby Face" Nelson in g1.' in r
+
+
+def test_signon_murder_inc_and_a_did_you_mean(judge, mob):
+    r = handle(judge, "m@test.org", "SIGNON g1 Murder Inc. pw-murderinc")[0].body
+    assert "Signed on as Murder Incorporated in g1." in r
+    r = handle(judge, "m@test.org", "SIGNON g1 Murder Ink pw-murderinc")[0].body
+    assert "Sign-on refused" in r and "did you mean Murder Incorporated?" in r
+    assert "pw-murderinc" not in r
+
+
+def test_press_to_names_of_several_words(judge, mob):
+    body = (mob.signon("capone") + "PRESS TO Baby Face Nelson, Murder Inc.\nA word.\n"
+            "ENDPRESS\nPRESS TO lepke legs diamond\nAnother.\nENDPRESS")
+    out = handle(judge, mob.emails["capone"], body)
+    assert "Press delivered to babyface, murderinc." in out[0].body
+    assert "Press delivered to lepke, diamond." in out[0].body
+    got = {m.to for m in out[1:]}
+    assert got == {mob.emails[s] for s in ("babyface", "murderinc", "lepke", "diamond")}
+    r = handle(judge, mob.emails["capone"], mob.signon("capone") + "PRESS TO Lucky Lucianno\n"
+               "x\nENDPRESS")[0].body
+    assert "Press refused: no power 'Lucianno'; did you mean Lucky Luciano?" in r
+
+
+def test_draw_and_concede_name_mobs_of_several_words(judge):
+    t = Table(judge, "mobtown2", picture="none", draw="named")
+    r = handle(judge, t.emails["capone"], t.signon("capone") + "DRAW Al Capone, Baby Face "
+               "Nelson and Murder Inc.")[0].body
+    assert "Your vote for a draw between babyface, capone, murderinc is recorded" in r
+    r = handle(judge, t.emails["lepke"], t.signon("lepke") + "CONCEDE TO Murder Inc.")[0].body
+    assert "Your concession to murderinc is recorded" in r
+    r = handle(judge, t.emails["lepke"], t.signon("lepke") + "CONCEDE TO Muder Inc")[0].body
+    assert "did you mean Murder Incorporated?" in r
+
+
+def test_join_with_wishes_of_several_words(judge):
+    judge.create_game("m2", "mobtown2", "gm@test.org", "gm-secret", {"open": "yes"}, seed=3)
+    r = handle(judge, "ann@test.org", 'JOIN m2 "Baby Face" Nelson Murder Inc. Lepke')[0].body
+    assert "wishes: babyface, murderinc, lepke" in r
+    code = re.search(r"CONFIRM ([0-9a-f]{16})", r).group(1)
+    assert "wishes: babyface, murderinc, lepke" in handle(judge, "ann@test.org",
+                                                          f"CONFIRM {code}")[0].body
+    r = handle(judge, "bob@test.org", "JOIN m2 Baby Fase")[0].body
+    assert "no power 'Fase'" in r or "did you mean" in r
+
+
+def test_gm_commands_name_mobs_of_several_words(judge):
+    judge.create_game("m3", "mobtown2", "gm@test.org", "gm-secret", {"picture": "none"}, seed=3)
+    r = handle(judge, "gm@test.org", "GM m3 gm-secret\nADDPLAYER ann@test.org Murder Inc. "
+               "ann-pw-1\nADDPLAYER bob@test.org Baby Face Nelson\nSTART")[0].body
+    assert "murderinc added: ann@test.org" in r and "babyface added: bob@test.org" in r
+    r = handle(judge, "ann@test.org", "SIGNON m3 murder inc ann-pw-1\nLIST")[0].body
+    assert "Signed on as Murder Incorporated" in r
+    r = handle(judge, "gm@test.org", "GM m3 gm-secret\nREPLACE Baby Face Nelson "
+               "carl@test.org")[0].body
+    assert "babyface is now played by carl@test.org" in r
+    r = handle(judge, "gm@test.org", "GM m3 gm-secret\nENDGAME WIN Murder Inc.")[0].body
+    assert "murderinc wins (declared by the GM)" in r

@@ -1,0 +1,141 @@
+"""Every way a picture is made shows the whole turn, each order once: ``mobadj adjudicate
+--picture`` (both maps), ``mobadj map render --orders`` with the results ``mobadj adjudicate
+--json`` prints, and the judge's results mail; a PNG asked for without the render extra
+gets one line saying how to have it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from svgread import NS, crossings, head, lines, marker_boxes, tag_boxes, text_boxes
+
+ROOT = Path(__file__).resolve().parents[2]
+MOB = ROOT / "orders" / "mobtown2"
+STD = ROOT / "orders" / "standard"
+
+
+def mobadj(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mobadj", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120, env=env)
+
+
+def drawn(svg: str) -> dict[str, list[tuple[str | None, ...]]]:
+    root = ET.fromstring(svg)
+    out: dict[str, list[tuple[str | None, ...]]] = {}
+    for el in root.iter(f"{NS}path"):
+        cls = el.get("class") or ""
+        if cls.startswith(("move-", "support-")):
+            out.setdefault(cls, []).append(
+                (el.get("data-from"), el.get("data-to") or el.get("data-unit")))
+    out["U tags"] = [("U",)] * len(tag_boxes(root, "subway-move-tag"))
+    return out
+
+
+EXAMPLE_C = {  # rule 5, example c, as drawn after adjudication
+    "move-ok": [("Mic", "Mem")], "move-failed": [("Mem", "Mic")],
+    "support-ok": [("PPU", "Mem"), ("Pel", "Mem"), ("Bgt", "Mic")], "U tags": [("U",)]}
+
+
+def picture(tmp_path: Path, map_name: str, position: Path, orders: Path) -> str:
+    """The SVG ``mobadj adjudicate --picture`` draws."""
+    pic = tmp_path / "p.svg"
+    run = mobadj("adjudicate", "--map", map_name, str(position), str(orders), "--picture",
+                 str(pic))
+    assert run.returncode == 0, run.stderr
+    return pic.read_text(encoding="utf-8")
+
+
+def test_adjudicate_picture_draws_supports_on_mobtown(tmp_path):
+    got = drawn(picture(tmp_path, "mobtown2", MOB / "example-c.yaml", MOB / "example-c.txt"))
+    assert {k: sorted(v) for k, v in got.items()} == {k: sorted(v) for k, v in
+                                                       EXAMPLE_C.items()}
+
+
+def test_adjudicate_picture_draws_supports_on_the_standard_map(tmp_path):
+    got = drawn(picture(tmp_path, "standard", STD / "position-s1901.yaml", STD / "s1901.txt"))
+    assert got["support-ok"] == [("MAR", "BUR")]
+    assert ("PAR", "BUR") in got["move-ok"] and ("VIE", "GAL") in got["move-failed"]
+    assert len(got["move-ok"]) + len(got["move-failed"]) == 18  # every move ordered
+
+
+def test_map_render_draws_each_move_of_adjudicate_json_once(tmp_path):
+    run = mobadj("adjudicate", "--map", "mobtown2", "--json", str(MOB / "example-c.yaml"),
+                 str(MOB / "example-c.txt"))
+    assert run.returncode == 0, run.stderr
+    results = tmp_path / "c.json"
+    results.write_text(run.stdout, encoding="utf-8")
+    pic = tmp_path / "c.svg"
+    run = mobadj("map", "render", "--map", "mobtown2", "--orders", str(results), "-o", str(pic))
+    assert run.returncode == 0, run.stderr
+    got = drawn(pic.read_text(encoding="utf-8"))
+    assert {k: sorted(v) for k, v in got.items()} == {k: sorted(v) for k, v in
+                                                       EXAMPLE_C.items()}
+
+
+def test_the_judges_results_picture_draws_moves_and_supports():
+    from mobadj.judge.hosts import host_for
+
+    std, mob = host_for("standard"), host_for("mobtown2")
+    kept = std.picture, mob.picture
+    std.picture = mob.picture = "svg"  # as the judge sets it from the game's options
+    try:
+        _results_pictures(std, mob)
+    finally:
+        std.picture, mob.picture = kept
+
+
+def _results_pictures(std, mob):
+    state = std.new_state(sorted(std.game_map.powers), 7, {})
+    done = std.resolve(state, {"FRANCE": "A PAR - BUR\nA MAR S A PAR - BUR",
+                               "GERMANY": "A MUN - BUR"}, [])
+    svg = next(data for name, _t, data in done.attachments if name == "map.svg").decode()
+    got = drawn(svg)
+    assert got["move-ok"] == [("PAR", "BUR")] and got["move-failed"] == [("MUN", "BUR")]
+    assert got["support-ok"] == [("MAR", "BUR")]
+    state = mob.new_state(sorted(mob.game_map.powers), 7, {})
+    state = mob.resolve(state, {}, sorted(mob.game_map.powers)).state  # the Dons placed
+    done = mob.resolve(state, {"murderinc": "G(Man)-Lak\nG(MaE) S G(Man)-Lak",
+                               "capone": "G(DAS) S G(DAN)"}, [])
+    got = drawn(next(data for name, _t, data in done.attachments if name == "map.svg").decode())
+    assert got["move-ok"] == [("Man", "Lak")]
+    assert sorted(got["support-ok"]) == [("DAS", "DAN"), ("MaE", "Lak")]
+
+
+def test_png_without_the_render_extra_says_how_to_get_it(tmp_path):
+    fake = tmp_path / "site" / "cairosvg"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text(
+        "raise ModuleNotFoundError(\"No module named 'cairosvg'\", name='cairosvg')\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "site")}
+    run = mobadj("adjudicate", "--map", "mobtown2", str(MOB / "example-c.yaml"),
+                 str(MOB / "example-c.txt"), "--picture", str(tmp_path / "c.png"), env=env)
+    assert run.returncode == 1
+    assert "Traceback" not in run.stderr
+    assert run.stderr.strip().splitlines() == [
+        f"Error: cannot write {tmp_path / 'c.png'}: PNG pictures need the optional render "
+        "extra: pip install 'mobadj[render]' (with the system library libcairo2); or write "
+        ".svg"]
+    assert "G Mic - Mem" in run.stdout  # the results are printed all the same
+    again = mobadj("map", "render", "--map", "mobtown2", "-o", str(tmp_path / "m.png"), env=env)
+    assert again.returncode == 1 and "Traceback" not in again.stderr
+    assert "pip install 'mobadj[render]'" in again.stderr
+    assert len(again.stderr.strip().splitlines()) == 1
+
+
+def test_the_docs_busy_week_through_the_command_line(tmp_path):
+    """docs/img/mobtown2-turn.png as the docs make it: 41 Gangs, 41 orders, at scale 1."""
+    svg = picture(tmp_path, "mobtown2", MOB / "september.yaml", MOB / "september.txt")
+    root = ET.fromstring(svg)
+    assert root.get("width") == "1952" and root.get("height") == "1314"
+    got = drawn(svg)
+    assert len(got["move-ok"]) + len(got["move-failed"]) == 24
+    assert len(got["support-ok"]) + len(got.get("support-failed", [])) == 13
+    walls = [(w, b.grow(1.8)) for w, b in text_boxes(root) + marker_boxes(root)]
+    paths = lines(root, "move-ok", "move-failed", "support-ok", "support-failed")
+    assert [(el.get("data-from"), w) for el, pts in paths for w in crossings(pts, walls)] == []
+    assert [(el.get("data-from"), w) for el, pts in paths if el.get("class").startswith("move")
+            for w, box in walls if any(box.contains(*p) for p in head(pts))] == []
