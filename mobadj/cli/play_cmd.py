@@ -82,11 +82,12 @@ def _verify(file: str | None, commitment: str | None) -> None:
               help="Play N random games; print one JSON object.")
 @click.option("--bots", is_flag=True, help="With --simulate: every seat is played by the bot.")
 @click.option("--bot", "bot_seats", multiple=True, metavar="SEAT[:LEVEL]",
-              help="Seat (1-based) the bot plays; SEAT:basic or SEAT:standard gives that seat "
-                   "its own bot level.")
-@click.option("--bot-level", "bot_level", metavar="basic|standard",
+              help="Seat (1-based) the bot plays; SEAT:basic, SEAT:intermediate or "
+                   "SEAT:standard gives that seat its own bot level.")
+@click.option("--bot-level", "bot_level", metavar="LEVEL",
               help=f"Level of the bots (default: {DEFAULT_BOT_LEVEL}; also for --simulate "
-                   "--bots): basic is the first bot of each game, standard the better one.")
+                   "--bots): basic is the first bot of each game, standard the best; Iron "
+                   "Triangle and Micro City keep intermediate, the standard bot before.")
 @click.option("--option", "-o", "option_pairs", multiple=True, help="Game option key=value.")
 @click.option("--resume", "resume", type=click.Path(dir_okay=False),
               help="Continue the game saved in this file (by quit, Ctrl-C or end of input).")

@@ -129,3 +129,26 @@ def test_help_card_at_the_terminal() -> None:
     text = "\n".join(out)
     assert f"{card} {session.state.card(card).name}" in text and "did you mean" not in text
     assert "'nothing' is neither a card in view nor an ally power" in text
+
+
+@pytest.mark.parametrize(("game", "players", "options"), [
+    ("miceheist", 2, None), ("miceheist", 5, None), ("microcity", 1, None),
+    ("microcity", 1, {"mode": "challenge", "building": "random"}),
+    ("microcity", 2, {"mode": "competitive"}),
+    ("microcity", 2, {"mode": "competitive", "expansions": "logistics,seaport,garden"}),
+])
+def test_what_help_can_explain_is_told_with_examples_that_work(game, players, options) -> None:
+    """A topic that is nothing in view gets a hint whose every example is explained, so a
+    competitive Micro City (no Building) is never told to try a stage, nor a Mice Heist
+    player a skill nobody holds."""
+    for seed in range(3):
+        state = _play(game, players, options, seed, 12 * seed)
+        p = state.to_act()[0]
+        hint = state.explain(p, "nothing at all")
+        examples = re.findall(r"\(help ([^,)]+)(?:, help ([^)]+))?\)", hint)
+        assert len(examples) >= 3, hint
+        for found in examples:
+            for topic in filter(None, found):
+                assert "in view" not in state.explain(p, topic), (topic, hint)
+        if options and options.get("mode") == "competitive":
+            assert "stage" not in hint and "Goal area" in hint

@@ -221,8 +221,24 @@ def explain(state: MiceHeistState, player: int, topic: str) -> str:
         foods = ", ".join(f"{item} ({v})" for v, item in state.food[j])
         return (f"Job {j}, {d.job_names[j]}: {len(state.stacks[j])} obstacle(s) left; at the "
                 f"end its track pays {foods or 'nothing left'}, best place first.")
-    return (f"'{topic}' is not a skill, obstacle or job in view: try a skill's name (help "
-            "scurry), an obstacle (help A2), a job (help B) or 'help chips'.")
+    return (f"'{topic}' is not a skill, obstacle or job in view: try "
+            + _examples(state, player, sorted(tops, key=lambda ob: ob.id)) + " or 'help chips'.")
+
+
+def _examples(state: MiceHeistState, player: int, tops: list[Any]) -> str:
+    """What ``help`` can explain, with names from the table as it is (so the hint never
+    names a skill nobody holds): a skill of one's own or the market's, an obstacle, a job."""
+    d = state.data
+    own = [*state.skills[player]] if 0 <= player < state.players else []
+    skills = own + list(state.market)
+    out = []
+    if skills:
+        out.append(f"a skill's name (help {d.skills[skills[0]].name.lower()})")
+    if tops:
+        out.append(f"an obstacle (help {tops[0].id})")
+    jobs = [j for j in d.jobs if state.stacks[j]] or list(d.jobs)
+    out.append(f"a job (help {jobs[0]})")
+    return ", ".join(out)
 
 
 def render(state: MiceHeistState, player: int | None) -> str:

@@ -364,9 +364,28 @@ def explain(st: MicroCityState, player: int, topic: str) -> str:
             return (f"Contract {c['contract']}: costs {c['cost']}, bonus {c['bonus']}; "
                     "complete it with the Seaport's advanced action (or a Project build)"
                     + (f", {c['vp']} point(s)" if st.cfg.competitive else "") + ".")
-    return (f"'{topic}' is nothing in view: try a Project card (help 4, help architect), a "
-            "Quarter (help c2), a stage (help stage 2), a Goal area (help g1.2) or an "
-            "Advantage (help 3).")
+    return f"'{topic}' is nothing in view: try " + _examples(v) + "."
+
+
+def _examples(v: dict[str, Any]) -> str:
+    """What ``help`` can explain in this game, each with an example from the table (so the
+    hint never names a stage in a game without a Building, nor a card that is not there)."""
+    out = []
+    if v["projects"]:
+        cid, card = next(iter(v["projects"].items()))
+        out.append(f"a Project card (help {cid}, help {card['name'].lower()})")
+    out.append(f"a Quarter (help {v['city'][0]['quarter']})")
+    stages = v.get("building", {}).get("stages", [])
+    if stages:
+        out.append(f"a stage (help stage {stages[0]['stage']})")
+    areas = [a["area"] for g in v.get("goals", []) for a in g["areas"]]
+    if areas:
+        out.append(f"a Goal area (help {areas[0]})")
+    if v.get("advantages"):
+        out.append(f"an Advantage (help {v['advantages'][0]['card']})")
+    if v.get("contracts"):
+        out.append(f"a Contract (help {v['contracts'][0]['contract']})")
+    return ", ".join(out[:-1]) + f" or {out[-1]}" if len(out) > 1 else out[0]
 
 
 QUARTER_TEXT = {
