@@ -118,3 +118,21 @@ def test_the_end_of_input_at_a_pause_saves_the_game(tmp_path) -> None:
                           size=(80, 10), save_to=path)
     assert not session.run().is_over()
     assert any(line.startswith("Game saved to") for line in out) and path.exists()
+
+
+def test_micro_mob_names_the_hands_the_table_shows() -> None:
+    """Hands are public (the ruling): the short screen names each other seat's goons while
+    its row fits one line, and counts them when they are secret."""
+    from mobadj.cards.registry import game_class
+
+    for options in (None, {"hands": "secret"}):
+        state = game_class("micromob").new(3, 8, options)
+        while state.phase == "draft":
+            state.command(state.current, f"draft {state.pool[0]}")
+        p = state.current
+        other = (p + 1) % 3
+        row = next(r for r in state.screen(p).split("\n") if r.startswith(f"P{other + 1}:"))
+        named = " ".join(state.hand[other])
+        assert (f"hand {named}," in row) is (options is None), row
+        if options:
+            assert f"hand {len(state.hand[other])}," in row

@@ -167,8 +167,13 @@ def render_screen(view: dict[str, Any]) -> str:
             if seat["allies"] or seat["hits"]:
                 out.append(f"  allies {ids}; hits {hits}")
             continue
-        out.append(f"P{p}: {seat['vp']} v.p.; hand {seat['hand_size']}, fatigue "
-                   f"{len(seat['fatigue'])}; allies {ids}; hits {hits}")
+        row = (f"P{p}: {seat['vp']} v.p.; hand {{}}, fatigue {len(seat['fatigue'])}; "
+               f"allies {ids}; hits {hits}")
+        named = row.format(" ".join(g["id"] for g in seat.get("hand", [])) or "none")
+        # a public hand (the ruling) is named as the table shows it, while the row fits
+        # one line ('board' has every hand in full); a secret one is only counted
+        out.append(named if "hand" in seat and len(named) <= 80
+                   else row.format(seat["hand_size"]))
     turn = view["turn"]
     if you and you in view["to_act"] and view["phase"] == "play":
         if turn["action_taken"]:
