@@ -152,3 +152,25 @@ def test_what_help_can_explain_is_told_with_examples_that_work(game, players, op
                 assert "in view" not in state.explain(p, topic), (topic, hint)
         if options and options.get("mode") == "competitive":
             assert "stage" not in hint and "Goal area" in hint
+
+
+@pytest.mark.parametrize(("game", "players", "options"), [
+    ("micromob", 3, None), ("miceheist", 4, None), ("irontriangle", 4, None),
+    ("microcity", 2, {"mode": "competitive", "expansions": "logistics,seaport,garden"}),
+])
+def test_no_game_page_names_a_code(game, players, options) -> None:
+    """The game pages' table of a card game (mobadj/web) names powers in words too."""
+    import html
+
+    from mobadj.web.cardtable import card_table
+
+    state = game_class(game).new(players, 2, options)
+    rng = random.Random(2)
+    pages = 0
+    while not state.is_over():
+        page = html.unescape(re.sub(r"<[^>]+>", " ", str(card_table(game, state.view(None)))))
+        assert not SNAKE.search(page), SNAKE.search(page)
+        pages += 1
+        p = state.to_act()[0]
+        state.apply(p, rng.choice(state.legal_actions(p)))
+    assert pages > 20
