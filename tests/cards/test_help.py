@@ -115,6 +115,11 @@ def test_no_text_a_player_reads_names_a_code(game, players, options) -> None:
             state.apply(p, rng.choice(state.legal_actions(p)))
         texts = [e.text for e in state.events] + report.end_report(state)
         assert not [t for t in texts if SNAKE.search(t)]
+        if game == "miceheist":  # nor a skill by its key (nimble-paws for Nimble Paws)
+            slugs = "|".join(k for k in state.data.skills if "-" in k)
+            keys = re.compile(rf"\b({slugs})\b")
+            seen = [state.render(p) for p in range(players)] + texts
+            assert not [t for t in seen if keys.search(t)]
 
 
 def test_help_card_at_the_terminal() -> None:

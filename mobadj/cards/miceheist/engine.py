@@ -364,7 +364,8 @@ class MiceHeistState(GameState):
                 raise IllegalAction(f"a bet of {action.amount} uncovers at most {limit} skill(s)")
         self.sealed[player] = action
         self.pending.remove(player)
-        self.events.append(Event(f"You seal a bet: {action}.", frozenset((player,))))  # private
+        self.events.append(Event(f"You seal a bet: {self.bet_text(action)}.",
+                                 frozenset((player,))))  # private
         if not self.pending:
             self._reveal()
 
@@ -703,6 +704,13 @@ class MiceHeistState(GameState):
     def _name(self, key: str) -> str:
         skill = self.data.skills.get(key)
         return skill.name if skill else key
+
+    def bet_text(self, bet: Bet) -> str:
+        """A sealed bet in words, for its bettor: ``1 cheese, uncovering Chew the Wire``."""
+        told = f"{bet.amount} cheese" if bet.amount else "none (you abstain)"
+        if bet.uncover:
+            told += f", uncovering {self._names(list(bet.uncover))}"
+        return told
 
     def _names(self, keys: list[str]) -> str:
         return ", ".join(self._name(k) for k in keys)

@@ -88,7 +88,7 @@ def view(state: MiceHeistState, player: int | None) -> dict[str, Any]:
         out["modifier"] = state.modifier
         out["rating"] = state.rating()
     if player is not None and player in state.sealed and player not in state.pending:
-        out["your_bet"] = str(state.sealed[player])
+        out["your_bet"] = state.bet_text(state.sealed[player])
     if state.is_over():
         out["scores"] = {_seat(p): s for p, s in enumerate(state.scores())}
         out["winners"] = [_seat(p) for p in state.winners()]
@@ -273,7 +273,7 @@ def render(state: MiceHeistState, player: int | None) -> str:
         lines.append(
             "Your skills: "
             + "; ".join(
-                f"{s['key']} ({s['text']})" + (" [covered]" if s["covered"] else "") for s in mine
+                f"{s['name']} ({s['text']})" + (" [covered]" if s["covered"] else "") for s in mine
             )
         )
     lines.append(f"Jobs (tracks of {v['track_length']} spaces):")
