@@ -509,31 +509,12 @@ class Session:
                 text = self._ask(f"P{seat + 1}> ").strip()
             except (EOFError, KeyboardInterrupt):
                 return False
-            word = text.lower()
             if not text:
                 continue
-            if len(text) > MAX_LINE:
-                self.write(f"! that line is longer than {MAX_LINE} characters: not read")
-                continue
-            if word in QUIT_WORDS:
+            if text.lower() in QUIT_WORDS:
                 return False
-            if self._meta(seat, text):
-                continue
-            try:
-                if word == "undo":
-                    self._undo(seat)
-                    return True
-                other = _SEAT_PREFIX.fullmatch(text)
-                if other is not None and int(other.group(1)) - 1 != seat:
-                    self._table_command(seat, int(other.group(1)) - 1, other.group(2).strip())
-                    continue
-                command = other.group(2).strip() if other is not None else text
-                self._act(seat, self.state.parse(seat, command))
-            except GameError as err:
-                self.write(f"! {err}")
-                continue
-            self._show_feed(seat, "")
-            return True
+            if self._command(seat, text):
+                return True
 
     def _before_bots(self) -> bool:
         """Before a bot moves: the human who moved last may take that move back (the bots
@@ -582,25 +563,33 @@ class Session:
                 return True
             if word in QUIT_WORDS:
                 return False
-            if len(text) > MAX_LINE:
-                self.write(f"! that line is longer than {MAX_LINE} characters: not read")
-                continue
-            if self._meta(seat, text):
-                continue
-            try:
-                if word == "undo":
-                    self._undo(seat)
-                    return True
-                other = _SEAT_PREFIX.fullmatch(text)
-                if other is not None and int(other.group(1)) - 1 != seat:
-                    self._table_command(seat, int(other.group(1)) - 1, other.group(2).strip())
-                    continue
-                command = other.group(2).strip() if other is not None else text
-                self._act(seat, self.state.parse(seat, command))
-            except GameError as err:
-                self.write(f"! {err}")
-                continue
-            self._show_feed(seat, "")
+            if self._command(seat, text) == "undone":
+                return True
+
+    def _command(self, seat: int, text: str) -> str | None:
+        """A line typed at ``seat``'s prompt: a terminal command (help, board...), ``undo``,
+        another seat's table command, or a move.  "undone" or "moved", or None when nothing
+        changed (a mistake, said on the screen) and the prompt is asked again."""
+        if len(text) > MAX_LINE:
+            self.write(f"! that line is longer than {MAX_LINE} characters: not read")
+            return None
+        if self._meta(seat, text):
+            return None
+        try:
+            if text.lower() == "undo":
+                self._undo(seat)
+                return "undone"
+            other = _SEAT_PREFIX.fullmatch(text)
+            if other is not None and int(other.group(1)) - 1 != seat:
+                self._table_command(seat, int(other.group(1)) - 1, other.group(2).strip())
+                return None
+            command = other.group(2).strip() if other is not None else text
+            self._act(seat, self.state.parse(seat, command))
+        except GameError as err:
+            self.write(f"! {err}")
+            return None
+        self._show_feed(seat, "")
+        return "moved"
 
     def _table_command(self, seat: int, other: int, text: str) -> None:
         """``P3: say ...`` at ``seat``'s prompt: only public table commands of a human seat;
