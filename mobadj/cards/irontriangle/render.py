@@ -69,6 +69,28 @@ def explain(state: IronTriangleState, player: int, topic: str) -> str:
             "'help tracks'.")
 
 
+def _offer_cell(offer: Any, mark_face_down: bool) -> str:
+    """A seat's offer in its row: still choosing, none, its back (once all are in), and the
+    card to whoever may see it (``(face down)`` said on the full table)."""
+    if offer is None:
+        return "(choosing)"
+    if offer == "-":
+        return ""
+    text = str(offer.get("back", "face down"))
+    if "card" in offer:
+        c = offer["card"]
+        shown = " (face down)" if mark_face_down and offer["face_down"] else ""
+        text += f": {c['name']} ${c['price']} {c['days']}d {c['modifier']:+d}*{shown}"
+    return text
+
+
+def _time_cell(seat: dict[str, Any], finish: int) -> str:
+    """Where a seat's Time cube stands: its starting circle, a day, or the finish."""
+    if seat["time"] == finish:
+        return "finish"
+    return f"c{seat['circle']}" if seat["time"] == 0 else f"d{seat['time']}"
+
+
 def render_view(v: dict[str, Any]) -> str:
     """The view dict of :meth:`IronTriangleState.view` as text (no hidden data in, none out)."""
     lines = [f"Mobsters of the Iron Triangle - round {v['round']}, {v['phase']}"]
@@ -80,19 +102,8 @@ def render_view(v: dict[str, Any]) -> str:
     lines.append("")
     lines.append("      Money  Quality  Time  Notoriety  Hand  Offer")
     for s in v["seats"]:
-        offer = s.get("offer", "-")
-        if offer is None:
-            text = "(choosing)"
-        elif offer == "-":
-            text = ""
-        else:
-            text = offer.get("back", "face down")
-            if "card" in offer:
-                shown = "" if not offer["face_down"] else " (face down)"
-                c = offer["card"]
-                text += f": {c['name']} ${c['price']} {c['days']}d {c['modifier']:+d}*{shown}"
-        time = "finish" if s["time"] == v["finish"] else (
-            f"c{s['circle']}" if s["time"] == 0 else f"d{s['time']}")
+        text = _offer_cell(s.get("offer", "-"), mark_face_down=True)
+        time = _time_cell(s, v["finish"])
         role = f"  [{s['role']}]" if "role" in s else ""
         lines.append(f"  {s['player']:<3} ${s['money']:<5} {s['quality']:>3}*    {time:<6}"
                      f" {s['notoriety']:>5}      {s['hand_size']}    {text}{role}")
@@ -152,18 +163,8 @@ def render_screen(v: dict[str, Any]) -> str:
     lines = [head + "."]
     lines.append("      Money Quality Time   Notoriety Hand  Offer")
     for s in v["seats"]:
-        offer = s.get("offer", "-")
-        if offer is None:
-            text = "(choosing)"
-        elif offer == "-":
-            text = ""
-        else:
-            text = offer.get("back", "face down")
-            if "card" in offer:
-                c = offer["card"]
-                text += f": {c['name']} ${c['price']} {c['days']}d {c['modifier']:+d}*"
-        time = "finish" if s["time"] == v["finish"] else (
-            f"c{s['circle']}" if s["time"] == 0 else f"d{s['time']}")
+        text = _offer_cell(s.get("offer", "-"), mark_face_down=False)
+        time = _time_cell(s, v["finish"])
         lines.append(f"  {s['player']:<3} ${s['money']:<4} {s['quality']:>3}*  {time:<6} "
                      f"{s['notoriety']:>5}   {s['hand_size']:>3}   {text}".rstrip())
     track = []
