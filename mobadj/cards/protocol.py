@@ -217,6 +217,20 @@ class GameState(ABC):
         """Plain text of :meth:`view` for mail and terminal."""
 
     # -- provided ---------------------------------------------------------------------------
+    def screen(self, player: int) -> str:
+        """What ``player`` acts on, short enough for a terminal of 24 rows of 80 columns
+        together with what changed and the prompt (the terminal shows it after every move;
+        :meth:`render`, the whole table, on ``board``).  Like :meth:`render`, made from what
+        the player may see.  By default the whole table."""
+        return self.render(player)
+
+    def explain(self, player: int, topic: str) -> str:
+        """What a card (or anything else named ``topic``) does, in plain words, for
+        ``help CARD``: only what ``player`` may see.  Games override it; by default the
+        rules in brief are in ``help``."""
+        return (f"Nothing is known by the name '{topic}' here; 'help' lists the commands and "
+                "the rules in brief.")
+
     def winners(self) -> list[int]:
         """Players with the best score (ties share the win); games with tie-breaks override."""
         if not self.is_over():
