@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from mobadj.board import province_of
 from mobadj.engine.hooks import standard
-from mobadj.engine.movement import MovementOutcome
+from mobadj.engine.movement import Decisions, MovementOutcome
 from mobadj.engine.pipeline import OrderInput, PhaseResult, adjudicate
 from mobadj.engine.position import (
     STANDARD,
@@ -104,6 +104,7 @@ __all__ = [
     "STANDARD",
     "SUPPORT",
     "Calendar",
+    "Decisions",
     "Dislodged",
     "MOrder",
     "MovementOutcome",

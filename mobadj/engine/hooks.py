@@ -14,9 +14,10 @@ from mobadj.engine.rules import Rules
 __all__ = ["standard"]
 
 _STANDARD: Final = {name: getattr(Rules, name) for name in (
-    "after_movement", "after_phase", "bind", "can_convoy", "convoy_seas", "convoyable",
-    "needs_adjustment", "position_from_data", "remove_order", "retreat_allowed",
-    "retreat_options", "retreat_phase")}
+    "after_movement", "after_phase", "bind", "build_sites", "can_convoy", "check_move",
+    "convoy_path", "convoy_seas", "convoyable", "cuts_support", "head_to_head", "hold_bonus",
+    "move_bonus", "needs_adjustment", "position_from_data", "remove_order", "required_margin",
+    "retreat_allowed", "retreat_options", "retreat_phase", "screen")}
 
 
 def standard(rules: Rules, hook: str) -> bool:

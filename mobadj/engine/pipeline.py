@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from mobadj.board import province_of
 from mobadj.engine import adjustments, movement, retreats, validation
 from mobadj.engine.hooks import standard
+from mobadj.engine.options import resolver_class
 from mobadj.engine.position import PhaseLike, Position
 from mobadj.engine.results import OrderResult
 from mobadj.engine.rules import ASIDE, Rules
@@ -106,7 +107,7 @@ class PhaseResult:
         """Every legal move of the phase for a picture: power, from, to, via, result."""
         return [
             {"power": o.power, "from": o.prov, "to": o.dprov,
-             "via": "subway" if o.subway else "ground",
+             "via": o.route or "ground",
              "result": "succeeds" if o.res else "fails"}
             for o in self._records
             if o.code == validation.MOVE and o.invalid is None
@@ -176,7 +177,7 @@ def movement_phase(
     """Screen, validate, add defaults, resolve, execute; then the variant's own effects."""
     slots: list[OrderResult | int | None] = []  # per order given: a result, or an engine index
     aside: list[tuple[int, str | None, AnyOrder]] = []
-    if rules.screens:
+    if not standard(rules, "screen"):
         pairs = screen_orders(position, pairs, topo, rules, slots, aside)
     bound = rules if standard(rules, "bind") else rules.bind(position, topo.game_map)
     validated = validate_movement(position, pairs, topo, bound)
@@ -265,7 +266,7 @@ def resolve_movement(
     validated: validation.Validated, topo: Topology, rules: Rules
 ) -> movement.MovementOutcome:
     """Step 3: decide every order (DATC 5) and read the outcome back."""
-    r = (rules.resolver_cls or movement.Resolver)(validated.orders, topo, rules)
+    r = resolver_class(rules)(validated.orders, topo, rules)
     r.run()
     return movement.outcome(r, validated)
 
@@ -346,7 +347,7 @@ def advance(before: Position, result: PhaseResult, topo: Topology, rules: Rules)
     plain = standard(rules, "needs_adjustment")
 
     def needs_adjustment() -> bool:
-        asked.append(adjustments.needs_adjustment(after, topo) if plain
+        asked.append(adjustments.needs_adjustment(after, topo, rules) if plain
                      else rules.needs_adjustment(after, topo))
         return asked[-1]
 

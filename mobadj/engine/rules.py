@@ -13,7 +13,8 @@ Orders and positions
     ``calendar``: the phases (parse, first, next, when centres change owner).
 
 Movement (each hook is asked once per order *before* resolution, so the resolver's hot loop
-only reads precomputed integers and flags; ``move_hooks`` switches them on)
+only reads precomputed integers and flags; a hook a variant does not override is not asked
+at all, mobadj.engine.hooks)
     ``bind(position, game_map)``: a copy that knows the board of this turn;
     ``screen(position, power, order, game_map)``: refuse an order before the engine sees it,
     or keep it ``ASIDE`` for ``after_movement``;
@@ -65,7 +66,7 @@ metadata too (``forced_retreats``; docs/rulings.md, "Options of our own").
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Final
@@ -86,7 +87,7 @@ if TYPE_CHECKING:
     import random
 
     from mobadj.board import GameMap
-    from mobadj.engine.movement import MovementOutcome
+    from mobadj.engine.movement import Decisions, MovementOutcome
     from mobadj.engine.pipeline import OrderInput, PhaseResult
     from mobadj.engine.results import OrderResult
     from mobadj.engine.topology import Topology
@@ -169,8 +170,6 @@ class Rules:
     power_word: ClassVar[str] = "Powers"
     #: the picture's footnote ("" for the map's title)
     picture_note: ClassVar[str] = ""
-    #: True when ``screen`` may refuse or keep aside orders (standard keeps the fast path)
-    screens: ClassVar[bool] = False
     #: a build or removal beyond the allowance is "too many orders" (else "no builds allowed")
     too_many_reason: ClassVar[bool] = True
     #: failures that make an order void whatever the others do (the judge's preview)
@@ -186,8 +185,6 @@ class Rules:
     #: DATC 4.A.1: a convoy with several routes is disrupted when "all_routes" are (b) or
     #: when "any_route" is (a, the 1971 rulebook).
     convoy_disruption: str = "all_routes"
-    #: True when a variant overrides any move hook (standard keeps the fast path).
-    move_hooks: bool = False
     #: DATC 4.A.3: when does a move to an adjacent province go by convoy?  "2023": written
     #: "via convoy" or a fleet of its own power convoys it (no land fallback); "dptg": only
     #: "via convoy"; "1971": any power's fleet convoys it and the unit there moves the other way;
@@ -243,23 +240,6 @@ class Rules:
         """The options and their values (for reports and saved games)."""
         return {name: getattr(self, name) for name in self.choices()}
 
-    @property
-    def resolver_cls(self) -> Any:
-        """The resolver class these options need: None for the standard
-        movement.Resolver, else mobadj.engine.options.OptionResolver."""
-        if (
-            self.paradox in CUT_RULES
-            or self.dislodged_bounce != "unless_h2h"
-            or self.convoy_disruption != "all_routes"
-            or self.convoy_attack != "from_origin"
-            or self.support_coast != "optional"
-            or self.adjacent_convoy == "fallback"
-        ):
-            from mobadj.engine.options import OptionResolver
-
-            return OptionResolver
-        return None
-
     # ---- orders and positions --------------------------------------------------------------
 
     def order_parser(self, game_map: GameMap) -> OrderParser:
@@ -297,7 +277,7 @@ class Rules:
     def screen(
         self, position: Position, power: str | None, order: AnyOrder, game_map: GameMap
     ) -> OrderResult | str | None:
-        """Before validation (when ``screens``): an OrderResult refuses the order, ``ASIDE``
+        """Before validation: an OrderResult refuses the order, ``ASIDE``
         keeps it for ``after_movement``, None passes it to the engine."""
         return None
 
@@ -318,6 +298,28 @@ class Rules:
     def required_margin(self, order: MOrder) -> int:
         """Extra margin a move needs over the opposition (0 in the standard game)."""
         return 0
+
+    def hold_bonus(self, order: MOrder) -> int:
+        """Extra uncuttable strength of a unit that stays where it is (holds, supports or
+        convoys), against a move into its province (0 in the standard game)."""
+        return 0
+
+    def cuts_support(self, support: MOrder, attack: MOrder, decisions: Decisions) -> bool:
+        """Does the move ``attack`` into the supporting unit's province cut ``support``?
+        The standard rule with this game's DATC options (DATC 5.B.2, 4.A.2, 4.A.4):
+        ``decisions.cuts(support, attack)``.  ``decisions`` answers what the resolver has
+        decided, or decides it now: ``succeeds(order)``, ``has_route(move)``,
+        ``hold_strength(province)``, ``unit_in(province)``, ``moves_into(province)``,
+        ``supporters(order)``, ``convoyers(move)``.  Asked during resolution, once per
+        attack on a support, and only when a variant overrides it."""
+        return decisions.cuts(support, attack)
+
+    def convoy_path(self, move: MOrder, decisions: Decisions) -> bool:
+        """Does a move by convoy get there (DATC 5.B.4: a chain of convoy orders that
+        succeed, with this game's DATC options)?  ``decisions.route(move)`` is that rule;
+        ``decisions`` as for :meth:`cuts_support`.  Asked during resolution, only when a
+        variant overrides it."""
+        return decisions.route(move)
 
     def can_convoy(self, topology: Topology, location: str, kind: str) -> bool:
         """Only fleets in sea provinces convoy (DATC 6.A.7, coastal fleets cannot)."""
@@ -393,6 +395,12 @@ class Rules:
         game)."""
         raise ValueError(f"no rules for the phase {position.phase}")
 
+    def build_sites(self, position: Position, power: str, topology: Topology
+                    ) -> Collection[str]:
+        """The provinces where ``power`` may build when it owns them and they are vacant:
+        its home centres (rulebook; DATC 6.I)."""
+        return topology.homes.get(power, frozenset())
+
     def adjustment_counts(self, position: Position) -> dict[str, int]:
         """Power -> centres minus the units that need one (positive: builds)."""
         from mobadj.engine.adjustments import adjustment_counts
@@ -400,17 +408,17 @@ class Rules:
         return adjustment_counts(position)
 
     def needs_adjustment(self, position: Position, topology: Topology) -> bool:
-        """Does any power have a build it can make, or a unit to remove?"""
+        """Does any power have a build it can make (``build_sites``), or a unit to remove?"""
         from mobadj.engine.adjustments import needs_adjustment
 
-        return needs_adjustment(position, topology)
+        return needs_adjustment(position, topology, self)
 
     def adjusting(self, position: Position, topology: Topology) -> list[str]:
         """The powers with something to do in an adjustment phase: a build they can make (a
         vacant home centre they own) or a unit to remove; sorted."""
         from mobadj.engine.adjustments import adjusting
 
-        return adjusting(position, topology)
+        return adjusting(position, topology, self)
 
     def before_adjustments(
         self,

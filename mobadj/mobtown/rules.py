@@ -51,6 +51,7 @@ from mobadj.mobtown.terms import (
     DON_ELECTION,
     GAOL,
     LEGEND,
+    SUBWAY,
     SUBWAY_RETREATS,
     WIN,
     MobtownReason,
@@ -90,7 +91,6 @@ class MobtownRules(Rules):
         *Rules.position_keys, "disorder", "rebuilt_dons", "winner")
     power_word: ClassVar[str] = "Mobs"
     picture_note: ClassVar[str] = "Mobtown II board: a reconstruction (docs/mobtown-map.md)"
-    screens: ClassVar[bool] = True
     too_many_reason: ClassVar[bool] = False
     void_reasons: ClassVar[frozenset[StrEnum]] = Rules.void_reasons | {
         MobtownReason.HIGHWAY, MobtownReason.SUBWAY_NOT_MARKED, MobtownReason.NO_SUBWAY}
@@ -99,7 +99,6 @@ class MobtownRules(Rules):
         "legend": "The city plan's legend"}
     page_legend: ClassVar[tuple[tuple[str, str], ...]] = LEGEND
 
-    move_hooks: bool = True
     #: a captured Don gives his captor's move his +1 (ruling 3)
     captive_don_helps: bool = option(False)
     #: a Gang travelling with a captured Don crosses the highways freely: rule 4 says "a
@@ -187,6 +186,10 @@ class MobtownRules(Rules):
         edge = self.game_map.edge("G", src, dest)
         return edge is not None and edge.get("via") == "highway"
 
+    def _crossing_of(self, o: MOrder) -> bool:
+        """Does the move ``o`` cross a highway where no junction is (rule 4)?"""
+        return self._crossing(o.location, o.destination, o.route == SUBWAY)
+
     def _lacks_support(self, power: str, order: Move) -> bool:
         """Does this move need the highway's extra support (``required_margin``)?"""
         return (self._crossing(order.unit.location, order.destination, order.via_subway)
@@ -235,39 +238,40 @@ class MobtownRules(Rules):
         both Gangs are one mob's), else the better-supported move wins and dislodges the
         other (examples b, c); two Gangs both by subway (or both over ground) fight as usual
         (example b)."""
-        if a.subway != b.subway:
+        if a.route != b.route:
             return BATTLE_UNLESS_EQUAL
         return BATTLE
 
     def check_move(self, game_map: GameMap, o: MOrder) -> StrEnum | None:
         """Rule 5 (U required, U only on a subway), rule 7 (MTPD by retreat only),
         rule 3 (G+D needs a Don)."""
-        if o.dprov == GAOL:
+        if o.destination_province == GAOL:
             return MobtownReason.GAOL_ENTRY
-        edge = game_map.edge("G", o.loc, o.dest)
-        if o.subway and not subway_link(edge):
+        edge = game_map.edge("G", o.location, o.destination)
+        subway = o.route == SUBWAY
+        if subway and not subway_link(edge):
             return MobtownReason.NO_SUBWAY
-        if not o.subway and not ground_link(edge):
+        if not subway and not ground_link(edge):
             return MobtownReason.SUBWAY_NOT_MARKED
-        if getattr(o.source, "with_don", False) and not self.dons_at.get(o.prov):
+        if getattr(o.order, "with_don", False) and not self.dons_at.get(o.province):
             return MobtownReason.NO_DON
         return None
 
     def move_bonus(self, o: MOrder) -> int:
         """Rule 3: the Don adds one uncuttable support to his Gang's move."""
-        if not self._don_helps(o.power, o.source):
+        if not self._don_helps(o.power, o.order):
             return 0
-        if (self.don_crossing == "support" and self._crossing(o.loc, o.dest, o.subway)
-                and self._don_crosses(o.power, o.source)):
+        if (self.don_crossing == "support" and self._crossing_of(o)
+                and self._don_crosses(o.power, o.order)):
             return 0  # the Don's support pays for the crossing (ruling 5, option)
         return 1
 
     def required_margin(self, o: MOrder) -> int:
         """Rule 4: crossing a highway where no junction is needs one extra support, unless
         the Gang travels with its Don; a subway passes under the highway."""
-        if not self._crossing(o.loc, o.dest, o.subway):
+        if not self._crossing_of(o):
             return 0
-        return 0 if self._don_crosses(o.power, o.source) else 1
+        return 0 if self._don_crosses(o.power, o.order) else 1
 
     def can_convoy(self, topology: Topology, location: str, kind: str) -> bool:
         """Rule 2: no fleets, no convoys."""
