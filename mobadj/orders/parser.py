@@ -32,6 +32,7 @@ from mobadj.board.model import (
     close_matches,
     fold,
 )
+from mobadj.errors import OrdersError
 from mobadj.orders.duplicates import last_order_wins
 from mobadj.orders.errors import (
     OrderError,
@@ -168,7 +169,7 @@ def friendly(names: Iterable[str], kinds: str = "", subway: bool = True) -> tupl
     return tuple(ranked)
 
 
-class _Fail(Exception):
+class _Fail(OrdersError):
     """Raised inside grammar callbacks (:meth:`OrderBuilder.reject`); carries an OrderError
     relative to the order text.  ``stray`` marks "a known name followed by a stray word": the
     parser adds what was expected after the name."""
