@@ -33,6 +33,7 @@ from mobadj.engine.position import (
     initial_position,
     position_from_data,
 )
+from mobadj.engine.presentation import PageTable
 from mobadj.engine.reading import as_list, position_with_retreats
 from mobadj.engine.report import (
     adjustments_due,
@@ -54,7 +55,6 @@ from mobadj.engine.rules import (
     OPTIONS,
     PARADOX_RULES,
     PASS,
-    PageTable,
     Rules,
     coerce_options,
     option,

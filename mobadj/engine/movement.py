@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Final
+from typing import Final
 
 from mobadj.board import province_of
 from mobadj.engine.hooks import standard
@@ -467,7 +467,7 @@ class MovementOutcome:
         self._records = [] if _records is None else _records
 
     @property
-    def followed(self) -> dict[str, Any]:
+    def followed(self) -> dict[str, object]:
         """Province -> the order (as given) its unit carried out; a unit that held without an
         order, or because its orders were impossible, is not listed."""
         return {o.prov: o.source for o in self._records

@@ -26,7 +26,6 @@ from mobadj.engine import (
     OrderResult,
     Outcome,
     PageTable,
-    Position,
     Reason,
     Rules,
     center_changes_section,
@@ -75,7 +74,7 @@ _MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, CementOvercoat)
 
 
 @dataclass
-class MobtownRules(Rules):
+class MobtownRules(Rules[MobtownPosition]):
     """Standard rules with Mobtown II's hooks; the fields below are the game options."""
 
     calendar: ClassVar[MobtownCalendar] = CALENDAR
@@ -154,9 +153,8 @@ class MobtownRules(Rules):
 
     # ---- helpers -------------------------------------------------------------------------
 
-    def bind(self, position: Position, game_map: GameMap) -> MobtownRules:
+    def bind(self, position: MobtownPosition, game_map: GameMap) -> MobtownRules:
         """A copy that knows the map and where the Dons stand this turn."""
-        assert isinstance(position, MobtownPosition)
         return dataclasses.replace(self, dons_at=position.dons_at(), game_map=game_map)
 
     def escort(self, power: str, prov: str, captive_counts: bool) -> bool:
@@ -197,12 +195,11 @@ class MobtownRules(Rules):
 
     # ---- movement hooks ------------------------------------------------------------------
 
-    def screen(self, position: Position, power: str | None, order: AnyOrder,
+    def screen(self, position: MobtownPosition, power: str | None, order: AnyOrder,
                game_map: GameMap) -> OrderResult | str | None:
         """Mobtown's reasons to refuse an order before the engine sees it: wrong phase,
         civil disorder (rule 3), a Don alone (rule 3), the gaol (rule 7), support through a
         subway (ruling 12); the cement overcoat is kept aside for the Don rules."""
-        assert isinstance(position, MobtownPosition)
         who = power or "?"
         if isinstance(order, PlaceDon) or not isinstance(order, _MOVEMENT_ORDERS):
             return OrderResult(who, order, Outcome.INVALID, Reason.WRONG_PHASE)
@@ -281,14 +278,13 @@ class MobtownRules(Rules):
         """Rule 2: no convoys."""
         return False
 
-    def after_movement(self, before: Position, after: Position, outcome: MovementOutcome,
-                       results: Sequence[OrderResult | None],
+    def after_movement(self, before: MobtownPosition, after: MobtownPosition,
+                       outcome: MovementOutcome, results: Sequence[OrderResult | None],
                        aside: list[tuple[int, str | None, AnyOrder]], topology: Topology
                        ) -> tuple[dict[int, OrderResult], list[str]]:
         """The Dons (rule 3, mobadj.mobtown.dons), and failed moves in the rulebook's words:
         a highway crossing that lacked its extra support (rule 4), an exchange of places
         through a subway between equally supported Gangs (rule 5, example b)."""
-        assert isinstance(before, MobtownPosition) and isinstance(after, MobtownPosition)
         settled, events = dons.after_movement(before, after, outcome, aside, topology.game_map,
                                               self)
         settled.update(self._reworded(results))
@@ -317,52 +313,45 @@ class MobtownRules(Rules):
 
     # ---- weekends and the end of a phase --------------------------------------------------
 
-    def other_phase(self, position: Position, orders: list[OrderInput],
+    def other_phase(self, position: MobtownPosition, orders: list[OrderInput],
                     topology: Topology) -> PhaseResult:
         """The June 1919 Don placement (rule 6)."""
-        assert isinstance(position, MobtownPosition)
         return weekend.place_dons(position, orders, topology.game_map)
 
-    def retreat_phase(self, position: Position, orders: list[OrderInput],
+    def retreat_phase(self, position: MobtownPosition, orders: list[OrderInput],
                       topology: Topology) -> PhaseResult:
         """Weekend retreats with the gaol (rules 5, 7)."""
-        assert isinstance(position, MobtownPosition)
         return weekend.retreats(position, orders, topology.game_map, self)
 
     def retreat_choice(self, dislodged: Dislodged) -> bool:
         """Nothing to decide with no retreat, nor with MTPD alone (rule 7, ruling 25)."""
         return weekend.retreat_choice(dislodged)
 
-    def adjustment_counts(self, position: Position) -> dict[str, int]:
+    def adjustment_counts(self, position: MobtownPosition) -> dict[str, int]:
         """Gaoled Gangs (ruling 8) and a rebuilt Don (rule 3) count against supply."""
-        assert isinstance(position, MobtownPosition)
         return {p: weekend.balance(position, p, self) for p in position.powers()}
 
-    def needs_adjustment(self, position: Position, topology: Topology) -> bool:
-        assert isinstance(position, MobtownPosition)
+    def needs_adjustment(self, position: MobtownPosition, topology: Topology) -> bool:
         return weekend.needs_adjustment(position, topology.game_map, self)
 
-    def adjusting(self, position: Position, topology: Topology) -> list[str]:
+    def adjusting(self, position: MobtownPosition, topology: Topology) -> list[str]:
         """Mobs with a build, a removal or a Don to rebuild (rule 3)."""
-        assert isinstance(position, MobtownPosition)
         return weekend.adjusting(position, topology.game_map, self)
 
-    def before_adjustments(self, position: Position, orders: list[OrderInput],
+    def before_adjustments(self, position: MobtownPosition, orders: list[OrderInput],
                            topology: Topology, events: list[str]) -> dict[int, OrderResult]:
         """A Don is rebuilt before the Gangs are counted (rule 3)."""
-        assert isinstance(position, MobtownPosition)
         return weekend.build_dons(position, orders, topology.game_map, self, events)
 
-    def remove_order(self, position: Position, power: str | None, order: Remove | Disband,
+    def remove_order(self, position: MobtownPosition, power: str | None, order: Remove | Disband,
                      left: dict[str, int]) -> OrderResult | None:
-        assert isinstance(position, MobtownPosition)
         return weekend.remove_order(position, power, order, left)
 
-    def after_phase(self, before: Position, result: PhaseResult, topology: Topology,
+    def after_phase(self, before: MobtownPosition, result: PhaseResult, topology: Topology,
                     scored: bool) -> None:
         """News of Dons captured or freed (rule 3); victory at 17 centres (rule 8)."""
         after = result.position
-        assert isinstance(before, MobtownPosition) and isinstance(after, MobtownPosition)
+        assert isinstance(after, MobtownPosition)  # a PhaseResult holds any map's position
         game_map = topology.game_map
         result.events += dons.captures(before, after, game_map)
         if not scored:
@@ -376,10 +365,9 @@ class MobtownRules(Rules):
             result.events.append(f"{mob_name(game_map, leaders[0])} controls "
                                  f"{counts[leaders[0]]} of 32 centres and wins (rule 8)")
 
-    def due(self, position: Position, topology: Topology) -> list[str]:
+    def due(self, position: MobtownPosition, topology: Topology) -> list[str]:
         """Don placement: mobs without a Don; movement: mobs not in civil disorder;
         weekends: the mobs with something to decide (``retreat_choice``, ``adjusting``)."""
-        assert isinstance(position, MobtownPosition)
         mobs = {u.power for u in position.units.values()}
         if position.phase.is_movement:
             return sorted(mobs - set(position.disorder))
@@ -387,7 +375,7 @@ class MobtownRules(Rules):
             return super().due(position, topology)
         return sorted(mobs - set(position.dons))
 
-    def sample_orders(self, position: Position, power: str, topology: Topology,
+    def sample_orders(self, position: MobtownPosition, power: str, topology: Topology,
                       rng: random.Random) -> list[str]:
         """The engine's plausible orders for the Gangs; in June 1919 the Don's placement."""
         phase = position.phase
@@ -396,15 +384,13 @@ class MobtownRules(Rules):
         homes = topology.game_map.powers[power].home_centers
         return [f"Don starts in {rng.choice(homes)}"] if homes else []
 
-    def status_notes(self, position: Position) -> list[str]:
-        assert isinstance(position, MobtownPosition)
+    def status_notes(self, position: MobtownPosition) -> list[str]:
         if not position.disorder:
             return []
         return ["In civil disorder: " + ", ".join(sorted(position.disorder))]
 
-    def winner(self, position: Position, game_map: GameMap) -> str | None:
+    def winner(self, position: MobtownPosition, game_map: GameMap) -> str | None:
         """Rule 8, decided by the engine after each scoring turn."""
-        assert isinstance(position, MobtownPosition)
         return position.winner
 
     # ---- reports and pictures ------------------------------------------------------------
@@ -441,7 +427,7 @@ class MobtownRules(Rules):
 
     def mail_report(self, result: PhaseResult, game_map: GameMap) -> str:
         """The judge mails the whole GM report: the news and every mob's position."""
-        return format_report(result, game_map, rules=self).rstrip()
+        return format_report(result, game_map, rules=self.engine).rstrip()
 
     def json_extras(self, result: PhaseResult) -> dict[str, object]:
         """The news and the moves (with the subway ones marked) for tools and pictures."""
