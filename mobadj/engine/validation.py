@@ -224,7 +224,7 @@ def validate(
                 and dprov is not None
                 and dprov != prov
                 and not move.via_convoy
-                and not move.via_subway
+                and not move.route
             ):
                 mo.code = MOVE
                 mo.dest = dest
@@ -285,7 +285,7 @@ def _check(
     if t is Move:
         move = cast(Move, order)
         mo.code = MOVE
-        mo.route = "subway" if move.via_subway else ""
+        mo.route = move.route
         dest = move.destination
         dprov = province_of(dest)
         mo.dprov = dprov
@@ -301,7 +301,7 @@ def _check(
                     _convoyable(rules, kind)
                     and mo.prov in topo.coastal
                     and dprov in topo.coastal
-                    and not move.via_subway
+                    and not move.route
                 ):
                     mo.dest = dprov
                     mo.convoy = True  # a move by convoy (path decided by the resolver)
@@ -349,7 +349,7 @@ def _check(
             goal = province_of(support.destination)
             mo.dprov = goal
             mo.dest = support.destination  # a coast, if named, must match (DATC 6.B.9)
-            mo.route = "subway" if support.via_subway else ""
+            mo.route = support.route
             if goal == sprov:  # support of a move to its own province (DATC 6.A.5)
                 mo.invalid = Reason.OWN_PROVINCE
                 return

@@ -166,7 +166,7 @@ class MobtownRules(Rules[MobtownPosition]):
     def _with_don(self, power: str, order: object, captive_counts: bool) -> bool:
         """A ``G+D`` move whose Gang travels with a Don that counts (``order``: an engine
         ``MOrder.source``, the order as given)."""
-        return isinstance(order, Move) and order.with_don and self.escort(
+        return isinstance(order, Move) and order.escort == "D" and self.escort(
             power, order.unit.location, captive_counts)
 
     def _don_helps(self, power: str, order: object) -> bool:
@@ -190,7 +190,7 @@ class MobtownRules(Rules[MobtownPosition]):
 
     def _lacks_support(self, power: str, order: Move) -> bool:
         """Does this move need the highway's extra support (``required_margin``)?"""
-        return (self._crossing(order.unit.location, order.destination, order.via_subway)
+        return (self._crossing(order.unit.location, order.destination, order.route == SUBWAY)
                 and not self._don_crosses(power, order))
 
     # ---- movement hooks ------------------------------------------------------------------
@@ -250,7 +250,7 @@ class MobtownRules(Rules[MobtownPosition]):
             return MobtownReason.NO_SUBWAY
         if not subway and not ground_link(edge):
             return MobtownReason.SUBWAY_NOT_MARKED
-        if getattr(o.order, "with_don", False) and not self.dons_at.get(o.province):
+        if getattr(o.order, "escort", "") == "D" and not self.dons_at.get(o.province):
             return MobtownReason.NO_DON
         return None
 
@@ -300,9 +300,10 @@ class MobtownRules(Rules[MobtownPosition]):
             order = r.given
             if r.reason in _CROSSING_REASONS and self._lacks_support(r.power, order):
                 out[i] = OrderResult(r.power, order, r.outcome, MobtownReason.HIGHWAY)
-            elif r.reason is Reason.LOST_HEAD_TO_HEAD and order.via_subway:
+            elif r.reason is Reason.LOST_HEAD_TO_HEAD and order.route == SUBWAY:
                 back = failed.get((order.destination, order.unit.location))
-                if back is not None and isinstance(back.given, Move) and back.given.via_subway:
+                if (back is not None and isinstance(back.given, Move)
+                        and back.given.route == SUBWAY):
                     out[i] = OrderResult(r.power, order, r.outcome, MobtownReason.SUBWAY_EXCHANGE)
         return out
 
