@@ -184,16 +184,14 @@ class MobtownRules(Rules[MobtownPosition]):
         edge = self.game_map.edge("G", src, dest)
         return edge is not None and edge.get("via") == "highway"
 
-    def _crossing_of(self, o: MOrder) -> bool:
-        """Does the move ``o`` cross a highway where no junction is (rule 4)?"""
-        return self._crossing(o.location, o.destination, o.route == SUBWAY)
-
     def _lacks_support(self, power: str, order: Move) -> bool:
         """Does this move need the highway's extra support (``required_margin``)?"""
         return (self._crossing(order.unit.location, order.destination, order.route == SUBWAY)
                 and not self._don_crosses(power, order))
 
     # ---- movement hooks ------------------------------------------------------------------
+    # (asked for every order: they read the resolver's short field names, ``loc`` for
+    # ``location``, ``dest`` for ``destination``, ``dprov``, ``prov``, ``source`` for ``order``)
 
     def screen(self, position: MobtownPosition, power: str | None, order: AnyOrder,
                game_map: GameMap) -> OrderResult | str | None:
@@ -242,33 +240,33 @@ class MobtownRules(Rules[MobtownPosition]):
     def check_move(self, game_map: GameMap, o: MOrder) -> StrEnum | None:
         """Rule 5 (U required, U only on a subway), rule 7 (MTPD by retreat only),
         rule 3 (G+D needs a Don)."""
-        if o.destination_province == GAOL:
+        if o.dprov == GAOL:
             return MobtownReason.GAOL_ENTRY
-        edge = game_map.edge("G", o.location, o.destination)
+        edge = game_map.edge("G", o.loc, o.dest)
         subway = o.route == SUBWAY
         if subway and not subway_link(edge):
             return MobtownReason.NO_SUBWAY
         if not subway and not ground_link(edge):
             return MobtownReason.SUBWAY_NOT_MARKED
-        if getattr(o.order, "escort", "") == "D" and not self.dons_at.get(o.province):
+        if getattr(o.source, "escort", "") == "D" and not self.dons_at.get(o.prov):
             return MobtownReason.NO_DON
         return None
 
     def move_bonus(self, o: MOrder) -> int:
         """Rule 3: the Don adds one uncuttable support to his Gang's move."""
-        if not self._don_helps(o.power, o.order):
+        if not self._don_helps(o.power, o.source):
             return 0
-        if (self.don_crossing == "support" and self._crossing_of(o)
-                and self._don_crosses(o.power, o.order)):
+        if (self.don_crossing == "support" and self._crossing(o.loc, o.dest, o.route == SUBWAY)
+                and self._don_crosses(o.power, o.source)):
             return 0  # the Don's support pays for the crossing (ruling 5, option)
         return 1
 
     def required_margin(self, o: MOrder) -> int:
         """Rule 4: crossing a highway where no junction is needs one extra support, unless
         the Gang travels with its Don; a subway passes under the highway."""
-        if not self._crossing_of(o):
+        if not self._crossing(o.loc, o.dest, o.route == SUBWAY):
             return 0
-        return 0 if self._don_crosses(o.power, o.order) else 1
+        return 0 if self._don_crosses(o.power, o.source) else 1
 
     def can_convoy(self, topology: Topology, location: str, kind: str) -> bool:
         """Rule 2: no fleets, no convoys."""
