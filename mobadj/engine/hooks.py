@@ -36,4 +36,5 @@ def overridden(rules: Rules) -> frozenset[str]:
 
 def standard(rules: Rules, hook: str) -> bool:
     """Do ``rules`` keep the standard rules' ``hook``?"""
-    return hook not in overridden(rules)
+    got = _OVERRIDDEN.get(type(rules))
+    return hook not in (overridden(rules) if got is None else got)
