@@ -17,7 +17,7 @@ from mobadj.board import province_of
 from mobadj.engine import adjustments, movement, retreats, validation
 from mobadj.engine.hooks import standard
 from mobadj.engine.options import resolver_class
-from mobadj.engine.position import PhaseLike, Position
+from mobadj.engine.position import PhaseCalendar, PhaseLike, Position
 from mobadj.engine.results import OrderResult
 from mobadj.engine.rules import ASIDE, Rules
 from mobadj.engine.topology import Topology, topology_for
@@ -55,7 +55,7 @@ class PhaseResult:
     removed: list[UnitState] = field(default_factory=list)
     events: list[str] = field(default_factory=list)
     settled: list[Dislodged] = field(default_factory=list)
-    skipped: list[Any] = field(default_factory=list)
+    skipped: list[PhaseLike] = field(default_factory=list)
     #: the movement orders as the resolver decided them (empty in other phases)
     _records: list[validation.MOrder] = field(default_factory=list, repr=False)
 
@@ -71,7 +71,7 @@ class PhaseResult:
         removed: list[UnitState] | None = None,
         events: list[str] | None = None,
         settled: list[Dislodged] | None = None,
-        skipped: list[Any] | None = None,
+        skipped: list[PhaseLike] | None = None,
         _records: list[validation.MOrder] | None = None,
     ) -> None:
         # written out (the dataclass's, but None for an empty list): the compiled build then
@@ -90,7 +90,7 @@ class PhaseResult:
         self._records = [] if _records is None else _records
 
     @property
-    def next_phase(self) -> Any:
+    def next_phase(self) -> PhaseLike:
         return self.position.phase
 
     @property
@@ -363,14 +363,14 @@ def _always() -> bool:
     return True
 
 
-def skipped_phases(result: PhaseResult, calendar: Any) -> list[Any]:
+def skipped_phases(result: PhaseResult, calendar: PhaseCalendar) -> list[PhaseLike]:
     """The phases between ``result.phase`` and the next phase to play that had nothing to
     decide: an adjustment phase where nobody could build or had to remove, and a retreat
     phase whose dislodged units were all settled at once.  (A retreat phase after a turn
     that dislodged nobody is no news, and is not listed.)"""
     target = result.position.phase
     here = calendar.next_phase(result.phase, True, _always)  # the calendar, skipping nothing
-    passed: list[Any] = []
+    passed: list[PhaseLike] = []
     for _ in range(8):  # a calendar skips at most a few phases in a row
         if here == target:
             return [p for p in passed
