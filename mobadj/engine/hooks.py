@@ -11,7 +11,7 @@ from typing import Final
 
 from mobadj.engine.rules import Rules
 
-__all__ = ["overridden", "standard"]
+__all__ = ["standard"]
 
 _STANDARD: Final = {name: getattr(Rules, name) for name in (
     "after_movement", "after_phase", "bind", "build_sites", "can_convoy", "check_move",
@@ -20,21 +20,7 @@ _STANDARD: Final = {name: getattr(Rules, name) for name in (
     "retreat_allowed", "retreat_options", "retreat_phase", "screen")}
 
 
-#: rules class -> the hooks of _STANDARD it overrides (worked out once per class)
-_OVERRIDDEN: Final[dict[type, frozenset[str]]] = {Rules: frozenset()}
-
-
-def overridden(rules: Rules) -> frozenset[str]:
-    """The hooks of :data:`_STANDARD` that ``rules`` override (none for the standard rules)."""
-    cls = type(rules)
-    got = _OVERRIDDEN.get(cls)
-    if got is None:
-        got = _OVERRIDDEN[cls] = frozenset(
-            hook for hook, plain in _STANDARD.items() if getattr(cls, hook) is not plain)
-    return got
-
-
 def standard(rules: Rules, hook: str) -> bool:
-    """Do ``rules`` keep the standard rules' ``hook``?"""
-    got = _OVERRIDDEN.get(type(rules))
-    return hook not in (overridden(rules) if got is None else got)
+    """Do ``rules`` keep the standard rules' ``hook``?  (Asked anew each time, not kept per
+    class: a hook put on a class at run time, as tests do, is seen at once.)"""
+    return getattr(type(rules), hook) is _STANDARD[hook]

@@ -24,7 +24,7 @@ from enum import StrEnum
 from typing import Final
 
 from mobadj.board import province_of
-from mobadj.engine.hooks import overridden
+from mobadj.engine.hooks import standard
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.retreats import retreat_options
 from mobadj.engine.rules import BATTLE, BATTLE_UNLESS_EQUAL, PASS, Rules
@@ -81,17 +81,17 @@ class Resolver:
         self.sea_attack = False
         #: the rules' own support and convoy route tests (mobadj.engine.rules), asked only
         #: when a variant overrides them
-        over = overridden(rules)
-        self.cut_hook = "cuts_support" in over
-        self.path_hook = "convoy_path" in over
+        variant = type(rules) is not Rules  # the standard rules ask no hook
+        self.cut_hook = variant and not standard(rules, "cuts_support")
+        self.path_hook = variant and not standard(rules, "convoy_path")
         unit_at: dict[str, MOrder] = {o.prov: o for o in orders}
         self.unit_at = unit_at
         moves_to: dict[str, list[MOrder]] = {}
         # a hook the rules keep is the standard one: read here, not asked (mobadj.engine.hooks)
-        h2h_hook = "head_to_head" in over
-        bonus_hook = "move_bonus" in over
-        margin_hook = "required_margin" in over
-        hold_hook = "hold_bonus" in over
+        h2h_hook = variant and not standard(rules, "head_to_head")
+        bonus_hook = variant and not standard(rules, "move_bonus")
+        margin_hook = variant and not standard(rules, "required_margin")
+        hold_hook = variant and not standard(rules, "hold_bonus")
         for o in orders:
             code = o.code
             if code == MOVE:
