@@ -55,13 +55,15 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 # The batch is measured against the diplomacy package, installed only in its own virtualenv,
-# as pure Python and as the compiled build (made in a copy: the tree is left pure).
+# as pure Python and as the compiled build (made in a copy: the tree is left pure); and against
+# godip and dipcc when GODIP / DIPCC give commands that run them (bench/versus.py).
 # Start-up is measured as installed code runs, compiled once (even where
 # PYTHONDONTWRITEBYTECODE is set).
 bench: $(STAMP) pure
 	$(BIN)/python -m compileall -q mobadj
 	test -x $(ORACLE)/bin/python || ($(PY) -m venv $(ORACLE) && $(ORACLE)/bin/pip install --quiet diplomacy==1.1.2)
-	$(BIN)/python -m bench --oracle-python $(ORACLE)/bin/python
+	$(BIN)/python -m bench --oracle-python $(ORACLE)/bin/python \
+	  $(if $(GODIP),--godip "$(GODIP)") $(if $(DIPCC),--dipcc "$(DIPCC)")
 	$(BIN)/python bench/parser_bench.py --write
 	$(BIN)/python bench/render_bench.py --write
 	$(BIN)/python bench/cards_bench.py --write

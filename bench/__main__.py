@@ -9,9 +9,10 @@ Four measurements, every random element drawn from a seeded random.Random:
 3. order parsing (lines per second, no cache);
 4. ``mobadj batch`` on 10,000 mixed phases (80 % movement, 10 % retreat, 10 % adjustment)
    in a fresh process, start-up included;
-5. ``mobadj batch`` against the ``diplomacy`` package on the same 3,000 standard phases
-   (bench/versus_mila.py; ``--oracle-python``: the package's virtualenv, made by
-   ``make bench``).
+5. ``mobadj batch`` against the ``diplomacy`` package, and godip and dipcc where a command
+   runs them, on the same 3,000 standard phases, with where a phase's time goes
+   (bench/versus.py; ``--oracle-python``: the package's virtualenv, made by ``make bench``;
+   ``--godip``, ``--dipcc``: the commands).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from pathlib import Path
 
 import yaml
 
-from bench.versus_mila import bench_versus, section
+from bench.versus import bench_versus, section
 from mobadj.board.loader import load_map
 from mobadj.engine import movement
 from mobadj.engine.pipeline import adjudicate
@@ -169,6 +170,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description="Measure mobadj; write docs/performance.md.")
     ap.add_argument("--oracle-python",
                     help="python of a virtualenv with diplomacy==1.1.2 (the comparison)")
+    ap.add_argument("--godip", help="a command running godip on batch lines (bench/versus.py)")
+    ap.add_argument("--dipcc", help="a command running dipcc on batch lines (bench/versus.py)")
     args = ap.parse_args()
     game_map = load_map("standard")
     load = os.getloadavg()[0]
@@ -180,8 +183,8 @@ def main() -> None:
     parsing = bench_parsing(game_map)
     print("batch ...", flush=True)
     batch = bench_batch(game_map)
-    print("against the diplomacy package ...", flush=True)
-    versus = bench_versus(args.oracle_python)
+    print("against other adjudicators ...", flush=True)
+    versus = bench_versus(args.oracle_python, args.godip, args.dipcc)
     load_end = os.getloadavg()[0]
     rows = [
         ("resolution alone, 34-unit movement phase (median)", _ms(res["resolve_34"]),
@@ -235,7 +238,7 @@ What is measured:
 - Start-up figures are for installed code: `make bench` compiles the package to bytecode
   first (where PYTHONDONTWRITEBYTECODE is set, a run that compiles every module on start
   takes about 60 ms more).  A plain `mobadj batch` command line starts without click
-  (`mobadj/batch_command.py`; click reads every other command line).
+  (`mobadj/batch/command.py`; click reads every other command line).
 """
     if batch["wall"] > 10 and batch["cpu"] < 10:
         report += (

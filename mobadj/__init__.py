@@ -8,6 +8,6 @@ def build() -> str:
     setup.py, docs/performance.md), else ``"pure"``: ``mobadj --version`` says which."""
     from importlib.util import find_spec
 
-    spec = find_spec("mobadj.batch")
+    spec = find_spec("mobadj.batch.runner")
     origin = spec.origin if spec is not None else None
     return "pure" if origin is None or origin.endswith(".py") else "compiled"

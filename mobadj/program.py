@@ -1,6 +1,6 @@
 """The ``mobadj`` program: its console script and ``python -m mobadj``.
 
-A plain ``mobadj batch`` command line starts without click (:mod:`mobadj.batch_command`):
+A plain ``mobadj batch`` command line starts without click (:mod:`mobadj.batch.command`):
 a batch is often one of many processes of a script, and its start is most of a small one's
 time.  Everything else is click's (:mod:`mobadj.cli`).
 """
@@ -15,7 +15,7 @@ __all__ = ["run"]
 def run() -> None:
     """Run the command line of this process (``sys.argv``)."""
     if sys.argv[1:2] == ["batch"]:
-        from mobadj.batch_command import quick_start
+        from mobadj.batch.command import quick_start
 
         quick_start(sys.argv[2:])  # returns only when click must read the command line
     from mobadj.cli import run as run_cli

@@ -56,7 +56,7 @@ def game_options(pairs: Iterable[str]) -> dict[str, object]:
 #: command starts without loading the others (``mobadj batch`` answers in a blink).
 COMMANDS: dict[str, tuple[str, ...]] = {
     "adjudicate": ("mobadj.cli.adjudicate_cmd",),
-    "batch": ("mobadj.cli.adjudicate_cmd",),
+    "batch": ("mobadj.cli.batch_cmd",),
     "cards": ("mobadj.cli.cards_cmd",),
     "game": ("mobadj.cli.judge_cmd",),
     "map": ("mobadj.cli.map_cmd", "mobadj.cli.render_cmd"),

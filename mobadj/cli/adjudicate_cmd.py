@@ -1,4 +1,4 @@
-"""``mobadj adjudicate`` (one phase, printed for a GM) and ``mobadj batch`` (JSON lines)."""
+"""``mobadj adjudicate``: one phase, printed for a GM (or as JSON for tools)."""
 
 from __future__ import annotations
 
@@ -54,7 +54,6 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
         VariantError,
         adjudicate,
         format_report,
-        result_to_json,
         rules_for,
         with_options,
     )
@@ -97,7 +96,9 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
         files.notices.insert(0, notice)
     files.warnings[:0] = unknown_keys(data, rules.position_keys, position)
     result = adjudicate(pos, files.orders, game_map, rules)
-    as_data = result_to_json(result, files.errors, rules)
+    from mobadj.batch import phase_result
+
+    as_data = phase_result(result, files.errors, rules)
     as_data["warnings"] = files.notices + files.warnings
     for line in files.messages():  # notes and warnings: standard error
         click.echo(line, err=True)
@@ -150,30 +151,3 @@ def _write_picture(path: Path, game_map, position, results: list[dict]) -> None:
             path.write_text(render_svg(game_map, layout, view), encoding="utf-8")
     except (OSError, ImportError, PngUnavailableError) as exc:  # an unwritable path, no
         raise click.ClickException(f"cannot write {path}: {exc}") from None  # PNG converter
-
-
-class CasesFile(click.File):
-    """CASES: a file, or "-" for standard input, which must be open."""
-
-    def convert(self, value, param, ctx):  # noqa: ANN001, ANN201 - click's signature
-        if value == "-" and sys.stdin is None:
-            self.fail("standard input is closed", param, ctx)
-        return super().convert(value, param, ctx)
-
-
-@main.command()
-@click.argument("cases", type=CasesFile("rb"))
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Worker processes (default: one per core); 1 runs in this process. "
-                   "The output is the same for any N.")
-def batch(cases, jobs: int | None) -> None:  # noqa: ANN001 - click file object
-    """Adjudicate many phases: one JSON object per line of CASES ("-" for stdin), one result
-    per line on standard output, in the same order (contract in docs/adjudication.md).
-    A line that cannot be read or adjudicated is answered with its errors; the rest run."""
-    from mobadj.batch_command import BatchStopped, answer_all
-    from mobadj.cli import whole_process
-
-    try:
-        answer_all(cases, jobs, whole_process())
-    except BatchStopped as exc:
-        raise click.ClickException(str(exc)) from None

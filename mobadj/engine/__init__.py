@@ -8,7 +8,7 @@ The public API (see docs/adjudication.md; variants: docs/maps.md, "Adding a vari
     position = position_from_data(data, game_map, rules)
     result = adjudicate(position, parsed_orders, game_map, rules)   # -> PhaseResult
     result.results, result.position, result.next_phase, result.center_changes
-    format_report(result, game_map, rules=rules); result_to_json(result, errors, rules)
+    format_report(result, game_map, rules=rules)
 
 Front ends import from here; the modules behind it are the engine's own business.
 """
@@ -44,7 +44,6 @@ from mobadj.engine.report import (
     format_report,
     news_section,
     power_name,
-    result_to_json,
     settled_section,
 )
 from mobadj.engine.results import OrderResult, Outcome, Reason
@@ -149,7 +148,6 @@ __all__ = [
     "random_orders",
     "random_position",
     "register_variant",
-    "result_to_json",
     "rules_class",
     "rules_for",
     "settled_section",

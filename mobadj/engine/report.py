@@ -10,7 +10,7 @@ them, in its own words.  The email judge mails the same report for every map.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mobadj.engine.results import OrderResult, Outcome
 from mobadj.engine.units import Dislodged
@@ -274,34 +274,6 @@ def format_report(
             out += [f"Adjustments due in {result.next_phase.long_name()}:", *due, ""]
     out.append(f"Next phase: {result.next_phase.long_name()} ({result.next_phase})")
     return "\n".join(out) + "\n"
-
-
-def result_to_json(
-    result: PhaseResult, errors: list[str] | None = None, rules: Rules | None = None
-) -> dict[str, Any]:
-    """The ``--json`` shape: the batch output keys plus ``defaults``, ``standoffs``,
-    ``centre_changes``, any key a variant's position has, and the rules' ``json_extras``."""
-    data = result.position.to_data()
-    out: dict[str, Any] = {
-        "phase": str(result.phase),
-        "next_phase": str(result.next_phase),
-        "orders": [r.as_dict() for r in result.results],
-        "defaults": [r.as_dict() for r in result.defaults],
-        "units": data["units"],
-        "dislodged": data["dislodged"],
-        "standoffs": data["standoffs"],
-        "centers": data["centers"],
-    }
-    out.update((k, v) for k, v in data.items() if k not in out)
-    out["destroyed"] = destroyed_data(result)
-    out["skipped"] = [str(p) for p in result.skipped]
-    out["centre_changes"] = [
-        {"province": p, "from": old, "to": new} for p, old, new in result.center_changes
-    ]
-    if rules is not None:
-        out.update(rules.json_extras(result))
-    out["errors"] = list(errors or [])
-    return out
 
 
 def destroyed_data(

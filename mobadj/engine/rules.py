@@ -54,7 +54,7 @@ Retreats, adjustments, other phases, the end of a phase
 Reports and pictures
     ``report_body(result, game_map)``, ``mail_report(result, game_map)``,
     ``json_extras(result)``, ``picture_data(result)``,
-    ``batch_keys`` and ``batch_value(key, result, spell)`` (mobadj.batch_variant),
+    ``batch_keys`` and ``batch_value(key, result, spell)`` (mobadj.batch),
     ``power_word``, ``power_noun``, ``picture_note``, ``options_title``.
 
 Game pages (mobadj.web)

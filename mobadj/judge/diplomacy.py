@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 import yaml
 
+from mobadj.batch import judge_result
 from mobadj.engine import (
     Outcome,
     Position,
@@ -27,7 +28,6 @@ from mobadj.engine import (
     Rules,
     adjudicate,
     adjustments_due,
-    destroyed_data,
     power_name,
     topology_for,
 )
@@ -205,17 +205,7 @@ def resolve(host: DiplomacyHost, state: State, orders: dict[str, str],
     result = adjudicate(_position(host, state), pairs, game_map, rules)
     after = result.position
     winner = rules.winner(after, game_map)
-    data = {
-        "phase": str(result.phase),
-        "results": [r.as_dict() for r in result.results],
-        "defaults": [r.as_dict() for r in result.defaults],
-        "destroyed": destroyed_data(result),
-        "skipped": [str(p) for p in result.skipped],
-        "centre_changes": [list(c) for c in result.center_changes],
-        "events": list(result.events),
-        "position": after.to_data(),
-        "winner": winner,
-    }
+    data = judge_result(result, winner)
     drawn = rules.picture_data(result)
     caption = "" if drawn is not None else f"{host.title}: after {result.phase.long_name()}"
     text = rules.mail_report(result, game_map)

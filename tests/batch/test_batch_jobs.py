@@ -1,5 +1,5 @@
 """``mobadj batch --jobs N``: the same output bytes for any N, in input order, bounded
-memory, and no line lost when a worker process dies (mobadj/batch_jobs.py)."""
+memory, and no line lost when a worker process dies (mobadj/batch/jobs.py)."""
 
 from __future__ import annotations
 
@@ -16,14 +16,20 @@ from pathlib import Path
 
 import pytest
 
-from mobadj.batch import MAX_LINE_BYTES, map_context, run_batch
-from mobadj.batch_jobs import (
+from mobadj.batch import (
     CHUNK_BYTES,
     CHUNK_LINES,
     IN_FLIGHT,
+    MAX_LINE_BYTES,
+    SOLO_LINES,
+    WORTH_SECONDS,
     Filling,
     ReadAhead,
+    free_workers,
+    map_context,
+    run_batch,
     run_parallel,
+    worth_workers,
 )
 from mobadj.orders.corpus import broken_batch_lines
 from tools.batch_sample import sample
@@ -64,7 +70,8 @@ def test_one_job_and_two_jobs_write_the_same_bytes(mixed: Path) -> None:
     assert outs[5000]["errors"][0].startswith("line 5001: too long")
 
 
-def test_the_default_is_one_job_per_core_and_zero_jobs_is_refused(tmp_path: Path) -> None:
+def test_without_a_job_count_a_short_input_runs_here_and_zero_jobs_is_refused(
+        tmp_path: Path) -> None:
     path = tmp_path / "one.jsonl"
     path.write_text('{"id": 1, "phase": "S1901M", "units": {"France": ["A PAR"]}}\n')
     out = json.loads(_batch(path))
@@ -72,6 +79,50 @@ def test_the_default_is_one_job_per_core_and_zero_jobs_is_refused(tmp_path: Path
     proc = subprocess.run([sys.executable, "-m", "mobadj", "batch", "--jobs", "0", str(path)],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and "--jobs" in proc.stderr
+
+
+@pytest.mark.parametrize("free", [2, 1])
+def test_without_a_job_count_a_long_input_goes_on_with_the_same_bytes(
+        mixed: Path, monkeypatch, free: int) -> None:
+    """No ``--jobs``: the first SOLO_LINES lines are answered here; the rest in workers when
+    two cores are free (made so here: the load average is the machine's), else here too.
+    The bytes are those of one job, the numbers of broken lines' errors included."""
+    from mobadj.batch import jobs
+
+    with mixed.open("rb") as source:
+        expected = io.BytesIO()
+        run_batch(source, expected, jobs=1)
+    started = []
+    run = jobs.run_parallel
+
+    def counted(*args, **kwargs):
+        started.append(kwargs.get("start"))
+        return run(*args, **kwargs)
+
+    monkeypatch.setattr(jobs, "free_workers", lambda: free)
+    monkeypatch.setattr(jobs, "run_parallel", counted)
+    with mixed.open("rb") as source:
+        sink = io.BytesIO()
+        assert run_batch(source, sink, jobs=None) == expected.getvalue().count(b"\n")
+    assert sink.getvalue() == expected.getvalue()
+    assert started == ([SOLO_LINES + 1] if free == 2 else [])
+
+
+def test_workers_are_worth_it_for_a_long_file_or_a_pipe(tmp_path: Path) -> None:
+    """What is left of a file, at the pace so far, must hold WORTH_SECONDS of work; a pipe
+    that goes on is taken to be long; a stream without a descriptor too."""
+    path = tmp_path / "cases.jsonl"
+    path.write_bytes(b"x" * 99 + b"\n" + b"y" * 9_999 + b"\n")
+    with path.open("rb") as source:
+        source.readline()
+        os.lseek(source.fileno(), 100, os.SEEK_SET)  # one line of 100 bytes read, 100 left
+        assert worth_workers(source, 1, 1.0) is True  # 100 lines of 1 s left
+        assert worth_workers(source, 1, WORTH_SECONDS / 200) is False  # 100 x 1/200 of it
+    read_end, write_end = os.pipe()
+    with os.fdopen(read_end, "rb") as pipe, os.fdopen(write_end, "wb"):
+        assert worth_workers(pipe, 1000, 0.001) is True
+    assert worth_workers(io.BytesIO(b"x\n"), 1, 0.0) is True
+    assert 1 <= free_workers() <= len(os.sched_getaffinity(0))
 
 
 def _fill(lines: list[bytes]) -> list[tuple[int, int]]:

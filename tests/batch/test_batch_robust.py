@@ -15,6 +15,7 @@ import pytest
 from mobadj.batch import (
     KEYS,
     MAX_LINE_BYTES,
+    answer_case,
     answer_line,
     json_line,
     map_context,
@@ -205,28 +206,39 @@ ODD_IDS = [None, True, False, 0, -1, 2**63 - 1, 2**63, -(2**63) - 1, 2**70, 1.0,
 
 @pytest.mark.parametrize("case_id", ODD_IDS, ids=repr)
 def test_output_lines_are_written_as_the_json_module_would(case_id) -> None:
-    """Whatever the id and whatever the order texts, the written line is byte for byte the
-    json module's (with line breaks escaped)."""
+    """Whatever the id and whatever the order texts and power names, the line written value
+    by value is byte for byte the json module's (with line breaks escaped), and so is what
+    json_line writes of it."""
+    odd_power = "Fr\u2028ance\x85"  # matches no power: its own line, with the error
     case = {"id": case_id, "phase": "S1901M", "units": {"France": ["A PAR", "F BRE"]},
             "orders": {"France": ["A PAR - BUR", *ODD_TEXTS]}}
+    for given in (case, {**case, "units": {odd_power: ["A PAR"]}}):
+        written = answer_case(given)
+        out = json.loads(written)
+        assert written == _json_module_line(out) == json_line(out)
     out = run_case(case)
     assert [o["order"] for o in out["orders"]] == ["A PAR - BUR", *ODD_TEXTS]
-    assert json_line(out) == _json_module_line(out)
+    assert out["id"] == case_id
 
 
 @pytest.mark.parametrize("phase", [1e-07, 2.5, 2**70, None, [1e-7], {"p": 1e300}], ids=repr)
 def test_an_unread_lines_echoed_phase_is_written_as_the_json_module_would(phase) -> None:
-    out = run_case({"id": "p", "phase": phase})
+    written = answer_case({"id": "p", "phase": phase})
+    out = json.loads(written)
     assert out["phase"] == phase and out["errors"]
-    assert json_line(out) == _json_module_line(out)
+    assert written == _json_module_line(out) == json_line(out)
 
 
-def test_a_line_the_fast_writer_declines_is_still_written() -> None:
-    """A lone surrogate: orjson refuses it, the careful writer replaces it by U+FFFD."""
-    out = run_case({"id": "s", "phase": "S1901M", "units": {"France": ["A PAR"]},
-                    "orders": {"France": ["A PAR - BUR", "x\ud800"]}})
-    line = json_line(out)
-    assert json.loads(line)["orders"][1]["order"] == "x\ufffd"
+def test_a_lone_surrogate_is_written_as_u_fffd() -> None:
+    """orjson refuses a lone surrogate; the batch writes U+FFFD in its place, wherever it is
+    (an order text, a power's name, the id), as json_line does."""
+    case = {"id": "s\ud800", "phase": "S1901M", "units": {"France": ["A PAR"]},
+            "orders": {"France": ["A PAR - BUR", "x\ud800"]}}
+    written = answer_case(case)
+    out = json.loads(written)
+    assert out["id"] == "s\ufffd" and out["orders"][1]["order"] == "x\ufffd"
+    assert written == json_line(out)
+    assert out["errors"][0].startswith("France: 'x\\ud800': ")  # the text's repr: escaped
 
 
 def _read(line: str | bytes) -> tuple[str, str]:

@@ -1,5 +1,5 @@
 """The ``mobadj`` program runs a plain batch command line without click
-(mobadj/batch_command.py), and hands every other command line to click, which reads it as
+(mobadj/batch/command.py), and hands every other command line to click, which reads it as
 before.  Run as real processes: the console script and ``python -m mobadj``."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mobadj.batch_command import defer, quick_arguments
+from mobadj.batch import defer, quick_arguments
 
 LINE = (b'{"id": 1, "phase": "S1901M", "units": {"France": ["A PAR"]}, '
         b'"orders": {"France": ["A PAR - BUR"]}}\n')
@@ -86,7 +86,7 @@ def test_a_plain_batch_starts_without_click_and_answers_as_click_did(tmp_path, h
 
 @pytest.mark.parametrize("how", ["script", "module"])
 def test_a_plain_batch_leaves_inspect_unloaded(tmp_path, how) -> None:
-    """dataclasses imports inspect only to leave it unused here (batch_command.DEFERRED);
+    """dataclasses imports inspect only to leave it unused here (mobadj.batch.command.DEFERRED);
     difflib writes did-you-mean messages, which good lines never need."""
     (tmp_path / "cases.jsonl").write_bytes(LINE)
     quick = _program(how, ["--jobs", "1", "cases.jsonl"], cwd=tmp_path)

@@ -30,7 +30,7 @@ try:
 except SystemExit:
     pass
 heavy = ("networkx", "yaml", "mobadj.judge", "mobadj.cards", "mobadj.render", "mobadj.web",
-         "multiprocessing", "concurrent.futures", "mobadj.batch_jobs", "mobadj.orders.files",
+         "multiprocessing", "concurrent.futures", "mobadj.batch.jobs", "mobadj.orders.files",
          "mobadj.orders.mailtext", "mobadj.engine.scenarios", "lark", "logging",
          "mobadj.orders.parser")
 print("loaded:", *(m for m in heavy if m in sys.modules), file=sys.stderr)

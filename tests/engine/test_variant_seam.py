@@ -11,7 +11,7 @@ from pathlib import Path
 from mobadj.engine import Rules, known_maps, rules_class
 
 PACKAGE = Path(__file__).resolve().parents[2] / "mobadj"
-FRONT_ENDS = ("judge", "render", "cli", "web", "batch.py", "batch_variant.py")
+FRONT_ENDS = ("judge", "render", "cli", "web", "batch")
 
 
 def variant_words() -> set[str]:

@@ -55,11 +55,12 @@ class Output:
 
 
 def answer_all(cases: IO[Any], jobs: int | None, whole_process: bool) -> None:
-    """Answer every line of ``cases`` on standard output (``jobs``: None, one per core).
+    """Answer every line of ``cases`` on standard output (``jobs``: None, as many as pay:
+    mobadj.batch.stream.run_batch).
     Raises :class:`BatchStopped`.  As the ``whole_process``, the process ends here once all
     is written: what the batch built up (maps, parsers, caches of order texts) is the
     operating system's to free, without the interpreter's teardown (tens of ms)."""
-    from mobadj.batch import cores, run_batch
+    from mobadj.batch.stream import run_batch
 
     if sys.stdout is None:
         raise BatchStopped("standard output is closed: there is nowhere to write the answers")
@@ -67,7 +68,7 @@ def answer_all(cases: IO[Any], jobs: int | None, whole_process: bool) -> None:
     try:
         buffer = getattr(sys.stdout, "buffer", None)
         sink = cast(IO[bytes], Output(buffer)) if buffer is not None else sys.stdout
-        run_batch(cases, sink, jobs=jobs or cores(), own_process=True)
+        run_batch(cases, sink, jobs=jobs, own_process=True)
     except BrokenPipeError:  # the reader stopped early (e.g. `| head`): not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return

@@ -1,4 +1,5 @@
-"""``mobadj batch --jobs N``: one batch over N worker processes, with the same output bytes.
+"""``mobadj batch --jobs N``: one batch over N worker processes, with the same output bytes;
+and how many workers a batch takes when no job count is given (:func:`free_workers`).
 
 The parent reads the input line by line (:func:`mobadj.batch.read_lines`: no line is held
 beyond :data:`~mobadj.batch.MAX_LINE_BYTES`) and hands the lines out in chunks; a worker
@@ -20,23 +21,20 @@ always.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import queue
+import stat
 import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, wait
-from typing import Any
+from typing import IO, Any
 
-from mobadj.batch import (
-    Unreadable,
-    answer_line,
-    cores,
-    empty_output,
-    json_line,
-    map_context,
-    quiet_collector,
-)
+from mobadj.batch.reading import Unreadable
+from mobadj.batch.runner import map_context
+from mobadj.batch.serialize import empty_output, json_line
+from mobadj.batch.stream import answer_line, cores, quiet_collector
 
 CHUNK_LINES = 128
 """The most lines in one chunk (fewer at first: see the module's docstring)."""
@@ -47,6 +45,43 @@ IN_FLIGHT = 3
 
 Line = bytes | str | Unreadable
 Chunk = tuple[int, list[Line]]  # (number of its first line, its lines)
+
+
+def free_workers() -> int:
+    """Worker processes a batch without a job count may take now: the cores this process may
+    run on less the system's load over the last minute (``os.getloadavg``), rounded; at
+    least 1 (1: this process answers alone).  On a machine shared with other work the
+    workers would only take turns with it: a tie at best, for more CPU."""
+    n = cores()
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # no load average here: take the cores as busy
+        return 1
+    return max(1, min(n, int(n - load + 0.5)))
+
+
+WORTH_SECONDS = 0.5
+"""Work left (in this process's seconds) below which starting workers does not pay: they
+start in tens of milliseconds and each chunk goes through a pipe both ways."""
+
+
+def worth_workers(source: IO[Any], done: int, took: float) -> bool:
+    """Whether the rest of ``source`` is worth workers, now that ``done`` lines took
+    ``took`` seconds here: when it is a file, its bytes left (at the bytes per line so far)
+    must hold at least :data:`WORTH_SECONDS` of work; a pipe that goes on is taken to be
+    long."""
+    try:
+        fd = source.fileno()
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return True
+        read = os.lseek(fd, 0, os.SEEK_CUR)
+    except (AttributeError, OSError, ValueError):  # no descriptor: nothing to weigh
+        return True
+    if read <= 0 or done <= 0:
+        return True
+    left = max(0, info.st_size - read) * done / read  # lines, at the length so far
+    return left * took / done >= WORTH_SECONDS
 
 
 def answer_chunk(lines: list[Line], start: int) -> bytes:
@@ -96,8 +131,8 @@ class Filling:
     """The chunk being filled: it holds up to 1, 2, 4, ... :data:`CHUNK_LINES` lines (the
     first chunk one line, each next one twice the last) or :data:`CHUNK_BYTES` of input."""
 
-    def __init__(self) -> None:
-        self.start, self.limit, self.size = 1, 1, 0
+    def __init__(self, start: int = 1) -> None:
+        self.start, self.limit, self.size = start, 1, 0
         self.lines: list[Line] = []
 
     def add(self, line: Line) -> None:
@@ -125,10 +160,11 @@ def _start_method() -> Any:
 
 
 def run_parallel(lines: Iterable[Line], write: Callable[[bytes], Any],
-                 flush: Callable[[], Any], jobs: int, own_process: bool = False) -> int:
-    """Answer every line of ``lines`` in ``jobs`` worker processes and ``write`` the answers
-    in input order (``flush`` whenever no further answer is ready); returns the number of
-    lines.
+                 flush: Callable[[], Any], jobs: int, own_process: bool = False,
+                 start: int = 1) -> int:
+    """Answer every line of ``lines`` (the first is line ``start`` of the input) in ``jobs``
+    worker processes and ``write`` the answers in input order (``flush`` whenever no further
+    answer is ready); returns the number of lines.
 
     A thread reads the input, at most ``jobs`` * :data:`IN_FLIGHT` chunks ahead of the
     writer.  A chunk goes to the workers when it is full, or at once when no more input is
@@ -146,7 +182,7 @@ def run_parallel(lines: Iterable[Line], write: Callable[[bytes], Any],
     reader = threading.Thread(target=_read, args=(lines, events, ahead), daemon=True,
                               name="mobadj-batch-reader")
     pending: deque[tuple[Chunk, int, Future[bytes]]] = deque()
-    filling = Filling()
+    filling = Filling(start)
     count = 0
 
     def wake(_future: Future[bytes]) -> None:
@@ -181,7 +217,7 @@ def run_parallel(lines: Iterable[Line], write: Callable[[bytes], Any],
         if wrote and not (pending and pending[0][2].done()):
             flush()
 
-    stdin, sys.stdin = sys.stdin, None  # type: ignore[assignment]
+    stdin, sys.stdin = sys.stdin, None
     # a forked worker first closes its sys.stdin, which would wait for ever for the lock
     # that the reader thread holds while it waits for input: with none, the worker starts
     reader.start()
@@ -287,4 +323,5 @@ class _Solo:
             self.pool = None
 
 
-__all__ = ["CHUNK_LINES", "Filling", "ReadAhead", "answer_chunk", "cores", "run_parallel"]
+__all__ = ["CHUNK_BYTES", "CHUNK_LINES", "IN_FLIGHT", "WORTH_SECONDS", "Filling", "ReadAhead",
+           "answer_chunk", "free_workers", "run_parallel", "worth_workers"]

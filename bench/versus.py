@@ -1,0 +1,587 @@
+"""``mobadj batch`` side by side with other adjudicators, and where its time goes.
+
+Part of ``make bench`` (``python -m bench --oracle-python PY [--godip CMD] [--dipcc CMD]``).
+Every adjudicator reads the same standard phases (:mod:`bench.games`: games played from the
+opening position, each phase a ``mobadj batch`` line) on standard input, in a fresh
+process, and writes one line per phase:
+
+- mobadj, as pure Python (the tree as checked out; ``make bench`` removes any compiled
+  modules first) and as the compiled build, made by :func:`compiled_tree` in a copy of the
+  package (the working tree is left as it is), with one job and with two;
+- the ``diplomacy`` package 1.1.2 (MILA), in its own virtualenv, driven phase by phase by
+  ``tools/crosscheck/mila_driver.py``; it is never installed for mobadj or its tests;
+- godip and dipcc, when a command that runs them is given (``--godip``, ``--dipcc``; the
+  Makefile's ``GODIP`` and ``DIPCC``): a program of the user's that reads these lines on
+  standard input and writes a line per phase, built from those adjudicators' sources
+  where the user has them.  Nothing of theirs is part of mobadj, nor any recipe to build
+  them; without a command the row says so.
+
+Measured:
+
+- whole process: wall clock from start to the last output line, the best of ``ROUNDS`` (of
+  ``PEER_ROUNDS`` for the slow package), all runs taken in turn round by round so that the
+  machine's drift touches every side alike; and the CPU time of that run;
+- first result: median time from start to the answer of a one-line input;
+- ``--jobs``: 10,000 phases with one job, two jobs and no job count (both builds);
+- where the time of a movement phase goes (:func:`split`): each step alone in one warm
+  process, best of ``SPLIT_PASSES`` passes taking the steps in turn;
+- instructions (valgrind's callgrind, where installed): per movement line in one warm
+  process, each build; a count no other work on the machine can disturb.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.games import write as write_games
+
+ROOT = Path(__file__).resolve().parents[1]
+DRIVER = ROOT / "tools" / "crosscheck" / "mila_driver.py"
+SEED = 1
+PHASES = 3000
+JOB_PHASES = 10_000
+ROUNDS = 5
+"""Runs of each whole-process measurement, the best kept (the machine's speed drifts by
+10-20 % from run to run)."""
+PEER_ROUNDS = 3
+"""The same for the diplomacy package (about 10 s a run)."""
+SPLIT_PASSES = 12
+CALLGRIND_LINES = 500
+"""Movement lines counted by callgrind (each build: two runs, their difference)."""
+
+
+def _mobadj(*args: str) -> list[str]:
+    exe = Path(sys.executable).with_name("mobadj")
+    if exe.exists():
+        return [str(exe), "batch", *args]
+    return [sys.executable, "-m", "mobadj", "batch", *args]
+
+
+def _compiled(*args: str) -> list[str]:
+    """``mobadj batch`` of the compiled tree (run with that tree as the working directory:
+    ``-m`` puts it first on the module path)."""
+    return [sys.executable, "-m", "mobadj", "batch", *args]
+
+
+def compiled_tree(dest: Path) -> Path:
+    """A copy of the package, maps and build files in ``dest``, compiled by setup.py
+    (``MOBADJ_COMPILE=1``) and to bytecode, as ``make compiled`` does in place."""
+    for name in ("pyproject.toml", "setup.py"):
+        shutil.copy2(ROOT / name, dest / name)
+    shutil.copytree(ROOT / "maps", dest / "maps")
+    shutil.copytree(ROOT / "mobadj", dest / "mobadj",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    env = {**os.environ, "MOBADJ_COMPILE": "1"}
+    subprocess.run([sys.executable, "setup.py", "--quiet", "build_ext", "--inplace"], cwd=dest,
+                   env=env, check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "mobadj"], cwd=dest, check=True)
+    return dest
+
+
+def _whole(cmd: list[str], source: Path, cwd: Path | None = None) -> tuple[float, float, bytes]:
+    """(wall seconds, CPU seconds, output) of ``cmd`` reading ``source`` on stdin."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with source.open("rb") as stdin:
+        t0 = time.perf_counter()
+        out = subprocess.run(cmd, stdin=stdin, capture_output=True, check=True, cwd=cwd).stdout
+        wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, out
+
+
+def first_result(cmd: list[str], line: bytes, runs: int = 7, cwd: Path | None = None) -> float:
+    """Median seconds from starting ``cmd`` to reading its answer to ``line``."""
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=cwd)
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(line)
+        proc.stdin.flush()
+        proc.stdout.readline()
+        times.append(time.perf_counter() - t0)
+        proc.stdin.close()
+        proc.wait()
+    return statistics.median(times)
+
+
+def _peers(oracle_python: str | None, godip: str | None, dipcc: str | None
+           ) -> dict[str, list[str] | None]:
+    return {"mila": [oracle_python, str(DRIVER)] if oracle_python else None,
+            "godip": shlex.split(godip) if godip else None,
+            "dipcc": shlex.split(dipcc) if dipcc else None}
+
+
+def bench_versus(oracle_python: str | None, godip: str | None = None, dipcc: str | None = None,
+                 phases: int = PHASES, callgrind: bool = True) -> dict[str, Any]:
+    """The figures of every side (None for a peer without its command); mobadj's for the
+    pure build (keys without prefix) and the compiled one (keys prefixed ``compiled_``)."""
+    from mobadj import build
+
+    assert build() == "pure", "the pure figures need a pure tree: run make pure first"
+    with tempfile.TemporaryDirectory() as tmp:
+        source = write_games(Path(tmp) / "games.jsonl", SEED, phases)
+        first = source.read_bytes().split(b"\n", 1)[0] + b"\n"
+        tree = Path(tmp) / "compiled"
+        tree.mkdir()
+        compiled_tree(tree)
+        figures: dict[str, Any] = {"phases": phases, "load_start": os.getloadavg()[0]}
+        runs = [(f"{prefix}jobs{jobs}", command("--jobs", str(jobs), "-"), cwd)
+                for prefix, command, cwd in (("", _mobadj, None), ("compiled_", _compiled, tree))
+                for jobs in (1, 2)]
+        peers = _peers(oracle_python, godip, dipcc)
+        outputs = set()
+        timed: dict[str, list[tuple[float, float]]] = {}
+        for round_ in range(ROUNDS):
+            for key, cmd, cwd in runs:
+                wall, cpu, out = _whole(cmd, source, cwd)
+                answered = out.count(b"\n")
+                assert answered == phases, f"mobadj answered {answered} of {phases} lines"
+                outputs.add(out)
+                timed.setdefault(key, []).append((wall, cpu))
+            for name, peer in peers.items():
+                if peer is None or (name == "mila" and round_ >= PEER_ROUNDS):
+                    continue
+                wall, cpu, out = _whole(peer, source)
+                answered = out.count(b"\n")
+                assert answered == phases, f"{name} answered {answered} of {phases} lines"
+                timed.setdefault(name, []).append((wall, cpu))
+        assert len(outputs) == 1, "the builds or job counts wrote different bytes"
+        for key, cmd, cwd in runs:
+            figures[key] = min(timed[key])
+            figures[key.replace("jobs", "start")] = first_result(cmd, first, cwd=cwd)
+        for name, peer in peers.items():
+            figures[name] = min(timed[name]) if peer is not None else None
+            figures[f"{name}_start"] = (first_result(peer, first, runs=3)
+                                        if peer is not None else None)
+        figures["load_end"] = os.getloadavg()[0]
+        figures["jobs"] = bench_jobs(Path(tmp), tree)
+        figures["split"] = split(source)
+        figures["compiled_split"] = _in_tree(tree, "--split", source)
+        if callgrind and shutil.which("valgrind"):
+            figures["instructions"] = {
+                "pure": _in_tree(None, "--instructions", source),
+                "compiled": _in_tree(tree, "--instructions", source)}
+    return figures
+
+
+def bench_jobs(tmp: Path, tree: Path) -> dict[str, Any]:
+    """``--jobs`` on :data:`JOB_PHASES` phases: one job, two, and no job count, each build,
+    taken in turn round by round (best of ``ROUNDS``), with the load average before."""
+    source = write_games(tmp / "jobs.jsonl", SEED + 1, JOB_PHASES)
+    runs = [(f"{prefix}{name}", command(*args), cwd)
+            for prefix, command, cwd in (("", _mobadj, None), ("compiled_", _compiled, tree))
+            for name, args in (("jobs1", ("--jobs", "1", "-")), ("jobs2", ("--jobs", "2", "-")),
+                               ("default", ("-",)))]
+    got: dict[str, Any] = {"phases": JOB_PHASES, "load": os.getloadavg()[0],
+                           "cores": len(os.sched_getaffinity(0))}
+    timed: dict[str, list[tuple[float, float]]] = {}
+    for _ in range(ROUNDS):
+        for key, cmd, cwd in runs:
+            wall, cpu, _out = _whole(cmd, source, cwd)
+            timed.setdefault(key, []).append((wall, cpu))
+    for key, _cmd, _cwd in runs:
+        got[key] = min(timed[key])
+    got["load_end"] = os.getloadavg()[0]
+    return got
+
+
+def _in_tree(tree: Path | None, what: str, source: Path) -> Any:
+    """``--split`` or ``--instructions`` of ``source`` measured by the mobadj of ``tree``
+    (None: this checkout) in a process of its own."""
+    run = subprocess.run([sys.executable, "-m", "bench.versus", what, str(source)],
+                         cwd=tree or ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                         check=True, capture_output=True, text=True)
+    return json.loads(run.stdout)
+
+
+# ---- where the time goes ------------------------------------------------------------------------
+
+
+def _movement_lines(source: Path) -> list[bytes]:
+    lines = source.read_bytes().splitlines(keepends=True)
+    return [line for line in lines if json.loads(line)["phase"].endswith("M")]
+
+
+def split(source: Path, passes: int = SPLIT_PASSES) -> dict[str, Any]:
+    """Mean CPU seconds per movement phase of each step of a batch line, in this warm process
+    (each order text read before), garbage collection frozen as in a batch's own process:
+    the best of ``passes`` passes, the steps taken in turn.  Each step runs alone through
+    the functions the batch calls; the batch layer (power names, order texts, writing the
+    output line) is the line less the other steps."""
+    import gc
+
+    from mobadj import build
+    from mobadj.batch import answer_case, answer_line, map_context, read_case
+    from mobadj.engine import movement
+    from mobadj.engine.pipeline import adjudicate
+    from mobadj.engine.reading import position_with_retreats
+    from mobadj.engine.topology import topology_for
+
+    every = source.read_bytes().splitlines(keepends=True)
+    for number, line in enumerate(every, 1):
+        answer_line(line, number)  # every order text read once
+    lines = _movement_lines(source)
+    cases = [json.loads(line) for line in lines]
+    ctx = map_context("standard")
+    game_map, rules = ctx.game_map, ctx.rules
+    topo = topology_for(game_map)
+    positions = [position_with_retreats(case, game_map, rules) for case in cases]
+    pairs = []
+    for case in cases:
+        given = []
+        for power, texts in case["orders"].items():
+            for text in texts:
+                reading = ctx.read(text)
+                if reading.error is None and reading.group is None:
+                    given.append((ctx.power(power), reading.order))
+        pairs.append(given)
+    validated = [movement.add_defaults(movement.validate(pos, given, topo, rules), pos)
+                 for pos, given in zip(positions, pairs, strict=True)]
+    resolvers = []
+    for checked in validated:
+        resolver = movement.Resolver(checked.orders, topo, rules)
+        resolver.run()
+        resolvers.append(resolver)
+
+    def each(step: Any, items: list[Any]) -> Any:
+        def run() -> None:
+            for item in items:  # nothing kept: a batch keeps no line either
+                step(item)
+        return run
+
+    def validate(job: Any) -> Any:
+        return movement.add_defaults(movement.validate(job[0], job[1], topo, rules), job[0])
+
+    def resolve(checked: Any) -> None:
+        movement.Resolver(checked.orders, topo, rules).run()
+
+    def read_back(job: Any) -> Any:
+        return movement.outcome(job[0], job[1])
+
+
+    jobs = list(zip(positions, pairs, strict=True))
+    steps = {
+        "whole": each(answer_line, lines),
+        "read": each(read_case, lines),
+        "run": each(answer_case, cases),
+        "position": each(lambda case: position_with_retreats(case, game_map, rules), cases),
+        "validation": each(validate, jobs),
+        "resolution": each(resolve, validated),
+        "results": each(read_back, list(zip(resolvers, validated, strict=True))),
+        "adjudicate": each(lambda job: adjudicate(job[0], job[1], game_map, rules), jobs),
+    }
+    gc.collect()
+    gc.freeze()
+    got = {key: float("inf") for key in steps}
+    for _ in range(passes):  # the steps in turn, pass after pass: a slow spell hits them all
+        for key, step in steps.items():
+            t0 = time.process_time()  # this process's CPU: other work on the machine is not
+            step()  # counted
+            got[key] = min(got[key], (time.process_time() - t0) / len(lines))
+    got["rest"] = got["adjudicate"] - got["validation"] - got["resolution"] - got["results"]
+    got["batch"] = got["run"] - got["position"] - got["adjudicate"]
+    got["phases"] = len(lines)
+    return {**got, "build": build()}
+
+
+def instructions(source: Path, lines: int = CALLGRIND_LINES) -> dict[str, Any]:
+    """Instructions per movement line through :func:`mobadj.batch.answer_line` in a warm
+    process (callgrind): a run that answers ``lines`` movement lines twice after answering
+    every line once, less one that stops after answering every line once, over
+    2 x ``lines``.  Deterministic: no other work on the machine changes it."""
+    from mobadj import build
+
+    def count(reps: int) -> int:
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "callgrind.out"
+            subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                            sys.executable, "-m", "bench.versus", "--answer", str(source),
+                            str(lines), str(reps)],
+                           check=True, capture_output=True, env=os.environ)
+            for text in out.read_text(errors="replace").splitlines():
+                if text.startswith("summary:") or text.startswith("totals:"):
+                    return int(text.split()[1])
+        raise RuntimeError("callgrind wrote no total")
+
+    return {"build": build(), "lines": lines, "per_line": (count(2) - count(0)) / (2 * lines)}
+
+
+def _answer_repeatedly(source: Path, lines: int, reps: int) -> None:
+    """The run :func:`instructions` counts."""
+    import gc
+
+    from mobadj.batch import answer_line
+
+    for number, line in enumerate(source.read_bytes().splitlines(keepends=True), 1):
+        answer_line(line, number)
+    chosen = _movement_lines(source)[:lines]
+    gc.collect()
+    gc.freeze()
+    for _ in range(reps):
+        for line in chosen:
+            answer_line(line)
+
+
+# ---- the report ---------------------------------------------------------------------------------
+
+
+def _s(seconds: float) -> str:
+    return f"{seconds:.2f} s"
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1e3:.3f} ms"
+
+
+def _ms0(seconds: float) -> str:
+    return f"{seconds * 1e3:.0f} ms"
+
+
+NAMES = {"mila": "diplomacy 1.1.2 (MILA), phase by phase", "godip": "godip (Go)",
+         "dipcc": "dipcc (C++, Cicero)"}
+GOALS = {"mila": 25.0, "godip": 8.0, "dipcc": 2.0}
+"""What mobadj aims at against each: pure Python with one job against the diplomacy
+package, the compiled build against the compiled adjudicators."""
+
+
+def section(f: dict[str, Any]) -> str:
+    """The "Against other adjudicators" section of docs/performance.md, and the sections
+    after it (the compiled build, a batch's start)."""
+    n = f["phases"]
+    rows = []
+    for prefix, build in (("", ""), ("compiled_", ", compiled build")):
+        for jobs in (1, 2):
+            wall, cpu = f[f"{prefix}jobs{jobs}"]
+            start = f[f"{prefix}start{jobs}"]
+            rows.append((f"`mobadj batch --jobs {jobs}`{build}", _s(wall), _s(cpu),
+                         _ms0(start), _ms((wall - start) / n)))
+    for name in ("mila", "godip", "dipcc"):
+        if f[name] is None:
+            rows.append((NAMES[name], "not measured", "", "", ""))
+            continue
+        wall, cpu = f[name]
+        start = f[f"{name}_start"]
+        rows.append((NAMES[name], _s(wall), _s(cpu), _ms0(start), _ms((wall - start) / n)))
+    table = "\n".join(
+        ["| run | whole process (wall) | CPU | first result | per phase |", "|---|---|---|---|---|"]
+        + ["| " + " | ".join(r) + " |" for r in rows])
+    verdicts = []
+    for name, ours, build in (("mila", "jobs1", "pure Python, one job"),
+                              ("godip", "compiled_jobs1", "the compiled build, one job"),
+                              ("dipcc", "compiled_jobs1", "the compiled build, one job")):
+        if f[name] is None:
+            verdicts.append(f"| {NAMES[name]} | {build} | not measured (no command given) "
+                            f"| {GOALS[name]:g}x |")
+            continue
+        wall, cpu = f[name]
+        verdicts.append(f"| {NAMES[name]} | {build} | **{wall / f[ours][0]:.1f}x** wall, "
+                        f"{cpu / f[ours][1]:.1f}x CPU | {GOALS[name]:g}x |")
+    ratios = "\n".join(["| against | mobadj | faster by | goal |", "|---|---|---|---|",
+                        *verdicts])
+    return f"""## Against other adjudicators
+
+`make bench` (`bench/versus.py`) runs `mobadj batch` and the other adjudicators on the same
+{n:,} standard phases (`bench/games.py`, seed {SEED}: games played from the opening position
+with random but legal-looking orders, so every home centre stays owned and positions hold 20
+to 34 units: {f.get("kinds", "movement, retreat and adjustment phases")}), each in a fresh
+process reading the file on standard input.  mobadj runs as pure Python and as the optional
+compiled build ([below](#the-compiled-build)); both write the same bytes with one job and
+with two.  Whole process: best of {ROUNDS} runs ({PEER_ROUNDS} for the diplomacy package),
+every run once a round, round after round, so that the machine's drift touches every side
+alike (load average {f["load_start"]:.1f} at the start, {f["load_end"]:.1f} at the end);
+first result: median time from start to the answer of a one-line input; per phase: (whole -
+first result) / phases.
+
+The other adjudicators: the `diplomacy` package 1.1.2 (MILA; in its own virtualenv, driven
+by `tools/crosscheck/mila_driver.py`, which sets up a `Game` from each line and processes
+it); godip, the Go adjudicator behind diplicity, and dipcc, the C++ engine of Cicero, each
+through a program that reads the same lines and writes a line per phase, given to the bench
+as a command (`make bench GODIP=... DIPCC=...`).  mobadj's source holds nothing of theirs and
+no recipe to build them; without a command their rows say "not measured".
+
+{table}
+
+{ratios}
+
+{jobs_section(f["jobs"])}
+
+{split_section(f)}
+
+{BUILD_SECTIONS}"""
+
+
+BUILD_SECTIONS = """## The compiled build
+
+`make compiled` compiles the batch's hot path to C extensions with mypyc (part of mypy, a
+test dependency): the batch's runner, writer, line reader and stream (`mobadj/batch/`), the
+engine's validation, resolver, retreats, adjustments and pipeline, the reading of positions,
+the order records, the order parser's fast path for everyday orders and `province_of`; the
+list is `[tool.mobadj] compiled` in pyproject.toml.  They are built in place, beside their
+sources, which Python then no longer runs, even after the sources are edited: run `make
+compiled` again then (`make test` always does).  `make pure` removes them and `mobadj
+--version` says which build runs.  To install a compiled mobadj into a virtualenv, from a
+checkout: `pip install mypy .` (mobadj and what it needs), then `MOBADJ_COMPILE=1 pip install
+--no-build-isolation --no-deps --force-reinstall .` (gcc and the Python headers are needed).
+
+- The two builds answer the same: `make test` runs the suite with the pure package, then
+  again (all but the card games, which use none of these modules) with the compiled one, and
+  the figures above come from output that is byte-identical in both.
+- mypyc compiles by the annotations and checks them at run time, so each compiled module is
+  type-checked with `--strict`.
+- Not compiled, on purpose: the rules (`Rules` and its hooks, which a variant subclasses),
+  positions (a variant's `Position` subclass may keep more state; what reads them from
+  their text form is compiled, in `mobadj/engine/reading.py`), the order grammar and the
+  maps.  A variant works the same on either build.  Where the rules keep a standard hook
+  that does nothing or whose work the engine can do itself (`mobadj/engine/hooks.py` lists
+  them), the engine skips the call into the rules; a hook a variant overrides is called.
+- One difference shows only to code that patches mobadj: a compiled module calls its own
+  functions directly, so replacing `mobadj.batch.runner.adjudicate` from outside changes nothing
+  there; a rules hook is the place to change behaviour.
+- What keeps compiled code fast, as the compiled modules write it: a module constant read
+  in every phase is `Final` (inlined, or kept in a C static, instead of looked up in the
+  module's dictionary each time); a method is called as `self.resolve(o)`, never through a
+  bound method kept in a local (that is a Python call); a value typed `Any` is given its
+  class before its fields are read (`move = cast(Move, order)`, `units: list[Any] =
+  items`); a frozen value used as a key writes out its `__hash__`; sets of provinces in
+  convoy searches are bit masks whose seas and coasts take the low bits, so that they stay
+  machine-sized integers.
+
+## What a batch's start is made of
+
+About 60 ms from process start to the first answer, of which about 20 ms is Python
+itself.  The rest is imports and the map:
+
+- A plain `mobadj batch` command line never imports click (`mobadj/batch/command.py`).
+- It never imports `inspect` either: `dataclasses` imports it only to write a docstring
+  for a class that has none, so the quick start puts a stand-in in its place that imports
+  it on first use (`mobadj.batch.command.DEFERRED`).  difflib, for did-you-mean messages, is
+  imported with the first such message (`mobadj.board.close_matches`).
+- The map comes from the disk cache (pickled, keyed by the YAML's hash, BLAKE2b without
+  OpenSSL); networkx, YAML, Lark and the order grammar stay unloaded while the fast path
+  reads every order (`mobadj.orders.fast_path_for`).  The fast path reads an everyday
+  order word by word and compiles its regular expressions only for a text that needs them.
+- The largest part left is the standard library's `dataclasses` writing the methods of
+  the engine's records (about a hundred small functions compiled at each start).
+- Once the first answer is written, what the process holds is frozen out of garbage
+  collection and collections run every 100,000 objects (`mobadj.batch.quiet_collector`): a
+  line makes no reference cycles.
+"""
+"""The sections of docs/performance.md after the measured one: how the compiled build is made
+and what a batch's start is made of."""
+
+
+def jobs_section(j: dict[str, Any]) -> str:
+    rows = []
+    for prefix, build in (("", "pure"), ("compiled_", "compiled")):
+        one = j[f"{prefix}jobs1"]
+        for key, what in (("jobs1", "`--jobs 1`"), ("jobs2", "`--jobs 2`"),
+                          ("default", "no `--jobs`")):
+            wall, cpu = j[f"{prefix}{key}"]
+            rows.append(f"| {build} | {what} | {_s(wall)} | {_s(cpu)} | {one[0] / wall:.2f}x |")
+    return f"""### Worker processes (`--jobs`)
+
+{j["phases"]:,} phases (`bench/games.py`, seed {SEED + 1}), whole process, best of {ROUNDS}
+taken in turn; {j["cores"]} cores, load average {j["load"]:.1f} before and
+{j["load_end"]:.1f} after (a load near the core count means the workers share their cores
+with other work: then they cannot pay).
+
+| build | jobs | whole process (wall) | CPU | faster than one job |
+|---|---|---|---|---|
+{chr(10).join(rows)}
+
+Without `--jobs`, a batch answers its first {_solo_lines():,} lines itself; when the input
+goes on (a file with at least {_worth():g} s of work left at the pace so far, or a pipe) and
+the cores it may use less the load average leave two free, worker processes answer the rest
+(`mobadj.batch.jobs.free_workers`, `worth_workers`)."""
+
+
+def _solo_lines() -> int:
+    from mobadj.batch import SOLO_LINES
+
+    return SOLO_LINES
+
+
+def _worth() -> float:
+    from mobadj.batch import WORTH_SECONDS
+
+    return WORTH_SECONDS
+
+
+SPLIT_ROWS = (
+    ("read", "reading the JSON line (orjson; the json module where they differ)"),
+    ("position", "reading the position (units, centres, dislodged units)"),
+    ("validation", "validation (adjacency, coasts, convoy routes, owners) and default holds"),
+    ("resolution", "resolution (DATC 5: every move, support and convoy decided)"),
+    ("results", "reading the results back (reasons, dislodged units, retreats, standoffs)"),
+    ("rest", "the rest of the adjudication (execution, the next phase, centres)"),
+    ("batch", "the batch layer: power names, order texts, the output line written as JSON"),
+    ("whole", "the whole line"),
+)
+
+
+def split_section(f: dict[str, Any]) -> str:
+    pure, compiled = f["split"], f["compiled_split"]
+    rows = [f"| {what} | {pure[key] * 1e6:.1f} | {compiled[key] * 1e6:.1f} |"
+            for key, what in SPLIT_ROWS]
+    counted = ""
+    if "instructions" in f:
+        i = f["instructions"]
+        counted = (f"\n\nInstructions per movement line, counted by callgrind (each order "
+                   f"text read before, {i['pure']['lines']} lines, JSON in and out included; "
+                   f"no other work on the machine changes these): "
+                   f"**{i['pure']['per_line'] / 1e3:,.0f} k** pure, "
+                   f"**{i['compiled']['per_line'] / 1e3:,.0f} k** compiled.")
+    return f"""### Where the time of a movement phase goes
+
+Each step timed alone in one warm process (its CPU time), every order text read before,
+garbage collection frozen as in a batch's own process; mean µs per movement phase
+({pure["phases"]:,} of them), best of {SPLIT_PASSES} passes taking the steps in turn.  This
+machine's speed drifts by 10-20 % between runs: so do these figures.
+
+| step | pure, µs | compiled, µs |
+|---|---|---|
+{chr(10).join(rows)}{counted}"""
+
+
+def main() -> None:
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--oracle-python", help="python of a virtualenv with diplomacy==1.1.2")
+    ap.add_argument("--godip", help="a command running godip on batch lines (stdin)")
+    ap.add_argument("--dipcc", help="a command running dipcc on batch lines (stdin)")
+    ap.add_argument("--phases", type=int, default=PHASES)
+    ap.add_argument("--split", type=Path, metavar="PHASES",
+                    help="print only where the time goes, for this file, as JSON")
+    ap.add_argument("--instructions", type=Path, metavar="PHASES",
+                    help="print only the callgrind count per line of this file, as JSON")
+    ap.add_argument("--answer", nargs=3, metavar=("PHASES", "LINES", "REPS"),
+                    help="the run --instructions counts")
+    args = ap.parse_args()
+    if args.split:
+        print(json.dumps(split(args.split)))
+        return
+    if args.instructions:
+        print(json.dumps(instructions(args.instructions)))
+        return
+    if args.answer:
+        _answer_repeatedly(Path(args.answer[0]), int(args.answer[1]), int(args.answer[2]))
+        return
+    print(section(bench_versus(args.oracle_python, args.godip, args.dipcc, args.phases)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,141 @@
+"""Reading a batch's input: its lines as bytes, each line's JSON value.
+
+A line is read on its own (bytes: nothing is decoded ahead of its line), and a line too long
+to read is skipped without being held in memory (:class:`Unreadable`).  orjson reads a line
+where it reads what the json module reads; the json module reads the rest, and says why a
+line is no JSON (docs/adjudication.md, "A batch cannot die").
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from collections.abc import Iterator
+from json.scanner import make_scanner
+from typing import IO, Any, Final, NamedTuple, cast
+
+from orjson import loads as _orjson_loads
+
+__all__ = ["MAX_LINE_BYTES", "Unreadable", "cr_inside", "read_case", "read_lines", "too_long"]
+
+MAX_LINE_BYTES: Final = 1_000_000
+"""The longest input line read (a full 34-unit phase is about 3 KB); longer ones are
+answered with an error and skipped without being held in memory."""
+
+
+class Unreadable(NamedTuple):
+    """An input line that is not read (too long); ``why`` says so.  (A named tuple: it is
+    sent to the worker processes of ``--jobs N``, and it pickles in the compiled build too.)"""
+
+    why: str
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number out of range: {text}")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+_DECODER: Final = json.JSONDecoder(parse_float=_finite, parse_constant=_no_constant)
+_DECODE: Final = _DECODER.decode
+"""json.loads with these hooks would make a decoder for every line."""
+_SCAN: Final = make_scanner(cast(Any, _DECODER))
+"""The decoder's scanner (C, with the decoder's hooks): a line that is one JSON value from its
+first character is read by it alone, without the decoder's whitespace searches around it."""
+
+
+_DIGITS: Final = bytes.maketrans(b"123456789{", b"000000000[")
+"""Every digit made 0 and every brace a bracket: one copy of a line shows both a long
+number and how many brackets open."""
+_LONG_NUMBER: Final = b"0" * 19
+_DEEP: Final = 500
+"""orjson reads a line of bytes the json module reads to the same value, but for integers
+beyond 64 bits (it makes them floats: a line with 19 digits in a row goes to the json
+module) and nesting deeper than the json module allows (about 1,000 levels, less the calls
+under way: a line with ``_DEEP`` brackets goes there too; one shorter than twice that
+cannot nest so deep, and its brackets are not counted).  Everything orjson refuses (a
+byte-order mark, NaN, a lone surrogate, ...) goes there as well;
+tests/batch/test_batch_robust.py holds both readers to the same values."""
+
+
+def read_case(line: str | bytes | Unreadable) -> Any:
+    """The JSON value of one input line; raises ValueError saying why there is none."""
+    if isinstance(line, Unreadable):
+        raise ValueError(line.why)
+    if type(line) is bytes:
+        plain = line.translate(_DIGITS)
+        if _LONG_NUMBER not in plain and (len(line) < 2 * _DEEP or plain.count(b"[") < _DEEP):
+            try:
+                return _orjson_loads(line)  # twice as fast as the json module
+            except ValueError:
+                pass  # the json module reads it, or says why not
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"not UTF-8 (byte {exc.start + 1} of the line)") from None
+    if line.startswith("\ufeff"):
+        line = line[1:]
+    try:
+        value, end = _SCAN(line, 0)
+    except (StopIteration, ValueError, RecursionError):
+        pass  # the decoder below says why
+    else:
+        if end == len(line) or not line[end:].strip(" \t\n\r"):  # JSON's whitespace
+            return value
+    try:
+        return _DECODE(line)
+    except RecursionError:
+        raise ValueError("not JSON: nested too deeply") from None
+    except ValueError as exc:
+        raise ValueError(f"not JSON: {exc}") from None
+
+
+def read_lines(source: IO[Any]) -> Iterator[bytes | str | Unreadable]:
+    """The lines of ``source`` as bytes when it has them (a binary file, or the buffer under
+    a text file), so nothing is decoded ahead of its line; a line longer than
+    :data:`MAX_LINE_BYTES` is skipped and given as :class:`Unreadable`."""
+    stream = source
+    if isinstance(source, io.TextIOBase) and hasattr(source, "buffer"):
+        stream = source.buffer
+    readline = stream.readline
+    while True:
+        line = readline(MAX_LINE_BYTES + 1)
+        if not line:
+            return
+        if len(line) <= MAX_LINE_BYTES or line[-1:] in (b"\n", "\n"):
+            yield line
+            continue
+        size = len(line)
+        while line and line[-1:] not in (b"\n", "\n"):
+            line = readline(1 << 16)
+            size += len(line)
+        size -= line[-1:] in (b"\n", "\n")  # the line break is not the line's
+        yield Unreadable(f"too long: {size:,} bytes (at most {MAX_LINE_BYTES:,}); not read")
+
+
+def cr_inside(line: str | bytes | Unreadable) -> str:
+    """A note for a line that is no JSON and holds a carriage return before its end (a file
+    whose lines end with CR alone is read as one line), else ""."""
+    if isinstance(line, Unreadable):
+        return ""
+    text = line.decode("latin-1") if isinstance(line, bytes) else line
+    if "\r" not in text.rstrip("\r\n"):
+        return ""
+    return (" (the line holds a carriage return (CR) before its end: lines end with a line "
+            "feed (LF); a file whose lines end with CR alone is one line)")
+
+
+def too_long(line: str | bytes) -> str | bytes | Unreadable:
+    """``line``, or the Unreadable that read_lines makes of it when it is too long."""
+    data = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else line
+    size = len(data) - data.endswith(b"\n")
+    if size <= MAX_LINE_BYTES:
+        return line
+    return Unreadable(f"too long: {size:,} bytes (at most {MAX_LINE_BYTES:,}); not read")

@@ -1,0 +1,431 @@
+"""One batch line in, its output object out: the one runner for every map and variant.
+
+What a map does its own way comes from its rules (mobadj.engine.rules): how a position is
+read (``position_from_data``; the standard reading is done here, compiled), how orders are
+written (``split_power`` and the map's parser, with ``&`` groups: Mobtown II; the standard
+notation is read by the fast path for everyday orders), what a power is called
+(``power_noun``) and the keys a line carries beyond the standard ones (``batch_keys``).
+
+Work that does not depend on the line is done once per map and remembered: each order text
+is read once (:class:`Reading`), each power's name looked up once, each set of rule options
+made once.  A line's results go straight into its output entries.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, Final, final
+
+from mobadj.batch.serialize import (
+    batch_board,
+    destroyed_json,
+    echo_json,
+    empty_output,
+    entry_head,
+    invalid_tail,
+    json_line,
+    result_tails,
+    text_json,
+    value_json,
+)
+from mobadj.board.model import UnknownNameError
+from mobadj.engine.hooks import standard
+from mobadj.engine.pipeline import adjudicate
+from mobadj.engine.position import PositionError
+from mobadj.engine.reading import position_with_retreats
+from mobadj.engine.rules import Rules, with_options
+from mobadj.engine.variants import UnknownVariantError, load_variant
+from mobadj.orders.fastpath import fast_path_for
+from mobadj.orders.model import Build, Unit
+
+__all__ = ["BLOCKS", "CACHE_SIZE", "KEYS", "MapContext", "Reading", "answer_case", "forget_orders",
+           "map_context", "run_case", "short_json"]
+
+KEYS: Final = ("id", "phase", "next_phase", "orders", "units", "dislodged", "centers", "errors")
+"""The keys of every output line, in order (a line with units disbanded at once has
+``destroyed`` after ``dislodged``; a variant adds its ``batch_keys``)."""
+CACHE_SIZE: Final = 100_000
+"""Order texts remembered per map (the cache starts afresh when full: memory stays bounded
+however long the batch)."""
+BLOCKS: Final = ("units", "centers", "dislodged", "orders")
+"""The blocks of an input line that map each power to a list."""
+
+
+@final
+class Reading:
+    """What one order text reads as on a map, remembered for every line that gives it.
+
+    ``json`` is the text as a JSON string (an output line echoes it); ``order`` the order
+    (the first of an ``&`` group); ``key`` the province of the unit it commands when a later
+    order could replace it (mobadj.orders.duplicates), else None; ``group`` the orders of an
+    ``&`` group of several units, else None; ``error`` why the text is no order (then order
+    and key are None); ``prefix`` the power the text names at its start (a map whose orders
+    may begin with their power's name), else None."""
+
+    def __init__(self, text: str, order: Any, key: str | None, error: str | None = None,
+                 group: list[Any] | None = None, prefix: str | None = None) -> None:
+        #: the text as a JSON string
+        self.json = text_json(text)
+        self.order = order
+        self.key = key
+        self.error = error
+        self.group = group
+        self.prefix = prefix
+
+
+def _unit_key(order: Any) -> str | None:
+    """The province of the unit ``order`` commands, when a later order for that unit would
+    replace it (mobadj.orders.duplicates: builds and waives are never replaced)."""
+    unit = getattr(order, "unit", None)
+    return unit.province if isinstance(unit, Unit) and type(order) is not Build else None
+
+
+class MapContext:
+    """Per-map state kept for the whole batch: the map and its rules, the order texts and
+    power names read so far, the rules made for each set of options."""
+
+    def __init__(self, name: str) -> None:
+        self.game_map, self.rules = load_variant(name)
+        rules = self.rules
+        self.fast = None if self._notation() else fast_path_for(self.game_map)
+        self.noun: str = rules.power_noun
+        self.keys: tuple[str, ...] = tuple(rules.batch_keys)
+        self.cache: dict[str, Reading] = {}
+        #: the texts of ``cache`` that read as one order of any power: most of them
+        self.plain: dict[str, Reading] = {}
+        self.powers: dict[str, str] = {}
+        self.variants: dict[tuple[tuple[str, str], ...], tuple[Rules, str]] = {}
+        #: the spelling of each power in a line, by the names of the line's blocks
+        self.spellings: dict[tuple[tuple[Any, ...], ...], dict[str, str]] = {}
+
+    @property
+    def parser(self) -> Any:
+        """The map's order parser, for the texts the fast path declines: most batches of
+        the standard notation never need it (nor the time to load it)."""
+        return self.rules.order_parser(self.game_map)
+
+    def read(self, text: str) -> Reading:
+        """What ``text`` reads as (remembered)."""
+        got = self.cache.get(text)
+        if got is None:
+            got = self._read(text)
+            if len(self.cache) >= CACHE_SIZE:  # a long batch of ever new texts
+                self.cache.clear()
+                self.plain.clear()
+            self.cache[text] = got
+            if got.error is None and got.group is None and got.prefix is None:
+                self.plain[text] = got
+        return got
+
+    def _notation(self) -> bool:
+        """Do the rules read orders their own way (a power's name before an order, ``&``
+        groups), not as the standard notation?"""
+        return type(self.rules).split_power is not Rules.split_power
+
+    def _read(self, text: str) -> Reading:
+        prefix: str | None = None
+        try:
+            if not self._notation():
+                order = self.fast.parse_written(text) if self.fast is not None else None
+                if order is None:
+                    order = self.parser.parse_order(text, remember=False)
+                return Reading(text, order, _unit_key(order))
+            prefix, rest = self.rules.split_power(text, self.game_map)  # "Lepke G(Cit)-U-Mic"
+            group = self.parser.parse_group(rest)
+        except ValueError as exc:  # OrderError and friends are ValueErrors
+            return Reading(text, None, None, str(exc), prefix=prefix)
+        if len(group) == 1:
+            return Reading(text, group[0], _unit_key(group[0]), prefix=prefix)
+        return Reading(text, group[0], None, group=group, prefix=prefix)
+
+    def rules_for(self, options: Any) -> tuple[Rules, str]:
+        """(the map's rules with a line's DATC and variant rule ``options``
+        (docs/rulings.md), how two orders for one unit are settled: ``last`` or
+        ``first``), made once per distinct set of options."""
+        if not options:
+            return self.rules, "last"
+        if not isinstance(options, Mapping):
+            raise PositionError("'options' must map option names to values")
+        key = tuple(sorted((str(k), str(v)) for k, v in options.items()))
+        got = self.variants.get(key)
+        if got is None:
+            from mobadj.orders.duplicates import split_rule
+
+            try:
+                rule_options, duplicates = split_rule(options)
+                got = (with_options(self.rules, rule_options) if rule_options else self.rules,
+                       duplicates)
+            except ValueError as exc:
+                raise PositionError(str(exc)) from None
+            self.variants[key] = got
+        return got
+
+    def power(self, name: Any) -> str:
+        """The id of the power (or mob) ``name``; PositionError with a did-you-mean for a
+        name the map does not know."""
+        pid = self.powers.get(name) if type(name) is str else None
+        if pid is None:
+            text = str(name)
+            try:
+                pid = self.game_map.power_id(text)
+            except UnknownNameError as exc:  # "unknown power 'Frnace'; did you mean FRANCE?"
+                raise PositionError(
+                    str(exc).replace("unknown power", f"unknown {self.noun}", 1)) from None
+            except LookupError as exc:
+                raise PositionError(f"unknown {self.noun} {text!r}: {exc}") from None
+            if type(name) is str:
+                self.powers[name] = pid
+        return pid
+
+    def spelling(self, case: dict[str, Any]) -> dict[str, str]:
+        """Power id -> the power as ``case`` first spells it, in the power names of its
+        blocks (units, centers, dislodged, orders), each checked to be a mapping first.
+        (A copy of what the same names made before: lines of one game name their powers
+        alike.)"""
+        blocks: list[Any] = []
+        for key in BLOCKS:
+            block = case.get(key)
+            if not block:  # absent or empty
+                continue
+            if type(block) is not dict:
+                if not isinstance(block, Mapping):
+                    raise PositionError(f"{key!r} must map each {self.noun} to a list")
+                block = dict(block)
+            blocks.append(tuple(block))
+        names = tuple(blocks)
+        got = self.spellings.get(names)
+        if got is None:
+            got = self._spelling(names)
+            if len(self.spellings) >= CACHE_SIZE:
+                self.spellings.clear()
+            self.spellings[names] = got
+        return dict(got)
+
+    def _spelling(self, blocks: tuple[tuple[Any, ...], ...]) -> dict[str, str]:
+        known: dict[str, str] = {}
+        for names in blocks:
+            for name in names:
+                pid = self.power(name)
+                if pid not in known:
+                    known[pid] = name if type(name) is str else str(name)
+        return known
+
+
+_CONTEXTS: Final[dict[str, MapContext]] = {}
+
+
+def map_context(name: str) -> MapContext:
+    """The batch's state for the map called ``name`` (lower case), made on first use."""
+    ctx = _CONTEXTS.get(name)
+    if ctx is None:
+        ctx = _CONTEXTS[name] = MapContext(name)
+    return ctx
+
+
+def forget_orders() -> None:
+    """Empty every map's cache of order texts, so that the next lines are read afresh (a
+    benchmark measures reading, not remembering)."""
+    for ctx in _CONTEXTS.values():
+        ctx.cache.clear()
+
+
+def run_case(case: Any) -> dict[str, Any]:
+    """Adjudicate one input object: its output line as a dict (what :func:`answer_case` writes,
+    read back); errors are reported in it, never raised."""
+    value: dict[str, Any] = json.loads(answer_case(case))
+    return value
+
+
+def answer_case(case: Any) -> bytes:
+    """The output line of one input object (a line's JSON value), UTF-8 encoded, with its
+    line break; errors are reported in it, never raised."""
+    if type(case) is not dict and not isinstance(case, Mapping):  # (dict: no ABC check)
+        return json_line(empty_output(None, None, ["each line must be a JSON object"]))
+    case_id = case.get("id")
+    phase_text = case.get("phase")
+    try:
+        return _run(case if type(case) is dict else dict(case))
+    except (PositionError, UnknownVariantError, FileNotFoundError) as exc:
+        return json_line(empty_output(case_id, phase_text, [str(exc)]))
+    except Exception as exc:  # a bug must never stop the batch: the line says so, the log has it
+        import logging  # only now: a batch starts without it
+
+        logging.getLogger("mobadj.batch").exception("internal error on the line with id %r",
+                                                    case_id)
+        return json_line(empty_output(case_id, phase_text,
+                                      [f"internal error: {type(exc).__name__}: {exc}"]))
+
+
+def short_json(value: Any) -> str:
+    """``value`` as JSON, shortened for a message (a value of the input that is no text)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):  # not JSON, or nested about as deep as
+        text = f"a {type(value).__name__}"  # the reader allows
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _run(case: dict[str, Any]) -> bytes:
+    name = case.get("map") or "standard"
+    if type(name) is not str:
+        raise PositionError(f"'map' must be a map's name (a text), not {short_json(name)}")
+    ctx = map_context(name.lower())
+    game_map = ctx.game_map
+    spelling = ctx.spelling(case)
+    rules, duplicates = ctx.rules_for(case.get("options"))
+    if standard(rules, "position_from_data"):  # the standard reading, compiled
+        position = position_with_retreats(case, game_map, rules)
+    else:
+        position = rules.position_from_data(case, game_map)
+    errors: list[str] = []
+    # each entry of "orders" as its head (power and order text) and its tail (result and
+    # reason): an order's tail is its result's, known once the phase is adjudicated
+    heads: list[bytes] = []
+    pairs: list[tuple[str, Any]] = []  # what the engine is given, in order
+    texts: list[str] = []  # each pair's text
+    seen: set[str] = set()  # the provinces of the units ordered so far
+    twice = False  # some unit has two orders
+    odd: _Odd | None = None  # entries that are no order of their own (None: there are none)
+    plain = ctx.plain
+    powers = ctx.powers
+    orders = case.get("orders") or {}  # a mapping (ctx.spelling has checked)
+    by_power: dict[Any, Any] = orders if type(orders) is dict else dict(orders)
+    for pname, items in by_power.items():
+        pid = powers.get(pname) if type(pname) is str else None
+        if pid is None:
+            pid = ctx.power(pname)
+        shown = spelling[pid]
+        head = entry_head(shown)
+        if type(items) is not list:
+            if not isinstance(items, str):
+                raise PositionError(f"orders of {pname!r} must be a list of strings")
+            items = [items]
+        listed: list[Any] = items  # typed: the compiled build walks the list directly
+        for text in listed:
+            reading = plain.get(text) if type(text) is str else None
+            if reading is not None:  # read before: one order of any power (the usual)
+                if odd is not None:
+                    odd.slots.append(len(heads))
+                heads.append(head + reading.json)
+                pairs.append((pid, reading.order))
+                texts.append(text)
+                where = reading.key
+                if where is not None:
+                    if where in seen:
+                        twice = True
+                    else:
+                        seen.add(where)
+                continue
+            if odd is None:
+                odd = _Odd(len(heads))
+            if type(text) is not str:  # null, a number, a list: echoed as JSON, not read
+                shown_text = short_json(text)
+                why = f"an order must be a text (a JSON string), not {shown_text}"
+                errors.append(f"{shown}: {why}")
+                odd.invalid(heads, head + text_json(shown_text), why)
+                continue
+            reading = ctx.read(text)
+            error = reading.error
+            prefix = reading.prefix
+            if prefix is not None and prefix != pid:  # "Lepke G(Cit)-U-Mic" under Capone
+                error = f"this order names {prefix}, but is listed under {pname}"
+            if error is not None:
+                errors.append(f"{shown}: {text!r}: {error}")
+                odd.invalid(heads, head + reading.json, error)
+                continue
+            group = reading.group if reading.group is not None else [reading.order]
+            for order in group:  # a group: one entry per unit, each with its part
+                if reading.group is not None:
+                    odd.parts[len(pairs)] = b',"part":' + text_json(str(order))
+                odd.slots.append(len(heads))
+                heads.append(head + reading.json)
+                pairs.append((pid, order))
+                texts.append(text)
+                where = _unit_key(order)
+                if where is not None:
+                    if where in seen:
+                        twice = True
+                    else:
+                        seen.add(where)
+    dropped: dict[int, str] = {}
+    if twice and duplicates == "last":
+        dropped = _replaced(pairs, texts)
+        if dropped:
+            pairs = [pair for j, pair in enumerate(pairs) if j not in dropped]
+    result = adjudicate(position, pairs, game_map, rules)
+    tails = result_tails(result.results)
+    if odd is not None or dropped:
+        tails = _tails(tails, odd or _Odd(len(heads)), dropped, len(texts))
+    after = result.position
+    board = batch_board(after, spelling)
+    out = [b'{"id":', echo_json(case.get("id")), b',"phase":', text_json(str(result.phase)),
+           b',"next_phase":', text_json(str(result.next_phase)), b',"orders":[',
+           b"},".join([head + tail for head, tail in zip(heads, tails, strict=True)]),
+           b"}]" if heads else b"]"]
+    extra = ctx.keys
+    if "defaults" in extra:
+        out.append(b',"defaults":' + value_json(
+            rules.batch_value("defaults", result, _Spell(spelling).spell)))
+    out.append(b",")
+    out.append(board[0])
+    if result.settled:  # dislodged units with no retreat, disbanded at once
+        out.append(destroyed_json(result, spelling))
+    out.append(b",")
+    out.append(board[1])
+    for key in extra:
+        if key != "defaults":
+            out.append(b"," + text_json(key) + b":" + value_json(
+                rules.batch_value(key, result, _Spell(spelling).spell)))
+    out.append(b',"errors":')
+    out.append(value_json(errors) if errors else b"[]")
+    out.append(b"}\n")
+    return b"".join(out)
+
+
+class _Odd:
+    """A line's entries that are not one per order: the invalid ones (with their tails),
+    each order's entry (``slots``: an ``&`` group has one per unit, with its ``parts``)."""
+
+    def __init__(self, orders: int) -> None:
+        self.first = orders  # entries (each an order's) before the first odd one
+        self.slots: list[int] = []  # the entry of each order from there on
+        self.tails: dict[int, bytes] = {}  # entry -> its tail (an invalid entry's)
+        self.parts: dict[int, bytes] = {}  # order -> its "part" (an & group's unit)
+
+    def invalid(self, heads: list[bytes], head: bytes, why: str) -> None:
+        """An entry that is invalid for ``why`` (no order is given to the engine)."""
+        self.tails[len(heads)] = invalid_tail(why)
+        heads.append(head)
+
+
+def _tails(results: list[bytes], odd: _Odd, dropped: dict[int, str], orders: int
+           ) -> list[bytes]:
+    """The tail of every entry: an order's from its result (``results``: those of the
+    orders kept), a dropped order's the reason it was replaced, an invalid entry's its
+    reason."""
+    slots = list(range(odd.first)) + odd.slots
+    tails = [odd.tails.get(i, b"") for i in range(len(odd.tails) + orders)]
+    kept = iter(results)
+    for j in range(orders):
+        part = odd.parts.get(j, b"")
+        why = dropped.get(j)
+        tails[slots[j]] = (next(kept) if why is None else invalid_tail(why)) + part
+    return tails
+
+
+def _replaced(pairs: list[tuple[str, Any]], texts: list[str]) -> dict[int, str]:
+    """The pairs a later order for the same unit replaces: index -> why."""
+    from mobadj.orders.duplicates import replaced_orders
+
+    return replaced_orders(pairs, texts)
+
+
+class _Spell:
+    """A power as the input line first spelt it (a power it never named: its id)."""
+
+    def __init__(self, spelling: dict[str, str]) -> None:
+        self.spelling = spelling
+
+    def spell(self, pid: str) -> str:
+        return self.spelling.setdefault(pid, pid)
