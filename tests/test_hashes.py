@@ -26,7 +26,8 @@ from mobadj.orders.model import (
 UNIT = Unit("A", "PAR")
 VALUES = [UNIT, Hold(UNIT), Move(UNIT, "BUR", True, "subway", "D"),
           SupportHold(UNIT, Unit("F", "BRE")),
-          SupportMove(UNIT, Unit("A", "MAR"), "BUR", "subway"), Convoy(Unit("F", "NTH"), UNIT, "NWY"),
+          SupportMove(UNIT, Unit("A", "MAR"), "BUR", "subway"),
+          Convoy(Unit("F", "NTH"), UNIT, "NWY"),
           Retreat(UNIT, "GAS", "subway"), Disband(UNIT), Build(UNIT), Remove(UNIT), Waive(),
           UnitState("FRANCE", "A", "PAR"),
           Dislodged(UnitState("FRANCE", "A", "PAR"), "BUR", True, ("GAS", "PIC"), "subway"),
