@@ -48,12 +48,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
+from mobadj.errors import CardGameError
 
-class GameError(ValueError):
+
+class GameError(CardGameError, ValueError):
     """Base of every error a player can cause; its message is safe to show that player."""
 
 
-class DeckError(ValueError):
+class DeckError(CardGameError, ValueError):
     """A game's deck file is malformed (raised when it is loaded, never during play); the
     message names the card and the field."""
 
