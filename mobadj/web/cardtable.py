@@ -38,6 +38,7 @@ class _Layout:
         self.labels: dict[str, str] = dict(hints.get("labels") or {})
         self.seats = set(hints.get("seats") or [])
         self.seat_rows = set(hints.get("seat_rows") or [])  # lists with a list per seat
+        self.unset: dict[str, str] = dict(hints.get("unset") or {})  # None said in words
 
     def label(self, key: str) -> str:
         return self.labels.get(key) or key.replace("_", " ").capitalize()
@@ -133,14 +134,16 @@ def _records(lay: _Layout, records: list[Mapping[str, Any]]) -> str:
     keys: list[str] = []
     for rec in records:
         keys += [k for k in rec if k not in keys and k not in lay.hide]
-    keys = [k for k in keys if any(not _empty(rec.get(k)) for rec in records)]
+    keys = [k for k in keys if any(not _empty(rec.get(k)) or _said_unset(lay, rec, k)
+                                   for rec in records)]
     head = "".join(f'<th scope="col">{escape(lay.label(k)) if k else ""}</th>' for k in keys)
     body = []
     for rec in records:
         cells = []
         for i, k in enumerate(keys):
             v = rec.get(k)
-            shown = ("" if _empty(v) else escape(_text(lay, k, v)) if _plain(v)
+            shown = (escape(lay.unset[k]) if _said_unset(lay, rec, k)
+                     else "" if _empty(v) else escape(_text(lay, k, v)) if _plain(v)
                      else escape(_inline(lay, v)) if isinstance(v, Mapping)
                      else _block(lay, k, v))
             num = ' class="num"' if isinstance(v, (int, float)) and not isinstance(v, bool) \
@@ -150,6 +153,12 @@ def _records(lay: _Layout, records: list[Mapping[str, Any]]) -> str:
         body.append("<tr>" + "".join(cells) + "</tr>")
     return (f'<div class="wide"><table class="records"><thead><tr>{head}</tr></thead>'
             f'<tbody>{"".join(body)}</tbody></table></div>')
+
+
+def _said_unset(lay: _Layout, rec: Mapping[str, Any], key: str) -> bool:
+    """A field the record holds as None that the game names in words (an offer still being
+    chosen), rather than a blank a reader could take for "none"."""
+    return key in lay.unset and key in rec and rec[key] is None
 
 
 def _sections(lay: _Layout, records: list[Mapping[str, Any]]) -> str:

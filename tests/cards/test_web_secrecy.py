@@ -126,3 +126,18 @@ def test_an_offer_half_made_shows_no_back_on_the_table() -> None:
     assert f"P{p + 1} 10 0 0" in shown and "face down" in shown
     assert card.back_text not in shown.replace("Back " + game.deck.cards[game.job].back_text, "")
     assert card.name not in shown and card.name not in game.render(None)
+
+
+def test_the_table_says_who_is_still_choosing_as_the_terminal_does() -> None:
+    """A seat that has not offered yet reads "(choosing)" on the page, not a blank cell a
+    reader could take for "no offer"; the terminal's table says the same."""
+    game = game_class("irontriangle").new(4, 7)
+    while game.phase != "offer":
+        p = game.to_act()[0]
+        game.apply(p, game.legal_actions(p)[0])
+    p = game.to_act()[0]
+    game.apply(p, game.legal_actions(p)[0])
+    waiting = len(game.to_act())
+    assert waiting >= 1
+    page = text_of(str(card_table("irontriangle", game.view(None))))
+    assert page.count("(choosing)") == waiting == game.render(None).count("(choosing)")

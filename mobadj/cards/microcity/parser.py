@@ -130,7 +130,7 @@ def _friendly(line: str, err: UnexpectedInput) -> CommandError:
             suggestion=close[0] if close else None,
         )
     expected_names = getattr(err, "expected", None) or getattr(err, "allowed", None) or set()
-    expected = sorted({EXPECTED_WORDS.get(n, n.strip('"').lower()) for n in expected_names})
+    expected = sorted({_expected_word(n) for n in expected_names})
     token = getattr(err, "token", None)
     if column is None or column < 0 or (token is not None and token.type == "$END"):
         column = len(line) + 1
@@ -142,6 +142,12 @@ def _friendly(line: str, err: UnexpectedInput) -> CommandError:
         close = difflib.get_close_matches(got.lower(), options, n=1)
         suggestion = close[0] if close else None
     return CommandError(what, text=line, column=column, expected=expected, suggestion=suggestion)
+
+
+def _expected_word(terminal: str) -> str:
+    """A terminal in words; a keyword quoted, so "expected 'to'" reads as the word to type."""
+    word = terminal.strip('"').lower()
+    return EXPECTED_WORDS.get(terminal) or f"'{word}'"
 
 
 def _sample_words(terminal: str) -> list[str]:

@@ -91,6 +91,8 @@ def test_undo_within_a_round_but_not_across_the_dice() -> None:
         ("sell cole", "did you mean 'coal'"),
         ("", "empty command"),
         ("play 3", "incomplete"),
+        ("play 3 a1", "expected 'to'"),
+        ("change die1 up coal", "expected 'pay'"),
     ],
 )
 def test_parse_errors_are_friendly(text: str, fragment: str) -> None:
