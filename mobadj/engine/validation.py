@@ -38,7 +38,14 @@ _KINDS: Final = ("hold", "move", "support", "convoy")
 
 
 class MOrder:
-    """One unit's order in a movement phase, prepared for the resolver."""
+    """One unit's order in a movement phase, prepared for the resolver.
+
+    A variant's hooks read it by its long names, the properties below: ``power``,
+    ``unit_kind``, ``location``, ``province``, ``kind``, ``destination``,
+    ``destination_province``, ``supported_province``, ``by_convoy``, ``route``, ``opponent``
+    and ``order``.  The short fields (``loc``, ``dest``, ``dprov``, ``opp``, ``h2h``,
+    ``res``, ...) are the resolver's own working state, named short for its hot loop; they
+    are no part of the hook API and may change."""
 
     __slots__ = (
         "power",
