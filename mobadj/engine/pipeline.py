@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic
 
 from mobadj.board import province_of
 from mobadj.engine import adjustments, movement, retreats, validation
 from mobadj.engine.hooks import standard
 from mobadj.engine.options import resolver_class
-from mobadj.engine.position import PhaseCalendar, PhaseLike, Position
+from mobadj.engine.position import PhaseCalendar, PhaseLike, Position, ResultPositionT
 from mobadj.engine.results import OrderResult
 from mobadj.engine.rules import ASIDE, Rules
 from mobadj.engine.topology import Topology, topology_for
@@ -32,7 +32,7 @@ OrderInput = tuple[str | None, AnyOrder]
 
 
 @dataclass(init=False)
-class PhaseResult:
+class PhaseResult(Generic[ResultPositionT]):
     """Everything one adjudicated phase produced.
 
     ``results`` are the orders as given (in order) with their outcomes; ``defaults`` what the
@@ -43,12 +43,16 @@ class PhaseResult:
     dislodged units that had nothing to decide and were settled at once with the movement
     (``destroyed``: those disbanded, having no retreat open); ``skipped`` the phases passed
     over because nobody had anything to decide in them.
+
+    Generic over the position, as the rules are: a variant's hooks get a
+    ``PhaseResult[MyPosition]`` whose ``position`` is a ``MyPosition``, and the engine, the
+    reports and the front ends read it as the result of any map (``PhaseResult``).
     """
 
     phase: PhaseLike
     results: list[OrderResult]
     defaults: list[OrderResult]
-    position: Position
+    position: ResultPositionT
     center_changes: list[tuple[str, str | None, str]] = field(default_factory=list)
     moved: dict[str, str] = field(default_factory=dict)
     built: list[UnitState] = field(default_factory=list)
@@ -64,7 +68,7 @@ class PhaseResult:
         phase: PhaseLike,
         results: list[OrderResult],
         defaults: list[OrderResult],
-        position: Position,
+        position: ResultPositionT,
         center_changes: list[tuple[str, str | None, str]] | None = None,
         moved: dict[str, str] | None = None,
         built: list[UnitState] | None = None,

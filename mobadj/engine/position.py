@@ -151,3 +151,6 @@ def initial_position(
 #: the position a variant's rules read and write (a Position subclass may keep more state):
 #: ``class MobtownRules(Rules[MobtownPosition])`` gets its own in every hook, without a cast
 PositionT = TypeVar("PositionT", bound=Position, default=Position)
+#: the position a phase's result holds: ``PhaseResult[MobtownPosition]`` is read as any
+#: ``PhaseResult`` by the reports and front ends, which only read it
+ResultPositionT = TypeVar("ResultPositionT", bound=Position, default=Position, covariant=True)

@@ -62,24 +62,25 @@ class Presentation(Generic[PositionT]):
 
     # ---- reports and pictures ----------------------------------------------------------------
 
-    def report_body(self, result: PhaseResult, game_map: GameMap) -> list[str]:
+    def report_body(self, result: PhaseResult[PositionT], game_map: GameMap) -> list[str]:
         """The lines of a published report between the orders and the next phase."""
         from mobadj.engine.report import standard_body
 
         return standard_body(result, game_map, cast("Rules", self))
 
-    def mail_report(self, result: PhaseResult, game_map: GameMap) -> str:
+    def mail_report(self, result: PhaseResult[PositionT], game_map: GameMap) -> str:
         """The report the email judge mails after a phase: the one every map shares (the
         orders with their results, then ``report_body``, the adjustments in words)."""
         from mobadj.engine.report import format_report
 
         return format_report(result, game_map, rules=cast("Rules", self)).rstrip()
 
-    def json_extras(self, result: PhaseResult) -> dict[str, object]:
+    def json_extras(self, result: PhaseResult[PositionT]) -> dict[str, object]:
         """Keys a variant adds to a result's JSON (``mobadj adjudicate --json``, the judge)."""
         return {}
 
-    def batch_value(self, key: str, result: PhaseResult, spell: Callable[[str], str]) -> object:
+    def batch_value(self, key: str, result: PhaseResult[PositionT], spell: Callable[[str], str]
+                    ) -> object:
         """The value of one of ``batch_keys`` in a batch output line (``spell``: a power id
         as the input line wrote it)."""
         if key == "defaults":
@@ -88,7 +89,7 @@ class Presentation(Generic[PositionT]):
             return list(result.events)
         return result.position.to_data().get(key)
 
-    def picture_data(self, result: PhaseResult) -> Mapping[str, object] | None:
+    def picture_data(self, result: PhaseResult[PositionT]) -> Mapping[str, object] | None:
         """What a picture of ``result`` shows, as the renderer reads a mapping; None: the new
         position with the arrows of the orders as published."""
         return None
