@@ -3,7 +3,8 @@
 Nodes of the graph are *locations*: a province id (``"PAR"``) or a province with a coast
 (``"SPA/NC"``).  Each edge's key is the unit kind that may use it (``"A"``, ``"F"``,
 Mobtown's ``"G"``/``"D"``) and its attributes say how (``via``: plain, highway, junction,
-subway, diagonal, plus any extra attributes from the map file).  A map keeps them as plain
+diagonal, or a route kind the map declares under ``routes``, plus any extra attributes from
+the map file).  A map keeps them as plain
 data (:attr:`GameMap.nodes`, :attr:`GameMap.edges`); :attr:`GameMap.graph` is the networkx
 graph of the same, built on first use for the tools that want one (map checks, balance,
 layout), so adjudicating never imports networkx.  The resolver runs in hot loops, so
@@ -147,6 +148,10 @@ class GameMap:
     case_sensitive_ids: bool = False
     source: str = ""
     extra: dict[str, object] = field(default_factory=dict)
+    #: the route kinds of the map's variant -> the mark orders write for each (Mobtown II:
+    #: ``{"subway": "U"}``): an edge may go ``via`` one of them, or carry it as a flag
+    #: (``name: true``) beside its ground link
+    routes: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._neigh: dict[tuple[str, str], frozenset[str]] = {}

@@ -10,7 +10,6 @@ variant does differently at each step.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic
 
 from mobadj.board import province_of
@@ -31,7 +30,6 @@ if TYPE_CHECKING:
 OrderInput = tuple[str | None, AnyOrder]
 
 
-@dataclass(init=False)
 class PhaseResult(Generic[ResultPositionT]):
     """Everything one adjudicated phase produced.
 
@@ -53,15 +51,15 @@ class PhaseResult(Generic[ResultPositionT]):
     results: list[OrderResult]
     defaults: list[OrderResult]
     position: ResultPositionT
-    center_changes: list[tuple[str, str | None, str]] = field(default_factory=list)
-    moved: dict[str, str] = field(default_factory=dict)
-    built: list[UnitState] = field(default_factory=list)
-    removed: list[UnitState] = field(default_factory=list)
-    events: list[str] = field(default_factory=list)
-    settled: list[Dislodged] = field(default_factory=list)
-    skipped: list[PhaseLike] = field(default_factory=list)
+    center_changes: list[tuple[str, str | None, str]]
+    moved: dict[str, str]
+    built: list[UnitState]
+    removed: list[UnitState]
+    events: list[str]
+    settled: list[Dislodged]
+    skipped: list[PhaseLike]
     #: the movement orders as the resolver decided them (empty in other phases)
-    _records: list[validation.MOrder] = field(default_factory=list, repr=False)
+    _records: list[validation.MOrder]
 
     def __init__(
         self,
@@ -78,8 +76,8 @@ class PhaseResult(Generic[ResultPositionT]):
         skipped: list[PhaseLike] | None = None,
         _records: list[validation.MOrder] | None = None,
     ) -> None:
-        # written out (the dataclass's, but None for an empty list): the compiled build then
-        # makes a result without a Python call
+        # written out (None for an empty list; no dataclass, which the compiled build cannot
+        # make generic): the compiled build then makes a result without a Python call
         self.phase = phase
         self.results = results
         self.defaults = defaults
@@ -92,6 +90,25 @@ class PhaseResult(Generic[ResultPositionT]):
         self.settled = [] if settled is None else settled
         self.skipped = [] if skipped is None else skipped
         self._records = [] if _records is None else _records
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.phase, self.results, self.defaults, self.position, self.center_changes,
+                self.moved, self.built, self.removed, self.events, self.settled, self.skipped,
+                self._records)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, PhaseResult)
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # changed in place, as a dataclass's is
+
+    def __repr__(self) -> str:
+        names = ("phase", "results", "defaults", "position", "center_changes", "moved",
+                 "built", "removed", "events", "settled", "skipped")
+        shown = ", ".join(f"{n}={v!r}" for n, v in zip(names, self._fields(), strict=False))
+        return f"PhaseResult({shown})"
 
     @property
     def next_phase(self) -> PhaseLike:
