@@ -400,10 +400,12 @@ class MapBuilder:
             for k, v in item.items():
                 if k != "to":
                     attrs[k] = str(v) if isinstance(v, LStr) else v
-            if attrs["via"] not in VIAS and attrs["via"] not in self.routes:
+            via = attrs["via"]
+            if via not in VIAS and via not in self.routes:
                 known = ", ".join((*VIAS, *self.routes))
-                self.note(item.line_of("via"), "schema", f"{pid}.adj.{key}: via "
-                          f"{attrs['via']!r} is not one of {known}")
+                self.note(item.line_of("via"), "schema", f"{pid}.adj.{key}: via {via!r} is not "
+                          f"one of {known} (a variant's own route kind is declared at the "
+                          f"top of the map: routes: {{{via}: MARK}})")
             return str(to), attrs, item.line
         self.note(getattr(item, "line", kline), "schema",
                   f"{pid}.adj.{key}: an edge is a name or a mapping {{to: ..., via: ...}}")
