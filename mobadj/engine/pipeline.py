@@ -16,7 +16,13 @@ from mobadj.board import province_of
 from mobadj.engine import adjustments, movement, retreats, validation
 from mobadj.engine.hooks import standard
 from mobadj.engine.options import resolver_class
-from mobadj.engine.position import PhaseCalendar, PhaseLike, Position, ResultPositionT
+from mobadj.engine.position import (
+    PhaseCalendar,
+    PhaseLike,
+    Position,
+    PositionT,
+    ResultPositionT,
+)
 from mobadj.engine.results import OrderResult
 from mobadj.engine.rules import ASIDE, Rules
 from mobadj.engine.topology import Topology, topology_for
@@ -248,7 +254,7 @@ def screen_orders(
 
 
 def retreat_phase(
-    position: Position, pairs: list[OrderInput], topo: Topology, rules: Rules
+    position: PositionT, pairs: list[OrderInput], topo: Topology, rules: Rules[PositionT]
 ) -> PhaseResult:
     """Retreats and disbands (the standard ``Rules.retreat_phase``)."""
     r_out = retreats.resolve_retreats(position, pairs, topo, rules)

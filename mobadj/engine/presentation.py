@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, ClassVar, Generic, cast
+from typing import TYPE_CHECKING, ClassVar, Generic
 
 from mobadj.engine.position import PositionT
 from mobadj.engine.results import Reason
@@ -56,6 +56,11 @@ class Presentation(Generic[PositionT]):
     #: the game pages' key to the picture: (symbol, what it means); none when empty
     page_legend: ClassVar[tuple[tuple[str, str], ...]] = ()
 
+    def as_rules(self) -> Rules[PositionT]:
+        """The whole rules these words belong to (the standard report reads who has won and
+        who must adjust from them); :class:`~mobadj.engine.rules.Rules` answers itself."""
+        raise NotImplementedError("a Presentation is a part of a Rules class")
+
     def status_notes(self, position: PositionT) -> list[str]:
         """Lines a variant adds to the board's public status (the judge's STATUS)."""
         return []
@@ -66,14 +71,14 @@ class Presentation(Generic[PositionT]):
         """The lines of a published report between the orders and the next phase."""
         from mobadj.engine.report import standard_body
 
-        return standard_body(result, game_map, cast("Rules", self))
+        return standard_body(result, game_map, self.as_rules())
 
     def mail_report(self, result: PhaseResult[PositionT], game_map: GameMap) -> str:
         """The report the email judge mails after a phase: the one every map shares (the
         orders with their results, then ``report_body``, the adjustments in words)."""
         from mobadj.engine.report import format_report
 
-        return format_report(result, game_map, rules=cast("Rules", self)).rstrip()
+        return format_report(result, game_map, rules=self.as_rules()).rstrip()
 
     def json_extras(self, result: PhaseResult[PositionT]) -> dict[str, object]:
         """Keys a variant adds to a result's JSON (``mobadj adjudicate --json``, the judge)."""

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from mobadj.board import GameMap, province_of
 from mobadj.engine.hooks import standard
-from mobadj.engine.position import Phase, Position
+from mobadj.engine.position import Phase, Position, PositionT
 from mobadj.engine.topology import Topology, topology_for
 from mobadj.engine.units import UnitState
 
@@ -160,8 +160,8 @@ def random_case(game_map: GameMap, rng: random.Random, case_id: str) -> dict[str
     return case
 
 
-def plausible_orders(position: Position, power: str, topology: Topology, rules: Rules,
-                     rng: random.Random) -> list[str]:
+def plausible_orders(position: PositionT, power: str, topology: Topology,
+                     rules: Rules[PositionT], rng: random.Random) -> list[str]:
     """Random but plausible orders of ``power`` for the phase of ``position`` (none for a
     phase that is neither movement, retreats nor adjustments: a variant's hook knows it)."""
     phase = position.phase
@@ -196,8 +196,8 @@ def _movement(position: Position, power: str, game_map: GameMap,
     return lines
 
 
-def _adjustments(position: Position, power: str, topology: Topology, rules: Rules,
-                 rng: random.Random) -> list[str]:
+def _adjustments(position: PositionT, power: str, topology: Topology,
+                 rules: Rules[PositionT], rng: random.Random) -> list[str]:
     game_map = topology.game_map
     delta = rules.adjustment_counts(position).get(power, 0)
     if delta < 0:

@@ -424,7 +424,7 @@ class MobtownRules(Rules[MobtownPosition]):
 
     def mail_report(self, result: PhaseResult[MobtownPosition], game_map: GameMap) -> str:
         """The judge mails the whole GM report: the news and every mob's position."""
-        return format_report(result, game_map, rules=self.engine).rstrip()
+        return format_report(result, game_map, rules=self).rstrip()
 
     def json_extras(self, result: PhaseResult[MobtownPosition]) -> dict[str, object]:
         """The news and the moves (with the subway ones marked) for tools and pictures."""
