@@ -24,7 +24,6 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
-from typing import Any
 
 import networkx as nx
 
@@ -61,20 +60,23 @@ class BalanceBounds:
             raise BalanceError(f"{game_map.source}: balance: expected a mapping of bounds, "
                                f"got {raw!r}")
         known = {f.name for f in fields(cls)}
-        values: dict[str, Any] = {}
+        counts: dict[str, int] = {}  # every bound but the tolerance is a whole number
+        tolerance: float | None = None
         for key, value in raw.items():
             key = str(key)
             if key not in known:
                 raise BalanceError(f"{game_map.source}: balance: unknown key {key!r}; "
                                    f"expected one of {', '.join(sorted(known))}")
-            kind = float if key == "total_tolerance" else int
             try:
-                values[key] = kind(value)
+                if key == "total_tolerance":
+                    tolerance = float(value)
+                else:
+                    counts[key] = int(value)
             except (TypeError, ValueError):
                 raise BalanceError(f"{game_map.source}: balance.{key}: expected "
-                                   f"{'a number' if kind is float else 'a whole number'}, "
-                                   f"got {value!r}") from None
-        return cls(**values)
+                                   f"{'a number' if key == 'total_tolerance' else 'a whole number'}"
+                                   f", got {value!r}") from None
+        return cls(**counts, total_tolerance=tolerance)
 
 
 @dataclass(frozen=True)

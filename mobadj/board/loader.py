@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 from mobadj import diskcache
 from mobadj.board.findings import Finding, MapFileError
-from mobadj.board.model import Edge, GameMap, Power, Province, close_matches, fold
+from mobadj.board.model import Edge, GameMap, Node, Power, Province, close_matches, fold
 from mobadj.board.yamlines import LDict, LList, LStr, YamlError, as_bool, load_lines
 
 TERRAINS = ("land", "coast", "sea", "water", "impassable", "gaol")
@@ -320,9 +319,9 @@ class MapBuilder:
             close = [upper[c] for c in close_matches(text.upper(), list(upper), n=2)]
         return f"; did you mean {' or '.join(close)}?" if close else ""
 
-    def _build_graph(self) -> tuple[dict[str, dict[str, Any]], list[Edge]]:
+    def _build_graph(self) -> tuple[dict[str, Node], list[Edge]]:
         """The locations with their attributes, and the edges (GameMap.nodes and .edges)."""
-        nodes: dict[str, dict[str, Any]] = {}
+        nodes: dict[str, Node] = {}
         occupy: dict[str, set[str]] = {}
         edges: list[tuple[str, str, str, dict[str, object], int]] = []
         for pid, prov in self.provinces.items():

@@ -18,7 +18,7 @@ import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from mobadj.board.locations import province_of
 from mobadj.errors import MapError
@@ -26,7 +26,17 @@ from mobadj.errors import MapError
 if TYPE_CHECKING:
     import networkx as nx
 
-Edge = tuple[str, str, str, dict[str, Any]]
+Edge = tuple[str, str, str, dict[str, object]]
+
+
+class Node(TypedDict, total=False):
+    """A location's attributes: its province, terrain, coast (None for the province itself)
+    and the unit kinds that may stand there (absent where none may)."""
+
+    province: str
+    terrain: str
+    coast: str | None
+    kinds: frozenset[str]
 """One directed edge of the location graph: (source, destination, key, attributes)."""
 
 EMPTY: frozenset[str] = frozenset()
@@ -141,7 +151,7 @@ class GameMap:
     powers: dict[str, Power]
     #: location -> its attributes (province, terrain, coast, and the unit kinds that may
     #: stand there), in the order of the map file
-    nodes: dict[str, dict[str, Any]]
+    nodes: dict[str, Node]
     #: every directed edge (source, destination, key, attributes) in the map file's order
     edges: list[Edge]
     variant: str = ""  # "module:Class" of the rules this map is played by ("" standard)
@@ -162,7 +172,7 @@ class GameMap:
             for kind in data.get("kinds", ())
         }
         by_src: dict[tuple[str, str], set[str]] = {}
-        self._edge_data: dict[tuple[str, str, str], dict[str, Any]] = {}
+        self._edge_data: dict[tuple[str, str, str], dict[str, object]] = {}
         for src, dst, kind, data in self.edges:
             by_src.setdefault((_kind_of(kind), src), set()).add(dst)
             self._edge_data[(src, dst, kind)] = data
@@ -181,13 +191,13 @@ class GameMap:
         import networkx as nx
 
         graph: nx.MultiDiGraph[str] = nx.MultiDiGraph()
-        for loc, data in self.nodes.items():
-            graph.add_node(loc, **data)
+        for loc, node in self.nodes.items():
+            graph.add_node(loc, **node)
         for src, dst, key, data in self.edges:
             graph.add_edge(src, dst, key=key, **data)
         return graph
 
-    def __getstate__(self) -> dict[str, Any]:
+    def __getstate__(self) -> dict[str, object]:
         """Pickled (the map cache) without the networkx graph, which is rebuilt on use."""
         state = dict(self.__dict__)
         state.pop("graph", None)
@@ -219,7 +229,7 @@ class GameMap:
         neigh = self._neigh.get((kind, src), EMPTY)
         return tuple(loc for loc in self.locations(province) if loc in neigh)
 
-    def edge(self, kind: str, src: str, dst: str) -> dict[str, Any] | None:
+    def edge(self, kind: str, src: str, dst: str) -> dict[str, object] | None:
         """The attributes of the ``kind`` edge ``src -> dst`` (``{"via": ...}``) or None."""
         return self._edge_data.get((src, dst, kind))
 

@@ -16,7 +16,7 @@ Front ends import from here; the modules behind it are the engine's own business
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mobadj.board import province_of
 from mobadj.engine.hooks import standard
@@ -83,7 +83,7 @@ if TYPE_CHECKING:
     )
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     """The random positions and orders (tests, benchmarks, demonstrations) are imported
     when first asked for: adjudicating never needs them."""
     if name in ("plausible_orders", "random_case", "random_orders", "random_position"):
