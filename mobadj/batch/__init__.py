@@ -72,7 +72,7 @@ if TYPE_CHECKING:
         run_parallel,
         worth_workers,
     )
-    from mobadj.batch.reading import MAX_LINE_BYTES, Unreadable, read_case, read_lines
+    from mobadj.batch.reading import MAX_LINE_BYTES, SkippedLine, read_case, read_lines
     from mobadj.batch.runner import (
         KEYS,
         MapContext,
@@ -107,7 +107,7 @@ _MODULES = {
                 "quick_arguments", "quick_start"),
     "jobs": ("CHUNK_BYTES", "CHUNK_LINES", "IN_FLIGHT", "WORTH_SECONDS", "Filling",
              "ReadAhead", "answer_chunk", "free_workers", "run_parallel", "worth_workers"),
-    "reading": ("MAX_LINE_BYTES", "Unreadable", "read_case", "read_lines"),
+    "reading": ("MAX_LINE_BYTES", "SkippedLine", "read_case", "read_lines"),
     "runner": ("KEYS", "MapContext", "Reading", "answer_case", "forget_orders", "map_context",
                "run_case", "short_json"),
     "serialize": ("empty_output", "json_line", "judge_result", "order_entries",
@@ -127,7 +127,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = ["BatchStopped", "CHUNK_BYTES", "CHUNK_LINES", "COLLECT_EVERY", "DEFERRED", "Filling",
     "IN_FLIGHT", "KEYS", "MAX_LINE_BYTES", "MapContext", "OUTPUT_CHUNK", "Output", "OutputError",
-    "ReadAhead", "Reading", "SOLO_LINES", "Unreadable", "WORTH_SECONDS", "answer_all",
+    "ReadAhead", "Reading", "SOLO_LINES", "SkippedLine", "WORTH_SECONDS", "answer_all",
     "answer_case", "answer_chunk", "answer_line", "cores", "defer", "empty_output", "forget_orders",
     "free_workers", "json_line", "judge_result", "map_context", "order_entries", "phase_result",
     "quick_arguments", "quick_start", "quiet_collector", "read_case", "read_lines", "run_batch",

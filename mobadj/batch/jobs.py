@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, wait
 from typing import IO, Any
 
-from mobadj.batch.reading import Unreadable
+from mobadj.batch.reading import SkippedLine
 from mobadj.batch.runner import map_context
 from mobadj.batch.serialize import empty_output, json_line
 from mobadj.batch.stream import answer_line, cores, quiet_collector
@@ -43,7 +43,7 @@ CHUNK_BYTES = 1 << 20
 IN_FLIGHT = 3
 """Chunks per worker given out before the oldest is written."""
 
-Line = bytes | str | Unreadable
+Line = bytes | str | SkippedLine
 Chunk = tuple[int, list[Line]]  # (number of its first line, its lines)
 
 
@@ -124,7 +124,7 @@ class ReadAhead:
 
 
 def line_size(line: Line) -> int:
-    return 0 if isinstance(line, Unreadable) else len(line)
+    return 0 if isinstance(line, SkippedLine) else len(line)
 
 
 class Filling:
@@ -225,7 +225,7 @@ def run_parallel(lines: Iterable[Line], write: Callable[[bytes], Any],
         ended = False
         while not ended or pending or filling.lines:
             event = events.get() if not ended else _WAKE
-            if isinstance(event, (bytes, str, Unreadable)):
+            if isinstance(event, (bytes, str, SkippedLine)):
                 filling.add(event)
             elif event is _END:
                 ended = True

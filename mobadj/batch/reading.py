@@ -1,7 +1,7 @@
 """Reading a batch's input: its lines as bytes, each line's JSON value.
 
 A line is read on its own (bytes: nothing is decoded ahead of its line), and a line too long
-to read is skipped without being held in memory (:class:`Unreadable`).  orjson reads a line
+to read is skipped without being held in memory (:class:`SkippedLine`).  orjson reads a line
 where it reads what the json module reads; the json module reads the rest, and says why a
 line is no JSON (docs/adjudication.md, "A batch cannot die").
 """
@@ -17,14 +17,14 @@ from typing import IO, Any, Final, NamedTuple, cast
 
 from orjson import loads as _orjson_loads
 
-__all__ = ["MAX_LINE_BYTES", "Unreadable", "cr_inside", "read_case", "read_lines", "too_long"]
+__all__ = ["MAX_LINE_BYTES", "SkippedLine", "cr_inside", "read_case", "read_lines", "too_long"]
 
 MAX_LINE_BYTES: Final = 1_000_000
 """The longest input line read (a full 34-unit phase is about 3 KB); longer ones are
 answered with an error and skipped without being held in memory."""
 
 
-class Unreadable(NamedTuple):
+class SkippedLine(NamedTuple):
     """An input line that is not read (too long); ``why`` says so.  (A named tuple: it is
     sent to the worker processes of ``--jobs N``, and it pickles in the compiled build too.)"""
 
@@ -64,9 +64,9 @@ byte-order mark, NaN, a lone surrogate, ...) goes there as well;
 tests/batch/test_batch_robust.py holds both readers to the same values."""
 
 
-def read_case(line: str | bytes | Unreadable) -> Any:
+def read_case(line: str | bytes | SkippedLine) -> Any:
     """The JSON value of one input line; raises ValueError saying why there is none."""
-    if isinstance(line, Unreadable):
+    if isinstance(line, SkippedLine):
         raise ValueError(line.why)
     if type(line) is bytes:
         plain = line.translate(_DIGITS)
@@ -97,10 +97,10 @@ def read_case(line: str | bytes | Unreadable) -> Any:
         raise ValueError(f"not JSON: {exc}") from None
 
 
-def read_lines(source: IO[Any]) -> Iterator[bytes | str | Unreadable]:
+def read_lines(source: IO[Any]) -> Iterator[bytes | str | SkippedLine]:
     """The lines of ``source`` as bytes when it has them (a binary file, or the buffer under
     a text file), so nothing is decoded ahead of its line; a line longer than
-    :data:`MAX_LINE_BYTES` is skipped and given as :class:`Unreadable`."""
+    :data:`MAX_LINE_BYTES` is skipped and given as :class:`SkippedLine`."""
     stream = source
     if isinstance(source, io.TextIOBase) and hasattr(source, "buffer"):
         stream = source.buffer
@@ -117,13 +117,13 @@ def read_lines(source: IO[Any]) -> Iterator[bytes | str | Unreadable]:
             line = readline(1 << 16)
             size += len(line)
         size -= line[-1:] in (b"\n", "\n")  # the line break is not the line's
-        yield Unreadable(f"too long: {size:,} bytes (at most {MAX_LINE_BYTES:,}); not read")
+        yield SkippedLine(f"too long: {size:,} bytes (at most {MAX_LINE_BYTES:,}); not read")
 
 
-def cr_inside(line: str | bytes | Unreadable) -> str:
+def cr_inside(line: str | bytes | SkippedLine) -> str:
     """A note for a line that is no JSON and holds a carriage return before its end (a file
     whose lines end with CR alone is read as one line), else ""."""
-    if isinstance(line, Unreadable):
+    if isinstance(line, SkippedLine):
         return ""
     text = line.decode("latin-1") if isinstance(line, bytes) else line
     if "\r" not in text.rstrip("\r\n"):
@@ -132,10 +132,10 @@ def cr_inside(line: str | bytes | Unreadable) -> str:
             "feed (LF); a file whose lines end with CR alone is one line)")
 
 
-def too_long(line: str | bytes) -> str | bytes | Unreadable:
-    """``line``, or the Unreadable that read_lines makes of it when it is too long."""
+def too_long(line: str | bytes) -> str | bytes | SkippedLine:
+    """``line``, or the SkippedLine that read_lines makes of it when it is too long."""
     data = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else line
     size = len(data) - data.endswith(b"\n")
     if size <= MAX_LINE_BYTES:
         return line
-    return Unreadable(f"too long: {size:,} bytes (at most {MAX_LINE_BYTES:,}); not read")
+    return SkippedLine(f"too long: {size:,} bytes (at most {MAX_LINE_BYTES:,}); not read")

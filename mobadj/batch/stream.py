@@ -22,7 +22,7 @@ from typing import IO, Any, Final
 
 from mobadj.batch.reading import (
     MAX_LINE_BYTES,
-    Unreadable,
+    SkippedLine,
     cr_inside,
     read_case,
     read_lines,
@@ -35,12 +35,12 @@ __all__ = ["COLLECT_EVERY", "OUTPUT_CHUNK", "SOLO_LINES", "answer_line", "cores"
            "quiet_collector", "run_batch", "run_lines"]
 
 
-def answer_line(line: str | bytes | Unreadable, number: int = 1) -> bytes:
+def answer_line(line: str | bytes | SkippedLine, number: int = 1) -> bytes:
     """What ``mobadj batch`` writes for one input line, line ``number`` of its input: the
     output line, UTF-8 encoded, with its line break.  Every line of a batch goes through
     here, however it runs: one process, ``--jobs N``, or a distributed engine mapping it
     over the lines of JSONL files (docs/performance.md)."""
-    if not isinstance(line, Unreadable) and len(line) > MAX_LINE_BYTES:
+    if not isinstance(line, SkippedLine) and len(line) > MAX_LINE_BYTES:
         line = too_long(line)
     try:
         case = read_case(line)
@@ -52,7 +52,7 @@ def answer_line(line: str | bytes | Unreadable, number: int = 1) -> bytes:
     return answer_case(case)
 
 
-def run_lines(lines: Iterable[str | bytes | Unreadable], start: int = 1
+def run_lines(lines: Iterable[str | bytes | SkippedLine], start: int = 1
               ) -> Iterator[dict[str, Any]]:
     """One output object per input line (blank lines included, as errors); ``lines`` may be
     text or bytes (each bytes line is decoded on its own); the first is line ``start`` of
@@ -130,7 +130,7 @@ SOLO_LINES: Final = 1000
 workers (about a tenth of a second of work): a short batch never starts them."""
 
 
-def _run_rest(lines: Iterator[str | bytes | Unreadable], source: IO[Any],
+def _run_rest(lines: Iterator[str | bytes | SkippedLine], source: IO[Any],
               write: Callable[[bytes], Any], flush: Callable[[], Any],
               waits: Callable[[], bool], own_process: bool, done: int, took: float) -> int:
     """The lines after the first ``done`` (which took ``took`` seconds here): in worker
@@ -148,7 +148,7 @@ OUTPUT_CHUNK: Final = 1 << 18
 of a pipe is woken a few times per megabyte instead of at every 8 KB."""
 
 
-def _run_here(lines: Iterable[str | bytes | Unreadable], write: Callable[[bytes], Any],
+def _run_here(lines: Iterable[str | bytes | SkippedLine], write: Callable[[bytes], Any],
               flush: Callable[[], Any], waits: Callable[[], bool], own_process: bool,
               start: int = 1, stop: int = 0) -> int:
     """``--jobs 1``: answer each line in this process (the first is line ``start`` of the

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mobadj.board.findings import Finding, MapFileError
 from mobadj.board.loader import load_map, map_dirs, map_names, map_path
@@ -34,7 +34,7 @@ _TOOLS = {"balance_lines": "mobadj.board.balance", "inspect_map": "mobadj.board.
 never loads it."""
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name in _TOOLS:
         return getattr(importlib.import_module(_TOOLS[name]), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

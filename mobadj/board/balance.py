@@ -5,9 +5,9 @@ shown, not assumed.  For every power with home centres:
 
 * the distance in moves from its nearest home centre to each neutral centre.  Every edge is
   one move, except that a highway crossing where no junction is marked counts as
-  ``crossing_moves`` (Mobtown II: two, since rule 4 makes it need an extra support; a subway
-  passes under the highway and counts one).  Nobody moves *through* a gaol or an impassable
-  space;
+  ``crossing_moves`` (Mobtown II: two, since rule 4 makes it need an extra support; a route
+  of the variant's own beside it, Mobtown's subway under the highway, counts one).  Nobody
+  moves *through* a gaol or an impassable space;
 * the sum of those distances (its *total*) and how far that lies from the mean of all powers;
 * how many neutral centres lie within 1, 2 and 3 moves;
 * its *directions of expansion*: the most routes from its home centres to different neutral
@@ -24,7 +24,6 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
-from typing import Any
 
 import networkx as nx
 
@@ -61,20 +60,23 @@ class BalanceBounds:
             raise BalanceError(f"{game_map.source}: balance: expected a mapping of bounds, "
                                f"got {raw!r}")
         known = {f.name for f in fields(cls)}
-        values: dict[str, Any] = {}
+        counts: dict[str, int] = {}  # every bound but the tolerance is a whole number
+        tolerance: float | None = None
         for key, value in raw.items():
             key = str(key)
             if key not in known:
                 raise BalanceError(f"{game_map.source}: balance: unknown key {key!r}; "
                                    f"expected one of {', '.join(sorted(known))}")
-            kind = float if key == "total_tolerance" else int
             try:
-                values[key] = kind(value)
+                if key == "total_tolerance":
+                    tolerance = float(value)
+                else:
+                    counts[key] = int(value)
             except (TypeError, ValueError):
                 raise BalanceError(f"{game_map.source}: balance.{key}: expected "
-                                   f"{'a number' if kind is float else 'a whole number'}, "
-                                   f"got {value!r}") from None
-        return cls(**values)
+                                   f"{'a number' if key == 'total_tolerance' else 'a whole number'}"
+                                   f", got {value!r}") from None
+        return cls(**counts, total_tolerance=tolerance)
 
 
 @dataclass(frozen=True)
@@ -93,20 +95,23 @@ class PowerBalance:
         return sum(self.distances.values())
 
 
-def move_cost(edge: Mapping[str, object], crossing_moves: int) -> int:
-    """Moves one edge costs: a highway crossing without junction (and no subway under it)
-    costs ``crossing_moves``, anything else one."""
-    crossing = edge.get("via") == "highway" and str(edge.get("subway")).lower() != "true"
+def move_cost(edge: Mapping[str, object], crossing_moves: int,
+              routes: Iterable[str] = ()) -> int:
+    """Moves one edge costs: a highway crossing without junction (and none of the map's
+    ``routes`` beside it) costs ``crossing_moves``, anything else one."""
+    crossing = edge.get("via") == "highway" and not any(
+        str(edge.get(route)).lower() == "true" for route in routes)
     return crossing_moves if crossing else 1
 
 
 def province_costs(game_map: GameMap, crossing_moves: int = 1) -> dict[str, dict[str, int]]:
     """Province -> {province one edge away: fewest moves that edge costs}, any unit kind."""
     out: dict[str, dict[str, int]] = {pid: {} for pid in game_map.provinces}
+    routes = tuple(game_map.routes)
     for src, dst, data in game_map.graph.edges(data=True):
         a, b = province_of(src), province_of(dst)
         if a != b:
-            cost = move_cost(data, crossing_moves)
+            cost = move_cost(data, crossing_moves, routes)
             out[a][b] = min(cost, out[a].get(b, cost))
     return out
 

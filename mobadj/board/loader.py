@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 from mobadj import diskcache
 from mobadj.board.findings import Finding, MapFileError
-from mobadj.board.model import Edge, GameMap, Power, Province, close_matches, fold
+from mobadj.board.model import Edge, GameMap, Node, Power, Province, close_matches, fold
 from mobadj.board.yamlines import LDict, LList, LStr, YamlError, as_bool, load_lines
 
 TERRAINS = ("land", "coast", "sea", "water", "impassable", "gaol")
-VIAS = ("plain", "highway", "junction", "subway", "diagonal")
+#: the ways an edge may go on every map; a map adds its variant's route kinds (``routes:``)
+VIAS = ("plain", "highway", "junction", "diagonal")
 _PACKAGE = Path(__file__).resolve().parents[1]
 #: the maps that come with mobadj: the checkout's maps/ folder, which an installed mobadj
 #: carries inside the package (setup.py)
@@ -183,6 +183,7 @@ class MapBuilder:
             self.unit_kinds = {k: self._str(v, kinds.line_of(k), f"unit kind {k}", k)
                                for k, v in kinds.items()}
         self.kinds_by_terrain = self._read_kinds_by_terrain(top)
+        self.routes = self._read_routes(top)
         provinces_raw = self._mapping(top.get("provinces"), top.line_of("provinces"), "provinces")
         if not provinces_raw:
             self.note(top.line_of("provinces"), "schema", "the map has no provinces")
@@ -207,9 +208,26 @@ class MapBuilder:
             unit_kinds=self.unit_kinds,
             provinces=self.provinces, powers=self.powers, nodes=nodes, edges=graph_edges,
             case_sensitive_ids=self.case_sensitive, source=self.source, extra=extra,
+            routes=self.routes,
         )
         self._check_starting_units(game_map)
         return game_map, self.findings
+
+    def _read_routes(self, top: LDict) -> dict[str, str]:
+        """``routes: {name: mark}``: the route kinds of the map's variant, each with the mark
+        its orders write (an edge's ``via``, or a flag beside a ground link)."""
+        raw = top.get("routes")
+        if raw is None:
+            return {}
+        routes = self._mapping(raw, top.line_of("routes"), "routes")
+        out: dict[str, str] = {}
+        for name, mark in routes.items():
+            if name in VIAS:
+                self.note(routes.line_of(name), "schema",
+                          f"routes: {name!r} is a way every map has; name the variant's own")
+                continue
+            out[str(name)] = self._str(mark, routes.line_of(name), f"route {name}", str(name))
+        return out
 
     def _read_kinds_by_terrain(self, top: LDict) -> dict[str, frozenset[str]] | None:
         raw = top.get("kinds_by_terrain")
@@ -301,9 +319,9 @@ class MapBuilder:
             close = [upper[c] for c in close_matches(text.upper(), list(upper), n=2)]
         return f"; did you mean {' or '.join(close)}?" if close else ""
 
-    def _build_graph(self) -> tuple[dict[str, dict[str, Any]], list[Edge]]:
+    def _build_graph(self) -> tuple[dict[str, Node], list[Edge]]:
         """The locations with their attributes, and the edges (GameMap.nodes and .edges)."""
-        nodes: dict[str, dict[str, Any]] = {}
+        nodes: dict[str, Node] = {}
         occupy: dict[str, set[str]] = {}
         edges: list[tuple[str, str, str, dict[str, object], int]] = []
         for pid, prov in self.provinces.items():
@@ -381,9 +399,12 @@ class MapBuilder:
             for k, v in item.items():
                 if k != "to":
                     attrs[k] = str(v) if isinstance(v, LStr) else v
-            if attrs["via"] not in VIAS:
-                self.note(item.line_of("via"), "schema", f"{pid}.adj.{key}: via "
-                          f"{attrs['via']!r} is not one of {', '.join(VIAS)}")
+            via = attrs["via"]
+            if via not in VIAS and via not in self.routes:
+                known = ", ".join((*VIAS, *self.routes))
+                self.note(item.line_of("via"), "schema", f"{pid}.adj.{key}: via {via!r} is not "
+                          f"one of {known} (a variant's own route kind is declared at the "
+                          f"top of the map: routes: {{{via}: MARK}})")
             return str(to), attrs, item.line
         self.note(getattr(item, "line", kline), "schema",
                   f"{pid}.adj.{key}: an edge is a name or a mapping {{to: ..., via: ...}}")
@@ -537,4 +558,4 @@ def _a(noun: str) -> str:
 
 
 _TOP_KEYS = {"name", "title", "calendar", "variant", "unit_kinds", "case_sensitive_ids",
-             "kinds_by_terrain", "provinces", "powers"}
+             "kinds_by_terrain", "provinces", "powers", "routes"}

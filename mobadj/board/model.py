@@ -3,7 +3,8 @@
 Nodes of the graph are *locations*: a province id (``"PAR"``) or a province with a coast
 (``"SPA/NC"``).  Each edge's key is the unit kind that may use it (``"A"``, ``"F"``,
 Mobtown's ``"G"``/``"D"``) and its attributes say how (``via``: plain, highway, junction,
-subway, diagonal, plus any extra attributes from the map file).  A map keeps them as plain
+diagonal, or a route kind the map declares under ``routes``, plus any extra attributes from
+the map file).  A map keeps them as plain
 data (:attr:`GameMap.nodes`, :attr:`GameMap.edges`); :attr:`GameMap.graph` is the networkx
 graph of the same, built on first use for the tools that want one (map checks, balance,
 layout), so adjudicating never imports networkx.  The resolver runs in hot loops, so
@@ -17,7 +18,7 @@ import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from mobadj.board.locations import province_of
 from mobadj.errors import MapError
@@ -25,7 +26,17 @@ from mobadj.errors import MapError
 if TYPE_CHECKING:
     import networkx as nx
 
-Edge = tuple[str, str, str, dict[str, Any]]
+Edge = tuple[str, str, str, dict[str, object]]
+
+
+class Node(TypedDict, total=False):
+    """A location's attributes: its province, terrain, coast (None for the province itself)
+    and the unit kinds that may stand there (absent where none may)."""
+
+    province: str
+    terrain: str
+    coast: str | None
+    kinds: frozenset[str]
 """One directed edge of the location graph: (source, destination, key, attributes)."""
 
 EMPTY: frozenset[str] = frozenset()
@@ -140,13 +151,17 @@ class GameMap:
     powers: dict[str, Power]
     #: location -> its attributes (province, terrain, coast, and the unit kinds that may
     #: stand there), in the order of the map file
-    nodes: dict[str, dict[str, Any]]
+    nodes: dict[str, Node]
     #: every directed edge (source, destination, key, attributes) in the map file's order
     edges: list[Edge]
     variant: str = ""  # "module:Class" of the rules this map is played by ("" standard)
     case_sensitive_ids: bool = False
     source: str = ""
     extra: dict[str, object] = field(default_factory=dict)
+    #: the route kinds of the map's variant -> the mark orders write for each (Mobtown II:
+    #: ``{"subway": "U"}``): an edge may go ``via`` one of them, or carry it as a flag
+    #: (``name: true``) beside its ground link
+    routes: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._neigh: dict[tuple[str, str], frozenset[str]] = {}
@@ -157,7 +172,7 @@ class GameMap:
             for kind in data.get("kinds", ())
         }
         by_src: dict[tuple[str, str], set[str]] = {}
-        self._edge_data: dict[tuple[str, str, str], dict[str, Any]] = {}
+        self._edge_data: dict[tuple[str, str, str], dict[str, object]] = {}
         for src, dst, kind, data in self.edges:
             by_src.setdefault((_kind_of(kind), src), set()).add(dst)
             self._edge_data[(src, dst, kind)] = data
@@ -176,13 +191,13 @@ class GameMap:
         import networkx as nx
 
         graph: nx.MultiDiGraph[str] = nx.MultiDiGraph()
-        for loc, data in self.nodes.items():
-            graph.add_node(loc, **data)
+        for loc, node in self.nodes.items():
+            graph.add_node(loc, **node)
         for src, dst, key, data in self.edges:
             graph.add_edge(src, dst, key=key, **data)
         return graph
 
-    def __getstate__(self) -> dict[str, Any]:
+    def __getstate__(self) -> dict[str, object]:
         """Pickled (the map cache) without the networkx graph, which is rebuilt on use."""
         state = dict(self.__dict__)
         state.pop("graph", None)
@@ -214,7 +229,7 @@ class GameMap:
         neigh = self._neigh.get((kind, src), EMPTY)
         return tuple(loc for loc in self.locations(province) if loc in neigh)
 
-    def edge(self, kind: str, src: str, dst: str) -> dict[str, Any] | None:
+    def edge(self, kind: str, src: str, dst: str) -> dict[str, object] | None:
         """The attributes of the ``kind`` edge ``src -> dst`` (``{"via": ...}``) or None."""
         return self._edge_data.get((src, dst, kind))
 

@@ -16,6 +16,7 @@ from mobadj.errors import MapError
 
 if TYPE_CHECKING:  # imported when a file is read: a map from the disk cache needs no YAML
     import yaml
+    from yaml import SafeLoader
 
 
 class LStr(str):
@@ -166,7 +167,7 @@ def load_lines(text: str) -> object:
 
 
 @functools.cache
-def _plain_loader() -> Any:
+def _plain_loader() -> type[SafeLoader]:
     """YAML's safe loader, with dates left as the text they are written as: no file read by
     :func:`load_data` has dates, and ``phase: 1919-07-01`` is a phase written wrong."""
     import yaml

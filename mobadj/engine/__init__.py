@@ -16,7 +16,7 @@ Front ends import from here; the modules behind it are the engine's own business
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mobadj.board import province_of
 from mobadj.engine.hooks import standard
@@ -76,6 +76,7 @@ from mobadj.engine.variants import (
 
 if TYPE_CHECKING:
     from mobadj.engine.scenarios import (
+        BatchCase,
         plausible_orders,
         random_case,
         random_orders,
@@ -83,16 +84,18 @@ if TYPE_CHECKING:
     )
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     """The random positions and orders (tests, benchmarks, demonstrations) are imported
     when first asked for: adjudicating never needs them."""
-    if name in ("plausible_orders", "random_case", "random_orders", "random_position"):
+    if name in ("BatchCase", "plausible_orders", "random_case", "random_orders",
+                "random_position"):
         return getattr(importlib.import_module("mobadj.engine.scenarios"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "ASIDE",
     "BATTLE",
+    "BatchCase",
     "BATTLE_UNLESS_EQUAL",
     "CONVOY",
     "HOLD",

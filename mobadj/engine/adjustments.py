@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from mobadj.board import province_of
 from mobadj.engine.hooks import standard
-from mobadj.engine.position import Position
+from mobadj.engine.position import Position, PositionT
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import Rules
 from mobadj.engine.topology import Topology
@@ -50,14 +50,16 @@ def adjustment_counts(position: Position) -> dict[str, int]:
     return out
 
 
-def needs_adjustment(position: Position, topo: Topology, rules: Rules | None = None) -> bool:
+def needs_adjustment(position: PositionT, topo: Topology, rules: Rules[PositionT] | None = None
+                     ) -> bool:
     """Does any power have a build it can make, or a unit to remove?"""
     own = _own_sites(rules)
     return any(_adjusts(position, topo, power, n, own)
                for power, n in adjustment_counts(position).items())
 
 
-def adjusting(position: Position, topo: Topology, rules: Rules | None = None) -> list[str]:
+def adjusting(position: PositionT, topo: Topology, rules: Rules[PositionT] | None = None
+              ) -> list[str]:
     """The powers with a build they can make or a unit to remove, sorted: a power with more
     centres than units but no vacant home centre of its own has nothing to order (DPjudge,
     the ``diplomacy`` package: such a power is not waited for)."""
@@ -66,13 +68,13 @@ def adjusting(position: Position, topo: Topology, rules: Rules | None = None) ->
                   if _adjusts(position, topo, power, n, own))
 
 
-def _own_sites(rules: Rules | None) -> Rules | None:
+def _own_sites(rules: Rules[PositionT] | None) -> Rules[PositionT] | None:
     """``rules`` when they have their own ``build_sites`` (mobadj.engine.hooks), else None."""
     return None if rules is None or standard(rules, "build_sites") else rules
 
 
-def build_sites(position: Position, topo: Topology, power: str,
-                rules: Rules | None) -> Collection[str]:
+def build_sites(position: PositionT, topo: Topology, power: str,
+                rules: Rules[PositionT] | None) -> Collection[str]:
     """Where ``power`` may build if it owns the centre and it is vacant: its home centres,
     or the rules' ``build_sites`` when a variant has its own (mobadj.engine.hooks)."""
     own = _own_sites(rules)
@@ -81,8 +83,8 @@ def build_sites(position: Position, topo: Topology, power: str,
     return own.build_sites(position, power, topo)
 
 
-def _adjusts(position: Position, topo: Topology, power: str, n: int,
-             own: Rules | None) -> bool:
+def _adjusts(position: PositionT, topo: Topology, power: str, n: int,
+             own: Rules[PositionT] | None) -> bool:
     """Does ``power``, with ``n`` centres more than units, build or remove?  (``own``: rules
     with their own ``build_sites``, else None.)"""
     if n <= 0:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from mobadj.engine.position import PositionT
 from mobadj.engine.rules import Rules
 
 __all__ = ["standard"]
@@ -20,7 +21,7 @@ _STANDARD: Final = {name: getattr(Rules, name) for name in (
     "retreat_allowed", "retreat_options", "retreat_phase", "screen")}
 
 
-def standard(rules: Rules, hook: str) -> bool:
+def standard(rules: Rules[PositionT], hook: str) -> bool:
     """Do ``rules`` keep the standard rules' ``hook``?  (Asked anew each time, not kept per
     class: a hook put on a class at run time, as tests do, is seen at once.)"""
     return getattr(type(rules), hook) is _STANDARD[hook]

@@ -32,7 +32,7 @@ class PhaseRules(Generic[PositionT]):
         raise ValueError(f"no rules for the phase {position.phase}")
 
     def after_phase(
-        self, before: PositionT, result: PhaseResult, topology: Topology, scored: bool
+        self, before: PositionT, result: PhaseResult[PositionT], topology: Topology, scored: bool
     ) -> None:
         """Once a phase is adjudicated and, if ``scored``, centres changed owner: news and
         end-of-game state go into ``result``."""

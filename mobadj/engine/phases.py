@@ -48,7 +48,7 @@ class Phase:
         return got
 
     @classmethod
-    def parse(cls, text: str) -> Phase:
+    def parse(cls, text: object) -> Phase:
         """Read ``S1901M``; raises :class:`PositionError` with the expected shape."""
         got = _PHASE_TEXT.get(text) if type(text) is str else None
         if got is not None:
@@ -104,6 +104,9 @@ class PhaseLike(Protocol):
     """What the engine asks of any phase (a variant's calendar may have its own phases)."""
 
     @property
+    def year(self) -> int: ...
+
+    @property
     def is_movement(self) -> bool: ...
 
     @property
@@ -125,15 +128,18 @@ class PhaseLike(Protocol):
 class PhaseCalendar(Protocol):
     """What the engine asks of a variant's calendar (:class:`Calendar` is the standard one)."""
 
-    def parse(self, text: Any) -> Any:
+    # ``phase`` is one this calendar made (its own type, e.g. Mobtown's weeks): the engine
+    # only hands back what ``parse``, ``first`` and ``next_phase`` gave it
+
+    def parse(self, text: object) -> PhaseLike:
         """The phase written ``text``; raises :class:`PositionError`."""
 
-    def first(self, year: int | None = None) -> Any:
+    def first(self, year: int | None = None) -> PhaseLike:
         """The first phase of a game."""
 
     def next_phase(
         self, phase: Any, has_dislodged: bool, needs_adjustment: Callable[[], bool]
-    ) -> Any:
+    ) -> PhaseLike:
         """The next phase to play."""
 
     def scores_after(self, phase: Any, has_retreat_phase_next: bool) -> bool:
@@ -153,7 +159,7 @@ class Calendar:
     cycle: tuple[tuple[str, str], ...]
     scoring: frozenset[str]
 
-    def parse(self, text: Any) -> Phase:
+    def parse(self, text: object) -> Phase:
         """``S1901M`` -> the Phase, if this calendar has such phases."""
         phase = Phase.parse(text)
         if (phase.season, phase.kind) not in self.cycle:

@@ -10,14 +10,19 @@ variant does differently at each step.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic
 
 from mobadj.board import province_of
 from mobadj.engine import adjustments, movement, retreats, validation
 from mobadj.engine.hooks import standard
 from mobadj.engine.options import resolver_class
-from mobadj.engine.position import PhaseCalendar, PhaseLike, Position
+from mobadj.engine.position import (
+    PhaseCalendar,
+    PhaseLike,
+    Position,
+    PositionT,
+    ResultPositionT,
+)
 from mobadj.engine.results import OrderResult
 from mobadj.engine.rules import ASIDE, Rules
 from mobadj.engine.topology import Topology, topology_for
@@ -31,8 +36,7 @@ if TYPE_CHECKING:
 OrderInput = tuple[str | None, AnyOrder]
 
 
-@dataclass(init=False)
-class PhaseResult:
+class PhaseResult(Generic[ResultPositionT]):
     """Everything one adjudicated phase produced.
 
     ``results`` are the orders as given (in order) with their outcomes; ``defaults`` what the
@@ -43,28 +47,32 @@ class PhaseResult:
     dislodged units that had nothing to decide and were settled at once with the movement
     (``destroyed``: those disbanded, having no retreat open); ``skipped`` the phases passed
     over because nobody had anything to decide in them.
+
+    Generic over the position, as the rules are: a variant's hooks get a
+    ``PhaseResult[MyPosition]`` whose ``position`` is a ``MyPosition``, and the engine, the
+    reports and the front ends read it as the result of any map (``PhaseResult``).
     """
 
     phase: PhaseLike
     results: list[OrderResult]
     defaults: list[OrderResult]
-    position: Position
-    center_changes: list[tuple[str, str | None, str]] = field(default_factory=list)
-    moved: dict[str, str] = field(default_factory=dict)
-    built: list[UnitState] = field(default_factory=list)
-    removed: list[UnitState] = field(default_factory=list)
-    events: list[str] = field(default_factory=list)
-    settled: list[Dislodged] = field(default_factory=list)
-    skipped: list[PhaseLike] = field(default_factory=list)
+    position: ResultPositionT
+    center_changes: list[tuple[str, str | None, str]]
+    moved: dict[str, str]
+    built: list[UnitState]
+    removed: list[UnitState]
+    events: list[str]
+    settled: list[Dislodged]
+    skipped: list[PhaseLike]
     #: the movement orders as the resolver decided them (empty in other phases)
-    _records: list[validation.MOrder] = field(default_factory=list, repr=False)
+    _records: list[validation.MOrder]
 
     def __init__(
         self,
         phase: PhaseLike,
         results: list[OrderResult],
         defaults: list[OrderResult],
-        position: Position,
+        position: ResultPositionT,
         center_changes: list[tuple[str, str | None, str]] | None = None,
         moved: dict[str, str] | None = None,
         built: list[UnitState] | None = None,
@@ -74,8 +82,8 @@ class PhaseResult:
         skipped: list[PhaseLike] | None = None,
         _records: list[validation.MOrder] | None = None,
     ) -> None:
-        # written out (the dataclass's, but None for an empty list): the compiled build then
-        # makes a result without a Python call
+        # written out (None for an empty list; no dataclass, which the compiled build cannot
+        # make generic): the compiled build then makes a result without a Python call
         self.phase = phase
         self.results = results
         self.defaults = defaults
@@ -88,6 +96,25 @@ class PhaseResult:
         self.settled = [] if settled is None else settled
         self.skipped = [] if skipped is None else skipped
         self._records = [] if _records is None else _records
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.phase, self.results, self.defaults, self.position, self.center_changes,
+                self.moved, self.built, self.removed, self.events, self.settled, self.skipped,
+                self._records)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, PhaseResult)
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # changed in place, as a dataclass's is
+
+    def __repr__(self) -> str:
+        names = ("phase", "results", "defaults", "position", "center_changes", "moved",
+                 "built", "removed", "events", "settled", "skipped")
+        shown = ", ".join(f"{n}={v!r}" for n, v in zip(names, self._fields(), strict=False))
+        return f"PhaseResult({shown})"
 
     @property
     def next_phase(self) -> PhaseLike:
@@ -227,7 +254,7 @@ def screen_orders(
 
 
 def retreat_phase(
-    position: Position, pairs: list[OrderInput], topo: Topology, rules: Rules
+    position: PositionT, pairs: list[OrderInput], topo: Topology, rules: Rules[PositionT]
 ) -> PhaseResult:
     """Retreats and disbands (the standard ``Rules.retreat_phase``)."""
     r_out = retreats.resolve_retreats(position, pairs, topo, rules)

@@ -73,9 +73,9 @@ class Position:
 
     # ---- text form -------------------------------------------------------------------------
 
-    def dislodged_entry(self, d: Dislodged) -> dict[str, Any]:
+    def dislodged_entry(self, d: Dislodged) -> dict[str, object]:
         """``{unit, from, convoyed?, via?, retreats}``: one dislodged unit as written."""
-        entry: dict[str, Any] = {"unit": str(d.unit), "from": d.attacker_from}
+        entry: dict[str, object] = {"unit": str(d.unit), "from": d.attacker_from}
         if d.convoyed:
             entry["convoyed"] = True
         if d.via:
@@ -90,7 +90,7 @@ class Position:
             units.setdefault(u.power, []).append(str(u))
         return units
 
-    def extra_data(self) -> dict[str, Any]:
+    def extra_data(self) -> dict[str, object]:
         """A variant's own keys of the text form (after the standard ones)."""
         return {}
 
@@ -99,7 +99,7 @@ class Position:
         centers: dict[str, list[str]] = {}
         for prov, owner in sorted(self.centers.items()):
             centers.setdefault(owner, []).append(prov)
-        dislodged: dict[str, list[dict[str, Any]]] = {}
+        dislodged: dict[str, list[dict[str, object]]] = {}
         for d in sorted(self.dislodged.values(), key=lambda d: (d.unit.power, d.unit.location)):
             dislodged.setdefault(d.unit.power, []).append(self.dislodged_entry(d))
         return {
@@ -127,7 +127,7 @@ def standard_initial_position(game_map: GameMap, year: int | None = None) -> Pos
 
 
 def position_from_data(
-    data: Mapping[str, Any], game_map: GameMap, rules: Rules | None = None
+    data: Mapping[str, object], game_map: GameMap, rules: Rules | None = None
 ) -> Position:
     """Read a position of any map (its rules' shape); raises :class:`PositionError`."""
     if rules is None:
@@ -151,3 +151,6 @@ def initial_position(
 #: the position a variant's rules read and write (a Position subclass may keep more state):
 #: ``class MobtownRules(Rules[MobtownPosition])`` gets its own in every hook, without a cast
 PositionT = TypeVar("PositionT", bound=Position, default=Position)
+#: the position a phase's result holds: ``PhaseResult[MobtownPosition]`` is read as any
+#: ``PhaseResult`` by the reports and front ends, which only read it
+ResultPositionT = TypeVar("ResultPositionT", bound=Position, default=Position, covariant=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, ClassVar, Generic, cast
+from typing import TYPE_CHECKING, ClassVar, Generic
 
 from mobadj.engine.position import PositionT
 from mobadj.engine.results import Reason
@@ -56,30 +56,36 @@ class Presentation(Generic[PositionT]):
     #: the game pages' key to the picture: (symbol, what it means); none when empty
     page_legend: ClassVar[tuple[tuple[str, str], ...]] = ()
 
+    def as_rules(self) -> Rules[PositionT]:
+        """The whole rules these words belong to (the standard report reads who has won and
+        who must adjust from them); :class:`~mobadj.engine.rules.Rules` answers itself."""
+        raise NotImplementedError("a Presentation is a part of a Rules class")
+
     def status_notes(self, position: PositionT) -> list[str]:
         """Lines a variant adds to the board's public status (the judge's STATUS)."""
         return []
 
     # ---- reports and pictures ----------------------------------------------------------------
 
-    def report_body(self, result: PhaseResult, game_map: GameMap) -> list[str]:
+    def report_body(self, result: PhaseResult[PositionT], game_map: GameMap) -> list[str]:
         """The lines of a published report between the orders and the next phase."""
         from mobadj.engine.report import standard_body
 
-        return standard_body(result, game_map, cast("Rules", self))
+        return standard_body(result, game_map, self.as_rules())
 
-    def mail_report(self, result: PhaseResult, game_map: GameMap) -> str:
+    def mail_report(self, result: PhaseResult[PositionT], game_map: GameMap) -> str:
         """The report the email judge mails after a phase: the one every map shares (the
         orders with their results, then ``report_body``, the adjustments in words)."""
         from mobadj.engine.report import format_report
 
-        return format_report(result, game_map, rules=cast("Rules", self)).rstrip()
+        return format_report(result, game_map, rules=self.as_rules()).rstrip()
 
-    def json_extras(self, result: PhaseResult) -> dict[str, object]:
+    def json_extras(self, result: PhaseResult[PositionT]) -> dict[str, object]:
         """Keys a variant adds to a result's JSON (``mobadj adjudicate --json``, the judge)."""
         return {}
 
-    def batch_value(self, key: str, result: PhaseResult, spell: Callable[[str], str]) -> object:
+    def batch_value(self, key: str, result: PhaseResult[PositionT], spell: Callable[[str], str]
+                    ) -> object:
         """The value of one of ``batch_keys`` in a batch output line (``spell``: a power id
         as the input line wrote it)."""
         if key == "defaults":
@@ -88,7 +94,7 @@ class Presentation(Generic[PositionT]):
             return list(result.events)
         return result.position.to_data().get(key)
 
-    def picture_data(self, result: PhaseResult) -> Mapping[str, object] | None:
+    def picture_data(self, result: PhaseResult[PositionT]) -> Mapping[str, object] | None:
         """What a picture of ``result`` shows, as the renderer reads a mapping; None: the new
         position with the arrows of the orders as published."""
         return None

@@ -12,11 +12,14 @@ import dataclasses
 import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final
 
 from mobadj.board import GameMap, UnknownNameError, province_of
-from mobadj.engine.position import STANDARD, PhaseCalendar, Position, PositionError
+from mobadj.engine.position import STANDARD, PhaseCalendar, Position, PositionError, PositionT
 from mobadj.engine.units import Dislodged, UnitState
+
+if TYPE_CHECKING:
+    from mobadj.engine.rules import Rules
 
 _UNIT_RE: Final = re.compile(r"^\s*([A-Za-z])\s*[ (]?\s*([^)]*?)\s*\)?\s*$")
 
@@ -40,19 +43,19 @@ def _names(game_map: GameMap) -> _Names:
     return _Names()
 
 
-def parse_unit(text: Any, power: str, game_map: GameMap) -> UnitState:
+def parse_unit(text: object, power: str, game_map: GameMap) -> UnitState:
     """``"F STP/SC"`` -> UnitState; the location is looked up on the map (any spelling)."""
+    if not isinstance(text, str):
+        return _parse_unit(text, power, game_map)
     cache = _names(game_map).units
     key = (power, text)
-    got = cache.get(key) if isinstance(text, str) else None
+    got = cache.get(key)
     if got is None:
-        got = _parse_unit(text, power, game_map)
-        if isinstance(text, str):
-            cache[key] = got
+        got = cache[key] = _parse_unit(text, power, game_map)
     return got
 
 
-def _parse_unit(text: Any, power: str, game_map: GameMap) -> UnitState:
+def _parse_unit(text: object, power: str, game_map: GameMap) -> UnitState:
     m = _UNIT_RE.match(str(text))
     if not m or not m.group(2):
         raise PositionError(f"bad unit {text!r}: expected e.g. 'A PAR' or 'F STP/SC'")
@@ -74,7 +77,7 @@ def _parse_unit(text: Any, power: str, game_map: GameMap) -> UnitState:
     return UnitState(power, kind, location)
 
 
-def _cached(cache: dict[str, str], name: Any, look: Callable[[str], str]) -> str:
+def _cached(cache: dict[str, str], name: object, look: Callable[[str], str]) -> str:
     """``look(name)`` remembered in ``cache``; an unknown name is a PositionError."""
     key = name if type(name) is str else str(name)
     got = cache.get(key)
@@ -86,15 +89,15 @@ def _cached(cache: dict[str, str], name: Any, look: Callable[[str], str]) -> str
     return got
 
 
-def _power(game_map: GameMap, name: Any) -> str:
+def _power(game_map: GameMap, name: object) -> str:
     return _cached(_names(game_map).powers, name, game_map.power_id)
 
 
-def _province(game_map: GameMap, name: Any) -> str:
+def _province(game_map: GameMap, name: object) -> str:
     return _cached(_names(game_map).provinces, name, lambda t: province_of(game_map.lookup(t)))
 
 
-def _per_power(data: Any, what: str) -> dict[Any, Any]:
+def _per_power(data: object, what: str) -> Mapping[object, object]:
     """``data`` as power -> its list (any keys: YAML may write them as numbers)."""
     if type(data) is dict:
         return data
@@ -106,7 +109,7 @@ def _per_power(data: Any, what: str) -> dict[Any, Any]:
 
 
 def read_position(
-    data: Mapping[str, Any], game_map: GameMap, calendar: PhaseCalendar | None = None
+    data: Mapping[str, object], game_map: GameMap, calendar: PhaseCalendar | None = None
 ) -> Position:
     """Build a standard Position from the YAML/JSON shape; raises :class:`PositionError`.
 
@@ -128,7 +131,8 @@ def read_position(
         mine = placed.get(power)
         if mine is None:
             mine = placed[power] = {}
-        listed: list[Any] = items if type(items) is list else as_list(items, f"units of {pname}")
+        listed: list[object] = (items if type(items) is list
+                                else as_list(items, f"units of {pname}"))
         for text in listed:
             got = mine.get(text) if type(text) is str else None
             if got is None:
@@ -183,7 +187,8 @@ def read_position(
     return pos
 
 
-def position_with_retreats(data: Mapping[str, Any], game_map: GameMap, rules: Any) -> Position:
+def position_with_retreats(data: Mapping[str, object], game_map: GameMap,
+                           rules: Rules[PositionT]) -> Position:
     """The standard rules' ``position_from_data`` (mobadj.engine.rules): the position
     written as YAML/JSON, each dislodged unit given its legal retreats by ``rules``
     (``retreat_options``).  Compiled with the engine: a batch reads a position per line."""
@@ -199,7 +204,7 @@ def position_with_retreats(data: Mapping[str, Any], game_map: GameMap, rules: An
     return pos
 
 
-def _attacker_from(entry: Mapping[str, Any], unit: UnitState, game_map: GameMap) -> str:
+def _attacker_from(entry: Mapping[str, object], unit: UnitState, game_map: GameMap) -> str:
     """The province a dislodged unit's attacker came from: it must be given, and (unless
     the attacker came by convoy) be next to the unit's province for some unit kind."""
     origin = entry.get("from")
@@ -215,7 +220,7 @@ def _attacker_from(entry: Mapping[str, Any], unit: UnitState, game_map: GameMap)
     return prov
 
 
-def as_list(value: Any, what: str) -> list[Any]:
+def as_list(value: object, what: str) -> list[object]:
     """A list from YAML/JSON input: a list, None, "A, B; C" text or any other iterable."""
     if type(value) is list:
         return value

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from mobadj.engine.position import PositionT
 from mobadj.engine.results import OrderResult, Outcome
 from mobadj.engine.units import Dislodged
 from mobadj.orders.model import Waive
@@ -131,7 +132,8 @@ def center_changes_section(
     return out
 
 
-def standard_body(result: PhaseResult, game_map: GameMap, rules: Rules) -> list[str]:
+def standard_body(result: PhaseResult[PositionT], game_map: GameMap, rules: Rules[PositionT]
+                  ) -> list[str]:
     """Dislodged units, standoffs, centre changes and every power's position."""
     after = result.position
     out = dislodged_section(result, game_map)
@@ -164,7 +166,8 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 
 
-def adjustments_due(position: Position, game_map: GameMap, rules: Rules) -> list[str]:
+def adjustments_due(position: PositionT, game_map: GameMap, rules: Rules[PositionT]
+                    ) -> list[str]:
     """What each power has to do in the adjustment phase of ``position``, in words: how many
     builds it may make, where, or how many units it must remove (none: nothing due)."""
     from mobadj.engine.hooks import standard
@@ -199,7 +202,8 @@ def adjustments_due(position: Position, game_map: GameMap, rules: Rules) -> list
     return out
 
 
-def adjustments_made(result: PhaseResult, game_map: GameMap, rules: Rules) -> list[str]:
+def adjustments_made(result: PhaseResult[PositionT], game_map: GameMap, rules: Rules[PositionT]
+                     ) -> list[str]:
     """An adjustment phase in words: for each power what was due, what it built or removed,
     what it waived, and what the rules did for it (builds not ordered are waived; removals
     not ordered are chosen by the civil-disorder rule)."""
@@ -250,18 +254,24 @@ def adjustments_made(result: PhaseResult, game_map: GameMap, rules: Rules) -> li
 
 
 def format_report(
-    result: PhaseResult,
+    result: PhaseResult[PositionT],
     game_map: GameMap,
     errors: list[str] | None = None,
     title: str = "",
-    rules: Rules | None = None,
+    rules: Rules[PositionT] | None = None,
 ) -> str:
     """The results of one phase as a GM would publish them (any map; ``rules`` default to the
     map's)."""
     if rules is None:
         from mobadj.engine.variants import default_rules
 
-        rules = default_rules(game_map)
+        any_map: PhaseResult = result  # the map's own rules read it as any map's result
+        return _report(any_map, game_map, errors, title, default_rules(game_map))
+    return _report(result, game_map, errors, title, rules)
+
+
+def _report(result: PhaseResult[PositionT], game_map: GameMap, errors: list[str] | None,
+            title: str, rules: Rules[PositionT]) -> str:
     out = orders_section(result, game_map, errors, title)
     if result.phase.is_adjustment:
         made = adjustments_made(result, game_map, rules)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from mobadj.board import province_of
 from mobadj.engine.hooks import standard
-from mobadj.engine.position import Position
+from mobadj.engine.position import PositionT
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import Rules
 from mobadj.engine.topology import Topology
@@ -33,14 +33,14 @@ class RetreatOutcome:
 
 
 def legal_retreats(
-    position: Position, d: Dislodged, topo: Topology, rules: Rules
+    position: PositionT, d: Dislodged, topo: Topology, rules: Rules[PositionT]
 ) -> tuple[str, ...]:
     """The retreat locations open to ``d`` on this board."""
     return retreat_options(rules, d, topo, position.units, position.standoffs)
 
 
 def retreat_options(
-    rules: Rules,
+    rules: Rules[PositionT],
     dislodged: Dislodged,
     topology: Topology,
     occupied: Iterable[str],
@@ -54,7 +54,7 @@ def retreat_options(
 
 
 def open_retreats(
-    rules: Rules,
+    rules: Rules[PositionT],
     dislodged: Dislodged,
     topology: Topology,
     occupied: Iterable[str],
@@ -88,10 +88,10 @@ def retreat_allowed(convoy_retreat: bool, dislodged: Dislodged, destination: str
 
 
 def resolve_retreats(
-    position: Position,
+    position: PositionT,
     orders: Iterable[tuple[str | None, AnyOrder]],
     topo: Topology,
-    rules: Rules,
+    rules: Rules[PositionT],
 ) -> RetreatOutcome:
     """Adjudicate the retreat orders of ``position`` (its ``dislodged`` units)."""
     orders = list(orders)

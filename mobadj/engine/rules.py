@@ -209,11 +209,9 @@ class Rules(PhaseRules[PositionT], Presentation[PositionT]):
                 shown = ", ".join(str(c).lower() for c in choices)
                 raise ValueError(f"unknown {name} rule {value!r}; choose from {shown}")
 
-    @property
-    def engine(self) -> Rules:
-        """These rules as the engine's functions take them: rules of any position (the
-        engine hands every hook the positions these rules read and made)."""
-        return cast("Rules", self)
+    def as_rules(self) -> Rules[PositionT]:
+        """These rules (what the presentation's standard report reads)."""
+        return self
 
     # ---- options ---------------------------------------------------------------------------
 
@@ -248,7 +246,7 @@ class Rules(PhaseRules[PositionT], Presentation[PositionT]):
     def position_from_data(self, data: Mapping[str, object], game_map: GameMap) -> PositionT:
         """The position written as YAML/JSON (docs/adjudication.md); dislodged units get
         their legal retreats by these rules (who has a choice: ``retreat_choice``)."""
-        return cast(PositionT, position_with_retreats(data, game_map, self.engine))
+        return cast(PositionT, position_with_retreats(data, game_map, self))
 
     def initial_position(self, game_map: GameMap, year: int | None = None) -> PositionT:
         """The set-up: every power's starting units and home centres."""
@@ -349,7 +347,7 @@ class Rules(PhaseRules[PositionT], Presentation[PositionT]):
         6.H.11), and whatever ``retreat_allowed`` forbids (mobadj.engine.retreats)."""
         from mobadj.engine.retreats import open_retreats
 
-        return open_retreats(self.engine, dislodged, topology, occupied, standoffs)
+        return open_retreats(self, dislodged, topology, occupied, standoffs)
 
     def retreat_allowed(self, dislodged: Dislodged, destination: str, via: str | None) -> bool:
         """Extra retreat restrictions: none in the standard game; with ``convoy_retreat``
@@ -366,7 +364,7 @@ class Rules(PhaseRules[PositionT], Presentation[PositionT]):
         """A retreat phase (DATC 6.H; mobadj.engine.retreats)."""
         from mobadj.engine.pipeline import retreat_phase
 
-        return retreat_phase(position, orders, topology, self.engine)
+        return retreat_phase(position, orders, topology, self)
 
     def retreat_choice(self, dislodged: Dislodged) -> bool:
         """Has this dislodged unit anything to decide?  A unit with no retreat open has not:
@@ -390,14 +388,14 @@ class Rules(PhaseRules[PositionT], Presentation[PositionT]):
         """Does any power have a build it can make (``build_sites``), or a unit to remove?"""
         from mobadj.engine.adjustments import needs_adjustment
 
-        return needs_adjustment(position, topology, self.engine)
+        return needs_adjustment(position, topology, self)
 
     def adjusting(self, position: PositionT, topology: Topology) -> list[str]:
         """The powers with something to do in an adjustment phase: a build they can make (a
         vacant home centre they own) or a unit to remove; sorted."""
         from mobadj.engine.adjustments import adjusting
 
-        return adjusting(position, topology, self.engine)
+        return adjusting(position, topology, self)
 
     def before_adjustments(
         self,
@@ -435,7 +433,7 @@ class Rules(PhaseRules[PositionT], Presentation[PositionT]):
         (the games of the page tests, screenshots and benchmark; mobadj.web.demo)."""
         from mobadj.engine.scenarios import plausible_orders
 
-        return plausible_orders(position, power, topology, self.engine, rng)
+        return plausible_orders(position, power, topology, self, rng)
 
 _CHOICES: dict[type, dict[str, tuple[OptionValue, ...]]] = {}
 

@@ -13,11 +13,11 @@ neighbour; dislodged units retreat where they may; builds go on free home centre
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from mobadj.board import GameMap, province_of
 from mobadj.engine.hooks import standard
-from mobadj.engine.position import Phase, Position
+from mobadj.engine.position import Phase, Position, PositionT
 from mobadj.engine.topology import Topology, topology_for
 from mobadj.engine.units import UnitState
 
@@ -104,14 +104,28 @@ def random_orders(pos: Position, topo: Topology, rng: random.Random) -> list[tup
     return out
 
 
-def random_case(game_map: GameMap, rng: random.Random, case_id: str) -> dict[str, Any]:
+class BatchCase(TypedDict, total=False):
+    """One ``mobadj batch`` input line (docs/adjudication.md), as the benchmarks and the
+    corpus write them."""
+
+    id: str
+    map: str
+    phase: str
+    units: dict[str, list[str]]
+    centers: dict[str, list[str]]
+    dislodged: dict[str, list[dict[str, str]]]
+    standoffs: list[str]
+    orders: dict[str, list[str]]
+
+
+def random_case(game_map: GameMap, rng: random.Random, case_id: str) -> BatchCase:
     """A batch input object: a movement, retreat or adjustment phase."""
     topo = topology_for(game_map)
     pos = random_position(game_map, rng, rng.randint(20, 34))
     data = pos.to_data()
     kind = rng.random()
     orders = random_orders(pos, topo, rng)
-    case: dict[str, Any] = {"id": case_id, "map": "standard", "phase": data["phase"],
+    case: BatchCase = {"id": case_id, "map": "standard", "phase": data["phase"],
                             "units": data["units"], "centers": data["centers"]}
     if kind < 0.8:
         per: dict[str, list[str]] = {}
@@ -160,8 +174,8 @@ def random_case(game_map: GameMap, rng: random.Random, case_id: str) -> dict[str
     return case
 
 
-def plausible_orders(position: Position, power: str, topology: Topology, rules: Rules,
-                     rng: random.Random) -> list[str]:
+def plausible_orders(position: PositionT, power: str, topology: Topology,
+                     rules: Rules[PositionT], rng: random.Random) -> list[str]:
     """Random but plausible orders of ``power`` for the phase of ``position`` (none for a
     phase that is neither movement, retreats nor adjustments: a variant's hook knows it)."""
     phase = position.phase
@@ -196,8 +210,8 @@ def _movement(position: Position, power: str, game_map: GameMap,
     return lines
 
 
-def _adjustments(position: Position, power: str, topology: Topology, rules: Rules,
-                 rng: random.Random) -> list[str]:
+def _adjustments(position: PositionT, power: str, topology: Topology,
+                 rules: Rules[PositionT], rng: random.Random) -> list[str]:
     game_map = topology.game_map
     delta = rules.adjustment_counts(position).get(power, 0)
     if delta < 0:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Final, cast
+from typing import Final
 
 from mobadj.board import province_of
 from mobadj.engine.hooks import standard
@@ -27,7 +27,7 @@ from mobadj.engine.topology import (
     sea_fleets,
 )
 from mobadj.engine.units import UnitState
-from mobadj.orders.model import Convoy, Hold, Move, SupportHold, SupportMove, Unit
+from mobadj.orders.model import AnyOrder, Convoy, Hold, Move, SupportHold, SupportMove, Unit
 
 # The kinds of order the resolver tells apart (Final: the compiled build inlines them)
 HOLD: Final = 0
@@ -38,7 +38,14 @@ _KINDS: Final = ("hold", "move", "support", "convoy")
 
 
 class MOrder:
-    """One unit's order in a movement phase, prepared for the resolver."""
+    """One unit's order in a movement phase, prepared for the resolver.
+
+    A variant's hooks read it by its long names, the properties below: ``power``,
+    ``unit_kind``, ``location``, ``province``, ``kind``, ``destination``,
+    ``destination_province``, ``supported_province``, ``by_convoy``, ``route``, ``opponent``
+    and ``order``.  The short fields (``loc``, ``dest``, ``dprov``, ``opp``, ``h2h``,
+    ``res``, ...) are the resolver's own working state, named short for its hot loop; they
+    are no part of the hook API and may change."""
 
     __slots__ = (
         "power",
@@ -68,7 +75,8 @@ class MOrder:
         "res",
     )
 
-    def __init__(self, power: str, kind: str, loc: str, prov: str, source: Any) -> None:
+    def __init__(self, power: str, kind: str, loc: str, prov: str, source: AnyOrder | str
+                 ) -> None:
         self.power = power
         self.ukind = kind
         self.loc = loc
@@ -99,7 +107,7 @@ class MOrder:
     # the short names are the resolver's own) --
 
     @property
-    def order(self) -> Any:
+    def order(self) -> AnyOrder | str:
         """The order as given (an ``mobadj.orders.model`` order, or a default hold's text)."""
         return self.source
 
@@ -171,13 +179,10 @@ class Validated:
         self.given = [] if given is None else given
 
 
-_CODES: Final[dict[type, int]] = {Hold: HOLD, Move: MOVE, SupportHold: SUPPORT,
-                                  SupportMove: SUPPORT, Convoy: CONVOY}
-
 
 def validate(
     position: Position,
-    orders: Iterable[tuple[str | None, Any]],
+    orders: Iterable[tuple[str | None, AnyOrder]],
     topo: Topology,
     rules: Rules,
 ) -> Validated:
@@ -187,14 +192,12 @@ def validate(
     prov_of = topo.prov_of
     neighbours = topo.neighbours
     check_move = not standard(rules, "check_move")
-    codes = _CODES
     chosen: dict[str, MOrder] = {}
     first_invalid: dict[str, MOrder] = {}
     given: list[MOrder | OrderResult] = []
     convoys = False
     for power, order in orders:
-        t = type(order)
-        if t not in codes:
+        if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
             given.append(OrderResult(power or "?", order, Outcome.INVALID, Reason.WRONG_PHASE))
             continue
         ordered: Unit = order.unit  # typed: the compiled build reads the fields directly
@@ -212,10 +215,9 @@ def validate(
         mo = MOrder(owner, kind, uloc, prov, order)
         if loc != uloc and "/" in loc and rules.unit_coast == "fail":  # DATC 4.B.5 a
             mo.invalid = Reason.WRONG_UNIT_COAST
-        elif t is Move:
+        elif isinstance(order, Move):
             # fast path: a plain move to a neighbouring location
-            move = cast(Move, order)
-            dest = move.destination
+            dest = order.destination
             nb = neighbours[kind].get(uloc)
             dprov = prov_of.get(dest)
             if (
@@ -223,8 +225,8 @@ def validate(
                 and dest in nb
                 and dprov is not None
                 and dprov != prov
-                and not move.via_convoy
-                and not move.route
+                and not order.via_convoy
+                and not order.route
             ):
                 mo.code = MOVE
                 mo.dest = dest
@@ -232,9 +234,9 @@ def validate(
             else:
                 _check(mo, order, units, topo, rules)
                 convoys = convoys or mo.convoy
-        elif t is not Hold:  # a hold needs no check
+        elif not isinstance(order, Hold):  # a hold needs no check
             _check(mo, order, units, topo, rules)
-            convoys = convoys or t is Convoy
+            convoys = convoys or isinstance(order, Convoy)
         if check_move and mo.code == MOVE and mo.invalid is None:
             mo.invalid = rules.check_move(topo.game_map, mo)
         if prov in chosen:
@@ -275,15 +277,15 @@ def add_defaults(validated: Validated, position: Position) -> Validated:
 
 
 def _check(
-    mo: MOrder, order: Any, units: dict[str, UnitState], topo: Topology, rules: Rules
+    mo: MOrder, order: AnyOrder, units: dict[str, UnitState], topo: Topology, rules: Rules
 ) -> None:
     """Fill ``mo`` from ``order``; set ``mo.invalid`` when the order is impossible."""
     kind, loc = mo.ukind, mo.loc
     t = type(order)
     if t is Hold:
         return
-    if t is Move:
-        move = cast(Move, order)
+    if isinstance(order, Move):
+        move = order
         mo.code = MOVE
         mo.route = move.route
         dest = move.destination
@@ -332,7 +334,7 @@ def _check(
         if move.via_convoy and _convoyable(rules, kind) and mo.prov in topo.coastal:
             mo.convoy = dprov in topo.coastal
         return
-    if t is SupportHold or t is SupportMove:
+    if isinstance(order, (SupportHold, SupportMove)):
         mo.code = SUPPORT
         supported: Unit = order.supported
         sprov = province_of(supported.location)
@@ -344,8 +346,8 @@ def _check(
             mo.invalid = Reason.SUPPORT_SELF
             return
         goal = sprov
-        if t is SupportMove:
-            support = cast(SupportMove, order)
+        if isinstance(order, SupportMove):
+            support = order
             goal = province_of(support.destination)
             mo.dprov = goal
             mo.dest = support.destination  # a coast, if named, must match (DATC 6.B.9)
@@ -356,12 +358,12 @@ def _check(
         if not topo.can_reach(kind, loc, goal):  # DATC 6.A.10, 6.B.4, 6.B.5
             mo.invalid = Reason.SUPPORT_UNREACHABLE
         return
-    if t is Convoy:
+    if isinstance(order, Convoy):
         mo.code = CONVOY
         if not _can_convoy(rules, topo, mo.prov, kind):
             mo.invalid = Reason.CANNOT_CONVOY
             return
-        convoy = cast(Convoy, order)
+        convoy = order
         aprov = province_of(convoy.convoyed.location)
         mo.target = aprov
         mo.dprov = province_of(convoy.destination)

@@ -149,7 +149,7 @@ def html_to_text(source: str) -> str:
     return _lines_of("".join(parser.parts).replace("\xa0", " "))
 
 
-class Unreadable(JudgeServiceError, ValueError):
+class UnreadableMailText(JudgeServiceError, ValueError):
     """The text of a mail is there but cannot be read; the message says why."""
 
 
@@ -161,7 +161,7 @@ def _decode(part: Message) -> str:
     if not isinstance(payload, bytes):
         return str(payload)
     if any(isinstance(d, email.errors.InvalidBase64LengthDefect) for d in part.defects):
-        raise Unreadable("its base64 text is broken (cut short?)")
+        raise UnreadableMailText("its base64 text is broken (cut short?)")
     charset = part.get_content_charset() or "utf-8"
     for cs in (charset, "utf-8", "latin-1"):
         try:
@@ -184,7 +184,8 @@ def _is_binary(text: str) -> bool:
 def _body_part(msg: Message) -> tuple[str, bool]:
     """The decoded text of the part the judge reads (the first text/plain part that is not
     an attachment and not blank, else the first HTML part), and whether it is HTML; raises
-    :class:`Unreadable` when the mail has no text to read but attachments or a broken one."""
+    :class:`UnreadableMailText` when the mail has no text to read but attachments or a broken
+    one."""
     plain: Message | None = None
     htmlpart: Message | None = None
     others = 0
@@ -211,7 +212,7 @@ def _body_part(msg: Message) -> tuple[str, bool]:
         return "\n".join(line for line in str(msg.get_payload()).splitlines()
                          if not _MIME_LINE.match(line)), False
     if others:
-        raise Unreadable(ONLY_ATTACHMENTS)
+        raise UnreadableMailText(ONLY_ATTACHMENTS)
     return "", False
 
 
@@ -302,7 +303,7 @@ def parse_mail(raw: bytes, max_body: int = MAX_BODY_CHARS, own_text: str | None 
     try:
         source, is_html = _body_part(msg) if not unreadable else ("", False)
         text = html_to_text(source) if is_html else source
-    except Unreadable as exc:
+    except UnreadableMailText as exc:
         source, text, unreadable = "", "", str(exc)
     except MAIL_ERRORS as exc:
         log.warning("mail %s: body unreadable (%s: %s); read as empty", message_id,

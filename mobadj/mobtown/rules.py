@@ -313,12 +313,12 @@ class MobtownRules(Rules[MobtownPosition]):
     # ---- weekends and the end of a phase --------------------------------------------------
 
     def other_phase(self, position: MobtownPosition, orders: list[OrderInput],
-                    topology: Topology) -> PhaseResult:
+                    topology: Topology) -> PhaseResult[MobtownPosition]:
         """The June 1919 Don placement (rule 6)."""
         return weekend.place_dons(position, orders, topology.game_map)
 
     def retreat_phase(self, position: MobtownPosition, orders: list[OrderInput],
-                      topology: Topology) -> PhaseResult:
+                      topology: Topology) -> PhaseResult[MobtownPosition]:
         """Weekend retreats with the gaol (rules 5, 7)."""
         return weekend.retreats(position, orders, topology.game_map, self)
 
@@ -346,11 +346,10 @@ class MobtownRules(Rules[MobtownPosition]):
                      left: dict[str, int]) -> OrderResult | None:
         return weekend.remove_order(position, power, order, left)
 
-    def after_phase(self, before: MobtownPosition, result: PhaseResult, topology: Topology,
-                    scored: bool) -> None:
+    def after_phase(self, before: MobtownPosition, result: PhaseResult[MobtownPosition],
+                    topology: Topology, scored: bool) -> None:
         """News of Dons captured or freed (rule 3); victory at 17 centres (rule 8)."""
         after = result.position
-        assert isinstance(after, MobtownPosition)  # a PhaseResult holds any map's position
         game_map = topology.game_map
         result.events += dons.captures(before, after, game_map)
         if not scored:
@@ -394,10 +393,9 @@ class MobtownRules(Rules[MobtownPosition]):
 
     # ---- reports and pictures ------------------------------------------------------------
 
-    def report_body(self, result: PhaseResult, game_map: GameMap) -> list[str]:
+    def report_body(self, result: PhaseResult[MobtownPosition], game_map: GameMap) -> list[str]:
         """News, dislodged Gangs, centre changes, every mob's position and the winner."""
         after = result.position
-        assert isinstance(after, MobtownPosition)
         out = news_section(result, "News from the underworld:")
         out += dislodged_section(
             result, game_map, "Dislodged Gangs (retreats at the weekend):",
@@ -424,18 +422,18 @@ class MobtownRules(Rules[MobtownPosition]):
             out.append(f"The game is won by {mob_name(game_map, after.winner)} (rule 8).")
         return out
 
-    def mail_report(self, result: PhaseResult, game_map: GameMap) -> str:
+    def mail_report(self, result: PhaseResult[MobtownPosition], game_map: GameMap) -> str:
         """The judge mails the whole GM report: the news and every mob's position."""
-        return format_report(result, game_map, rules=self.engine).rstrip()
+        return format_report(result, game_map, rules=self).rstrip()
 
-    def json_extras(self, result: PhaseResult) -> dict[str, object]:
+    def json_extras(self, result: PhaseResult[MobtownPosition]) -> dict[str, object]:
         """The news and the moves (with the subway ones marked) for tools and pictures."""
         return {"events": result.events, "moves": result.moves}
 
-    def batch_value(self, key: str, result: PhaseResult, spell: Callable[[str], str]) -> object:
+    def batch_value(self, key: str, result: PhaseResult[MobtownPosition],
+                    spell: Callable[[str], str]) -> object:
         """Mobs in disorder, with a rebuilt Don, the winner: as the input spelt them."""
         after = result.position
-        assert isinstance(after, MobtownPosition)
         if key == "disorder":
             return [spell(p) for p in sorted(after.disorder)]
         if key == "rebuilt_dons":
@@ -444,7 +442,7 @@ class MobtownRules(Rules[MobtownPosition]):
             return spell(after.winner) if after.winner else None
         return super().batch_value(key, result, spell)
 
-    def picture_data(self, result: PhaseResult) -> Mapping[str, object]:
+    def picture_data(self, result: PhaseResult[MobtownPosition]) -> Mapping[str, object]:
         """The new position (Dons, captives, the gaol) with the moves and supports of the
         phase."""
         data = result.position.to_data()

@@ -41,7 +41,8 @@ if TYPE_CHECKING:
 # ---- June 1919 -----------------------------------------------------------------------------
 
 
-def place_dons(pos: MobtownPosition, pairs: list[OrderInput], game_map: GameMap) -> PhaseResult:
+def place_dons(pos: MobtownPosition, pairs: list[OrderInput], game_map: GameMap
+               ) -> PhaseResult[MobtownPosition]:
     """Rule 6: each mob chooses the home centre its Don starts in (default: the first home
     centre in the rulebook's list, ruling 14)."""
     after = pos.copy()
@@ -111,7 +112,7 @@ def _options(pos: MobtownPosition, d: Dislodged, game_map: GameMap, options: Opt
 
 
 def retreats(pos: MobtownPosition, pairs: list[OrderInput], game_map: GameMap,
-             options: Options) -> PhaseResult:
+             options: Options) -> PhaseResult[MobtownPosition]:
     """The weekend's retreats: a Gang that may retreat to MTPD may not disband (rule 7); one
     left without a valid retreat goes to gaol when it can, else disbands."""
     after = pos.copy()

@@ -8,7 +8,7 @@ variant's grammar extension subclasses :class:`OrderBuilder` and makes an :class
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mobadj.orders.duplicates import (
     DUPLICATE_RULES,
@@ -81,7 +81,7 @@ that a batch, which reads JSON lines of everyday orders (mobadj.orders.fastpath)
 without them."""
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name in _FILES:
         return getattr(importlib.import_module(_FILES[name]), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

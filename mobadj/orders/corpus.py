@@ -19,10 +19,9 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
-from typing import Any
 
 from mobadj.board import GameMap
-from mobadj.engine.scenarios import random_case, random_orders, random_position
+from mobadj.engine.scenarios import BatchCase, random_case, random_orders, random_position
 from mobadj.engine.topology import topology_for
 
 ODD_CHARACTERS = (
@@ -129,7 +128,7 @@ def fuzz_lines(game_map: GameMap, seed: int, count: int) -> list[str]:
 
 
 def batch_cases(game_map: GameMap, seed: int, lines: list[str], per_case: int = 20
-                ) -> list[dict[str, Any]]:
+                ) -> list[BatchCase]:
     """Batch input objects of random phases whose orders are ``lines`` (``per_case`` each,
     split among the powers with units)."""
     rng = random.Random(seed)

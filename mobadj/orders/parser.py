@@ -21,7 +21,7 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, NoReturn, cast
+from typing import TYPE_CHECKING, ClassVar, NamedTuple, NoReturn, cast
 
 from mobadj import diskcache
 from mobadj.board.model import (
@@ -824,7 +824,7 @@ def _hyphen_fixer(parts: set[str], heads: re.Pattern[str] | None
     return fix
 
 
-_LARK_OPTIONS: dict[str, Any] = {"parser": "lalr", "lexer": "contextual",
+_LARK_OPTIONS: dict[str, str | bool] = {"parser": "lalr", "lexer": "contextual",
                                  "propagate_positions": False, "maybe_placeholders": False}
 
 

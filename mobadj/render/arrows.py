@@ -5,7 +5,7 @@ A line is routed from the markers of its space to the markers of its target (or,
 support of a move, to the middle of that move's arrow): first as a straight line, then as
 curves bending ever wider to either side, and where every curve is blocked, as the
 shortest path round the obstacles on a lattice.  The obstacles are every label of the
-board (abbreviations, names, centre discs, subway stops and tags, highway names) and
+board (abbreviations, names, centre discs, route line stops and tags, highway names) and
 every marker of the position, each kept :data:`CLEAR` pixels away; a line starts where it
 leaves its own space's markers and stops before the target's, so that its head lies in
 the open.  Two moves between the same two spaces take a lane each (they bend to opposite
@@ -33,7 +33,7 @@ HEAD_TIP, HEAD_BACK, HEAD_HALF = 3.9, 9.1, 6.5
 BENDS = (0.0, 0.2, -0.2, 0.38, -0.38, 0.58, -0.58, 0.8, -0.8, 1.05, -1.05, 1.35, -1.35)
 LANE_BENDS = (0.3, 0.45, 0.62, 0.8, 1.0, 1.25, 1.5)
 LATTICE = 8.0  # pixels between the points of the fallback route's lattice
-TAG = 12.0  # side of the U tag on a move by subway
+TAG = 12.0  # side of the tag on a move by a variant's route (its mark: Mobtown's U)
 MAX_VISITS = 12000  # lattice points a fallback route may visit before it gives up
 ROOM = 6.0  # pixels round a fallback route's lattice point that make it roomy
 _PROBES = ((-ROOM, -ROOM), (-ROOM, ROOM), (ROOM, -ROOM), (ROOM, ROOM))
@@ -444,7 +444,7 @@ _STEPS = [(dx, dy, math.hypot(dx, dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1)
 @dataclass(frozen=True)
 class Routed:
     """The lines of one picture: ``moves[i]`` for the view's i-th move (None: not drawn),
-    likewise ``supports``, and where each subway move's U tag goes."""
+    likewise ``supports``, and where the tag of each move by the route goes."""
 
     moves: tuple[Line | None, ...]
     supports: tuple[Line | None, ...]
@@ -454,12 +454,12 @@ class Routed:
 def route_turn(obstacles: Obstacles, markers: Mapping[str, Sequence[Box]],
                anchors: Mapping[str, Point], moves: Sequence[tuple[str, str, bool]],
                supports: Sequence[tuple[str, str, str | None]]) -> Routed:
-    """Route every move ``(src, dst, by_subway)`` and support ``(src, unit, to)``.
+    """Route every move ``(src, dst, by_route)`` and support ``(src, unit, to)``.
 
     ``markers``: space -> the boxes of the markers drawn there; ``anchors``: space -> the
     point a line aims at when the space has no marker (its unit row).  Spaces missing from
     ``anchors`` are not drawn on this picture: their lines are None."""
-    labels = obstacles.copy()  # the U tags of moves by subway are added as they are placed
+    labels = obstacles.copy()  # the tags of moves by the route are added as placed
     marks = obstacles.empty()
     for boxes in markers.values():
         for box in boxes:
@@ -511,7 +511,7 @@ def route_turn(obstacles: Obstacles, markers: Mapping[str, Sequence[Box]],
 
 
 def _tag_spot(router: Router, line: Line) -> Box | None:
-    """Where the U tag of a move by subway stands: on the line, as near its middle as it is
+    """Where the tag of a move by the route stands: on the line, as near its middle as it is
     clear of everything (None when nowhere)."""
     pts = line.points
     mid = len(pts) // 2

@@ -10,9 +10,10 @@ Rule 4 of Mobtown II in geometric form:
   (``via: diagonal``); when a highway passes through that corner between them, the
   diagonal is also a crossing: ``{via: highway, highway: H, diagonal: true}``.
 
-Rule 5: subway links come from the layout's ``subways`` list; where the two spaces are
-also neighbours over ground the edge keeps its ground ``via`` and gains ``subway: true``,
-otherwise it is ``via: subway``.  Spaces whose terrain is impassable get no edges.
+A variant's route kind (the layout's ``lines``; Mobtown's subway, rule 5) adds its links;
+where the two spaces are also neighbours over ground the edge keeps its ground ``via`` and
+gains the route as a flag (``subway: true``), otherwise it goes ``via`` the route
+(``via: subway``).  Spaces whose terrain is impassable get no edges.
 """
 
 from __future__ import annotations
@@ -115,14 +116,15 @@ def derive_edges(layout: Layout, impassable: Iterable[str] = ()) -> dict[frozens
             edges[pair] = {"via": "junction", "diagonal": True}
         else:
             edges[pair] = {"via": "highway", "highway": cut, "diagonal": True}
-    for a, b in layout.subways:
+    route = layout.lines.route if layout.lines is not None else ""
+    for a, b in layout.links:
         pair = frozenset((a, b))
         if pair & blocked:
-            raise LayoutError(f"{layout.source}: subway {a}-{b} runs into an impassable space")
+            raise LayoutError(f"{layout.source}: {route} {a}-{b} runs into an impassable space")
         if pair in edges:
-            edges[pair] = {**edges[pair], "subway": True}
+            edges[pair] = {**edges[pair], route: True}
         else:
-            edges[pair] = {"via": "subway"}
+            edges[pair] = {"via": route}
     return edges
 
 
@@ -175,7 +177,7 @@ def _center_ok(cells: set[tuple[int, int]], cx: float, cy: float) -> bool:
 
 def plan_problems(layout: Layout, known: Iterable[str] | None = None) -> list[str]:
     """What is wrong with a grid plan: split spaces, highways cutting through spaces that do
-    not straddle them, junctions or subways naming unknown spaces (empty when sound)."""
+    not straddle them, junctions or route links naming unknown spaces (empty when sound)."""
     problems: list[str] = []
     cells = layout.cells()
     for sid, cs in cells.items():
@@ -205,7 +207,8 @@ def plan_problems(layout: Layout, known: Iterable[str] | None = None) -> list[st
         if name not in cut.get(sid, set()):
             problems.append(f"{sid} is said to straddle {name}, but {name} does not cross it")
     names = set(known) if known is not None else set(cells)
-    for what, pairs in (("junction", layout.junctions), ("subway", layout.subways)):
+    route = layout.lines.route if layout.lines is not None else ""
+    for what, pairs in (("junction", layout.junctions), (route, layout.links)):
         for a, b in pairs:
             for sid in (a, b):
                 if sid not in names:

@@ -23,9 +23,10 @@ COAST = "#2f6690"
 INK = "#2b2b2b"
 HIGHWAY_CASING = "#4a4a4a"
 HIGHWAY_FILL = "#f0b429"
-SUBWAY = "#1d4e89"
-#: subway line colours, none of them a mob's (maps/mobtown2.yaml), told apart from each other
-LINE_COLOURS = (SUBWAY, "#00796b", "#ad1457", "#795548")
+STOP = "#1d4e89"  # a stop of a variant's route lines (Mobtown's subway), and the first line
+#: the colours of a route kind's lines (layout ``lines``), none of them a Mobtown mob's
+#: (maps/mobtown2.yaml), told apart from each other
+LINE_COLOURS = (STOP, "#00796b", "#ad1457", "#795548")
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
 BLOCKED = "#c9c2b1"  # a drawn space that is no province (Switzerland): impassable land
@@ -97,7 +98,7 @@ def marker_id(colour: str) -> str:
     return "arrow-" + colour.lstrip("#").lower()
 
 
-def subway_marker_id(colour: str) -> str:
+def line_marker_id(colour: str) -> str:
     return "subarrow-" + colour.lstrip("#").lower()
 
 
@@ -117,7 +118,7 @@ def write_defs(s: SvgWriter, colours: set[str]) -> None:
         '<pattern id="bars" width="9" height="9" patternUnits="userSpaceOnUse">'
         '<line x1="4.5" y1="0" x2="4.5" y2="9" stroke="#6d6d6d" stroke-width="2"/></pattern>'
         + "".join(
-            f'<marker id="{subway_marker_id(c)}" viewBox="0 0 10 10" refX="9" refY="5" '
+            f'<marker id="{line_marker_id(c)}" viewBox="0 0 10 10" refX="9" refY="5" '
             'markerWidth="4" markerHeight="4" orient="auto-start-reverse">'
             f'<path d="M0 0 L10 5 L0 10 z" fill="{c}"/></marker>' for c in LINE_COLOURS)
         + "</defs>"

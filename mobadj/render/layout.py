@@ -40,6 +40,18 @@ class Highway:
 
 
 @dataclass(frozen=True)
+class RouteLines:
+    """A route kind of the map's variant (the map's ``routes``: Mobtown II's subway) drawn as
+    numbered lines between stops: its name, the pairs of spaces it links, and the key's words
+    for a stop and for a move by it."""
+
+    route: str
+    links: tuple[tuple[str, str], ...] = ()
+    key: str = ""
+    move_key: str = ""
+
+
+@dataclass(frozen=True)
 class Layout:
     """Where every space of one map is drawn."""
 
@@ -50,7 +62,7 @@ class Layout:
     labels: dict[str, Point] = field(default_factory=dict)
     highways: tuple[Highway, ...] = ()
     junctions: tuple[tuple[str, str], ...] = ()
-    subways: tuple[tuple[str, str], ...] = ()
+    lines: RouteLines | None = None  # a route kind drawn as lines between stops
     straddle: dict[str, str] = field(default_factory=dict)
     title: str = ""
     source: str = ""
@@ -80,6 +92,21 @@ class Layout:
                 out.setdefault(sid, []).append((x, y))
         return out
 
+    @property
+    def links(self) -> tuple[tuple[str, str], ...]:
+        """The pairs of spaces the drawn route kind links (none without one)."""
+        return self.lines.links if self.lines is not None else ()
+
+    def route_of(self, via: str) -> bool:
+        """Does a move ``via`` this way go by the drawn route kind?"""
+        return self.lines is not None and via == self.lines.route
+
+    def line_mark(self, routes: dict[str, str]) -> str:
+        """The mark on the stops of the drawn route kind and on a move by it: how orders
+        write it (``routes``: the map's, name -> mark)."""
+        route = self.lines.route if self.lines is not None else ""
+        return routes.get(route, route[:1].upper())
+
     def space_ids(self) -> frozenset[str]:
         """Every space the layout draws."""
         if self.grid:
@@ -99,6 +126,18 @@ def _point(item: object, what: str, source: str) -> Point:
             and all(isinstance(v, int | float) for v in item)):
         raise LayoutError(f"{source}: {what} must be a point [x, y], got {item!r}")
     return (float(item[0]), float(item[1]))
+
+
+def _route_lines(data: object, source: str) -> RouteLines | None:
+    """``lines: {route: NAME, key: ..., move_key: ..., links: [[A, B], ...]}``."""
+    if data is None:
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("route"), str):
+        raise LayoutError(f"{source}: lines needs the route kind they draw (route: NAME) and "
+                          f"their links, got {data!r}")
+    route = data["route"]
+    return RouteLines(route, tuple(_pair(s, route, source) for s in data.get("links") or []),
+                      str(data.get("key") or ""), str(data.get("move_key") or ""))
 
 
 def parse_layout(data: dict, source: str = "<layout>") -> Layout:
@@ -145,7 +184,7 @@ def parse_layout(data: dict, source: str = "<layout>") -> Layout:
         labels=labels,
         highways=tuple(highways),
         junctions=tuple(_pair(j, "junction", source) for j in data.get("junctions") or []),
-        subways=tuple(_pair(s, "subway", source) for s in data.get("subways") or []),
+        lines=_route_lines(data.get("lines"), source),
         straddle={str(k): str(v) for k, v in (data.get("straddle") or {}).items()},
         title=str(data.get("title", "")),
         source=source,

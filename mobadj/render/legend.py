@@ -14,7 +14,7 @@ from mobadj.render.ink import (
     HIGHWAY_CASING,
     HIGHWAY_FILL,
     INK,
-    SUBWAY,
+    STOP,
     WATER,
     Style,
     SvgWriter,
@@ -121,8 +121,8 @@ def key_items(game_map: GameMap, layout: Layout | None) -> list[tuple[str, str]]
             items.append(("straddle", f"{prov.name if prov else sid}: both sides, no crossing"))
         if layout.junctions:
             items.append(("junction", "junction: joins its two ends"))
-        if layout.subways:
-            items.append(("subway", "subway: order G(X)-U-Y"))
+        if layout.lines is not None and layout.links:
+            items.append((f"stop:{layout.line_mark(game_map.routes)}", layout.lines.key))
             items.append(("line", "line number, at both stops"))
         if layout.is_grid and layout.diagonals:
             items.append(("diag", "four spaces meet: diagonal move"))
@@ -131,8 +131,8 @@ def key_items(game_map: GameMap, layout: Layout | None) -> list[tuple[str, str]]
         if layout.coasts:
             items.append(("coast", "split coast: F SPA/NC"))
     items += [("ok", "move succeeded"), ("fail", "move failed")]
-    if layout is not None and layout.subways:
-        items.append(("umove", "move by subway"))
+    if layout is not None and layout.lines is not None and layout.links:
+        items.append((f"route-move:{layout.line_mark(game_map.routes)}", layout.lines.move_key))
     items += [("sup", "support (cut: broken)"), ("dis", "dislodged unit")]
     if "D" in game_map.unit_kinds:
         items.append(("cap", "captured Don"))
@@ -217,20 +217,20 @@ def key_symbol(s: SvgWriter, key: str, x: float, y: float) -> None:
                   stroke=colour, stroke_width=f"{width}", stroke_dasharray=dash,
                   stroke_linecap=None if dash else "round")
     elif key == "line":
-        s.add("line", x1=f"{x - 14}", y1=f"{y}", x2=f"{x + 14}", y2=f"{y}", stroke=SUBWAY,
+        s.add("line", x1=f"{x - 14}", y1=f"{y}", x2=f"{x + 14}", y2=f"{y}", stroke=STOP,
               stroke_width="2.4", stroke_dasharray="7 4")
-        s.add("rect", x=f"{x - 7}", y=f"{y - 6}", width="14", height="12", rx="3", fill=SUBWAY,
+        s.add("rect", x=f"{x - 7}", y=f"{y - 6}", width="14", height="12", rx="3", fill=STOP,
               stroke="#ffffff", stroke_width="1")
         s.text(x, y + 3, "5", 9, fill="#ffffff", font_weight="bold")
-    elif key == "umove":
+    elif key.startswith("route-move:"):  # a move by the variant's route kind: its mark
         s.add("line", x1=f"{x - 14}", y1=f"{y}", x2=f"{x + 10}", y2=f"{y}", stroke="#555555",
               stroke_width="3.2", marker_end=f"url(#{marker_id('#555555')})")
         s.add("rect", x=f"{x - 8}", y=f"{y - 6}", width="12", height="12", rx="2",
               fill="#555555", stroke="#ffffff", stroke_width="1.2")
-        s.text(x - 2, y + 3.4, "U", 9.5, fill="#ffffff", font_weight="bold")
-    elif key == "subway":
-        s.add("rect", x=f"{x - 7}", y=f"{y - 7}", width="14", height="14", rx="2.5", fill=SUBWAY)
-        s.text(x, y + 4.3, "U", 11.5, fill="#ffffff", font_weight="bold")
+        s.text(x - 2, y + 3.4, key.partition(":")[2], 9.5, fill="#ffffff", font_weight="bold")
+    elif key.startswith("stop:"):  # a stop of the variant's route lines: its mark
+        s.add("rect", x=f"{x - 7}", y=f"{y - 7}", width="14", height="14", rx="2.5", fill=STOP)
+        s.text(x, y + 4.3, key.partition(":")[2], 11.5, fill="#ffffff", font_weight="bold")
     elif key == "diag":
         s.add("circle", cx=f"{x}", cy=f"{y}", r="4.2", fill=INK, stroke="#ffffff",
               stroke_width="1.2")

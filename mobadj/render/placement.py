@@ -1,13 +1,14 @@
 """Where everything goes on the board picture, so that every name stays readable.
 
 Each space gets a *label group*, laid out top to bottom in the roomiest rectangle of its
-cells: the abbreviation row (subway stop ``U`` on the left, the abbreviation, the supply
-centre disc on the right), the full name (wrapped to the room, shrunk only as far as
-``NAME_MIN``), and below them the *unit row* where its markers stand.  Nothing of one group
-overlaps another's text, and markers never stand on text.
+cells: the abbreviation row (the stop of a variant's route lines on the left, Mobtown's
+subway ``U``; the abbreviation; the supply centre disc on the right), the full name
+(wrapped to the room, shrunk only as far as ``NAME_MIN``), and below them the *unit row*
+where its markers stand.  Nothing of one group overlaps another's text, and markers never
+stand on text.
 
-Subway lines are routed around every label (:func:`route_subways`): a shortest path on a
-fine lattice over the board that treats the label boxes, subway stops and highway names as
+Route lines are routed around every label (:func:`route_links`): a shortest path on a
+fine lattice over the board that treats the label boxes, stops and highway names as
 walls and unit rows, junctions and the bay as costly ground; the path is then straightened
 wherever a straight stretch stays clear.  The tests check the result on the pictures of the
 starting position and of the rulebook's examples (``tests/render/test_legibility.py``).
@@ -29,7 +30,7 @@ from mobadj.render.ink import Style, text_width
 from mobadj.render.layout import Layout
 
 if TYPE_CHECKING:
-    from mobadj.render.signs import JunctionBar, SubwayLine
+    from mobadj.render.signs import JunctionBar, RouteLine
 
 ABBR_SIZE = 15.0  # the abbreviation, bold
 ABBR_SIZES = (15.0, 14.0, 13.0, 12.0)  # smaller only where a space is too narrow
@@ -37,7 +38,7 @@ NAME_SIZE = 11.0  # the full name
 NAME_MIN = 9.5  # smallest size a name is shrunk to before it may leave its room
 LINE_H = 1.16  # line height, in font sizes
 ASCENT, DESCENT = 0.76, 0.24  # of DejaVu Sans, in font sizes
-STATION = 14.0  # side of a subway stop square
+STATION = 14.0  # side of a route line's stop square
 CENTER_R = 7.5  # outer ring of a home centre's disc
 GAOL_BADGE = (38.0, 13.0)  # the GAOL tag over MTPD
 PAD_BORDER, PAD_EDGE, PAD_HIGHWAY = 3.0, 5.0, 9.0  # kept free inside a space, by what
@@ -121,7 +122,7 @@ class SpacePlace:
     name_lines: tuple[str, ...]
     name_size: float
     name_baselines: tuple[float, ...]
-    station: tuple[float, float] | None  # centre of the subway stop, if the space has one
+    station: tuple[float, float] | None  # centre of the route lines' stop, if it has one
     center: tuple[float, float] | None  # centre of the supply-centre disc, if it is one
     badge: Box | None  # the GAOL tag
     unit_at: tuple[float, float]  # centre of the first marker row
@@ -130,7 +131,7 @@ class SpacePlace:
     abbr_size: float = ABBR_SIZE
 
     def text_boxes(self) -> list[Box]:
-        """The boxes of everything readable in the group except the subway stop."""
+        """The boxes of everything readable in the group except the route lines' stop."""
         ax, base = self.abbr_at
         boxes = [Box(ax - self.abbr_w / 2, base - ASCENT * self.abbr_size,
                      ax + self.abbr_w / 2, base + DESCENT * self.abbr_size)]
@@ -145,7 +146,7 @@ class SpacePlace:
         return boxes
 
     def label_boxes(self) -> list[Box]:
-        """Every box of the label group: the text boxes and the subway stop."""
+        """Every box of the label group: the text boxes and the route lines' stop."""
         boxes = self.text_boxes()
         if self.station is not None:
             boxes.append(circle_box(*self.station, STATION / 2))
@@ -438,18 +439,18 @@ def marker_positions(place: SpacePlace, markers: Sequence[Marker]
 
 @dataclass(frozen=True)
 class Placement:
-    """Label groups of every space, the routes of the subway lines, the highway name tags,
-    the junctions' crossings and the subway lines' numbers (mobadj.render.signs)."""
+    """Label groups of every space, the paths of the route lines, the highway name tags,
+    the junctions' crossings and the route lines' numbers (mobadj.render.signs)."""
 
     frame: Frame
     spaces: dict[str, SpacePlace]
-    subways: dict[tuple[str, str], tuple[tuple[float, float], ...]]
+    paths: dict[tuple[str, str], tuple[tuple[float, float], ...]]
     highway_tags: tuple[tuple[str, Box], ...]
     junctions: tuple[JunctionBar, ...] = ()
-    lines: tuple[SubwayLine, ...] = ()
+    lines: tuple[RouteLine, ...] = ()
 
     def sign_boxes(self) -> list[Box]:
-        """What the signs cover: junction crossings and subway line tags."""
+        """What the signs cover: junction crossings and route line tags."""
         return [j.box() for j in self.junctions] + [t for line in self.lines for t in line.tags]
 
     def text_boxes(self) -> list[tuple[str, Box]]:
@@ -475,7 +476,7 @@ def placement(game_map: GameMap, layout: Layout, style: Style) -> Placement:
 
 def _place(game_map: GameMap, layout: Layout, style: Style) -> Placement:
     frame = frame_of(layout, style)
-    stations = {sid for pair in layout.subways for sid in pair}
+    stations = {sid for pair in layout.links for sid in pair}
     spaces: dict[str, SpacePlace] = {}
     if layout.is_grid:
         cut = set(geometry.highway_segments(layout))
@@ -513,15 +514,15 @@ def _place(game_map: GameMap, layout: Layout, style: Style) -> Placement:
         labels = [b for p in spaces.values() for b in p.label_boxes()]
         bars = signs.junction_bars(layout, frame, labels + [b for _n, b in tags])
         walls = [b for _n, b in tags] + [bar.box() for bar in bars]
-        routes = route_subways(layout, frame, spaces, walls)
+        routes = route_links(layout, frame, spaces, walls)
     else:  # free polygons: straight from stop to stop
         routes = {}
         walls = [b for _n, b in tags]
-        for a, b in layout.subways:
+        for a, b in layout.links:
             start, end = spaces[a].station, spaces[b].station
             if start and end:
                 routes[(a, b)] = _trim((start, end), STATION / 2 + 2)
-    lines = signs.subway_lines(routes, spaces, walls) if routes else []
+    lines = signs.route_lines(routes, spaces, walls) if routes else []
     return Placement(frame, spaces, routes, tags, tuple(bars), tuple(lines))
 
 
@@ -559,22 +560,23 @@ def tag_box(frame: Frame, layout: Layout, index: int) -> Box:
         Box(mx - half, my - 8, mx + half, my + 8)
 
 
-# ---- subway routes --------------------------------------------------------------------------
+# ---- route lines' paths ----------------------------------------------------------------------
 
-LINE_CLEAR = 4.0  # how far a subway line keeps from any text (half its casing, and air)
+LINE_CLEAR = 4.0  # how far a route line keeps from any text (half its casing, and air)
 
 
-def route_subways(layout: Layout, frame: Frame, spaces: dict[str, SpacePlace],
-                  walls: Sequence[Box] = ()) -> dict[tuple[str, str], tuple[tuple[float, float],
-                                                                           ...]]:
-    """A polyline for each subway link, from stop to stop, that crosses no label, none of
-    ``walls`` (highway names, junctions) and no point where four spaces meet."""
+def route_links(layout: Layout, frame: Frame, spaces: dict[str, SpacePlace],
+                walls: Sequence[Box] = ()) -> dict[tuple[str, str], tuple[tuple[float, float],
+                                                                         ...]]:
+    """A polyline for each link of the layout's route lines, from stop to stop, that crosses
+    no label, none of ``walls`` (highway names, junctions) and no point where four spaces
+    meet."""
     rings = []
     if layout.diagonals:
         rings += [circle_box(*frame.px(*c), 5) for _a, _b, c in geometry.corner_points(layout)]
     lattice = _Lattice(layout, frame, spaces, [*walls, *rings])
     out = {}
-    for a, b in layout.subways:
+    for a, b in layout.links:
         path = lattice.route(a, b)
         out[(a, b)] = path
         lattice.wear(path)

@@ -29,7 +29,7 @@ def map_edges(game_map: GameMap, kind: str = "G") -> dict[frozenset[str], Edge]:
         if data.get("kind", key) != kind:
             continue
         attrs = {k: v for k, v in data.items() if k not in ("line", "kind")}
-        for flag in ("subway", "diagonal"):
+        for flag in ("diagonal", *game_map.routes):
             if flag in attrs:
                 attrs[flag] = _flag(attrs[flag])
         out[frozenset((src, dst))] = attrs
@@ -82,8 +82,8 @@ def edge_entry(to: str, edge: Edge) -> str:
         parts.append(f"highway: {edge['highway']}")
     if edge.get("diagonal"):
         parts.append("diagonal: true")
-    if edge.get("subway"):
-        parts.append("subway: true")
+    parts += [f"{flag}: true" for flag, value in edge.items()  # a variant's route beside it
+              if value is True and flag != "diagonal"]
     return "{" + ", ".join(parts) + "}"
 
 

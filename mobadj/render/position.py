@@ -8,7 +8,7 @@
       caption: July 1919, week 1
       units: {capone: ["G DAN", "D DAN"], lepke: ["G Que", "D Har captive"]}
       centers: {capone: [DAN, DAS, Bnx]}
-      dislodged: {lepke: [{unit: G Pie, from: Doc, via: subway}]}
+      dislodged: {lepke: [{unit: G Pie, from: Doc, via: subway}]}   # via: ground or a route
       moves: [{power: capone, from: DAN, to: Lex, via: plain, result: succeeds}]
       supports: [{power: capone, from: DAS, unit: DAN, to: Lex, result: succeeds}]
       names: {capone: Scarface}      # the names this game gives the powers
@@ -25,6 +25,7 @@ Names are resolved through the map (any spelling the map accepts); mistakes rais
 
 from __future__ import annotations
 
+import functools
 import re
 import reprlib
 from collections.abc import Iterable, Mapping
@@ -81,7 +82,8 @@ class UnitMark:
 
 @dataclass(frozen=True)
 class DislodgedMark:
-    """A dislodged unit, where the attack came from and how (``ground``/``subway``)."""
+    """A dislodged unit, where the attack came from and how (``ground``, or a route kind of
+    the map's ``routes``)."""
 
     unit: UnitMark
     attacker_from: str | None = None
@@ -256,16 +258,21 @@ def _move(game_map: GameMap, mv: object, where: str) -> MoveMark:
                     _is_success(mv.get("result", "succeeds")))
 
 
-_MOVE_ORDER = re.compile(
-    r"^\s*(?:[A-Za-z])(?:\s*\+\s*D)?\s*\(?\s*(?P<src>[^()\s\-]+)\s*\)?\s*-\s*"
-    r"(?:(?P<u>U)\s*-\s*)?(?P<dst>[^()\s\-]+)\s*$"
-)
-
-
-_SUPPORT_ORDER = re.compile(
-    r"^\s*(?P<supporters>.+?)\s+S\s+(?:[A-Za-z])(?:\s*\+\s*D)?\s*\(?\s*(?P<unit>[^()\s\-]+)"
-    r"\s*\)?\s*(?:-\s*(?:U\s*-\s*)?(?P<to>[^()\s\-]+))?\s*$"
-)
+@functools.cache
+def _order_patterns(marks: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The move and the support as results write them on a map whose route kinds are
+    written with ``marks`` (``G(Tam)-U-Ext``: Mobtown's subway)."""
+    mark = "|".join(re.escape(m) for m in marks) or "(?!)"
+    move = re.compile(
+        r"^\s*(?:[A-Za-z])(?:\s*\+\s*D)?\s*\(?\s*(?P<src>[^()\s\-]+)\s*\)?\s*-\s*"
+        rf"(?:(?P<mark>{mark})\s*-\s*)?(?P<dst>[^()\s\-]+)\s*$"
+    )
+    support = re.compile(
+        r"^\s*(?P<supporters>.+?)\s+S\s+(?:[A-Za-z])(?:\s*\+\s*D)?\s*\(?\s*"
+        r"(?P<unit>[^()\s\-]+)"
+        rf"\s*\)?\s*(?:-\s*(?:(?:{mark})\s*-\s*)?(?P<to>[^()\s\-]+))?\s*$"
+    )
+    return move, support
 _SUPPORTER = re.compile(r"[A-Za-z]\s*[( ]\s*([^()\s&]+)\s*\)?")
 
 
@@ -284,8 +291,9 @@ def supports_from_results(game_map: GameMap,
                           results: Iterable[Mapping[str, Any]]) -> list[SupportMark]:
     """Support lines from results: ``A MUN S A BER - SIL``, ``G(PPU) & G(Pel) S G(Mic)-Mem``."""
     out = []
+    support_order = _order_patterns(tuple(game_map.routes.values()))[1]
     for i, res in enumerate(_results(results)):
-        m = _SUPPORT_ORDER.match(str(res.get("order", "")))
+        m = support_order.match(str(res.get("order", "")))
         if not m:
             continue
         where = f"results[{i}] {res.get('order')!r}"
@@ -302,18 +310,21 @@ def moves_from_results(game_map: GameMap, results: Iterable[Mapping[str, Any]]) 
     """Arrows from adjudication results ``[{power, order, result}]`` (non-moves are skipped).
 
     Orders may be written ``A PAR - BUR``, ``G(Lex)-Col``, ``G+D(PPU)-Har`` or
-    ``G(Tam)-U-Ext`` (a subway move).
+    ``G(Tam)-U-Ext`` (a move by a route kind of the map's, written with its mark: Mobtown's
+    subway).
     """
+    move_order = _order_patterns(tuple(game_map.routes.values()))[0]
+    route_of = {mark: route for route, mark in game_map.routes.items()}
     out = []
     for i, res in enumerate(_results(results)):
-        m = _MOVE_ORDER.match(str(res.get("order", "")))
+        m = move_order.match(str(res.get("order", "")))
         if not m:
             continue
         where = f"results[{i}] {res.get('order')!r}"
         power = _power(game_map, res["power"], where) if res.get("power") else None
         out.append(MoveMark(power, _province(game_map, m.group("src"), where),
                             _province(game_map, m.group("dst"), where),
-                            "subway" if m.group("u") else "ground",
+                            route_of[m.group("mark")] if m.group("mark") else "ground",
                             _is_success(res.get("result", "succeeds"))))
     return out
 

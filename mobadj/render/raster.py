@@ -4,7 +4,7 @@ Converting the whole board SVG with cairosvg takes seconds (hundreds of text lab
 slow for a judge that mails a picture after every phase.  Almost all of it never changes, so
 the picture is built from layers (see :func:`mobadj.render.svg.draw_svg`):
 
-1. *base*: the board with no centre owned (spaces, water, highways, junctions, subways,
+1. *base*: the board with no centre owned (spaces, water, highways, junctions, route lines,
    labels, the key), rasterised once per (map, layout, style, scale);
 2. *tints*: for each mob, the supply-centre spaces drawn as if that mob owned them all
    (tinted fill, label halos, coloured centre disc), rasterised once per mob; each centre a

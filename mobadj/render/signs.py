@@ -1,12 +1,13 @@
 """The signs of a city plan that say what joins what: junctions drawn as crossings from one
-space to the other, and subway lines told apart by number and colour.
+space to the other, and a variant's route lines told apart by number and colour.
 
 A *junction* (rule 4) is drawn as a short white crossing over the highway, from inside one
 of the two spaces it joins to inside the other: at a corner where four spaces meet (42nd
 Street-Chinatown) it runs diagonally between the two, so it cannot be read as joining the
 others.  It is placed along the pair's highway border where it touches no name.
 
-A *subway line* (rule 5) gets a number (its place in the layout's list) and one of a few
+A *route line* (the layout's ``lines``: Mobtown's subway, rule 5) gets a number (its place
+in the layout's list) and one of a few
 line colours, chosen so that lines that cross or run side by side differ; the number
 stands in a tag of the line's colour at both ends, on the line near each stop, clear of
 every name, stop and unit row.  ``tests/render/test_signs.py`` checks both.
@@ -50,8 +51,9 @@ class JunctionBar:
 
 
 @dataclass(frozen=True)
-class SubwayLine:
-    """One subway link as drawn: its number, colour, route and the tags at its two ends."""
+class RouteLine:
+    """One link of a route kind as drawn: its number, colour, path and the tags at its two
+    ends."""
 
     a: str
     b: str
@@ -124,11 +126,11 @@ def _bar(frame: Frame, a: str, b: str, at: Point, toward_a: Point, toward_b: Poi
     return JunctionBar(a, b, reach(toward_a), reach(toward_b))
 
 
-# ---- subway lines ------------------------------------------------------------------------------
+# ---- route lines -------------------------------------------------------------------------------
 
-def subway_lines(routes: dict[tuple[str, str], tuple[Point, ...]],
-                 spaces: dict[str, SpacePlace], walls: Sequence[Box]) -> list[SubwayLine]:
-    """Number, colour and end tags of every routed subway line (``walls``: what a tag must
+def route_lines(routes: dict[tuple[str, str], tuple[Point, ...]],
+                spaces: dict[str, SpacePlace], walls: Sequence[Box]) -> list[RouteLine]:
+    """Number, colour and end tags of every routed line (``walls``: what a tag must
     keep off besides the label groups, stops and unit rows: highway names, junctions)."""
     links = list(routes)
     colours = _colours([routes[link] for link in links])
@@ -143,7 +145,7 @@ def subway_lines(routes: dict[tuple[str, str], tuple[Point, ...]],
             tag = _tag_spot(path if forward else path[::-1], str(n), keep_off)
             keep_off.append(tag)
             tags.append(tag)
-        out.append(SubwayLine(link[0], link[1], n, colour, path, (tags[0], tags[1])))
+        out.append(RouteLine(link[0], link[1], n, colour, path, (tags[0], tags[1])))
     return out
 
 

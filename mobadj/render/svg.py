@@ -4,7 +4,7 @@ Main entry point: :func:`render_svg(game_map, layout, position_like)`.  The layo
 geometry (:mod:`mobadj.render.layout`), the map gives names, terrain, centres and mob
 colours, the position (:mod:`mobadj.render.position`) gives units, owners and arrows.
 Drawing order, bottom to top: spaces, borders, diagonal points, highways, junctions,
-subway lines, labels, centres, split-coast tags, supports, arrows, units, legend.
+route lines (Mobtown's subway), labels, centres, split-coast tags, supports, arrows, units, legend.
 :func:`draw_svg` also draws the picture as layers (board, per-owner tints, overlay) for the
 PNG cache of :mod:`mobadj.render.raster`.  Colours, the SVG writer and
 the unit glyphs live in :mod:`mobadj.render.ink`, the legend in :mod:`mobadj.render.legend`.
@@ -28,14 +28,14 @@ from mobadj.render.ink import (
     INK,
     LAND,
     PAPER,
-    SUBWAY,
+    STOP,
     TERRAIN_FILL,
     Style,
     SvgWriter,
+    line_marker_id,
     marker_id,
     mix,
     power_colour,
-    subway_marker_id,
     text_width,
     unit_glyph,
     write_defs,
@@ -58,7 +58,7 @@ from mobadj.render.signs import TAG_SIZE as LINE_TAG_SIZE
 
 
 class _Board:
-    """Pixel geometry of a layout and where each label, marker and subway line goes."""
+    """Pixel geometry of a layout and where each label, marker and route line goes."""
 
     def __init__(self, game_map: GameMap, layout: Layout, style: Style) -> None:
         self.layout = layout
@@ -153,7 +153,7 @@ def draw_svg(game_map: GameMap, layout: Layout, view: BoardView, *, title: str |
 
     ``part`` "full" is the whole picture.  The others split it for
     :mod:`mobadj.render.raster`: "base" is what never changes with the position (spaces,
-    water, highways, junctions, subways, labels, the key), drawn with the centres that
+    water, highways, junctions, route lines, labels, the key), drawn with the centres that
     ``view`` owns (none, for the plain board); "tint" is the same limited to the spaces in
     ``only`` (their fills, labels and stations) and without the legend; "overlay" is what
     the position adds on a transparent page (title, supports, arrows, units, the mobs'
@@ -189,13 +189,13 @@ def draw_svg(game_map: GameMap, layout: Layout, view: BoardView, *, title: str |
         if layout.is_grid:
             _junctions(s, b)
         _highway_names(s, b)
-        _subways(s, b, only)
+        _route_lines(s, b, game_map, only)
         _labels(s, b, game_map, view, only)
         _coast_labels(s, b, only)
     if moves:
         routed = turn_lines(b, view)
         _supports(s, game_map, view, routed)
-        _moves(s, game_map, view, routed)
+        _moves(s, b, game_map, view, routed)
         _units(s, b, game_map, view)
     if part != "tint":
         draw_legend(s, game_map, view, style, w, h,
@@ -362,19 +362,24 @@ def _junctions(s: SvgWriter, b: _Board) -> None:
               stroke_dasharray="1.6 2.4", fill="none")
 
 
-def _subways(s: SvgWriter, b: _Board, only: frozenset[str] | None = None) -> None:
-    """Subway lines (routed round every label, see mobadj.render.placement), each in its
-    colour with its number at both ends (mobadj.render.signs), and their stops."""
+def _route_lines(s: SvgWriter, b: _Board, game_map: GameMap,
+                 only: frozenset[str] | None = None) -> None:
+    """The lines of a variant's route kind (Mobtown's subway; routed round every label, see
+    mobadj.render.placement), each in its colour with its number at both ends
+    (mobadj.render.signs), and their stops, marked as orders write the route."""
+    if b.layout.lines is None:
+        return
+    route, mark = b.layout.lines.route, b.layout.line_mark(game_map.routes)
     stations: set[str] = set()
     for line in b.place.lines:
         stations.update((line.a, line.b))
         d = "M" + "L".join(f"{x:.1f} {y:.1f}" for x, y in line.path)
         s.add("path", d=d, fill="none", stroke="#ffffff", stroke_width="5", stroke_opacity="0.8",
               stroke_linejoin="round")
-        marker = f"url(#{subway_marker_id(line.colour)})"
+        marker = f"url(#{line_marker_id(line.colour)})"
         s.add("path", d=d, fill="none", stroke=line.colour, stroke_width="2.4",
               stroke_dasharray="7 4", stroke_linejoin="round", marker_start=marker,
-              marker_end=marker, class_="subway", data_link=f"{line.a}-{line.b}",
+              marker_end=marker, class_=route, data_link=f"{line.a}-{line.b}",
               data_line=str(line.number))
     for line in b.place.lines:
         for sid, tag in zip((line.a, line.b), line.tags, strict=True):
@@ -394,9 +399,9 @@ def _subways(s: SvgWriter, b: _Board, only: frozenset[str] | None = None) -> Non
             continue
         x, y = at
         s.add("rect", x=f"{x - 7:.1f}", y=f"{y - 7:.1f}", width="14", height="14", rx="2.5",
-              fill=SUBWAY, stroke="#ffffff", stroke_width="1.2", class_="station",
+              fill=STOP, stroke="#ffffff", stroke_width="1.2", class_="station",
               data_space=sid)
-        s.text(x, y + 4.3, "U", 11.5, fill="#ffffff", font_weight="bold")
+        s.text(x, y + 4.3, mark, 11.5, fill="#ffffff", font_weight="bold")
 
 
 def _toward(x: float, y: float, tx: float, ty: float, d: float) -> tuple[float, float]:
@@ -569,7 +574,7 @@ def turn_lines(b: _Board, view: BoardView) -> Routed:
             markers.setdefault(u.province, []).append(marker_box(*at, 11.0))
     anchors = {sid: p.unit_at for sid, p in b.place.spaces.items()
                if p.kind not in ("impassable", "blocked")}
-    moves = [(mv.src, mv.dst, mv.via == "subway") for mv in view.moves]
+    moves = [(mv.src, mv.dst, b.layout.route_of(mv.via)) for mv in view.moves]
     supports = [(sp.src, sp.unit, sp.to) for sp in view.supports]
     return route_turn(_obstacles(b), markers, anchors, moves, supports)
 
@@ -617,9 +622,11 @@ def _supports(s: SvgWriter, game_map: GameMap, view: BoardView, routed: Routed) 
               stroke_width="1")
 
 
-def _moves(s: SvgWriter, game_map: GameMap, view: BoardView, routed: Routed) -> None:
+def _moves(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView, routed: Routed
+           ) -> None:
     """Move arrows (solid: succeeded, dashed: failed), each with its head in the open; a
-    move by subway carries a U tag."""
+    move by the layout's route kind (Mobtown's subway) carries a tag with its mark (U)."""
+    mark = b.layout.line_mark(game_map.routes)
     for mv, line, tag in zip(view.moves, routed.moves, routed.tags, strict=True):
         if line is None:
             continue
@@ -634,6 +641,6 @@ def _moves(s: SvgWriter, game_map: GameMap, view: BoardView, routed: Routed) -> 
         if tag is not None:
             s.add("rect", x=f"{tag.x0:.1f}", y=f"{tag.y0:.1f}", width=f"{tag.x1 - tag.x0:.1f}",
                   height=f"{tag.y1 - tag.y0:.1f}", rx="2", fill=colour, stroke="#ffffff",
-                  stroke_width="1.2", class_="subway-move-tag")
-            s.text((tag.x0 + tag.x1) / 2, tag.y1 - 2.6, "U", 9.5, fill="#ffffff",
+                  stroke_width="1.2", class_=f"{mv.via}-move-tag")
+            s.text((tag.x0 + tag.x1) / 2, tag.y1 - 2.6, mark, 9.5, fill="#ffffff",
                    font_weight="bold")

@@ -46,7 +46,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mobadj.judge import WebPlay, WebSeat
-from mobadj.web.pages import STATIC, Site, Unreadable, static_version
+from mobadj.web.pages import STATIC, Site, UnreadableGame, static_version
 from mobadj.web.play import SeatPages, compose
 from mobadj.web.wire import Bodies, Body, answer
 
@@ -202,7 +202,7 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
                     404, private=True)
 
     def unreadable(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, Unreadable)
+        assert isinstance(exc, UnreadableGame)
         return missing(request, f"The pages of game {exc.game} cannot be shown: this "
                        "installation cannot read its record. The GM finds why in the log "
                        "of mobadj web.", 500)
@@ -576,7 +576,7 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
     app = Starlette(
         routes=routes,
         middleware=[Middleware(SafeHeaders)],
-        exception_handlers={HTTPException: not_found, Unreadable: unreadable,
+        exception_handlers={HTTPException: not_found, UnreadableGame: unreadable,
                             Exception: server_error})
     # Starlette's own redirects for a slash too many or too few are absolute, from the Host
     # header, and lose a proxy's path: such an address is a 404 here

@@ -16,7 +16,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mobadj.web.pages import STATIC, Site, Unreadable
+from mobadj.web.pages import STATIC, Site, UnreadableGame
 
 
 @dataclass
@@ -45,7 +45,7 @@ def export_site(site: Site, out: Path) -> ExportReport:
             continue
         try:
             files = _game_files(site, game.name)
-        except Unreadable:  # logged; its old pages stay as they were
+        except UnreadableGame:  # logged; its old pages stay as they were
             report.unreadable.append(game.name)
             continue
         report.games.append(game.name)

@@ -53,7 +53,7 @@ def static_version(name: str) -> str:
     return hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:12]
 
 
-class Unreadable(WebError):
+class UnreadableGame(WebError):
     """A game whose pages cannot be built here: its record does not read under this
     installation.  The log says why; a visitor is told only that (the reason may quote the
     record, which is not all public)."""
@@ -169,13 +169,13 @@ class Site:
     @contextmanager
     def _reading(self, name: str) -> Iterator[None]:
         """One read snapshot of the store, in which a record that does not read here becomes
-        :class:`Unreadable` (logged with its reason)."""
+        :class:`UnreadableGame` (logged with its reason)."""
         with self.store.reading():
             try:
                 yield
             except READ_ERRORS as exc:
                 self._log_once(name, "its pages cannot be built here", exc, True)
-                raise Unreadable(name) from exc
+                raise UnreadableGame(name) from exc
 
     def _log_once(self, name: str, what: str, exc: BaseException, trace: bool = False
                   ) -> None:
@@ -199,7 +199,7 @@ class Site:
                 if steps and (body := self.map_body(game.name, steps[-1].id)):
                     body.gzipped  # noqa: B018 - compressed now, not for the first visitor
                     self.game_html(game.name)  # compiles the templates too
-            except Unreadable:  # logged; its pages say so, the others are served
+            except UnreadableGame:  # logged; its pages say so, the others are served
                 continue
         self.index_html()
         return len(games)
@@ -222,7 +222,7 @@ class Site:
 
     def game_html(self, name: str, sid: str | None = None) -> str | None:
         """The page of step ``sid`` (the latest when None); None when there is no such game
-        or step; raises :class:`Unreadable`)."""
+        or step; raises :class:`UnreadableGame`)."""
         with self._reading(name):
             game = self.store.game(name)
             if game is None:
@@ -256,7 +256,7 @@ class Site:
 
     def map_svg(self, name: str, sid: str) -> str | None:
         """The map of a step (cached); None when there is no such step or map (raises
-        :class:`Unreadable`)."""
+        :class:`UnreadableGame`)."""
         body = self.map_body(name, sid)
         return None if body is None else body.text
 

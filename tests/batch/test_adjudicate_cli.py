@@ -70,6 +70,20 @@ def test_fall_report_shows_centre_changes(tmp_path) -> None:
     assert "Next phase: Winter 1901 Adjustments (W1901A)" in out
 
 
+def test_json_has_the_centres_owned_and_the_centres_that_changed(tmp_path) -> None:
+    """``centers`` is who owns what after the phase; ``centre_changes`` the news of this
+    phase (docs/adjudication.md): both keys stay in ``--json``."""
+    pos = tmp_path / "f.yaml"
+    pos.write_text("phase: F1901M\nunits: {France: [A BUR], Germany: [A MUN]}\n"
+                   "centers: {France: [PAR], Germany: [MUN, BEL]}\n")
+    orders = tmp_path / "f.txt"
+    orders.write_text("France: A BUR - BEL\n")
+    data = json.loads(CliRunner().invoke(main, ["adjudicate", "--json", str(pos),
+                                                str(orders)]).output)
+    assert data["centers"] == {"FRANCE": ["BEL", "PAR"], "GERMANY": ["MUN"]}
+    assert data["centre_changes"] == [{"province": "BEL", "from": "GERMANY", "to": "FRANCE"}]
+
+
 def test_make_demo_command_runs_as_a_process() -> None:
     proc = subprocess.run([sys.executable, "-m", "mobadj", "adjudicate", "--map", "standard",
                            str(POSITION), str(ORDERS)], capture_output=True, text=True,

@@ -181,6 +181,27 @@ def test_schema_errors(tmp_path):
         line_of(text, "lava"), line_of(text, "maybe")}
 
 
+def test_a_route_kind_is_declared_by_the_map(tmp_path):
+    """``via: tunnel`` is a way only a variant knows: the map declares it under ``routes``
+    (with the mark its orders write), else the checker names the line and the fix."""
+    text = GOOD.replace("      A: [AAA, CCC]\n", "      A: [AAA, {to: CCC, via: tunnel}]\n")
+    text = text.replace("      A: [AAA, BBB]\n", "      A: [AAA, {to: BBB, via: tunnel}]\n")
+    (first, second) = [f for f in check_map(write(tmp_path, text)) if f.kind == "schema"]
+    assert first.line == line_of(text, "{to: CCC, via: tunnel}")
+    assert ("via 'tunnel' is not one of plain, highway, junction, diagonal (a variant's own "
+            "route kind is declared at the top of the map: routes: {tunnel: MARK})"
+            ) in first.message
+    declared = text.replace("unit_kinds:", "routes: {tunnel: T}\nunit_kinds:")
+    assert check_map(write(tmp_path, declared)) == []
+    game_map = load_map(write(tmp_path, declared))
+    assert game_map.routes == {"tunnel": "T"}
+    assert game_map.edge("A", "BBB", "CCC")["via"] == "tunnel"
+    assert load_map("standard").routes == {} and load_map("mobtown2").routes == {"subway": "U"}
+    clash = text.replace("unit_kinds:", "routes: {highway: H}\nunit_kinds:")
+    assert any("routes: 'highway' is a way every map has" in f.message
+               for f in check_map(write(tmp_path, clash)))
+
+
 def test_split_coast_fleet_needs_coast(tmp_path):
     text = GOOD.replace("    terrain: coast\n    supply: true\n    adj:",
                         "    terrain: coast\n    supply: true\n    coasts: [NC, SC]\n    adj:")

@@ -124,14 +124,39 @@ def test_no_import_cycle_inside_the_engine_or_mobtown():
     assert _cycle({"a": {"b"}, "b": {"a"}}) == ["a", "b", "a"]  # the check itself works
 
 
+def code_names(source: str) -> Iterator[tuple[int, str]]:
+    """(line, name) of every name the code defines or reads: variables, attributes, functions,
+    classes, arguments and keywords."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Name):
+            yield node.lineno, node.id
+        elif isinstance(node, ast.Attribute):
+            yield node.lineno, node.attr
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            yield node.lineno, node.name
+        elif isinstance(node, ast.arg):
+            yield node.lineno, node.arg
+        elif isinstance(node, ast.keyword) and node.arg:
+            yield node.value.lineno, node.arg
+
+
+#: the core: what every map is played and drawn with
+CORE = ("engine", "orders", "board", "render")
+
+
 def test_the_core_knows_route_tags_not_subways():
     """Mobtown's subways are its own extension: the engine and the order grammar know that a
-    move may carry a variant's route tag (and an escort), never the word "subway"."""
-    core = [path for folder in ("engine", "orders")
-            for path in sorted((PACKAGE / folder).rglob("*.py"))]
-    found = [f"{path.name}:{line}: {text!r}" for path in core
-             for line, text in code_strings(path.read_text(encoding="utf-8"))
+    move may carry a variant's route tag (and an escort), the board that a map declares its
+    route kinds (``routes:``), the renderer that a layout draws one as lines between stops
+    (``lines:``); none of them knows the word "subway", in its strings or its names."""
+    core = [path for folder in CORE for path in sorted((PACKAGE / folder).rglob("*.py"))]
+    assert {path.parent.name for path in core} == set(CORE)
+    found = [f"{path.relative_to(PACKAGE)}:{line}: {text!r}" for path in core
+             for source in [path.read_text(encoding="utf-8")]
+             for line, text in [*code_strings(source), *code_names(source)]
              if "subway" in text.lower()]
     assert found == []
     grammar = (PACKAGE / "orders" / "grammar.lark").read_text(encoding="utf-8")
     assert "SUBWAY" not in grammar and "subway" not in grammar.lower()
+    # the check itself sees a name and a string
+    assert [t for _, t in code_names("by_subway = f(subway=1)\n")] == ["by_subway", "f", "subway"]

@@ -73,7 +73,8 @@ def test_a_highway_crossing_counts_two_moves(gm):
     assert move_cost({"via": "highway", "highway": "H", "diagonal": "true"}, 2) == 2
     assert move_cost({"via": "junction"}, 2) == 1
     assert move_cost({"via": "subway"}, 2) == 1
-    assert move_cost({"via": "highway", "highway": "H", "subway": "true"}, 2) == 1  # under it
+    assert move_cost({"via": "highway", "highway": "H", "subway": "true"}, 2, ("subway",)) == 1
+    assert move_cost({"via": "highway", "highway": "H", "subway": "true"}, 2) == 2  # no route
     two = province_costs(gm, 2)
     assert two["Bro"]["Bur"] == 2 and two["Bur"]["Bro"] == 2  # across the Ness Turnpike
     assert two["GoG"]["P22"] == 1  # at the junction

@@ -13,6 +13,7 @@ name: minimob
 title: A Mobtown-like test map
 unit_kinds: {G: Gang, D: Don}
 case_sensitive_ids: true
+routes: {subway: U}
 powers:
   SHARKS: {name: Sharks, aliases: [SHA], home: [LOP], units: [G LOP]}
 provinces:

@@ -14,7 +14,7 @@ PLAN = {
     "grid": "A B C\nD E F\nG H I\n",
     "highways": [{"name": "H", "points": [[0, 1], [3, 1]]}],
     "junctions": [["B", "E"]],
-    "subways": [["A", "I"], ["D", "E"]],
+    "lines": {"route": "subway", "links": [["A", "I"], ["D", "E"]]},
 }
 
 
@@ -65,14 +65,17 @@ def test_bad_layouts_are_named():
         derive_edges(parse_layout({"grid": "A B\nC D\n",
                                    "highways": [{"name": "H", "points": [[0, 0], [1, 1]]}]}))
     with pytest.raises(LayoutError, match="pair of space ids"):
-        parse_layout({"grid": "A B\n", "subways": [["A"]]})
+        parse_layout({"grid": "A B\n", "lines": {"route": "subway", "links": [["A"]]}})
+    with pytest.raises(LayoutError, match="lines needs the route kind"):
+        parse_layout({"grid": "A B\n", "lines": [["A", "B"]]})
 
 
 def test_plan_problems_found():
     from mobadj.render.geometry import plan_problems
 
     plan = {"grid": "A B A\nC C D\n", "highways": [{"name": "H", "points": [[0, 1], [3, 1]]}],
-            "straddle": {"C": "H"}, "subways": [["A", "Z"]], "junctions": [["A", "B"]]}
+            "straddle": {"C": "H"}, "lines": {"route": "subway", "links": [["A", "Z"]]},
+            "junctions": [["A", "B"]]}
     problems = plan_problems(parse_layout(plan))
     assert "A is split into pieces that do not touch" in problems
     assert "C is said to straddle H, but H does not cross it" in problems

@@ -53,7 +53,7 @@ def test_start_position_svg(gm, layout):
     assert len(classes(root, "unit-G")) == 18 and not classes(root, "unit-D")
     assert len(classes(root, "centre")) == 32
     assert len(classes(root, "junction")) == len(layout.junctions)
-    assert len(classes(root, "subway")) == len(layout.subways)
+    assert len(classes(root, "subway")) == len(layout.links)
     assert classes(root, "diagonal")
     for hw in layout.highways:
         assert hw.name in shown
@@ -237,7 +237,8 @@ def test_polygon_layout_draws_subways_straight(gm):
                                   (i // 12) * 80], [(i % 12) * 80 + 78, (i // 12) * 80 + 78],
                                   [(i % 12) * 80, (i // 12) * 80 + 78]]}
                 for i, pid in enumerate(gm.provinces)}
-    layout = parse_layout({"map": "mobtown2", "spaces": polygons, "subways": [["Tam", "Ext"]]})
+    layout = parse_layout({"map": "mobtown2", "spaces": polygons,
+                           "lines": {"route": "subway", "links": [["Tam", "Ext"]]}})
     root = ET.fromstring(render_svg(gm, layout))
     (line,) = classes(root, "subway")
     assert line.get("data-link") == "Tam-Ext" and line.get("d").count("L") == 1

@@ -27,9 +27,9 @@ def _paths(root, cls):
 
 def test_every_subway_line_has_its_number_at_both_stops(start, layout):
     lines = {el.get("data-link"): el for el in _paths(start, "subway")}
-    assert sorted(lines) == sorted(f"{a}-{b}" for a, b in layout.subways)
+    assert sorted(lines) == sorted(f"{a}-{b}" for a, b in layout.links)
     numbers = [int(el.get("data-line")) for el in lines.values()]
-    assert sorted(numbers) == list(range(1, len(layout.subways) + 1))
+    assert sorted(numbers) == list(range(1, len(layout.links) + 1))
     tags = [el for el in start.iter(f"{NS}rect") if el.get("class") == "line-tag"]
     stops = {el.get("data-space"): (float(el.get("x")) + 7, float(el.get("y")) + 7)
              for el in start.iter(f"{NS}rect") if el.get("class") == "station"}
@@ -55,7 +55,7 @@ def test_every_subway_line_has_its_number_at_both_stops(start, layout):
 def test_line_tags_keep_off_names_and_units(start, gm, layout):
     names = [(w, b) for w, b in text_boxes(start) if not w.startswith("line")]
     tags = tag_boxes(start, "line-tag")
-    assert len(tags) == 2 * len(layout.subways)
+    assert len(tags) == 2 * len(layout.links)
     assert [(w, t) for t in tags for w, b in names if t.overlaps(b)] == []
     assert [(i, j) for i, t in enumerate(tags) for j, u in enumerate(tags)
             if i < j and t.overlaps(u)] == []

@@ -22,7 +22,7 @@ from mobadj.judge.core import Judge
 from mobadj.judge.store import Store
 from mobadj.web.demo import Table, play_board, play_cards
 from mobadj.web.export import export_site
-from mobadj.web.pages import Site, Unreadable
+from mobadj.web.pages import Site, UnreadableGame
 
 from .helpers import PageServer, PrefixProxy, fetch, order_spans, raw_request
 
@@ -272,7 +272,7 @@ def test_warm_and_export_go_past_a_game_they_cannot_read(judged, tmp_path, caplo
     assert any("broken" in r.getMessage() for r in caplog.records)
     caplog.clear()
     for _ in range(3):  # said once in the log, not on every request
-        with pytest.raises(Unreadable):
+        with pytest.raises(UnreadableGame):
             site.game_html("broken")
     assert not [r for r in caplog.records if "pages cannot be built" in r.getMessage()]
     report = export_site(site, tmp_path)
