@@ -15,8 +15,9 @@ import secrets
 from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from mobadj.judge import registry
 from mobadj.judge.base import JudgeBase, JudgeError, Session
-from mobadj.judge.commands import USAGE, Command
+from mobadj.judge.commands import Command
 from mobadj.judge.deadlines import HOUR
 from mobadj.judge.mailparse import Incoming, is_address
 from mobadj.judge.store import Game, Mail, hash_password
@@ -118,7 +119,7 @@ class Accounts(JudgeBase):
                 return answer
             raise JudgeError("CONFIRM: no change, JOIN or WATCH waits for this code from this "
                              f"address (codes lapse after {CONFIRM_DAYS} days). "
-                             f"Usage: {USAGE['confirm']}")
+                             f"Usage: {registry.usage('confirm')}")
         change, done = found
         game, power, old, new = change["game"], change["power"], change["old"], change["new"]
         if not done:

@@ -13,7 +13,6 @@ from zoneinfo import ZoneInfo
 
 from mobadj.errors import JudgeServiceError
 from mobadj.judge import reports
-from mobadj.judge.commands import Command
 from mobadj.judge.config import JudgeConfig
 from mobadj.judge.deadlines import deadline_after
 from mobadj.judge.hosts import HostError, host_for
@@ -21,8 +20,6 @@ from mobadj.judge.mailparse import Incoming
 from mobadj.judge.store import Game, Mail, Store
 
 PRESS_OPTIONS = ("none", "white", "grey")
-# Commands any address may give, with or without a sign-on.
-OPEN_COMMANDS = ("confirm", "join", "unjoin", "watch", "unwatch", "takeover")
 
 
 class JudgeError(JudgeServiceError):
@@ -104,10 +101,6 @@ class JudgeBase:
             m.body = self.localize(m.body, m.to)
             m.headers.setdefault("Auto-Submitted", auto)
             m.id = self.store.queue(m, now)
-
-    def _open_command(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]) -> str:
-        """A command any address may give, signed on or not (the judge's, in core.py)."""
-        raise NotImplementedError
 
     def _sig(self) -> str:
         return reports.signature(self.config.name, self.config.address)

@@ -14,17 +14,18 @@ import logging
 from typing import Any
 
 from mobadj.board.model import fold
-from mobadj.judge import reports
-from mobadj.judge.base import OPEN_COMMANDS, PRESS_OPTIONS, JudgeBase, JudgeError, Session
-from mobadj.judge.commands import USAGE, Command, ParsedMail, help_text, parse_body
+from mobadj.judge import registry, reports
+from mobadj.judge.base import PRESS_OPTIONS, JudgeBase, JudgeError, Session
+from mobadj.judge.commands import PRESS_WORDS, Command, ParsedMail, help_text, parse_body
 from mobadj.judge.deadlines import parse_when
-from mobadj.judge.gm import GMCommands
+from mobadj.judge.gm import GMCommands, is_remark_in, seats_named
 from mobadj.judge.hosts import Host, HostError, host_for
 from mobadj.judge.loops import ReplyLimits, reply_kind
 from mobadj.judge.mailparse import Incoming, parse_mail
 from mobadj.judge.names import Names
 from mobadj.judge.overview import summary_text
-from mobadj.judge.players import PlayerCommands
+from mobadj.judge.players import MAX_PRESS_PER_MAIL, PlayerCommands
+from mobadj.judge.registry import Context, by_the_mail
 from mobadj.judge.store import Mail, hash_password, verify_password
 from mobadj.judge.throttle import PasswordThrottle
 from mobadj.judge.turns import Turns
@@ -97,6 +98,110 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits, UnsignedMail):
                      inc.sender, len(out))
             self.queue(out, now, auto="auto-replied")
             return out
+
+    def _player_mail(
+        self, s: Session, parsed: ParsedMail, inc: Incoming, uid: int | None, now: float,
+        out: list[Mail],
+    ) -> str:
+        """A signed-on player's mail: its orders, its commands, its press."""
+        game, power = s.game, s.power
+        assert power is not None
+        host = host_for(game.kind)
+        reply: list[str | None] = []
+        # the lines of this mail the judge could not take: READY waits for a mail without any
+        rejected = [f"line {e.line} ({e.text})" for e in parsed.errors]
+        phase_cmd = parsed.first("phase")
+        stale = phase_cmd is not None and game.state is not None and (
+            phase_cmd.args["value"].strip().upper() != host.phase(game.state).upper()
+        )
+        if parsed.order_lines:
+            if stale:
+                assert phase_cmd is not None
+                reply.append(self._orders_early(game, power, phase_cmd, parsed, inc, uid,
+                                                now, out, rejected))
+            else:
+                reply.append(self._orders(game, power, parsed, inc, uid, now, out, rejected))
+        ctx = Context(self, now, out, inc, game, power, uid, inc.message_id, rejected, stale)
+        for cmd in parsed.commands:
+            try:
+                reply.append(registry.do(ctx, cmd))
+            except JudgeError as exc:
+                reply.append(str(exc))
+            ctx.game = self.store.game(game.name) or ctx.game
+        game = ctx.in_game
+        for number, press in enumerate(parsed.press, 1):
+            if number > MAX_PRESS_PER_MAIL:
+                reply.append(f"Press refused: at most {MAX_PRESS_PER_MAIL} press messages in "
+                             f"one mail; the {len(parsed.press) - MAX_PRESS_PER_MAIL} after "
+                             "them were not sent.")
+                break
+            try:
+                reply.append(self._press(game, power, press.targets, press.grey, press.text, now,
+                                         out))
+            except JudgeError as exc:
+                reply.append(str(exc))
+        game = self.store.game(game.name) or game
+        if game.status == "active" and game.state is not None:
+            free = host.free_commands(game.state, power)
+            if free:
+                reply.append("Out of turn, at any time now, you may also send: "
+                             + "; ".join(free))
+            reply.append(f"Deadline for {host.phase_label(game.state)}: "
+                         f"{reports.stamp(game.deadline)}")
+        self._maybe_early(game, now, out)
+        return "\n\n".join(r for r in reply if r)
+
+    def _gm_mail(
+        self, s: Session, parsed: ParsedMail, inc: Incoming, uid: int | None, now: float,
+        out: list[Mail],
+    ) -> str:
+        """A GM's mail: the commands, messages to the players, orders for a power."""
+        reply: list[str | None] = []
+        for cmd in parsed.commands:
+            if registry.spec(cmd.name).is_open:  # the address's, not the GM's: not recorded
+                reply.append(registry.do(Context(self, now, out, inc, s.game, None, uid,
+                                                 inc.message_id), cmd))
+                continue
+            try:
+                reply.append(self.gm_command(s.game.name, cmd, now, out, inc.message_id, uid))
+            except (JudgeError, HostError) as exc:
+                reply.append(f"{cmd.name.upper()}: {exc}")
+        for press in parsed.press:  # GM press goes to the players named (or everyone)
+            game = self.store.game(s.game.name) or s.game
+            players = self.store.players(game.name)
+            host = host_for(game.kind)
+            want = {t.upper() for t in press.targets}
+            named = {s for t in press.targets if t.upper() != "ALL"
+                     for s in seats_named(host, game, t)}
+            to = [p for p in players if "ALL" in want or p.power in named]
+            watchers = self.store.watchers(game.name) if "ALL" in want else []
+            for email in [p.email for p in to] + watchers:
+                out.append(Mail(email, f"{game.name}: message from the GM",
+                                f"{press.text}\n\n{self._sig()}", game=game.name))
+            reply.append(f"GM message sent to {len(to)} player(s)"
+                         + (f" and {len(watchers)} observer(s)." if watchers else "."))
+        stray = [(n, t) for n, t in parsed.order_lines if not is_remark_in(s.game, t)]
+        becomes = [c for c in parsed.commands if c.name == "become"]
+        if becomes:
+            reply.append(self._gm_orders_by_mail(s.game, becomes, parsed, inc, uid, now, out))
+        elif stray:
+            reply.append("The GM does not give orders; lines not understood:\n" +
+                         "\n".join(f"  line {n}: {t}" for n, t in stray))
+        return "\n\n".join(r for r in reply if r)
+
+    def gm_command(
+        self, game_name: str, cmd: Command, now: float, out: list[Mail],
+        message_id: str | None = None, uid: int | None = None,
+    ) -> str:
+        """Do one GM command (from mail or from the command line) inside a transaction."""
+        game = self.store.game(game_name)
+        if game is None:
+            raise JudgeError(f"no game {game_name!r}")
+        handler = registry.spec(cmd.name).handler(game, None)
+        if handler is by_the_mail:
+            return ""
+        self.store.record_command(game.name, "GM", message_id, uid, cmd.name, cmd.text, now)
+        return handler(Context(self, now, out, None, game, None, uid, message_id), cmd) or ""
 
     def _unreadable_notice(self, inc: Incoming, outcome: str, now: float, out: list[Mail]
                            ) -> None:
@@ -191,47 +296,23 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits, UnsignedMail):
         ...) work; the rest asks to sign on."""
         out = []
         form = self._what_to_send(inc, parsed) if parsed.order_lines or parsed.press else ""
+        ctx = Context(self, now, mails, inc, message_id=inc.message_id)
         for cmd in parsed.commands:
-            if cmd.name in ("press", "broadcast") and form:
+            if cmd.name in PRESS_WORDS and form:
                 continue  # the form below has it, ready to send
-            if cmd.name == "help":
-                out.append(help_text(cmd.args.get("value")))
-            elif cmd.name == "list":
-                out.append(self._list_games())
-            elif cmd.name == "summary":
-                out.append(self._public_summary(inc, cmd.args.get("value")))
-            elif cmd.name in OPEN_COMMANDS:
-                out.append(self._open_command(inc, cmd, now, mails))
-            else:
-                out.append(f"{cmd.name.upper()}: please sign on first: {USAGE['signon']}")
+            said = registry.do(ctx, cmd)
+            if said is not None:
+                out.append(said)
         if form:
             out.append(form)
         elif parsed.order_lines and (not out or self._orders_attempted(parsed)):
-            out.append("Orders need a sign-on first: " + USAGE["signon"])
+            out.append("Orders need a sign-on first: " + registry.usage("signon"))
         if parsed.order_lines:
             for number, word in parsed.near_commands.items():
                 out.append(f"line {number}: unknown command (did you mean '{word.upper()}'?)")
         if not out:
             out.append("The judge found no command in your mail.\n\n" + help_text(None))
         return "\n\n".join(out)
-
-    def _open_command(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]) -> str:
-        """A command any address may give, signed on or not (its proof is the address, or a
-        code it was mailed)."""
-        try:
-            if cmd.name == "confirm":
-                return self._confirm(inc, cmd, now, out)
-            if cmd.name == "join":
-                return self._join(inc, cmd, now, out)
-            if cmd.name == "unjoin":
-                return self._unjoin(inc, cmd, now, out)
-            if cmd.name in ("watch", "unwatch"):
-                return self._watch(inc, cmd, now, cmd.name == "watch", out)
-            if cmd.name == "takeover":
-                return self._takeover(inc, cmd, now, out)
-        except (JudgeError, HostError) as exc:
-            return str(exc)
-        raise AssertionError(f"not an open command: {cmd.name}")
 
     def _list_games(self) -> str:
         rows = [f"{g.name:<16} {g.kind:<12} {g.status:<8} {g.phase}" for g in self.store.games()
@@ -254,7 +335,7 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits, UnsignedMail):
         if game is None or (self.store.web_key(game.name) is not None
                             and not self._knows_private(inc, game)):
             return (f"SUMMARY: no game {name!r}; send LIST for the games on this judge."
-                    if name else f"SUMMARY: name the game: {USAGE['summary']}")
+                    if name else f"SUMMARY: name the game: {registry.usage('summary')}")
         return summary_text(self.store, game, gm_view=False)
 
     def _sign_on(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]

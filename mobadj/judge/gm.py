@@ -4,7 +4,6 @@ players, start, deadlines, pause/resume, replace, process, rollback, end, export
 from __future__ import annotations
 
 import difflib
-import json
 import random
 import secrets
 from collections.abc import Iterable
@@ -13,14 +12,13 @@ from typing import Any
 from mobadj.board.model import fold
 from mobadj.judge import reports
 from mobadj.judge.accounts import Accounts
-from mobadj.judge.base import OPEN_COMMANDS, PRESS_OPTIONS, JudgeError, Session
-from mobadj.judge.commands import Command, ParsedMail, help_text
-from mobadj.judge.deadlines import DEFAULTS, HOUR, option, parse_when, time_of_day, weekdays
+from mobadj.judge.base import PRESS_OPTIONS, JudgeError
+from mobadj.judge.commands import Command, ParsedMail
+from mobadj.judge.deadlines import DEFAULTS, HOUR, option, time_of_day, weekdays
 from mobadj.judge.endings import DRAW_MODES, Endings
 from mobadj.judge.hosts import DiplomacyHost, Host, HostError, host_for
 from mobadj.judge.mailparse import Incoming, is_address
 from mobadj.judge.names import Names
-from mobadj.judge.overview import summary_text
 from mobadj.judge.seats import TAKEOVER_CHOICES, Seats, takeover_mode
 from mobadj.judge.store import Game, Mail, hash_password
 from mobadj.orders.prose import is_remark
@@ -47,7 +45,7 @@ def unknown_options(host: Host, names: Iterable[str]) -> str:
             f"{', '.join(theirs) or 'game_<name>=<value>'}")
 
 
-def _remark(game: Game, line: str) -> bool:
+def is_remark_in(game: Game, line: str) -> bool:
     """Is ``line`` of a GM's mail a remark ("Thanks, all!"), by the game's map?"""
     host = host_for(game.kind)
     try:
@@ -56,7 +54,7 @@ def _remark(game: Game, line: str) -> bool:
         return False
 
 
-def _seats_named(host: Host, game: Game, text: str) -> list[str]:
+def seats_named(host: Host, game: Game, text: str) -> list[str]:
     """The seats ``text`` names (several names too), none when it names none."""
     try:
         return Names(host, game.options).groups(text)
@@ -66,136 +64,6 @@ def _seats_named(host: Host, game: Game, text: str) -> list[str]:
 
 class GMCommands(Seats, Accounts, Endings):
     """Commands of a game's GM."""
-
-    def _gm_mail(
-        self, s: Session, parsed: ParsedMail, inc: Incoming, uid: int | None, now: float,
-        out: list[Mail],
-    ) -> str:
-        reply = []
-        for cmd in parsed.commands:
-            if cmd.name in ("gm", "signon", "create", "become"):  # become: with the orders
-                continue
-            if cmd.name in OPEN_COMMANDS:
-                reply.append(self._open_command(inc, cmd, now, out))
-                continue
-            try:
-                reply.append(self.gm_command(s.game.name, cmd, now, out, inc.message_id, uid))
-            except (JudgeError, HostError) as exc:
-                reply.append(f"{cmd.name.upper()}: {exc}")
-        for press in parsed.press:  # GM press goes to the players named (or everyone)
-            game = self.store.game(s.game.name) or s.game
-            players = self.store.players(game.name)
-            host = host_for(game.kind)
-            want = {t.upper() for t in press.targets}
-            named = {s for t in press.targets if t.upper() != "ALL"
-                     for s in _seats_named(host, game, t)}
-            to = [p for p in players if "ALL" in want or p.power in named]
-            watchers = self.store.watchers(game.name) if "ALL" in want else []
-            for email in [p.email for p in to] + watchers:
-                out.append(Mail(email, f"{game.name}: message from the GM",
-                                f"{press.text}\n\n{self._sig()}", game=game.name))
-            reply.append(f"GM message sent to {len(to)} player(s)"
-                         + (f" and {len(watchers)} observer(s)." if watchers else "."))
-        stray = [(n, t) for n, t in parsed.order_lines if not _remark(s.game, t)]
-        becomes = [c for c in parsed.commands if c.name == "become"]
-        if becomes:
-            reply.append(self._gm_orders_by_mail(s.game, becomes, parsed, inc, uid, now, out))
-        elif stray:
-            reply.append("The GM does not give orders; lines not understood:\n" +
-                         "\n".join(f"  line {n}: {t}" for n, t in stray))
-        return "\n\n".join(reply)
-
-    def gm_command(
-        self, game_name: str, cmd: Command, now: float, out: list[Mail],
-        message_id: str | None = None, uid: int | None = None,
-    ) -> str:
-        """Do one GM command (from mail or from the command line) inside a transaction."""
-        game = self.store.game(game_name)
-        if game is None:
-            raise JudgeError(f"no game {game_name!r}")
-        a = cmd.args
-        name = cmd.name
-        self.store.record_command(game.name, "GM", message_id, uid, name, cmd.text, now)
-        if name == "help":
-            return help_text(a.get("value"))
-        if name == "list":
-            return self._status(game, None)
-        if name == "history":
-            return self._history(game, a.get("value"))
-        if name == "addplayer":
-            if game.status == "forming" and self.store.joins(game.name) and \
-                    not self._seat_counts(game)[0]:
-                raise JudgeError("every seat is taken or promised to those who joined")
-            power, password = a["power"], a.get("password")
-            if a.get("words"):  # a power of several words ("Murder Inc."), then a password?
-                power, rest = Names(host_for(game.kind), game.options).seat_and_rest(
-                    a["words"], 1)
-                password = rest[0] if rest else None
-            added = self.add_player(game, a["email"], power, password, now, out)
-            full = self._fill_if_full(game, now, out) if game.status == "forming" else ""
-            return f"{added}\n{full}" if full else added
-        if name in ("approve", "reject") and game.status != "forming":
-            return self._approve_takeover(game, a["value"], name == "approve", now, out)
-        if name in ("approve", "reject"):
-            return self._approve(game, a["value"], name == "approve", now, out)
-        if name == "offer":
-            return self.offer(game, a["words"], now, out)
-        if name == "summary":
-            return summary_text(self.store, game, gm_view=True)
-        if name == "resign":
-            raise JudgeError("RESIGN is a player's command; to free a seat, REPLACE it or "
-                             "OFFER it for TAKEOVER.")
-        if name == "start":
-            return self.start(game, now, out)
-        if name == "deadline":
-            try:
-                ts = parse_when(a["when"], self.tz, now)
-            except ValueError as exc:
-                raise JudgeError(str(exc)) from None
-            self._require_running(game)
-            self.store.update_game(game.name, deadline=ts, reminded=0)
-            self._announce(game, f"{game.name}: new deadline",
-                           f"The GM set the deadline to {reports.stamp(ts)}.", out)
-            return f"Deadline set: {reports.stamp(ts)}"
-        if name == "extend":
-            self._require_running(game)
-            assert game.deadline is not None
-            ts = max(game.deadline, now) + a["seconds"]
-            self.store.update_game(game.name, deadline=ts, reminded=0)
-            self._announce(game, f"{game.name}: deadline extended",
-                           f"The GM extended the deadline to {reports.stamp(ts)}.", out)
-            return f"Deadline extended to {reports.stamp(ts)}"
-        if name == "pause":
-            return self.pause(game, a.get("seconds"), now, out)
-        if name == "resume":
-            return self.resume(game, now, out, by="the GM")
-        if name == "replace":
-            return self.replace(game, a["power"], a["email"], now, out)
-        if name == "process":
-            self._require_running(game)
-            return self.resolve(game, now, out, forced=True)
-        if name == "rollback":
-            return self.rollback(game, now, out)
-        if name == "endgame":
-            return self._gm_end(game, a.get("words") or [], now, out)
-        if name in ("draw", "nodraw", "concede", "noconcede"):
-            return (f"{name.upper()} is a player's vote; to end the game yourself send "
-                    f"ENDGAME [DRAW [power ...] | WIN <power>].")
-        if name == "export":
-            data = self.export(game.name)
-            out.append(Mail(game.gm_email, f"{game.name}: export",
-                            f"The whole history of {game.name} is attached (JSON).\n",
-                            [(f"{game.name}.json", "application/json",
-                              json.dumps(data, indent=1).encode())], game=game.name))
-            return "Export mailed to the GM."
-        if name == "set" and a["option"] in ("timezone", "tz", "zone"):
-            return self._set_timezone(game.gm_email, a["value"])
-        if name == "set" and a["option"] != "password":
-            return self.set_option(game, a["option"], a["value"])
-        if name in ("password", "set"):
-            self.store.update_game(game.name, gm_hash=hash_password(a["value"], self.kdf_n))
-            return "GM password changed."
-        return f"{name.upper()} is a player command."
 
     def _require_running(self, game: Game) -> None:
         if game.status != "active":

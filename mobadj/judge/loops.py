@@ -21,8 +21,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from mobadj.judge import reports
-from mobadj.judge.base import OPEN_COMMANDS, JudgeBase
+from mobadj.judge import registry, reports
+from mobadj.judge.base import JudgeBase
 from mobadj.judge.commands import ParsedMail
 from mobadj.judge.deadlines import HOUR
 from mobadj.judge.mailparse import Incoming
@@ -30,8 +30,6 @@ from mobadj.judge.store import Mail
 
 log = logging.getLogger("mobadj.judge.loops")
 MAX_REPLY_CHARS = 50_000
-# Commands that work without a sign-on (the others only get "please sign on first").
-UNSIGNED = ("help", "list", "create", *OPEN_COMMANDS)
 CUT = ("\n\n(The rest of this reply is left out: it was too long. Send fewer commands in one "
        "mail.)")
 
@@ -59,7 +57,8 @@ def reply_kind(parsed: ParsedMail, signed_on: bool, quotes_judge: bool = False) 
     writes) or ``reply``."""
     if signed_on:
         return "signed"
-    if quotes_judge and not any(c.name in UNSIGNED for c in parsed.commands):
+    unsigned = registry.unsigned_commands()  # the others only get "please sign on first"
+    if quotes_judge and not any(c.name in unsigned for c in parsed.commands):
         return "nocommand"  # nothing in it works without a sign-on: what a copy looks like
     return "nocommand" if found_nothing(parsed) else "reply"
 

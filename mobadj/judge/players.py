@@ -8,14 +8,13 @@ from typing import Any
 
 from mobadj.judge import reports
 from mobadj.judge.accounts import Accounts
-from mobadj.judge.base import OPEN_COMMANDS, JudgeError, Session
-from mobadj.judge.commands import Command, ParsedMail, help_text
+from mobadj.judge.base import JudgeError
+from mobadj.judge.commands import Command, ParsedMail
 from mobadj.judge.deadlines import DEFAULTS, HOUR, option
 from mobadj.judge.endings import Endings
 from mobadj.judge.hosts import Free, HostError, host_for
 from mobadj.judge.mailparse import Incoming
 from mobadj.judge.names import Names
-from mobadj.judge.overview import summary_text
 from mobadj.judge.seats import Seats
 from mobadj.judge.store import Game, Mail
 
@@ -26,62 +25,6 @@ to everyone, fit): a mail of a thousand press blocks must not make thousands of 
 
 class PlayerCommands(Seats, Accounts, Endings):
     """Commands a signed-on player may give."""
-
-    def _player_mail(
-        self, s: Session, parsed: ParsedMail, inc: Incoming, uid: int | None, now: float,
-        out: list[Mail],
-    ) -> str:
-        game, power = s.game, s.power
-        assert power is not None
-        host = host_for(game.kind)
-        reply: list[str] = []
-        # the lines of this mail the judge could not take: READY waits for a mail without any
-        rejected = [f"line {e.line} ({e.text})" for e in parsed.errors]
-        phase_cmd = parsed.first("phase")
-        stale = phase_cmd is not None and game.state is not None and (
-            phase_cmd.args["value"].strip().upper() != host.phase(game.state).upper()
-        )
-        if parsed.order_lines:
-            if stale:
-                assert phase_cmd is not None
-                reply.append(self._orders_early(game, power, phase_cmd, parsed, inc, uid,
-                                                now, out, rejected))
-            else:
-                reply.append(self._orders(game, power, parsed, inc, uid, now, out, rejected))
-        for cmd in parsed.commands:
-            if cmd.name in ("signon", "gm", "phase", "orders", "press", "broadcast"):
-                continue
-            if cmd.name == "ready":
-                refusal = self._ready_refused(game, power, rejected, stale)
-                if refusal:
-                    reply.append(refusal)
-                    continue
-            try:
-                reply.append(self._player_command(game, power, cmd, inc, uid, now, out))
-            except JudgeError as exc:
-                reply.append(str(exc))
-            game = self.store.game(game.name) or game
-        for number, press in enumerate(parsed.press, 1):
-            if number > MAX_PRESS_PER_MAIL:
-                reply.append(f"Press refused: at most {MAX_PRESS_PER_MAIL} press messages in "
-                             f"one mail; the {len(parsed.press) - MAX_PRESS_PER_MAIL} after "
-                             "them were not sent.")
-                break
-            try:
-                reply.append(self._press(game, power, press.targets, press.grey, press.text, now,
-                                         out))
-            except JudgeError as exc:
-                reply.append(str(exc))
-        game = self.store.game(game.name) or game
-        if game.status == "active" and game.state is not None:
-            free = host.free_commands(game.state, power)
-            if free:
-                reply.append("Out of turn, at any time now, you may also send: "
-                             + "; ".join(free))
-            reply.append(f"Deadline for {host.phase_label(game.state)}: "
-                         f"{reports.stamp(game.deadline)}")
-        self._maybe_early(game, now, out)
-        return "\n\n".join(r for r in reply if r)
 
     def _ready_refused(self, game: Game, power: str, rejected: list[str], stale: bool) -> str:
         """Why READY is not set: a line of this mail was not taken, or the orders standing
@@ -214,80 +157,6 @@ class PlayerCommands(Seats, Accounts, Endings):
                          "phase; the line(s) under Errors are not. To add or correct one, send "
                          "your orders again with it (each mail's orders replace the last).")
         return "\n".join(lines)
-
-    def _player_command(
-        self, game: Game, power: str, cmd: Command, inc: Incoming, uid: int | None, now: float,
-        out: list[Mail],
-    ) -> str:
-        host = host_for(game.kind)
-        name = cmd.name
-        if name in OPEN_COMMANDS:
-            return self._open_command(inc, cmd, now, out)
-        if name == "help":
-            text = help_text(cmd.args.get("value"))
-            free = host.free_commands(game.state, power) if game.state is not None else []
-            if free and game.status == "active":
-                text += ("\n\nIn this game you may also send, out of turn, at any time now: "
-                         + "; ".join(free))
-            return text
-        if name == "list":
-            return self._status(game, power)
-        if name == "history":
-            return self._history(game, cmd.args.get("value"))
-        if name in ("ready", "notready"):
-            if game.state is None or power not in host.due(game.state):
-                return "READY: no orders are due from you now."
-            self.store.update_player(game.name, power, ready=int(name == "ready"))
-            self.store.record_command(game.name, power, inc.message_id, uid, name, name, now)
-            if name == "notready":
-                return "READY withdrawn."
-            phase = host.phase(game.state)
-            extra = ""
-            if power not in self.store.orders(game.name, phase):
-                # READY without orders is an answer: "nothing to order" (units hold/defaults)
-                self.store.set_orders(game.name, phase, power, "", now, inc.message_id)
-                extra = " You gave no orders: the rules' defaults apply to your units."
-            return ("Marked READY: the phase is resolved early when every power is ready."
-                    + extra)
-        if name == "preview":
-            if game.state is None:
-                raise JudgeError("PREVIEW: the game has not started.")
-            orders = self.store.orders(game.name, host.phase(game.state)).get(power, "")
-            return "Preview (the others all hold):\n" + host.preview(game.state, power, orders)
-        if name == "absence":
-            return self._absence(game, power, cmd.args["seconds"], inc, uid, now, out)
-        if name in ("draw", "nodraw", "concede", "noconcede"):
-            self.store.record_command(game.name, power, inc.message_id, uid, "vote", cmd.text,
-                                      now)
-            return self._vote(game, power, cmd, now, out)
-        if name == "password":
-            return self._set_password(game, power, cmd.args["value"], inc, uid, now)
-        if name == "resign":
-            self.store.record_command(game.name, power, inc.message_id, uid, "resign",
-                                      cmd.text, now)
-            return self.resign(game, power, now, out)
-        if name == "summary":
-            return summary_text(self.store, game, gm_view=False)
-        if name == "link":
-            from mobadj.judge.webplay import mail_link  # the pages' sign-in, kept apart
-
-            return mail_link(self, game, power, now, out)
-        if name == "set":
-            return self._player_set(game, power, cmd, inc, uid, now, out)
-        return f"{name.upper()} is a GM command; sign on with GM <game> <gm-password>."
-
-    def _player_set(self, game: Game, power: str, cmd: Command, inc: Incoming,
-                    uid: int | None, now: float, out: list[Mail]) -> str:
-        option, value = cmd.args["option"], cmd.args["value"]
-        if option == "password":
-            return self._set_password(game, power, value, inc, uid, now)
-        if option in ("address", "email"):
-            return self._set_address(game, power, value, inc, uid, now, out)
-        if option in ("timezone", "tz", "zone"):
-            player = self.store.player(game.name, power)
-            return self._set_timezone(player.email if player else inc.sender, value)
-        return (f"SET {option.upper()}: players may set PASSWORD, ADDRESS and TIMEZONE; game "
-                f"options are the GM's.")
 
     def _absence(
         self, game: Game, power: str, seconds: float, inc: Incoming, uid: int | None, now: float,
