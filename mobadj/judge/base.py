@@ -1,7 +1,14 @@
-"""What every part of the judge shares: the store, the configuration, the clock, and the
-errors and sessions that travel between them.  :class:`mobadj.judge.core.Judge` is made of
-this base and three parts with one job each: player commands (:mod:`.players`), GM commands
-(:mod:`.gm`) and the turn of phases at deadlines (:mod:`.turns`)."""
+"""What every part of the judge shares: the store, the configuration, the clock, the
+mailing helpers, and the errors and sessions that travel between them.
+
+:class:`mobadj.judge.core.Judge` reads the mails and does their commands by their
+declarations (:mod:`.registry`, :mod:`.verbs`).  The work is done by parts with one job
+each, which the judge holds: :class:`~.notices.Notices` (what the GM and the table are
+told), :class:`~.endings.Endings` (votes and results), :class:`~.accounts.Accounts`
+(passwords, addresses, codes) and :class:`~.turns.Turns` (deadlines, resolution, pause,
+rollback); each gets this desk and reaches the others through it.  Seats, forming games,
+and the player's and GM's work (:mod:`.seats`, :mod:`.forming`, :mod:`.players`,
+:mod:`.gm`) are still layers of the judge itself, each calling only the layers below."""
 
 from __future__ import annotations
 
@@ -16,8 +23,13 @@ from mobadj.judge import reports
 from mobadj.judge.config import JudgeConfig
 from mobadj.judge.deadlines import deadline_after
 from mobadj.judge.hosts import HostError, host_for
-from mobadj.judge.mailparse import Incoming
 from mobadj.judge.store import Game, Mail, Store
+
+if TYPE_CHECKING:
+    from mobadj.judge.accounts import Accounts
+    from mobadj.judge.endings import Endings
+    from mobadj.judge.notices import Notices
+    from mobadj.judge.turns import Turns
 
 PRESS_OPTIONS = ("none", "white", "grey")
 
@@ -36,7 +48,13 @@ class Session:
 
 
 class JudgeBase:
-    """One judge: a store, a configuration, a clock."""
+    """One judge's desk: a store, a configuration, a clock, the helpers every part mails
+    with, and the parts with one job each (made by :class:`~mobadj.judge.core.Judge`)."""
+
+    notices: Notices  # what the GM and the table are told without asking
+    endings: Endings  # votes, draws, concessions and the end of a game
+    accounts: Accounts  # passwords, addresses, time zones
+    turns: Turns  # the turn of phases: deadlines, resolution, pause, rollback
 
     def __init__(
         self,
@@ -50,26 +68,6 @@ class JudgeBase:
         self.clock = clock
         self.kdf_n = kdf_n
         self.tz = ZoneInfo(config.timezone)
-
-    if TYPE_CHECKING:  # the parts of a Judge call one another; each is defined in its part
-        def start(self, game: Game, now: float, out: list[Mail]) -> str: ...  # gm
-        def add_player(self, game: Game, email: str, power: str, password: str | None,
-                       now: float, out: list[Mail]) -> str: ...  # gm
-        def resume(self, game: Game, now: float, out: list[Mail], by: str) -> str: ...  # gm
-        def resolve(self, game: Game, now: float, out: list[Mail],
-                    forced: bool = False) -> str: ...  # turns
-        def rollback(self, game: Game, now: float, out: list[Mail]) -> str: ...  # turns
-        def _maybe_early(self, game: Game, now: float, out: list[Mail]) -> None: ...  # turns
-        def _seats_line(self, game: Game) -> str: ...  # forming
-        def _confirm_request(self, inc: Incoming, digest: str, since: float, now: float,
-                             out: list[Mail]) -> str | None: ...  # forming
-        def _status(self, game: Game, power: str | None) -> str: ...  # players
-        def _history(self, game: Game, which: str | None) -> str: ...  # players
-        def export(self, name: str) -> dict[str, Any]: ...  # core
-        def _takeover_confirmed(self, game: Game, email: str, seat: str, now: float,
-                                out: list[Mail]) -> str: ...  # seats
-        def _tell_gm(self, game: Game, subject: str, text: str,
-                     out: list[Mail]) -> None: ...  # notices
 
     def _deadline(self, game: Game, state: Any, now: float) -> float:
         """The deadline of a phase starting now: its hours, then the game's weekday rules."""

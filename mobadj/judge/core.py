@@ -11,22 +11,28 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
+import time
+from collections.abc import Callable
 from typing import Any
 
 from mobadj.board.model import fold
 from mobadj.judge import registry, reports
+from mobadj.judge.accounts import Accounts
 from mobadj.judge.base import PRESS_OPTIONS, JudgeBase, JudgeError, Session
 from mobadj.judge.commands import PRESS_WORDS, Command, ParsedMail, help_text, parse_body
+from mobadj.judge.config import JudgeConfig
 from mobadj.judge.deadlines import parse_when
+from mobadj.judge.endings import Endings
 from mobadj.judge.gm import GMCommands, is_remark_in, seats_named
 from mobadj.judge.hosts import Host, HostError, host_for
 from mobadj.judge.loops import ReplyLimits, reply_kind
 from mobadj.judge.mailparse import Incoming, parse_mail
 from mobadj.judge.names import Names
+from mobadj.judge.notices import Notices
 from mobadj.judge.overview import summary_text
 from mobadj.judge.players import MAX_PRESS_PER_MAIL, PlayerCommands
 from mobadj.judge.registry import Context, by_the_mail
-from mobadj.judge.store import Mail, hash_password, verify_password
+from mobadj.judge.store import Game, Mail, Store, hash_password, verify_password
 from mobadj.judge.throttle import PasswordThrottle
 from mobadj.judge.turns import Turns
 from mobadj.judge.unsigned import UnsignedMail
@@ -42,8 +48,31 @@ REFUSED = (
 _DUMMY_HASH = hash_password("not a password", n=2**14)
 
 
-class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits, UnsignedMail):
+class Judge(PlayerCommands, GMCommands, ReplyLimits, UnsignedMail):
     """One judge: ``handle_mail`` for every mail, ``tick`` for the clock (see :mod:`.turns`)."""
+
+    def __init__(self, store: Store, config: JudgeConfig, clock: Callable[[], float] = time.time,
+                 kdf_n: int = 2**14) -> None:
+        super().__init__(store, config, clock, kdf_n)
+        self.notices = Notices(self)
+        self.endings = Endings(self)
+        self.accounts = Accounts(self)
+        self.turns = Turns(self)
+
+    # -- what the front ends call on the parts -----------------------------------------------
+    def tick(self) -> list[Mail]:
+        """Apply the deadlines due now (:meth:`.Turns.tick`)."""
+        return self.turns.tick()
+
+    def resolve(self, game: Game, now: float, out: list[Mail], forced: bool = False) -> str:
+        return self.turns.resolve(game, now, out, forced)
+
+    def end_game(self, game: Game, result: str, powers: list[str], how: str, now: float,
+                 out: list[Mail]) -> str:
+        return self.endings.end_game(game, result, powers, how, now, out)
+
+    def notify_refused(self, now: float) -> list[Mail]:
+        return self.notices.notify_refused(now)
 
     def handle_mail(self, raw: bytes, uid: int | None = None) -> list[Mail]:
         """Handle one raw mail; returns the mails queued because of it (empty when the mail
@@ -67,7 +96,7 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits, UnsignedMail):
                                        f"ignored: {ignored}")
                 told: list[Mail] = []
                 if inc.auto:  # a bounce of the judge's mail to a player: the GM is told
-                    self._bounce_notice(raw, now, told)
+                    self.notices.bounce_notice(raw, now, told)
                 self.queue(told, now)
                 return []
             out: list[Mail] = []
@@ -148,7 +177,7 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits, UnsignedMail):
                              + "; ".join(free))
             reply.append(f"Deadline for {host.phase_label(game.state)}: "
                          f"{reports.stamp(game.deadline)}")
-        self._maybe_early(game, now, out)
+        self.turns.maybe_early(game, now, out)
         return "\n\n".join(r for r in reply if r)
 
     def _gm_mail(
@@ -207,7 +236,7 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits, UnsignedMail):
                            ) -> None:
         """Mail from a game's player that the judge could not read or handle: its GM is
         told, once a day per address (the player got the explanation)."""
-        for game, role in self._games_of(inc.sender):
+        for game, role in self.notices.games_of(inc.sender):
             seen = {"from": inc.sender}
             if role == "observer" or seen in self.store.recent_events(game.name, "unreadable",
                                                                       now - 86400):
@@ -216,7 +245,7 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits, UnsignedMail):
             why = ("could not be handled because of an internal error (the judge's log has "
                    "it; nothing in it was done)" if outcome == "failed" else
                    f"could not be read ({inc.unreadable})")
-            self._tell_gm(game, f"unreadable mail from {role}", (
+            self.notices.tell_gm(game, f"unreadable mail from {role}", (
                 f"A mail from {inc.sender} ({role} in {game.name}), subject "
                 f"\"{inc.subject[:80]}\", {why}. The player was told."), out)
 
@@ -268,7 +297,7 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits, UnsignedMail):
             self.store.record_command(session.game.name, session.power or "GM", inc.message_id,
                                       uid, "signon", signon.text, now)
             if session.power is not None:
-                self._foreign_sender_notice(session, inc, now, out)
+                self.accounts.foreign_sender_notice(session, inc, now, out)
         if session is None:
             return "\n".join(lines + [self._anonymous(inc, parsed, now, out)]), False
         if session.power is None:

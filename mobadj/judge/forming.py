@@ -7,7 +7,8 @@ the GM gave with ADDPLAYER count too) the powers are handed out: in an order dra
 game's seeded random generator, each player gets the first of their wishes still free, and
 whoever has none left gets a free power at random.  Each player is mailed their power and
 password, and the game starts by itself (or, with ``autostart no``, waits for the GM's
-START).  A GM who starts a game before it is full seats those who joined the same way.
+START).  A GM who starts a game before it is full seats those who joined the same way;
+starting a game (``START``, or by itself) is here too.
 
 ``WATCH game`` makes an address an observer: it gets the results (without anyone's private
 part) and the press sent to everyone, nothing else.  ``UNWATCH game`` ends it.
@@ -20,16 +21,17 @@ must not take a game's seats nor subscribe someone else to its mail.
 from __future__ import annotations
 
 import random
-import secrets
 from typing import Any
 
-from mobadj.judge.accounts import CONFIRM_DAYS, code_digest
-from mobadj.judge.base import JudgeBase, JudgeError
+from mobadj.board.model import fold
+from mobadj.judge import reports
+from mobadj.judge.base import JudgeError
 from mobadj.judge.commands import Command
-from mobadj.judge.deadlines import HOUR
+from mobadj.judge.deadlines import DEFAULTS
 from mobadj.judge.hosts import HostError, host_for
 from mobadj.judge.mailparse import Incoming
 from mobadj.judge.names import Names
+from mobadj.judge.seats import Seats
 from mobadj.judge.store import Game, Mail
 
 YES = ("yes", "y", "true", "on", "1")
@@ -63,9 +65,8 @@ def assign_seats(free: list[str], joiners: list[tuple[str, list[str]]], seed: in
     return given
 
 
-class Forming(JudgeBase):
-    """JOIN, UNJOIN, APPROVE, REJECT, WATCH, UNWATCH, and seating those who joined (with
-    the GM's ``add_player`` and ``start``, :mod:`.gm`)."""
+class Forming(Seats):
+    """JOIN, UNJOIN, APPROVE, REJECT, WATCH, UNWATCH, seating those who joined, and START."""
 
     def _forming_game(self, name: str) -> Game:
         game = self.store.game(name)
@@ -88,8 +89,8 @@ class Forming(JudgeBase):
         if self.store.join(game.name, inc.sender) is not None:
             return self._join_confirmed(game, inc.sender, wishes, now, out)
         wish_text = ", ".join(wishes) or "any power"
-        return self._ask_code(inc, game, "join", wishes,
-                              f"to join {game.name} (wishes: {wish_text})", now, out)
+        return self.accounts.ask_code(inc, game, "join", wishes,
+                                      f"to join {game.name} (wishes: {wish_text})", now, out)
 
     def _check_join(self, game: Game, email: str) -> None:
         """Why ``email`` may not join ``game`` now, raised (at JOIN and at its CONFIRM)."""
@@ -176,7 +177,7 @@ class Forming(JudgeBase):
             started = self.start(self.store.game(game.name) or game, now, out)
             seated = "\n".join(f"  {p.power:<12} {p.email}"
                                 for p in self.store.players(game.name))
-            self._tell_gm(game, "every seat is taken: the game has started", (
+            self.notices.tell_gm(game, "every seat is taken: the game has started", (
                 f"Every seat of {game.name} is taken, the powers are handed out and the "
                 f"game has started by itself.\n{started}\n\n{seated}"), out)
             return started
@@ -269,32 +270,8 @@ class Forming(JudgeBase):
             raise JudgeError(f"WATCH: {refusal}")
         if email in self.store.watchers(game.name):
             return f"WATCH: you already receive the results of {game.name}."
-        return self._ask_code(inc, game, "watch", [], "to receive the results and the public "
-                              f"press of {game.name}", now, out)
-
-    def _ask_code(self, inc: Incoming, game: Game, kind: str, args: list[str], what: str,
-                  now: float, out: list[Mail]) -> str:
-        """Mail the sender a one-time code for a JOIN or WATCH (in the reply when it goes to
-        the sender); the request waits for it (CONFIRM)."""
-        email = inc.sender
-        word = kind.upper()
-        made = self.store.request_made(game.name, email, kind)
-        if made is not None and now - made < HOUR:  # forged mails must not flood an address
-            self.store.set_request_args(game.name, email, kind, args)
-            return (f"{word}: a confirmation code went to {email} less than an hour ago ("
-                    f"{what}); send it back from there (CONFIRM <code>), or ask again in an "
-                    "hour for a new one.")
-        code = secrets.token_hex(8)  # 64 bits: not to be guessed
-        self.store.start_request(game.name, email, kind, args, code_digest(code), now)
-        how = (f"To confirm, send from {email} a mail with this one line:\n  CONFIRM {code}\n"
-               f"If you did not ask for this, do nothing: the request lapses after "
-               f"{CONFIRM_DAYS} days.")
-        if inc.reply_to == email:  # this reply goes to the address to prove
-            return f"{word}: you asked {what}.\n{how}"
-        out.append(Mail(email, f"{game.name}: confirm your {word}", (
-            f"Someone asked for {email} {what}.\n{how}\n\n{self._sig()}"), game=game.name))
-        return f"{word}: a confirmation code went to {email}; the {word} counts once it is " \
-               "sent back from there (CONFIRM <code>)."
+        return self.accounts.ask_code(inc, game, "watch", [], "to receive the results and the "
+                                      f"public press of {game.name}", now, out)
 
     def _confirm_request(self, inc: Incoming, digest: str, since: float, now: float,
                          out: list[Mail]) -> str | None:
@@ -326,3 +303,44 @@ class Forming(JudgeBase):
         if any(p.email == email for p in self.store.players(game.name)):
             return f"you play in {game.name}; you get its results already."
         return None
+
+    def start(self, game: Game, now: float, out: list[Mail]) -> str:
+        if game.status != "forming":
+            raise JudgeError(f"game {game.name} is already {game.status}")
+        host = host_for(game.kind)
+        joins = self.store.joins(game.name)
+        if not self.store.players(game.name) and not any(j["status"] == "accepted"
+                                                         for j in joins):
+            raise JudgeError("add players first")
+        self._seat_joiners(game, now, out)
+        for left in self.store.joins(game.name):  # still waiting for the GM's approval
+            self.store.delete_join(game.name, left["email"])
+            out.append(Mail(left["email"], f"{game.name}: the game has started", (
+                f"{game.name} has started without you: the GM did not accept your request "
+                f"in time.\n\n{self._sig()}"), game=game.name))
+        players = self.store.players(game.name)
+        state = host.new_state([p.power for p in players], game.seed, game.options)
+        deadline = self._deadline(game, state, now)
+        self.store.update_game(game.name, status="active", state=state,
+                               phase=host.phase(state), deadline=deadline, reminded=0,
+                               extended=0)
+        self.store.log(game.name, "started", {"phase": host.phase(state)}, now)
+        game = self.store.game(game.name) or game
+        rules = self.rules_line(game)
+        host.picture = str(game.options.get("picture", DEFAULTS["picture"])).lower()
+        pictures = host.pictures(state)  # the board, as the results will draw it
+        names = Names(host, game.options)
+        for p in players:
+            view = host.status(state, p.power)
+            first = host.first_orders(state, p.power)
+            label = names.label(p.power)
+            you = label if fold(label) == fold(p.power) else f"{label} ({p.power})"
+            out.append(Mail(p.email, f"{game.name}: the game has started", (
+                f"{game.name} has started. You play {you}.\n\n"
+                + (f"{rules}\n" if rules else "") +
+                f"Phase: {host.phase_label(state)}\n"
+                f"Deadline: {reports.stamp(deadline)}\n\n{view}\n\n"
+                + (f"{first}\n\n" if first else "") + self._sig()),
+                list(pictures), game=game.name))
+        label = host.phase_label(state)
+        return f"Game started: {label}, deadline {reports.stamp(deadline)}"

@@ -1,5 +1,6 @@
-"""GM commands (by mail after ``GM game password``, or from ``mobadj game``): create, add
-players, start, deadlines, pause/resume, replace, process, rollback, end, export, options."""
+"""GM commands (by mail after ``GM game password``, or from ``mobadj game``): create,
+replace, options, the GM's orders by mail.  Each command's handler is declared in
+:mod:`.verbs`; starting a game is :mod:`.forming`'s, pausing it :mod:`.turns`'s."""
 
 from __future__ import annotations
 
@@ -9,17 +10,15 @@ import secrets
 from collections.abc import Iterable
 from typing import Any
 
-from mobadj.board.model import fold
-from mobadj.judge import reports
-from mobadj.judge.accounts import Accounts
 from mobadj.judge.base import PRESS_OPTIONS, JudgeError
 from mobadj.judge.commands import Command, ParsedMail
-from mobadj.judge.deadlines import DEFAULTS, HOUR, option, time_of_day, weekdays
-from mobadj.judge.endings import DRAW_MODES, Endings
+from mobadj.judge.deadlines import DEFAULTS, time_of_day, weekdays
+from mobadj.judge.endings import DRAW_MODES
+from mobadj.judge.forming import Forming
 from mobadj.judge.hosts import DiplomacyHost, Host, HostError, host_for
-from mobadj.judge.mailparse import Incoming, is_address
+from mobadj.judge.mailparse import Incoming
 from mobadj.judge.names import Names
-from mobadj.judge.seats import TAKEOVER_CHOICES, Seats, takeover_mode
+from mobadj.judge.seats import TAKEOVER_CHOICES, takeover_mode
 from mobadj.judge.store import Game, Mail, hash_password
 from mobadj.orders.prose import is_remark
 
@@ -62,12 +61,8 @@ def seats_named(host: Host, game: Game, text: str) -> list[str]:
         return []
 
 
-class GMCommands(Seats, Accounts, Endings):
+class GMCommands(Forming):
     """Commands of a game's GM."""
-
-    def _require_running(self, game: Game) -> None:
-        if game.status != "active":
-            raise JudgeError(f"game {game.name} is {game.status}, not running")
 
     def create_game(
         self, name: str, kind: str, gm_email: str, gm_password: str | None,
@@ -115,95 +110,6 @@ class GMCommands(Seats, Accounts, Endings):
                 f"Add players with ADDPLAYER <email> <power> (in this mail, or in a later one "
                 f"after GM {game.name} <password>)."), game
 
-    def add_player(
-        self, game: Game, email: str, power: str, password: str | None, now: float,
-        out: list[Mail],
-    ) -> str:
-        host = host_for(game.kind)
-        seat = host.seat(game.options, power)
-        if not is_address(email.strip().lower()):
-            raise JudgeError(f"{email!r} is not an email address")
-        if self.store.player(game.name, seat) is not None:
-            raise JudgeError(f"{seat} already has a player (use REPLACE)")
-        password = password or secrets.token_urlsafe(8)
-        self.store.add_player(game.name, seat, email, hash_password(password, self.kdf_n), now,
-                              host.phase(game.state) if game.state is not None else "")
-        self.store.log(game.name, "player added", {"power": seat}, now)
-        out.append(Mail(email, f"{game.name}: you play {seat}", (
-            f"Welcome to {game.name} ({host.title}). You play {seat}.\n\n"
-            f"Your password: {password}\n\n"
-            f"Start each mail to the judge with:\n  SIGNON {game.name} {seat} {password}\n"
-            f"then your orders or commands. Send HELP for the list of commands.\n\n"
-            + self._sig()), game=game.name))
-        return f"{seat} added: {email} (password mailed to them)."
-
-    def start(self, game: Game, now: float, out: list[Mail]) -> str:
-        if game.status != "forming":
-            raise JudgeError(f"game {game.name} is already {game.status}")
-        host = host_for(game.kind)
-        joins = self.store.joins(game.name)
-        if not self.store.players(game.name) and not any(j["status"] == "accepted"
-                                                         for j in joins):
-            raise JudgeError("add players first")
-        self._seat_joiners(game, now, out)
-        for left in self.store.joins(game.name):  # still waiting for the GM's approval
-            self.store.delete_join(game.name, left["email"])
-            out.append(Mail(left["email"], f"{game.name}: the game has started", (
-                f"{game.name} has started without you: the GM did not accept your request "
-                f"in time.\n\n{self._sig()}"), game=game.name))
-        players = self.store.players(game.name)
-        state = host.new_state([p.power for p in players], game.seed, game.options)
-        deadline = self._deadline(game, state, now)
-        self.store.update_game(game.name, status="active", state=state,
-                               phase=host.phase(state), deadline=deadline, reminded=0,
-                               extended=0)
-        self.store.log(game.name, "started", {"phase": host.phase(state)}, now)
-        game = self.store.game(game.name) or game
-        rules = self.rules_line(game)
-        host.picture = str(game.options.get("picture", DEFAULTS["picture"])).lower()
-        pictures = host.pictures(state)  # the board, as the results will draw it
-        names = Names(host, game.options)
-        for p in players:
-            view = host.status(state, p.power)
-            first = host.first_orders(state, p.power)
-            label = names.label(p.power)
-            you = label if fold(label) == fold(p.power) else f"{label} ({p.power})"
-            out.append(Mail(p.email, f"{game.name}: the game has started", (
-                f"{game.name} has started. You play {you}.\n\n"
-                + (f"{rules}\n" if rules else "") +
-                f"Phase: {host.phase_label(state)}\n"
-                f"Deadline: {reports.stamp(deadline)}\n\n{view}\n\n"
-                + (f"{first}\n\n" if first else "") + self._sig()),
-                list(pictures), game=game.name))
-        label = host.phase_label(state)
-        return f"Game started: {label}, deadline {reports.stamp(deadline)}"
-
-    def pause(self, game: Game, seconds: float | None, now: float, out: list[Mail]) -> str:
-        self._require_running(game)
-        limit = option(game.options, "pause_max_days") * 86400
-        seconds = min(seconds or limit, limit)
-        left = (game.deadline - now) if game.deadline is not None else None
-        self.store.update_game(game.name, status="paused", paused_until=now + seconds,
-                               pause_left=left)
-        self._announce(game, f"{game.name}: paused",
-                       f"The GM paused the game. It resumes by itself on "
-                       f"{reports.stamp(now + seconds)} unless resumed earlier.", out)
-        return f"Paused until {reports.stamp(now + seconds)}."
-
-    def resume(self, game: Game, now: float, out: list[Mail], by: str) -> str:
-        if game.status != "paused":
-            raise JudgeError(f"game {game.name} is not paused")
-        host = host_for(game.kind)
-        left = game.pause_left if game.pause_left is not None else (
-            host.phase_hours(game.started_state, game.options) * HOUR)
-        deadline = now + max(left, HOUR)
-        self.store.update_game(game.name, status="active", paused_until=None, pause_left=None,
-                               deadline=deadline, reminded=0)
-        self._announce(game, f"{game.name}: resumed",
-                       f"The game was resumed by {by}. Deadline: "
-                       f"{reports.stamp(deadline)}.", out)
-        return f"Resumed; deadline {reports.stamp(deadline)}."
-
     def replace(self, game: Game, power: str, email: str, now: float, out: list[Mail]) -> str:
         """The GM's REPLACE: the seat goes to ``email`` (:meth:`Seats.change_player`)."""
         return self.change_player(game, power, email, now, out, how="replaced", by="the GM")
@@ -225,7 +131,7 @@ class GMCommands(Seats, Accounts, Endings):
         if before:
             replies.append("Lines before ORDERS FOR <power> were not read (the GM gives no "
                            "orders of their own):\n" + "\n".join(before))
-        self._maybe_early(self.store.game(game.name) or game, now, out)
+        self.turns.maybe_early(self.store.game(game.name) or game, now, out)
         return "\n\n".join(replies)
 
     def set_option(self, game: Game, key: str, value: str) -> str:

@@ -1,5 +1,5 @@
-"""Player commands after sign-on: orders, press, LIST, HISTORY, READY, PREVIEW, ABSENCE,
-PASSWORD, HELP."""
+"""A signed-on player's work: orders, press, LIST, HISTORY, ABSENCE, and why READY is
+refused.  Each command's handler is declared in :mod:`.verbs`."""
 
 from __future__ import annotations
 
@@ -7,15 +7,13 @@ import dataclasses
 from typing import Any
 
 from mobadj.judge import reports
-from mobadj.judge.accounts import Accounts
 from mobadj.judge.base import JudgeError
 from mobadj.judge.commands import Command, ParsedMail
 from mobadj.judge.deadlines import DEFAULTS, HOUR, option
-from mobadj.judge.endings import Endings
+from mobadj.judge.forming import Forming
 from mobadj.judge.hosts import Free, HostError, host_for
 from mobadj.judge.mailparse import Incoming
 from mobadj.judge.names import Names
-from mobadj.judge.seats import Seats
 from mobadj.judge.store import Game, Mail
 
 MAX_PRESS_PER_MAIL = 10
@@ -23,7 +21,7 @@ MAX_PRESS_PER_MAIL = 10
 to everyone, fit): a mail of a thousand press blocks must not make thousands of mails."""
 
 
-class PlayerCommands(Seats, Accounts, Endings):
+class PlayerCommands(Forming):
     """Commands a signed-on player may give."""
 
     def _ready_refused(self, game: Game, power: str, rejected: list[str], stale: bool) -> str:
@@ -179,7 +177,7 @@ class PlayerCommands(Seats, Accounts, Endings):
         self._announce(game, f"{game.name}: deadline moved",
                        f"A player has taken an absence. The deadline is now "
                        f"{reports.stamp(new)}.", out, skip=power)
-        self._tell_gm(game, f"{power} takes an absence", (
+        self.notices.tell_gm(game, f"{power} takes an absence", (
             f"{power} has taken an absence of {hours:g} hours in {game.name} "
             f"({player.absence_used + hours:g} of {quota:g} hours of the quota used). The "
             f"deadline is now {reports.stamp(new)}."), out)
@@ -234,7 +232,7 @@ class PlayerCommands(Seats, Accounts, Endings):
         watchers = self.store.watchers(game.name) if to_all else []  # public press only
         for to in [players[seat].email for seat in recipients] + watchers:
             out.append(Mail(to, f"{game.name}: press from {sender}", body, game=game.name))
-        self._gm_press_copy(game, power, recipients, grey, to_all, text, body, out)
+        self.notices.gm_press_copy(game, power, recipients, grey, to_all, text, body, out)
         return f"Press delivered to {', '.join(recipients)}" + (" (anonymously)." if grey else ".")
 
     def _orders_early(self, game: Game, power: str, phase_cmd: Command, parsed: ParsedMail,
@@ -276,7 +274,7 @@ class PlayerCommands(Seats, Accounts, Endings):
             lines.append(rules)
         ending = self.store.ending(game.name)
         if ending is not None:
-            lines.append("Result: " + self._result_text(game, ending["result"],
+            lines.append("Result: " + self.endings.result_text(game, ending["result"],
                                                         ending["powers"], ending["how"]))
         if game.status == "forming":
             lines.append(self._seats_line(game))

@@ -22,13 +22,11 @@ import secrets
 from typing import Any
 
 from mobadj.judge import reports
-from mobadj.judge.base import JudgeError
+from mobadj.judge.base import JudgeBase, JudgeError
 from mobadj.judge.commands import Command
 from mobadj.judge.endings import survivors
-from mobadj.judge.forming import Forming
 from mobadj.judge.hosts import HostError, host_for
 from mobadj.judge.mailparse import Incoming, is_address
-from mobadj.judge.notices import Notices
 from mobadj.judge.overview import centre_table, tenure_line
 from mobadj.judge.store import Game, Mail, hash_password
 
@@ -40,8 +38,8 @@ def takeover_mode(options: dict[str, Any]) -> str:
     return {"true": "yes", "on": "yes", "false": "no", "off": "no"}.get(value, value)
 
 
-class Seats(Notices, Forming):
-    """REPLACE, RESIGN, TAKEOVER, OFFER, ORDERS FOR."""
+class Seats(JudgeBase):
+    """ADDPLAYER, REPLACE, RESIGN, TAKEOVER, OFFER, ORDERS FOR."""
 
     # -- a seat changes hands -----------------------------------------------------------------
     def change_player(self, game: Game, power: str, email: str, now: float, out: list[Mail],
@@ -81,12 +79,12 @@ class Seats(Notices, Forming):
         self.store.log(game.name, "replaced", {"power": seat, "how": how}, now)
         out.append(self._welcome(game, seat, email, password, how))
         if game.status != "forming":
-            self._tell_table(game, f"{game.name}: {seat} has a new player", (
+            self.notices.tell_table(game, f"{game.name}: {seat} has a new player", (
                 f"{seat} in {game.name} has a new player from {reports.stamp(now)} on"
                 + (" (taken over)." if how == "took over" else " (given by the GM).")), out,
                 skip=seat)
         if by != "the GM":
-            self._tell_gm(game, f"{seat} taken over by {email}", (
+            self.notices.tell_gm(game, f"{seat} taken over by {email}", (
                 f"{email} took over {seat} in {game.name}"
                 + (f" from {old.email}" if old is not None else " (a seat without player)")
                 + f". The password went to {email}."), out)
@@ -170,17 +168,17 @@ class Seats(Notices, Forming):
         self.store.delete_vote(game.name, power, "concede")
         self.store.log(game.name, "resigned", {"power": power}, now)
         if game.status == "forming":
-            self._tell_gm(game, f"{power} resigned", (
+            self.notices.tell_gm(game, f"{power} resigned", (
                 f"The player of {power} ({player.email}) left {game.name} before the start; "
                 f"the seat is free again."), out)
             return f"You have left {game.name}; {power} is free again."
         open_to = takeover_mode(game.options) != "no"
-        self._tell_table(game, f"{game.name}: the player of {power} has resigned", (
+        self.notices.tell_table(game, f"{game.name}: the player of {power} has resigned", (
             f"The player of {power} has resigned from {game.name}. {power} is in civil "
             f"disorder (its units hold; the rules' defaults apply) until a new player takes "
             f"it over" + (f": TAKEOVER {game.name} {power}." if open_to else ".")), out,
             skip=power)
-        self._tell_gm(game, f"{power} resigned", (
+        self.notices.tell_gm(game, f"{power} resigned", (
             f"{player.email}, the player of {power} in {game.name}, has resigned (missed "
             f"deadlines: {player.nmr_total}). {power} is in civil disorder"
             + (f"; anyone may ask to take it over (TAKEOVER {game.name} {power})"
@@ -240,8 +238,8 @@ class Seats(Notices, Forming):
         refusal = self._takeover_refusal(game, seat, inc.sender)
         if refusal:
             raise JudgeError(f"TAKEOVER: {refusal}")
-        return self._ask_code(inc, game, "takeover", [seat], f"to take over {seat} in "
-                              f"{game.name}", now, out)
+        return self.accounts.ask_code(inc, game, "takeover", [seat], f"to take over {seat} in "
+                                      f"{game.name}", now, out)
 
     def _knows_private(self, inc: Incoming, game: Game) -> bool:
         """A private game is named to those already in it (the GM, a player)."""
@@ -256,7 +254,7 @@ class Seats(Notices, Forming):
             raise JudgeError(f"TAKEOVER: {refusal}")
         if takeover_mode(game.options) == "approve":
             self.store.set_takeover(game.name, email, seat, now)
-            self._tell_gm(game, f"{email} asks to take over {seat}", (
+            self.notices.tell_gm(game, f"{email} asks to take over {seat}", (
                 f"{email} asks to take over {seat} in {game.name}.\n\nTo accept or refuse, "
                 f"send:\n  GM {game.name} <gm-password>\n  APPROVE {email}\n(or REJECT "
                 f"{email}), or run mobadj game approve {game.name} {email}."), out)
@@ -347,5 +345,27 @@ class Seats(Notices, Forming):
                 + f"\nDeadline: {reports.stamp(game.deadline)}\n\n{self._sig()}"),
                 game=game.name))
         if early:
-            self._maybe_early(self.store.game(game.name) or game, now, out)
+            self.turns.maybe_early(self.store.game(game.name) or game, now, out)
         return "\n".join(lines)
+
+    def add_player(
+        self, game: Game, email: str, power: str, password: str | None, now: float,
+        out: list[Mail],
+    ) -> str:
+        host = host_for(game.kind)
+        seat = host.seat(game.options, power)
+        if not is_address(email.strip().lower()):
+            raise JudgeError(f"{email!r} is not an email address")
+        if self.store.player(game.name, seat) is not None:
+            raise JudgeError(f"{seat} already has a player (use REPLACE)")
+        password = password or secrets.token_urlsafe(8)
+        self.store.add_player(game.name, seat, email, hash_password(password, self.kdf_n), now,
+                              host.phase(game.state) if game.state is not None else "")
+        self.store.log(game.name, "player added", {"power": seat}, now)
+        out.append(Mail(email, f"{game.name}: you play {seat}", (
+            f"Welcome to {game.name} ({host.title}). You play {seat}.\n\n"
+            f"Your password: {password}\n\n"
+            f"Start each mail to the judge with:\n  SIGNON {game.name} {seat} {password}\n"
+            f"then your orders or commands. Send HELP for the list of commands.\n\n"
+            + self._sig()), game=game.name))
+        return f"{seat} added: {email} (password mailed to them)."

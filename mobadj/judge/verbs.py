@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from mobadj.judge import reports
+from mobadj.judge.accounts import CONFIRM_DAYS, code_digest
 from mobadj.judge.base import JudgeError
 from mobadj.judge.commands import Command, parse_duration
 from mobadj.judge.deadlines import parse_when
@@ -28,6 +29,7 @@ from mobadj.judge.registry import (
     by_the_mail,
     declare,
     help_text,
+    usage,
 )
 from mobadj.judge.store import Mail, hash_password
 
@@ -172,7 +174,7 @@ def _preview(ctx: Context, cmd: Command) -> str:
 
 def _vote(ctx: Context, cmd: Command) -> str:
     _record(ctx, "vote", cmd.text)
-    return ctx.judge._vote(ctx.in_game, ctx.seat, cmd, ctx.now, ctx.out)
+    return ctx.judge.endings.vote(ctx.in_game, ctx.seat, cmd, ctx.now, ctx.out)
 
 
 def _gm_vote(ctx: Context, cmd: Command) -> str:
@@ -194,12 +196,12 @@ def _player_set(ctx: Context, cmd: Command) -> str:
     judge, game, power = ctx.judge, ctx.in_game, ctx.seat
     option, value = cmd.args["option"], cmd.args["value"]
     if option == "password":
-        return judge._set_password(game, power, value, ctx.mail, ctx.uid, ctx.now)
+        return judge.accounts.set_password(game, power, value, ctx.mail, ctx.uid, ctx.now)
     if option in ("address", "email"):
-        return judge._set_address(game, power, value, ctx.mail, ctx.uid, ctx.now, ctx.out)
+        return judge.accounts.set_address(game, power, value, ctx.mail, ctx.uid, ctx.now, ctx.out)
     if option in ("timezone", "tz", "zone"):
         player = judge.store.player(game.name, power)
-        return judge._set_timezone(player.email if player else ctx.mail.sender, value)
+        return judge.accounts.set_timezone(player.email if player else ctx.mail.sender, value)
     return (f"SET {option.upper()}: players may set PASSWORD, ADDRESS and TIMEZONE; game "
             f"options are the GM's.")
 
@@ -207,7 +209,7 @@ def _player_set(ctx: Context, cmd: Command) -> str:
 def _gm_set(ctx: Context, cmd: Command) -> str:
     option, value = cmd.args["option"], cmd.args["value"]
     if option in ("timezone", "tz", "zone"):
-        return ctx.judge._set_timezone(ctx.in_game.gm_email, value)
+        return ctx.judge.accounts.set_timezone(ctx.in_game.gm_email, value)
     if option != "password":
         return ctx.judge.set_option(ctx.in_game, option, value)
     return _gm_password(ctx, cmd)
@@ -223,6 +225,20 @@ def _link(ctx: Context, cmd: Command) -> str:
     from mobadj.judge.webplay import mail_link  # the pages' sign-in, kept apart
 
     return mail_link(ctx.judge, ctx.in_game, ctx.seat, ctx.now, ctx.out)
+
+
+def _confirm(ctx: Context, cmd: Command) -> str:
+    """CONFIRM: the address change, JOIN, WATCH or TAKEOVER that waits for the code."""
+    judge, inc = ctx.judge, ctx.mail
+    code = code_digest(str(cmd.args.get("value") or ""))
+    since = ctx.now - CONFIRM_DAYS * 86400
+    answer = (judge.accounts.confirm(inc, cmd, ctx.now, ctx.out)
+              or judge._confirm_request(inc, code, since, ctx.now, ctx.out))
+    if answer is None:
+        raise JudgeError("CONFIRM: no change, JOIN or WATCH waits for this code from this "
+                         f"address (codes lapse after {CONFIRM_DAYS} days). "
+                         f"Usage: {usage('confirm')}")
+    return answer
 
 
 def _addplayer(ctx: Context, cmd: Command) -> str:
@@ -253,7 +269,7 @@ def _deadline(ctx: Context, cmd: Command) -> str:
         ts = parse_when(cmd.args["when"], judge.tz, ctx.now)
     except ValueError as exc:
         raise JudgeError(str(exc)) from None
-    judge._require_running(game)
+    judge.turns.require_running(game)
     judge.store.update_game(game.name, deadline=ts, reminded=0)
     judge._announce(game, f"{game.name}: new deadline",
                     f"The GM set the deadline to {reports.stamp(ts)}.", ctx.out)
@@ -262,7 +278,7 @@ def _deadline(ctx: Context, cmd: Command) -> str:
 
 def _extend(ctx: Context, cmd: Command) -> str:
     judge, game = ctx.judge, ctx.in_game
-    judge._require_running(game)
+    judge.turns.require_running(game)
     assert game.deadline is not None
     ts = max(game.deadline, ctx.now) + cmd.args["seconds"]
     judge.store.update_game(game.name, deadline=ts, reminded=0)
@@ -272,8 +288,8 @@ def _extend(ctx: Context, cmd: Command) -> str:
 
 
 def _process(ctx: Context, cmd: Command) -> str:
-    ctx.judge._require_running(ctx.in_game)
-    return ctx.judge.resolve(ctx.in_game, ctx.now, ctx.out, forced=True)
+    ctx.judge.turns.require_running(ctx.in_game)
+    return ctx.judge.turns.resolve(ctx.in_game, ctx.now, ctx.out, forced=True)
 
 
 def _export(ctx: Context, cmd: Command) -> str:
@@ -386,8 +402,8 @@ declare(CommandSpec(
     gm_help="SET", player=_player_set, gm=_gm_set))
 declare(CommandSpec(
     "password", "PASSWORD <new password>", "ARG", _value, max_args=1, secret=_hide_last,
-    player=lambda ctx, cmd: ctx.judge._set_password(ctx.in_game, ctx.seat, cmd.args["value"],
-                                                    ctx.mail, ctx.uid, ctx.now),
+    player=lambda ctx, cmd: ctx.judge.accounts.set_password(
+        ctx.in_game, ctx.seat, cmd.args["value"], ctx.mail, ctx.uid, ctx.now),
     gm=_gm_password))
 declare(CommandSpec(
     "summary", "SUMMARY [game]", "[ARG]", _value, max_args=1,
@@ -425,7 +441,7 @@ declare(CommandSpec(
 declare(CommandSpec(
     "confirm", "CONFIRM <code>", "ARG", _last, max_args=1,
     secret=lambda w: [w[0], "***"] if len(w) >= 2 else w, open_help="CONFIRM <code>",
-    anyone=_open(lambda ctx, cmd: ctx.judge._confirm(ctx.mail, cmd, ctx.now, ctx.out))))
+    anyone=_open(_confirm)))
 declare(CommandSpec(
     "help", "HELP [command]", "[ARG]", _value, max_args=1,
     help=(("HELP [command]", "this text, or how to write one command"),), open_help="HELP",
@@ -456,11 +472,11 @@ declare(CommandSpec(
     aliases=("grace",), gm_help="EXTEND", gm=_extend))
 declare(CommandSpec(
     "pause", "PAUSE [duration]", "[DURATION]", _seconds, max_args=2, gm_help="PAUSE",
-    gm=lambda ctx, cmd: ctx.judge.pause(ctx.in_game, cmd.args.get("seconds"), ctx.now,
+    gm=lambda ctx, cmd: ctx.judge.turns.pause(ctx.in_game, cmd.args.get("seconds"), ctx.now,
                                         ctx.out)))
 declare(CommandSpec(
     "resume", "RESUME", max_args=0, gm_help="RESUME",
-    gm=lambda ctx, cmd: ctx.judge.resume(ctx.in_game, ctx.now, ctx.out, by="the GM")))
+    gm=lambda ctx, cmd: ctx.judge.turns.resume(ctx.in_game, ctx.now, ctx.out, by="the GM")))
 declare(CommandSpec(
     "replace", "REPLACE <power> <email>", "ARG ARG+",
     lambda w: {"power": " ".join(w.given[:-1]), "email": w.given[-1]}, gm_help="REPLACE",
@@ -479,11 +495,12 @@ declare(CommandSpec(
     gm=_process))
 declare(CommandSpec(
     "rollback", "ROLLBACK", max_args=0, aliases=("undo",), spellings=(r"roll[\s_-]*back",),
-    gm_help="ROLLBACK", gm=lambda ctx, cmd: ctx.judge.rollback(ctx.in_game, ctx.now, ctx.out)))
+    gm_help="ROLLBACK",
+    gm=lambda ctx, cmd: ctx.judge.turns.rollback(ctx.in_game, ctx.now, ctx.out)))
 declare(CommandSpec(
     "endgame", "ENDGAME [DRAW [power ...] | WIN <power>]", "ARG*", lambda w: {"words": w.at},
     aliases=("terminate",), spellings=(r"end[\s_-]*game",),
     gm_help="ENDGAME [DRAW ... | WIN ...]",
-    gm=lambda ctx, cmd: ctx.judge._gm_end(ctx.in_game, cmd.args.get("words") or [], ctx.now,
+    gm=lambda ctx, cmd: ctx.judge.endings.gm_end(ctx.in_game, cmd.args.get("words") or [], ctx.now,
                                           ctx.out)))
 declare(CommandSpec("export", "EXPORT", max_args=0, gm_help="EXPORT", gm=_export))
