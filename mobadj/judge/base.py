@@ -3,12 +3,8 @@ mailing helpers, and the errors and sessions that travel between them.
 
 :class:`mobadj.judge.core.Judge` reads the mails and does their commands by their
 declarations (:mod:`.registry`, :mod:`.verbs`).  The work is done by parts with one job
-each, which the judge holds: :class:`~.notices.Notices` (what the GM and the table are
-told), :class:`~.endings.Endings` (votes and results), :class:`~.accounts.Accounts`
-(passwords, addresses, codes) and :class:`~.turns.Turns` (deadlines, resolution, pause,
-rollback); each gets this desk and reaches the others through it.  Seats, forming games,
-and the player's and GM's work (:mod:`.seats`, :mod:`.forming`, :mod:`.players`,
-:mod:`.gm`) are still layers of the judge itself, each calling only the layers below."""
+each, which the judge holds (the attributes of :class:`JudgeBase` below list them); each
+part gets this desk and reaches the others through it, never through a base class."""
 
 from __future__ import annotations
 
@@ -28,8 +24,14 @@ from mobadj.judge.store import Game, Mail, Store
 if TYPE_CHECKING:
     from mobadj.judge.accounts import Accounts
     from mobadj.judge.endings import Endings
+    from mobadj.judge.forming import Forming
+    from mobadj.judge.gm import GMCommands
+    from mobadj.judge.loops import ReplyLimits
     from mobadj.judge.notices import Notices
+    from mobadj.judge.players import PlayerCommands
+    from mobadj.judge.seats import Seats
     from mobadj.judge.turns import Turns
+    from mobadj.judge.unsigned import UnsignedMail
 
 PRESS_OPTIONS = ("none", "white", "grey")
 
@@ -55,6 +57,12 @@ class JudgeBase:
     endings: Endings  # votes, draws, concessions and the end of a game
     accounts: Accounts  # passwords, addresses, time zones
     turns: Turns  # the turn of phases: deadlines, resolution, pause, rollback
+    seats: Seats  # who holds which seat: ADDPLAYER, REPLACE, RESIGN, TAKEOVER, OFFER
+    forming: Forming  # games taking players, their observers, and START
+    players: PlayerCommands  # a player's orders, press, status and history
+    gm: GMCommands  # creating games, their options, the GM's orders by mail
+    limits: ReplyLimits  # how often an address is answered
+    unsigned: UnsignedMail  # what a mail without a sign-on is told to send
 
     def __init__(
         self,

@@ -23,6 +23,7 @@ from mobadj.judge.commands import PRESS_WORDS, Command, ParsedMail, help_text, p
 from mobadj.judge.config import JudgeConfig
 from mobadj.judge.deadlines import parse_when
 from mobadj.judge.endings import Endings
+from mobadj.judge.forming import Forming
 from mobadj.judge.gm import GMCommands, is_remark_in, seats_named
 from mobadj.judge.hosts import Host, HostError, host_for
 from mobadj.judge.loops import ReplyLimits, reply_kind
@@ -32,6 +33,7 @@ from mobadj.judge.notices import Notices
 from mobadj.judge.overview import summary_text
 from mobadj.judge.players import MAX_PRESS_PER_MAIL, PlayerCommands
 from mobadj.judge.registry import Context, by_the_mail
+from mobadj.judge.seats import Seats
 from mobadj.judge.store import Game, Mail, Store, hash_password, verify_password
 from mobadj.judge.throttle import PasswordThrottle
 from mobadj.judge.turns import Turns
@@ -48,7 +50,7 @@ REFUSED = (
 _DUMMY_HASH = hash_password("not a password", n=2**14)
 
 
-class Judge(PlayerCommands, GMCommands, ReplyLimits, UnsignedMail):
+class Judge(JudgeBase):
     """One judge: ``handle_mail`` for every mail, ``tick`` for the clock (see :mod:`.turns`)."""
 
     def __init__(self, store: Store, config: JudgeConfig, clock: Callable[[], float] = time.time,
@@ -58,6 +60,12 @@ class Judge(PlayerCommands, GMCommands, ReplyLimits, UnsignedMail):
         self.endings = Endings(self)
         self.accounts = Accounts(self)
         self.turns = Turns(self)
+        self.seats = Seats(self)
+        self.forming = Forming(self)
+        self.players = PlayerCommands(self)
+        self.gm = GMCommands(self)
+        self.limits = ReplyLimits(self)
+        self.unsigned = UnsignedMail(self)
 
     # -- what the front ends call on the parts -----------------------------------------------
     def tick(self) -> list[Mail]:
@@ -73,6 +81,30 @@ class Judge(PlayerCommands, GMCommands, ReplyLimits, UnsignedMail):
 
     def notify_refused(self, now: float) -> list[Mail]:
         return self.notices.notify_refused(now)
+
+    def create_game(
+        self, name: str, kind: str, gm_email: str, gm_password: str | None,
+        options: dict[str, Any] | None = None, seed: int | None = None,
+    ) -> tuple[Game, str]:
+        return self.gm.create_game(name, kind, gm_email, gm_password, options, seed)
+
+    def set_option(self, game: Game, key: str, value: str) -> str:
+        return self.gm.set_option(game, key, value)
+
+    def add_player(self, game: Game, email: str, power: str, password: str | None,
+                   now: float, out: list[Mail]) -> str:
+        return self.seats.add_player(game, email, power, password, now, out)
+
+    def start(self, game: Game, now: float, out: list[Mail]) -> str:
+        return self.forming.start(game, now, out)
+
+    def open_seats(self, game: Game) -> list[str]:
+        return self.seats.open_seats(game)
+
+    def gm_orders(self, game: Game, power: str, text: str, now: float, out: list[Mail],
+                  message_id: str | None = None, uid: int | None = None,
+                  early: bool = True) -> str:
+        return self.seats.gm_orders(game, power, text, now, out, message_id, uid, early)
 
     def handle_mail(self, raw: bytes, uid: int | None = None) -> list[Mail]:
         """Handle one raw mail; returns the mails queued because of it (empty when the mail
@@ -119,7 +151,7 @@ class Judge(PlayerCommands, GMCommands, ReplyLimits, UnsignedMail):
             if outcome == "failed" or inc.unreadable:
                 self._unreadable_notice(inc, outcome, now, out)
             kind = reply_kind(parsed, signed_on, inc.quotes_judge)
-            withheld = self._answer(inc, reply, kind, now, out)
+            withheld = self.limits.answer(inc, reply, kind, now, out)
             if withheld:
                 outcome = f"{outcome}, not answered: {withheld}"
             self.store.record_mail(inc.message_id, uid, inc.sender, inc.subject, now, outcome)
@@ -146,10 +178,10 @@ class Judge(PlayerCommands, GMCommands, ReplyLimits, UnsignedMail):
         if parsed.order_lines:
             if stale:
                 assert phase_cmd is not None
-                reply.append(self._orders_early(game, power, phase_cmd, parsed, inc, uid,
-                                                now, out, rejected))
+                reply.append(self.players.orders_early(game, power, phase_cmd, parsed, inc, uid,
+                                                       now, out, rejected))
             else:
-                reply.append(self._orders(game, power, parsed, inc, uid, now, out, rejected))
+                reply.append(self.players.orders(game, power, parsed, inc, uid, now, out, rejected))
         ctx = Context(self, now, out, inc, game, power, uid, inc.message_id, rejected, stale)
         for cmd in parsed.commands:
             try:
@@ -165,8 +197,8 @@ class Judge(PlayerCommands, GMCommands, ReplyLimits, UnsignedMail):
                              "them were not sent.")
                 break
             try:
-                reply.append(self._press(game, power, press.targets, press.grey, press.text, now,
-                                         out))
+                reply.append(self.players.press(game, power, press.targets, press.grey,
+                                                press.text, now, out))
             except JudgeError as exc:
                 reply.append(str(exc))
         game = self.store.game(game.name) or game
@@ -212,7 +244,7 @@ class Judge(PlayerCommands, GMCommands, ReplyLimits, UnsignedMail):
         stray = [(n, t) for n, t in parsed.order_lines if not is_remark_in(s.game, t)]
         becomes = [c for c in parsed.commands if c.name == "become"]
         if becomes:
-            reply.append(self._gm_orders_by_mail(s.game, becomes, parsed, inc, uid, now, out))
+            reply.append(self.gm.gm_orders_by_mail(s.game, becomes, parsed, inc, uid, now, out))
         elif stray:
             reply.append("The GM does not give orders; lines not understood:\n" +
                          "\n".join(f"  line {n}: {t}" for n, t in stray))
@@ -260,7 +292,7 @@ class Judge(PlayerCommands, GMCommands, ReplyLimits, UnsignedMail):
             return inc.auto or "no sender"
         if self.config.address.lower() in (inc.sender, inc.reply_to):
             return "from the judge itself"
-        if self._ignore_quote(inc, parsed):
+        if self.limits.ignore_quote(inc, parsed):
             return "quotes the judge's mail and gives no command"
         return None
 
@@ -281,7 +313,7 @@ class Judge(PlayerCommands, GMCommands, ReplyLimits, UnsignedMail):
         signon = parsed.first("signon") or parsed.first("gm")
         create = parsed.first("create")
         if create is not None:
-            message, game = self._mail_create(inc, create, now, out)
+            message, game = self.gm.mail_create(inc, create, now, out)
             lines.append(message)
             if game is None:
                 return "\n".join(lines), False
@@ -324,7 +356,7 @@ class Judge(PlayerCommands, GMCommands, ReplyLimits, UnsignedMail):
         """A mail without sign-on: HELP, LIST and the open commands (CONFIRM, JOIN, WATCH
         ...) work; the rest asks to sign on."""
         out = []
-        form = self._what_to_send(inc, parsed) if parsed.order_lines or parsed.press else ""
+        form = self.unsigned.what_to_send(inc, parsed) if parsed.order_lines or parsed.press else ""
         ctx = Context(self, now, mails, inc, message_id=inc.message_id)
         for cmd in parsed.commands:
             if cmd.name in PRESS_WORDS and form:
@@ -334,7 +366,7 @@ class Judge(PlayerCommands, GMCommands, ReplyLimits, UnsignedMail):
                 out.append(said)
         if form:
             out.append(form)
-        elif parsed.order_lines and (not out or self._orders_attempted(parsed)):
+        elif parsed.order_lines and (not out or self.unsigned.orders_attempted(parsed)):
             out.append("Orders need a sign-on first: " + registry.usage("signon"))
         if parsed.order_lines:
             for number, word in parsed.near_commands.items():
@@ -347,12 +379,12 @@ class Judge(PlayerCommands, GMCommands, ReplyLimits, UnsignedMail):
         rows = [f"{g.name:<16} {g.kind:<12} {g.status:<8} {g.phase}" for g in self.store.games()
                 if self.store.web_key(g.name) is None]  # private games are not listed
         text = "Games on this judge:\n" + ("\n".join(rows) if rows else "(none)")
-        forming = self._forming_list()
+        forming = self.forming.forming_list()
         if forming:
             text += "\n\nGames taking players:\n" + "\n".join(forming)
         takeovers = [f"{g.name}: {', '.join(seats)}   (TAKEOVER {g.name} <power>)"
                      for g in self.store.games() if self.store.web_key(g.name) is None
-                     for seats in [self.open_seats(g)] if seats]
+                     for seats in [self.seats.open_seats(g)] if seats]
         if takeovers:
             text += "\n\nPowers waiting for a new player:\n" + "\n".join(takeovers)
         return text
@@ -362,7 +394,7 @@ class Judge(PlayerCommands, GMCommands, ReplyLimits, UnsignedMail):
         players), without addresses."""
         game = self.store.game(name.lower()) if name else None
         if game is None or (self.store.web_key(game.name) is not None
-                            and not self._knows_private(inc, game)):
+                            and not self.seats.knows_private(inc, game)):
             return (f"SUMMARY: no game {name!r}; send LIST for the games on this judge."
                     if name else f"SUMMARY: name the game: {registry.usage('summary')}")
         return summary_text(self.store, game, gm_view=False)

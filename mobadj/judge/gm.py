@@ -10,11 +10,10 @@ import secrets
 from collections.abc import Iterable
 from typing import Any
 
-from mobadj.judge.base import PRESS_OPTIONS, JudgeError
+from mobadj.judge.base import PRESS_OPTIONS, JudgeBase, JudgeError
 from mobadj.judge.commands import Command, ParsedMail
 from mobadj.judge.deadlines import DEFAULTS, time_of_day, weekdays
 from mobadj.judge.endings import DRAW_MODES
-from mobadj.judge.forming import Forming
 from mobadj.judge.hosts import DiplomacyHost, Host, HostError, host_for
 from mobadj.judge.mailparse import Incoming
 from mobadj.judge.names import Names
@@ -61,8 +60,11 @@ def seats_named(host: Host, game: Game, text: str) -> list[str]:
         return []
 
 
-class GMCommands(Forming):
+class GMCommands:
     """Commands of a game's GM."""
+
+    def __init__(self, desk: JudgeBase) -> None:
+        self.desk = desk  # the store, the clock, the mailing helpers and the other parts
 
     def create_game(
         self, name: str, kind: str, gm_email: str, gm_password: str | None,
@@ -73,30 +75,31 @@ class GMCommands(Forming):
         if not name.replace("-", "").replace("_", "").isalnum() or len(name) > 30:
             raise JudgeError("game names are letters, digits, - and _ (at most 30)")
         host = host_for(kind)
-        if self.store.game(name) is not None:
+        if self.desk.store.game(name) is not None:
             raise JudgeError(f"a game called {name} already exists")
         given = dict(options or {})
         error = unknown_options(host, given)
         if error:
             raise JudgeError(error)
-        opts = dict(DEFAULTS) | dict(self.config.game_defaults) | given
+        opts = dict(DEFAULTS) | dict(self.desk.config.game_defaults) | given
         self._check_options(opts)
         opts |= host.read_options(opts)  # rule options checked now, not when it starts
         password = gm_password or secrets.token_urlsafe(9)
         seed = seed if seed is not None else random.SystemRandom().randrange(2**62)
-        with self.store.transaction():
-            self.store.create_game(name, host.kind, opts, seed, gm_email,
-                                   hash_password(password, self.kdf_n), self.clock())
-            self.store.log(name, "created", {"kind": host.kind, "options": opts}, self.clock())
-        game = self.store.game(name)
+        store, now = self.desk.store, self.desk.clock()
+        with store.transaction():
+            store.create_game(name, host.kind, opts, seed, gm_email,
+                              hash_password(password, self.desk.kdf_n), now)
+            store.log(name, "created", {"kind": host.kind, "options": opts}, now)
+        game = self.desk.store.game(name)
         assert game is not None
         return game, password
 
-    def _mail_create(
+    def mail_create(
         self, inc: Incoming, cmd: Command, now: float, out: list[Mail]
     ) -> tuple[str, Game | None]:
         """CREATE by mail from one of the judge's GM addresses: the reply and the new game."""
-        if inc.sender not in self.config.gm_addresses:
+        if inc.sender not in self.desk.config.gm_addresses:
             return "CREATE refused: only the judge's GMs may create games.", None
         a = cmd.args
         try:
@@ -104,7 +107,7 @@ class GMCommands(Forming):
                                        a["options"])
         except (JudgeError, HostError) as exc:
             return f"CREATE refused: {exc}", None
-        rules = self.rules_line(game)
+        rules = self.desk.rules_line(game)
         return (f"Game {game.name} ({game.kind}) created; you are its GM.\n"
                 + (f"{rules}\n" if rules else "") +
                 f"Add players with ADDPLAYER <email> <power> (in this mail, or in a later one "
@@ -112,26 +115,28 @@ class GMCommands(Forming):
 
     def replace(self, game: Game, power: str, email: str, now: float, out: list[Mail]) -> str:
         """The GM's REPLACE: the seat goes to ``email`` (:meth:`Seats.change_player`)."""
-        return self.change_player(game, power, email, now, out, how="replaced", by="the GM")
+        return self.desk.seats.change_player(game, power, email, now, out, how="replaced",
+                                             by="the GM")
 
-    def _gm_orders_by_mail(self, game: Game, becomes: list[Command], parsed: ParsedMail,
-                           inc: Incoming, uid: int | None, now: float, out: list[Mail]) -> str:
+    def gm_orders_by_mail(self, game: Game, becomes: list[Command], parsed: ParsedMail,
+                          inc: Incoming, uid: int | None, now: float, out: list[Mail]) -> str:
         """The order lines after each ORDERS FOR (BECOME) are the GM's orders for it."""
         replies = []
-        game = self.store.game(game.name) or game
+        game = self.desk.store.game(game.name) or game
         for n, cmd in enumerate(becomes):
             end = becomes[n + 1].line if n + 1 < len(becomes) else float("inf")
             text = "\n".join(t for line, t in parsed.order_lines if cmd.line < line < end)
             try:
-                replies.append(self.gm_orders(game, " ".join(cmd.args["words"]), text, now, out,
-                                              inc.message_id, uid, early=False))
+                replies.append(self.desk.seats.gm_orders(
+                    game, " ".join(cmd.args["words"]), text, now, out, inc.message_id, uid,
+                    early=False))
             except (JudgeError, HostError) as exc:
                 replies.append(f"ORDERS FOR: {exc}")
         before = [f"  line {n}: {t}" for n, t in parsed.order_lines if n < becomes[0].line]
         if before:
             replies.append("Lines before ORDERS FOR <power> were not read (the GM gives no "
                            "orders of their own):\n" + "\n".join(before))
-        self.turns.maybe_early(self.store.game(game.name) or game, now, out)
+        self.desk.turns.maybe_early(self.desk.store.game(game.name) or game, now, out)
         return "\n\n".join(replies)
 
     def set_option(self, game: Game, key: str, value: str) -> str:
@@ -142,19 +147,19 @@ class GMCommands(Forming):
             raise JudgeError(unknown_options(host, [key])
                              or f"{key} is set when the game is created")
         self._check_options({key: value})
-        self.store.update_game(game.name, options=game.options | {key: value})
+        self.desk.store.update_game(game.name, options=game.options | {key: value})
         return f"Option {key} = {value}."
 
     def _set_rule_option(self, game: Game, host: Host, key: str, value: str) -> str:
         """A rule option: only while the game is forming (the players must know the rules
         they play by, and the judge keeps them from the start)."""
         if game.status != "forming":
-            now = self.rules_line(game) or "the default rules"
+            now = self.desk.rules_line(game) or "the default rules"
             raise JudgeError(f"{key} is a rule option: rule options can be changed only while "
                              f"the game is forming, and {game.name} is {game.status} "
                              f"({now})")
         opts = game.options | host.read_options({key: value})
-        self.store.update_game(game.name, options=opts)
+        self.desk.store.update_game(game.name, options=opts)
         if key == "names":  # the GM's own names, as written (Mobtown II rule 1)
             return f"Names: {opts[key] or 'those of the map'}."
         return f"Option {key} = {str(opts[key]).lower()}. Rules: {host.rules_text(opts)}"
@@ -172,6 +177,6 @@ class GMCommands(Forming):
         try:
             weekdays(options.get("deadline_days"))
             if options.get("deadline_time") not in (None, ""):
-                time_of_day(options["deadline_time"], self.tz)
+                time_of_day(options["deadline_time"], self.desk.tz)
         except ValueError as exc:
             raise JudgeError(str(exc)) from None

@@ -188,9 +188,9 @@ def declarations() -> dict[str, CommandSpec]:
     """Every declared command by keyword, the judge's own loaded on first use (they need
     the judge's parts, which need the parser)."""
     global _LOADED
-    if not _LOADED:
-        _LOADED = True
+    if not _LOADED:  # (while verbs is being imported, a call sees its part done so far)
         import mobadj.judge.verbs  # noqa: F401  (declares the judge's own commands)
+        _LOADED = True
     return _DECLARED
 
 

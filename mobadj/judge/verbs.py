@@ -141,7 +141,7 @@ def _player_help(ctx: Context, cmd: Command) -> str:
 
 
 def _ready(ctx: Context, cmd: Command) -> str:
-    refusal = ctx.judge._ready_refused(ctx.in_game, ctx.seat, ctx.rejected, ctx.stale)
+    refusal = ctx.judge.players.ready_refused(ctx.in_game, ctx.seat, ctx.rejected, ctx.stale)
     return refusal or _mark_ready(ctx, cmd)
 
 
@@ -184,7 +184,7 @@ def _gm_vote(ctx: Context, cmd: Command) -> str:
 
 def _resign(ctx: Context, cmd: Command) -> str:
     _record(ctx, "resign", cmd.text)
-    return ctx.judge.resign(ctx.in_game, ctx.seat, ctx.now, ctx.out)
+    return ctx.judge.seats.resign(ctx.in_game, ctx.seat, ctx.now, ctx.out)
 
 
 def _gm_resign(ctx: Context, cmd: Command) -> str:
@@ -211,7 +211,7 @@ def _gm_set(ctx: Context, cmd: Command) -> str:
     if option in ("timezone", "tz", "zone"):
         return ctx.judge.accounts.set_timezone(ctx.in_game.gm_email, value)
     if option != "password":
-        return ctx.judge.set_option(ctx.in_game, option, value)
+        return ctx.judge.gm.set_option(ctx.in_game, option, value)
     return _gm_password(ctx, cmd)
 
 
@@ -233,7 +233,7 @@ def _confirm(ctx: Context, cmd: Command) -> str:
     code = code_digest(str(cmd.args.get("value") or ""))
     since = ctx.now - CONFIRM_DAYS * 86400
     answer = (judge.accounts.confirm(inc, cmd, ctx.now, ctx.out)
-              or judge._confirm_request(inc, code, since, ctx.now, ctx.out))
+              or judge.forming.confirm_request(inc, code, since, ctx.now, ctx.out))
     if answer is None:
         raise JudgeError("CONFIRM: no change, JOIN or WATCH waits for this code from this "
                          f"address (codes lapse after {CONFIRM_DAYS} days). "
@@ -244,14 +244,14 @@ def _confirm(ctx: Context, cmd: Command) -> str:
 def _addplayer(ctx: Context, cmd: Command) -> str:
     judge, game, a = ctx.judge, ctx.in_game, cmd.args
     if game.status == "forming" and judge.store.joins(game.name) and \
-            not judge._seat_counts(game)[0]:
+            not judge.forming.seat_counts(game)[0]:
         raise JudgeError("every seat is taken or promised to those who joined")
     power, password = a["power"], a.get("password")
     if a.get("words"):  # a power of several words ("Murder Inc."), then a password?
         power, rest = Names(host_for(game.kind), game.options).seat_and_rest(a["words"], 1)
         password = rest[0] if rest else None
-    added = judge.add_player(game, a["email"], power, password, ctx.now, ctx.out)
-    full = judge._fill_if_full(game, ctx.now, ctx.out) if game.status == "forming" else ""
+    added = judge.seats.add_player(game, a["email"], power, password, ctx.now, ctx.out)
+    full = judge.forming.fill_if_full(game, ctx.now, ctx.out) if game.status == "forming" else ""
     return f"{added}\n{full}" if full else added
 
 
@@ -259,8 +259,8 @@ def _approve(ctx: Context, cmd: Command) -> str:
     """APPROVE / REJECT: a JOIN waiting for the GM, or a TAKEOVER once the game runs."""
     game, accept = ctx.in_game, cmd.name == "approve"
     if game.status != "forming":
-        return ctx.judge._approve_takeover(game, cmd.args["value"], accept, ctx.now, ctx.out)
-    return ctx.judge._approve(game, cmd.args["value"], accept, ctx.now, ctx.out)
+        return ctx.judge.seats.approve_takeover(game, cmd.args["value"], accept, ctx.now, ctx.out)
+    return ctx.judge.forming.approve(game, cmd.args["value"], accept, ctx.now, ctx.out)
 
 
 def _deadline(ctx: Context, cmd: Command) -> str:
@@ -304,11 +304,11 @@ def _export(ctx: Context, cmd: Command) -> str:
 
 def _status(ctx: Context, cmd: Command) -> str:
     """LIST: the game as its player (or, without a power, its GM) sees it."""
-    return ctx.judge._status(ctx.in_game, ctx.power)
+    return ctx.judge.players.status(ctx.in_game, ctx.power)
 
 
 def _history(ctx: Context, cmd: Command) -> str:
-    return ctx.judge._history(ctx.in_game, cmd.args.get("value"))
+    return ctx.judge.players.history(ctx.in_game, cmd.args.get("value"))
 
 
 def _summary(ctx: Context, cmd: Command) -> str:
@@ -375,8 +375,8 @@ declare(CommandSpec(
     "absence", "ABSENCE <duration, e.g. 3 days>", "DURATION", _seconds, max_args=2,
     aliases=("vacation", "holiday"),
     help=(("ABSENCE <duration>", "move the deadline (from your vacation quota)"),),
-    player=lambda ctx, cmd: ctx.judge._absence(ctx.in_game, ctx.seat, cmd.args["seconds"],
-                                               ctx.mail, ctx.uid, ctx.now, ctx.out)))
+    player=lambda ctx, cmd: ctx.judge.players.absence(ctx.in_game, ctx.seat, cmd.args["seconds"],
+                                                      ctx.mail, ctx.uid, ctx.now, ctx.out)))
 declare(CommandSpec(
     "draw", "DRAW [power ...]   (the powers only in games with named draws)", "ARG*",
     lambda w: {"words": w.at}, sentence_marks="?!",
@@ -422,22 +422,22 @@ declare(CommandSpec(
     "join", "JOIN <game> [power ...]   (the powers you would like, best first)", "ARG ARG*",
     lambda w: {"game": w.at[0], "prefs": w.at[1:]}, sentence_marks="?!",
     open_help="JOIN <game> [powers]",
-    anyone=_open(lambda ctx, cmd: ctx.judge._join(ctx.mail, cmd, ctx.now, ctx.out))))
+    anyone=_open(lambda ctx, cmd: ctx.judge.forming.join(ctx.mail, cmd, ctx.now, ctx.out))))
 declare(CommandSpec(
     "unjoin", "UNJOIN <game>", "ARG", _last, max_args=1, spellings=(r"un[\s_-]*join",),
     open_help="UNJOIN <game>",
-    anyone=_open(lambda ctx, cmd: ctx.judge._unjoin(ctx.mail, cmd, ctx.now, ctx.out))))
+    anyone=_open(lambda ctx, cmd: ctx.judge.forming.unjoin(ctx.mail, cmd, ctx.now, ctx.out))))
 declare(CommandSpec(
     "watch", "WATCH <game>", "ARG", _last, max_args=1, open_help="WATCH <game> / UNWATCH <game>",
-    anyone=_open(lambda ctx, cmd: ctx.judge._watch(ctx.mail, cmd, ctx.now, True, ctx.out))))
+    anyone=_open(lambda ctx, cmd: ctx.judge.forming.watch(ctx.mail, cmd, ctx.now, True, ctx.out))))
 declare(CommandSpec(
     "unwatch", "UNWATCH <game>", "ARG", _last, max_args=1, spellings=(r"un[\s_-]*watch",),
-    anyone=_open(lambda ctx, cmd: ctx.judge._watch(ctx.mail, cmd, ctx.now, False, ctx.out))))
+    anyone=_open(lambda ctx, cmd: ctx.judge.forming.watch(ctx.mail, cmd, ctx.now, False, ctx.out))))
 declare(CommandSpec(
     "takeover", "TAKEOVER <game> <power>   (a power without player, in civil disorder, or "
     "offered by the GM)", "ARG ARG+", _all_words, spellings=(r"take[\s_-]*over",),
     open_help="TAKEOVER <game> <power>",
-    anyone=_open(lambda ctx, cmd: ctx.judge._takeover(ctx.mail, cmd, ctx.now, ctx.out))))
+    anyone=_open(lambda ctx, cmd: ctx.judge.seats.takeover(ctx.mail, cmd, ctx.now, ctx.out))))
 declare(CommandSpec(
     "confirm", "CONFIRM <code>", "ARG", _last, max_args=1,
     secret=lambda w: [w[0], "***"] if len(w) >= 2 else w, open_help="CONFIRM <code>",
@@ -463,7 +463,7 @@ declare(CommandSpec("reject", "REJECT <email>", "ARG", _last, max_args=1,
                     gm_help="REJECT", gm=_approve))
 declare(CommandSpec(
     "start", "START", max_args=0, aliases=("begin",), gm_help="START",
-    gm=lambda ctx, cmd: ctx.judge.start(ctx.in_game, ctx.now, ctx.out)))
+    gm=lambda ctx, cmd: ctx.judge.forming.start(ctx.in_game, ctx.now, ctx.out)))
 declare(CommandSpec(
     "deadline", "DEADLINE <YYYY-MM-DD HH:MM> [time zone]", "WHEN+",
     lambda w: {"when": " ".join(w.given)}, gm_help="DEADLINE", gm=_deadline))
@@ -473,19 +473,19 @@ declare(CommandSpec(
 declare(CommandSpec(
     "pause", "PAUSE [duration]", "[DURATION]", _seconds, max_args=2, gm_help="PAUSE",
     gm=lambda ctx, cmd: ctx.judge.turns.pause(ctx.in_game, cmd.args.get("seconds"), ctx.now,
-                                        ctx.out)))
+                                              ctx.out)))
 declare(CommandSpec(
     "resume", "RESUME", max_args=0, gm_help="RESUME",
     gm=lambda ctx, cmd: ctx.judge.turns.resume(ctx.in_game, ctx.now, ctx.out, by="the GM")))
 declare(CommandSpec(
     "replace", "REPLACE <power> <email>", "ARG ARG+",
     lambda w: {"power": " ".join(w.given[:-1]), "email": w.given[-1]}, gm_help="REPLACE",
-    gm=lambda ctx, cmd: ctx.judge.replace(ctx.in_game, cmd.args["power"], cmd.args["email"],
-                                          ctx.now, ctx.out)))
+    gm=lambda ctx, cmd: ctx.judge.gm.replace(ctx.in_game, cmd.args["power"], cmd.args["email"],
+                                             ctx.now, ctx.out)))
 declare(CommandSpec(
     "offer", "OFFER <power> [NO]   (open a power for TAKEOVER; NO withdraws the offer)",
     "ARG+", _all_words, gm_help="OFFER",
-    gm=lambda ctx, cmd: ctx.judge.offer(ctx.in_game, cmd.args["words"], ctx.now, ctx.out)))
+    gm=lambda ctx, cmd: ctx.judge.seats.offer(ctx.in_game, cmd.args["words"], ctx.now, ctx.out)))
 declare(CommandSpec(
     "become", "ORDERS FOR <power>   (or BECOME <power>; the orders below are the GM's for it)",
     "ARG+", _all_words, spellings=(r"orders[\s_-]+for",), sentence_marks=",;:?!",
@@ -502,5 +502,5 @@ declare(CommandSpec(
     aliases=("terminate",), spellings=(r"end[\s_-]*game",),
     gm_help="ENDGAME [DRAW ... | WIN ...]",
     gm=lambda ctx, cmd: ctx.judge.endings.gm_end(ctx.in_game, cmd.args.get("words") or [], ctx.now,
-                                          ctx.out)))
+                                                 ctx.out)))
 declare(CommandSpec("export", "EXPORT", max_args=0, gm_help="EXPORT", gm=_export))

@@ -3,6 +3,9 @@ other edit, is read, done, listed in HELP and explained when misused, by real ma
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from mobadj.judge import registry
@@ -107,3 +110,43 @@ def test_every_judge_command_has_a_usage_and_a_place_in_help():
             "unwatch"), spec.keyword  # in another's line, or in the guides
     assert registry.Words(["a", None, "b"], "x a b").given == ["a", "b"]
     assert Words([], "x").at == []
+
+
+def test_the_judge_holds_its_parts_and_inherits_from_none_of_them():
+    from mobadj.judge.base import JudgeBase
+    from mobadj.judge.core import Judge
+
+    assert Judge.__mro__ == (Judge, JudgeBase, object)
+    assert set(JudgeBase.__annotations__) == {
+        "notices", "endings", "accounts", "turns", "seats", "forming", "players", "gm",
+        "limits", "unsigned"}
+
+
+def _doc_example() -> list[CommandSpec]:
+    """The declarations of docs/judge-commands.md's "Adding a command", as the page shows
+    them (collected, not declared: the test declares them for its own time)."""
+    doc = Path(__file__).resolve().parents[2] / "docs" / "judge-commands.md"
+    section = doc.read_text(encoding="utf-8").split("## Adding a command", 1)[1]
+    block = re.search(r"```python\n(.*?)```", section, re.S)
+    assert block, "docs/judge-commands.md lost its example"
+    found: list[CommandSpec] = []
+    code = block.group(1).replace("from mobadj.judge.registry import CommandSpec, Context, "
+                                  "declare", "from mobadj.judge.registry import CommandSpec, "
+                                  "Context")
+    exec(compile(code, "judge-commands.md", "exec"), {"declare": found.append})
+    return found
+
+
+def test_the_documented_example_adds_a_command_with_one_declaration(judge, table):
+    specs = _doc_example()
+    assert [s.keyword for s in specs] == ["when"]
+    with registry.declared(*specs):
+        deadline = send(judge, "north@test.org", table.signon("NORTH") + "WHEN")[0].body
+        assert "Deadline of g1: " in deadline.split("Signed on as North in g1.")[1]
+        assert "Deadline of g1: " in send(judge, "gm@test.org", "GM g1 gm-secret\nDUE")[0].body
+        assert "WHEN: please sign on first" in send(judge, "x@test.org", "WHEN")[0].body
+        assert parse_line("When is the deadline?") is None  # a sentence
+        assert "  WHEN                               the deadline, in your time zone" in \
+            help_text(None)
+        assert help_text("when") == "Usage: WHEN"
+        assert "WHEN" in help_text(None).split("GM commands")[1]
