@@ -2,11 +2,12 @@
 
 Runs each game's ``mobadj play GAME --simulate 10000`` in a fresh process, with the player
 count and options of docs/performance.md, and records wall-clock and CPU seconds together
-with the simulation's own JSON (finished games, invalid actions, invariant violations).  Then plays
-each game's standard bot in one seat against its first bot (level "basic") in the others,
-over 1,000 seeded games (:func:`mobadj.cards.duel.duel`): the standard bot must win more
-than its fair share.  ``--write`` replaces the "Card games" section of docs/performance.md
-and nothing else.
+with the simulation's own JSON (finished games, invalid actions, invariant violations).
+Then plays each game's standard bot in one seat against the bot it replaced (level
+"intermediate", where there is one; else its first bot, level "basic") in the others, over
+1,000 seeded games (:func:`mobadj.cards.duel.duel`): the standard bot must win more than its
+fair share.  ``--write`` replaces the "Card games" section of docs/performance.md and
+nothing else.
 """
 
 from __future__ import annotations
@@ -43,31 +44,36 @@ DUELS: tuple[tuple[str, int, dict[str, Any]], ...] = (
 
 
 def run_duel(game: str, players: int, options: dict[str, Any], games: int, seed: int) -> dict:
-    """The standard bot (one rotating seat) against the basic bot, with its CPU seconds."""
+    """The standard bot (one rotating seat) against the bot it replaced (intermediate, else
+    basic), with its CPU seconds."""
     from mobadj.cards.duel import duel
     from mobadj.cards.registry import bot_levels
 
     levels = bot_levels(game)
+    against = "intermediate" if "intermediate" in levels else "basic"
     started = time.process_time()
-    result = duel(game, levels["standard"](), levels["basic"](), games, seed=seed,
+    result = duel(game, levels["standard"](), levels[against](), games, seed=seed,
                   players=players, options=options)
-    return {**result, "cpu": time.process_time() - started}
+    return {**result, "against": against, "cpu": time.process_time() - started}
 
 
 def duel_lines(duels: list[dict]) -> list[str]:
     lines = [
-        "Bots: each game's standard bot (the default) in one seat, rotating, against its first",
-        "bot (`basic`, kept for this comparison) in the others, over seeded games",
+        "Bots: each game's standard bot (the default) in one seat, rotating, against the bot it",
+        "replaced (`intermediate`, kept for this comparison; micro mob, whose standard bot is",
+        "unchanged: its first bot, `basic`) in the others, over seeded games",
         "(`mobadj.cards.duel.duel`, game i dealt from seed + i; a shared win counts as a share):",
         "",
-        "| game | players, options | games | standard bot wins | fair share | wins by seat | CPU |",
-        "|---|---|---|---|---|---|---|",
+        "| game | players, options | against | games | standard bot wins | fair share "
+        "| wins by seat | CPU |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for d in duels:
         opts = ", ".join(f"{k}={v}" for k, v in d["options"].items())
         seats = " / ".join(f"{w:g}" for w in d["wins_by_seat"])
         lines.append(
-            f"| {d['game']} | {d['players']}{', ' + opts if opts else ''} | {d['games']} "
+            f"| {d['game']} | {d['players']}{', ' + opts if opts else ''} | {d['against']} "
+            f"| {d['games']} "
             f"| {100 * d['win_rate']:.1f} % | {100 * d['fair_share']:.1f} % | {seats} "
             f"| {d['cpu']:.0f} s |"
         )

@@ -24,10 +24,11 @@ from mobadj.orders.model import (
 )
 
 UNIT = Unit("A", "PAR")
-VALUES = [UNIT, Hold(UNIT), Move(UNIT, "BUR", True, False, True),
+VALUES = [UNIT, Hold(UNIT), Move(UNIT, "BUR", True, "subway", "D"),
           SupportHold(UNIT, Unit("F", "BRE")),
-          SupportMove(UNIT, Unit("A", "MAR"), "BUR", True), Convoy(Unit("F", "NTH"), UNIT, "NWY"),
-          Retreat(UNIT, "GAS", True), Disband(UNIT), Build(UNIT), Remove(UNIT), Waive(),
+          SupportMove(UNIT, Unit("A", "MAR"), "BUR", "subway"),
+          Convoy(Unit("F", "NTH"), UNIT, "NWY"),
+          Retreat(UNIT, "GAS", "subway"), Disband(UNIT), Build(UNIT), Remove(UNIT), Waive(),
           UnitState("FRANCE", "A", "PAR"),
           Dislodged(UnitState("FRANCE", "A", "PAR"), "BUR", True, ("GAS", "PIC"), "subway"),
           Phase(1901, "S", "M"), STANDARD]

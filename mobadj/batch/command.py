@@ -15,16 +15,18 @@ import sys
 import types
 from typing import IO, Any, cast
 
+from mobadj.errors import BatchError
+
 __all__ = ["DEFERRED", "BatchStopped", "Output", "OutputError", "answer_all", "defer",
            "quick_arguments", "quick_start"]
 
 
-class BatchStopped(Exception):
+class BatchStopped(BatchError):
     """The batch could not go on (the message says why); the answers made before are
     written.  The program ends with status 1, like click's errors."""
 
 
-class OutputError(Exception):
+class OutputError(BatchError):
     """Standard output refused the answers (a full disk, a closed descriptor)."""
 
 

@@ -61,7 +61,10 @@ class Reading:
     order could replace it (mobadj.orders.duplicates), else None; ``group`` the orders of an
     ``&`` group of several units, else None; ``error`` why the text is no order (then order
     and key are None); ``prefix`` the power the text names at its start (a map whose orders
-    may begin with their power's name), else None."""
+    may begin with their power's name), else None.  (Slots: a batch keeps one per distinct
+    text, and a line reads each of its orders' from memory.)"""
+
+    __slots__ = ("error", "group", "json", "key", "order", "prefix")
 
     def __init__(self, text: str, order: Any, key: str | None, error: str | None = None,
                  group: list[Any] | None = None, prefix: str | None = None) -> None:
@@ -279,13 +282,13 @@ def _run(case: dict[str, Any]) -> bytes:
     else:
         position = rules.position_from_data(case, game_map)
     errors: list[str] = []
-    # each entry of "orders" as its head (power and order text) and its tail (result and
-    # reason): an order's tail is its result's, known once the phase is adjudicated
-    heads: list[bytes] = []
+    # each entry of "orders" as three parts, written as they are: its head (``},`` and the
+    # power), the order text and its tail (result and reason), known once the phase is
+    # adjudicated: an empty place till then
+    parts: list[bytes] = []
     pairs: list[tuple[str, Any]] = []  # what the engine is given, in order
     texts: list[str] = []  # each pair's text
-    seen: set[str] = set()  # the provinces of the units ordered so far
-    twice = False  # some unit has two orders
+    keys: list[str | None] = []  # each pair's unit, when a later order could replace it
     odd: _Odd | None = None  # entries that are no order of their own (None: there are none)
     plain = ctx.plain
     powers = ctx.powers
@@ -306,24 +309,21 @@ def _run(case: dict[str, Any]) -> bytes:
             reading = plain.get(text) if type(text) is str else None
             if reading is not None:  # read before: one order of any power (the usual)
                 if odd is not None:
-                    odd.slots.append(len(heads))
-                heads.append(head + reading.json)
+                    odd.slots.append(len(parts) // 3)
+                parts.append(head)
+                parts.append(reading.json)
+                parts.append(b"")
                 pairs.append((pid, reading.order))
                 texts.append(text)
-                where = reading.key
-                if where is not None:
-                    if where in seen:
-                        twice = True
-                    else:
-                        seen.add(where)
+                keys.append(reading.key)
                 continue
             if odd is None:
-                odd = _Odd(len(heads))
+                odd = _Odd(len(parts) // 3)
             if type(text) is not str:  # null, a number, a list: echoed as JSON, not read
                 shown_text = short_json(text)
                 why = f"an order must be a text (a JSON string), not {shown_text}"
                 errors.append(f"{shown}: {why}")
-                odd.invalid(heads, head + text_json(shown_text), why)
+                odd.invalid(parts, head, text_json(shown_text), why)
                 continue
             reading = ctx.read(text)
             error = reading.error
@@ -332,37 +332,35 @@ def _run(case: dict[str, Any]) -> bytes:
                 error = f"this order names {prefix}, but is listed under {pname}"
             if error is not None:
                 errors.append(f"{shown}: {text!r}: {error}")
-                odd.invalid(heads, head + reading.json, error)
+                odd.invalid(parts, head, reading.json, error)
                 continue
             group = reading.group if reading.group is not None else [reading.order]
             for order in group:  # a group: one entry per unit, each with its part
                 if reading.group is not None:
                     odd.parts[len(pairs)] = b',"part":' + text_json(str(order))
-                odd.slots.append(len(heads))
-                heads.append(head + reading.json)
+                odd.slots.append(len(parts) // 3)
+                parts += (head, reading.json, b"")
                 pairs.append((pid, order))
                 texts.append(text)
-                where = _unit_key(order)
-                if where is not None:
-                    if where in seen:
-                        twice = True
-                    else:
-                        seen.add(where)
+                keys.append(_unit_key(order))
     dropped: dict[int, str] = {}
-    if twice and duplicates == "last":
+    if _twice(keys) and duplicates == "last":
         dropped = _replaced(pairs, texts)
         if dropped:
             pairs = [pair for j, pair in enumerate(pairs) if j not in dropped]
     result = adjudicate(position, pairs, game_map, rules)
     tails = result_tails(result.results)
     if odd is not None or dropped:
-        tails = _tails(tails, odd or _Odd(len(heads)), dropped, len(texts))
+        tails = _tails(tails, odd or _Odd(len(parts) // 3), dropped, len(texts))
+    if parts:
+        parts[2::3] = tails
+        parts[0] = parts[0][2:]  # (no "}," before the first entry)
     after = result.position
     board = batch_board(after, spelling)
     out = [b'{"id":', echo_json(case.get("id")), b',"phase":', text_json(str(result.phase)),
-           b',"next_phase":', text_json(str(result.next_phase)), b',"orders":[',
-           b"},".join([head + tail for head, tail in zip(heads, tails, strict=True)]),
-           b"}]" if heads else b"]"]
+           b',"next_phase":', text_json(str(result.next_phase)), b',"orders":[']
+    out += parts
+    out.append(b"}]" if parts else b"]")
     extra = ctx.keys
     if "defaults" in extra:
         out.append(b',"defaults":' + value_json(
@@ -383,6 +381,12 @@ def _run(case: dict[str, Any]) -> bytes:
     return b"".join(out)
 
 
+def _twice(keys: list[str | None]) -> bool:
+    """Does a unit of ``keys`` (None: no unit a later order could replace) come twice?"""
+    nones = keys.count(None)
+    return len(set(keys)) - (nones > 0) < len(keys) - nones
+
+
 class _Odd:
     """A line's entries that are not one per order: the invalid ones (with their tails),
     each order's entry (``slots``: an ``&`` group has one per unit, with its ``parts``)."""
@@ -393,10 +397,10 @@ class _Odd:
         self.tails: dict[int, bytes] = {}  # entry -> its tail (an invalid entry's)
         self.parts: dict[int, bytes] = {}  # order -> its "part" (an & group's unit)
 
-    def invalid(self, heads: list[bytes], head: bytes, why: str) -> None:
+    def invalid(self, parts: list[bytes], head: bytes, text: bytes, why: str) -> None:
         """An entry that is invalid for ``why`` (no order is given to the engine)."""
-        self.tails[len(heads)] = invalid_tail(why)
-        heads.append(head)
+        self.tails[len(parts) // 3] = invalid_tail(why)
+        parts += (head, text, b"")
 
 
 def _tails(results: list[bytes], odd: _Odd, dropped: dict[int, str], orders: int

@@ -145,11 +145,11 @@ _HEADS: Final[dict[str, bytes]] = {}
 
 
 def entry_head(power: str) -> bytes:
-    """``{"power":...,"order":`` of an order entry of ``power`` (as the line spells it;
-    remembered)."""
+    """``},{"power":...,"order":`` of an order entry of ``power`` (as the line spells it;
+    remembered), with the end of the entry before it."""
     got = _HEADS.get(power)
     if got is None:
-        got = b'{"power":' + text_json(power) + b',"order":'
+        got = b'},{"power":' + text_json(power) + b',"order":'
         if len(_HEADS) >= TEXTS_KEPT:
             _HEADS.clear()
         _HEADS[power] = got
@@ -166,14 +166,14 @@ def batch_board(after: Position, spelling: dict[str, str]) -> list[bytes]:
     from, retreats}``."""
     lists: dict[str, list[str]] = {pid: [] for pid in spelling}
     if type(after).unit_lists is Position.unit_lists:
-        for u in after.units.values():
-            got = lists.get(u.power)
-            if got is None:
-                got = _other(u.power, lists, spelling)
-            got.append(f"{u.kind} {u.location}")
-        for got in lists.values():
-            if len(got) > 1:
-                got.sort()
+        try:  # every power named by the line (the usual)
+            for u in after.units.values():
+                lists[u.power].append(f"{u.kind} {u.location}")
+        except KeyError:
+            lists = _grouped([(u.power, f"{u.kind} {u.location}")
+                              for u in after.units.values()], spelling)
+        for texts in lists.values():
+            texts.sort()
     else:  # already sorted
         for power, texts in after.unit_lists().items():
             got = lists.get(power)
@@ -182,14 +182,13 @@ def batch_board(after: Position, spelling: dict[str, str]) -> list[bytes]:
             got += texts
     units = value_json({spelling[pid]: texts for pid, texts in lists.items()})
     lists = {pid: [] for pid in spelling}  # (with any power the units added)
-    for prov, owner in after.centers.items():
-        got = lists.get(owner)
-        if got is None:
-            got = _other(owner, lists, spelling)
-        got.append(prov)
-    for got in lists.values():
-        if len(got) > 1:
-            got.sort()
+    try:
+        for prov, owner in after.centers.items():
+            lists[owner].append(prov)
+    except KeyError:
+        lists = _grouped([(owner, prov) for prov, owner in after.centers.items()], spelling)
+    for texts in lists.values():
+        texts.sort()
     centers = value_json({spelling[pid]: texts for pid, texts in lists.items()})
     dislodged: dict[str, Any] = {}
     if after.dislodged:
@@ -200,6 +199,18 @@ def batch_board(after: Position, spelling: dict[str, str]) -> list[bytes]:
             dislodged.setdefault(_spell(spelling, d.unit.power), []).append(entry)
     return [b'"units":' + units + b',"dislodged":'
             + (value_json(dislodged) if dislodged else b"{}"), b'"centers":' + centers]
+
+
+def _grouped(items: list[tuple[str, str]], spelling: dict[str, str]) -> dict[str, list[str]]:
+    """The texts of ``items`` (power id, text) by power: every power of ``spelling`` first,
+    then the powers the line never named, as they come."""
+    lists: dict[str, list[str]] = {pid: [] for pid in spelling}
+    for pid, text in items:
+        got = lists.get(pid)
+        if got is None:
+            got = _other(pid, lists, spelling)
+        got.append(text)
+    return lists
 
 
 def _other(pid: str, lists: dict[str, list[str]], spelling: dict[str, str]) -> list[str]:

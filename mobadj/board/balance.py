@@ -30,6 +30,7 @@ import networkx as nx
 
 from mobadj.board.locations import province_of
 from mobadj.board.model import GameMap
+from mobadj.errors import MapError
 
 BLOCKING_TERRAIN = ("gaol", "impassable")
 """Spaces a route may end in but never pass through."""
@@ -37,7 +38,7 @@ BLOCKING_TERRAIN = ("gaol", "impassable")
 Costs = Mapping[str, Mapping[str, int]]  # province -> {neighbour: moves}
 
 
-class BalanceError(ValueError):
+class BalanceError(MapError, ValueError):
     """A map file's ``balance:`` key that cannot be read; the message says what is wrong."""
 
 

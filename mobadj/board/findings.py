@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mobadj.errors import MapError
+
 KINDS = (
     "yaml",              # not valid YAML
     "schema",            # a field of the wrong shape or value
@@ -41,7 +43,7 @@ def cause_first(finding: Finding) -> tuple[int, int, str]:
     return rank, finding.line, finding.message
 
 
-class MapFileError(ValueError):
+class MapFileError(MapError, ValueError):
     """A map file with errors; ``findings`` lists them all (with lines)."""
 
     def __init__(self, path: str, findings: list[Finding]) -> None:

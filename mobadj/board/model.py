@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from mobadj.board.locations import province_of
+from mobadj.errors import MapError
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -58,7 +59,7 @@ def fold(text: str) -> str:
     return "".join(ch for ch in text.lower() if ch.isalnum())
 
 
-class UnknownNameError(LookupError):
+class UnknownNameError(MapError, LookupError):
     """A name that matches no province, location or power; ``suggestions`` are close ids.
 
     ``suggestions`` may be given as a function: it is called only when someone reads them

@@ -12,6 +12,8 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any
 
+from mobadj.errors import MapError
+
 if TYPE_CHECKING:  # imported when a file is read: a map from the disk cache needs no YAML
     import yaml
 
@@ -59,7 +61,7 @@ class LList(list[object]):
         self.line = line
 
 
-class YamlError(ValueError):
+class YamlError(MapError, ValueError):
     """The file is not valid YAML; ``line`` and ``column`` are 1-based."""
 
     def __init__(self, message: str, line: int, column: int) -> None:

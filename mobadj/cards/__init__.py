@@ -22,6 +22,7 @@ from mobadj.cards.registry import (
     canonical_name,
     game_class,
 )
+from mobadj.cards.saves import read_save
 from mobadj.cards.screen import clear_screen, printable
 from mobadj.cards.simulate import simulate
 from mobadj.cards.terminal import Session, default_save_path
@@ -47,6 +48,7 @@ __all__ = [
     "new_seed",
     "printable",
     "read_record_file",
+    "read_save",
     "report",
     "seed_commitment",
     "simulate",

@@ -48,12 +48,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
+from mobadj.errors import CardGameError
 
-class GameError(ValueError):
+
+class GameError(CardGameError, ValueError):
     """Base of every error a player can cause; its message is safe to show that player."""
 
 
-class DeckError(ValueError):
+class DeckError(CardGameError, ValueError):
     """A game's deck file is malformed (raised when it is loaded, never during play); the
     message names the card and the field."""
 
@@ -217,6 +219,20 @@ class GameState(ABC):
         """Plain text of :meth:`view` for mail and terminal."""
 
     # -- provided ---------------------------------------------------------------------------
+    def screen(self, player: int) -> str:
+        """What ``player`` acts on, short enough for a terminal of 24 rows of 80 columns
+        together with what changed and the prompt (the terminal shows it after every move;
+        :meth:`render`, the whole table, on ``board``).  Like :meth:`render`, made from what
+        the player may see.  By default the whole table."""
+        return self.render(player)
+
+    def explain(self, player: int, topic: str) -> str:
+        """What a card (or anything else named ``topic``) does, in plain words, for
+        ``help CARD``: only what ``player`` may see.  Games override it; by default the
+        rules in brief are in ``help``."""
+        return (f"Nothing is known by the name '{topic}' here; 'help' lists the commands and "
+                "the rules in brief.")
+
     def winners(self) -> list[int]:
         """Players with the best score (ties share the win); games with tie-breaks override."""
         if not self.is_over():

@@ -191,6 +191,11 @@ def verify_record(data: dict[str, Any], commitment: str | None = None) -> Verdic
     """Check a finished game record: its seed and salt give the commitment it states (and
     ``commitment``, the one published at the start, when given), and its actions replay
     from that seed, every one legal, to the end of the game."""
+    from mobadj.cards.saves import is_sealed
+
+    if is_sealed(data):
+        return Verdict(False, ["not verified: this is a game in progress, saved sealed; a game "
+                               "is checked once it is over (its record then replaces the save)"])
     try:
         record = GameRecord.from_json(data)
     except IllegalAction as exc:
@@ -240,6 +245,12 @@ def _stated_scores(scores: Any) -> list[float] | None:
 
 def read_record_file(path: str | Path) -> dict[str, Any]:
     """A record file's JSON; raises :class:`IllegalAction` with a one-line reason."""
+    return read_json_file(path)[1]
+
+
+def read_json_file(path: str | Path) -> tuple[str, dict[str, Any]]:
+    """A record or saved game's text and its JSON object; raises :class:`IllegalAction` with
+    a one-line reason."""
     try:
         text = Path(path).read_text(encoding="utf-8")
         data = json.loads(text)
@@ -256,7 +267,7 @@ def read_record_file(path: str | Path) -> dict[str, Any]:
         raise IllegalAction(f"{path} is not a JSON game record: {exc}") from None
     if not isinstance(data, dict):
         raise IllegalAction(f"{path} is not a JSON game record")
-    return data
+    return text, data
 
 
 def undo_last(game: str, state: GameState, player: int) -> GameState:

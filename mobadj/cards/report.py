@@ -17,8 +17,6 @@ from types import ModuleType
 from mobadj.cards.protocol import Event, GameState
 from mobadj.cards.record import SCHEME, GameRecord
 
-SEALED = "has made a move you cannot see"
-
 
 def _render(state: GameState) -> ModuleType | None:
     return _render_of(type(state).info.name)
@@ -41,6 +39,49 @@ def hidden_move(game: str, player: int, action: str) -> str | None:
     return None if phrase is None else f"P{player + 1} {phrase}."
 
 
+def _together(state: GameState) -> dict[str, str]:
+    return getattr(_render(state), "HIDDEN_MOVES_TOGETHER", {})
+
+
+def told_together(state: GameState, texts: list[str]) -> list[str]:
+    """The lines of a feed: hidden moves of one kind told one after another are told in one
+    line, "P2, P4 and P5 have made their offers, face down." (the game's
+    ``HIDDEN_MOVES_TOGETHER`` maps each phrase to its plural); other texts as they are."""
+    together = _together(state)
+    out: list[str] = []
+    run: list[str] = []  # seats of the current run
+    phrase = ""
+    for text in [*texts, ""]:
+        m = _NARRATED.fullmatch(text)
+        if m and m.group(2) in together and (not run or m.group(2) == phrase):
+            run.append(m.group(1))
+            phrase = m.group(2)
+            continue
+        if len(run) == 1:
+            out.append(f"{run[0]} {phrase}.")
+        elif run:
+            out.append(f"{', '.join(run[:-1])} and {run[-1]} {together[phrase]}.")
+        run = []
+        if m and m.group(2) in together:
+            run, phrase = [m.group(1)], m.group(2)
+        elif text:
+            out.append(text)
+    return out
+
+
+def told_apart(state: GameState, line: str) -> list[str] | None:
+    """The hidden moves one line of :func:`told_together` stands for (None: no such line)."""
+    for phrase, plural in _together(state).items():
+        if line.endswith(f" {plural}.") and " and " in line:
+            seats = line[: -len(plural) - 2].replace(" and ", ", ").split(", ")
+            if all(re.fullmatch(r"P\d+", s) for s in seats):
+                return [f"{s} {phrase}." for s in seats]
+    return None
+
+
+_NARRATED = re.compile(r"(P\d+) (.+)\.")
+
+
 def summary(state: GameState) -> str:
     """The game's rules in brief (one paragraph), for ``help``."""
     module = _render(state)
@@ -49,15 +90,19 @@ def summary(state: GameState) -> str:
 
 def narration(state: GameState, player: int, action: str, new: list[Event]) -> Event | None:
     """An event telling the seats that can see none of ``new`` (what ``player``'s ``action``
-    logged) that ``player`` has moved, without saying how: "P2 has sealed a bet."  None when
-    every seat saw something of it."""
+    logged) that ``player`` has moved: a hidden move (a command word of the game's
+    ``HIDDEN_MOVES``) without saying how, "P2 has sealed a bet."; any other move as what it
+    is, "P2: done." (the games log every move that hides nothing, so this is a fallback).
+    None when every seat saw something of it."""
     blind = frozenset(q for q in range(state.players)
                       if q != player and not any(e.visible(q) for e in new))
     if not blind:
         return None
     words = action.split(maxsplit=1)
     moves = getattr(_render(state), "HIDDEN_MOVES", {})
-    phrase = moves.get(words[0].lower(), SEALED) if words else SEALED
+    phrase = moves.get(words[0].lower()) if words else None
+    if phrase is None:
+        return Event(f"P{player + 1}: {action}.", blind)
     return Event(f"P{player + 1} {phrase}.", blind)
 
 

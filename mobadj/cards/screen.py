@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import re
 import sys
+import textwrap
 import unicodedata
+from collections.abc import Callable
 
 from mobadj.typed import as_meant
 
@@ -57,3 +59,63 @@ def clear_screen() -> None:
     if out.isatty():
         out.write(ERASE)
         out.flush()
+
+
+def rows_of(line: str, width: int | None) -> list[str]:
+    """One printed line as the rows it takes on a screen ``width`` columns wide: wrapped at
+    spaces, each row after the first indented two columns past the line's own indent (an
+    event of the feed, ``  - ...``, past its dash).  ``width`` None: the line as it is."""
+    if width is None or len(line) <= width:
+        return [line]
+    lead = len(line) - len(line.lstrip(" "))
+    indent = " " * (lead + 2 if lead + 2 <= width // 2 else 2)
+    return textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False,
+                         drop_whitespace=True) or [""]
+
+
+class Pager:
+    """What a session prints, fitted to a screen of ``width`` x ``height``: lines wrapped to
+    the width (:func:`rows_of`), and once a screen is full (one row kept for the prompt) a
+    pause, ``-- more: press Enter --``, so nothing scrolls away unread.  Every prompt starts
+    a new screen (:meth:`prompted`).  No size: lines as they are, never a pause (output to a
+    file or a pipe)."""
+
+    MORE = "-- more: press Enter -- "
+
+    def __init__(self, out: Callable[[str], None], ask: Callable[[str], str],
+                 width: int | None = None, height: int | None = None) -> None:
+        self.out = out
+        self.ask = ask
+        self.width = width
+        self.height = height
+        self.rows = 0  # rows printed since the last prompt
+
+    def write(self, text: str) -> None:
+        for line in printable(text).split("\n"):
+            for row in rows_of(line, self.width):
+                if self.height is not None and self.rows >= self.height - 1:
+                    self.pause()
+                self.out(row)
+                self.rows += 1
+
+    def pause(self) -> None:
+        """``-- more --`` until Enter; at the end of input, no more pauses (the next prompt
+        meets the end of input too, and the game is saved there)."""
+        try:
+            self.ask(self.MORE)
+        except EOFError:
+            self.height = None
+        self.rows = 0
+
+    def prompted(self) -> None:
+        self.rows = 0
+
+    def keep_whole(self, text: str, reserve: int = 1) -> None:
+        """Pause first if ``text`` (and ``reserve`` rows after it: the prompt) would not fit
+        on what is left of this screen, so that it is read on one screen (what a player acts
+        on is never split by a pause)."""
+        if self.height is None or not self.rows:
+            return
+        need = sum(len(rows_of(line, self.width)) for line in printable(text).split("\n"))
+        if self.rows + need + reserve > self.height:
+            self.pause()

@@ -7,13 +7,26 @@ see is shown to it exactly once, in order, "since your last turn": one feed, one
 seat.  A move the other seats may not see (a sealed bet, a face-down offer) is narrated
 without its content ("P2 has sealed a bet.").
 
-Meta commands (any case): ``help``/``?``, ``board``, ``history``, ``undo``, ``quit``.  After
-an error only the error and the prompt are printed.  Another human seat may give a public
-table command at anyone's prompt with its seat as prefix: ``P3: say I can do it cheap``,
-``P3: reveal``, ``P3: history`` (the public history); nothing else goes through a prefix.
-Quit, end of input and Ctrl-C save the game to a file that ``--resume`` continues (by
-default in the user's data folder, :func:`default_save_path`).  At the end: the last events,
-each score as the rulebook counts it, the winner, seed and salt.
+A screen fits the terminal: after a move, what changed, then what one acts on (the game's
+:meth:`GameState.screen`), then the prompt; the whole table on ``board``.  Long lines are
+wrapped and a screen that would overflow pauses (:class:`mobadj.cards.screen.Pager`).
+
+Humans move before bots: in a sealed phase the bots seal their choices only when every
+human has sealed theirs, so a saved game never holds a bot's choice that is still to be
+revealed, and no bot ever sees a human's (bots read only what their seat may see).  Before
+a bot moves, a human whose last move may still be taken back gets a prompt to take it back
+(Enter lets the bots play on), and so does a human who may talk or show a card out of turn
+(Iron Triangle's ``say`` and ``reveal``) before the bot's move closes that window.
+
+Meta commands (any case): ``help``/``?`` (``help CARD`` explains a card), ``board``,
+``history``, ``undo``, ``quit``.  After an error only the error and the prompt are printed.
+Another human seat may give a public table command at anyone's prompt with its seat as
+prefix: ``P3: say I can do it cheap``, ``P3: reveal``, ``P3: history`` (the public history);
+nothing else goes through a prefix.  Quit, end of input and Ctrl-C save the game to a file
+that ``--resume`` continues (by default in the user's data folder,
+:func:`default_save_path`); the game is saved at every prompt as well, sealed
+(:mod:`mobadj.cards.saves`).  At the end: the last events, each score as the rulebook counts
+it, the winner, seed and salt.
 
 Every typed line is read as the judge reads a line of mail and every printed text is made
 harmless for the screen (:mod:`mobadj.cards.screen`): no seat's table talk, no hand-edited
@@ -22,6 +35,7 @@ save can steer another seat's terminal.
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 import random
@@ -33,29 +47,47 @@ from pathlib import Path
 from typing import Any
 
 from mobadj.cards import report
-from mobadj.cards.protocol import Event, GameError, GameState, IllegalAction
+from mobadj.cards.protocol import Event, GameError, GameState, IllegalAction, undo_refusal
 from mobadj.cards.record import (
     RECORD_FORMAT,
     GameRecord,
+    fork,
     new_salt,
     new_seed,
 )
 from mobadj.cards.registry import DEFAULT_BOT_LEVEL, bot_of_level, canonical_name, game_class
-from mobadj.cards.screen import MAX_LINE, clean_command, printable
+from mobadj.cards.saves import GameKey, data_folder, write_privately, write_sealed
+from mobadj.cards.screen import MAX_LINE, Pager, clean_command, rows_of
 
 _SEAT_PREFIX = re.compile(r"[Pp](\d+)\s*:\s*(.*)", re.S)
 FEED_MARK = "  - "  # starts every event line of a seat's feed (boards never start so)
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
 HELP_WORDS = frozenset({"help", "?", "h"})
+GO_WORDS = frozenset({"", "done", "go", "ok"})  # let the bots play on
 META_HELP = """\
 At the terminal (commands in any case):
   help, ?    this help and the commands you can give now
-  board      show the table again
+  help CARD  what a card does (any card you can see: help D3, help scurry)
+  board      show the whole table
   history    every event you have seen so far
   undo       take back your last move, if nobody has moved since and it revealed nothing
   quit       save the game and stop (Ctrl-C and end of input do the same)"""
 PREFIX_HELP = ("  P<n>: ...  another human seat's table command at this prompt: say, reveal, "
                "history")
+UNDO_PAUSE = "Your move is made: Enter lets the bots play on, 'undo' takes it back."
+
+
+def window_message(free: list[str] | tuple[str, ...]) -> str:
+    """What a human is told when the bots wait for its out-of-turn commands ``free``."""
+    words = " or ".join(f"'{f}'" for f in free)
+    return f"Before the bots play on you may {words}; Enter lets them play."
+
+
+def joined(texts: list[str]) -> str:
+    """The events of one move as one line of sentences."""
+    if len(texts) == 1:
+        return texts[0]
+    return " ".join(t if t.endswith((".", "!", "?", ")")) else t + "." for t in texts)
 
 
 def saves_folder() -> Path:
@@ -64,9 +96,7 @@ def saves_folder() -> Path:
     own = os.environ.get("MOBADJ_SAVE_DIR")
     if own:
         return Path(own).expanduser()
-    data = os.environ.get("XDG_DATA_HOME", "")
-    base = Path(data) if data and Path(data).is_absolute() else Path.home() / ".local/share"
-    return base / "mobadj" / "saves"
+    return data_folder() / "saves"
 
 
 def default_save_path(game: str) -> Path:
@@ -85,7 +115,8 @@ def default_save_path(game: str) -> Path:
 def _saved_seats(data: dict[str, Any], players: int
                  ) -> tuple[set[int], dict[int, str], dict[str, int]]:
     """A save file's bot seats, bot levels and how far each seat has read its feed; an
-    IllegalAction names the field that is malformed (the file is the player's to edit)."""
+    IllegalAction names the field that is malformed (an old, unsealed save is the player's
+    to edit)."""
 
     def seat(text: object) -> int:
         number = int(str(text).lstrip("Pp")) - 1
@@ -114,22 +145,6 @@ def _saved_seats(data: dict[str, Any], players: int
     return bots, levels, seen
 
 
-def _write_privately(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all: into a new file beside it, readable
-    by its owner only (it holds the seed: whoever reads it knows every card to come), then
-    moved over ``path``.  A save that fails half-way (a full disk) leaves the game saved
-    before as it was."""
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temp, path)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
-
-
 class Session:
     """One game at the terminal; :meth:`run` plays it until it ends or a player quits."""
 
@@ -146,10 +161,15 @@ class Session:
         write: Callable[[str], None] = print,
         clear: Callable[[], None] | None = None,
         save_to: str | Path | None = None,
+        size: tuple[int, int] | None = None,
+        key: GameKey | None = None,
+        saves: int = 0,
     ) -> None:
         """``bots``: the seats the bot plays, each at its level in ``bot_levels`` (seat ->
         "basic" or "standard", the default); raises :class:`IllegalAction` for a level the
-        game does not have."""
+        game does not have.  ``size``: the screen's columns and rows (None: print lines as
+        they are, never pause).  ``key`` and ``saves``: a resumed game's key and how many
+        times it was saved."""
         self.name = name
         self.state = state
         self.salt = salt
@@ -165,7 +185,9 @@ class Session:
         self.humans = [p for p in range(state.players) if p not in self.bots]
         self.hot_seat = len(self.humans) > 1
         self.read = read
-        self.write: Callable[[str], None] = lambda text: write(printable(text))
+        width, height = size or (None, None)
+        self.pager = Pager(write, self._read_raw, width, height)
+        self.write: Callable[[str], None] = self.pager.write
         self.clear = clear or (lambda: None)
         self.save_to = Path(save_to) if save_to is not None else None
         self.holder: int | None = None  # whose private screen is up (None: the table)
@@ -173,6 +195,13 @@ class Session:
         self.marks: list[int] = [len(self.feed)]  # feed length after 0, 1, ... actions
         self.seen: dict[int, int] = dict.fromkeys(self.humans, 0)
         self.saved: Path | None = None
+        self.key = key
+        self.saves = saves
+        self._saved_moves = -1  # how many actions the file on disk holds
+        self._played_on = -1  # the actions when a human last let the bots play on
+        self._windows: dict[int, tuple[str, ...]] = {}  # out-of-turn windows offered
+        self._before: GameState | None = None  # the game before a human's last move
+        self._replaying = False
 
     # -- building a session ----------------------------------------------------------------
     @classmethod
@@ -185,7 +214,8 @@ class Session:
 
     @classmethod
     def resume(cls, data: dict[str, Any], **kw: Any) -> Session:
-        """A saved game (see :meth:`to_json`) replayed to where it stopped."""
+        """A saved game (see :meth:`to_json`; a sealed file is opened by
+        :func:`mobadj.cards.saves.read_save`) replayed to where it stopped."""
         record = GameRecord.from_json(data)
         if record.salt is None:
             raise IllegalAction("the saved game has no salt")
@@ -193,10 +223,13 @@ class Session:
         state = record.start()  # under the rules it started with
         session = cls(record.game, state, record.salt, bots, bot_levels=levels,
                       secret=bool(data.get("secret", True)), **kw)
+        session._replaying = True
         for player, text in record.actions:
             session._act(player, state.parse(player, text))
+        session._replaying = False
         for p in session.humans:
             session.seen[p] = max(0, min(seen.get(f"P{p + 1}", 0), len(session.feed)))
+        session._saved_moves = len(record.actions) if session.key is not None else -1
         return session
 
     @property
@@ -204,8 +237,9 @@ class Session:
         return GameRecord.of(self.name, self.state, self.salt)
 
     def to_json(self) -> dict[str, Any]:
-        """The saved game: the record with seed and salt (it is for resuming, not for
-        reading), the bot seats and how far each seat has read its feed."""
+        """The whole game: the record with seed and salt, the bot seats and how far each
+        seat has read its feed.  In progress it is saved sealed (:meth:`save`); once the game
+        is over it is the record anyone may check."""
         data = self.record.to_json(reveal_seed=True)
         data.update({
             "format": RECORD_FORMAT,
@@ -221,24 +255,44 @@ class Session:
         return data
 
     def save(self) -> Path | None:
-        """Write the game to its file (its folder made if need be); None when there is no
-        file, or when it cannot be written (then said on the screen)."""
+        """Write the game to its file (its folder made if need be): sealed while it is in
+        progress, the plain record once it is over (its key is then forgotten).  None when
+        there is no file, or when it cannot be written (then said on the screen)."""
         if self.save_to is None:
             return None
         try:
             self.save_to.parent.mkdir(parents=True, exist_ok=True)
-            _write_privately(self.save_to, json.dumps(self.to_json(), indent=1) + "\n")
+            if self.state.is_over():
+                write_privately(self.save_to, json.dumps(self.to_json(), indent=1) + "\n")
+                if self.key is not None:
+                    self.key.forget()
+            else:
+                if self.key is None:
+                    self.key = GameKey.new()
+                self.saves += 1
+                write_sealed(self.save_to, self.to_json(), self.key, self.saves)
         except OSError as exc:
             self.write(f"! cannot save the game to {self.save_to}: {exc.strerror or exc}")
             return None
+        self._saved_moves = len(self.state.actions)
         self.saved = self.save_to
         return self.save_to
+
+    def _keep_saved(self) -> None:
+        """Save at every prompt once the game has moved: a copy of an earlier save never
+        resumes (:mod:`mobadj.cards.saves`), and neither does a game killed after a draw
+        take it back."""
+        if self.save_to is not None and self._saved_moves != len(self.state.actions):
+            self.save()
 
     # -- the feed ---------------------------------------------------------------------------
     def _act(self, player: int, action: Any) -> None:
         """Apply ``action`` and add what it logged to the feed (plus a narration for the
-        seats that could see none of it)."""
+        seats that could see none of it).  A human's move keeps the game as it was before,
+        to tell cheaply whether the move may still be taken back."""
         before = len(self.state.events)
+        self._before = (fork(self.state) if player in self.humans and not self._replaying
+                        else None)
         self.state.apply(player, action)
         new = self.state.events[before:]
         self.feed.extend(new)
@@ -251,39 +305,87 @@ class Session:
         return [e for e in self.feed[self.seen[seat]:] if e.visible(seat)]
 
     def _show_feed(self, seat: int, heading: str = "Since your last turn:") -> None:
-        events = [e for e in self.unseen(seat) if not report.superseded(self.state, e)]
+        """The events ``seat`` has not seen: what one player's moves in a row caused, in
+        sentences, one line; hidden moves of one kind one after another in one line; what
+        no move caused (the deal) one line an event."""
+        groups: list[tuple[int, list[str]]] = []
+        for k in range(self.seen[seat], len(self.feed)):
+            event = self.feed[k]
+            if not event.visible(seat) or report.superseded(self.state, event):
+                continue
+            move = bisect.bisect_right(self.marks, k)
+            actor = self.state.actions[move - 1][0] if move else -1 - k
+            if groups and groups[-1][0] == actor:
+                groups[-1][1].append(event.text)
+            else:
+                groups.append((actor, [event.text]))
         self.seen[seat] = len(self.feed)
-        if events and heading:
+        if groups and heading:
             self.write(heading)
-        for e in events:
-            self.write(FEED_MARK + e.text)
+        for line in report.told_together(self.state, [joined(t) for _, t in groups]):
+            self.write(FEED_MARK + line)
 
     # -- the screen -------------------------------------------------------------------------
-    def _hand_over(self, seat: int | None, prompt: str) -> bool:
-        """Before ``seat``'s private screen (``None``: the table's): the seat whose screen is
-        up presses Enter when done reading, the screen is cleared, and the keyboard waits
-        for ``prompt``.  False if the players quit instead."""
+    def _read_raw(self, prompt: str) -> str:
+        """A line typed at ``prompt`` (a pause of the pager too); a new screen begins."""
         try:
-            if self.holder is not None:
-                if self._ask(f"P{self.holder + 1}: press Enter to hide your screen "
-                             ).strip().lower() in QUIT_WORDS:
-                    return False
-                self.clear()
-                self.holder = None
-            if self._ask(prompt).strip().lower() in QUIT_WORDS:
-                return False
-        except (EOFError, KeyboardInterrupt):
-            return False
-        self.holder = seat
-        return True
+            return self.read(prompt)
+        finally:
+            self.pager.prompted()
 
     def _ask(self, prompt: str) -> str:
         """A line typed at ``prompt``, cleaned (:func:`clean_command`); a line the terminal
         could not decode (not UTF-8) is one replacement character, a mistake like any."""
         try:
-            return clean_command(self.read(prompt))
+            return clean_command(self._read_raw(prompt))
         except UnicodeDecodeError:
             return "\ufffd"
+
+    def _hand_over(self, seat: int | None, prompt: str) -> str:
+        """Before ``seat``'s private screen (``None``: the table's): the seat whose screen is
+        up presses Enter when done reading (or takes its move back: ``undo``), the screen
+        is cleared, and the keyboard waits for ``prompt``.  "ok", "undone", or "quit" if
+        the players quit instead."""
+        try:
+            if self.holder is not None:
+                holder = self.holder
+                undo = self._may_take_back(holder)
+                text = self._ask(f"P{holder + 1}: press Enter to hide your screen"
+                                 + (" (or 'undo' to take your move back) " if undo else " ")
+                                 ).strip().lower()
+                if text in QUIT_WORDS:
+                    return "quit"
+                if undo and text == "undo":
+                    self._undo(holder)
+                    return "undone"
+                self.clear()
+                self.holder = None
+            if self._ask(prompt).strip().lower() in QUIT_WORDS:
+                return "quit"
+        except (EOFError, KeyboardInterrupt):
+            return "quit"
+        self.holder = seat
+        return "ok"
+
+    def pager_rows(self, line: str) -> list[str]:
+        """The rows ``line`` takes on this session's screen."""
+        return rows_of(line, self.pager.width)
+
+    def _take_screen(self, seat: int) -> str:
+        """Make the screen ``seat``'s (a hand-over in hot-seat); as :meth:`_hand_over`."""
+        if self.hot_seat and self.holder != seat:
+            outcome = self._hand_over(seat, f"Pass to P{seat + 1} and press Enter ")
+            if outcome != "ok":
+                return outcome
+        self.holder = seat
+        return "ok"
+
+    def _screen(self, seat: int, then: str = "") -> None:
+        """What ``seat`` acts on: the game's short screen, what others may do now, and
+        ``then``, kept on one screen with the prompt."""
+        text = "\n".join(t for t in (self.state.screen(seat), self._free_hint(seat), then) if t)
+        self.pager.keep_whole(text)
+        self.write(text)
 
     def _board(self, seat: int) -> None:
         self.write(self.state.render(seat))
@@ -303,10 +405,14 @@ class Session:
             return ""
         return "Out of turn (type 'P<n>: <command>'): " + "; ".join(parts)
 
-    def _help(self, seat: int) -> None:
+    def _help(self, seat: int, topic: str = "") -> None:
+        if topic:
+            self.write(self.state.explain(seat, topic))
+            return
         self.write(META_HELP + ("\n" + PREFIX_HELP if self.hot_seat else ""))
         self.write(textwrap.fill(report.summary(self.state), 92))
-        self.write("You can: " + "; ".join(str(a) for a in self.state.legal_actions(seat)))
+        self.write("You can: " + ("; ".join(str(a) for a in self.state.legal_actions(seat))
+                                  or "nothing now"))
         free = self.state.free_commands(seat)
         if free:
             self.write("Also, out of turn: " + "; ".join(free))
@@ -320,6 +426,21 @@ class Session:
         events = [e.text for e in self.feed[:upto] if e.visible(seat)]
         self.write("\n".join(events) if events else "(nothing yet)")
 
+    def _meta(self, seat: int, text: str) -> bool:
+        """A terminal command that changes nothing (help, board, history): done if True."""
+        word, _, rest = text.partition(" ")
+        word = word.lower()
+        if word in HELP_WORDS:
+            self._help(seat, rest.strip())
+            return True
+        if text.lower() == "board":
+            self._board(seat)
+            return True
+        if text.lower() == "history":
+            self._history(seat)
+            return True
+        return False
+
     # -- playing ----------------------------------------------------------------------------
     def run(self) -> GameState:
         """Play until the game is over (then the end screen) or the players quit (then the
@@ -331,14 +452,21 @@ class Session:
                 if not actors:
                     self.write("! the game cannot go on: nobody is to act")
                     break
-                bot = next((p for p in actors if p in self.bots), None)
-                if bot is not None:  # bots first: they never see a human's sealed choice
-                    rng = random.Random(self.state.seed + len(self.state.actions))
-                    self._act(bot, self.bot_players[bot].choose(self.state, bot, rng))
+                human = next((p for p in actors if p not in self.bots), None)
+                if human is not None:  # humans first: no bot choice waits sealed in a save
+                    if not self._turn(human):
+                        self._stop()
+                        return self.state
                     continue
-                if not self._turn(actors[0]):
+                moves = len(self.state.actions)
+                if not self._before_bots():
                     self._stop()
                     return self.state
+                if len(self.state.actions) != moves:  # taken back, or talk: look again
+                    continue
+                bot = actors[0]
+                rng = random.Random(self.state.seed + len(self.state.actions))
+                self._act(bot, self.bot_players[bot].choose(self.state, bot, rng))
         except KeyboardInterrupt:  # Ctrl-C while a bot thinks: saved all the same
             self._stop()
             return self.state
@@ -369,49 +497,99 @@ class Session:
 
     def _turn(self, seat: int) -> bool:
         """One prompt of ``seat`` until it makes a move; False if the players quit."""
-        if (self.hot_seat and self.holder != seat
-                and not self._hand_over(seat, f"Pass to P{seat + 1} and press Enter ")):
-            return False
-        self.holder = seat
+        outcome = self._take_screen(seat)
+        if outcome != "ok":
+            return outcome == "undone"
+        self._windows.pop(seat, None)
+        self._keep_saved()
         self._show_feed(seat)
-        self._board(seat)
+        self._screen(seat)
         while True:
             try:
                 text = self._ask(f"P{seat + 1}> ").strip()
             except (EOFError, KeyboardInterrupt):
                 return False
-            word = text.lower()
             if not text:
                 continue
-            if len(text) > MAX_LINE:
-                self.write(f"! that line is longer than {MAX_LINE} characters: not read")
+            if text.lower() in QUIT_WORDS:
+                return False
+            if self._command(seat, text):
+                return True
+
+    def _before_bots(self) -> bool:
+        """Before a bot moves: the human who moved last may take that move back (the bots
+        wait for Enter), and a human who may talk or show a card out of turn gets a prompt
+        before the bot's move closes that window.  False if the players quit."""
+        moves = len(self.state.actions)
+        last = self.state.actions[-1][0] if self.state.actions else None
+        if last in self.humans and self._played_on != moves and self._may_take_back(last):
+            self._played_on = moves
+            if not self._aside(last, UNDO_PAUSE):
+                return False
+            if len(self.state.actions) != moves:
+                return True
+        for seat in self.humans:
+            free = tuple(self.state.free_commands(seat))
+            if not free:
+                self._windows.pop(seat, None)
                 continue
+            if self._windows.get(seat) == free:
+                continue
+            self._windows[seat] = free
+            if not self._aside(seat, window_message(free)):
+                return False
+        return True
+
+    def _aside(self, seat: int, message: str) -> bool:
+        """A prompt for ``seat`` while the bots wait: its new events and what it acts on,
+        ``message``, then commands until Enter (or ``done``).  Takes the seat's move back on
+        ``undo``; gives its out-of-turn commands.  False if the players quit."""
+        outcome = self._take_screen(seat)
+        if outcome != "ok":
+            return outcome == "undone"
+        self._keep_saved()
+        if self.unseen(seat):
+            self._show_feed(seat)
+            self._screen(seat, message)
+        else:
+            self.write(message)
+        while True:
+            try:
+                text = self._ask(f"P{seat + 1} (Enter: play on)> ").strip()
+            except (EOFError, KeyboardInterrupt):
+                return False
+            word = text.lower()
+            if word in GO_WORDS:
+                return True
             if word in QUIT_WORDS:
                 return False
-            if word in HELP_WORDS:
-                self._help(seat)
-                continue
-            if word == "board":
-                self._board(seat)
-                continue
-            if word == "history":
-                self._history(seat)
-                continue
-            try:
-                if word == "undo":
-                    self._undo(seat)
-                    return True
-                other = _SEAT_PREFIX.fullmatch(text)
-                if other is not None and int(other.group(1)) - 1 != seat:
-                    self._table_command(seat, int(other.group(1)) - 1, other.group(2).strip())
-                    continue
-                command = other.group(2).strip() if other is not None else text
-                self._act(seat, self.state.parse(seat, command))
-            except GameError as err:
-                self.write(f"! {err}")
-                continue
-            self._show_feed(seat, "")
-            return True
+            if self._command(seat, text) == "undone":
+                return True
+
+    def _command(self, seat: int, text: str) -> str | None:
+        """A line typed at ``seat``'s prompt: a terminal command (help, board...), ``undo``,
+        another seat's table command, or a move.  "undone" or "moved", or None when nothing
+        changed (a mistake, said on the screen) and the prompt is asked again."""
+        if len(text) > MAX_LINE:
+            self.write(f"! that line is longer than {MAX_LINE} characters: not read")
+            return None
+        if self._meta(seat, text):
+            return None
+        try:
+            if text.lower() == "undo":
+                self._undo(seat)
+                return "undone"
+            other = _SEAT_PREFIX.fullmatch(text)
+            if other is not None and int(other.group(1)) - 1 != seat:
+                self._table_command(seat, int(other.group(1)) - 1, other.group(2).strip())
+                return None
+            command = other.group(2).strip() if other is not None else text
+            self._act(seat, self.state.parse(seat, command))
+        except GameError as err:
+            self.write(f"! {err}")
+            return None
+        self._show_feed(seat, "")
+        return "moved"
 
     def _table_command(self, seat: int, other: int, text: str) -> None:
         """``P3: say ...`` at ``seat``'s prompt: only public table commands of a human seat;
@@ -432,12 +610,34 @@ class Session:
         self._act(other, self.state.parse(other, text))
         self._show_feed(seat, "")
 
+    def _may_take_back(self, seat: int) -> bool:
+        """Was the last move ``seat``'s, and may it be taken back?  The check every game
+        shares (:func:`undo_refusal`), against the game kept from before the move (a replay
+        would give the same game, at a cost)."""
+        actions = self.state.actions
+        if not actions or actions[-1][0] != seat:
+            return False
+        before = self._before
+        if before is None or len(before.actions) != len(actions) - 1:
+            return self.state.can_undo(seat)
+        return undo_refusal(before, self.state, seat, before.parse(seat, actions[-1][1])) is None
+
     def _undo(self, seat: int) -> None:
+        actions = self.state.actions
+        if not actions or actions[-1][0] != seat:
+            mine = [i for i, (p, _) in enumerate(actions) if p == seat]
+            if not mine:
+                raise IllegalAction("nothing to undo: you have made no move yet")
+            since = sorted({f"P{p + 1}" for p, _ in actions[mine[-1] + 1:]})
+            raise IllegalAction(f"nothing to undo: {' and '.join(since)} "
+                                f"{'has' if len(since) == 1 else 'have'} moved since your "
+                                "last move")
         self.state = self.state.undo(seat)
         del self.marks[-1]
         del self.feed[self.marks[-1]:]
         for p in self.seen:
             self.seen[p] = min(self.seen[p], len(self.feed))
+        self._played_on = -1
         self.write("Undone.")
 
     def _stop(self) -> None:
@@ -454,9 +654,9 @@ class Session:
         pending = [p for p in self.humans if any(
             not report.superseded(state, e) for e in self.unseen(p))]
         for seat in pending:
-            if self.hot_seat and self.holder != seat and not self._hand_over(
+            if self.hot_seat and self.holder != seat and self._hand_over(
                     seat, f"The game is over. Pass to P{seat + 1} for your last events and "
-                    "press Enter "):
+                    "press Enter ") != "ok":
                 break
             self.holder = seat
             self._show_feed(seat, "The game is over. Since your last turn:")
@@ -491,9 +691,10 @@ def play_terminal(
     clear: Callable[[], None] | None = None,
     save_to: str | Path | None = None,
     bot_levels: dict[int, str] | None = None,
+    size: tuple[int, int] | None = None,
 ) -> GameState:
     """Run one game to its end (or ``quit``); returns the final state.  ``seed`` None: a
     secret seed; a given seed makes the game reproducible and says it is not secret."""
     session = Session.new(game, players, seed, bots, options, read=read, write=write,
-                          clear=clear, save_to=save_to, bot_levels=bot_levels)
+                          clear=clear, save_to=save_to, bot_levels=bot_levels, size=size)
     return session.run()

@@ -10,12 +10,13 @@ from typing import Any
 import click
 
 from mobadj.cli import main, option_pairs
+from mobadj.errors import CommandLineError
 
 #: mobadj.engine.rules.PARADOX_RULES (spelt out: the CLI starts without importing the engine)
 PARADOX_RULES = ("szykman", "all_hold", "1982", "2000", "1971")
 
 
-class InputError(click.ClickException):
+class InputError(CommandLineError, click.ClickException):
     """Nothing could be adjudicated (a bad map, option, position or unreadable file): exit 2,
     like click's usage errors.  Exit 1 is kept for results printed with unreadable lines."""
 

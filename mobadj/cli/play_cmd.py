@@ -8,6 +8,7 @@ file) is one line on stderr and exit status 2, never a traceback.
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 from typing import NoReturn
@@ -23,6 +24,7 @@ from mobadj.cards.registry import (
     canonical_name,
     game_class,
 )
+from mobadj.cards.saves import read_save
 from mobadj.cards.screen import clear_screen, printable
 from mobadj.cards.simulate import simulate
 from mobadj.cards.terminal import Session, default_save_path
@@ -80,11 +82,12 @@ def _verify(file: str | None, commitment: str | None) -> None:
               help="Play N random games; print one JSON object.")
 @click.option("--bots", is_flag=True, help="With --simulate: every seat is played by the bot.")
 @click.option("--bot", "bot_seats", multiple=True, metavar="SEAT[:LEVEL]",
-              help="Seat (1-based) the bot plays; SEAT:basic or SEAT:standard gives that seat "
-                   "its own bot level.")
-@click.option("--bot-level", "bot_level", metavar="basic|standard",
+              help="Seat (1-based) the bot plays; SEAT:basic, SEAT:intermediate or "
+                   "SEAT:standard gives that seat its own bot level.")
+@click.option("--bot-level", "bot_level", metavar="LEVEL",
               help=f"Level of the bots (default: {DEFAULT_BOT_LEVEL}; also for --simulate "
-                   "--bots): basic is the first bot of each game, standard the better one.")
+                   "--bots): basic is the first bot of each game, standard the best; Iron "
+                   "Triangle and Micro City keep intermediate, the standard bot before.")
 @click.option("--option", "-o", "option_pairs", multiple=True, help="Game option key=value.")
 @click.option("--resume", "resume", type=click.Path(dir_okay=False),
               help="Continue the game saved in this file (by quit, Ctrl-C or end of input).")
@@ -150,7 +153,7 @@ def play(
             return
         path = save or default_save_path(name)
         session = Session.new(name, n, seed, set(seats), options, bot_levels=seats,
-                              clear=clear_screen, save_to=path)
+                              clear=clear_screen, save_to=path, size=_screen_size())
         _tolerant_terminal()
     except GameError as err:  # an option the game refuses, a bad deck file: one line
         _fail(str(err))
@@ -171,18 +174,32 @@ def _tolerant_terminal() -> None:
 
 def _resume(name: str, path: str, save: str | None) -> None:
     try:
-        data = read_record_file(path)
+        opened = read_save(path)
+        data = opened.content
         if canonical_name(str(data.get("game", ""))) != name:
             _fail(f"{path} holds a game of {data.get('game')}, not {name}")
         if data.get("over"):
             _fail(f"the game in {path} is over; check it with: mobadj play verify {path}")
-        session = Session.resume(data, clear=clear_screen, save_to=Path(save or path))
+        session = Session.resume(data, clear=clear_screen, save_to=Path(save or path),
+                                 key=opened.key, saves=opened.number, size=_screen_size())
         _tolerant_terminal()
     except KeyError as err:
         _fail(str(err.args[0]))
     except GameError as err:
         _fail(f"cannot resume {path}: {err}")
+    if opened.key is None:
+        session.write("This game was saved by an earlier mobadj, whose saves kept the seed "
+                      "readable: it is sealed from now on.")
     session.run()
+
+
+def _screen_size() -> tuple[int, int] | None:
+    """The terminal's columns and rows when both ends are one (a pipe or a file: None, the
+    lines as they are and never a pause)."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return None
+    size = shutil.get_terminal_size()
+    return max(size.columns, 40), max(size.lines, 10)
 
 
 play.help = (play.help or "") + "\n\nKnown games: " + ", ".join(sorted(GAMES))

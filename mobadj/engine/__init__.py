@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from mobadj.board import province_of
 from mobadj.engine.hooks import standard
-from mobadj.engine.movement import MovementOutcome
+from mobadj.engine.movement import Decisions, MovementOutcome
 from mobadj.engine.pipeline import OrderInput, PhaseResult, adjudicate
 from mobadj.engine.position import (
     STANDARD,
@@ -33,6 +33,7 @@ from mobadj.engine.position import (
     initial_position,
     position_from_data,
 )
+from mobadj.engine.presentation import PageTable
 from mobadj.engine.reading import as_list, position_with_retreats
 from mobadj.engine.report import (
     adjustments_due,
@@ -53,7 +54,6 @@ from mobadj.engine.rules import (
     OPTIONS,
     PARADOX_RULES,
     PASS,
-    PageTable,
     Rules,
     coerce_options,
     option,
@@ -103,6 +103,7 @@ __all__ = [
     "STANDARD",
     "SUPPORT",
     "Calendar",
+    "Decisions",
     "Dislodged",
     "MOrder",
     "MovementOutcome",

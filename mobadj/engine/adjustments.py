@@ -16,7 +16,7 @@ Rules (2023 rulebook; DATC 6.I, 6.J and 4.D):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from mobadj.board import province_of
@@ -50,26 +50,47 @@ def adjustment_counts(position: Position) -> dict[str, int]:
     return out
 
 
-def needs_adjustment(position: Position, topo: Topology) -> bool:
+def needs_adjustment(position: Position, topo: Topology, rules: Rules | None = None) -> bool:
     """Does any power have a build it can make, or a unit to remove?"""
-    return any(_adjusts(position, topo, power, n)
+    own = _own_sites(rules)
+    return any(_adjusts(position, topo, power, n, own)
                for power, n in adjustment_counts(position).items())
 
 
-def adjusting(position: Position, topo: Topology) -> list[str]:
+def adjusting(position: Position, topo: Topology, rules: Rules | None = None) -> list[str]:
     """The powers with a build they can make or a unit to remove, sorted: a power with more
     centres than units but no vacant home centre of its own has nothing to order (DPjudge,
     the ``diplomacy`` package: such a power is not waited for)."""
+    own = _own_sites(rules)
     return sorted(power for power, n in adjustment_counts(position).items()
-                  if _adjusts(position, topo, power, n))
+                  if _adjusts(position, topo, power, n, own))
 
 
-def _adjusts(position: Position, topo: Topology, power: str, n: int) -> bool:
-    """Does ``power``, with ``n`` centres more than units, build or remove?"""
-    if n < 0:
-        return True
-    return n > 0 and any(position.centers.get(h) == power and h not in position.units
-                         for h in topo.homes.get(power, ()))
+def _own_sites(rules: Rules | None) -> Rules | None:
+    """``rules`` when they have their own ``build_sites`` (mobadj.engine.hooks), else None."""
+    return None if rules is None or standard(rules, "build_sites") else rules
+
+
+def build_sites(position: Position, topo: Topology, power: str,
+                rules: Rules | None) -> Collection[str]:
+    """Where ``power`` may build if it owns the centre and it is vacant: its home centres,
+    or the rules' ``build_sites`` when a variant has its own (mobadj.engine.hooks)."""
+    own = _own_sites(rules)
+    if own is None:
+        return topo.homes.get(power, frozenset())
+    return own.build_sites(position, power, topo)
+
+
+def _adjusts(position: Position, topo: Topology, power: str, n: int,
+             own: Rules | None) -> bool:
+    """Does ``power``, with ``n`` centres more than units, build or remove?  (``own``: rules
+    with their own ``build_sites``, else None.)"""
+    if n <= 0:
+        return n < 0
+    sites = (topo.homes.get(power, frozenset()) if own is None
+             else own.build_sites(position, power, topo))
+    return any(position.centers.get(h) == power and h not in position.units
+                         for h in sites)
 
 
 def resolve_adjustments(
@@ -206,8 +227,8 @@ def _build(
 
     if left.get(owner, 0) <= 0:
         return bad(_beyond(counts, owner, True, rules))
-    if prov not in topo.homes.get(owner, ()):
-        return bad(Reason.NOT_HOME)
+    if prov not in build_sites(position, topo, owner, rules):
+        return bad(Reason.NOT_HOME if standard(rules, "build_sites") else Reason.NO_BUILD_SITE)
     if position.centers.get(prov) != owner:
         return bad(Reason.NOT_OWNED)
     if prov in position.units or prov in taken:

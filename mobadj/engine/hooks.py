@@ -14,11 +14,13 @@ from mobadj.engine.rules import Rules
 __all__ = ["standard"]
 
 _STANDARD: Final = {name: getattr(Rules, name) for name in (
-    "after_movement", "after_phase", "bind", "can_convoy", "convoy_seas", "convoyable",
-    "needs_adjustment", "position_from_data", "remove_order", "retreat_allowed",
-    "retreat_options", "retreat_phase")}
+    "after_movement", "after_phase", "bind", "build_sites", "can_convoy", "check_move",
+    "convoy_path", "convoy_seas", "convoyable", "cuts_support", "head_to_head", "hold_bonus",
+    "move_bonus", "needs_adjustment", "position_from_data", "remove_order", "required_margin",
+    "retreat_allowed", "retreat_options", "retreat_phase", "screen")}
 
 
 def standard(rules: Rules, hook: str) -> bool:
-    """Do ``rules`` keep the standard rules' ``hook``?"""
+    """Do ``rules`` keep the standard rules' ``hook``?  (Asked anew each time, not kept per
+    class: a hook put on a class at run time, as tests do, is seen at once.)"""
     return getattr(type(rules), hook) is _STANDARD[hook]

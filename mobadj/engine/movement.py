@@ -21,9 +21,10 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Final
+from typing import Final
 
 from mobadj.board import province_of
+from mobadj.engine.hooks import standard
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.retreats import retreat_options
 from mobadj.engine.rules import BATTLE, BATTLE_UNLESS_EQUAL, PASS, Rules
@@ -43,6 +44,7 @@ from mobadj.engine.validation import (
 __all__ = [
     "CONVOY",
     "HOLD",
+    "Decisions",
     "MOVE",
     "SUPPORT",
     "MOrder",
@@ -64,7 +66,7 @@ class Resolver:
     """Decides every order of a validated movement phase (DATC 5.B equations, 5.F guesses)."""
 
     __slots__ = ("orders", "unit_at", "moves_to", "topo", "rules", "cycle", "guess_based", "hits",
-                 "uncut", "sea_attack")
+                 "uncut", "sea_attack", "cut_hook", "path_hook")
 
     def __init__(self, orders: Sequence[MOrder], topo: Topology, rules: Rules) -> None:
         self.orders = orders
@@ -77,10 +79,19 @@ class Resolver:
         self.uncut: AbstractSet[tuple[MOrder, MOrder]] = _NONE
         #: a convoyed attack from the supported province cuts (DATC 4.A.4 b)
         self.sea_attack = False
+        #: the rules' own support and convoy route tests (mobadj.engine.rules), asked only
+        #: when a variant overrides them
+        variant = type(rules) is not Rules  # the standard rules ask no hook
+        self.cut_hook = variant and not standard(rules, "cuts_support")
+        self.path_hook = variant and not standard(rules, "convoy_path")
         unit_at: dict[str, MOrder] = {o.prov: o for o in orders}
         self.unit_at = unit_at
         moves_to: dict[str, list[MOrder]] = {}
-        hooks = rules.move_hooks
+        # a hook the rules keep is the standard one: read here, not asked (mobadj.engine.hooks)
+        h2h_hook = variant and not standard(rules, "head_to_head")
+        bonus_hook = variant and not standard(rules, "move_bonus")
+        margin_hook = variant and not standard(rules, "required_margin")
+        hold_hook = variant and not standard(rules, "hold_bonus")
         for o in orders:
             code = o.code
             if code == MOVE:
@@ -92,13 +103,17 @@ class Resolver:
                 opp = unit_at.get(o.dprov)
                 o.opp = opp
                 if opp is not None and opp.code == MOVE and opp.dprov == o.prov:
-                    o.h2h = rules.head_to_head(o, opp) if hooks else (
+                    o.h2h = rules.head_to_head(o, opp) if h2h_hook else (
                         PASS if (o.convoy or opp.convoy) else BATTLE
                     )
-                if hooks:
+                if bonus_hook:
                     o.bonus = rules.move_bonus(o)
+                if margin_hook:
                     o.margin = rules.required_margin(o)
-            elif code == SUPPORT:
+                continue
+            if hold_hook:
+                o.bonus = rules.hold_bonus(o)
+            if code == SUPPORT:
                 t = unit_at[o.target]
                 if not o.dprov:  # the support of a hold
                     if t.code == MOVE:
@@ -111,7 +126,7 @@ class Resolver:
                 elif (
                     t.code == MOVE
                     and t.dprov == o.dprov
-                    and t.subway == o.subway
+                    and t.route == o.route
                     and (o.dest == o.dprov or o.dest == t.dest)
                 ):
                     if t.supports:
@@ -246,9 +261,17 @@ class Resolver:
         return n
 
     def path(self, o: MOrder) -> bool:
-        """DATC 5.B.4: a convoyed move needs a chain of successful convoying fleets."""
+        """DATC 5.B.4: a convoyed move needs a chain of successful convoying fleets (the
+        rules' ``convoy_path`` when a variant has its own)."""
         if not o.convoy:
             return True
+        if self.path_hook:
+            return self.rules.convoy_path(o, self)
+        return self.route(o)
+
+    def route(self, o: MOrder) -> bool:
+        """The route rule of these options for a convoyed move ``o``: a chain of successful
+        convoying fleets (DATC 5.B.4)."""
         topo = self.topo
         bit = topo.bit
         seas = 0  # the mask of the seas of the successful convoys
@@ -300,7 +323,7 @@ class Resolver:
             return 0
         if u.code == MOVE:
             return 0 if (u.res if u.resolved else self.resolve(u)) else 1
-        return 1 + self._count(u.supports)
+        return 1 + u.bonus + self._count(u.supports)
 
     def prevent(self, k: MOrder) -> int:
         """DATC 5.B.6 PREVENT STRENGTH."""
@@ -343,6 +366,9 @@ class Resolver:
         attackers = self.moves_to.get(s.prov)
         if attackers is None:
             return True
+        if self.cut_hook:
+            rules = self.rules
+            return not any(rules.cuts_support(s, k, self) for k in attackers)
         into = s.dprov
         uncut = self.uncut
         for k in attackers:
@@ -356,6 +382,48 @@ class Resolver:
                 return False
         return True
 
+    def cuts(self, s: MOrder, k: MOrder) -> bool:
+        """Does the move ``k`` into the province of the support ``s`` cut it by the standard
+        rule and these DATC options (the rules' default ``cuts_support``)?  As ``_support``
+        for one attack."""
+        if k.power == s.power or (self.uncut and (s, k) in self.uncut):
+            return False
+        if s.dprov and k.prov == s.dprov and not (k.convoy and self.sea_attack):
+            return k.res if k.resolved else self.resolve(k)
+        return not k.convoy or self.path(k)
+
+    # -- the decisions as a variant's hooks read them (``board`` in mobadj.engine.rules) --
+
+    def succeeds(self, o: MOrder) -> bool:
+        """Does the order ``o`` succeed: a move reaches its destination, a support is not
+        cut, a convoy is not disrupted?"""
+        return o.res if o.resolved else self.resolve(o)
+
+    def has_route(self, o: MOrder) -> bool:
+        """Does the move ``o`` get there: over land always, by convoy along a chain of
+        convoys that succeed (or the variant's own ``convoy_path``)?"""
+        return self.path(o)
+
+    def unit_in(self, province: str) -> MOrder | None:
+        """The order of the unit standing in ``province`` (None: the province is empty)."""
+        return self.unit_at.get(province)
+
+    def moves_into(self, province: str) -> Sequence[MOrder]:
+        """Every move ordered into ``province``."""
+        return self.moves_to.get(province, ())
+
+    def supporters(self, o: MOrder) -> Sequence[MOrder]:
+        """The supports given to the order ``o`` (each may yet be cut)."""
+        return o.supports
+
+    def convoyers(self, o: MOrder) -> Sequence[MOrder]:
+        """The convoy orders given for the move ``o`` (each may yet be disrupted)."""
+        return o.convoys
+
+    def hold_strength(self, province: str) -> int:
+        """DATC 5.B.5: the strength with which ``province`` is held."""
+        return self.hold(province)
+
     def _convoy(self, c: MOrder) -> bool:
         """DATC 5.B.3 CONVOY: the fleet is not dislodged.  Per the 5.D hack the attacking moves
         are adjudicated, not resolved, so that paradox cycles stay simple."""
@@ -365,6 +433,13 @@ class Resolver:
             if k.res if k.resolved else self._move(k):
                 return False
         return True
+
+
+#: The resolver as a variant's resolution hooks see it (``Rules.cuts_support``,
+#: ``Rules.convoy_path``): what is decided, or decided now, in words (``succeeds``,
+#: ``has_route``, ``hold_strength``, ``unit_in``, ``moves_into``, ``supporters``,
+#: ``convoyers``) and the standard rules (``cuts``, ``route``).
+Decisions = Resolver
 
 
 # ---- reading the decisions back --------------------------------------------------------------
@@ -393,7 +468,7 @@ class MovementOutcome:
         self._records = [] if _records is None else _records
 
     @property
-    def followed(self) -> dict[str, Any]:
+    def followed(self) -> dict[str, object]:
         """Province -> the order (as given) its unit carried out; a unit that held without an
         order, or because its orders were impossible, is not listed."""
         return {o.prov: o.source for o in self._records
@@ -446,7 +521,7 @@ def outcome(r: Resolver, validated: Validated) -> MovementOutcome:
     for prov, k in dislodged_by.items():
         u = r.unit_at[prov]
         unit = unit_state(u.power, u.ukind, u.loc)
-        d = Dislodged(unit, k.prov, k.convoy, via="subway" if k.subway else None)
+        d = Dislodged(unit, k.prov, k.convoy, via=k.route or None)
         options = retreat_options(rules, d, topo, occupied, standoffs)
         dislodged.append(Dislodged(unit, k.prov, k.convoy, options, d.via))
 

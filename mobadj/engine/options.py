@@ -2,8 +2,8 @@
 
 :class:`OptionResolver` is :class:`mobadj.engine.movement.Resolver` with some decisions
 changed (the support rule of the base class reads its ``uncut`` and ``sea_attack``), and is
-used only when :class:`mobadj.engine.rules.Rules` asks for one of these
-options, so the standard resolver stays as fast as it is:
+used only when the rules ask for one of these options (:func:`resolver_class`), so the
+standard resolver stays as fast as it is:
 
 - ``paradox`` "1982", "2000" or "1971" (DATC 4.A.2 b, c, a): a convoyed army does not cut
   certain supports.  Whatever paradox the rule leaves open (second order, betrayal: DATC
@@ -33,6 +33,24 @@ from mobadj.engine.rules import CUT_RULES, Rules
 from mobadj.engine.topology import Topology
 
 FALLBACK: Final = 3  # MOrder.h2h of two units moving into each other where one may fall back
+
+
+def resolver_class(rules: Rules) -> type[Resolver]:
+    """The resolver these options need: the standard one, or :class:`OptionResolver` when
+    any option changes resolution (so the standard game keeps the fast one).  A variant
+    never chooses: its own rules of resolution are hooks (``cuts_support``, ``convoy_path``,
+    ``head_to_head``, ``move_bonus``, ...) that both resolvers ask, so they compose with
+    every option."""
+    if (
+        rules.paradox in CUT_RULES
+        or rules.dislodged_bounce != "unless_h2h"
+        or rules.convoy_disruption != "all_routes"
+        or rules.convoy_attack != "from_origin"
+        or rules.support_coast != "optional"
+        or rules.adjacent_convoy == "fallback"
+    ):
+        return OptionResolver
+    return Resolver
 
 
 class OptionResolver(Resolver):
@@ -80,7 +98,7 @@ class OptionResolver(Resolver):
         assert o.opp is not None  # a head-to-head has a unit coming the other way
         return not (self._by_convoy(o) or self._by_convoy(o.opp))
 
-    def path(self, o: MOrder) -> bool:
+    def route(self, o: MOrder) -> bool:
         """DATC 5.B.4; with 4.A.1 a every convoying fleet on any route must succeed; a
         fallback move always has its land route."""
         if o in self.fallback:
@@ -89,7 +107,7 @@ class OptionResolver(Resolver):
 
     def _route(self, o: MOrder) -> bool:
         if not (o.convoy and self.any_route):
-            return Resolver.path(self, o)
+            return Resolver.route(self, o)
         need = self.on_route.get(o.prov)
         if need is None:
             ordered = {c.prov for c in o.convoys}

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
+from mobadj.errors import EngineError
+
 __all__ = ["KIND_NAMES", "SEASON_NAMES", "STANDARD", "Calendar", "Phase", "PhaseCalendar",
            "PhaseLike", "PositionError"]
 
@@ -24,7 +26,7 @@ _PHASES: Final[dict[tuple[int, str, str], Phase]] = {}
 _PHASE_TEXT: Final[dict[str, Phase]] = {}
 
 
-class PositionError(ValueError):
+class PositionError(EngineError, ValueError):
     """A position (YAML file or batch line) that cannot be read; the message says what and where."""
 
 

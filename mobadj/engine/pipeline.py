@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 from mobadj.board import province_of
 from mobadj.engine import adjustments, movement, retreats, validation
 from mobadj.engine.hooks import standard
-from mobadj.engine.position import PhaseLike, Position
+from mobadj.engine.options import resolver_class
+from mobadj.engine.position import PhaseCalendar, PhaseLike, Position
 from mobadj.engine.results import OrderResult
 from mobadj.engine.rules import ASIDE, Rules
 from mobadj.engine.topology import Topology, topology_for
@@ -54,7 +55,7 @@ class PhaseResult:
     removed: list[UnitState] = field(default_factory=list)
     events: list[str] = field(default_factory=list)
     settled: list[Dislodged] = field(default_factory=list)
-    skipped: list[Any] = field(default_factory=list)
+    skipped: list[PhaseLike] = field(default_factory=list)
     #: the movement orders as the resolver decided them (empty in other phases)
     _records: list[validation.MOrder] = field(default_factory=list, repr=False)
 
@@ -70,7 +71,7 @@ class PhaseResult:
         removed: list[UnitState] | None = None,
         events: list[str] | None = None,
         settled: list[Dislodged] | None = None,
-        skipped: list[Any] | None = None,
+        skipped: list[PhaseLike] | None = None,
         _records: list[validation.MOrder] | None = None,
     ) -> None:
         # written out (the dataclass's, but None for an empty list): the compiled build then
@@ -89,7 +90,7 @@ class PhaseResult:
         self._records = [] if _records is None else _records
 
     @property
-    def next_phase(self) -> Any:
+    def next_phase(self) -> PhaseLike:
         return self.position.phase
 
     @property
@@ -106,7 +107,7 @@ class PhaseResult:
         """Every legal move of the phase for a picture: power, from, to, via, result."""
         return [
             {"power": o.power, "from": o.prov, "to": o.dprov,
-             "via": "subway" if o.subway else "ground",
+             "via": o.route or "ground",
              "result": "succeeds" if o.res else "fails"}
             for o in self._records
             if o.code == validation.MOVE and o.invalid is None
@@ -176,7 +177,7 @@ def movement_phase(
     """Screen, validate, add defaults, resolve, execute; then the variant's own effects."""
     slots: list[OrderResult | int | None] = []  # per order given: a result, or an engine index
     aside: list[tuple[int, str | None, AnyOrder]] = []
-    if rules.screens:
+    if not standard(rules, "screen"):
         pairs = screen_orders(position, pairs, topo, rules, slots, aside)
     bound = rules if standard(rules, "bind") else rules.bind(position, topo.game_map)
     validated = validate_movement(position, pairs, topo, bound)
@@ -265,7 +266,7 @@ def resolve_movement(
     validated: validation.Validated, topo: Topology, rules: Rules
 ) -> movement.MovementOutcome:
     """Step 3: decide every order (DATC 5) and read the outcome back."""
-    r = (rules.resolver_cls or movement.Resolver)(validated.orders, topo, rules)
+    r = resolver_class(rules)(validated.orders, topo, rules)
     r.run()
     return movement.outcome(r, validated)
 
@@ -346,7 +347,7 @@ def advance(before: Position, result: PhaseResult, topo: Topology, rules: Rules)
     plain = standard(rules, "needs_adjustment")
 
     def needs_adjustment() -> bool:
-        asked.append(adjustments.needs_adjustment(after, topo) if plain
+        asked.append(adjustments.needs_adjustment(after, topo, rules) if plain
                      else rules.needs_adjustment(after, topo))
         return asked[-1]
 
@@ -362,14 +363,14 @@ def _always() -> bool:
     return True
 
 
-def skipped_phases(result: PhaseResult, calendar: Any) -> list[Any]:
+def skipped_phases(result: PhaseResult, calendar: PhaseCalendar) -> list[PhaseLike]:
     """The phases between ``result.phase`` and the next phase to play that had nothing to
     decide: an adjustment phase where nobody could build or had to remove, and a retreat
     phase whose dislodged units were all settled at once.  (A retreat phase after a turn
     that dislodged nobody is no news, and is not listed.)"""
     target = result.position.phase
     here = calendar.next_phase(result.phase, True, _always)  # the calendar, skipping nothing
-    passed: list[Any] = []
+    passed: list[PhaseLike] = []
     for _ in range(8):  # a calendar skips at most a few phases in a row
         if here == target:
             return [p for p in passed

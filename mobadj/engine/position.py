@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from typing_extensions import TypeVar
+
 from mobadj.board import GameMap, province_of
 from mobadj.engine.phases import (
     KIND_NAMES,
@@ -144,3 +146,8 @@ def initial_position(
 
         rules = default_rules(game_map)
     return rules.initial_position(game_map, year)
+
+
+#: the position a variant's rules read and write (a Position subclass may keep more state):
+#: ``class MobtownRules(Rules[MobtownPosition])`` gets its own in every hook, without a cast
+PositionT = TypeVar("PositionT", bound=Position, default=Position)

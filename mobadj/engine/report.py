@@ -167,10 +167,12 @@ def _plural(n: int, word: str) -> str:
 def adjustments_due(position: Position, game_map: GameMap, rules: Rules) -> list[str]:
     """What each power has to do in the adjustment phase of ``position``, in words: how many
     builds it may make, where, or how many units it must remove (none: nothing due)."""
+    from mobadj.engine.hooks import standard
     from mobadj.engine.topology import topology_for
 
     counts = rules.adjustment_counts(position)
-    acting = set(rules.adjusting(position, topology_for(game_map)))
+    topology = topology_for(game_map)
+    acting = set(rules.adjusting(position, topology))
     occupied = {u.province for u in position.units.values()}
     out = []
     for pid in sorted(counts):
@@ -179,16 +181,16 @@ def adjustments_due(position: Position, game_map: GameMap, rules: Rules) -> list
         centres = len(position.centers_of(pid))
         units = centres - n  # the units that count against supply
         if n > 0:
-            power = game_map.powers.get(pid)
-            homes = sorted(h for h in (power.home_centers if power else ())
+            homes = sorted(h for h in rules.build_sites(position, pid, topology)
                            if position.centers.get(h) == pid and h not in occupied)
+            where = "home centre" if standard(rules, "build_sites") else "centre to build in"
             if pid in acting and homes:
                 out.append(f"  {name}: {_plural(centres, 'centre')}, {_plural(units, 'unit')}: "
-                           f"may build {min(n, len(homes))} (vacant home centres: "
+                           f"may build {min(n, len(homes))} (vacant {where}s: "
                            f"{', '.join(homes)}), or waive")
             else:
                 out.append(f"  {name}: {_plural(centres, 'centre')}, {_plural(units, 'unit')}: "
-                           f"no vacant home centre of its own, so no build")
+                           f"no vacant {where} of its own, so no build")
         elif n < 0:
             out.append(f"  {name}: {_plural(centres, 'centre')}, {_plural(units, 'unit')}: "
                        f"must remove {_plural(-n, 'unit')} (else the rules choose)")

@@ -65,6 +65,7 @@ class Reason(StrEnum):
     NO_BUILDS = "no builds allowed"
     TOO_MANY = "too many orders"
     NOT_HOME = "not a home supply centre"
+    NO_BUILD_SITE = "not a centre where this power may build"
     NOT_OWNED = "supply centre not owned"
     OCCUPIED = "province occupied"
     CIVIL_DISORDER = "civil disorder removal"

@@ -1,5 +1,12 @@
 """The rules of a map, and every hook a variant overrides: the seam between engine and variant.
 
+:class:`Rules` joins three concerns, each a class of its own: the rules of play (here: orders,
+movement, retreats, adjustments), the phase calendar (:class:`~mobadj.engine.phase_rules.
+PhaseRules`: ``calendar``, ``other_phase``, ``after_phase``, ``winner``) and the presentation
+(:class:`~mobadj.engine.presentation.Presentation`: names, reports, pictures, batch lines,
+game pages).  It is generic over the position: a variant that keeps more state writes
+``class MyRules(Rules[MyPosition])`` and every hook gets a ``MyPosition``, with no cast.
+
 :class:`Rules` is standard Diplomacy (2023 rulebook, DATC 3.0 preferences); its fields are the
 game's options, its methods the hooks.  A variant is a subclass in one module, named by its
 map file (``variant: package.module:Class``, mobadj.engine.variants); the engine runs one
@@ -13,7 +20,8 @@ Orders and positions
     ``calendar``: the phases (parse, first, next, when centres change owner).
 
 Movement (each hook is asked once per order *before* resolution, so the resolver's hot loop
-only reads precomputed integers and flags; ``move_hooks`` switches them on)
+only reads precomputed integers and flags; a hook a variant does not override is not asked
+at all, mobadj.engine.hooks)
     ``bind(position, game_map)``: a copy that knows the board of this turn;
     ``screen(position, power, order, game_map)``: refuse an order before the engine sees it,
     or keep it ``ASIDE`` for ``after_movement``;
@@ -65,20 +73,19 @@ metadata too (``forced_retreats``; docs/rulings.md, "Options of our own").
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Self, TypeVar, cast
 
 from mobadj.board.model import close_matches
+from mobadj.engine.phase_rules import PhaseRules
 from mobadj.engine.position import (
-    STANDARD,
-    PhaseCalendar,
-    Position,
+    PositionT,
     standard_initial_position,
 )
+from mobadj.engine.presentation import Presentation
 from mobadj.engine.reading import position_with_retreats
-from mobadj.engine.results import Reason
 from mobadj.engine.topology import army_convoyed, fleet_convoys, sea_fleets
 from mobadj.engine.units import Dislodged, UnitState
 
@@ -86,7 +93,7 @@ if TYPE_CHECKING:
     import random
 
     from mobadj.board import GameMap
-    from mobadj.engine.movement import MovementOutcome
+    from mobadj.engine.movement import Decisions, MovementOutcome
     from mobadj.engine.pipeline import OrderInput, PhaseResult
     from mobadj.engine.results import OrderResult
     from mobadj.engine.topology import Topology
@@ -101,6 +108,10 @@ BATTLE_UNLESS_EQUAL: Final = 2
 #: ``screen`` keeps an order aside: the engine leaves it to ``after_movement``.
 ASIDE: Final = "aside"
 
+#: the value of a rule option: a word (``"szykman"``) or a switch
+OptionValue = str | bool
+OptionT = TypeVar("OptionT", str, bool)
+
 #: DATC 4.A.2: f (Szykman, preferred), d ("all hold"), b (1982), c (2000/2023), a (1971).
 PARADOX_RULES = ("szykman", "all_hold", "1982", "2000", "1971")
 #: Paradox rules that stop a convoyed army cutting certain supports (mobadj.engine.options).
@@ -111,7 +122,7 @@ CUT_RULES: Final = ("1982", "2000", "1971")
 FORCED_RETREATS = ("at_once", "retreat_phase")
 
 #: Every DATC option: name -> its choices, the DATC preference first (docs/rulings.md).
-OPTIONS: dict[str, tuple[Any, ...]] = {
+OPTIONS: dict[str, tuple[OptionValue, ...]] = {
     "convoy_disruption": ("all_routes", "any_route"),  # DATC 4.A.1: b / a (1971)
     "paradox": PARADOX_RULES,
     "adjacent_convoy": ("2023", "dptg", "1971", "fallback"),  # DATC 4.A.3: c / DPTG / a / 2.4
@@ -128,66 +139,32 @@ OPTIONS: dict[str, tuple[Any, ...]] = {
 }
 
 
-@dataclass(frozen=True)
-class PageTable:
-    """A table a variant shows under a phase on the game pages: a heading, the column
-    headings, rows of text cells, and a line after it."""
-
-    title: str
-    columns: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
-    note: str = ""
-
-
-def option(default: Any, choices: tuple[Any, ...] = (True, False)) -> Any:
+def option(default: OptionT, choices: tuple[OptionT, ...] = (True, False)) -> OptionT:  # type: ignore[assignment]
     """A game option of a variant: a dataclass field whose value must be one of ``choices``
-    (the first is the preferred default, shown first in messages)."""
+    (the first is the preferred default, shown first in messages).  Typed as its value, as
+    ``dataclasses.field`` is, so that ``flag: bool = option(False)`` reads as it is."""
     return dataclasses.field(default=default, metadata={"choices": choices})
 
 
 @dataclass
-class Rules:
-    """Standard Diplomacy (2023 rulebook, DATC 3.0 preferences)."""
+class Rules(PhaseRules[PositionT], Presentation[PositionT]):
+    """Standard Diplomacy (2023 rulebook, DATC 3.0 preferences): the rules of play here,
+    the phase calendar (:class:`PhaseRules`) and the presentation (:class:`Presentation`)
+    beside them."""
 
-    #: where the variant's phases come from (parse, order, scoring)
-    calendar: ClassVar[PhaseCalendar] = STANDARD
-    #: other names players use for the game (``mobadj game create --kind ...``)
-    aliases: ClassVar[tuple[str, ...]] = ()
-    #: how messages name this game's options ("unknown rule option ...")
-    options_title: ClassVar[str] = "rule"
-    #: how messages name a power ("unknown power ...")
-    power_noun: ClassVar[str] = "power"
     #: the DATC options these rules take (a variant leaves out those with nothing to act on)
     datc_options: ClassVar[tuple[str, ...]] = tuple(OPTIONS)
-    #: keys a ``mobadj batch`` line carries beyond the standard ones (``batch_value``)
-    batch_keys: ClassVar[tuple[str, ...]] = ()
     #: the keys of a position's text form, read or written (``mobadj adjudicate`` warns of
     #: any other key in a position file: a misspelt ``unitz`` would leave the board empty)
     position_keys: ClassVar[tuple[str, ...]] = (
         "phase", "units", "centers", "dislodged", "standoffs")
-    #: the heading of the picture's legend
-    power_word: ClassVar[str] = "Powers"
-    #: the picture's footnote ("" for the map's title)
-    picture_note: ClassVar[str] = ""
-    #: True when ``screen`` may refuse or keep aside orders (standard keeps the fast path)
-    screens: ClassVar[bool] = False
     #: a build or removal beyond the allowance is "too many orders" (else "no builds allowed")
     too_many_reason: ClassVar[bool] = True
-    #: failures that make an order void whatever the others do (the judge's preview)
-    void_reasons: ClassVar[frozenset[StrEnum]] = frozenset(
-        {Reason.VOID_SUPPORT, Reason.VOID_CONVOY, Reason.NO_CONVOY})
-    #: headings of the game pages a variant words its own way: "news" (a phase's events),
-    #: "calendar" (the list of phases), "legend" (the key to the picture); else the pages' own
-    page_words: ClassVar[Mapping[str, str]] = {}
-    #: the game pages' key to the picture: (symbol, what it means); none when empty
-    page_legend: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     paradox: str = "szykman"
     #: DATC 4.A.1: a convoy with several routes is disrupted when "all_routes" are (b) or
     #: when "any_route" is (a, the 1971 rulebook).
     convoy_disruption: str = "all_routes"
-    #: True when a variant overrides any move hook (standard keeps the fast path).
-    move_hooks: bool = False
     #: DATC 4.A.3: when does a move to an adjacent province go by convoy?  "2023": written
     #: "via convoy" or a fleet of its own power convoys it (no land fallback); "dptg": only
     #: "via convoy"; "1971": any power's fleet convoys it and the unit there moves the other way;
@@ -232,33 +209,22 @@ class Rules:
                 shown = ", ".join(str(c).lower() for c in choices)
                 raise ValueError(f"unknown {name} rule {value!r}; choose from {shown}")
 
+    @property
+    def engine(self) -> Rules:
+        """These rules as the engine's functions take them: rules of any position (the
+        engine hands every hook the positions these rules read and made)."""
+        return cast("Rules", self)
+
     # ---- options ---------------------------------------------------------------------------
 
     @classmethod
-    def choices(cls) -> dict[str, tuple[Any, ...]]:
+    def choices(cls) -> dict[str, tuple[OptionValue, ...]]:
         """Every option of these rules: name -> its choices (DATC ones first)."""
         return _choices(cls)
 
-    def options(self) -> dict[str, Any]:
+    def options(self) -> dict[str, OptionValue]:
         """The options and their values (for reports and saved games)."""
         return {name: getattr(self, name) for name in self.choices()}
-
-    @property
-    def resolver_cls(self) -> Any:
-        """The resolver class these options need: None for the standard
-        movement.Resolver, else mobadj.engine.options.OptionResolver."""
-        if (
-            self.paradox in CUT_RULES
-            or self.dislodged_bounce != "unless_h2h"
-            or self.convoy_disruption != "all_routes"
-            or self.convoy_attack != "from_origin"
-            or self.support_coast != "optional"
-            or self.adjacent_convoy == "fallback"
-        ):
-            from mobadj.engine.options import OptionResolver
-
-            return OptionResolver
-        return None
 
     # ---- orders and positions --------------------------------------------------------------
 
@@ -279,25 +245,25 @@ class Rules:
         -> (power id, the order); (None, text) when the game has no such custom."""
         return None, text
 
-    def position_from_data(self, data: Mapping[str, Any], game_map: GameMap) -> Position:
+    def position_from_data(self, data: Mapping[str, object], game_map: GameMap) -> PositionT:
         """The position written as YAML/JSON (docs/adjudication.md); dislodged units get
         their legal retreats by these rules (who has a choice: ``retreat_choice``)."""
-        return position_with_retreats(data, game_map, self)
+        return cast(PositionT, position_with_retreats(data, game_map, self.engine))
 
-    def initial_position(self, game_map: GameMap, year: int | None = None) -> Position:
+    def initial_position(self, game_map: GameMap, year: int | None = None) -> PositionT:
         """The set-up: every power's starting units and home centres."""
-        return standard_initial_position(game_map, year)
+        return cast(PositionT, standard_initial_position(game_map, year))
 
     # ---- movement ---------------------------------------------------------------------------
 
-    def bind(self, position: Position, game_map: GameMap) -> Rules:
+    def bind(self, position: PositionT, game_map: GameMap) -> Self:
         """These rules for one turn of ``position`` (a variant may note the board)."""
         return self
 
     def screen(
-        self, position: Position, power: str | None, order: AnyOrder, game_map: GameMap
+        self, position: PositionT, power: str | None, order: AnyOrder, game_map: GameMap
     ) -> OrderResult | str | None:
-        """Before validation (when ``screens``): an OrderResult refuses the order, ``ASIDE``
+        """Before validation: an OrderResult refuses the order, ``ASIDE``
         keeps it for ``after_movement``, None passes it to the engine."""
         return None
 
@@ -319,6 +285,28 @@ class Rules:
         """Extra margin a move needs over the opposition (0 in the standard game)."""
         return 0
 
+    def hold_bonus(self, order: MOrder) -> int:
+        """Extra uncuttable strength of a unit that stays where it is (holds, supports or
+        convoys), against a move into its province (0 in the standard game)."""
+        return 0
+
+    def cuts_support(self, support: MOrder, attack: MOrder, decisions: Decisions) -> bool:
+        """Does the move ``attack`` into the supporting unit's province cut ``support``?
+        The standard rule with this game's DATC options (DATC 5.B.2, 4.A.2, 4.A.4):
+        ``decisions.cuts(support, attack)``.  ``decisions`` answers what the resolver has
+        decided, or decides it now: ``succeeds(order)``, ``has_route(move)``,
+        ``hold_strength(province)``, ``unit_in(province)``, ``moves_into(province)``,
+        ``supporters(order)``, ``convoyers(move)``.  Asked during resolution, once per
+        attack on a support, and only when a variant overrides it."""
+        return decisions.cuts(support, attack)
+
+    def convoy_path(self, move: MOrder, decisions: Decisions) -> bool:
+        """Does a move by convoy get there (DATC 5.B.4: a chain of convoy orders that
+        succeed, with this game's DATC options)?  ``decisions.route(move)`` is that rule;
+        ``decisions`` as for :meth:`cuts_support`.  Asked during resolution, only when a
+        variant overrides it."""
+        return decisions.route(move)
+
     def can_convoy(self, topology: Topology, location: str, kind: str) -> bool:
         """Only fleets in sea provinces convoy (DATC 6.A.7, coastal fleets cannot)."""
         return fleet_convoys(kind, location, topology.sea)
@@ -336,8 +324,8 @@ class Rules:
 
     def after_movement(
         self,
-        before: Position,
-        after: Position,
+        before: PositionT,
+        after: PositionT,
         outcome: MovementOutcome,
         results: Sequence[OrderResult | None],
         aside: list[tuple[int, str | None, AnyOrder]],
@@ -361,7 +349,7 @@ class Rules:
         6.H.11), and whatever ``retreat_allowed`` forbids (mobadj.engine.retreats)."""
         from mobadj.engine.retreats import open_retreats
 
-        return open_retreats(self, dislodged, topology, occupied, standoffs)
+        return open_retreats(self.engine, dislodged, topology, occupied, standoffs)
 
     def retreat_allowed(self, dislodged: Dislodged, destination: str, via: str | None) -> bool:
         """Extra retreat restrictions: none in the standard game; with ``convoy_retreat``
@@ -373,12 +361,12 @@ class Rules:
     # ---- retreats, adjustments, other phases -------------------------------------------------
 
     def retreat_phase(
-        self, position: Position, orders: list[OrderInput], topology: Topology
+        self, position: PositionT, orders: list[OrderInput], topology: Topology
     ) -> PhaseResult:
         """A retreat phase (DATC 6.H; mobadj.engine.retreats)."""
         from mobadj.engine.pipeline import retreat_phase
 
-        return retreat_phase(position, orders, topology, self)
+        return retreat_phase(position, orders, topology, self.engine)
 
     def retreat_choice(self, dislodged: Dislodged) -> bool:
         """Has this dislodged unit anything to decide?  A unit with no retreat open has not:
@@ -386,35 +374,34 @@ class Rules:
         once with the movement; njudge, DPjudge)."""
         return bool(dislodged.retreats)
 
-    def other_phase(
-        self, position: Position, orders: list[OrderInput], topology: Topology
-    ) -> PhaseResult:
-        """A phase that is neither movement, retreats nor adjustments (none in the standard
-        game)."""
-        raise ValueError(f"no rules for the phase {position.phase}")
+    def build_sites(self, position: PositionT, power: str, topology: Topology
+                    ) -> Collection[str]:
+        """The provinces where ``power`` may build when it owns them and they are vacant:
+        its home centres (rulebook; DATC 6.I)."""
+        return topology.homes.get(power, frozenset())
 
-    def adjustment_counts(self, position: Position) -> dict[str, int]:
+    def adjustment_counts(self, position: PositionT) -> dict[str, int]:
         """Power -> centres minus the units that need one (positive: builds)."""
         from mobadj.engine.adjustments import adjustment_counts
 
         return adjustment_counts(position)
 
-    def needs_adjustment(self, position: Position, topology: Topology) -> bool:
-        """Does any power have a build it can make, or a unit to remove?"""
+    def needs_adjustment(self, position: PositionT, topology: Topology) -> bool:
+        """Does any power have a build it can make (``build_sites``), or a unit to remove?"""
         from mobadj.engine.adjustments import needs_adjustment
 
-        return needs_adjustment(position, topology)
+        return needs_adjustment(position, topology, self.engine)
 
-    def adjusting(self, position: Position, topology: Topology) -> list[str]:
+    def adjusting(self, position: PositionT, topology: Topology) -> list[str]:
         """The powers with something to do in an adjustment phase: a build they can make (a
         vacant home centre they own) or a unit to remove; sorted."""
         from mobadj.engine.adjustments import adjusting
 
-        return adjusting(position, topology)
+        return adjusting(position, topology, self.engine)
 
     def before_adjustments(
         self,
-        position: Position,
+        position: PositionT,
         orders: list[OrderInput],
         topology: Topology,
         events: list[str],
@@ -424,19 +411,13 @@ class Rules:
         return {}
 
     def remove_order(
-        self, position: Position, power: str | None, order: Remove | Disband,
+        self, position: PositionT, power: str | None, order: Remove | Disband,
         left: dict[str, int]
     ) -> OrderResult | None:
         """A removal the variant settles itself (None: the standard rules apply)."""
         return None
 
-    def after_phase(
-        self, before: Position, result: PhaseResult, topology: Topology, scored: bool
-    ) -> None:
-        """Once a phase is adjudicated and, if ``scored``, centres changed owner: news and
-        end-of-game state go into ``result``."""
-
-    def due(self, position: Position, topology: Topology) -> list[str]:
+    def due(self, position: PositionT, topology: Topology) -> list[str]:
         """The powers that have something to decide in this phase: every power with a unit
         in a movement phase; a retreat phase's powers with a dislodged unit that has a
         choice (``retreat_choice``); an adjustment phase's powers that can build somewhere
@@ -448,71 +429,18 @@ class Rules:
                            if self.retreat_choice(d)})
         return self.adjusting(position, topology)
 
-    def status_notes(self, position: Position) -> list[str]:
-        """Lines a variant adds to the board's public status (the judge's STATUS)."""
-        return []
-
-    def winner(self, position: Position, game_map: GameMap) -> str | None:
-        """The power that has won: more than half of the supply centres (rulebook)."""
-        victory = len(game_map.supply_centers) // 2 + 1
-        counts: dict[str, int] = {}
-        for owner in position.centers.values():
-            counts[owner] = counts.get(owner, 0) + 1
-        return next((p for p, n in counts.items() if n >= victory), None)
-
-    def sample_orders(self, position: Position, power: str, topology: Topology,
+    def sample_orders(self, position: PositionT, power: str, topology: Topology,
                       rng: random.Random) -> list[str]:
         """Random but plausible orders of ``power`` for the phase, as a player writes them
         (the games of the page tests, screenshots and benchmark; mobadj.web.demo)."""
         from mobadj.engine.scenarios import plausible_orders
 
-        return plausible_orders(position, power, topology, self, rng)
+        return plausible_orders(position, power, topology, self.engine, rng)
 
-    # ---- reports and pictures ----------------------------------------------------------------
-
-    def report_body(self, result: PhaseResult, game_map: GameMap) -> list[str]:
-        """The lines of a published report between the orders and the next phase."""
-        from mobadj.engine.report import standard_body
-
-        return standard_body(result, game_map, self)
-
-    def mail_report(self, result: PhaseResult, game_map: GameMap) -> str:
-        """The report the email judge mails after a phase: the one every map shares (the
-        orders with their results, then ``report_body``, the adjustments in words)."""
-        from mobadj.engine.report import format_report
-
-        return format_report(result, game_map, rules=self).rstrip()
-
-    def json_extras(self, result: PhaseResult) -> dict[str, Any]:
-        """Keys a variant adds to a result's JSON (``mobadj adjudicate --json``, the judge)."""
-        return {}
-
-    def batch_value(self, key: str, result: PhaseResult, spell: Callable[[str], str]) -> Any:
-        """The value of one of ``batch_keys`` in a batch output line (``spell``: a power id
-        as the input line wrote it)."""
-        if key == "defaults":
-            return [r.as_dict() for r in result.defaults]
-        if key == "events":
-            return list(result.events)
-        return result.position.to_data().get(key)
-
-    def picture_data(self, result: PhaseResult) -> Mapping[str, Any] | None:
-        """What a picture of ``result`` shows, as the renderer reads a mapping; None: the new
-        position with the arrows of the orders as published."""
-        return None
-
-    # ---- game pages --------------------------------------------------------------------------
-
-    def page_tables(self, data: Mapping[str, Any], names: Mapping[str, str]) -> list[PageTable]:
-        """Tables the game pages show under a phase, read from its position as stored
-        (``Position.to_data()``; ``names``: power id -> name); none in the standard game."""
-        return []
+_CHOICES: dict[type, dict[str, tuple[OptionValue, ...]]] = {}
 
 
-_CHOICES: dict[type[Rules], dict[str, tuple[Any, ...]]] = {}
-
-
-def _choices(cls: type[Rules]) -> dict[str, tuple[Any, ...]]:
+def _choices(cls: type[Rules[PositionT]]) -> dict[str, tuple[OptionValue, ...]]:
     got = _CHOICES.get(cls)
     if got is None:
         got = _CHOICES[cls] = {name: OPTIONS[name] for name in cls.datc_options}
@@ -525,11 +453,11 @@ def _choices(cls: type[Rules]) -> dict[str, tuple[Any, ...]]:
 _BOOLS = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
 
 
-def coerce_options(raw: Mapping[str, Any], rules: type[Rules] = Rules) -> dict[str, Any]:
+def coerce_options(raw: Mapping[str, object], rules: type[Rules] = Rules) -> dict[str, Any]:
     """Option values as given on a command line or in JSON (``"false"``, ``"1982"``, 1982)
     -> the values ``rules`` takes; a ValueError naming the option for bad input."""
     known = rules.choices()
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {}  # a value each option's field checks (``__post_init__``)
     for name, value in raw.items():
         choices = known.get(name)
         if choices is None:
@@ -557,7 +485,7 @@ def rules_for(map_or_name: GameMap | str, **options: Any) -> Rules:
     return cls(**options)
 
 
-def with_options(rules: Rules, raw: Mapping[str, Any]) -> Rules:
+def with_options(rules: Rules, raw: Mapping[str, object]) -> Rules:
     """A copy of ``rules`` with the options ``raw`` (any spelling :func:`coerce_options`
     reads); a ValueError naming the option for bad input."""
     return dataclasses.replace(rules, **coerce_options(raw, type(rules)))

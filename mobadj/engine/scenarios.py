@@ -16,6 +16,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from mobadj.board import GameMap, province_of
+from mobadj.engine.hooks import standard
 from mobadj.engine.position import Phase, Position
 from mobadj.engine.topology import Topology, topology_for
 from mobadj.engine.units import UnitState
@@ -172,7 +173,7 @@ def plausible_orders(position: Position, power: str, topology: Topology, rules: 
         return [f"{d.unit} - {rng.choice(d.retreats)}" if d.retreats and rng.random() < 0.8
                 else f"{d.unit} disband" for d in mine]
     if phase.is_adjustment:
-        return _adjustments(position, power, topology.game_map, rules, rng)
+        return _adjustments(position, power, topology, rules, rng)
     return []
 
 
@@ -195,15 +196,17 @@ def _movement(position: Position, power: str, game_map: GameMap,
     return lines
 
 
-def _adjustments(position: Position, power: str, game_map: GameMap, rules: Rules,
+def _adjustments(position: Position, power: str, topology: Topology, rules: Rules,
                  rng: random.Random) -> list[str]:
+    game_map = topology.game_map
     delta = rules.adjustment_counts(position).get(power, 0)
     if delta < 0:
         mine = sorted(position.units_of(power), key=str)
         return [f"{u} disband" for u in mine[:-delta]]
     owned = set(position.centers_of(power))
-    free = [c for c in game_map.powers[power].home_centers
-            if c in owned and c not in position.units]
+    sites = (game_map.powers[power].home_centers if standard(rules, "build_sites")
+             else sorted(rules.build_sites(position, power, topology)))
+    free = [c for c in sites if c in owned and c not in position.units]
     rng.shuffle(free)
     lines = []
     for center in free[:delta]:

@@ -34,6 +34,7 @@ HOLD: Final = 0
 MOVE: Final = 1
 SUPPORT: Final = 2
 CONVOY: Final = 3
+_KINDS: Final = ("hold", "move", "support", "convoy")
 
 
 class MOrder:
@@ -49,7 +50,7 @@ class MOrder:
         "dprov",
         "target",
         "convoy",
-        "subway",
+        "route",
         "source",
         "invalid",
         "void",
@@ -80,7 +81,10 @@ class MOrder:
         self.dprov = ""
         #: the province of the unit a support or a convoy is for ("" for others)
         self.target = ""
-        self.convoy = self.subway = self.defaulted = False
+        #: a variant's route tag of a move or of the move a support is for ("": the usual
+        #: way; Mobtown's "subway"); a support matches only a move by the same route
+        self.route = ""
+        self.convoy = self.defaulted = False
         self.invalid: StrEnum | None = None  # why the order is impossible (the unit holds)
         self.void: StrEnum | None = None  # why a support or convoy matches no order
         self.forced: StrEnum | None = None  # a decision the backup rule imposed
@@ -90,6 +94,60 @@ class MOrder:
         self.h2h = PASS
         self.bonus = self.margin = 0
         self.resolved = self.visited = self.incycle = self.res = False
+
+    # -- the order in a variant author's words (the hooks of mobadj.engine.rules read these;
+    # the short names are the resolver's own) --
+
+    @property
+    def order(self) -> Any:
+        """The order as given (an ``mobadj.orders.model`` order, or a default hold's text)."""
+        return self.source
+
+    @property
+    def unit_kind(self) -> str:
+        """The ordered unit's kind: ``"A"``, ``"F"`` or a variant's letter."""
+        return self.ukind
+
+    @property
+    def location(self) -> str:
+        """Where the unit stands (a coast for a fleet on one: ``"SPA/NC"``)."""
+        return self.loc
+
+    @property
+    def province(self) -> str:
+        """The province the unit stands in (``"SPA"``)."""
+        return self.prov
+
+    @property
+    def kind(self) -> str:
+        """``"hold"``, ``"move"``, ``"support"`` or ``"convoy"`` (an impossible order is a
+        hold)."""
+        return _KINDS[self.code]
+
+    @property
+    def destination(self) -> str:
+        """Where a move goes, or the move a support is for goes ("" for others)."""
+        return self.dest
+
+    @property
+    def destination_province(self) -> str:
+        """The province of :attr:`destination` ("" for a hold or the support of a hold)."""
+        return self.dprov
+
+    @property
+    def supported_province(self) -> str:
+        """The province of the unit a support or convoy is for ("" for others)."""
+        return self.target
+
+    @property
+    def by_convoy(self) -> bool:
+        """Does this move go by convoy?"""
+        return self.convoy
+
+    @property
+    def opponent(self) -> MOrder | None:
+        """The order of the unit in a move's destination (None: empty, or not a move)."""
+        return self.opp
 
     @property
     def text(self) -> str:
@@ -128,7 +186,7 @@ def validate(
     units = position.units
     prov_of = topo.prov_of
     neighbours = topo.neighbours
-    hooks = rules.move_hooks
+    check_move = not standard(rules, "check_move")
     codes = _CODES
     chosen: dict[str, MOrder] = {}
     first_invalid: dict[str, MOrder] = {}
@@ -166,7 +224,7 @@ def validate(
                 and dprov is not None
                 and dprov != prov
                 and not move.via_convoy
-                and not move.via_subway
+                and not move.route
             ):
                 mo.code = MOVE
                 mo.dest = dest
@@ -177,7 +235,7 @@ def validate(
         elif t is not Hold:  # a hold needs no check
             _check(mo, order, units, topo, rules)
             convoys = convoys or t is Convoy
-        if hooks and mo.code == MOVE and mo.invalid is None:
+        if check_move and mo.code == MOVE and mo.invalid is None:
             mo.invalid = rules.check_move(topo.game_map, mo)
         if prov in chosen:
             mo.invalid = mo.invalid or Reason.DUPLICATE
@@ -227,7 +285,7 @@ def _check(
     if t is Move:
         move = cast(Move, order)
         mo.code = MOVE
-        mo.subway = move.via_subway
+        mo.route = move.route
         dest = move.destination
         dprov = province_of(dest)
         mo.dprov = dprov
@@ -243,7 +301,7 @@ def _check(
                     _convoyable(rules, kind)
                     and mo.prov in topo.coastal
                     and dprov in topo.coastal
-                    and not move.via_subway
+                    and not move.route
                 ):
                     mo.dest = dprov
                     mo.convoy = True  # a move by convoy (path decided by the resolver)
@@ -291,7 +349,7 @@ def _check(
             goal = province_of(support.destination)
             mo.dprov = goal
             mo.dest = support.destination  # a coast, if named, must match (DATC 6.B.9)
-            mo.subway = support.via_subway
+            mo.route = support.route
             if goal == sprov:  # support of a move to its own province (DATC 6.A.5)
                 mo.invalid = Reason.OWN_PROVINCE
                 return

@@ -22,6 +22,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from mobadj.engine.rules import Rules
+from mobadj.errors import EngineError
 
 if TYPE_CHECKING:
     from mobadj.board import GameMap
@@ -30,14 +31,14 @@ if TYPE_CHECKING:
 _REGISTERED: dict[str, type[Rules]] = {}
 
 
-class UnknownVariantError(LookupError):
+class UnknownVariantError(EngineError, LookupError):
     """A map name no map file or variant is known by."""
 
     def __str__(self) -> str:
         return f"unknown map {self.args[0]!r}; known maps: {', '.join(known_maps())}"
 
 
-class VariantError(ValueError):
+class VariantError(EngineError, ValueError):
     """A map file whose ``variant:`` cannot be used (no such module or class)."""
 
 

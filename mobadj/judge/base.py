@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
+from mobadj.errors import JudgeServiceError
 from mobadj.judge import reports
 from mobadj.judge.commands import Command
 from mobadj.judge.config import JudgeConfig
@@ -24,7 +25,7 @@ PRESS_OPTIONS = ("none", "white", "grey")
 OPEN_COMMANDS = ("confirm", "join", "unjoin", "watch", "unwatch", "takeover")
 
 
-class JudgeError(Exception):
+class JudgeError(JudgeServiceError):
     """A GM or player request that cannot be done; the message is the reply."""
 
 

@@ -12,14 +12,16 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
 
+from mobadj.errors import JudgeServiceError
+
 SECRET_KEYS = {"password", "pass", "secret", "token", "gm_password"}
 
 
-class ConfigError(ValueError):
+class ConfigError(JudgeServiceError, ValueError):
     """A judge.yaml that cannot be used; the message names the key and what was expected."""
 
 
-class MailServerError(ConnectionError):
+class MailServerError(JudgeServiceError, ConnectionError):
     """A mail server the judge cannot use (unreachable, refusing the login); a network error
     (so the serve loop backs off and retries) whose one-line message names the server."""
 

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from mobadj.errors import JudgeServiceError
+
 if TYPE_CHECKING:
     from mobadj.board import GameMap
     from mobadj.engine import Rules
@@ -30,7 +32,7 @@ State = dict[str, Any]
 """A game's state as the store keeps it: JSON data that only its host reads."""
 
 
-class HostError(ValueError):
+class HostError(JudgeServiceError, ValueError):
     """A request the game cannot serve (unknown seat, bad option); safe to show the sender."""
 
 

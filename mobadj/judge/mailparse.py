@@ -25,6 +25,7 @@ from email.message import Message
 from email.utils import getaddresses, parseaddr
 from html.parser import HTMLParser
 
+from mobadj.errors import JudgeServiceError
 from mobadj.orders.mailtext import mail_lines
 
 log = logging.getLogger("mobadj.judge.mailparse")
@@ -148,7 +149,7 @@ def html_to_text(source: str) -> str:
     return _lines_of("".join(parser.parts).replace("\xa0", " "))
 
 
-class Unreadable(ValueError):
+class Unreadable(JudgeServiceError, ValueError):
     """The text of a mail is there but cannot be read; the message says why."""
 
 

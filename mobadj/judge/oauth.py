@@ -19,12 +19,14 @@ import subprocess
 import time
 from collections.abc import Callable
 
+from mobadj.errors import JudgeServiceError
+
 log = logging.getLogger("mobadj.judge.oauth")
 TOKEN_MAX_AGE = 45 * 60.0  # seconds a token is used before the command is asked again
 COMMAND_TIMEOUT = 120.0  # a helper may refresh over the network first
 
 
-class TokenError(RuntimeError):
+class TokenError(JudgeServiceError, RuntimeError):
     """The token command cannot give a token; the message says why (never the token)."""
 
 

@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mobadj.errors import JudgeServiceError
+
 log = logging.getLogger("mobadj.judge.store")
 
 SCHEMA_VERSION = 2
@@ -341,7 +343,7 @@ def _audit(attachments: str) -> str:
     return json.dumps(out)
 
 
-class StoreError(RuntimeError):
+class StoreError(JudgeServiceError, RuntimeError):
     """The store file cannot be used (wrong schema version, locked for too long), or a
     stored game lacks what was asked of it (the state of a game that has not started)."""
 

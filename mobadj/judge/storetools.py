@@ -20,12 +20,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from mobadj.errors import JudgeServiceError
 from mobadj.judge.store import SCHEMA_VERSION, Store, StoreError
 
 BACKUP_PATTERN = "judge-*.sqlite"
 
 
-class StoreToolError(RuntimeError):
+class StoreToolError(JudgeServiceError, RuntimeError):
     """A store task that cannot be done; the message says why and what to do."""
 
 

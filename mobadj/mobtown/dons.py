@@ -120,7 +120,7 @@ def after_movement(before: MobtownPosition, after: MobtownPosition, outcome: Mov
         cement.append((i, power or "?", order))
     with_don = {  # which successful moves took the Don along
         src for src, order in outcome.followed.items()
-        if src in outcome.moves and getattr(order, "with_don", False)
+        if src in outcome.moves and getattr(order, "escort", "") == "D"
     }
     don_out = move_dons(before.dons, after.units, outcome.moves, with_don,
                         {d.unit.province: d.unit.power for d in outcome.dislodged}, cement,

@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 from lark import Token
 
 from mobadj.board import GameMap
+from mobadj.mobtown.terms import SUBWAY
 from mobadj.orders.errors import OrderSyntaxError
 from mobadj.orders.model import (
     AnyOrder,
@@ -36,25 +39,35 @@ from mobadj.orders.model import (
     SupportMove,
     Unit,
     Waive,
+    register_route,
 )
 from mobadj.orders.parser import (
     Action,
     Children,
+    MoveAction,
     OrderBuilder,
     OrderParser,
     ParseResult,
+    RetreatAction,
     Subject,
+    SupportMoveAction,
     parse_orders,
 )
+
+register_route(SUBWAY, "U")  # G(Tam)-U-Ext: the core prints a route tag as its mark
 
 _GUARD = r"(?![\w.'\u2011\/])"
 EXTENSION = rf"""
 %extend action: CEMENT OVERCOAT -> cement
+              | RETREAT SUBWAY loc -> retreat_subway
+%extend move: arrow SUBWAY arrow loc -> subway_move
+%extend support: SUPPORT unit arrow SUBWAY arrow loc -> support_subway
 %extend order: unit -> place
              | KIND PLACE IN? loc -> place_words
 CEMENT.2: /(?i:cement){_GUARD}/
 OVERCOAT.2: /(?i:overcoat){_GUARD}/
 PLACE.2: /(?i:starts|start|placed|place|begins){_GUARD}/
+SUBWAY.2: /(?i:u){_GUARD}/
 IN.2: /(?i:in|at|on){_GUARD}/
 %override WORD: /[A-Za-z0-9\u00c0-\u024f][\w.'\u2019\u2011]*(?:\/[A-Za-z]+)?/
 """
@@ -80,6 +93,11 @@ class CementOvercoat:
         return f"D {self.unit.location} cement overcoat"
 
 
+def _locations(children: Children) -> list[str]:
+    """The locations among a rule's children (the map's ids: plain strings, not tokens)."""
+    return [c for c in children if type(c) is str]
+
+
 class CementAction(Action):
     """``cement overcoat``: what a captor's Gang orders for the Don it holds."""
 
@@ -89,6 +107,23 @@ class CementAction(Action):
 class MobtownBuilder(OrderBuilder):
     """Callbacks for the Mobtown rules of the grammar."""
 
+    escorts: ClassVar[frozenset[str]] = frozenset({"D"})
+    escort_rule: ClassVar[str] = "only a Don travels with a unit (Mobtown's G+D)"
+    words: ClassVar[Mapping[str, str]] = {"SUBWAY": "U (subway)"}
+
+    def subway_move(self, children: Children) -> Action:
+        """``G(Tam)-U-Ext``: a move by subway (rule 5)."""
+        return MoveAction(_locations(children)[0], route=SUBWAY)
+
+    def support_subway(self, children: Children) -> Action:
+        """``G(Bgt) S G(Mem)-U-Mic``: support of a move by subway."""
+        supported = next(c for c in children if isinstance(c, Subject)).unit
+        return SupportMoveAction(supported, _locations(children)[0], route=SUBWAY)
+
+    def retreat_subway(self, children: Children) -> Action:
+        """``G(Mem) R U WCP``: a retreat by subway (rule 5)."""
+        return RetreatAction(_locations(children)[0], route=SUBWAY)
+
     def cement(self, _children: Children) -> Action:
         """``cement overcoat`` as an action."""
         return CementAction()
@@ -96,7 +131,7 @@ class MobtownBuilder(OrderBuilder):
     def make_order(self, subject: Subject, action: Action) -> AnyOrder:
         """The core orders plus ``D(X) cement overcoat``."""
         if isinstance(action, CementAction):
-            if subject.with_escort:
+            if subject.escort:
                 self.reject(OrderSyntaxError("the cement overcoat is ordered for the Don "
                                              "alone: D(Har) cement overcoat",
                                              column=subject.column or 1, text=self.text))
@@ -106,7 +141,7 @@ class MobtownBuilder(OrderBuilder):
     def place(self, children: list[Subject]) -> list[AnyOrder]:
         """``D Lex``: a Don placement; a Gang alone is an order that stops too early."""
         subject = children[0]
-        if subject.unit.kind != "D" or subject.with_escort:
+        if subject.unit.kind != "D" or subject.escort:
             where = self.text.strip()
             self.reject(OrderSyntaxError(
                 f"the order stops too early after {where!r}: expected H (hold), '-' (move), "
@@ -195,17 +230,18 @@ def _u(unit: Unit) -> str:
 def rulebook_text(order: AnyOrder) -> str:
     """An order in the rulebook's compact style: ``G(Tam)-U-Ext``, ``G+D(PPU)-Har``."""
     if isinstance(order, Move):
-        head = f"{order.unit.kind}+D({order.unit.location})" if order.with_don else _u(order.unit)
-        return f"{head}-{'U-' if order.via_subway else ''}{order.destination}"
+        head = (f"{order.unit.kind}+{order.escort}({order.unit.location})" if order.escort
+                else _u(order.unit))
+        return f"{head}-{'U-' if order.route == SUBWAY else ''}{order.destination}"
     if isinstance(order, Hold):
         return f"{_u(order.unit)} H"
     if isinstance(order, SupportHold):
         return f"{_u(order.unit)} S {_u(order.supported)}"
     if isinstance(order, SupportMove):
-        u = "U-" if order.via_subway else ""
+        u = "U-" if order.route == SUBWAY else ""
         return f"{_u(order.unit)} S {_u(order.supported)}-{u}{order.destination}"
     if isinstance(order, Retreat):
-        return f"{_u(order.unit)} R {'U ' if order.via_subway else ''}{order.destination}"
+        return f"{_u(order.unit)} R {'U ' if order.route == SUBWAY else ''}{order.destination}"
     if isinstance(order, Disband):
         return f"{_u(order.unit)} Disband"
     if isinstance(order, Build):

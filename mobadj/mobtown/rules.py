@@ -26,7 +26,6 @@ from mobadj.engine import (
     OrderResult,
     Outcome,
     PageTable,
-    Position,
     Reason,
     Rules,
     center_changes_section,
@@ -51,6 +50,7 @@ from mobadj.mobtown.terms import (
     DON_ELECTION,
     GAOL,
     LEGEND,
+    SUBWAY,
     SUBWAY_RETREATS,
     WIN,
     MobtownReason,
@@ -74,7 +74,7 @@ _MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, CementOvercoat)
 
 
 @dataclass
-class MobtownRules(Rules):
+class MobtownRules(Rules[MobtownPosition]):
     """Standard rules with Mobtown II's hooks; the fields below are the game options."""
 
     calendar: ClassVar[MobtownCalendar] = CALENDAR
@@ -90,7 +90,6 @@ class MobtownRules(Rules):
         *Rules.position_keys, "disorder", "rebuilt_dons", "winner")
     power_word: ClassVar[str] = "Mobs"
     picture_note: ClassVar[str] = "Mobtown II board: a reconstruction (docs/mobtown-map.md)"
-    screens: ClassVar[bool] = True
     too_many_reason: ClassVar[bool] = False
     void_reasons: ClassVar[frozenset[StrEnum]] = Rules.void_reasons | {
         MobtownReason.HIGHWAY, MobtownReason.SUBWAY_NOT_MARKED, MobtownReason.NO_SUBWAY}
@@ -99,7 +98,6 @@ class MobtownRules(Rules):
         "legend": "The city plan's legend"}
     page_legend: ClassVar[tuple[tuple[str, str], ...]] = LEGEND
 
-    move_hooks: bool = True
     #: a captured Don gives his captor's move his +1 (ruling 3)
     captive_don_helps: bool = option(False)
     #: a Gang travelling with a captured Don crosses the highways freely: rule 4 says "a
@@ -155,9 +153,8 @@ class MobtownRules(Rules):
 
     # ---- helpers -------------------------------------------------------------------------
 
-    def bind(self, position: Position, game_map: GameMap) -> MobtownRules:
+    def bind(self, position: MobtownPosition, game_map: GameMap) -> MobtownRules:
         """A copy that knows the map and where the Dons stand this turn."""
-        assert isinstance(position, MobtownPosition)
         return dataclasses.replace(self, dons_at=position.dons_at(), game_map=game_map)
 
     def escort(self, power: str, prov: str, captive_counts: bool) -> bool:
@@ -169,7 +166,7 @@ class MobtownRules(Rules):
     def _with_don(self, power: str, order: object, captive_counts: bool) -> bool:
         """A ``G+D`` move whose Gang travels with a Don that counts (``order``: an engine
         ``MOrder.source``, the order as given)."""
-        return isinstance(order, Move) and order.with_don and self.escort(
+        return isinstance(order, Move) and order.escort == "D" and self.escort(
             power, order.unit.location, captive_counts)
 
     def _don_helps(self, power: str, order: object) -> bool:
@@ -189,17 +186,18 @@ class MobtownRules(Rules):
 
     def _lacks_support(self, power: str, order: Move) -> bool:
         """Does this move need the highway's extra support (``required_margin``)?"""
-        return (self._crossing(order.unit.location, order.destination, order.via_subway)
+        return (self._crossing(order.unit.location, order.destination, order.route == SUBWAY)
                 and not self._don_crosses(power, order))
 
     # ---- movement hooks ------------------------------------------------------------------
+    # (asked for every order: they read the resolver's short field names, ``loc`` for
+    # ``location``, ``dest`` for ``destination``, ``dprov``, ``prov``, ``source`` for ``order``)
 
-    def screen(self, position: Position, power: str | None, order: AnyOrder,
+    def screen(self, position: MobtownPosition, power: str | None, order: AnyOrder,
                game_map: GameMap) -> OrderResult | str | None:
         """Mobtown's reasons to refuse an order before the engine sees it: wrong phase,
         civil disorder (rule 3), a Don alone (rule 3), the gaol (rule 7), support through a
         subway (ruling 12); the cement overcoat is kept aside for the Don rules."""
-        assert isinstance(position, MobtownPosition)
         who = power or "?"
         if isinstance(order, PlaceDon) or not isinstance(order, _MOVEMENT_ORDERS):
             return OrderResult(who, order, Outcome.INVALID, Reason.WRONG_PHASE)
@@ -235,7 +233,7 @@ class MobtownRules(Rules):
         both Gangs are one mob's), else the better-supported move wins and dislodges the
         other (examples b, c); two Gangs both by subway (or both over ground) fight as usual
         (example b)."""
-        if a.subway != b.subway:
+        if a.route != b.route:
             return BATTLE_UNLESS_EQUAL
         return BATTLE
 
@@ -245,11 +243,12 @@ class MobtownRules(Rules):
         if o.dprov == GAOL:
             return MobtownReason.GAOL_ENTRY
         edge = game_map.edge("G", o.loc, o.dest)
-        if o.subway and not subway_link(edge):
+        subway = o.route == SUBWAY
+        if subway and not subway_link(edge):
             return MobtownReason.NO_SUBWAY
-        if not o.subway and not ground_link(edge):
+        if not subway and not ground_link(edge):
             return MobtownReason.SUBWAY_NOT_MARKED
-        if getattr(o.source, "with_don", False) and not self.dons_at.get(o.prov):
+        if getattr(o.source, "escort", "") == "D" and not self.dons_at.get(o.prov):
             return MobtownReason.NO_DON
         return None
 
@@ -257,7 +256,7 @@ class MobtownRules(Rules):
         """Rule 3: the Don adds one uncuttable support to his Gang's move."""
         if not self._don_helps(o.power, o.source):
             return 0
-        if (self.don_crossing == "support" and self._crossing(o.loc, o.dest, o.subway)
+        if (self.don_crossing == "support" and self._crossing(o.loc, o.dest, o.route == SUBWAY)
                 and self._don_crosses(o.power, o.source)):
             return 0  # the Don's support pays for the crossing (ruling 5, option)
         return 1
@@ -265,7 +264,7 @@ class MobtownRules(Rules):
     def required_margin(self, o: MOrder) -> int:
         """Rule 4: crossing a highway where no junction is needs one extra support, unless
         the Gang travels with its Don; a subway passes under the highway."""
-        if not self._crossing(o.loc, o.dest, o.subway):
+        if not self._crossing(o.loc, o.dest, o.route == SUBWAY):
             return 0
         return 0 if self._don_crosses(o.power, o.source) else 1
 
@@ -277,14 +276,13 @@ class MobtownRules(Rules):
         """Rule 2: no convoys."""
         return False
 
-    def after_movement(self, before: Position, after: Position, outcome: MovementOutcome,
-                       results: Sequence[OrderResult | None],
+    def after_movement(self, before: MobtownPosition, after: MobtownPosition,
+                       outcome: MovementOutcome, results: Sequence[OrderResult | None],
                        aside: list[tuple[int, str | None, AnyOrder]], topology: Topology
                        ) -> tuple[dict[int, OrderResult], list[str]]:
         """The Dons (rule 3, mobadj.mobtown.dons), and failed moves in the rulebook's words:
         a highway crossing that lacked its extra support (rule 4), an exchange of places
         through a subway between equally supported Gangs (rule 5, example b)."""
-        assert isinstance(before, MobtownPosition) and isinstance(after, MobtownPosition)
         settled, events = dons.after_movement(before, after, outcome, aside, topology.game_map,
                                               self)
         settled.update(self._reworded(results))
@@ -300,9 +298,10 @@ class MobtownRules(Rules):
             order = r.given
             if r.reason in _CROSSING_REASONS and self._lacks_support(r.power, order):
                 out[i] = OrderResult(r.power, order, r.outcome, MobtownReason.HIGHWAY)
-            elif r.reason is Reason.LOST_HEAD_TO_HEAD and order.via_subway:
+            elif r.reason is Reason.LOST_HEAD_TO_HEAD and order.route == SUBWAY:
                 back = failed.get((order.destination, order.unit.location))
-                if back is not None and isinstance(back.given, Move) and back.given.via_subway:
+                if (back is not None and isinstance(back.given, Move)
+                        and back.given.route == SUBWAY):
                     out[i] = OrderResult(r.power, order, r.outcome, MobtownReason.SUBWAY_EXCHANGE)
         return out
 
@@ -313,52 +312,45 @@ class MobtownRules(Rules):
 
     # ---- weekends and the end of a phase --------------------------------------------------
 
-    def other_phase(self, position: Position, orders: list[OrderInput],
+    def other_phase(self, position: MobtownPosition, orders: list[OrderInput],
                     topology: Topology) -> PhaseResult:
         """The June 1919 Don placement (rule 6)."""
-        assert isinstance(position, MobtownPosition)
         return weekend.place_dons(position, orders, topology.game_map)
 
-    def retreat_phase(self, position: Position, orders: list[OrderInput],
+    def retreat_phase(self, position: MobtownPosition, orders: list[OrderInput],
                       topology: Topology) -> PhaseResult:
         """Weekend retreats with the gaol (rules 5, 7)."""
-        assert isinstance(position, MobtownPosition)
         return weekend.retreats(position, orders, topology.game_map, self)
 
     def retreat_choice(self, dislodged: Dislodged) -> bool:
         """Nothing to decide with no retreat, nor with MTPD alone (rule 7, ruling 25)."""
         return weekend.retreat_choice(dislodged)
 
-    def adjustment_counts(self, position: Position) -> dict[str, int]:
+    def adjustment_counts(self, position: MobtownPosition) -> dict[str, int]:
         """Gaoled Gangs (ruling 8) and a rebuilt Don (rule 3) count against supply."""
-        assert isinstance(position, MobtownPosition)
         return {p: weekend.balance(position, p, self) for p in position.powers()}
 
-    def needs_adjustment(self, position: Position, topology: Topology) -> bool:
-        assert isinstance(position, MobtownPosition)
+    def needs_adjustment(self, position: MobtownPosition, topology: Topology) -> bool:
         return weekend.needs_adjustment(position, topology.game_map, self)
 
-    def adjusting(self, position: Position, topology: Topology) -> list[str]:
+    def adjusting(self, position: MobtownPosition, topology: Topology) -> list[str]:
         """Mobs with a build, a removal or a Don to rebuild (rule 3)."""
-        assert isinstance(position, MobtownPosition)
         return weekend.adjusting(position, topology.game_map, self)
 
-    def before_adjustments(self, position: Position, orders: list[OrderInput],
+    def before_adjustments(self, position: MobtownPosition, orders: list[OrderInput],
                            topology: Topology, events: list[str]) -> dict[int, OrderResult]:
         """A Don is rebuilt before the Gangs are counted (rule 3)."""
-        assert isinstance(position, MobtownPosition)
         return weekend.build_dons(position, orders, topology.game_map, self, events)
 
-    def remove_order(self, position: Position, power: str | None, order: Remove | Disband,
+    def remove_order(self, position: MobtownPosition, power: str | None, order: Remove | Disband,
                      left: dict[str, int]) -> OrderResult | None:
-        assert isinstance(position, MobtownPosition)
         return weekend.remove_order(position, power, order, left)
 
-    def after_phase(self, before: Position, result: PhaseResult, topology: Topology,
+    def after_phase(self, before: MobtownPosition, result: PhaseResult, topology: Topology,
                     scored: bool) -> None:
         """News of Dons captured or freed (rule 3); victory at 17 centres (rule 8)."""
         after = result.position
-        assert isinstance(before, MobtownPosition) and isinstance(after, MobtownPosition)
+        assert isinstance(after, MobtownPosition)  # a PhaseResult holds any map's position
         game_map = topology.game_map
         result.events += dons.captures(before, after, game_map)
         if not scored:
@@ -372,10 +364,9 @@ class MobtownRules(Rules):
             result.events.append(f"{mob_name(game_map, leaders[0])} controls "
                                  f"{counts[leaders[0]]} of 32 centres and wins (rule 8)")
 
-    def due(self, position: Position, topology: Topology) -> list[str]:
+    def due(self, position: MobtownPosition, topology: Topology) -> list[str]:
         """Don placement: mobs without a Don; movement: mobs not in civil disorder;
         weekends: the mobs with something to decide (``retreat_choice``, ``adjusting``)."""
-        assert isinstance(position, MobtownPosition)
         mobs = {u.power for u in position.units.values()}
         if position.phase.is_movement:
             return sorted(mobs - set(position.disorder))
@@ -383,7 +374,7 @@ class MobtownRules(Rules):
             return super().due(position, topology)
         return sorted(mobs - set(position.dons))
 
-    def sample_orders(self, position: Position, power: str, topology: Topology,
+    def sample_orders(self, position: MobtownPosition, power: str, topology: Topology,
                       rng: random.Random) -> list[str]:
         """The engine's plausible orders for the Gangs; in June 1919 the Don's placement."""
         phase = position.phase
@@ -392,15 +383,13 @@ class MobtownRules(Rules):
         homes = topology.game_map.powers[power].home_centers
         return [f"Don starts in {rng.choice(homes)}"] if homes else []
 
-    def status_notes(self, position: Position) -> list[str]:
-        assert isinstance(position, MobtownPosition)
+    def status_notes(self, position: MobtownPosition) -> list[str]:
         if not position.disorder:
             return []
         return ["In civil disorder: " + ", ".join(sorted(position.disorder))]
 
-    def winner(self, position: Position, game_map: GameMap) -> str | None:
+    def winner(self, position: MobtownPosition, game_map: GameMap) -> str | None:
         """Rule 8, decided by the engine after each scoring turn."""
-        assert isinstance(position, MobtownPosition)
         return position.winner
 
     # ---- reports and pictures ------------------------------------------------------------
@@ -437,7 +426,7 @@ class MobtownRules(Rules):
 
     def mail_report(self, result: PhaseResult, game_map: GameMap) -> str:
         """The judge mails the whole GM report: the news and every mob's position."""
-        return format_report(result, game_map, rules=self).rstrip()
+        return format_report(result, game_map, rules=self.engine).rstrip()
 
     def json_extras(self, result: PhaseResult) -> dict[str, object]:
         """The news and the moves (with the subway ones marked) for tools and pictures."""

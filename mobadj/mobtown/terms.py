@@ -28,6 +28,8 @@ LEGEND = (
     ("→", "a move that succeeded; dashed: one that failed; dotted: a support"),
 )
 SUBWAY_RETREATS = ("subway_only", "any")  # ruling 7
+#: the route tag of a move by subway, ``G(Tam)-U-Ext`` (rule 5; ``MOrder.route``)
+SUBWAY = "subway"
 
 
 class MobtownReason(StrEnum):

@@ -25,6 +25,7 @@ from mobadj.mobtown.state import MobtownPosition
 from mobadj.mobtown.terms import (
     GAOL,
     MAX_DONS,
+    SUBWAY,
     MobtownReason,
     Options,
     ground_link,
@@ -151,15 +152,15 @@ def retreats(pos: MobtownPosition, pairs: list[OrderInput], game_map: GameMap,
             results.append(OrderResult(owner, order, Outcome.INVALID, Reason.WRONG_PHASE))
             continue
         dest = order.destination
-        option = f"U-{dest}" if order.via_subway else dest
+        option = f"U-{dest}" if order.route == SUBWAY else dest
         if option not in open_:
             edge = game_map.edge("G", unit.location, dest)
             blocked: StrEnum = Reason.RETREAT_BLOCKED
             if edge is not None and dest != d.attacker_from:
-                other = dest if order.via_subway else f"U-{dest}"
+                other = dest if order.route == SUBWAY else f"U-{dest}"
                 if other in open_:
                     blocked = MobtownReason.RETREAT_ROUTE
-                elif (not order.via_subway and d.via == "subway"
+                elif (order.route != SUBWAY and d.via == SUBWAY
                       and options.subway_retreats == "subway_only"):
                     blocked = MobtownReason.RETREAT_OVERGROUND
             results.append(OrderResult(owner, order, Outcome.INVALID, blocked))

@@ -40,6 +40,8 @@ from mobadj.orders.model import (
     Unit,
     VariantOrder,
     Waive,
+    register_route,
+    route_mark,
 )
 
 if TYPE_CHECKING:
@@ -48,11 +50,14 @@ if TYPE_CHECKING:
     from mobadj.orders.parser import (
         Action,
         Children,
+        MoveAction,
         OrderBuilder,
         OrderParser,
         ParsedOrder,
         ParseResult,
+        RetreatAction,
         Subject,
+        SupportMoveAction,
         parse_order,
         parse_orders,
         parse_unit,
@@ -61,8 +66,9 @@ if TYPE_CHECKING:
     from mobadj.orders.prose import is_remark, set_aside_remarks
     from mobadj.orders.textfile import read_text_file
 
-_PARSER = ("Action", "Children", "OrderBuilder", "OrderParser", "ParsedOrder", "ParseResult",
-           "Subject", "parse_order", "parse_orders", "parse_unit", "parser_for")
+_PARSER = ("Action", "Children", "MoveAction", "OrderBuilder", "OrderParser", "ParsedOrder",
+           "ParseResult", "RetreatAction", "Subject", "SupportMoveAction", "parse_order",
+           "parse_orders", "parse_unit", "parser_for")
 _FILES = {"read_order_files": "mobadj.orders.files",
           "strip_quotes_and_signature": "mobadj.orders.mailtext",
           "mail_lines": "mobadj.orders.mailtext",
@@ -93,6 +99,7 @@ __all__ = [
     "Disband",
     "Hold",
     "Move",
+    "MoveAction",
     "Order",
     "OrderBuilder",
     "OrderError",
@@ -102,9 +109,11 @@ __all__ = [
     "ParsedOrder",
     "Remove",
     "Retreat",
+    "RetreatAction",
     "Subject",
     "SupportHold",
     "SupportMove",
+    "SupportMoveAction",
     "Unit",
     "UnknownPowerError",
     "UnknownProvinceError",
@@ -121,7 +130,9 @@ __all__ = [
     "parser_for",
     "read_order_files",
     "read_text_file",
+    "register_route",
     "replaced_orders",
+    "route_mark",
     "set_aside_remarks",
     "split_rule",
     "strip_quotes_and_signature",

@@ -9,8 +9,10 @@ A reply mail prints ``str(error)``; :meth:`OrderError.pretty` adds the line and 
 
 from __future__ import annotations
 
+from mobadj.errors import OrdersError
 
-class OrderError(ValueError):
+
+class OrderError(OrdersError, ValueError):
     """A bad order.  ``line``/``column`` are 1-based; ``expected`` holds friendly words."""
 
     def __init__(

@@ -22,6 +22,20 @@ from mobadj.board import province_of
 UNKNOWN_KIND: Final = "?"
 """The kind of a unit whose type the order left out and the map could not infer."""
 
+#: route tag -> how orders write it (between the arrows of a move, after a retreat's R)
+_ROUTE_MARKS: Final[dict[str, str]] = {}
+
+
+def register_route(tag: str, mark: str) -> None:
+    """A variant's route tag, and the mark its orders write for it: Mobtown's ``"subway"``
+    is written ``U`` (``G Tam - U - Ext``, ``G Mem R U WCP``)."""
+    _ROUTE_MARKS[tag] = mark
+
+
+def route_mark(tag: str) -> str:
+    """How orders write a route tag (the tag itself, if no variant registered it)."""
+    return _ROUTE_MARKS.get(tag, tag)
+
 
 @dataclass(frozen=True, slots=True)
 class Unit:
@@ -62,24 +76,26 @@ class Hold:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """A move; ``via_convoy`` is the explicit "via convoy" (or a written convoy route),
-    ``via_subway`` Mobtown's ``-U-``, ``with_don`` Mobtown's ``G+D`` (the Don travels
-    with the Gang)."""
+    """A move; ``via_convoy`` is the explicit "via convoy" (or a written convoy route);
+    ``route`` a variant's route tag (:func:`register_route`; Mobtown's ``"subway"``,
+    written ``G Tam - U - Ext``); ``escort`` the kind of a piece that travels with the unit
+    (Mobtown's Don, ``G+D Lex - Col``)."""
 
     unit: Unit
     destination: str
     via_convoy: bool = False
-    via_subway: bool = False
-    with_don: bool = False
+    route: str = ""
+    escort: str = ""
 
     def __str__(self) -> str:
-        arrow = " - U - " if self.via_subway else " - "
-        unit = f"{self.unit.kind}+D {self.unit.location}" if self.with_don else str(self.unit)
+        arrow = f" - {route_mark(self.route)} - " if self.route else " - "
+        unit = (f"{self.unit.kind}+{self.escort} {self.unit.location}" if self.escort
+                else str(self.unit))
         text = f"{unit}{arrow}{self.destination}"
         return text + (" via convoy" if self.via_convoy else "")
 
     def __hash__(self) -> int:
-        return hash((self.unit, self.destination, self.via_convoy, self.via_subway, self.with_don))
+        return hash((self.unit, self.destination, self.via_convoy, self.route, self.escort))
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,14 +119,14 @@ class SupportMove:
     unit: Unit
     supported: Unit
     destination: str
-    via_subway: bool = False
+    route: str = ""  # the route tag of the supported move (a variant's, as Move's)
 
     def __str__(self) -> str:
-        arrow = " - U - " if self.via_subway else " - "
+        arrow = f" - {route_mark(self.route)} - " if self.route else " - "
         return f"{self.unit} S {self.supported}{arrow}{self.destination}"
 
     def __hash__(self) -> int:
-        return hash((self.unit, self.supported, self.destination, self.via_subway))
+        return hash((self.unit, self.supported, self.destination, self.route))
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,14 +150,14 @@ class Retreat:
 
     unit: Unit
     destination: str
-    via_subway: bool = False
+    route: str = ""  # a variant's route tag, as Move's
 
     def __str__(self) -> str:
-        marker = " R U " if self.via_subway else " R "
+        marker = f" R {route_mark(self.route)} " if self.route else " R "
         return f"{self.unit}{marker}{self.destination}"
 
     def __hash__(self) -> int:
-        return hash((self.unit, self.destination, self.via_subway))
+        return hash((self.unit, self.destination, self.route))
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,10 +18,10 @@ from __future__ import annotations
 import io
 import re
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, cast
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, NoReturn, cast
 
 from mobadj import diskcache
 from mobadj.board.model import (
@@ -32,6 +32,7 @@ from mobadj.board.model import (
     close_matches,
     fold,
 )
+from mobadj.errors import OrdersError
 from mobadj.orders.duplicates import last_order_wins
 from mobadj.orders.errors import (
     OrderError,
@@ -135,7 +136,6 @@ _FRIENDLY = {
     "WAIVE": "Waive",
     "RETREAT": "R (retreat)",
     "VIA": "via convoy",
-    "SUBWAY": "U (subway)",
     "AMP": "'&'",
     "PLUS": "'+'",
     "SLASH": "'/' and a coast",
@@ -144,31 +144,35 @@ _FRIENDLY = {
     "$END": "the end of the order",
 }
 _FRIENDLY_ORDER = list(dict.fromkeys(_FRIENDLY.values()))
+#: a variant's words (OrderBuilder.words) come after the core's ways to go on, before "'&'"
+_EXTENSION_AT = _FRIENDLY_ORDER.index("'&'")
 _ACTIONS = frozenset({"HOLD", "SUPPORT", "CONVOY"})
 _NAME_CONTINUATIONS = frozenset({"WORD", "LPAR", "SLASH", "AMP", "BUILD", "B_AFTER", "REMOVE"})
 
 
-def friendly(names: Iterable[str], kinds: str = "", subway: bool = True) -> tuple[str, ...]:
-    """Grammar terminal names -> the words a player understands, in a stable order.
-    ``subway=False`` (a map without subways) never offers "U (subway)"."""
+def friendly(names: Iterable[str], kinds: str = "",
+             words: Mapping[str, str] | None = None) -> tuple[str, ...]:
+    """Grammar terminal names -> the words a player understands, in a stable order;
+    ``words`` names the terminals of a variant's grammar extension (Mobtown's "U (subway)")."""
     terminals = set(names)
-    if not subway:
-        terminals.discard("SUBWAY")
     if terminals & _ACTIONS:  # after a unit: name the actions, not ways to go on with the name
         terminals -= _NAME_CONTINUATIONS
     if terminals == {"CONVOY"}:  # after "by"
         return ("convoy",)
     if terminals == {"CONVOY", "$END"}:  # after "via" ("A LON - BEL VIA" is complete)
         return ("convoy", "the end of the order")
-    words = {_FRIENDLY.get(t, t.lower()) for t in terminals}
-    order = {w: i for i, w in enumerate(_FRIENDLY_ORDER)}
-    ranked = sorted(words, key=lambda w: (order.get(w, 99), w))
+    table: Mapping[str, str] = {**_FRIENDLY, **words} if words else _FRIENDLY
+    said = {table.get(t, t.lower()) for t in terminals}
+    ranking = (_FRIENDLY_ORDER[:_EXTENSION_AT] + list(words.values())
+               + _FRIENDLY_ORDER[_EXTENSION_AT:]) if words else _FRIENDLY_ORDER
+    order = {w: i for i, w in enumerate(ranking)}
+    ranked = sorted(said, key=lambda w: (order.get(w, 99), w))
     if kinds:
         ranked = [f"a unit type ({kinds})" if w == "a unit type" else w for w in ranked]
     return tuple(ranked)
 
 
-class _Fail(Exception):
+class _Fail(OrdersError):
     """Raised inside grammar callbacks (:meth:`OrderBuilder.reject`); carries an OrderError
     relative to the order text.  ``stray`` marks "a known name followed by a stray word": the
     parser adds what was expected after the name."""
@@ -180,13 +184,14 @@ class _Fail(Exception):
 
 
 class Subject:
-    """A unit at the head of an order, maybe with its escort (Mobtown ``G+D``)."""
+    """A unit at the head of an order, maybe with an escort: the kind of a piece that
+    travels with it ("" for none; Mobtown's ``G+D``, a Don)."""
 
-    __slots__ = ("unit", "with_escort", "column")
+    __slots__ = ("unit", "escort", "column")
 
-    def __init__(self, unit: Unit, with_escort: bool, column: int) -> None:
+    def __init__(self, unit: Unit, escort: str, column: int) -> None:
         self.unit = unit
-        self.with_escort = with_escort
+        self.escort = escort
         self.column = column
 
 
@@ -205,11 +210,11 @@ class HoldAction(Action):
 
 @dataclass(frozen=True, slots=True)
 class MoveAction(Action):
-    """``- DEST``, maybe by convoy or (Mobtown) by subway."""
+    """``- DEST``, maybe by convoy, or by a variant's route (``route``: its tag)."""
 
     destination: str
     via_convoy: bool = False
-    via_subway: bool = False
+    route: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +230,7 @@ class SupportMoveAction(Action):
 
     supported: Unit
     destination: str
-    via_subway: bool = False
+    route: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,10 +253,10 @@ class RemoveAction(Action):
 
 @dataclass(frozen=True, slots=True)
 class RetreatAction(Action):
-    """``R DEST``: a retreat, maybe by subway."""
+    """``R DEST``: a retreat, maybe by a variant's route (``route``: its tag)."""
 
     destination: str
-    via_subway: bool = False
+    route: str = ""
 
 
 class _Arrow:
@@ -275,6 +280,13 @@ class OrderBuilder:
     """
 
     __visit_tokens__ = False  # what Transformer(visit_tokens=False) sets: no token callbacks
+    #: the kinds of piece that may travel with a unit (``G+D``): none in the standard game
+    escorts: ClassVar[frozenset[str]] = frozenset()
+    #: why another escort is refused ("unexpected '+A': ...")
+    escort_rule: ClassVar[str] = "no piece travels with a unit in this game"
+    #: the terminals of the variant's grammar extension, in a player's words (its errors'
+    #: "expected ...")
+    words: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, game_map: GameMap) -> None:
         self.game_map = game_map
@@ -387,19 +399,19 @@ class OrderBuilder:
     # -- units --------------------------------------------------------------------------
     def unit(self, children: list[Token | str]) -> Subject:
         kind = _token(children[0])
-        return Subject(Unit(self._kind(kind), children[-1]), False, _column(kind))
+        return Subject(Unit(self._kind(kind), children[-1]), "", _column(kind))
 
     def unit_with(self, children: list[Token | str]) -> Subject:
         kind, escort = _token(children[0]), _token(children[2])
-        if self._kind(escort) != "D" or "D" not in self.game_map.unit_kinds:
-            self.reject(OrderSyntaxError(
-                f"unexpected '+{escort}': only a Don travels with a unit (Mobtown's G+D)",
-                column=_column(escort) - 1, text=self.text))
-        return Subject(Unit(self._kind(kind), children[-1]), True, _column(kind))
+        escort_kind = self._kind(escort)
+        if escort_kind not in self.escorts or escort_kind not in self.game_map.unit_kinds:
+            self.reject(OrderSyntaxError(f"unexpected '+{escort}': {self.escort_rule}",
+                                         column=_column(escort) - 1, text=self.text))
+        return Subject(Unit(self._kind(kind), children[-1]), escort_kind, _column(kind))
 
     def bare_unit(self, children: list[str]) -> Subject:
         loc = children[0]
-        return Subject(Unit(self._infer_kind(loc), loc), False, 0)
+        return Subject(Unit(self._infer_kind(loc), loc), "", 0)
 
     def subjects(self, children: Children) -> list[Subject]:
         return [c for c in children if isinstance(c, Subject)]
@@ -426,9 +438,6 @@ class OrderBuilder:
     def move(self, children: Children) -> Action:
         return MoveAction(_locs(children)[0], via_convoy=True in children)
 
-    def subway_move(self, children: Children) -> Action:
-        return MoveAction(_locs(children)[0], via_subway=True)
-
     def path_move(self, children: Children) -> Action:
         # "A LON - NTH - NWY": the written route through the convoying fleets.
         return MoveAction(_locs(children)[-1], via_convoy=True)
@@ -438,9 +447,6 @@ class OrderBuilder:
 
     def support_move(self, children: Children) -> Action:
         return SupportMoveAction(_subject(children).unit, _locs(children)[0])
-
-    def support_subway(self, children: Children) -> Action:
-        return SupportMoveAction(_subject(children).unit, _locs(children)[0], via_subway=True)
 
     def convoy(self, children: Children) -> Action:
         unit = _subject(children).unit
@@ -457,9 +463,6 @@ class OrderBuilder:
     def retreat(self, children: Children) -> Action:
         return RetreatAction(_locs(children)[0])
 
-    def retreat_subway(self, children: Children) -> Action:
-        return RetreatAction(_locs(children)[0], via_subway=True)
-
     # -- whole orders (always a list: "&" groups give several) -------------------------
     def unit_order(self, children: Children) -> list[AnyOrder]:
         subjects, action = children
@@ -469,19 +472,18 @@ class OrderBuilder:
     def make_order(self, subject: Subject, action: Action) -> AnyOrder:
         """One order from a subject and an action; variants extend this."""
         unit = subject.unit
-        if subject.with_escort and not isinstance(action, MoveAction):
+        if subject.escort and not isinstance(action, MoveAction):
             self.reject(OrderSyntaxError("a unit with its escort (G+D) can only move",
                                          column=subject.column or 1, text=self.text))
         if isinstance(action, HoldAction):
             return Hold(unit)
         if isinstance(action, MoveAction):
             return Move(unit, action.destination, via_convoy=action.via_convoy,
-                        via_subway=action.via_subway, with_don=subject.with_escort)
+                        route=action.route, escort=subject.escort)
         if isinstance(action, SupportHoldAction):
             return SupportHold(unit, action.supported)
         if isinstance(action, SupportMoveAction):
-            return SupportMove(unit, action.supported, action.destination,
-                               via_subway=action.via_subway)
+            return SupportMove(unit, action.supported, action.destination, route=action.route)
         if isinstance(action, ConvoyAction):
             return Convoy(unit, action.convoyed, action.destination)
         if isinstance(action, DisbandAction):
@@ -489,7 +491,7 @@ class OrderBuilder:
         if isinstance(action, RemoveAction):
             return Remove(unit)
         if isinstance(action, RetreatAction):
-            return Retreat(unit, action.destination, via_subway=action.via_subway)
+            return Retreat(unit, action.destination, route=action.route)
         self.reject(OrderSyntaxError(f"unknown action {action!r}", text=self.text))
 
     def build(self, children: Children) -> list[AnyOrder]:
@@ -552,7 +554,6 @@ class OrderParser:
         self._extension = extension
         self._lark: Lark | None = None
         self.kinds_text = ", ".join(game_map.unit_kinds)
-        self.subway = any(data.get("via") == "subway" for *_ends, data in game_map.edges)
         words = hyphenated_words(game_map)
         heads = hyphen_heads(words)
         self._hyphen = _hyphen_fixer(words, heads)
@@ -642,7 +643,7 @@ class OrderParser:
             error = fail.error
             if fail.stray:
                 after = self._accepts(text[: error.column - 1]) - {"WORD", "LPAR", "SLASH"}
-                expected = friendly(after, self.kinds_text, self.subway)
+                expected = friendly(after, self.kinds_text, self.builder.words)
                 if expected:
                     error = OrderSyntaxError(f"{error.message}: expected {or_list(expected)}",
                                              column=error.column, text=error.text,
@@ -669,16 +670,17 @@ class OrderParser:
             # lark declares the position None on the base class; the lexer's error sets it
             pos = cast(int, exc.pos_in_stream)
             expected = friendly(self._accepts(parsed[:pos]) or exc.allowed or (),
-                                self.kinds_text, self.subway)
+                                self.kinds_text, self.builder.words)
             found = text[pos] if pos < len(text) else ""
         elif isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
-            expected = friendly(exc.accepts or exc.expected, self.kinds_text, self.subway)
+            expected = friendly(exc.accepts or exc.expected, self.kinds_text,
+                                self.builder.words)
             found = str(exc.token)
         else:  # the order stops too early
             terminals: Iterable[str] = (
                 exc.expected if isinstance(exc, UnexpectedEOF)
                 else (exc.accepts or exc.expected) if isinstance(exc, UnexpectedToken) else ())
-            expected = friendly(terminals, self.kinds_text, self.subway)
+            expected = friendly(terminals, self.kinds_text, self.builder.words)
             column = len(text.rstrip()) + 1
             found = ""
         before = text[: column - 1].strip()

@@ -20,11 +20,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mobadj.board import map_dirs
+from mobadj.errors import RenderError
 
 Point = tuple[float, float]
 
 
-class LayoutError(ValueError):
+class LayoutError(RenderError, ValueError):
     """A layout file that cannot be drawn; the message names the file and the problem."""
 
 

@@ -11,13 +11,14 @@ import logging
 from typing import Any
 
 from mobadj.board import GameMap
+from mobadj.errors import RenderError
 from mobadj.render.ink import Style
 from mobadj.render.layout import Layout
 
 _log = logging.getLogger(__name__)
 
 
-class PngUnavailableError(RuntimeError):
+class PngUnavailableError(RenderError, RuntimeError):
     """cairosvg or libcairo2 is missing; the message says how to install them."""
 
 

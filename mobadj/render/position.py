@@ -32,11 +32,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mobadj.board import GameMap
+from mobadj.errors import RenderError
 
 _SUCCESS_WORDS = {"succeeds", "success", "succeeded", "ok", "moved", "true", "yes"}
 
 
-class ViewError(ValueError):
+class ViewError(RenderError, ValueError):
     """A position that cannot be drawn; the message names the entry at fault."""
 
 

@@ -327,16 +327,10 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
     async def form_fields(request: Request) -> tuple[str, str] | None:
         """The key typed in the form and the phase to show then ("" for the latest); None
         when the body is longer than a key form's."""
-        length = request.headers.get("content-length", "")
-        if length.strip().isdigit() and int(length) > KEY_FORM_LIMIT:
+        fields = await read_form(request, KEY_FORM_LIMIT)
+        if fields is None:
             return None
-        body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > KEY_FORM_LIMIT:
-                return None
-        fields = parse_qs(body.decode("utf-8", "replace"))
-        return ((fields.get("key") or [""])[0].strip(), (fields.get("to") or [""])[0])
+        return fields.get("key", "").strip(), fields.get("to", "")
 
     async def not_found(request: Request, exc: Exception) -> Response:
         code = exc.status_code if isinstance(exc, HTTPException) else 404

@@ -26,6 +26,7 @@ from zoneinfo import ZoneInfo
 import jinja2
 from markupsafe import Markup
 
+from mobadj.errors import WebError
 from mobadj.judge import reports
 from mobadj.judge.hosts import HostError, host_for
 from mobadj.judge.links import step_id
@@ -52,7 +53,7 @@ def static_version(name: str) -> str:
     return hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:12]
 
 
-class Unreadable(Exception):
+class Unreadable(WebError):
     """A game whose pages cannot be built here: its record does not read under this
     installation.  The log says why; a visitor is told only that (the reason may quote the
     record, which is not all public)."""

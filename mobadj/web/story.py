@@ -266,7 +266,8 @@ def _adjustment_notes(host: DiplomacyHost, position: Mapping[str, Any],
         made = sum(1 for o in orders if o.power == power and o.result == "succeeds"
                    and o.order.startswith("Build "))
         if type(rules).adjusting is Rules.adjusting:  # a build: an owned, empty home centre
-            free = sum(1 for h in topology.homes.get(power, ()) if pos.centers.get(h) == power
+            free = sum(1 for h in rules.build_sites(pos, power, topology)
+                       if pos.centers.get(h) == power
                        and h not in pos.units)
         else:  # the map's rules say only whether the power could build at all
             free = n if power in building else 0

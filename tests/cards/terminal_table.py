@@ -20,17 +20,25 @@ from typing import Any
 from mobadj.cards import report
 from mobadj.cards.protocol import GameState
 from mobadj.cards.registry import canonical_name, game_class
-from mobadj.cards.terminal import FEED_MARK, META_HELP, PREFIX_HELP, Session
+from mobadj.cards.terminal import (
+    FEED_MARK,
+    META_HELP,
+    PREFIX_HELP,
+    UNDO_PAUSE,
+    Session,
+    window_message,
+)
 
 MAX_PROMPTS = 6000
+PROMPT = re.compile(r"P(\d+)( \(Enter: play on\))?> ")  # a seat's prompt; where bots wait
 EXAMPLES = re.compile(r"\(like [A-Z]\d+\)")  # an error's fixed example ("a card id (like D3)")
 
 
 def _micromob_secrets(state: Any, viewer: int | None) -> set[str]:
-    """Card ids in the draw pile and in the other seats' hands."""
+    """Card ids in the draw pile, and with secret hands in the other seats' hands."""
     hidden = set(state.pile)
     for p in range(state.players):
-        if p != viewer:
+        if p != viewer and not state.hands_public:
             hidden.update(state.hand[p])
     return hidden
 
@@ -119,8 +127,10 @@ class Table:
         self.rng = rng
         state = game_class(name).new(players, rng.getrandbits(128), options)
         salt = f"{rng.getrandbits(256):064x}"
+        # Micro City's standard bot thinks for a second a game: its first bot plays here
+        levels = dict.fromkeys(bots, "basic") if name == "microcity" else None
         self.session = Session(name, state, salt, bots, secret=True, read=self.read,
-                               write=self.write, clear=self.clear)
+                               write=self.write, clear=self.clear, bot_levels=levels)
         self.secret_words = (str(state.seed), salt)
         self.mischief = mischief
         self.undo = undo
@@ -137,6 +147,7 @@ class Table:
         self.templates = {
             "Since your last turn:", "The game is over. Since your last turn:", "Undone.",
             "(nothing yet)", "Last events:", PREFIX_HELP, *META_HELP.split("\n"), *summary,
+            UNDO_PAUSE,
         }
 
     # -- the players ------------------------------------------------------------------------
@@ -168,11 +179,29 @@ class Table:
         self.prompts += 1
         if self.prompts > MAX_PROMPTS:
             raise AssertionError("the game does not end")
-        if not prompt.endswith("> "):  # a hand-over: press Enter
-            return ""
-        seat = int(prompt[1:-2]) - 1
-        self.typed = self._command(seat)
+        turn = PROMPT.fullmatch(prompt)
+        if turn is None:  # a hand-over, a pause: press Enter (or take the move back)
+            self.typed = "undo" if self.undo and self.rng.random() < 0.2 else ""
+            return self.typed
+        seat = int(turn.group(1)) - 1
+        if turn.group(2):  # the bots wait: play on, mostly
+            self.typed = self._aside(seat)
+        else:
+            self.typed = self._command(seat)
         return self.typed
+
+    def _aside(self, seat: int) -> str:
+        """At the prompt where the bots wait: Enter, or take the move back, talk, look."""
+        roll = self.rng.random()
+        if roll < 0.6:
+            return ""
+        if roll < 0.75 and self.undo:
+            return "undo"
+        free = self.session.state.free_commands(seat)
+        if free and roll < 0.9:
+            word = free[0].split()[0]
+            return "say psst, over here" if word == "say" else word
+        return self.rng.choice(["board", "history", "help", "xyzzy", "done"])
 
     def _command(self, seat: int) -> str:
         state, rng = self.session.state, self.rng
@@ -187,6 +216,10 @@ class Table:
         q = rng.choice(others)
         theirs = [str(a) for a in state.legal_actions(q)] or ["pass"]
         kind = rng.randrange(10)
+        if kind == 0 and rng.random() < 0.5:  # help on a card: in view, or someone's secret
+            words = re.findall(r"[A-Z]\d+|[A-Z][a-z]+(?: [A-Z][a-z]+)*", state.screen(seat))
+            secret = sorted(secret_tokens(state, seat))
+            return "help " + rng.choice(words + secret[:3] or ["x"])
         if kind == 0:
             return rng.choice(["help", "HELP", "?", "Board", "history", "HISTORY"])
         if kind == 1 and self.undo:
@@ -236,6 +269,28 @@ class Table:
         self._visible[viewer] = (len(feed), texts, self.undone)
         return texts
 
+    def split_line(self, line: str, texts: set[str] | list[str]) -> list[str] | None:
+        """The events of ``texts`` that one feed line is made of, in order (hidden moves told
+        together; the sentences of one player's moves in a row); None if it is none."""
+        apart = report.told_apart(self.session.state, line)
+        if apart is not None:
+            return apart if all(t in texts for t in apart) else None
+        found: list[str] = []
+        rest = line
+        while rest:
+            match = max((t for t in texts if rest.startswith(t)), key=len, default=None)
+            if match is None:
+                return None
+            found.append(match)
+            rest = rest[len(match):]
+            if rest.startswith(".") and not match.endswith((".", "!", "?", ")")):
+                rest = rest[1:]  # the full stop joined() adds
+            if rest:
+                if not rest.startswith(" "):
+                    return None
+                rest = rest[1:]
+        return found
+
     def trusted(self, viewer: int | None, line: str) -> bool:
         """May the seat be shown ``line`` now: from its view, the events it may see, its
         commands, the help; the end report once the game is over?"""
@@ -246,12 +301,17 @@ class Table:
         texts = self.visible(viewer)
         if line in texts or (line.startswith(FEED_MARK) and line[len(FEED_MARK):] in texts):
             return True
+        if line.startswith(FEED_MARK) and self.split_line(line[len(FEED_MARK):],
+                                                          texts) is not None:
+            return True  # one player's moves, or hidden moves of one kind, in one line
         key = (id(state), len(state.actions), len(s.feed), viewer, state.is_over())
         if key != self._trusted_key:
             lines: set[str] = set()
             if viewer is not None:
                 lines.update(state.render(viewer).split("\n"))
+                lines.update(state.screen(viewer).split("\n"))
                 lines.add(s._free_hint(viewer))
+                lines.add(window_message(state.free_commands(viewer)))
             if state.is_over():
                 lines.update(report.end_report(state))
                 lines.update(report.seed_lines(s.record, s.secret))
@@ -270,8 +330,16 @@ class Table:
         if self.trusted(viewer, line):
             return
         if viewer is not None and line in (
-                "You can: " + "; ".join(str(a) for a in state.legal_actions(viewer)),
+                "You can: " + ("; ".join(str(a) for a in state.legal_actions(viewer))
+                               or "nothing now"),
                 "Also, out of turn: " + "; ".join(state.free_commands(viewer))):
+            return
+        word, _, topic = self.typed.partition(" ")
+        if viewer is not None and word.lower() in ("help", "?") and topic and line in \
+                state.explain(viewer, topic).split("\n"):  # help CARD: shown, never a secret
+            found = leaks(line, state, viewer, s.feed, self.typed)
+            if found:
+                raise Leak(f"{who} is shown {found} in {line!r} (typed {self.typed!r})")
             return
         opening = not state.actions and viewer is None
         if not (line.startswith("! ") or opening):
@@ -287,8 +355,10 @@ class Table:
         s = self.session
         out = {}
         for p in s.humans:
-            shown = [line[len(FEED_MARK):] for v, line in self.lines
-                     if v == p and line.startswith(FEED_MARK)]
+            mine = {e.text for e in s.feed if e.visible(p)}
+            shown = [text for v, line in self.lines if v == p and line.startswith(FEED_MARK)
+                     for text in (self.split_line(line[len(FEED_MARK):], mine)
+                                  or [line[len(FEED_MARK):]])]
             expected = [e.text for e in s.feed
                         if e.visible(p) and not report.superseded(s.state, e)]
             missing = repeated = 0

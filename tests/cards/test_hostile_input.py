@@ -7,6 +7,7 @@ input")."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import unicodedata
@@ -15,8 +16,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mobadj.cards.record import read_record_file
 from mobadj.cards.registry import game_class
+from mobadj.cards.saves import read_save
 from mobadj.cards.screen import MAX_LINE, clean_command, printable
 from mobadj.cards.terminal import Session
 from mobadj.cli import main
@@ -74,8 +75,9 @@ def test_escape_sequences_in_table_talk_never_reach_a_screen(tmp_path) -> None:
 
 
 def test_a_hand_edited_save_with_escapes_is_shown_harmless(tmp_path) -> None:
+    """An old save (plain text, before saves were sealed) was the player's to edit."""
     _negotiating_iron_triangle(["say hello"], tmp_path)
-    data = json.loads((tmp_path / "it.json").read_text())
+    data = read_save(tmp_path / "it.json").content
     data["actions"][-1][1] = f"say {NASTY}"
     table = Table(["board", "history"])
     Session.resume(data, read=table.read, write=table.write).run()
@@ -86,7 +88,7 @@ def test_a_hand_edited_save_with_escapes_is_shown_harmless(tmp_path) -> None:
 def test_a_byte_that_is_no_utf8_in_table_talk_still_saves_and_resumes(tmp_path) -> None:
     session, _ = _negotiating_iron_triangle(["say caf\udce9 for all"], tmp_path)
     assert session.state.actions[-1] == (0, "say caf\ufffd for all")
-    data = read_record_file(tmp_path / "it.json")  # was: "a text in it is no Unicode"
+    data = read_save(tmp_path / "it.json").content  # was: "a text in it is no Unicode"
     again = Session.resume(data, read=Table([]).read, write=lambda _: None)
     assert again.state.actions == session.state.actions
 
@@ -121,6 +123,7 @@ def test_bytes_no_utf8_at_a_strict_terminal_are_a_mistake_not_a_traceback(tmp_pa
         [sys.executable, "-m", "mobadj", "play", "micromob", "--bot", "2", "--save", "g.json"],
         input=b"x\xff\xfe\nquit\n", capture_output=True, cwd=tmp_path, timeout=120,
         check=False, env={"PYTHONPATH": str(ROOT), "PATH": "",
+                          "MOBADJ_KEY_DIR": os.environ["MOBADJ_KEY_DIR"],
                           "PYTHONIOENCODING": "utf-8:strict"})
     out, err = result.stdout.decode(), result.stderr.decode()
     assert result.returncode == 0 and "Traceback" not in err, err
@@ -206,6 +209,7 @@ def _play(args: list[str], stdin: bytes, cwd: Path, **env: str) -> subprocess.Co
     return subprocess.run([sys.executable, "-m", "mobadj", "play", *args], input=stdin,
                           capture_output=True, cwd=cwd, timeout=120, check=False,
                           env={"PYTHONPATH": str(ROOT), "PATH": "",
+                               "MOBADJ_KEY_DIR": os.environ["MOBADJ_KEY_DIR"],
                                "PYTHONDONTWRITEBYTECODE": "1", **env})
 
 
@@ -226,10 +230,13 @@ def test_a_save_is_private_and_a_failed_one_keeps_the_game_saved_before(tmp_path
                             "g.json"], input=b"quit\n", capture_output=True, cwd=tmp_path,
                            timeout=120, check=False, preexec_fn=small_files,
                            env={"PYTHONPATH": str(ROOT), "PATH": "",
+                                "MOBADJ_KEY_DIR": os.environ["MOBADJ_KEY_DIR"],
                                 "PYTHONDONTWRITEBYTECODE": "1"})
     assert b"! cannot save the game to g.json" in again.stdout, again.stdout + again.stderr
     assert saved.read_bytes() == before
-    assert [p.name for p in tmp_path.iterdir()] == ["g.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.json", "keys"]
+    resumed = _play(["micromob", "--resume", "g.json"], b"quit\n", tmp_path)
+    assert resumed.returncode == 0 and b"Game saved to g.json" in resumed.stdout
 
 
 def test_a_deck_file_changed_since_the_game_started_is_refused(tmp_path) -> None:
@@ -271,7 +278,8 @@ def test_the_hand_over_erases_the_scrollback_of_a_real_terminal(tmp_path) -> Non
         os.chdir(tmp_path)
         os.execve(sys.executable, [sys.executable, "-m", "mobadj", "play", "micromob",
                                    "--seed", "3", "--save", "g.json"],
-                  {"PYTHONPATH": str(ROOT), "PATH": "", "TERM": "xterm"})
+                  {"PYTHONPATH": str(ROOT), "PATH": "", "TERM": "xterm",
+                   "MOBADJ_KEY_DIR": os.environ["MOBADJ_KEY_DIR"]})
     os.write(fd, f"\n{move}\n\nquit\n".encode())
     screen = b""
     while True:

@@ -9,22 +9,26 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from mobadj.cards.irontriangle.engine import IronTriangleState
+from mobadj.cards.miceheist.engine import MiceHeistState
 from mobadj.cards.microcity.engine import MicroCityState
 from mobadj.cards.micromob.engine import MicroMobState
 from mobadj.cards.protocol import GameError, IllegalAction
 from mobadj.cards.record import GameRecord, verify_record
+from mobadj.cards.saves import read_save
 from mobadj.cards.terminal import Session
 from mobadj.cli import main
 
 RULES1 = json.loads((Path(__file__).parent / "irontriangle" / "rules1_games.json").read_text())
 IT_NOW = IronTriangleState.info.rules_version
 MC_RULINGS_1 = next(iter(MicroCityState.earlier_rules))
+MM_RULINGS_1 = next(iter(MicroMobState.earlier_rules))
 
 
 def _events_digest(state) -> str:
@@ -58,9 +62,13 @@ def test_the_versions_a_record_can_name() -> None:
     assert MicroCityState.options_for_rules(None, {"mode": "competitive"}) == {
         "mode": "competitive", "stage_markers": "fixed", "seaport_upgrade": "keep"}
     assert MicroCityState.rules_of("") == MC_RULINGS_1
+    # micro mob's hands were secret under its rulings 1
+    assert MicroMobState.rules_of("") == MM_RULINGS_1
+    assert MicroMobState.options_for_rules("", {"modules": 1}) == {"modules": 1,
+                                                                   "hands": "secret"}
+    assert MicroMobState.options_for_rules(MicroMobState.info.rules_version, {}) == {}
     # games whose readings never changed: no version is the current one
-    assert MicroMobState.rules_of("") == MicroMobState.info.rules_version
-    assert MicroMobState.options_for_rules("", {"modules": 1}) == {"modules": 1}
+    assert MiceHeistState.rules_of("") == MiceHeistState.info.rules_version
     with pytest.raises(IllegalAction, match="played under the rules 'iron-triangle-9', which "
                                             "this mobadj does not play"):
         IronTriangleState.options_for_rules("iron-triangle-9", {})
@@ -122,7 +130,7 @@ class Player:
 
     def read(self, prompt: str) -> str:
         answer = ""
-        if prompt.endswith("> "):
+        if re.fullmatch(r"P\d+> ", prompt):
             assert self.session is not None
             if self.stop(self.session):
                 answer = "quit"
@@ -143,7 +151,7 @@ def test_an_old_terminal_save_file_resumes_under_its_rules_to_the_end(tmp_path) 
                           read=first.read, write=lambda _: None, save_to=path)
     first.session = session
     assert not session.run().is_over()
-    data = json.loads(path.read_text())
+    data = read_save(path).content  # the whole game, as an earlier mobadj saved it
     assert data["rules_version"] == IT_NOW and data["options"] == {"refill": "before_discard"}
     del data["rules_version"]
     data["options"] = {}

@@ -6,6 +6,7 @@ end screen; and the command line's one-line errors (exit 2, never a traceback)."
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import subprocess
@@ -19,6 +20,7 @@ from mobadj.cards import report, terminal
 from mobadj.cards.micromob.bot import MicroMobBasicBot, MicroMobBot
 from mobadj.cards.record import verify_record
 from mobadj.cards.registry import game_class
+from mobadj.cards.saves import read_save
 from mobadj.cards.terminal import FEED_MARK, Session
 from mobadj.cli import main
 
@@ -38,7 +40,8 @@ class Keyboard:
 
     def read(self, prompt: str) -> str:
         self.events.append(("read", prompt))
-        if not prompt.endswith("> "):
+        turn = re.fullmatch(r"P(\d+)> ", prompt)
+        if turn is None:  # a hand-over, a pause, the bots waiting: Enter
             return ""
         if self.script:
             answer = self.script.pop(0)
@@ -49,7 +52,7 @@ class Keyboard:
             return "quit"
         assert self.session is not None
         state = self.session.state
-        return str(self.rng.choice(state.legal_actions(int(prompt[1:-2]) - 1)))
+        return str(self.rng.choice(state.legal_actions(int(turn.group(1)) - 1)))
 
     def write(self, text: str) -> None:
         self.events.append(("write", text))
@@ -121,13 +124,16 @@ def test_quit_end_of_input_and_ctrl_c_save_and_resume_continues(tmp_path, stop) 
     assert not state.is_over() and path.exists()
     assert f"Game saved to {path}. Continue it with: mobadj play micromob --resume {path}" \
         in keys.text
-    data = json.loads(path.read_text())
+    text = path.read_text()
+    assert str(state.seed) not in text and session.salt not in text  # sealed
+    opened = read_save(path)
+    data = opened.content
     assert data["actions"] == [list(a) for a in state.actions] and data["bots"] == [3]
     assert data["seed"] == state.seed and len(data["salt"]) == 64 and data["secret"]
     # resumed: the same game, the same feeds (nothing shown twice), played to the end
     keys2 = Keyboard([], seed=5)
     resumed = Session.resume(data, read=keys2.read, write=keys2.write, clear=keys2.clear,
-                             save_to=path)
+                             save_to=path, key=opened.key, saves=opened.number)
     keys2.session = resumed
     assert resumed.state.actions == state.actions and resumed.seen == session.seen
     assert [e.text for e in resumed.feed] == [e.text for e in session.feed]
@@ -144,7 +150,7 @@ def test_hot_seat_hands_over_with_a_cleared_screen_and_one_human_does_not() -> N
     hand_overs = [i for i, (kind, text) in enumerate(ev)
                   if kind == "read" and text.startswith("Pass to P")]
     for i in hand_overs[1:]:  # after the first: hide the last screen, clear, hand over
-        assert ev[i - 1] == ("clear", "") and ev[i - 2][1].endswith("hide your screen ")
+        assert ev[i - 1] == ("clear", "") and "to hide your screen" in ev[i - 2][1]
     assert "Press Enter to show the final scores to everyone " in prompts
     solo = Keyboard([], seed=2)
     solo.start("irontriangle", 3, {1, 2}).run()
@@ -287,7 +293,8 @@ def test_play_quit_and_resume_in_real_subprocesses(tmp_path) -> None:
     def run(*args: str, stdin: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "mobadj", "play", *args], input=stdin,
                               capture_output=True, text=True, cwd=tmp_path, timeout=120,
-                              check=False, env={"PYTHONPATH": str(ROOT), "PATH": ""})
+                              check=False, env={"PYTHONPATH": str(ROOT), "PATH": "",
+                                                "MOBADJ_KEY_DIR": os.environ["MOBADJ_KEY_DIR"]})
 
     first = run("micromob", "--bot", "2", "--save", "g.json", stdin="help\n")  # then EOF
     assert first.returncode == 0, first.stderr
@@ -297,7 +304,7 @@ def test_play_quit_and_resume_in_real_subprocesses(tmp_path) -> None:
     move = legal.removeprefix("You can: ").split("; ")[0]
     second = run("micromob", "--resume", "g.json", stdin=f"{move}\nquit\n")
     assert second.returncode == 0, second.stderr
-    data = json.loads((tmp_path / "g.json").read_text())
+    data = read_save(tmp_path / "g.json").content
     assert data["actions"][0] == [0, move]
 
 
@@ -327,7 +334,7 @@ def test_the_default_save_file_is_in_the_users_data_folder(tmp_path, monkeypatch
         (saved,) = where.glob("micromob-*.json")
         assert f"Game saved to {saved}. Continue it with: mobadj play micromob --resume " \
                f"{saved}" in output
-        assert json.loads(saved.read_text())["game"] == "micromob"
+        assert json.loads(saved.read_text())["game"] == "micromob"  # readable: the game
     assert list(cwd.iterdir()) == []  # nothing left where the game was played
     named = tmp_path / "tonight.json"
     _quit_at_once(["--save", str(named)])
@@ -361,7 +368,9 @@ def test_bot_levels_per_game_and_per_seat_are_saved_and_resumed(tmp_path) -> Non
                                 input="quit\n")
     assert result.exit_code == 0, result.output
     assert "P1, P2 (bot, basic), P3 (bot), P4 (bot)" in result.output
-    data = json.loads(path.read_text())
+    assert json.loads(path.read_text())["seats"] == {
+        "P1": "human", "P2": "bot (basic)", "P3": "bot (standard)", "P4": "bot (standard)"}
+    data = read_save(path).content
     assert data["bot_levels"] == {"P2": "basic", "P3": "standard", "P4": "standard"}
     resumed = Session.resume(data)
     assert [type(resumed.bot_players[p]) for p in (1, 2, 3)] == [
@@ -370,7 +379,7 @@ def test_bot_levels_per_game_and_per_seat_are_saved_and_resumed(tmp_path) -> Non
                                        "3", "--bot-level", "Basic", "--save", str(path)],
                                 input="quit\n")
     assert "P2 (bot, basic), P3 (bot, basic)" in result.output
-    assert json.loads(path.read_text())["bot_levels"] == {"P2": "basic", "P3": "basic"}
+    assert read_save(path).content["bot_levels"] == {"P2": "basic", "P3": "basic"}
     old = dict(data)
     del old["bot_levels"]  # a file saved before levels: the standard bot
     assert isinstance(Session.resume(old).bot_players[1], MicroMobBot)

@@ -39,7 +39,8 @@ def test_every_game_with_hidden_information_declares_what_it_hides() -> None:
 
 def mm_complete(s: MicroMobState, p: int) -> None:
     hidden = s.hidden_from(p)
-    seen = (len(s.city) + len(s.pool) + len(s.hand[p])
+    hands = sum(map(len, s.hand)) if s.hands_public else len(s.hand[p])
+    seen = (len(s.city) + len(s.pool) + hands
             + sum(map(len, s.fatigue)) + sum(map(len, s.allies)) + sum(map(len, s.hits)))
     assert sum(hidden.values()) + seen == s.total_cards
     assert hidden[("pile", s.pile[-1])] if s.pile else True

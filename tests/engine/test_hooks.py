@@ -75,9 +75,10 @@ class Asking(Rules):
 
 def test_the_standard_rules_keep_every_hook_and_a_variant_overrides_its_own() -> None:
     assert all(standard(Rules(), hook) for hook in _STANDARD)
-    assert not any(standard(Asking(), hook) for hook in _STANDARD)
-    assert all(hasattr(Asking, hook) and getattr(Asking, hook) is not getattr(Rules, hook)
-               for hook in _STANDARD)
+    asked = [hook for hook in _STANDARD if hook in vars(Asking)]
+    assert len(asked) == 12  # every other hook: tests/engine/test_every_hook.py
+    assert not any(standard(Asking(), hook) for hook in asked)
+    assert all(standard(Asking(), hook) for hook in _STANDARD if hook not in asked)
 
 
 CONVOY_AND_ATTACK = (

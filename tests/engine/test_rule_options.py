@@ -311,12 +311,14 @@ def test_coast_options(entry: tuple) -> None:
 
 
 def test_defaults_are_the_datc_preferences() -> None:
+    from mobadj.engine.movement import Resolver
+    from mobadj.engine.options import resolver_class
     from mobadj.engine.rules import OPTIONS
 
     rules = Rules()
     for name, choices in OPTIONS.items():
         assert getattr(rules, name) == choices[0]
-    assert rules.resolver_cls is None  # the standard resolver, no option overhead
+    assert resolver_class(rules) is Resolver  # the standard resolver, no option overhead
 
 
 @pytest.mark.parametrize("options", [{"paradox": "1983"}, {"missing_coast": "guess"},

@@ -40,7 +40,6 @@ class Variant(Rules):
 
     def __init__(self, swap=BATTLE, bonus_for=(), margin_into=()) -> None:
         super().__init__()
-        self.move_hooks = True
         self.swap, self.bonus_for, self.margin_into = swap, bonus_for, margin_into
 
     def head_to_head(self, a, b) -> int:

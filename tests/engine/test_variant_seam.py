@@ -122,3 +122,16 @@ def test_no_import_cycle_inside_the_engine_or_mobtown():
         assert graph, package
         assert _cycle(graph) == [], f"mobadj/{package} imports itself in a circle"
     assert _cycle({"a": {"b"}, "b": {"a"}}) == ["a", "b", "a"]  # the check itself works
+
+
+def test_the_core_knows_route_tags_not_subways():
+    """Mobtown's subways are its own extension: the engine and the order grammar know that a
+    move may carry a variant's route tag (and an escort), never the word "subway"."""
+    core = [path for folder in ("engine", "orders")
+            for path in sorted((PACKAGE / folder).rglob("*.py"))]
+    found = [f"{path.name}:{line}: {text!r}" for path in core
+             for line, text in code_strings(path.read_text(encoding="utf-8"))
+             if "subway" in text.lower()]
+    assert found == []
+    grammar = (PACKAGE / "orders" / "grammar.lark").read_text(encoding="utf-8")
+    assert "SUBWAY" not in grammar and "subway" not in grammar.lower()

@@ -18,24 +18,24 @@ G = lambda loc: Unit("G", loc)  # noqa: E731
 
 PRINTED = [  # exactly as the rulebook prints them
     ("G(Lex)-Col", [Move(G("Lex"), "Col")]),
-    ("G+D(PPU)-Har", [Move(G("PPU"), "Har", with_don=True)]),
+    ("G+D(PPU)-Har", [Move(G("PPU"), "Har", escort="D")]),
     ("G(Har)-Str", [Move(G("Har"), "Str")]),
     ("D(Har) cement overcoat", [CementOvercoat(Unit("D", "Har"))]),
     ("G(P22) S G(Gon)-Bur", [SupportMove(G("P22"), G("GoG"), "Bur")]),
-    ("G(Tam)-U-Ext", [Move(G("Tam"), "Ext", via_subway=True)]),
-    ("G(WCP)-U-Mem", [Move(G("WCP"), "Mem", via_subway=True)]),
-    ("G(Mic)-U-P49", [Move(G("Mic"), "P49", via_subway=True)]),
+    ("G(Tam)-U-Ext", [Move(G("Tam"), "Ext", route="subway")]),
+    ("G(WCP)-U-Mem", [Move(G("WCP"), "Mem", route="subway")]),
+    ("G(Mic)-U-P49", [Move(G("Mic"), "P49", route="subway")]),
     ("G(RoE)-Cat", [Move(G("RoE"), "Cat")]),
     ("G(PPU) & G(Pel) S G(Mic)-Mem", [SupportMove(G("PPU"), G("Mic"), "Mem"),
                                       SupportMove(G("Pel"), G("Mic"), "Mem")]),
-    ("G(Bgt) S G(Mem)-U-Mic", [SupportMove(G("Bgt"), G("Mem"), "Mic", via_subway=True)]),
+    ("G(Bgt) S G(Mem)-U-Mic", [SupportMove(G("Bgt"), G("Mem"), "Mic", route="subway")]),
 ]
 
 OTHER = [
     ("Gang Lexington - Columbus", Move(G("Lex"), "Col")),
     ("G(Lex) H", Hold(G("Lex"))),
     ("G(Lex) S G(Col)", SupportHold(G("Lex"), G("Col"))),
-    ("G(Mem) R U WCP", Retreat(G("Mem"), "WCP", via_subway=True)),
+    ("G(Mem) R U WCP", Retreat(G("Mem"), "WCP", route="subway")),
     ("Build G(Pie)", Build(G("Pie"))),
     ("Build D Pie", Build(Unit("D", "Pie"))),
     ("Remove D Pie", Remove(Unit("D", "Pie"))),

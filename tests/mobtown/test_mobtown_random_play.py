@@ -20,8 +20,9 @@ def _movement_orders(pos, mt, rng):
             edge = mt.edge("G", prov, dest)
             under = not ground_link(edge) or (subway_link(edge) and rng.random() < .5)
             with_don = prov in pos.dons.values() and rng.random() < 0.7
-            orders.append((gang.power, Move(Unit("G", prov), dest, via_subway=under,
-                                            with_don=with_don)))
+            orders.append((gang.power, Move(Unit("G", prov), dest,
+                                            route="subway" if under else "",
+                                            escort="D" if with_don else "")))
         elif roll < 0.8:
             friends = [p for p in nbs if p in pos.units]
             if friends:
@@ -37,7 +38,7 @@ def _weekend_orders(pos, mt, rng):
         if d.retreats and rng.random() < 0.8:
             opt = rng.choice(d.retreats)
             orders.append((d.unit.power, Move(Unit("G", prov), opt.removeprefix("U-"),
-                                              via_subway=opt.startswith("U-"))))
+                                              route="subway" if opt.startswith("U-") else "")))
         else:
             orders.append((d.unit.power, Disband(Unit("G", prov))))
     return orders
@@ -57,7 +58,8 @@ def _stray_orders(pos, mt, rng):
     provs = sorted(mt.provinces)
     pool = [
         lambda: Move(Unit(rng.choice("GD"), rng.choice(provs)), rng.choice(provs),
-                     via_subway=rng.random() < .3, with_don=rng.random() < .3),
+                     route="subway" if rng.random() < .3 else "",
+                     escort="D" if rng.random() < .3 else ""),
         lambda: Build(Unit(rng.choice("GD"), rng.choice(provs))),
         lambda: Disband(Unit("G", rng.choice(provs))),
         lambda: PlaceDon(Unit("D", rng.choice(provs))),

@@ -142,7 +142,11 @@ def test_ambiguous_case_sensitive_name(mini):
 
 
 def test_escort_only_moves(mini):
-    err = only_error("G+D(Lex) H", mini)
+    from mobadj.mobtown.notation import mobtown_parser
+
+    result = parse_orders("G+D(Lex) H", mini, parser=mobtown_parser(mini))
+    assert len(result.errors) == 1, result.errors
+    err = result.errors[0]
     assert "can only move" in err.message
 
 

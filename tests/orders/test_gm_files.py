@@ -286,7 +286,9 @@ def test_mobtown_notation(text, canonical) -> None:
 def test_subway_is_offered_only_where_there_are_subways(std, mini) -> None:
     standard = parse_orders("A PAR -- - BUR", std).errors[0]
     assert "U (subway)" not in str(standard) and standard.expected == ("a province",)
-    mobtown = parse_orders("G Lex - - Col", mini).errors[0]
+    from mobadj.mobtown.notation import mobtown_parser
+
+    mobtown = parse_orders("G Lex - - Col", mini, parser=mobtown_parser(mini)).errors[0]
     assert "U (subway)" in str(mobtown)
 
 
@@ -311,9 +313,13 @@ def test_a_line_of_many_bad_orders_stops_early(std) -> None:
 def test_only_a_don_travels_with_a_unit(std, mini) -> None:
     """Found by the fuzz test: "F+A STP/NC - NWY" was read as a move with a Don, whose
     canonical text ("F+D ...") the standard map cannot read back."""
-    with pytest.raises(OrderError, match=r"unexpected '\+A': only a Don travels with a unit"):
+    from mobadj.mobtown.notation import parse_mobtown_order
+
+    with pytest.raises(OrderError, match=r"unexpected '\+A': no piece travels with a unit"):
         parse_order("F+A STP/NC - NWY", std)
-    assert str(parse_order("G+D Lex - Col", mini)) == "G+D Lex - Col"
+    with pytest.raises(OrderError, match=r"unexpected '\+G': only a Don travels with a unit"):
+        parse_mobtown_order("G+G Lex - Col", mini)
+    assert [str(o) for o in parse_mobtown_order("G+D Lex - Col", mini)] == ["G+D Lex - Col"]
 
 
 @pytest.mark.parametrize(("text", "kept"), [

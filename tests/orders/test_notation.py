@@ -134,16 +134,18 @@ def test_parse_unit(std):
 
 
 def test_mobtown_forms(mini):
-    parser = parser_for(mini)
+    from mobadj.mobtown.notation import mobtown_parser
+
+    parser = mobtown_parser(mini)
     assert [str(o) for o in parser.parse_group("G(Lex)-Col")] == ["G Lex - Col"]
     (move,) = parser.parse_group("G+D(Lex)-Col")
-    assert move == Move(Unit("G", "Lex"), "Col", with_don=True)
+    assert move == Move(Unit("G", "Lex"), "Col", escort="D")
     (move,) = parser.parse_group("G(Lex)-U-Ext")
-    assert move == Move(Unit("G", "Lex"), "Ext", via_subway=True)
+    assert move == Move(Unit("G", "Lex"), "Ext", route="subway")
     orders = parser.parse_group("G(LOP) & G(Lop) S G(Lex)-Col")
     assert orders == [SupportMove(Unit("G", "LOP"), Unit("G", "Lex"), "Col"),
                       SupportMove(Unit("G", "Lop"), Unit("G", "Lex"), "Col")]
     assert parser.parse_group("G ECP - Lop") == [Move(Unit("G", "LOP"), "Lop")]
     assert parser.parse_group("Gang Lower Oak Park - Lexington") == [Move(Unit("G", "LOP"), "Lex")]
     assert parser.parse_group("D(Lex) S G(Lex) - U - Ext") == [
-        SupportMove(Unit("D", "Lex"), Unit("G", "Lex"), "Ext", via_subway=True)]
+        SupportMove(Unit("D", "Lex"), Unit("G", "Lex"), "Ext", route="subway")]

@@ -53,7 +53,10 @@ def error_examples():
 @pytest.mark.parametrize(("text", "message"), list(error_examples()))
 def test_error_table(std, mini, text, message):
     game_map = mini if re.match(r"G[ +(]", text) else std
-    result = parse_orders(text, game_map)
+    from mobadj.mobtown.notation import mobtown_parser
+
+    parser = mobtown_parser(mini) if game_map is mini else None
+    result = parse_orders(text, game_map, parser=parser)
     said = [e.message + (f"; did you mean {e.suggestion}?" if e.suggestion else "")
             for e in result.errors + result.warnings]
     assert any(message in s for s in said), said

@@ -51,11 +51,13 @@ def test_round_trip_standard(std):
 def test_round_trip_mobtown(mini):
     for order in random_orders(mini, seed=8, count=500):
         assert parse_order(str(order), mini) == order, str(order)
-    for order in (Move(Unit("G", "Lex"), "Ext", via_subway=True),
-                  Move(Unit("G", "Lex"), "Col", with_don=True),
-                  SupportMove(Unit("D", "Col"), Unit("G", "Lex"), "Ext", via_subway=True),
-                  Retreat(Unit("G", "Lex"), "Ext", via_subway=True)):
-        assert parse_order(str(order), mini) == order, str(order)
+    from mobadj.mobtown.notation import parse_mobtown_order
+
+    for order in (Move(Unit("G", "Lex"), "Ext", route="subway"),
+                  Move(Unit("G", "Lex"), "Col", escort="D"),
+                  SupportMove(Unit("D", "Col"), Unit("G", "Lex"), "Ext", route="subway"),
+                  Retreat(Unit("G", "Lex"), "Ext", route="subway")):
+        assert parse_mobtown_order(str(order), mini) == [order], str(order)
 
 
 @pytest.mark.parametrize("text", ["Remove PIC", "PIC - BEL", "F NTH C A LON - NWY"])

@@ -52,8 +52,9 @@ def busy_turn(mt: GameMap, seed: int, gangs: int = 41):
             edge = mt.edge("G", sp, dest)
             under = not ground_link(edge) or (subway_link(edge) and rng.random() < 0.5)
             with_don = dons.get(sp) == gang.power and rng.random() < 0.7
-            orders.append((gang.power, Move(Unit("G", sp), dest, via_subway=under,
-                                            with_don=with_don)))
+            orders.append((gang.power, Move(Unit("G", sp), dest,
+                                            route="subway" if under else "",
+                                            escort="D" if with_don else "")))
             if not under:
                 moves.append((sp, dest))
         else:

@@ -608,6 +608,16 @@ class IronTriangleState(GameState):
         return {"boss": f"P{last['boss'] + 1}", "job": _card_dict(deck, last["job"]),
                 "feature": last["feature"], "offers": offers}
 
+    def screen(self, player: int) -> str:
+        from mobadj.cards.irontriangle.render import render_screen
+
+        return render_screen(self.view(player))
+
+    def explain(self, player: int, topic: str) -> str:
+        from mobadj.cards.irontriangle.render import explain
+
+        return explain(self, player, topic)
+
     def render(self, player: int | None) -> str:
         from mobadj.cards.irontriangle.render import render_view
 

@@ -10,8 +10,10 @@ another player holds.
 from __future__ import annotations
 
 import difflib
+import functools
 from collections.abc import Sequence
 from functools import cache
+from typing import Any
 
 from lark import Lark, Token, Transformer, UnexpectedInput, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
@@ -116,14 +118,20 @@ def _syntax_error(text: str, err: UnexpectedInput) -> CommandError:
                         suggestion=suggestion)
 
 
+@functools.lru_cache(maxsize=4096)
+def _read(text: str) -> Any:
+    """The words of a command, before any card is looked up (the same for any state: kept,
+    as a game is replayed from its texts for every resumed save and every mail)."""
+    return _TRANSFORMER.transform(grammar().parse(text))
+
+
 def parse_command(text: str, deck: Deck, hand: Sequence[int]) -> Action:
     """Read one command of a player holding ``hand`` (card indexes, in hand order)."""
     text = text.rstrip()  # leading spaces stay, so columns match the line as sent
     try:
-        tree = grammar().parse(text)
+        cmd = _read(text)
     except UnexpectedInput as err:
         raise _syntax_error(text, err) from None
-    cmd = _TRANSFORMER.transform(tree)
     kind = cmd[0]
     if kind == "job":
         return PlayJob(resolve_card(cmd[1], deck, hand, text).name, cmd[2])

@@ -22,6 +22,75 @@ def _card(c: dict[str, Any]) -> str:
             f"{c['modifier']:+d}* | back {c['back']}")
 
 
+def explain(state: IronTriangleState, player: int, topic: str) -> str:
+    """``help CARD``: a card the player can see (their hand, the job, an offer turned up, the
+    last round's), their own role, a back, or a track, in plain words."""
+    from mobadj.cards.irontriangle.cards import normalize
+
+    v = state.view(player)
+    key = normalize(topic)
+    cards = list(v["you"]["hand"]) if v.get("you") else []
+    if v["job"]:
+        cards.append(v["job"])
+    cards += [s["offer"]["card"] for s in v["seats"] if isinstance(s.get("offer"), dict)
+              and "card" in s["offer"]]
+    last = v.get("last_round")
+    if last:
+        cards.append(last["job"])
+        cards += [o["card"] for o in last["offers"] if "card" in o]
+    hand = v["you"]["hand"] if v.get("you") else []
+    if key.isdigit() and 1 <= int(key) <= len(hand):
+        cards.insert(0, hand[int(key) - 1])
+        key = normalize(hand[int(key) - 1]["name"])
+    for c in cards:
+        if normalize(c["name"]) == key:
+            return (f"{c['name']}. Played as the Mob Boss's job: worth {c['stars']} quality "
+                    f"stars to the boss, plus the picked offer's stars. Offered by a gangster: "
+                    f"the boss pays ${c['price']}, the job takes {c['days']} day(s) of the "
+                    f"boss's time and its quality changes by {c['modifier']:+d} star(s); its "
+                    f"back, seen while it lies face down, says {c['back']}.")
+    role = v["you"]["role"] if v.get("you") else None
+    if role and key in (normalize(role["name"]), "role", normalize("the " + role["name"])):
+        return (f"Your secret role, {role['name']}: {role['text']}. If it holds at the end you "
+                f"score {role['bonus']} more Notoriety.")
+    backs = {"cheapandfast", "fastandgood", "goodandcheap"}
+    if key in backs:
+        return ("The backs of the offers: Cheap and Fast ($1-2, 1 day, 0 or -1 star), Fast "
+                "and Good ($3-6, mostly 1 day, +1 to +3 stars), Good and Cheap ($1-2, 2-3 "
+                "days, +2 or +3 stars). The boss sees only the backs until the pick.")
+    if key in ("money", "quality", "time", "notoriety", "tracks"):
+        return ("Notoriety at the end is the value above your Money cube (none below $5, "
+                "then one more every $5) plus the one above your Quality cube (1 at 2 stars, "
+                "2 at 4, 3 at 7, 4 at 10, and on), plus your role's bonus if it is met. Time: "
+                "the player last on it is the next Mob Boss; a job moves the boss on by the "
+                "offer's days; the game ends when every cube is on the finish.")
+    return (f"'{topic}' is not a card you can see: try a card of your hand by its name or "
+            "slot (help 1), the job, your role (help role), a back (help fast and good) or "
+            "'help tracks'.")
+
+
+def _offer_cell(offer: Any, mark_face_down: bool) -> str:
+    """A seat's offer in its row: still choosing, none, its back (once all are in), and the
+    card to whoever may see it (``(face down)`` said on the full table)."""
+    if offer is None:
+        return "(choosing)"
+    if offer == "-":
+        return ""
+    text = str(offer.get("back", "face down"))
+    if "card" in offer:
+        c = offer["card"]
+        shown = " (face down)" if mark_face_down and offer["face_down"] else ""
+        text += f": {c['name']} ${c['price']} {c['days']}d {c['modifier']:+d}*{shown}"
+    return text
+
+
+def _time_cell(seat: dict[str, Any], finish: int) -> str:
+    """Where a seat's Time cube stands: its starting circle, a day, or the finish."""
+    if seat["time"] == finish:
+        return "finish"
+    return f"c{seat['circle']}" if seat["time"] == 0 else f"d{seat['time']}"
+
+
 def render_view(v: dict[str, Any]) -> str:
     """The view dict of :meth:`IronTriangleState.view` as text (no hidden data in, none out)."""
     lines = [f"Mobsters of the Iron Triangle - round {v['round']}, {v['phase']}"]
@@ -33,19 +102,8 @@ def render_view(v: dict[str, Any]) -> str:
     lines.append("")
     lines.append("      Money  Quality  Time  Notoriety  Hand  Offer")
     for s in v["seats"]:
-        offer = s.get("offer", "-")
-        if offer is None:
-            text = "(choosing)"
-        elif offer == "-":
-            text = ""
-        else:
-            text = offer.get("back", "face down")
-            if "card" in offer:
-                shown = "" if not offer["face_down"] else " (face down)"
-                c = offer["card"]
-                text += f": {c['name']} ${c['price']} {c['days']}d {c['modifier']:+d}*{shown}"
-        time = "finish" if s["time"] == v["finish"] else (
-            f"c{s['circle']}" if s["time"] == 0 else f"d{s['time']}")
+        text = _offer_cell(s.get("offer", "-"), mark_face_down=True)
+        time = _time_cell(s, v["finish"])
         role = f"  [{s['role']}]" if "role" in s else ""
         lines.append(f"  {s['player']:<3} ${s['money']:<5} {s['quality']:>3}*    {time:<6}"
                      f" {s['notoriety']:>5}      {s['hand_size']}    {text}{role}")
@@ -90,10 +148,63 @@ def render_view(v: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+# -- the terminal's short screen ---------------------------------------------------------------
+
+def render_screen(v: dict[str, Any]) -> str:
+    """What a player acts on, in at most about 15 rows of 80 columns at six players: the
+    round, the tracks (one row a player), the time track, the last round in a row, the
+    player's role and hand, their move.  The whole table is :func:`render_view`."""
+    head = f"Iron Triangle, round {v['round']}, {v['phase']}"
+    if v["boss"]:
+        head += f": {v['boss']} is the Mob Boss"
+    if v["job"]:
+        j = v["job"]
+        head += f"; job {j['name']} ({j['stars']} stars), wanted {v['feature'].upper()}"
+    lines = [head + "."]
+    lines.append("      Money Quality Time   Notoriety Hand  Offer")
+    for s in v["seats"]:
+        text = _offer_cell(s.get("offer", "-"), mark_face_down=False)
+        time = _time_cell(s, v["finish"])
+        lines.append(f"  {s['player']:<3} ${s['money']:<4} {s['quality']:>3}*  {time:<6} "
+                     f"{s['notoriety']:>5}   {s['hand_size']:>3}   {text}".rstrip())
+    track = []
+    for pos, stack in enumerate(v["time_track"]):
+        if stack:
+            name = "start" if pos == 0 else ("finish" if pos == v["finish"] else f"d{pos}")
+            track.append(f"{name} {'/'.join(stack)}")
+    lines.append(f"Time track, last first: {'  '.join(track)}; pile {v['draw_pile']}")
+    last = v.get("last_round")
+    if last and v["phase"] == "job":
+        j = last["job"]
+        picked = next((o for o in last["offers"] if o["picked"]), None)
+        shown = ""
+        if picked is not None and "card" in picked:
+            c = picked["card"]
+            shown = f", to {picked['player']}: {c['name']} ${c['price']} {c['days']}d " \
+                    f"{c['modifier']:+d}*"
+        lines.append(f"Last round: {last['boss']} hired {j['name']} ({j['stars']} stars, "
+                     f"{last['feature']}){shown}")
+    you = v.get("you")
+    if you:
+        r = you["role"]
+        lines.append(f"You, {you['player']}: {r['name']}, +{r['bonus']} if it holds at the end "
+                     "('help role')")
+        for i, c in enumerate(you["hand"], 1):
+            lines.append(f"  {i}. {_card(c)}")
+        also = "; ".join(you["may_also"])
+        if you["player"] in v["to_act"] and v["phase"] in HELP:
+            lines.append("Your move: " + " ".join(HELP[v["phase"]].split())
+                         + (f"; also: {also}" if also else ""))
+        elif also:
+            lines.append("You may also, at any time now: " + also)
+    return "\n".join(lines)
+
+
 # -- the end screen -------------------------------------------------------------------------
 
 # a sealed offer as the others hear of it (its back shows once all offers are in)
 HIDDEN_MOVES = {"offer": "has made an offer, face down"}
+HIDDEN_MOVES_TOGETHER = {"has made an offer, face down": "have made their offers, face down"}
 
 SUMMARY = ("Iron Triangle in brief: the player last on the Time track is the Mob Boss and "
            "plays a Job, wanting it fast, cheap or good; every other player offers a card "

@@ -59,8 +59,42 @@ class Effect:
     condition: str | None = None
 
     def __str__(self) -> str:
+        """The deck file's notation: ``bonus 2 if hand``."""
         text = self.kind if self.kind in NO_VALUE else f"{self.kind} {self.value}"
         return f"{text} if {self.condition}" if self.condition else text
+
+    def words(self) -> str:
+        """The effect in plain words, as players read it: ``+2 against a hand obstacle``."""
+        n = self.value
+        what = {
+            "bonus": f"{n:+d} to the rating",
+            "per_icon": f"{n:+d} to the rating for each icon of the obstacle",
+            "per_assist": f"{n:+d} to the rating for each player helping",
+            "flip": "turn a chip of this test over",
+            "cancel": "set a chip of this test aside (it counts 0)",
+            "draw": f"draw {n} more chip{'s' if n != 1 else ''}",
+            "gain": f"take {n} cheese from the supply",
+            "advance": f"move up {n} on the job's track",
+            "retreat": f"move down {n} on the job's track",
+            "bounty": f"put {n} cheese from the supply on the obstacle, for whoever beats it",
+        }[self.kind]
+        when = {None: "", "finale": " against a finale", "plain": " against an obstacle "
+                "without icons"}.get(self.condition, f" against an obstacle with a "
+                                                    f"{self.condition} icon")
+        return what + when
+
+    def short(self) -> str:
+        """The effect in a few words, for the terminal's short screen: ``+2 if hand``."""
+        n = self.value
+        what = {
+            "bonus": f"{n:+d}", "per_icon": f"{n:+d} per icon", "per_assist": f"{n:+d} per helper",
+            "flip": "flip a chip", "cancel": "set a chip aside", "draw": f"draw {n}",
+            "gain": f"{n:+d} cheese", "advance": f"up {n}", "retreat": f"down {n}",
+            "bounty": f"{n} cheese bounty",
+        }[self.kind]
+        when = {None: "", "finale": " if finale", "plain": " if no icons"}.get(
+            self.condition, f" if {self.condition}")
+        return what + when
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,11 +106,11 @@ class Skill:
     colour: str | None
     icon: str | None
     effects: tuple[Effect, ...]
-    text: str = ""  # the effects as card text, filled in by the loader
+    text: str = ""  # the effects in plain words, filled in on creation
 
     def __post_init__(self) -> None:
         if not self.text:
-            object.__setattr__(self, "text", ", ".join(str(e) for e in self.effects))
+            object.__setattr__(self, "text", "; ".join(e.words() for e in self.effects))
 
 
 @dataclass(frozen=True, slots=True)

@@ -135,6 +135,7 @@ class MiceHeistState(GameState):
     _moved: set[str] = field(init=False, repr=False, default_factory=set)  # for the checks
     _skills_changed: bool = field(init=False, repr=False, default=True)
     _buffer: list[str] = field(init=False, repr=False, default_factory=list)
+    _moves: list[tuple[str, int, int]] = field(init=False, repr=False, default_factory=list)
 
     # -- Set-up --
     def _pin_deck(self, path: str, sha256: str) -> None:
@@ -273,9 +274,24 @@ class MiceHeistState(GameState):
 
     def _say(self, text: str) -> None:
         """A public event; the sentences of one action are logged as one event."""
+        self._tell_moves()
         self._buffer.append(text)
 
+    def _tell_moves(self) -> None:
+        """Moves on one track, one after another, told in one sentence: "On track A: P3
+        moves to space 2, P4 to 3, P1 off the track."."""
+        if not self._moves:
+            return
+        job = self._moves[0][0]
+        parts = [f"{seat(p)} {'moves to ' if i == 0 else 'to '}"
+                 + (f"space {at}" if at and i == 0 else str(at) if at else "off the track")
+                 for i, (_, p, at) in enumerate(self._moves)]
+        parts = [p.replace(" to off the track", " off the track") for p in parts]
+        self._moves.clear()
+        self._buffer.append(f"On track {job}: {', '.join(parts)}.")
+
     def _flush(self) -> None:
+        self._tell_moves()
         if self._buffer:
             self.events.append(Event(" ".join(self._buffer)))  # public, as log(text) would
             self._buffer.clear()
@@ -315,8 +331,10 @@ class MiceHeistState(GameState):
             if p not in self.pending:
                 self.sealed[p] = Bet(0)
         text = f"Turn {self.turn}: {seat(player)} selects {ob.text}."
-        if self.pending:
-            text += " Betting: " + ", ".join(seat(p) for p in self.pending) + "."
+        idle = [p for p in order if p not in self.pending]
+        if idle and self.pending:  # (by default everyone else bets)
+            text += (" Betting: " + ", ".join(seat(p) for p in self.pending) + "; "
+                     + ", ".join(seat(p) for p in idle) + " cannot bet.")
         self._say(text)
         if not self.pending:
             self._reveal()
@@ -346,7 +364,8 @@ class MiceHeistState(GameState):
                 raise IllegalAction(f"a bet of {action.amount} uncovers at most {limit} skill(s)")
         self.sealed[player] = action
         self.pending.remove(player)
-        self.events.append(Event(f"You seal a bet: {action}.", frozenset((player,))))  # private
+        self.events.append(Event(f"You seal a bet: {self.bet_text(action)}.",
+                                 frozenset((player,))))  # private
         if not self.pending:
             self._reveal()
 
@@ -441,7 +460,8 @@ class MiceHeistState(GameState):
         self.covered[player].add(key)
         self.activated.append(key)
         self._skills_changed = True
-        self._say(f"{seat(player)} activates {skill.name} ({skill.text}).")
+        self._say(f"{seat(player)} activates {skill.name} "
+                  f"({', '.join(e.short() for e in skill.effects)}).")
         for e in skill.effects:
             if e.condition is not None and not ob.meets(e.condition):
                 continue
@@ -591,8 +611,9 @@ class MiceHeistState(GameState):
         before = self.pos[job][player]
         after = tracks.move(self.track[job], self.pos[job], player, steps)
         if after != before:
-            where = f"space {after}" if after else "off the track"
-            self._say(f"{seat(player)} moves to {where} on track {job}.")
+            if self._moves and self._moves[0][0] != job:
+                self._tell_moves()
+            self._moves.append((job, player, after))
 
     # -- End Game and Scoring --
     def _end(self, reason: str) -> None:
@@ -684,6 +705,13 @@ class MiceHeistState(GameState):
         skill = self.data.skills.get(key)
         return skill.name if skill else key
 
+    def bet_text(self, bet: Bet) -> str:
+        """A sealed bet in words, for its bettor: ``1 cheese, uncovering Chew the Wire``."""
+        told = f"{bet.amount} cheese" if bet.amount else "none (you abstain)"
+        if bet.uncover:
+            told += f", uncovering {self._names(list(bet.uncover))}"
+        return told
+
     def _names(self, keys: list[str]) -> str:
         return ", ".join(self._name(k) for k in keys)
 
@@ -696,6 +724,16 @@ class MiceHeistState(GameState):
         from mobadj.cards.miceheist.render import render
 
         return render(self, player)
+
+    def screen(self, player: int) -> str:
+        from mobadj.cards.miceheist.render import render_screen
+
+        return render_screen(self, player)
+
+    def explain(self, player: int, topic: str) -> str:
+        from mobadj.cards.miceheist.render import explain
+
+        return explain(self, player, topic)
 
 
 _HANDLERS: dict[type, Callable[[MiceHeistState, int, Any], None]] = {

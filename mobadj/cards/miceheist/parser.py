@@ -8,9 +8,10 @@ command may name, which are all public, so no error can reveal a secret.
 from __future__ import annotations
 
 import difflib
+import functools
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, v_args
 
@@ -168,14 +169,20 @@ def resolve_name(
     )
 
 
+@functools.lru_cache(maxsize=4096)
+def _read(text: str) -> Any:
+    """The words of a command, before any skill is looked up (the same for any state: kept,
+    as a game is replayed from its texts for every resumed save and every mail)."""
+    return _ToRaw().transform(_parser().parse(text))
+
+
 def parse_command(state: MiceHeistState, player: int, text: str) -> Action:
     """Parse ``text`` from ``player`` into an action; raises CommandError."""
     text = text.strip()
     try:
-        tree = _parser().parse(text)
+        raw = _read(text)
     except UnexpectedInput as err:
         raise _syntax_error(text, err, _examples(state, player)) from None
-    raw = _ToRaw().transform(tree)
     kind = raw[0]
     if kind == "select":
         job = raw[1]

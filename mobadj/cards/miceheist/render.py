@@ -74,6 +74,9 @@ def view(state: MiceHeistState, player: int | None) -> dict[str, Any]:
         ],
         "deck": len(state.deck),
         "bag": len(state.bag),
+        # which chips are in the bag is public (every other chip lies face up); their order
+        # is not
+        "bag_chips": _chip_counts(state, sorted(state.bag)),
         "play_area": [chips[c].colour for c in state.center],
         "supply": state.supply,
         "track_length": d.track_length,
@@ -85,12 +88,157 @@ def view(state: MiceHeistState, player: int | None) -> dict[str, Any]:
         out["modifier"] = state.modifier
         out["rating"] = state.rating()
     if player is not None and player in state.sealed and player not in state.pending:
-        out["your_bet"] = str(state.sealed[player])
+        out["your_bet"] = state.bet_text(state.sealed[player])
     if state.is_over():
         out["scores"] = {_seat(p): s for p, s in enumerate(state.scores())}
         out["winners"] = [_seat(p) for p in state.winners()]
         out["claims"] = {_seat(p): [f"{i} ({v})" for v, i in c] for p, c in enumerate(state.claims)}
     return out
+
+
+def _chip_counts(state: MiceHeistState, chips: list[int]) -> list[str]:
+    """Chips by colour with both faces and how many: ``yellow +1/-1 x2``."""
+    counts: dict[str, int] = {}
+    for c in chips:
+        chip = state.data.chips[c]
+        name = f"{chip.colour} {chip.faces[0]:+d}/{chip.faces[1]:+d}"
+        counts[name] = counts.get(name, 0) + 1
+    return [name + (f" x{n}" if n > 1 else "") for name, n in counts.items()]
+
+
+def _short(state: MiceHeistState, key: str) -> str:
+    return ", ".join(e.short() for e in state.data.skills[key].effects)
+
+
+def render_screen(state: MiceHeistState, player: int) -> str:
+    """What a player acts on, in about 15 rows of 80 columns at six players: the test, their
+    skills, one row per other player, one per job, the market and the bag.  The whole table
+    (food, skill texts in full) is :func:`render`."""
+    v = view(state, player)
+    me = v["players"][player]
+    head = f"Turn {v['turn']}: {v['testing']} tests"
+    ob = state.obstacle
+    lines = [f"{head} {ob.id} {ob.name}: target {ob.target}, {'+'.join(ob.icons) or 'no icons'}"
+             f", pays {ob.payout}{', finale' if ob.finale else ''}." if ob is not None
+             else f"{head}; no obstacle yet."]
+    if "chips" in v:
+        chips = ", ".join(f"#{i + 1} {c}" for i, c in enumerate(v["chips"]))
+        lines.append(f"This test: chips {chips}; skills {v['modifier']:+d}; rating "
+                     f"{v['rating']}.")
+    if "your_bet" in v:
+        lines.append(f"Your sealed bet: {v['your_bet']}.")
+    testing = player == state.tester
+    ready = "; ".join(f"{s['name']} {_short(state, s['key'])}" for s in me["skills"]
+                      if not s["covered"]) or "none"
+    covered = ", ".join(s["name"] for s in me["skills"] if s["covered"])
+    if testing:  # the skills to activate; a bettor needs its cheese and covered skills
+        lines.append(f"You, {me['seat']} {me['colour']}: {me['stash']} cheese. Skills: {ready}"
+                     + (f"; covered: {covered}." if covered else "."))
+    else:
+        lines.append(f"You, {me['seat']} {me['colour']}: {me['stash']} cheese; "
+                     + (f"covered skills: {covered}." if covered else "no skill covered."))
+    others = []
+    for p in v["players"]:
+        if p is me:
+            continue
+        covered = sum(s["covered"] for s in p["skills"])
+        extra = ""
+        if "has_bet" in p:
+            extra = ", has bet" if p["has_bet"] else ", betting"
+        if "bet" in p:
+            extra = f", bet {p['bet']}"
+        others.append(f"{p['seat']} {p['colour']}: {p['stash']} cheese, {covered} covered"
+                      f"{extra}")
+    width = max(map(len, others), default=0)
+    per_row = 2 if 2 * width + 2 <= 80 else 1
+    lines.extend("  ".join(f"{o:<{width}}" for o in others[i:i + per_row]).rstrip()
+                 for i in range(0, len(others), per_row))
+    for j in v["jobs"]:
+        track = " ".join(f"{s}:{at}" for s, at in j["track"].items()) or "nobody yet"
+        top = state.data.obstacles[state.stacks[j["job"]][0]] if j["left"] else None
+        card = (f"{top.id} {top.name}, target {top.target}, "
+                f"{'+'.join(top.icons) or 'no icons'}" if top else "complete")
+        bounty = f" +{j['cheese_on_top']} cheese" if j["cheese_on_top"] else ""
+        lines.append(f"{j['job']}: {card}{bounty}; {j['left']} left; {track}")
+    if testing:
+        market = ", ".join(m["name"] for m in v["market"]) or "empty"
+        lines.append(f"Market: {market}; deck {v['deck']}.")
+    counts: dict[str, int] = {}
+    for c in sorted(state.bag):
+        counts[state.data.chips[c].colour] = counts.get(state.data.chips[c].colour, 0) + 1
+    bag = ", ".join(f"{n} {colour}" if n > 1 else colour for colour, n in counts.items())
+    lines.append(f"Bag: {bag or 'empty'}; cheese in the supply {v['supply']}.")
+    move = MOVES.get(v["phase"])
+    if move and player in state.to_act():
+        lines.append("Your move: " + move)
+    return "\n".join(lines)
+
+
+MOVES = {
+    "select": "select a job's obstacle (select B)",
+    "bet": "seal a bet of cheese (bet 2, bet 1 uncover scurry) or pass",
+    "activate": "use a skill (use scurry, use cool head on 2), then test",
+    "learn": "learn a market skill (learn sprint) or learn nothing",
+}
+
+
+def explain(state: MiceHeistState, player: int, topic: str) -> str:
+    """``help NAME``: a skill in view (anyone's, the market's), an obstacle on top of a job
+    or under test, a job, the chips; in plain words."""
+    from mobadj.cards.miceheist.data import slug
+
+    key = slug(topic)
+    d = state.data
+    seen = {k for p in range(state.players) for k in state.skills[p]} | set(state.market)
+    if key in seen:
+        skill = d.skills[key]
+        owners = [f"P{p + 1}" + (" (covered)" if key in state.covered[p] else "")
+                  for p in range(state.players) if key in state.skills[p]]
+        where = ("held by " + ", ".join(owners)) if owners else "in the market"
+        return (f"{skill.name} ({where}): {skill.text}. To use it, pay 1 cheese from your "
+                "stash onto it while activating skills (it is then covered until a bet or an "
+                "abstention uncovers it).")
+    tops = {d.obstacles[s[0]] for s in state.stacks.values() if s}
+    if state.obstacle is not None:
+        tops.add(state.obstacle)
+    for ob in tops:
+        if key in (slug(ob.id), slug(ob.name)):
+            icons = ", ".join(ob.icons) or "none"
+            fin = (" A finale: beating it ends the game; failing it leaves it in play."
+                   if ob.finale else "")
+            return (f"{ob.id} {ob.name}, job {ob.job}: the test succeeds with a rating of "
+                    f"{ob.target} or more (chips drawn plus skills). Icons: {icons}. Success "
+                    f"moves the tester up {ob.payout} on track {ob.job}, and each helper up "
+                    f"by their bet.{fin}")
+    if key in ("chips", "bag", "chip"):
+        return ("Chips: each has two faces and shows one at random when drawn. In the bag: "
+                + (", ".join(_chip_counts(state, sorted(state.bag))) or "none")
+                + ". In the play area: " + (", ".join(_chip_counts(state, state.center))
+                                           or "none")
+                + ". When the bag is empty, the play area's chips go back into it.")
+    if key.upper() in d.jobs:
+        j = key.upper()
+        foods = ", ".join(f"{item} ({v})" for v, item in state.food[j])
+        return (f"Job {j}, {d.job_names[j]}: {len(state.stacks[j])} obstacle(s) left; at the "
+                f"end its track pays {foods or 'nothing left'}, best place first.")
+    return (f"'{topic}' is not a skill, obstacle or job in view: try "
+            + _examples(state, player, sorted(tops, key=lambda ob: ob.id)) + " or 'help chips'.")
+
+
+def _examples(state: MiceHeistState, player: int, tops: list[Any]) -> str:
+    """What ``help`` can explain, with names from the table as it is (so the hint never
+    names a skill nobody holds): a skill of one's own or the market's, an obstacle, a job."""
+    d = state.data
+    own = [*state.skills[player]] if 0 <= player < state.players else []
+    skills = own + list(state.market)
+    out = []
+    if skills:
+        out.append(f"a skill's name (help {d.skills[skills[0]].name.lower()})")
+    if tops:
+        out.append(f"an obstacle (help {tops[0].id})")
+    jobs = [j for j in d.jobs if state.stacks[j]] or list(d.jobs)
+    out.append(f"a job (help {jobs[0]})")
+    return ", ".join(out)
 
 
 def render(state: MiceHeistState, player: int | None) -> str:
@@ -125,7 +273,7 @@ def render(state: MiceHeistState, player: int | None) -> str:
         lines.append(
             "Your skills: "
             + "; ".join(
-                f"{s['key']} ({s['text']})" + (" [covered]" if s["covered"] else "") for s in mine
+                f"{s['name']} ({s['text']})" + (" [covered]" if s["covered"] else "") for s in mine
             )
         )
     lines.append(f"Jobs (tracks of {v['track_length']} spaces):")
@@ -137,9 +285,8 @@ def render(state: MiceHeistState, player: int | None) -> str:
         lines.append(f"     track: {track}; food: {', '.join(j['food']) or 'all claimed'}")
     market = "; ".join(f"{m['name']} ({m['text']})" for m in v["market"])
     lines.append(f"Market: {market or 'empty'}  [deck {v['deck']}]")
-    lines.append(
-        f"Bag {v['bag']} chips; play area {len(v['play_area'])}; supply {v['supply']} cheese"
-    )
+    lines.append(f"Bag ({v['bag']} chips): {', '.join(v['bag_chips']) or 'empty'}; play area "
+                 f"{len(v['play_area'])}; supply {v['supply']} cheese")
     if "scores" in v:
         lines.append(
             "Final: "
@@ -154,6 +301,7 @@ def render(state: MiceHeistState, player: int | None) -> str:
 
 # a sealed bet as the others hear of it (the terminal narrates it; the bet shows at the reveal)
 HIDDEN_MOVES = dict.fromkeys(("bet", "pass", "abstain"), "has sealed a bet")
+HIDDEN_MOVES_TOGETHER = {"has sealed a bet": "have sealed their bets"}
 
 SUMMARY = "Mice Heist in brief: on your turn select the top obstacle of a job; the others \
 seal bets of cheese to help (revealed together); chips are drawn and you may pay cheese to \

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from mobadj.cards.microcity.actions import ChangeDie, Done, RemoveMarker
+from mobadj.cards.microcity.actions import ChangeDie, Done, RemoveMarker, Sell
 from mobadj.cards.microcity.engine import MicroCityState
 from mobadj.cards.protocol import Bot, GameState
 
@@ -148,7 +148,8 @@ class MicroCityBasicBot(Bot):
         return top[0] if len(top) == 1 else rng.choice(top)
 
     def _search(
-        self, st: MicroCityState, player: int, acts: list[Any], depth: int
+        self, st: MicroCityState, player: int, acts: list[Any], depth: int,
+        beam: tuple[int, ...] = BEAM,
     ) -> list[tuple[float, Any]]:
         children = []
         for a in acts:
@@ -156,13 +157,13 @@ class MicroCityBasicBot(Bot):
             child._apply(player, a)
             children.append((self.evaluate(child, player), a, child))
         children.sort(key=lambda t: -t[0])
-        width = BEAM[min(depth, len(BEAM) - 1)]
+        width = beam[min(depth, len(beam) - 1)]
         out = []
         for i, (v, a, child) in enumerate(children):
             if i < width and self._continues(st, child, player):
                 nxt = child.legal_actions(player)
                 if nxt:
-                    v = max(x for x, _ in self._search(child, player, nxt, depth + 1))
+                    v = max(x for x, _ in self._search(child, player, nxt, depth + 1, beam))
             out.append((v, a))
         return out
 
@@ -294,9 +295,10 @@ def advantage_progress(st: MicroCityState, player: int, cond: dict[str, Any]) ->
     return min(1.0, done)
 
 
-class MicroCityBot(MicroCityBasicBot):
-    """Level "standard": in the competitive mode it never pays to hand the opponent a
-    marker back, and counts the opponent's markers in pool against a position."""
+class MicroCityIntermediateBot(MicroCityBasicBot):
+    """Level "intermediate", the standard bot before :class:`MicroCityBot`: in the
+    competitive mode it never pays to hand the opponent a marker back, and counts the
+    opponent's markers in pool against a position."""
 
     def evaluate(self, st: MicroCityState, player: int) -> float:
         v = evaluate(st, player)
@@ -314,4 +316,101 @@ class MicroCityBot(MicroCityBasicBot):
                 if isinstance(a, RemoveMarker) and st.inv[st.cell(a.quarter)] == mine]
 
 
-BOT_LEVELS: dict[str, type[Bot]] = {"standard": MicroCityBot, "basic": MicroCityBasicBot}
+SURPLUS = (1.0, 1.0, 1.0, 1.5)  # worth of a Resource held beyond what is still to pay
+EPSILON = 1.0  # a preparation step must gain this much over ending the phase
+FREE_AT = 2  # markers left in the pool when freeing one of its own is worth a look
+
+
+class MicroCityBot(MicroCityIntermediateBot):
+    """Level "standard" (the default): spends its Resources and wastes no action.
+
+    The bot before it valued every Resource it held, needed or not, nearly as much as a
+    needed one, so it sat on 8 to 10 of them for rounds; and in the preparation phase it
+    turned a die toward a build by rule, then often did not build (the turn's search found
+    better, or could not reach the Quarter), having paid for nothing.  This bot values a
+    Resource beyond what is still to be paid at :data:`SURPLUS` only, sells a Material it
+    cannot use when money serves better, and takes a preparation step (turn a die, free a
+    marker of its own) only when the search of the turn that follows, done with that step
+    and without it, finds the step worth more than it costs (by :data:`EPSILON`): a die is
+    turned only for a turn that uses it."""
+
+    def evaluate(self, st: MicroCityState, player: int) -> float:
+        v = super().evaluate(st, player)
+        team = [player] if st.cfg.competitive else list(range(st.players))
+        need = remaining_cost(st)
+        held = [sum(st.res[p][i] for p in team) for i in range(4)]
+        for i in range(4):  # the earlier bot's worth of a Resource beyond need, put right
+            extra = held[i] - min(held[i], need[i])
+            v -= ((6.0 if i == 3 else 4.0) - SURPLUS[i]) * extra
+        return v
+
+    def _prep(self, st: MicroCityState, player: int, acts: list[Any]) -> Any:
+        if st.cfg.coop:  # the partner prepares before this turn is played: by rule
+            return super()._prep(st, player, acts)
+        steps = self._prep_steps(st, player, acts)
+        now = self.evaluate(st, player)
+        for a in steps:  # a Material sold: worth it or not, it changes no turn to come
+            if isinstance(a, Sell):
+                child = st.clone()
+                child._apply(player, a)
+                if self.evaluate(child, player) > now + EPSILON:
+                    return a
+        done = next(a for a in acts if isinstance(a, Done))
+        best_value = self._after(st, player, done) + EPSILON
+        best: Any = done
+        for a in steps:
+            if not isinstance(a, Sell):
+                value = self._after(st, player, a)
+                if value > best_value:
+                    best_value, best = value, a
+        return best
+
+    def _prep_steps(self, st: MicroCityState, player: int, acts: list[Any]) -> list[Any]:
+        """The preparation steps worth a look: each die turned either way, and each own
+        marker freed, paid with the Resource it can best spare; a Material sold that is
+        beyond what is still to be paid."""
+        need = remaining_cost(st)
+        res = st.res[player]
+        spare = [res[i] - need[i] - (1 if i == 3 else 0) for i in range(4)]
+        cheapest: dict[tuple[Any, ...], Any] = {}
+        for a in acts:
+            if isinstance(a, ChangeDie):
+                key: tuple[Any, ...] = ("die", a.die, a.up)
+            elif isinstance(a, RemoveMarker) and a in self.removals(st, player, [a]) and \
+                    st.pools[st.pool_of(player)] <= FREE_AT:
+                key = ("free", a.quarter)
+            elif isinstance(a, Sell):
+                i = ("coal", "steel", "wood").index(a.material)
+                if spare[i] >= 0:
+                    cheapest[("sell", a.material)] = a
+                continue
+            else:
+                continue
+            i = ("coal", "steel", "wood", "money").index(a.pay)
+            if spare[i] >= 0 and (key not in cheapest or spare[i] > spare[
+                    ("coal", "steel", "wood", "money").index(cheapest[key].pay)]):
+                cheapest[key] = a
+        return list(cheapest.values())
+
+    def _after(self, st: MicroCityState, player: int, action: Any) -> float:
+        """The worth of the best turn that follows ``action`` in the preparation phase (the
+        phase ended at once when it ended; no dice are rolled in a look-ahead)."""
+        child = st.clone()
+        child._apply(player, action)
+        if child.step == "prep" and child.current == player and not isinstance(action, Done):
+            child._apply(player, Done())
+        if child.current != player or child.step in ("prep", "assign", "start") \
+                or child.result is not None:
+            return self.evaluate(child, player)
+        nxt = child.legal_actions(player)
+        if not nxt:
+            return self.evaluate(child, player)
+        return max(v for v, _ in self._search(child, player, nxt, 0, LOOK_BEAM))
+
+
+LOOK_BEAM = (4, 2, 2)  # the look-ahead of a preparation step: narrower than a move's search
+
+
+BOT_LEVELS: dict[str, type[Bot]] = {"standard": MicroCityBot,
+                                    "intermediate": MicroCityIntermediateBot,
+                                    "basic": MicroCityBasicBot}

@@ -168,6 +168,16 @@ class MicroCityState(GameState):
 
         return render(self, player)
 
+    def screen(self, player: int) -> str:
+        from mobadj.cards.microcity.render import render_screen
+
+        return render_screen(self, player)
+
+    def explain(self, player: int, topic: str) -> str:
+        from mobadj.cards.microcity.render import explain
+
+        return explain(self, player, topic)
+
     def check_invariants(self) -> list[str]:
         return checks.invariants(self)
 

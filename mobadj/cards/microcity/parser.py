@@ -7,6 +7,7 @@ did-you-mean for a misspelt command word.
 from __future__ import annotations
 
 import difflib
+import functools
 from functools import cache
 
 from lark import Lark, Token, Transformer, UnexpectedInput, v_args
@@ -100,9 +101,15 @@ setattr(_Build, "pass", _Build.pass_)  # noqa: B010 - "pass" is a Python keyword
 
 def parse_command(text: str) -> Action:
     """One command line -> an action; raises :class:`CommandError` with a friendly message."""
-    line = text.strip()
+    return _parse_line(text.strip())
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_line(line: str) -> Action:
+    """A stripped line as an action (actions are frozen values: kept, as a game is replayed
+    from its texts for every resumed save and every mail)."""
     if not line:
-        raise CommandError("empty command", text=text, expected=("a command",))
+        raise CommandError("empty command", text=line, expected=("a command",))
     try:
         tree = _parser().parse(line)
     except UnexpectedInput as err:

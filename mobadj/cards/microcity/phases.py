@@ -358,6 +358,7 @@ def apply(st: MicroCityState, player: int, action: Action, payload: Any) -> None
         gain(st, player, 3, 1)
         st.log(f"{p} sells 1 {payload} for 1 money")
     elif isinstance(action, Done):
+        st.log(f"{p} ends the preparation phase")
         if st.cfg.coop and player == 0:
             st.current = 1  # the partner's preparation
         else:

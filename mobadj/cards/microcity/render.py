@@ -251,15 +251,179 @@ def render(st: MicroCityState, player: int | None) -> str:
     return "\n".join(lines)
 
 
+# -- the terminal's short screen ---------------------------------------------------------------
+
+def render_screen(st: MicroCityState, player: int) -> str:
+    """What a player acts on, in at most about 15 rows of 80 columns: the round and what to
+    do, the city, Companies, dice and pools, the Project cards, the Building (or the Goals
+    and Advantages).  Card texts in full, the legend and the Contracts: :func:`render`."""
+    v = view(st, player)
+    lines = [f"Micro City, round {v['round']}, Time marker {v['time']}: "
+             + ("game over: " + _result_text(st) if v["result"] else
+                f"{', '.join(v['to_act'])} to act.")]
+    by_name = {c["quarter"]: c for c in v["city"]}
+    width = max(len(_cell_text(c)) for c in v["city"] if c["quarter"][0] in "abcd")
+    ports = [c for c in v["city"] if c["quarter"] in ("s1", "s2")]
+    port_width = max((len(_cell_text(c)) for c in ports), default=0)
+    for r in range(4):
+        row = [by_name.get(f"{c}{r + 1}") for c in "abcd"]
+        port = by_name.get("s1" if r == 0 else "s2") if r in (0, 2) else None
+        cells = " ".join(f"{_cell_text(c) if c else '':<{width}}" for c in row).rstrip()
+        lines.append((f"{_cell_text(port) if port else '':<{port_width}} " if ports else "")
+                     + " " + cells)
+    companies = []
+    for p in v["players"]:
+        res = " ".join(f"{n}{_LETTERS[k]}" for k, n in p["resources"].items())
+        extra = f", {p['victory_points']} points" if p["victory_points"] is not None else ""
+        companies.append(f"{p['player']} {res}{extra}")
+    lines.append("Companies (c coal, s steel, w wood, $ money): " + "; ".join(companies)
+                 if len(companies) == 1 else "Companies: " + "; ".join(companies))
+    dice = ", ".join(f"die{d['die']} {d['value']}{' used' if d['used'] else ''}"
+                     + (f" {d['owner']}" if d["owner"] and st.players > 1 else "")
+                     for d in v["dice"])
+    pools = " / ".join(map(str, v["investment_pools"]))
+    play = f"; card in play: {v['in_play']}" if v["in_play"] else ""
+    lines.append(f"Dice: {dice or 'none'}; markers in the pool: {pools}{play}")
+    hands = []
+    for i, hand in enumerate(v["hands"]):
+        owner = f"P{i + 1} " if len(v["hands"]) > 1 else ""
+        hands.append(f"{owner}Projects {' '.join(hand) or 'none'}, discards "
+                     f"{' '.join(v['discards'][i]) or 'none'}")
+    lines.append("; ".join(hands))
+    if "building" in v:
+        b = v["building"]
+        stages = "; ".join(f"{s['stage']}: {_short_cost(s['cost'])}" + (" done" if s["done"]
+                                                                          else "")
+                           for s in b["stages"])
+        side = f" {b['side']}" if b["side"] else ""
+        lines.append(f"Building {b['name']}{side}, {'in order' if b['ordered'] else 'any order'}"
+                     f": {stages}")
+    if "contracts" in v:
+        done = sum(bool(c["done_by"]) for c in v["contracts"])
+        lines.append(f"Contracts done: {done} of {len(v['contracts'])} ('board' lists them)")
+    if "goals" in v:
+        lines.append("Goals (c coal, s steel, w wood, $ money: points): " + "; ".join(
+            f"{a['area']} {_short_cost(a['cost'])}: {a['vp']}"
+            + (f" [{a['marker']}]" if a["marker"] else "")
+            for g in v["goals"] for a in g["areas"]))
+    if "advantages" in v:
+        lines.append("Advantages: " + "; ".join(f"{a['card']}: {a['condition']} = {a['vp']}"
+                                                for a in v["advantages"]))
+    if f"P{player + 1}" in v["to_act"]:
+        lines.append("Your move: " + STEP_HELP.get(st.step, st.step))
+    return "\n".join(lines)
+
+
+_LETTERS = {"coal": "c", "steel": "s", "wood": "w", "money": "$"}
+
+
+def _short_cost(cost: str) -> str:
+    """``1 coal 2 money`` as ``1c 2$`` (the short screen's legend says the letters)."""
+    words = cost.split()
+    if cost == "free":
+        return cost
+    return " ".join(f"{n}{_LETTERS[r]}" for n, r in zip(words[::2], words[1::2], strict=True))
+
+
+def explain(st: MicroCityState, player: int, topic: str) -> str:
+    """``help CARD``: a Project card (``help 4``, ``help architect``), a Quarter (``help
+    c2``), a District, a Building stage, a Goal area, an Advantage card or a Contract in
+    view, in plain words."""
+    v = view(st, player)
+    key = topic.strip().lower().replace(" ", "")
+    for cid, p in v["projects"].items():
+        if key in (cid.lower(), p["name"].lower(), f"project{cid.lower()}"):
+            return (f"Project {cid} {p['name']}: play it to move your Engineer exactly "
+                    f"{p['move']} step(s), then take its basic action ({p['basic']}), or its "
+                    f"advanced action ({p['advanced']}) by spending an unused die showing "
+                    f"{p['die']}. Any card in your hand can be played; only the advanced action "
+                    "needs the die. The card then goes to your discard pile ('retrieve' takes "
+                    "them all back).")
+    for cell in v["city"]:
+        if key == cell["quarter"]:
+            return _quarter_text(cell)
+    for s in v.get("building", {}).get("stages", []):
+        if key in (f"stage{s['stage']}", f"s{s['stage']}"):
+            bonus = f" Its bonus: {s['bonus']}." if s["bonus"] else ""
+            return (f"Building stage {s['stage']}: costs {s['cost']}; complete it with a "
+                    "residential Quarter's advanced action (or the Architect's), putting a "
+                    f"marker from your pool on it.{bonus}" + (" Done." if s["done"] else ""))
+    for g in v.get("goals", []):
+        for a in g["areas"]:
+            if key == a["area"]:
+                return (f"Goal area {a['area']}: pay {a['cost']} with a residential Quarter's "
+                        f"advanced action (or the Architect's) and put your marker on it for "
+                        f"{a['vp']} point(s); a marked area cannot be completed again until "
+                        "its marker is removed.")
+    for a in v.get("advantages", []):
+        if key in (str(a["card"]), f"advantage{a['card']}"):
+            return (f"Advantage {a['card']}: {a['condition']}: claim it in your round "
+                    f"('claim {a['card']}') for {a['vp']} point(s); one a round.")
+    for c in v.get("contracts", []):
+        if key in (c["contract"], f"contract{c['contract']}"):
+            return (f"Contract {c['contract']}: costs {c['cost']}, bonus {c['bonus']}; "
+                    "complete it with the Seaport's advanced action (or a Project build)"
+                    + (f", {c['vp']} point(s)" if st.cfg.competitive else "") + ".")
+    return f"'{topic}' is nothing in view: try " + _examples(v) + "."
+
+
+def _examples(v: dict[str, Any]) -> str:
+    """What ``help`` can explain in this game, each with an example from the table (so the
+    hint never names a stage in a game without a Building, nor a card that is not there)."""
+    out = []
+    if v["projects"]:
+        cid, card = next(iter(v["projects"].items()))
+        out.append(f"a Project card (help {cid}, help {card['name'].lower()})")
+    out.append(f"a Quarter (help {v['city'][0]['quarter']})")
+    stages = v.get("building", {}).get("stages", [])
+    if stages:
+        out.append(f"a stage (help stage {stages[0]['stage']})")
+    areas = [a["area"] for g in v.get("goals", []) for a in g["areas"]]
+    if areas:
+        out.append(f"a Goal area (help {areas[0]})")
+    if v.get("advantages"):
+        out.append(f"an Advantage (help {v['advantages'][0]['card']})")
+    if v.get("contracts"):
+        out.append(f"a Contract (help {v['contracts'][0]['contract']})")
+    return ", ".join(out[:-1]) + f" or {out[-1]}" if len(out) > 1 else out[0]
+
+
+QUARTER_TEXT = {
+    "industrial": ("basic: gain 1 {m}; advanced (a die showing {d}): gain 2 {m}"),
+    "commercial": ("basic: exchange 1 Material for 1 of another type and gain 1 money; "
+                   "advanced (a die showing {d}): exchange 1 Material for 2 of other types "
+                   "and gain 1 money"),
+    "residential": ("basic: gain 2 money; advanced (a die showing {d}): complete a Building "
+                    "stage (or a Goal area) by paying its cost and putting a marker on it"),
+    "logistics": ("with a die of any value: retrieve 2 Investment markers, or pay 1 money for "
+                  "2 Materials"),
+    "seaport": ("basic: sell 1 Material for money; advanced (a die showing {d}): complete a "
+                "Contract"),
+    "garden": "no Engineer may enter or cross it; 2 of your markers around it pay 1 money "
+              "in your final phase",
+}
+
+
+def _quarter_text(cell: dict[str, Any]) -> str:
+    text = QUARTER_TEXT[cell["type"]].format(m=cell["material"] or "Material",
+                                             d=" or ".join(map(str, cell["dice"])) or "-")
+    marker = (" An Investment marker lies on it: its action cannot be used until the marker "
+              "is removed." if cell["investment"] else "")
+    return (f"Quarter {cell['quarter']}, {cell['type']} (District {cell['district']}, side "
+            f"{cell['side']}): {text}.{marker}")
+
+
 # -- the end screen -------------------------------------------------------------------------
 
 SUMMARY = ("Micro City in brief: each round the dice are rolled for you; in preparation you "
-           "may pay to change a die or remove a marker, or sell Materials; then play a "
-           "Project card whose die you hold to move your Engineer and take its basic or "
-           "advanced effect (or retrieve your cards); then use the Quarter you stand on; at "
-           "the end of the round an Investment marker is placed under your Engineer and the "
-           "Time marker moves. Complete the Building before Time runs out (competitive: "
-           "most points from Goal areas, Contracts and Advantage cards).")
+           "may pay to change a die or remove a marker, or sell Materials; then play any "
+           "Project card from your hand to move your Engineer exactly its number of steps and "
+           "take its basic action, or its advanced action if you spend an unused die showing "
+           "the card's number (or retrieve your discarded cards, moving one step); then use "
+           "the Quarter you stand on; at the end of the round an Investment marker is placed "
+           "under your Engineer and the Time marker moves. Complete the Building before Time "
+           "runs out (competitive: most points from Goal areas, Contracts and Advantage "
+           "cards).")
 # the engine's own end-of-game line, which the end report says again in full
 SUPERSEDED = re.compile(r"Game over: ")
 _POINTS = re.compile(r"(P\d) (?:completes Goal area (\S+): \+(\d+) points|takes Advantage "

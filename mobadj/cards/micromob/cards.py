@@ -24,6 +24,28 @@ ACTION_BONUSES = ("extra_hit", "extra_hire", "extra_ally", "extra_action")
 SCORING_BONUSES = ("goon_bonus", "ally_bonus", "hit_bonus", "recolour")
 POWERS = STAT_BONUSES + SPECIAL_ABILITIES + ACTION_BONUSES + SCORING_BONUSES
 
+# The name of each power as players read it (the YAML's names are for the deck file).
+POWER_NAME: dict[str, str] = {
+    "hit_plus": "+1 to hit",
+    "hire_plus": "+1 to hire",
+    "ally_plus": "+1 to ally",
+    "action_plus": "+1 to any take",
+    "fatigue_to_hit": "fatigue to hits",
+    "ally_to_hit": "ally to hits",
+    "ally_to_hand": "ally to hand",
+    "rest": "rest a goon",
+    "expand": "add a city card",
+    "swap": "swap with city",
+    "extra_hit": "extra hit",
+    "extra_hire": "extra hire",
+    "extra_ally": "extra ally",
+    "extra_action": "extra action",
+    "goon_bonus": "+1 v.p. a goon",
+    "ally_bonus": "+1 v.p. an ally",
+    "hit_bonus": "+1 v.p. a hit",
+    "recolour": "recolour a hit",
+}
+
 # One line per power, as shown to players (help, render, docs).
 POWER_TEXT: dict[str, str] = {
     "hit_plus": "+1 to your total when you hit",

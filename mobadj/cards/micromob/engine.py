@@ -1,8 +1,11 @@
 """micro mob rules engine (rules: shared/rules/micromob.md; rulings: docs/cards/micromob.md).
 
-Zones hold card ids.  Public: the draft pool, the city, every fatigue, ally and hit area.
-Hidden: the draw pile (order and contents) and each hand (others see only its size); no
-event, view or error ever names a card while it sits in someone else's hand.
+Zones hold card ids.  Public: the draft pool, the city, every fatigue, ally and hit area,
+and every hand, as at the table (a ruling: the cards are double-sided, so a hand shows its
+bosses' sides to everyone; drafts and hires are taken face up).  Hidden: the draw pile
+(order and contents).  With the option ``hands=secret`` each hand is hidden as well (others
+see only its size), and no event, view or error ever names a card while it sits in someone
+else's hand.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from typing import Any, ClassVar
 
 from mobadj.cards.micromob import legal
 from mobadj.cards.micromob.actions import KINDS, Action, Done, Draft, Pass, Payroll, Take, Use
-from mobadj.cards.micromob.cards import SPECIAL_ABILITIES, Card, Deck, load_deck
+from mobadj.cards.micromob.cards import POWER_NAME, SPECIAL_ABILITIES, Card, Deck, load_deck
 from mobadj.cards.micromob.legal import (
     BONUS_CARDS,
     BOSS_BY_KIND,
@@ -24,7 +27,7 @@ from mobadj.cards.micromob.legal import (
     KIND_INDEX,
     PASS,
     PAYROLL,
-    POWER,
+    POWER_WORDS,
     SPECIAL_CARDS,
     thrifty,
 )
@@ -36,7 +39,9 @@ PLAYERS_FOR_MODULES = {1: (2, 2), 2: (2, 3), 3: (2, 4), 4: (2, 5), 5: (3, 6), 6:
 DEFAULT_MODULES = {2: 2, 3: 3, 4: 4, 5: 5, 6: 6}  # a ruling: one module per player
 GOONS_EACH = 2  # "each player will now draft the 2 goons"
 MIN_DRAFT_MONEY = 2  # "Replace any cards that have a money (the middle #) of 1 or less"
-OPTIONS = ("modules",)
+OPTIONS = ("modules", "hands")
+HANDS = ("public", "secret")  # option hands: public (a ruling, the default) or secret
+RULINGS_1 = "micromob rulebook (shared/rules/micromob.md), mobadj rulings 1"
 
 
 _DECK = load_deck()
@@ -68,13 +73,16 @@ class MicroMobState(GameState):
         simultaneous=False,
         chance=True,
         hidden_information=True,
-        rules_version="micromob rulebook (shared/rules/micromob.md), mobadj rulings 1",
+        rules_version="micromob rulebook (shared/rules/micromob.md), mobadj rulings 2",
         deck_version=deck.version,
     )
+    # rulings 1 kept every hand secret
+    earlier_rules: ClassVar[dict[str, dict[str, Any]]] = {RULINGS_1: {"hands": "secret"}}
 
     # -- set-up -------------------------------------------------------------------------------
     def setup(self) -> None:
         self.modules = self._chosen_modules()
+        self.hands_public = self._hands_public()
         n = self.players
         ids = [c.id for m in self.modules for c in self.deck.modules[m]]
         self.total_cards = len(ids)
@@ -120,11 +128,19 @@ class MicroMobState(GameState):
         self.log("Draft pool (goon side): " + ", ".join(self._goon_text(c) for c in self.pool))
         self.log(f"P{self.current + 1} drafts first; the draft goes counter-clockwise")
 
+    def _hands_public(self) -> bool:
+        """Option ``hands``: public (the default, as at the table) or secret."""
+        raw = str(self.options.get("hands", "public")).strip().lower()
+        if raw not in HANDS:
+            raise IllegalAction(f"hands must be public or secret, not {raw[:40]!r}")
+        return raw == "public"
+
     def _chosen_modules(self) -> list[str]:
         """Option ``modules``: a count (first N modules) or names/letters, e.g. docks,casino."""
         unknown = sorted(set(self.options) - set(OPTIONS))
         if unknown:
-            raise IllegalAction(f"unknown option {unknown[0]!r}; micro mob options: modules")
+            raise IllegalAction(f"unknown option {unknown[0]!r}; micro mob options: "
+                                + ", ".join(OPTIONS))
         names = list(self.deck.modules)
         raw = self.options.get("modules", DEFAULT_MODULES[self.players])
         if isinstance(raw, int) and not isinstance(raw, bool):
@@ -311,6 +327,7 @@ class MicroMobState(GameState):
         elif isinstance(action, Done):
             if not self.acted:
                 raise IllegalAction("take your action first (hit, hire, ally or payroll)")
+            self.log(f"P{player + 1} ends the turn, leaving the bonus actions unused")
             self._end_turn(player)
         elif isinstance(action, Pass):
             self._pass(player)
@@ -325,8 +342,11 @@ class MicroMobState(GameState):
             raise IllegalAction(f"{action.card} is not in the draft pool")
         self.pool.remove(action.card)
         self.hand[player].append(action.card)
-        self.log(f"P{player + 1} drafts a goon")
-        self.log(f"You draft {self._goon_text(action.card)}", visible_to=player)
+        if self.hands_public:
+            self.log(f"P{player + 1} drafts {self._goon_text(action.card)}")
+        else:
+            self.log(f"P{player + 1} drafts a goon")
+            self.log(f"You draft {self._goon_text(action.card)}", visible_to=player)
         self.draft_index += 1
         if self.draft_index < len(self.drafters):
             self.current = self.drafters[self.draft_index]
@@ -422,8 +442,12 @@ class MicroMobState(GameState):
             self.allies[player].append(target)
             self.log(
                 f"P{player + 1} allies with {BOSS_TEXT[target]} "
-                f"({POWER[target]}) with {spent}{extra}{refilled}"
+                f"({POWER_WORDS[target]}) with {spent}{extra}{refilled}"
             )
+        elif self.hands_public:
+            hand.append(target)
+            self.log(f"P{player + 1} hires {GOON_TEXT[target]} from the city with "
+                     f"{spent}{extra}{refilled}")
         else:
             hand.append(target)
             self.log(f"P{player + 1} hires a goon from the city with {spent}{extra}{refilled}")
@@ -475,14 +499,14 @@ class MicroMobState(GameState):
             raise IllegalAction(f"{a} is not in your ally area")
         power = self.deck.cards[a].power
         if power not in SPECIAL_ABILITIES:
-            raise IllegalAction(f"{a}'s power ({power}) is not a special ability")
+            raise IllegalAction(f"{a}'s power ({POWER_NAME[power]}) is not a special ability")
         if a in self.used:
             raise IllegalAction(f"you have used {a} this turn (once per turn)")
         wants = 2 if power == "swap" else 0 if power == "expand" else 1
         got = (target is not None) + (give is not None)
         if got != wants or (wants == 1 and give is not None):
             form = {0: f"use {a}", 1: f"use {a} on CARD", 2: f"use {a} take CARD give CARD"}
-            raise IllegalAction(f"{a} ({power}) is used as: {form[wants]}")
+            raise IllegalAction(f"{a} ({POWER_NAME[power]}) is used as: {form[wants]}")
         p = player + 1
         if power in ("fatigue_to_hit", "rest"):
             if target not in self.fatigue[player]:
@@ -490,8 +514,12 @@ class MicroMobState(GameState):
             self.fatigue[player].remove(target)
             if power == "rest":
                 self.hand[player].append(target)
-                self.log(f"P{p} uses {a}: a goon goes from fatigue back to hand")
-                self.log(f"You rest {target}", visible_to=player)
+                if self.hands_public:
+                    self.log(f"P{p} uses {a}: {self._goon_text(target)} goes from fatigue "
+                             "back to hand")
+                else:
+                    self.log(f"P{p} uses {a}: a goon goes from fatigue back to hand")
+                    self.log(f"You rest {target}", visible_to=player)
             else:
                 self.hits[player].append(target)
                 self.log(f"P{p} uses {a}: {self._boss_text(target)} goes from fatigue to hits")
@@ -502,6 +530,10 @@ class MicroMobState(GameState):
             if power == "ally_to_hit":
                 self.hits[player].append(target)
                 self.log(f"P{p} uses {a}: ally {self._boss_text(target)} goes to hits")
+            elif self.hands_public:
+                self.hand[player].append(target)
+                self.log(f"P{p} uses {a}: ally {target} goes to hand as "
+                         f"{self._goon_text(target)}")
             else:
                 self.hand[player].append(target)
                 user = "an ally" if target == a else a  # a card in a hand is never named
@@ -522,8 +554,14 @@ class MicroMobState(GameState):
             self.hand[player].remove(give)
             self.hand[player].append(target)
             self.city.append(give)
-            self.log(f"P{p} uses {a}: takes a city card, puts {self._boss_text(give)} in the city")
-            self.log(f"You take {self._goon_text(target)} into your hand", visible_to=player)
+            if self.hands_public:
+                self.log(f"P{p} uses {a}: takes {self._goon_text(target)} from the city, puts "
+                         f"{self._boss_text(give)} in the city")
+            else:
+                self.log(f"P{p} uses {a}: takes a city card, puts {self._boss_text(give)} in "
+                         "the city")
+                self.log(f"You take {self._goon_text(target)} into your hand",
+                         visible_to=player)
         self.used.add(a)
         self.did_something = True
 
@@ -565,11 +603,13 @@ class MicroMobState(GameState):
         return problems
 
     def hidden_from(self, player: int) -> Counter[tuple[str, Any]]:
-        """The draw pile and the other players' hands (undo never crosses a draw)."""
+        """The draw pile, and with secret hands the other players' hands (undo never
+        crosses a draw)."""
         hidden: Counter[tuple[str, Any]] = Counter(("pile", c) for c in self.pile)
-        for q, hand in enumerate(self.hand):
-            if q != player:
-                hidden.update((f"P{q + 1} hand", c) for c in hand)
+        if not self.hands_public:
+            for q, hand in enumerate(self.hand):
+                if q != player:
+                    hidden.update((f"P{q + 1} hand", c) for c in hand)
         return hidden
 
     # -- what a player sees ------------------------------------------------------------------
@@ -582,6 +622,17 @@ class MicroMobState(GameState):
         from mobadj.cards.micromob.render import render_view
 
         return render_view(self.view(player))
+
+    def screen(self, player: int) -> str:
+        from mobadj.cards.micromob.render import render_screen
+
+        return render_screen(self.view(player))
+
+    def explain(self, player: int, topic: str) -> str:
+        from mobadj.cards.micromob.render import explain, explain_powers
+
+        return explain_powers() if topic.strip().lower() == "powers" else explain(
+            self, player, topic)
 
     def snapshot(self) -> dict[str, Any]:
         """The whole state (secrets included), for replay tests and debugging only."""

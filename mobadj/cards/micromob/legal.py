@@ -15,7 +15,7 @@ from __future__ import annotations
 from bisect import bisect_left
 
 from mobadj.cards.micromob.actions import KINDS, Done, Pass, Payroll, Take, Use
-from mobadj.cards.micromob.cards import SPECIAL_ABILITIES, load_deck
+from mobadj.cards.micromob.cards import POWER_NAME, SPECIAL_ABILITIES, load_deck
 
 KIND_INDEX = {"hit": 0, "hire": 1, "ally": 2}
 
@@ -26,6 +26,7 @@ BOSS_VALUES = {c.id: (c.boss_hit, c.boss_hire, c.boss_ally) for c in _CARDS}
 GOON_TEXT = {c.id: f"{c.id} ({c.goon_hit}/{c.goon_money}/{c.goon_ally})" for c in _CARDS}
 BOSS_TEXT = {c.id: f"{c.id} ({c.boss_hit}/{c.boss_hire}/{c.boss_ally} {c.colour})" for c in _CARDS}
 POWER = {c.id: c.power for c in _CARDS}
+POWER_WORDS = {c.id: POWER_NAME[c.power] for c in _CARDS}
 PAYROLL, DONE, PASS = Payroll(), Done(), Pass()  # immutable: one of each is enough
 # cards by power group, for quick "has none of these" checks
 _BY_GROUP = {

@@ -8,12 +8,13 @@ against another player's hand), so an error can not leak a secret.
 from __future__ import annotations
 
 import difflib
-from typing import TYPE_CHECKING
+import functools
+from typing import TYPE_CHECKING, Any
 
 from lark import Lark, Token, Transformer, UnexpectedInput, v_args
 
 from mobadj.cards.micromob.actions import Action, Done, Draft, Pass, Payroll, Take, Use
-from mobadj.cards.micromob.cards import ABILITY_ZONE, SPECIAL_ABILITIES
+from mobadj.cards.micromob.cards import ABILITY_ZONE, POWER_NAME, SPECIAL_ABILITIES
 from mobadj.cards.protocol import CommandError, IllegalAction
 
 if TYPE_CHECKING:
@@ -123,6 +124,13 @@ def _resolve(
     )
 
 
+@functools.lru_cache(maxsize=4096)
+def _read(text: str) -> Any:
+    """The words of a command, before any card is looked up (the same for any state: kept,
+    as a game is replayed from its texts for every resumed save and every mail)."""
+    return _TRANSFORM.transform(PARSER.parse(text))
+
+
 def parse_command(state: MicroMobState, player: int, text: str) -> Action:
     """Command text -> action for ``player``; raises CommandError or IllegalAction."""
     text = text.strip()
@@ -134,7 +142,7 @@ def parse_command(state: MicroMobState, player: int, text: str) -> Action:
         raise CommandError("empty command", text=text, column=1,
                            expected=["a command: " + ", ".join(KEYWORDS)])
     try:
-        parsed = _TRANSFORM.transform(PARSER.parse(text))
+        parsed = _read(text)
     except UnexpectedInput as err:
         raise syntax_error(text, err) from None
     kind = parsed[0]
@@ -162,7 +170,8 @@ def parse_command(state: MicroMobState, player: int, text: str) -> Action:
     ally = _resolve(ally_tok, state.allies[player], "in your ally area", text)
     power = state.card(ally).power
     if power not in SPECIAL_ABILITIES:
-        raise IllegalAction(f"{ally}'s power ({power}) works by itself; nothing to use")
+        raise IllegalAction(f"{ally}'s power ({POWER_NAME[power]}) works by itself; nothing "
+                            "to use")
     zone_name = ABILITY_ZONE[power]
     zones = {
         "fatigue": (state.fatigue[player], "in your fatigue area"),
@@ -172,13 +181,14 @@ def parse_command(state: MicroMobState, player: int, text: str) -> Action:
     if not rest:
         return Use(ally)
     if zone_name is None:
-        raise IllegalAction(f"{ally} ({power}) takes no target: use {ally}")
+        raise IllegalAction(f"{ally} ({POWER_NAME[power]}) takes no target: use {ally}")
     zone, where = zones[zone_name]
     target = _resolve(rest[0], zone, where, text)
     if len(rest) == 1:
         if power == "swap":
-            raise IllegalAction(f"{ally} (swap) is used as: use {ally} take CARD give CARD")
+            raise IllegalAction(f"{ally} (swap with city) is used as: use {ally} take CARD "
+                                "give CARD")
         return Use(ally, target)
     if power != "swap":
-        raise IllegalAction(f"{ally} ({power}) is used as: use {ally} on CARD")
+        raise IllegalAction(f"{ally} ({POWER_NAME[power]}) is used as: use {ally} on CARD")
     return Use(ally, target, _resolve(rest[1], hand, "in your hand", text))

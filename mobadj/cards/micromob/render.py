@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from mobadj.cards.micromob.cards import POWER_TEXT
+from mobadj.cards.micromob.cards import POWER_NAME, POWER_TEXT, SPECIAL_ABILITIES
 from mobadj.cards.micromob.legal import BOSS_TEXT
 
 if TYPE_CHECKING:
@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 def _boss(state: MicroMobState, cid: str) -> dict[str, Any]:
     c = state.card(cid)
     return {"id": cid, "name": c.name, "colour": c.colour, "hit": c.boss_hit,
-            "hire": c.boss_hire, "ally": c.boss_ally, "power": c.power}
+            "hire": c.boss_hire, "ally": c.boss_ally, "power": c.power,
+            "power_name": POWER_NAME[c.power]}
 
 
 def _goon(state: MicroMobState, cid: str) -> dict[str, Any]:
@@ -41,7 +42,7 @@ def build_view(state: MicroMobState, player: int | None) -> dict[str, Any]:
             "hits": [_boss(state, c) for c in state.hits[p]],
             "vp": running[p].total,
         }
-        if p == player:
+        if p == player or state.hands_public:
             seat["hand"] = [_goon(state, c) for c in state.hand[p]]
         seats.append(seat)
     view: dict[str, Any] = {
@@ -50,14 +51,16 @@ def build_view(state: MicroMobState, player: int | None) -> dict[str, Any]:
         "phase": state.phase,
         "to_act": [p + 1 for p in state.to_act()],
         "modules": list(state.modules),
+        "hands": "public" if state.hands_public else "secret",
         "deck": len(state.pile),
         "city": [_boss(state, c) for c in state.city],
         "pool": [_goon(state, c) for c in state.pool],
         "players": seats,
         "turn": {
             "number": state.turn,
-            # allies that left for a hand since are not named (hands are secret)
-            "abilities_used": sorted(a for a in state.used if a in state.allies[state.current]),
+            # allies that left for a hand since are not named (when hands are secret)
+            "abilities_used": sorted(a for a in state.used if a in state.allies[state.current]
+                                     or state.hands_public),
             "action_taken": state.acted,
             "kinds_taken": sorted(state.kinds_taken),
         },
@@ -71,7 +74,7 @@ def build_view(state: MicroMobState, player: int | None) -> dict[str, Any]:
 
 def _boss_line(b: dict[str, Any]) -> str:
     return (f"{b['id']:>4} {b['name']:<10} hit {b['hit']} hire {b['hire']} ally {b['ally']}"
-            f"  {b['colour']:<6} {b['power']}")
+            f"  {b['colour']:<6} {b['power_name']}")
 
 
 def _goon_line(g: dict[str, Any]) -> str:
@@ -108,13 +111,158 @@ def render_view(view: dict[str, Any]) -> str:
         else:
             out.append("Your turn: use ally abilities first, then hit, hire, ally or payroll.")
         powers = sorted({a["power"] for a in view["players"][you - 1]["allies"]})
-        out.extend(f"  {p}: {POWER_TEXT[p]}" for p in powers)
+        out.extend(f"  {POWER_NAME[p]}: {POWER_TEXT[p]}" for p in powers)
     if view["phase"] == "over":
         king = view["kingpin"]
         out.append(f"Game over ({view['end_reason']}).")
         out.append("Kingpin: " + (_boss_line(king) if king else "none"))
         out.append("Winner(s): " + ", ".join(f"P{p}" for p in view["winners"]))
     return "\n".join(out)
+
+
+# -- the terminal's short screen ---------------------------------------------------------------
+
+def _nums(card: dict[str, Any], boss: bool) -> str:
+    return (f"{card['hit']}/{card['hire']}/{card['ally']}" if boss
+            else f"{card['hit']}/{card['money']}/{card['ally']}")
+
+
+def _columns(entries: list[str], width: int, indent: str = "  ") -> list[str]:
+    """``entries`` of equal width side by side, as many as fit in 80 columns."""
+    per_row = max(1, (80 - len(indent)) // (width + 2))
+    return [indent + "  ".join(f"{e:<{width}}" for e in entries[i:i + per_row]).rstrip()
+            for i in range(0, len(entries), per_row)]
+
+
+def _listed(cards: list[dict[str, Any]], boss: bool) -> str:
+    return ", ".join(f"{c['id']} {_nums(c, boss)}" for c in cards) or "none"
+
+
+def render_screen(view: dict[str, Any]) -> str:
+    """What a player acts on, in at most about 14 rows of 80 columns: the city (or the
+    draft pool), their own cards, one row per other player, and what they may do now.  The
+    whole table, with names and every card of every player, is :func:`render_view`."""
+    you = view["you"]
+    out = []
+    to_act = ", ".join(f"P{p}" for p in view["to_act"]) or "nobody"
+    mine = " (you)" if you in view["to_act"] else ""
+    when = "the draft" if view["phase"] == "draft" else f"turn {view['turn']['number']}"
+    out.append(f"micro mob, {when}: {to_act} to act{mine}. Pile: {view['deck']} cards.")
+    if view["pool"]:
+        out.append("Draft pool (goons: hit/money/ally):")
+        out.extend(_columns([f"{g['id']:<3} {g['name']:<8} {_nums(g, False)}"
+                             for g in view["pool"]], 18))
+    if view["city"]:
+        out.append("City (bosses: hit/hire/ally, family, ally power):")
+        out.extend(_columns([f"{b['id']:<3} {_nums(b, True)} {b['colour']:<6} "
+                             f"{b['power_name']}" for b in view["city"]], 32))
+    for seat in view["players"]:
+        p = seat["player"]
+        ids = " ".join(c["id"] for c in seat["allies"]) or "none"
+        hits = " ".join(h["id"] for h in seat["hits"]) or "none"
+        if p == you:
+            fatigue = " ".join(g["id"] for g in seat["fatigue"]) or "none"
+            out.append(f"You, P{p}: {seat['vp']} v.p.; hand (goons hit/money/ally) "
+                       f"{_listed(seat['hand'], False)}; fatigue {fatigue}")
+            if seat["allies"] or seat["hits"]:
+                out.append(f"  allies {ids}; hits {hits}")
+            continue
+        row = (f"P{p}: {seat['vp']} v.p.; hand {{}}, fatigue {len(seat['fatigue'])}; "
+               f"allies {ids}; hits {hits}")
+        named = row.format(" ".join(g["id"] for g in seat.get("hand", [])) or "none")
+        # a public hand (the ruling) is named as the table shows it, while the row fits
+        # one line ('board' has every hand in full); a secret one is only counted
+        out.append(named if "hand" in seat and len(named) <= 80
+                   else row.format(seat["hand_size"]))
+    turn = view["turn"]
+    if you and you in view["to_act"] and view["phase"] == "play":
+        if turn["action_taken"]:
+            out.append("Your action is taken: take a bonus action or say 'done'.")
+        else:
+            ready = [f"{a['id']} {a['power_name']}"
+                     for a in view["players"][you - 1]["allies"]
+                     if a["power"] in SPECIAL_ABILITIES and a["id"] not in turn["abilities_used"]]
+            first = f"; first, if you like, use {', '.join(ready)}" if ready else ""
+            out.append(f"Your turn: hit, hire, ally or payroll{first}.")
+    elif you and you in view["to_act"] and view["phase"] == "draft":
+        out.append("Your pick: draft a goon from the pool.")
+    if view["phase"] == "over":
+        out.append(f"Game over ({view['end_reason']}).")
+    return "\n".join(out)
+
+
+def explain(state: MicroMobState, player: int, topic: str) -> str:
+    """``help CARD``: a card the player can see (city, pool, a hand they may see, any
+    fatigue, ally or hit area, the kingpin), or an ally power, in plain words."""
+    word = topic.strip()
+    view = build_view(state, player)
+    seen = {c["id"]: where for where, cards in _zones(view) for c in cards}
+    cid = word.upper()
+    if cid in seen:
+        return _card_text(state, cid, seen[cid])
+    power = _power_named(word)
+    if power is not None:
+        holders = sorted(c for c in seen if state.card(c).power == power)
+        return (f"{POWER_NAME[power]}: {POWER_TEXT[power]}. {_power_group(power)}"
+                + (f" Cards in view with it: {', '.join(holders)}." if holders else ""))
+    if cid in state.deck.cards:
+        return (f"{cid} is not on the table where you can see it now: 'help' explains the "
+                "cards in view (the city, the draft pool, hands you may see, fatigue, ally "
+                "and hit areas) and the ally powers (help swap, help extra hit).")
+    return (f"'{word}' is neither a card in view nor an ally power: try a card id such as "
+            f"{(sorted(seen) or ['D3'])[0]}, or a power such as 'help rest a goon' "
+            "('help powers' lists them).")
+
+
+def explain_powers() -> str:
+    return "Ally powers:\n" + "\n".join(f"  {POWER_NAME[p]}: {POWER_TEXT[p]}"
+                                         for p in POWER_NAME)
+
+
+def _zones(view: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
+    zones = [("in the city", view["city"]), ("in the draft pool", view["pool"])]
+    for seat in view["players"]:
+        owner = "your" if seat["player"] == view["you"] else f"P{seat['player']}'s"
+        zones.append((f"in {owner} hand", seat.get("hand", [])))
+        for zone, name in (("fatigue", "fatigue area"), ("allies", "ally area"),
+                           ("hits", "hit area")):
+            zones.append((f"in {owner} {name}", seat[zone]))
+    if view.get("kingpin"):
+        zones.append(("the kingpin", [view["kingpin"]]))
+    return zones
+
+
+def _card_text(state: MicroMobState, cid: str, where: str) -> str:
+    c = state.card(cid)
+    return "\n".join([
+        f"{cid} {c.name} ({c.module}), of the {c.colour} family, {where}.",
+        f"  Boss side (city, hit and ally areas): hit {c.boss_hit}, hire {c.boss_hire}, ally "
+        f"{c.boss_ally}. Spend goons adding up to at least {c.boss_hit} to hit this boss (in "
+        f"your hit area he scores {c.boss_hit} v.p., nothing if the kingpin is {c.colour}), "
+        f"{c.boss_hire} to hire his goon side into your hand, {c.boss_ally} to ally with him "
+        "(2 v.p. and his power).",
+        f"  Goon side (hand and fatigue area): adds {c.goon_hit} to a hit, {c.goon_money} to "
+        f"a hire, {c.goon_ally} to an ally; 1 v.p. at the end.",
+        f"  Ally power, {POWER_NAME[c.power]}: {POWER_TEXT[c.power]}.",
+    ])
+
+
+def _power_named(word: str) -> str | None:
+    key = " ".join(word.lower().replace("_", " ").split())
+    for power, name in POWER_NAME.items():
+        if key in (power.replace("_", " "), name.lower()):
+            return power
+    return None
+
+
+def _power_group(power: str) -> str:
+    if power in SPECIAL_ABILITIES:
+        return "A special ability: once a turn, before your action ('use CARD')."
+    if power.startswith("extra_"):
+        return "An action bonus: after that action, one more (optional; 'done' ends the turn)."
+    if power.endswith("_plus"):
+        return "A stat bonus: added by itself whenever you take that action."
+    return "A scoring bonus: counted by itself at the end of the game."
 
 
 # -- the end screen -------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from mobadj.cards.simulate import simulate
-from mobadj.cards.terminal import play_terminal
+from mobadj.cards.terminal import Session, play_terminal
 from mobadj.cli import main
 
 
@@ -64,33 +64,19 @@ def test_balance_module_reports_figures() -> None:
     assert 0 <= versus["bot_win_share"] <= 1 and versus["fair_share"] == 0.5
 
 
-def test_hot_seat_game_typed_to_the_end(monkeypatch) -> None:
+def test_hot_seat_game_typed_to_the_end() -> None:
     # two human seats typing commands (a random legal one each time) until the game ends
-    import mobadj.cards.terminal as terminal
-
-    box: dict = {}
     rng = random.Random(4)
-    original = terminal.game_class
-
-    def spy(name: str):
-        cls = original(name)
-
-        class Spy(cls):  # type: ignore[misc, valid-type]
-            def setup(self) -> None:
-                super().setup()
-                box["state"] = self
-
-        return Spy
 
     def read(prompt: str) -> str:
         if not prompt.endswith("> "):  # hot-seat: the screen is handed over
             return ""
         seat = int(prompt[1]) - 1
-        return str(rng.choice(box["state"].legal_actions(seat)))
+        return str(rng.choice(session.state.legal_actions(seat)))
 
-    monkeypatch.setattr(terminal, "game_class", spy)
     lines: list[str] = []
-    state = play_terminal("miceheist", 2, 3, set(), read=read, write=lines.append)
+    session = Session.new("miceheist", 2, 3, set(), read=read, write=lines.append)
+    state = session.run()
     assert state.is_over() and any(line.startswith("Winner") for line in lines)
     assert any(line.startswith("Seed: 3") for line in lines)
     assert any(line.startswith("Pass to P") for line in lines) is False  # prompts, not lines

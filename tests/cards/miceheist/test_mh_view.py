@@ -25,9 +25,9 @@ def test_render_during_a_test() -> None:
     bettor = s.to_act()[0]
     s.command(bettor, "bet 1")
     mine = s.render(bettor)
-    assert "Your sealed bet: bet 1" in mine and "(has bet)" in mine
+    assert "Your sealed bet: 1 cheese" in mine and "(has bet)" in mine
     assert "To act: " in mine and f"P{bettor + 1}" not in mine.split("To act: ")[1].split("\n")[0]
-    assert "Your skills: " in mine and s.skills[bettor][0] in mine
+    assert "Your skills: " in mine and s.data.skills[s.skills[bettor][0]].name in mine
     other = s.render(t)
     assert "Your sealed bet" not in other and "(has bet)" in other
     for p in list(s.to_act()):

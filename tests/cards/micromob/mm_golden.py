@@ -2,8 +2,10 @@
 
 ``record()`` plays seeded games with random (and bot) choices and keeps, per game, digests of
 the action log, every legal-action list in order, the events and the final snapshot, plus
-the scores; and the ``--simulate`` JSON (minus its timing).  Bot games use the first bot
-(level "basic"), which is kept unchanged, so improving the default bot changes no record.
+the scores; and the ``--simulate`` JSON (minus its timing).  The games are recorded with
+secret hands (rulings 1, when they were recorded: public hands change only the events).
+Bot games use the first bot (level "basic"), which is kept unchanged, so improving the
+default bot changes no record.
 The test compares a fresh record with ``data/golden.json``.  Regenerate (only for a
 deliberate rules change) with ``python tests/cards/micromob/mm_golden.py``.
 """
@@ -34,7 +36,7 @@ def _digest(items: Any) -> str:
 
 def play(players: int, modules: int, seed: int, bots: bool) -> dict[str, Any]:
     """One seeded game, chosen like ``simulate`` does; digests of all it produced."""
-    state = MicroMobState.new(players, seed, {"modules": modules})
+    state = MicroMobState.new(players, seed, {"modules": modules, "hands": "secret"})
     chooser = MicroMobBasicBot() if bots else RandomBot()
     rng = random.Random(seed ^ 0x5EED)
     legal = hashlib.sha256()

@@ -1,0 +1,264 @@
+"""Saved terminal games that keep their secrets and refuse edits.
+
+A game in progress is saved for resuming, never for reading: its record (seed, salt, every
+action, sealed bets and face-down offers included) is *sealed*.  The file holds in readable
+form only what every seat at the keyboard may know (the game, its seats and options, the
+seed commitment, how many moves were made); the rest is encrypted with a key of that game
+kept apart from the file, in the user's key folder (:func:`keys_folder`), and never printed.
+
+The construction uses only the standard library: a key of 256 bits from :mod:`secrets`
+per game; from it, by HMAC-SHA256, one key that encrypts (SHAKE-256 of key and a fresh
+128-bit nonce as the key stream, XORed with the record, the record padded to a multiple of
+:data:`PAD` bytes so its length says little) and one that authenticates (HMAC-SHA256 over
+the whole file: the readable fields, the nonce and the sealed text).  The file must be
+byte for byte what was written, so an edit anywhere, even of a space, is refused.
+
+Replay: the key file remembers the tag of the game's latest save, and only that save
+resumes.  A copy kept from earlier (to take back a draw by restoring it) is refused, and the
+terminal saves at every prompt, so killing the program after a draw does not help either.
+Saving writes the key file with the new tag as *pending* first, then the save, then the key
+file with it as the latest: a crash between the writes leaves one of the two files able to
+resume, never none.
+
+What this cannot do: the key is a file of the same account, so whoever owns the machine can
+read it and, with this code, open the save.  Sealing keeps the secrets from a glance and
+from an edit, not from someone who sets out to read them (docs/cards/playing.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import re
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mobadj.cards.protocol import IllegalAction
+
+SAVE_FORMAT = "mobadj-card-save"
+KEY_BYTES = 32
+NONCE_BYTES = 16
+PAD = 512  # the sealed record is padded to a multiple of this many bytes
+_ID = re.compile(r"[0-9a-f]{32}")
+_HEX = re.compile(r"(?:[0-9a-f]{2})*")
+# the readable fields, in the order they are written (each is authenticated by the tag)
+PUBLIC = ("format", "note", "game", "game_id", "save", "players", "seats", "options",
+          "rules_version", "deck_version", "commitment_scheme", "seed_commitment", "moves")
+
+
+def data_folder() -> Path:
+    """The user's data folder for mobadj: ``$XDG_DATA_HOME/mobadj``, else
+    ``~/.local/share/mobadj``."""
+    data = os.environ.get("XDG_DATA_HOME", "")
+    base = Path(data) if data and Path(data).is_absolute() else Path.home() / ".local/share"
+    return base / "mobadj"
+
+
+def keys_folder() -> Path:
+    """Where the keys of saved games are kept: ``$MOBADJ_KEY_DIR``, else ``keys`` in the
+    user's data folder; never beside the saves, which may be anywhere."""
+    own = os.environ.get("MOBADJ_KEY_DIR")
+    return Path(own).expanduser() if own else data_folder() / "keys"
+
+
+def write_privately(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: into a new file beside it, readable
+    by its owner only, then moved over ``path``.  A write that fails half-way (a full disk)
+    leaves the file as it was."""
+    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temp, path)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+
+
+@dataclass
+class GameKey:
+    """The key of one saved game and the tags of its latest (and pending) save."""
+
+    game_id: str
+    secret: bytes
+    latest: str = ""
+    pending: str = ""
+
+    @classmethod
+    def new(cls) -> GameKey:
+        return cls(secrets.token_hex(16), secrets.token_bytes(KEY_BYTES))
+
+    @property
+    def path(self) -> Path:
+        return keys_folder() / f"{self.game_id}.key"
+
+    @classmethod
+    def load(cls, game_id: str) -> GameKey:
+        """The key of the game ``game_id``; IllegalAction when it is not on this machine."""
+        path = keys_folder() / f"{game_id}.key"
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            key = cls(game_id, bytes.fromhex(data["key"]), str(data.get("latest", "")),
+                      str(data.get("pending", "")))
+        except FileNotFoundError:
+            raise IllegalAction(f"its key is not on this machine (looked for it in "
+                                f"{keys_folder()}): a saved game resumes only where it was "
+                                "saved, with its key") from None
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            raise IllegalAction(f"its key in {path} cannot be read") from None
+        if len(key.secret) != KEY_BYTES:
+            raise IllegalAction(f"its key in {path} cannot be read")
+        return key
+
+    def store(self) -> None:
+        folder = keys_folder()
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        write_privately(self.path, json.dumps({"key": self.secret.hex(), "latest": self.latest,
+                                               "pending": self.pending}) + "\n")
+
+    def forget(self) -> None:
+        """The game is over: its save is a plain record now, the key is of no more use."""
+        self.path.unlink(missing_ok=True)
+
+    def _derived(self, purpose: bytes) -> bytes:
+        return hmac.new(self.secret, b"mobadj card save: " + purpose, hashlib.sha256).digest()
+
+    def stream(self, nonce: bytes, length: int) -> bytes:
+        return hashlib.shake_256(self._derived(b"seal") + nonce).digest(length)
+
+    def tag(self, body: str) -> str:
+        return hmac.new(self._derived(b"tag"), body.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def _xor(data: bytes, stream: bytes) -> bytes:
+    return (int.from_bytes(data, "big") ^ int.from_bytes(stream, "big")).to_bytes(len(data), "big")
+
+
+def _body_text(fields: dict[str, Any]) -> str:
+    """The file's text without its tag (what the tag authenticates)."""
+    return json.dumps(fields, indent=1, ensure_ascii=False)
+
+
+def _file_text(body: str, tag: str) -> str:
+    """The file's text: ``body`` with the tag as its last field (as ``json.dumps`` would
+    write the fields and the tag together)."""
+    return body[:-2] + f',\n "tag": "{tag}"\n}}\n'
+
+
+def public_fields(content: dict[str, Any], key: GameKey, number: int) -> dict[str, Any]:
+    """What every seat at the keyboard may read of a saved game (``content`` is the whole
+    of it, :meth:`Session.to_json`)."""
+    bots = {f"P{b}" for b in content.get("bots", [])}
+    levels = content.get("bot_levels", {})
+    seats = {f"P{p + 1}": (f"bot ({levels.get(f'P{p + 1}', 'standard')})"
+                           if f"P{p + 1}" in bots else "human")
+             for p in range(int(content["players"]))}
+    game = content["game"]
+    return {
+        "format": SAVE_FORMAT,
+        "note": (f"A {game} game in progress, sealed: its secrets are encrypted with a key "
+                 "kept apart from this file, and a changed file is refused. Go on with: "
+                 f"mobadj play {game} --resume FILE"),
+        "game": game,
+        "game_id": key.game_id,
+        "save": number,
+        "players": content["players"],
+        "seats": seats,
+        "options": content.get("options", {}),
+        "rules_version": content.get("rules_version", ""),
+        "deck_version": content.get("deck_version", ""),
+        "commitment_scheme": content.get("commitment_scheme", ""),
+        "seed_commitment": content.get("seed_commitment", ""),
+        "moves": len(content.get("actions", [])),
+    }
+
+
+def seal(content: dict[str, Any], key: GameKey, number: int) -> tuple[str, str]:
+    """The text of a sealed save of ``content`` (save number ``number``) and its tag."""
+    plain = json.dumps(content, ensure_ascii=False).encode("utf-8")
+    plain += b" " * (-len(plain) % PAD)  # JSON ignores trailing blanks
+    nonce = secrets.token_bytes(NONCE_BYTES)
+    fields = public_fields(content, key, number)
+    fields["nonce"] = nonce.hex()
+    fields["sealed"] = _xor(plain, key.stream(nonce, len(plain))).hex()
+    body = _body_text(fields)
+    tag = key.tag(body)
+    return _file_text(body, tag), tag
+
+
+def is_sealed(data: dict[str, Any]) -> bool:
+    return data.get("format") == SAVE_FORMAT
+
+
+@dataclass
+class Opened:
+    """A sealed save opened: the game's whole content, its key and its save number."""
+
+    content: dict[str, Any]
+    key: GameKey | None  # None: a save of an earlier mobadj, in plain text
+    number: int
+
+
+def open_sealed(text: str, data: dict[str, Any]) -> Opened:
+    """Check and open a sealed save (``data`` is ``text`` read as JSON).  Raises
+    IllegalAction with one line: changed, not the latest save, or no key."""
+    changed = IllegalAction("it has been changed since it was saved (a saved game is sealed "
+                            "and cannot be edited)")
+    game_id = data.get("game_id")
+    tag = data.get("tag")
+    if not isinstance(game_id, str) or not _ID.fullmatch(game_id) or not isinstance(tag, str):
+        raise changed
+    fields = {k: v for k, v in data.items() if k != "tag"}
+    if list(fields) != [*PUBLIC, "nonce", "sealed"] or not _HEX.fullmatch(tag):
+        raise changed
+    body = _body_text(fields)
+    if _file_text(body, tag) != text:
+        raise changed
+    key = GameKey.load(game_id)
+    if not hmac.compare_digest(key.tag(body), tag):
+        raise changed
+    if tag not in (key.latest, key.pending):
+        raise IllegalAction("it is not the game's latest save: the game was saved again "
+                            "since, so this copy would take back moves (only the latest save "
+                            "resumes)")
+    nonce, sealed = str(fields["nonce"]), str(fields["sealed"])
+    if not (_HEX.fullmatch(nonce) and _HEX.fullmatch(sealed)):
+        raise changed
+    plain = _xor(bytes.fromhex(sealed), key.stream(bytes.fromhex(nonce), len(sealed) // 2))
+    try:
+        content = json.loads(plain.decode("utf-8"))
+    except ValueError:
+        raise changed from None
+    if not isinstance(content, dict) or public_fields(content, key, fields["save"]) != {
+            k: fields[k] for k in PUBLIC}:
+        raise changed
+    key.latest, key.pending = tag, ""
+    return Opened(content, key, int(fields["save"]))
+
+
+def write_sealed(path: Path, content: dict[str, Any], key: GameKey, number: int) -> None:
+    """Seal ``content`` into ``path`` as the game's latest save (see the module's doc for
+    the order of the writes)."""
+    text, tag = seal(content, key, number)
+    key.pending = tag
+    key.store()
+    write_privately(path, text)
+    key.latest, key.pending = tag, ""
+    key.store()
+
+
+def read_save(path: str | Path) -> Opened:
+    """A saved game read back for ``--resume``: a sealed save checked and opened
+    (:func:`open_sealed`), or a save of an earlier mobadj, which kept its record in plain
+    text (``key`` None).  Raises IllegalAction with one line."""
+    from mobadj.cards.record import read_json_file
+
+    text, data = read_json_file(path)
+    if is_sealed(data):
+        return open_sealed(text, data)
+    return Opened(data, None, 0)

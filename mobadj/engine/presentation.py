@@ -1,0 +1,101 @@
+"""How a game's rules present it: names, reports, pictures, batch lines and game pages.
+
+One of the three concerns of :class:`mobadj.engine.rules.Rules` (the rules of play, the phase
+calendar in :mod:`mobadj.engine.phase_rules`, and this one); a variant overrides here what it
+words or draws its own way, and never what it adjudicates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, ClassVar, Generic, cast
+
+from mobadj.engine.position import PositionT
+from mobadj.engine.results import Reason
+
+if TYPE_CHECKING:
+    from mobadj.board import GameMap
+    from mobadj.engine.pipeline import PhaseResult
+    from mobadj.engine.rules import Rules
+
+
+@dataclass(frozen=True)
+class PageTable:
+    """A table a variant shows under a phase on the game pages: a heading, the column
+    headings, rows of text cells, and a line after it."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    note: str = ""
+
+
+class Presentation(Generic[PositionT]):
+    """The standard game's words, reports and pictures."""
+
+    #: other names players use for the game (``mobadj game create --kind ...``)
+    aliases: ClassVar[tuple[str, ...]] = ()
+    #: how messages name this game's options ("unknown rule option ...")
+    options_title: ClassVar[str] = "rule"
+    #: how messages name a power ("unknown power ...")
+    power_noun: ClassVar[str] = "power"
+    #: keys a ``mobadj batch`` line carries beyond the standard ones (``batch_value``)
+    batch_keys: ClassVar[tuple[str, ...]] = ()
+    #: the heading of the picture's legend
+    power_word: ClassVar[str] = "Powers"
+    #: the picture's footnote ("" for the map's title)
+    picture_note: ClassVar[str] = ""
+    #: failures that make an order void whatever the others do (the judge's preview)
+    void_reasons: ClassVar[frozenset[StrEnum]] = frozenset(
+        {Reason.VOID_SUPPORT, Reason.VOID_CONVOY, Reason.NO_CONVOY})
+    #: headings of the game pages a variant words its own way: "news" (a phase's events),
+    #: "calendar" (the list of phases), "legend" (the key to the picture); else the pages' own
+    page_words: ClassVar[Mapping[str, str]] = {}
+    #: the game pages' key to the picture: (symbol, what it means); none when empty
+    page_legend: ClassVar[tuple[tuple[str, str], ...]] = ()
+
+    def status_notes(self, position: PositionT) -> list[str]:
+        """Lines a variant adds to the board's public status (the judge's STATUS)."""
+        return []
+
+    # ---- reports and pictures ----------------------------------------------------------------
+
+    def report_body(self, result: PhaseResult, game_map: GameMap) -> list[str]:
+        """The lines of a published report between the orders and the next phase."""
+        from mobadj.engine.report import standard_body
+
+        return standard_body(result, game_map, cast("Rules", self))
+
+    def mail_report(self, result: PhaseResult, game_map: GameMap) -> str:
+        """The report the email judge mails after a phase: the one every map shares (the
+        orders with their results, then ``report_body``, the adjustments in words)."""
+        from mobadj.engine.report import format_report
+
+        return format_report(result, game_map, rules=cast("Rules", self)).rstrip()
+
+    def json_extras(self, result: PhaseResult) -> dict[str, object]:
+        """Keys a variant adds to a result's JSON (``mobadj adjudicate --json``, the judge)."""
+        return {}
+
+    def batch_value(self, key: str, result: PhaseResult, spell: Callable[[str], str]) -> object:
+        """The value of one of ``batch_keys`` in a batch output line (``spell``: a power id
+        as the input line wrote it)."""
+        if key == "defaults":
+            return [r.as_dict() for r in result.defaults]
+        if key == "events":
+            return list(result.events)
+        return result.position.to_data().get(key)
+
+    def picture_data(self, result: PhaseResult) -> Mapping[str, object] | None:
+        """What a picture of ``result`` shows, as the renderer reads a mapping; None: the new
+        position with the arrows of the orders as published."""
+        return None
+
+    # ---- game pages --------------------------------------------------------------------------
+
+    def page_tables(self, data: Mapping[str, object], names: Mapping[str, str]) -> list[PageTable]:
+        """Tables the game pages show under a phase, read from its position as stored
+        (``Position.to_data()``; ``names``: power id -> name); none in the standard game."""
+        return []

@@ -1,0 +1,158 @@
+"""Sealed saves (mobadj/cards/saves.py): what a save file shows, where its key is kept, and
+the one line ``--resume`` answers for a changed file, an older copy, a missing key, a save
+cut short by a crash, and a save of an earlier mobadj."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from save_table import hidden_values, readable_leaks
+
+from mobadj.cards import saves
+from mobadj.cards.protocol import IllegalAction
+from mobadj.cards.record import verify_record
+from mobadj.cards.saves import PUBLIC, GameKey, keys_folder, read_save
+from mobadj.cards.terminal import Session
+from mobadj.cli import main
+
+
+def _quit_after(moves: int, path: Path, game: str = "miceheist", players: int = 3,
+                bots: frozenset[int] = frozenset({1, 2})) -> Session:
+    """A game played by P1 (its first legal move each time) until ``moves`` moves are made,
+    then quit: the save is at ``path``."""
+    def read(prompt: str) -> str:
+        if len(session.state.actions) >= moves:
+            return "quit"
+        if prompt != "P1> ":
+            return ""
+        return str(session.state.legal_actions(0)[0])
+
+    session = Session.new(game, players, None, set(bots), read=read, write=lambda _: None,
+                          save_to=path)
+    session.run()
+    return session
+
+
+def _resume_line(path: Path, game: str = "miceheist") -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["play", game, "--resume", str(path)], input="quit\n")
+    return result.exit_code, result.output
+
+
+def test_a_save_shows_only_what_the_table_knows_and_its_key_is_kept_apart(tmp_path) -> None:
+    path = tmp_path / "g.json"
+    session = _quit_after(6, path)
+    text = path.read_text()
+    data = json.loads(text)
+    assert list(data) == [*PUBLIC, "nonce", "sealed", "tag"]
+    assert data["seats"] == {"P1": "human", "P2": "bot (standard)", "P3": "bot (standard)"}
+    assert data["moves"] == len(session.state.actions) and data["game"] == "miceheist"
+    assert data["seed_commitment"] == session.record.commitment
+    assert "--resume" in data["note"]
+    state = session.state
+    assert not readable_leaks(text, hidden_values(state, [0], session.salt))
+    for _, action in state.actions:  # not even the moves everyone saw
+        assert f'"{action}"' not in text
+    assert len(bytes.fromhex(data["sealed"])) % saves.PAD == 0
+    assert path.stat().st_mode & 0o777 == 0o600
+    key = keys_folder() / f"{data['game_id']}.key"
+    assert key.stat().st_mode & 0o777 == 0o600 and key.parent != path.parent
+    assert data["game_id"] in str(key) and json.loads(key.read_text())["key"] not in text
+    opened = read_save(path)
+    assert opened.content["seed"] == state.seed and opened.content["salt"] == session.salt
+    assert opened.content["actions"] == [list(a) for a in state.actions]
+
+
+def test_the_check_finds_the_secrets_of_a_save_in_plain_text(tmp_path) -> None:
+    """The scan that finds no secret in a sealed save finds them in the save of old."""
+    session = _quit_after(6, tmp_path / "g.json")
+    plain = json.dumps(session.to_json())
+    found = readable_leaks(plain, hidden_values(session.state, [0], session.salt))
+    assert str(session.state.seed) in found and session.salt in found
+
+
+def test_a_changed_save_an_older_copy_and_a_lost_key_are_one_line_each(tmp_path) -> None:
+    path = tmp_path / "g.json"
+    _quit_after(3, path)
+    first = path.read_text()
+    code, out = _resume_line(path)
+    assert code == 0 and "Game saved to" in out
+    second = path.read_text()
+    assert second != first  # saved again: a new nonce, another tag
+    (tmp_path / "old.json").write_text(first)
+    code, out = _resume_line(tmp_path / "old.json")
+    assert code == 2 and len(out.strip().splitlines()) == 1
+    assert "it is not the game's latest save" in out and "Traceback" not in out
+    edited = second.replace('"moves": ', '"moves": 1')
+    (tmp_path / "edited.json").write_text(edited)
+    code, out = _resume_line(tmp_path / "edited.json")
+    assert code == 2 and len(out.strip().splitlines()) == 1
+    assert f"cannot resume {tmp_path / 'edited.json'}: it has been changed since it was " \
+           "saved" in out
+    code, out = _resume_line(path)  # the latest save still goes on
+    assert code == 0, out
+    for key in keys_folder().glob("*.key"):
+        key.unlink()
+    code, out = _resume_line(path)
+    assert code == 2 and "its key is not on this machine" in out and str(keys_folder()) in out
+
+
+def test_a_crash_between_the_writes_leaves_one_save_that_resumes(tmp_path, monkeypatch
+                                                                 ) -> None:
+    path = tmp_path / "g.json"
+    session = _quit_after(3, path)
+    before = path.read_text()
+    real = saves.write_privately
+
+    def full_disk(where: Path, text: str) -> None:
+        if where == path:
+            raise OSError(28, "No space left on device")
+        real(where, text)
+
+    monkeypatch.setattr(saves, "write_privately", full_disk)  # the key is written, not the save
+    with pytest.raises(OSError):
+        saves.write_sealed(path, session.to_json(), session.key, session.saves + 1)
+    monkeypatch.setattr(saves, "write_privately", real)
+    assert path.read_text() == before and read_save(path).content["actions"]
+    stored = json.loads(session.key.path.read_text())
+    assert stored["pending"] and stored["latest"]  # the new tag was never the latest
+
+
+def test_verify_says_a_sealed_save_is_a_game_in_progress(tmp_path) -> None:
+    path = tmp_path / "g.json"
+    _quit_after(3, path)
+    verdict = verify_record(json.loads(path.read_text()))
+    assert not verdict.ok and "a game in progress, saved sealed" in verdict.lines[0]
+    result = CliRunner().invoke(main, ["play", "verify", str(path)])
+    assert result.exit_code == 1 and "game in progress" in result.output
+
+
+def test_the_end_replaces_the_save_by_the_record_and_forgets_the_key(tmp_path) -> None:
+    path = tmp_path / "g.json"
+    session = _quit_after(10_000, path, "micromob", 2, frozenset({1}))
+    assert session.state.is_over()
+    data = json.loads(path.read_text())
+    assert data["over"] and data["seed"] == session.state.seed and verify_record(data).ok
+    assert not session.key.path.exists()
+    assert "is over; check it with: mobadj play verify" in _resume_line(path, "micromob")[1]
+
+
+def test_a_save_of_an_earlier_mobadj_resumes_and_is_sealed_from_then_on(tmp_path) -> None:
+    path = tmp_path / "g.json"
+    session = _quit_after(4, path)
+    path.write_text(json.dumps(session.to_json()))  # as saves were written before
+    code, out = _resume_line(path)
+    assert code == 0 and "saved by an earlier mobadj, whose saves kept the seed readable" in out
+    data = json.loads(path.read_text())
+    assert data["format"] == saves.SAVE_FORMAT and "seed" not in data
+
+
+def test_a_key_that_is_not_a_key_is_said_so(tmp_path) -> None:
+    path = tmp_path / "g.json"
+    session = _quit_after(3, path)
+    session.key.path.write_text("{not json")
+    with pytest.raises(IllegalAction, match="its key in .* cannot be read"):
+        read_save(path)
+    assert GameKey.new().game_id != session.key.game_id  # a key, and a name, per game
