@@ -19,24 +19,19 @@ import hashlib
 import json
 import logging
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from mobadj.engine import OrderChoice
 from mobadj.judge import reports
 from mobadj.judge.base import JudgeBase, JudgeError, Session
 from mobadj.judge.commands import ParsedMail, parse_body
 from mobadj.judge.core import _DUMMY_HASH, REFUSED, Judge
-from mobadj.judge.hosts import Check, DiplomacyHost, HostError, host_for
+from mobadj.judge.hosts import Check, HostError, host_for
 from mobadj.judge.links import game_url
 from mobadj.judge.mailparse import Incoming
 from mobadj.judge.names import Names
 from mobadj.judge.store import Game, Mail, Store, verify_password
 from mobadj.judge.throttle import PasswordThrottle
-
-if TYPE_CHECKING:
-    from mobadj.mobtown.rules import MobtownRules
-    from mobadj.mobtown.state import MobtownPosition
 
 log = logging.getLogger("mobadj.judge")
 SESSION_DAYS = 14.0
@@ -270,91 +265,17 @@ class WebPlay:
         return parse_body(text, words) if words else parse_body(text)
 
 
-@dataclass(frozen=True)
-class Choice:
-    """One pick of a seat's form in a phase with few legal orders: what it is about and the
-    order lines it may give, as a mail writes them, each with its words."""
-
-    label: str
-    options: tuple[tuple[str, str], ...]
-
-
-def legal_choices(game: Game, power: str) -> list[Choice]:
-    """What ``power`` may order now, as picks, when the phase has few legal orders: a
-    dislodged unit's retreats or disband, each build's vacant home centre and unit (or a
-    waive), each removal's unit, a Mobtown II Don's placement or rebuilding.  Every line
-    offered is one the judge's own check takes (the same reader as a mail's); [] in a
-    movement phase, when nothing is due, and in games without a map."""
-    from mobadj.judge.diplomacy import _position
-
+def legal_choices(game: Game, power: str) -> list[OrderChoice]:
+    """What ``power`` may order now as picks, when the phase has few legal orders: the
+    game's rules say (a dislodged unit's retreats, builds, removals, a variant's own orders),
+    and every line offered is one the judge reads as it reads a mail's; none in a movement
+    phase, when nothing is due, and in games without them."""
     if game.status != "active" or game.state is None:
         return []
     try:
-        host = host_for(game.kind)
+        return host_for(game.kind).choices(game.started_state, power)
     except HostError:
         return []
-    state = game.started_state
-    if not isinstance(host, DiplomacyHost) or power not in host.due(state):
-        return []
-    pos = _position(host, state)
-    game_map, rules = host.map_of(state), host.rules_of(state)
-
-    def legal(lines: list[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
-        return tuple((line, words) for line, words in lines
-                     if (c := host.check(state, power, line)).accepted and not c.errors)
-
-    phase = pos.phase
-    if phase.is_movement:
-        return []
-    homes = sorted(game_map.powers[power].home_centers) if power in game_map.powers else []
-    if phase.is_retreat:
-        return [Choice(f"{d.unit} (dislodged)", legal(
-            [(f"{d.unit} - {r}", f"retreat to {r}") for r in d.retreats]
-            + [(f"{d.unit} disband", "disband")]))
-            for d in sorted(pos.dislodged.values(), key=lambda d: str(d.unit))
-            if d.unit.power == power]
-    from mobadj.mobtown.rules import MobtownRules
-    from mobadj.mobtown.state import MobtownPosition
-
-    mobtown = isinstance(pos, MobtownPosition) and isinstance(rules, MobtownRules)
-    if not phase.is_adjustment:  # Mobtown II's first weekend: where the Don starts
-        return [Choice("Your Don starts in", legal(
-            [(f"Don starts in {h}", h) for h in homes]))] if mobtown else []
-    out: list[Choice] = []
-    if isinstance(pos, MobtownPosition) and isinstance(rules, MobtownRules):
-        out += _don_rebuilt(pos, rules, power, homes, legal)
-    delta = rules.adjustment_counts(pos).get(power, 0)
-    if delta < 0:
-        units = legal([(f"{u} disband", f"remove {u}")
-                       for u in sorted(pos.units_of(power), key=str)])
-        out += [Choice(f"Removal {i + 1} of {-delta}", units) for i in range(-delta)]
-    elif delta > 0:
-        owned = set(pos.centers_of(power))
-        free = [h for h in homes if h in owned and h not in pos.units]
-        builds = legal([(f"Build {kind} {where}", f"{name.lower()} in {where}")
-                        for h in free
-                        for where in [h, *(f"{h}/{c}" for c in game_map.provinces[h].coasts)]
-                        for kind, name in game_map.unit_kinds.items()
-                        if game_map.can_occupy(kind, where) and not (mobtown
-                                                                     and kind == "D")])
-        count = min(delta, len(free))
-        out += [Choice(f"Build {i + 1} of {count}", (("WAIVE", "waive (build nothing)"),
-                                                     *builds)) for i in range(count)]
-    return [c for c in out if c.options]
-
-
-def _don_rebuilt(pos: MobtownPosition, rules: MobtownRules, power: str, homes: list[str],
-                 legal: Callable[[list[tuple[str, str]]], tuple[tuple[str, str], ...]]
-                 ) -> list[Choice]:
-    """A Mobtown II mob whose Don died: where he may be rebuilt now (rule 3), if anywhere."""
-    from mobadj.mobtown.terms import MAX_DONS
-    from mobadj.mobtown.weekend import don_free, electing
-
-    if power in pos.dons or len(pos.dons) >= MAX_DONS or electing(pos, power, rules):
-        return []
-    rebuild = legal([(f"Build D {h}", f"rebuild your Don in {h}") for h in homes
-                     if pos.centers.get(h) == power and don_free(pos, power, h, rules)])
-    return [Choice("Your Don (or none now)", rebuild)] if rebuild else []
 
 
 def _message_id(store: Store) -> str:

@@ -24,10 +24,10 @@ from mobadj.judge import (
     WebPlay,
     WebSeat,
     host_for,
+    legal_choices,
     reports,
     summary_text,
 )
-from mobadj.judge.webplay import legal_choices
 from mobadj.web import pictures
 from mobadj.web.pages import LRU, Site
 from mobadj.web.story import OrderLine
