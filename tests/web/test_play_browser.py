@@ -13,6 +13,7 @@ import time
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 from .helpers import PageServer
 from .playing import World, make_room, no_leak_on_map, play_map_phases, wait
@@ -90,7 +91,14 @@ def test_a_standard_year_on_the_pages(world, room, shots):  # noqa: F811
                 d.set_window_size(1360, 1000)
 
     started, picked = time.perf_counter(), room.picked
-    phases = play_map_phases(world, room, t, lambda p: p.startswith("S1902"), rng, snap)
+    phases = play_map_phases(world, room, t, lambda p: p.startswith(("W1901", "S1902")), rng,
+                             snap)
+    assert t.game.phase == "W1901A"
+    room.at("std", t.due()[0])  # the winter: what is legal offered as picks
+    [first, *_] = d.find_elements(By.CSS_SELECTOR, "form.picks-form select")
+    Select(first).select_by_index(2)  # a build picked (sent below with the others)
+    d.save_screenshot(str(shots / "web-play-picks.png"))
+    phases += play_map_phases(world, room, t, lambda p: p.startswith("S1902"), rng, snap)
     assert room.picked > picked  # the winter's builds (or removals) sent with the picks
     assert phases >= 3 and t.game.phase.startswith("S1902")
     results = [r["phase"] for r in world.store.results("std")]
