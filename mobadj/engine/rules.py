@@ -449,6 +449,7 @@ class Rules(PhaseRules[PositionT], Presentation[PositionT]):
 
         return order_choices(position, power, topology, self.engine)
 
+
 _CHOICES: dict[type, dict[str, tuple[OptionValue, ...]]] = {}
 
 

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 def order_choices(pos: MobtownPosition, power: str, topology: Topology, rules: MobtownRules
                   ) -> list[OrderChoice]:
+    """The picks of ``power`` in any phase but a movement (there the orders box alone)."""
     phase = pos.phase
     if phase.is_movement:
         return []
