@@ -384,13 +384,17 @@ def section(f: dict[str, Any]) -> str:
                               ("dipcc", "compiled_jobs1", "the compiled build, one job")):
         if f[name] is None:
             verdicts.append(f"| {NAMES[name]} | {build} | not measured (no command given) "
-                            f"| {GOALS[name]:g}x |")
+                            f"| {GOALS[name]:g}x | |")
             continue
         wall, cpu = f[name]
-        verdicts.append(f"| {NAMES[name]} | {build} | **{wall / f[ours][0]:.1f}x** wall, "
-                        f"{cpu / f[ours][1]:.1f}x CPU | {GOALS[name]:g}x |")
-    ratios = "\n".join(["| against | mobadj | faster by | goal |", "|---|---|---|---|",
-                        *verdicts])
+        by_wall, by_cpu = wall / f[ours][0], cpu / f[ours][1]
+        met = ("yes" if min(by_wall, by_cpu) >= GOALS[name]
+               else "by CPU only" if by_cpu >= GOALS[name]
+               else "by wall clock only" if by_wall >= GOALS[name] else "no")
+        verdicts.append(f"| {NAMES[name]} | {build} | **{by_wall:.1f}x** wall, "
+                        f"{by_cpu:.1f}x CPU | {GOALS[name]:g}x | {met} |")
+    ratios = "\n".join(["| against | mobadj | faster by | goal | met |",
+                        "|---|---|---|---|---|", *verdicts])
     return f"""## Against other adjudicators
 
 `make bench` (`bench/versus.py`) runs `mobadj batch` and the other adjudicators on the same

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Build the benchmark's compiled peers (bench/peers/README.md) into build/peers/:
+# Build the benchmark's compiled peers (bench/peers/README.md) into build/peers/ ($PEERS_OUT):
 #   mobadj-godip  from a godip source tree or git repository ($GODIP_SRC), with the Go toolchain;
 #   mobadj-dipcc  from Cicero's dipcc sources ($DIPCC_SRC), with g++, glog and pybind11.
 # A peer whose toolchain or source is missing is skipped with a note saying why; the script
@@ -7,7 +7,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-OUT="$ROOT/build/peers"
+OUT="${PEERS_OUT:-$ROOT/build/peers}"
 mkdir -p "$OUT"
 
 # copy_tree SRC DEST: the files of SRC (a work tree, or a git repository without one) to DEST
