@@ -63,8 +63,8 @@ bench: $(STAMP) pure peers
 	$(BIN)/python -m compileall -q mobadj
 	test -x $(ORACLE)/bin/python || ($(PY) -m venv $(ORACLE) && $(ORACLE)/bin/pip install --quiet diplomacy==1.1.2)
 	$(BIN)/python -m bench --oracle-python $(ORACLE)/bin/python \
-	  $(if $(GODIP),--godip "$(GODIP)",$(if $(wildcard build/peers/mobadj-godip),--godip build/peers/mobadj-godip)) \
-	  $(if $(DIPCC),--dipcc "$(DIPCC)",$(if $(wildcard build/peers/mobadj-dipcc),--dipcc build/peers/mobadj-dipcc))
+	  $(if $(GODIP),--godip "$(GODIP)",$$(test -x build/peers/mobadj-godip && echo --godip build/peers/mobadj-godip)) \
+	  $(if $(DIPCC),--dipcc "$(DIPCC)",$$(test -x build/peers/mobadj-dipcc && echo --dipcc build/peers/mobadj-dipcc))
 	$(BIN)/python bench/parser_bench.py --write
 	$(BIN)/python bench/render_bench.py --write
 	$(BIN)/python bench/cards_bench.py --write
