@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean setup screenshots secrecy compiled pure test-compiled
+.PHONY: demo test lint bench peers clean setup screenshots secrecy compiled pure test-compiled
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -56,19 +56,26 @@ lint: $(STAMP)
 
 # The batch is measured against the diplomacy package, installed only in its own virtualenv,
 # as pure Python and as the compiled build (made in a copy: the tree is left pure); and against
-# godip and dipcc when GODIP / DIPCC give commands that run them (bench/versus.py).
+# godip and dipcc, built by `make peers` (bench/peers/README.md) or given as GODIP / DIPCC commands (bench/versus.py).
 # Start-up is measured as installed code runs, compiled once (even where
 # PYTHONDONTWRITEBYTECODE is set).
-bench: $(STAMP) pure
+bench: $(STAMP) pure peers
 	$(BIN)/python -m compileall -q mobadj
 	test -x $(ORACLE)/bin/python || ($(PY) -m venv $(ORACLE) && $(ORACLE)/bin/pip install --quiet diplomacy==1.1.2)
 	$(BIN)/python -m bench --oracle-python $(ORACLE)/bin/python \
-	  $(if $(GODIP),--godip "$(GODIP)") $(if $(DIPCC),--dipcc "$(DIPCC)")
+	  $(if $(GODIP),--godip "$(GODIP)",$$(test -x build/peers/mobadj-godip && echo --godip build/peers/mobadj-godip)) \
+	  $(if $(DIPCC),--dipcc "$(DIPCC)",$$(test -x build/peers/mobadj-dipcc && echo --dipcc build/peers/mobadj-dipcc))
 	$(BIN)/python bench/parser_bench.py --write
 	$(BIN)/python bench/render_bench.py --write
 	$(BIN)/python bench/cards_bench.py --write
 	$(BIN)/python bench/judge_bench.py --write
 	$(BIN)/python bench/web_bench.py --write
+
+# The compiled peers of the bench, from their sources where given (bench/peers/README.md):
+# make peers GODIP_SRC=path/to/godip DIPCC_SRC=path/to/diplomacy_cicero; each one whose
+# toolchain or source is missing is skipped with a note.
+peers:
+	GODIP_SRC="$(GODIP_SRC)" DIPCC_SRC="$(DIPCC_SRC)" sh bench/peers/build.sh
 
 # The game pages' screenshots in docs/img, taken by the browser tests (Chromium).
 screenshots: $(STAMP)

@@ -11,10 +11,10 @@ process, and writes one line per phase:
 - the ``diplomacy`` package 1.1.2 (MILA), in its own virtualenv, driven phase by phase by
   ``tools/crosscheck/mila_driver.py``; it is never installed for mobadj or its tests;
 - godip and dipcc, when a command that runs them is given (``--godip``, ``--dipcc``; the
-  Makefile's ``GODIP`` and ``DIPCC``): a program of the user's that reads these lines on
-  standard input and writes a line per phase, built from those adjudicators' sources
-  where the user has them.  Nothing of theirs is part of mobadj, nor any recipe to build
-  them; without a command the row says so.
+  Makefile's ``GODIP`` and ``DIPCC``, or the drivers ``make peers`` builds from their
+  sources into build/peers/, bench/peers/README.md): a program that reads these lines on
+  standard input and writes a line per phase.  Nothing of theirs is part of mobadj; without
+  a command the row says so.
 
 Measured:
 
@@ -384,13 +384,17 @@ def section(f: dict[str, Any]) -> str:
                               ("dipcc", "compiled_jobs1", "the compiled build, one job")):
         if f[name] is None:
             verdicts.append(f"| {NAMES[name]} | {build} | not measured (no command given) "
-                            f"| {GOALS[name]:g}x |")
+                            f"| {GOALS[name]:g}x | |")
             continue
         wall, cpu = f[name]
-        verdicts.append(f"| {NAMES[name]} | {build} | **{wall / f[ours][0]:.1f}x** wall, "
-                        f"{cpu / f[ours][1]:.1f}x CPU | {GOALS[name]:g}x |")
-    ratios = "\n".join(["| against | mobadj | faster by | goal |", "|---|---|---|---|",
-                        *verdicts])
+        by_wall, by_cpu = wall / f[ours][0], cpu / f[ours][1]
+        met = ("yes" if min(by_wall, by_cpu) >= GOALS[name]
+               else "by CPU only" if by_cpu >= GOALS[name]
+               else "by wall clock only" if by_wall >= GOALS[name] else "no")
+        verdicts.append(f"| {NAMES[name]} | {build} | **{by_wall:.1f}x** wall, "
+                        f"{by_cpu:.1f}x CPU | {GOALS[name]:g}x | {met} |")
+    ratios = "\n".join(["| against | mobadj | faster by | goal | met |",
+                        "|---|---|---|---|---|", *verdicts])
     return f"""## Against other adjudicators
 
 `make bench` (`bench/versus.py`) runs `mobadj batch` and the other adjudicators on the same
@@ -407,10 +411,13 @@ first result) / phases.
 
 The other adjudicators: the `diplomacy` package 1.1.2 (MILA; in its own virtualenv, driven
 by `tools/crosscheck/mila_driver.py`, which sets up a `Game` from each line and processes
-it); godip, the Go adjudicator behind diplicity, and dipcc, the C++ engine of Cicero, each
-through a program that reads the same lines and writes a line per phase, given to the bench
-as a command (`make bench GODIP=... DIPCC=...`).  mobadj's source holds nothing of theirs and
-no recipe to build them; without a command their rows say "not measured".
+it); godip, the Go adjudicator behind diplicity (map graph built once), and dipcc, the C++
+engine of Cicero (its game state and adjudicator, built with -O3), each through our small
+driver that reads the same lines and writes a line per phase (`bench/peers/`: `make peers
+GODIP_SRC=... DIPCC_SRC=...` builds them from their sources when a Go toolchain, a C++
+compiler, glog and pybind11's headers are at hand; `make bench GODIP=... DIPCC=...` takes
+other commands).  mobadj's source holds nothing of theirs; a peer that could not be built
+is "not measured".
 
 {table}
 

@@ -8,7 +8,9 @@ notation is read by the fast path for everyday orders), what a power is called
 
 Work that does not depend on the line is done once per map and remembered: each order text
 is read once (:class:`Reading`), each power's name looked up once, each set of rule options
-made once.  A line's results go straight into its output entries.
+made once, each order entry's head (power and order text, as JSON) and what the engine is
+given for it made once per power and text (:class:`Entry`).  A line's results go straight
+into its output entries.
 """
 
 from __future__ import annotations
@@ -39,8 +41,8 @@ from mobadj.engine.variants import UnknownVariantError, load_variant
 from mobadj.orders.fastpath import fast_path_for
 from mobadj.orders.model import Build, Unit
 
-__all__ = ["BLOCKS", "CACHE_SIZE", "KEYS", "MapContext", "Reading", "answer_case", "forget_orders",
-           "map_context", "run_case", "short_json"]
+__all__ = ["BLOCKS", "CACHE_SIZE", "KEYS", "Entry", "MapContext", "Reading", "answer_case",
+           "forget_orders", "map_context", "run_case", "short_json"]
 
 KEYS: Final = ("id", "phase", "next_phase", "orders", "units", "dislodged", "centers", "errors")
 """The keys of every output line, in order (a line with units disbanded at once has
@@ -77,6 +79,21 @@ class Reading:
         self.prefix = prefix
 
 
+@final
+class Entry:
+    """An order text as a power of a line gives it, remembered for every line that gives it
+    again: ``lead`` the start of its output entry (``},{"power":...,"order":...``, with the
+    end of the entry before it), ``pair`` what the engine is given (power id, order), ``key``
+    as :attr:`Reading.key`.  Made only for a text that reads as one order of any power."""
+
+    __slots__ = ("key", "lead", "pair")
+
+    def __init__(self, lead: bytes, pair: tuple[str, Any], key: str | None) -> None:
+        self.lead = lead
+        self.pair = pair
+        self.key = key
+
+
 def _unit_key(order: Any) -> str | None:
     """The province of the unit ``order`` commands, when a later order for that unit would
     replace it (mobadj.orders.duplicates: builds and waives are never replaced)."""
@@ -101,6 +118,9 @@ class MapContext:
         self.variants: dict[tuple[tuple[str, str], ...], tuple[Rules, str]] = {}
         #: the spelling of each power in a line, by the names of the line's blocks
         self.spellings: dict[tuple[tuple[Any, ...], ...], dict[str, str]] = {}
+        #: power as a line spells it -> order text -> its entry (the texts of ``plain``)
+        self.entries: dict[str, dict[str, Entry]] = {}
+        self.entry_count = 0
 
     @property
     def parser(self) -> Any:
@@ -119,6 +139,20 @@ class MapContext:
             self.cache[text] = got
             if got.error is None and got.group is None and got.prefix is None:
                 self.plain[text] = got
+        return got
+
+    def entry(self, shown: str, pid: str, text: str, reading: Reading) -> Entry:
+        """The entry of ``text`` (one order of any power: ``reading``) given by the power
+        ``pid``, spelt ``shown`` (remembered)."""
+        got = Entry(entry_head(shown) + reading.json, (pid, reading.order), reading.key)
+        if self.entry_count >= CACHE_SIZE:  # a long batch of ever new texts
+            self.entries.clear()
+            self.entry_count = 0
+        mine = self.entries.get(shown)
+        if mine is None:
+            mine = self.entries[shown] = {}
+        mine[text] = got
+        self.entry_count += 1
         return got
 
     def _notation(self) -> bool:
@@ -231,6 +265,9 @@ def forget_orders() -> None:
     benchmark measures reading, not remembering)."""
     for ctx in _CONTEXTS.values():
         ctx.cache.clear()
+        ctx.plain.clear()
+        ctx.entries.clear()
+        ctx.entry_count = 0
 
 
 def run_case(case: Any) -> dict[str, Any]:
@@ -282,16 +319,18 @@ def _run(case: dict[str, Any]) -> bytes:
     else:
         position = rules.position_from_data(case, game_map)
     errors: list[str] = []
-    # each entry of "orders" as three parts, written as they are: its head (``},`` and the
-    # power), the order text and its tail (result and reason), known once the phase is
+    # each entry of "orders" as two parts, written as they are: its lead (``},`` and the
+    # power and order text) and its tail (result and reason), known once the phase is
     # adjudicated: an empty place till then
     parts: list[bytes] = []
     pairs: list[tuple[str, Any]] = []  # what the engine is given, in order
     texts: list[str] = []  # each pair's text
     keys: list[str | None] = []  # each pair's unit, when a later order could replace it
+    nones = 0  # pairs whose order no later order replaces (builds, waives)
     odd: _Odd | None = None  # entries that are no order of their own (None: there are none)
     plain = ctx.plain
     powers = ctx.powers
+    entries = ctx.entries
     orders = case.get("orders") or {}  # a mapping (ctx.spelling has checked)
     by_power: dict[Any, Any] = orders if type(orders) is dict else dict(orders)
     for pname, items in by_power.items():
@@ -305,25 +344,33 @@ def _run(case: dict[str, Any]) -> bytes:
                 raise PositionError(f"orders of {pname!r} must be a list of strings")
             items = [items]
         listed: list[Any] = items  # typed: the compiled build walks the list directly
+        mine = entries.get(shown)
         for text in listed:
-            reading = plain.get(text) if type(text) is str else None
-            if reading is not None:  # read before: one order of any power (the usual)
+            entry = mine.get(text) if mine is not None and type(text) is str else None
+            if entry is None:
+                reading = plain.get(text) if type(text) is str else None
+                if reading is not None:  # read before: one order of any power (the usual)
+                    entry = ctx.entry(shown, pid, text, reading)
+                    mine = entries[shown]
+            if entry is not None:
                 if odd is not None:
-                    odd.slots.append(len(parts) // 3)
-                parts.append(head)
-                parts.append(reading.json)
+                    odd.slots.append(len(parts) >> 1)
+                parts.append(entry.lead)
                 parts.append(b"")
-                pairs.append((pid, reading.order))
+                pairs.append(entry.pair)
                 texts.append(text)
-                keys.append(reading.key)
+                key = entry.key
+                keys.append(key)
+                if key is None:
+                    nones += 1
                 continue
             if odd is None:
-                odd = _Odd(len(parts) // 3)
+                odd = _Odd(len(parts) >> 1)
             if type(text) is not str:  # null, a number, a list: echoed as JSON, not read
                 shown_text = short_json(text)
                 why = f"an order must be a text (a JSON string), not {shown_text}"
                 errors.append(f"{shown}: {why}")
-                odd.invalid(parts, head, text_json(shown_text), why)
+                odd.invalid(parts, head + text_json(shown_text), why)
                 continue
             reading = ctx.read(text)
             error = reading.error
@@ -332,28 +379,31 @@ def _run(case: dict[str, Any]) -> bytes:
                 error = f"this order names {prefix}, but is listed under {pname}"
             if error is not None:
                 errors.append(f"{shown}: {text!r}: {error}")
-                odd.invalid(parts, head, reading.json, error)
+                odd.invalid(parts, head + reading.json, error)
                 continue
             group = reading.group if reading.group is not None else [reading.order]
             for order in group:  # a group: one entry per unit, each with its part
                 if reading.group is not None:
                     odd.parts[len(pairs)] = b',"part":' + text_json(str(order))
-                odd.slots.append(len(parts) // 3)
-                parts += (head, reading.json, b"")
+                odd.slots.append(len(parts) >> 1)
+                parts += (head + reading.json, b"")
                 pairs.append((pid, order))
                 texts.append(text)
-                keys.append(_unit_key(order))
+                key = _unit_key(order)
+                keys.append(key)
+                if key is None:
+                    nones += 1
     dropped: dict[int, str] = {}
-    if _twice(keys) and duplicates == "last":
+    if len(set(keys)) - (nones > 0) < len(keys) - nones and duplicates == "last":
         dropped = _replaced(pairs, texts)
         if dropped:
             pairs = [pair for j, pair in enumerate(pairs) if j not in dropped]
     result = adjudicate(position, pairs, game_map, rules)
     tails = result_tails(result.results)
     if odd is not None or dropped:
-        tails = _tails(tails, odd or _Odd(len(parts) // 3), dropped, len(texts))
+        tails = _tails(tails, odd or _Odd(len(parts) >> 1), dropped, len(texts))
     if parts:
-        parts[2::3] = tails
+        parts[1::2] = tails
         parts[0] = parts[0][2:]  # (no "}," before the first entry)
     after = result.position
     board = batch_board(after, spelling)
@@ -381,12 +431,6 @@ def _run(case: dict[str, Any]) -> bytes:
     return b"".join(out)
 
 
-def _twice(keys: list[str | None]) -> bool:
-    """Does a unit of ``keys`` (None: no unit a later order could replace) come twice?"""
-    nones = keys.count(None)
-    return len(set(keys)) - (nones > 0) < len(keys) - nones
-
-
 class _Odd:
     """A line's entries that are not one per order: the invalid ones (with their tails),
     each order's entry (``slots``: an ``&`` group has one per unit, with its ``parts``)."""
@@ -397,10 +441,10 @@ class _Odd:
         self.tails: dict[int, bytes] = {}  # entry -> its tail (an invalid entry's)
         self.parts: dict[int, bytes] = {}  # order -> its "part" (an & group's unit)
 
-    def invalid(self, parts: list[bytes], head: bytes, text: bytes, why: str) -> None:
+    def invalid(self, parts: list[bytes], lead: bytes, why: str) -> None:
         """An entry that is invalid for ``why`` (no order is given to the engine)."""
-        self.tails[len(parts) // 3] = invalid_tail(why)
-        parts += (head, text, b"")
+        self.tails[len(parts) >> 1] = invalid_tail(why)
+        parts += (lead, b"")
 
 
 def _tails(results: list[bytes], odd: _Odd, dropped: dict[int, str], orders: int

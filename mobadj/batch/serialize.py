@@ -181,15 +181,7 @@ def batch_board(after: Position, spelling: dict[str, str]) -> list[bytes]:
                 got = _other(power, lists, spelling)
             got += texts
     units = value_json({spelling[pid]: texts for pid, texts in lists.items()})
-    lists = {pid: [] for pid in spelling}  # (with any power the units added)
-    try:
-        for prov, owner in after.centers.items():
-            lists[owner].append(prov)
-    except KeyError:
-        lists = _grouped([(owner, prov) for prov, owner in after.centers.items()], spelling)
-    for texts in lists.values():
-        texts.sort()
-    centers = value_json({spelling[pid]: texts for pid, texts in lists.items()})
+    centers = _centers_json(after.centers, spelling)
     dislodged: dict[str, Any] = {}
     if after.dislodged:
         own = type(after).dislodged_entry is not Position.dislodged_entry
@@ -198,7 +190,36 @@ def batch_board(after: Position, spelling: dict[str, str]) -> list[bytes]:
                 "unit": str(d.unit), "from": d.attacker_from, "retreats": list(d.retreats)}
             dislodged.setdefault(_spell(spelling, d.unit.power), []).append(entry)
     return [b'"units":' + units + b',"dislodged":'
-            + (value_json(dislodged) if dislodged else b"{}"), b'"centers":' + centers]
+            + (value_json(dislodged) if dislodged else b"{}"), centers]
+
+
+_CENTERS: Final[dict[tuple[tuple[str, ...], ...], bytes]] = {}
+"""``"centers":{...}`` by the powers' spellings and the centres' owners: most phases change
+no owner, and the lines of a game name their powers alike, so a game's lines write the same
+centres again and again."""
+CENTERS_KEPT: Final = 10_000
+
+
+def _centers_json(centers: dict[str, str], spelling: dict[str, str]) -> bytes:
+    """``"centers":{...}``: each power of ``spelling`` (perhaps with an empty list), then any
+    other owner, spelt as its id; lists sorted (remembered)."""
+    key = (tuple(spelling), tuple(spelling.values()), tuple(centers), tuple(centers.values()))
+    got = _CENTERS.get(key)
+    if got is not None:  # (an owner the line never named is left out of ``spelling``:
+        return got  # later look-ups spell it as its id all the same, through _spell)
+    lists: dict[str, list[str]] = {pid: [] for pid in spelling}
+    try:
+        for prov, owner in centers.items():
+            lists[owner].append(prov)
+    except KeyError:
+        lists = _grouped([(owner, prov) for prov, owner in centers.items()], spelling)
+    for texts in lists.values():
+        texts.sort()
+    got = b'"centers":' + value_json({spelling[pid]: texts for pid, texts in lists.items()})
+    if len(_CENTERS) >= CENTERS_KEPT:
+        _CENTERS.clear()
+    _CENTERS[key] = got
+    return got
 
 
 def _grouped(items: list[tuple[str, str]], spelling: dict[str, str]) -> dict[str, list[str]]:

@@ -19,6 +19,12 @@ import importlib
 from typing import TYPE_CHECKING
 
 from mobadj.board import province_of
+from mobadj.engine.choices import (
+    OrderChoice,
+    adjustment_choices,
+    removal_options,
+    retreat_choices,
+)
 from mobadj.engine.hooks import standard
 from mobadj.engine.movement import Decisions, MovementOutcome
 from mobadj.engine.pipeline import OrderInput, PhaseResult, adjudicate
@@ -110,6 +116,7 @@ __all__ = [
     "Dislodged",
     "MOrder",
     "MovementOutcome",
+    "OrderChoice",
     "OrderInput",
     "OrderResult",
     "Outcome",
@@ -127,6 +134,7 @@ __all__ = [
     "UnknownVariantError",
     "VariantError",
     "adjudicate",
+    "adjustment_choices",
     "adjustments_due",
     "adjustments_made",
     "as_list",
@@ -151,6 +159,8 @@ __all__ = [
     "random_orders",
     "random_position",
     "register_variant",
+    "removal_options",
+    "retreat_choices",
     "rules_class",
     "rules_for",
     "settled_section",

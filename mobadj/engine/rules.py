@@ -49,7 +49,8 @@ Retreats, adjustments, other phases, the end of a phase
     ``due(position, topology)`` (who must order), ``winner(position, game_map)``,
     ``void_reasons`` and ``status_notes(position)`` (the judge's preview and status);
     ``sample_orders(position, power, topology, rng)``: random but plausible orders (the
-    demonstration games of mobadj.web.demo).
+    demonstration games of mobadj.web.demo); ``order_choices(position, power, topology)``:
+    the legal retreats, builds and removals as picks (the seat's page of mobadj.web).
 
 Reports and pictures
     ``report_body(result, game_map)``, ``mail_report(result, game_map)``,
@@ -93,6 +94,7 @@ if TYPE_CHECKING:
     import random
 
     from mobadj.board import GameMap
+    from mobadj.engine.choices import OrderChoice
     from mobadj.engine.movement import Decisions, MovementOutcome
     from mobadj.engine.pipeline import OrderInput, PhaseResult
     from mobadj.engine.results import OrderResult
@@ -434,6 +436,17 @@ class Rules(PhaseRules[PositionT], Presentation[PositionT]):
         from mobadj.engine.scenarios import plausible_orders
 
         return plausible_orders(position, power, topology, self, rng)
+
+    def order_choices(self, position: PositionT, power: str, topology: Topology
+                      ) -> list[OrderChoice]:
+        """What ``power`` may order now as picks, when the phase has few legal orders: each
+        dislodged unit's retreats or disband, each build's site and unit (or a waive), each
+        removal's unit; none in a movement phase (the orders form of mobadj.web offers them;
+        mobadj.engine.choices)."""
+        from mobadj.engine.choices import order_choices
+
+        return order_choices(position, power, topology, self.engine)
+
 
 _CHOICES: dict[type, dict[str, tuple[OptionValue, ...]]] = {}
 

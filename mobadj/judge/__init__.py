@@ -17,7 +17,7 @@ from mobadj.judge.mailer import Mailer
 from mobadj.judge.overview import status_text, summary_text
 from mobadj.judge.service import NETWORK_ERRORS, Service, describe
 from mobadj.judge.store import Game, Mail, Store, StoreError
-from mobadj.judge.webplay import WebPlay, WebSeat
+from mobadj.judge.webplay import WebPlay, WebSeat, legal_choices
 
 __all__ = [
     "NETWORK_ERRORS",
@@ -44,6 +44,7 @@ __all__ = [
     "game_path",
     "game_url",
     "host_for",
+    "legal_choices",
     "load_config",
     "parse_duration",
     "phase_url",

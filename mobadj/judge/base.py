@@ -1,7 +1,10 @@
-"""What every part of the judge shares: the store, the configuration, the clock, and the
-errors and sessions that travel between them.  :class:`mobadj.judge.core.Judge` is made of
-this base and three parts with one job each: player commands (:mod:`.players`), GM commands
-(:mod:`.gm`) and the turn of phases at deadlines (:mod:`.turns`)."""
+"""What every part of the judge shares: the store, the configuration, the clock, the
+mailing helpers, and the errors and sessions that travel between them.
+
+:class:`mobadj.judge.core.Judge` reads the mails and does their commands by their
+declarations (:mod:`.registry`, :mod:`.verbs`).  The work is done by parts with one job
+each, which the judge holds (the attributes of :class:`JudgeBase` below list them); each
+part gets this desk and reaches the others through it, never through a base class."""
 
 from __future__ import annotations
 
@@ -13,16 +16,24 @@ from zoneinfo import ZoneInfo
 
 from mobadj.errors import JudgeServiceError
 from mobadj.judge import reports
-from mobadj.judge.commands import Command
 from mobadj.judge.config import JudgeConfig
 from mobadj.judge.deadlines import deadline_after
 from mobadj.judge.hosts import HostError, host_for
-from mobadj.judge.mailparse import Incoming
 from mobadj.judge.store import Game, Mail, Store
 
+if TYPE_CHECKING:
+    from mobadj.judge.accounts import Accounts
+    from mobadj.judge.endings import Endings
+    from mobadj.judge.forming import Forming
+    from mobadj.judge.gm import GMCommands
+    from mobadj.judge.loops import ReplyLimits
+    from mobadj.judge.notices import Notices
+    from mobadj.judge.players import PlayerCommands
+    from mobadj.judge.seats import Seats
+    from mobadj.judge.turns import Turns
+    from mobadj.judge.unsigned import UnsignedMail
+
 PRESS_OPTIONS = ("none", "white", "grey")
-# Commands any address may give, with or without a sign-on.
-OPEN_COMMANDS = ("confirm", "join", "unjoin", "watch", "unwatch", "takeover")
 
 
 class JudgeError(JudgeServiceError):
@@ -39,7 +50,19 @@ class Session:
 
 
 class JudgeBase:
-    """One judge: a store, a configuration, a clock."""
+    """One judge's desk: a store, a configuration, a clock, the helpers every part mails
+    with, and the parts with one job each (made by :class:`~mobadj.judge.core.Judge`)."""
+
+    notices: Notices  # what the GM and the table are told without asking
+    endings: Endings  # votes, draws, concessions and the end of a game
+    accounts: Accounts  # passwords, addresses, time zones
+    turns: Turns  # the turn of phases: deadlines, resolution, pause, rollback
+    seats: Seats  # who holds which seat: ADDPLAYER, REPLACE, RESIGN, TAKEOVER, OFFER
+    forming: Forming  # games taking players, their observers, and START
+    players: PlayerCommands  # a player's orders, press, status and history
+    gm: GMCommands  # creating games, their options, the GM's orders by mail
+    limits: ReplyLimits  # how often an address is answered
+    unsigned: UnsignedMail  # what a mail without a sign-on is told to send
 
     def __init__(
         self,
@@ -53,26 +76,6 @@ class JudgeBase:
         self.clock = clock
         self.kdf_n = kdf_n
         self.tz = ZoneInfo(config.timezone)
-
-    if TYPE_CHECKING:  # the parts of a Judge call one another; each is defined in its part
-        def start(self, game: Game, now: float, out: list[Mail]) -> str: ...  # gm
-        def add_player(self, game: Game, email: str, power: str, password: str | None,
-                       now: float, out: list[Mail]) -> str: ...  # gm
-        def resume(self, game: Game, now: float, out: list[Mail], by: str) -> str: ...  # gm
-        def resolve(self, game: Game, now: float, out: list[Mail],
-                    forced: bool = False) -> str: ...  # turns
-        def rollback(self, game: Game, now: float, out: list[Mail]) -> str: ...  # turns
-        def _maybe_early(self, game: Game, now: float, out: list[Mail]) -> None: ...  # turns
-        def _seats_line(self, game: Game) -> str: ...  # forming
-        def _confirm_request(self, inc: Incoming, digest: str, since: float, now: float,
-                             out: list[Mail]) -> str | None: ...  # forming
-        def _status(self, game: Game, power: str | None) -> str: ...  # players
-        def _history(self, game: Game, which: str | None) -> str: ...  # players
-        def export(self, name: str) -> dict[str, Any]: ...  # core
-        def _takeover_confirmed(self, game: Game, email: str, seat: str, now: float,
-                                out: list[Mail]) -> str: ...  # seats
-        def _tell_gm(self, game: Game, subject: str, text: str,
-                     out: list[Mail]) -> None: ...  # notices
 
     def _deadline(self, game: Game, state: Any, now: float) -> float:
         """The deadline of a phase starting now: its hours, then the game's weekday rules."""
@@ -104,10 +107,6 @@ class JudgeBase:
             m.body = self.localize(m.body, m.to)
             m.headers.setdefault("Auto-Submitted", auto)
             m.id = self.store.queue(m, now)
-
-    def _open_command(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]) -> str:
-        """A command any address may give, signed on or not (the judge's, in core.py)."""
-        raise NotImplementedError
 
     def _sig(self) -> str:
         return reports.signature(self.config.name, self.config.address)

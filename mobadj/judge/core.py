@@ -11,21 +11,30 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
+import time
+from collections.abc import Callable
 from typing import Any
 
 from mobadj.board.model import fold
-from mobadj.judge import reports
-from mobadj.judge.base import OPEN_COMMANDS, PRESS_OPTIONS, JudgeBase, JudgeError, Session
-from mobadj.judge.commands import USAGE, Command, ParsedMail, help_text, parse_body
+from mobadj.judge import registry, reports
+from mobadj.judge.accounts import Accounts
+from mobadj.judge.base import PRESS_OPTIONS, JudgeBase, JudgeError, Session
+from mobadj.judge.commands import PRESS_WORDS, Command, ParsedMail, help_text, parse_body
+from mobadj.judge.config import JudgeConfig
 from mobadj.judge.deadlines import parse_when
-from mobadj.judge.gm import GMCommands
+from mobadj.judge.endings import Endings
+from mobadj.judge.forming import Forming
+from mobadj.judge.gm import GMCommands, is_remark_in, seats_named
 from mobadj.judge.hosts import Host, HostError, host_for
 from mobadj.judge.loops import ReplyLimits, reply_kind
 from mobadj.judge.mailparse import Incoming, parse_mail
 from mobadj.judge.names import Names
+from mobadj.judge.notices import Notices
 from mobadj.judge.overview import summary_text
-from mobadj.judge.players import PlayerCommands
-from mobadj.judge.store import Mail, hash_password, verify_password
+from mobadj.judge.players import MAX_PRESS_PER_MAIL, PlayerCommands
+from mobadj.judge.registry import Context, by_the_mail
+from mobadj.judge.seats import Seats
+from mobadj.judge.store import Game, Mail, Store, hash_password, verify_password
 from mobadj.judge.throttle import PasswordThrottle
 from mobadj.judge.turns import Turns
 from mobadj.judge.unsigned import UnsignedMail
@@ -41,8 +50,61 @@ REFUSED = (
 _DUMMY_HASH = hash_password("not a password", n=2**14)
 
 
-class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits, UnsignedMail):
+class Judge(JudgeBase):
     """One judge: ``handle_mail`` for every mail, ``tick`` for the clock (see :mod:`.turns`)."""
+
+    def __init__(self, store: Store, config: JudgeConfig, clock: Callable[[], float] = time.time,
+                 kdf_n: int = 2**14) -> None:
+        super().__init__(store, config, clock, kdf_n)
+        self.notices = Notices(self)
+        self.endings = Endings(self)
+        self.accounts = Accounts(self)
+        self.turns = Turns(self)
+        self.seats = Seats(self)
+        self.forming = Forming(self)
+        self.players = PlayerCommands(self)
+        self.gm = GMCommands(self)
+        self.limits = ReplyLimits(self)
+        self.unsigned = UnsignedMail(self)
+
+    # -- what the front ends call on the parts -----------------------------------------------
+    def tick(self) -> list[Mail]:
+        """Apply the deadlines due now (:meth:`.Turns.tick`)."""
+        return self.turns.tick()
+
+    def resolve(self, game: Game, now: float, out: list[Mail], forced: bool = False) -> str:
+        return self.turns.resolve(game, now, out, forced)
+
+    def end_game(self, game: Game, result: str, powers: list[str], how: str, now: float,
+                 out: list[Mail]) -> str:
+        return self.endings.end_game(game, result, powers, how, now, out)
+
+    def notify_refused(self, now: float) -> list[Mail]:
+        return self.notices.notify_refused(now)
+
+    def create_game(
+        self, name: str, kind: str, gm_email: str, gm_password: str | None,
+        options: dict[str, Any] | None = None, seed: int | None = None,
+    ) -> tuple[Game, str]:
+        return self.gm.create_game(name, kind, gm_email, gm_password, options, seed)
+
+    def set_option(self, game: Game, key: str, value: str) -> str:
+        return self.gm.set_option(game, key, value)
+
+    def add_player(self, game: Game, email: str, power: str, password: str | None,
+                   now: float, out: list[Mail]) -> str:
+        return self.seats.add_player(game, email, power, password, now, out)
+
+    def start(self, game: Game, now: float, out: list[Mail]) -> str:
+        return self.forming.start(game, now, out)
+
+    def open_seats(self, game: Game) -> list[str]:
+        return self.seats.open_seats(game)
+
+    def gm_orders(self, game: Game, power: str, text: str, now: float, out: list[Mail],
+                  message_id: str | None = None, uid: int | None = None,
+                  early: bool = True) -> str:
+        return self.seats.gm_orders(game, power, text, now, out, message_id, uid, early)
 
     def handle_mail(self, raw: bytes, uid: int | None = None) -> list[Mail]:
         """Handle one raw mail; returns the mails queued because of it (empty when the mail
@@ -66,7 +128,7 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits, UnsignedMail):
                                        f"ignored: {ignored}")
                 told: list[Mail] = []
                 if inc.auto:  # a bounce of the judge's mail to a player: the GM is told
-                    self._bounce_notice(raw, now, told)
+                    self.notices.bounce_notice(raw, now, told)
                 self.queue(told, now)
                 return []
             out: list[Mail] = []
@@ -89,7 +151,7 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits, UnsignedMail):
             if outcome == "failed" or inc.unreadable:
                 self._unreadable_notice(inc, outcome, now, out)
             kind = reply_kind(parsed, signed_on, inc.quotes_judge)
-            withheld = self._answer(inc, reply, kind, now, out)
+            withheld = self.limits.answer(inc, reply, kind, now, out)
             if withheld:
                 outcome = f"{outcome}, not answered: {withheld}"
             self.store.record_mail(inc.message_id, uid, inc.sender, inc.subject, now, outcome)
@@ -98,11 +160,115 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits, UnsignedMail):
             self.queue(out, now, auto="auto-replied")
             return out
 
+    def _player_mail(
+        self, s: Session, parsed: ParsedMail, inc: Incoming, uid: int | None, now: float,
+        out: list[Mail],
+    ) -> str:
+        """A signed-on player's mail: its orders, its commands, its press."""
+        game, power = s.game, s.power
+        assert power is not None
+        host = host_for(game.kind)
+        reply: list[str | None] = []
+        # the lines of this mail the judge could not take: READY waits for a mail without any
+        rejected = [f"line {e.line} ({e.text})" for e in parsed.errors]
+        phase_cmd = parsed.first("phase")
+        stale = phase_cmd is not None and game.state is not None and (
+            phase_cmd.args["value"].strip().upper() != host.phase(game.state).upper()
+        )
+        if parsed.order_lines:
+            if stale:
+                assert phase_cmd is not None
+                reply.append(self.players.orders_early(game, power, phase_cmd, parsed, inc, uid,
+                                                       now, out, rejected))
+            else:
+                reply.append(self.players.orders(game, power, parsed, inc, uid, now, out, rejected))
+        ctx = Context(self, now, out, inc, game, power, uid, inc.message_id, rejected, stale)
+        for cmd in parsed.commands:
+            try:
+                reply.append(registry.do(ctx, cmd))
+            except JudgeError as exc:
+                reply.append(str(exc))
+            ctx.game = self.store.game(game.name) or ctx.game
+        game = ctx.in_game
+        for number, press in enumerate(parsed.press, 1):
+            if number > MAX_PRESS_PER_MAIL:
+                reply.append(f"Press refused: at most {MAX_PRESS_PER_MAIL} press messages in "
+                             f"one mail; the {len(parsed.press) - MAX_PRESS_PER_MAIL} after "
+                             "them were not sent.")
+                break
+            try:
+                reply.append(self.players.press(game, power, press.targets, press.grey,
+                                                press.text, now, out))
+            except JudgeError as exc:
+                reply.append(str(exc))
+        game = self.store.game(game.name) or game
+        if game.status == "active" and game.state is not None:
+            free = host.free_commands(game.state, power)
+            if free:
+                reply.append("Out of turn, at any time now, you may also send: "
+                             + "; ".join(free))
+            reply.append(f"Deadline for {host.phase_label(game.state)}: "
+                         f"{reports.stamp(game.deadline)}")
+        self.turns.maybe_early(game, now, out)
+        return "\n\n".join(r for r in reply if r)
+
+    def _gm_mail(
+        self, s: Session, parsed: ParsedMail, inc: Incoming, uid: int | None, now: float,
+        out: list[Mail],
+    ) -> str:
+        """A GM's mail: the commands, messages to the players, orders for a power."""
+        reply: list[str | None] = []
+        for cmd in parsed.commands:
+            if registry.spec(cmd.name).is_open:  # the address's, not the GM's: not recorded
+                reply.append(registry.do(Context(self, now, out, inc, s.game, None, uid,
+                                                 inc.message_id), cmd))
+                continue
+            try:
+                reply.append(self.gm_command(s.game.name, cmd, now, out, inc.message_id, uid))
+            except (JudgeError, HostError) as exc:
+                reply.append(f"{cmd.name.upper()}: {exc}")
+        for press in parsed.press:  # GM press goes to the players named (or everyone)
+            game = self.store.game(s.game.name) or s.game
+            players = self.store.players(game.name)
+            host = host_for(game.kind)
+            want = {t.upper() for t in press.targets}
+            named = {s for t in press.targets if t.upper() != "ALL"
+                     for s in seats_named(host, game, t)}
+            to = [p for p in players if "ALL" in want or p.power in named]
+            watchers = self.store.watchers(game.name) if "ALL" in want else []
+            for email in [p.email for p in to] + watchers:
+                out.append(Mail(email, f"{game.name}: message from the GM",
+                                f"{press.text}\n\n{self._sig()}", game=game.name))
+            reply.append(f"GM message sent to {len(to)} player(s)"
+                         + (f" and {len(watchers)} observer(s)." if watchers else "."))
+        stray = [(n, t) for n, t in parsed.order_lines if not is_remark_in(s.game, t)]
+        becomes = [c for c in parsed.commands if c.name == "become"]
+        if becomes:
+            reply.append(self.gm.gm_orders_by_mail(s.game, becomes, parsed, inc, uid, now, out))
+        elif stray:
+            reply.append("The GM does not give orders; lines not understood:\n" +
+                         "\n".join(f"  line {n}: {t}" for n, t in stray))
+        return "\n\n".join(r for r in reply if r)
+
+    def gm_command(
+        self, game_name: str, cmd: Command, now: float, out: list[Mail],
+        message_id: str | None = None, uid: int | None = None,
+    ) -> str:
+        """Do one GM command (from mail or from the command line) inside a transaction."""
+        game = self.store.game(game_name)
+        if game is None:
+            raise JudgeError(f"no game {game_name!r}")
+        handler = registry.spec(cmd.name).handler(game, None)
+        if handler is by_the_mail:
+            return ""
+        self.store.record_command(game.name, "GM", message_id, uid, cmd.name, cmd.text, now)
+        return handler(Context(self, now, out, None, game, None, uid, message_id), cmd) or ""
+
     def _unreadable_notice(self, inc: Incoming, outcome: str, now: float, out: list[Mail]
                            ) -> None:
         """Mail from a game's player that the judge could not read or handle: its GM is
         told, once a day per address (the player got the explanation)."""
-        for game, role in self._games_of(inc.sender):
+        for game, role in self.notices.games_of(inc.sender):
             seen = {"from": inc.sender}
             if role == "observer" or seen in self.store.recent_events(game.name, "unreadable",
                                                                       now - 86400):
@@ -111,7 +277,7 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits, UnsignedMail):
             why = ("could not be handled because of an internal error (the judge's log has "
                    "it; nothing in it was done)" if outcome == "failed" else
                    f"could not be read ({inc.unreadable})")
-            self._tell_gm(game, f"unreadable mail from {role}", (
+            self.notices.tell_gm(game, f"unreadable mail from {role}", (
                 f"A mail from {inc.sender} ({role} in {game.name}), subject "
                 f"\"{inc.subject[:80]}\", {why}. The player was told."), out)
 
@@ -126,7 +292,7 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits, UnsignedMail):
             return inc.auto or "no sender"
         if self.config.address.lower() in (inc.sender, inc.reply_to):
             return "from the judge itself"
-        if self._ignore_quote(inc, parsed):
+        if self.limits.ignore_quote(inc, parsed):
             return "quotes the judge's mail and gives no command"
         return None
 
@@ -147,7 +313,7 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits, UnsignedMail):
         signon = parsed.first("signon") or parsed.first("gm")
         create = parsed.first("create")
         if create is not None:
-            message, game = self._mail_create(inc, create, now, out)
+            message, game = self.gm.mail_create(inc, create, now, out)
             lines.append(message)
             if game is None:
                 return "\n".join(lines), False
@@ -163,7 +329,7 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits, UnsignedMail):
             self.store.record_command(session.game.name, session.power or "GM", inc.message_id,
                                       uid, "signon", signon.text, now)
             if session.power is not None:
-                self._foreign_sender_notice(session, inc, now, out)
+                self.accounts.foreign_sender_notice(session, inc, now, out)
         if session is None:
             return "\n".join(lines + [self._anonymous(inc, parsed, now, out)]), False
         if session.power is None:
@@ -190,24 +356,18 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits, UnsignedMail):
         """A mail without sign-on: HELP, LIST and the open commands (CONFIRM, JOIN, WATCH
         ...) work; the rest asks to sign on."""
         out = []
-        form = self._what_to_send(inc, parsed) if parsed.order_lines or parsed.press else ""
+        form = self.unsigned.what_to_send(inc, parsed) if parsed.order_lines or parsed.press else ""
+        ctx = Context(self, now, mails, inc, message_id=inc.message_id)
         for cmd in parsed.commands:
-            if cmd.name in ("press", "broadcast") and form:
+            if cmd.name in PRESS_WORDS and form:
                 continue  # the form below has it, ready to send
-            if cmd.name == "help":
-                out.append(help_text(cmd.args.get("value")))
-            elif cmd.name == "list":
-                out.append(self._list_games())
-            elif cmd.name == "summary":
-                out.append(self._public_summary(inc, cmd.args.get("value")))
-            elif cmd.name in OPEN_COMMANDS:
-                out.append(self._open_command(inc, cmd, now, mails))
-            else:
-                out.append(f"{cmd.name.upper()}: please sign on first: {USAGE['signon']}")
+            said = registry.do(ctx, cmd)
+            if said is not None:
+                out.append(said)
         if form:
             out.append(form)
-        elif parsed.order_lines and (not out or self._orders_attempted(parsed)):
-            out.append("Orders need a sign-on first: " + USAGE["signon"])
+        elif parsed.order_lines and (not out or self.unsigned.orders_attempted(parsed)):
+            out.append("Orders need a sign-on first: " + registry.usage("signon"))
         if parsed.order_lines:
             for number, word in parsed.near_commands.items():
                 out.append(f"line {number}: unknown command (did you mean '{word.upper()}'?)")
@@ -215,34 +375,16 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits, UnsignedMail):
             out.append("The judge found no command in your mail.\n\n" + help_text(None))
         return "\n\n".join(out)
 
-    def _open_command(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]) -> str:
-        """A command any address may give, signed on or not (its proof is the address, or a
-        code it was mailed)."""
-        try:
-            if cmd.name == "confirm":
-                return self._confirm(inc, cmd, now, out)
-            if cmd.name == "join":
-                return self._join(inc, cmd, now, out)
-            if cmd.name == "unjoin":
-                return self._unjoin(inc, cmd, now, out)
-            if cmd.name in ("watch", "unwatch"):
-                return self._watch(inc, cmd, now, cmd.name == "watch", out)
-            if cmd.name == "takeover":
-                return self._takeover(inc, cmd, now, out)
-        except (JudgeError, HostError) as exc:
-            return str(exc)
-        raise AssertionError(f"not an open command: {cmd.name}")
-
     def _list_games(self) -> str:
         rows = [f"{g.name:<16} {g.kind:<12} {g.status:<8} {g.phase}" for g in self.store.games()
                 if self.store.web_key(g.name) is None]  # private games are not listed
         text = "Games on this judge:\n" + ("\n".join(rows) if rows else "(none)")
-        forming = self._forming_list()
+        forming = self.forming.forming_list()
         if forming:
             text += "\n\nGames taking players:\n" + "\n".join(forming)
         takeovers = [f"{g.name}: {', '.join(seats)}   (TAKEOVER {g.name} <power>)"
                      for g in self.store.games() if self.store.web_key(g.name) is None
-                     for seats in [self.open_seats(g)] if seats]
+                     for seats in [self.seats.open_seats(g)] if seats]
         if takeovers:
             text += "\n\nPowers waiting for a new player:\n" + "\n".join(takeovers)
         return text
@@ -252,9 +394,9 @@ class Judge(PlayerCommands, GMCommands, Turns, ReplyLimits, UnsignedMail):
         players), without addresses."""
         game = self.store.game(name.lower()) if name else None
         if game is None or (self.store.web_key(game.name) is not None
-                            and not self._knows_private(inc, game)):
+                            and not self.seats.knows_private(inc, game)):
             return (f"SUMMARY: no game {name!r}; send LIST for the games on this judge."
-                    if name else f"SUMMARY: name the game: {USAGE['summary']}")
+                    if name else f"SUMMARY: name the game: {registry.usage('summary')}")
         return summary_text(self.store, game, gm_view=False)
 
     def _sign_on(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]

@@ -21,6 +21,7 @@ import yaml
 
 from mobadj.batch import judge_result
 from mobadj.engine import (
+    OrderChoice,
     Outcome,
     Position,
     PositionError,
@@ -240,6 +241,21 @@ def preview(host: DiplomacyHost, state: State, seat: str, text: str) -> str:
                      + ("   <- VOID" if is_void else ""))
     head = f"{void} order(s) would be void." if void else "No order would be void."
     return head + "\n" + "\n".join(lines)
+
+
+def choices(host: DiplomacyHost, state: State, seat: str) -> list[OrderChoice]:
+    """What ``seat`` may order now as picks (the rules' ``order_choices``): none when nothing
+    is due from it, and only lines the judge reads as it reads a mail's."""
+    if seat not in due(host, state):
+        return []
+    picks = host.rules_of(state).order_choices(_position(host, state), seat,
+                                               topology_for(host.game_map))
+    out = []
+    for pick in picks:
+        read = tuple(o for o in pick.options if not _pairs(host, state, seat, o[0])[1])
+        if read:
+            out.append(OrderChoice(pick.label, read))
+    return out
 
 
 def first_orders(host: DiplomacyHost, state: State, seat: str) -> str:

@@ -46,12 +46,15 @@ def survivors(game: Game, seated: list[str]) -> list[str]:
     return [s for s in host_for(game.kind).seats(game.options) if s in alive]
 
 
-class Endings(JudgeBase):
+class Endings:
     """DRAW, NO DRAW, CONCEDE, NO CONCEDE; ENDGAME [DRAW ... | WIN ...]; the result."""
+
+    def __init__(self, desk: JudgeBase) -> None:
+        self.desk = desk  # the store, the clock, the mailing helpers and the other parts
 
     def _voters(self, game: Game) -> tuple[list[str], list[str]]:
         """(survivors, voters) of a game now."""
-        players = {p.power: p for p in self.store.players(game.name)}
+        players = {p.power: p for p in self.desk.store.players(game.name)}
         alive = survivors(game, [s for s, p in players.items() if p.status != "out"])
         return alive, [s for s in alive if s in players and players[s].status == "active"]
 
@@ -62,7 +65,7 @@ class Endings(JudgeBase):
         except HostError as exc:
             raise JudgeError(str(exc)) from None
 
-    def _vote(self, game: Game, power: str, cmd: Command, now: float, out: list[Mail]) -> str:
+    def vote(self, game: Game, power: str, cmd: Command, now: float, out: list[Mail]) -> str:
         """A player's DRAW / NO DRAW / CONCEDE / NO CONCEDE."""
         if game.status not in ("active", "paused"):
             raise JudgeError(f"{cmd.name.upper()}: game {game.name} is {game.status}.")
@@ -73,7 +76,7 @@ class Endings(JudgeBase):
         name = cmd.name
         if name in ("nodraw", "noconcede"):
             kind = "draw" if name == "nodraw" else "concede"
-            self.store.delete_vote(game.name, power, kind)
+            self.desk.store.delete_vote(game.name, power, kind)
             return f"{'Draw' if kind == 'draw' else 'Concession'} vote withdrawn (if any)."
         if name == "draw":
             words = cmd.args.get("words") or []
@@ -85,7 +88,7 @@ class Endings(JudgeBase):
             outside = [m for m in members if m not in alive]
             if outside:
                 raise JudgeError(f"DRAW: {', '.join(outside)} is out of the game.")
-            self.store.set_vote(game.name, power, "draw", members, now)
+            self.desk.store.set_vote(game.name, power, "draw", members, now)
             reply = ("Your vote for a draw" + (f" between {', '.join(members)}" if words else "")
                      + " is recorded. Votes are secret; the draw passes when every surviving "
                        "player has voted for it. NO DRAW takes your vote back.")
@@ -98,21 +101,21 @@ class Endings(JudgeBase):
                 raise JudgeError("CONCEDE: you cannot concede to yourself.")
             if target not in alive:
                 raise JudgeError(f"CONCEDE: {target} is out of the game.")
-            self.store.set_vote(game.name, power, "concede", [target], now)
+            self.desk.store.set_vote(game.name, power, "concede", [target], now)
             reply = (f"Your concession to {target} is recorded. Votes are secret; the game "
                      f"ends when every other surviving player has conceded to {target}. "
                      f"NO CONCEDE takes it back.")
-        passed = self._count_votes(self.store.game(game.name) or game, now, out)
+        passed = self.count_votes(self.desk.store.game(game.name) or game, now, out)
         return f"{reply}\n\n{passed}" if passed else reply
 
-    def _count_votes(self, game: Game, now: float, out: list[Mail]) -> str:
+    def count_votes(self, game: Game, now: float, out: list[Mail]) -> str:
         """End the game when a draw or a concession has every vote it needs."""
         if game.status not in ("active", "paused"):
             return ""
         alive, voters = self._voters(game)
         if not voters:
             return ""
-        votes = self.store.votes(game.name)
+        votes = self.desk.store.votes(game.name)
         drawn = votes.get("draw", {})
         if all(p in drawn for p in voters):
             if str(game.options.get("draw", "dias")).lower() == "named":
@@ -136,22 +139,22 @@ class Endings(JudgeBase):
         it, tell every player, observer and the GM."""
         host = host_for(game.kind)
         phase = host.phase(game.state) if game.state is not None else ""
-        self.store.update_game(game.name, status="ended", deadline=None, paused_until=None)
-        self.store.set_ending(game.name, result, powers, how, phase, now)
-        self.store.clear_votes(game.name)
-        self.store.log(game.name, "ended", {"result": result, "powers": powers, "how": how},
-                       now)
-        text = self._result_text(game, result, powers, how)
+        self.desk.store.update_game(game.name, status="ended", deadline=None, paused_until=None)
+        self.desk.store.set_ending(game.name, result, powers, how, phase, now)
+        self.desk.store.clear_votes(game.name)
+        self.desk.store.log(game.name, "ended", {"result": result, "powers": powers, "how": how},
+                            now)
+        text = self.result_text(game, result, powers, how)
         log.info("%s: %s", game.name, text)
-        body = f"{text}\n{self._board_summary(game)}\n{self._sig()}"
-        readers = [p.email for p in self.store.players(game.name) if p.status != "out"]
-        readers += self.store.watchers(game.name) + [game.gm_email]
+        body = f"{text}\n{self._board_summary(game)}\n{self.desk._sig()}"
+        readers = [p.email for p in self.desk.store.players(game.name) if p.status != "out"]
+        readers += self.desk.store.watchers(game.name) + [game.gm_email]
         for to in readers:
             out.append(Mail(to, f"{game.name}: game over", body, game=game.name))
         return text
 
     @staticmethod
-    def _result_text(game: Game, result: str, powers: list[str], how: str) -> str:
+    def result_text(game: Game, result: str, powers: list[str], how: str) -> str:
         if result == "draw":
             return (f"The game {game.name} ends in a draw between {', '.join(powers)} "
                     f"({how}).")
@@ -168,7 +171,7 @@ class Endings(JudgeBase):
         counts = sorted(((len(v), p) for p, v in centers.items() if v), reverse=True)
         return "\nSupply centres: " + ", ".join(f"{p} {n}" for n, p in counts) + "\n"
 
-    def _gm_end(self, game: Game, words: list[str], now: float, out: list[Mail]) -> str:
+    def gm_end(self, game: Game, words: list[str], now: float, out: list[Mail]) -> str:
         """ENDGAME [DRAW [power ...] | WIN power] (``mobadj game end G --draw ...``)."""
         if game.status == "ended":
             raise JudgeError(f"game {game.name} has already ended")
@@ -187,10 +190,10 @@ class Endings(JudgeBase):
                              f"{' '.join(words)!r}")
         return self.end_game(game, "ended", [], "ended by the GM", now, out)
 
-    def _record_over(self, game: Game, data: dict[str, Any], how: str, now: float) -> None:
+    def record_over(self, game: Game, data: dict[str, Any], how: str, now: float) -> None:
         """A game its rules ended (a solo win, the last round of a card game): its result."""
         winner = data.get("winner")
         result, powers = ("win", [str(winner)]) if winner else ("ended", [])
         phase = host_for(game.kind).phase(game.state) if game.state is not None else ""
-        self.store.set_ending(game.name, result, powers, how, phase, now)
-        self.store.clear_votes(game.name)
+        self.desk.store.set_ending(game.name, result, powers, how, phase, now)
+        self.desk.store.clear_votes(game.name)

@@ -7,7 +7,8 @@ the GM gave with ADDPLAYER count too) the powers are handed out: in an order dra
 game's seeded random generator, each player gets the first of their wishes still free, and
 whoever has none left gets a free power at random.  Each player is mailed their power and
 password, and the game starts by itself (or, with ``autostart no``, waits for the GM's
-START).  A GM who starts a game before it is full seats those who joined the same way.
+START).  A GM who starts a game before it is full seats those who joined the same way;
+starting a game (``START``, or by itself) is here too.
 
 ``WATCH game`` makes an address an observer: it gets the results (without anyone's private
 part) and the press sent to everyone, nothing else.  ``UNWATCH game`` ends it.
@@ -20,13 +21,13 @@ must not take a game's seats nor subscribe someone else to its mail.
 from __future__ import annotations
 
 import random
-import secrets
 from typing import Any
 
-from mobadj.judge.accounts import CONFIRM_DAYS, code_digest
+from mobadj.board.model import fold
+from mobadj.judge import reports
 from mobadj.judge.base import JudgeBase, JudgeError
 from mobadj.judge.commands import Command
-from mobadj.judge.deadlines import HOUR
+from mobadj.judge.deadlines import DEFAULTS
 from mobadj.judge.hosts import HostError, host_for
 from mobadj.judge.mailparse import Incoming
 from mobadj.judge.names import Names
@@ -63,17 +64,19 @@ def assign_seats(free: list[str], joiners: list[tuple[str, list[str]]], seed: in
     return given
 
 
-class Forming(JudgeBase):
-    """JOIN, UNJOIN, APPROVE, REJECT, WATCH, UNWATCH, and seating those who joined (with
-    the GM's ``add_player`` and ``start``, :mod:`.gm`)."""
+class Forming:
+    """JOIN, UNJOIN, APPROVE, REJECT, WATCH, UNWATCH, seating those who joined, and START."""
+
+    def __init__(self, desk: JudgeBase) -> None:
+        self.desk = desk  # the store, the clock, the mailing helpers and the other parts
 
     def _forming_game(self, name: str) -> Game:
-        game = self.store.game(name)
+        game = self.desk.store.game(name)
         if game is None:
             raise JudgeError(f"no game {name!r}; send LIST for the games on this judge")
         return game
 
-    def _join(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]) -> str:
+    def join(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]) -> str:
         """JOIN counts once the code mailed to the sender comes back (CONFIRM): forged
         senders must not take a game's seats.  An address already on the list changes its
         wishes at once."""
@@ -85,11 +88,11 @@ class Forming(JudgeBase):
         except HostError as exc:
             raise JudgeError(f"JOIN: {exc}") from None
         wishes = list(dict.fromkeys(wishes))
-        if self.store.join(game.name, inc.sender) is not None:
+        if self.desk.store.join(game.name, inc.sender) is not None:
             return self._join_confirmed(game, inc.sender, wishes, now, out)
         wish_text = ", ".join(wishes) or "any power"
-        return self._ask_code(inc, game, "join", wishes,
-                              f"to join {game.name} (wishes: {wish_text})", now, out)
+        return self.desk.accounts.ask_code(inc, game, "join", wishes,
+                                           f"to join {game.name} (wishes: {wish_text})", now, out)
 
     def _check_join(self, game: Game, email: str) -> None:
         """Why ``email`` may not join ``game`` now, raised (at JOIN and at its CONFIRM)."""
@@ -97,21 +100,21 @@ class Forming(JudgeBase):
             raise JudgeError(f"JOIN: {game.name} does not take sign-ups"
                              + (f" (it is {game.status})." if game.status != "forming"
                                 else "; its GM adds the players."))
-        held = [p.power for p in self.store.players(game.name) if p.email == email]
+        held = [p.power for p in self.desk.store.players(game.name) if p.email == email]
         if held:
             raise JudgeError(f"JOIN: you already play {held[0]} in {game.name}.")
-        if self.store.join(game.name, email) is None and not self._seat_counts(game)[0]:
+        if self.desk.store.join(game.name, email) is None and not self.seat_counts(game)[0]:
             raise JudgeError(f"JOIN: every seat of {game.name} is taken.")
 
     def _join_confirmed(self, game: Game, email: str, wishes: list[str], now: float,
                         out: list[Mail]) -> str:
         """``email`` (a proven address) on the list of ``game`` with these wishes."""
-        earlier = self.store.join(game.name, email)
+        earlier = self.desk.store.join(game.name, email)
         waiting = flag(game.options, "approve") and (earlier is None
                                                      or earlier["status"] == "waiting")
-        self.store.set_join(game.name, email, wishes, "waiting" if waiting else "accepted",
-                            now)
-        self.store.log(game.name, "joined", {"email": email, "wishes": wishes}, now)
+        self.desk.store.set_join(game.name, email, wishes, "waiting" if waiting else "accepted",
+                                 now)
+        self.desk.store.log(game.name, "joined", {"email": email, "wishes": wishes}, now)
         wish_text = ", ".join(wishes) or "any power"
         if earlier is not None:
             reply = f"JOIN: your wishes for {game.name} are now: {wish_text}."
@@ -120,7 +123,7 @@ class Forming(JudgeBase):
                 f"{email} asks to join {game.name} (wishes: {wish_text}).\n\n"
                 f"To accept or refuse, send:\n  GM {game.name} <gm-password>\n"
                 f"  APPROVE {email}\n(or REJECT {email}), or run mobadj game approve "
-                f"{game.name} {email}.\n\n{self._sig()}"), game=game.name))
+                f"{game.name} {email}.\n\n{self.desk._sig()}"), game=game.name))
             reply = (f"JOIN: your request to join {game.name} went to its GM (wishes: "
                      f"{wish_text}); you will hear when it is accepted.")
         else:
@@ -128,16 +131,16 @@ class Forming(JudgeBase):
                      f"When every seat is taken the powers are handed out and you get yours, "
                      f"with your password, by mail.")
         if not waiting:
-            reply += "\n" + self._seats_line(game)
-            self._fill_if_full(game, now, out)
+            reply += "\n" + self.seats_line(game)
+            self.fill_if_full(game, now, out)
         return reply
 
-    def _unjoin(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]) -> str:
+    def unjoin(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]) -> str:
         game = self._forming_game(cmd.args["value"])
-        if game.status != "forming" or self.store.join(game.name, inc.sender) is None:
+        if game.status != "forming" or self.desk.store.join(game.name, inc.sender) is None:
             raise JudgeError(f"UNJOIN: {inc.sender} is not on the list of {game.name}.")
-        self.store.delete_join(game.name, inc.sender)
-        self.store.log(game.name, "left the list", {"email": inc.sender}, now)
+        self.desk.store.delete_join(game.name, inc.sender)
+        self.desk.store.log(game.name, "left the list", {"email": inc.sender}, now)
         self._tell_sender(inc, game, f"{inc.sender} is off the list of {game.name}",
                           f"JOIN {game.name}", out)
         return f"UNJOIN: you are off the list of {game.name}."
@@ -150,116 +153,116 @@ class Forming(JudgeBase):
             return
         out.append(Mail(inc.sender, f"{game.name}: {what}", (
             f"A mail in your name asked that {what}, and so it is. If you did not ask for "
-            f"this, send {undo} to undo it.\n\n{self._sig()}"), game=game.name))
+            f"this, send {undo} to undo it.\n\n{self.desk._sig()}"), game=game.name))
 
-    def _seats_line(self, game: Game) -> str:
-        free, taken = self._seat_counts(game)
+    def seats_line(self, game: Game) -> str:
+        free, taken = self.seat_counts(game)
         return f"{game.name}: {taken} of {taken + free} seats taken, {free} free."
 
-    def _seat_counts(self, game: Game) -> tuple[int, int]:
+    def seat_counts(self, game: Game) -> tuple[int, int]:
         """(free, taken) seats of a forming game: ADDPLAYER'd players and accepted JOINs."""
         seats = host_for(game.kind).seats(game.options)
-        taken = len(self.store.players(game.name)) + sum(
-            1 for j in self.store.joins(game.name) if j["status"] == "accepted")
+        taken = len(self.desk.store.players(game.name)) + sum(
+            1 for j in self.desk.store.joins(game.name) if j["status"] == "accepted")
         return max(0, len(seats) - taken), taken
 
-    def _fill_if_full(self, game: Game, now: float, out: list[Mail]) -> str:
+    def fill_if_full(self, game: Game, now: float, out: list[Mail]) -> str:
         """When every seat is taken: hand out the powers, start (or tell the GM)."""
-        game = self.store.game(game.name) or game
+        game = self.desk.store.game(game.name) or game
         if game.status != "forming":
             return ""
-        free, _ = self._seat_counts(game)
-        if free or not self.store.joins(game.name):
+        free, _ = self.seat_counts(game)
+        if free or not self.desk.store.joins(game.name):
             return ""
         self._seat_joiners(game, now, out)
         if flag(game.options, "autostart", default=True):
-            started = self.start(self.store.game(game.name) or game, now, out)
+            started = self.start(self.desk.store.game(game.name) or game, now, out)
             seated = "\n".join(f"  {p.power:<12} {p.email}"
-                                for p in self.store.players(game.name))
-            self._tell_gm(game, "every seat is taken: the game has started", (
+                                for p in self.desk.store.players(game.name))
+            self.desk.notices.tell_gm(game, "every seat is taken: the game has started", (
                 f"Every seat of {game.name} is taken, the powers are handed out and the "
                 f"game has started by itself.\n{started}\n\n{seated}"), out)
             return started
         out.append(Mail(game.gm_email, f"{game.name}: every seat is taken", (
             f"Every seat of {game.name} is taken and the powers are handed out. Start the "
             f"game when you are ready: START (after GM {game.name} <gm-password>) or "
-            f"mobadj game start {game.name}.\n\n{self._sig()}"), game=game.name))
+            f"mobadj game start {game.name}.\n\n{self.desk._sig()}"), game=game.name))
         return f"Every seat of {game.name} is taken; waiting for the GM's START."
 
     def _seat_joiners(self, game: Game, now: float, out: list[Mail]) -> None:
         """Give the accepted joiners their powers (and passwords, by mail)."""
-        joins = [j for j in self.store.joins(game.name) if j["status"] == "accepted"]
+        joins = [j for j in self.desk.store.joins(game.name) if j["status"] == "accepted"]
         if not joins:
             return
-        held = {p.power for p in self.store.players(game.name)}
+        held = {p.power for p in self.desk.store.players(game.name)}
         free = [s for s in host_for(game.kind).seats(game.options) if s not in held]
         given = assign_seats(free, [(j["email"], j["wishes"]) for j in joins], game.seed)
         for j in joins:
             seat = given.get(j["email"])
             if seat is not None:
-                self.add_player(game, j["email"], seat, None, now, out)
+                self.desk.seats.add_player(game, j["email"], seat, None, now, out)
             else:  # the GM gave the last seats away meanwhile
                 out.append(Mail(j["email"], f"{game.name}: no seat left", (
                     f"Every seat of {game.name} was taken before a power could be given to "
-                    f"you; sorry.\n\n{self._sig()}"), game=game.name))
-            self.store.delete_join(game.name, j["email"])
-        self.store.log(game.name, "seats given", {"seats": given}, now)
+                    f"you; sorry.\n\n{self.desk._sig()}"), game=game.name))
+            self.desk.store.delete_join(game.name, j["email"])
+        self.desk.store.log(game.name, "seats given", {"seats": given}, now)
 
-    def _approve(self, game: Game, email: str, accept: bool, now: float, out: list[Mail]
+    def approve(self, game: Game, email: str, accept: bool, now: float, out: list[Mail]
                  ) -> str:
         email = email.lower()
-        entry = self.store.join(game.name, email)
+        entry = self.desk.store.join(game.name, email)
         if game.status != "forming" or entry is None:
             raise JudgeError(f"{email} has not asked to join {game.name}")
         if not accept:
-            self.store.delete_join(game.name, email)
+            self.desk.store.delete_join(game.name, email)
             out.append(Mail(email, f"{game.name}: not this time", (
                 f"The GM of {game.name} did not accept your request to join.\n\n"
-                f"{self._sig()}"), game=game.name))
+                f"{self.desk._sig()}"), game=game.name))
             return f"{email} is not in {game.name}."
         if entry["status"] == "accepted":
             return f"{email} was already accepted."
-        if not self._seat_counts(game)[0]:
+        if not self.seat_counts(game)[0]:
             raise JudgeError(f"every seat of {game.name} is taken: REJECT {email}, or REPLACE "
                              f"a player after the start")
-        self.store.set_join(game.name, email, entry["wishes"], "accepted", entry["at"])
+        self.desk.store.set_join(game.name, email, entry["wishes"], "accepted", entry["at"])
         out.append(Mail(email, f"{game.name}: you are in", (
             f"The GM of {game.name} accepted you. When every seat is taken the powers are "
             f"handed out and you get yours, with your password, by mail.\n"
-            f"{self._seats_line(game)}\n\n{self._sig()}"), game=game.name))
-        started = self._fill_if_full(game, now, out)
-        return f"{email} accepted. {self._seats_line(game)}" + (f"\n{started}" if started else "")
+            f"{self.seats_line(game)}\n\n{self.desk._sig()}"), game=game.name))
+        started = self.fill_if_full(game, now, out)
+        return f"{email} accepted. {self.seats_line(game)}" + (f"\n{started}" if started else "")
 
-    def _forming_list(self) -> list[str]:
+    def forming_list(self) -> list[str]:
         """What LIST shows of the games that take sign-ups: free seats and how to join."""
         lines = []
-        for game in self.store.games():
+        for game in self.desk.store.games():
             if (game.status != "forming" or not flag(game.options, "open")
-                    or self.store.web_key(game.name) is not None):  # private: by invitation
+                    or self.desk.store.web_key(game.name) is not None):  # private: by invitation
                 continue
-            held = {p.power for p in self.store.players(game.name)}
+            held = {p.power for p in self.desk.store.players(game.name)}
             seats = host_for(game.kind).seats(game.options)
-            free, taken = self._seat_counts(game)
+            free, taken = self.seat_counts(game)
             lines.append(f"{game.name}: {host_for(game.kind).title}, {free} of {len(seats)} "
                          f"seats free ({taken} taken"
                          + ("; the GM approves each player" if flag(game.options, "approve")
                             else "") + ")")
             lines.append("  powers not yet given: "
                          + ", ".join(s for s in seats if s not in held))
-            rules = self.rules_line(game)
+            rules = self.desk.rules_line(game)
             if rules:
                 lines.append(f"  {rules}")
             lines.append(f"  to join: JOIN {game.name} [the powers you would like, best first]")
         return lines
 
-    def _watch(self, inc: Incoming, cmd: Command, now: float, watch: bool,
-               out: list[Mail]) -> str:
+    def watch(self, inc: Incoming, cmd: Command, now: float, watch: bool,
+              out: list[Mail]) -> str:
         """WATCH takes effect once the code mailed to the sender comes back (CONFIRM): a
         forged From: must not subscribe someone else to a game's mail."""
         game = self._forming_game(cmd.args["value"])
         email = inc.sender
         if not watch:
-            if not self.store.delete_watcher(game.name, email):
+            if not self.desk.store.delete_watcher(game.name, email):
                 raise JudgeError(f"UNWATCH: {email} does not watch {game.name}.")
             self._tell_sender(inc, game, f"{email} no longer receives the results of "
                               f"{game.name}", f"WATCH {game.name}", out)
@@ -267,53 +270,29 @@ class Forming(JudgeBase):
         refusal = self._watch_refusal(game, email)
         if refusal:
             raise JudgeError(f"WATCH: {refusal}")
-        if email in self.store.watchers(game.name):
+        if email in self.desk.store.watchers(game.name):
             return f"WATCH: you already receive the results of {game.name}."
-        return self._ask_code(inc, game, "watch", [], "to receive the results and the public "
-                              f"press of {game.name}", now, out)
+        return self.desk.accounts.ask_code(inc, game, "watch", [], "to receive the results and the "
+                                           f"public press of {game.name}", now, out)
 
-    def _ask_code(self, inc: Incoming, game: Game, kind: str, args: list[str], what: str,
-                  now: float, out: list[Mail]) -> str:
-        """Mail the sender a one-time code for a JOIN or WATCH (in the reply when it goes to
-        the sender); the request waits for it (CONFIRM)."""
-        email = inc.sender
-        word = kind.upper()
-        made = self.store.request_made(game.name, email, kind)
-        if made is not None and now - made < HOUR:  # forged mails must not flood an address
-            self.store.set_request_args(game.name, email, kind, args)
-            return (f"{word}: a confirmation code went to {email} less than an hour ago ("
-                    f"{what}); send it back from there (CONFIRM <code>), or ask again in an "
-                    "hour for a new one.")
-        code = secrets.token_hex(8)  # 64 bits: not to be guessed
-        self.store.start_request(game.name, email, kind, args, code_digest(code), now)
-        how = (f"To confirm, send from {email} a mail with this one line:\n  CONFIRM {code}\n"
-               f"If you did not ask for this, do nothing: the request lapses after "
-               f"{CONFIRM_DAYS} days.")
-        if inc.reply_to == email:  # this reply goes to the address to prove
-            return f"{word}: you asked {what}.\n{how}"
-        out.append(Mail(email, f"{game.name}: confirm your {word}", (
-            f"Someone asked for {email} {what}.\n{how}\n\n{self._sig()}"), game=game.name))
-        return f"{word}: a confirmation code went to {email}; the {word} counts once it is " \
-               "sent back from there (CONFIRM <code>)."
-
-    def _confirm_request(self, inc: Incoming, digest: str, since: float, now: float,
-                         out: list[Mail]) -> str | None:
+    def confirm_request(self, inc: Incoming, digest: str, since: float, now: float,
+                        out: list[Mail]) -> str | None:
         """Carry out the JOIN or WATCH that the code ``digest`` confirms (the checks of the
         command are made again); None when no request waits for it from this address."""
-        found = self.store.confirm_request(inc.sender, digest, since)
-        game = None if found is None else self.store.game(found[0])
+        found = self.desk.store.confirm_request(inc.sender, digest, since)
+        game = None if found is None else self.desk.store.game(found[0])
         if found is None or game is None:
             return None
         _, kind, args = found
         if kind == "takeover":
-            return self._takeover_confirmed(game, inc.sender, args[0], now, out)
+            return self.desk.seats.takeover_confirmed(game, inc.sender, args[0], now, out)
         if kind == "join":
             self._check_join(game, inc.sender)
             return self._join_confirmed(game, inc.sender, args, now, out)
         refusal = self._watch_refusal(game, inc.sender)
         if refusal:
             raise JudgeError(f"CONFIRM: {refusal}")
-        self.store.add_watcher(game.name, inc.sender, now)
+        self.desk.store.add_watcher(game.name, inc.sender, now)
         return (f"Confirmed: you now receive the results and the public press of {game.name}. "
                 f"UNWATCH {game.name} to stop.")
 
@@ -321,8 +300,49 @@ class Forming(JudgeBase):
         """Why ``email`` may not watch ``game`` (asked at WATCH and again at its CONFIRM)."""
         if not flag(game.options, "watch", default=True):
             return f"{game.name} has no observers."
-        if self.store.web_key(game.name) is not None:
+        if self.desk.store.web_key(game.name) is not None:
             return f"{game.name} is private: it has no observers."
-        if any(p.email == email for p in self.store.players(game.name)):
+        if any(p.email == email for p in self.desk.store.players(game.name)):
             return f"you play in {game.name}; you get its results already."
         return None
+
+    def start(self, game: Game, now: float, out: list[Mail]) -> str:
+        if game.status != "forming":
+            raise JudgeError(f"game {game.name} is already {game.status}")
+        host = host_for(game.kind)
+        joins = self.desk.store.joins(game.name)
+        if not self.desk.store.players(game.name) and not any(j["status"] == "accepted"
+                                                              for j in joins):
+            raise JudgeError("add players first")
+        self._seat_joiners(game, now, out)
+        for left in self.desk.store.joins(game.name):  # still waiting for the GM's approval
+            self.desk.store.delete_join(game.name, left["email"])
+            out.append(Mail(left["email"], f"{game.name}: the game has started", (
+                f"{game.name} has started without you: the GM did not accept your request "
+                f"in time.\n\n{self.desk._sig()}"), game=game.name))
+        players = self.desk.store.players(game.name)
+        state = host.new_state([p.power for p in players], game.seed, game.options)
+        deadline = self.desk._deadline(game, state, now)
+        self.desk.store.update_game(game.name, status="active", state=state,
+                                    phase=host.phase(state), deadline=deadline, reminded=0,
+                                    extended=0)
+        self.desk.store.log(game.name, "started", {"phase": host.phase(state)}, now)
+        game = self.desk.store.game(game.name) or game
+        rules = self.desk.rules_line(game)
+        host.picture = str(game.options.get("picture", DEFAULTS["picture"])).lower()
+        pictures = host.pictures(state)  # the board, as the results will draw it
+        names = Names(host, game.options)
+        for p in players:
+            view = host.status(state, p.power)
+            first = host.first_orders(state, p.power)
+            label = names.label(p.power)
+            you = label if fold(label) == fold(p.power) else f"{label} ({p.power})"
+            out.append(Mail(p.email, f"{game.name}: the game has started", (
+                f"{game.name} has started. You play {you}.\n\n"
+                + (f"{rules}\n" if rules else "") +
+                f"Phase: {host.phase_label(state)}\n"
+                f"Deadline: {reports.stamp(deadline)}\n\n{view}\n\n"
+                + (f"{first}\n\n" if first else "") + self.desk._sig()),
+                list(pictures), game=game.name))
+        label = host.phase_label(state)
+        return f"Game started: {label}, deadline {reports.stamp(deadline)}"

@@ -1,27 +1,23 @@
-"""GM commands (by mail after ``GM game password``, or from ``mobadj game``): create, add
-players, start, deadlines, pause/resume, replace, process, rollback, end, export, options."""
+"""GM commands (by mail after ``GM game password``, or from ``mobadj game``): create,
+replace, options, the GM's orders by mail.  Each command's handler is declared in
+:mod:`.verbs`; starting a game is :mod:`.forming`'s, pausing it :mod:`.turns`'s."""
 
 from __future__ import annotations
 
 import difflib
-import json
 import random
 import secrets
 from collections.abc import Iterable
 from typing import Any
 
-from mobadj.board.model import fold
-from mobadj.judge import reports
-from mobadj.judge.accounts import Accounts
-from mobadj.judge.base import OPEN_COMMANDS, PRESS_OPTIONS, JudgeError, Session
-from mobadj.judge.commands import Command, ParsedMail, help_text
-from mobadj.judge.deadlines import DEFAULTS, HOUR, option, parse_when, time_of_day, weekdays
-from mobadj.judge.endings import DRAW_MODES, Endings
+from mobadj.judge.base import PRESS_OPTIONS, JudgeBase, JudgeError
+from mobadj.judge.commands import Command, ParsedMail
+from mobadj.judge.deadlines import DEFAULTS, time_of_day, weekdays
+from mobadj.judge.endings import DRAW_MODES
 from mobadj.judge.hosts import DiplomacyHost, Host, HostError, host_for
-from mobadj.judge.mailparse import Incoming, is_address
+from mobadj.judge.mailparse import Incoming
 from mobadj.judge.names import Names
-from mobadj.judge.overview import summary_text
-from mobadj.judge.seats import TAKEOVER_CHOICES, Seats, takeover_mode
+from mobadj.judge.seats import TAKEOVER_CHOICES, takeover_mode
 from mobadj.judge.store import Game, Mail, hash_password
 from mobadj.orders.prose import is_remark
 
@@ -47,7 +43,7 @@ def unknown_options(host: Host, names: Iterable[str]) -> str:
             f"{', '.join(theirs) or 'game_<name>=<value>'}")
 
 
-def _remark(game: Game, line: str) -> bool:
+def is_remark_in(game: Game, line: str) -> bool:
     """Is ``line`` of a GM's mail a remark ("Thanks, all!"), by the game's map?"""
     host = host_for(game.kind)
     try:
@@ -56,7 +52,7 @@ def _remark(game: Game, line: str) -> bool:
         return False
 
 
-def _seats_named(host: Host, game: Game, text: str) -> list[str]:
+def seats_named(host: Host, game: Game, text: str) -> list[str]:
     """The seats ``text`` names (several names too), none when it names none."""
     try:
         return Names(host, game.options).groups(text)
@@ -64,142 +60,11 @@ def _seats_named(host: Host, game: Game, text: str) -> list[str]:
         return []
 
 
-class GMCommands(Seats, Accounts, Endings):
+class GMCommands:
     """Commands of a game's GM."""
 
-    def _gm_mail(
-        self, s: Session, parsed: ParsedMail, inc: Incoming, uid: int | None, now: float,
-        out: list[Mail],
-    ) -> str:
-        reply = []
-        for cmd in parsed.commands:
-            if cmd.name in ("gm", "signon", "create", "become"):  # become: with the orders
-                continue
-            if cmd.name in OPEN_COMMANDS:
-                reply.append(self._open_command(inc, cmd, now, out))
-                continue
-            try:
-                reply.append(self.gm_command(s.game.name, cmd, now, out, inc.message_id, uid))
-            except (JudgeError, HostError) as exc:
-                reply.append(f"{cmd.name.upper()}: {exc}")
-        for press in parsed.press:  # GM press goes to the players named (or everyone)
-            game = self.store.game(s.game.name) or s.game
-            players = self.store.players(game.name)
-            host = host_for(game.kind)
-            want = {t.upper() for t in press.targets}
-            named = {s for t in press.targets if t.upper() != "ALL"
-                     for s in _seats_named(host, game, t)}
-            to = [p for p in players if "ALL" in want or p.power in named]
-            watchers = self.store.watchers(game.name) if "ALL" in want else []
-            for email in [p.email for p in to] + watchers:
-                out.append(Mail(email, f"{game.name}: message from the GM",
-                                f"{press.text}\n\n{self._sig()}", game=game.name))
-            reply.append(f"GM message sent to {len(to)} player(s)"
-                         + (f" and {len(watchers)} observer(s)." if watchers else "."))
-        stray = [(n, t) for n, t in parsed.order_lines if not _remark(s.game, t)]
-        becomes = [c for c in parsed.commands if c.name == "become"]
-        if becomes:
-            reply.append(self._gm_orders_by_mail(s.game, becomes, parsed, inc, uid, now, out))
-        elif stray:
-            reply.append("The GM does not give orders; lines not understood:\n" +
-                         "\n".join(f"  line {n}: {t}" for n, t in stray))
-        return "\n\n".join(reply)
-
-    def gm_command(
-        self, game_name: str, cmd: Command, now: float, out: list[Mail],
-        message_id: str | None = None, uid: int | None = None,
-    ) -> str:
-        """Do one GM command (from mail or from the command line) inside a transaction."""
-        game = self.store.game(game_name)
-        if game is None:
-            raise JudgeError(f"no game {game_name!r}")
-        a = cmd.args
-        name = cmd.name
-        self.store.record_command(game.name, "GM", message_id, uid, name, cmd.text, now)
-        if name == "help":
-            return help_text(a.get("value"))
-        if name == "list":
-            return self._status(game, None)
-        if name == "history":
-            return self._history(game, a.get("value"))
-        if name == "addplayer":
-            if game.status == "forming" and self.store.joins(game.name) and \
-                    not self._seat_counts(game)[0]:
-                raise JudgeError("every seat is taken or promised to those who joined")
-            power, password = a["power"], a.get("password")
-            if a.get("words"):  # a power of several words ("Murder Inc."), then a password?
-                power, rest = Names(host_for(game.kind), game.options).seat_and_rest(
-                    a["words"], 1)
-                password = rest[0] if rest else None
-            added = self.add_player(game, a["email"], power, password, now, out)
-            full = self._fill_if_full(game, now, out) if game.status == "forming" else ""
-            return f"{added}\n{full}" if full else added
-        if name in ("approve", "reject") and game.status != "forming":
-            return self._approve_takeover(game, a["value"], name == "approve", now, out)
-        if name in ("approve", "reject"):
-            return self._approve(game, a["value"], name == "approve", now, out)
-        if name == "offer":
-            return self.offer(game, a["words"], now, out)
-        if name == "summary":
-            return summary_text(self.store, game, gm_view=True)
-        if name == "resign":
-            raise JudgeError("RESIGN is a player's command; to free a seat, REPLACE it or "
-                             "OFFER it for TAKEOVER.")
-        if name == "start":
-            return self.start(game, now, out)
-        if name == "deadline":
-            try:
-                ts = parse_when(a["when"], self.tz, now)
-            except ValueError as exc:
-                raise JudgeError(str(exc)) from None
-            self._require_running(game)
-            self.store.update_game(game.name, deadline=ts, reminded=0)
-            self._announce(game, f"{game.name}: new deadline",
-                           f"The GM set the deadline to {reports.stamp(ts)}.", out)
-            return f"Deadline set: {reports.stamp(ts)}"
-        if name == "extend":
-            self._require_running(game)
-            assert game.deadline is not None
-            ts = max(game.deadline, now) + a["seconds"]
-            self.store.update_game(game.name, deadline=ts, reminded=0)
-            self._announce(game, f"{game.name}: deadline extended",
-                           f"The GM extended the deadline to {reports.stamp(ts)}.", out)
-            return f"Deadline extended to {reports.stamp(ts)}"
-        if name == "pause":
-            return self.pause(game, a.get("seconds"), now, out)
-        if name == "resume":
-            return self.resume(game, now, out, by="the GM")
-        if name == "replace":
-            return self.replace(game, a["power"], a["email"], now, out)
-        if name == "process":
-            self._require_running(game)
-            return self.resolve(game, now, out, forced=True)
-        if name == "rollback":
-            return self.rollback(game, now, out)
-        if name == "endgame":
-            return self._gm_end(game, a.get("words") or [], now, out)
-        if name in ("draw", "nodraw", "concede", "noconcede"):
-            return (f"{name.upper()} is a player's vote; to end the game yourself send "
-                    f"ENDGAME [DRAW [power ...] | WIN <power>].")
-        if name == "export":
-            data = self.export(game.name)
-            out.append(Mail(game.gm_email, f"{game.name}: export",
-                            f"The whole history of {game.name} is attached (JSON).\n",
-                            [(f"{game.name}.json", "application/json",
-                              json.dumps(data, indent=1).encode())], game=game.name))
-            return "Export mailed to the GM."
-        if name == "set" and a["option"] in ("timezone", "tz", "zone"):
-            return self._set_timezone(game.gm_email, a["value"])
-        if name == "set" and a["option"] != "password":
-            return self.set_option(game, a["option"], a["value"])
-        if name in ("password", "set"):
-            self.store.update_game(game.name, gm_hash=hash_password(a["value"], self.kdf_n))
-            return "GM password changed."
-        return f"{name.upper()} is a player command."
-
-    def _require_running(self, game: Game) -> None:
-        if game.status != "active":
-            raise JudgeError(f"game {game.name} is {game.status}, not running")
+    def __init__(self, desk: JudgeBase) -> None:
+        self.desk = desk  # the store, the clock, the mailing helpers and the other parts
 
     def create_game(
         self, name: str, kind: str, gm_email: str, gm_password: str | None,
@@ -210,30 +75,31 @@ class GMCommands(Seats, Accounts, Endings):
         if not name.replace("-", "").replace("_", "").isalnum() or len(name) > 30:
             raise JudgeError("game names are letters, digits, - and _ (at most 30)")
         host = host_for(kind)
-        if self.store.game(name) is not None:
+        if self.desk.store.game(name) is not None:
             raise JudgeError(f"a game called {name} already exists")
         given = dict(options or {})
         error = unknown_options(host, given)
         if error:
             raise JudgeError(error)
-        opts = dict(DEFAULTS) | dict(self.config.game_defaults) | given
+        opts = dict(DEFAULTS) | dict(self.desk.config.game_defaults) | given
         self._check_options(opts)
         opts |= host.read_options(opts)  # rule options checked now, not when it starts
         password = gm_password or secrets.token_urlsafe(9)
         seed = seed if seed is not None else random.SystemRandom().randrange(2**62)
-        with self.store.transaction():
-            self.store.create_game(name, host.kind, opts, seed, gm_email,
-                                   hash_password(password, self.kdf_n), self.clock())
-            self.store.log(name, "created", {"kind": host.kind, "options": opts}, self.clock())
-        game = self.store.game(name)
+        store, now = self.desk.store, self.desk.clock()
+        with store.transaction():
+            store.create_game(name, host.kind, opts, seed, gm_email,
+                              hash_password(password, self.desk.kdf_n), now)
+            store.log(name, "created", {"kind": host.kind, "options": opts}, now)
+        game = self.desk.store.game(name)
         assert game is not None
         return game, password
 
-    def _mail_create(
+    def mail_create(
         self, inc: Incoming, cmd: Command, now: float, out: list[Mail]
     ) -> tuple[str, Game | None]:
         """CREATE by mail from one of the judge's GM addresses: the reply and the new game."""
-        if inc.sender not in self.config.gm_addresses:
+        if inc.sender not in self.desk.config.gm_addresses:
             return "CREATE refused: only the judge's GMs may create games.", None
         a = cmd.args
         try:
@@ -241,123 +107,36 @@ class GMCommands(Seats, Accounts, Endings):
                                        a["options"])
         except (JudgeError, HostError) as exc:
             return f"CREATE refused: {exc}", None
-        rules = self.rules_line(game)
+        rules = self.desk.rules_line(game)
         return (f"Game {game.name} ({game.kind}) created; you are its GM.\n"
                 + (f"{rules}\n" if rules else "") +
                 f"Add players with ADDPLAYER <email> <power> (in this mail, or in a later one "
                 f"after GM {game.name} <password>)."), game
 
-    def add_player(
-        self, game: Game, email: str, power: str, password: str | None, now: float,
-        out: list[Mail],
-    ) -> str:
-        host = host_for(game.kind)
-        seat = host.seat(game.options, power)
-        if not is_address(email.strip().lower()):
-            raise JudgeError(f"{email!r} is not an email address")
-        if self.store.player(game.name, seat) is not None:
-            raise JudgeError(f"{seat} already has a player (use REPLACE)")
-        password = password or secrets.token_urlsafe(8)
-        self.store.add_player(game.name, seat, email, hash_password(password, self.kdf_n), now,
-                              host.phase(game.state) if game.state is not None else "")
-        self.store.log(game.name, "player added", {"power": seat}, now)
-        out.append(Mail(email, f"{game.name}: you play {seat}", (
-            f"Welcome to {game.name} ({host.title}). You play {seat}.\n\n"
-            f"Your password: {password}\n\n"
-            f"Start each mail to the judge with:\n  SIGNON {game.name} {seat} {password}\n"
-            f"then your orders or commands. Send HELP for the list of commands.\n\n"
-            + self._sig()), game=game.name))
-        return f"{seat} added: {email} (password mailed to them)."
-
-    def start(self, game: Game, now: float, out: list[Mail]) -> str:
-        if game.status != "forming":
-            raise JudgeError(f"game {game.name} is already {game.status}")
-        host = host_for(game.kind)
-        joins = self.store.joins(game.name)
-        if not self.store.players(game.name) and not any(j["status"] == "accepted"
-                                                         for j in joins):
-            raise JudgeError("add players first")
-        self._seat_joiners(game, now, out)
-        for left in self.store.joins(game.name):  # still waiting for the GM's approval
-            self.store.delete_join(game.name, left["email"])
-            out.append(Mail(left["email"], f"{game.name}: the game has started", (
-                f"{game.name} has started without you: the GM did not accept your request "
-                f"in time.\n\n{self._sig()}"), game=game.name))
-        players = self.store.players(game.name)
-        state = host.new_state([p.power for p in players], game.seed, game.options)
-        deadline = self._deadline(game, state, now)
-        self.store.update_game(game.name, status="active", state=state,
-                               phase=host.phase(state), deadline=deadline, reminded=0,
-                               extended=0)
-        self.store.log(game.name, "started", {"phase": host.phase(state)}, now)
-        game = self.store.game(game.name) or game
-        rules = self.rules_line(game)
-        host.picture = str(game.options.get("picture", DEFAULTS["picture"])).lower()
-        pictures = host.pictures(state)  # the board, as the results will draw it
-        names = Names(host, game.options)
-        for p in players:
-            view = host.status(state, p.power)
-            first = host.first_orders(state, p.power)
-            label = names.label(p.power)
-            you = label if fold(label) == fold(p.power) else f"{label} ({p.power})"
-            out.append(Mail(p.email, f"{game.name}: the game has started", (
-                f"{game.name} has started. You play {you}.\n\n"
-                + (f"{rules}\n" if rules else "") +
-                f"Phase: {host.phase_label(state)}\n"
-                f"Deadline: {reports.stamp(deadline)}\n\n{view}\n\n"
-                + (f"{first}\n\n" if first else "") + self._sig()),
-                list(pictures), game=game.name))
-        label = host.phase_label(state)
-        return f"Game started: {label}, deadline {reports.stamp(deadline)}"
-
-    def pause(self, game: Game, seconds: float | None, now: float, out: list[Mail]) -> str:
-        self._require_running(game)
-        limit = option(game.options, "pause_max_days") * 86400
-        seconds = min(seconds or limit, limit)
-        left = (game.deadline - now) if game.deadline is not None else None
-        self.store.update_game(game.name, status="paused", paused_until=now + seconds,
-                               pause_left=left)
-        self._announce(game, f"{game.name}: paused",
-                       f"The GM paused the game. It resumes by itself on "
-                       f"{reports.stamp(now + seconds)} unless resumed earlier.", out)
-        return f"Paused until {reports.stamp(now + seconds)}."
-
-    def resume(self, game: Game, now: float, out: list[Mail], by: str) -> str:
-        if game.status != "paused":
-            raise JudgeError(f"game {game.name} is not paused")
-        host = host_for(game.kind)
-        left = game.pause_left if game.pause_left is not None else (
-            host.phase_hours(game.started_state, game.options) * HOUR)
-        deadline = now + max(left, HOUR)
-        self.store.update_game(game.name, status="active", paused_until=None, pause_left=None,
-                               deadline=deadline, reminded=0)
-        self._announce(game, f"{game.name}: resumed",
-                       f"The game was resumed by {by}. Deadline: "
-                       f"{reports.stamp(deadline)}.", out)
-        return f"Resumed; deadline {reports.stamp(deadline)}."
-
     def replace(self, game: Game, power: str, email: str, now: float, out: list[Mail]) -> str:
         """The GM's REPLACE: the seat goes to ``email`` (:meth:`Seats.change_player`)."""
-        return self.change_player(game, power, email, now, out, how="replaced", by="the GM")
+        return self.desk.seats.change_player(game, power, email, now, out, how="replaced",
+                                             by="the GM")
 
-    def _gm_orders_by_mail(self, game: Game, becomes: list[Command], parsed: ParsedMail,
-                           inc: Incoming, uid: int | None, now: float, out: list[Mail]) -> str:
+    def gm_orders_by_mail(self, game: Game, becomes: list[Command], parsed: ParsedMail,
+                          inc: Incoming, uid: int | None, now: float, out: list[Mail]) -> str:
         """The order lines after each ORDERS FOR (BECOME) are the GM's orders for it."""
         replies = []
-        game = self.store.game(game.name) or game
+        game = self.desk.store.game(game.name) or game
         for n, cmd in enumerate(becomes):
             end = becomes[n + 1].line if n + 1 < len(becomes) else float("inf")
             text = "\n".join(t for line, t in parsed.order_lines if cmd.line < line < end)
             try:
-                replies.append(self.gm_orders(game, " ".join(cmd.args["words"]), text, now, out,
-                                              inc.message_id, uid, early=False))
+                replies.append(self.desk.seats.gm_orders(
+                    game, " ".join(cmd.args["words"]), text, now, out, inc.message_id, uid,
+                    early=False))
             except (JudgeError, HostError) as exc:
                 replies.append(f"ORDERS FOR: {exc}")
         before = [f"  line {n}: {t}" for n, t in parsed.order_lines if n < becomes[0].line]
         if before:
             replies.append("Lines before ORDERS FOR <power> were not read (the GM gives no "
                            "orders of their own):\n" + "\n".join(before))
-        self._maybe_early(self.store.game(game.name) or game, now, out)
+        self.desk.turns.maybe_early(self.desk.store.game(game.name) or game, now, out)
         return "\n\n".join(replies)
 
     def set_option(self, game: Game, key: str, value: str) -> str:
@@ -368,19 +147,19 @@ class GMCommands(Seats, Accounts, Endings):
             raise JudgeError(unknown_options(host, [key])
                              or f"{key} is set when the game is created")
         self._check_options({key: value})
-        self.store.update_game(game.name, options=game.options | {key: value})
+        self.desk.store.update_game(game.name, options=game.options | {key: value})
         return f"Option {key} = {value}."
 
     def _set_rule_option(self, game: Game, host: Host, key: str, value: str) -> str:
         """A rule option: only while the game is forming (the players must know the rules
         they play by, and the judge keeps them from the start)."""
         if game.status != "forming":
-            now = self.rules_line(game) or "the default rules"
+            now = self.desk.rules_line(game) or "the default rules"
             raise JudgeError(f"{key} is a rule option: rule options can be changed only while "
                              f"the game is forming, and {game.name} is {game.status} "
                              f"({now})")
         opts = game.options | host.read_options({key: value})
-        self.store.update_game(game.name, options=opts)
+        self.desk.store.update_game(game.name, options=opts)
         if key == "names":  # the GM's own names, as written (Mobtown II rule 1)
             return f"Names: {opts[key] or 'those of the map'}."
         return f"Option {key} = {str(opts[key]).lower()}. Rules: {host.rules_text(opts)}"
@@ -398,6 +177,6 @@ class GMCommands(Seats, Accounts, Endings):
         try:
             weekdays(options.get("deadline_days"))
             if options.get("deadline_time") not in (None, ""):
-                time_of_day(options["deadline_time"], self.tz)
+                time_of_day(options["deadline_time"], self.desk.tz)
         except ValueError as exc:
             raise JudgeError(str(exc)) from None

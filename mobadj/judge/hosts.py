@@ -24,7 +24,7 @@ from mobadj.errors import JudgeServiceError
 
 if TYPE_CHECKING:
     from mobadj.board import GameMap
-    from mobadj.engine import Rules
+    from mobadj.engine import OrderChoice, Rules
 
 log = logging.getLogger("mobadj.judge")
 
@@ -172,6 +172,11 @@ class Host(ABC):
         """What ``seat`` sends first, for the mail that starts the game ("" when the game
         says nothing more than the position)."""
         return ""
+
+    def choices(self, state: State, seat: str) -> list[OrderChoice]:
+        """What ``seat`` may order now as picks for a form, when the phase has few legal
+        orders (a map's retreats, builds, removals); none by default."""
+        return []
 
     def pictures(self, state: State) -> list[tuple[str, str, bytes]]:
         """The board of ``state`` as pictures to attach (a map's), none when there is none."""
@@ -414,6 +419,9 @@ class DiplomacyHost(Host):
 
     def first_orders(self, state: State, seat: str) -> str:
         return self._engine().first_orders(self, state, seat)
+
+    def choices(self, state: State, seat: str) -> list[OrderChoice]:
+        return self._engine().choices(self, state, seat)
 
     def pictures(self, state: State) -> list[tuple[str, str, bytes]]:
         return self._engine().pictures(self, state)

@@ -21,8 +21,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from mobadj.judge import reports
-from mobadj.judge.base import OPEN_COMMANDS, JudgeBase
+from mobadj.judge import registry, reports
+from mobadj.judge.base import JudgeBase
 from mobadj.judge.commands import ParsedMail
 from mobadj.judge.deadlines import HOUR
 from mobadj.judge.mailparse import Incoming
@@ -30,8 +30,6 @@ from mobadj.judge.store import Mail
 
 log = logging.getLogger("mobadj.judge.loops")
 MAX_REPLY_CHARS = 50_000
-# Commands that work without a sign-on (the others only get "please sign on first").
-UNSIGNED = ("help", "list", "create", *OPEN_COMMANDS)
 CUT = ("\n\n(The rest of this reply is left out: it was too long. Send fewer commands in one "
        "mail.)")
 
@@ -59,15 +57,19 @@ def reply_kind(parsed: ParsedMail, signed_on: bool, quotes_judge: bool = False) 
     writes) or ``reply``."""
     if signed_on:
         return "signed"
-    if quotes_judge and not any(c.name in UNSIGNED for c in parsed.commands):
+    unsigned = registry.unsigned_commands()  # the others only get "please sign on first"
+    if quotes_judge and not any(c.name in unsigned for c in parsed.commands):
         return "nocommand"  # nothing in it works without a sign-on: what a copy looks like
     return "nocommand" if found_nothing(parsed) else "reply"
 
 
-class ReplyLimits(JudgeBase):
+class ReplyLimits:
     """The judge's side of the rules above."""
 
-    def _ignore_quote(self, inc: Incoming, parsed: ParsedMail) -> bool:
+    def __init__(self, desk: JudgeBase) -> None:
+        self.desk = desk  # the store, the clock, the mailing helpers and the other parts
+
+    def ignore_quote(self, inc: Incoming, parsed: ParsedMail) -> bool:
         """A mail quoting the judge's text with nothing of its own is never answered."""
         return inc.quotes_judge and not (parsed.commands or parsed.order_lines
                                          or parsed.errors or parsed.press)
@@ -76,20 +78,20 @@ class ReplyLimits(JudgeBase):
         """May ``address`` be answered now?  ``kind`` is from :func:`reply_kind`."""
         if kind == "signed":
             return Verdict("reply")
-        window = self.config.no_command_minutes * 60
-        if kind == "nocommand" and self.store.replies(address, now - window, ("nocommand",),
-                                                      limit=1):
+        window = self.desk.config.no_command_minutes * 60
+        if kind == "nocommand" and self.desk.store.replies(address, now - window, ("nocommand",),
+                                                           limit=1):
             return Verdict("silent", "no command found, and answered so recently")
-        budget = self.config.replies_per_hour
-        answered = self.store.replies(address, now - HOUR, ("reply", "nocommand"),
-                                      limit=budget)
+        budget = self.desk.config.replies_per_hour
+        answered = self.desk.store.replies(address, now - HOUR, ("reply", "nocommand"),
+                                           limit=budget)
         if len(answered) < budget:
             return Verdict("reply")
-        if self.store.replies(address, now - HOUR, ("notice",), limit=1):
+        if self.desk.store.replies(address, now - HOUR, ("notice",), limit=1):
             return Verdict("silent", f"more than {budget} replies within an hour")
         return Verdict("notice", until=min(answered) + HOUR)
 
-    def _answer(self, inc: Incoming, text: str, kind: str, now: float, out: list[Mail]
+    def answer(self, inc: Incoming, text: str, kind: str, now: float, out: list[Mail]
                 ) -> str:
         """Put the reply to a mail first in ``out`` when the limits allow it (else the one
         notice, or nothing); returns why it was withheld, or ""."""
@@ -107,35 +109,35 @@ class ReplyLimits(JudgeBase):
         else:
             if len(text) > MAX_REPLY_CHARS:
                 text = text[:MAX_REPLY_CHARS] + CUT
-            reply = Mail(inc.reply_to, subject, f"{text}\n{self._sig()}")
+            reply = Mail(inc.reply_to, subject, f"{text}\n{self.desk._sig()}")
         reply.headers["In-Reply-To"] = inc.message_id
         out.insert(0, reply)
-        self.store.add_reply(inc.reply_to, kind, now)
+        self.desk.store.add_reply(inc.reply_to, kind, now)
         return "reply limit" if kind == "notice" else ""
 
     def _silence_notice(self, address: str, until: float, subject: str, out: list[Mail]
                         ) -> Mail:
         """The one notice to a silenced address, and the one mail to its GMs."""
-        budget = self.config.replies_per_hour
+        budget = self.desk.config.replies_per_hour
         log.warning("%s: more than %d replies within an hour; silent until %s", address,
-                    budget, reports.when(until, self.tz))
-        games = sorted({p.game for p in self.store.players_by_email(address)})
-        gms = ({g.gm_email for g in map(self.store.game, games) if g is not None}
-               or set(self.config.gm_addresses))
+                    budget, reports.when(until, self.desk.tz))
+        games = sorted({p.game for p in self.desk.store.players_by_email(address)})
+        gms = ({g.gm_email for g in map(self.desk.store.game, games) if g is not None}
+               or set(self.desk.config.gm_addresses))
         for gm in sorted(gms):
             if gm != address:
-                out.append(Mail(gm, f"{self.config.name}: {address} is not answered for now", (
+                out.append(Mail(gm, f"{self.desk.config.name}: {address} is not answered for now", (
                     f"The judge has answered {budget} mails from {address} within an hour, "
                     f"which is its limit (a mail loop with an auto-responder is the usual "
                     f"cause). It does not answer that address again before "
                     f"{reports.stamp(until)}.\n"
                     f"Its mails are still read and carried out."
                     + (f"\nIt plays in: {', '.join(games)}." if games else "")
-                    + f"\n\n{self._sig()}")))
+                    + f"\n\n{self.desk._sig()}")))
         return Mail(address, subject, (
             f"The judge has answered {budget} of your mails within an hour, which is its "
             f"limit, and will not answer you again before {reports.stamp(until)}.\n"
             f"Your mails are still read and carried out (orders, press, commands); only the "
             f"replies stop. If an automatic responder of yours answers the judge's mail, "
             f"please switch it off or make it send 'Auto-Submitted: auto-replied'.\n\n"
-            f"{self._sig()}"))
+            f"{self.desk._sig()}"))

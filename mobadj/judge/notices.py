@@ -21,58 +21,61 @@ log = logging.getLogger("mobadj.judge.notices")
 MAX_QUOTE = 600  # characters of a bounce's diagnostic passed on to the GM
 
 
-class Notices(JudgeBase):
+class Notices:
     """Mails to the GM, and to a game's table and observers."""
 
-    def _tell_gm(self, game: Game, subject: str, text: str, out: list[Mail]) -> None:
+    def __init__(self, desk: JudgeBase) -> None:
+        self.desk = desk  # the store, the clock, the mailing helpers and the other parts
+
+    def tell_gm(self, game: Game, subject: str, text: str, out: list[Mail]) -> None:
         """A notice to the game's GM (subject prefixed by the game's name)."""
-        out.append(Mail(game.gm_email, f"{game.name}: {subject}", f"{text}\n\n{self._sig()}",
+        out.append(Mail(game.gm_email, f"{game.name}: {subject}", f"{text}\n\n{self.desk._sig()}",
                         game=game.name))
 
-    def _tell_table(self, game: Game, subject: str, text: str, out: list[Mail],
-                    skip: str | None = None) -> None:
+    def tell_table(self, game: Game, subject: str, text: str, out: list[Mail],
+                   skip: str | None = None) -> None:
         """A notice to every player (but the seat ``skip``) and every observer: public
         news, never an address."""
-        self._announce(game, subject, text, out, skip=skip)
-        for address in self.store.watchers(game.name):
-            out.append(Mail(address, subject, f"{text}\n\n{self._sig()}", game=game.name))
+        self.desk._announce(game, subject, text, out, skip=skip)
+        for address in self.desk.store.watchers(game.name):
+            out.append(Mail(address, subject, f"{text}\n\n{self.desk._sig()}", game=game.name))
 
-    def _gm_press_copy(self, game: Game, sender: str, recipients: list[str], grey: bool,
-                       to_all: bool, text: str, body: str, out: list[Mail]) -> None:
+    def gm_press_copy(self, game: Game, sender: str, recipients: list[str], grey: bool,
+                      to_all: bool, text: str, body: str, out: list[Mail]) -> None:
         """With ``gm_press_copy``: the GM gets every press message, with who sent it to
         whom (grey press too: the GM knows its sender)."""
         if not flag(game.options, "gm_press_copy"):
             return
         to = "everyone" if to_all else ", ".join(recipients)
         who = f"{sender} (grey: the others do not know)" if grey else sender
-        self._tell_gm(game, f"press from {sender} to {to} (GM copy)",
+        self.tell_gm(game, f"press from {sender} to {to} (GM copy)",
                       f"Press in {game.name} from {who} to {to}:\n\n{text}", out)
 
     # -- bounces and refusals --------------------------------------------------------------
-    def _games_of(self, address: str) -> list[tuple[Game, str]]:
+    def games_of(self, address: str) -> list[tuple[Game, str]]:
         """(game, role) for every game ``address`` plays in or watches."""
         found = []
-        for p in self.store.players_by_email(address):
-            game = self.store.game(p.game)
+        for p in self.desk.store.players_by_email(address):
+            game = self.desk.store.game(p.game)
             if game is not None:
                 found.append((game, p.power))
-        for game in self.store.games():
-            if address in self.store.watchers(game.name):
+        for game in self.desk.store.games():
+            if address in self.desk.store.watchers(game.name):
                 found.append((game, "observer"))
         return found
 
-    def _bounce_notice(self, raw: bytes, now: float, out: list[Mail]) -> None:
+    def bounce_notice(self, raw: bytes, now: float, out: list[Mail]) -> None:
         """A bounce (a delivery status report) for an address of a game's player or
         observer: its GM is told which address failed and why."""
         failed = bounced_addresses(raw)
         for address, why in failed.items():
-            for game, role in self._games_of(address):
+            for game, role in self.games_of(address):
                 seen = {"address": address}
-                if seen in self.store.recent_events(game.name, "bounce", now - 86400):
+                if seen in self.desk.store.recent_events(game.name, "bounce", now - 86400):
                     continue  # one notice a day per address is enough
-                self.store.log(game.name, "bounce", seen, now)
+                self.desk.store.log(game.name, "bounce", seen, now)
                 who = "an observer" if role == "observer" else role
-                self._tell_gm(game, f"mail to {address} bounced", (
+                self.tell_gm(game, f"mail to {address} bounced", (
                     f"Mail from the judge to {address} ({who} in {game.name}) came back "
                     f"undelivered:\n  {why or 'no reason given'}\n\n"
                     f"If the address is gone, give the seat to another address (REPLACE, "
@@ -83,23 +86,23 @@ class Notices(JudgeBase):
         """Tell GMs about mails the SMTP server refused for good since the last look (run by
         the service after sending); returns the notices queued."""
         out: list[Mail] = []
-        with self.store.transaction():
-            after = int(self.store.meta("refusals_told") or 0)
-            rows = self.store.db.execute(
+        with self.desk.store.transaction():
+            after = int(self.desk.store.meta("refusals_told") or 0)
+            rows = self.desk.store.db.execute(
                 "SELECT id, to_addr, subject, game, refused FROM outbox WHERE refused IS NOT "
                 "NULL AND id>? ORDER BY id", (after,)).fetchall()
             for row in rows:
-                game = self.store.game(row["game"]) if row["game"] else None
+                game = self.desk.store.game(row["game"]) if row["game"] else None
                 if game is None or row["to_addr"] == game.gm_email:
                     continue  # a notice to the GM that cannot reach the GM: the log has it
-                self._tell_gm(game, f"mail to {row['to_addr']} refused", (
+                self.tell_gm(game, f"mail to {row['to_addr']} refused", (
                     f"The SMTP server refused for good the judge's mail to {row['to_addr']} "
                     f"(\"{row['subject']}\"):\n  {row['refused']}\n\nCheck the address "
                     f"(mobadj game status {game.name}); REPLACE gives the seat to another."),
                     out)
             if rows:
-                self.store.set_meta("refusals_told", str(rows[-1]["id"]))
-            self.queue(out, now)
+                self.desk.store.set_meta("refusals_told", str(rows[-1]["id"]))
+            self.desk.queue(out, now)
         return out
 
 

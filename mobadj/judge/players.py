@@ -1,5 +1,5 @@
-"""Player commands after sign-on: orders, press, LIST, HISTORY, READY, PREVIEW, ABSENCE,
-PASSWORD, HELP."""
+"""A signed-on player's work: orders, press, LIST, HISTORY, ABSENCE, and why READY is
+refused.  Each command's handler is declared in :mod:`.verbs`."""
 
 from __future__ import annotations
 
@@ -7,16 +7,12 @@ import dataclasses
 from typing import Any
 
 from mobadj.judge import reports
-from mobadj.judge.accounts import Accounts
-from mobadj.judge.base import OPEN_COMMANDS, JudgeError, Session
-from mobadj.judge.commands import Command, ParsedMail, help_text
+from mobadj.judge.base import JudgeBase, JudgeError
+from mobadj.judge.commands import Command, ParsedMail
 from mobadj.judge.deadlines import DEFAULTS, HOUR, option
-from mobadj.judge.endings import Endings
 from mobadj.judge.hosts import Free, HostError, host_for
 from mobadj.judge.mailparse import Incoming
 from mobadj.judge.names import Names
-from mobadj.judge.overview import summary_text
-from mobadj.judge.seats import Seats
 from mobadj.judge.store import Game, Mail
 
 MAX_PRESS_PER_MAIL = 10
@@ -24,66 +20,13 @@ MAX_PRESS_PER_MAIL = 10
 to everyone, fit): a mail of a thousand press blocks must not make thousands of mails."""
 
 
-class PlayerCommands(Seats, Accounts, Endings):
+class PlayerCommands:
     """Commands a signed-on player may give."""
 
-    def _player_mail(
-        self, s: Session, parsed: ParsedMail, inc: Incoming, uid: int | None, now: float,
-        out: list[Mail],
-    ) -> str:
-        game, power = s.game, s.power
-        assert power is not None
-        host = host_for(game.kind)
-        reply: list[str] = []
-        # the lines of this mail the judge could not take: READY waits for a mail without any
-        rejected = [f"line {e.line} ({e.text})" for e in parsed.errors]
-        phase_cmd = parsed.first("phase")
-        stale = phase_cmd is not None and game.state is not None and (
-            phase_cmd.args["value"].strip().upper() != host.phase(game.state).upper()
-        )
-        if parsed.order_lines:
-            if stale:
-                assert phase_cmd is not None
-                reply.append(self._orders_early(game, power, phase_cmd, parsed, inc, uid,
-                                                now, out, rejected))
-            else:
-                reply.append(self._orders(game, power, parsed, inc, uid, now, out, rejected))
-        for cmd in parsed.commands:
-            if cmd.name in ("signon", "gm", "phase", "orders", "press", "broadcast"):
-                continue
-            if cmd.name == "ready":
-                refusal = self._ready_refused(game, power, rejected, stale)
-                if refusal:
-                    reply.append(refusal)
-                    continue
-            try:
-                reply.append(self._player_command(game, power, cmd, inc, uid, now, out))
-            except JudgeError as exc:
-                reply.append(str(exc))
-            game = self.store.game(game.name) or game
-        for number, press in enumerate(parsed.press, 1):
-            if number > MAX_PRESS_PER_MAIL:
-                reply.append(f"Press refused: at most {MAX_PRESS_PER_MAIL} press messages in "
-                             f"one mail; the {len(parsed.press) - MAX_PRESS_PER_MAIL} after "
-                             "them were not sent.")
-                break
-            try:
-                reply.append(self._press(game, power, press.targets, press.grey, press.text, now,
-                                         out))
-            except JudgeError as exc:
-                reply.append(str(exc))
-        game = self.store.game(game.name) or game
-        if game.status == "active" and game.state is not None:
-            free = host.free_commands(game.state, power)
-            if free:
-                reply.append("Out of turn, at any time now, you may also send: "
-                             + "; ".join(free))
-            reply.append(f"Deadline for {host.phase_label(game.state)}: "
-                         f"{reports.stamp(game.deadline)}")
-        self._maybe_early(game, now, out)
-        return "\n\n".join(r for r in reply if r)
+    def __init__(self, desk: JudgeBase) -> None:
+        self.desk = desk  # the store, the clock, the mailing helpers and the other parts
 
-    def _ready_refused(self, game: Game, power: str, rejected: list[str], stale: bool) -> str:
+    def ready_refused(self, game: Game, power: str, rejected: list[str], stale: bool) -> str:
         """Why READY is not set: a line of this mail was not taken, or the orders standing
         came from a mail with such a line ("" when READY may be set).  A power whose orders
         are only partly understood is never adjudicated as ready."""
@@ -107,11 +50,12 @@ class PlayerCommands(Seats, Accounts, Endings):
     def _partial_orders(self, game: Game, power: str) -> str:
         """The lines not taken from the mail that gave ``power``'s orders standing for the
         current phase ("" when it was taken whole)."""
-        phase, _, lines = (self.store.meta(self._partial_key(game, power)) or "").partition("\n")
+        kept = self.desk.store.meta(self._partial_key(game, power)) or ""
+        phase, _, lines = kept.partition("\n")
         host = host_for(game.kind)
         return lines if game.state is not None and phase == host.phase(game.state) else ""
 
-    def _orders(
+    def orders(
         self, game: Game, power: str, parsed: ParsedMail, inc: Incoming, uid: int | None,
         now: float, out: list[Mail], rejected: list[str],
     ) -> str:
@@ -124,7 +68,7 @@ class PlayerCommands(Seats, Accounts, Endings):
         if free is not None:  # commands given out of turn are applied at once
             done = self._free(game, power, free, inc, uid, now, out)
             rejected += [e.split("\n")[0] for e in free.errors]
-            game = self.store.game(game.name) or game
+            game = self.desk.store.game(game.name) or game
             text = free.rest
             if not text.strip():
                 return done
@@ -144,19 +88,19 @@ class PlayerCommands(Seats, Accounts, Endings):
         they may see (table talk, a card shown); the reply lists what was done."""
         lines = []
         if free.applied:
-            self.store.update_game(game.name, state=free.state)
+            self.desk.store.update_game(game.name, state=free.state)
             for text in free.applied:
-                self.store.record_command(game.name, power, inc.message_id, uid, "free", text,
-                                          now)
-            for pl in self.store.players(game.name):
+                self.desk.store.record_command(game.name, power, inc.message_id, uid, "free", text,
+                                               now)
+            for pl in self.desk.store.players(game.name):
                 news = free.events.get(pl.power, [])
                 if pl.power == power or pl.status == "out" or not news:
                     continue
                 out.append(Mail(pl.email, f"{game.name}: news from {power}",
-                                "\n".join(news) + f"\n\n{self._sig()}", game=game.name))
+                                "\n".join(news) + f"\n\n{self.desk._sig()}", game=game.name))
             if free.public:
                 out.append(Mail(game.gm_email, f"{game.name}: news from {power} (GM copy)",
-                                "\n".join(free.public) + f"\n\n{self._sig()}", game=game.name))
+                                "\n".join(free.public) + f"\n\n{self.desk._sig()}", game=game.name))
             lines.append(f"Done at once by {power} (out of turn):")
             lines += [f"  {a}" for a in free.applied]
             mine = [e for e in free.events.get(power, []) if e not in free.public]
@@ -194,20 +138,20 @@ class PlayerCommands(Seats, Accounts, Endings):
             lines.append("Nothing was accepted, so your earlier orders for this phase (if any) "
                          "stand.")
             return "\n".join(lines)
-        self.store.set_orders(game.name, phase, power, check.text, now, inc.message_id)
-        self.store.record_command(game.name, power, inc.message_id, uid, "orders",
-                                  check.text, now)
-        player = self.store.player(game.name, power)
+        self.desk.store.set_orders(game.name, phase, power, check.text, now, inc.message_id)
+        self.desk.store.record_command(game.name, power, inc.message_id, uid, "orders",
+                                       check.text, now)
+        player = self.desk.store.player(game.name, power)
         if player is not None and player.status == "disorder":  # back from civil disorder
-            self.store.update_player(game.name, power, status="active", nmr_streak=0)
+            self.desk.store.update_player(game.name, power, status="active", nmr_streak=0)
             lines.append(f"{power} is no longer in civil disorder. Welcome back.")
-        self.store.set_meta(self._partial_key(game, power),
-                            f"{phase}\n{', '.join(_where(e) for e in check.errors)}"
-                            if check.errors else "")
+        self.desk.store.set_meta(self._partial_key(game, power),
+                                 f"{phase}\n{', '.join(_where(e) for e in check.errors)}"
+                                 if check.errors else "")
         if check.errors:
-            player = self.store.player(game.name, power)
+            player = self.desk.store.player(game.name, power)
             if player is not None and player.ready:  # never adjudicated as "ready" like this
-                self.store.update_player(game.name, power, ready=0)
+                self.desk.store.update_player(game.name, power, ready=0)
                 lines.append("You were READY; you are not any more, as a line of this mail "
                              "could not be read.")
             lines.append("The orders above are taken and replace your earlier ones for this "
@@ -215,85 +159,11 @@ class PlayerCommands(Seats, Accounts, Endings):
                          "your orders again with it (each mail's orders replace the last).")
         return "\n".join(lines)
 
-    def _player_command(
-        self, game: Game, power: str, cmd: Command, inc: Incoming, uid: int | None, now: float,
-        out: list[Mail],
-    ) -> str:
-        host = host_for(game.kind)
-        name = cmd.name
-        if name in OPEN_COMMANDS:
-            return self._open_command(inc, cmd, now, out)
-        if name == "help":
-            text = help_text(cmd.args.get("value"))
-            free = host.free_commands(game.state, power) if game.state is not None else []
-            if free and game.status == "active":
-                text += ("\n\nIn this game you may also send, out of turn, at any time now: "
-                         + "; ".join(free))
-            return text
-        if name == "list":
-            return self._status(game, power)
-        if name == "history":
-            return self._history(game, cmd.args.get("value"))
-        if name in ("ready", "notready"):
-            if game.state is None or power not in host.due(game.state):
-                return "READY: no orders are due from you now."
-            self.store.update_player(game.name, power, ready=int(name == "ready"))
-            self.store.record_command(game.name, power, inc.message_id, uid, name, name, now)
-            if name == "notready":
-                return "READY withdrawn."
-            phase = host.phase(game.state)
-            extra = ""
-            if power not in self.store.orders(game.name, phase):
-                # READY without orders is an answer: "nothing to order" (units hold/defaults)
-                self.store.set_orders(game.name, phase, power, "", now, inc.message_id)
-                extra = " You gave no orders: the rules' defaults apply to your units."
-            return ("Marked READY: the phase is resolved early when every power is ready."
-                    + extra)
-        if name == "preview":
-            if game.state is None:
-                raise JudgeError("PREVIEW: the game has not started.")
-            orders = self.store.orders(game.name, host.phase(game.state)).get(power, "")
-            return "Preview (the others all hold):\n" + host.preview(game.state, power, orders)
-        if name == "absence":
-            return self._absence(game, power, cmd.args["seconds"], inc, uid, now, out)
-        if name in ("draw", "nodraw", "concede", "noconcede"):
-            self.store.record_command(game.name, power, inc.message_id, uid, "vote", cmd.text,
-                                      now)
-            return self._vote(game, power, cmd, now, out)
-        if name == "password":
-            return self._set_password(game, power, cmd.args["value"], inc, uid, now)
-        if name == "resign":
-            self.store.record_command(game.name, power, inc.message_id, uid, "resign",
-                                      cmd.text, now)
-            return self.resign(game, power, now, out)
-        if name == "summary":
-            return summary_text(self.store, game, gm_view=False)
-        if name == "link":
-            from mobadj.judge.webplay import mail_link  # the pages' sign-in, kept apart
-
-            return mail_link(self, game, power, now, out)
-        if name == "set":
-            return self._player_set(game, power, cmd, inc, uid, now, out)
-        return f"{name.upper()} is a GM command; sign on with GM <game> <gm-password>."
-
-    def _player_set(self, game: Game, power: str, cmd: Command, inc: Incoming,
-                    uid: int | None, now: float, out: list[Mail]) -> str:
-        option, value = cmd.args["option"], cmd.args["value"]
-        if option == "password":
-            return self._set_password(game, power, value, inc, uid, now)
-        if option in ("address", "email"):
-            return self._set_address(game, power, value, inc, uid, now, out)
-        if option in ("timezone", "tz", "zone"):
-            player = self.store.player(game.name, power)
-            return self._set_timezone(player.email if player else inc.sender, value)
-        return (f"SET {option.upper()}: players may set PASSWORD, ADDRESS and TIMEZONE; game "
-                f"options are the GM's.")
-
-    def _absence(
+    def absence(
         self, game: Game, power: str, seconds: float, inc: Incoming, uid: int | None, now: float,
         out: list[Mail],
     ) -> str:
-        player = self.store.player(game.name, power)
+        player = self.desk.store.player(game.name, power)
         assert player is not None
         quota = option(game.options, "absence_quota_days") * 24
         hours = seconds / HOUR
@@ -302,22 +172,22 @@ class PlayerCommands(Seats, Accounts, Endings):
             raise JudgeError(f"ABSENCE refused: only {left:g} hours of your absence quota left.")
         if game.status != "active" or game.deadline is None:
             raise JudgeError("ABSENCE: there is no running deadline to move.")
-        self.store.update_player(game.name, power, absence_used=player.absence_used + hours)
+        self.desk.store.update_player(game.name, power, absence_used=player.absence_used + hours)
         new = max(game.deadline, now) + seconds
-        self.store.update_game(game.name, deadline=new, reminded=0)
-        self.store.record_command(game.name, power, inc.message_id, uid, "absence",
-                                  f"{hours:g}h", now)
-        self._announce(game, f"{game.name}: deadline moved",
-                       f"A player has taken an absence. The deadline is now "
-                       f"{reports.stamp(new)}.", out, skip=power)
-        self._tell_gm(game, f"{power} takes an absence", (
+        self.desk.store.update_game(game.name, deadline=new, reminded=0)
+        self.desk.store.record_command(game.name, power, inc.message_id, uid, "absence",
+                                       f"{hours:g}h", now)
+        self.desk._announce(game, f"{game.name}: deadline moved",
+                            f"A player has taken an absence. The deadline is now "
+                            f"{reports.stamp(new)}.", out, skip=power)
+        self.desk.notices.tell_gm(game, f"{power} takes an absence", (
             f"{power} has taken an absence of {hours:g} hours in {game.name} "
             f"({player.absence_used + hours:g} of {quota:g} hours of the quota used). The "
             f"deadline is now {reports.stamp(new)}."), out)
         return (f"Absence granted. The deadline is now {reports.stamp(new)}; "
                 f"{quota - player.absence_used - hours:g} hours of your quota left.")
 
-    def _press(
+    def press(
         self, game: Game, power: str, targets: list[str], grey: bool, text: str, now: float,
         out: list[Mail],
     ) -> str:
@@ -329,7 +199,7 @@ class PlayerCommands(Seats, Accounts, Endings):
             raise JudgeError("Press refused: this game allows only white press (signed).")
         if not text.strip():
             raise JudgeError("Press refused: the message is empty.")
-        players = {p.power: p for p in self.store.players(game.name) if p.status != "out"}
+        players = {p.power: p for p in self.desk.store.players(game.name) if p.status != "out"}
         to_all = any(t.upper() in ("ALL", "EVERYONE", "BROADCAST") for t in targets)
         if not to_all and str(game.options.get("press_to", "any")).lower() == "public":
             raise JudgeError("Press refused: in this game press goes to everyone only (no "
@@ -352,8 +222,8 @@ class PlayerCommands(Seats, Accounts, Endings):
         if not recipients:
             raise JudgeError("Press refused: nobody to send it to.")
         phase = host.phase(game.state) if game.state is not None else "-"
-        self.store.add_press(game.name, phase, power, recipients, grey, text, now,
-                             broadcast=to_all)
+        self.desk.store.add_press(game.name, phase, power, recipients, grey, text, now,
+                                  broadcast=to_all)
         sender = "Anonymous (grey press)" if grey else power
         heading = f"Press in {game.name} from {sender} to " + (
             "everyone" if to_all else ", ".join(recipients)
@@ -361,16 +231,16 @@ class PlayerCommands(Seats, Accounts, Endings):
         deadline = (f"Deadline for {host.phase_label(game.state)}: "
                     f"{reports.stamp(game.deadline)}\n\n"
                     if game.state is not None and game.status == "active" else "")
-        body = f"{heading}:\n\n{reports.wrap(text)}\n\n{deadline}{self._sig()}"
-        watchers = self.store.watchers(game.name) if to_all else []  # public press only
+        body = f"{heading}:\n\n{reports.wrap(text)}\n\n{deadline}{self.desk._sig()}"
+        watchers = self.desk.store.watchers(game.name) if to_all else []  # public press only
         for to in [players[seat].email for seat in recipients] + watchers:
             out.append(Mail(to, f"{game.name}: press from {sender}", body, game=game.name))
-        self._gm_press_copy(game, power, recipients, grey, to_all, text, body, out)
+        self.desk.notices.gm_press_copy(game, power, recipients, grey, to_all, text, body, out)
         return f"Press delivered to {', '.join(recipients)}" + (" (anonymously)." if grey else ".")
 
-    def _orders_early(self, game: Game, power: str, phase_cmd: Command, parsed: ParsedMail,
-                      inc: Incoming, uid: int | None, now: float, out: list[Mail],
-                      rejected: list[str]) -> str:
+    def orders_early(self, game: Game, power: str, phase_cmd: Command, parsed: ParsedMail,
+                     inc: Incoming, uid: int | None, now: float, out: list[Mail],
+                     rejected: list[str]) -> str:
         """PHASE <a phase to come> (njudge's PHASE): the order lines after it are kept for
         that phase and read when it begins (the player then gets them as the judge reads
         them); lines before it are orders for the current phase.  A PHASE naming a phase
@@ -387,43 +257,43 @@ class PlayerCommands(Seats, Accounts, Endings):
         early = [(n, t) for n, t in parsed.order_lines if n > phase_cmd.line]
         reply = []
         if now_lines:
-            reply.append(self._orders(game, power, dataclasses.replace(
+            reply.append(self.orders(game, power, dataclasses.replace(
                 parsed, order_lines=now_lines), inc, uid, now, out, rejected))
         if early:
             text = "\n".join(t for _, t in early)
-            self.store.set_orders(game.name, later, power, text, now, inc.message_id)
-            self.store.record_command(game.name, power, inc.message_id, uid, "orders early",
-                                      f"{later}\n{text}", now)
+            self.desk.store.set_orders(game.name, later, power, text, now, inc.message_id)
+            self.desk.store.record_command(game.name, power, inc.message_id, uid, "orders early",
+                                           f"{later}\n{text}", now)
             reply.append(f"Orders for {later} kept ({len(early)} line(s)), sent early: the "
                          f"judge reads them when {later} begins and mails them back to you as "
                          f"it reads them then (they replace any you sent before for {later}).")
         return "\n\n".join(reply)
 
-    def _status(self, game: Game, power: str | None) -> str:
+    def status(self, game: Game, power: str | None) -> str:
         host = host_for(game.kind)
         lines = [f"Game {game.name} ({host.title}), status: {game.status}"]
-        rules = self.rules_line(game)
+        rules = self.desk.rules_line(game)
         if rules:
             lines.append(rules)
-        ending = self.store.ending(game.name)
+        ending = self.desk.store.ending(game.name)
         if ending is not None:
-            lines.append("Result: " + self._result_text(game, ending["result"],
+            lines.append("Result: " + self.desk.endings.result_text(game, ending["result"],
                                                         ending["powers"], ending["how"]))
         if game.status == "forming":
-            lines.append(self._seats_line(game))
-            held = {p.power: p.email for p in self.store.players(game.name)}
+            lines.append(self.desk.forming.seats_line(game))
+            held = {p.power: p.email for p in self.desk.store.players(game.name)}
             lines += [f"  {seat:<12} " + (held.get(seat, "free") if power is None  # the GM's
                                            else "taken" if seat in held else "free")
                       for seat in host.seats(game.options)]
-            for j in self.store.joins(game.name) if power is None else []:  # the GM's view
+            for j in self.desk.store.joins(game.name) if power is None else []:  # the GM's view
                 lines.append(f"  joined: {j['email']} ({j['status']}; wishes: "
                              f"{', '.join(j['wishes']) or 'any'})")
         if game.state is not None:
             lines.append(f"Phase: {host.phase_label(game.state)}")
             lines.append(f"Deadline: {reports.stamp(game.deadline)}")
-            submitted = self.store.orders(game.name, host.phase(game.state))
+            submitted = self.desk.store.orders(game.name, host.phase(game.state))
             due = host.due(game.state)
-            players = {p.power: p for p in self.store.players(game.name)}
+            players = {p.power: p for p in self.desk.store.players(game.name)}
             for seat in host.seats(game.options):
                 if seat not in players:
                     tag = "no player (civil disorder)"
@@ -442,11 +312,11 @@ class PlayerCommands(Seats, Accounts, Endings):
                 lines.append(view)
         return "\n".join(lines)
 
-    def _history(self, game: Game, which: str | None) -> str:
+    def history(self, game: Game, which: str | None) -> str:
         """HISTORY: the results of the last ``which`` phases (3 when not given), or of the
         phase named ``which``.  Asked for no phase, or for one not resolved, it says so and
         names the phases there are, rather than guess."""
-        results = self.store.results(game.name)
+        results = self.desk.store.results(game.name)
         if not results:
             return "History: no phase has been resolved yet."
         if which and which.isdecimal():  # digits of any script int() reads (NFKC'd before)

@@ -22,13 +22,11 @@ import secrets
 from typing import Any
 
 from mobadj.judge import reports
-from mobadj.judge.base import JudgeError
+from mobadj.judge.base import JudgeBase, JudgeError
 from mobadj.judge.commands import Command
 from mobadj.judge.endings import survivors
-from mobadj.judge.forming import Forming
 from mobadj.judge.hosts import HostError, host_for
 from mobadj.judge.mailparse import Incoming, is_address
-from mobadj.judge.notices import Notices
 from mobadj.judge.overview import centre_table, tenure_line
 from mobadj.judge.store import Game, Mail, hash_password
 
@@ -40,8 +38,11 @@ def takeover_mode(options: dict[str, Any]) -> str:
     return {"true": "yes", "on": "yes", "false": "no", "off": "no"}.get(value, value)
 
 
-class Seats(Notices, Forming):
-    """REPLACE, RESIGN, TAKEOVER, OFFER, ORDERS FOR."""
+class Seats:
+    """ADDPLAYER, REPLACE, RESIGN, TAKEOVER, OFFER, ORDERS FOR."""
+
+    def __init__(self, desk: JudgeBase) -> None:
+        self.desk = desk  # the store, the clock, the mailing helpers and the other parts
 
     # -- a seat changes hands -----------------------------------------------------------------
     def change_player(self, game: Game, power: str, email: str, now: float, out: list[Mail],
@@ -54,39 +55,39 @@ class Seats(Notices, Forming):
         email = email.strip().lower()
         if not is_address(email):
             raise JudgeError(f"{email!r} is not an email address")
-        old = self.store.player(game.name, seat)
+        old = self.desk.store.player(game.name, seat)
         if old is not None and old.email == email:
             raise JudgeError(f"{email} already plays {seat} in {game.name}")
         phase = host.phase(game.state) if game.state is not None else ""
         password = secrets.token_urlsafe(8)
-        pw_hash = hash_password(password, self.kdf_n)
+        pw_hash = hash_password(password, self.desk.kdf_n)
         if old is None:
-            self.store.add_player(game.name, seat, email, pw_hash, now, phase, how)
+            self.desk.store.add_player(game.name, seat, email, pw_hash, now, phase, how)
         else:
             why = "taken over" if how == "took over" else "replaced"
-            self.store.end_tenure(game.name, seat, now, phase, why, old.nmr_total,
-                                  old.absence_used)
-            self.store.update_player(game.name, seat, email=email, pw_hash=pw_hash,
-                                     status="active", nmr_total=0, nmr_streak=0,
-                                     absence_used=0, ready=0, offered=0)
-            self.store.start_tenure(game.name, seat, email, now, phase, how)
-            self.store.delete_vote(game.name, seat, "draw")  # votes are a player's own
-            self.store.delete_vote(game.name, seat, "concede")
+            self.desk.store.end_tenure(game.name, seat, now, phase, why, old.nmr_total,
+                                       old.absence_used)
+            self.desk.store.update_player(game.name, seat, email=email, pw_hash=pw_hash,
+                                          status="active", nmr_total=0, nmr_streak=0,
+                                          absence_used=0, ready=0, offered=0)
+            self.desk.store.start_tenure(game.name, seat, email, now, phase, how)
+            self.desk.store.delete_vote(game.name, seat, "draw")  # votes are a player's own
+            self.desk.store.delete_vote(game.name, seat, "concede")
             farewell = (f"{seat} in {game.name} was in civil disorder and has been taken over "
                         f"by another player." if why == "taken over" else
                         f"The GM has given {seat} in {game.name} to another player.")
             out.append(Mail(old.email, f"{game.name}: you have been replaced",
-                            f"{farewell} Thank you for playing.\n\n{self._sig()}",
+                            f"{farewell} Thank you for playing.\n\n{self.desk._sig()}",
                             game=game.name))
-        self.store.log(game.name, "replaced", {"power": seat, "how": how}, now)
+        self.desk.store.log(game.name, "replaced", {"power": seat, "how": how}, now)
         out.append(self._welcome(game, seat, email, password, how))
         if game.status != "forming":
-            self._tell_table(game, f"{game.name}: {seat} has a new player", (
+            self.desk.notices.tell_table(game, f"{game.name}: {seat} has a new player", (
                 f"{seat} in {game.name} has a new player from {reports.stamp(now)} on"
                 + (" (taken over)." if how == "took over" else " (given by the GM).")), out,
                 skip=seat)
         if by != "the GM":
-            self._tell_gm(game, f"{seat} taken over by {email}", (
+            self.desk.notices.tell_gm(game, f"{seat} taken over by {email}", (
                 f"{email} took over {seat} in {game.name}"
                 + (f" from {old.email}" if old is not None else " (a seat without player)")
                 + f". The password went to {email}."), out)
@@ -105,7 +106,7 @@ class Seats(Notices, Forming):
                  "then your orders, one per line, written as in the results (they replace "
                  "any you sent before for the phase), or commands. LIST shows the game now, "
                  "HISTORY the last results, SUMMARY the whole game, HELP every command."]
-        rules = self.rules_line(game)
+        rules = self.desk.rules_line(game)
         if rules:
             lines += ["", rules]
         attachments: list[tuple[str, str, bytes]] = []
@@ -116,7 +117,7 @@ class Seats(Notices, Forming):
             lines += ["", f"Phase: {host.phase_label(state)}",
                       f"Deadline: {reports.stamp(game.deadline)}"
                       + (" (the game is paused)" if game.status == "paused" else "")]
-            standing = self.store.orders(game.name, phase).get(seat)
+            standing = self.desk.store.orders(game.name, phase).get(seat)
             if not due:
                 lines.append(f"No orders are needed from {seat} in this phase.")
             elif standing:
@@ -139,13 +140,13 @@ class Seats(Notices, Forming):
         if history:
             lines += ["", f"{seat} so far:"] + [f"  {h}" for h in history]
         return Mail(email, f"{game.name}: you now play {seat}",
-                    "\n".join(lines) + f"\n\n{self._sig()}", attachments, game=game.name)
+                    "\n".join(lines) + f"\n\n{self.desk._sig()}", attachments, game=game.name)
 
     def _seat_history(self, game: Game, seat: str) -> list[str]:
         """The seat's earlier players (no addresses) and its supply centres over time."""
-        lines = [tenure_line(t, gm_view=False) for t in self.store.tenures(game.name)
+        lines = [tenure_line(t, gm_view=False) for t in self.desk.store.tenures(game.name)
                  if t["power"] == seat and t["end"] is not None]
-        table = centre_table(self.store, game, only=seat)
+        table = centre_table(self.desk.store, game, only=seat)
         if table:
             lines.append("supply centres: " + table[0])
         return lines
@@ -154,33 +155,33 @@ class Seats(Notices, Forming):
     def resign(self, game: Game, power: str, now: float, out: list[Mail]) -> str:
         """The player leaves: the seat has no player (civil disorder: units hold) until
         someone takes it over; the GM and the table are told."""
-        player = self.store.player(game.name, power)
+        player = self.desk.store.player(game.name, power)
         if player is None:
             raise JudgeError(f"RESIGN: {power} has no player.")
         if game.status == "ended":
             raise JudgeError(f"RESIGN: {game.name} is over.")
         host = host_for(game.kind)
         phase = host.phase(game.state) if game.state is not None else ""
-        self.store.end_tenure(game.name, power, now, phase, "resigned", player.nmr_total,
-                              player.absence_used)
-        self.store.remove_player(game.name, power)
+        self.desk.store.end_tenure(game.name, power, now, phase, "resigned", player.nmr_total,
+                                   player.absence_used)
+        self.desk.store.remove_player(game.name, power)
         if phase:
-            self.store.delete_orders(game.name, phase, power)
-        self.store.delete_vote(game.name, power, "draw")
-        self.store.delete_vote(game.name, power, "concede")
-        self.store.log(game.name, "resigned", {"power": power}, now)
+            self.desk.store.delete_orders(game.name, phase, power)
+        self.desk.store.delete_vote(game.name, power, "draw")
+        self.desk.store.delete_vote(game.name, power, "concede")
+        self.desk.store.log(game.name, "resigned", {"power": power}, now)
         if game.status == "forming":
-            self._tell_gm(game, f"{power} resigned", (
+            self.desk.notices.tell_gm(game, f"{power} resigned", (
                 f"The player of {power} ({player.email}) left {game.name} before the start; "
                 f"the seat is free again."), out)
             return f"You have left {game.name}; {power} is free again."
         open_to = takeover_mode(game.options) != "no"
-        self._tell_table(game, f"{game.name}: the player of {power} has resigned", (
+        self.desk.notices.tell_table(game, f"{game.name}: the player of {power} has resigned", (
             f"The player of {power} has resigned from {game.name}. {power} is in civil "
             f"disorder (its units hold; the rules' defaults apply) until a new player takes "
             f"it over" + (f": TAKEOVER {game.name} {power}." if open_to else ".")), out,
             skip=power)
-        self._tell_gm(game, f"{power} resigned", (
+        self.desk.notices.tell_gm(game, f"{power} resigned", (
             f"{player.email}, the player of {power} in {game.name}, has resigned (missed "
             f"deadlines: {player.nmr_total}). {power} is in civil disorder"
             + (f"; anyone may ask to take it over (TAKEOVER {game.name} {power})"
@@ -197,10 +198,10 @@ class Seats(Notices, Forming):
         game to be played without it."""
         if game.status not in ("active", "paused") or takeover_mode(game.options) == "no":
             return []
-        players = {p.power: p for p in self.store.players(game.name)}
-        held_before = {t["power"] for t in self.store.tenures(game.name)}
+        players = {p.power: p for p in self.desk.store.players(game.name)}
+        held_before = {t["power"] for t in self.desk.store.tenures(game.name)}
         offered: dict[str, bool] = {}
-        for event in self.store.recent_events(game.name, "offered", float("-inf")):
+        for event in self.desk.store.recent_events(game.name, "offered", float("-inf")):
             offered[event["power"]] = bool(event["open"])
         alive = survivors(game, host_for(game.kind).seats(game.options))
         return [s for s in alive
@@ -213,7 +214,7 @@ class Seats(Notices, Forming):
         if game.status not in ("active", "paused"):
             return (f"{game.name} is {game.status}" + (": JOIN it instead." if game.status ==
                                                         "forming" else "."))
-        held = [p.power for p in self.store.players(game.name) if p.email == email]
+        held = [p.power for p in self.desk.store.players(game.name) if p.email == email]
         if held:
             return f"you already play {held[0]} in {game.name}."
         if seat not in self.open_seats(game):
@@ -223,14 +224,14 @@ class Seats(Notices, Forming):
                                       "no seat of the game is open now."))
         return None
 
-    def _takeover(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]) -> str:
+    def takeover(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]) -> str:
         """TAKEOVER game power: counts once the code mailed to the sender comes back."""
         words = cmd.args["words"]
         if len(words) < 2:
             raise JudgeError("TAKEOVER: name the game and the power: TAKEOVER <game> <power>")
-        game = self.store.game(words[0].lower())
-        if game is None or self.store.web_key(game.name) is not None and \
-                not self._knows_private(inc, game):
+        game = self.desk.store.game(words[0].lower())
+        if game is None or self.desk.store.web_key(game.name) is not None and \
+                not self.knows_private(inc, game):
             raise JudgeError(f"TAKEOVER: no game {words[0]!r}; send LIST for the games on "
                              f"this judge")
         try:
@@ -240,23 +241,23 @@ class Seats(Notices, Forming):
         refusal = self._takeover_refusal(game, seat, inc.sender)
         if refusal:
             raise JudgeError(f"TAKEOVER: {refusal}")
-        return self._ask_code(inc, game, "takeover", [seat], f"to take over {seat} in "
-                              f"{game.name}", now, out)
+        return self.desk.accounts.ask_code(inc, game, "takeover", [seat], f"to take over {seat} in "
+                                           f"{game.name}", now, out)
 
-    def _knows_private(self, inc: Incoming, game: Game) -> bool:
+    def knows_private(self, inc: Incoming, game: Game) -> bool:
         """A private game is named to those already in it (the GM, a player)."""
         return inc.sender == game.gm_email or any(
-            p.email == inc.sender for p in self.store.players(game.name))
+            p.email == inc.sender for p in self.desk.store.players(game.name))
 
-    def _takeover_confirmed(self, game: Game, email: str, seat: str, now: float,
-                            out: list[Mail]) -> str:
+    def takeover_confirmed(self, game: Game, email: str, seat: str, now: float,
+                           out: list[Mail]) -> str:
         """The address proved itself: take the seat over, or wait for the GM."""
         refusal = self._takeover_refusal(game, seat, email)
         if refusal:
             raise JudgeError(f"TAKEOVER: {refusal}")
         if takeover_mode(game.options) == "approve":
-            self.store.set_takeover(game.name, email, seat, now)
-            self._tell_gm(game, f"{email} asks to take over {seat}", (
+            self.desk.store.set_takeover(game.name, email, seat, now)
+            self.desk.notices.tell_gm(game, f"{email} asks to take over {seat}", (
                 f"{email} asks to take over {seat} in {game.name}.\n\nTo accept or refuse, "
                 f"send:\n  GM {game.name} <gm-password>\n  APPROVE {email}\n(or REJECT "
                 f"{email}), or run mobadj game approve {game.name} {email}."), out)
@@ -266,18 +267,18 @@ class Seats(Notices, Forming):
         return (f"TAKEOVER: you now play {seat} in {game.name}. Your password and everything "
                 f"about the game come in a separate mail.")
 
-    def _approve_takeover(self, game: Game, email: str, accept: bool, now: float,
-                          out: list[Mail]) -> str:
+    def approve_takeover(self, game: Game, email: str, accept: bool, now: float,
+                         out: list[Mail]) -> str:
         email = email.strip().lower()
-        waiting = self.store.takeover(game.name, email)
+        waiting = self.desk.store.takeover(game.name, email)
         if waiting is None:
             raise JudgeError(f"{email} has not asked to take over a power in {game.name}")
-        self.store.delete_takeover(game.name, email)
+        self.desk.store.delete_takeover(game.name, email)
         seat = str(waiting["power"])
         if not accept:
             out.append(Mail(email, f"{game.name}: not this time", (
                 f"The GM of {game.name} did not accept your request to take over {seat}."
-                f"\n\n{self._sig()}"), game=game.name))
+                f"\n\n{self.desk._sig()}"), game=game.name))
             return f"{email} does not take over {seat}."
         refusal = self._takeover_refusal(game, seat, email)
         if refusal:
@@ -295,10 +296,10 @@ class Seats(Notices, Forming):
         seat = host_for(game.kind).seat(game.options, " ".join(names))
         if game.status not in ("active", "paused"):
             raise JudgeError(f"game {game.name} is {game.status}, not running")
-        player = self.store.player(game.name, seat)
+        player = self.desk.store.player(game.name, seat)
         if player is not None:
-            self.store.update_player(game.name, seat, offered=0 if withdraw else 1)
-        self.store.log(game.name, "offered", {"power": seat, "open": not withdraw}, now)
+            self.desk.store.update_player(game.name, seat, offered=0 if withdraw else 1)
+        self.desk.store.log(game.name, "offered", {"power": seat, "open": not withdraw}, now)
         if withdraw:
             return f"{seat} is no longer offered for takeover."
         mode = takeover_mode(game.options)
@@ -335,17 +336,40 @@ class Seats(Notices, Forming):
             lines.append("Nothing was accepted; the orders standing for the power stand.")
             return "\n".join(lines)
         phase = host.phase(state)
-        self.store.set_orders(game.name, phase, seat, check.text, now, message_id, by_gm=True)
-        self.store.record_command(game.name, seat, message_id, uid, "orders by the GM",
-                                  check.text, now)
-        player = self.store.player(game.name, seat)
+        self.desk.store.set_orders(game.name, phase, seat, check.text, now, message_id, by_gm=True)
+        self.desk.store.record_command(game.name, seat, message_id, uid, "orders by the GM",
+                                       check.text, now)
+        player = self.desk.store.player(game.name, seat)
         if player is not None:
             out.append(Mail(player.email, f"{game.name}: the GM entered orders for {seat}", (
                 f"The GM has entered orders for {seat} for {host.phase_label(state)}; they "
                 f"replace yours (send new ones to replace them in turn):\n"
                 + ("\n".join(f"  {o}" for o in check.accepted) or "  (none: the units hold)")
-                + f"\nDeadline: {reports.stamp(game.deadline)}\n\n{self._sig()}"),
+                + f"\nDeadline: {reports.stamp(game.deadline)}\n\n{self.desk._sig()}"),
                 game=game.name))
         if early:
-            self._maybe_early(self.store.game(game.name) or game, now, out)
+            self.desk.turns.maybe_early(self.desk.store.game(game.name) or game, now, out)
         return "\n".join(lines)
+
+    def add_player(
+        self, game: Game, email: str, power: str, password: str | None, now: float,
+        out: list[Mail],
+    ) -> str:
+        host = host_for(game.kind)
+        seat = host.seat(game.options, power)
+        if not is_address(email.strip().lower()):
+            raise JudgeError(f"{email!r} is not an email address")
+        if self.desk.store.player(game.name, seat) is not None:
+            raise JudgeError(f"{seat} already has a player (use REPLACE)")
+        password = password or secrets.token_urlsafe(8)
+        self.desk.store.add_player(game.name, seat, email,
+                                   hash_password(password, self.desk.kdf_n), now,
+                                   host.phase(game.state) if game.state is not None else "")
+        self.desk.store.log(game.name, "player added", {"power": seat}, now)
+        out.append(Mail(email, f"{game.name}: you play {seat}", (
+            f"Welcome to {game.name} ({host.title}). You play {seat}.\n\n"
+            f"Your password: {password}\n\n"
+            f"Start each mail to the judge with:\n  SIGNON {game.name} {seat} {password}\n"
+            f"then your orders or commands. Send HELP for the list of commands.\n\n"
+            + self.desk._sig()), game=game.name))
+        return f"{seat} added: {email} (password mailed to them)."

@@ -1,6 +1,6 @@
 """The turn of phases: early resolution when all are in, the deadline policy applied at
 each tick (reminders, extension, NMR defaults, civil disorder, pause expiry), resolution
-in one transaction with results mailed to everyone, and the GM's rollback."""
+in one transaction with results mailed to everyone, the GM's pause and rollback."""
 
 from __future__ import annotations
 
@@ -8,22 +8,24 @@ import json
 import logging
 
 from mobadj.judge import reports
-from mobadj.judge.base import JudgeError
-from mobadj.judge.deadlines import DEFAULTS, Action, decide, option
-from mobadj.judge.endings import Endings
+from mobadj.judge.base import JudgeBase, JudgeError
+from mobadj.judge.deadlines import DEFAULTS, HOUR, Action, decide, option
 from mobadj.judge.hosts import host_for
 from mobadj.judge.store import Game, Mail
 
 log = logging.getLogger("mobadj.judge")
 
 
-class Turns(Endings):
+class Turns:
     """Phases: when they end and how."""
+
+    def __init__(self, desk: JudgeBase) -> None:
+        self.desk = desk  # the store, the clock, the mailing helpers and the other parts
 
     def _missing(self, game: Game) -> tuple[list[str], bool]:
         host = host_for(game.kind)
-        submitted = self.store.orders(game.name, host.phase(game.started_state))
-        players = {p.power: p for p in self.store.players(game.name)}
+        submitted = self.desk.store.orders(game.name, host.phase(game.started_state))
+        players = {p.power: p for p in self.desk.store.players(game.name)}
         missing = [s for s in host.due(game.started_state)
                    if s in players and players[s].status == "active" and s not in submitted]
         first = any(players[s].nmr_total == 0 for s in missing)
@@ -38,7 +40,7 @@ class Turns(Endings):
         host = host_for(game.kind)
         return not host.is_over(game.state) and not host.due(game.state)
 
-    def _maybe_early(self, game: Game, now: float, out: list[Mail]) -> None:
+    def maybe_early(self, game: Game, now: float, out: list[Mail]) -> None:
         """Resolve at once when every due player is in (and READY, for Diplomacy)."""
         if game.status != "active" or game.state is None:
             return
@@ -46,12 +48,12 @@ class Turns(Endings):
             self.resolve(game, now, out)
             return
         host = host_for(game.kind)
-        players = {p.power: p for p in self.store.players(game.name)}
+        players = {p.power: p for p in self.desk.store.players(game.name)}
         due = [s for s in host.due(game.state) if s in players
                and players[s].status == "active"]
         if not due:
             return
-        submitted = self.store.orders(game.name, host.phase(game.state))
+        submitted = self.desk.store.orders(game.name, host.phase(game.state))
         if any(s not in submitted for s in due):
             return
         if host.resolve_when_all_in:
@@ -66,8 +68,8 @@ class Turns(Endings):
         host = host_for(game.kind)
         state = game.started_state
         phase = host.phase(state)
-        orders = self.store.orders(game.name, phase)
-        players = {p.power: p for p in self.store.players(game.name)}
+        orders = self.desk.store.orders(game.name, phase)
+        players = {p.power: p for p in self.desk.store.players(game.name)}
         missing, _ = self._missing(game)
         due = host.due(state)
         host.picture = str(game.options.get("picture", DEFAULTS["picture"])).lower()
@@ -84,38 +86,38 @@ class Turns(Endings):
                     status = "disorder"
                     notes.append(f"{seat} has missed {streak} deadlines in a row and is now in "
                                  f"civil disorder.")
-                self.store.update_player(game.name, seat, nmr_total=pl.nmr_total + 1,
-                                         nmr_streak=streak, status=status, ready=0)
+                self.desk.store.update_player(game.name, seat, nmr_total=pl.nmr_total + 1,
+                                              nmr_streak=streak, status=status, ready=0)
             else:
-                self.store.update_player(game.name, seat, ready=0, nmr_streak=(
+                self.desk.store.update_player(game.name, seat, ready=0, nmr_streak=(
                     0 if seat in orders else pl.nmr_streak))
         disorder = list(notes)  # civil disorder: the GM may want to find a new player
         if missing:
             notes.insert(0, "No orders received from: " + ", ".join(missing) +
                          " (the rules' defaults were used).")
-        by_gm = [p for p in self.store.orders_by_gm(game.name, phase) if p in due]
+        by_gm = [p for p in self.desk.store.orders_by_gm(game.name, phase) if p in due]
         if by_gm:
             notes.append("Orders entered by the GM for: " + ", ".join(by_gm) + ".")
         new = result.state
         over = result.over or host.is_over(new)
-        deadline = None if over else self._deadline(game, new, now)
+        deadline = None if over else self.desk._deadline(game, new, now)
         # the judge names the next phase (with its deadline) itself: a host's own line goes
         report = "\n".join(line for line in result.report.splitlines()
                            if not line.startswith("Next phase:")).rstrip()
         report_text = report + ("\n\n" + "\n".join(notes) if notes else "")
-        self.store.add_result(game.name, phase, state, new, orders,
-                              {"text": report_text, "data": result.data,
+        self.desk.store.add_result(game.name, phase, state, new, orders,
+                                   {"text": report_text, "data": result.data,
                                "players": snapshot, "deadline": game.deadline}, now)
-        self.store.update_game(game.name, state=new, phase=host.phase(new), deadline=deadline,
-                               reminded=0, extended=0, status="ended" if over else "active")
-        self.store.log(game.name, "resolved", {"phase": phase, "missing": missing,
-                                               "forced": forced}, now)
+        self.desk.store.update_game(game.name, state=new, phase=host.phase(new), deadline=deadline,
+                                    reminded=0, extended=0, status="ended" if over else "active")
+        self.desk.store.log(game.name, "resolved", {"phase": phase, "missing": missing,
+                                                    "forced": forced}, now)
         log.info("%s: %s resolved (missing: %s)", game.name, phase, ", ".join(missing) or "none")
         label, code = host.phase_label(new), host.phase(new)
         next_line = ("The game is over." if over else
                      f"Next phase: {label}{f' ({code})' if code != label else ''}\n"
                      f"Deadline: {reports.stamp(deadline)}")
-        head = reports.header_lines(self.config.name, game.name, game.kind, phase,
+        head = reports.header_lines(self.desk.config.name, game.name, game.kind, phase,
                                     reports.stamp(deadline), host.rules_text(game.options))
         data = {"game": game.name, "phase": phase, "next_phase": host.phase(new),
                 "deadline": deadline, "missing": missing, "result": result.data}
@@ -125,27 +127,27 @@ class Turns(Endings):
         link = self._phase_link(game.name, phase)
         seated = f"{next_line}\n\nOn the game's page: {link}" if link else next_line
         # a private game's link carries its key: observers are not given it
-        watching = seated if self.store.web_key(game.name) is None else next_line
+        watching = seated if self.desk.store.web_key(game.name) is None else next_line
         readers = [(pl.email, result.private.get(pl.power, ""), "", seated)
                    for pl in players.values() if pl.status != "out"]
-        readers += [(email, "", "", watching) for email in self.store.watchers(game.name)]
+        readers += [(email, "", "", watching) for email in self.desk.store.watchers(game.name)]
         readers.append((game.gm_email, "", " (GM copy)", seated))
         for to, private, tag, tail in readers:
             body = (public + (f"For you only:\n{private}\n\n" if private else "")
-                    + f"{tail}\n\n{self._sig()}")
+                    + f"{tail}\n\n{self.desk._sig()}")
             out.append(Mail(to, f"{game.name}: {phase} results{tag}", body, attachments,
                             headers={"Auto-Submitted": "auto-generated"}, game=game.name))
         if disorder:
-            self._tell_gm(game, "civil disorder", "\n".join(disorder) + (
+            self.desk.notices.tell_gm(game, "civil disorder", "\n".join(disorder) + (
                 f"\nGive the power to someone (REPLACE <power> <email>), or let a new player "
                 f"take it over (TAKEOVER {game.name} <power>; OFFER opens a seat that still "
                 f"has a player)."), out)
         if over:
-            self._record_over(self.store.game(game.name) or game, result.data, "by the rules",
-                              now)
+            self.desk.endings.record_over(self.desk.store.game(game.name) or game, result.data,
+                                          "by the rules", now)
             return f"{phase} resolved. {next_line}"
-        self._early_orders_begin(self.store.game(game.name) or game, phase, now, out)
-        ended = self._count_votes(self.store.game(game.name) or game, now, out)
+        self._early_orders_begin(self.desk.store.game(game.name) or game, phase, now, out)
+        ended = self.desk.endings.count_votes(self.desk.store.game(game.name) or game, now, out)
         return f"{phase} resolved. {ended or next_line}"
 
     def _early_orders_begin(self, game: Game, resolved: str, now: float, out: list[Mail]
@@ -158,12 +160,12 @@ class Turns(Endings):
         phase = host.phase(state)
         label = host.phase_label(state)
         due = host.due(state)
-        players = {p.power: p for p in self.store.players(game.name)}
-        for power, text in sorted(self.store.orders(game.name, phase).items()):
+        players = {p.power: p for p in self.desk.store.players(game.name)}
+        for power, text in sorted(self.desk.store.orders(game.name, phase).items()):
             if power not in players:
                 continue
             if power not in due:
-                self.store.delete_orders(game.name, phase, power)
+                self.desk.store.delete_orders(game.name, phase, power)
                 lines = [f"No orders are needed from {power} in {label}: the orders you sent "
                          f"for it before it began are not used."]
             else:
@@ -176,42 +178,42 @@ class Turns(Endings):
                     lines += ["Errors (these lines were not accepted):"]
                     lines += [f"  {e}" for e in check.errors]
                 if check.accepted:
-                    self.store.set_orders(game.name, phase, power, check.text, now, None)
+                    self.desk.store.set_orders(game.name, phase, power, check.text, now, None)
                 else:
-                    self.store.delete_orders(game.name, phase, power)
+                    self.desk.store.delete_orders(game.name, phase, power)
                     lines.append("Nothing was accepted: send orders for this phase.")
                 lines.append(f"Deadline: {reports.stamp(game.deadline)}")
             out.append(Mail(players[power].email, f"{game.name}: your orders for {phase}, "
-                            "sent before it began", "\n".join(lines) + f"\n\n{self._sig()}",
+                            "sent before it began", "\n".join(lines) + f"\n\n{self.desk._sig()}",
                             game=game.name))
         if host.period(state, phase) is None:
             return  # a game without a calendar (cards): no phase is skipped
-        played = self.store.result_phases(game.name)
-        for skipped, orders in self.store.orders_after(game.name, played | {phase}).items():
+        played = self.desk.store.result_phases(game.name)
+        for skipped, orders in self.desk.store.orders_after(game.name, played | {phase}).items():
             if host.period(state, skipped) is None or \
                     host.later_phase(state, skipped) is not None:
                 continue  # not a phase of the calendar, or still to come
             for power, _ in orders.items():
-                self.store.delete_orders(game.name, skipped, power)
+                self.desk.store.delete_orders(game.name, skipped, power)
                 if power in players:
                     out.append(Mail(players[power].email, f"{game.name}: orders for {skipped} "
                                     "not used", (
                                         f"The orders you sent early for {skipped} are not used: "
                                         f"the game went from {resolved} to {phase} without "
-                                        f"it.\n\n{self._sig()}"), game=game.name))
+                                        f"it.\n\n{self.desk._sig()}"), game=game.name))
 
     def _phase_link(self, game: str, phase: str) -> str:
         """The address of the phase's page (``web.base_url``); "" without one."""
-        base = self.config.web.base_url
+        base = self.desk.config.web.base_url
         if not base:
             return ""
         from mobadj.judge.links import phase_url
 
-        return phase_url(base, game, phase, self.store.web_key(game))
+        return phase_url(base, game, phase, self.desk.store.web_key(game))
 
     def rollback(self, game: Game, now: float, out: list[Mail]) -> str:
         """Undo the last resolved phase: state, NMR counters; its orders stand again."""
-        results = self.store.results(game.name)
+        results = self.desk.store.results(game.name)
         if not results:
             raise JudgeError("nothing to roll back")
         last = results[-1]
@@ -220,41 +222,71 @@ class Turns(Endings):
             refusal = host.reopen_refusal(game.state)
             if refusal:
                 raise JudgeError(f"cannot roll back {last['phase']}: {refusal}")
-        self.store.mark_rolled_back(last["id"])
-        self.store.delete_ending(game.name)  # a game that ended with that phase goes on
+        self.desk.store.mark_rolled_back(last["id"])
+        self.desk.store.delete_ending(game.name)  # a game that ended with that phase goes on
         for seat, snap in last["report"].get("players", {}).items():
             snap = dict(snap)
             held_by = snap.pop("email", None)
-            player = self.store.player(game.name, seat)
+            player = self.desk.store.player(game.name, seat)
             if player is None or (held_by is not None and held_by != player.email):
                 continue  # the seat changed hands since: the new player's record stands
-            self.store.update_player(game.name, seat, **snap, ready=0)
+            self.desk.store.update_player(game.name, seat, **snap, ready=0)
         state = last["state_before"]
-        deadline = self._deadline(game, state, now)
-        self.store.update_game(game.name, state=state, phase=host.phase(state), status="active",
-                               deadline=deadline, reminded=0, extended=0)
-        self.store.log(game.name, "rollback", {"phase": last["phase"]}, now)
-        self._announce(game, f"{game.name}: {last['phase']} rolled back", (
+        deadline = self.desk._deadline(game, state, now)
+        self.desk.store.update_game(game.name, state=state, phase=host.phase(state),
+                                    status="active", deadline=deadline, reminded=0, extended=0)
+        self.desk.store.log(game.name, "rollback", {"phase": last["phase"]}, now)
+        self.desk._announce(game, f"{game.name}: {last['phase']} rolled back", (
             f"The GM has rolled back the results of {last['phase']}; the game is again in "
             f"{host.phase_label(state)}. Orders already given for it stand; you may change "
             f"them.\nDeadline: {reports.stamp(deadline)}"), out)
         return f"{last['phase']} rolled back; deadline {reports.stamp(deadline)}."
 
+    def require_running(self, game: Game) -> None:
+        if game.status != "active":
+            raise JudgeError(f"game {game.name} is {game.status}, not running")
+
+    def pause(self, game: Game, seconds: float | None, now: float, out: list[Mail]) -> str:
+        self.require_running(game)
+        limit = option(game.options, "pause_max_days") * 86400
+        seconds = min(seconds or limit, limit)
+        left = (game.deadline - now) if game.deadline is not None else None
+        self.desk.store.update_game(game.name, status="paused", paused_until=now + seconds,
+                                    pause_left=left)
+        self.desk._announce(game, f"{game.name}: paused",
+                            f"The GM paused the game. It resumes by itself on "
+                            f"{reports.stamp(now + seconds)} unless resumed earlier.", out)
+        return f"Paused until {reports.stamp(now + seconds)}."
+
+    def resume(self, game: Game, now: float, out: list[Mail], by: str) -> str:
+        if game.status != "paused":
+            raise JudgeError(f"game {game.name} is not paused")
+        host = host_for(game.kind)
+        left = game.pause_left if game.pause_left is not None else (
+            host.phase_hours(game.started_state, game.options) * HOUR)
+        deadline = now + max(left, HOUR)
+        self.desk.store.update_game(game.name, status="active", paused_until=None, pause_left=None,
+                                    deadline=deadline, reminded=0)
+        self.desk._announce(game, f"{game.name}: resumed",
+                            f"The game was resumed by {by}. Deadline: "
+                            f"{reports.stamp(deadline)}.", out)
+        return f"Resumed; deadline {reports.stamp(deadline)}."
+
     def tick(self) -> list[Mail]:
         """Do whatever deadlines require now; returns the mails queued."""
-        now = self.clock()
+        now = self.desk.clock()
         out_all: list[Mail] = []
-        for game in self.store.games():
+        for game in self.desk.store.games():
             if game.status not in ("active", "paused") or game.state is None:
                 continue
             out: list[Mail] = []
             try:
-                with self.store.transaction():
-                    current = self.store.game(game.name)
+                with self.desk.store.transaction():
+                    current = self.desk.store.game(game.name)
                     if current is None or current.state is None:
                         continue
                     self._tick_game(current, now, out)
-                    self.queue(out, now)
+                    self.desk.queue(out, now)
             except Exception:  # one broken game must not stop the others (rolled back)
                 log.exception("game %s: deadline handling failed; will retry", game.name)
                 continue
@@ -270,7 +302,7 @@ class Turns(Endings):
         d = decide(now=now, status=game.status, deadline=game.deadline,
                    paused_until=game.paused_until, options=game.options, missing=missing,
                    first_nmr=first, extended=game.extended, reminded=game.reminded)
-        players = {p.power: p for p in self.store.players(game.name)}
+        players = {p.power: p for p in self.desk.store.players(game.name)}
         if d.action is Action.RESUME:
             self.resume(game, now, out, by="the end of the pause")
         elif d.action is Action.REMIND:
@@ -278,20 +310,20 @@ class Turns(Endings):
                 out.append(Mail(players[seat].email, f"{game.name}: reminder", (
                     f"The judge has no orders from {seat} for "
                     f"{host.phase_label(game.started_state)}.\n"
-                    f"Deadline: {reports.stamp(game.deadline)}\n\n{self._sig()}"),
+                    f"Deadline: {reports.stamp(game.deadline)}\n\n{self.desk._sig()}"),
                     game=game.name))
-            self.store.update_game(game.name, reminded=1)
+            self.desk.store.update_game(game.name, reminded=1)
         elif d.action is Action.EXTEND:
             assert game.deadline is not None
             new = max(game.deadline, now) + d.seconds
-            self.store.update_game(game.name, deadline=new, extended=1, reminded=0)
-            self.store.log(game.name, "auto-extend", {"missing": list(d.missing)}, now)
+            self.desk.store.update_game(game.name, deadline=new, extended=1, reminded=0)
+            self.desk.store.log(game.name, "auto-extend", {"missing": list(d.missing)}, now)
             late = ", ".join(d.missing)
-            self._announce(game, f"{game.name}: deadline extended", (
+            self.desk._announce(game, f"{game.name}: deadline extended", (
                 f"Orders for {host.phase_label(game.started_state)} are missing from {late}; "
                 "as this is a first missed deadline the judge extends it once.\n"
                 f"New deadline: {reports.stamp(new)}"), out)
-            self._tell_gm(game, "deadline extended by the judge", (
+            self.desk.notices.tell_gm(game, "deadline extended by the judge", (
                 f"Orders for {host.phase_label(game.started_state)} were missing from {late} "
                 f"at the deadline; as it is a first missed deadline the judge extended it "
                 f"once, to {reports.stamp(new)}."), out)

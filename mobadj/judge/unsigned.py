@@ -39,13 +39,16 @@ class Answering:
     press_from: str | None = None  # the seat whose press it answers ("" when anonymous)
 
 
-class UnsignedMail(JudgeBase):
+class UnsignedMail:
     """Mail without SIGNON from a person: what it should have been."""
+
+    def __init__(self, desk: JudgeBase) -> None:
+        self.desk = desk  # the store, the clock, the mailing helpers and the other parts
 
     def _answering(self, inc: Incoming) -> Answering:
         """The game, the sender's seat and the press a mail answers, from its subject and
         the seats its address holds."""
-        seats = [p for p in self.store.players_by_email(inc.sender) if p.status != "out"]
+        seats = [p for p in self.desk.store.players_by_email(inc.sender) if p.status != "out"]
         about = _ABOUT.search(inc.subject or "")
         named = about.group(1).lower() if about else None
         if named is None:
@@ -59,7 +62,7 @@ class UnsignedMail(JudgeBase):
             who = about.group(3).strip()
             press_from = "" if who.lower().startswith(_ANONYMOUS) else who
         label = ""
-        stored = self.store.game(game) if game else None
+        stored = self.desk.store.game(game) if game else None
         if player is not None and stored is not None:
             try:
                 label = Names(host_for(stored.kind), stored.options).label(player.power)
@@ -67,7 +70,7 @@ class UnsignedMail(JudgeBase):
                 label = player.power
         return Answering(game, player.power if player else None, label, press_from)
 
-    def _what_to_send(self, inc: Incoming, parsed: ParsedMail) -> str:
+    def what_to_send(self, inc: Incoming, parsed: ParsedMail) -> str:
         """The answer to a mail with text but no SIGNON (and no other command)."""
         text = "\n".join(t for _, t in parsed.order_lines)
         for press in parsed.press:  # a press block without a sign-on
@@ -103,14 +106,14 @@ class UnsignedMail(JudgeBase):
         return (f"{head}\n\n{why}, send this (your password in place of <password>):\n\n"
                 f"{signon}\nPRESS TO {to}\n{text}\nENDPRESS\n")
 
-    def _orders_attempted(self, parsed: ParsedMail) -> bool:
+    def orders_attempted(self, parsed: ParsedMail) -> bool:
         """Does a line of a mail without sign-on (beside its commands) try to be an order,
         on the map of a game its commands name (else the standard map)?  "Hello! I'd like
         to follow this one." beside a WATCH is no order, and gets no word about one."""
         maps = []
         for cmd in parsed.commands:
             name = cmd.args.get("game") or cmd.args.get("value")
-            game = self.store.game(str(name).lower()) if name else None
+            game = self.desk.store.game(str(name).lower()) if name else None
             host = host_for(game.kind) if game is not None else None
             if isinstance(host, DiplomacyHost):
                 with contextlib.suppress(HostError):
@@ -124,7 +127,7 @@ class UnsignedMail(JudgeBase):
 
     def _reads_as_orders(self, about: Answering, text: str) -> bool:
         """Does ``text`` hold an order of the sender's seat in the game it is about?"""
-        game = self.store.game(about.game) if about.game else None
+        game = self.desk.store.game(about.game) if about.game else None
         if game is None or about.power is None or game.state is None:
             return False
         try:

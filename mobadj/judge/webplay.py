@@ -21,6 +21,7 @@ import logging
 import secrets
 from dataclasses import dataclass
 
+from mobadj.engine import OrderChoice
 from mobadj.judge import reports
 from mobadj.judge.base import JudgeBase, JudgeError, Session
 from mobadj.judge.commands import ParsedMail, parse_body
@@ -262,6 +263,19 @@ class WebPlay:
         except HostError:
             words = frozenset()
         return parse_body(text, words) if words else parse_body(text)
+
+
+def legal_choices(game: Game, power: str) -> list[OrderChoice]:
+    """What ``power`` may order now as picks, when the phase has few legal orders: the
+    game's rules say (a dislodged unit's retreats, builds, removals, a variant's own orders),
+    and every line offered is one the judge reads as it reads a mail's; none in a movement
+    phase, when nothing is due, and in games without them."""
+    if game.status != "active" or game.state is None:
+        return []
+    try:
+        return host_for(game.kind).choices(game.started_state, power)
+    except HostError:
+        return []
 
 
 def _message_id(store: Store) -> str:

@@ -23,6 +23,7 @@ from mobadj.engine import (
     BATTLE,
     BATTLE_UNLESS_EQUAL,
     Dislodged,
+    OrderChoice,
     OrderResult,
     Outcome,
     PageTable,
@@ -35,7 +36,7 @@ from mobadj.engine import (
     option,
     settled_section,
 )
-from mobadj.mobtown import dons, weekend
+from mobadj.mobtown import choices, dons, weekend
 from mobadj.mobtown.calendar import CALENDAR, MobtownCalendar
 from mobadj.mobtown.notation import (
     CementOvercoat,
@@ -381,6 +382,12 @@ class MobtownRules(Rules[MobtownPosition]):
             return super().sample_orders(position, power, topology, rng)
         homes = topology.game_map.powers[power].home_centers
         return [f"Don starts in {rng.choice(homes)}"] if homes else []
+
+    def order_choices(self, position: MobtownPosition, power: str, topology: Topology
+                      ) -> list[OrderChoice]:
+        """The Don's placement or rebuilding, retreats by subway or to gaol, Gangs built and
+        removed (rules 3, 5, 6, 7; mobadj.mobtown.choices)."""
+        return choices.order_choices(position, power, topology, self)
 
     def status_notes(self, position: MobtownPosition) -> list[str]:
         if not position.disorder:

@@ -234,7 +234,8 @@ def electing(pos: MobtownPosition, power: str, options: Options) -> bool:
     return options.don_election == "after_disorder" and power in pos.disorder
 
 
-def _may_rebuild(pos: MobtownPosition, power: str, game_map: GameMap, options: Options) -> bool:
+def may_rebuild(pos: MobtownPosition, power: str, game_map: GameMap, options: Options) -> bool:
+    """May the mob rebuild its Don now, on a free home centre (rule 3)?"""
     if electing(pos, power, options):
         return False
     return power not in pos.dons and len(pos.dons) < MAX_DONS and any(
@@ -268,7 +269,7 @@ def _adjusts(pos: MobtownPosition, power: str, game_map: GameMap, options: Optio
         return True
     if n > 0 and _free_homes(pos, power, game_map):
         return True
-    return _may_rebuild(pos, power, game_map, options)
+    return may_rebuild(pos, power, game_map, options)
 
 
 def retreat_choice(d: Dislodged) -> bool:

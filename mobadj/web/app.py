@@ -507,9 +507,11 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
         name, seat, fields = checked
         assert play is not None
         if fields.get("do") == "check":  # read, nothing stored
-            check, preview = play.check(seat, fields.get("orders", ""))
+            typed = fields.get("orders", "")
+            check, preview = play.check(seat, typed)
+            drawn = seat_pages.preview_svg(play, seat, typed) if seat.power else None
             html = seat_pages.seat_html(seat, seat_pages.check_text(check, preview),
-                                        typed=fields.get("orders", ""))
+                                        typed=typed, checked_map=drawn)
             return page(request, html or "", private=True)
         text = compose(fields, list(seat_pages.labels(name)))
         if text is None:
@@ -543,15 +545,28 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
 
     async def seat_map(request: Request) -> Response:
         """The map of the current phase with the seat's own standing orders drawn as the
-        judge's PREVIEW reads them (the others holding): for the seat's eyes only."""
+        judge's PREVIEW reads them (the others holding): for the seat's eyes only.  POSTed
+        with the form's CSRF token and an orders box (the page's script, as the player
+        types): those orders, checked and not stored, drawn instead."""
         nothing = PlainTextResponse("no such map", 404, headers=HEADERS | PRIVATE)
-        name = open_game(request, request.path_params["game"])
-        if name is None or play is None:
+        typed: str | None = None
+        if request.method == "POST":
+            checked = await seat_form(request)
+            if isinstance(checked, Response):
+                return checked
+            _name, seat, fields = checked
+            typed = fields.get("orders", "")
+        else:
+            name = open_game(request, request.path_params["game"])
+            if name is None or play is None:
+                return nothing
+            maybe = seat_of(request, name)
+            if maybe is None:
+                return nothing
+            seat = maybe
+        if seat.power is None or play is None:
             return nothing
-        seat = seat_of(request, name)
-        if seat is None or seat.power is None:
-            return nothing
-        svg = seat_pages.preview_svg(play, seat)
+        svg = seat_pages.preview_svg(play, seat, typed)
         if svg is None:
             return nothing
         return answer(request, Body(svg.encode()), "image/svg+xml", HEADERS | PRIVATE)
@@ -567,7 +582,7 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
         Route("/g/{game}/act", act, methods=["POST"]),
         Route("/g/{game}/check", check, methods=["POST"]),
         Route("/g/{game}/signout", sign_out, methods=["POST"]),
-        Route("/g/{game}/mine.svg", seat_map),
+        Route("/g/{game}/mine.svg", seat_map, methods=["GET", "HEAD", "POST"]),
         Route("/g/{game}/map/{step}.svg", map_svg),
         Route("/g/{game}/{step}.html", game_page),
         Route("/static/{name}", static),

@@ -14,6 +14,8 @@ import json
 import re
 from typing import Any
 
+from markupsafe import Markup
+
 from mobadj.judge import (
     Check,
     Game,
@@ -22,6 +24,7 @@ from mobadj.judge import (
     WebPlay,
     WebSeat,
     host_for,
+    legal_choices,
     reports,
     summary_text,
 )
@@ -30,6 +33,7 @@ from mobadj.web.pages import LRU, Site
 from mobadj.web.story import OrderLine
 
 MAX_BUTTONS = 40  # legal card commands offered as buttons (the rest: the command line)
+MAX_PICKS = 40  # picks of legal orders read from a form at most
 _LINE = re.compile(r"^line (\d+)\b")
 #: a line of the judge's PREVIEW: the order, its fate, the reason
 _PREVIEWED = re.compile(r"^\s+(?P<order>.+?)\s+(?P<result>succeeds|fails|invalid)"
@@ -56,6 +60,12 @@ def compose(fields: dict[str, str], seats: list[str]) -> str | None:
     if do == "orders":
         text = fields.get("orders", "")
         return text + ("\nREADY" if fields.get("ready") else "")
+    if do == "picks":  # the legal orders picked, one line each, as the orders box's
+        picked = [fields.get(f"pick_{i}", "").strip() for i in range(MAX_PICKS)]
+        lines = [p.splitlines()[0] for p in picked if p]
+        if not lines:
+            return None
+        return "\n".join(lines) + ("\nREADY" if fields.get("ready") else "")
     if do in COMMANDS:
         return COMMANDS[do]
     if do == "concede":
@@ -91,9 +101,11 @@ class SeatPages:
         return self.site._render("signin.html", root="../../", name=name, seats=seats,
                                  csrf=csrf, message=message)
 
-    def seat_html(self, seat: WebSeat, said: str, typed: str | None = None) -> str | None:
+    def seat_html(self, seat: WebSeat, said: str, typed: str | None = None,
+                  checked_map: str | None = None) -> str | None:
         """The seat's page; ``said``: the judge's answer to show; ``typed``: the orders box
-        as the player left it (else the orders standing)."""
+        as the player left it (else the orders standing); ``checked_map``: the map of the
+        orders checked (not stored), drawn into the page in place of the standing ones."""
         with self.store.reading():
             game = self.store.game(seat.game)
             if game is None:
@@ -101,6 +113,8 @@ class SeatPages:
             context = self._context(game, seat)
         if typed is not None:
             context["orders"] = typed
+        if checked_map is not None and context["map"]:
+            context["checked_map"] = Markup(checked_map)  # drawn here, from our own renderer
         return self.site._render("seat.html", root="../../", csrf=seat.csrf, said=said,
                                  **context)
 
@@ -139,9 +153,12 @@ class SeatPages:
             lines += ["", "Preview (the others all hold):", preview]
         return "\n".join(lines)
 
-    def preview_svg(self, play: WebPlay, seat: WebSeat) -> str | None:
-        """The current map with the seat's standing orders drawn as the judge's PREVIEW
-        reads them (None: no map, or nothing due); drawn once for each set of orders."""
+    def preview_svg(self, play: WebPlay, seat: WebSeat, typed: str | None = None
+                    ) -> str | None:
+        """The current map with the seat's standing orders (or ``typed``, checked and not
+        stored) drawn as the judge's PREVIEW reads them, the others holding (None: no map,
+        or nothing due); drawn once for each set of orders.  Only the seat's own orders are
+        ever drawn: the others are not read."""
         assert seat.power is not None
         with self.store.reading():
             game = self.store.game(seat.game)
@@ -152,7 +169,8 @@ class SeatPages:
                 return None
             step = story.steps[-1]
             names = {p.id: p.name for p in story.powers}
-            _check, preview = play.standing(seat)
+            _check, preview = (play.standing(seat) if typed is None
+                               else play.check(seat, typed))
         key = (game.name, game.phase, json.dumps(step.position, sort_keys=True), seat.power,
                preview)
         cached = self._maps.get_(key)
@@ -161,8 +179,9 @@ class SeatPages:
         orders = [OrderLine(seat.power, found["order"].strip(), found["result"], found["reason"])
                   for found in map(_PREVIEWED.match, preview.splitlines()) if found]
         mine = dataclasses.replace(step, orders=orders)
+        what = "your orders as previewed" if typed is None else "the orders checked, not sent"
         return self._maps.put(key, pictures.step_svg(
-            game.kind, mine, f"{game.name}: {step.label}, your orders as previewed", names))
+            game.kind, mine, f"{game.name}: {step.label}, {what}", names))
 
     # -- what the page holds -----------------------------------------------------------------
     def _labels(self, game: Game) -> dict[str, str]:
@@ -192,8 +211,8 @@ class SeatPages:
             "deadline": self.site._when(game.deadline if game.status == "active" else None),
             "board": host is not None and hasattr(host, "map_of"), "cards": False,
             "due": False, "orders": "", "status": "", "hint": "", "press": [],
-            "grey": press == "grey", "map": None, "ready": False,
-            "legal": [], "free": [], "events": [], "gm": "", "active": active,
+            "grey": press == "grey", "map": None, "checked_map": None, "ready": False,
+            "legal": [], "free": [], "choices": [], "events": [], "gm": "", "active": active,
             "press_ok": press != "none",
         }
         if seat.power is None:
@@ -213,6 +232,8 @@ class SeatPages:
         if context["board"]:
             steps = self.site.story(game).steps
             context["map"] = steps[-1].id if steps else None
+            if context["due"]:
+                context["choices"] = legal_choices(game, power)[:MAX_PICKS]
             if context["due"]:  # the first mail's words, without "under your SIGNON line"
                 lines = host.first_orders(state, power).splitlines()
                 context["hint"] = "\n".join(lines[1:] if lines and lines[0].startswith(

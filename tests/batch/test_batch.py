@@ -143,3 +143,32 @@ def test_remembered_order_errors_keep_no_frames_alive() -> None:
         assert reading.order is None and reading.group is None, text
         assert type(reading.error) is str and reading.error, text
         assert ctx.read(text) is reading, text
+
+
+def test_a_game_written_again_with_other_spellings_keeps_each_lines_spelling(tmp_path) -> None:
+    """A batch remembers each order entry and each board's centres once written; a later line
+    that gives the same orders and centres with its powers spelt otherwise is still written
+    with its own spelling, and a line given again is written as the first time."""
+    spring = {"id": "a", "phase": "S1901M",
+              "units": {"France": ["A PAR", "A MAR"], "Germany": ["A MUN"]},
+              "centers": {"France": ["PAR", "MAR"], "Germany": ["MUN"]},
+              "orders": {"France": ["A PAR - BUR", "A MAR S A PAR - BUR"],
+                         "Germany": ["A MUN - BUR"]}}
+    shouted = {**spring, "id": "b",
+               "units": {"FRANCE": ["A PAR", "A MAR"], "germany": ["A MUN"]},
+               "centers": {"FRANCE": ["PAR", "MAR"], "germany": ["MUN"]},
+               "orders": {"FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR"],
+                          "germany": ["A MUN - BUR"]}}
+    path = tmp_path / "game.jsonl"
+    path.write_text("".join(json.dumps(c) + "\n" for c in (spring, shouted, spring, shouted)))
+    proc = subprocess.run([sys.executable, "-m", "mobadj", "batch", str(path)],
+                          capture_output=True, text=True, check=True, timeout=120)
+    first, second, third, fourth = proc.stdout.splitlines()
+    assert (third, fourth) == (first, second)
+    a, b = json.loads(first), json.loads(second)
+    assert [(o["power"], o["result"]) for o in a["orders"]] == [
+        ("France", "succeeds"), ("France", "succeeds"), ("Germany", "fails")]
+    assert [o["power"] for o in b["orders"]] == ["FRANCE", "FRANCE", "germany"]
+    assert a["centers"] == {"France": ["MAR", "PAR"], "Germany": ["MUN"]}
+    assert b["centers"] == {"FRANCE": ["MAR", "PAR"], "germany": ["MUN"]}
+    assert b["units"] == {"FRANCE": ["A BUR", "A MAR"], "germany": ["A MUN"]}

@@ -12,14 +12,16 @@ import pytest
 from mobadj.cards.record import OLD_SCHEME, seed_commitment, verify_record
 from mobadj.cards.registry import GAMES
 from mobadj.cards.words import command_words
+from mobadj.judge import registry
 from mobadj.judge.cardhost import PREVIEW_LIMIT
-from mobadj.judge.commands import ALIASES, KEYWORDS, PRESS_WORDS, parse_body, parse_line
+from mobadj.judge.commands import PRESS_WORDS, parse_body, parse_line
 
 from .test_cards import act, legal, setup_game
 
 # every way a line may start a judge command: keywords, aliases, two-word spellings
-JUDGE_WORDS = sorted({*KEYWORDS, *ALIASES, "sign on", "sign off", "log on", "add player",
-                      "not ready", "end press", "end game", "what if", "roll back"})
+JUDGE_WORDS = sorted({*registry.keywords(), *registry.aliases(), "sign on", "sign off",
+                      "log on", "add player", "not ready", "end press", "end game", "what if",
+                      "roll back"})
 SIGNON = "SIGNON cg P1 pw-p1"
 
 

@@ -56,6 +56,7 @@ class Room:
         self.jars: dict[tuple[str, str], list[dict]] = {}
         self.visitors: dict[tuple[str, str], Visitor] = {}
         self.actions = 0
+        self.picked = 0  # retreats, adjustments and Don placements sent with the picks
         self.here: tuple[str, str] | None = None  # the seat whose page is open
 
     def _cookies(self, jar: list[dict]) -> None:
@@ -174,6 +175,26 @@ def no_leak_in_cards(world: World, room: Room, name: str) -> None:
 
 
 
+def pick_orders(room: Room, rng: random.Random) -> str:
+    """A retreat, adjustment or Don placement sent with the page's picks: each pick set to
+    a random line offered that no other pick took (a unit, a centre once), with READY."""
+    def where(line: str) -> str:  # a build's centre; a retreat's or removal's unit
+        return line.split()[-1].split("/")[0] if line.startswith("Build") else line
+
+    taken: set[str] = set()
+    for element in room.d.find_elements(By.CSS_SELECTOR, "form.picks-form select"):
+        pick = Select(element)
+        lines = [str(o.get_attribute("value")) for o in pick.options]
+        free = [v for v in lines if v and (v == "WAIVE" or where(v) not in taken)]
+        assert free, lines
+        chosen = rng.choice(free)
+        taken.add(where(chosen))
+        pick.select_by_value(chosen)
+    room.d.find_element(By.CSS_SELECTOR, "form.picks-form input[name=ready]").click()
+    room.picked += 1
+    return room.click("button[name=do]", "picks")
+
+
 def play_map_phases(world: World, room: Room, t: Table, until, rng: random.Random,
                     extra=None) -> int:
     """Every due seat sends its orders with READY from its page until ``until(phase)``;
@@ -183,10 +204,14 @@ def play_map_phases(world: World, room: Room, t: Table, until, rng: random.Rando
         phase = t.game.phase
         for seat in t.due():
             room.at(t.name, seat)
-            orders = board_orders(t.kind, t.game.started_state, seat, rng)
-            room.fill("orders", orders)
-            room.d.find_element(By.NAME, "ready").click()
-            said = room.click("button[name=do]", "orders")
+            if room.d.find_elements(By.CSS_SELECTOR, "form.picks-form"):
+                said = pick_orders(room, rng)  # what is legal, offered: picked
+            else:
+                orders = board_orders(t.kind, t.game.started_state, seat, rng)
+                room.fill("orders", orders)
+                room.d.find_element(By.CSS_SELECTOR, "form.orders-form input[name=ready]"
+                                    ).click()
+                said = room.click("button[name=do]", "orders")
             assert "Orders for" in said or t.game.phase != phase, said
             if extra:
                 extra(seat)

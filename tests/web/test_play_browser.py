@@ -13,6 +13,7 @@ import time
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 from .helpers import PageServer
 from .playing import World, make_room, no_leak_on_map, play_map_phases, wait
@@ -47,9 +48,15 @@ def test_a_standard_year_on_the_pages(world, room, shots):  # noqa: F811
     d.find_element(By.NAME, "orders").send_keys("F Lon - Nth\nF Edi - Nwgg")
     wait(d, lambda d: "did you mean" in d.find_element(By.ID, "checked").text)
     assert "NWG" in d.find_element(By.ID, "checked").text
+    # and the map is redrawn with what the box holds: the one good move, England's own
+    moves = "return document.querySelectorAll('.seat-map svg.typed-map .move-ok').length;"
+    wait(d, lambda d: d.execute_script(moves) == 1)
+    assert not d.find_element(By.CSS_SELECTOR, ".seat-map img").is_displayed()
     assert "ENGLAND" not in world.store.orders("std", "S1901M")
     said = room.click("button[name=do]", "check")  # the same without script
     assert "Checked, nothing stored" in said and "did you mean" in said
+    assert d.execute_script(
+        "return document.querySelectorAll('.seat-map .checked-map svg .move-ok').length;") == 1
     assert "ENGLAND" not in world.store.orders("std", "S1901M")
     # press: private to France, grey to everyone; a draw vote
     room.fill("text", "ENGLAND-TO-FRANCE-7713 shall we?")
@@ -83,8 +90,16 @@ def test_a_standard_year_on_the_pages(world, room, shots):  # noqa: F811
             finally:
                 d.set_window_size(1360, 1000)
 
-    started = time.perf_counter()
-    phases = play_map_phases(world, room, t, lambda p: p.startswith("S1902"), rng, snap)
+    started, picked = time.perf_counter(), room.picked
+    phases = play_map_phases(world, room, t, lambda p: p.startswith(("W1901", "S1902")), rng,
+                             snap)
+    assert t.game.phase == "W1901A"
+    room.at("std", t.due()[0])  # the winter: what is legal offered as picks
+    [first, *_] = d.find_elements(By.CSS_SELECTOR, "form.picks-form select")
+    Select(first).select_by_index(2)  # a build picked (sent below with the others)
+    d.save_screenshot(str(shots / "web-play-picks.png"))
+    phases += play_map_phases(world, room, t, lambda p: p.startswith("S1902"), rng, snap)
+    assert room.picked > picked  # the winter's builds (or removals) sent with the picks
     assert phases >= 3 and t.game.phase.startswith("S1902")
     results = [r["phase"] for r in world.store.results("std")]
     assert results[0] == "S1901M" and any(p.endswith("A") for p in results)
@@ -106,7 +121,9 @@ def test_a_mobtown_week_cycle_with_its_weekend_on_the_pages(world, room, shots):
     wait(room.d, lambda d: "Don starts in" in d.execute_script(
         "return document.querySelector('main').textContent;"))
     rng = random.Random(1919)
+    picked = room.picked
     phases = play_map_phases(world, room, t, lambda p: "-W3-" in p, rng)
+    assert room.picked - picked >= 6  # every mob's Don placed with the picks, and more
     played = [r["phase"] for r in world.store.results("mob")]
     assert played[0].endswith("START") and any(p.endswith("-A") for p in played), played
     assert phases >= 4

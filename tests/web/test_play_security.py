@@ -288,3 +288,48 @@ def test_a_personal_link_by_mail_signs_in_once(srv, game):
     w = Visitor(srv.url, "10.7.7.10")
     assert w.get(path).status == 303
     assert "Signed in as" in w.get("/g/hidden/play").text and w.get("/g/hidden/").status == 200
+
+
+def moves_drawn(svg: str) -> int:
+    return len(re.findall(r'class="move-(?:ok|fail)"', svg))
+
+
+def test_checked_orders_are_drawn_on_the_seats_map_only(srv, game):
+    france = signed_in(srv, client="10.0.0.11")
+    before = game.store.orders("dip", "S1901M").get("FRANCE")
+    # without script: "Check only" answers with the map of the orders checked, in the page
+    page = france.act("dip", do="check", orders="A Par - Pic\nF Bre - Mid")
+    assert page.status == 200 and page.headers["Cache-Control"] == "private, no-store"
+    assert "Checked, nothing stored" in page.text
+    svg = page.text[page.text.index("<svg"):page.text.index("</svg>")]
+    assert "the orders checked, not sent" in svg
+    assert moves_drawn(svg) == 2  # France's two moves; England's standing order is not drawn
+    assert 'src="mine.svg"' not in page.text
+    # the page's script: the same map, POSTed with the session's token
+    token = france.csrf(france.get("/g/dip/play").text)
+    drawn = france.post("/g/dip/mine.svg", {"csrf": token, "orders": "A Par - Bur"})
+    assert drawn.status == 200 and drawn.headers["Cache-Control"] == "private, no-store"
+    assert drawn.headers["Content-Type"].startswith("image/svg+xml")
+    assert moves_drawn(drawn.text) == 1 and "the orders checked" in drawn.text
+    # the standing map is unchanged, and nothing was stored
+    standing = france.get("/g/dip/mine.svg").text
+    assert "your orders as previewed" in standing and "checked" not in standing
+    assert game.store.orders("dip", "S1901M").get("FRANCE") == before
+    # refused: no token, another seat's token, from another site, no session, the GM
+    italy = signed_in(srv, power="ITALY", password="pw-italy", client="10.0.0.12")
+    for who, fields, headers in [
+            (france, {"orders": "A Par - Bur"}, {}),
+            (france, {"csrf": italy.csrf(italy.get("/g/dip/play").text),
+                      "orders": "A Par - Bur"}, {}),
+            (france, {"csrf": token, "orders": "A Par - Bur"}, {"Sec-Fetch-Site": "cross-site"})]:
+        assert who.post("/g/dip/mine.svg", fields, headers).status == 403
+    anon = Visitor(srv.url, "10.0.0.13")
+    assert "<svg" not in anon.post("/g/dip/mine.svg", {"csrf": token, "orders": "x"}).text
+    gm = signed_in(srv, power="GM", password="gm-secret", client="10.0.0.14")
+    gm_token = gm.csrf(gm.get("/g/dip/play").text)
+    assert gm.post("/g/dip/mine.svg", {"csrf": gm_token, "orders": "F Lon - Nth"}).status == 404
+    # England's own check draws England's order only, never France's
+    england = signed_in(srv, power="ENGLAND", password="pw-england", client="10.0.0.15")
+    mine = england.post("/g/dip/mine.svg", {"csrf": england.csrf(
+        england.get("/g/dip/play").text), "orders": "F Lon - Nth\nA Lvp - Yor"})
+    assert moves_drawn(mine.text) == 2

@@ -1,6 +1,8 @@
 // mobadj seat pages: the orders box read by the judge as the player types (the same reader
 // and checks as when the orders are sent; nothing is stored), each problem shown with its
-// line.  An improvement only: without JavaScript the "Check only" button does the same.
+// line, and the map redrawn with those orders as the judge's PREVIEW reads them (the seat's
+// own map, POSTed with the form's token: never another seat's orders).  An improvement
+// only: without JavaScript the "Check only" button does the same.
 (function () {
   "use strict";
 
@@ -29,6 +31,23 @@
     }
   }
 
+  // the map of the typed orders, drawn in place of the picture of the standing ones
+  function redraw(figure, svgText) {
+    var doc = new DOMParser().parseFromString(svgText, "image/svg+xml");
+    var svg = doc.documentElement;
+    if (!svg || svg.nodeName !== "svg") return;
+    var frame = figure.querySelector(".map-view");
+    var img = frame.querySelector("img");
+    var old = frame.querySelector("svg");
+    svg = document.importNode(svg, true);
+    svg.setAttribute("class", "typed-map");
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", "Map with the orders in the box as the judge previews them");
+    if (old) frame.replaceChild(svg, old);
+    else frame.appendChild(svg);
+    if (img) img.hidden = true;
+  }
+
   function setup() {
     var form = document.querySelector("form.orders-form");
     if (!form) return;
@@ -47,6 +66,16 @@
         return r.json();
       }).then(function (data) {
         if (mine === asked) show(box, data);
+        var figure = document.querySelector("figure.seat-map");
+        if (!figure || mine !== asked) return null;
+        return fetch("mine.svg", {
+          method: "POST", credentials: "same-origin", body: body,
+          headers: { "X-CSRF-Token": csrf }
+        }).then(function (r) {
+          return r.ok ? r.text() : null;
+        }).then(function (text) {
+          if (text && mine === asked) redraw(figure, text);
+        });
       }).catch(function () { box.textContent = ""; });
     }
     area.addEventListener("input", function () {

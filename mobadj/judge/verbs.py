@@ -1,0 +1,506 @@
+"""The judge's own commands, each declared once (:mod:`.registry`): how it is written, how
+its words are read, its usage and HELP lines, and what it does for a player, the GM and an
+address without a sign-on.
+
+The handlers stay short: they read the command and hand it to the part of the judge that
+does the work (seats, votes, turns, accounts ...).  A command the reading of the mail does
+itself (a sign-on, PHASE, a press block) has :func:`~.registry.by_the_mail` as handler.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from mobadj.judge import reports
+from mobadj.judge.accounts import CONFIRM_DAYS, code_digest
+from mobadj.judge.base import JudgeError
+from mobadj.judge.commands import Command, parse_duration
+from mobadj.judge.deadlines import parse_when
+from mobadj.judge.hosts import HostError, host_for
+from mobadj.judge.names import Names
+from mobadj.judge.overview import summary_text
+from mobadj.judge.registry import (
+    CommandSpec,
+    Context,
+    Handler,
+    Words,
+    by_the_mail,
+    declare,
+    help_text,
+    usage,
+)
+from mobadj.judge.store import Mail, hash_password
+
+_GAME_NAME = re.compile(r"[\w-]{1,30}")
+MAX_NAME_WORDS = 5  # the longest power name a command reads ("Baby Face Nelson": three)
+_PRESS_HEAD = re.compile(r"^\s*press\s*(to\b)?\s*", re.I)
+_GREY_TAIL = re.compile(r"[\s,]*\b(grey|gray|anon|anonymous)\s*$", re.I)
+
+
+# -- how words are read ----------------------------------------------------------------------
+
+def _value(words: Words) -> dict[str, Any]:
+    """The one word after the keyword (None when it is left out)."""
+    return {"value": words.at[0] if words.at else None}
+
+
+def _last(words: Words) -> dict[str, Any]:
+    return {"value": words.at[-1]}
+
+
+def _seconds(words: Words) -> dict[str, Any]:
+    given = words.given
+    return {"seconds": parse_duration(given[0]) if given else None}
+
+
+def _all_words(words: Words) -> dict[str, Any]:
+    return {"words": words.given}
+
+
+def _hide_last(words: list[str]) -> list[str]:
+    """The password, written last."""
+    return [*words[:-1], "***"] if len(words) >= 2 else words
+
+
+def _read_signon(words: Words) -> dict[str, Any]:
+    given = words.given  # the power may be several words: "Baby Face Nelson"
+    if len(given) > 2 + MAX_NAME_WORDS or not _GAME_NAME.fullmatch(given[0]):
+        # a sentence ("Sign-on refused: the game ..."), not a sign-on
+        raise ValueError("expected a game, a power and a password")
+    if given[-1].startswith("<") and given[-1].endswith(">"):  # the judge's form, as is
+        raise ValueError(f"write your password in place of {given[-1]}")
+    return {"game": given[0], "power": " ".join(given[1:-1]), "password": given[-1]}
+
+
+def _read_create(words: Words) -> dict[str, Any]:
+    opts = {}
+    for v in words.given[3:]:
+        key, _, value = v.partition("=")
+        opts[key.lower().replace("-", "_")] = value
+    at = words.at
+    return {"game": at[0], "kind": at[1], "password": at[2], "options": opts}
+
+
+def _read_press(words: Words) -> dict[str, Any]:
+    """The recipients as written between the commas (``Baby Face Nelson, Murder Inc.``):
+    each a name of one word or several, or several names written with spaces between them
+    (the game reads them, :mod:`mobadj.judge.names`)."""
+    grey = bool(words.at) and words.at[-1] is not None
+    rest = _PRESS_HEAD.sub("", words.text, count=1)
+    if grey:
+        rest = _GREY_TAIL.sub("", rest)
+    return {"targets": [part.strip() for part in rest.split(",") if part.strip()],
+            "grey": grey}
+
+
+def _read_addplayer(words: Words) -> dict[str, Any]:
+    given = words.given  # a power of several words, then maybe a password: the game knows
+    return {"email": given[0], "power": " ".join(given[1:]), "words": given[1:],
+            "password": None}
+
+
+def _read_set(words: Words) -> dict[str, Any]:
+    given = words.given
+    return {"option": given[0].lower().replace("-", "_"), "value": " ".join(given[1:])}
+
+
+# -- what the commands do ---------------------------------------------------------------------
+
+def _record(ctx: Context, kind: str, text: str) -> None:
+    """Keep a player's command in the game's record."""
+    ctx.judge.store.record_command(ctx.in_game.name, ctx.seat, ctx.message_id, ctx.uid, kind,
+                                   text, ctx.now)
+
+
+def _open(do: Handler) -> Handler:
+    """A command any address may give: its refusal is the reply, as it is."""
+    def handle(ctx: Context, cmd: Command) -> str | None:
+        try:
+            return do(ctx, cmd)
+        except (JudgeError, HostError) as exc:
+            return str(exc)
+    return handle
+
+
+def _help(ctx: Context, cmd: Command) -> str:
+    return help_text(cmd.args.get("value"))
+
+
+def _player_help(ctx: Context, cmd: Command) -> str:
+    """HELP, and what the game lets the player send out of turn now."""
+    game = ctx.in_game
+    text = help_text(cmd.args.get("value"))
+    free = (host_for(game.kind).free_commands(game.state, ctx.seat)
+            if game.state is not None else [])
+    if free and game.status == "active":
+        text += ("\n\nIn this game you may also send, out of turn, at any time now: "
+                 + "; ".join(free))
+    return text
+
+
+def _ready(ctx: Context, cmd: Command) -> str:
+    refusal = ctx.judge.players.ready_refused(ctx.in_game, ctx.seat, ctx.rejected, ctx.stale)
+    return refusal or _mark_ready(ctx, cmd)
+
+
+def _mark_ready(ctx: Context, cmd: Command) -> str:
+    game, power, store = ctx.in_game, ctx.seat, ctx.judge.store
+    host = host_for(game.kind)
+    if game.state is None or power not in host.due(game.state):
+        return "READY: no orders are due from you now."
+    store.update_player(game.name, power, ready=int(cmd.name == "ready"))
+    _record(ctx, cmd.name, cmd.name)
+    if cmd.name == "notready":
+        return "READY withdrawn."
+    phase = host.phase(game.state)
+    extra = ""
+    if power not in store.orders(game.name, phase):
+        # READY without orders is an answer: "nothing to order" (units hold/defaults)
+        store.set_orders(game.name, phase, power, "", ctx.now, ctx.message_id)
+        extra = " You gave no orders: the rules' defaults apply to your units."
+    return "Marked READY: the phase is resolved early when every power is ready." + extra
+
+
+def _preview(ctx: Context, cmd: Command) -> str:
+    game = ctx.in_game
+    host = host_for(game.kind)
+    if game.state is None:
+        raise JudgeError("PREVIEW: the game has not started.")
+    orders = ctx.judge.store.orders(game.name, host.phase(game.state)).get(ctx.seat, "")
+    return "Preview (the others all hold):\n" + host.preview(game.state, ctx.seat, orders)
+
+
+def _vote(ctx: Context, cmd: Command) -> str:
+    _record(ctx, "vote", cmd.text)
+    return ctx.judge.endings.vote(ctx.in_game, ctx.seat, cmd, ctx.now, ctx.out)
+
+
+def _gm_vote(ctx: Context, cmd: Command) -> str:
+    return (f"{cmd.name.upper()} is a player's vote; to end the game yourself send "
+            f"ENDGAME [DRAW [power ...] | WIN <power>].")
+
+
+def _resign(ctx: Context, cmd: Command) -> str:
+    _record(ctx, "resign", cmd.text)
+    return ctx.judge.seats.resign(ctx.in_game, ctx.seat, ctx.now, ctx.out)
+
+
+def _gm_resign(ctx: Context, cmd: Command) -> str:
+    raise JudgeError("RESIGN is a player's command; to free a seat, REPLACE it or OFFER it "
+                     "for TAKEOVER.")
+
+
+def _player_set(ctx: Context, cmd: Command) -> str:
+    judge, game, power = ctx.judge, ctx.in_game, ctx.seat
+    option, value = cmd.args["option"], cmd.args["value"]
+    if option == "password":
+        return judge.accounts.set_password(game, power, value, ctx.mail, ctx.uid, ctx.now)
+    if option in ("address", "email"):
+        return judge.accounts.set_address(game, power, value, ctx.mail, ctx.uid, ctx.now, ctx.out)
+    if option in ("timezone", "tz", "zone"):
+        player = judge.store.player(game.name, power)
+        return judge.accounts.set_timezone(player.email if player else ctx.mail.sender, value)
+    return (f"SET {option.upper()}: players may set PASSWORD, ADDRESS and TIMEZONE; game "
+            f"options are the GM's.")
+
+
+def _gm_set(ctx: Context, cmd: Command) -> str:
+    option, value = cmd.args["option"], cmd.args["value"]
+    if option in ("timezone", "tz", "zone"):
+        return ctx.judge.accounts.set_timezone(ctx.in_game.gm_email, value)
+    if option != "password":
+        return ctx.judge.gm.set_option(ctx.in_game, option, value)
+    return _gm_password(ctx, cmd)
+
+
+def _gm_password(ctx: Context, cmd: Command) -> str:
+    ctx.judge.store.update_game(ctx.in_game.name,
+                                gm_hash=hash_password(cmd.args["value"], ctx.judge.kdf_n))
+    return "GM password changed."
+
+
+def _link(ctx: Context, cmd: Command) -> str:
+    from mobadj.judge.webplay import mail_link  # the pages' sign-in, kept apart
+
+    return mail_link(ctx.judge, ctx.in_game, ctx.seat, ctx.now, ctx.out)
+
+
+def _confirm(ctx: Context, cmd: Command) -> str:
+    """CONFIRM: the address change, JOIN, WATCH or TAKEOVER that waits for the code."""
+    judge, inc = ctx.judge, ctx.mail
+    code = code_digest(str(cmd.args.get("value") or ""))
+    since = ctx.now - CONFIRM_DAYS * 86400
+    answer = (judge.accounts.confirm(inc, cmd, ctx.now, ctx.out)
+              or judge.forming.confirm_request(inc, code, since, ctx.now, ctx.out))
+    if answer is None:
+        raise JudgeError("CONFIRM: no change, JOIN or WATCH waits for this code from this "
+                         f"address (codes lapse after {CONFIRM_DAYS} days). "
+                         f"Usage: {usage('confirm')}")
+    return answer
+
+
+def _addplayer(ctx: Context, cmd: Command) -> str:
+    judge, game, a = ctx.judge, ctx.in_game, cmd.args
+    if game.status == "forming" and judge.store.joins(game.name) and \
+            not judge.forming.seat_counts(game)[0]:
+        raise JudgeError("every seat is taken or promised to those who joined")
+    power, password = a["power"], a.get("password")
+    if a.get("words"):  # a power of several words ("Murder Inc."), then a password?
+        power, rest = Names(host_for(game.kind), game.options).seat_and_rest(a["words"], 1)
+        password = rest[0] if rest else None
+    added = judge.seats.add_player(game, a["email"], power, password, ctx.now, ctx.out)
+    full = judge.forming.fill_if_full(game, ctx.now, ctx.out) if game.status == "forming" else ""
+    return f"{added}\n{full}" if full else added
+
+
+def _approve(ctx: Context, cmd: Command) -> str:
+    """APPROVE / REJECT: a JOIN waiting for the GM, or a TAKEOVER once the game runs."""
+    game, accept = ctx.in_game, cmd.name == "approve"
+    if game.status != "forming":
+        return ctx.judge.seats.approve_takeover(game, cmd.args["value"], accept, ctx.now, ctx.out)
+    return ctx.judge.forming.approve(game, cmd.args["value"], accept, ctx.now, ctx.out)
+
+
+def _deadline(ctx: Context, cmd: Command) -> str:
+    judge, game = ctx.judge, ctx.in_game
+    try:
+        ts = parse_when(cmd.args["when"], judge.tz, ctx.now)
+    except ValueError as exc:
+        raise JudgeError(str(exc)) from None
+    judge.turns.require_running(game)
+    judge.store.update_game(game.name, deadline=ts, reminded=0)
+    judge._announce(game, f"{game.name}: new deadline",
+                    f"The GM set the deadline to {reports.stamp(ts)}.", ctx.out)
+    return f"Deadline set: {reports.stamp(ts)}"
+
+
+def _extend(ctx: Context, cmd: Command) -> str:
+    judge, game = ctx.judge, ctx.in_game
+    judge.turns.require_running(game)
+    assert game.deadline is not None
+    ts = max(game.deadline, ctx.now) + cmd.args["seconds"]
+    judge.store.update_game(game.name, deadline=ts, reminded=0)
+    judge._announce(game, f"{game.name}: deadline extended",
+                    f"The GM extended the deadline to {reports.stamp(ts)}.", ctx.out)
+    return f"Deadline extended to {reports.stamp(ts)}"
+
+
+def _process(ctx: Context, cmd: Command) -> str:
+    ctx.judge.turns.require_running(ctx.in_game)
+    return ctx.judge.turns.resolve(ctx.in_game, ctx.now, ctx.out, forced=True)
+
+
+def _export(ctx: Context, cmd: Command) -> str:
+    game = ctx.in_game
+    data = ctx.judge.export(game.name)
+    ctx.out.append(Mail(game.gm_email, f"{game.name}: export",
+                        f"The whole history of {game.name} is attached (JSON).\n",
+                        [(f"{game.name}.json", "application/json",
+                          json.dumps(data, indent=1).encode())], game=game.name))
+    return "Export mailed to the GM."
+
+
+def _status(ctx: Context, cmd: Command) -> str:
+    """LIST: the game as its player (or, without a power, its GM) sees it."""
+    return ctx.judge.players.status(ctx.in_game, ctx.power)
+
+
+def _history(ctx: Context, cmd: Command) -> str:
+    return ctx.judge.players.history(ctx.in_game, cmd.args.get("value"))
+
+
+def _summary(ctx: Context, cmd: Command) -> str:
+    return summary_text(ctx.judge.store, ctx.in_game, gm_view=ctx.power is None)
+
+
+# -- the declarations, in the order HELP lists them ------------------------------------------
+
+declare(CommandSpec(
+    "signon", "SIGNON <game> <power> <password>", "ARG ARG ARG+", _read_signon,
+    aliases=("login", "logon", "sign", "signin"),
+    spellings=(r"sign[\s_-]*(on|in)", r"log[\s_-]*(on|in)"),
+    secret=lambda w: _hide_last(w) if len(w) >= 4 else w,
+    help=(("SIGNON <game> <power> <password>", "first line of every mail"),),
+    player=by_the_mail, gm=by_the_mail))
+declare(CommandSpec(
+    "gm", "GM <game> <gm-password>", "ARG ARG",
+    lambda w: {"game": w.at[0], "password": w.at[1]}, secret=_hide_last,
+    player=by_the_mail, gm=by_the_mail))
+declare(CommandSpec(
+    "create", "CREATE <game> <kind> <gm-password> [option=value ...]   (the judge's options, "
+    "e.g. deadline_hours=72, and the map's rule options, e.g. paradox=1982)",
+    "ARG ARG ARG OPTION*", _read_create,
+    secret=lambda w: [*w[:3], "***", *w[4:]] if len(w) >= 4 else w,
+    gm=by_the_mail, unsigned=by_the_mail))
+declare(CommandSpec(
+    "orders", "ORDERS", max_args=0, aliases=("order",),
+    help=(("<orders>", "one per line, e.g. A PAR - BUR; they replace earlier ones"),),
+    player=by_the_mail))
+declare(CommandSpec(
+    "phase", "PHASE <phase, e.g. S1901M>", "ARG", _value, max_args=1,
+    help=(("PHASE <phase>", "orders below are for this phase only"),), player=by_the_mail))
+declare(CommandSpec(
+    "press", "PRESS TO <power>[, <power>...] | ALL [GREY]   (then the text, then ENDPRESS)",
+    '["to"i] target ("," target | target)* [GREY]', _read_press,
+    help=(("PRESS TO <power>[, <power>] | ALL [GREY]", "then your message, then ENDPRESS"),),
+    player=by_the_mail, gm=by_the_mail))
+declare(CommandSpec(
+    "broadcast", "BROADCAST [GREY]   (then the text, then ENDPRESS)", "[GREY]",
+    lambda w: {"targets": ["ALL"], "grey": w.at[0] is not None},
+    help=(("BROADCAST [GREY]", "press to everyone, ended by ENDPRESS"),),
+    player=by_the_mail, gm=by_the_mail))
+declare(CommandSpec("endpress", "ENDPRESS", max_args=0, spellings=(r"end[\s_-]*press",)))
+declare(CommandSpec(
+    "list", "LIST [game]", "[ARG]", _value, max_args=1, aliases=("info", "status"),
+    help=(("LIST", "game status, who has submitted, the deadline"),),
+    open_help="LIST (the games, and those taking players)",
+    player=_status, gm=_status, unsigned=lambda ctx, cmd: ctx.judge._list_games()))
+declare(CommandSpec(
+    "history", "HISTORY [number of phases | phase]", "[ARG]", _value, max_args=1,
+    help=(("HISTORY [n | phase]", "past results"),), player=_history, gm=_history))
+declare(CommandSpec(
+    "ready", "READY", max_args=0,
+    help=(("READY / NOT READY", "resolve early when every power is ready"),),
+    player=_ready))
+declare(CommandSpec(
+    "notready", "NOT READY", max_args=0, aliases=("unready", "wait"),
+    spellings=(r"not[\s_-]*ready",), player=_mark_ready))
+declare(CommandSpec(
+    "preview", "PREVIEW", max_args=0, aliases=("whatif", "what-if"),
+    spellings=(r"what[\s_-]*if",),
+    help=(("PREVIEW", "what your orders would do if everyone else held"),), player=_preview))
+declare(CommandSpec(
+    "absence", "ABSENCE <duration, e.g. 3 days>", "DURATION", _seconds, max_args=2,
+    aliases=("vacation", "holiday"),
+    help=(("ABSENCE <duration>", "move the deadline (from your vacation quota)"),),
+    player=lambda ctx, cmd: ctx.judge.players.absence(ctx.in_game, ctx.seat, cmd.args["seconds"],
+                                                      ctx.mail, ctx.uid, ctx.now, ctx.out)))
+declare(CommandSpec(
+    "draw", "DRAW [power ...]   (the powers only in games with named draws)", "ARG*",
+    lambda w: {"words": w.at}, sentence_marks="?!",
+    help=(("DRAW / NO DRAW", "vote for a draw (secret until it passes)"),),
+    player=_vote, gm=_gm_vote))
+declare(CommandSpec(
+    "nodraw", "NO DRAW", max_args=0, spellings=(r"no[\s_-]*draw",), player=_vote, gm=_gm_vote))
+declare(CommandSpec(
+    "concede", "CONCEDE TO <power>", '["to"i] ARG+', lambda w: {"value": " ".join(w.given)},
+    sentence_marks="?!",
+    help=(("CONCEDE TO <power> / NO CONCEDE", "concede the game to a power"),),
+    player=_vote, gm=_gm_vote))
+declare(CommandSpec(
+    "noconcede", "NO CONCEDE", max_args=0, spellings=(r"no[\s_-]*concede",),
+    player=_vote, gm=_gm_vote))
+declare(CommandSpec(
+    "set", "SET <option> <value>   (players: SET PASSWORD | ADDRESS | TIMEZONE <value>)",
+    "ARG ARG+", _read_set,
+    secret=lambda w: [*w[:2], "***"] if len(w) >= 3 and w[1].lower() == "password" else w,
+    help=(("SET PASSWORD <new>", "change your password"),
+          ("SET ADDRESS <email>", "move your seat to another address (confirmed by mail)"),
+          ("SET TIMEZONE <zone>", "times in your mails in your zone, e.g. Europe/Paris")),
+    gm_help="SET", player=_player_set, gm=_gm_set))
+declare(CommandSpec(
+    "password", "PASSWORD <new password>", "ARG", _value, max_args=1, secret=_hide_last,
+    player=lambda ctx, cmd: ctx.judge.accounts.set_password(
+        ctx.in_game, ctx.seat, cmd.args["value"], ctx.mail, ctx.uid, ctx.now),
+    gm=_gm_password))
+declare(CommandSpec(
+    "summary", "SUMMARY [game]", "[ARG]", _value, max_args=1,
+    help=(("SUMMARY", "who played which power when, centres by year"),),
+    open_help="SUMMARY <game>", player=_summary, gm=_summary,
+    unsigned=lambda ctx, cmd: ctx.judge._public_summary(ctx.mail, cmd.args.get("value"))))
+declare(CommandSpec(
+    "resign", "RESIGN   (you leave the game; your power is in civil disorder until taken over)",
+    max_args=0, help=(("RESIGN", "leave the game (your power waits for a new player)"),),
+    player=_resign, gm=_gm_resign))
+declare(CommandSpec(
+    "link", "LINK   (the judge mails you a link that signs you in on the game's page, once)",
+    max_args=0, help=(("LINK", "a link that signs you in on the game's page, mailed"),),
+    player=_link))
+declare(CommandSpec(
+    "join", "JOIN <game> [power ...]   (the powers you would like, best first)", "ARG ARG*",
+    lambda w: {"game": w.at[0], "prefs": w.at[1:]}, sentence_marks="?!",
+    open_help="JOIN <game> [powers]",
+    anyone=_open(lambda ctx, cmd: ctx.judge.forming.join(ctx.mail, cmd, ctx.now, ctx.out))))
+declare(CommandSpec(
+    "unjoin", "UNJOIN <game>", "ARG", _last, max_args=1, spellings=(r"un[\s_-]*join",),
+    open_help="UNJOIN <game>",
+    anyone=_open(lambda ctx, cmd: ctx.judge.forming.unjoin(ctx.mail, cmd, ctx.now, ctx.out))))
+declare(CommandSpec(
+    "watch", "WATCH <game>", "ARG", _last, max_args=1, open_help="WATCH <game> / UNWATCH <game>",
+    anyone=_open(lambda ctx, cmd: ctx.judge.forming.watch(ctx.mail, cmd, ctx.now, True, ctx.out))))
+declare(CommandSpec(
+    "unwatch", "UNWATCH <game>", "ARG", _last, max_args=1, spellings=(r"un[\s_-]*watch",),
+    anyone=_open(lambda ctx, cmd: ctx.judge.forming.watch(ctx.mail, cmd, ctx.now, False, ctx.out))))
+declare(CommandSpec(
+    "takeover", "TAKEOVER <game> <power>   (a power without player, in civil disorder, or "
+    "offered by the GM)", "ARG ARG+", _all_words, spellings=(r"take[\s_-]*over",),
+    open_help="TAKEOVER <game> <power>",
+    anyone=_open(lambda ctx, cmd: ctx.judge.seats.takeover(ctx.mail, cmd, ctx.now, ctx.out))))
+declare(CommandSpec(
+    "confirm", "CONFIRM <code>", "ARG", _last, max_args=1,
+    secret=lambda w: [w[0], "***"] if len(w) >= 2 else w, open_help="CONFIRM <code>",
+    anyone=_open(_confirm)))
+declare(CommandSpec(
+    "help", "HELP [command]", "[ARG]", _value, max_args=1,
+    help=(("HELP [command]", "this text, or how to write one command"),), open_help="HELP",
+    player=_player_help, gm=_help, unsigned=_help))
+declare(CommandSpec(
+    "signoff", "SIGNOFF", max_args=0, aliases=("logout", "end", "quit", "bye", "exit"),
+    spellings=(r"sign[\s_-]*off",),
+    help=(("SIGNOFF", "ignore the rest of the mail (e.g. a signature)"),)))
+
+# the GM's
+declare(CommandSpec(
+    "addplayer", "ADDPLAYER <email> <power> [password]", "ARG ARG+", _read_addplayer,
+    aliases=("add",), spellings=(r"add[\s_-]*player",),
+    secret=lambda w: [*w[:3], "***"] if len(w) >= 4 else w, gm_help="ADDPLAYER",
+    gm=_addplayer))
+declare(CommandSpec("approve", "APPROVE <email>", "ARG", _last, max_args=1,
+                    gm_help="APPROVE", gm=_approve))
+declare(CommandSpec("reject", "REJECT <email>", "ARG", _last, max_args=1,
+                    gm_help="REJECT", gm=_approve))
+declare(CommandSpec(
+    "start", "START", max_args=0, aliases=("begin",), gm_help="START",
+    gm=lambda ctx, cmd: ctx.judge.forming.start(ctx.in_game, ctx.now, ctx.out)))
+declare(CommandSpec(
+    "deadline", "DEADLINE <YYYY-MM-DD HH:MM> [time zone]", "WHEN+",
+    lambda w: {"when": " ".join(w.given)}, gm_help="DEADLINE", gm=_deadline))
+declare(CommandSpec(
+    "extend", "EXTEND <duration, e.g. 24 hours>", "DURATION", _seconds, max_args=2,
+    aliases=("grace",), gm_help="EXTEND", gm=_extend))
+declare(CommandSpec(
+    "pause", "PAUSE [duration]", "[DURATION]", _seconds, max_args=2, gm_help="PAUSE",
+    gm=lambda ctx, cmd: ctx.judge.turns.pause(ctx.in_game, cmd.args.get("seconds"), ctx.now,
+                                              ctx.out)))
+declare(CommandSpec(
+    "resume", "RESUME", max_args=0, gm_help="RESUME",
+    gm=lambda ctx, cmd: ctx.judge.turns.resume(ctx.in_game, ctx.now, ctx.out, by="the GM")))
+declare(CommandSpec(
+    "replace", "REPLACE <power> <email>", "ARG ARG+",
+    lambda w: {"power": " ".join(w.given[:-1]), "email": w.given[-1]}, gm_help="REPLACE",
+    gm=lambda ctx, cmd: ctx.judge.gm.replace(ctx.in_game, cmd.args["power"], cmd.args["email"],
+                                             ctx.now, ctx.out)))
+declare(CommandSpec(
+    "offer", "OFFER <power> [NO]   (open a power for TAKEOVER; NO withdraws the offer)",
+    "ARG+", _all_words, gm_help="OFFER",
+    gm=lambda ctx, cmd: ctx.judge.seats.offer(ctx.in_game, cmd.args["words"], ctx.now, ctx.out)))
+declare(CommandSpec(
+    "become", "ORDERS FOR <power>   (or BECOME <power>; the orders below are the GM's for it)",
+    "ARG+", _all_words, spellings=(r"orders[\s_-]+for",), sentence_marks=",;:?!",
+    gm_help="ORDERS FOR <power>", gm=by_the_mail))
+declare(CommandSpec(
+    "process", "PROCESS", max_args=0, aliases=("adjudicate",), gm_help="PROCESS",
+    gm=_process))
+declare(CommandSpec(
+    "rollback", "ROLLBACK", max_args=0, aliases=("undo",), spellings=(r"roll[\s_-]*back",),
+    gm_help="ROLLBACK",
+    gm=lambda ctx, cmd: ctx.judge.turns.rollback(ctx.in_game, ctx.now, ctx.out)))
+declare(CommandSpec(
+    "endgame", "ENDGAME [DRAW [power ...] | WIN <power>]", "ARG*", lambda w: {"words": w.at},
+    aliases=("terminate",), spellings=(r"end[\s_-]*game",),
+    gm_help="ENDGAME [DRAW ... | WIN ...]",
+    gm=lambda ctx, cmd: ctx.judge.endings.gm_end(ctx.in_game, cmd.args.get("words") or [], ctx.now,
+                                                 ctx.out)))
+declare(CommandSpec("export", "EXPORT", max_args=0, gm_help="EXPORT", gm=_export))
