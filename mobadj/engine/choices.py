@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from mobadj.engine.position import Position
+    from mobadj.engine.position import PositionT
     from mobadj.engine.rules import Rules
     from mobadj.engine.topology import Topology
     from mobadj.engine.units import Dislodged
@@ -31,8 +31,8 @@ class OrderChoice:
     options: tuple[tuple[str, str], ...]
 
 
-def order_choices(position: Position, power: str, topology: Topology, rules: Rules
-                  ) -> list[OrderChoice]:
+def order_choices(position: PositionT, power: str, topology: Topology,
+                  rules: Rules[PositionT]) -> list[OrderChoice]:
     """The standard game's picks: retreats in a retreat phase, builds or removals in an
     adjustment phase; none in a movement phase (too many orders to offer)."""
     if position.phase.is_retreat:
@@ -47,7 +47,7 @@ def retreat_line(d: Dislodged, where: str) -> tuple[str, str]:
     return f"{d.unit} - {where}", f"retreat to {where}"
 
 
-def retreat_choices(position: Position, power: str, rules: Rules,
+def retreat_choices(position: PositionT, power: str, rules: Rules[PositionT],
                     line: Callable[[Dislodged, str], tuple[str, str]] = retreat_line,
                     may_disband: Callable[[Dislodged], bool] = lambda d: True
                     ) -> list[OrderChoice]:
@@ -61,7 +61,8 @@ def retreat_choices(position: Position, power: str, rules: Rules,
         for d in mine]
 
 
-def adjustment_choices(position: Position, power: str, topology: Topology, rules: Rules,
+def adjustment_choices(position: PositionT, power: str, topology: Topology,
+                       rules: Rules[PositionT],
                        kinds: Iterable[str] | None = None, removable: Iterable[str] = ()
                        ) -> list[OrderChoice]:
     """As many removal picks as ``power`` must remove (each offering every unit of its own,
@@ -87,7 +88,7 @@ def adjustment_choices(position: Position, power: str, topology: Topology, rules
     return [OrderChoice(f"Build {i + 1} of {count}", (WAIVE, *builds)) for i in range(count)]
 
 
-def removal_options(position: Position, power: str, removable: Iterable[str] = ()
+def removal_options(position: PositionT, power: str, removable: Iterable[str] = ()
                     ) -> tuple[tuple[str, str], ...]:
     """Every unit of ``power`` as a removal line, and ``removable`` after them."""
     lines = [f"Remove {u}" for u in sorted(position.units_of(power), key=str)]

@@ -445,7 +445,7 @@ class Rules(PhaseRules[PositionT], Presentation[PositionT]):
         mobadj.engine.choices)."""
         from mobadj.engine.choices import order_choices
 
-        return order_choices(position, power, topology, self.engine)
+        return order_choices(position, power, topology, self)
 
 
 _CHOICES: dict[type, dict[str, tuple[OptionValue, ...]]] = {}

@@ -30,7 +30,7 @@ def order_choices(pos: MobtownPosition, power: str, topology: Topology, rules: M
     if phase.is_movement:
         return []
     if phase.is_retreat:
-        return retreat_choices(pos, power, rules.engine, line=_retreat,
+        return retreat_choices(pos, power, rules, line=_retreat,
                                may_disband=lambda d: GAOL not in d.retreats)
     game_map = topology.game_map
     homes = sorted(game_map.powers[power].home_centers) if power in game_map.powers else []
@@ -50,7 +50,7 @@ def order_choices(pos: MobtownPosition, power: str, topology: Topology, rules: M
         if balance(pos, power, rules) <= 0:  # he needs a centre: a Gang goes (ruling 9)
             out.append(OrderChoice("The Gang removed for the new Don (else the judge picks)",
                                    removal_options(pos, power)))
-    return out + adjustment_choices(pos, power, topology, rules.engine, kinds=("G",),
+    return out + adjustment_choices(pos, power, topology, rules, kinds=("G",),
                                      removable=rebuilt)
 
 
