@@ -72,7 +72,9 @@ class Room:
         self._cookies([])
         self.here = None
         d.get(f"{self.base}/g/{game}/")
-        d.find_element(By.LINK_TEXT, "Play: sign in as your power").click()
+        # each step waits for its page: on a busy machine a load may end after get returns
+        wait(d, lambda d: d.find_elements(By.LINK_TEXT, "Play: sign in as your power"))[0].click()
+        wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "form.signin"))
         Select(d.find_element(By.NAME, "power")).select_by_value(seat)
         d.find_element(By.NAME, "password").send_keys(password)
         d.find_element(By.CSS_SELECTOR, "form.signin button").click()
