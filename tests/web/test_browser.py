@@ -8,6 +8,7 @@ writes the ones docs/ uses into docs/img)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -62,9 +63,13 @@ def shots(tmp_path_factory):
 
 
 def source(driver) -> str:
-    """The page's HTML (chromedriver at times answers an empty page for a moment after a
-    page has loaded: it is asked again)."""
-    return WebDriverWait(driver, 5).until(lambda d: d.page_source)
+    """The page's HTML (chromedriver at times answers an empty page, a head and a bare body,
+    for a moment after a page has loaded: it is asked again until the body holds something)."""
+    def filled(d) -> str | bool:
+        html = d.page_source
+        return html if re.search(r"<body[^>]*>\s*<", html) else False
+
+    return WebDriverWait(driver, 15).until(filled)
 
 
 def wait(driver, condition, timeout: float = 15):
