@@ -111,15 +111,21 @@ def test_card_pages_leak_nothing(table: str, tmp_path) -> None:
     assert pages > 200
 
 
-def test_an_offer_half_made_shows_no_back_on_the_table() -> None:
-    """At the terminal the offers come in one by one (by mail the judge holds them until
-    all are in): the spectator's table shows who has offered, never what, nor its back."""
+def _one_offer_in():
+    """A four-seat Iron Triangle game at its offers, one seat's offer in: that seat."""
     game = game_class("irontriangle").new(4, 7)
     while game.phase != "offer":
         p = game.to_act()[0]
         game.apply(p, game.legal_actions(p)[0])
     p = game.to_act()[0]
     game.apply(p, game.legal_actions(p)[0])
+    return game, p
+
+
+def test_an_offer_half_made_shows_no_back_on_the_table() -> None:
+    """At the terminal the offers come in one by one (by mail the judge holds them until
+    all are in): the spectator's table shows who has offered, never what, nor its back."""
+    game, p = _one_offer_in()
     card = game.deck.cards[game.offers[p]]
     page = text_of(str(card_table("irontriangle", game.view(None))))
     shown = " ".join(page.split())
@@ -131,12 +137,7 @@ def test_an_offer_half_made_shows_no_back_on_the_table() -> None:
 def test_the_table_says_who_is_still_choosing_as_the_terminal_does() -> None:
     """A seat that has not offered yet reads "(choosing)" on the page, not a blank cell a
     reader could take for "no offer"; the terminal's table says the same."""
-    game = game_class("irontriangle").new(4, 7)
-    while game.phase != "offer":
-        p = game.to_act()[0]
-        game.apply(p, game.legal_actions(p)[0])
-    p = game.to_act()[0]
-    game.apply(p, game.legal_actions(p)[0])
+    game, _ = _one_offer_in()
     waiting = len(game.to_act())
     assert waiting >= 1
     page = text_of(str(card_table("irontriangle", game.view(None))))
