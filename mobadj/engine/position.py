@@ -20,7 +20,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from typing_extensions import TypeVar
+if TYPE_CHECKING:  # a type variable's default: typing has it from Python 3.13 on
+    from typing_extensions import TypeVar
+else:  # only the type checker reads the default, and typing_extensions takes every start ~10 ms
+    import typing
+
+    def TypeVar(name: str, *, default: object = None, **kwargs: Any) -> Any:  # noqa: N802
+        return typing.TypeVar(name, **kwargs)
 
 from mobadj.board import GameMap, province_of
 from mobadj.engine.phases import (
