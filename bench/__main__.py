@@ -24,14 +24,13 @@ import random
 import resource
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import yaml
 
-from bench.versus import bench_versus, section
+from bench.versus import _mobadj, bench_versus, installed_python, section
 from mobadj.board.loader import load_map
 from mobadj.engine import movement
 from mobadj.engine.pipeline import adjudicate
@@ -137,17 +136,14 @@ def bench_batch(game_map, n_cases: int = 10000) -> dict[str, float]:
         with path.open("w") as f:
             for i in range(n_cases):
                 f.write(json.dumps(random_case(game_map, rng, f"case-{i}")) + "\n")
-        exe = Path(sys.executable).with_name("mobadj")
-        cmd = [str(exe) if exe.exists() else sys.executable, "batch", "--jobs", "1", str(path)]
-        if not exe.exists():
-            cmd = [sys.executable, "-m", "mobadj", "batch", "--jobs", "1", str(path)]
+        cmd = _mobadj(installed_python(Path(tmp) / "venv"), "--jobs", "1", str(path))
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
-        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=ROOT).stdout
         wall = time.perf_counter() - t0
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         start_t0 = time.perf_counter()
-        subprocess.run([*cmd[:-1], os.devnull], capture_output=True, check=True)
+        subprocess.run([*cmd[:-1], os.devnull], capture_output=True, check=True, cwd=ROOT)
         startup = time.perf_counter() - start_t0
         from mobadj.batch import run_batch
 
@@ -237,8 +233,11 @@ What is measured:
   dislodgements and convoys all occur.
 - Start-up figures are for installed code: `make bench` compiles the package to bytecode
   first (where PYTHONDONTWRITEBYTECODE is set, a run that compiles every module on start
-  takes about 60 ms more).  A plain `mobadj batch` command line starts without click
-  (`mobadj/batch/command.py`; click reads every other command line).
+  takes about 60 ms more), and runs `python -m mobadj` from a virtualenv that sees
+  mobadj's dependencies but not the checkout's editable install, whose import hook an
+  installed mobadj never loads (`bench.versus.installed_python`).  A plain `mobadj batch`
+  command line starts without click (`mobadj/batch/command.py`; click reads every other
+  command line).
 """
     if batch["wall"] > 10 and batch["cpu"] < 10:
         report += (

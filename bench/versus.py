@@ -7,7 +7,8 @@ process, and writes one line per phase:
 
 - mobadj, as pure Python (the tree as checked out; ``make bench`` removes any compiled
   modules first) and as the compiled build, made by :func:`compiled_tree` in a copy of the
-  package (the working tree is left as it is), with one job and with two;
+  package (the working tree is left as it is), with one job and with two, each started as
+  an installed mobadj starts (:func:`installed_python`);
 - the ``diplomacy`` package 1.1.2 (MILA), in its own virtualenv, driven phase by phase by
   ``tools/crosscheck/mila_driver.py``; it is never installed for mobadj or its tests;
 - godip and dipcc, when a command that runs them is given (``--godip``, ``--dipcc``; the
@@ -61,17 +62,28 @@ CALLGRIND_LINES = 500
 """Movement lines counted by callgrind (each build: two runs, their difference)."""
 
 
-def _mobadj(*args: str) -> list[str]:
-    exe = Path(sys.executable).with_name("mobadj")
-    if exe.exists():
-        return [str(exe), "batch", *args]
-    return [sys.executable, "-m", "mobadj", "batch", *args]
+def _mobadj(python: Path, *args: str) -> list[str]:
+    """``mobadj batch`` run by ``python`` (:func:`installed_python`) from the working
+    directory's package (``-m`` puts it first on the module path)."""
+    return [str(python), "-m", "mobadj", "batch", *args]
 
 
-def _compiled(*args: str) -> list[str]:
-    """``mobadj batch`` of the compiled tree (run with that tree as the working directory:
-    ``-m`` puts it first on the module path)."""
-    return [sys.executable, "-m", "mobadj", "batch", *args]
+def installed_python(dest: Path) -> Path:
+    """A Python that starts as one with mobadj installed does: a virtualenv in ``dest`` that
+    sees this one's packages (mobadj's dependencies) through a plain path file, but not its
+    editable install of mobadj, whose import hook (and pathlib) a development checkout
+    loads at every start and an installed mobadj never does.  mobadj itself comes from the
+    working directory of each run."""
+    import site
+    import venv
+
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(dest)
+    python = dest / "bin" / "python"
+    where = subprocess.run([str(python), "-c", "import site; print(site.getsitepackages()[0])"],
+                           check=True, capture_output=True, text=True).stdout.strip()
+    Path(where, "mobadj-deps.pth").write_text(
+        "".join(f"{path}\n" for path in site.getsitepackages()))
+    return python
 
 
 def compiled_tree(dest: Path) -> Path:
@@ -137,10 +149,10 @@ def bench_versus(oracle_python: str | None, godip: str | None = None, dipcc: str
         tree = Path(tmp) / "compiled"
         tree.mkdir()
         compiled_tree(tree)
+        python = installed_python(Path(tmp) / "venv")
         figures: dict[str, Any] = {"phases": phases, "load_start": os.getloadavg()[0]}
-        runs = [(f"{prefix}jobs{jobs}", command("--jobs", str(jobs), "-"), cwd)
-                for prefix, command, cwd in (("", _mobadj, None), ("compiled_", _compiled, tree))
-                for jobs in (1, 2)]
+        runs = [(f"{prefix}jobs{jobs}", _mobadj(python, "--jobs", str(jobs), "-"), cwd)
+                for prefix, cwd in (("", ROOT), ("compiled_", tree)) for jobs in (1, 2)]
         peers = _peers(oracle_python, godip, dipcc)
         outputs = set()
         timed: dict[str, list[tuple[float, float]]] = {}
@@ -167,7 +179,7 @@ def bench_versus(oracle_python: str | None, godip: str | None = None, dipcc: str
             figures[f"{name}_start"] = (first_result(peer, first, runs=3)
                                         if peer is not None else None)
         figures["load_end"] = os.getloadavg()[0]
-        figures["jobs"] = bench_jobs(Path(tmp), tree)
+        figures["jobs"] = bench_jobs(Path(tmp), tree, python)
         figures["split"] = split(source)
         figures["compiled_split"] = _in_tree(tree, "--split", source)
         if callgrind and shutil.which("valgrind"):
@@ -177,12 +189,12 @@ def bench_versus(oracle_python: str | None, godip: str | None = None, dipcc: str
     return figures
 
 
-def bench_jobs(tmp: Path, tree: Path) -> dict[str, Any]:
+def bench_jobs(tmp: Path, tree: Path, python: Path) -> dict[str, Any]:
     """``--jobs`` on :data:`JOB_PHASES` phases: one job, two, and no job count, each build,
     taken in turn round by round (best of ``ROUNDS``), with the load average before."""
     source = write_games(tmp / "jobs.jsonl", SEED + 1, JOB_PHASES)
-    runs = [(f"{prefix}{name}", command(*args), cwd)
-            for prefix, command, cwd in (("", _mobadj, None), ("compiled_", _compiled, tree))
+    runs = [(f"{prefix}{name}", _mobadj(python, *args), cwd)
+            for prefix, cwd in (("", ROOT), ("compiled_", tree))
             for name, args in (("jobs1", ("--jobs", "1", "-")), ("jobs2", ("--jobs", "2", "-")),
                                ("default", ("-",)))]
     got: dict[str, Any] = {"phases": JOB_PHASES, "load": os.getloadavg()[0],
