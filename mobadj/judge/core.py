@@ -160,7 +160,7 @@ class Judge(JudgeBase):
             self.queue(out, now, auto="auto-replied")
             return out
 
-    def _player_mail(
+    def player_mail(
         self, s: Session, parsed: ParsedMail, inc: Incoming, uid: int | None, now: float,
         out: list[Mail],
     ) -> str:
@@ -212,7 +212,7 @@ class Judge(JudgeBase):
         self.turns.maybe_early(game, now, out)
         return "\n\n".join(r for r in reply if r)
 
-    def _gm_mail(
+    def gm_mail(
         self, s: Session, parsed: ParsedMail, inc: Incoming, uid: int | None, now: float,
         out: list[Mail],
     ) -> str:
@@ -333,9 +333,9 @@ class Judge(JudgeBase):
         if session is None:
             return "\n".join(lines + [self._anonymous(inc, parsed, now, out)]), False
         if session.power is None:
-            lines.append(self._gm_mail(session, parsed, inc, uid, now, out))
+            lines.append(self.gm_mail(session, parsed, inc, uid, now, out))
         else:
-            lines.append(self._player_mail(session, parsed, inc, uid, now, out))
+            lines.append(self.player_mail(session, parsed, inc, uid, now, out))
         return "\n".join(x for x in lines if x), True
 
     def _game_first(self, parsed: ParsedMail, body: str) -> ParsedMail:
@@ -375,7 +375,8 @@ class Judge(JudgeBase):
             out.append("The judge found no command in your mail.\n\n" + help_text(None))
         return "\n\n".join(out)
 
-    def _list_games(self) -> str:
+    def list_games(self) -> str:
+        """LIST: the public games, those taking players and the seats waiting for one."""
         rows = [f"{g.name:<16} {g.kind:<12} {g.status:<8} {g.phase}" for g in self.store.games()
                 if self.store.web_key(g.name) is None]  # private games are not listed
         text = "Games on this judge:\n" + ("\n".join(rows) if rows else "(none)")
@@ -389,7 +390,7 @@ class Judge(JudgeBase):
             text += "\n\nPowers waiting for a new player:\n" + "\n".join(takeovers)
         return text
 
-    def _public_summary(self, inc: Incoming, name: str | None) -> str:
+    def public_summary(self, inc: Incoming, name: str | None) -> str:
         """SUMMARY <game> without a sign-on: any public game (a private one to its GM and
         players), without addresses."""
         game = self.store.game(name.lower()) if name else None

@@ -356,7 +356,7 @@ declare(CommandSpec(
     "list", "LIST [game]", "[ARG]", _value, max_args=1, aliases=("info", "status"),
     help=(("LIST", "game status, who has submitted, the deadline"),),
     open_help="LIST (the games, and those taking players)",
-    player=_status, gm=_status, unsigned=lambda ctx, cmd: ctx.judge._list_games()))
+    player=_status, gm=_status, unsigned=lambda ctx, cmd: ctx.judge.list_games()))
 declare(CommandSpec(
     "history", "HISTORY [number of phases | phase]", "[ARG]", _value, max_args=1,
     help=(("HISTORY [n | phase]", "past results"),), player=_history, gm=_history))
@@ -409,7 +409,7 @@ declare(CommandSpec(
     "summary", "SUMMARY [game]", "[ARG]", _value, max_args=1,
     help=(("SUMMARY", "who played which power when, centres by year"),),
     open_help="SUMMARY <game>", player=_summary, gm=_summary,
-    unsigned=lambda ctx, cmd: ctx.judge._public_summary(ctx.mail, cmd.args.get("value"))))
+    unsigned=lambda ctx, cmd: ctx.judge.public_summary(ctx.mail, cmd.args.get("value"))))
 declare(CommandSpec(
     "resign", "RESIGN   (you leave the game; your power is in civil disorder until taken over)",
     max_args=0, help=(("RESIGN", "leave the game (your power waits for a new player)"),),

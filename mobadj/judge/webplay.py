@@ -1,6 +1,6 @@
 """The judge for a seat playing on the game pages: one entry point, :meth:`WebPlay.act`, that
 hands what the player typed or clicked to the very handlers a mail's commands go through
-(:meth:`PlayerCommands._player_mail`, the GM's :meth:`GMCommands._gm_mail`), in one store
+(:meth:`Judge.player_mail`, the GM's :meth:`Judge.gm_mail`), in one store
 transaction, with the same mails queued for the others.  A web action is recorded like a
 mail whose Message-ID begins ``<web-`` and whose sender is ``web:<seat>``, so the history
 shows where every command came from; the last set of orders wins, from mail or web.
@@ -204,9 +204,9 @@ class WebPlay:
                     session = Session(game, seat.power, email)
                     try:
                         if seat.power is None:
-                            lines.append(judge._gm_mail(session, parsed, inc, None, now, out))
+                            lines.append(judge.gm_mail(session, parsed, inc, None, now, out))
                         else:
-                            lines.append(judge._player_mail(session, parsed, inc, None, now,
+                            lines.append(judge.player_mail(session, parsed, inc, None, now,
                                                             out))
                     except JudgeError as exc:
                         lines.append(str(exc))
