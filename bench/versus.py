@@ -113,6 +113,24 @@ def _whole(cmd: list[str], source: Path, cwd: Path | None = None) -> tuple[float
     return wall, cpu, out
 
 
+def _together(cmd: list[str], sources: list[Path], cwd: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one process of ``cmd`` per source, all started at once,
+    until the last has ended: what separate processes on the cores can do at best, with
+    nothing to share out or gather in."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    procs = []
+    for source in sources:
+        with source.open("rb") as stdin:
+            procs.append(subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.DEVNULL,
+                                          cwd=cwd))
+    for proc in procs:
+        assert proc.wait() == 0, f"{cmd} failed"
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def first_result(cmd: list[str], line: bytes, runs: int = 7, cwd: Path | None = None) -> float:
     """Median seconds from starting ``cmd`` to reading its answer to ``line``."""
     times = []
@@ -197,6 +215,10 @@ def bench_jobs(tmp: Path, tree: Path, python: Path) -> dict[str, Any]:
             for prefix, cwd in (("", ROOT), ("compiled_", tree))
             for name, args in (("jobs1", ("--jobs", "1", "-")), ("jobs2", ("--jobs", "2", "-")),
                                ("default", ("-",)))]
+    lines = source.read_bytes().splitlines(keepends=True)
+    halves = [tmp / "first-half.jsonl", tmp / "second-half.jsonl"]
+    halves[0].write_bytes(b"".join(lines[:len(lines) // 2]))
+    halves[1].write_bytes(b"".join(lines[len(lines) // 2:]))
     got: dict[str, Any] = {"phases": JOB_PHASES, "load": os.getloadavg()[0],
                            "cores": len(os.sched_getaffinity(0))}
     timed: dict[str, list[tuple[float, float]]] = {}
@@ -204,7 +226,10 @@ def bench_jobs(tmp: Path, tree: Path, python: Path) -> dict[str, Any]:
         for key, cmd, cwd in runs:
             wall, cpu, _out = _whole(cmd, source, cwd)
             timed.setdefault(key, []).append((wall, cpu))
-    for key, _cmd, _cwd in runs:
+        for prefix, cwd in (("", ROOT), ("compiled_", tree)):
+            timed.setdefault(f"{prefix}halves", []).append(
+                _together(_mobadj(python, "--jobs", "1", "-"), halves, cwd))
+    for key in timed:
         got[key] = min(timed[key])
     got["load_end"] = os.getloadavg()[0]
     return got
@@ -480,8 +505,9 @@ checkout: `pip install mypy .` (mobadj and what it needs), then `MOBADJ_COMPILE=
 
 ## What a batch's start is made of
 
-About 60 ms from process start to the first answer, of which about 20 ms is Python
-itself.  The rest is imports and the map:
+About 50 ms from process start to the first answer, of which about 9 ms is Python itself
+(an installed mobadj; the editable install of a development checkout loads an import hook
+and pathlib first, about 8 ms more).  The rest is imports and the map:
 
 - A plain `mobadj batch` command line never imports click (`mobadj/batch/command.py`).
 - It never imports `inspect` either: `dataclasses` imports it only to write a docstring
@@ -492,8 +518,12 @@ itself.  The rest is imports and the map:
   OpenSSL); networkx, YAML, Lark and the order grammar stay unloaded while the fast path
   reads every order (`mobadj.orders.fast_path_for`).  The fast path reads an everyday
   order word by word and compiles its regular expressions only for a text that needs them.
-- The largest part left is the standard library's `dataclasses` writing the methods of
-  the engine's records (about a hundred small functions compiled at each start).
+- typing_extensions (about 10 ms to import, with `inspect`) is never imported: only the
+  type checker reads the defaults of the engine's type variables
+  (`mobadj.engine.position`).
+- The largest parts left are orjson's own imports (`datetime`, `uuid`: about 8 ms) and the
+  standard library's `dataclasses` writing the methods of the engine's records (about a
+  hundred small functions compiled at each start).
 - Once the first answer is written, what the process holds is frozen out of garbage
   collection and collections run every 100,000 objects (`mobadj.batch.quiet_collector`): a
   line makes no reference cycles.
@@ -510,12 +540,18 @@ def jobs_section(j: dict[str, Any]) -> str:
                           ("default", "no `--jobs`")):
             wall, cpu = j[f"{prefix}{key}"]
             rows.append(f"| {build} | {what} | {_s(wall)} | {_s(cpu)} | {one[0] / wall:.2f}x |")
+        wall, cpu = j[f"{prefix}halves"]
+        rows.append(f"| {build} | two `--jobs 1` processes at once, half the phases each "
+                    f"(the ceiling) | {_s(wall)} | {_s(cpu)} | {one[0] / wall:.2f}x |")
     return f"""### Worker processes (`--jobs`)
 
 {j["phases"]:,} phases (`bench/games.py`, seed {SEED + 1}), whole process, best of {ROUNDS}
 taken in turn; {j["cores"]} cores, load average {j["load"]:.1f} before and
 {j["load_end"]:.1f} after (a load near the core count means the workers share their cores
-with other work: then they cannot pay).
+with other work: then they cannot pay).  The ceiling for two jobs on this machine is what
+two separate processes do at once, each with half the phases and nothing to share out or
+gather in: two processes on the two cores each run slower than one alone (they share the
+memory and the caches), so even they are short of twice as fast.
 
 | build | jobs | whole process (wall) | CPU | faster than one job |
 |---|---|---|---|---|
