@@ -18,6 +18,10 @@ import click
 
 from mobadj.cli import main, option_pairs
 
+STOP_SECONDS = 2.0
+"""How long a stopping judge waits for the IMAP server's goodbye."""
+
+
 CONFIG = click.option(
     "--config", "-c", "config_path", type=click.Path(dir_okay=False, path_type=Path),
     envvar="MOBADJ_JUDGE_CONFIG", default="judge.yaml", show_default=True,
@@ -78,7 +82,7 @@ def serve(config_path: Path, once: bool, poll: float | None, verbose: bool) -> N
         try:
             service.serve()
         finally:
-            service.mailbox.close()
+            service.mailbox.close(timeout=STOP_SECONDS)
             log.info("stopped")
     click.echo(f"{cfg.name}: stopped", err=True)
 

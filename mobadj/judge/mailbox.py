@@ -109,9 +109,13 @@ class Mailbox:
         except IMAP_ERRORS as exc:
             log.debug("closing a broken IMAP connection: %s", exc)
 
-    def close(self) -> None:
+    def close(self, timeout: float | None = None) -> None:
+        """LOGOUT and close (``timeout``: the most seconds to wait for the server's answers,
+        when the judge is stopping; else the connection's own)."""
         if self.client is not None:
             try:
+                if timeout is not None:
+                    self.client.socket().settimeout(timeout)
                 self.client.logout()
             except IMAP_ERRORS as exc:  # already broken; dropping it is all we can do
                 log.debug("IMAP logout failed (%s); dropping the connection", exc)
@@ -173,8 +177,14 @@ class Mailbox:
         try:
             if not self._buffered(c):
                 select.select([c.socket()], [], [], max(0.05, timeout))
-        finally:
-            c.idle_done()  # blocking reads of whole lines up to the server's tagged OK
+        except BaseException:
+            # stopped (SIGTERM, Ctrl-C) or the network failed while waiting: the connection
+            # is dropped, not ended with DONE and LOGOUT, whose answers could keep the
+            # judge waiting; a new one is made when needed
+            self.client = None
+            self._drop(c)
+            raise
+        c.idle_done()  # blocking reads of whole lines up to the server's tagged OK
 
     @staticmethod
     def _buffered(c: IMAPClient) -> bool:

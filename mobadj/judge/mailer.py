@@ -166,12 +166,18 @@ class Mailer:
                     store.mark_sent(mail.id, self.clock(), str(msg["Message-ID"]), len(raw))
                 sent += 1
             return sent
+        except (asyncio.CancelledError, KeyboardInterrupt):
+            # the judge is stopping (SIGTERM, Ctrl-C): no QUIT, whose answer may be a mail's
+            # whole DATA away; a mail not yet marked sent goes out at the next start
+            client.close()
+            raise
         finally:
-            try:
-                await client.quit()
-            except SMTP_ERRORS as exc:  # the connection may already be gone
-                log.debug("SMTP quit failed (%s); closing the connection", exc)
-                client.close()
+            if client.is_connected:
+                try:
+                    await client.quit()
+                except SMTP_ERRORS as exc:  # the connection may already be gone
+                    log.debug("SMTP quit failed (%s); closing the connection", exc)
+                    client.close()
 
     def send_outbox(self, store: Store, limit: int = 2000) -> int:
         """Send every unsent mail; returns how many went out.  Raises on network errors
