@@ -1,0 +1,98 @@
+"""bench/peers/agree.py: mobadj's answers against godip's and dipcc's, and every disagreement
+named.  The peers' answers are recorded (tests/bench_agree/, written by the drivers of
+bench/peers/ for ten of the bench's phases, seed 1); mobadj answers for real."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from bench.peers.agree import (
+    compare,
+    dipcc_board,
+    disagreement,
+    godip_board,
+    mobadj_board,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "bench_agree"
+PHASES = DATA / "phases.jsonl"
+
+
+def _lines(path: Path) -> list[dict[str, object]]:
+    return [json.loads(text) for text in path.read_text().splitlines()]
+
+
+def _mobadj() -> list[dict[str, object]]:
+    run = subprocess.run([sys.executable, "-m", "mobadj", "batch", "-"], cwd=ROOT, check=True,
+                         input=PHASES.read_text(), capture_output=True, text=True)
+    return [json.loads(text) for text in run.stdout.splitlines()]
+
+
+def test_every_disagreement_gets_its_class() -> None:
+    lines, ours = _lines(PHASES), _mobadj()
+    godip = compare(lines, ours, _lines(DATA / "godip.jsonl"), "godip")
+    assert (godip.compared, godip.agreeing) == (10, 6)
+    assert godip.classes == {"convoyed-dislodger-dropped": ["g2-16"],
+                             "via-convoy-over-land": ["g1-3", "g26-35"],
+                             "head-to-head-own-support": ["g3-28"]}
+    dipcc = compare(lines, ours, _lines(DATA / "dipcc.jsonl"), "dipcc")
+    assert (dipcc.compared, dipcc.agreeing) == (10, 5)
+    assert dipcc.classes == {"convoyed-dislodger-dropped": ["g2-16"],
+                             "via-convoy-over-land": ["g1-3", "g26-35"],
+                             "simple-convoy-paradox": ["g0-19"],
+                             "no-paradox": ["g2-15"]}
+    # the driver before it wrote the coast dipcc needs: F NWY - STP refused
+    coastless = compare(lines, ours, _lines(DATA / "dipcc-coastless.jsonl"), "dipcc")
+    assert coastless.classes["coast-implied"] == ["g1-18"]
+
+
+def test_a_disagreement_no_class_explains_is_unexplained() -> None:
+    lines, ours = _lines(PHASES), _mobadj()
+    godip = _lines(DATA / "godip.jsonl")
+    units = godip[0]["units"]
+    assert isinstance(units, dict)
+    units["France"] = ["A BUR" if u == "A PAR" else u for u in units["France"]]
+    assert compare(lines, ours, godip, "godip").classes["unexplained"] == ["g0-0"]
+
+
+def test_each_side_is_read_in_its_own_notation() -> None:
+    """godip's names of the seas and nations, dipcc's dislodged units (marked "*", with
+    their retreats, none when the unit is disbanded), mobadj's."""
+    ours = mobadj_board({"units": {"FRANCE": ["F MAO", "F SPA/SC"]},
+                         "dislodged": {"ITALY": [{"unit": "F LYO", "from": "MAR",
+                                                  "retreats": ["TYS"]}]},
+                         "destroyed": {"ITALY": ["A PIE"]},
+                         "orders": [{"order": "F POR - MAO", "result": "succeeds"},
+                                    {"order": "F MAO S F POR - SPA", "result": "fails"}]})
+    godip = godip_board({"units": {"France": ["F MID", "F SPA/SC"]},
+                         "dislodged": {"Italy": ["F GOL"]},
+                         "orders": {"F POR - MAO": "succeeds", "mid": "succeeds"}})
+    dipcc = dipcc_board({"units": {"FRANCE": ["F MAO", "F SPA/SC"],
+                                   "ITALY": ["*F LYO", "*A PIE"]},
+                         "retreats": {"FRANCE": {}, "ITALY": {"F LYO": ["TYS"], "A PIE": []}}})
+    assert ours.units == godip.units == dipcc.units
+    assert ours.dislodged == godip.dislodged == dipcc.dislodged == {("ITALY", "F LYO")}
+    assert ours.moved == godip.moved == {"F POR - MAO": True}
+    assert dipcc.moved is None
+    assert disagreement(ours, godip) == disagreement(ours, dipcc) == set()
+    bounced = godip_board({"units": {"France": ["F MID", "F SPA/SC"]},
+                           "dislodged": {"Italy": ["F GOL"]},
+                           "orders": {"F POR - MAO": "ErrBounce:mid"}})
+    assert disagreement(ours, bounced) == {"POR"}
+
+
+def test_the_command_prints_the_counts_and_an_example_of_each_class() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "bench.peers.agree", "--godip", f"cat {DATA / 'godip.jsonl'}",
+         "--dipcc", f"cat {DATA / 'dipcc.jsonl'}", str(PHASES)],
+        cwd=ROOT, check=True, capture_output=True, text=True)
+    lines = run.stdout.splitlines()
+    assert lines[0] == "godip: 10 phases compared, 6 agree"
+    assert lines[1].startswith("  convoyed-dislodger-dropped: 1 (e.g. g2-16): mobadj rejects")
+    assert lines[2].startswith("  via-convoy-over-land: 2 (e.g. g1-3): ")
+    assert "dipcc: 10 phases compared, 5 agree" in lines
+    assert "unexplained" not in run.stdout
