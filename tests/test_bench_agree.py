@@ -10,10 +10,12 @@ import sys
 from pathlib import Path
 
 from bench.peers.agree import (
+    OPTIONS,
     compare,
     dipcc_board,
     disagreement,
     godip_board,
+    mobadj_answers,
     mobadj_board,
 )
 
@@ -26,37 +28,38 @@ def _lines(path: Path) -> list[dict[str, object]]:
     return [json.loads(text) for text in path.read_text().splitlines()]
 
 
-def _mobadj() -> list[dict[str, object]]:
-    run = subprocess.run([sys.executable, "-m", "mobadj", "batch", "-"], cwd=ROOT, check=True,
-                         input=PHASES.read_text(), capture_output=True, text=True)
-    return [json.loads(text) for text in run.stdout.splitlines()]
-
-
 def test_every_disagreement_gets_its_class() -> None:
-    lines, ours = _lines(PHASES), _mobadj()
-    godip = compare(lines, ours, _lines(DATA / "godip.jsonl"), "godip")
+    lines = _lines(PHASES)
+    ours = mobadj_answers(lines)
+    optioned = {kind: mobadj_answers(lines, options) for kind, options in OPTIONS.items()}
+    godip = compare(lines, ours, _lines(DATA / "godip.jsonl"), "godip", optioned)
     assert (godip.compared, godip.agreeing) == (10, 6)
     assert godip.classes == {"convoyed-dislodger-dropped": ["g2-16"],
                              "via-convoy-over-land": ["g1-3", "g26-35"],
                              "head-to-head-own-support": ["g3-28"]}
-    dipcc = compare(lines, ours, _lines(DATA / "dipcc.jsonl"), "dipcc")
+    dipcc = compare(lines, ours, _lines(DATA / "dipcc.jsonl"), "dipcc", optioned)
     assert (dipcc.compared, dipcc.agreeing) == (10, 5)
+    # g0-19: a convoy paradox only when the army may fall back on its land route
     assert dipcc.classes == {"convoyed-dislodger-dropped": ["g2-16"],
-                             "via-convoy-over-land": ["g1-3", "g26-35"],
-                             "simple-convoy-paradox": ["g0-19"],
+                             "via-convoy-over-land": ["g1-3", "g0-19", "g26-35"],
                              "no-paradox": ["g2-15"]}
     # the driver before it wrote the coast dipcc needs: F NWY - STP refused
-    coastless = compare(lines, ours, _lines(DATA / "dipcc-coastless.jsonl"), "dipcc")
+    coastless = compare(lines, ours, _lines(DATA / "dipcc-coastless.jsonl"), "dipcc", optioned)
     assert coastless.classes["coast-implied"] == ["g1-18"]
+    # without mobadj's answers under the option, the VIA CONVOY phases are unexplained
+    assert compare(lines, ours, _lines(DATA / "godip.jsonl"), "godip", {}).classes[
+        "unexplained"] == ["g1-3", "g26-35"]
 
 
 def test_a_disagreement_no_class_explains_is_unexplained() -> None:
-    lines, ours = _lines(PHASES), _mobadj()
+    lines = _lines(PHASES)
     godip = _lines(DATA / "godip.jsonl")
     units = godip[0]["units"]
     assert isinstance(units, dict)
     units["France"] = ["A BUR" if u == "A PAR" else u for u in units["France"]]
-    assert compare(lines, ours, godip, "godip").classes["unexplained"] == ["g0-0"]
+    optioned = {kind: mobadj_answers(lines, options) for kind, options in OPTIONS.items()}
+    assert compare(lines, mobadj_answers(lines), godip, "godip", optioned).classes[
+        "unexplained"] == ["g0-0"]
 
 
 def test_each_side_is_read_in_its_own_notation() -> None:

@@ -34,7 +34,8 @@ CLASSES: dict[str, str] = {
         "to the dislodged unit, and the line lacks the `\"convoyed\": true` mobadj needs",
     "via-convoy-over-land":
         "an army ordered `VIA CONVOY` to a neighbour that no convoy takes there: mobadj "
-        "holds it (no land route, docs/rulings.md 4.A.3), the peer moves it over land",
+        "holds it (no land route, docs/rulings.md 4.A.3), the peer moves it over land, as "
+        "mobadj does with the option `adjacent_convoy=fallback` (and then agrees)",
     "head-to-head-own-support":
         "a head-to-head battle in which a power supports the move against its own unit: "
         "that support counts in the defence but not in the attack on its unit (DATC 5), so "
@@ -42,9 +43,6 @@ CLASSES: dict[str, str] = {
     "coast-implied":
         "a fleet ordered to STP, SPA or BUL without a coast where only one coast is in "
         "reach: mobadj moves it to that coast (DATC 6.B.2), dipcc refuses the order",
-    "simple-convoy-paradox":
-        "the convoy's target supports an attack on a convoying fleet (DATC 6.F.14): the "
-        "support is not cut and the fleet is dislodged; dipcc cuts it",
     "no-paradox":
         "the convoy's target supports an attack on a convoying fleet that fails anyway (its "
         "own power's fleet, or too weak): the convoy and the convoyed attack succeed "
@@ -52,6 +50,10 @@ CLASSES: dict[str, str] = {
     "unexplained": "none of the above: look at the line",
 }
 """Every class of disagreement, the first that fits a phase (in this order)."""
+
+OPTIONS: dict[str, dict[str, str]] = {"via-convoy-over-land": {"adjacent_convoy": "fallback"}}
+"""Classes that are a reading mobadj has as an option (docs/rulings.md): a phase is in one
+when mobadj, given the option, answers as the peer does."""
 
 
 @dataclass(frozen=True)
@@ -147,12 +149,6 @@ class Phase:
         return self.results[text]["reason"] or ""
 
 
-def _via_convoy_over_land(phase: Phase, texts: list[str]) -> bool:
-    return any((move := MOVE.match(t)) and t.endswith("VIA CONVOY")
-               and move[2] in phase.topo.reach["A"][move[1]]
-               and phase.reason(t) == "convoy disrupted" for t in texts)
-
-
 def _own_support_in_head_to_head(phase: Phase, texts: list[str]) -> bool:
     lost = {(m[1], m[2]) for t in texts
             if (m := ANY_MOVE.match(t)) and phase.reason(t) == "lost head-to-head battle"}
@@ -164,10 +160,6 @@ def _own_support_in_head_to_head(phase: Phase, texts: list[str]) -> bool:
 
 def _coast_implied(phase: Phase, texts: list[str]) -> bool:
     return any(FLEET_MOVE.match(t) and phase.results[t]["result"] != "invalid" for t in texts)
-
-
-def _simple_convoy_paradox(phase: Phase, texts: list[str]) -> bool:
-    return any("paradox" in phase.reason(t) for t in texts)
 
 
 def _no_paradox(phase: Phase, texts: list[str]) -> bool:
@@ -185,10 +177,8 @@ def _no_paradox(phase: Phase, texts: list[str]) -> bool:
 
 
 CHECKS: dict[str, Callable[[Phase, list[str]], bool]] = {
-    "via-convoy-over-land": _via_convoy_over_land,
     "head-to-head-own-support": _own_support_in_head_to_head,
     "coast-implied": _coast_implied,
-    "simple-convoy-paradox": _simple_convoy_paradox,
     "no-paradox": _no_paradox,
 }
 
@@ -230,15 +220,34 @@ class Tally:
 
 
 def compare(lines: Sequence[Mapping[str, Any]], ours: Sequence[Mapping[str, Any]],
-            theirs: Sequence[Mapping[str, Any]], peer: str) -> Tally:
-    """mobadj's answers to ``lines`` against ``peer``'s, phase by phase."""
+            theirs: Sequence[Mapping[str, Any]], peer: str,
+            optioned: Mapping[str, Sequence[Mapping[str, Any]]]) -> Tally:
+    """mobadj's answers to ``lines`` against ``peer``'s, phase by phase; ``optioned``:
+    mobadj's answers with the options of each class of :data:`OPTIONS`."""
     topo = topology_for(load_map("standard"))
     tally = Tally()
-    for line, answer, other in zip(lines, ours, theirs, strict=True):
+    for n, (line, answer, other) in enumerate(zip(lines, ours, theirs, strict=True)):
         assert answer["id"] == line["id"] == other.get("id"), f"{peer}: lines out of step"
-        where = disagreement(mobadj_board(answer), READERS[peer](other))
-        tally.add(str(line["id"]), classify(line, answer, where, topo) if where else None)
+        theirs_board = READERS[peer](other)
+        where = disagreement(mobadj_board(answer), theirs_board)
+        kind = None
+        if where:
+            kind = next((k for k, answers in optioned.items()
+                         if not answers[n]["errors"]
+                         and not disagreement(mobadj_board(answers[n]), theirs_board)),
+                        None) or classify(line, answer, where, topo)
+        tally.add(str(line["id"]), kind)
     return tally
+
+
+def mobadj_answers(lines: Sequence[Mapping[str, Any]], options: Mapping[str, str] = {}
+                   ) -> list[dict[str, Any]]:
+    """``mobadj batch`` run on ``lines``, each given ``options``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "lines.jsonl"
+        source.write_text("".join(json.dumps({**line, "options": options} if options else line)
+                                  + "\n" for line in lines))
+        return _answers(_mobadj(Path(sys.executable), "--jobs", "1", "-"), source)
 
 
 def report(peer: str, tally: Tally) -> str:
@@ -267,12 +276,13 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         source = args.phases or write_games(Path(tmp) / "games.jsonl", SEED, PHASES)
         lines = [json.loads(text) for text in source.read_text().splitlines()]
-        ours = _answers(_mobadj(Path(sys.executable), "--jobs", "1", "-"), source)
+        ours = mobadj_answers(lines)
+        optioned = {kind: mobadj_answers(lines, options) for kind, options in OPTIONS.items()}
         for peer in READERS:
             cmd = getattr(args, peer)
             if cmd:
-                print(report(peer, compare(lines, ours, _answers(shlex.split(cmd), source),
-                                           peer)))
+                theirs = _answers(shlex.split(cmd), source)
+                print(report(peer, compare(lines, ours, theirs, peer, optioned)))
 
 
 if __name__ == "__main__":
