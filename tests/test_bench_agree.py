@@ -1,6 +1,7 @@
 """bench/peers/agree.py: mobadj's answers against godip's and dipcc's, and every disagreement
 named.  The peers' answers are recorded (tests/bench_agree/, written by the drivers of
-bench/peers/ for ten of the bench's phases, seed 1); mobadj answers for real."""
+bench/peers/ for fourteen phases of bench/games.py, seed 1: ids "g..." from before its
+phases stopped following the hash seed, "h..." from after); mobadj answers for real."""
 
 from __future__ import annotations
 
@@ -33,19 +34,22 @@ def test_every_disagreement_gets_its_class() -> None:
     ours = mobadj_answers(lines)
     optioned = {kind: mobadj_answers(lines, options) for kind, options in OPTIONS.items()}
     godip = compare(lines, ours, _lines(DATA / "godip.jsonl"), "godip", optioned)
-    assert (godip.compared, godip.agreeing) == (10, 6)
+    assert (godip.compared, godip.agreeing) == (14, 8)
     assert godip.classes == {"convoyed-dislodger-dropped": ["g2-16"],
                              "via-convoy-over-land": ["g1-3", "g26-35"],
-                             "head-to-head-own-support": ["g3-28"]}
+                             "head-to-head-own-support": ["g3-28", "h60-11"],
+                             "convoyed-attack-cuts-support": ["h15-38"]}
     dipcc = compare(lines, ours, _lines(DATA / "dipcc.jsonl"), "dipcc", optioned)
-    assert (dipcc.compared, dipcc.agreeing) == (10, 5)
+    assert (dipcc.compared, dipcc.agreeing) == (14, 8)
     # g0-19: a convoy paradox only when the army may fall back on its land route
     assert dipcc.classes == {"convoyed-dislodger-dropped": ["g2-16"],
                              "via-convoy-over-land": ["g1-3", "g0-19", "g26-35"],
-                             "no-paradox": ["g2-15"]}
-    # the driver before it wrote the coast dipcc needs: F NWY - STP refused
+                             "convoy-target-supports-attack-on-fleet": ["g2-15", "h31-20"]}
+    # the dipcc driver before it wrote the coast dipcc needs (F NWY - STP refused) and
+    # passed on that an attacker came by convoy (the retreat to its origin refused)
     coastless = compare(lines, ours, _lines(DATA / "dipcc-coastless.jsonl"), "dipcc", optioned)
     assert coastless.classes["coast-implied"] == ["g1-18"]
+    assert coastless.classes["unexplained"] == ["h11-18"]
     # without mobadj's answers under the option, the VIA CONVOY phases are unexplained
     assert compare(lines, ours, _lines(DATA / "godip.jsonl"), "godip", {}).classes[
         "unexplained"] == ["g1-3", "g26-35"]
@@ -94,8 +98,8 @@ def test_the_command_prints_the_counts_and_an_example_of_each_class() -> None:
          "--dipcc", f"cat {DATA / 'dipcc.jsonl'}", str(PHASES)],
         cwd=ROOT, check=True, capture_output=True, text=True)
     lines = run.stdout.splitlines()
-    assert lines[0] == "godip: 10 phases compared, 6 agree"
+    assert lines[0] == "godip: 14 phases compared, 8 agree"
     assert lines[1].startswith("  convoyed-dislodger-dropped: 1 (e.g. g2-16): mobadj rejects")
     assert lines[2].startswith("  via-convoy-over-land: 2 (e.g. g1-3): ")
-    assert "dipcc: 10 phases compared, 5 agree" in lines
+    assert "dipcc: 14 phases compared, 8 agree" in lines
     assert "unexplained" not in run.stdout

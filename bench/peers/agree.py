@@ -40,13 +40,19 @@ CLASSES: dict[str, str] = {
         "a head-to-head battle in which a power supports the move against its own unit: "
         "that support counts in the defence but not in the attack on its unit (DATC 5), so "
         "both moves fail; godip moves one unit",
+    "convoyed-attack-cuts-support":
+        "an army ordered `VIA CONVOY` to a neighbour and carried by a convoy attacks a "
+        "supporting unit: the support is cut (DATC 5) though the army bounces; godip does "
+        "not cut it",
+    "convoy-target-supports-attack-on-fleet":
+        "the convoy's target supports an attack on a convoying fleet (DATC 6.F.14 and its "
+        "kin): the convoyed army does not cut that support, so the fleet is dislodged when "
+        "the attack is strong enough with it (6.F.14), and the convoy and its attack go on "
+        "when the attack fails anyway; dipcc moves none of these units",
     "coast-implied":
         "a fleet ordered to STP, SPA or BUL without a coast where only one coast is in "
-        "reach: mobadj moves it to that coast (DATC 6.B.2), dipcc refuses the order",
-    "no-paradox":
-        "the convoy's target supports an attack on a convoying fleet that fails anyway (its "
-        "own power's fleet, or too weak): the convoy and the convoyed attack succeed "
-        "(DATC 5, as 6.F.25 reasons); dipcc holds the army as in a paradox",
+        "reach: mobadj moves it to that coast (DATC 6.B.2), dipcc refuses the order (our "
+        "driver writes the coast: a driver that does not)",
     "unexplained": "none of the above: look at the line",
 }
 """Every class of disagreement, the first that fits a phase (in this order)."""
@@ -150,36 +156,50 @@ class Phase:
 
 
 def _own_support_in_head_to_head(phase: Phase, texts: list[str]) -> bool:
-    lost = {(m[1], m[2]) for t in texts
-            if (m := ANY_MOVE.match(t)) and phase.reason(t) == "lost head-to-head battle"}
-    return any((dst, src) in lost and any(
-        re.search(rf" S [AF] {src}\S* - {dst}", t)
-        and phase.owner(t.split()[1][:3]) == phase.owner(dst) for t in phase.texts())
-        for src, dst in lost)
+    """Two units that swap places, both fail in mobadj, one lost the head-to-head battle,
+    and a power supports the move against its own unit."""
+    failed = {(m[1], m[2]): t for t in phase.texts()
+              if (m := ANY_MOVE.match(t)) and phase.results[t]["result"] == "fails"}
+    return any((dst, src) in failed and "lost head-to-head battle" in (
+        phase.reason(t), phase.reason(failed[dst, src])) and any(
+        re.search(rf" S [AF] {src}\S* - {dst}", u)
+        and phase.owner(u.split()[1][:3]) == phase.owner(dst) for u in phase.texts())
+        for (src, dst), t in failed.items() if t in texts)
+
+
+def _convoyed_attack_cuts_support(phase: Phase, texts: list[str]) -> bool:
+    """A support cut in mobadj by an army moving `VIA CONVOY` to a neighbour, with a
+    convoy ordered for it."""
+    convoys = {(m[2], m[3]) for m in map(CONVOY.match, phase.texts()) if m}
+    cut = {t.split()[1][:3] for t in texts if phase.reason(t) == "support cut"}
+    return any((move := MOVE.match(t)) and t.endswith("VIA CONVOY") and move[2] in cut
+               and move[2] in phase.topo.reach["A"][move[1]] and (move[1], move[2]) in convoys
+               for t in phase.texts())
 
 
 def _coast_implied(phase: Phase, texts: list[str]) -> bool:
     return any(FLEET_MOVE.match(t) and phase.results[t]["result"] != "invalid" for t in texts)
 
 
-def _no_paradox(phase: Phase, texts: list[str]) -> bool:
-    """A convoyed army that moves in mobadj, whose target supports a move against one of
-    its convoying fleets."""
-    convoys = [m for m in map(CONVOY.match, phase.texts()) if m]
-    for t in texts:
-        move = MOVE.match(t)
-        if move and phase.results[t]["result"] == "succeeds" and any(
-                (c[2], c[3]) == (move[1], move[2])
-                and re.search(rf" S [AF] \S+ - {c[1]}", phase.order_of(move[2]))
-                for c in convoys):
-            return True
-    return False
+def _support_against_the_convoy(phase: Phase, texts: list[str]) -> bool:
+    """A convoy (its fleet's or its army's order among ``texts``) whose target supports a
+    move against the convoying fleet."""
+    armies = {(m[1], m[2]): t for t in phase.texts() if (m := MOVE.match(t))}
+    return any(
+        (c[2], c[3]) in armies and (c[0] in texts or armies[c[2], c[3]] in texts)
+        and re.search(rf" S [AF] \S+ - {c[1]}", phase.order_of(c[3]))
+        for c in map(CONVOY.match, phase.texts()) if c)
 
+
+AT_A_DISTANCE = ("convoyed-attack-cuts-support", "coast-implied")
+"""Checks that may explain a disagreement in other provinces than their orders' (a support
+cut or left uncut there decides elsewhere)."""
 
 CHECKS: dict[str, Callable[[Phase, list[str]], bool]] = {
     "head-to-head-own-support": _own_support_in_head_to_head,
+    "convoyed-attack-cuts-support": _convoyed_attack_cuts_support,
+    "convoy-target-supports-attack-on-fleet": _support_against_the_convoy,
     "coast-implied": _coast_implied,
-    "no-paradox": _no_paradox,
 }
 
 
@@ -187,8 +207,8 @@ def classify(line: Mapping[str, Any], answer: Mapping[str, Any], where: set[str]
              topo: Topology) -> str:
     """The class (a key of :data:`CLASSES`) of a phase on which mobadj's ``answer`` and a
     peer disagree at the provinces ``where``: the first check that holds for the orders
-    naming those provinces, else for any order of the phase (a move elsewhere may cut a
-    support that decides there)."""
+    naming those provinces, else the first of :data:`AT_A_DISTANCE` that holds for any
+    order of the phase."""
     if answer["errors"]:
         if any("its attacker cannot have come from" in e for e in answer["errors"]):
             return "convoyed-dislodger-dropped"
@@ -196,11 +216,10 @@ def classify(line: Mapping[str, Any], answer: Mapping[str, Any], where: set[str]
     phase = Phase(line, {o["order"]: o for o in answer["orders"]}, topo)
     texts = phase.texts()
     involved = [t for t in texts if where & set(re.split(r"[ /]", t))]
-    for scope in (involved, texts):
-        for kind, check in CHECKS.items():
-            if check(phase, scope):
-                return kind
-    return "unexplained"
+    for kind, check in CHECKS.items():
+        if check(phase, involved):
+            return kind
+    return next((kind for kind in AT_A_DISTANCE if CHECKS[kind](phase, texts)), "unexplained")
 
 
 @dataclass

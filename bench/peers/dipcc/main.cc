@@ -99,8 +99,10 @@ json answer(const json &in) {
     for (auto &[power, list] : in["dislodged"].items()) {
       Power p = power_from_str(power);
       for (auto &d : list) {
+        // as dipcc: no dislodger after a convoyed attack (the unit may retreat there)
+        bool convoyed = d.contains("convoyed") && d["convoyed"].get<bool>();
         state.add_dislodged_unit(owned_unit(p, d.at("unit").get<std::string>()),
-                                 loc_from_str(d.at("from").get<std::string>()));
+                                 convoyed ? Loc::NONE : loc_from_str(d.at("from").get<std::string>()));
       }
     }
   }

@@ -23,8 +23,9 @@ import (
 )
 
 type dislodged struct {
-	Unit string `json:"unit"`
-	From string `json:"from"`
+	Unit     string `json:"unit"`
+	From     string `json:"from"`
+	Convoyed bool   `json:"convoyed"`
 }
 
 type line struct {
@@ -165,8 +166,8 @@ func adjudicate(in line) (answer, error) {
 			if err := s.SetDislodged(prov, u); err != nil {
 				return out, err
 			}
-			if d.From != "" {
-				s.SetDislodger(province(d.From), prov)
+			if d.From != "" && !d.Convoyed { // as godip: after a convoyed attack the
+				s.SetDislodger(province(d.From), prov) // unit may retreat to its origin
 			}
 		}
 	}
