@@ -101,8 +101,8 @@ json answer(const json &in) {
       for (auto &d : list) {
         // as dipcc: no dislodger after a convoyed attack (the unit may retreat there)
         bool convoyed = d.contains("convoyed") && d["convoyed"].get<bool>();
-        state.add_dislodged_unit(owned_unit(p, d.at("unit").get<std::string>()),
-                                 convoyed ? Loc::NONE : loc_from_str(d.at("from").get<std::string>()));
+        Loc from = convoyed ? Loc::NONE : loc_from_str(d.at("from").get<std::string>());
+        state.add_dislodged_unit(owned_unit(p, d.at("unit").get<std::string>()), from);
       }
     }
   }

@@ -166,8 +166,10 @@ func adjudicate(in line) (answer, error) {
 			if err := s.SetDislodged(prov, u); err != nil {
 				return out, err
 			}
-			if d.From != "" && !d.Convoyed { // as godip: after a convoyed attack the
-				s.SetDislodger(province(d.From), prov) // unit may retreat to its origin
+			// As godip itself: no dislodger after a convoyed attack, so that the unit
+			// may retreat to the attacker's origin.
+			if d.From != "" && !d.Convoyed {
+				s.SetDislodger(province(d.From), prov)
 			}
 		}
 	}
