@@ -66,6 +66,18 @@ def test_a_disagreement_no_class_explains_is_unexplained() -> None:
         "unexplained"] == ["g0-0"]
 
 
+def test_a_line_a_peer_could_not_answer_is_counted_and_the_rest_compared() -> None:
+    lines = _lines(PHASES)
+    godip, dipcc = _lines(DATA / "godip.jsonl"), _lines(DATA / "dipcc.jsonl")
+    godip[1] = {"id": None, "units": None, "errors": ["unexpected end of JSON input"]}
+    dipcc[1] = {"errors": ["[json.exception.parse_error.101]"]}
+    ours = mobadj_answers(lines)
+    for peer, answers in (("godip", godip), ("dipcc", dipcc)):
+        tally = compare(lines, ours, answers, peer, {})
+        assert tally.classes["peer-error"] == ["g0-1"]
+        assert tally.compared == 14
+
+
 def test_each_side_is_read_in_its_own_notation() -> None:
     """godip's names of the seas and nations, dipcc's dislodged units (marked "*", with
     their retreats, none when the unit is disbanded), mobadj's."""

@@ -53,6 +53,7 @@ CLASSES: dict[str, str] = {
         "a fleet ordered to STP, SPA or BUL without a coast where only one coast is in "
         "reach: mobadj moves it to that coast (DATC 6.B.2), dipcc refuses the order (our "
         "driver writes the coast: a driver that does not)",
+    "peer-error": "the peer wrote no board for the line, only its errors",
     "unexplained": "none of the above: look at the line",
 }
 """Every class of disagreement, the first that fits a phase (in this order)."""
@@ -149,7 +150,8 @@ class Phase:
                      if u.split()[1][:3] == province), None)
 
     def order_of(self, province: str) -> str:
-        return next((t for t in self.texts() if t.split()[1][:3] == province), "")
+        return next((t for t in self.texts() if t.split()[1:2] == [province] or
+                     t.split()[1:2] and t.split()[1].startswith(province + "/")), "")
 
     def reason(self, text: str) -> str:
         return self.results[text]["reason"] or ""
@@ -246,6 +248,9 @@ def compare(lines: Sequence[Mapping[str, Any]], ours: Sequence[Mapping[str, Any]
     topo = topology_for(load_map("standard"))
     tally = Tally()
     for n, (line, answer, other) in enumerate(zip(lines, ours, theirs, strict=True)):
+        if other.get("units") is None:
+            tally.add(str(line["id"]), "peer-error")
+            continue
         assert answer["id"] == line["id"] == other.get("id"), f"{peer}: lines out of step"
         theirs_board = READERS[peer](other)
         where = disagreement(mobadj_board(answer), theirs_board)
