@@ -32,8 +32,9 @@ LAST_YEAR = 1912
 
 
 def _units(position: Position) -> dict[str, tuple[str, str, str]]:
-    """Province -> (power, kind, location): the shape the generator takes."""
-    return {prov: (u.power, u.kind, u.location) for prov, u in position.units.items()}
+    """Province -> (power, kind, location): the shape the generator takes, in the order of
+    the provinces (the engine's order of a position's units may follow the hash seed)."""
+    return {prov: (u.power, u.kind, u.location) for prov, u in sorted(position.units.items())}
 
 
 def _orders(position: Position, topo: Topology, rng: random.Random) -> dict[str, list[str]]:
@@ -47,7 +48,7 @@ def _orders(position: Position, topo: Topology, rng: random.Random) -> dict[str,
         owner = {prov: power for prov, (power, _, _) in units.items()}
     elif phase.is_retreat:
         dislodged = {prov: (d.unit.power, d.unit.kind, d.unit.location)
-                     for prov, d in position.dislodged.items()}
+                     for prov, d in sorted(position.dislodged.items())}
         plan = retreat_plan(topo, dislodged, rng)
         for prov, d in position.dislodged.items():
             if prov in plan and d.retreats and " R " in plan[prov]:
@@ -59,7 +60,7 @@ def _orders(position: Position, topo: Topology, rng: random.Random) -> dict[str,
             n = sum(1 for o in position.centers.values() if o == power) - sum(
                 1 for u in position.units.values() if u.power == power)
             if n > 0:
-                free = [h for h in topo.homes[power]
+                free = [h for h in sorted(topo.homes[power])
                         if position.centers.get(h) == power and h not in position.units]
                 rng.shuffle(free)
                 for home in free[:n]:
@@ -83,7 +84,8 @@ def _line(position: Position, orders: dict[str, list[str]], case_id: str) -> dic
     line: dict[str, Any] = {"id": case_id, "map": "standard", "phase": data["phase"],
                             "units": data["units"], "centers": data["centers"]}
     if position.phase.is_retreat:
-        line["dislodged"] = {p: [{"unit": e["unit"], "from": e["from"]} for e in lst]
+        line["dislodged"] = {p: [{k: e[k] for k in ("unit", "from", "convoyed") if k in e}
+                                 for e in lst]
                              for p, lst in data["dislodged"].items()}
         line["standoffs"] = data["standoffs"]
     line["orders"] = orders

@@ -456,6 +456,16 @@ compiler, glog and pybind11's headers are at hand; `make bench GODIP=... DIPCC=.
 other commands).  mobadj's source holds nothing of theirs; a peer that could not be built
 is "not measured".
 
+How far their verdicts agree with mobadj's is counted apart (`python -m bench.peers.agree`;
+the bench counts time, not verdicts): on the bench's 3,000 phases godip leaves the board as
+mobadj does in 2,913 and dipcc in 2,931.  bench/peers/README.md names the cause of every
+other phase, and none is an error of mobadj's: `VIA CONVOY` moves that the peers take over
+land when no convoy carries them (DATC 2's preference; mobadj follows DATC 3.0, and its
+option `adjacent_convoy=fallback` reads them as the peers do); head-to-head battles with a
+support against the supporter's own unit, and supports cut by a convoyed army, that godip
+decides against the DATC (6.E.6, 6.E.12; DATC 5); and supports against a convoying fleet
+that dipcc decides against it (6.F.14).
+
 {table}
 
 {ratios}

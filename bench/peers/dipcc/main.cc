@@ -3,9 +3,10 @@
 //
 // It reads one JSON object a line on standard input (the standard map: id, phase, units,
 // centers, dislodged, standoffs, orders, as bench/games.py writes them), sets up a dipcc
-// GameState, reads each order text with dipcc's order reader (builds, removals and convoyed
-// moves rewritten in its notation), processes the phase and writes one JSON line: the id and
-// the state after the phase as dipcc writes it (phase, units, centres, retreats, builds).
+// GameState, reads each order text with dipcc's order reader (builds, removals, convoyed
+// moves and a fleet's move to the only coast in reach rewritten in its notation), processes
+// the phase and writes one JSON line: the id and the state after the phase as dipcc writes
+// it (phase, units, centres, retreats, builds).
 #include <exception>
 #include <iostream>
 #include <string>
@@ -47,10 +48,25 @@ std::vector<std::string> words(const std::string &text) {
   return out;
 }
 
+// The coast a fleet reaches from a place next to only one coast of a province with two
+// ("F GAS - SPA" is a move to SPA/NC, DATC 6.B.2): mobadj reads the move without the coast,
+// dipcc only with it.
+const std::unordered_map<std::string, std::string> ONLY_COAST = {
+    {"AEG BUL", "BUL/SC"}, {"GRE BUL", "BUL/SC"}, {"BLA BUL", "BUL/EC"},
+    {"RUM BUL", "BUL/EC"}, {"BAR STP", "STP/NC"}, {"NWY STP", "STP/NC"},
+    {"BOT STP", "STP/SC"}, {"FIN STP", "STP/SC"}, {"LVN STP", "STP/SC"},
+    {"GAS SPA", "SPA/NC"}, {"LYO SPA", "SPA/SC"}, {"MAR SPA", "SPA/SC"},
+    {"WES SPA", "SPA/SC"}};
+
 // An order text of mobadj's notation in dipcc's (MILA's): "Build A PAR" -> "A PAR B",
-// "Remove A PAR" -> "A PAR D", "... VIA CONVOY" -> "... VIA".
+// "Remove A PAR" -> "A PAR D", "... VIA CONVOY" -> "... VIA", "F GAS - SPA" -> "F GAS -
+// SPA/NC".
 std::string dipcc_text(const std::string &text) {
   auto w = words(text);
+  if (w.size() == 4 && w[0] == "F" && w[2] == "-") {
+    auto coast = ONLY_COAST.find(w[1] + " " + w[3]);
+    if (coast != ONLY_COAST.end()) return "F " + w[1] + " - " + coast->second;
+  }
   if (w.size() == 3 && (w[0] == "Build" || w[0] == "BUILD")) return w[1] + " " + w[2] + " B";
   if (w.size() == 3 && (w[0] == "Remove" || w[0] == "REMOVE")) return w[1] + " " + w[2] + " D";
   if (w.size() >= 2 && w[w.size() - 1] == "CONVOY" && w[w.size() - 2] == "VIA") {
@@ -83,8 +99,10 @@ json answer(const json &in) {
     for (auto &[power, list] : in["dislodged"].items()) {
       Power p = power_from_str(power);
       for (auto &d : list) {
-        state.add_dislodged_unit(owned_unit(p, d.at("unit").get<std::string>()),
-                                 loc_from_str(d.at("from").get<std::string>()));
+        // as dipcc: no dislodger after a convoyed attack (the unit may retreat there)
+        bool convoyed = d.contains("convoyed") && d["convoyed"].get<bool>();
+        Loc from = convoyed ? Loc::NONE : loc_from_str(d.at("from").get<std::string>());
+        state.add_dislodged_unit(owned_unit(p, d.at("unit").get<std::string>()), from);
       }
     }
   }

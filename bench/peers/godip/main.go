@@ -23,8 +23,9 @@ import (
 )
 
 type dislodged struct {
-	Unit string `json:"unit"`
-	From string `json:"from"`
+	Unit     string `json:"unit"`
+	From     string `json:"from"`
+	Convoyed bool   `json:"convoyed"`
 }
 
 type line struct {
@@ -165,7 +166,9 @@ func adjudicate(in line) (answer, error) {
 			if err := s.SetDislodged(prov, u); err != nil {
 				return out, err
 			}
-			if d.From != "" {
+			// As godip itself: no dislodger after a convoyed attack, so that the unit
+			// may retreat to the attacker's origin.
+			if d.From != "" && !d.Convoyed {
 				s.SetDislodger(province(d.From), prov)
 			}
 		}
