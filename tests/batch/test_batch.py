@@ -172,3 +172,30 @@ def test_a_game_written_again_with_other_spellings_keeps_each_lines_spelling(tmp
     assert a["centers"] == {"France": ["MAR", "PAR"], "Germany": ["MUN"]}
     assert b["centers"] == {"FRANCE": ["MAR", "PAR"], "germany": ["MUN"]}
     assert b["units"] == {"FRANCE": ["A BUR", "A MAR"], "germany": ["A MUN"]}
+
+
+def _batch_lines(cases: list[dict]) -> list[dict]:
+    proc = subprocess.run([sys.executable, "-m", "mobadj", "batch", "-"], check=True,
+                          input="".join(json.dumps(c) + "\n" for c in cases),
+                          capture_output=True, text=True, timeout=120)
+    return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
+def test_a_lines_output_reads_back_as_the_next_lines_input_after_a_convoyed_attack() -> None:
+    """A unit dislodged by a convoyed army is written with ``"convoyed": true`` (its attacker
+    came from a province it does not touch): the output of the movement phase, given back
+    with the retreat, is read and played."""
+    [spring] = _batch_lines([{
+        "id": "convoyed", "phase": "S1901M",
+        "units": {"ENGLAND": ["A LON", "F NTH", "F ENG"], "FRANCE": ["A BEL"]},
+        "orders": {"ENGLAND": ["A LON - BEL", "F NTH C A LON - BEL", "F ENG S A LON - BEL"]}}])
+    assert spring["errors"] == [] and spring["next_phase"] == "S1901R"
+    assert spring["dislodged"] == {"FRANCE": [
+        {"unit": "A BEL", "from": "LON", "convoyed": True,
+         "retreats": ["BUR", "HOL", "PIC", "RUH"]}]}
+    again = {key: spring[key] for key in ("units", "centers", "dislodged")}
+    [retreat] = _batch_lines([{"id": "retreat", "phase": spring["next_phase"], **again,
+                               "orders": {"FRANCE": ["A BEL - PIC"]}}])
+    assert retreat["errors"] == []
+    assert retreat["orders"][0]["result"] == "succeeds"
+    assert "A PIC" in retreat["units"]["FRANCE"]
