@@ -52,6 +52,27 @@ class RouteLines:
 
 
 @dataclass(frozen=True)
+class TerrainLook:
+    """How the picture draws a terrain of the map's own (the layout's ``terrains``): its
+    fill, an overlay pattern of the picture (``waves``, ``bay``, ``bars``) at an opacity, and
+    a tag over the space's name."""
+
+    fill: str = ""
+    pattern: str = ""
+    opacity: str | None = None
+    badge: str = ""
+
+
+@dataclass(frozen=True)
+class HeldPiece:
+    """A piece another power may hold (the layout's ``held``): its unit kind, and the words
+    a position writes after it ("D Chi captive"); the first is said in its power's line."""
+
+    kind: str
+    words: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Layout:
     """Where every space of one map is drawn."""
 
@@ -69,6 +90,10 @@ class Layout:
     diagonals: bool = True  # mark corners where four spaces meet (Mobtown: diagonal moves)
     names: dict[str, str] = field(default_factory=dict)  # drawn spaces that are no province
     coasts: dict[str, Point] = field(default_factory=dict)  # "SPA/NC" -> where to label it
+    legend: dict[str, str] = field(default_factory=dict)  # key symbol -> its words in the key
+    terrains: dict[str, TerrainLook] = field(default_factory=dict)  # the map's own terrains
+    leader: str = ""  # a unit kind that costs no centre, counted apart in its power's line
+    held: HeldPiece | None = None  # a piece another power may hold
 
     @property
     def is_grid(self) -> bool:
@@ -140,6 +165,49 @@ def _route_lines(data: object, source: str) -> RouteLines | None:
                       str(data.get("key") or ""), str(data.get("move_key") or ""))
 
 
+def _words(data: object, what: str, source: str) -> dict[str, str]:
+    """A mapping of names to words (``legend``)."""
+    if data is None:
+        return {}
+    if not isinstance(data, dict) or not all(isinstance(v, str | int | float)
+                                             and not isinstance(v, bool) for v in data.values()):
+        raise LayoutError(f"{source}: {what} maps each name to its words, got {data!r}")
+    return {str(k): str(v) for k, v in data.items()}
+
+
+def _terrains(data: object, source: str) -> dict[str, TerrainLook]:
+    """``terrains: {NAME: {fill: "#b8b8b8", pattern: bars, opacity: 0.55, badge: TAG}}``."""
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise LayoutError(f"{source}: terrains maps each terrain to how it is drawn, "
+                          f"got {data!r}")
+    known = ("fill", "pattern", "opacity", "badge")
+    out = {}
+    for name, spec in data.items():
+        if not isinstance(spec, dict) or set(spec) - set(known):
+            raise LayoutError(f"{source}: terrain {name} is drawn with "
+                              f"{', '.join(known)}, got {spec!r}")
+        opacity = spec.get("opacity")
+        out[str(name)] = TerrainLook(str(spec.get("fill") or ""), str(spec.get("pattern") or ""),
+                                     None if opacity is None else str(opacity),
+                                     str(spec.get("badge") or ""))
+    return out
+
+
+def _held(data: object, source: str) -> HeldPiece | None:
+    """``held: {kind: K, words: [WORD, ...]}``."""
+    if data is None:
+        return None
+    words = data.get("words") if isinstance(data, dict) else None
+    if (not isinstance(data, dict) or not isinstance(data.get("kind"), str)
+            or not isinstance(words, list) or not words
+            or not all(isinstance(w, str) and w.isalpha() for w in words)):
+        raise LayoutError(f"{source}: held needs the unit kind held and the words that mark "
+                          f"it in a position (kind: K, words: [WORD, ...]), got {data!r}")
+    return HeldPiece(data["kind"], tuple(w.lower() for w in words))
+
+
 def parse_layout(data: dict, source: str = "<layout>") -> Layout:
     """Build a :class:`Layout` from parsed YAML, checking its shape."""
     if not isinstance(data, dict):
@@ -192,6 +260,10 @@ def parse_layout(data: dict, source: str = "<layout>") -> Layout:
         names={str(k): str(v) for k, v in (data.get("names") or {}).items()},
         coasts={str(k): _point(v, f"coast {k}", source)
                 for k, v in (data.get("coasts") or {}).items()},
+        legend=_words(data.get("legend"), "legend", source),
+        terrains=_terrains(data.get("terrains"), source),
+        leader=str(data.get("leader") or ""),
+        held=_held(data.get("held"), source),
     )
 
 

@@ -204,9 +204,25 @@ def draw_svg(game_map: GameMap, layout: Layout, view: BoardView, *, title: str |
     return "\n".join(s.parts)
 
 
-def _space_fill(game_map: GameMap, sid: str, view: BoardView) -> str:
+#: the overlay pattern of each terrain every map may use (a layout adds its own terrains')
+OVERLAYS = {"water": "waves", "sea": "waves", "impassable": "bay", "blocked": "bay"}
+
+
+def terrain_overlay(layout: Layout, terrain: str) -> tuple[str | None, str | None]:
+    """The fill of a terrain's overlay (a pattern of the picture) and its opacity."""
+    look = layout.terrains.get(terrain)
+    if look is not None and look.pattern:
+        return f"url(#{look.pattern})", look.opacity
+    pattern = OVERLAYS.get(terrain)
+    return (f"url(#{pattern})" if pattern else None), None
+
+
+def _space_fill(game_map: GameMap, sid: str, view: BoardView, layout: Layout) -> str:
     prov = game_map.provinces.get(sid)
     terrain = _terrain(game_map, sid)
+    look = layout.terrains.get(terrain)
+    if look is not None and look.fill:
+        return look.fill
     if terrain in TERRAIN_FILL:
         return TERRAIN_FILL[terrain]
     owner = view.centers.get(sid)
@@ -223,18 +239,17 @@ def _spaces(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView,
     for sid, cells in b.cells.items():
         if only is not None and sid not in only:
             continue
-        fill = _space_fill(game_map, sid, view)
+        fill = _space_fill(game_map, sid, view, b.layout)
         terrain = _terrain(game_map, sid)
         s.raw(f'<g id="space-{escape(sid)}">')
         for x, y in cells:
             px, py = b.px(x, y)
             s.add("rect", x=f"{px:.1f}", y=f"{py:.1f}", width=f"{c + 0.6:.1f}",
                   height=f"{c + 0.6:.1f}", fill=fill)
-            overlay = {"water": "url(#waves)", "sea": "url(#waves)", "impassable": "url(#bay)",
-                       "blocked": "url(#bay)", "gaol": "url(#bars)"}.get(terrain)
+            overlay, opacity = terrain_overlay(b.layout, terrain)
             if overlay:
                 s.add("rect", x=f"{px:.1f}", y=f"{py:.1f}", width=f"{c:.1f}", height=f"{c:.1f}",
-                      fill=overlay, opacity="0.55" if terrain == "gaol" else None)
+                      fill=overlay, opacity=opacity)
         s.raw("</g>")
 
 
@@ -246,7 +261,7 @@ def _polygons(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView,
             continue
         pts = " ".join(f"{b.px(x, y)[0]:.1f},{b.px(x, y)[1]:.1f}" for x, y in poly)
         wet = _terrain(game_map, sid) in ("water", "sea", "impassable")
-        s.add("polygon", points=pts, fill=_space_fill(game_map, sid, view),
+        s.add("polygon", points=pts, fill=_space_fill(game_map, sid, view, b.layout),
               stroke=COAST if wet else BORDER, stroke_width="1.6", id=f"space-{sid}")
 
 
@@ -329,7 +344,7 @@ def _straddles(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView) -> N
     """Where a space straddles a highway (Queens), the road is drawn sunk into the space: no
     crossing there, the space is on both sides (rule 4).  The key shows the same sign."""
     for sid, segs in straddled_stretches(b.layout).items():
-        fill = _space_fill(game_map, sid, view)
+        fill = _space_fill(game_map, sid, view, b.layout)
         d = "".join(f"M{b.px(*p)[0]:.1f} {b.px(*p)[1]:.1f}L{b.px(*q)[0]:.1f} {b.px(*q)[1]:.1f}"
                     for p, q in segs)
         s.add("path", d=d, fill="none", stroke=fill, stroke_width="13", class_="straddle")
@@ -457,7 +472,7 @@ def _labels(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView,
             continue
         wet = terrain in ("water", "sea")
         colour = "#123c5e" if wet else INK
-        halo = _space_fill(game_map, sid, view)
+        halo = _space_fill(game_map, sid, view, b.layout)
         italic = "italic" if wet else None
         s.text(x, base, sid, p.abbr_size, fill=colour, font_weight="bold", font_style=italic,
                stroke=halo, stroke_width="3.5", stroke_linejoin="round")
@@ -473,7 +488,8 @@ def _labels(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView,
             bx = p.badge
             s.add("rect", x=f"{bx.x0:.1f}", y=f"{bx.y0:.1f}", width=f"{bx.x1 - bx.x0:.1f}",
                   height=f"{bx.y1 - bx.y0:.1f}", rx="3", fill="#222222")
-            s.text(p.cx, bx.y1 - 3, "GAOL", 9, fill="#ffffff", font_weight="bold",
+            s.text(p.cx, bx.y1 - 3, b.layout.terrains[terrain].badge, 9, fill="#ffffff",
+                   font_weight="bold",
                    letter_spacing="1.5")
 
 
@@ -519,12 +535,12 @@ def unit_markers(b: _Board, view: BoardView) -> list[tuple[Marker, float, float]
     for u in view.units:
         if _coast_point(b, u.province, u.coast) is not None:
             continue  # a fleet on a split coast stands at its coast
-        what = "captive" if u.captive else u.kind
+        what = "held" if u.held else u.kind
         by_space.setdefault(u.province, []).append(Marker(what, u))
     for d in view.dislodged:
         by_space.setdefault(d.unit.province, []).append(Marker("dislodged", d))
     out = []
-    order = {"captive": 2, "dislodged": 3}
+    order = {"held": 2, "dislodged": 3}
     for sid, markers in by_space.items():
         if sid not in b.label:
             continue
@@ -553,12 +569,17 @@ def _units(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView) -> None:
             continue
         u = m.ref
         s.raw(f'<g class="unit" data-space="{escape(u.province)}" data-power="{u.power}">')
-        if u.captive:  # a captured Don: his own colour, bound in a dark dashed ring
+        if u.held:  # a held piece: its own colour, bound in a dark dashed ring
             s.add("circle", cx=f"{ux:.1f}", cy=f"{uy + 1:.1f}", r="15.5", fill="#ffffff",
                   fill_opacity="0.7", stroke=INK, stroke_width="1.8",
-                  stroke_dasharray="3 2", class_="captive")
+                  stroke_dasharray="3 2", class_=held_class(b.layout))
         unit_glyph(s, u.kind, ux, uy, power_colour(game_map, u.power))
         s.raw("</g>")
+
+
+def held_class(layout: Layout) -> str:
+    """The class of a held piece's ring: the first word positions mark it with."""
+    return layout.held.words[0] if layout.held is not None else "held"
 
 
 def turn_lines(b: _Board, view: BoardView) -> Routed:

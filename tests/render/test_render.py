@@ -144,7 +144,7 @@ def test_engine_like_position_objects(gm, layout):
                                                        "capone": ["G Har"]}}
 
     view = as_view(gm, MobtownLike())
-    assert [(u.kind, u.province, u.captive) for u in view.units] == [
+    assert [(u.kind, u.province, u.held) for u in view.units] == [
         ("G", "Pie", False), ("D", "Har", True), ("G", "Har", False)]
     root = ET.fromstring(render_svg(gm, layout, P()))
     assert len(classes(root, "unit-G")) == 1
