@@ -20,8 +20,8 @@ BAY = "#5d93c4"
 BORDER = "#9c8f72"
 COAST = "#2f6690"
 INK = "#2b2b2b"
-HIGHWAY_CASING = "#4a4a4a"
-HIGHWAY_FILL = "#f0b429"
+ROAD_CASING = "#4a4a4a"
+ROAD_FILL = "#f0b429"
 STOP = "#1d4e89"  # a stop of a variant's route lines (Mobtown's subway), and the first line
 #: the colours of a route kind's lines (layout ``lines``), none of them a Mobtown mob's
 #: (maps/mobtown2.yaml), told apart from each other

@@ -30,13 +30,14 @@ class LayoutError(RenderError, ValueError):
 
 
 @dataclass(frozen=True)
-class Highway:
-    """A named highway: a polyline of cell corners (grid) or pixels (polygon layouts)."""
+class Road:
+    """A named road drawn along borders (Mobtown's highways): a polyline of cell corners
+    (grid) or pixels (polygon layouts)."""
 
     name: str
     points: tuple[Point, ...]
     label_at: int = 0  # index of the segment that carries the name
-    label: Point | None = None  # or an explicit point on the highway for the name
+    label: Point | None = None  # or an explicit point on the road for the name
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,8 @@ class Layout:
     grid: tuple[tuple[str, ...], ...] = ()
     polygons: dict[str, tuple[Point, ...]] = field(default_factory=dict)
     labels: dict[str, Point] = field(default_factory=dict)
-    highways: tuple[Highway, ...] = ()
+    roads: tuple[Road, ...] = ()
+    crossing: str = "road"  # the ``via`` of a move across a road in the map's adjacency
     junctions: tuple[tuple[str, str], ...] = ()
     lines: RouteLines | None = None  # a route kind drawn as lines between stops
     straddle: dict[str, str] = field(default_factory=dict)
@@ -235,22 +237,23 @@ def parse_layout(data: dict, source: str = "<layout>") -> Layout:
             labels[sid] = _point(spec["label"], f"label of {sid}", source)
     if not grid and not polygons:
         raise LayoutError(f"{source}: a layout needs either a grid or space polygons")
-    highways = []
-    for h in data.get("highways") or []:
+    roads = []
+    for h in data.get("roads") or []:
         if not isinstance(h, dict) or "name" not in h or "points" not in h:
-            raise LayoutError(f"{source}: a highway needs a name and points, got {h!r}")
-        pts = tuple(_point(p, f"point of highway {h['name']}", source) for p in h["points"])
+            raise LayoutError(f"{source}: a road needs a name and points, got {h!r}")
+        pts = tuple(_point(p, f"point of road {h['name']}", source) for p in h["points"])
         label = None
         if "label" in h:
-            label = _point(h["label"], f"label of highway {h['name']}", source)
-        highways.append(Highway(str(h["name"]), pts, int(h.get("label_at", 0)), label))
+            label = _point(h["label"], f"label of road {h['name']}", source)
+        roads.append(Road(str(h["name"]), pts, int(h.get("label_at", 0)), label))
     return Layout(
         map_name=str(data.get("map", "")),
         cell=float(data.get("cell", 1)),
         grid=grid,
         polygons=polygons,
         labels=labels,
-        highways=tuple(highways),
+        roads=tuple(roads),
+        crossing=str(data.get("crossing") or "road"),
         junctions=tuple(_pair(j, "junction", source) for j in data.get("junctions") or []),
         lines=_route_lines(data.get("lines"), source),
         straddle={str(k): str(v) for k, v in (data.get("straddle") or {}).items()},

@@ -10,10 +10,10 @@ from mobadj.render.ink import (
     BLOCKED,
     BORDER,
     COAST,
-    HIGHWAY_CASING,
-    HIGHWAY_FILL,
     INK,
     LAND,
+    ROAD_CASING,
+    ROAD_FILL,
     STOP,
     TERRAIN_FILL,
     Style,
@@ -136,7 +136,7 @@ def key_items(game_map: GameMap, layout: Layout | None) -> list[tuple[str, str]]
             key = f"terrain:{terrain}"
             items.append(said(key, KEY_WORDS.get(key, terrain)))
     if layout is not None:
-        if layout.highways:
+        if layout.roads:
             items.append(said("road"))
         for sid in layout.straddle:  # a space that lies on both sides of its road
             prov = game_map.provinces.get(sid)
@@ -220,24 +220,24 @@ def key_symbol(s: SvgWriter, key: str, x: float, y: float, layout: Layout | None
                   fill=f"url(#{look.pattern})", opacity=look.opacity)
     elif key == "road":
         s.add("line", x1=f"{x - 12}", y1=f"{y}", x2=f"{x + 12}", y2=f"{y}",
-              stroke=HIGHWAY_CASING, stroke_width="9")
+              stroke=ROAD_CASING, stroke_width="9")
         s.add("line", x1=f"{x - 12}", y1=f"{y}", x2=f"{x + 12}", y2=f"{y}",
-              stroke=HIGHWAY_FILL, stroke_width="5")
+              stroke=ROAD_FILL, stroke_width="5")
     elif key == "straddle":  # the road sunk into the space that straddles it
         for x0, x1 in ((x - 13, x - 6), (x + 6, x + 13)):
-            s.add("line", x1=f"{x0}", y1=f"{y}", x2=f"{x1}", y2=f"{y}", stroke=HIGHWAY_CASING,
+            s.add("line", x1=f"{x0}", y1=f"{y}", x2=f"{x1}", y2=f"{y}", stroke=ROAD_CASING,
                   stroke_width="9")
-            s.add("line", x1=f"{x0}", y1=f"{y}", x2=f"{x1}", y2=f"{y}", stroke=HIGHWAY_FILL,
+            s.add("line", x1=f"{x0}", y1=f"{y}", x2=f"{x1}", y2=f"{y}", stroke=ROAD_FILL,
                   stroke_width="5")
         s.add("rect", x=f"{x - 6}", y=f"{y - 7}", width="12", height="14", fill=STRADDLE_KEY,
               stroke=BORDER, stroke_width="0.8")
-        s.add("line", x1=f"{x - 6}", y1=f"{y}", x2=f"{x + 6}", y2=f"{y}", stroke=HIGHWAY_FILL,
+        s.add("line", x1=f"{x - 6}", y1=f"{y}", x2=f"{x + 6}", y2=f"{y}", stroke=ROAD_FILL,
               stroke_width="3", stroke_dasharray="4 2")
     elif key == "junction":  # a highway with a crossing over it, as on the board
         s.add("line", x1=f"{x}", y1=f"{y - 9}", x2=f"{x}", y2=f"{y + 9}",
-              stroke=HIGHWAY_CASING, stroke_width="9")
+              stroke=ROAD_CASING, stroke_width="9")
         s.add("line", x1=f"{x}", y1=f"{y - 9}", x2=f"{x}", y2=f"{y + 9}",
-              stroke=HIGHWAY_FILL, stroke_width="5")
+              stroke=ROAD_FILL, stroke_width="5")
         for width, colour, dash in ((10, INK, None), (6.4, "#ffffff", None),
                                     (6.4, INK, "1.6 2.4")):
             s.add("line", x1=f"{x - 8}", y1=f"{y}", x2=f"{x + 8}", y2=f"{y}",

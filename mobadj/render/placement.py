@@ -41,7 +41,7 @@ ASCENT, DESCENT = 0.76, 0.24  # of DejaVu Sans, in font sizes
 STATION = 14.0  # side of a route line's stop square
 CENTER_R = 7.5  # outer ring of a home centre's disc
 BADGE = (38.0, 13.0)  # a terrain's tag over the name (the layout's ``terrains``)
-PAD_BORDER, PAD_EDGE, PAD_HIGHWAY = 3.0, 5.0, 9.0  # kept free inside a space, by what
+PAD_BORDER, PAD_EDGE, PAD_ROAD = 3.0, 5.0, 9.0  # kept free inside a space, by what
 # bounds it: a border, the board's frame, a highway (its casing and name tag)
 ROW_GAP = 2.0  # between the abbreviation row and the name
 UNIT_GAP = 2.0  # between the name and the unit row
@@ -301,7 +301,7 @@ def _inner(frame: Frame, rect: tuple[int, int, int, int], cut: set,
 
     def pad(side: list, edge: bool) -> float:
         if any(seg in cut for seg in side):
-            return PAD_HIGHWAY
+            return PAD_ROAD
         return PAD_EDGE if edge else PAD_BORDER
 
     left = pad([((x0, y), (x0, y + 1)) for y in range(y0, y1 + 1)], x0 == 0)
@@ -445,7 +445,7 @@ class Placement:
     frame: Frame
     spaces: dict[str, SpacePlace]
     paths: dict[tuple[str, str], tuple[tuple[float, float], ...]]
-    highway_tags: tuple[tuple[str, Box], ...]
+    road_tags: tuple[tuple[str, Box], ...]
     junctions: tuple[JunctionBar, ...] = ()
     lines: tuple[RouteLine, ...] = ()
 
@@ -479,7 +479,7 @@ def _place(game_map: GameMap, layout: Layout, style: Style) -> Placement:
     stations = {sid for pair in layout.links for sid in pair}
     spaces: dict[str, SpacePlace] = {}
     if layout.is_grid:
-        cut = set(geometry.highway_segments(layout))
+        cut = set(geometry.road_segments(layout))
         for sid, cells in layout.cells().items():
             prov = game_map.provinces.get(sid)
             kind = _kind(prov, layout)
@@ -508,7 +508,7 @@ def _place(game_map: GameMap, layout: Layout, style: Style) -> Placement:
                                      bool(prov and prov.supply_center))
     from mobadj.render import signs
 
-    tags = tuple((hw.name, tag_box(frame, layout, i)) for i, hw in enumerate(layout.highways))
+    tags = tuple((hw.name, tag_box(frame, layout, i)) for i, hw in enumerate(layout.roads))
     bars: list[JunctionBar] = []
     if layout.is_grid:
         labels = [b for p in spaces.values() for b in p.label_boxes()]
@@ -537,7 +537,7 @@ def _kind(prov: Province | None, layout: Layout) -> str:
 
 def tag_point(frame: Frame, layout: Layout, index: int) -> tuple[float, float, float]:
     """Where a highway's name tag goes: its centre and angle (0 or 90 degrees)."""
-    hw = layout.highways[index]
+    hw = layout.roads[index]
     i = min(max(hw.label_at, 0), len(hw.points) - 2)
     (x0, y0), (x1, y1) = frame.px(*hw.points[i]), frame.px(*hw.points[i + 1])
     mx, my = (x0 + x1) / 2, (y0 + y1) / 2
@@ -556,7 +556,7 @@ TAG_SIZE = 11.0
 
 def tag_box(frame: Frame, layout: Layout, index: int) -> Box:
     mx, my, angle = tag_point(frame, layout, index)
-    half = (text_width(layout.highways[index].name, TAG_SIZE, bold=True) + 14) / 2
+    half = (text_width(layout.roads[index].name, TAG_SIZE, bold=True) + 14) / 2
     return Box(mx - 8, my - half, mx + 8, my + half) if angle else \
         Box(mx - half, my - 8, mx + half, my + 8)
 

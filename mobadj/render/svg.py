@@ -23,11 +23,11 @@ from mobadj.render.arrows import Obstacles, Routed, board_obstacles, marker_box,
 from mobadj.render.ink import (
     BORDER,
     COAST,
-    HIGHWAY_CASING,
-    HIGHWAY_FILL,
     INK,
     LAND,
     PAPER,
+    ROAD_CASING,
+    ROAD_FILL,
     STOP,
     TERRAIN_FILL,
     Style,
@@ -185,10 +185,10 @@ def draw_svg(game_map: GameMap, layout: Layout, view: BoardView, *, title: str |
             _diagonal_points(s, b)
         else:
             _polygons(s, b, game_map, view, only)
-        _highways(s, b, game_map, view)
+        _roads(s, b, game_map, view)
         if layout.is_grid:
             _junctions(s, b)
-        _highway_names(s, b)
+        _road_names(s, b)
         _route_lines(s, b, game_map, only)
         _labels(s, b, game_map, view, only)
         _coast_labels(s, b, only)
@@ -304,22 +304,22 @@ def _diagonal_points(s: SvgWriter, b: _Board) -> None:
               stroke="#ffffff", stroke_width="1.2", class_="diagonal")
 
 
-def _highways(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView) -> None:
+def _roads(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView) -> None:
     x0, y0 = b.px(0, 0)
     s.raw(f'<clipPath id="board"><rect x="{x0:.1f}" y="{y0:.1f}" width="{b.w * b.c:.1f}" '
           f'height="{b.h * b.c:.1f}"/></clipPath><g clip-path="url(#board)">')
-    _highway_lines(s, b)
+    _road_lines(s, b)
     if b.layout.is_grid:
         _straddles(s, b, game_map, view)
     s.raw("</g>")
 
 
-def _highway_lines(s: SvgWriter, b: _Board) -> None:
-    for hw in b.layout.highways:
+def _road_lines(s: SvgWriter, b: _Board) -> None:
+    for hw in b.layout.roads:
         pts = " ".join(f"{b.px(*p)[0]:.1f},{b.px(*p)[1]:.1f}" for p in hw.points)
-        s.add("polyline", points=pts, fill="none", stroke=HIGHWAY_CASING, stroke_width="11",
+        s.add("polyline", points=pts, fill="none", stroke=ROAD_CASING, stroke_width="11",
               stroke_linejoin="round", stroke_linecap="round")
-        s.add("polyline", points=pts, fill="none", stroke=HIGHWAY_FILL, stroke_width="6.5",
+        s.add("polyline", points=pts, fill="none", stroke=ROAD_FILL, stroke_width="6.5",
               stroke_linejoin="round", stroke_linecap="round")
         s.add("polyline", points=pts, fill="none", stroke="#fff6d5", stroke_width="1",
               stroke_dasharray="6 6")
@@ -329,7 +329,7 @@ def straddled_stretches(layout: Layout) -> dict[str, list[geometry.Segment]]:
     """Space -> the unit stretches of highway that run through it (rule 4: Queens)."""
     out: dict[str, list[geometry.Segment]] = {}
     grid = layout.grid
-    for seg in geometry.highway_segments(layout):
+    for seg in geometry.road_segments(layout):
         (x0, y0), (x1, _y1) = seg
         # the cells either side: left and right of a vertical stretch, above and below else
         sides = [(x0 - 1, y0), (x0, y0)] if x0 == x1 else [(x0, y0 - 1), (x0, y0)]
@@ -348,17 +348,17 @@ def _straddles(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView) -> N
         d = "".join(f"M{b.px(*p)[0]:.1f} {b.px(*p)[1]:.1f}L{b.px(*q)[0]:.1f} {b.px(*q)[1]:.1f}"
                     for p, q in segs)
         s.add("path", d=d, fill="none", stroke=fill, stroke_width="13", class_="straddle")
-        s.add("path", d=d, fill="none", stroke=HIGHWAY_FILL, stroke_width="3.5",
+        s.add("path", d=d, fill="none", stroke=ROAD_FILL, stroke_width="3.5",
               stroke_dasharray="9 5")
 
 
-def _highway_names(s: SvgWriter, b: _Board) -> None:
-    for i, hw in enumerate(b.layout.highways):
+def _road_names(s: SvgWriter, b: _Board) -> None:
+    for i, hw in enumerate(b.layout.roads):
         mx, my, angle = tag_point(b.place.frame, b.layout, i)
         s.raw(f'<g transform="translate({mx:.1f},{my:.1f}) rotate({angle:.0f})">')
         tw = text_width(hw.name, TAG_SIZE, bold=True) + 14
         s.add("rect", x=f"{-tw / 2:.1f}", y="-8", width=f"{tw:.1f}", height="16", rx="8",
-              fill=HIGHWAY_CASING, stroke=HIGHWAY_FILL, stroke_width="1.5")
+              fill=ROAD_CASING, stroke=ROAD_FILL, stroke_width="1.5")
         s.text(0, 4, hw.name, TAG_SIZE, fill="#ffffff", font_weight="bold")
         s.raw("</g>")
 

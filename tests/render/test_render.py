@@ -55,7 +55,7 @@ def test_start_position_svg(gm, layout):
     assert len(classes(root, "junction")) == len(layout.junctions)
     assert len(classes(root, "subway")) == len(layout.links)
     assert classes(root, "diagonal")
-    for hw in layout.highways:
+    for hw in layout.roads:
         assert hw.name in shown
 
 
