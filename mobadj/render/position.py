@@ -283,7 +283,7 @@ def _escorts(game_map: GameMap) -> tuple[str, ...]:
 
     try:
         rules = rules_class(game_map)()
-    except (VariantError, AttributeError):  # not a registered map (a test's stand-in)
+    except (VariantError, AttributeError, TypeError):  # not a registered map (a stand-in)
         return ()
     return tuple(sorted(rules.order_parser(game_map).builder.escorts))
 
