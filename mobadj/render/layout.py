@@ -210,10 +210,25 @@ def _held(data: object, source: str) -> HeldPiece | None:
     return HeldPiece(data["kind"], tuple(w.lower() for w in words))
 
 
+LAYOUT_KEYS = ("cell", "coasts", "crossing", "diagonals", "grid", "held", "junctions", "leader",
+               "legend", "lines", "map", "names", "roads", "spaces", "straddle", "terrains",
+               "title")
+"""The keys of a layout file (docs/maps.md): any other is refused, so that a misspelt or
+renamed key is never silently left undrawn."""
+
+
 def parse_layout(data: dict, source: str = "<layout>") -> Layout:
     """Build a :class:`Layout` from parsed YAML, checking its shape."""
     if not isinstance(data, dict):
         raise LayoutError(f"{source}: a layout file is a mapping")
+    unknown = sorted(str(k) for k in data if k not in LAYOUT_KEYS)
+    if unknown:
+        from mobadj.board.model import close_matches
+
+        near = close_matches(unknown[0], LAYOUT_KEYS, n=1)
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        raise LayoutError(f"{source}: unknown key {unknown[0]!r}{hint}; a layout's keys are "
+                          f"{', '.join(LAYOUT_KEYS)}")
     grid: tuple[tuple[str, ...], ...] = ()
     if "grid" in data:
         rows = [r.split() for r in str(data["grid"]).strip().splitlines() if r.strip()]

@@ -76,3 +76,18 @@ def test_escorts_are_read_as_the_maps_rules_allow(gm):
     standard = load_map("standard")  # no piece travels with a unit there
     assert moves_from_results(standard, [{"power": "FRANCE", "order": "A+F PAR - BUR"}]) == []
     assert len(moves_from_results(standard, [{"power": "FRANCE", "order": "A PAR - BUR"}])) == 1
+
+
+def test_a_layout_with_a_key_it_does_not_know_is_refused_with_the_keys_it_knows() -> None:
+    """A misspelt or renamed key (``highways:`` of older layouts, now ``roads:``) is never
+    silently left undrawn."""
+    import pytest
+
+    from mobadj.render.layout import LayoutError, parse_layout
+
+    with pytest.raises(LayoutError) as exc:
+        parse_layout({"cell": 40, "highways": []}, "old.layout.yaml")
+    assert str(exc.value).startswith("old.layout.yaml: unknown key 'highways'; a layout's keys")
+    assert "roads" in str(exc.value)
+    with pytest.raises(LayoutError, match=r"unknown key 'legnd' \(did you mean 'legend'\?\)"):
+        parse_layout({"legnd": {}}, "typo.layout.yaml")
