@@ -110,7 +110,7 @@ def board_obstacles(place: Placement, bounds: Box, extra: Iterable[Box] = ()) ->
     """The obstacles of a board without a position: every label group, the highway names
     and ``extra`` (tags the drawing adds), each grown by :data:`CLEAR`."""
     boxes = [b for p in place.spaces.values() for b in p.label_boxes()]
-    boxes += [b for _name, b in place.highway_tags]
+    boxes += [b for _name, b in place.road_tags]
     boxes += list(extra)
     return Obstacles(bounds, (b.grow(CLEAR) for b in boxes))
 

@@ -26,13 +26,13 @@ Segment = tuple[tuple[int, int], tuple[int, int]]  # unit cell edge, endpoints s
 Edge = dict[str, object]
 
 
-def highway_segments(layout: Layout) -> dict[Segment, str]:
+def road_segments(layout: Layout) -> dict[Segment, str]:
     """Every unit cell edge a highway runs along -> the highway's name."""
     out: dict[Segment, str] = {}
-    for hw in layout.highways:
+    for hw in layout.roads:
         for (x0, y0), (x1, y1) in zip(hw.points, hw.points[1:], strict=False):
             if x0 != x1 and y0 != y1:
-                raise LayoutError(f"{layout.source}: highway {hw.name} bends off the grid "
+                raise LayoutError(f"{layout.source}: road {hw.name} bends off the grid "
                                   f"between {(x0, y0)} and {(x1, y1)}")
             xs, ys = int(x0), int(y0)
             steps = int(abs(x1 - x0) + abs(y1 - y0))
@@ -92,7 +92,7 @@ def derive_edges(layout: Layout, impassable: Iterable[str] = ()) -> dict[frozens
     if not layout.is_grid:
         raise LayoutError(f"{layout.source}: only grid layouts define adjacency")
     blocked = set(impassable)
-    hw = highway_segments(layout)
+    hw = road_segments(layout)
     junctions = {frozenset(j) for j in layout.junctions}
     straddlers = set(layout.straddle)
     edges: dict[frozenset[str], Edge] = {}
@@ -105,7 +105,7 @@ def derive_edges(layout: Layout, impassable: Iterable[str] = ()) -> dict[frozens
         elif pair in junctions:
             edges[pair] = {"via": "junction"}
         else:
-            edges[pair] = {"via": "highway", "highway": names[0]}
+            edges[pair] = {"via": layout.crossing, layout.crossing: names[0]}
     for a, b, cut, _corner in _diagonals(layout, hw):
         pair = frozenset((a, b))
         if pair in edges or pair & blocked:
@@ -115,7 +115,7 @@ def derive_edges(layout: Layout, impassable: Iterable[str] = ()) -> dict[frozens
         elif pair in junctions:
             edges[pair] = {"via": "junction", "diagonal": True}
         else:
-            edges[pair] = {"via": "highway", "highway": cut, "diagonal": True}
+            edges[pair] = {"via": layout.crossing, layout.crossing: cut, "diagonal": True}
     route = layout.lines.route if layout.lines is not None else ""
     for a, b in layout.links:
         pair = frozenset((a, b))
@@ -130,13 +130,13 @@ def derive_edges(layout: Layout, impassable: Iterable[str] = ()) -> dict[frozens
 
 def corner_points(layout: Layout) -> list[tuple[str, str, tuple[int, int]]]:
     """Corners where four spaces meet: ``(a, b, corner)`` for each diagonal pair (drawing)."""
-    hw = highway_segments(layout)
+    hw = road_segments(layout)
     return [(a, b, c) for a, b, _cut, c in _diagonals(layout, hw)]
 
 
 def junction_points(layout: Layout) -> dict[frozenset[str], tuple[float, float]]:
     """Where to draw each junction: the middle of the joined pair's highway border."""
-    hw = highway_segments(layout)
+    hw = road_segments(layout)
     borders = shared_borders(layout)
     diag = {frozenset((a, b)): c for a, b, _cut, c in _diagonals(layout, hw)}
     out: dict[frozenset[str], tuple[float, float]] = {}
@@ -149,7 +149,7 @@ def junction_points(layout: Layout) -> dict[frozenset[str], tuple[float, float]]
         elif pair in diag:
             out[pair] = (float(diag[pair][0]), float(diag[pair][1]))
         else:
-            raise LayoutError(f"{layout.source}: junction {a}-{b} is not on a highway "
+            raise LayoutError(f"{layout.source}: junction {a}-{b} is not on a road "
                               f"between the two spaces")
     return out
 
@@ -192,7 +192,7 @@ def plan_problems(layout: Layout, known: Iterable[str] | None = None) -> list[st
         if len(seen) != len(own):
             problems.append(f"{sid} is split into pieces that do not touch")
     cut: dict[str, set[str]] = {}
-    for ((x0, y0), (x1, _y1)), name in highway_segments(layout).items():
+    for ((x0, y0), (x1, _y1)), name in road_segments(layout).items():
         if x0 == x1:
             inside = 0 < x0 < layout.width and layout.grid[y0][x0 - 1] == layout.grid[y0][x0]
         else:
@@ -201,7 +201,7 @@ def plan_problems(layout: Layout, known: Iterable[str] | None = None) -> list[st
             cut.setdefault(layout.grid[y0][x0], set()).add(name)
     for sid, names in sorted(cut.items()):
         if layout.straddle.get(sid) not in names:
-            problems.append(f"highway {', '.join(sorted(names))} cuts through {sid}, which is "
+            problems.append(f"road {', '.join(sorted(names))} cuts through {sid}, which is "
                             f"not listed under straddle")
     for sid, name in layout.straddle.items():
         if name not in cut.get(sid, set()):

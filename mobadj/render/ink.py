@@ -17,12 +17,11 @@ PAPER = "#f6f1e4"
 LAND = "#efe6cf"
 WATER = "#a8d1ec"
 BAY = "#5d93c4"
-GAOL = "#b8b8b8"
 BORDER = "#9c8f72"
 COAST = "#2f6690"
 INK = "#2b2b2b"
-HIGHWAY_CASING = "#4a4a4a"
-HIGHWAY_FILL = "#f0b429"
+ROAD_CASING = "#4a4a4a"
+ROAD_FILL = "#f0b429"
 STOP = "#1d4e89"  # a stop of a variant's route lines (Mobtown's subway), and the first line
 #: the colours of a route kind's lines (layout ``lines``), none of them a Mobtown mob's
 #: (maps/mobtown2.yaml), told apart from each other
@@ -31,8 +30,8 @@ FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
 BLOCKED = "#c9c2b1"  # a drawn space that is no province (Switzerland): impassable land
 
-TERRAIN_FILL = {"water": WATER, "sea": WATER, "impassable": BAY, "gaol": GAOL,
-                "blocked": BLOCKED}
+#: the fill of each terrain every map may use (a layout draws its own terrains: ``terrains``)
+TERRAIN_FILL = {"water": WATER, "sea": WATER, "impassable": BAY, "blocked": BLOCKED}
 
 
 @dataclass(frozen=True)
@@ -148,7 +147,8 @@ def unit_glyph(s: SvgWriter, kind: str, x: float, y: float, colour: str, *,
         s.text(x, y + 4.2, kind, 11.5, fill="#ffffff", font_weight="bold")
 
 
-def small_don(s: SvgWriter, x: float, y: float) -> None:
+def small_star(s: SvgWriter, x: float, y: float) -> None:
+    """A small grey star (the key's held piece)."""
     pts = []
     for i in range(10):
         r = 7.5 if i % 2 == 0 else 3.6

@@ -30,13 +30,14 @@ class LayoutError(RenderError, ValueError):
 
 
 @dataclass(frozen=True)
-class Highway:
-    """A named highway: a polyline of cell corners (grid) or pixels (polygon layouts)."""
+class Road:
+    """A named road drawn along borders (Mobtown's highways): a polyline of cell corners
+    (grid) or pixels (polygon layouts)."""
 
     name: str
     points: tuple[Point, ...]
     label_at: int = 0  # index of the segment that carries the name
-    label: Point | None = None  # or an explicit point on the highway for the name
+    label: Point | None = None  # or an explicit point on the road for the name
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,27 @@ class RouteLines:
 
 
 @dataclass(frozen=True)
+class TerrainLook:
+    """How the picture draws a terrain of the map's own (the layout's ``terrains``): its
+    fill, an overlay pattern of the picture (``waves``, ``bay``, ``bars``) at an opacity, and
+    a tag over the space's name."""
+
+    fill: str = ""
+    pattern: str = ""
+    opacity: str | None = None
+    badge: str = ""
+
+
+@dataclass(frozen=True)
+class HeldPiece:
+    """A piece another power may hold (the layout's ``held``): its unit kind, and the words
+    a position writes after it ("D Chi captive"); the first is said in its power's line."""
+
+    kind: str
+    words: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Layout:
     """Where every space of one map is drawn."""
 
@@ -60,7 +82,8 @@ class Layout:
     grid: tuple[tuple[str, ...], ...] = ()
     polygons: dict[str, tuple[Point, ...]] = field(default_factory=dict)
     labels: dict[str, Point] = field(default_factory=dict)
-    highways: tuple[Highway, ...] = ()
+    roads: tuple[Road, ...] = ()
+    crossing: str = "road"  # the ``via`` of a move across a road in the map's adjacency
     junctions: tuple[tuple[str, str], ...] = ()
     lines: RouteLines | None = None  # a route kind drawn as lines between stops
     straddle: dict[str, str] = field(default_factory=dict)
@@ -69,6 +92,10 @@ class Layout:
     diagonals: bool = True  # mark corners where four spaces meet (Mobtown: diagonal moves)
     names: dict[str, str] = field(default_factory=dict)  # drawn spaces that are no province
     coasts: dict[str, Point] = field(default_factory=dict)  # "SPA/NC" -> where to label it
+    legend: dict[str, str] = field(default_factory=dict)  # key symbol -> its words in the key
+    terrains: dict[str, TerrainLook] = field(default_factory=dict)  # the map's own terrains
+    leader: str = ""  # a unit kind that costs no centre, counted apart in its power's line
+    held: HeldPiece | None = None  # a piece another power may hold
 
     @property
     def is_grid(self) -> bool:
@@ -140,10 +167,68 @@ def _route_lines(data: object, source: str) -> RouteLines | None:
                       str(data.get("key") or ""), str(data.get("move_key") or ""))
 
 
+def _words(data: object, what: str, source: str) -> dict[str, str]:
+    """A mapping of names to words (``legend``)."""
+    if data is None:
+        return {}
+    if not isinstance(data, dict) or not all(isinstance(v, str | int | float)
+                                             and not isinstance(v, bool) for v in data.values()):
+        raise LayoutError(f"{source}: {what} maps each name to its words, got {data!r}")
+    return {str(k): str(v) for k, v in data.items()}
+
+
+def _terrains(data: object, source: str) -> dict[str, TerrainLook]:
+    """``terrains: {NAME: {fill: "#b8b8b8", pattern: bars, opacity: 0.55, badge: TAG}}``."""
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise LayoutError(f"{source}: terrains maps each terrain to how it is drawn, "
+                          f"got {data!r}")
+    known = ("fill", "pattern", "opacity", "badge")
+    out = {}
+    for name, spec in data.items():
+        if not isinstance(spec, dict) or set(spec) - set(known):
+            raise LayoutError(f"{source}: terrain {name} is drawn with "
+                              f"{', '.join(known)}, got {spec!r}")
+        opacity = spec.get("opacity")
+        out[str(name)] = TerrainLook(str(spec.get("fill") or ""), str(spec.get("pattern") or ""),
+                                     None if opacity is None else str(opacity),
+                                     str(spec.get("badge") or ""))
+    return out
+
+
+def _held(data: object, source: str) -> HeldPiece | None:
+    """``held: {kind: K, words: [WORD, ...]}``."""
+    if data is None:
+        return None
+    words = data.get("words") if isinstance(data, dict) else None
+    if (not isinstance(data, dict) or not isinstance(data.get("kind"), str)
+            or not isinstance(words, list) or not words
+            or not all(isinstance(w, str) and w.isalpha() for w in words)):
+        raise LayoutError(f"{source}: held needs the unit kind held and the words that mark "
+                          f"it in a position (kind: K, words: [WORD, ...]), got {data!r}")
+    return HeldPiece(data["kind"], tuple(w.lower() for w in words))
+
+
+LAYOUT_KEYS = ("cell", "coasts", "crossing", "diagonals", "grid", "held", "junctions", "leader",
+               "legend", "lines", "map", "names", "roads", "spaces", "straddle", "terrains",
+               "title")
+"""The keys of a layout file (docs/maps.md): any other is refused, so that a misspelt or
+renamed key is never silently left undrawn."""
+
+
 def parse_layout(data: dict, source: str = "<layout>") -> Layout:
     """Build a :class:`Layout` from parsed YAML, checking its shape."""
     if not isinstance(data, dict):
         raise LayoutError(f"{source}: a layout file is a mapping")
+    unknown = sorted(str(k) for k in data if k not in LAYOUT_KEYS)
+    if unknown:
+        from mobadj.board.model import close_matches
+
+        near = close_matches(unknown[0], LAYOUT_KEYS, n=1)
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        raise LayoutError(f"{source}: unknown key {unknown[0]!r}{hint}; a layout's keys are "
+                          f"{', '.join(LAYOUT_KEYS)}")
     grid: tuple[tuple[str, ...], ...] = ()
     if "grid" in data:
         rows = [r.split() for r in str(data["grid"]).strip().splitlines() if r.strip()]
@@ -167,22 +252,23 @@ def parse_layout(data: dict, source: str = "<layout>") -> Layout:
             labels[sid] = _point(spec["label"], f"label of {sid}", source)
     if not grid and not polygons:
         raise LayoutError(f"{source}: a layout needs either a grid or space polygons")
-    highways = []
-    for h in data.get("highways") or []:
+    roads = []
+    for h in data.get("roads") or []:
         if not isinstance(h, dict) or "name" not in h or "points" not in h:
-            raise LayoutError(f"{source}: a highway needs a name and points, got {h!r}")
-        pts = tuple(_point(p, f"point of highway {h['name']}", source) for p in h["points"])
+            raise LayoutError(f"{source}: a road needs a name and points, got {h!r}")
+        pts = tuple(_point(p, f"point of road {h['name']}", source) for p in h["points"])
         label = None
         if "label" in h:
-            label = _point(h["label"], f"label of highway {h['name']}", source)
-        highways.append(Highway(str(h["name"]), pts, int(h.get("label_at", 0)), label))
+            label = _point(h["label"], f"label of road {h['name']}", source)
+        roads.append(Road(str(h["name"]), pts, int(h.get("label_at", 0)), label))
     return Layout(
         map_name=str(data.get("map", "")),
         cell=float(data.get("cell", 1)),
         grid=grid,
         polygons=polygons,
         labels=labels,
-        highways=tuple(highways),
+        roads=tuple(roads),
+        crossing=str(data.get("crossing") or "road"),
         junctions=tuple(_pair(j, "junction", source) for j in data.get("junctions") or []),
         lines=_route_lines(data.get("lines"), source),
         straddle={str(k): str(v) for k, v in (data.get("straddle") or {}).items()},
@@ -192,6 +278,10 @@ def parse_layout(data: dict, source: str = "<layout>") -> Layout:
         names={str(k): str(v) for k, v in (data.get("names") or {}).items()},
         coasts={str(k): _point(v, f"coast {k}", source)
                 for k, v in (data.get("coasts") or {}).items()},
+        legend=_words(data.get("legend"), "legend", source),
+        terrains=_terrains(data.get("terrains"), source),
+        leader=str(data.get("leader") or ""),
+        held=_held(data.get("held"), source),
     )
 
 

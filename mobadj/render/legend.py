@@ -10,16 +10,16 @@ from mobadj.render.ink import (
     BLOCKED,
     BORDER,
     COAST,
-    GAOL,
-    HIGHWAY_CASING,
-    HIGHWAY_FILL,
     INK,
+    LAND,
+    ROAD_CASING,
+    ROAD_FILL,
     STOP,
-    WATER,
+    TERRAIN_FILL,
     Style,
     SvgWriter,
     marker_id,
-    small_don,
+    small_star,
     text_width,
     unit_glyph,
 )
@@ -46,12 +46,13 @@ def draw_legend(s: SvgWriter, game_map: GameMap, view: BoardView, style: Style,
         s.text(x, top + 6, _rules(game_map).power_word, 13,
                text_anchor="start", font_weight="bold")
     if part != "key":
-        _mob_lines(s, game_map, view, x, top)
+        _mob_lines(s, game_map, view, x, top, layout)
     if part != "mobs":
         _key(s, game_map, style, x, top, h, layout)
 
 
-def _mob_lines(s: SvgWriter, game_map: GameMap, view: BoardView, x: float, top: float) -> None:
+def _mob_lines(s: SvgWriter, game_map: GameMap, view: BoardView, x: float, top: float,
+               layout: Layout | None = None) -> None:
     counts: dict[str, int] = {}
     for owner in view.centers.values():
         counts[owner] = counts.get(owner, 0) + 1
@@ -66,26 +67,30 @@ def _mob_lines(s: SvgWriter, game_map: GameMap, view: BoardView, x: float, top: 
         s.text(cx + 17, cy - 1.5, name, size, text_anchor="start", font_weight="bold",
                class_="mob-name", data_power=pid)
         count, size = fit_text(f"{counts.get(pid, 0)} centres, "
-                               f"{unit_count(game_map, view, pid)}", 10.5, col_w - 30, 9.5)
+                               f"{unit_count(game_map, view, pid, layout)}", 10.5, col_w - 30, 9.5)
         s.text(cx + 17, cy + 11, count, size, text_anchor="start", class_="mob-count",
                data_power=pid)
 
 
-def unit_count(game_map: GameMap, view: BoardView, power: str) -> str:
+def unit_count(game_map: GameMap, view: BoardView, power: str,
+               layout: Layout | None = None) -> str:
     """The units a mob's centres must pay for, said so a GM can compare them with its
-    centres: on a map with a leader (Mobtown's Don, who costs no centre, rule 3), his
-    fighting units counted and the leader named apart ("7 Gangs + Don")."""
+    centres: on a map whose layout names a leader (a kind that costs no centre), the
+    fighting units counted and the leader named apart ("7 Gangs + Don", "+ Don (captive)"
+    when another mob holds him)."""
     kinds = game_map.unit_kinds
-    if "D" not in kinds:
+    leader = layout.leader if layout is not None else ""
+    if leader not in kinds:
         n = sum(1 for u in view.units if u.power == power)
         return f"{n} unit{'' if n == 1 else 's'}"
-    n = sum(1 for u in view.units if u.power == power and u.kind != "D")
-    n += sum(1 for d in view.dislodged if d.unit.power == power and d.unit.kind != "D")
-    word = next((name for kind, name in kinds.items() if kind != "D"), "unit")
+    n = sum(1 for u in view.units if u.power == power and u.kind != leader)
+    n += sum(1 for d in view.dislodged if d.unit.power == power and d.unit.kind != leader)
+    word = next((name for kind, name in kinds.items() if kind != leader), "unit")
     text = f"{n} {word}{'' if n == 1 else 's'}"
-    don = [u for u in view.units if u.power == power and u.kind == "D"]
-    if don:
-        text += f" + {kinds['D']}" + (" (captive)" if don[0].captive else "")
+    led = [u for u in view.units if u.power == power and u.kind == leader]
+    if led:
+        held = layout.held if layout is not None else None
+        text += f" + {kinds[leader]}" + (f" ({held.words[0]})" if led[0].held and held else "")
     return text
 
 
@@ -101,41 +106,60 @@ def fit_text(text: str, size: float, room: float, smallest: float = 10.0) -> tup
     return text.rstrip() + "\u2026", size
 
 
+#: the key's words where the layout gives none (its ``legend`` gives its own)
+KEY_WORDS = {
+    "centre": "supply centre", "home": "home centre",
+    "terrain:water": "water", "terrain:sea": "sea (fleets only)",
+    "road": "road: a border to cross", "straddle": "{name}: both sides, no crossing",
+    "junction": "junction: joins its two ends", "line": "line number, at both stops",
+    "diag": "four spaces meet: diagonal move", "blocked": "impassable",
+    "coast": "split coast: F SPA/NC", "ok": "move succeeded", "fail": "move failed",
+    "sup": "support (cut: broken)", "dis": "dislodged unit",
+}
+
+
 def key_items(game_map: GameMap, layout: Layout | None) -> list[tuple[str, str]]:
-    """The symbols this map and layout use, each with its explanation."""
+    """The symbols this map and layout use, each with its explanation: the layout's words
+    (its ``legend``) or the core's (:data:`KEY_WORDS`, a unit kind's name from the map)."""
+    words = layout.legend if layout is not None else {}
+
+    def said(key: str, default: str | None = None) -> tuple[str, str]:
+        return key, words.get(key) or (KEY_WORDS[key] if default is None else default)
+
     terrains = {p.terrain for p in game_map.provinces.values()}
-    items = [(f"unit:{kind}", "Don (boss)" if kind == "D" else name)
-             for kind, name in game_map.unit_kinds.items()]
-    items += [("centre", "supply centre"), ("home", "home centre")]
-    if "water" in terrains:
-        items.append(("water", "water (Gangs swim)"))
-    if "sea" in terrains:
-        items.append(("water", "sea (fleets only)"))
-    if "gaol" in terrains:
-        items.append(("gaol", "MTPD (gaol)"))
+    items = [said(f"unit:{kind}", name) for kind, name in game_map.unit_kinds.items()]
+    items += [said("centre"), said("home")]
+    drawn = ["water", "sea"] + [k.partition(":")[2] for k in words if k.startswith("terrain:")]
+    drawn += list(layout.terrains) if layout is not None else []
+    for terrain in dict.fromkeys(drawn):
+        if terrain in terrains:
+            key = f"terrain:{terrain}"
+            items.append(said(key, KEY_WORDS.get(key, terrain)))
     if layout is not None:
-        if layout.highways:
-            items.append(("highway", "highway: cross with +1 support"))
-        for sid in layout.straddle:  # rule 4: Queens lies on both sides of its highway
+        if layout.roads:
+            items.append(said("road"))
+        for sid in layout.straddle:  # a space that lies on both sides of its road
             prov = game_map.provinces.get(sid)
-            items.append(("straddle", f"{prov.name if prov else sid}: both sides, no crossing"))
+            key, text = said("straddle")
+            items.append((key, text.replace("{name}", prov.name if prov else sid)))
         if layout.junctions:
-            items.append(("junction", "junction: joins its two ends"))
+            items.append(said("junction"))
         if layout.lines is not None and layout.links:
-            items.append((f"stop:{layout.line_mark(game_map.routes)}", layout.lines.key))
-            items.append(("line", "line number, at both stops"))
+            items.append(said(f"stop:{layout.line_mark(game_map.routes)}", layout.lines.key))
+            items.append(said("line"))
         if layout.is_grid and layout.diagonals:
-            items.append(("diag", "four spaces meet: diagonal move"))
+            items.append(said("diag"))
         if layout.names:
-            items.append(("blocked", "impassable"))
+            items.append(said("blocked"))
         if layout.coasts:
-            items.append(("coast", "split coast: F SPA/NC"))
-    items += [("ok", "move succeeded"), ("fail", "move failed")]
+            items.append(said("coast"))
+    items += [said("ok"), said("fail")]
     if layout is not None and layout.lines is not None and layout.links:
-        items.append((f"route-move:{layout.line_mark(game_map.routes)}", layout.lines.move_key))
-    items += [("sup", "support (cut: broken)"), ("dis", "dislodged unit")]
-    if "D" in game_map.unit_kinds:
-        items.append(("cap", "captured Don"))
+        items.append(said(f"route-move:{layout.line_mark(game_map.routes)}",
+                          layout.lines.move_key))
+    items += [said("sup"), said("dis")]
+    if layout is not None and layout.held is not None and layout.held.kind in game_map.unit_kinds:
+        items.append(said("held", f"held {game_map.unit_kinds[layout.held.kind]}"))
     return items
 
 
@@ -148,7 +172,7 @@ def _key(s: SvgWriter, game_map: GameMap, style: Style, x: float, top: float, h:
     for i, (key, text) in enumerate(items):
         ix = kx + (i // per_col) * 226
         iy = top + 22 + (i % per_col) * 18.5
-        key_symbol(s, key, ix + 12, iy)
+        key_symbol(s, key, ix + 12, iy, layout)
         s.text(ix + 30, iy + 4, text, 11, text_anchor="start")
     s.text(style.margin, h - 10, _rules(game_map).picture_note or game_map.title, 9.5,
            text_anchor="start", fill="#7a7060", font_style="italic")
@@ -168,8 +192,8 @@ def _rules(game_map: GameMap) -> type[Rules]:
         return Rules
 
 
-def key_symbol(s: SvgWriter, key: str, x: float, y: float) -> None:
-    """One symbol of the key, centred on (x, y)."""
+def key_symbol(s: SvgWriter, key: str, x: float, y: float, layout: Layout | None = None) -> None:
+    """One symbol of the key, centred on (x, y); a terrain as the layout draws it."""
     if key.startswith("unit:"):
         unit_glyph(s, key[5:], x, y, "#666666", key=True)
     elif key == "blocked":
@@ -185,32 +209,35 @@ def key_symbol(s: SvgWriter, key: str, x: float, y: float) -> None:
                   stroke_width="1.2")
         s.add("circle", cx=f"{x}", cy=f"{y}", r="5.2", fill="#ffffff", stroke=INK,
               stroke_width="1.5")
-    elif key in ("water", "gaol"):
+    elif key.startswith("terrain:"):  # a patch of it, its overlay pattern over it
+        terrain = key.partition(":")[2]
+        look = layout.terrains.get(terrain) if layout is not None else None
         s.add("rect", x=f"{x - 11}", y=f"{y - 7}", width="22", height="14",
-              fill=WATER if key == "water" else GAOL, stroke=BORDER)
-        if key == "gaol":
-            s.add("rect", x=f"{x - 11}", y=f"{y - 7}", width="22", height="14", fill="url(#bars)",
-                  opacity="0.55")
-    elif key == "highway":
+              fill=look.fill if look is not None and look.fill else TERRAIN_FILL.get(terrain, LAND),
+              stroke=BORDER)
+        if look is not None and look.pattern:
+            s.add("rect", x=f"{x - 11}", y=f"{y - 7}", width="22", height="14",
+                  fill=f"url(#{look.pattern})", opacity=look.opacity)
+    elif key == "road":
         s.add("line", x1=f"{x - 12}", y1=f"{y}", x2=f"{x + 12}", y2=f"{y}",
-              stroke=HIGHWAY_CASING, stroke_width="9")
+              stroke=ROAD_CASING, stroke_width="9")
         s.add("line", x1=f"{x - 12}", y1=f"{y}", x2=f"{x + 12}", y2=f"{y}",
-              stroke=HIGHWAY_FILL, stroke_width="5")
+              stroke=ROAD_FILL, stroke_width="5")
     elif key == "straddle":  # the road sunk into the space that straddles it
         for x0, x1 in ((x - 13, x - 6), (x + 6, x + 13)):
-            s.add("line", x1=f"{x0}", y1=f"{y}", x2=f"{x1}", y2=f"{y}", stroke=HIGHWAY_CASING,
+            s.add("line", x1=f"{x0}", y1=f"{y}", x2=f"{x1}", y2=f"{y}", stroke=ROAD_CASING,
                   stroke_width="9")
-            s.add("line", x1=f"{x0}", y1=f"{y}", x2=f"{x1}", y2=f"{y}", stroke=HIGHWAY_FILL,
+            s.add("line", x1=f"{x0}", y1=f"{y}", x2=f"{x1}", y2=f"{y}", stroke=ROAD_FILL,
                   stroke_width="5")
         s.add("rect", x=f"{x - 6}", y=f"{y - 7}", width="12", height="14", fill=STRADDLE_KEY,
               stroke=BORDER, stroke_width="0.8")
-        s.add("line", x1=f"{x - 6}", y1=f"{y}", x2=f"{x + 6}", y2=f"{y}", stroke=HIGHWAY_FILL,
+        s.add("line", x1=f"{x - 6}", y1=f"{y}", x2=f"{x + 6}", y2=f"{y}", stroke=ROAD_FILL,
               stroke_width="3", stroke_dasharray="4 2")
     elif key == "junction":  # a highway with a crossing over it, as on the board
         s.add("line", x1=f"{x}", y1=f"{y - 9}", x2=f"{x}", y2=f"{y + 9}",
-              stroke=HIGHWAY_CASING, stroke_width="9")
+              stroke=ROAD_CASING, stroke_width="9")
         s.add("line", x1=f"{x}", y1=f"{y - 9}", x2=f"{x}", y2=f"{y + 9}",
-              stroke=HIGHWAY_FILL, stroke_width="5")
+              stroke=ROAD_FILL, stroke_width="5")
         for width, colour, dash in ((10, INK, None), (6.4, "#ffffff", None),
                                     (6.4, INK, "1.6 2.4")):
             s.add("line", x1=f"{x - 8}", y1=f"{y}", x2=f"{x + 8}", y2=f"{y}",
@@ -242,10 +269,10 @@ def key_symbol(s: SvgWriter, key: str, x: float, y: float) -> None:
         s.add("line", x1=f"{x - 14}", y1=f"{y}", x2=f"{x + 10}", y2=f"{y}", stroke="#555555",
               stroke_width="2.4", stroke_dasharray="1.5 4", stroke_linecap="round")
         s.add("circle", cx=f"{x + 10}", cy=f"{y}", r="3.4", fill="#555555")
-    elif key == "cap":
+    elif key == "held":
         s.add("circle", cx=f"{x}", cy=f"{y}", r="9.5", fill="#ffffff", stroke=INK,
               stroke_width="1.6", stroke_dasharray="3 2")
-        small_don(s, x, y)
+        small_star(s, x, y)
     elif key == "dis":
         s.add("circle", cx=f"{x}", cy=f"{y}", r="9", fill="#ffffff", stroke="#d32f2f",
               stroke_width="2", stroke_dasharray="4 2.5")

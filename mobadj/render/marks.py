@@ -114,8 +114,8 @@ def _where(game_map: GameMap, layout: Layout, frame: Any, spaces: Mapping[str, A
     # the dislodged; a new unit comes after the units
     here = [u for u in view.units if u.province == mark.province and not (
         u.coast and layout.coasts.get(f"{u.province}/{u.coast}") is not None)]
-    order = {"captive": 2}
-    markers = sorted((Marker("captive" if u.captive else u.kind, u) for u in here),
+    order = {"held": 2}
+    markers = sorted((Marker("held" if u.held else u.kind, u) for u in here),
                      key=lambda m: order.get(m.what, 0 if m.what == "G" else 1))
     if mark.built:
         markers.append(Marker(mark.kind, mark))

@@ -40,13 +40,13 @@ LINE_H = 1.16  # line height, in font sizes
 ASCENT, DESCENT = 0.76, 0.24  # of DejaVu Sans, in font sizes
 STATION = 14.0  # side of a route line's stop square
 CENTER_R = 7.5  # outer ring of a home centre's disc
-GAOL_BADGE = (38.0, 13.0)  # the GAOL tag over MTPD
-PAD_BORDER, PAD_EDGE, PAD_HIGHWAY = 3.0, 5.0, 9.0  # kept free inside a space, by what
+BADGE = (38.0, 13.0)  # a terrain's tag over the name (the layout's ``terrains``)
+PAD_BORDER, PAD_EDGE, PAD_ROAD = 3.0, 5.0, 9.0  # kept free inside a space, by what
 # bounds it: a border, the board's frame, a highway (its casing and name tag)
 ROW_GAP = 2.0  # between the abbreviation row and the name
 UNIT_GAP = 2.0  # between the name and the unit row
 UNIT_ROW = 29.0  # height of a row of markers (a Don's star)
-MARKER_R = {"G": 11.0, "A": 11.0, "F": 11.0, "D": 15.5, "captive": 17.0, "dislodged": 15.5}
+MARKER_R = {"G": 11.0, "A": 11.0, "F": 11.0, "D": 15.5, "held": 17.0, "dislodged": 15.5}
 MARKER_GAP = 2.0
 
 
@@ -115,7 +115,7 @@ class SpacePlace:
     """Where one space's label group and markers go (pixels)."""
 
     sid: str
-    kind: str  # "space", "gaol", "impassable" (drawn as a big name), "blocked"
+    kind: str  # "space", "badged" (a tag over the name), "impassable" (a big name), "blocked"
     cx: float  # the group's centre line
     abbr_at: tuple[float, float]  # centre x and baseline of the abbreviation
     abbr_w: float
@@ -124,7 +124,7 @@ class SpacePlace:
     name_baselines: tuple[float, ...]
     station: tuple[float, float] | None  # centre of the route lines' stop, if it has one
     center: tuple[float, float] | None  # centre of the supply-centre disc, if it is one
-    badge: Box | None  # the GAOL tag
+    badge: Box | None  # the terrain's tag (a badged space)
     unit_at: tuple[float, float]  # centre of the first marker row
     unit_room: float  # width of a marker row
     room: Box  # the rectangle the group was laid out in
@@ -194,7 +194,7 @@ def _balanced(words: list[str], n: int, size: float) -> tuple[str, ...]:
     return best[1]
 
 
-def _fit_name(name: str, room: float, height: float, gaol: bool, abbr: float = ABBR_SIZE
+def _fit_name(name: str, room: float, height: float, badged: bool, abbr: float = ABBR_SIZE
               ) -> tuple[tuple[str, ...], float, float]:
     """The name wrapped to ``room`` at the largest size whose group fits ``height`` (fewer
     lines in a smaller type where a space is low); the group's height with it."""
@@ -202,7 +202,7 @@ def _fit_name(name: str, room: float, height: float, gaol: bool, abbr: float = A
     first = None
     while size >= NAME_MIN:
         lines, got = wrap_name(name, room, size=size)
-        need = _group_height(len(lines), got, gaol, abbr)
+        need = _group_height(len(lines), got, badged, abbr)
         first = first or (lines, got, need)
         if need <= height:
             return lines, got, need
@@ -211,8 +211,8 @@ def _fit_name(name: str, room: float, height: float, gaol: bool, abbr: float = A
     return first
 
 
-def _group_height(lines: int, size: float, gaol: bool, abbr: float = ABBR_SIZE) -> float:
-    top = GAOL_BADGE[1] + 3 if gaol else 0.0
+def _group_height(lines: int, size: float, badged: bool, abbr: float = ABBR_SIZE) -> float:
+    top = BADGE[1] + 3 if badged else 0.0
     return top + abbr + ROW_GAP + lines * LINE_H * size + UNIT_GAP + UNIT_ROW
 
 
@@ -259,7 +259,7 @@ def place_space(sid: str, name: str, kind: str, frame: Frame, cells: Sequence[tu
     the layout file); where the whole group fits nowhere, the label in one rectangle and
     the markers in a cell of their own."""
     cellset = set(cells)
-    gaol = kind == "gaol"
+    badged = kind == "badged"
     best = None
     rects = list(_rects(cellset, cut))
     for abbr in ABBR_SIZES:
@@ -267,7 +267,7 @@ def place_space(sid: str, name: str, kind: str, frame: Frame, cells: Sequence[tu
         for x0, y0, x1, y1 in rects:
             inner = _inner(frame, (x0, y0, x1, y1), cut, grid)
             room, avail = inner.x1 - inner.x0, inner.y1 - inner.y0
-            lines, size, height = _fit_name(name, room, avail, gaol, abbr)
+            lines, size, height = _fit_name(name, room, avail, badged, abbr)
             fits = height <= avail and row_w <= room and max(
                 text_width(line, size) for line in lines) <= room
             mx, my = (x0 + x1 + 1) / 2, (y0 + y1 + 1) / 2
@@ -301,7 +301,7 @@ def _inner(frame: Frame, rect: tuple[int, int, int, int], cut: set,
 
     def pad(side: list, edge: bool) -> float:
         if any(seg in cut for seg in side):
-            return PAD_HIGHWAY
+            return PAD_ROAD
         return PAD_EDGE if edge else PAD_BORDER
 
     left = pad([((x0, y), (x0, y + 1)) for y in range(y0, y1 + 1)], x0 == 0)
@@ -325,14 +325,14 @@ def _split(sid: str, name: str, kind: str, frame: Frame, cellset: set, cut: set,
     """The label alone in a rectangle and the unit row centred in another cell of the space,
     clear of the label; None when no such pair exists."""
     c = frame.cell
-    gaol = kind == "gaol"
+    badged = kind == "badged"
     row_w = _abbr_row(sid, station, center, abbr)[0]
     best = None
     for rect in _rects(cellset, cut):
         box = _rect_box(frame, rect)
         inner = _inner(frame, rect, cut, grid)
         room, avail = inner.x1 - inner.x0, inner.y1 - inner.y0
-        lines, size, height = _fit_name(name, room, avail + UNIT_GAP + UNIT_ROW, gaol, abbr)
+        lines, size, height = _fit_name(name, room, avail + UNIT_GAP + UNIT_ROW, badged, abbr)
         height -= UNIT_GAP + UNIT_ROW
         if height > avail or row_w > room or max(
                 text_width(line, size) for line in lines) > room:
@@ -362,8 +362,8 @@ def _group(sid: str, kind: str, cx: float, top: float, lines: Sequence[str], siz
     _row_w, abbr_w, shift = _abbr_row(sid, station, center, abbr)
     y = top
     badge = None
-    if kind == "gaol":
-        bw, bh = GAOL_BADGE
+    if kind == "badged":
+        bw, bh = BADGE
         badge = Box(cx - bw / 2, y, cx + bw / 2, y + bh)
         y += bh + 3
     base = y + ASCENT * abbr
@@ -384,7 +384,7 @@ def place_free(sid: str, name: str, kind: str, at: tuple[float, float], room: fl
                station: bool, center: bool) -> SpacePlace:
     """The label group of a polygon-layout space: centred on its label point."""
     lines, size = wrap_name(name, room)
-    height = _group_height(len(lines), size, kind == "gaol")
+    height = _group_height(len(lines), size, kind == "badged")
     cx, cy = at
     box = Box(cx - room / 2, cy - height / 2, cx + room / 2, cy + height / 2)
     return _group(sid, kind, cx, cy - height / 2, lines, size, station, center, box, room)
@@ -404,7 +404,7 @@ def place_big(sid: str, name: str, kind: str, at: tuple[float, float]) -> SpaceP
 
 @dataclass(frozen=True)
 class Marker:
-    """One marker to stand in a space's unit row: ``what`` is a unit kind, "captive" or
+    """One marker to stand in a space's unit row: ``what`` is a unit kind, "held" or
     "dislodged"; ``ref`` is what the caller wants back with its position."""
 
     what: str
@@ -445,7 +445,7 @@ class Placement:
     frame: Frame
     spaces: dict[str, SpacePlace]
     paths: dict[tuple[str, str], tuple[tuple[float, float], ...]]
-    highway_tags: tuple[tuple[str, Box], ...]
+    road_tags: tuple[tuple[str, Box], ...]
     junctions: tuple[JunctionBar, ...] = ()
     lines: tuple[RouteLine, ...] = ()
 
@@ -479,10 +479,10 @@ def _place(game_map: GameMap, layout: Layout, style: Style) -> Placement:
     stations = {sid for pair in layout.links for sid in pair}
     spaces: dict[str, SpacePlace] = {}
     if layout.is_grid:
-        cut = set(geometry.highway_segments(layout))
+        cut = set(geometry.road_segments(layout))
         for sid, cells in layout.cells().items():
             prov = game_map.provinces.get(sid)
-            kind = _kind(prov)
+            kind = _kind(prov, layout)
             name = prov.name if prov else layout.names.get(sid, sid)
             fixed = sid in layout.labels
             target = geometry.label_point(layout, sid, cells)
@@ -495,7 +495,7 @@ def _place(game_map: GameMap, layout: Layout, style: Style) -> Placement:
     else:
         for sid, poly in layout.polygons.items():
             prov = game_map.provinces.get(sid)
-            kind = _kind(prov)
+            kind = _kind(prov, layout)
             name = prov.name if prov else layout.names.get(sid, sid)
             at = layout.labels.get(sid) or (sum(x for x, _ in poly) / len(poly),
                                             sum(y for _, y in poly) / len(poly))
@@ -508,7 +508,7 @@ def _place(game_map: GameMap, layout: Layout, style: Style) -> Placement:
                                      bool(prov and prov.supply_center))
     from mobadj.render import signs
 
-    tags = tuple((hw.name, tag_box(frame, layout, i)) for i, hw in enumerate(layout.highways))
+    tags = tuple((hw.name, tag_box(frame, layout, i)) for i, hw in enumerate(layout.roads))
     bars: list[JunctionBar] = []
     if layout.is_grid:
         labels = [b for p in spaces.values() for b in p.label_boxes()]
@@ -526,17 +526,18 @@ def _place(game_map: GameMap, layout: Layout, style: Style) -> Placement:
     return Placement(frame, spaces, routes, tags, tuple(bars), tuple(lines))
 
 
-def _kind(prov: Province | None) -> str:
+def _kind(prov: Province | None, layout: Layout) -> str:
     if prov is None:
         return "blocked"
     if prov.terrain == "impassable":
         return "impassable"
-    return "gaol" if prov.terrain == "gaol" else "space"
+    look = layout.terrains.get(prov.terrain)
+    return "badged" if look is not None and look.badge else "space"
 
 
 def tag_point(frame: Frame, layout: Layout, index: int) -> tuple[float, float, float]:
     """Where a highway's name tag goes: its centre and angle (0 or 90 degrees)."""
-    hw = layout.highways[index]
+    hw = layout.roads[index]
     i = min(max(hw.label_at, 0), len(hw.points) - 2)
     (x0, y0), (x1, y1) = frame.px(*hw.points[i]), frame.px(*hw.points[i + 1])
     mx, my = (x0 + x1) / 2, (y0 + y1) / 2
@@ -555,7 +556,7 @@ TAG_SIZE = 11.0
 
 def tag_box(frame: Frame, layout: Layout, index: int) -> Box:
     mx, my, angle = tag_point(frame, layout, index)
-    half = (text_width(layout.highways[index].name, TAG_SIZE, bold=True) + 14) / 2
+    half = (text_width(layout.roads[index].name, TAG_SIZE, bold=True) + 14) / 2
     return Box(mx - 8, my - half, mx + 8, my + half) if angle else \
         Box(mx - half, my - 8, mx + half, my + 8)
 

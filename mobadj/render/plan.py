@@ -78,8 +78,8 @@ def edge_entry(to: str, edge: Edge) -> str:
     if edge == {"via": "plain"}:
         return _q(to)
     parts = [f"to: {_q(to)}", f"via: {edge['via']}"]
-    if "highway" in edge:
-        parts.append(f"highway: {edge['highway']}")
+    parts += [f"{key}: {value}" for key, value in edge.items()  # the road crossed
+              if key not in ("to", "via") and isinstance(value, str)]
     if edge.get("diagonal"):
         parts.append("diagonal: true")
     parts += [f"{flag}: true" for flag, value in edge.items()  # a variant's route beside it

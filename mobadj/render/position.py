@@ -76,7 +76,7 @@ class UnitMark:
     power: str
     kind: str
     province: str
-    captive: bool = False  # a Don held by another mob's Gang (rule 3)
+    held: bool = False  # held by another power (the layout's ``held`` piece)
     coast: str = ""  # a fleet on a split coast (standard map: "NC", "SC", "EC")
 
 
@@ -154,7 +154,20 @@ def _power(game_map: GameMap, text: object, where: str) -> str:
 
 
 _UNIT_RE = re.compile(r"^\s*(?P<kind>[A-Za-z])\s*[( ]\s*(?P<loc>[^()\s]+)\s*\)?"
-                      r"\s*(?P<captive>captive|captured)?\s*$", re.IGNORECASE)
+                      r"\s*(?P<word>[A-Za-z]+)?\s*$")
+
+
+@functools.lru_cache(maxsize=16)
+def _held_words(map_name: str) -> tuple[str, ...]:
+    """The words a position of the map writes after a held piece: its layout's ``held``
+    (none for a map without a layout, or whose layout holds no piece)."""
+    from mobadj.render.layout import load_layout
+
+    try:
+        held = load_layout(map_name).held
+    except (OSError, ValueError):  # no layout, or a broken one: nothing is held
+        return ()
+    return held.words if held is not None else ()
 
 
 def parse_unit(game_map: GameMap, power: str, text: object, where: str) -> UnitMark:
@@ -168,7 +181,12 @@ def parse_unit(game_map: GameMap, power: str, text: object, where: str) -> UnitM
         raise ViewError(f"{where}: unknown unit kind {kind!r} in {_shown(text)} "
                         f"(expected one of {', '.join(kinds)})")
     prov, coast = _location(game_map, m.group("loc"), where)
-    return UnitMark(power, kind, prov, bool(m.group("captive")), coast)
+    word = (m.group("word") or "").lower()
+    if word and word not in (known := _held_words(str(getattr(game_map, "name", "")))):
+        raise ViewError(f"{where}: unexpected {m.group('word')!r} after the unit in "
+                        f"{_shown(text)}" + (f" (expected {' or '.join(known)})" if known
+                                             else " (a unit is written 'G Lex')"))
+    return UnitMark(power, kind, prov, bool(word), coast)
 
 
 def start_view(game_map: GameMap) -> BoardView:
@@ -258,21 +276,43 @@ def _move(game_map: GameMap, mv: object, where: str) -> MoveMark:
                     _is_success(mv.get("result", "succeeds")))
 
 
+def _escorts(game_map: GameMap) -> tuple[str, ...]:
+    """The kinds of piece that may travel with a unit on this map (``G+D``), as its order
+    parser learns them from the map's rules; none for a map the registry does not know."""
+    from mobadj.engine import VariantError, rules_class
+
+    try:
+        rules = rules_class(game_map)()
+    except (VariantError, AttributeError, TypeError):  # not a registered map (a stand-in)
+        return ()
+    return tuple(sorted(rules.order_parser(game_map).builder.escorts))
+
+
+def _patterns(game_map: GameMap) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The move and the support as results write them on ``game_map``."""
+    return _order_patterns(tuple(game_map.routes.values()), _escorts(game_map))
+
+
 @functools.cache
-def _order_patterns(marks: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+def _order_patterns(marks: tuple[str, ...],
+                    escorts: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """The move and the support as results write them on a map whose route kinds are
-    written with ``marks`` (``G(Tam)-U-Ext``: Mobtown's subway)."""
+    written with ``marks`` (``G(Tam)-U-Ext``: Mobtown's subway) and whose units may travel
+    with a piece of the kinds ``escorts`` (``G+D(Mic)-Cit``)."""
     mark = "|".join(re.escape(m) for m in marks) or "(?!)"
+    escort = "|".join(re.escape(e) for e in escorts) or "(?!)"
     move = re.compile(
-        r"^\s*(?:[A-Za-z])(?:\s*\+\s*D)?\s*\(?\s*(?P<src>[^()\s\-]+)\s*\)?\s*-\s*"
+        rf"^\s*(?:[A-Za-z])(?:\s*\+\s*(?:{escort}))?\s*\(?\s*(?P<src>[^()\s\-]+)\s*\)?\s*-\s*"
         rf"(?:(?P<mark>{mark})\s*-\s*)?(?P<dst>[^()\s\-]+)\s*$"
     )
     support = re.compile(
-        r"^\s*(?P<supporters>.+?)\s+S\s+(?:[A-Za-z])(?:\s*\+\s*D)?\s*\(?\s*"
+        rf"^\s*(?P<supporters>.+?)\s+S\s+(?:[A-Za-z])(?:\s*\+\s*(?:{escort}))?\s*\(?\s*"
         r"(?P<unit>[^()\s\-]+)"
         rf"\s*\)?\s*(?:-\s*(?:(?:{mark})\s*-\s*)?(?P<to>[^()\s\-]+))?\s*$"
     )
     return move, support
+
+
 _SUPPORTER = re.compile(r"[A-Za-z]\s*[( ]\s*([^()\s&]+)\s*\)?")
 
 
@@ -291,7 +331,7 @@ def supports_from_results(game_map: GameMap,
                           results: Iterable[Mapping[str, Any]]) -> list[SupportMark]:
     """Support lines from results: ``A MUN S A BER - SIL``, ``G(PPU) & G(Pel) S G(Mic)-Mem``."""
     out = []
-    support_order = _order_patterns(tuple(game_map.routes.values()))[1]
+    support_order = _patterns(game_map)[1]
     for i, res in enumerate(_results(results)):
         m = support_order.match(str(res.get("order", "")))
         if not m:
@@ -313,7 +353,7 @@ def moves_from_results(game_map: GameMap, results: Iterable[Mapping[str, Any]]) 
     ``G(Tam)-U-Ext`` (a move by a route kind of the map's, written with its mark: Mobtown's
     subway).
     """
-    move_order = _order_patterns(tuple(game_map.routes.values()))[0]
+    move_order = _patterns(game_map)[0]
     route_of = {mark: route for route, mark in game_map.routes.items()}
     out = []
     for i, res in enumerate(_results(results)):

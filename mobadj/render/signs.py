@@ -68,7 +68,7 @@ class RouteLine:
 def junction_bars(layout: Layout, frame: Frame, labels: Sequence[Box]) -> list[JunctionBar]:
     """A crossing for each junction of the layout, placed along the pair's highway border
     where it overlaps no label (the middle of the border when it can)."""
-    hw = geometry.highway_segments(layout)
+    hw = geometry.road_segments(layout)
     borders = geometry.shared_borders(layout)
     corners = {frozenset((a, b)): c for a, b, c in geometry.corner_points(layout)}
     out = []

@@ -23,11 +23,11 @@ from mobadj.render.arrows import Obstacles, Routed, board_obstacles, marker_box,
 from mobadj.render.ink import (
     BORDER,
     COAST,
-    HIGHWAY_CASING,
-    HIGHWAY_FILL,
     INK,
     LAND,
     PAPER,
+    ROAD_CASING,
+    ROAD_FILL,
     STOP,
     TERRAIN_FILL,
     Style,
@@ -185,10 +185,10 @@ def draw_svg(game_map: GameMap, layout: Layout, view: BoardView, *, title: str |
             _diagonal_points(s, b)
         else:
             _polygons(s, b, game_map, view, only)
-        _highways(s, b, game_map, view)
+        _roads(s, b, game_map, view)
         if layout.is_grid:
             _junctions(s, b)
-        _highway_names(s, b)
+        _road_names(s, b)
         _route_lines(s, b, game_map, only)
         _labels(s, b, game_map, view, only)
         _coast_labels(s, b, only)
@@ -204,9 +204,25 @@ def draw_svg(game_map: GameMap, layout: Layout, view: BoardView, *, title: str |
     return "\n".join(s.parts)
 
 
-def _space_fill(game_map: GameMap, sid: str, view: BoardView) -> str:
+#: the overlay pattern of each terrain every map may use (a layout adds its own terrains')
+OVERLAYS = {"water": "waves", "sea": "waves", "impassable": "bay", "blocked": "bay"}
+
+
+def terrain_overlay(layout: Layout, terrain: str) -> tuple[str | None, str | None]:
+    """The fill of a terrain's overlay (a pattern of the picture) and its opacity."""
+    look = layout.terrains.get(terrain)
+    if look is not None and look.pattern:
+        return f"url(#{look.pattern})", look.opacity
+    pattern = OVERLAYS.get(terrain)
+    return (f"url(#{pattern})" if pattern else None), None
+
+
+def _space_fill(game_map: GameMap, sid: str, view: BoardView, layout: Layout) -> str:
     prov = game_map.provinces.get(sid)
     terrain = _terrain(game_map, sid)
+    look = layout.terrains.get(terrain)
+    if look is not None and look.fill:
+        return look.fill
     if terrain in TERRAIN_FILL:
         return TERRAIN_FILL[terrain]
     owner = view.centers.get(sid)
@@ -223,18 +239,17 @@ def _spaces(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView,
     for sid, cells in b.cells.items():
         if only is not None and sid not in only:
             continue
-        fill = _space_fill(game_map, sid, view)
+        fill = _space_fill(game_map, sid, view, b.layout)
         terrain = _terrain(game_map, sid)
         s.raw(f'<g id="space-{escape(sid)}">')
         for x, y in cells:
             px, py = b.px(x, y)
             s.add("rect", x=f"{px:.1f}", y=f"{py:.1f}", width=f"{c + 0.6:.1f}",
                   height=f"{c + 0.6:.1f}", fill=fill)
-            overlay = {"water": "url(#waves)", "sea": "url(#waves)", "impassable": "url(#bay)",
-                       "blocked": "url(#bay)", "gaol": "url(#bars)"}.get(terrain)
+            overlay, opacity = terrain_overlay(b.layout, terrain)
             if overlay:
                 s.add("rect", x=f"{px:.1f}", y=f"{py:.1f}", width=f"{c:.1f}", height=f"{c:.1f}",
-                      fill=overlay, opacity="0.55" if terrain == "gaol" else None)
+                      fill=overlay, opacity=opacity)
         s.raw("</g>")
 
 
@@ -246,7 +261,7 @@ def _polygons(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView,
             continue
         pts = " ".join(f"{b.px(x, y)[0]:.1f},{b.px(x, y)[1]:.1f}" for x, y in poly)
         wet = _terrain(game_map, sid) in ("water", "sea", "impassable")
-        s.add("polygon", points=pts, fill=_space_fill(game_map, sid, view),
+        s.add("polygon", points=pts, fill=_space_fill(game_map, sid, view, b.layout),
               stroke=COAST if wet else BORDER, stroke_width="1.6", id=f"space-{sid}")
 
 
@@ -289,22 +304,22 @@ def _diagonal_points(s: SvgWriter, b: _Board) -> None:
               stroke="#ffffff", stroke_width="1.2", class_="diagonal")
 
 
-def _highways(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView) -> None:
+def _roads(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView) -> None:
     x0, y0 = b.px(0, 0)
     s.raw(f'<clipPath id="board"><rect x="{x0:.1f}" y="{y0:.1f}" width="{b.w * b.c:.1f}" '
           f'height="{b.h * b.c:.1f}"/></clipPath><g clip-path="url(#board)">')
-    _highway_lines(s, b)
+    _road_lines(s, b)
     if b.layout.is_grid:
         _straddles(s, b, game_map, view)
     s.raw("</g>")
 
 
-def _highway_lines(s: SvgWriter, b: _Board) -> None:
-    for hw in b.layout.highways:
+def _road_lines(s: SvgWriter, b: _Board) -> None:
+    for hw in b.layout.roads:
         pts = " ".join(f"{b.px(*p)[0]:.1f},{b.px(*p)[1]:.1f}" for p in hw.points)
-        s.add("polyline", points=pts, fill="none", stroke=HIGHWAY_CASING, stroke_width="11",
+        s.add("polyline", points=pts, fill="none", stroke=ROAD_CASING, stroke_width="11",
               stroke_linejoin="round", stroke_linecap="round")
-        s.add("polyline", points=pts, fill="none", stroke=HIGHWAY_FILL, stroke_width="6.5",
+        s.add("polyline", points=pts, fill="none", stroke=ROAD_FILL, stroke_width="6.5",
               stroke_linejoin="round", stroke_linecap="round")
         s.add("polyline", points=pts, fill="none", stroke="#fff6d5", stroke_width="1",
               stroke_dasharray="6 6")
@@ -314,7 +329,7 @@ def straddled_stretches(layout: Layout) -> dict[str, list[geometry.Segment]]:
     """Space -> the unit stretches of highway that run through it (rule 4: Queens)."""
     out: dict[str, list[geometry.Segment]] = {}
     grid = layout.grid
-    for seg in geometry.highway_segments(layout):
+    for seg in geometry.road_segments(layout):
         (x0, y0), (x1, _y1) = seg
         # the cells either side: left and right of a vertical stretch, above and below else
         sides = [(x0 - 1, y0), (x0, y0)] if x0 == x1 else [(x0, y0 - 1), (x0, y0)]
@@ -329,21 +344,21 @@ def _straddles(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView) -> N
     """Where a space straddles a highway (Queens), the road is drawn sunk into the space: no
     crossing there, the space is on both sides (rule 4).  The key shows the same sign."""
     for sid, segs in straddled_stretches(b.layout).items():
-        fill = _space_fill(game_map, sid, view)
+        fill = _space_fill(game_map, sid, view, b.layout)
         d = "".join(f"M{b.px(*p)[0]:.1f} {b.px(*p)[1]:.1f}L{b.px(*q)[0]:.1f} {b.px(*q)[1]:.1f}"
                     for p, q in segs)
         s.add("path", d=d, fill="none", stroke=fill, stroke_width="13", class_="straddle")
-        s.add("path", d=d, fill="none", stroke=HIGHWAY_FILL, stroke_width="3.5",
+        s.add("path", d=d, fill="none", stroke=ROAD_FILL, stroke_width="3.5",
               stroke_dasharray="9 5")
 
 
-def _highway_names(s: SvgWriter, b: _Board) -> None:
-    for i, hw in enumerate(b.layout.highways):
+def _road_names(s: SvgWriter, b: _Board) -> None:
+    for i, hw in enumerate(b.layout.roads):
         mx, my, angle = tag_point(b.place.frame, b.layout, i)
         s.raw(f'<g transform="translate({mx:.1f},{my:.1f}) rotate({angle:.0f})">')
         tw = text_width(hw.name, TAG_SIZE, bold=True) + 14
         s.add("rect", x=f"{-tw / 2:.1f}", y="-8", width=f"{tw:.1f}", height="16", rx="8",
-              fill=HIGHWAY_CASING, stroke=HIGHWAY_FILL, stroke_width="1.5")
+              fill=ROAD_CASING, stroke=ROAD_FILL, stroke_width="1.5")
         s.text(0, 4, hw.name, TAG_SIZE, fill="#ffffff", font_weight="bold")
         s.raw("</g>")
 
@@ -457,7 +472,7 @@ def _labels(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView,
             continue
         wet = terrain in ("water", "sea")
         colour = "#123c5e" if wet else INK
-        halo = _space_fill(game_map, sid, view)
+        halo = _space_fill(game_map, sid, view, b.layout)
         italic = "italic" if wet else None
         s.text(x, base, sid, p.abbr_size, fill=colour, font_weight="bold", font_style=italic,
                stroke=halo, stroke_width="3.5", stroke_linejoin="round")
@@ -473,7 +488,8 @@ def _labels(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView,
             bx = p.badge
             s.add("rect", x=f"{bx.x0:.1f}", y=f"{bx.y0:.1f}", width=f"{bx.x1 - bx.x0:.1f}",
                   height=f"{bx.y1 - bx.y0:.1f}", rx="3", fill="#222222")
-            s.text(p.cx, bx.y1 - 3, "GAOL", 9, fill="#ffffff", font_weight="bold",
+            s.text(p.cx, bx.y1 - 3, b.layout.terrains[terrain].badge, 9, fill="#ffffff",
+                   font_weight="bold",
                    letter_spacing="1.5")
 
 
@@ -519,12 +535,12 @@ def unit_markers(b: _Board, view: BoardView) -> list[tuple[Marker, float, float]
     for u in view.units:
         if _coast_point(b, u.province, u.coast) is not None:
             continue  # a fleet on a split coast stands at its coast
-        what = "captive" if u.captive else u.kind
+        what = "held" if u.held else u.kind
         by_space.setdefault(u.province, []).append(Marker(what, u))
     for d in view.dislodged:
         by_space.setdefault(d.unit.province, []).append(Marker("dislodged", d))
     out = []
-    order = {"captive": 2, "dislodged": 3}
+    order = {"held": 2, "dislodged": 3}
     for sid, markers in by_space.items():
         if sid not in b.label:
             continue
@@ -553,12 +569,17 @@ def _units(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView) -> None:
             continue
         u = m.ref
         s.raw(f'<g class="unit" data-space="{escape(u.province)}" data-power="{u.power}">')
-        if u.captive:  # a captured Don: his own colour, bound in a dark dashed ring
+        if u.held:  # a held piece: its own colour, bound in a dark dashed ring
             s.add("circle", cx=f"{ux:.1f}", cy=f"{uy + 1:.1f}", r="15.5", fill="#ffffff",
                   fill_opacity="0.7", stroke=INK, stroke_width="1.8",
-                  stroke_dasharray="3 2", class_="captive")
+                  stroke_dasharray="3 2", class_=held_class(b.layout))
         unit_glyph(s, u.kind, ux, uy, power_colour(game_map, u.power))
         s.raw("</g>")
+
+
+def held_class(layout: Layout) -> str:
+    """The class of a held piece's ring: the first word positions mark it with."""
+    return layout.held.words[0] if layout.held is not None else "held"
 
 
 def turn_lines(b: _Board, view: BoardView) -> Routed:

@@ -160,3 +160,32 @@ def test_the_core_knows_route_tags_not_subways():
     assert "SUBWAY" not in grammar and "subway" not in grammar.lower()
     # the check itself sees a name and a string
     assert [t for _, t in code_names("by_subway = f(subway=1)\n")] == ["by_subway", "f", "subway"]
+
+
+#: the words of Mobtown's own things (its pieces, its gaol, its roads, its places)
+MOBTOWN_WORDS = ("don", "dons", "gang", "gangs", "mtpd", "gaol", "highway", "highways",
+                 "mobtown", "captive", "captured", "queens")
+
+
+def _words_of(text: str) -> set[str]:
+    """The lowercase words of a string or a name (``small_don`` and ``smallDon`` have
+    "don"; "done" and "don't" do not)."""
+    import re
+
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", text.replace("'", ""))
+    return {w.lower() for w in re.split(r"[^A-Za-z]+", spaced) if w}
+
+
+def test_the_renderer_speaks_only_of_the_map_it_draws():
+    """The picture's words for a variant's own things (its key's labels, a terrain's tag, a
+    held piece, the leader, the escorts of an order) come from the map, its layout and its
+    rules; the renderer names none of Mobtown's things in its strings or its names."""
+    found = [f"{path.relative_to(PACKAGE)}:{line}: {text!r}"
+             for path in sorted((PACKAGE / "render").rglob("*.py"))
+             for source in [path.read_text(encoding="utf-8")]
+             for line, text in [*code_strings(source), *code_names(source)]
+             if _words_of(text) & set(MOBTOWN_WORDS)]
+    assert found == []
+    # the check itself sees a name and a string, and no word inside another
+    assert _words_of("small_don(x, 'Gangs swim')") & set(MOBTOWN_WORDS) == {"don", "gangs"}
+    assert not _words_of("done: don't abandon") & set(MOBTOWN_WORDS)

@@ -55,7 +55,7 @@ def test_start_position_svg(gm, layout):
     assert len(classes(root, "junction")) == len(layout.junctions)
     assert len(classes(root, "subway")) == len(layout.links)
     assert classes(root, "diagonal")
-    for hw in layout.highways:
+    for hw in layout.roads:
         assert hw.name in shown
 
 
@@ -144,7 +144,7 @@ def test_engine_like_position_objects(gm, layout):
                                                        "capone": ["G Har"]}}
 
     view = as_view(gm, MobtownLike())
-    assert [(u.kind, u.province, u.captive) for u in view.units] == [
+    assert [(u.kind, u.province, u.held) for u in view.units] == [
         ("G", "Pie", False), ("D", "Har", True), ("G", "Har", False)]
     root = ET.fromstring(render_svg(gm, layout, P()))
     assert len(classes(root, "unit-G")) == 1

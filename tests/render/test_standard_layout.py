@@ -129,12 +129,13 @@ def test_png(gm, layout):
 def test_key_lists_only_what_the_map_uses(gm, layout):
     keys = dict(key_items(gm, layout))
     assert keys["unit:A"] == "Army" and keys["unit:F"] == "Fleet"
-    assert "cap" not in keys and "line" not in keys and "diag" not in keys
+    assert "held" not in keys and "line" not in keys and "diag" not in keys
     assert not any(k.startswith(("stop:", "route-move:")) for k in keys)
     mob = load_map("mobtown2")
     assert [k for k, _ in key_items(mob, load_layout("mobtown2"))] == [
-        "unit:G", "unit:D", "centre", "home", "water", "gaol", "highway", "straddle",
-        "junction", "stop:U", "line", "diag", "ok", "fail", "route-move:U", "sup", "dis", "cap"]
+        "unit:G", "unit:D", "centre", "home", "terrain:water", "terrain:gaol", "road",
+        "straddle", "junction", "stop:U", "line", "diag", "ok", "fail", "route-move:U", "sup",
+        "dis", "held"]
     words = dict(key_items(mob, load_layout("mobtown2")))  # the layout's words for its route
     assert (words["stop:U"], words["route-move:U"]) == ("subway: order G(X)-U-Y",
                                                           "move by subway")
