@@ -186,7 +186,8 @@ def batch_board(after: Position, spelling: dict[str, str]) -> list[bytes]:
     if after.dislodged:
         own = type(after).dislodged_entry is not Position.dislodged_entry
         for d in sorted(after.dislodged.values(), key=_dislodged_unit):
-            entry = after.dislodged_entry(d) if own else _dislodged_entry(d)
+            # (the standard entry without the call into the position's class)
+            entry = after.dislodged_entry(d) if own else d.as_data()
             dislodged.setdefault(_spell(spelling, d.unit.power), []).append(entry)
     return [b'"units":' + units + b',"dislodged":'
             + (value_json(dislodged) if dislodged else b"{}"), centers]
@@ -239,20 +240,6 @@ def _other(pid: str, lists: dict[str, list[str]], spelling: dict[str, str]) -> l
     got: list[str] = []
     lists[pid] = got
     return got
-
-
-def _dislodged_entry(d: Any) -> dict[str, Any]:
-    """A standard dislodged entry, as ``Position.dislodged_entry`` writes it (here without the
-    call into the position's class: a batch writes one per dislodged unit): ``{unit, from,
-    convoyed?, via?, retreats}``, so that a line's output reads back as the next line's
-    input."""
-    entry: dict[str, Any] = {"unit": str(d.unit), "from": d.attacker_from}
-    if d.convoyed:
-        entry["convoyed"] = True
-    if d.via:
-        entry["via"] = d.via
-    entry["retreats"] = list(d.retreats)
-    return entry
 
 
 def _dislodged_unit(d: Any) -> str:

@@ -81,13 +81,7 @@ class Position:
 
     def dislodged_entry(self, d: Dislodged) -> dict[str, object]:
         """``{unit, from, convoyed?, via?, retreats}``: one dislodged unit as written."""
-        entry: dict[str, object] = {"unit": str(d.unit), "from": d.attacker_from}
-        if d.convoyed:
-            entry["convoyed"] = True
-        if d.via:
-            entry["via"] = d.via
-        entry["retreats"] = list(d.retreats)
-        return entry
+        return d.as_data()
 
     def unit_lists(self) -> dict[str, list[str]]:
         """Power -> its units as written (``["A PAR", "F BRE"]``), both sorted."""

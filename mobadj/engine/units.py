@@ -77,3 +77,14 @@ class Dislodged:
 
     def __hash__(self) -> int:
         return hash((self.unit, self.attacker_from, self.convoyed, self.retreats, self.via))
+
+    def as_data(self) -> dict[str, object]:
+        """``{unit, from, convoyed?, via?, retreats}``: as a position file or a batch line
+        writes it (and reads it back)."""
+        entry: dict[str, object] = {"unit": str(self.unit), "from": self.attacker_from}
+        if self.convoyed:
+            entry["convoyed"] = True
+        if self.via:
+            entry["via"] = self.via
+        entry["retreats"] = list(self.retreats)
+        return entry
