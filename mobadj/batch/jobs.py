@@ -1,15 +1,17 @@
 """``mobadj batch --jobs N``: one batch over N worker processes, with the same output bytes;
 and how many workers a batch takes when no job count is given (:func:`free_workers`).
 
-The parent reads the input line by line (:func:`mobadj.batch.read_lines`: no line is held
-beyond :data:`~mobadj.batch.MAX_LINE_BYTES`) and hands the lines out in chunks; a worker
-answers a chunk with :func:`mobadj.batch.answer_line` for each line, as ``--jobs 1`` does,
-and the parent writes the answers in input order.  Each line's answer depends on that line
-alone, so the output is the same for any N.  At most
-:data:`IN_FLIGHT` chunks per worker are out at a time: memory stays bounded however long
-the input.  Chunks start at one line and double up to :data:`CHUNK_LINES`, so the first
-result comes at once; a thread reads the input, so answers are written as they come even
-while the input waits (a pipe fed line by line).
+A thread of the parent reads the input line by line (:func:`mobadj.batch.read_lines`: no
+line is held beyond :data:`~mobadj.batch.MAX_LINE_BYTES`) and makes chunks of the lines; a
+worker answers a chunk with :func:`mobadj.batch.answer_line` for each line, as ``--jobs 1``
+does, and the parent writes the answers in input order.  Each line's answer depends on that
+line alone, so the output is the same for any N.  At most :data:`IN_FLIGHT` chunks per
+worker are read and not yet written: memory stays bounded however long the input.  Chunks
+start at one line and double up to :data:`CHUNK_LINES`, so the first result comes at once;
+a chunk is sent early when reading on would wait (a pipe fed line by line), so answers are
+written as they come even while the input waits.  The parent does its work once per chunk,
+never once per line: it shares the cores with the workers, and every microsecond it spends
+on a line is one the workers lose.
 
 A worker that dies (a crash in C code, the out-of-memory killer, a signal) loses no line:
 the chunks it and its fellows had in hand are run again, one after the other in a fresh
@@ -34,7 +36,7 @@ from typing import IO, Any
 from mobadj.batch.reading import SkippedLine
 from mobadj.batch.runner import map_context
 from mobadj.batch.serialize import empty_output, json_line
-from mobadj.batch.stream import answer_line, cores, quiet_collector
+from mobadj.batch.stream import answer_line, cores, never_waits, quiet_collector
 
 CHUNK_LINES = 128
 """The most lines in one chunk (fewer at first: see the module's docstring)."""
@@ -91,17 +93,17 @@ def answer_chunk(lines: list[Line], start: int) -> bytes:
 
 
 class ReadAhead:
-    """How far the reader may run ahead of the writer: at most ``lines`` lines and ``size``
-    bytes read and not yet answered (a single line may be larger)."""
+    """How far the reader may run ahead of the writer: at most ``items`` chunks and ``size``
+    bytes read and not yet answered (a single chunk may be larger)."""
 
-    def __init__(self, lines: int, size: int) -> None:
-        self.limit = (lines, size)
+    def __init__(self, items: int, size: int) -> None:
+        self.limit = (items, size)
         self.held = [0, 0]
         self.closed = False
         self.turn = threading.Condition()
 
     def take(self, size: int) -> bool:
-        """Wait until there is room for one more line of ``size`` bytes, and hold it
+        """Wait until there is room for one more chunk of ``size`` bytes, and hold it
         (False: :meth:`close` was called, stop reading)."""
         with self.turn:
             while not self.closed and self.held[0] and (
@@ -111,9 +113,9 @@ class ReadAhead:
             self.held[1] += size
             return not self.closed
 
-    def give(self, lines: int, size: int) -> None:
+    def give(self, items: int, size: int) -> None:
         with self.turn:
-            self.held[0] -= lines
+            self.held[0] -= items
             self.held[1] -= size
             self.turn.notify()
 
@@ -161,15 +163,17 @@ def _start_method() -> Any:
 
 def run_parallel(lines: Iterable[Line], write: Callable[[bytes], Any],
                  flush: Callable[[], Any], jobs: int, own_process: bool = False,
-                 start: int = 1) -> int:
+                 start: int = 1, waits: Callable[[], bool] = never_waits) -> int:
     """Answer every line of ``lines`` (the first is line ``start`` of the input) in ``jobs``
     worker processes and ``write`` the answers in input order (``flush`` whenever no further
     answer is ready); returns the number of lines.
 
-    A thread reads the input, at most ``jobs`` * :data:`IN_FLIGHT` chunks ahead of the
-    writer.  A chunk goes to the workers when it is full, or at once when no more input is
-    there yet: a pipe fed line by line has each answer while the input waits.
-    ``own_process``: as for :func:`mobadj.batch.run_batch` (frozen before the fork)."""
+    A thread reads the input and makes the chunks: a chunk goes to the workers when it is
+    full, or at once when reading on would wait for input (``waits``: a pipe fed line by
+    line has each answer while the input waits).  At most ``jobs`` * :data:`IN_FLIGHT`
+    chunks are out and not yet written.  The parent's work is per chunk, not per line: it
+    shares the cores with the workers.  ``own_process``: as for
+    :func:`mobadj.batch.run_batch` (frozen before the fork)."""
     context = _start_method()
     if context.get_start_method() == "fork":
         map_context("standard")  # forked workers start with the usual map and its parser
@@ -177,12 +181,11 @@ def run_parallel(lines: Iterable[Line], write: Callable[[bytes], Any],
             quiet_collector()
     pool = ProcessPoolExecutor(jobs, mp_context=context)
     most = jobs * IN_FLIGHT
-    events: queue.SimpleQueue[Any] = queue.SimpleQueue()  # lines, wake-ups, the end
-    ahead = ReadAhead((most + 1) * CHUNK_LINES, (most + 1) * CHUNK_BYTES)
-    reader = threading.Thread(target=_read, args=(lines, events, ahead), daemon=True,
-                              name="mobadj-batch-reader")
+    events: queue.SimpleQueue[Any] = queue.SimpleQueue()  # chunks, wake-ups, the end
+    ahead = ReadAhead(most, most * CHUNK_BYTES)
+    reader = threading.Thread(target=_read, args=(lines, events, ahead, start, waits),
+                              daemon=True, name="mobadj-batch-reader")
     pending: deque[tuple[Chunk, int, Future[bytes]]] = deque()
-    filling = Filling(start)
     count = 0
 
     def wake(_future: Future[bytes]) -> None:
@@ -204,7 +207,7 @@ def run_parallel(lines: Iterable[Line], write: Callable[[bytes], Any],
                     write(answer)
                 for (_s, chunk), size, _f in pending:
                     count += len(chunk)
-                    ahead.give(len(chunk), size)
+                    ahead.give(1, size)
                 pending.clear()
                 pool = ProcessPoolExecutor(jobs, mp_context=context)
                 flush()
@@ -213,7 +216,7 @@ def run_parallel(lines: Iterable[Line], write: Callable[[bytes], Any],
             write(answer)
             wrote = True
             count += len(chunk)
-            ahead.give(len(chunk), size)
+            ahead.give(1, size)
         if wrote and not (pending and pending[0][2].done()):
             flush()
 
@@ -223,31 +226,20 @@ def run_parallel(lines: Iterable[Line], write: Callable[[bytes], Any],
     reader.start()
     try:
         ended = False
-        while not ended or pending or filling.lines:
+        while not ended or pending:
             event = events.get() if not ended else _WAKE
-            if isinstance(event, (bytes, str, SkippedLine)):
-                filling.add(event)
+            if type(event) is tuple:  # a chunk, and its size in bytes
+                chunk, size = event
+                future = pool.submit(answer_chunk, chunk[1], chunk[0])
+                pending.append((chunk, size, future))
+                future.add_done_callback(wake)
             elif event is _END:
                 ended = True
             elif isinstance(event, BaseException):
                 raise event
             write_done()
-            if not filling.lines:
-                if ended and pending:
-                    wait([pending[0][2]])
-                continue
-            must = filling.full() or ended
-            if not (must or events.empty()):
-                continue  # more input is there: fill the chunk
-            if len(pending) >= most:
-                if not must:
-                    continue  # workers busy: the chunk may grow meanwhile
+            if ended and pending and not pending[0][2].done():
                 wait([pending[0][2]])
-                write_done()
-            chunk, size = filling.close()
-            future = pool.submit(answer_chunk, chunk[1], chunk[0])
-            pending.append((chunk, size, future))
-            future.add_done_callback(wake)
     finally:
         ahead.close()
         pool.shutdown(wait=True, cancel_futures=True)
@@ -261,14 +253,25 @@ _WAKE = object()
 """An answer is ready."""
 
 
-def _read(lines: Iterable[Line], events: queue.SimpleQueue[Any], ahead: ReadAhead) -> None:
-    """The reader thread: put each line of ``lines`` on ``events`` once it may read ahead,
-    then :data:`_END` (or the exception that stopped the reading)."""
+def _read(lines: Iterable[Line], events: queue.SimpleQueue[Any], ahead: ReadAhead,
+          start: int, waits: Callable[[], bool]) -> None:
+    """The reader thread: put each chunk of ``lines`` (:class:`Filling`) on ``events``, as
+    (chunk, its size), once it may read ahead, then :data:`_END` (or the exception that
+    stopped the reading)."""
+    filling = Filling(start)
     try:
         for line in lines:
-            if not ahead.take(line_size(line)):
+            filling.add(line)
+            if filling.full() or waits():
+                chunk = filling.close()
+                if not ahead.take(chunk[1]):
+                    return
+                events.put(chunk)
+        if filling.lines:
+            chunk = filling.close()
+            if not ahead.take(chunk[1]):
                 return
-            events.put(line)
+            events.put(chunk)
     except BaseException as exc:  # e.g. an unreadable file: raised again by the writer
         events.put(exc)
         return

@@ -118,7 +118,7 @@ def run_batch(source: IO[Any], sink: IO[Any] = sys.stdout, jobs: int | None = 1,
     elif jobs > 1:
         from mobadj.batch.jobs import run_parallel
 
-        n = run_parallel(lines, write, flush, jobs, own_process)
+        n = run_parallel(lines, write, flush, jobs, own_process, waits=waits)
     else:
         n = _run_here(lines, write, flush, waits, own_process)
     flush()
@@ -139,7 +139,8 @@ def _run_rest(lines: Iterator[str | bytes | SkippedLine], source: IO[Any],
 
     workers = free_workers()
     if workers > 1 and worth_workers(source, done, took):
-        return run_parallel(lines, write, flush, workers, own_process, start=done + 1)
+        return run_parallel(lines, write, flush, workers, own_process, start=done + 1,
+                            waits=waits)
     return _run_here(lines, write, flush, waits, own_process, start=done + 1)
 
 
@@ -206,9 +207,9 @@ def _input_waits(source: IO[Any]) -> Callable[[], bool]:
         fd = source.fileno()
         regular = stat.S_ISREG(os.fstat(fd).st_mode)
     except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError
-        return _never
+        return never_waits
     if regular:
-        return _never
+        return never_waits
 
     def waits() -> bool:
         try:
@@ -220,6 +221,6 @@ def _input_waits(source: IO[Any]) -> Callable[[], bool]:
     return waits
 
 
-def _never() -> bool:
+def never_waits() -> bool:
     """The input never waits."""
     return False

@@ -35,7 +35,7 @@ class Reason(StrEnum):
     DISLODGED = "dislodged"
     VOID_SUPPORT = "supported unit did not make that order"
     VOID_CONVOY = "convoyed army did not order that move"
-    PARADOX = "convoy paradox: fleet holds (Szykman rule)"
+    PARADOX = "convoy paradox: convoy fails (Szykman rule)"
     PARADOX_ALL_HOLD = "convoy paradox: all hold"
     # invalid orders (the unit holds)
     NO_UNIT = "no such unit"

@@ -99,7 +99,7 @@ def test_paradox_option_on_the_command_line(tmp_path) -> None:
     orders.write_text("England: F LON S F WAL - ENG\nEngland: F WAL - ENG\n"
                       "France: A BRE - LON\nFrance: F ENG C A BRE - LON\n")
     szykman = CliRunner().invoke(main, ["adjudicate", str(pos), str(orders)]).output
-    assert "convoy paradox: fleet holds (Szykman rule)" in szykman
+    assert "convoy paradox: convoy fails (Szykman rule)" in szykman
     assert "France A ENG" not in szykman and "France F ENG, attacked from WAL" in szykman
     all_hold = CliRunner().invoke(main, ["adjudicate", "--paradox", "all_hold", str(pos),
                                          str(orders)]).output

@@ -104,7 +104,7 @@ def test_order_without_power_belongs_to_the_units_owner() -> None:
 
 
 def test_convoy_paradox_fleet_result_names_the_szykman_rule() -> None:
-    # DATC 6.F.14: the simple convoy paradox; the convoying fleet holds.
+    # DATC 6.F.14: the simple convoy paradox; the convoy fails, so the fleet is dislodged.
     res = play({"ENGLAND": ["F LON", "F WAL"], "FRANCE": ["A BRE", "F ENG"]},
                "ENGLAND: F LON S F WAL - ENG\nENGLAND: F WAL - ENG\n"
                "FRANCE: A BRE - LON\nFRANCE: F ENG C A BRE - LON")
