@@ -30,7 +30,8 @@ class InputError(CommandLineError, click.ClickException):
 @click.option("--paradox", type=click.Choice(list(PARADOX_RULES)), default=None,
               help="Convoy paradox rule (DATC 4.A.2; default szykman); see docs/rulings.md.")
 @click.option("--picture", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Also draw the new position with the move arrows (.svg or .png).")
+              help="Also draw the new position with the orders: arrows, supports, convoy "
+                   "routes, units built and removed (.svg or .png).")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
               help="Rule option: a DATC option (docs/rulings.md, e.g. missing_coast=fail), "
                    "duplicate_orders=first (the first order for a unit counts, not the last) "
@@ -130,20 +131,24 @@ def unknown_keys(data: Any, known: tuple[str, ...], path: Path) -> list[str]:
 
 
 def _write_picture(path: Path, game_map, position, results: list[dict]) -> None:  # noqa: ANN001
-    """Draw ``position`` (any shape render.as_view reads) with the arrows of ``results``
-    (the published orders) to ``path`` (.svg or .png)."""
+    """Draw ``position`` (any shape render.as_view reads) with what ``results`` (the
+    published orders) draw on it (arrows, supports, convoy routes, units built and removed)
+    to ``path`` (.svg or .png)."""
     import yaml
 
-    from mobadj.render import PngUnavailableError, load_layout, render_png, render_svg
-    from mobadj.render.position import as_view, moves_from_results, supports_from_results
+    from mobadj.render import (
+        PngUnavailableError,
+        load_layout,
+        render_png,
+        render_svg,
+        results_view,
+    )
 
     try:
         layout = load_layout(game_map.name)
     except (OSError, ValueError, yaml.YAMLError) as exc:  # no layout file, or a broken one
         raise click.ClickException(f"cannot draw the {game_map.name} map: {exc}") from None
-    view = as_view(game_map, position)
-    view.moves.extend(moves_from_results(game_map, results))
-    view.supports.extend(supports_from_results(game_map, results))
+    view = results_view(game_map, position, results)
     try:
         if path.suffix.lower() == ".png":
             path.write_bytes(render_png(game_map, layout, view))

@@ -72,14 +72,15 @@ def serve(config_path: Path, once: bool, poll: float | None, verbose: bool) -> N
             service.mailbox.close()
         click.echo(f"handled {n} mail(s)")
         return
-    click.echo(f"{cfg.name}: serving {cfg.address} (store {cfg.db_path})", err=True)
     log = logging.getLogger("mobadj.judge.service")
-    log.info("serving %s (store %s)", cfg.address, cfg.db_path)
     # SIGTERM (systemd's stop, kill) ends the judge as Ctrl-C does: the mail or phase in
-    # hand is rolled back whole, to be done again at the next start
+    # hand is rolled back whole, to be done again at the next start.  It is taken before
+    # the judge says it is serving: a stop that comes at once ends it as well.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     with contextlib.suppress(KeyboardInterrupt):
         try:
+            click.echo(f"{cfg.name}: serving {cfg.address} (store {cfg.db_path})", err=True)
+            log.info("serving %s (store %s)", cfg.address, cfg.db_path)
             service.serve()
         finally:
             service.mailbox.close(timeout=STOP_SECONDS)

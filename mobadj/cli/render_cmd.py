@@ -99,7 +99,8 @@ MAX_SCALE = 10.0
               help="Layout file; default maps/<map>.layout.yaml.")
 @click.option("--orders", "results", type=click.Path(exists=True, dir_okay=False),
               help="Adjudication results (JSON, as `mobadj adjudicate --json` prints): "
-                   "draws its moves and supports; without POSITION, also its units and centres.")
+                   "draws its moves, supports and convoy routes and the units built and "
+                   "removed; without POSITION, also its units and centres.")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
               help="Output file: .svg or .png.")
 @click.option("--scale", default=1.0, show_default=True, callback=_scale,
@@ -122,7 +123,12 @@ def render_cmd(position: str | None, map_name: str | None, layout_name: str | No
     from mobadj.board import MapFileError, load_map
     from mobadj.render import LayoutError, ViewError, load_layout, render_svg
     from mobadj.render.png import PngUnavailableError, svg_to_png
-    from mobadj.render.position import as_view, moves_from_results, supports_from_results
+    from mobadj.render.position import (
+        as_view,
+        marks_from_results,
+        moves_from_results,
+        supports_from_results,
+    )
 
     suffix = Path(output).suffix.lower()
     if suffix not in (".svg", ".png"):
@@ -146,6 +152,7 @@ def render_cmd(position: str | None, map_name: str | None, layout_name: str | No
                           else moves_from_results(game_map, orders))
         view.supports.extend(listed.supports if "supports" in extra
                              else supports_from_results(game_map, orders))
+        view.adjustments, view.convoys = marks_from_results(game_map, orders)
         svg = render_svg(game_map, layout, view, title=title)
         if suffix == ".png":
             Path(output).write_bytes(svg_to_png(svg, scale=scale))

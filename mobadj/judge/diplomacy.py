@@ -152,19 +152,17 @@ def _attachments(host: DiplomacyHost, drawn: Position | Mapping[str, Any],
                  caption: str, results: Sequence[Mapping[str, Any]] = (),
                  names: Mapping[str, str] | None = None) -> list[tuple[str, str, bytes]]:
     """The map picture (SVG and PNG) when this installation can draw the map (a renderer
-    and a layout file for it), with the moves and supports of ``results`` (the published
-    orders) drawn and the powers called ``names`` (the game's own); results go out without
-    it otherwise (and the log says why)."""
+    and a layout file for it), with what ``results`` (the published orders) draw on it (the
+    moves, supports and convoys, the units built and removed) and the powers called
+    ``names`` (the game's own); results go out without it otherwise (and the log says
+    why)."""
     if getattr(host, "picture", "both") == "none":
         return []
     try:
         from mobadj import render
 
         layout = render.load_layout(host.kind)
-        view = render.as_view(host.game_map, drawn)
-        view.moves.extend(render.moves_from_results(host.game_map, results))
-        view.supports.extend(render.supports_from_results(host.game_map, results))
-        view.names.update(names or {})
+        view = render.results_view(host.game_map, drawn, results, names)
         svg = render.render_svg(host.game_map, layout, view, title=caption or None)
     except (ImportError, OSError, ValueError, yaml.YAMLError) as exc:  # no renderer or layout
         log.info("%s: results go out without a picture: %s", host.kind, exc)

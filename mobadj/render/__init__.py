@@ -2,14 +2,15 @@
 
 from mobadj.render.ink import Style
 from mobadj.render.layout import Layout, LayoutError, load_layout
-from mobadj.render.marks import add_marks, marks_from_results
 from mobadj.render.plan import adjacency_yaml, plan_differences
 from mobadj.render.png import PngUnavailableError, render_png, svg_to_png
 from mobadj.render.position import (
     BoardView,
     ViewError,
     as_view,
+    marks_from_results,
     moves_from_results,
+    results_view,
     supports_from_results,
 )
 from mobadj.render.svg import page_size, render_svg
@@ -21,7 +22,6 @@ __all__ = [
     "PngUnavailableError",
     "Style",
     "ViewError",
-    "add_marks",
     "adjacency_yaml",
     "as_view",
     "load_layout",
@@ -31,6 +31,7 @@ __all__ = [
     "plan_differences",
     "render_png",
     "render_svg",
+    "results_view",
     "supports_from_results",
     "svg_to_png",
 ]

@@ -3,98 +3,45 @@ of the new unit in a green ring with a plus) and removed (the unit crossed out i
 the route of each convoy (a wave from the army through its fleets to where it went, the
 fleets ringed).
 
-They are read from a phase's results (``[{power, order, result}]``, as
-:func:`~mobadj.render.position.moves_from_results` reads arrows) with the map's own order
-parser, and drawn by :func:`add_marks` on the SVG document :func:`render_svg` made, at the
-places its units stand: so the picture is drawn as before and the marks come on top.
+They are read from a phase's results into the view
+(:func:`~mobadj.render.position.marks_from_results`, :func:`~mobadj.render.position.results_view`)
+and drawn last by :func:`draw_marks`, over the picture, at the places its units stand: a
+view without marks is drawn exactly as before.  They are part of the overlay, so a PNG drawn
+from the cached board layers (mobadj.render.raster) has them too.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 from mobadj.board import GameMap
 from mobadj.render.ink import Style, SvgWriter, power_colour, unit_glyph
 from mobadj.render.layout import Layout
 from mobadj.render.placement import Marker, frame_of, marker_positions, placement
-from mobadj.render.position import BoardView, _is_success
+from mobadj.render.position import AdjustmentMark, BoardView, ConvoyMark
 
 BUILT = "#1b7f3b"
 REMOVED = "#c62828"
 
 
-@dataclass(frozen=True)
-class AdjustmentMark:
-    """A unit built (``built``) or removed in an adjustment phase."""
-
-    power: str | None
-    kind: str
-    province: str
-    coast: str
-    built: bool
-
-
-@dataclass(frozen=True)
-class ConvoyMark:
-    """A fleet's convoy of the army at ``army`` to ``to``."""
-
-    power: str | None
-    fleet: str
-    army: str
-    to: str
-    succeeded: bool
-
-
-def marks_from_results(game_map: GameMap, results: Iterable[Mapping[str, Any]]
-                       ) -> tuple[list[AdjustmentMark], list[ConvoyMark]]:
-    """The builds and removals that took place, and every convoy ordered, in ``results``
-    (orders the map's parser cannot read are left out: they are drawn as nothing)."""
-    from mobadj.orders import Build, Convoy, Disband, OrderError, Remove
-    from mobadj.orders.parser import parse_order
-
-    adjustments: list[AdjustmentMark] = []
-    convoys: list[ConvoyMark] = []
-    for res in results:
-        try:
-            order = parse_order(str(res.get("order", "")), game_map)
-        except (OrderError, ValueError, LookupError):
-            continue
-        power = str(res["power"]) if res.get("power") else None
-        power = power if power in game_map.powers else None
-        ok = _is_success(res.get("result", "succeeds"))
-        if isinstance(order, (Build, Remove, Disband)) and ok:
-            prov, _, coast = order.unit.location.partition("/")
-            adjustments.append(AdjustmentMark(power, order.unit.kind, prov, coast,
-                                              isinstance(order, Build)))
-        elif isinstance(order, Convoy):
-            convoys.append(ConvoyMark(power, order.unit.province, order.convoyed.province,
-                                      order.destination.partition("/")[0], ok))
-    return adjustments, convoys
-
-
-def add_marks(svg: str, game_map: GameMap, layout: Layout, view: BoardView,
-              adjustments: list[AdjustmentMark], convoys: list[ConvoyMark],
-              style: Style | None = None) -> str:
-    """``svg`` (a picture of ``view`` by :func:`render_svg`) with the marks drawn on top."""
-    if not adjustments and not convoys:
-        return svg
-    style = style or Style()
+def draw_marks(s: SvgWriter, game_map: GameMap, layout: Layout, view: BoardView,
+               style: Style) -> None:
+    """The marks of ``view`` (its ``adjustments`` and ``convoys``), drawn last, over all
+    else (nothing at all when it has none)."""
+    if not view.adjustments and not view.convoys:
+        return
     place = placement(game_map, layout, style)
     frame = frame_of(layout, style)
-    s = SvgWriter()
     s.raw('<g class="marks">')
-    for route in _routes(convoys):
+    for route in _routes(view.convoys):
         _convoy(s, game_map, place.spaces, route)
-    for mark in adjustments:
+    for mark in view.adjustments:
         at = _where(game_map, layout, frame, place.spaces, view, mark)
         if at is not None:
             _adjustment(s, game_map, mark, *at)
     s.raw("</g>")
-    head, end, _ = svg.rpartition("</svg>")
-    return head + "\n".join(s.parts) + "\n" + end if end else svg
 
 
 def _where(game_map: GameMap, layout: Layout, frame: Any, spaces: Mapping[str, Any],

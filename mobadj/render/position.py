@@ -113,6 +113,28 @@ class SupportMark:
     succeeded: bool = True
 
 
+@dataclass(frozen=True)
+class AdjustmentMark:
+    """A unit built (``built``) or removed in an adjustment phase."""
+
+    power: str | None
+    kind: str
+    province: str
+    coast: str
+    built: bool
+
+
+@dataclass(frozen=True)
+class ConvoyMark:
+    """A fleet's convoy of the army at ``army`` to ``to``."""
+
+    power: str | None
+    fleet: str
+    army: str
+    to: str
+    succeeded: bool
+
+
 @dataclass
 class BoardView:
     """Everything drawn over the board, with names already resolved to province ids."""
@@ -125,6 +147,10 @@ class BoardView:
     caption: str = ""
     #: power id -> the name this game gives it (a GM's own names, Mobtown rule 1)
     names: dict[str, str] = field(default_factory=dict)
+    #: units built and removed (drawn on top: mobadj.render.marks)
+    adjustments: list[AdjustmentMark] = field(default_factory=list)
+    #: convoys ordered, each fleet's (drawn as the route of each convoyed army)
+    convoys: list[ConvoyMark] = field(default_factory=list)
 
 
 def _province(game_map: GameMap, text: object, where: str) -> str:
@@ -367,6 +393,51 @@ def moves_from_results(game_map: GameMap, results: Iterable[Mapping[str, Any]]) 
                             route_of[m.group("mark")] if m.group("mark") else "ground",
                             _is_success(res.get("result", "succeeds"))))
     return out
+
+
+def marks_from_results(game_map: GameMap, results: Iterable[Mapping[str, Any]]
+                       ) -> tuple[list[AdjustmentMark], list[ConvoyMark]]:
+    """The builds and removals that took place, and every convoy ordered, in ``results``
+    (orders the map's parser cannot read are left out: they are drawn as nothing)."""
+    from mobadj.orders import Build, Convoy, Disband, OrderError, Remove
+    from mobadj.orders.parser import parse_order
+
+    adjustments: list[AdjustmentMark] = []
+    convoys: list[ConvoyMark] = []
+    for res in _results(results):
+        try:
+            order = parse_order(str(res.get("order", "")), game_map)
+        except (OrderError, ValueError, LookupError):
+            continue
+        power = str(res["power"]) if res.get("power") else None
+        power = power if power in game_map.powers else None
+        ok = _is_success(res.get("result", "succeeds"))
+        if isinstance(order, (Build, Remove, Disband)) and ok:
+            prov, _, coast = order.unit.location.partition("/")
+            adjustments.append(AdjustmentMark(power, order.unit.kind, prov, coast,
+                                              isinstance(order, Build)))
+        elif isinstance(order, Convoy):
+            convoys.append(ConvoyMark(power, order.unit.province, order.convoyed.province,
+                                      order.destination.partition("/")[0], ok))
+    return adjustments, convoys
+
+
+def results_view(game_map: GameMap, position: object, results: Iterable[Mapping[str, Any]],
+                 names: Mapping[str, str] | None = None) -> BoardView:
+    """The view of ``position`` (any shape :func:`as_view` reads) with what ``results``
+    (``[{power, order, result}]``, the published orders) draw over it: the arrows of the
+    moves, the lines of the supports, the routes of the convoys, the units built and
+    removed; the powers called ``names`` (a game's own).  Every picture of a phase (the
+    pages, the judge's mail, the command line) is drawn from this view."""
+    results = _results(results)
+    view = as_view(game_map, position)
+    view.moves.extend(moves_from_results(game_map, results))
+    view.supports.extend(supports_from_results(game_map, results))
+    adjustments, convoys = marks_from_results(game_map, results)
+    view.adjustments.extend(adjustments)
+    view.convoys.extend(convoys)
+    view.names.update(names or {})
+    return view
 
 
 def _from_engine(game_map: GameMap, pos: Any) -> BoardView:

@@ -42,6 +42,7 @@ from mobadj.render.ink import (
 )
 from mobadj.render.layout import Layout
 from mobadj.render.legend import draw_legend
+from mobadj.render.marks import draw_marks
 from mobadj.render.placement import (
     MARKER_R,
     TAG_SIZE,
@@ -157,8 +158,8 @@ def draw_svg(game_map: GameMap, layout: Layout, view: BoardView, *, title: str |
     ``view`` owns (none, for the plain board); "tint" is the same limited to the spaces in
     ``only`` (their fills, labels and stations) and without the legend; "overlay" is what
     the position adds on a transparent page (title, supports, arrows, units, the mobs'
-    counts).  Drawn in this order, with each tint clipped to its spaces, the layers give the
-    full picture.
+    counts, and last the marks of builds, removals and convoys).  Drawn in this order, with
+    each tint clipped to its spaces, the layers give the full picture.
     """
     if part not in PARTS:
         raise ValueError(f"unknown picture part {part!r}; expected one of {', '.join(PARTS)}")
@@ -200,6 +201,8 @@ def draw_svg(game_map: GameMap, layout: Layout, view: BoardView, *, title: str |
     if part != "tint":
         draw_legend(s, game_map, view, style, w, h,
                     {"full": "all", "base": "key", "overlay": "mobs"}[part], layout)
+    if moves:
+        draw_marks(s, game_map, layout, view, style)
     s.raw("</svg>")
     return "\n".join(s.parts)
 

@@ -58,20 +58,9 @@ def size(kind: str) -> tuple[int, int]:
 def step_svg(kind: str, step: Step, title: str, names: dict[str, str] | None = None) -> str:
     """The SVG picture of a step (``ViewError`` if the stored position cannot be drawn);
     ``names``: what the game calls its powers (the key shows them)."""
-    from mobadj.render import (
-        add_marks,
-        as_view,
-        marks_from_results,
-        moves_from_results,
-        render_svg,
-        supports_from_results,
-    )
+    from mobadj.render import render_svg, results_view
 
     game_map, layout = _board(kind)
-    view = as_view(game_map, step.position or None)
     drawn = [{"power": o.power, "order": o.order, "result": o.result} for o in step.orders]
-    view.moves.extend(moves_from_results(game_map, drawn))
-    view.supports.extend(supports_from_results(game_map, drawn))
-    view.names.update(names or {})
-    svg = render_svg(game_map, layout, view, title=title)
-    return add_marks(svg, game_map, layout, view, *marks_from_results(game_map, drawn))
+    view = results_view(game_map, step.position or None, drawn, names)
+    return render_svg(game_map, layout, view, title=title)

@@ -62,7 +62,7 @@ def _stop(proc: subprocess.Popen) -> float:
 
 def test_a_judge_waiting_for_mail_stops_at_once(tmp_path, mail_servers) -> None:
     cfg = _config(tmp_path, mail_servers)
-    for wait in (0.05, 0.3, 1.0, 2.0):  # connecting, logging in, in IDLE
+    for wait in (0.0, 0.05, 0.3, 1.0, 2.0):  # just serving, connecting, logging in, in IDLE
         proc = _started(cfg)
         time.sleep(wait)
         assert _stop(proc) < STOP_SECONDS

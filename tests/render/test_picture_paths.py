@@ -6,6 +6,7 @@ gets one line saying how to have it."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -103,6 +104,68 @@ def _results_pictures(std, mob):
     got = drawn(next(data for name, _t, data in done.attachments if name == "map.svg").decode())
     assert got["move-ok"] == [("Man", "Lak")]
     assert sorted(got["support-ok"]) == [("DAS", "DAN"), ("MaE", "Lak")]
+
+
+WINTER = """\
+phase: W1901A
+units:
+  FRANCE: [A BUR, F MAO, A SPA]
+  ENGLAND: [F LON, F NTH, A NWY]
+  ITALY: [A VEN, A ROM, F NAP, A TYR]
+centers:
+  FRANCE: [PAR, MAR, BRE, SPA, POR]
+  ENGLAND: [LON, EDI, LVP, NWY]
+  ITALY: [VEN, ROM, NAP]
+"""
+
+
+def _marks(svg: str) -> list[tuple[str, str, str]]:
+    return re.findall(r'<g class="(build|removal|convoy-route|convoy-failed)"'
+                      r'(?: data-space="(\w+)")? data-power="(\w*)">', svg)
+
+
+def test_every_way_a_picture_is_made_draws_builds_removals_and_convoys(tmp_path):
+    """The marks the game pages draw are on the pictures of the command line too: ``mobadj
+    adjudicate --picture``, ``mobadj map render --orders`` (a PNG has them as well:
+    tests/render/test_raster.py)."""
+    turn = picture(tmp_path, "standard", STD / "position-s1901.yaml", STD / "s1901.txt")
+    assert _marks(turn) == [("convoy-route", "", "ENGLAND")]  # F NTH carries A YOR
+    position = tmp_path / "w1901.yaml"
+    position.write_text(WINTER, encoding="utf-8")
+    orders = tmp_path / "w1901.txt"
+    orders.write_text("France:\nBuild A PAR\nBuild F BRE\nItaly:\nRemove A TYR\n",
+                      encoding="utf-8")
+    marked = [("build", "BRE", "FRANCE"), ("build", "PAR", "FRANCE"),
+              ("removal", "TYR", "ITALY")]
+    assert sorted(_marks(picture(tmp_path, "standard", position, orders))) == marked
+    run = mobadj("adjudicate", "--map", "standard", "--json", str(position), str(orders))
+    assert run.returncode == 0, run.stderr
+    results = tmp_path / "w.json"
+    results.write_text(run.stdout, encoding="utf-8")
+    pic = tmp_path / "w.svg"
+    run = mobadj("map", "render", "--map", "standard", "--orders", str(results), "-o", str(pic))
+    assert run.returncode == 0, run.stderr
+    assert sorted(_marks(pic.read_text(encoding="utf-8"))) == marked
+
+
+def test_the_judges_results_picture_draws_convoys_and_builds():
+    """A convoy in autumn, a build in winter: the results mail's map shows both."""
+    from mobadj.judge.hosts import host_for
+
+    std = host_for("standard")
+    kept = std.picture
+    std.picture = "svg"
+    try:
+        state = std.new_state(sorted(std.game_map.powers), 7, {})
+        state = std.resolve(state, {"ENGLAND": "F LON - NTH\nA LVP - YOR"}, []).state
+        done = std.resolve(state, {"ENGLAND": "F NTH C A YOR - NWY\nA YOR - NWY"}, [])
+        svg = next(data for name, _t, data in done.attachments if name == "map.svg").decode()
+        assert _marks(svg) == [("convoy-route", "", "ENGLAND")]
+        done = std.resolve(done.state, {"ENGLAND": "Build F LON"}, [])
+        svg = next(data for name, _t, data in done.attachments if name == "map.svg").decode()
+        assert _marks(svg) == [("build", "LON", "ENGLAND")]
+    finally:
+        std.picture = kept
 
 
 def test_png_without_the_render_extra_says_how_to_get_it(tmp_path):

@@ -53,6 +53,24 @@ def disk_cache(tmp_path, monkeypatch):
     return tmp_path / "cache"
 
 
+def test_fast_png_has_the_marks_of_builds_and_removals(gm, layout):
+    """Marks are part of the overlay: the PNG from the cached layers has them as the
+    conversion of the whole SVG does."""
+    from mobadj.render import results_view
+
+    position = {"units": {"capone": ["G DAN", "D DAN"]}}
+    view = results_view(gm, position, [
+        {"power": "capone", "order": "G DAN Disband", "result": "succeeds"},
+        {"power": "capone", "order": "Build G DAS", "result": "succeeds"}])
+    svg = render_svg(gm, layout, view)
+    assert '<g class="removal" data-space="DAN"' in svg and '<g class="build"' in svg
+    slow = cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=0.5)
+    fast = render_png(gm, layout, view, scale=0.5, palette=False)
+    assert _strong_differences(fast, slow) < 80
+    plain = render_png(gm, layout, position, scale=0.5, palette=False)
+    assert _strong_differences(fast, plain) > 200  # the ring, the cross and the ghost (~350)
+
+
 @pytest.fixture(scope="module")
 def position():
     return yaml.safe_load((DATA / "position.yaml").read_text(encoding="utf-8"))

@@ -85,16 +85,15 @@ def test_the_charts_numbers_are_in_a_table_beside_it(world, srv):
 def test_a_removal_in_mobtown_stands_on_the_gang_beside_its_don():
     """Two markers in one space (a Gang and a Don): the cross goes on the Gang removed."""
     from mobadj.judge.hosts import host_for
-    from mobadj.render import as_view, load_layout, render_svg
-    from mobadj.render.marks import add_marks, marks_from_results
+    from mobadj.render import load_layout, render_svg, results_view
 
     game_map = host_for("mobtown2").game_map
     layout = load_layout(game_map.name)
-    view = as_view(game_map, {"units": {"capone": ["G DAN", "D DAN"]}})
-    svg = render_svg(game_map, layout, view)
-    marked = add_marks(svg, game_map, layout, view, *marks_from_results(
-        game_map, [{"power": "capone", "order": "G DAN Disband", "result": "succeeds"},
-                   {"power": "capone", "order": "Build G DAS", "result": "succeeds"}]))
+    position = {"units": {"capone": ["G DAN", "D DAN"]}}
+    svg = render_svg(game_map, layout, position)
+    marked = render_svg(game_map, layout, results_view(game_map, position, [
+        {"power": "capone", "order": "G DAN Disband", "result": "succeeds"},
+        {"power": "capone", "order": "Build G DAS", "result": "succeeds"}]))
     gang = re.search(r'<g class="unit" data-space="DAN" data-power="capone">\s*<circle '
                      r'cx="([\d.]+)" cy="([\d.]+)"', svg).groups()
     assert re.search(rf'<g class="removal" data-space="DAN" data-power="capone">\s*<circle '
