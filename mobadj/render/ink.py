@@ -125,20 +125,21 @@ def write_defs(s: SvgWriter, colours: set[str]) -> None:
 
 
 def unit_glyph(s: SvgWriter, kind: str, x: float, y: float, colour: str, *,
-               ghost: bool = False, key: bool = False) -> None:
-    """Gang: a round badge with G.  Don: a five-pointed star with D."""
+               star: bool = False, ghost: bool = False, key: bool = False) -> None:
+    """A unit: a round badge with its kind's letter; ``star``: a five-pointed star with it
+    (the layout's ``leader``)."""
     opacity = "0.75" if ghost else None
-    if kind == "D":
+    if star:
         pts = []
         for i in range(10):
             r = 14.5 if i % 2 == 0 else 7
             a = -math.pi / 2 + i * math.pi / 5
             pts.append(f"{x + r * math.cos(a):.1f},{y + 1 + r * math.sin(a):.1f}")
         s.add("polygon", points=" ".join(pts), fill=colour, stroke="#ffffff", stroke_width="2",
-              stroke_linejoin="round", opacity=opacity, class_=None if key else "unit-D")
+              stroke_linejoin="round", opacity=opacity, class_=None if key else "unit-" + kind)
         s.add("polygon", points=" ".join(pts), fill="none", stroke=INK, stroke_width="0.8",
               stroke_linejoin="round", opacity=opacity)
-        s.text(x, y + 5, "D", 10.5, fill="#ffffff", font_weight="bold")
+        s.text(x, y + 5, kind, 10.5, fill="#ffffff", font_weight="bold")
     else:
         s.add("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r="10", fill=colour, stroke="#ffffff",
               stroke_width="2", opacity=opacity, class_=None if key else "unit-" + kind)

@@ -177,6 +177,31 @@ def _words(data: object, what: str, source: str) -> dict[str, str]:
     return {str(k): str(v) for k, v in data.items()}
 
 
+LEGEND_KEYS = ("blocked", "centre", "coast", "diag", "dis", "fail", "held", "home", "junction",
+               "line", "ok", "road", "straddle", "sup")
+"""The symbols of the key whose words a layout's ``legend`` may give (docs/maps.md)."""
+LEGEND_KINDS = ("unit:", "terrain:", "stop:", "route-move:")
+"""The symbols of the key named after a thing of the map: ``unit:K`` (a unit kind),
+``terrain:T``, ``stop:M`` and ``route-move:M`` (a route kind's mark)."""
+
+
+def _legend(data: object, source: str) -> dict[str, str]:
+    """``legend``: each symbol of the key with its words; a symbol the key does not have is
+    refused (a misspelt one would be left with the core's words)."""
+    words = _words(data, "legend", source)
+    for key in words:
+        if key in LEGEND_KEYS or (key.startswith(LEGEND_KINDS) and key.partition(":")[2]):
+            continue
+        from mobadj.board.model import close_matches
+
+        near = close_matches(key, LEGEND_KEYS + tuple(f"{k}NAME" for k in LEGEND_KINDS), n=1)
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        raise LayoutError(f"{source}: the legend has no symbol {key!r}{hint}; its symbols are "
+                          f"{', '.join(LEGEND_KEYS)} and "
+                          f"{', '.join(k + 'NAME' for k in LEGEND_KINDS)}")
+    return words
+
+
 def _terrains(data: object, source: str) -> dict[str, TerrainLook]:
     """``terrains: {NAME: {fill: "#b8b8b8", pattern: bars, opacity: 0.55, badge: TAG}}``."""
     if data is None:
@@ -278,7 +303,7 @@ def parse_layout(data: dict, source: str = "<layout>") -> Layout:
         names={str(k): str(v) for k, v in (data.get("names") or {}).items()},
         coasts={str(k): _point(v, f"coast {k}", source)
                 for k, v in (data.get("coasts") or {}).items()},
-        legend=_words(data.get("legend"), "legend", source),
+        legend=_legend(data.get("legend"), source),
         terrains=_terrains(data.get("terrains"), source),
         leader=str(data.get("leader") or ""),
         held=_held(data.get("held"), source),

@@ -57,12 +57,13 @@ def _mob_lines(s: SvgWriter, game_map: GameMap, view: BoardView, x: float, top: 
     for owner in view.centers.values():
         counts[owner] = counts.get(owner, 0) + 1
     col_w = _COL_W
+    leader = layout.leader if layout is not None else ""
     row_h = 34 if len(game_map.powers) <= 6 else 28  # a third row keeps off the footnote
     for i, (pid, power) in enumerate(game_map.powers.items()):
         cx = x + 12 + (i % 3) * col_w
         cy = top + 30 + (i // 3) * row_h
-        unit_glyph(s, next(iter(game_map.unit_kinds), "G"), cx, cy, power.colour or "#555555",
-                   key=True)
+        kind = next(iter(game_map.unit_kinds), "")
+        unit_glyph(s, kind, cx, cy, power.colour or "#555555", star=kind == leader, key=True)
         name, size = fit_text(view.names.get(pid) or power.name, 12.0, col_w - 30)
         s.text(cx + 17, cy - 1.5, name, size, text_anchor="start", font_weight="bold",
                class_="mob-name", data_power=pid)
@@ -195,7 +196,8 @@ def _rules(game_map: GameMap) -> type[Rules]:
 def key_symbol(s: SvgWriter, key: str, x: float, y: float, layout: Layout | None = None) -> None:
     """One symbol of the key, centred on (x, y); a terrain as the layout draws it."""
     if key.startswith("unit:"):
-        unit_glyph(s, key[5:], x, y, "#666666", key=True)
+        unit_glyph(s, key[5:], x, y, "#666666", key=True,
+                   star=layout is not None and key[5:] == layout.leader)
     elif key == "blocked":
         s.add("rect", x=f"{x - 11}", y=f"{y - 7}", width="22", height="14", fill=BLOCKED,
               stroke=BORDER)

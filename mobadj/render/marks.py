@@ -19,7 +19,14 @@ from typing import Any
 from mobadj.board import GameMap
 from mobadj.render.ink import Style, SvgWriter, power_colour, unit_glyph
 from mobadj.render.layout import Layout
-from mobadj.render.placement import Marker, frame_of, marker_positions, placement
+from mobadj.render.placement import (
+    MARKER_ORDER,
+    Marker,
+    frame_of,
+    marker_kind,
+    marker_positions,
+    placement,
+)
 from mobadj.render.position import AdjustmentMark, BoardView, ConvoyMark
 
 BUILT = "#1b7f3b"
@@ -40,7 +47,7 @@ def draw_marks(s: SvgWriter, game_map: GameMap, layout: Layout, view: BoardView,
     for mark in view.adjustments:
         at = _where(game_map, layout, frame, place.spaces, view, mark)
         if at is not None:
-            _adjustment(s, game_map, mark, *at)
+            _adjustment(s, game_map, mark, *at, star=mark.kind == layout.leader)
     s.raw("</g>")
 
 
@@ -61,11 +68,11 @@ def _where(game_map: GameMap, layout: Layout, frame: Any, spaces: Mapping[str, A
     # the dislodged; a new unit comes after the units
     here = [u for u in view.units if u.province == mark.province and not (
         u.coast and layout.coasts.get(f"{u.province}/{u.coast}") is not None)]
-    order = {"held": 2}
-    markers = sorted((Marker("held" if u.held else u.kind, u) for u in here),
-                     key=lambda m: order.get(m.what, 0 if m.what == "G" else 1))
+    leader = layout.leader
+    markers = sorted((Marker(marker_kind(u.kind, u.held, leader), u) for u in here),
+                     key=lambda m: MARKER_ORDER[m.what])
     if mark.built:
-        markers.append(Marker(mark.kind, mark))
+        markers.append(Marker(marker_kind(mark.kind, False, leader), mark))
     markers += [Marker("dislodged", d.unit) for d in view.dislodged
                 if d.unit.province == mark.province]
     stood = marker_positions(place, markers)
@@ -80,14 +87,14 @@ def _where(game_map: GameMap, layout: Layout, frame: Any, spaces: Mapping[str, A
     return place.unit_at
 
 
-def _adjustment(s: SvgWriter, game_map: GameMap, mark: AdjustmentMark, x: float, y: float
-                ) -> None:
+def _adjustment(s: SvgWriter, game_map: GameMap, mark: AdjustmentMark, x: float, y: float,
+                star: bool) -> None:
     colour = power_colour(game_map, mark.power)
     if mark.built:
         s.raw(f'<g class="build" data-space="{mark.province}" data-power="{mark.power or ""}">')
         s.add("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r="15.5", fill="#ffffff",
               fill_opacity="0.75", stroke=BUILT, stroke_width="2.6")
-        unit_glyph(s, mark.kind, x, y, colour, ghost=True)
+        unit_glyph(s, mark.kind, x, y, colour, star=star, ghost=True)
         _badge(s, x + 12, y - 12, BUILT, "M-3.5 0H3.5M0 -3.5V3.5")
     else:
         s.raw(f'<g class="removal" data-space="{mark.province}" '

@@ -46,8 +46,18 @@ PAD_BORDER, PAD_EDGE, PAD_ROAD = 3.0, 5.0, 9.0  # kept free inside a space, by w
 ROW_GAP = 2.0  # between the abbreviation row and the name
 UNIT_GAP = 2.0  # between the name and the unit row
 UNIT_ROW = 29.0  # height of a row of markers (a Don's star)
-MARKER_R = {"G": 11.0, "A": 11.0, "F": 11.0, "D": 15.5, "held": 17.0, "dislodged": 15.5}
+MARKER_R = {"unit": 11.0, "leader": 15.5, "held": 17.0, "dislodged": 15.5}
+"""Half the width of each marker (:func:`marker_kind`): a unit's badge, the layout's
+``leader`` (a star), a held piece (in its ring), a dislodged unit (in its ring)."""
+MARKER_ORDER = {"unit": 0, "leader": 1, "held": 2, "dislodged": 3}
+"""The order of a space's markers in its unit row."""
 MARKER_GAP = 2.0
+
+
+def marker_kind(kind: str, held: bool, leader: str) -> str:
+    """The marker of a unit of ``kind`` (``held``: a held piece) on a layout whose
+    ``leader`` kind is drawn as a star ("" when there is none)."""
+    return "held" if held else "leader" if kind == leader else "unit"
 
 
 @dataclass(frozen=True)
@@ -418,7 +428,7 @@ def marker_positions(place: SpacePlace, markers: Sequence[Marker]
     rows: list[list[Marker]] = [[]]
     used = 0.0
     for m in markers:
-        w = 2 * MARKER_R.get(m.what, 11.0) + MARKER_GAP
+        w = 2 * MARKER_R[m.what] + MARKER_GAP
         if rows[-1] and used + w > max(place.unit_room, 2 * w):
             rows.append([])
             used = 0.0
@@ -427,7 +437,7 @@ def marker_positions(place: SpacePlace, markers: Sequence[Marker]
     out = []
     x, y = place.unit_at
     for i, row in enumerate(rows):
-        widths = [2 * MARKER_R.get(m.what, 11.0) + MARKER_GAP for m in row]
+        widths = [2 * MARKER_R[m.what] + MARKER_GAP for m in row]
         left = x - sum(widths) / 2
         for m, w in zip(row, widths, strict=True):
             out.append((m, left + w / 2, y + i * UNIT_ROW))

@@ -22,8 +22,15 @@ def _flag(value: object) -> bool:
     return str(value).lower() == "true"
 
 
-def map_edges(game_map: GameMap, kind: str = "G") -> dict[frozenset[str], Edge]:
-    """The map's ``kind`` edges as the plan would derive them (flags as booleans)."""
+def _first_kind(game_map: GameMap, kind: str | None) -> str:
+    """``kind``, or the map's first unit kind (the one a city plan's adjacency is for)."""
+    return kind if kind is not None else next(iter(game_map.unit_kinds), "")
+
+
+def map_edges(game_map: GameMap, kind: str | None = None) -> dict[frozenset[str], Edge]:
+    """The map's ``kind`` edges (default: its first unit kind's) as the plan would derive
+    them (flags as booleans)."""
+    kind = _first_kind(game_map, kind)
     out: dict[frozenset[str], Edge] = {}
     for src, dst, key, data in game_map.graph.edges(keys=True, data=True):
         if data.get("kind", key) != kind:
@@ -40,7 +47,7 @@ def impassable_ids(game_map: GameMap) -> set[str]:
     return {pid for pid, p in game_map.provinces.items() if p.terrain == "impassable"}
 
 
-def plan_differences(game_map: GameMap, layout: Layout, kind: str = "G") -> list[str]:
+def plan_differences(game_map: GameMap, layout: Layout, kind: str | None = None) -> list[str]:
     """Every disagreement between the map's adjacency and the plan (empty when in step)."""
     problems = plan_problems(layout, known=game_map.provinces)
     drawn, listed = layout.space_ids(), set(game_map.provinces)
@@ -87,8 +94,10 @@ def edge_entry(to: str, edge: Edge) -> str:
     return "{" + ", ".join(parts) + "}"
 
 
-def adjacency_yaml(game_map: GameMap, layout: Layout, kind: str = "G") -> str:
-    """The derived ``adj`` block of every space, in map order, ready to paste."""
+def adjacency_yaml(game_map: GameMap, layout: Layout, kind: str | None = None) -> str:
+    """The derived ``adj`` block of every space, in map order, ready to paste (``kind``:
+    the unit kind it is for, default the map's first)."""
+    kind = _first_kind(game_map, kind)
     derived = derive_edges(layout, impassable=impassable_ids(game_map))
     by_space: dict[str, list[tuple[str, Edge]]] = {}
     for pair, edge in derived.items():

@@ -44,11 +44,13 @@ from mobadj.render.layout import Layout
 from mobadj.render.legend import draw_legend
 from mobadj.render.marks import draw_marks
 from mobadj.render.placement import (
+    MARKER_ORDER,
     MARKER_R,
     TAG_SIZE,
     Box,
     Marker,
     frame_of,
+    marker_kind,
     marker_positions,
     placement,
     tag_point,
@@ -538,26 +540,27 @@ def unit_markers(b: _Board, view: BoardView) -> list[tuple[Marker, float, float]
     for u in view.units:
         if _coast_point(b, u.province, u.coast) is not None:
             continue  # a fleet on a split coast stands at its coast
-        what = "held" if u.held else u.kind
+        what = marker_kind(u.kind, u.held, b.layout.leader)
         by_space.setdefault(u.province, []).append(Marker(what, u))
     for d in view.dislodged:
         by_space.setdefault(d.unit.province, []).append(Marker("dislodged", d))
     out = []
-    order = {"held": 2, "dislodged": 3}
     for sid, markers in by_space.items():
         if sid not in b.label:
             continue
-        markers.sort(key=lambda m: order.get(m.what, 0 if m.what == "G" else 1))
+        markers.sort(key=lambda m: MARKER_ORDER[m.what])
         out.extend(marker_positions(b.place.spaces[sid], markers))
     return out
 
 
 def _units(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView) -> None:
+    leader = b.layout.leader
     for u in view.units:
         at = _coast_point(b, u.province, u.coast) if u.province in b.label else None
         if at is not None:  # a fleet on a split coast stands at its coast
             s.raw(f'<g class="unit" data-space="{escape(u.province)}" data-power="{u.power}">')
-            unit_glyph(s, u.kind, at[0], at[1], power_colour(game_map, u.power))
+            unit_glyph(s, u.kind, at[0], at[1], power_colour(game_map, u.power),
+                       star=u.kind == leader)
             s.raw("</g>")
     for m, ux, uy in unit_markers(b, view):
         if m.what == "dislodged":
@@ -567,7 +570,8 @@ def _units(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView) -> None:
             s.add("circle", cx=f"{ux:.1f}", cy=f"{uy:.1f}", r="14", fill="#ffffff",
                   fill_opacity="0.6", stroke="#d32f2f", stroke_width="2.2",
                   stroke_dasharray="4 2.5")
-            unit_glyph(s, d.unit.kind, ux, uy, power_colour(game_map, d.unit.power), ghost=True)
+            unit_glyph(s, d.unit.kind, ux, uy, power_colour(game_map, d.unit.power),
+                       star=d.unit.kind == leader, ghost=True)
             s.raw("</g>")
             continue
         u = m.ref
@@ -576,7 +580,7 @@ def _units(s: SvgWriter, b: _Board, game_map: GameMap, view: BoardView) -> None:
             s.add("circle", cx=f"{ux:.1f}", cy=f"{uy + 1:.1f}", r="15.5", fill="#ffffff",
                   fill_opacity="0.7", stroke=INK, stroke_width="1.8",
                   stroke_dasharray="3 2", class_=held_class(b.layout))
-        unit_glyph(s, u.kind, ux, uy, power_colour(game_map, u.power))
+        unit_glyph(s, u.kind, ux, uy, power_colour(game_map, u.power), star=u.kind == leader)
         s.raw("</g>")
 
 
@@ -591,7 +595,7 @@ def turn_lines(b: _Board, view: BoardView) -> Routed:
     markers: dict[str, list[Box]] = {}
     for m, ux, uy in unit_markers(b, view):
         sid = m.ref.unit.province if m.what == "dislodged" else m.ref.province
-        markers.setdefault(sid, []).append(marker_box(ux, uy, MARKER_R.get(m.what, 11.0)))
+        markers.setdefault(sid, []).append(marker_box(ux, uy, MARKER_R[m.what]))
     for u in view.units:  # fleets on split coasts stand at their coasts
         at = _coast_point(b, u.province, u.coast) if u.province in b.label else None
         if at is not None:

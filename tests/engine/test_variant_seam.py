@@ -189,3 +189,19 @@ def test_the_renderer_speaks_only_of_the_map_it_draws():
     # the check itself sees a name and a string, and no word inside another
     assert _words_of("small_don(x, 'Gangs swim')") & set(MOBTOWN_WORDS) == {"don", "gangs"}
     assert not _words_of("done: don't abandon") & set(MOBTOWN_WORDS)
+
+
+def test_the_renderer_draws_no_unit_kind_of_its_own():
+    """A piece is drawn by what the layout says of its kind (its ``leader`` is a star), never
+    by the letter: no string of the renderer is a map's unit kind (Mobtown's G and D, the
+    standard A and F)."""
+    from mobadj.board import load_map
+
+    kinds = set(load_map("standard").unit_kinds) | set(load_map("mobtown2").unit_kinds)
+    assert kinds >= {"A", "F", "G", "D"}
+    found = [f"{path.relative_to(PACKAGE)}:{line}: {text!r}"
+             for path in sorted((PACKAGE / "render").rglob("*.py"))
+             for line, text in code_strings(path.read_text(encoding="utf-8"))
+             if text in kinds]
+    assert found == []
+

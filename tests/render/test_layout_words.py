@@ -66,6 +66,25 @@ def test_a_broken_legend_or_terrain_is_one_clear_error():
         parse_layout({**GRID, "held": {"kind": "D"}})
 
 
+def test_a_legend_symbol_the_key_does_not_have_is_refused_with_the_symbols_it_has():
+    """A misspelt symbol would leave its line of the key with the core's words."""
+    with pytest.raises(LayoutError, match=r"the legend has no symbol 'junktion' \(did you "
+                                          r"mean 'junction'\?\); its symbols are blocked, "):
+        parse_layout({**GRID, "legend": {"junktion": "joins its two ends"}})
+    with pytest.raises(LayoutError, match="the legend has no symbol 'unit:'"):
+        parse_layout({**GRID, "legend": {"unit:": "a piece"}})
+    layout = parse_layout({**GRID, "legend": {"unit:G": "Gang", "terrain:gaol": "gaol",
+                                              "stop:U": "stop", "held": "held", "ok": "won"}})
+    assert layout.legend["ok"] == "won"
+
+
+def test_the_legend_symbols_a_layout_may_name_are_those_the_key_draws():
+    from mobadj.render.layout import LEGEND_KEYS
+    from mobadj.render.legend import KEY_WORDS
+
+    assert set(LEGEND_KEYS) == {k for k in KEY_WORDS if ":" not in k} | {"held"}
+
+
 def test_escorts_are_read_as_the_maps_rules_allow(gm):
     results = [{"power": "babyface", "order": "G+D(Mic)-U-Cit", "result": "succeeds"},
                {"power": "capone", "order": "G(Lop) S G+D(P49)-P55", "result": "succeeds"}]
