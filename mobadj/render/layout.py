@@ -177,8 +177,8 @@ def _words(data: object, what: str, source: str) -> dict[str, str]:
     return {str(k): str(v) for k, v in data.items()}
 
 
-LEGEND_KEYS = ("blocked", "centre", "coast", "diag", "dis", "fail", "held", "home", "junction",
-               "line", "ok", "road", "straddle", "sup")
+LEGEND_KEYS = ("blocked", "build", "centre", "coast", "convoy", "diag", "dis", "fail", "held",
+               "home", "junction", "line", "ok", "removal", "road", "straddle", "sup")
 """The symbols of the key whose words a layout's ``legend`` may give (docs/maps.md)."""
 LEGEND_KINDS = ("unit:", "terrain:", "stop:", "route-move:")
 """The symbols of the key named after a thing of the map: ``unit:K`` (a unit kind),

@@ -24,6 +24,7 @@ from mobadj.render.ink import (
     unit_glyph,
 )
 from mobadj.render.layout import Layout
+from mobadj.render.marks import mark_symbol, marks_of
 from mobadj.render.position import BoardView
 
 if TYPE_CHECKING:
@@ -47,6 +48,7 @@ def draw_legend(s: SvgWriter, game_map: GameMap, view: BoardView, style: Style,
                text_anchor="start", font_weight="bold")
     if part != "key":
         _mob_lines(s, game_map, view, x, top, layout)
+        _mark_keys(s, game_map, view, x, top, layout)
     if part != "mobs":
         _key(s, game_map, style, x, top, h, layout)
 
@@ -116,6 +118,8 @@ KEY_WORDS = {
     "diag": "four spaces meet: diagonal move", "blocked": "impassable",
     "coast": "split coast: F SPA/NC", "ok": "move succeeded", "fail": "move failed",
     "sup": "support (cut: broken)", "dis": "dislodged unit",
+    "convoy": "convoy: the army's route, its fleets ringed", "build": "unit built",
+    "removal": "unit removed",
 }
 
 
@@ -166,17 +170,35 @@ def key_items(game_map: GameMap, layout: Layout | None) -> list[tuple[str, str]]
 
 def _key(s: SvgWriter, game_map: GameMap, style: Style, x: float, top: float, h: float,
          layout: Layout | None) -> None:
-    kx = x + 3 * _COL_W + 12
-    s.text(kx, top + 6, "Key", 13, text_anchor="start", font_weight="bold")
-    items = key_items(game_map, layout)
-    per_col = 5
-    for i, (key, text) in enumerate(items):
-        ix = kx + (i // per_col) * 226
-        iy = top + 22 + (i % per_col) * 18.5
+    s.text(x + 3 * _COL_W + 12, top + 6, "Key", 13, text_anchor="start", font_weight="bold")
+    for i, (key, text) in enumerate(key_items(game_map, layout)):
+        ix, iy = _key_place(x, top, i)
         key_symbol(s, key, ix + 12, iy, layout)
         s.text(ix + 30, iy + 4, text, 11, text_anchor="start")
     s.text(style.margin, h - 10, _rules(game_map).picture_note or game_map.title, 9.5,
            text_anchor="start", fill="#7a7060", font_style="italic")
+
+
+def _key_place(x: float, top: float, i: int) -> tuple[float, float]:
+    """Where the key's ``i``-th symbol stands: five to a column."""
+    per_col = 5
+    return x + 3 * _COL_W + 12 + (i // per_col) * 226, top + 22 + (i % per_col) * 18.5
+
+
+def _mark_keys(s: SvgWriter, game_map: GameMap, view: BoardView, x: float, top: float,
+               layout: Layout | None) -> None:
+    """The key's lines for the marks the picture has (a convoy's route, a unit built or
+    removed), after the key's fixed symbols: they change with the position, so they are
+    drawn with it (in the overlay of the cached layers)."""
+    keys = marks_of(view)
+    if not keys:
+        return
+    words = layout.legend if layout is not None else {}
+    first = len(key_items(game_map, layout))
+    for i, key in enumerate(keys, first):
+        ix, iy = _key_place(x, top, i)
+        mark_symbol(s, key, ix + 12, iy)
+        s.text(ix + 30, iy + 4, words.get(key) or KEY_WORDS[key], 11, text_anchor="start")
 
 
 def _rules(game_map: GameMap) -> type[Rules]:

@@ -33,6 +33,37 @@ BUILT = "#1b7f3b"
 REMOVED = "#c62828"
 
 
+MARK_KEYS = ("convoy", "build", "removal")
+"""The key's symbols for the marks (mobadj.render.legend lists those a picture has)."""
+
+
+def marks_of(view: BoardView) -> list[str]:
+    """The symbols of :data:`MARK_KEYS` that ``view``'s marks use."""
+    built = {m.built for m in view.adjustments}
+    return [key for key, used in zip(MARK_KEYS, (bool(view.convoys), True in built,
+                                                 False in built), strict=True) if used]
+
+
+def mark_symbol(s: SvgWriter, key: str, x: float, y: float) -> None:
+    """The key's symbol of a mark (one of :data:`MARK_KEYS`), centred on (x, y)."""
+    if key == "convoy":
+        steps = 24
+        wave = "".join(f"{'M' if i == 0 else 'L'}{x - 12 + i:.1f} "
+                       f"{y + 3 * math.sin(2 * math.pi * i / 8):.1f}" for i in range(steps + 1))
+        s.add("path", d=wave, fill="none", stroke="#555555", stroke_width="2.2",
+              stroke_linecap="round", stroke_linejoin="round")
+    elif key == "build":
+        s.add("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r="7.5", fill="#ffffff", stroke=BUILT,
+              stroke_width="2")
+        _badge(s, x + 7, y - 5, BUILT, "M-3.5 0H3.5M0 -3.5V3.5")
+    elif key == "removal":
+        s.add("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r="7.5", fill="none", stroke=REMOVED,
+              stroke_width="2")
+        for d in (f"M{x - 6:.1f} {y - 6:.1f}L{x + 6:.1f} {y + 6:.1f}",
+                  f"M{x + 6:.1f} {y - 6:.1f}L{x - 6:.1f} {y + 6:.1f}"):
+            s.add("path", d=d, stroke=REMOVED, stroke_width="2.4", stroke_linecap="round")
+
+
 def draw_marks(s: SvgWriter, game_map: GameMap, layout: Layout, view: BoardView,
                style: Style) -> None:
     """The marks of ``view`` (its ``adjustments`` and ``convoys``), drawn last, over all

@@ -74,8 +74,29 @@ def test_a_legend_symbol_the_key_does_not_have_is_refused_with_the_symbols_it_ha
     with pytest.raises(LayoutError, match="the legend has no symbol 'unit:'"):
         parse_layout({**GRID, "legend": {"unit:": "a piece"}})
     layout = parse_layout({**GRID, "legend": {"unit:G": "Gang", "terrain:gaol": "gaol",
-                                              "stop:U": "stop", "held": "held", "ok": "won"}})
+                                              "stop:U": "stop", "held": "held", "ok": "won",
+                                              "build": "recruited"}})
     assert layout.legend["ok"] == "won"
+
+
+def test_the_key_says_the_marks_of_the_picture_in_the_layouts_words(gm):
+    from pathlib import Path
+
+    import yaml
+
+    from mobadj.render import results_view
+
+    maps = Path(__file__).resolve().parents[2] / "maps"
+    data = yaml.safe_load((maps / "mobtown2.layout.yaml").read_text(encoding="utf-8"))
+    data["legend"]["build"] = "Gang recruited"
+    layout = parse_layout(data)
+    position = {"units": {"capone": ["G DAN", "D DAN"]}}
+    plain = render_svg(gm, layout, position)
+    marked = render_svg(gm, layout, results_view(gm, position, [
+        {"power": "capone", "order": "G DAN Disband", "result": "succeeds"},
+        {"power": "capone", "order": "Build G DAS", "result": "succeeds"}]))
+    assert ">Gang recruited<" in marked and ">unit removed<" in marked
+    assert "Gang recruited" not in plain and "unit removed" not in plain
 
 
 def test_the_legend_symbols_a_layout_may_name_are_those_the_key_draws():

@@ -130,6 +130,9 @@ def test_every_way_a_picture_is_made_draws_builds_removals_and_convoys(tmp_path)
     tests/render/test_raster.py)."""
     turn = picture(tmp_path, "standard", STD / "position-s1901.yaml", STD / "s1901.txt")
     assert _marks(turn) == [("convoy-route", "", "ENGLAND")]  # F NTH carries A YOR
+    # the key says what the marks of this picture mean, and no others
+    assert "convoy: the army's route" in turn
+    assert "unit built" not in turn and "unit removed" not in turn
     position = tmp_path / "w1901.yaml"
     position.write_text(WINTER, encoding="utf-8")
     orders = tmp_path / "w1901.txt"
@@ -137,7 +140,9 @@ def test_every_way_a_picture_is_made_draws_builds_removals_and_convoys(tmp_path)
                       encoding="utf-8")
     marked = [("build", "BRE", "FRANCE"), ("build", "PAR", "FRANCE"),
               ("removal", "TYR", "ITALY")]
-    assert sorted(_marks(picture(tmp_path, "standard", position, orders))) == marked
+    winter = picture(tmp_path, "standard", position, orders)
+    assert sorted(_marks(winter)) == marked
+    assert "unit built" in winter and "unit removed" in winter and "convoy:" not in winter
     run = mobadj("adjudicate", "--map", "standard", "--json", str(position), str(orders))
     assert run.returncode == 0, run.stderr
     results = tmp_path / "w.json"
