@@ -109,8 +109,7 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
         click.echo(format_report(result, game_map, files.errors, rules=rules), nl=False)
     if picture is not None:
         drawn = rules.picture_data(result)
-        _write_picture(picture, game_map, drawn or result.position,
-                       [] if drawn is not None else as_data["orders"])
+        _write_picture(picture, game_map, drawn or result.position, as_data["orders"])
     if files.errors:  # the results are printed, but some lines were not read
         sys.exit(1)
 

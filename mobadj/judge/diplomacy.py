@@ -212,8 +212,8 @@ def resolve(host: DiplomacyHost, state: State, orders: dict[str, str],
     if "rules" in state:  # the game goes on by the rules it started with
         new["rules"] = state["rules"]
     return Resolution(new, text, data,
-                      attachments=_attachments(host, drawn or after, caption, [] if drawn
-                                               else [r.as_dict() for r in result.results],
+                      attachments=_attachments(host, drawn or after, caption,
+                                               [r.as_dict() for r in result.results],
                                                host.names_of(state)),
                       over=winner is not None, summary=f"{result.phase.long_name()} resolved")
 

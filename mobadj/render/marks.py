@@ -84,8 +84,10 @@ def draw_marks(s: SvgWriter, game_map: GameMap, layout: Layout, view: BoardView,
 
 def _where(game_map: GameMap, layout: Layout, frame: Any, spaces: Mapping[str, Any],
            view: BoardView, mark: AdjustmentMark) -> tuple[float, float] | None:
-    """Where the unit stands (a removal) or will stand (a build): at its coast on a split
-    coast, else in its space's unit row with the units already there."""
+    """Where the unit stands (a removal; a build on a picture of the position after it: the
+    judge's mail, the command line) or will stand (a build on a picture of the position
+    before it: the game pages): at its coast on a split coast, else in its space's unit row
+    with the units already there."""
     if mark.province not in spaces:
         return None
     place = spaces[mark.province]
@@ -102,7 +104,8 @@ def _where(game_map: GameMap, layout: Layout, frame: Any, spaces: Mapping[str, A
     leader = layout.leader
     markers = sorted((Marker(marker_kind(u.kind, u.held, leader), u) for u in here),
                      key=lambda m: MARKER_ORDER[m.what])
-    if mark.built:
+    if mark.built and not any(u.power == mark.power and u.kind == mark.kind and not u.held
+                              for u in here):  # not yet built in the picture
         markers.append(Marker(marker_kind(mark.kind, False, leader), mark))
     markers += [Marker("dislodged", d.unit) for d in view.dislodged
                 if d.unit.province == mark.province]

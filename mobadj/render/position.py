@@ -427,12 +427,15 @@ def results_view(game_map: GameMap, position: object, results: Iterable[Mapping[
     """The view of ``position`` (any shape :func:`as_view` reads) with what ``results``
     (``[{power, order, result}]``, the published orders) draw over it: the arrows of the
     moves, the lines of the supports, the routes of the convoys, the units built and
-    removed; the powers called ``names`` (a game's own).  Every picture of a phase (the
-    pages, the judge's mail, the command line) is drawn from this view."""
+    removed; the powers called ``names`` (a game's own).  A position that lists its own
+    ``moves`` or ``supports`` (a variant's ``picture_data``: Mobtown's, with each move's
+    route) keeps them, and the results add only their marks.  Every picture of a phase
+    (the pages, the judge's mail, the command line) is drawn from this view."""
     results = _results(results)
     view = as_view(game_map, position)
-    view.moves.extend(moves_from_results(game_map, results))
-    view.supports.extend(supports_from_results(game_map, results))
+    if not (isinstance(position, Mapping) and ("moves" in position or "supports" in position)):
+        view.moves.extend(moves_from_results(game_map, results))
+        view.supports.extend(supports_from_results(game_map, results))
     adjustments, convoys = marks_from_results(game_map, results)
     view.adjustments.extend(adjustments)
     view.convoys.extend(convoys)

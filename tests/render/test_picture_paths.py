@@ -124,6 +124,15 @@ def _marks(svg: str) -> list[tuple[str, str, str]]:
                       r'(?: data-space="(\w+)")? data-power="(\w*)">', svg)
 
 
+def _centre(svg: str, kind: str, space: str) -> tuple[str, str]:
+    """The centre of the first circle of the group of ``kind`` (unit, build, removal) in
+    ``space``."""
+    found = re.search(rf'<g class="{kind}" data-space="{space}"[^>]*>\s*<circle '
+                      r'cx="([\d.]+)" cy="([\d.]+)"', svg)
+    assert found, (kind, space)
+    return found.group(1), found.group(2)
+
+
 def test_every_way_a_picture_is_made_draws_builds_removals_and_convoys(tmp_path):
     """The marks the game pages draw are on the pictures of the command line too: ``mobadj
     adjudicate --picture``, ``mobadj map render --orders`` (a PNG has them as well:
@@ -143,6 +152,9 @@ def test_every_way_a_picture_is_made_draws_builds_removals_and_convoys(tmp_path)
     winter = picture(tmp_path, "standard", position, orders)
     assert sorted(_marks(winter)) == marked
     assert "unit built" in winter and "unit removed" in winter and "convoy:" not in winter
+    # the picture is of the position after the phase: each unit built is there, ringed
+    for space in ("PAR", "BRE"):
+        assert _centre(winter, "build", space) == _centre(winter, "unit", space)
     run = mobadj("adjudicate", "--map", "standard", "--json", str(position), str(orders))
     assert run.returncode == 0, run.stderr
     results = tmp_path / "w.json"
@@ -169,8 +181,30 @@ def test_the_judges_results_picture_draws_convoys_and_builds():
         done = std.resolve(done.state, {"ENGLAND": "Build F LON"}, [])
         svg = next(data for name, _t, data in done.attachments if name == "map.svg").decode()
         assert _marks(svg) == [("build", "LON", "ENGLAND")]
+        assert _centre(svg, "build", "LON") == _centre(svg, "unit", "LON")
     finally:
         std.picture = kept
+
+
+def test_a_mobtown_weekend_picture_rings_the_gang_and_the_don_built(tmp_path):
+    """Mobtown's picture lists its own moves (with their routes); the results still add
+    their marks: a Gang recruited and a Don rebuilt (rule 3), each ringed where it now
+    stands."""
+    position = tmp_path / "weekend.yaml"
+    position.write_text("phase: 1919-07-W2-A\nunits:\n  lepke: [G Que]\ncenters:\n"
+                        "  lepke: [Pie, Que, P45]\n", encoding="utf-8")
+    orders = tmp_path / "weekend.txt"
+    orders.write_text("Lepke: Build G P45\nLepke: Build D Pie\n", encoding="utf-8")
+    svg = picture(tmp_path, "mobtown2", position, orders)
+    assert sorted(_marks(svg)) == [("build", "P45", "lepke"), ("build", "Pie", "lepke")]
+    assert _centre(svg, "build", "P45") == _centre(svg, "unit", "P45")
+    star = re.search(r'<g class="unit" data-space="Pie"[^>]*>\s*<polygon points="([^"]+)"',
+                     svg).group(1)  # the Don: a star around (x, y + 1)
+    points = [tuple(map(float, p.split(","))) for p in star.split()]
+    x, y = (sum(c) / len(points) for c in zip(*points, strict=True))
+    bx, by = map(float, _centre(svg, "build", "Pie"))
+    assert abs(bx - x) < 0.2 and abs(by - (y - 1)) < 0.2
+    assert ">unit built<" in svg
 
 
 def test_png_without_the_render_extra_says_how_to_get_it(tmp_path):
