@@ -63,16 +63,21 @@ def test_adjudicate_picture_draws_supports_on_the_standard_map(tmp_path):
     assert len(got["move-ok"]) + len(got["move-failed"]) == 18  # every move ordered
 
 
-def test_map_render_draws_each_move_of_adjudicate_json_once(tmp_path):
-    run = mobadj("adjudicate", "--map", "mobtown2", "--json", str(MOB / "example-c.yaml"),
-                 str(MOB / "example-c.txt"))
+def rendered(tmp_path: Path, map_name: str, position: Path, orders: Path) -> str:
+    """The SVG ``mobadj map render --orders`` draws from what ``mobadj adjudicate --json``
+    prints."""
+    run = mobadj("adjudicate", "--map", map_name, "--json", str(position), str(orders))
     assert run.returncode == 0, run.stderr
-    results = tmp_path / "c.json"
+    results = tmp_path / "results.json"
     results.write_text(run.stdout, encoding="utf-8")
-    pic = tmp_path / "c.svg"
-    run = mobadj("map", "render", "--map", "mobtown2", "--orders", str(results), "-o", str(pic))
+    pic = tmp_path / "rendered.svg"
+    run = mobadj("map", "render", "--map", map_name, "--orders", str(results), "-o", str(pic))
     assert run.returncode == 0, run.stderr
-    got = drawn(pic.read_text(encoding="utf-8"))
+    return pic.read_text(encoding="utf-8")
+
+
+def test_map_render_draws_each_move_of_adjudicate_json_once(tmp_path):
+    got = drawn(rendered(tmp_path, "mobtown2", MOB / "example-c.yaml", MOB / "example-c.txt"))
     assert {k: sorted(v) for k, v in got.items()} == {k: sorted(v) for k, v in
                                                        EXAMPLE_C.items()}
 
@@ -155,14 +160,7 @@ def test_every_way_a_picture_is_made_draws_builds_removals_and_convoys(tmp_path)
     # the picture is of the position after the phase: each unit built is there, ringed
     for space in ("PAR", "BRE"):
         assert _centre(winter, "build", space) == _centre(winter, "unit", space)
-    run = mobadj("adjudicate", "--map", "standard", "--json", str(position), str(orders))
-    assert run.returncode == 0, run.stderr
-    results = tmp_path / "w.json"
-    results.write_text(run.stdout, encoding="utf-8")
-    pic = tmp_path / "w.svg"
-    run = mobadj("map", "render", "--map", "standard", "--orders", str(results), "-o", str(pic))
-    assert run.returncode == 0, run.stderr
-    assert sorted(_marks(pic.read_text(encoding="utf-8"))) == marked
+    assert sorted(_marks(rendered(tmp_path, "standard", position, orders))) == marked
 
 
 def test_the_judges_results_picture_draws_convoys_and_builds():
