@@ -19,12 +19,6 @@ import importlib
 from typing import TYPE_CHECKING
 
 from mobadj.board import province_of
-from mobadj.engine.choices import (
-    OrderChoice,
-    adjustment_choices,
-    removal_options,
-    retreat_choices,
-)
 from mobadj.engine.hooks import standard
 from mobadj.engine.movement import Decisions, MovementOutcome
 from mobadj.engine.pipeline import OrderInput, PhaseResult, adjudicate
@@ -81,6 +75,12 @@ from mobadj.engine.variants import (
 )
 
 if TYPE_CHECKING:
+    from mobadj.engine.choices import (
+        OrderChoice,
+        adjustment_choices,
+        removal_options,
+        retreat_choices,
+    )
     from mobadj.engine.scenarios import (
         BatchCase,
         plausible_orders,
@@ -89,13 +89,19 @@ if TYPE_CHECKING:
         random_position,
     )
 
+_LATER = {**dict.fromkeys(("BatchCase", "plausible_orders", "random_case", "random_orders",
+                           "random_position"), "mobadj.engine.scenarios"),
+          **dict.fromkeys(("OrderChoice", "adjustment_choices", "removal_options",
+                           "retreat_choices"), "mobadj.engine.choices")}
+"""Imported when first asked for, as adjudicating never needs them: the random positions
+and orders (tests, benchmarks, demonstrations) and the choices a player's page and mail
+offer."""
+
 
 def __getattr__(name: str) -> object:
-    """The random positions and orders (tests, benchmarks, demonstrations) are imported
-    when first asked for: adjudicating never needs them."""
-    if name in ("BatchCase", "plausible_orders", "random_case", "random_orders",
-                "random_position"):
-        return getattr(importlib.import_module("mobadj.engine.scenarios"), name)
+    module = _LATER.get(name)
+    if module is not None:
+        return getattr(importlib.import_module(module), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [

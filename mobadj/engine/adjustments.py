@@ -17,7 +17,6 @@ Rules (2023 rulebook; DATC 6.I, 6.J and 4.D):
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
 
 from mobadj.board import province_of
 from mobadj.engine.hooks import standard
@@ -29,14 +28,21 @@ from mobadj.engine.units import UnitState, unit_state
 from mobadj.orders.model import AnyOrder, Build, Disband, Remove, Waive
 
 
-@dataclass
 class AdjustmentOutcome:
-    """What an adjustment phase decided."""
+    """What an adjustment phase decided (a plain class, as PhaseResult
+    (mobadj.engine.pipeline))."""
 
     results: list[OrderResult]
     defaults: list[OrderResult]  # civil-disorder removals
     built: list[UnitState]
     removed: list[UnitState]
+
+    def __init__(self, results: list[OrderResult], defaults: list[OrderResult],
+                 built: list[UnitState], removed: list[UnitState]) -> None:
+        self.results = results
+        self.defaults = defaults
+        self.built = built
+        self.removed = removed
 
 
 def adjustment_counts(position: Position) -> dict[str, int]:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
 
@@ -445,21 +444,21 @@ Decisions = Resolver
 # ---- reading the decisions back --------------------------------------------------------------
 
 
-@dataclass(init=False)
 class MovementOutcome:
-    """Everything a movement phase decided."""
+    """Everything a movement phase decided.  (A plain class, as PhaseResult
+    (mobadj.engine.pipeline): a dataclass's methods are written and compiled at every
+    start.)"""
 
     results: list[OrderResult]  # the orders as given, in order, with outcomes
     defaults: list[OrderResult]  # default holds of unordered units
     moves: dict[str, str]  # province moved from -> location moved to
     dislodged: list[Dislodged]
     standoffs: frozenset[str]
-    _records: list[MOrder] = field(default_factory=list, repr=False)  # the resolver's own
+    _records: list[MOrder]  # the resolver's own
 
     def __init__(self, results: list[OrderResult], defaults: list[OrderResult],
                  moves: dict[str, str], dislodged: list[Dislodged], standoffs: frozenset[str],
                  _records: list[MOrder] | None = None) -> None:
-        # written out, as PhaseResult's (mobadj.engine.pipeline)
         self.results = results
         self.defaults = defaults
         self.moves = moves

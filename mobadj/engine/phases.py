@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, final
 
 from mobadj.errors import EngineError
+from mobadj.records import Record
 
 __all__ = ["KIND_NAMES", "SEASON_NAMES", "STANDARD", "Calendar", "Phase", "PhaseCalendar",
            "PhaseLike", "PositionError"]
@@ -30,13 +31,40 @@ class PositionError(EngineError, ValueError):
     """A position (YAML file or batch line) that cannot be read; the message says what and where."""
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Phase:
-    """A phase such as ``S1901M`` (Spring 1901 movement), ``F1901R``, ``W1901A``."""
+@final
+class Phase(Record):
+    """A phase such as ``S1901M`` (Spring 1901 movement), ``F1901R``, ``W1901A``; phases
+    compare as (year, season, kind)."""
 
+    __slots__ = ("year", "season", "kind")
+    _fields = ("year", "season", "kind")
     year: int
     season: str
     kind: str
+
+    def __init__(self, year: int, season: str, kind: str) -> None:
+        object.__setattr__(self, "year", year)
+        object.__setattr__(self, "season", season)
+        object.__setattr__(self, "kind", kind)
+
+    def _key(self) -> tuple[int, str, str]:
+        return (self.year, self.season, self.kind)
+
+    def __eq__(self, other: object) -> bool:
+        return (type(other) is Phase and self.year == other.year
+                and self.season == other.season and self.kind == other.kind)
+
+    def __lt__(self, other: Phase) -> bool:
+        return self._key() < other._key()
+
+    def __le__(self, other: Phase) -> bool:
+        return self._key() <= other._key()
+
+    def __gt__(self, other: Phase) -> bool:
+        return self._key() > other._key()
+
+    def __ge__(self, other: Phase) -> bool:
+        return self._key() >= other._key()
 
     @classmethod
     def of(cls, year: int, season: str, kind: str) -> Phase:
@@ -92,8 +120,6 @@ class Phase:
         return f"{self.season}{self.year}{self.kind}"
 
     def __hash__(self) -> int:
-        # written out, as the dataclass would make it: the compiled build hashes without
-        # a Python call, and the dataclass makes one method fewer at every start
         return hash((self.year, self.season, self.kind))
 
 

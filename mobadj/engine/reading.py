@@ -8,7 +8,6 @@ classes a variant may subclass (docs/performance.md).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -199,8 +198,8 @@ def position_with_retreats(data: Mapping[str, object], game_map: GameMap,
 
         topo = topology_for(game_map)
         for prov, d in list(pos.dislodged.items()):
-            pos.dislodged[prov] = dataclasses.replace(
-                d, retreats=retreat_options(rules, d, topo, pos.units, pos.standoffs))
+            pos.dislodged[prov] = d.with_retreats(
+                retreat_options(rules, d, topo, pos.units, pos.standoffs))
     return pos
 
 

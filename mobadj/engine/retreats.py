@@ -10,7 +10,6 @@ order is disbanded.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from mobadj.board import province_of
 from mobadj.engine.hooks import standard
@@ -22,14 +21,20 @@ from mobadj.engine.units import Dislodged, UnitState, unit_state
 from mobadj.orders.model import AnyOrder, Disband, Hold, Move, Remove, Retreat
 
 
-@dataclass
 class RetreatOutcome:
-    """What a retreat phase decided."""
+    """What a retreat phase decided (a plain class, as PhaseResult (mobadj.engine.pipeline))."""
 
     results: list[OrderResult]  # the orders as given, with outcomes
     defaults: list[OrderResult]  # units that got no order and were disbanded
     retreated: dict[str, UnitState]  # province -> unit now standing there
     disbanded: list[UnitState]
+
+    def __init__(self, results: list[OrderResult], defaults: list[OrderResult],
+                 retreated: dict[str, UnitState], disbanded: list[UnitState]) -> None:
+        self.results = results
+        self.defaults = defaults
+        self.retreated = retreated
+        self.disbanded = disbanded
 
 
 def legal_retreats(

@@ -7,21 +7,32 @@ class that variants extend.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, final
 
 from mobadj.board import province_of
+from mobadj.records import Record
 
 __all__ = ["Dislodged", "UnitState", "unit_state"]
 
 
-@dataclass(frozen=True, slots=True)
-class UnitState:
+@final
+class UnitState(Record):
     """A unit on the board: its power, kind (``A``/``F``; Mobtown ``G``/``D``) and location."""
 
+    __slots__ = ("power", "kind", "location")
+    _fields = ("power", "kind", "location")
     power: str
     kind: str
     location: str
+
+    def __init__(self, power: str, kind: str, location: str) -> None:
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "location", location)
+
+    def __eq__(self, other: object) -> bool:
+        return (type(other) is UnitState and self.power == other.power
+                and self.kind == other.kind and self.location == other.location)
 
     @property
     def province(self) -> str:
@@ -31,8 +42,6 @@ class UnitState:
         return f"{self.kind} {self.location}"
 
     def __hash__(self) -> int:
-        # written out, as the dataclass would make it: the compiled build hashes without
-        # a Python call, and the dataclass makes one method fewer at every start
         return hash((self.power, self.kind, self.location))
 
 
@@ -48,8 +57,8 @@ def unit_state(power: str, kind: str, location: str) -> UnitState:
     return got
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Dislodged:
+@final
+class Dislodged(Record):
     """A unit waiting to retreat.
 
     ``attacker_from`` is the province the dislodging unit started from; when it came by convoy
@@ -57,23 +66,31 @@ class Dislodged:
     the legal retreat locations, filled in by the engine.
     """
 
+    __slots__ = ("unit", "attacker_from", "convoyed", "retreats", "via")
+    _fields = ("unit", "attacker_from", "convoyed", "retreats", "via")
     unit: UnitState
     attacker_from: str
-    convoyed: bool = False
-    retreats: tuple[str, ...] = ()
-    via: str | None = None  # Mobtown: "subway" when the attacker came underground
+    convoyed: bool
+    retreats: tuple[str, ...]
+    via: str | None  # Mobtown: "subway" when the attacker came underground
 
     def __init__(self, unit: UnitState, attacker_from: str, convoyed: bool = False,
                  retreats: tuple[str, ...] = (), via: str | None = None) -> None:
-        # written out (the dataclass would make the same): the compiled build then makes
-        # dislodged units without a Python call
-        setattr_ = object.__setattr__
-        setattr_(self, "unit", unit)
-        setattr_(self, "attacker_from", attacker_from)
-        setattr_(self, "convoyed", convoyed)
-        setattr_(self, "retreats", retreats)
-        setattr_(self, "via", via)
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "attacker_from", attacker_from)
+        object.__setattr__(self, "convoyed", convoyed)
+        object.__setattr__(self, "retreats", retreats)
+        object.__setattr__(self, "via", via)
 
+    def __eq__(self, other: object) -> bool:
+        return (type(other) is Dislodged and self.unit == other.unit
+                and self.attacker_from == other.attacker_from
+                and self.convoyed == other.convoyed and self.retreats == other.retreats
+                and self.via == other.via)
+
+    def with_retreats(self, retreats: tuple[str, ...]) -> Dislodged:
+        """This unit with ``retreats`` as its retreat locations."""
+        return Dislodged(self.unit, self.attacker_from, self.convoyed, retreats, self.via)
 
     def __hash__(self) -> int:
         return hash((self.unit, self.attacker_from, self.convoyed, self.retreats, self.via))

@@ -10,7 +10,6 @@ go by convoy are decided here too (2023 rules, DATC 4.A.3).  The result is one
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
 
@@ -165,16 +164,15 @@ class MOrder:
         return f"MOrder({self.power}: {self.text})"
 
 
-@dataclass(init=False)
 class Validated:
-    """The orders of a movement phase after validation and defaults."""
+    """The orders of a movement phase after validation and defaults (a plain class, as
+    PhaseResult (mobadj.engine.pipeline))."""
 
     orders: list[MOrder]  # one per unit on the board (defaults last)
-    given: list[MOrder | OrderResult] = field(default_factory=list)  # as given, in order
+    given: list[MOrder | OrderResult]  # as given, in order
 
     def __init__(self, orders: list[MOrder], given: list[MOrder | OrderResult] | None = None
                  ) -> None:
-        # written out, as PhaseResult's (mobadj.engine.pipeline)
         self.orders = orders
         self.given = [] if given is None else given
 
