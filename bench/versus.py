@@ -113,6 +113,20 @@ def _whole(cmd: list[str], source: Path, cwd: Path | None = None) -> tuple[float
     return wall, cpu, out
 
 
+def _piped(cmd: list[str], source: Path, cwd: Path | None = None) -> tuple[float, float, bytes]:
+    """As :func:`_whole`, with ``source`` fed through a pipe by another process (``cat``):
+    lines that cannot be cut ahead, as a program feeding the batch sends them."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    with subprocess.Popen(["cat", str(source)], stdout=subprocess.PIPE) as feeder:
+        out = subprocess.run(cmd, stdin=feeder.stdout, capture_output=True, check=True,
+                             cwd=cwd).stdout
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, out
+
+
 def _together(cmd: list[str], sources: list[Path], cwd: Path) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of one process of ``cmd`` per source, all started at once,
     until the last has ended: what separate processes on the cores can do at best, with
@@ -214,7 +228,7 @@ def bench_jobs(tmp: Path, tree: Path, python: Path) -> dict[str, Any]:
     runs = [(f"{prefix}{name}", _mobadj(python, *args), cwd)
             for prefix, cwd in (("", ROOT), ("compiled_", tree))
             for name, args in (("jobs1", ("--jobs", "1", "-")), ("jobs2", ("--jobs", "2", "-")),
-                               ("default", ("-",)))]
+                               ("jobs2_pipe", ("--jobs", "2", "-")), ("default", ("-",)))]
     lines = source.read_bytes().splitlines(keepends=True)
     halves = [tmp / "first-half.jsonl", tmp / "second-half.jsonl"]
     halves[0].write_bytes(b"".join(lines[:len(lines) // 2]))
@@ -224,7 +238,7 @@ def bench_jobs(tmp: Path, tree: Path, python: Path) -> dict[str, Any]:
     timed: dict[str, list[tuple[float, float]]] = {}
     for _ in range(ROUNDS):
         for key, cmd, cwd in runs:
-            wall, cpu, _out = _whole(cmd, source, cwd)
+            wall, cpu, _out = (_piped if key.endswith("pipe") else _whole)(cmd, source, cwd)
             timed.setdefault(key, []).append((wall, cpu))
         for prefix, cwd in (("", ROOT), ("compiled_", tree)):
             timed.setdefault(f"{prefix}halves", []).append(
@@ -547,6 +561,7 @@ def jobs_section(j: dict[str, Any]) -> str:
     for prefix, build in (("", "pure"), ("compiled_", "compiled")):
         one = j[f"{prefix}jobs1"]
         for key, what in (("jobs1", "`--jobs 1`"), ("jobs2", "`--jobs 2`"),
+                          ("jobs2_pipe", "`--jobs 2`, the lines through a pipe"),
                           ("default", "no `--jobs`")):
             wall, cpu = j[f"{prefix}{key}"]
             rows.append(f"| {build} | {what} | {_s(wall)} | {_s(cpu)} | {one[0] / wall:.2f}x |")
@@ -555,7 +570,8 @@ def jobs_section(j: dict[str, Any]) -> str:
                     f"(the ceiling) | {_s(wall)} | {_s(cpu)} | {one[0] / wall:.2f}x |")
     return f"""### Worker processes (`--jobs`)
 
-{j["phases"]:,} phases (`bench/games.py`, seed {SEED + 1}), whole process, best of {ROUNDS}
+{j["phases"]:,} phases (`bench/games.py`, seed {SEED + 1}), whole process reading the file
+on standard input (or, on the "pipe" rows, from `cat` through a pipe), best of {ROUNDS}
 taken in turn; {j["cores"]} cores, load average {j["load"]:.1f} before and
 {j["load_end"]:.1f} after (a load near the core count means the workers share their cores
 with other work: then they cannot pay).  The ceiling for two jobs on this machine is what
@@ -563,14 +579,22 @@ two separate processes do at once, each with half the phases and nothing to shar
 gather in: two processes on the two cores each run slower than one alone (they share the
 memory and the caches), so even they are short of twice as fast.
 
+A file is cut into one part per job at line breaks (`mobadj.batch.split`): the batch's own
+process answers the first part and writes as it goes, processes forked from it answer the
+others into temporary files, which the kernel then copies to the output in turn; nothing
+goes through a pipe between them, so two jobs come near the ceiling.  Lines that come
+through a pipe cannot be cut ahead: they go to a pool of workers in chunks
+(`mobadj.batch.jobs`), and the batch's process, which shares them out and writes every
+answer, takes part of a core.
+
 | build | jobs | whole process (wall) | CPU | faster than one job |
 |---|---|---|---|---|
 {chr(10).join(rows)}
 
 Without `--jobs`, a batch answers its first {_solo_lines():,} lines itself; when the input
 goes on (a file with at least {_worth():g} s of work left at the pace so far, or a pipe) and
-the cores it may use less the load average leave two free, worker processes answer the rest
-(`mobadj.batch.jobs.free_workers`, `worth_workers`)."""
+the cores it may use less the load average leave two free, other processes answer the rest,
+one per free core, as above (`mobadj.batch.jobs.free_workers`, `worth_workers`)."""
 
 
 def _solo_lines() -> int:

@@ -38,6 +38,7 @@ The package, one job per module:
 - :mod:`~mobadj.batch.reading`: input lines and their JSON values;
 - :mod:`~mobadj.batch.stream`: a whole input to its output, line by line;
 - :mod:`~mobadj.batch.jobs`: the same over worker processes, and how many a batch takes;
+- :mod:`~mobadj.batch.split`: ``--jobs`` over a file, its lines cut into one part per job;
 - :mod:`~mobadj.batch.command`: ``mobadj batch`` as a whole process.
 
 Names are imported from their module when first asked for: a batch starts without the

@@ -45,6 +45,11 @@ class Output:
         except OSError as exc:
             raise OutputError(exc.strerror or str(exc)) from None
 
+    def fileno(self) -> int:
+        """The descriptor under the stream (a file of answers is copied to it whole:
+        mobadj.batch.split)."""
+        return self.stream.fileno()
+
     def flush(self) -> None:
         try:
             self.stream.flush()

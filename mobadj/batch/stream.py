@@ -3,7 +3,8 @@
 Every line of a batch, however it runs (one process, worker processes, a distributed engine
 mapping it over files), is answered by :func:`answer_line`.  :func:`run_batch` reads a file
 or pipe line by line and writes the answers as they come; with more than one job the lines
-go to worker processes (mobadj.batch.jobs), with the same output bytes.
+go to other processes, with the same output bytes: the rest of a file is cut into parts
+(mobadj.batch.split), the lines of a pipe go to a pool of workers (mobadj.batch.jobs).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from mobadj.batch.runner import answer_case
 from mobadj.batch.serialize import empty_output, json_line
 
 __all__ = ["COLLECT_EVERY", "OUTPUT_CHUNK", "SOLO_LINES", "answer_line", "cores",
-           "quiet_collector", "run_batch", "run_lines"]
+           "quiet_collector", "run_batch", "run_here", "run_lines"]
 
 
 def answer_line(line: str | bytes | SkippedLine, number: int = 1) -> bytes:
@@ -108,19 +109,17 @@ def run_batch(source: IO[Any], sink: IO[Any] = sys.stdout, jobs: int | None = 1,
     waits = _input_waits(source)
     if jobs is None:
         clock = time.perf_counter()
-        n = _run_here(lines, write, flush, waits, own_process, stop=SOLO_LINES)
+        n = run_here(lines, write, flush, waits, own_process, stop=SOLO_LINES)
         if n == SOLO_LINES:
             flush()
             more = next(lines, None)  # (on a pipe: waits for the next line)
             if more is not None:
-                n += _run_rest(itertools.chain((more,), lines), source, write, flush, waits,
-                               own_process, n, time.perf_counter() - clock)
+                n += _run_rest(more, lines, source, sink, write, flush, waits, own_process, n,
+                               time.perf_counter() - clock)
     elif jobs > 1:
-        from mobadj.batch.jobs import run_parallel
-
-        n = run_parallel(lines, write, flush, jobs, own_process, waits=waits)
+        n = _run_jobs(lines, source, sink, write, flush, waits, jobs, own_process, 1)
     else:
-        n = _run_here(lines, write, flush, waits, own_process)
+        n = run_here(lines, write, flush, waits, own_process)
     flush()
     return n
 
@@ -130,18 +129,51 @@ SOLO_LINES: Final = 1000
 workers (about a tenth of a second of work): a short batch never starts them."""
 
 
-def _run_rest(lines: Iterator[str | bytes | SkippedLine], source: IO[Any],
-              write: Callable[[bytes], Any], flush: Callable[[], Any],
-              waits: Callable[[], bool], own_process: bool, done: int, took: float) -> int:
-    """The lines after the first ``done`` (which took ``took`` seconds here): in worker
-    processes when that pays, else here."""
-    from mobadj.batch.jobs import free_workers, run_parallel, worth_workers
+def _run_rest(more: str | bytes | SkippedLine, lines: Iterator[str | bytes | SkippedLine],
+              source: IO[Any], sink: IO[Any], write: Callable[[bytes], Any],
+              flush: Callable[[], Any], waits: Callable[[], bool], own_process: bool,
+              done: int, took: float) -> int:
+    """The lines after the first ``done`` (which took ``took`` seconds here), ``more`` the
+    first of them: in worker processes when that pays, else here."""
+    from mobadj.batch.jobs import free_workers, worth_workers
 
     workers = free_workers()
     if workers > 1 and worth_workers(source, done, took):
-        return run_parallel(lines, write, flush, workers, own_process, start=done + 1,
-                            waits=waits)
-    return _run_here(lines, write, flush, waits, own_process, start=done + 1)
+        if _split_file(source) is not None:  # the rest of a file: cut from the next line
+            write(answer_line(more, done + 1))
+            return 1 + _run_jobs(lines, source, sink, write, flush, waits, workers,
+                                 own_process, done + 2)
+        return _run_jobs(itertools.chain((more,), lines), source, sink, write, flush, waits,
+                         workers, own_process, done + 1)
+    return run_here(itertools.chain((more,), lines), write, flush, waits, own_process,
+                    start=done + 1)
+
+
+def _split_file(source: IO[Any]) -> tuple[int, int] | None:
+    """(descriptor, offset of the next line) of a file whose lines may be cut into parts
+    (mobadj.batch.split), else None."""
+    from mobadj.batch.split import file_at, forks
+
+    return file_at(source) if forks() else None
+
+
+def _run_jobs(lines: Iterator[str | bytes | SkippedLine], source: IO[Any], sink: IO[Any],
+              write: Callable[[bytes], Any], flush: Callable[[], Any],
+              waits: Callable[[], bool], jobs: int, own_process: bool, start: int) -> int:
+    """``lines`` (the first is line ``start`` of the input) over ``jobs`` processes: the
+    rest of a file cut into parts (mobadj.batch.split), else through the pool of
+    mobadj.batch.jobs (a pipe, a file too short to cut)."""
+    at = _split_file(source)
+    if at is not None:
+        from mobadj.batch.split import copier, run_split
+
+        n = run_split(at[0], at[1], write, flush, copier(sink, write), jobs, own_process,
+                      start)
+        if n is not None:
+            return n
+    from mobadj.batch.jobs import run_parallel
+
+    return run_parallel(lines, write, flush, jobs, own_process, start=start, waits=waits)
 
 
 OUTPUT_CHUNK: Final = 1 << 18
@@ -149,7 +181,7 @@ OUTPUT_CHUNK: Final = 1 << 18
 of a pipe is woken a few times per megabyte instead of at every 8 KB."""
 
 
-def _run_here(lines: Iterable[str | bytes | SkippedLine], write: Callable[[bytes], Any],
+def run_here(lines: Iterable[str | bytes | SkippedLine], write: Callable[[bytes], Any],
               flush: Callable[[], Any], waits: Callable[[], bool], own_process: bool,
               start: int = 1, stop: int = 0) -> int:
     """``--jobs 1``: answer each line in this process (the first is line ``start`` of the

@@ -82,30 +82,46 @@ def test_without_a_job_count_a_short_input_runs_here_and_zero_jobs_is_refused(
 
 
 @pytest.mark.parametrize("free", [2, 1])
+@pytest.mark.parametrize("piped", [False, True])
 def test_without_a_job_count_a_long_input_goes_on_with_the_same_bytes(
-        mixed: Path, monkeypatch, free: int) -> None:
-    """No ``--jobs``: the first SOLO_LINES lines are answered here; the rest in workers when
-    two cores are free (made so here: the load average is the machine's), else here too.
-    The bytes are those of one job, the numbers of broken lines' errors included."""
-    from mobadj.batch import jobs
+        mixed: Path, monkeypatch, free: int, piped: bool) -> None:
+    """No ``--jobs``: the first SOLO_LINES lines are answered here; the rest by other
+    processes when two cores are free (made so here: the load average is the machine's),
+    else here too: the rest of a file cut into parts (mobadj.batch.split, from the line
+    after the one that showed the input goes on), a pipe's lines through the pool of
+    workers.  The bytes are those of one job, the numbers of broken lines' errors
+    included."""
+    from mobadj.batch import jobs, split
 
     with mixed.open("rb") as source:
         expected = io.BytesIO()
         run_batch(source, expected, jobs=1)
-    started = []
-    run = jobs.run_parallel
+    started: list[tuple[str, int]] = []
 
-    def counted(*args, **kwargs):
-        started.append(kwargs.get("start"))
-        return run(*args, **kwargs)
+    def counted(how: str, run):
+        def counting(*args, **kwargs):
+            started.append((how, kwargs.get("start", args[-1] if how == "parts" else 1)))
+            return run(*args, **kwargs)
+        return counting
 
     monkeypatch.setattr(jobs, "free_workers", lambda: free)
-    monkeypatch.setattr(jobs, "run_parallel", counted)
-    with mixed.open("rb") as source:
-        sink = io.BytesIO()
-        assert run_batch(source, sink, jobs=None) == expected.getvalue().count(b"\n")
+    monkeypatch.setattr(jobs, "run_parallel", counted("pool", jobs.run_parallel))
+    monkeypatch.setattr(split, "run_split", counted("parts", split.run_split))
+    sink = io.BytesIO()
+    if piped:  # fed by another process: a write end kept here would be inherited by the
+        # forked workers, and the pipe would never end
+        with subprocess.Popen(["cat", str(mixed)], stdout=subprocess.PIPE) as feeder:
+            count = run_batch(feeder.stdout, sink, jobs=None)
+    else:
+        with mixed.open("rb") as source:
+            count = run_batch(source, sink, jobs=None)
+    assert count == expected.getvalue().count(b"\n")
     assert sink.getvalue() == expected.getvalue()
-    assert started == ([SOLO_LINES + 1] if free == 2 else [])
+    if free == 1:
+        assert started == []
+    else:
+        assert started == ([("pool", SOLO_LINES + 1)] if piped else
+                           [("parts", SOLO_LINES + 2)])
 
 
 def test_workers_are_worth_it_for_a_long_file_or_a_pipe(tmp_path: Path) -> None:

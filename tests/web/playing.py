@@ -107,6 +107,7 @@ class Room:
         assert button is not None, f"no button {css} {value!r} on the page"
         button.click()
         wait(d, lambda d: _stale(old))
+        wait(d, _loaded)  # (the old page is gone as soon as the new one starts to load)
         self.actions += 1
         return self.said()
 
@@ -127,6 +128,15 @@ class Room:
                 assert page.headers["Cache-Control"] == "private, no-store"
                 out[seat] = html.unescape(page.text)
         return out
+
+
+def _loaded(driver) -> bool:
+    """The page has loaded whole: anything done to a page still loading (a screenshot, a
+    search) is aborted by its navigation."""
+    try:
+        return driver.execute_script("return document.readyState") == "complete"
+    except Exception:  # noqa: BLE001 - a script run while the page navigates: not yet
+        return False
 
 
 def _stale(element) -> bool:
