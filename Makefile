@@ -20,8 +20,9 @@ demo: $(STAMP)
 	$(BIN)/mobadj adjudicate --map mobtown2 orders/mobtown2/position-1919-07-W1-M.yaml orders/mobtown2/opening.txt --picture build/mobtown-demo.svg
 	@echo "Mobtown II picture of the new position: build/mobtown-demo.svg"
 
-# The suite runs twice: on the pure Python package, then (but for the card games, which use
-# none of it) with the compiled build's modules compiled; the tree is left pure.
+# The suite runs twice: on the pure Python package, then (but for the card games and the
+# other tests marked pure_only, which run none of it) with the compiled build's modules
+# compiled; the tree is left pure.
 test: $(STAMP) pure
 	$(BIN)/ruff check .
 	$(BIN)/mypy
@@ -29,7 +30,7 @@ test: $(STAMP) pure
 	$(MAKE) --no-print-directory test-compiled
 
 test-compiled: compiled
-	MOBADJ_BUILD=compiled $(BIN)/python -m pytest -n 2 -q --ignore=tests/cards; \
+	MOBADJ_BUILD=compiled $(BIN)/python -m pytest -n 2 -q --ignore=tests/cards -m "not pure_only"; \
 	  status=$$?; $(MAKE) --no-print-directory pure; exit $$status
 
 # The optional compiled build (setup.py, docs/performance.md): the modules listed under

@@ -18,6 +18,8 @@ from mobadj.judge.hosts import HostError, host_for
 from .helpers import mail
 from .test_cards import setup_game
 
+pytestmark = pytest.mark.pure_only  # card games: no code of the compiled build
+
 
 def gm_mail(judge, body: str):
     return judge.handle_mail(mail("gm@test.org", body))

@@ -24,6 +24,8 @@ from mobadj.judge.hosts import host_for
 from .e2e import send, service, text  # noqa: F401 (service: the fixture)
 from .servers import JUDGE_ADDRESS
 
+pytestmark = pytest.mark.pure_only  # card games: no code of the compiled build
+
 _ids = itertools.count(1)
 
 GAMES = [("micromob", 2, {"game_modules": "1"}), ("miceheist", 2, {}),

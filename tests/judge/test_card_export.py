@@ -10,11 +10,15 @@ import json
 import random
 import re
 
+import pytest
+
 from mobadj.judge.cardhost import WITHHELD
 from mobadj.web.pages import Site
 
 from .helpers import mail
 from .test_cards import act, legal, setup_game
+
+pytestmark = pytest.mark.pure_only  # card games: no code of the compiled build
 
 SEED = 2**100 + 12345
 

@@ -18,6 +18,8 @@ from mobadj.judge.commands import PRESS_WORDS, parse_body, parse_line
 
 from .test_cards import act, legal, setup_game
 
+pytestmark = pytest.mark.pure_only  # card games: no code of the compiled build
+
 # every way a line may start a judge command: keywords, aliases, two-word spellings
 JUDGE_WORDS = sorted({*registry.keywords(), *registry.aliases(), "sign on", "sign off",
                       "log on", "add player", "not ready", "end press", "end game", "what if",

@@ -8,12 +8,16 @@ import hashlib
 import json
 import random
 
+import pytest
+
 from mobadj.cards.irontriangle.engine import IronTriangleState
 from mobadj.cards.microcity.engine import MicroCityState
 from mobadj.cards.protocol import GameError
 from mobadj.cards.record import OLD_SCHEME, GameRecord, verify_record
 
 from .test_cards import act, legal, setup_game
+
+pytestmark = pytest.mark.pure_only  # card games: no code of the compiled build
 
 
 def replays_now(kind: str, state: dict) -> bool:

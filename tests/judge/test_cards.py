@@ -12,6 +12,8 @@ from mobadj.judge.hosts import host_for
 
 from .helpers import mail
 
+pytestmark = pytest.mark.pure_only  # card games: no code of the compiled build
+
 
 def setup_game(judge, kind, n, seed=11, **options):
     """A started card game ``cg`` with players p1..pn@test.org; its secret seed is replaced

@@ -8,6 +8,8 @@ import threading
 import time
 from email.message import EmailMessage
 
+import pytest
+
 from mobadj.judge.config import config_from_data
 from mobadj.judge.core import Judge
 from mobadj.judge.mailbox import Mailbox
@@ -39,6 +41,7 @@ def message(sender: str, body: str, n: int) -> EmailMessage:
     return m
 
 
+@pytest.mark.pure_only  # "list" mails: the judge's mailbox, no phase adjudicated
 def test_a_thousand_mails_while_idling_cost_no_reconnect(tmp_path, mail_servers, clock,
                                                          monkeypatch):
     """Mail arrives in bursts of 1 to 30 while the judge waits in IDLE, so pymap sends its
