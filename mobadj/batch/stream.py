@@ -182,8 +182,8 @@ of a pipe is woken a few times per megabyte instead of at every 8 KB."""
 
 
 def run_here(lines: Iterable[str | bytes | SkippedLine], write: Callable[[bytes], Any],
-              flush: Callable[[], Any], waits: Callable[[], bool], own_process: bool,
-              start: int = 1, stop: int = 0) -> int:
+             flush: Callable[[], Any], waits: Callable[[], bool], own_process: bool,
+             start: int = 1, stop: int = 0) -> int:
     """``--jobs 1``: answer each line in this process (the first is line ``start`` of the
     input; ``stop``: at most that many lines, else all); returns how many lines.  The first
     answer is written at once; the next ones by :data:`OUTPUT_CHUNK`, and whenever reading
