@@ -105,6 +105,8 @@ def test_phases_sort_by_year_season_and_kind() -> None:
     assert sorted(phases) == sorted(phases, key=lambda p: (p.year, p.season, p.kind))
     assert Phase(1901, "S", "M") <= Phase(1901, "S", "M") < Phase(1901, "S", "R")
     assert Phase(1902, "F", "M") > Phase(1901, "W", "A") >= Phase(1901, "W", "A")
+    with pytest.raises(TypeError):
+        Phase(1901, "S", "M") < (1901, "S", "M")  # noqa: B015 (it raises)
 
 
 def test_the_calendar_hash_written_out_is_the_dataclass_hash() -> None:

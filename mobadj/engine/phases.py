@@ -54,16 +54,24 @@ class Phase(Record):
         return (type(other) is Phase and self.year == other.year
                 and self.season == other.season and self.kind == other.kind)
 
-    def __lt__(self, other: Phase) -> bool:
+    def __lt__(self, other: object) -> bool:
+        if type(other) is not Phase:
+            return NotImplemented  # (another kind of value: Python says they do not compare)
         return self._key() < other._key()
 
-    def __le__(self, other: Phase) -> bool:
+    def __le__(self, other: object) -> bool:
+        if type(other) is not Phase:
+            return NotImplemented
         return self._key() <= other._key()
 
-    def __gt__(self, other: Phase) -> bool:
+    def __gt__(self, other: object) -> bool:
+        if type(other) is not Phase:
+            return NotImplemented
         return self._key() > other._key()
 
-    def __ge__(self, other: Phase) -> bool:
+    def __ge__(self, other: object) -> bool:
+        if type(other) is not Phase:
+            return NotImplemented
         return self._key() >= other._key()
 
     @classmethod

@@ -60,7 +60,7 @@ def test_a_card_game_on_the_pages(world, room, kind, players, options, shots):  
                 no_leak_in_cards(world, room, kind)
         room.at(kind, seat)
         if kind == "irontriangle" and seat == "P1" and moved > 12 and not shot:
-            room.d.save_screenshot(str(shots / "web-play-cards.png"))
+            room.shot(shots / "web-play-cards.png")
             shot = True
         action = str(bot.choose(game, int(seat[1:]) - 1, rng))
         buttons = room.d.execute_script(

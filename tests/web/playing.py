@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import random
 
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -90,7 +91,20 @@ class Room:
             return  # its page is open, as the last action left it
         self._cookies(self.jars[(game, seat)])
         self.d.get(f"{self.base}/g/{game}/play")
+        wait(self.d, _loaded)  # (on a busy machine a load may end after get returns)
         self.here = (game, seat)
+
+    def shot(self, path) -> None:
+        """A picture of the page as it stands, once it has loaded whole (a screenshot
+        started while the page still navigates is aborted: it is taken again)."""
+        for attempt in range(3):
+            wait(self.d, _loaded)
+            try:
+                self.d.save_screenshot(str(path))
+                return
+            except WebDriverException:
+                if attempt == 2:
+                    raise
 
     def said(self) -> str:
         found = self.d.find_elements(By.CSS_SELECTOR, "pre.said")

@@ -130,7 +130,7 @@ def test_a_mobtown_week_cycle_with_its_weekend_on_the_pages(world, room, shots):
     room.at("mob", t.seats[1])
     room.d.set_window_size(390, 844)  # a phone
     try:
-        room.d.save_screenshot(str(shots / "web-play-phone.png"))
+        room.shot(shots / "web-play-phone.png")
         width = room.d.execute_script("return document.documentElement.scrollWidth")
         assert width <= 400  # nothing runs off a phone's screen
     finally:
