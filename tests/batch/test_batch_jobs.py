@@ -8,7 +8,6 @@ import json
 import multiprocessing
 import os
 import select
-import signal
 import subprocess
 import sys
 import threading
@@ -26,13 +25,14 @@ from mobadj.batch import (
     Filling,
     ReadAhead,
     free_workers,
-    map_context,
     run_batch,
     run_parallel,
     worth_workers,
 )
 from mobadj.orders.corpus import broken_batch_lines
 from tools.batch_sample import sample
+
+from .killing import KILLER, assert_killers_answered, plant_killer
 
 FORK = "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin"
 
@@ -206,31 +206,13 @@ def test_a_line_that_kills_its_worker_is_answered_and_no_other_line_is_lost(monk
     lines = [line.encode() for line in sample(12, 600)]
     reference = io.BytesIO()
     run_batch(io.BytesIO(b"\n".join(lines) + b"\n"), reference, jobs=1)
-    expected = reference.getvalue().split(b"\n")
     killers = {3, 290, 291, 512}
     for i in killers:
-        lines[i] = json.dumps({"id": "kill", "phase": "S1901M"}).encode()
-    rules_class = type(map_context("standard").rules)
-    read = rules_class.position_from_data
-
-    def deadly(self, case, game_map):
-        if case.get("id") == "kill":
-            os.kill(os.getpid(), signal.SIGKILL)
-        return read(self, case, game_map)
-
-    # planted in the rules' hook (the pure and the compiled batch call it); workers are
-    # forked: they inherit it
-    monkeypatch.setattr(rules_class, "position_from_data", deadly)
+        lines[i] = KILLER
+    plant_killer(monkeypatch)  # the workers are forked: they inherit it
     sink = io.BytesIO()
     assert run_batch(io.BytesIO(b"\n".join(lines) + b"\n"), sink, jobs=2) == 600
-    got = sink.getvalue().split(b"\n")
-    assert len(got) == len(expected)
-    for i, (answer, usual) in enumerate(zip(got[:-1], expected[:-1], strict=True)):
-        if i in killers:
-            assert json.loads(answer)["errors"] == [
-                f"line {i + 1}: internal error: the process adjudicating this line stopped"]
-        else:
-            assert answer == usual, i
+    assert_killers_answered(sink.getvalue(), reference.getvalue(), killers)
 
 
 def _answer_within(proc: subprocess.Popen, seconds: float) -> dict:

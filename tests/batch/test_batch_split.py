@@ -5,17 +5,15 @@ part's process dies."""
 from __future__ import annotations
 
 import io
-import json
 import os
 import random
-import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from mobadj.batch import MAX_LINE_BYTES, SkippedLine, map_context, run_batch
+from mobadj.batch import MAX_LINE_BYTES, SkippedLine, run_batch
 from mobadj.batch.split import (
     MIN_PART,
     Part,
@@ -28,6 +26,8 @@ from mobadj.batch.split import (
     run_split,
 )
 from tools.batch_sample import sample
+
+from .killing import KILLER, assert_killers_answered, plant_killer
 
 
 def _lines_file(path: Path, seed: int, count: int, last_break: bool = True) -> Path:
@@ -151,30 +151,14 @@ def test_a_part_whose_process_dies_is_answered_again_and_no_line_is_lost(
     lines = path.read_bytes().split(b"\n")
     killers = {1700, 2900}  # in the second part of two
     for i in killers:
-        lines[i] = json.dumps({"id": "kill", "phase": "S1901M"}).encode()
+        lines[i] = KILLER
     deadly_file = tmp_path / "deadly.jsonl"
     deadly_file.write_bytes(b"\n".join(lines))
-    rules_class = type(map_context("standard").rules)
-    read = rules_class.position_from_data
-
-    def deadly(self, case, game_map):
-        if case.get("id") == "kill":
-            os.kill(os.getpid(), signal.SIGKILL)
-        return read(self, case, game_map)
-
-    monkeypatch.setattr(rules_class, "position_from_data", deadly)
+    plant_killer(monkeypatch)
     sink = io.BytesIO()
     with deadly_file.open("rb") as source:
         assert run_batch(source, sink, jobs=2) == 3000
-    got = sink.getvalue().split(b"\n")
-    usual = expected.split(b"\n")
-    assert len(got) == len(usual)
-    for i, (answer, want) in enumerate(zip(got[:-1], usual[:-1], strict=True)):
-        if i in killers:
-            assert json.loads(answer)["errors"] == [
-                f"line {i + 1}: internal error: the process adjudicating this line stopped"]
-        else:
-            assert answer == want, i
+    assert_killers_answered(sink.getvalue(), expected, killers)
 
 
 def test_the_command_line_cuts_a_file_given_on_standard_input(games: tuple[Path, bytes]
