@@ -483,19 +483,33 @@ def _playing_order(phase: Any) -> tuple[int, ...] | None:
 
 _EXTRA: dict[str, Host] = {}
 _DIPLOMACY: dict[str, DiplomacyHost] = {}
+_CARDS: dict[str, Host] = {}
+_FOUND: dict[str, Host] = {}
+"""A kind as written (stripped, lower case) -> its host, once found: the judge asks for the
+host of a game a dozen times per mail, and finding it anew lists the maps, reads each one's
+variant and its aliases.  A kind keeps the host it was first found to mean; a kind not found
+is looked for again (a map file may be added while the judge runs)."""
 
 
 def register(host: Host) -> None:
     """Make a host known by its kind (used for card games and by tests)."""
     _EXTRA[host.kind] = host
+    _FOUND.clear()
 
 
 def host_for(kind: str) -> Host:
     """The host for a game kind (a map, one of its variant's aliases, or a card game);
     raises :class:`HostError` listing the known kinds."""
     key = kind.strip().lower()
-    if key in _EXTRA:
-        return _EXTRA[key]
+    got = _EXTRA.get(key)
+    if got is None:
+        got = _FOUND.get(key)
+        if got is None:
+            got = _FOUND[key] = _find_host(key, kind)
+    return got
+
+
+def _find_host(key: str, kind: str) -> Host:
     from mobadj.engine import UnknownVariantError, canonical_name, known_maps
 
     try:
@@ -515,6 +529,9 @@ def host_for(kind: str) -> Host:
         raise HostError(
             f"unknown game kind {kind!r}; known: {', '.join([*known_maps(), *GAMES])}"
         ) from None
-    from mobadj.judge.cardhost import CardHost
+    got = _CARDS.get(name)
+    if got is None:
+        from mobadj.judge.cardhost import CardHost
 
-    return CardHost(name)
+        got = _CARDS[name] = CardHost(name)
+    return got

@@ -833,8 +833,13 @@ class Store:
         rows = self._x("SELECT * FROM outbox WHERE sent IS NULL ORDER BY id LIMIT ?", (limit,))
         return [self._mail(r) for r in rows.fetchall()]
 
-    def all_mail(self) -> list[Mail]:
-        return [self._mail(r) for r in self._x("SELECT * FROM outbox ORDER BY id").fetchall()]
+    def all_mail(self, game: str | None = None) -> list[Mail]:
+        """Every mail of the outbox (of one ``game``), oldest first."""
+        if game is None:
+            rows = self._x("SELECT * FROM outbox ORDER BY id")
+        else:
+            rows = self._x("SELECT * FROM outbox WHERE game=? ORDER BY id", (game,))
+        return [self._mail(r) for r in rows.fetchall()]
 
     def _mail(self, r: sqlite3.Row) -> Mail:
         """A mail of the outbox; one delivered has no attachments left (their record is

@@ -43,7 +43,7 @@ def test_mails_leak_nothing(game: str, first: int, tmp_path) -> None:
         table.play()  # asserts at the first mail that says too much
         mails += table.mails
         checked += table.checked
-        final = [m for m in judge.store.all_mail() if m.to == "p1@test.org"
+        final = [m for m in judge.store.all_mail(f"g{k}") if m.to == "p1@test.org"
                  and m.game == f"g{k}" and "results" in m.subject][-1]
         record = dict((name, data) for name, _, data in final.attachments)["record.json"]
         assert verify_record(json.loads(record)).ok  # the end mail's record checks out
