@@ -27,7 +27,8 @@ Measured:
 - where the time of a movement phase goes (:func:`split`): each step alone in one warm
   process, best of ``SPLIT_PASSES`` passes taking the steps in turn;
 - instructions (valgrind's callgrind, where installed): per movement line in one warm
-  process, each build; a count no other work on the machine can disturb.
+  process, each build, whole and through the steps alone (the difference is the batch
+  layer's share); a count no other work on the machine can disturb.
 """
 
 from __future__ import annotations
@@ -271,7 +272,8 @@ def split(source: Path, passes: int = SPLIT_PASSES) -> dict[str, Any]:
     (each order text read before), garbage collection frozen as in a batch's own process:
     the best of ``passes`` passes, the steps taken in turn.  Each step runs alone through
     the functions the batch calls; the batch layer (power names, order texts, writing the
-    output line) is the line less the other steps."""
+    output line) is timed directly by :func:`layer` (``batch``, the line less the other
+    steps, is kept for comparison)."""
     import gc
 
     from mobadj import build
@@ -290,15 +292,7 @@ def split(source: Path, passes: int = SPLIT_PASSES) -> dict[str, Any]:
     game_map, rules = ctx.game_map, ctx.rules
     topo = topology_for(game_map)
     positions = [position_with_retreats(case, game_map, rules) for case in cases]
-    pairs = []
-    for case in cases:
-        given = []
-        for power, texts in case["orders"].items():
-            for text in texts:
-                reading = ctx.read(text)
-                if reading.error is None and reading.group is None:
-                    given.append((ctx.power(power), reading.order))
-        pairs.append(given)
+    pairs = [_pairs(ctx, case) for case in cases]
     validated = [movement.add_defaults(movement.validate(pos, given, topo, rules), pos)
                  for pos, given in zip(positions, pairs, strict=True)]
     resolvers = []
@@ -345,45 +339,113 @@ def split(source: Path, passes: int = SPLIT_PASSES) -> dict[str, Any]:
     got["rest"] = got["adjudicate"] - got["validation"] - got["resolution"] - got["results"]
     got["batch"] = got["run"] - got["position"] - got["adjudicate"]
     got["phases"] = len(lines)
+
+    def engine(line: bytes, given: list[tuple[str, Any]]) -> None:
+        adjudicate(position_with_retreats(read_case(line), game_map, rules), given, game_map,
+                   rules)
+
+    got.update(layer(lines, pairs, answer_line, engine, passes))
     return {**got, "build": build()}
 
 
+def layer(lines: list[bytes], pairs: list[Any], whole: Any, steps: Any, passes: int
+          ) -> dict[str, float]:
+    """The batch layer timed directly: each line answered whole (``whole(line)``) and taken
+    through the other steps alone (``steps(line, its orders read before)``), one right
+    after the other, which goes first taking turns from line to line and pass to pass, so
+    that both find the line's data alike (timed apart, on data made before, a step finds it
+    in or out of the cache by turns: the difference of such times is no measure).  Mean
+    seconds per line: ``layer_line`` (whole), ``layer`` (whole less the steps)."""
+    clock = time.perf_counter
+    line_time = steps_time = 0.0
+    for turn in range(passes):
+        for i, (line, given) in enumerate(zip(lines, pairs, strict=True)):
+            if (i + turn) % 2:
+                t0 = clock()
+                whole(line)
+                t1 = clock()
+                steps(line, given)
+                t2 = clock()
+                line_time += t1 - t0
+                steps_time += t2 - t1
+            else:
+                t0 = clock()
+                steps(line, given)
+                t1 = clock()
+                whole(line)
+                t2 = clock()
+                steps_time += t1 - t0
+                line_time += t2 - t1
+    count = passes * len(lines)
+    return {"layer_line": line_time / count, "layer": (line_time - steps_time) / count}
+
+
 def instructions(source: Path, lines: int = CALLGRIND_LINES) -> dict[str, Any]:
-    """Instructions per movement line through :func:`mobadj.batch.answer_line` in a warm
-    process (callgrind): a run that answers ``lines`` movement lines twice after answering
-    every line once, less one that stops after answering every line once, over
-    2 x ``lines``.  Deterministic: no other work on the machine changes it."""
+    """Instructions per movement line in a warm process (callgrind), deterministic: no other
+    work on the machine changes them.  ``per_line``: through
+    :func:`mobadj.batch.answer_line`; ``engine``: the same lines through the steps alone
+    (the JSON read, the position read, the adjudication, with each line's orders read
+    before); ``batch``: the difference, the batch layer's own instructions.  Each is a run
+    that goes through ``lines`` movement lines twice after answering every line once, less
+    one that stops there, over 2 x ``lines``."""
     from mobadj import build
 
-    def count(reps: int) -> int:
+    def count(reps: int, mode: str) -> int:
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(tmp) / "callgrind.out"
             subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
                             sys.executable, "-m", "bench.versus", "--answer", str(source),
-                            str(lines), str(reps)],
+                            str(lines), str(reps), "--mode", mode],
                            check=True, capture_output=True, env=os.environ)
             for text in out.read_text(errors="replace").splitlines():
                 if text.startswith("summary:") or text.startswith("totals:"):
                     return int(text.split()[1])
         raise RuntimeError("callgrind wrote no total")
 
-    return {"build": build(), "lines": lines, "per_line": (count(2) - count(0)) / (2 * lines)}
+    base = count(0, "line")
+    whole = (count(2, "line") - base) / (2 * lines)
+    engine = (count(2, "engine") - base) / (2 * lines)
+    return {"build": build(), "lines": lines, "per_line": whole, "engine": engine,
+            "batch": whole - engine}
 
 
-def _answer_repeatedly(source: Path, lines: int, reps: int) -> None:
-    """The run :func:`instructions` counts."""
+def _answer_repeatedly(source: Path, lines: int, reps: int, mode: str = "line") -> None:
+    """The runs :func:`instructions` counts: ``mode`` "line" answers each line, "engine"
+    takes it through the steps alone.  Both answer every line once first and read the
+    chosen lines' orders, so that they differ only in the repeated part."""
     import gc
 
-    from mobadj.batch import answer_line
+    from mobadj.batch import answer_line, map_context, read_case
+    from mobadj.engine.pipeline import adjudicate
+    from mobadj.engine.reading import position_with_retreats
 
     for number, line in enumerate(source.read_bytes().splitlines(keepends=True), 1):
         answer_line(line, number)
     chosen = _movement_lines(source)[:lines]
+    ctx = map_context("standard")
+    game_map, rules = ctx.game_map, ctx.rules
+    orders = [_pairs(ctx, read_case(line)) for line in chosen]
     gc.collect()
     gc.freeze()
     for _ in range(reps):
-        for line in chosen:
-            answer_line(line)
+        if mode == "engine":
+            for line, pairs in zip(chosen, orders, strict=True):
+                position = position_with_retreats(read_case(line), game_map, rules)
+                adjudicate(position, pairs, game_map, rules)
+        else:
+            for line in chosen:
+                answer_line(line)
+
+
+def _pairs(ctx: Any, case: dict[str, Any]) -> list[tuple[str, Any]]:
+    """What the batch gives the engine for ``case``'s orders: (power id, order) pairs."""
+    given = []
+    for power, texts in case["orders"].items():
+        for text in texts:
+            reading = ctx.read(text)
+            if reading.error is None and reading.group is None:
+                given.append((ctx.power(power), reading.order))
+    return given
 
 
 # ---- the report ---------------------------------------------------------------------------------
@@ -630,22 +692,42 @@ SPLIT_ROWS = (
 
 def split_section(f: dict[str, Any]) -> str:
     pure, compiled = f["split"], f["compiled_split"]
-    rows = [f"| {what} | {pure[key] * 1e6:.1f} | {compiled[key] * 1e6:.1f} |"
-            for key, what in SPLIT_ROWS]
+    rows = []
+    for key, what in SPLIT_ROWS:
+        if key == "batch":
+            rows.append(f"| {what} | {pure['layer'] * 1e6:.1f} | "
+                        f"{compiled['layer'] * 1e6:.1f} |")
+        else:
+            rows.append(f"| {what} | {pure[key] * 1e6:.1f} | {compiled[key] * 1e6:.1f} |")
     counted = ""
     if "instructions" in f:
-        i = f["instructions"]
-        counted = (f"\n\nInstructions per movement line, counted by callgrind (each order "
-                   f"text read before, {i['pure']['lines']} lines, JSON in and out included; "
-                   f"no other work on the machine changes these): "
-                   f"**{i['pure']['per_line'] / 1e3:,.0f} k** pure, "
-                   f"**{i['compiled']['per_line'] / 1e3:,.0f} k** compiled.")
+        p, c = f["instructions"]["pure"], f["instructions"]["compiled"]
+        counted = f"""
+
+Instructions per movement line, counted by callgrind ({p['lines']} lines, each order text
+read before; no other work on the machine changes these): **{p['per_line'] / 1e3:,.0f} k**
+pure, **{c['per_line'] / 1e3:,.0f} k** compiled, JSON in and out included.  Of these, the
+batch layer's own (the line answered whole less the same line taken through the other
+steps alone) are {p['batch'] / 1e3:,.0f} k pure ({p['batch'] / p['per_line']:.0%}) and
+{c['batch'] / 1e3:,.0f} k compiled ({c['batch'] / c['per_line']:.0%}): its share of the
+time is larger than its share of the instructions, as it reads what a batch remembers (the
+entries of order texts, the powers' spellings, JSON texts) from memory the adjudication has
+used in between."""
     return f"""### Where the time of a movement phase goes
 
 Each step timed alone in one warm process (its CPU time), every order text read before,
 garbage collection frozen as in a batch's own process; mean µs per movement phase
 ({pure["phases"]:,} of them), best of {SPLIT_PASSES} passes taking the steps in turn.  This
 machine's speed drifts by 10-20 % between runs: so do these figures.
+
+The batch layer is timed directly (`bench.versus.layer`): each line answered whole and,
+right before or right after (taking turns), taken through the other steps alone (JSON
+read, position read, adjudication); the row is the mean difference ({pure['layer_line'] *
+1e6:.1f} µs for the line answered so, pure, {compiled['layer_line'] * 1e6:.1f} µs
+compiled).  The whole line less the other steps' times taken apart cannot tell it: a step
+timed alone on positions read before finds its data in or out of the cache by turns, and
+that difference, on the same file on two runs of one day, came out at 31 and 58 µs pure
+(here {pure['batch'] * 1e6:.1f} µs pure, {compiled['batch'] * 1e6:.1f} µs compiled).
 
 | step | pure, µs | compiled, µs |
 |---|---|---|
@@ -666,6 +748,8 @@ def main() -> None:
                     help="print only the callgrind count per line of this file, as JSON")
     ap.add_argument("--answer", nargs=3, metavar=("PHASES", "LINES", "REPS"),
                     help="the run --instructions counts")
+    ap.add_argument("--mode", choices=("line", "engine"), default="line",
+                    help="with --answer: answer each line, or take it through the steps alone")
     args = ap.parse_args()
     if args.split:
         print(json.dumps(split(args.split)))
@@ -674,7 +758,8 @@ def main() -> None:
         print(json.dumps(instructions(args.instructions)))
         return
     if args.answer:
-        _answer_repeatedly(Path(args.answer[0]), int(args.answer[1]), int(args.answer[2]))
+        _answer_repeatedly(Path(args.answer[0]), int(args.answer[1]), int(args.answer[2]),
+                           args.mode)
         return
     print(section(bench_versus(args.oracle_python, args.godip, args.dipcc, args.phases)))
 
