@@ -25,6 +25,8 @@ class Record:
 
     __slots__ = ()
     _fields: ClassVar[tuple[str, ...]] = ()
+    #: slots made from the fields by ``__init__`` (a unit's text): not compared, not pickled
+    _derived: ClassVar[tuple[str, ...]] = ()
 
     def __setattr__(self, name: str, value: object) -> None:
         raise FrozenInstanceError(f"cannot assign to field {name!r}")

@@ -64,7 +64,8 @@ def test_a_record_hashes_and_compares_by_its_fields(value) -> None:
     cls = type(value)
     # every field takes part, in the order of __init__'s arguments (the compiled build's
     # native classes keep no __slots__)
-    assert set(cls._fields) == set(getattr(cls, "__slots__", cls._fields))
+    assert set(cls._fields) | set(cls._derived) == set(
+        getattr(cls, "__slots__", cls._fields + cls._derived))
     assert hash(value) == hash(_fields(value))
     assert cls(**dict(zip(cls._fields, _fields(value), strict=True))) == value
     twin = cls(*_fields(value))
@@ -88,6 +89,16 @@ def test_a_record_is_immutable_and_survives_pickle_and_copy(value) -> None:
         value.__dict__  # noqa: B018 (slots: no instance dictionary to write into)
     for again in (pickle.loads(pickle.dumps(value)), copy.copy(value), copy.deepcopy(value)):
         assert again == value and hash(again) == hash(value) and type(again) is type(value)
+        for name in value._derived:  # made again from the fields
+            assert getattr(again, name) == getattr(value, name)
+            with pytest.raises(FrozenInstanceError):
+                setattr(again, name, None)
+
+
+def test_a_unit_is_written_as_its_kind_and_location() -> None:
+    unit = UnitState("RUSSIA", "F", "STP/SC")
+    assert unit.text == str(unit) == "F STP/SC"
+    assert pickle.loads(pickle.dumps(unit)).text == "F STP/SC"
 
 
 def test_a_record_reads_back_from_its_repr() -> None:

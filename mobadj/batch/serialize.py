@@ -168,10 +168,9 @@ def batch_board(after: Position, spelling: dict[str, str]) -> list[bytes]:
     if type(after).unit_lists is Position.unit_lists:
         try:  # every power named by the line (the usual)
             for u in after.units.values():
-                lists[u.power].append(f"{u.kind} {u.location}")
+                lists[u.power].append(u.text)
         except KeyError:
-            lists = _grouped([(u.power, f"{u.kind} {u.location}")
-                              for u in after.units.values()], spelling)
+            lists = _grouped([(u.power, u.text) for u in after.units.values()], spelling)
         for texts in lists.values():
             texts.sort()
     else:  # already sorted

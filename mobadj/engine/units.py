@@ -17,18 +17,23 @@ __all__ = ["Dislodged", "UnitState", "unit_state"]
 
 @final
 class UnitState(Record):
-    """A unit on the board: its power, kind (``A``/``F``; Mobtown ``G``/``D``) and location."""
+    """A unit on the board: its power, kind (``A``/``F``; Mobtown ``G``/``D``) and location;
+    ``text`` is how it is written (``"F STP/SC"``), made once: a batch line writes every
+    unit of the board, and units are interned (:func:`unit_state`)."""
 
-    __slots__ = ("power", "kind", "location")
+    __slots__ = ("power", "kind", "location", "text")
     _fields = ("power", "kind", "location")
+    _derived = ("text",)
     power: str
     kind: str
     location: str
+    text: str
 
     def __init__(self, power: str, kind: str, location: str) -> None:
         object.__setattr__(self, "power", power)
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "location", location)
+        object.__setattr__(self, "text", f"{kind} {location}")
 
     def __eq__(self, other: object) -> bool:
         return (type(other) is UnitState and self.power == other.power
@@ -39,7 +44,7 @@ class UnitState(Record):
         return province_of(self.location)
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.location}"
+        return self.text
 
     def __hash__(self) -> int:
         return hash((self.power, self.kind, self.location))
