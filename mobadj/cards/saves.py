@@ -147,7 +147,23 @@ def _body_text(fields: dict[str, Any]) -> str:
 def _file_text(body: str, tag: str) -> str:
     """The file's text: ``body`` with the tag as its last field (as ``json.dumps`` would
     write the fields and the tag together)."""
-    return body[:-2] + f',\n "tag": "{tag}"\n}}\n'
+    return body[:-2] + _tag_line(tag)
+
+
+def _tag_line(tag: str) -> str:
+    """The end of a sealed file's text: its tag as the last field."""
+    return f',\n "tag": "{tag}"\n}}\n'
+
+
+def _body_of(text: str, tag: str) -> str | None:
+    """The body of a sealed file's ``text`` (what its tag authenticates), taken from the
+    text itself: what :func:`_file_text` made it from; None when the text does not end with
+    its tag as written.  (Any other change to the text is a change to the body, which the
+    tag then refuses: the fields need not be written out again to be checked.)"""
+    end = _tag_line(tag)
+    if not text.endswith(end):
+        return None
+    return text[:-len(end)] + "\n}"
 
 
 def public_fields(content: dict[str, Any], key: GameKey, number: int) -> dict[str, Any]:
@@ -216,8 +232,8 @@ def open_sealed(text: str, data: dict[str, Any]) -> Opened:
     fields = {k: v for k, v in data.items() if k != "tag"}
     if list(fields) != [*PUBLIC, "nonce", "sealed"] or not _HEX.fullmatch(tag):
         raise changed
-    body = _body_text(fields)
-    if _file_text(body, tag) != text:
+    body = _body_of(text, tag)
+    if body is None:
         raise changed
     key = GameKey.load(game_id)
     if not hmac.compare_digest(key.tag(body), tag):
