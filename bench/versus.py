@@ -722,8 +722,8 @@ machine's speed drifts by 10-20 % between runs: so do these figures.
 
 The batch layer is timed directly (`bench.versus.layer`): each line answered whole and,
 right before or right after (taking turns), taken through the other steps alone (JSON
-read, position read, adjudication); the row is the mean difference ({pure['layer_line'] *
-1e6:.1f} µs for the line answered so, pure, {compiled['layer_line'] * 1e6:.1f} µs
+read, position read, adjudication); the row is the mean difference (the lines answered so
+took {pure['layer_line'] * 1e6:.1f} µs pure, {compiled['layer_line'] * 1e6:.1f} µs
 compiled).  The whole line less the other steps' times taken apart cannot tell it: a step
 timed alone on positions read before finds its data in or out of the cache by turns, and
 that difference, on the same file on two runs of one day, came out at 31 and 58 µs pure
