@@ -63,9 +63,13 @@ def shots(tmp_path_factory):
 
 
 def source(driver) -> str:
-    """The page's HTML (chromedriver at times answers an empty page, a head and a bare body,
-    for a moment after a page has loaded: it is asked again until the body holds something)."""
+    """The page's HTML, once the page has been read to its end.  ``get`` can return while
+    Chromium is still parsing a long page (the DOM then ends where the parser is, every open
+    element closed), and chromedriver at times answers an empty page, a head and a bare body,
+    for a moment after a page has loaded: it is asked again until both are past."""
     def filled(d) -> str | bool:
+        if d.execute_script("return document.readyState") != "complete":
+            return False
         html = d.page_source
         return html if re.search(r"<body[^>]*>\s*<", html) else False
 
