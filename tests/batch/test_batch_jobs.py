@@ -50,6 +50,15 @@ def mixed(tmp_path_factory) -> Path:
     return path
 
 
+@pytest.fixture(scope="module")
+def one_job(mixed: Path) -> bytes:
+    """``mixed`` answered by one job, in this process: the bytes every other run must write."""
+    with mixed.open("rb") as source:
+        out = io.BytesIO()
+        run_batch(source, out, jobs=1)
+    return out.getvalue()
+
+
 def _batch(path: Path, *args: str) -> bytes:
     proc = subprocess.run([sys.executable, "-m", "mobadj", "batch", *args, str(path)],
                           capture_output=True, timeout=600)
@@ -57,9 +66,9 @@ def _batch(path: Path, *args: str) -> bytes:
     return proc.stdout
 
 
-def test_one_job_and_two_jobs_write_the_same_bytes(mixed: Path) -> None:
-    one = _batch(mixed, "--jobs", "1")
-    two = _batch(mixed, "--jobs", "2")
+def test_one_job_and_two_jobs_write_the_same_bytes(mixed: Path, one_job: bytes) -> None:
+    one = one_job
+    two = _batch(mixed, "--jobs", "2")  # the command line, two worker processes
     assert one == two
     lines = one.decode("utf-8").split("\n")
     assert lines[-1] == "" and len(lines) - 1 == len(mixed.read_bytes().split(b"\n")) - 1
@@ -84,7 +93,7 @@ def test_without_a_job_count_a_short_input_runs_here_and_zero_jobs_is_refused(
 @pytest.mark.parametrize("free", [2, 1])
 @pytest.mark.parametrize("piped", [False, True])
 def test_without_a_job_count_a_long_input_goes_on_with_the_same_bytes(
-        mixed: Path, monkeypatch, free: int, piped: bool) -> None:
+        mixed: Path, one_job: bytes, monkeypatch, free: int, piped: bool) -> None:
     """No ``--jobs``: the first SOLO_LINES lines are answered here; the rest by other
     processes when two cores are free (made so here: the load average is the machine's),
     else here too: the rest of a file cut into parts (mobadj.batch.split, from the line
@@ -93,9 +102,6 @@ def test_without_a_job_count_a_long_input_goes_on_with_the_same_bytes(
     included."""
     from mobadj.batch import jobs, split
 
-    with mixed.open("rb") as source:
-        expected = io.BytesIO()
-        run_batch(source, expected, jobs=1)
     started: list[tuple[str, int]] = []
 
     def counted(how: str, run):
@@ -115,8 +121,8 @@ def test_without_a_job_count_a_long_input_goes_on_with_the_same_bytes(
     else:
         with mixed.open("rb") as source:
             count = run_batch(source, sink, jobs=None)
-    assert count == expected.getvalue().count(b"\n")
-    assert sink.getvalue() == expected.getvalue()
+    assert count == one_job.count(b"\n")
+    assert sink.getvalue() == one_job
     if free == 1:
         assert started == []
     else:
