@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -68,9 +69,12 @@ def source(driver) -> str:
     element closed), and chromedriver at times answers an empty page, a head and a bare body,
     for a moment after a page has loaded: it is asked again until both are past."""
     def filled(d) -> str | bool:
-        if d.execute_script("return document.readyState") != "complete":
+        try:
+            if d.execute_script("return document.readyState") != "complete":
+                return False
+            html = d.page_source
+        except WebDriverException:  # asked while the page navigates: not yet
             return False
-        html = d.page_source
         return html if re.search(r"<body[^>]*>\s*<", html) else False
 
     return WebDriverWait(driver, 15).until(filled)
