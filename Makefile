@@ -27,7 +27,6 @@ demo: $(STAMP)
 # idle a third of its time), into build/compiled, outside the package, and is put in place
 # only for the compiled run.
 test: $(STAMP) pure
-	rm -rf build/compiled build/compile.status
 	mkdir -p build
 	(MOBADJ_COMPILE=1 $(BIN)/python setup.py --quiet build_ext --build-lib build/compiled \
 	  >build/compile.log 2>&1; echo $$? >build/compile.status) & \

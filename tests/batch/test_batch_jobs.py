@@ -67,10 +67,9 @@ def _batch(path: Path, *args: str) -> bytes:
 
 
 def test_one_job_and_two_jobs_write_the_same_bytes(mixed: Path, one_job: bytes) -> None:
-    one = one_job
     two = _batch(mixed, "--jobs", "2")  # the command line, two worker processes
-    assert one == two
-    lines = one.decode("utf-8").split("\n")
+    assert one_job == two
+    lines = one_job.decode("utf-8").split("\n")
     assert lines[-1] == "" and len(lines) - 1 == len(mixed.read_bytes().split(b"\n")) - 1
     outs = [json.loads(line) for line in lines[:-1]]
     assert sum(bool(o["errors"]) for o in outs) > 100  # the broken lines are answered ...

@@ -91,14 +91,14 @@ class Room:
             return  # its page is open, as the last action left it
         self._cookies(self.jars[(game, seat)])
         self.d.get(f"{self.base}/g/{game}/play")
-        wait(self.d, _loaded)  # (on a busy machine a load may end after get returns)
+        wait(self.d, page_loaded)  # (on a busy machine a load may end after get returns)
         self.here = (game, seat)
 
     def shot(self, path) -> None:
         """A picture of the page as it stands, once it has loaded whole (a screenshot
         started while the page still navigates is aborted: it is taken again)."""
         for attempt in range(3):
-            wait(self.d, _loaded)
+            wait(self.d, page_loaded)
             try:
                 self.d.save_screenshot(str(path))
                 return
@@ -121,7 +121,7 @@ class Room:
         assert button is not None, f"no button {css} {value!r} on the page"
         button.click()
         wait(d, lambda d: _stale(old))
-        wait(d, _loaded)  # (the old page is gone as soon as the new one starts to load)
+        wait(d, page_loaded)  # (the old page is gone as soon as the new one starts to load)
         self.actions += 1
         return self.said()
 
@@ -144,7 +144,7 @@ class Room:
         return out
 
 
-def _loaded(driver) -> bool:
+def page_loaded(driver) -> bool:
     """The page has loaded whole: anything done to a page still loading (a screenshot, a
     search) is aborted by its navigation."""
     try:

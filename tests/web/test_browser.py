@@ -24,6 +24,7 @@ from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.ui import WebDriverWait
 
 from .helpers import PageServer
+from .playing import page_loaded
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -69,9 +70,9 @@ def source(driver) -> str:
     element closed), and chromedriver at times answers an empty page, a head and a bare body,
     for a moment after a page has loaded: it is asked again until both are past."""
     def filled(d) -> str | bool:
+        if not page_loaded(d):
+            return False
         try:
-            if d.execute_script("return document.readyState") != "complete":
-                return False
             html = d.page_source
         except WebDriverException:  # asked while the page navigates: not yet
             return False
