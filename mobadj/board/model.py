@@ -321,6 +321,11 @@ class GameMap:
                     out.append(pid)
         return tuple(out[:limit])
 
+    def find_power(self, text: str) -> str | None:
+        """The id of the power ``text`` spells exactly (its id, name or alias, in any case
+        and punctuation), else None: no did-you-mean, for text that may be no name at all."""
+        return self._power_folded.get(fold(text))
+
     def power_id(self, text: str) -> str:
         """A power's id from its id, name or alias (case-insensitive)."""
         pid = self._power_folded.get(fold(text))

@@ -2,7 +2,9 @@
 
 Each file is decoded (:mod:`mobadj.orders.textfile`), cleaned of quoted replies, signatures
 and sign-offs like a mail (:mod:`mobadj.orders.mailtext`, line numbers kept) and parsed;
-remarks before a file's first order or after its last ("Here are my orders:", "thanks") are
+a power's heading ("France:") starts a mail of its own, so that one player's signature never
+swallows the next player's orders, and what the reader drops is named in a note;
+remarks before a mail's first order or after its last ("Here are my orders:", "thanks") are
 set aside with a note (:mod:`mobadj.orders.prose`); the orders of all files are then taken
 in order, the last order for a unit replacing earlier ones (:mod:`mobadj.orders.duplicates`)
 unless ``duplicates="first"``.
@@ -11,13 +13,14 @@ unless ``duplicates="first"``.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from mobadj.board import GameMap
 from mobadj.orders.duplicates import check_rule, last_order_wins
-from mobadj.orders.mailtext import mail_lines
+from mobadj.orders.mailtext import read_mail
 from mobadj.orders.parser import ParsedOrder, ParseResult, parse_orders
 from mobadj.orders.prose import set_aside_remarks
 from mobadj.orders.textfile import read_text_file
@@ -47,17 +50,21 @@ def read_order_files(paths: Sequence[str | os.PathLike[str]], game_map: GameMap,
     reader (Mobtown: ``parse_mobtown_orders``)."""
     rule = check_rule(duplicates)
     out = OrderFiles()
+    heading = power_heading(game_map)
     source: dict[int, str] = {}
     for path in map(Path, paths):
         text, notice = read_text_file(path)
         if notice:
             out.notices.append(notice)
-        cleaned = mail_lines(text)
+        mail = read_mail(text, heading)
+        cleaned = "\n".join(line or "" for line in mail.lines)
         result = parse(cleaned, game_map)
         lines = cleaned.splitlines()
-        for number in set_aside_remarks(result, cleaned, game_map):
-            out.notices.append(f"{path.name}: line {number} set aside as a remark, not an "
-                               f"order: {lines[number - 1].strip()[:60]}")
+        notes = [(aside.first, aside.describe()) for aside in mail.set_aside]
+        notes += [(number, f"line {number} set aside as a remark, not an order: "
+                           f"{lines[number - 1].strip()[:60]}")
+                  for number in set_aside_remarks(result, cleaned, game_map, mail.starts)]
+        out.notices.extend(f"{path.name}: {note}" for _, note in sorted(notes))
         for parsed in result.orders:
             source[id(parsed)] = path.name
         out.orders.extend(result.orders)
@@ -69,3 +76,17 @@ def read_order_files(paths: Sequence[str | os.PathLike[str]], game_map: GameMap,
         out.orders = kept
         out.warnings.extend(f"{source[id(w.replaced)]}: {w}" for w in replaced)
     return out
+
+
+_HEADING = re.compile(
+    r"^\s*([\"\u201c]?[^\W\d_][\w .'\"\u201c\u201d\-]{0,40}?)\s*(?:\([^()]{0,80}\)\s*)?[:.!-]?\s*$")
+
+
+def power_heading(game_map: GameMap) -> Callable[[str], bool]:
+    """The test for a line that is only a power's heading ("France:", "FRANCE", "Russia
+    (Ann):"): in a file of pasted mails, where the next player's mail begins."""
+    def heading(line: str) -> bool:
+        match = _HEADING.match(line)
+        return match is not None and game_map.find_power(match.group(1)) is not None
+
+    return heading

@@ -15,6 +15,11 @@ adjudicate`` reads order files with it (GMs paste players' mails), so both drop 
   after it; "Thanks" or "Cheers" without a comma only when at most a short name follows;
 - a greeting on the first line ("Hi all," "Dear GM,").
 
+An order file may hold several players' mails, each pasted under its power's heading
+("France:"): :func:`read_mail` given a test for headings reads each as a mail of its own, so
+that one player's signature does not swallow the next player's orders, and says what it set
+aside (``SetAside``), for the GM's notes.
+
 :func:`mail_lines` keeps the line numbers (a dropped line becomes empty), so errors still
 point at the line of the file; :func:`strip_quotes_and_signature` gives the compact text.
 """
@@ -22,6 +27,8 @@ point at the line of the file; :func:`strip_quotes_and_signature` gives the comp
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Final
 
 _WROTE = re.compile(
     r"^\s*(on\b.{0,200}\bwrote:|.{0,80}\b(schrieb|a écrit|escribió)\b.{0,120}:)\s*$", re.I)
@@ -54,10 +61,70 @@ def _is_signature_line(bare: str) -> bool:
     return bare in ("--", "__") or _FOOTER.match(bare) is not None
 
 
+#: why a run of lines was set aside, as a note names it (a greeting goes without a note)
+SET_ASIDE_AS: Final = {
+    "quote": "quoted text",
+    "original": "the quoted original of a reply or a forwarded mail",
+    "signature": "a signature",
+    "sign-off": "a sign-off and what follows it",
+}
+
+
+class SetAside:
+    """A run of lines that are not the writer's own: ``first`` and ``last`` (1-based line
+    numbers), ``why`` (a key of :data:`SET_ASIDE_AS`), ``text`` (its first line), and
+    ``heading``, the first power heading inside it (a quoted original is never read, even
+    past a heading), else None."""
+
+    __slots__ = ("first", "last", "why", "text", "heading")
+
+    def __init__(self, first: int, last: int, why: str, text: str,
+                 heading: tuple[int, str] | None = None) -> None:
+        self.first, self.last, self.why, self.text = first, last, why, text
+        self.heading = heading
+
+    def __repr__(self) -> str:
+        return f"SetAside({self.first}, {self.last}, {self.why!r}, {self.text!r})"
+
+    def describe(self) -> str:
+        """``lines 12-14 set aside as a signature: --`` (and the heading it holds)."""
+        where = (f"line {self.first}" if self.first == self.last
+                 else f"lines {self.first}-{self.last}")
+        said = f"{where} set aside as {SET_ASIDE_AS[self.why]}: {self.text[:60]}"
+        if self.heading is not None:
+            number, heading = self.heading
+            said += (f" (it holds the heading {heading[:40]!r} at line {number}, not read as "
+                     "one: give each mail that quotes another a file of its own)")
+        return said
+
+
+class Mail:
+    """What :func:`read_mail` made of a text: ``lines`` (None where a line is not the
+    writer's own), ``starts`` (the 1-based numbers of the power headings that begin a mail
+    of their own) and ``set_aside`` (the runs of lines dropped, in order)."""
+
+    __slots__ = ("lines", "starts", "set_aside")
+
+    def __init__(self, lines: list[str | None], starts: list[int],
+                 set_aside: list[SetAside]) -> None:
+        self.lines, self.starts, self.set_aside = lines, starts, set_aside
+
+
 def clean_lines(text: str) -> list[str | None]:
     """The lines of ``text``, each None when it is not the writer's own (see above)."""
+    return read_mail(text).lines
+
+
+def read_mail(text: str, heading: Callable[[str], bool] | None = None) -> Mail:
+    """``text`` read as one mail, or, given ``heading`` (is this line a power's heading,
+    "France:"?), as mails pasted one after another, each under its power's heading: a
+    heading then starts a mail of its own (its greeting dropped), and a signature or
+    sign-off ends only the mail it is in.  A quoted original still ends the text: it may
+    quote a whole results mail, headings and all."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     out: list[str | None] = []
+    why: list[str] = []  # each line's reason for being dropped ("": kept)
+    starts: list[int] = []
     seen_text = False
     in_quote = False  # in the ``>`` quote under an "On ... wrote:"
     number = 0
@@ -66,34 +133,103 @@ def clean_lines(text: str) -> list[str | None]:
         bare = line.rstrip()
         stripped = bare.lstrip()
         number += 1
+        if heading is not None and stripped and heading(bare):
+            starts.append(number)  # a mail of its own: its greeting is one again
+            seen_text = in_quote = False
+            out.append(line)
+            why.append("")
+            continue
         if in_quote and stripped:  # quoted, or a quoted line that a mailer re-wrapped: the
             out.append(None)  # quote runs to the next blank line
+            why.append("quote")
             continue
         in_quote = False
         wrote = _wrote(lines, number - 1)
         if wrote and _quote_follows(lines, number - 1 + wrote):
             out += [None] * wrote
+            why += ["quote"] * wrote
             number += wrote - 1
             in_quote = True
             continue
-        if (wrote or _is_signature_line(bare) or _ORIGINAL.match(bare)
-                or _header_block(lines, number - 1)):
-            out += [None] * (len(lines) - number + 1)  # the signature or quoted original
+        if wrote or _ORIGINAL.match(bare) or _header_block(lines, number - 1):
+            rest = len(lines) - number + 1  # the quoted original: all the rest
+            out += [None] * rest
+            why += ["original"] * rest
             break
+        if _is_signature_line(bare):
+            end = _next_heading(lines, number, heading)
+            out += [None] * (end - number + 1)  # the signature: the rest of this mail
+            why += ["signature"] * (end - number + 1)
+            number = end
+            continue
         if _is_quoted(stripped):
             out.append(None)
+            why.append("quote")
             continue
         if not seen_text and stripped and _GREETING.match(bare):
             out.append(None)
+            why.append("greeting")
             seen_text = True
             continue
         seen_text = seen_text or bool(stripped)
         sign_off = _SIGN_OFF.match(bare) if stripped and len(stripped) < 40 else None
-        if sign_off is not None and _ends_here(lines, number, bool(sign_off.group("comma"))):
-            out += [None] * (len(lines) - number + 1)
-            break
+        if sign_off is not None and _ends_here(lines, number, bool(sign_off.group("comma")),
+                                               heading):
+            end = _next_heading(lines, number + 1 if _signed(lines, number) else number,
+                                heading)
+            out += [None] * (end - number + 1)
+            why += ["sign-off"] * (end - number + 1)
+            number = end
+            continue
         out.append(line.replace("\t", " ").replace("\u200b", ""))
-    return out
+        why.append("")
+    return Mail(out, starts, _runs(lines, why, heading))
+
+
+def _signed(lines: list[str], at: int) -> bool:
+    """Is ``lines[at]``, right under a sign-off, the writer's name even if it spells a
+    power ("Cheers," / "Baby Face")?  So it is when it has no colon and nothing but a
+    blank line, a signature or the end follows it: a heading has its mail under it
+    ("Thanks" / "France" / "A PAR - BUR")."""
+    if at >= len(lines) or not lines[at].strip() or ":" in lines[at]:
+        return False
+    after = lines[at + 1].rstrip() if at + 1 < len(lines) else ""
+    return not after.strip() or _is_signature_line(after.strip())
+
+
+def _next_heading(lines: list[str], start: int, heading: Callable[[str], bool] | None) -> int:
+    """The index of the first power heading from ``lines[start]`` on (``len(lines)``: none,
+    or no ``heading`` test)."""
+    if heading is not None:
+        for i in range(start, len(lines)):
+            bare = lines[i].rstrip()
+            if bare.strip() and heading(bare):
+                return i
+    return len(lines)
+
+
+def _runs(lines: list[str], why: list[str], heading: Callable[[str], bool] | None
+          ) -> list[SetAside]:
+    """The runs of lines dropped for one reason (a greeting's aside), each from its first
+    line with text to its last."""
+    runs: list[SetAside] = []
+    i = 0
+    while i < len(why):
+        reason = why[i]
+        j = i
+        while j < len(why) and why[j] == reason:
+            j += 1
+        if reason in SET_ASIDE_AS:
+            texts = [k for k in range(i, j) if lines[k].strip()]
+            if texts:
+                inside = None
+                if reason == "original" and heading is not None:
+                    inside = next(((k + 1, lines[k].strip()) for k in texts
+                                   if heading(lines[k].rstrip())), None)
+                runs.append(SetAside(texts[0] + 1, texts[-1] + 1, reason,
+                                     lines[texts[0]].strip(), inside))
+        i = j
+    return runs
 
 
 def _wrote(lines: list[str], at: int) -> int:
@@ -132,15 +268,19 @@ def _quote_follows(lines: list[str], start: int) -> bool:
     return False
 
 
-def _ends_here(lines: list[str], start: int, comma: bool) -> bool:
+def _ends_here(lines: list[str], start: int, comma: bool,
+               heading: Callable[[str], bool] | None = None) -> bool:
     """Whether a closing phrase ends the mail: with a comma ("Cheers,") always; without one
-    when at most two short name lines follow it, from ``lines[start]`` ("Thanks" / "Ann
-    Smith")."""
+    when at most two short name lines follow it, from ``lines[start]`` up to the next
+    mail's heading ("Thanks" / "Ann Smith")."""
     if comma:
         return True
     after = []
-    for line in lines[start:]:
+    for i in range(start, len(lines)):  # (no slice: a file of many "Thanks" stays linear)
+        line = lines[i]
         if line.strip():
+            if heading is not None and heading(line.rstrip()):
+                break
             after.append(line)
             if len(after) > 2:
                 return False

@@ -23,6 +23,8 @@ unknown province).  A line of nothing but such words is a remark.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -172,16 +174,25 @@ def keyword_slip(error: OrderError, line: str, game_map: GameMap) -> OrderError:
     return error
 
 
-def set_aside_remarks(result: ParseResult, text: str, game_map: GameMap) -> list[int]:
+def set_aside_remarks(result: ParseResult, text: str, game_map: GameMap,
+                      starts: Sequence[int] = ()) -> list[int]:
     """Drop from ``result.errors`` (in place) the errors of the remark lines of ``text``
     (before the first order read, after the last); give the other errors a keyword's
-    did-you-mean.  Returns the numbers of the lines set aside."""
+    did-you-mean.  ``starts``: the line numbers where another mail begins (a file of
+    several pasted mails, mobadj.orders.mailtext.read_mail), each read by the rule alone.
+    Returns the numbers of the lines set aside."""
     lines = text.splitlines()
-    numbers = [p.line for p in result.orders]
-    first, last = (min(numbers), max(numbers)) if numbers else (len(lines) + 1, 0)
-    aside = [n for n in sorted({e.line for e in result.errors})
-             if (n < first or n > last) and 0 < n <= len(lines)
-             and is_remark(lines[n - 1], game_map)]
+    bounds = sorted({s for s in starts if s > 1})
+    ranges: dict[int, list[int]] = {}  # mail -> [its first order's line, its last's]
+    for p in result.orders:
+        got = ranges.setdefault(bisect_right(bounds, p.line), [p.line, p.line])
+        got[0], got[1] = min(got[0], p.line), max(got[1], p.line)
+    aside = []
+    for n in sorted({e.line for e in result.errors}):
+        first, last = ranges.get(bisect_right(bounds, n), (len(lines) + 1, 0))
+        if (n < first or n > last) and 0 < n <= len(lines) and is_remark(lines[n - 1],
+                                                                          game_map):
+            aside.append(n)
     kept = [e for e in result.errors if e.line not in aside]
     result.errors[:] = [keyword_slip(e, lines[e.line - 1], game_map)
                         if 0 < e.line <= len(lines) else e for e in kept]

@@ -155,9 +155,53 @@ def test_a_pasted_mail_is_read_like_the_judge_reads_it(tmp_path) -> None:
                       "Cheers,\nAnn\nSent from my iPhone\n\nOn Monday Bob wrote:\n"
                       "> England: F LON - NTH\n", encoding="utf-8")
     proc = run(str(POSITION), str(orders))
-    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.returncode == 0
+    assert proc.stderr.splitlines() == [  # every line dropped is named
+        "note: mail.txt: line 5 set aside as quoted text: > A PAR - PIC",
+        "note: mail.txt: lines 8-13 set aside as a sign-off and what follows it: Cheers,"]
     assert "could not be read" not in proc.stdout
     assert "A MAR S A PAR - BUR                succeeds" in proc.stdout
+
+
+def test_a_file_of_mails_pasted_one_after_another_loses_no_player(tmp_path) -> None:
+    """The GM pastes four players' mails into one file, each under its power's name: a
+    player's sign-off and signature end that player's mail, not the file."""
+    orders = tmp_path / "spring.txt"
+    orders.write_text(
+        "England:\nHi GM,\nF Lon \u2013 Nth\nA Yor - Edi\n\nCheers,\nAnn\n--\n"
+        "Sent from my iPhone\n\nFrance\nA PAR-BUR\nF Brest to Mid-Atlantic Ocean\nThanks\n"
+        "Bob\n\nGermany:\nGood morning GM,\nA Bur - Pic.\nBest,\nGerd\n"
+        "Russia:\nF Sev-Bla\n", encoding="utf-8")
+    proc = run(str(POSITION), str(orders))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    for result in ("F LON - NTH                        fails: cannot dislodge own unit",
+                   "A YOR - EDI                        succeeds",
+                   "A PAR - BUR                        succeeds",
+                   "F BRE - MAO                        succeeds",
+                   "A BUR - PIC                        succeeds",
+                   "F SEV - BLA                        succeeds"):
+        assert result in proc.stdout
+    assert proc.stderr.splitlines() == [
+        "note: spring.txt: lines 6-9 set aside as a sign-off and what follows it: Cheers,",
+        "note: spring.txt: lines 14-15 set aside as a sign-off and what follows it: Thanks",
+        "note: spring.txt: line 18 set aside as a remark, not an order: Good morning GM,",
+        "note: spring.txt: lines 20-21 set aside as a sign-off and what follows it: Best,"]
+
+
+def test_mobtown_mails_pasted_under_the_mobs_names(tmp_path) -> None:
+    position = ROOT / "orders" / "mobtown2" / "position-1919-07-W1-M.yaml"
+    orders = tmp_path / "week1.txt"
+    orders.write_text("Al Capone:\nG(DAS)-Col\nRegards,\nAl\n--\nSent from my iPhone\n"
+                      "Baby Face Nelson\nG(Sun)-Pla\nCheers,\nBaby Face\n", encoding="utf-8")
+    proc = run("--map", "mobtown2", str(position), str(orders))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "G DAS - Col                        succeeds" in proc.stdout
+    assert "G Sun - Pla                        succeeds" in proc.stdout
+    # the name under a sign-off is the writer's, even when it is the mob's ("Al", "Baby
+    # Face"): Nelson's heading, after the signature, starts his mail
+    assert proc.stderr.splitlines() == [
+        "note: week1.txt: lines 3-6 set aside as a sign-off and what follows it: Regards,",
+        "note: week1.txt: lines 9-10 set aside as a sign-off and what follows it: Cheers,"]
 
 
 def test_the_last_order_wins_with_a_warning(tmp_path) -> None:

@@ -10,8 +10,8 @@ import pytest
 
 from mobadj.mobtown.notation import parse_mobtown_orders
 from mobadj.orders.errors import OrderError
-from mobadj.orders.files import read_order_files
-from mobadj.orders.mailtext import mail_lines, strip_quotes_and_signature
+from mobadj.orders.files import power_heading, read_order_files
+from mobadj.orders.mailtext import clean_lines, mail_lines, strip_quotes_and_signature
 from mobadj.orders.parser import (
     MAX_ERRORS_PER_LINE,
     MAX_LINE,
@@ -196,6 +196,127 @@ def test_the_mail_reader_keeps_only_what_the_writer_wrote() -> None:
 def test_signatures_and_sign_offs(tail, kept) -> None:
     body = strip_quotes_and_signature(f"A PAR H\n{tail}")
     assert len([line for line in body.split("\n") if " " in line and "H" in line]) == kept
+
+
+PASTED = """England:
+Hi GM,
+F Lon - Nth
+A Liverpool moves to Yorkshire
+
+Cheers,
+Ann
+--
+Ann Smith, Diplomacy Club of London
+Sent from my iPhone
+
+France
+Hello,
+Here are my orders:
+A PAR-BUR
+A mar h
+Thanks
+Bob
+
+Germany:
+A Mun - Ruhr.
+Best regards,
+Gerd
+Get Outlook for Android
+Russia (Dmitri):
+F St. Petersburg(sc) - Gulf of Bothnia
+> A War - Gal
+A War S A Mos-Ukr
+"""
+
+
+def test_mails_pasted_one_after_another_each_keep_their_orders(std, tmp_path) -> None:
+    """A GM pastes each player's mail under its power's heading: one player's sign-off
+    or signature ends that mail only, and the next one is read as a mail of its own (its
+    greeting and first remark set aside); every line dropped is named in a note."""
+    path = tmp_path / "spring.txt"
+    path.write_text(PASTED, encoding="utf-8")
+    files = read_order_files([path], std)
+    assert [(p.power, str(p.order)) for p in files.orders] == [
+        # (a line not read as an order ends the section it is in, remark or not: France's
+        # orders then go to each unit's owner, France)
+        ("ENGLAND", "F LON - NTH"), ("ENGLAND", "A LVP - YOR"), (None, "A PAR - BUR"),
+        (None, "A MAR H"), ("GERMANY", "A MUN - RUH"), ("RUSSIA", "F STP/SC - BOT"),
+        ("RUSSIA", "A WAR S A MOS - UKR")]
+    assert files.errors == [] and files.warnings == []
+    assert files.notices == [
+        "spring.txt: lines 6-10 set aside as a sign-off and what follows it: Cheers,",
+        "spring.txt: line 14 set aside as a remark, not an order: Here are my orders:",
+        "spring.txt: lines 17-18 set aside as a sign-off and what follows it: Thanks",
+        "spring.txt: lines 22-24 set aside as a sign-off and what follows it: Best regards,",
+        "spring.txt: line 27 set aside as quoted text: > A War - Gal"]
+
+
+@pytest.mark.parametrize(("text", "powers"), [
+    ("England:\nF LON H\nThanks\nFrance\nA PAR H\n", ["ENGLAND", "FRANCE"]),
+    ("England:\nF LON H\nCheers,\nFrance:\nA PAR H\n", ["ENGLAND", "FRANCE"]),
+    ("England:\nF LON H\nCheers,\nAnn\n\nFrance\nA PAR H\n", ["ENGLAND", "FRANCE"]),
+    # the name under a sign-off that spells a power, then a blank line or a signature
+    ("England:\nF LON H\nCheers,\nEngland\n\nFrance\nA PAR H\n", ["ENGLAND", "FRANCE"]),
+    ("France:\nA PAR H\nRegards,\nFrance\n--\nSent from my iPhone\nA MAR H\n",
+     ["FRANCE"]),
+])
+def test_a_sign_off_ends_its_own_mail_only(std, tmp_path, text, powers) -> None:
+    path = tmp_path / "o.txt"
+    path.write_text(text)
+    files = read_order_files([path], std)
+    assert [p.power for p in files.orders] == powers and files.errors == []
+
+
+def test_one_mail_is_still_one_mail_for_the_judge() -> None:
+    """Without a heading test (the judge reads one player's mail) the first sign-off ends
+    everything, as before: what follows it is the mail program's, not the player's."""
+    kept = [line for line in clean_lines(PASTED) if line]
+    assert kept == ["England:", "Hi GM,", "F Lon - Nth", "A Liverpool moves to Yorkshire"]
+
+
+def test_a_quoted_original_is_never_read_past_a_heading(std, tmp_path) -> None:
+    """Outlook quotes the GM's results mail with its power headings under the reply: none
+    of it is read, and the note says a heading was passed over."""
+    path = tmp_path / "reply.txt"
+    path.write_text("England:\nF LON - NTH\n\nFrom: The GM\nSent: Monday, 1 June\n"
+                    "Subject: Spring 1901\n\nFrance:\n  A PAR - BUR   fails\n")
+    files = read_order_files([path], std)
+    assert [str(p.order) for p in files.orders] == ["F LON - NTH"] and files.errors == []
+    assert files.notices == [
+        "reply.txt: lines 4-9 set aside as the quoted original of a reply or a forwarded "
+        "mail: From: The GM (it holds the heading 'France:' at line 8, not read as one: give "
+        "each mail that quotes another a file of its own)"]
+
+
+def test_a_remark_between_two_pasted_mails_is_set_aside(std, tmp_path) -> None:
+    """A remark after the last order of one mail and before the first of the next is no
+    error: each mail is read by the rule of remarks alone."""
+    path = tmp_path / "o.txt"
+    path.write_text("England:\nF LON - NTH\nthat's all from me this week\nFrance:\n"
+                    "Orders for spring as promised\nA PAR - BUR\n")
+    files = read_order_files([path], std)
+    assert files.errors == [] and len(files.orders) == 2
+    assert [n.split(" set aside")[0] for n in files.notices] == ["o.txt: line 3", "o.txt: line 5"]
+
+
+@pytest.mark.parametrize("line", ["France", "France:", "FRANCE:", "  france :", "Fr:",
+                                  "Russia (Dmitri):", "Germany."])
+def test_what_a_heading_is(std, line) -> None:
+    assert power_heading(std)(line)
+
+
+@pytest.mark.parametrize("line", ["Baby Face Nelson", '"Baby Face" Nelson:', "Lepke",
+                                  "Murder Inc.:"])
+def test_a_mobtown_heading_is_a_mob(line) -> None:
+    from mobadj.board.loader import load_map
+
+    assert power_heading(load_map("mobtown2"))(line)
+
+
+@pytest.mark.parametrize("line", ["France: A PAR H", "Vive la France", "Frnace:", "A PAR H",
+                                  "Paris", "France's orders", ""])
+def test_what_a_heading_is_not(std, line) -> None:
+    assert not power_heading(std)(line)
 
 
 def test_the_judge_uses_the_same_reader() -> None:
