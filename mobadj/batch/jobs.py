@@ -31,6 +31,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import IO, Any
 
 from mobadj.batch.reading import SkippedLine
@@ -230,7 +231,7 @@ def run_parallel(lines: Iterable[Line], write: Callable[[bytes], Any],
             event = events.get() if not ended else _WAKE
             if type(event) is tuple:  # a chunk, and its size in bytes
                 chunk, size = event
-                future = pool.submit(answer_chunk, chunk[1], chunk[0])
+                future = _submit(pool, chunk)
                 pending.append((chunk, size, future))
                 future.add_done_callback(wake)
             elif event is _END:
@@ -245,6 +246,18 @@ def run_parallel(lines: Iterable[Line], write: Callable[[bytes], Any],
         pool.shutdown(wait=True, cancel_futures=True)
         sys.stdin = stdin
     return count
+
+
+def _submit(pool: ProcessPoolExecutor, chunk: Chunk) -> Future[bytes]:
+    """``chunk`` sent to ``pool``; when a worker has died since the last answer was read,
+    the pool refuses it: then a future that failed so, which the writer rescues in its turn
+    with the chunks before it."""
+    try:
+        return pool.submit(answer_chunk, chunk[1], chunk[0])
+    except BrokenProcessPool as exc:
+        failed: Future[bytes] = Future()
+        failed.set_exception(exc)
+        return failed
 
 
 _END = object()

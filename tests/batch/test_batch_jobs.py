@@ -220,6 +220,35 @@ def test_a_line_that_kills_its_worker_is_answered_and_no_other_line_is_lost(monk
     assert_killers_answered(sink.getvalue(), reference.getvalue(), killers)
 
 
+@pytest.mark.pure_only  # (the fault is planted in the pool class of mobadj.batch.jobs)
+def test_a_pool_broken_before_its_answers_are_read_loses_no_chunk(monkeypatch) -> None:
+    """A worker dies and the pool refuses the next chunk before the writer has read the
+    failed answer (a race: the reader thread hands a chunk over meanwhile): that chunk, too,
+    is answered, by the rescue, in order."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from mobadj.batch import jobs
+
+    refused = []
+
+    class Refusing(jobs.ProcessPoolExecutor):
+        def submit(self, fn, /, *args, **kwargs):
+            # the shared pools refuse three chunks after the first; the rescue's own
+            # one-worker pool takes every chunk
+            if self._max_workers > 1 and len(refused) < 3 and args[1] > 1:
+                refused.append(args[1])
+                raise BrokenProcessPool("a child process terminated abruptly")
+            return super().submit(fn, *args, **kwargs)
+
+    monkeypatch.setattr(jobs, "ProcessPoolExecutor", Refusing)
+    lines = [line.encode() for line in sample(14, 300)]
+    reference = io.BytesIO()
+    run_batch(io.BytesIO(b"\n".join(lines) + b"\n"), reference, jobs=1)
+    out: list[bytes] = []
+    assert jobs.run_parallel(iter(lines), out.append, lambda: None, 2) == 300
+    assert refused and b"".join(out) == reference.getvalue()
+
+
 def _answer_within(proc: subprocess.Popen, seconds: float) -> dict:
     """The next output line of ``proc``, which must come within ``seconds``."""
     ready, _, _ = select.select([proc.stdout], [], [], seconds)
