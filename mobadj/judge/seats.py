@@ -50,6 +50,7 @@ class Seats:
         """Give ``power`` to ``email`` with a new password: the old tenure ends with its
         record, a new one starts clean.  ``how``: replaced | took over; ``by``: who asked
         (the GM, or the address that took over)."""
+        power, email = _address_last(power, email)
         host = host_for(game.kind)
         seat = host.seat(game.options, power)
         email = email.strip().lower()
@@ -355,6 +356,7 @@ class Seats:
         self, game: Game, email: str, power: str, password: str | None, now: float,
         out: list[Mail],
     ) -> str:
+        power, email = _address_last(power, email)
         host = host_for(game.kind)
         seat = host.seat(game.options, power)
         if not is_address(email.strip().lower()):
@@ -373,3 +375,12 @@ class Seats:
             f"then your orders or commands. Send HELP for the list of commands.\n\n"
             + self.desk._sig()), game=game.name))
         return f"{seat} added: {email} (password mailed to them)."
+
+
+def _address_last(power: str, email: str) -> tuple[str, str]:
+    """(power, email) as meant when they come the other way round: ``mobadj game
+    add-player`` takes the address first and ``replace`` the power first, and a GM mixes
+    them up (the one with an ``@`` is the address)."""
+    if "@" in power and "@" not in email:
+        return email, power
+    return power, email

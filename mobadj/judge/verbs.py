@@ -97,8 +97,9 @@ def _read_press(words: Words) -> dict[str, Any]:
 
 def _read_addplayer(words: Words) -> dict[str, Any]:
     given = words.given  # a power of several words, then maybe a password: the game knows
-    return {"email": given[0], "power": " ".join(given[1:]), "words": given[1:],
-            "password": None}
+    at = next((i for i, word in enumerate(given) if "@" in word), 0)
+    rest = given[:at] + given[at + 1:]  # "ADDPLAYER West carla@x.org": the address, wherever
+    return {"email": given[at], "power": " ".join(rest), "words": rest, "password": None}
 
 
 def _read_set(words: Words) -> dict[str, Any]:

@@ -57,6 +57,19 @@ def test_a_game_from_the_command_line(cfg, tmp_path):
     store.close()
 
 
+def test_the_address_and_the_power_in_either_order(cfg):
+    """add-player takes EMAIL POWER and replace POWER EMAIL: a GM who gives them the other
+    way round is understood (the one with an @ is the address)."""
+    run(cfg, "game", "create", "cli2", "--gm", "gm@test.org")
+    r = run(cfg, "game", "add-player", "cli2", "England", "e@test.org")
+    assert "ENGLAND added: e@test.org" in r.output
+    run(cfg, "game", "start", "cli2")
+    r = run(cfg, "game", "replace", "cli2", "ann@test.org", "England")
+    assert "ENGLAND is now played by ann@test.org" in r.output
+    r = run(cfg, "game", "add-player", "cli2", "France", "Germany", ok=False)
+    assert r.exit_code != 0 and "Traceback" not in r.output
+
+
 def test_cli_errors_are_messages_not_tracebacks(cfg, tmp_path):
     r = run(cfg, "game", "start", "nosuch", ok=False)
     assert r.exit_code == 1 and "no game 'nosuch'" in r.output

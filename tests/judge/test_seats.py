@@ -32,6 +32,15 @@ def confirm_code(out, address):
     return re.search(r"CONFIRM (\w+)", to(out, address)[0].body).group(1)
 
 
+def test_the_gm_may_name_the_address_and_the_seat_in_either_order(judge):
+    judge.create_game("g2", "toy", "gm@test.org", "gm-secret", {}, seed=1)
+    out = judge.handle_mail(mail("gm@test.org", "GM g2 gm-secret\nADDPLAYER north "
+                                 "ann@test.org\nREPLACE bob@test.org North"))
+    assert "NORTH added: ann@test.org" in out[0].body
+    assert "NORTH is now played by bob@test.org" in out[0].body
+    assert judge.store.player("g2", "NORTH").email == "bob@test.org"
+
+
 def test_a_replacement_starts_a_clean_record_and_keeps_the_old_one(judge, table, clock):
     for seat in ("NORTH", "EAST", "SOUTH"):
         judge.handle_mail(mail(table.emails[seat], table.signon(seat) + "go 1"))
