@@ -94,6 +94,8 @@ def read_case(line: str | bytes | SkippedLine) -> Any:
     except RecursionError:
         raise ValueError("not JSON: nested too deeply") from None
     except ValueError as exc:
+        if not line.strip():  # (the json module's "line 2 column 1" is the line break's)
+            raise ValueError("not JSON: Expecting value: the line is empty") from None
         raise ValueError(f"not JSON: {exc}") from None
 
 

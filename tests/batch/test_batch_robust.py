@@ -55,7 +55,8 @@ def _no_constant(name: str) -> None:
     (b'{"id": -Infinity}', "line 1: not JSON: -Infinity is not JSON"),
     (b'{"id": 1e999}', "line 1: not JSON: number out of range: 1e999"),
     (b"{", "line 1: not JSON: Expecting property name enclosed in double quotes"),
-    (b"", "line 1: not JSON: Expecting value"),
+    (b"", "line 1: not JSON: Expecting value: the line is empty"),
+    (b" \t\r", "line 1: not JSON: Expecting value: the line is empty"),
     (b"x" * (MAX_LINE_BYTES + 5), f"line 1: too long: {MAX_LINE_BYTES + 5:,} bytes"),
 ])
 def test_a_line_that_cannot_be_read(line, error) -> None:
