@@ -202,4 +202,7 @@ def _screen_size() -> tuple[int, int] | None:
     return max(size.columns, 40), max(size.lines, 10)
 
 
-play.help = (play.help or "") + "\n\nKnown games: " + ", ".join(sorted(GAMES))
+# (the docstring's lines joined first: click would keep their indent once a line without one
+# follows, and print it within the sentence)
+play.help = (" ".join(line.strip() for line in (play.help or "").splitlines())
+             + "\n\nKnown games: " + ", ".join(sorted(GAMES)))
