@@ -32,13 +32,13 @@ CONFIG = click.option(
 def _open(config_path: Path) -> Any:
     from mobadj.judge.config import ConfigError, load_config
     from mobadj.judge.core import Judge
-    from mobadj.judge.store import Store
+    from mobadj.judge.store import Store, StoreError
 
     try:
         cfg = load_config(config_path)
-    except ConfigError as exc:
+        return Judge(Store(cfg.db_path), cfg)
+    except (ConfigError, StoreError) as exc:  # no folder for the store, a newer store, ...
         raise click.ClickException(str(exc)) from None
-    return Judge(Store(cfg.db_path), cfg)
 
 
 @main.command()

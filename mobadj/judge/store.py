@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from mobadj.errors import JudgeServiceError
+from mobadj.judge.private import private_dir, private_file
 
 log = logging.getLogger("mobadj.judge.store")
 
@@ -370,10 +371,16 @@ class Store:
             if version != SCHEMA_VERSION:
                 raise StoreError(self._version_error(version))
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(
-            str(self.path), isolation_level=None, timeout=30, check_same_thread=False
-        )
+        try:
+            private_dir(self.path.parent)
+            private_file(self.path)  # (an empty file is a new store to SQLite)
+            self.db = sqlite3.connect(
+                str(self.path), isolation_level=None, timeout=30, check_same_thread=False
+            )
+        except (OSError, sqlite3.Error) as exc:  # no such folder, no right to write there
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            raise StoreError(f"{self.path}: the judge's store cannot be made or opened there "
+                             f"({reason}); see data_dir in judge.yaml") from None
         self.db.row_factory = sqlite3.Row
         try:  # a file that is not a judge store, or one of a newer mobadj, is left as it is
             version = self._version()
@@ -448,6 +455,7 @@ class Store:
         while copy.exists():
             n += 1
             copy = self.path.with_name(f"{stem}-{n}{self.path.suffix}")
+        private_file(copy)
         target = sqlite3.connect(str(copy))
         try:
             self.db.backup(target)

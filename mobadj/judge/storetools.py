@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from mobadj.errors import JudgeServiceError
+from mobadj.judge.private import private_file
 from mobadj.judge.store import SCHEMA_VERSION, Store, StoreError
 
 BACKUP_PATTERN = "judge-*.sqlite"
@@ -129,6 +130,7 @@ def _table_sizes(db: sqlite3.Connection) -> list[str]:
 
 def _copy(source: sqlite3.Connection, dest: Path) -> None:
     """SQLite's online backup of ``source`` into a new file ``dest``, checked."""
+    private_file(dest)
     target = sqlite3.connect(str(dest))
     try:
         source.backup(target)
