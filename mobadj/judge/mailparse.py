@@ -56,6 +56,9 @@ MAX_ADDRESS = 254
 # Control characters no mail text needs (NUL, escape sequences): dropped before reading, so
 # they never reach the order parsers nor, in press, another player's mail.
 _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
+# "ORDERS FOR France" / "BECOME France": the GM's section of a power's orders, which may hold
+# a player's mail pasted with its sign-off: the next section is read all the same
+_GM_SECTION = re.compile(r"^\s*(?:orders[\s_-]+for|become)\s+[^,;:?!]{1,60}$", re.I)
 
 
 @dataclass(frozen=True)
@@ -314,7 +317,8 @@ def parse_mail(raw: bytes, max_body: int = MAX_BODY_CHARS, own_text: str | None 
     quotes = bool(own_text) and squash(own_text or "") in squash(source[:max_body])
     truncated = len(text) > max_body
     text = text[:max_body]
-    body = mail_lines(text).rstrip()  # every line where it was: errors name the mail's lines
+    # every line where it was (errors name the mail's lines)
+    body = mail_lines(text, _gm_section).rstrip()
     lines = body.split("\n")
     if len(lines) > MAX_LINES:
         body, truncated = "\n".join(lines[:MAX_LINES]), True
@@ -344,3 +348,7 @@ def _header_text(value: str | None) -> str:
     except MAIL_ERRORS as exc:
         log.warning("undecodable header %r (%s); kept as it is", value[:100], exc)
         return value[:300]
+
+
+def _gm_section(line: str) -> bool:
+    return _GM_SECTION.match(line) is not None

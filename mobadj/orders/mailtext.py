@@ -287,10 +287,10 @@ def _ends_here(lines: list[str], start: int, comma: bool,
     return all(_NAME.match(line) and len(line.strip()) <= 30 for line in after)
 
 
-def mail_lines(text: str) -> str:
+def mail_lines(text: str, heading: Callable[[str], bool] | None = None) -> str:
     """``text`` with every line that is not the writer's own left empty: the line numbers of
-    what remains are those of the file."""
-    return "\n".join(line or "" for line in clean_lines(text))
+    what remains are those of the file (``heading``: as for :func:`read_mail`)."""
+    return "\n".join(line or "" for line in read_mail(text, heading).lines)
 
 
 def strip_quotes_and_signature(text: str) -> str:

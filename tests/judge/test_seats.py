@@ -292,6 +292,18 @@ def test_the_gm_orders_for_a_seat_by_mail(judge, table):
     assert Mail  # (the store's Mail is what the judge queues)
 
 
+def test_the_gm_pastes_players_mails_under_orders_for_and_loses_none(judge, table):
+    """A GM pastes each player's mail under its ORDERS FOR, sign-offs and all: one player's
+    "Cheers," or signature ends that section only, not the rest of the GM's mail."""
+    out = gm(judge, "ORDERS FOR north", "Hi GM,", "go 4", "", "Cheers,", "Nora", "--",
+             "Sent from my iPhone", "", "Orders for east", "hold", "Thanks", "Ed", "",
+             "BECOME south", "go 2")
+    body = out[0].body
+    for seat in ("NORTH", "EAST", "SOUTH"):
+        assert f"Orders for {seat}, Turn 1, entered by the GM" in body, body
+    assert judge.store.orders_by_gm("g1", "T1") == ["EAST", "NORTH", "SOUTH"]
+
+
 def test_a_seat_that_never_had_a_player_is_open_only_when_offered(judge):
     Table(judge, "standard", picture="none")
     judge.store.remove_player("g1", "GERMANY")  # a game the GM started without Germany
