@@ -188,4 +188,8 @@ def parse_when(text: str, tz: ZoneInfo, now: float | None = None) -> float:
         raise ValueError(f"cannot read {text!r}: expected YYYY-MM-DD HH:MM [zone]") from None
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=zone)
+        there = datetime.fromtimestamp(dt.timestamp(), zone)
+        if there.replace(tzinfo=None) != dt.replace(tzinfo=None):  # in the hour skipped
+            raise ValueError(f"there is no {dt:%H:%M} on {dt:%d %b %Y} in {zone.key} (the "
+                             f"clocks go forward then): give a time before or after it")
     return dt.timestamp()

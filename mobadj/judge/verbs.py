@@ -270,6 +270,9 @@ def _deadline(ctx: Context, cmd: Command) -> str:
         ts = parse_when(cmd.args["when"], judge.tz, ctx.now)
     except ValueError as exc:
         raise JudgeError(str(exc)) from None
+    if ts <= ctx.now:  # a slip of the year or the day: it would adjudicate at once
+        raise JudgeError(f"{reports.stamp(ts)} has passed (it is {reports.stamp(ctx.now)}); "
+                         "PROCESS (mobadj game process) adjudicates the phase now")
     judge.turns.require_running(game)
     judge.store.update_game(game.name, deadline=ts, reminded=0)
     judge._announce(game, f"{game.name}: new deadline",

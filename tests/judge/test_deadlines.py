@@ -62,6 +62,26 @@ def test_relative_deadlines():
         parse_when("+3 weeks", LONDON, now)
 
 
+def test_a_time_the_clocks_skip_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"there is no 01:30 on 28 Mar 2027 in Europe/London "
+                                         r"\(the clocks go forward then\)"):
+        parse_when("2027-03-28 01:30", LONDON)
+    assert shown(parse_when("2027-03-28 02:30", LONDON)) == "Sun 2027-03-28 02:30"
+    # the hour that comes twice when they go back: its first time
+    assert parse_when("2027-10-31 01:30", LONDON) == at("2027-10-31 00:30", ZoneInfo("UTC"))
+
+
+def test_a_deadline_gone_by_is_refused(judge, table, clock) -> None:
+    """"2026" for "2027": the phase would be adjudicated at the next tick, orders missing."""
+    before = judge.store.game("g1").deadline
+    r = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nDEADLINE 2026-01-16 08:00"))
+    assert "has passed (it is Fri 15 Jan 2027" in r[0].body
+    assert "PROCESS (mobadj game process) adjudicates the phase now" in r[0].body
+    assert judge.store.game("g1").deadline == before
+    r = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nDEADLINE 2027-03-28 01:30"))
+    assert "there is no 01:30 on 28 Mar 2027" in r[0].body
+
+
 def test_a_game_with_weekday_rules(judge, clock):
     clock.now = at("2027-01-18 09:00")  # a Monday morning
     t = Table(judge, deadline_days="mon,thu", deadline_time="18:00", deadline_hours=24)
