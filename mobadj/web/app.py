@@ -10,7 +10,9 @@ Routes (all relative, so the site may live under any path behind a proxy)::
 
 A game has one name, as the judge stored it (lower case): every lookup (the game, its key,
 its cookie) goes by that name, and an address that spells it otherwise is sent to the one
-that spells it so, once the visitor may see the game at all.
+that spells it so, once the visitor may see the game at all.  The rest of an address may be
+typed in any case (``/G/``, ``s1901m.html``, ``INDEX.HTML``): :class:`CaseBlindPaths` routes
+the site's own words in lower case, and a game finds its phases in any case.
 
 A private game's pages need its key: the GM's link carries it once as ``?key=``, the server
 answers with a cookie for that game's folder and sends the browser to the same address
@@ -163,6 +165,51 @@ class SafeHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+_FIXED = frozenset({"g", "static", "index.html", "favicon.ico"})
+_IN_GAME = frozenset({"index.html", "play", "key", "signin", "act", "check", "signout",
+                      "mine.svg", "map"})
+
+
+def canonical_path(path: str) -> str:
+    """``path`` with the site's own words in lower case (``/G/g1/S1901M.HTML`` ->
+    ``/g/g1/S1901M.html``): an address typed by hand may spell them in any case.  The game's
+    name and the phase are left as typed: their pages find them in any case."""
+    parts = path.split("/")
+    if len(parts) < 2 or parts[1].lower() not in _FIXED:
+        return path
+    parts[1] = parts[1].lower()
+    if parts[1] == "static" and len(parts) == 3:
+        parts[2] = parts[2].lower()
+    elif parts[1] == "g" and len(parts) >= 4:
+        rest = parts[3].lower()
+        if rest in _IN_GAME:
+            parts[3] = rest
+        elif rest.endswith(".html"):
+            parts[3] = parts[3][:-5] + ".html"
+        if parts[3] == "map" and len(parts) == 5 and parts[4].lower().endswith(".svg"):
+            parts[4] = parts[4][:-4] + ".svg"
+    return "/".join(parts)
+
+
+class CaseBlindPaths:
+    """Routes an address that spells the site's own words in another case (``/G/``,
+    ``INDEX.HTML``) as its lower-case spelling, in place: no redirect (one would have to
+    drop a private link's key), and the pages' links are relative, so a visitor stays at
+    the spelling typed."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            path, root = str(scope["path"]), str(scope.get("root_path") or "")
+            inner = path[len(root):] if root and path.startswith(root) else path
+            fixed = canonical_path(inner)
+            if fixed != inner:
+                scope = {**scope, "path": path[:len(path) - len(inner)] + fixed}
+        await self.app(scope, receive, send)
 
 
 def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = None
@@ -590,7 +637,7 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
     ]
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(SafeHeaders)],
+        middleware=[Middleware(SafeHeaders), Middleware(CaseBlindPaths)],
         exception_handlers={HTTPException: not_found, UnreadableGame: unreadable,
                             Exception: server_error})
     # Starlette's own redirects for a slash too many or too few are absolute, from the Host

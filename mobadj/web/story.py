@@ -101,8 +101,13 @@ class Story:
     legend: tuple[tuple[str, str], ...] = ()  # the key to the map: (symbol, meaning)
 
     def index_of(self, sid: str) -> int | None:
+        """The index of step ``sid``, spelt in any case (an address typed by hand)."""
         for i, s in enumerate(self.steps):
             if s.id == sid:
+                return i
+        folded = sid.casefold()
+        for i, s in enumerate(self.steps):
+            if s.id.casefold() == folded:
                 return i
         return None
 

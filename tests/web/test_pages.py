@@ -70,6 +70,26 @@ def test_game_page_steps_orders_and_secret_current_orders(world, srv):
     assert game.phase in latest.text or "Winter" in latest.text
 
 
+def test_an_address_typed_in_any_case_opens_its_page(world, srv):
+    """A phase read out of a mail ("S1901M") and typed by hand: the site's own words and
+    the phase in any case answer with the page itself, in place (its links are relative:
+    the visitor stays at the address typed); the game's name is sent to its own spelling."""
+    phase = world.store.results("dip")[0]["phase"]
+    page = fetch(f"{srv.url}/g/dip/{phase}.html").text
+    for typed in (f"/G/dip/{phase}.html", f"/g/dip/{phase.lower()}.html",
+                  f"/g/dip/{phase}.HTML", f"/G/dip/{phase.lower()}.Html"):
+        answer = fetch(srv.url + typed)
+        assert answer.status == 200 and answer.text == page, typed
+    svg = fetch(f"{srv.url}/g/dip/map/{phase}.svg").text
+    assert fetch(f"{srv.url}/G/dip/MAP/{phase.lower()}.SVG").text == svg
+    assert fetch(srv.url + "/INDEX.HTML").text == fetch(srv.url + "/").text
+    assert fetch(srv.url + "/G/dip/").text == fetch(srv.url + "/g/dip/").text
+    assert fetch(srv.url + "/Static/WEB.CSS").status == 200
+    moved = fetch(f"{srv.url}/G/DIP/{phase.lower()}.html")
+    assert moved.status == 303 and moved.headers["location"] == f"../dip/{phase.lower()}.html"
+    assert fetch(f"{srv.url}/g/dip/X{phase}.html").status == 404
+
+
 def test_maps_differ_by_phase_and_show_orders(world, srv):
     results = world.store.results("dip")
     a = fetch(f"{srv.url}/g/dip/map/{results[0]['phase']}.svg")

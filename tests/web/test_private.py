@@ -53,6 +53,9 @@ ASKS = [
     ("POST", "/g/{}/key", "Content-Type: application/x-www-form-urlencoded\r\n",
      b"key=wrong&to=S1901M"),
     ("HEAD", "/g/{}/", "", b""),
+    # the site's own words and the phase in another case
+    ("GET", "/G/{}/", "", b""), ("GET", "/g/{}/INDEX.HTML", "", b""),
+    ("GET", "/g/{}/s1901m.html", "", b""), ("GET", "/G/{}/Map/s1901m.SVG", "", b""),
 ]
 
 
