@@ -72,6 +72,7 @@ class CommandError(GameError):
         expected: Sequence[str] = (),
         suggestion: str | None = None,
     ) -> None:
+        self.message = message
         self.text = text
         self.column = column
         self.expected = tuple(expected)
@@ -322,9 +323,26 @@ class GameState(ABC):
         self._apply(player, action)
         self.actions.append((player, str(action)))
 
+    def read(self, player: int, text: str) -> Any:
+        """:meth:`parse` for a command a person typed: one that does not parse and names,
+        by its words alone, exactly one of the moves ``player`` may make now ("u9" when
+        "draft U9" is one) says so in its did-you-mean."""
+        try:
+            return self.parse(player, text)
+        except CommandError as err:
+            if err.suggestion is not None or not text.split():
+                raise
+            words = text.lower().split()
+            moves = {str(a) for a in self.legal_actions(player)}
+            named = [m for m in moves if set(words) <= set(m.lower().split())]
+            if len(named) != 1:
+                raise
+            raise CommandError(err.message, text=err.text, column=err.column,
+                               expected=err.expected, suggestion=named[0]) from None
+
     def command(self, player: int, text: str) -> Any:
         """Parse and apply a command text; returns the action applied."""
-        action = self.parse(player, text)
+        action = self.read(player, text)
         self.apply(player, action)
         return action
 

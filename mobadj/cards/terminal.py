@@ -584,7 +584,7 @@ class Session:
                 self._table_command(seat, int(other.group(1)) - 1, other.group(2).strip())
                 return None
             command = other.group(2).strip() if other is not None else text
-            self._act(seat, self.state.parse(seat, command))
+            self._act(seat, self.state.read(seat, command))
         except GameError as err:
             self.write(f"! {err}")
             return None
@@ -607,7 +607,7 @@ class Session:
             now = ", ".join(free + ["history"])
             raise IllegalAction(f"P{other + 1} may give only table commands here ({now}); "
                                 "other moves at their own prompt")
-        self._act(other, self.state.parse(other, text))
+        self._act(other, self.state.read(other, text))
         self._show_feed(seat, "")
 
     def _may_take_back(self, seat: int) -> bool:

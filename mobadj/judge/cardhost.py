@@ -179,7 +179,7 @@ class CardHost(Host):
                                   f"{out.accepted[0]!r}")
                 continue
             try:
-                action = game.parse(player, line.strip())
+                action = game.read(player, line.strip())
                 if simultaneous:  # others' sealed choices come later: check on a copy only
                     trial = self._game(state)
                     trial.apply(player, action)
@@ -215,7 +215,7 @@ class CardHost(Host):
             if not command:
                 continue
             try:
-                action = game.parse(player, command)
+                action = game.read(player, command)
             except GameError as exc:
                 if due:
                     rest[-1] = line  # an order with an error: the order check reports it

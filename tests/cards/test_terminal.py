@@ -90,6 +90,28 @@ def test_help_lists_meta_commands_rules_and_moves_in_any_case() -> None:
     assert session.run().actions[0] == (0, move)
 
 
+def test_a_move_named_by_its_card_alone_gets_it_as_the_did_you_mean() -> None:
+    """"u9" when "draft U9" is a move: the error offers that move; a word that names no
+    move, or several, gets no guess."""
+    keys = Keyboard(["quit"])
+    state = keys.start("micromob", 2, {1}).state
+    card = str(state.legal_actions(0)[0]).split()[-1]
+    keys = Keyboard([card.lower(), "draft", "quit"])
+    keys.start("micromob", 2, {1}).run()
+    assert f"(did you mean 'draft {card}'?)" in keys.text
+    assert keys.text.count("did you mean") == 1  # "draft" alone: which card?
+
+
+def test_read_offers_the_one_move_a_word_names_as_mail_and_pages_read_it() -> None:
+    game = game_class("micromob").new(2, seed=3)
+    card = str(game.legal_actions(0)[0]).split()[-1]
+    with pytest.raises(Exception, match=rf"did you mean 'draft {card}'"):
+        game.read(0, card.lower())
+    with pytest.raises(Exception) as refused:
+        game.read(0, "1")
+    assert "did you mean" not in str(refused.value)
+
+
 def test_after_an_error_only_the_error_and_the_prompt() -> None:
     keys = Keyboard(["fly to the moon", "board", "quit"])
     keys.start("irontriangle", 3, {1, 2}).run()
