@@ -307,6 +307,10 @@ class Judge(JudgeBase):
             lines.append(f"The judge could not read the text of your mail: {inc.unreadable}. "
                          "Nothing in it was done; please send your commands as plain text "
                          "in the mail itself.")
+        elif inc.attachments:
+            lines.append("The judge does not open attachments (" + ", ".join(inc.attachments)
+                         + "): only the text of your mail was read. Put orders and commands "
+                         "in the mail itself.")
         for err in parsed.errors:
             lines.append(f"Error: {err}")
         session: Session | None = None

@@ -74,6 +74,9 @@ class Incoming:
     truncated: bool = False
     quotes_judge: bool = False  # it quotes a mail of the judge (its signature line)
     unreadable: str = ""  # why the mail's text could not be read ("" when it could)
+    #: the files attached, which the judge does not open (a reply names them: orders in an
+    #: attached orders.txt would otherwise be lost without a word)
+    attachments: tuple[str, ...] = ()
 
 
 _QUOTE_IN, _QUOTE_OUT = "\ue010", "\ue011"
@@ -182,6 +185,36 @@ def _is_binary(text: str) -> bool:
               if (ord(ch) < 32 and ch not in "\r\n\t\f") or 0x7F <= ord(ch) < 0xA0
               or ch == "\ufffd")
     return bad > len(sample) * 0.1
+
+
+#: attachments a mail program adds by itself, which hold no orders: signatures (S/MIME,
+#: PGP), business cards, Outlook's rich-text wrapper
+_NOT_THE_WRITERS = frozenset({
+    "application/pkcs7-signature", "application/x-pkcs7-signature", "application/pgp-signature",
+    "application/pgp-keys", "application/ms-tnef", "text/vcard", "text/x-vcard"})
+
+
+def attachment_names(msg: Message) -> tuple[str, ...]:
+    """The names of the files attached to ``msg`` that a person may have put orders in
+    (not pictures, nor what a mail program adds by itself: :data:`_NOT_THE_WRITERS`), at
+    most ten, each at most 60 characters."""
+    names: list[str] = []
+    parts = msg.walk() if msg.is_multipart() else [msg]
+    for part in parts:
+        if part.is_multipart() or len(names) >= 10:
+            continue
+        ctype = part.get_content_type()
+        disposition = (_header(part, "Content-Disposition") or "").lower()
+        if not disposition.startswith("attachment") or ctype.startswith("image/") \
+                or ctype in _NOT_THE_WRITERS:
+            continue
+        try:
+            name = part.get_filename() or ""
+        except (TypeError, ValueError, LookupError):  # a name in a broken encoding
+            name = ""
+        name = _CONTROLS.sub("", str(name)).strip()
+        names.append(name[:60] if name else ctype)
+    return tuple(names)
 
 
 def _body_part(msg: Message) -> tuple[str, bool]:
@@ -313,6 +346,10 @@ def parse_mail(raw: bytes, max_body: int = MAX_BODY_CHARS, own_text: str | None 
                     type(exc).__name__, exc)
         source = text = ""
         unreadable = TOO_DEEP if isinstance(exc, RecursionError) else ""
+    try:  # (a mail with no text but attachments says so already)
+        attached = attachment_names(msg) if not unreadable else ()
+    except MAIL_ERRORS:
+        attached = ()
     text = "" if _is_binary(text) else _CONTROLS.sub("", text)
     quotes = bool(own_text) and squash(own_text or "") in squash(source[:max_body])
     truncated = len(text) > max_body
@@ -325,7 +362,7 @@ def parse_mail(raw: bytes, max_body: int = MAX_BODY_CHARS, own_text: str | None 
     return Incoming(
         message_id=message_id, sender=sender, reply_to=reply_to, subject=subject, body=body,
         auto=auto_reason(msg, sender), truncated=truncated, quotes_judge=quotes,
-        unreadable=unreadable,
+        unreadable=unreadable, attachments=attached,
     )
 
 

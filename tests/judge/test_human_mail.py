@@ -93,3 +93,36 @@ def test_remarks_in_a_gm_mail_or_from_a_power_with_nothing_due_get_no_word(judge
     assert "lines not understood" not in r and "Game g1" in r
     r = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nA PAR - BUR"))[0].body
     assert "The GM does not give orders; lines not understood:\n  line 2: A PAR - BUR" in r
+
+
+def _with_files(sender: str, body: str, *files: tuple[bytes, str, str, str]) -> bytes:
+    from email.message import EmailMessage
+
+    m = EmailMessage()
+    m["From"], m["To"], m["Subject"], m["Message-ID"] = sender, "judge@test.org", "orders", \
+        f"<files-{len(files)}-{abs(hash(body))}@test.org>"
+    m.set_content(body)
+    for data, maintype, subtype, name in files:
+        m.add_attachment(data, maintype=maintype, subtype=subtype, filename=name)
+    return m.as_bytes()
+
+
+def test_orders_in_an_attached_file_are_not_lost_without_a_word(judge, dip):
+    """The judge opens no attachment; a player who put the orders in orders.txt is told
+    so, rather than left to miss the deadline."""
+    raw = _with_files(dip.emails["GERMANY"], dip.signon("GERMANY") + "Orders attached.\n",
+                      (b"A MUN - RUH\nF KIE - DEN\n", "text", "plain", "orders.txt"))
+    reply = judge.handle_mail(raw)[0].body
+    assert "The judge does not open attachments (orders.txt): only the text of your mail " \
+           "was read." in reply
+    assert "GERMANY" not in judge.store.orders("g1", "S1901M")
+
+
+def test_what_a_mail_program_attaches_by_itself_gets_no_word(judge, dip):
+    """A logo, a signature certificate, a business card: nobody's orders."""
+    raw = _with_files(dip.emails["ENGLAND"], dip.signon("ENGLAND") + "F LON - NTH\n",
+                      (b"\x89PNG...", "image", "png", "image001.png"),
+                      (b"0\x82...", "application", "pkcs7-signature", "smime.p7s"),
+                      (b"BEGIN:VCARD", "text", "vcard", "dave.vcf"))
+    reply = judge.handle_mail(raw)[0].body
+    assert "attachments" not in reply and "  F LON - NTH" in reply
