@@ -53,6 +53,7 @@ from mobadj.orders.parser import (
     SupportMoveAction,
     parse_orders,
 )
+from mobadj.orders.spelling import without_list_mark
 
 register_route(SUBWAY, "U")  # G(Tam)-U-Ext: the core prints a route tag as its mark
 
@@ -204,6 +205,7 @@ def parse_mobtown_orders(text: str, game_map: GameMap, power: str | None = None)
     names = dict(_mob_names(game_map))
     lines = []
     for line in text.splitlines():
+        line = without_list_mark(line)  # "1. Lepke G(Cit)-U-Mic"
         bare = line.split("#", 1)[0].strip()
         if bare.lower() in names:  # "Lepke" alone on a line starts a section
             line = line.replace(bare, bare + ":", 1)

@@ -64,6 +64,7 @@ if TYPE_CHECKING:
         parser_for,
     )
     from mobadj.orders.prose import is_remark, set_aside_remarks
+    from mobadj.orders.spelling import without_list_mark
     from mobadj.orders.textfile import read_text_file
 
 _PARSER = ("Action", "Children", "MoveAction", "OrderBuilder", "OrderParser", "ParsedOrder",
@@ -75,6 +76,7 @@ _FILES = {"read_order_files": "mobadj.orders.files",
           "is_remark": "mobadj.orders.prose",
           "set_aside_remarks": "mobadj.orders.prose",
           "read_text_file": "mobadj.orders.textfile",
+          "without_list_mark": "mobadj.orders.spelling",
           **dict.fromkeys(_PARSER, "mobadj.orders.parser")}
 """The parser and the readers of order files and mails: imported when first asked for, so
 that a batch, which reads JSON lines of everyday orders (mobadj.orders.fastpath), starts
@@ -136,4 +138,5 @@ __all__ = [
     "set_aside_remarks",
     "split_rule",
     "strip_quotes_and_signature",
+    "without_list_mark",
 ]

@@ -65,7 +65,7 @@ from mobadj.orders.model import (
     Waive,
 )
 from mobadj.orders.prose import is_remark
-from mobadj.orders.spelling import PrefixNames, normalise, plain_characters
+from mobadj.orders.spelling import PrefixNames, normalise, plain_characters, without_list_mark
 
 if TYPE_CHECKING:
     from lark import Lark, Token, Transformer
@@ -901,6 +901,8 @@ def parse_orders(text: str, game_map: GameMap, power: str | None = None,
         line = raw.split("#", 1)[0] if "#" in raw else raw
         if not line.isascii():  # a header too may be pasted with invisible characters
             line = plain_characters(line)
+        if not line[:1].isalpha():  # "1. A Par - Bur", "- A Par - Bur": a list in a mail
+            line = without_list_mark(line)
         if not line or line.isspace():
             continue
         before = len(errors)

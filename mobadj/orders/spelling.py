@@ -54,6 +54,18 @@ def plain_characters(text: str) -> str:
     return text.translate(_TO_PLAIN) if _ODD.search(text) else text
 
 
+_LIST_MARK = re.compile(
+    r"^\s*(?:\d{1,2}[.)]|\(\d{1,2}\)|[-*+\u2022\u00b7\u25aa\u25e6\u2023])(?=\s+\S)")
+
+
+def without_list_mark(line: str) -> str:
+    """``line`` without the mark of a list it was written in (``1.``, ``2)``, ``(3)``, ``-``,
+    ``*``, ``\u2022``: "1. A Par - Bur"), blanked so that columns are kept; no order begins
+    so.  (A dash from a mail program is ``-`` by now: :func:`plain_characters`.)"""
+    mark = _LIST_MARK.match(line)
+    return line if mark is None else " " * mark.end() + line[mark.end():]
+
+
 def normalise(text: str) -> str:
     """``text`` with other judges' and keyboards' spellings made plain; columns are kept.
     Only non-ASCII characters, brackets and trailing full stops are changed: the fast path

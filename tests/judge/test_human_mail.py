@@ -126,3 +126,12 @@ def test_what_a_mail_program_attaches_by_itself_gets_no_word(judge, dip):
                       (b"BEGIN:VCARD", "text", "vcard", "dave.vcf"))
     reply = judge.handle_mail(raw)[0].body
     assert "attachments" not in reply and "  F LON - NTH" in reply
+
+
+def test_orders_written_as_a_numbered_or_bulleted_list(judge, dip):
+    body = (dip.signon("ENGLAND")
+            + "My orders:\n1. F Lon - Nth\n2. F Edi - Nwg\n\u2022 A Lvp - Yor\n")
+    r = send(judge, dip, "ENGLAND", body)
+    assert "Error" not in r and "  A LVP - YOR" in r
+    assert judge.store.orders("g1", "S1901M")["ENGLAND"] == (
+        "F LON - NTH\nF EDI - NWG\nA LVP - YOR")

@@ -319,6 +319,29 @@ def test_what_a_heading_is_not(std, line) -> None:
     assert not power_heading(std)(line)
 
 
+def test_orders_written_as_a_list_are_read(std) -> None:
+    """Numbered or bulleted, as a mail program writes a list: the mark is no part of the
+    order, and an error still names the column of the line."""
+    text = ("France:\n1. A PAR - BUR\n2) F BRE - MAO\n(3) A MAR H\n- A PAR - PIC\n"
+            "* F BRE H\n\u2022 A MAR - SPA\n\u2013 A PAR H\n10. A MAR - Burgandy\n")
+    result = parse_orders(text, std)
+    assert [(p.power, str(p.order)) for p in result.orders] == [
+        ("FRANCE", "A PAR - BUR"), ("FRANCE", "F BRE - MAO"), ("FRANCE", "A MAR H"),
+        ("FRANCE", "A PAR - PIC"), ("FRANCE", "F BRE H"), ("FRANCE", "A MAR - SPA"),
+        ("FRANCE", "A PAR H")]
+    [error] = result.errors
+    assert (error.line, error.column) == (9, len("10. A MAR - ") + 1)
+    assert "unknown province 'Burgandy'" in str(error)
+
+
+def test_a_mobtown_list_is_read_too() -> None:
+    from mobadj.board.loader import load_map
+
+    result = parse_mobtown_orders("1. Lepke G(Pie)-RoE\n2. Lepke G(Que)-Wes\n",
+                                  load_map("mobtown2"))
+    assert result.errors == [] and [p.power for p in result.orders] == ["lepke", "lepke"]
+
+
 def test_the_judge_uses_the_same_reader() -> None:
     from mobadj.judge import mailparse
 
