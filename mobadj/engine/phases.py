@@ -23,6 +23,12 @@ SEASON_NAMES: Final = {"S": "Spring", "F": "Fall", "W": "Winter"}
 KIND_NAMES: Final = {"M": "Movement", "R": "Retreats", "A": "Adjustments"}
 # ASCII digits only
 _PHASE_RE: Final = re.compile(r"^\s*([A-Za-z])\s*([0-9]{1,5})\s*([A-Za-z])\s*$")
+#: a phase as mobadj's reports name it: "Spring 1901 Movement", "Fall 1901 Retreats (F1901R)",
+#: "Winter 1901" (adjustments), "Autumn 1902"
+_LONG_RE: Final = re.compile(
+    r"^\s*(spring|fall|autumn|winter)\s+([0-9]{1,5})\s*(movements?|moves?|retreats?|"
+    r"adjustments?|builds?)?\s*(?:\(\s*([A-Za-z][0-9]{1,5}[A-Za-z])\s*\))?\s*$", re.I)
+_LONG_KINDS: Final = {"mov": "M", "ret": "R", "adj": "A", "bui": "A"}
 _PHASES: Final[dict[tuple[int, str, str], Phase]] = {}
 _PHASE_TEXT: Final[dict[str, Phase]] = {}
 
@@ -91,7 +97,13 @@ class Phase(Record):
             return got
         m = _PHASE_RE.match(str(text))
         if not m:
-            raise PositionError(f"bad phase {text!r}: expected e.g. S1901M, F1901R or W1901A")
+            long = _long_phase(str(text))
+            if long is None:
+                raise PositionError(f"bad phase {text!r}: expected e.g. S1901M, F1901R or "
+                                    "W1901A (or Spring 1901 Movement)")
+            if type(text) is str:
+                _PHASE_TEXT[text] = long
+            return long
         season, year, kind = m.group(1).upper(), int(m.group(2)), m.group(3).upper()
         if kind not in KIND_NAMES:
             raise PositionError(f"bad phase {text!r}: last letter must be M, R or A")
@@ -132,6 +144,25 @@ class Phase(Record):
 
 
 _IN_GROUP: Final = {"M": "", "R": " retreats", "A": " adjustments"}
+
+
+def _long_phase(text: str) -> Phase | None:
+    """The phase ``text`` names as a report does ("Spring 1901 Movement", "Winter 1901"),
+    else None; a phase id in brackets after it must be the same phase."""
+    m = _LONG_RE.match(text)
+    if m is None:
+        return None
+    season = {"spring": "S", "fall": "F", "autumn": "F", "winter": "W"}[m.group(1).lower()]
+    year = int(m.group(2))
+    word = m.group(3)
+    kind = _LONG_KINDS[word[:3].lower()] if word else ("A" if season == "W" else "M")
+    if year < 1 or (season == "W") != (kind == "A"):
+        return None
+    phase = Phase.of(year, season, kind)
+    given = m.group(4)
+    if given is not None and given.upper() != str(phase):
+        return None
+    return phase
 
 
 class PhaseLike(Protocol):

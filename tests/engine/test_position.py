@@ -16,6 +16,25 @@ def test_phase_names_round_trip() -> None:
     assert Phase.parse("w1901a").long_name() == "Winter 1901 Adjustments"
 
 
+@pytest.mark.parametrize(("text", "phase"), [
+    ("Spring 1901 Movement", "S1901M"), ("fall 1901 retreats", "F1901R"),
+    ("Winter 1901 Adjustments", "W1901A"), ("Winter 1901", "W1901A"), ("Autumn 1902", "F1902M"),
+    ("Spring 1901 Movement (S1901M)", "S1901M"), ("Fall 1903 Retreats (f1903r)", "F1903R"),
+    ("WINTER 1905 BUILDS", "W1905A"),
+])
+def test_a_phase_as_a_report_names_it(text: str, phase: str) -> None:
+    """What the GM copies from a report's heading is read as its phase."""
+    assert str(Phase.parse(text)) == phase
+    assert str(position_from_data({"phase": text}, STANDARD).phase) == phase
+
+
+@pytest.mark.parametrize("bad", ["Spring 1901 Retreats (F1901R)", "Winter 1901 Movement",
+                                 "Spring 0 Movement", "Summer 1901", "Spring 1901 Moves (S)"])
+def test_a_long_name_that_contradicts_itself_is_refused(bad: str) -> None:
+    with pytest.raises(PositionError, match="or Spring 1901 Movement"):
+        Phase.parse(bad)
+
+
 def test_a_phase_has_its_place_in_the_game_pages_calendar() -> None:
     assert Phase.parse("S1901M").place() == ("1901", "Spring")
     assert Phase.parse("F1902R").place() == ("1902", "Fall retreats")
