@@ -1,6 +1,8 @@
 """The judge's files are its own: the store holds the players' mails (private press, card
-hands, welcome mails with passwords waiting in the outbox), so it, its SQLite companions,
-its copies and its log are readable by the judge's user alone, whatever the umask."""
+hands, welcome mails with passwords waiting in the outbox), so the store, its SQLite
+companions and its copies are made readable by the judge's user alone, whatever the umask,
+and a store made before loses what everyone else may do with it.  (The log holds nothing
+secret: mobadj.judge.logs.)"""
 
 from __future__ import annotations
 
@@ -21,8 +23,8 @@ def private_dir(path: Path) -> None:
 
 def private_file(path: Path) -> None:
     """Make ``path`` an empty file only this user may read (mode 0600) if it is missing, or
-    take the group's and others' rights from it if it exists.  SQLite gives the write-ahead
-    log and shared-memory files it makes the mode of their database."""
+    take everyone else's rights from it if it exists (:func:`keep_private`).  SQLite gives
+    the write-ahead log and shared-memory files it makes the mode of their database."""
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
@@ -32,12 +34,14 @@ def private_file(path: Path) -> None:
 
 
 def keep_private(path: Path) -> None:
-    """Take the group's and others' rights from ``path`` and its SQLite companions (a store
-    an older mobadj made with the umask's rights)."""
+    """Take everyone else's rights from ``path`` and its SQLite companions (a store an
+    older mobadj made with the umask's rights, 0644).  The group's are kept: a group that
+    may read the store was given it on purpose.  A file this user does not own is left as
+    it is: its owner decides, and the judge still runs."""
     for one in (path, *(path.with_name(path.name + end) for end in COMPANIONS)):
         try:
             mode = stat.S_IMODE(one.stat().st_mode)
-            if mode & 0o077:
-                one.chmod(mode & 0o700)
-        except FileNotFoundError:
+            if mode & 0o007:
+                one.chmod(mode & 0o770)
+        except OSError:  # no such file, or not this user's
             continue
