@@ -56,9 +56,13 @@ MAX_ADDRESS = 254
 # Control characters no mail text needs (NUL, escape sequences): dropped before reading, so
 # they never reach the order parsers nor, in press, another player's mail.
 _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
-# "ORDERS FOR France" / "BECOME France": the GM's section of a power's orders, which may hold
-# a player's mail pasted with its sign-off: the next section is read all the same
-_GM_SECTION = re.compile(r"^\s*(?:orders[\s_-]+for|become)\s+[^,;:?!]{1,60}$", re.I)
+# "ORDERS FOR France" / "BECOME Baby Face Nelson": the GM's section of a power's orders, which
+# may hold a player's mail pasted with its sign-off: the next section is read all the same.
+# (Only in a GM's mail, and a power of at most three words: a line of a player's signature,
+# "Become a member today", is no section.)
+_GM_SECTION = re.compile(
+    r"^\s*(?:orders[\s_-]+for|become)\s+[^\s,;:?!]+(?:\s+[^\s,;:?!]+){0,2}\s*$", re.I)
+_GM_SIGNON = re.compile(r"^\s*gm\s+\S+\s+\S+", re.I | re.M)
 
 
 @dataclass(frozen=True)
@@ -355,7 +359,7 @@ def parse_mail(raw: bytes, max_body: int = MAX_BODY_CHARS, own_text: str | None 
     truncated = len(text) > max_body
     text = text[:max_body]
     # every line where it was (errors name the mail's lines)
-    body = mail_lines(text, _gm_section).rstrip()
+    body = mail_lines(text, _gm_section if _GM_SIGNON.search(text) else None).rstrip()
     lines = body.split("\n")
     if len(lines) > MAX_LINES:
         body, truncated = "\n".join(lines[:MAX_LINES]), True

@@ -304,6 +304,13 @@ def test_the_gm_pastes_players_mails_under_orders_for_and_loses_none(judge, tabl
     assert judge.store.orders_by_gm("g1", "T1") == ["EAST", "NORTH", "SOUTH"]
 
 
+def test_a_players_signature_holds_no_gm_section(judge, table):
+    """"Become a member" in a player's signature is read as the signature it is."""
+    out = judge.handle_mail(mail(table.emails["NORTH"], table.signon("NORTH") + "go 1\n"
+                                 "Cheers,\nNora\n--\nBecome a member\nof the club\n"))
+    assert "Error" not in out[0].body and "BECOME" not in out[0].body
+
+
 def test_a_seat_that_never_had_a_player_is_open_only_when_offered(judge):
     Table(judge, "standard", picture="none")
     judge.store.remove_player("g1", "GERMANY")  # a game the GM started without Germany
