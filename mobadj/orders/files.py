@@ -57,7 +57,7 @@ def read_order_files(paths: Sequence[str | os.PathLike[str]], game_map: GameMap,
         if notice:
             out.notices.append(notice)
         mail = read_mail(text, heading)
-        cleaned = "\n".join(line or "" for line in mail.lines)
+        cleaned = mail.text
         result = parse(cleaned, game_map)
         lines = cleaned.splitlines()
         notes = [(aside.first, aside.describe()) for aside in mail.set_aside]

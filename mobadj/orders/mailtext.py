@@ -109,6 +109,12 @@ class Mail:
                  set_aside: list[SetAside]) -> None:
         self.lines, self.starts, self.set_aside = lines, starts, set_aside
 
+    @property
+    def text(self) -> str:
+        """The text with every line that is not the writer's own left empty: the line
+        numbers of what remains are those of the file."""
+        return "\n".join(line or "" for line in self.lines)
+
 
 def clean_lines(text: str) -> list[str | None]:
     """The lines of ``text``, each None when it is not the writer's own (see above)."""
@@ -290,7 +296,7 @@ def _ends_here(lines: list[str], start: int, comma: bool,
 def mail_lines(text: str, heading: Callable[[str], bool] | None = None) -> str:
     """``text`` with every line that is not the writer's own left empty: the line numbers of
     what remains are those of the file (``heading``: as for :func:`read_mail`)."""
-    return "\n".join(line or "" for line in read_mail(text, heading).lines)
+    return read_mail(text, heading).text
 
 
 def strip_quotes_and_signature(text: str) -> str:
