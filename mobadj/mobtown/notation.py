@@ -8,7 +8,8 @@ Everything the core grammar reads still works (``Gang Lexington - Columbus``,
 - names that begin with a digit, as the rulebook prints them: ``5th``, ``42nd``, ``110``,
   ``325`` (the core grammar's words begin with a letter);
 - the June 1919 Don placement (rule 6): ``D Lex``, ``D(Lex)``, ``Don starts in Lex``
-  (also ``Don Lexington``; ``Build D Lex`` is read as a placement in that phase).
+  (also ``Don Lexington``, ``Don in Lex``, ``Don at Lex``; ``Build D Lex`` is read as a
+  placement in that phase).
 
 :func:`rulebook_text` prints any order back in the rulebook's own style (``G(Tam)-U-Ext``);
 ``str(order)`` gives the canonical spaced form.  Both parse back to the same order.
@@ -65,6 +66,7 @@ EXTENSION = rf"""
 %extend support: SUPPORT unit arrow SUBWAY arrow loc -> support_subway
 %extend order: unit -> place
              | KIND PLACE IN? loc -> place_words
+             | KIND IN loc -> place_words
 CEMENT.2: /(?i:cement){_GUARD}/
 OVERCOAT.2: /(?i:overcoat){_GUARD}/
 PLACE.2: /(?i:starts|start|placed|place|begins){_GUARD}/
@@ -152,7 +154,7 @@ class MobtownBuilder(OrderBuilder):
         return [PlaceDon(Unit("D", subject.unit.location))]
 
     def place_words(self, children: list[Token | str]) -> list[AnyOrder]:
-        """``Don starts in Lex``."""
+        """``Don starts in Lex``, ``Don in Lex``."""
         word = children[0]
         assert isinstance(word, Token)
         if self._kind(word) != "D":

@@ -49,3 +49,13 @@ def test_a_weekend_and_a_week_by_mail(judge, mob, clock):
     assert "Al Capone:" in res.body and "G+D DAN - Bnx" in res.body
     assert "No orders received from:" in res.body and "capone" not in res.body.split(
         "No orders received from:")[1].split("\n")[0]
+
+
+def test_a_don_placed_as_a_player_writes_it(judge, mob):
+    """'Don in Bronx' in a reply with a greeting, a sign-off and the judge's mail quoted."""
+    body = (f"Hello judge,\n\n{mob.signon('capone')}Don in Bronx\n\nBest,\nAnn\n\n"
+            "On Sat, Nov 28, 2026 at 10:04 PM Judge <judge@test.org> wrote:\n"
+            "> mob1 has started. You play Al Capone (capone).\n> Don starts in DtB\n")
+    reply = judge.handle_mail(mail(mob.emails["capone"], body))[0].body
+    assert "D Bnx" in reply.split("as the judge reads them:")[1].split("\n")[1]
+    assert "Errors" not in reply

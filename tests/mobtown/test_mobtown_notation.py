@@ -41,6 +41,9 @@ OTHER = [
     ("Remove D Pie", Remove(Unit("D", "Pie"))),
     ("D Lex", PlaceDon(Unit("D", "Lex"))),
     ("Don starts in Lexington", PlaceDon(Unit("D", "Lex"))),
+    ("Don in Lexington", PlaceDon(Unit("D", "Lex"))),  # as a player writes it
+    ("don at Lex", PlaceDon(Unit("D", "Lex"))),
+    ("D on Lex", PlaceDon(Unit("D", "Lex"))),
     ("G ECP - Lop", Move(G("LOP"), "Lop")),
     ("G LOP - Lop", Move(G("LOP"), "Lop")),
     ("G 5th - Pla", Move(G("5th"), "Pla")),
@@ -78,6 +81,7 @@ def test_rulebook_text_is_compact(mt):
     ("G(Tam)-U", "stops too early"),
     ("G+D(Har) cement overcoat", "for the Don alone"),
     ("Gang starts in Lex", "only a Don is placed"),
+    ("Gang in Lex", "only a Don is placed"),
 ])
 def test_errors_are_explained(mt, text, needle):
     with pytest.raises(OrderError) as info:
