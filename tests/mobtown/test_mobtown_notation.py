@@ -48,6 +48,11 @@ OTHER = [
     ("G LOP - Lop", Move(G("LOP"), "Lop")),
     ("G 5th - Pla", Move(G("5th"), "Pla")),
     ("G(42nd) S G(110)", SupportHold(G("42nd"), G("110"))),
+    # the rulebook's spellings, and the usual ones a player writes
+    ("G DAS - Manhattan", Move(G("DAS"), "Man")),
+    ("G Man - Manhattan East", Move(G("Man"), "MaE")),
+    ("Gang Tammany Hall H", Hold(G("Tam"))),
+    ("G Tam S G Staten Island", SupportHold(G("Tam"), G("Str"))),
 ]
 
 
