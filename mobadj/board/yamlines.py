@@ -184,8 +184,9 @@ def load_data(text: str) -> Any:
     """Plain data from a person's YAML ``text``, as ``yaml.safe_load`` reads it (no tag
     makes an object; ``NO`` is ``False``), for files that may come from anyone (positions,
     pictures): raises :class:`YamlError` with a line and column for text that is not YAML,
-    nested too deeply, aliases repeating more than :data:`MAX_VALUES` values and integers
-    of more than :data:`MAX_DIGITS` digits."""
+    nested too deeply, aliases repeating more than :data:`MAX_VALUES` values, integers
+    of more than :data:`MAX_DIGITS` digits and a key given twice in one mapping (YAML
+    would keep the last: ``England:`` written twice loses the first one's units)."""
     import yaml
 
     loader = _plain_loader()(text)
@@ -194,6 +195,7 @@ def load_data(text: str) -> Any:
         if node is None:
             return None
         _expanded_size(node, {})
+        _no_key_twice(node)
         return loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -205,6 +207,35 @@ def load_data(text: str) -> Any:
         raise YamlError(str(exc), 1, 1) from None
     finally:
         loader.dispose()
+
+
+def _no_key_twice(root: yaml.Node) -> None:
+    """Raise :class:`YamlError` at the second of two equal keys of a mapping in ``root``
+    (each node looked at once, so aliases cost nothing)."""
+    import yaml
+
+    seen: set[int] = set()
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            todo.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            lines: dict[object, int] = {}
+            for key, value in node.value:
+                todo.append(value)
+                if not isinstance(key, yaml.ScalarNode) or key.value == "<<":
+                    continue
+                name = (key.tag, key.value)
+                if name in lines:
+                    raise YamlError(f"{key.value!r} is given twice (first at line "
+                                    f"{lines[name]}): write its entries under one "
+                                    f"{key.value!r}", key.start_mark.line + 1,
+                                    key.start_mark.column + 1)
+                lines[name] = key.start_mark.line + 1
 
 
 def as_bool(value: object) -> bool | None:

@@ -50,6 +50,9 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
     warnings go to standard error.  Exit status: 0, or 1 when some order lines could not
     be read (the results are still printed), 2 when nothing could be adjudicated.
     """
+    if picture is not None and picture.suffix.lower() not in (".svg", ".png"):
+        raise click.BadParameter(f"{picture.name!r}: the picture file must end in .svg or .png",
+                                 param_hint="--picture")
     from mobadj.board import MapFileError, load_map
     from mobadj.engine import (
         VariantError,

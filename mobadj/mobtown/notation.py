@@ -54,7 +54,7 @@ from mobadj.orders.parser import (
     SupportMoveAction,
     parse_orders,
 )
-from mobadj.orders.spelling import without_list_mark
+from mobadj.orders.spelling import text_lines, without_list_mark
 
 register_route(SUBWAY, "U")  # G(Tam)-U-Ext: the core prints a route tag as its mark
 
@@ -206,7 +206,7 @@ def parse_mobtown_orders(text: str, game_map: GameMap, power: str | None = None)
     colon, as the rulebook prints its examples (``Lepke G(Cit)-U-Mic``)."""
     names = dict(_mob_names(game_map))
     lines = []
-    for line in text.splitlines():
+    for line in text_lines(text):
         line = without_list_mark(line)  # "1. Lepke G(Cit)-U-Mic"
         bare = line.split("#", 1)[0].strip()
         if bare.lower() in names:  # "Lepke" alone on a line starts a section

@@ -49,6 +49,7 @@ class MobtownReason(StrEnum):
     DROWNED = "the Don drowned (rule 3)"
     NO_DISBAND_GAOL = "may not disband while a retreat to MTPD is open (rule 7)"
     TO_GAOL = "no valid retreat: sent to gaol in MTPD (rule 7)"
+    RETREAT_BLOCKED_GAOL = "cannot retreat there (sent to gaol in MTPD instead, rule 7)"
     CLASH_GAOL = "two Gangs retreated to the same place: sent to gaol in MTPD (rule 7)"
     RETREAT_OVERGROUND = "dislodged from under ground: retreats only by subway (rule 5)"
     RETREAT_ROUTE = "the retreat must go the way the link allows (U for a subway, rule 5)"

@@ -156,7 +156,8 @@ def retreats(pos: MobtownPosition, pairs: list[OrderInput], game_map: GameMap,
         option = f"U-{dest}" if order.route == SUBWAY else dest
         if option not in open_:
             edge = game_map.edge("G", unit.location, dest)
-            blocked: StrEnum = Reason.RETREAT_BLOCKED
+            blocked: StrEnum = (MobtownReason.RETREAT_BLOCKED_GAOL if GAOL in open_
+                                else Reason.RETREAT_BLOCKED)  # disbanded
             if edge is not None and dest != d.attacker_from:
                 other = dest if order.route == SUBWAY else f"U-{dest}"
                 if other in open_:

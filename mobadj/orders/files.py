@@ -23,6 +23,7 @@ from mobadj.orders.duplicates import check_rule, last_order_wins
 from mobadj.orders.mailtext import read_mail
 from mobadj.orders.parser import ParsedOrder, ParseResult, parse_orders
 from mobadj.orders.prose import set_aside_remarks
+from mobadj.orders.spelling import text_lines
 from mobadj.orders.textfile import read_text_file
 
 
@@ -56,10 +57,10 @@ def read_order_files(paths: Sequence[str | os.PathLike[str]], game_map: GameMap,
         text, notice = read_text_file(path)
         if notice:
             out.notices.append(notice)
-        mail = read_mail(text, heading)
+        mail = read_mail(text, heading, saved=True)
         cleaned = mail.text
         result = parse(cleaned, game_map)
-        lines = cleaned.splitlines()
+        lines = text_lines(cleaned)
         notes = [(aside.first, aside.describe()) for aside in mail.set_aside]
         notes += [(number, f"line {number} set aside as a remark, not an order: "
                            f"{lines[number - 1].strip()[:60]}")
@@ -70,6 +71,8 @@ def read_order_files(paths: Sequence[str | os.PathLike[str]], game_map: GameMap,
         out.orders.extend(result.orders)
         out.errors.extend(f"{path.name}: {e}" for e in result.errors)
         out.warnings.extend(f"{path.name}: {w}" for w in result.warnings)
+        if not result.orders and not result.errors and text.strip():
+            out.warnings.append(f"{path.name}: no order was read from this file")
     if rule == "last":
         everything = out.orders
         kept, replaced = last_order_wins(everything, where=lambda p: source[id(p)])

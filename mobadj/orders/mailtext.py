@@ -67,6 +67,7 @@ SET_ASIDE_AS: Final = {
     "original": "the quoted original of a reply or a forwarded mail",
     "signature": "a signature",
     "sign-off": "a sign-off and what follows it",
+    "header": "the mail's own header",
 }
 
 
@@ -121,19 +122,27 @@ def clean_lines(text: str) -> list[str | None]:
     return read_mail(text).lines
 
 
-def read_mail(text: str, heading: Callable[[str], bool] | None = None) -> Mail:
+def read_mail(text: str, heading: Callable[[str], bool] | None = None, saved: bool = False
+              ) -> Mail:
     """``text`` read as one mail, or, given ``heading`` (is this line a power's heading,
     "France:"?), as mails pasted one after another, each under its power's heading: a
     heading then starts a mail of its own (its greeting dropped), and a signature or
     sign-off ends only the mail it is in.  A quoted original still ends the text: it may
-    quote a whole results mail, headings and all."""
+    quote a whole results mail, headings and all.
+
+    ``saved``: the text is a file that may be a mail saved whole (an ``.eml``, an mbox
+    entry, headers copied from "show original"): a header block it begins with is the
+    mail's own, set aside up to the first blank line, not a quoted original.  (A mail's
+    body, which the judge reads, never begins with its own header.)"""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     out: list[str | None] = []
     why: list[str] = []  # each line's reason for being dropped ("": kept)
     starts: list[int] = []
     seen_text = False
     in_quote = False  # in the ``>`` quote under an "On ... wrote:"
-    number = 0
+    number = _own_header(lines) if saved else 0
+    out += [None] * number
+    why += ["header"] * number
     while number < len(lines):
         line = lines[number]
         bare = line.rstrip()
@@ -190,6 +199,41 @@ def read_mail(text: str, heading: Callable[[str], bool] | None = None) -> Mail:
         out.append(line.replace("\t", " ").replace("\u200b", ""))
         why.append("")
     return Mail(out, starts, _runs(lines, why, heading))
+
+
+_MBOX_FROM = re.compile(r"^From \S+ ")  # "From bob@example.org Sat Nov 28 10:04:00 2026"
+_FIELD = re.compile(r"^[A-Za-z][A-Za-z0-9-]*:")
+_TRANSPORT = re.compile(
+    r"^(from|return-path|received|delivered-to|envelope-to|x-[a-z0-9-]+|message-id|date|"
+    r"mime-version|dkim-signature|arc-[a-z-]+|authentication-results|received-spf):", re.I)
+_OWN_FIELDS = re.compile(
+    r"^(to|cc|bcc|subject|date|reply-to|sender|message-id|in-reply-to|references|"
+    r"mime-version|content-[a-z-]+|user-agent|organization|importance|priority|"
+    r"thread-[a-z]+|list-[a-z-]+|precedence|x-[a-z0-9-]+|return-path|received|delivered-to|"
+    r"envelope-to|dkim-signature|arc-[a-z-]+|authentication-results|received-spf|from):", re.I)
+
+
+def _own_header(lines: list[str]) -> int:
+    """How many lines at the start of a saved mail are its own header: an mbox "From "
+    line and header fields (each perhaps folded onto indented lines), from the first line
+    with text to the first blank one; 0 when the text does not begin so."""
+    i = 0
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    if i == len(lines) or not (_MBOX_FROM.match(lines[i]) or _TRANSPORT.match(lines[i])):
+        return 0
+    if _MBOX_FROM.match(lines[i]):
+        i += 1
+    fields = 0
+    while i < len(lines) and lines[i].strip():
+        if lines[i][:1] in " \t" and fields:  # a folded field goes on
+            i += 1
+        elif _FIELD.match(lines[i]) and _OWN_FIELDS.match(lines[i]):
+            fields += 1
+            i += 1
+        else:  # no header field: the header has ended (or was none)
+            break
+    return i if fields else 0
 
 
 def _signed(lines: list[str], at: int) -> bool:

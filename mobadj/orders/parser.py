@@ -65,7 +65,13 @@ from mobadj.orders.model import (
     Waive,
 )
 from mobadj.orders.prose import is_remark
-from mobadj.orders.spelling import PrefixNames, normalise, plain_characters, without_list_mark
+from mobadj.orders.spelling import (
+    PrefixNames,
+    normalise,
+    plain_characters,
+    text_lines,
+    without_list_mark,
+)
 
 if TYPE_CHECKING:
     from lark import Lark, Token, Transformer
@@ -897,7 +903,7 @@ def parse_orders(text: str, game_map: GameMap, power: str | None = None,
     bad_section: tuple[str, int] | None = None  # (name, line) of an unknown power's section
     if text.startswith("\ufeff"):  # a byte-order mark decoded as text
         text = text[1:]
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text_lines(text), start=1):
         line = raw.split("#", 1)[0] if "#" in raw else raw
         if not line.isascii():  # a header too may be pasted with invisible characters
             line = plain_characters(line)

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from mobadj.board.model import GameMap, close_matches, fold
 from mobadj.orders.errors import OrderError, OrderSyntaxError
-from mobadj.orders.spelling import PrefixNames, plain_characters
+from mobadj.orders.spelling import PrefixNames, plain_characters, text_lines
 
 if TYPE_CHECKING:
     from mobadj.orders.parser import ParseResult
@@ -181,7 +181,7 @@ def set_aside_remarks(result: ParseResult, text: str, game_map: GameMap,
     did-you-mean.  ``starts``: the line numbers where another mail begins (a file of
     several pasted mails, mobadj.orders.mailtext.read_mail), each read by the rule alone.
     Returns the numbers of the lines set aside."""
-    lines = text.splitlines()
+    lines = text_lines(text)
     bounds = sorted({s for s in starts if s > 1})
     ranges: dict[int, list[int]] = {}  # mail -> [its first order's line, its last's]
     for p in result.orders:

@@ -44,6 +44,24 @@ _TO_PLAIN = str.maketrans({
 _ODD = re.compile(f"[{DASHES}{ARROWS}{INVISIBLE}\uff01-\uff5e]")
 _BRACKETED = re.compile(r"\(\s*((?:via|by)(?:\s+convoy)?|holds?|h|stands?)\s*\)", re.IGNORECASE)
 
+_INNER_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+"""Characters ``str.splitlines`` breaks a line at but editors and mail programs do not
+(vertical tab, form feed, the separators, next line): inside a line they are spaces."""
+_INNER = re.compile(f"[{_INNER_BREAKS}]")
+_INNER_TO_SPACE = str.maketrans(dict.fromkeys(_INNER_BREAKS, " "))
+
+
+def text_lines(text: str) -> list[str]:
+    """The lines of ``text`` as an editor and a mail program count them (broken at
+    ``\\n``, ``\\r\\n`` and ``\\r`` only), so that a line number in a message is the one
+    the writer sees; a form feed or U+2028 pasted from a web page is a space."""
+    if _INNER.search(text):
+        text = text.translate(_INNER_TO_SPACE)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.split("\n")
+
+
 MIN_PREFIX = 4
 """A name's beginning must have at least this many letters to stand for it ("Mosc")."""
 

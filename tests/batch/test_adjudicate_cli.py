@@ -235,6 +235,7 @@ def test_misspelt_power_warning_is_shown(tmp_path) -> None:
     (["--option", "paradox=never"], "paradox"),
     (["--option", "nonsense"], "expected NAME=VALUE"),
     (["--bogus"], "No such option"),
+    (["--picture", "after.gif"], "'after.gif': the picture file must end in .svg or .png"),
 ])
 def test_usage_errors_exit_2(args, message) -> None:
     proc = run(*args, str(POSITION), str(ORDERS))
@@ -287,6 +288,12 @@ BOMB = "x0: &a0 [A PAR, A PAR, A PAR, A PAR, A PAR, A PAR, A PAR, A PAR, A PAR, 
      "p.yaml: line 2, column "),
     ("phase: S1901M\nnote: " + "9" * 5000 + "\n",
      "p.yaml: line 2, column 7: a number of 5,000 digits (at most 4,300)"),
+    # a power written twice: YAML would keep the last and lose F LON without a word
+    ("phase: S1901M\nunits:\n  England: [F LON]\n  England: [A LVP]\n",
+     "p.yaml: line 4, column 3: 'England' is given twice (first at line 3): write its entries "
+     "under one 'England'"),
+    ("phase: S1901M\nunits: {}\nphase: F1901M\n",
+     "p.yaml: line 3, column 1: 'phase' is given twice (first at line 1)"),
     ("phase: !!python/object/apply:os.system ['echo owned']\n",
      "p.yaml: line 1, column 8: could not determine a constructor for the tag "
      "'tag:yaml.org,2002:python/object/apply:os.system'"),

@@ -249,6 +249,16 @@ def test_ruling16_no_valid_retreat_next_to_mtpd_means_gaol(play):
     assert [r.reason.value for r in q.result.defaults] == [R.TO_GAOL.value] * 2
 
 
+def test_ruling16_a_blocked_retreat_next_to_mtpd_says_gaol_not_disbanded(play):
+    """The invalid retreat's reason names where the Gang goes: gaol, not disbanded."""
+    dis = {"luciano": [{"unit": "G Tim", "from": "Hoo"}]}
+    p = play({"capone": ["G Riv", "G 42nd", "G Lex", "G Lop"]}, "Lucky Luciano: G(Tim)-Hoo",
+             phase="1919-07-W1-R", dislodged=dis)
+    assert p.outcome("G Tim - Hoo") == ("invalid", R.RETREAT_BLOCKED_GAOL.value)
+    assert "disbanded" not in R.RETREAT_BLOCKED_GAOL.value
+    assert p.after.gaol == ["luciano"]
+
+
 def test_ruling16_far_from_mtpd_a_gang_still_disbands(play):
     dis = {"lepke": [{"unit": "G Col", "from": "DAS"}]}
     p = play({"capone": ["G Col"]}, "Lepke: G(Col) Disband", phase="1919-07-W1-R",

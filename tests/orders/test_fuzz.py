@@ -15,7 +15,7 @@ from mobadj.mobtown.notation import parse_mobtown_orders
 from mobadj.orders.corpus import batch_cases, broken_batch_lines, fuzz_lines, good_lines
 from mobadj.orders.errors import OrderError
 from mobadj.orders.parser import MAX_LINE, OrderParser, parse_orders
-from mobadj.orders.spelling import plain_characters
+from mobadj.orders.spelling import plain_characters, text_lines
 
 SEED = 20261125
 COUNT = 100_000
@@ -38,7 +38,7 @@ def test_every_line_of_a_file_is_answered(std, corpus) -> None:
     parser = OrderParser(std)
     text = "\n".join(corpus)
     result = parse_orders(text, std, parser=parser)
-    lines = text.splitlines()  # as parse_orders counts them (\x0b, \u2028, ... break lines)
+    lines = text_lines(text)  # as parse_orders counts them (\x0b, \u2028, ... break none)
     answered = {p.line for p in result.orders} | {e.line for e in result.errors} | {
         w.line for w in result.warnings}
     for number, line in enumerate(lines, 1):

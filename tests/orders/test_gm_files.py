@@ -288,6 +288,58 @@ def test_a_quoted_original_is_never_read_past_a_heading(std, tmp_path) -> None:
         "each mail that quotes another a file of its own)"]
 
 
+SAVED_MAILS = [
+    # Thunderbird's "Save as", or headers copied from "show original"
+    ("From: Bob <bob@example.com>\nTo: gm@example.com\nSubject: orders\n\n"
+     "France:\nA Par - Bur\nA Mar S A Par - Bur\n", "lines 1-3", "From: Bob <bob@example.com>"),
+    # an mbox entry, with a folded header field
+    ("From bob@example.com Sat Nov 28 10:04:00 2026\nReturn-Path: <bob@example.com>\n"
+     "Subject: my orders\n for spring\n\nFrance:\nA Par - Bur\nA Mar S A Par - Bur\n",
+     "lines 1-4", "From bob@example.com Sat Nov 28 10:04:00 2026"),
+    # the sender alone
+    ("From: bob@example.com\n\nFrance:\nA Par - Bur\nA Mar S A Par - Bur\n", "line 1",
+     "From: bob@example.com"),
+]
+
+
+@pytest.mark.parametrize(("text", "where", "first"), SAVED_MAILS)
+def test_a_mail_saved_with_its_header_is_read(std, tmp_path, text, where, first) -> None:
+    """A header block that begins the file is the saved mail's own, not a quoted original:
+    it is set aside (with a note) and the orders under it are read."""
+    path = tmp_path / "bob.eml"
+    path.write_text(text)
+    files = read_order_files([path], std)
+    assert [str(p.order) for p in files.orders] == ["A PAR - BUR", "A MAR S A PAR - BUR"]
+    assert files.errors == files.warnings == []
+    assert files.notices == [f"bob.eml: {where} set aside as the mail's own header: {first}"]
+
+
+def test_a_file_with_no_order_read_says_so(std, tmp_path) -> None:
+    """A file all of whose text is set aside (here, a forwarded mail) reads no order: a
+    warning says so, beside the note that says why."""
+    path = tmp_path / "fwd.txt"
+    path.write_text("-----Original Message-----\nFrom: Judge\nFrance:\nA Par - Bur\n")
+    files = read_order_files([path], std)
+    assert files.orders == [] and files.errors == []
+    assert files.warnings == ["fwd.txt: no order was read from this file"]
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n")
+    assert read_order_files([empty], std).warnings == []  # nothing written, nothing to say
+
+
+@pytest.mark.parametrize("inside", ["\x0c", "\u2028", "\x85", "\x0b", "\u2029"])
+def test_line_numbers_are_those_of_an_editor(std, tmp_path, inside) -> None:
+    """A form feed or a Unicode line separator pasted inside a line is a space: it starts
+    no line of its own, so errors name the line the writer sees."""
+    path = tmp_path / "o.txt"
+    path.write_text(f"France:\nA Par - Bur{inside}  # a note{inside}more\nA Mar - Burgandy\n",
+                    encoding="utf-8")
+    files = read_order_files([path], std)
+    assert [str(p.order) for p in files.orders] == ["A PAR - BUR"]
+    assert [e.split(",")[0] for e in files.errors] == ["o.txt: line 3"]
+    assert files.notices == []
+
+
 def test_a_remark_between_two_pasted_mails_is_set_aside(std, tmp_path) -> None:
     """A remark after the last order of one mail and before the first of the next is no
     error: each mail is read by the rule of remarks alone."""
