@@ -65,6 +65,7 @@ class CardHost(Host):
     """Any game of the card registry."""
 
     resolve_when_all_in = True
+    without_orders = "the judge plays a default move"
 
     def __init__(self, name: str) -> None:
         self.kind = name
@@ -117,6 +118,12 @@ class CardHost(Host):
     # -- the Host interface ------------------------------------------------------------------
     def seats(self, options: dict[str, Any]) -> list[str]:
         return [seat_name(i) for i in range(self.cls.info.max_players)]
+
+    def seats_in(self, options: dict[str, Any], state: State | None) -> list[str]:
+        dealt = state.get("players") if isinstance(state, dict) else None
+        if type(dealt) is int and 0 < dealt <= self.cls.info.max_players:
+            return [seat_name(i) for i in range(dealt)]
+        return self.seats(options)
 
     def seat(self, options: dict[str, Any], text: str) -> str:
         t = text.strip().upper()

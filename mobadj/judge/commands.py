@@ -223,10 +223,14 @@ def is_game_line(line: str, game_words: frozenset[str]) -> bool:
     return first in game_words and first not in PRESS_WORDS
 
 
-def parse_body(body: str, game_words: frozenset[str] = frozenset()) -> ParsedMail:
+def parse_body(body: str, game_words: frozenset[str] = frozenset(),
+               in_sections: bool = False) -> ParsedMail:
     """Read a whole (already cleaned) mail body.  Lines starting with one of
-    ``game_words`` (the signed-on game's command words) are order lines."""
+    ``game_words`` (the signed-on game's command words) are order lines; with
+    ``in_sections`` (a GM's mail), only under an ``ORDERS FOR <seat>`` line: above it
+    ``OFFER P2`` is the GM's, under it ``offer 2`` the seat's move."""
     out = ParsedMail()
+    words_now = frozenset[str]() if in_sections else game_words
     press: Press | None = None
     press_lines: list[str] = []
     for number, raw in enumerate(body.splitlines(), start=1):
@@ -247,7 +251,7 @@ def parse_body(body: str, game_words: frozenset[str] = frozenset()) -> ParsedMai
             out.errors.append(BadCommandLine(number, MAX_LINE, line[:40] + "...",
                                            f"line longer than {MAX_LINE} characters, skipped"))
             continue
-        if game_words and is_game_line(line, game_words):
+        if words_now and is_game_line(line, words_now):
             out.order_lines.append((number, line.strip()))
             continue
         result = parse_line(line, number)
@@ -267,6 +271,8 @@ def parse_body(body: str, game_words: frozenset[str] = frozenset()) -> ParsedMai
             press = Press(result.args["targets"], result.args["grey"], "", number)
             out.commands.append(result)
             continue
+        if result.name == "become":  # the GM's orders for a seat follow: the game's words
+            words_now = game_words
         if result.name == "endpress":
             out.errors.append(BadCommandLine(number, 1, line.strip(), "ENDPRESS without PRESS",
                                              registry.usage("press")))

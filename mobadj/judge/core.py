@@ -344,16 +344,19 @@ class Judge(JudgeBase):
 
     def _game_first(self, parsed: ParsedMail, body: str) -> ParsedMail:
         """After SIGNON to a game whose commands share words with the judge's (Micro City's
-        ``start a3``), read the mail again giving the game's words precedence."""
+        ``start a3``, Iron Triangle's ``offer 2``), read the mail again giving the game's
+        words precedence; after a GM's sign-on, under each ``ORDERS FOR <seat>`` only."""
         signon = parsed.first("signon")
-        game = self.store.game(signon.args["game"].lower()) if signon is not None else None
+        gm = parsed.first("gm") if signon is None and parsed.first("become") else None
+        sign = signon or gm
+        game = self.store.game(sign.args["game"].lower()) if sign is not None else None
         if game is None:
             return parsed
         try:
             words = host_for(game.kind).command_words(game.state)
         except HostError:
             return parsed
-        return parse_body(body, words) if words else parsed
+        return parse_body(body, words, in_sections=gm is not None) if words else parsed
 
     def _anonymous(self, inc: Incoming, parsed: ParsedMail, now: float, mails: list[Mail]
                    ) -> str:

@@ -84,10 +84,17 @@ class Host(ABC):
     resolve_when_all_in: bool = False
     # Map pictures to attach to results (game option ``picture``): both | svg | none.
     picture: str = "both"
+    # What a seat without orders does, as its player is told (the GM's orders were none).
+    without_orders: str = "the units hold"
 
     @abstractmethod
     def seats(self, options: dict[str, Any]) -> list[str]:
         """Every seat (power) of a game with these options."""
+
+    def seats_in(self, options: dict[str, Any], state: State | None) -> list[str]:
+        """The seats of a game as it is: once it has started (``state``), those in play
+        (a card game dealt for three has three, not its six possible seats)."""
+        return self.seats(options)
 
     # -- the game's own options, beside the judge's (deadline_hours, press, ...) --------------
 

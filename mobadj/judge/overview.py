@@ -74,7 +74,7 @@ def centre_table(store: Store, game: Game, only: str | None = None) -> list[str]
     if only is not None:
         return [", ".join(f"{label} {counts.get(only, 0)}" for label, counts in history)]
     host = host_for(game.kind)
-    seats = host.seats(game.options)
+    seats = host.seats_in(game.options, game.state)
     width = max(len(s) for s in seats)
     cols = [max(len(label), 2) for label, _ in history]
     head = " " * width + "".join(f" {label:>{w}}" for (label, _), w in zip(history, cols,
@@ -103,7 +103,7 @@ def summary_text(store: Store, game: Game, gm_view: bool) -> str:
     lines += ["", "Who played which power:"]
     tenures = store.tenures(game.name)
     players = {p.power: p for p in store.players(game.name)}
-    for seat in host.seats(game.options):
+    for seat in host.seats_in(game.options, game.state):
         mine = [t for t in tenures if t["power"] == seat]
         if not mine:
             lines.append(f"  {seat:<12} no player (civil disorder) from the start")
@@ -159,11 +159,12 @@ def status_text(judge: Judge, game: Game, now: float | None = None) -> str:
     players = {p.power: p for p in store.players(game.name)}
     tenures = {t["power"]: t for t in store.tenures(game.name) if t["end"] is None}
     open_seats = set(judge.open_seats(game))
-    width = max([len(s) for s in host.seats(game.options)] + [4])
+    seats = host.seats_in(game.options, game.state)
+    width = max([len(s) for s in seats] + [4])
     lines.append("")
     lines.append(f"{'seat':<{width}}  {'orders':<12} {'missed':<7} {'absence':<8} player")
     owing = []
-    for seat in host.seats(game.options):
+    for seat in seats:
         pl = players.get(seat)
         if seat in due:
             orders = "in" if seat in submitted else "OWED"

@@ -294,7 +294,7 @@ class PlayerCommands:
             submitted = self.desk.store.orders(game.name, host.phase(game.state))
             due = host.due(game.state)
             players = {p.power: p for p in self.desk.store.players(game.name)}
-            for seat in host.seats(game.options):
+            for seat in host.seats_in(game.options, game.state):
                 if seat not in players:
                     tag = "no player (civil disorder)"
                 else:

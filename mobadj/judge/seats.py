@@ -345,7 +345,8 @@ class Seats:
             out.append(Mail(player.email, f"{game.name}: the GM entered orders for {seat}", (
                 f"The GM has entered orders for {seat} for {host.phase_label(state)}; they "
                 f"replace yours (send new ones to replace them in turn):\n"
-                + ("\n".join(f"  {o}" for o in check.accepted) or "  (none: the units hold)")
+                + ("\n".join(f"  {o}" for o in check.accepted)
+                   or f"  (none: {host.without_orders})")
                 + f"\nDeadline: {reports.stamp(game.deadline)}\n\n{self.desk._sig()}"),
                 game=game.name))
         if early:

@@ -331,7 +331,8 @@ class Site:
         players = {p.power: p for p in self.store.players(game.name)}
         seats = []
         try:
-            all_seats = host.seats(game.options) if host is not None else list(players)
+            all_seats = (host.seats_in(game.options, game.state) if host is not None
+                         else list(players))
         except READ_ERRORS as exc:  # options this installation cannot read
             self._log_once(game.name, "its seats cannot be read here", exc)
             all_seats = list(players)
