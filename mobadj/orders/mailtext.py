@@ -322,19 +322,29 @@ def _ends_here(lines: list[str], start: int, comma: bool,
                heading: Callable[[str], bool] | None = None) -> bool:
     """Whether a closing phrase ends the mail: with a comma ("Cheers,") always; without one
     when at most two short name lines follow it, from ``lines[start]`` up to the next
-    mail's heading ("Thanks" / "Ann Smith")."""
+    mail's heading, a signature or the quoted mail a reply carries below ("Thanks!" /
+    "Ann Smith" / "On ... wrote:")."""
     if comma:
         return True
     after = []
     for i in range(start, len(lines)):  # (no slice: a file of many "Thanks" stays linear)
         line = lines[i]
         if line.strip():
-            if heading is not None and heading(line.rstrip()):
+            bare = line.rstrip()
+            if (heading is not None and heading(bare)) or _mail_below(lines, i):
                 break
             after.append(line)
             if len(after) > 2:
                 return False
     return all(_NAME.match(line) and len(line.strip()) <= 30 for line in after)
+
+
+def _mail_below(lines: list[str], at: int) -> bool:
+    """Does something the writer did not write begin at ``lines[at]``: a signature, a quote,
+    or the quoted original of a reply?"""
+    bare = lines[at].rstrip()
+    return (_is_signature_line(bare.strip()) or _is_quoted(bare.strip()) or _wrote(lines, at) > 0
+            or _ORIGINAL.match(bare) is not None or _header_block(lines, at))
 
 
 def mail_lines(text: str, heading: Callable[[str], bool] | None = None) -> str:

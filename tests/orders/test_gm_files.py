@@ -198,6 +198,17 @@ def test_signatures_and_sign_offs(tail, kept) -> None:
     assert len([line for line in body.split("\n") if " " in line and "H" in line]) == kept
 
 
+@pytest.mark.parametrize("below", [
+    "On Sun, 17 Jan 2027 at 08:00, Judge <judge@x.org> wrote:\n> A MAR H\n> A BUR H\n> go",
+    "From: Judge\nSent: Sunday\nSubject: results\n\nA MAR H\nA BUR H",
+    "-- \nAnna Smith\nDiplomacy Club\nParis",
+])
+def test_a_sign_off_without_a_comma_above_a_reply_is_one(below) -> None:
+    """"Thanks!" and a name end the mail even with the mail replied to (or a signature)
+    below them: those lines are not name lines."""
+    assert strip_quotes_and_signature(f"A PAR H\n\nThanks!\nAnna\n\n{below}") == "A PAR H"
+
+
 PASTED = """England:
 Hi GM,
 F Lon - Nth
