@@ -43,6 +43,7 @@ from mobadj.cards.record import (
 )
 from mobadj.cards.registry import bot_class, game_class
 from mobadj.cards.words import command_words
+from mobadj.judge.card_remarks import remark_lines
 from mobadj.judge.hosts import Check, Free, Host, HostError, Resolution, State
 
 log = logging.getLogger("mobadj.judge")
@@ -175,8 +176,10 @@ class CardHost(Host):
         out = Check()
         simultaneous = len(game.to_act()) > 1
         copied = False
-        for number, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
+        lines = text.splitlines()
+        aside = remark_lines(game, player, lines, self.command_words(state))
+        for number, line in enumerate(lines, start=1):
+            if not line.strip() or number - 1 in aside:
                 continue
             if player not in game.to_act():
                 out.errors.append(f"line {number}: {line.strip()!r}: it is not your turn then")
