@@ -4,7 +4,7 @@ Adding a game is one line in ``registry``; what other packages may use is listed
 """
 
 from mobadj.cards import report
-from mobadj.cards.protocol import Bot, GameError, GameState
+from mobadj.cards.protocol import Bot, CommandError, GameError, GameState
 from mobadj.cards.record import (
     GameRecord,
     ReplayCache,
@@ -32,6 +32,7 @@ __all__ = [
     "DEFAULT_BOT_LEVEL",
     "GAMES",
     "Bot",
+    "CommandError",
     "GameError",
     "GameRecord",
     "GameState",

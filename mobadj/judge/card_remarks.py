@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import difflib
 
-from mobadj.cards.protocol import CommandError, GameError, GameState
+from mobadj.cards import CommandError, GameError, GameState
 
 
 def remark_lines(game: GameState, player: int, lines: list[str], words: frozenset[str]

@@ -27,6 +27,7 @@ from lark import Token
 
 from mobadj.board import GameMap
 from mobadj.mobtown.terms import SUBWAY
+from mobadj.orders import text_lines, without_list_mark
 from mobadj.orders.errors import OrderSyntaxError
 from mobadj.orders.model import (
     AnyOrder,
@@ -54,7 +55,6 @@ from mobadj.orders.parser import (
     SupportMoveAction,
     parse_orders,
 )
-from mobadj.orders.spelling import text_lines, without_list_mark
 
 register_route(SUBWAY, "U")  # G(Tam)-U-Ext: the core prints a route tag as its mark
 

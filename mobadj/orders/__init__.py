@@ -64,7 +64,7 @@ if TYPE_CHECKING:
         parser_for,
     )
     from mobadj.orders.prose import is_remark, set_aside_remarks
-    from mobadj.orders.spelling import without_list_mark
+    from mobadj.orders.spelling import text_lines, without_list_mark
     from mobadj.orders.textfile import read_text_file
 
 _PARSER = ("Action", "Children", "MoveAction", "OrderBuilder", "OrderParser", "ParsedOrder",
@@ -77,6 +77,7 @@ _FILES = {"read_order_files": "mobadj.orders.files",
           "set_aside_remarks": "mobadj.orders.prose",
           "read_text_file": "mobadj.orders.textfile",
           "without_list_mark": "mobadj.orders.spelling",
+          "text_lines": "mobadj.orders.spelling",
           **dict.fromkeys(_PARSER, "mobadj.orders.parser")}
 """The parser and the readers of order files and mails: imported when first asked for, so
 that a batch, which reads JSON lines of everyday orders (mobadj.orders.fastpath), starts
@@ -138,5 +139,6 @@ __all__ = [
     "set_aside_remarks",
     "split_rule",
     "strip_quotes_and_signature",
+    "text_lines",
     "without_list_mark",
 ]
