@@ -171,10 +171,21 @@ class MapContext:
             prefix, rest = self.rules.split_power(text, self.game_map)  # "Lepke G(Cit)-U-Mic"
             group = self.parser.parse_group(rest)
         except ValueError as exc:  # OrderError and friends are ValueErrors
-            return Reading(text, None, None, str(exc), prefix=prefix)
+            return Reading(text, None, None, self._explained(exc, text), prefix=prefix)
         if len(group) == 1:
             return Reading(text, group[0], _unit_key(group[0]), prefix=prefix)
         return Reading(text, group[0], None, group=group, prefix=prefix)
+
+    def _explained(self, exc: ValueError, text: str) -> str:
+        """The error of an order text as an order file's reader words it: a misspelt
+        keyword named as one ("unknown word 'Biuld'; did you mean Build?"), not taken for
+        the start of a province's name."""
+        from mobadj.orders.errors import OrderError
+        from mobadj.orders.prose import keyword_slip
+
+        if isinstance(exc, OrderError) and exc.line == 1:
+            return str(keyword_slip(exc, text, self.game_map))
+        return str(exc)
 
     def rules_for(self, options: Any) -> tuple[Rules, str]:
         """(the map's rules with a line's DATC and variant rule ``options``

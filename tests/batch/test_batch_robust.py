@@ -393,3 +393,17 @@ def test_an_order_that_is_no_text_is_invalid_and_echoed_as_json(the_map) -> None
 def test_unknown_powers_and_odd_maps_are_named_once(line, error) -> None:
     answer = json.loads(answer_line(json.dumps(line).encode()))
     assert answer["errors"] == [error]
+
+
+@pytest.mark.parametrize(("order", "error"), [
+    ("Biuld F LON", "'Biuld F LON': line 1, column 1: unknown word 'Biuld'; did you mean Build?"),
+    ("A LVP suport A LON",
+     "'A LVP suport A LON': line 1, column 7: unknown word 'suport'; did you mean Support?"),
+])
+def test_a_misspelt_keyword_is_named_as_in_an_order_file(order, error) -> None:
+    """As `mobadj adjudicate` and the judge say it (docs/orders.md), not 'unknown province
+    Biuld F LON; did you mean Gulf of Lyon?'."""
+    line = {"phase": "W1901A", "units": {"England": ["F EDI", "A LVP"]},
+            "centers": {"England": ["LON", "EDI", "LVP"]}, "orders": {"England": [order]}}
+    answer = json.loads(answer_line(json.dumps(line).encode()))
+    assert answer["errors"] == [f"England: {error}"]
