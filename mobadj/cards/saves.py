@@ -259,13 +259,31 @@ def open_sealed(text: str, data: dict[str, Any]) -> Opened:
 
 def write_sealed(path: Path, content: dict[str, Any], key: GameKey, number: int) -> None:
     """Seal ``content`` into ``path`` as the game's latest save (see the module's doc for
-    the order of the writes)."""
+    the order of the writes).  IllegalAction when another session of the same game has
+    saved since this one opened or last saved it: its save stands (a second window's quit
+    would otherwise take back the draws made in the first)."""
+    _still_latest(key)
     text, tag = seal(content, key, number)
     key.pending = tag
     key.store()
     write_privately(path, text)
     key.latest, key.pending = tag, ""
     key.store()
+
+
+def _still_latest(key: GameKey) -> None:
+    """Is the save this session knows still the game's latest, by its key file?"""
+    if not key.latest:  # a game never saved before
+        return
+    try:
+        stored = json.loads(key.path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise IllegalAction("its key is gone: the game was ended or resumed elsewhere") from None
+    except (OSError, ValueError):
+        return  # unreadable: GameKey.store writes it afresh
+    if key.latest not in (stored.get("latest"), stored.get("pending")):
+        raise IllegalAction("the game was played on in another window (or program) since "
+                            "it was opened here, and saved there: that save stands")
 
 
 def read_save(path: str | Path) -> Opened:

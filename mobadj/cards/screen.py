@@ -99,12 +99,14 @@ class Pager:
                 self.rows += 1
 
     def pause(self) -> None:
-        """``-- more --`` until Enter; at the end of input, no more pauses (the next prompt
-        meets the end of input too, and the game is saved there)."""
+        """``-- more --`` until Enter.  The end of input (Ctrl-D) there is the player's
+        Ctrl-D: it goes on to the session, which saves the game and stops; no pause holds
+        up what is written after it."""
         try:
             self.ask(self.MORE)
         except EOFError:
             self.height = None
+            raise
         self.rows = 0
 
     def prompted(self) -> None:

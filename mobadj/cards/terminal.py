@@ -274,6 +274,9 @@ class Session:
         except OSError as exc:
             self.write(f"! cannot save the game to {self.save_to}: {exc.strerror or exc}")
             return None
+        except IllegalAction as exc:  # another session of this game saved since
+            self.write(f"! not saved to {self.save_to}: {exc}")
+            return None
         self._saved_moves = len(self.state.actions)
         self.saved = self.save_to
         return self.save_to
@@ -445,8 +448,8 @@ class Session:
     def run(self) -> GameState:
         """Play until the game is over (then the end screen) or the players quit (then the
         game is saved)."""
-        self._opening()
         try:
+            self._opening()
             while not self.state.is_over():
                 actors = self.state.to_act()
                 if not actors:
@@ -467,11 +470,15 @@ class Session:
                 bot = actors[0]
                 rng = random.Random(self.state.seed + len(self.state.actions))
                 self._act(bot, self.bot_players[bot].choose(self.state, bot, rng))
-        except KeyboardInterrupt:  # Ctrl-C while a bot thinks: saved all the same
-            self._stop()
+        except (KeyboardInterrupt, EOFError):  # Ctrl-C while a bot thinks, Ctrl-D at a
+            self._stop()  # pause: saved all the same
             return self.state
         if self.state.is_over():
-            self._end()
+            path = self.save()  # the record first: no move is taken back once the end,
+            try:  # the seed and the salt have been seen, even by quitting there
+                self._end(path)
+            except (KeyboardInterrupt, EOFError):
+                self._recorded(path)
         return self.state
 
     def _opening(self) -> None:
@@ -647,9 +654,10 @@ class Session:
             self.write(f"Game saved to {path}. Continue it with: mobadj play {self.name} "
                        f"--resume {path}")
 
-    def _end(self) -> None:
+    def _end(self, path: Path | None) -> None:
         """The last events of each human seat (handed over in hot-seat), then the end screen
-        for everyone: the score breakdown, the winner once, seed and salt."""
+        for everyone: the score breakdown, the winner once, seed and salt; the game's
+        record, already saved at ``path``."""
         state = self.state
         pending = [p for p in self.humans if any(
             not report.superseded(state, e) for e in self.unseen(p))]
@@ -673,8 +681,11 @@ class Session:
             self.write(line)
         for line in report.seed_lines(self.record, self.secret):
             self.write(line)
-        path = self.save()
+        self._recorded(path)
+
+    def _recorded(self, path: Path | None) -> None:
         if path is not None:
+            self.pager.height = None  # (the last line: never held up by a pause)
             self.write(f"The game's record is saved in {path}; check it with: "
                        f"mobadj play verify {path}")
 

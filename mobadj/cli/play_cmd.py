@@ -11,7 +11,7 @@ import json
 import shutil
 import sys
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 
@@ -58,6 +58,19 @@ def _bot_seats(given: tuple[str, ...], level: str, players: int) -> dict[int, st
     return seats
 
 
+def _fewest_players(cls: Any, options: dict[str, Any] | None) -> int:
+    """The players of a game without ``-p``: the fewest its options allow (Micro City's
+    ``-o mode=competitive`` is for two)."""
+    least = cls.info.min_players
+    for n in range(least, cls.info.max_players + 1):
+        try:
+            cls.new(n, 1, options)
+        except GameError:
+            continue
+        return n
+    return least  # (none does: the error of the game itself is said below)
+
+
 def _verify(file: str | None, commitment: str | None) -> None:
     if file is None:
         _fail("verify needs the record file: mobadj play verify FILE")
@@ -74,7 +87,9 @@ def _verify(file: str | None, commitment: str | None) -> None:
 @main.command()
 @click.argument("game")
 @click.argument("file", required=False)
-@click.option("--players", "-p", type=int, help="Number of players (default: the game's minimum).")
+@click.option("--players", "-p", type=int,
+              help="Number of players (default: the fewest the game and its options "
+                   "allow).")
 @click.option("--seed", "-s", type=int, default=None,
               help="Seed of the game RNG: a reproducible game that is NOT secret (default: a "
                    f"secret 128-bit seed; {SIMULATE_SEED} with --simulate).")
@@ -134,7 +149,7 @@ def play(
             _fail(f"--resume continues the saved game as it was: drop {', '.join(given)}")
         _resume(name, resume, save)
         return
-    n = players or cls.info.min_players
+    n = players or _fewest_players(cls, options)
     if not cls.info.min_players <= n <= cls.info.max_players:
         _fail(f"{cls.info.title} takes {cls.info.min_players}-{cls.info.max_players} players, "
               f"not {n}")

@@ -104,7 +104,7 @@ def test_every_screen_fits_24_rows_of_80_columns(game, players, options) -> None
 
 def test_the_end_of_input_at_a_pause_saves_the_game(tmp_path) -> None:
     """A small screen pauses at once; the input ends there: no traceback, the game is saved
-    at the next prompt."""
+    there and the session stops."""
     answers = ["", ""]
     out: list[str] = []
 
