@@ -36,6 +36,7 @@ save can steer another seat's terminal.
 from __future__ import annotations
 
 import bisect
+import difflib
 import json
 import os
 import random
@@ -58,12 +59,14 @@ from mobadj.cards.record import (
 from mobadj.cards.registry import DEFAULT_BOT_LEVEL, bot_of_level, canonical_name, game_class
 from mobadj.cards.saves import GameKey, data_folder, write_privately, write_sealed
 from mobadj.cards.screen import MAX_LINE, Pager, clean_command, rows_of
+from mobadj.cards.words import command_words
 
 _SEAT_PREFIX = re.compile(r"[Pp](\d+)\s*:\s*(.*)", re.S)
 FEED_MARK = "  - "  # starts every event line of a seat's feed (boards never start so)
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
 HELP_WORDS = frozenset({"help", "?", "h"})
 GO_WORDS = frozenset({"", "done", "go", "ok"})  # let the bots play on
+TERMINAL_WORDS = ("help", "board", "history", "undo", "quit", "exit")
 META_HELP = """\
 At the terminal (commands in any case):
   help, ?    this help and the commands you can give now
@@ -436,13 +439,26 @@ class Session:
         if word in HELP_WORDS:
             self._help(seat, rest.strip())
             return True
-        if text.lower() == "board":
+        if word == "board":  # ("board please": the board all the same)
             self._board(seat)
             return True
-        if text.lower() == "history":
+        if word == "history":
             self._history(seat)
             return True
+        near = self._near_terminal_word(word)
+        if near is not None:
+            self.write(f"! {word!r} is not understood; did you mean {near!r}? ('help' lists "
+                       "the commands)")
+            return True
         return False
+
+    def _near_terminal_word(self, word: str) -> str | None:
+        """The terminal's own word a typo is close to ("quitt", "histroy", "borad"), unless
+        the game reads the word itself (then the game's own did-you-mean says it)."""
+        if len(word) < 4 or word in command_words(self.name):
+            return None
+        close = difflib.get_close_matches(word, TERMINAL_WORDS, n=1, cutoff=0.75)
+        return close[0] if close else None
 
     # -- playing ----------------------------------------------------------------------------
     def run(self) -> GameState:
