@@ -416,7 +416,8 @@ class Session:
             self.write(self.state.explain(seat, topic))
             return
         self.write(META_HELP + ("\n" + PREFIX_HELP if self.hot_seat else ""))
-        self.write(textwrap.fill(report.summary(self.state), 92))
+        # wrapped to this screen's width (without one, to 92 columns for a file or a pipe)
+        self.write(textwrap.fill(report.summary(self.state), self.pager.width or 92))
         self.write("You can: " + ("; ".join(str(a) for a in self.state.legal_actions(seat))
                                   or "nothing now"))
         free = self.state.free_commands(seat)

@@ -23,3 +23,20 @@ def test_typos_of_the_terminals_words_get_their_did_you_mean(game) -> None:
                     "the commands)" for typo, word in (("quitt", "quit"),
                                                        ("histroy", "history"),
                                                        ("borad", "board"))], said
+
+
+def test_the_rules_in_brief_fill_the_screens_width() -> None:
+    """'help' on a 60-column screen: the rules in brief wrapped once, to 60 columns (not to
+    92 and then again, which left a short row after every long one)."""
+    import textwrap
+
+    from mobadj.cards import report
+
+    typed = iter(["help", "quit"])
+    out: list[str] = []
+    session = Session.new("micromob", 2, 1, {1}, read=lambda _: next(typed), write=out.append,
+                          size=(60, 500))
+    session.run()
+    summary = textwrap.wrap(report.summary(session.state), 60)
+    first = out.index(summary[0])
+    assert out[first:first + len(summary)] == summary
