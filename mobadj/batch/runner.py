@@ -180,8 +180,7 @@ class MapContext:
         """The error of an order text as an order file's reader words it: a misspelt
         keyword named as one ("unknown word 'Biuld'; did you mean Build?"), not taken for
         the start of a province's name."""
-        from mobadj.orders.errors import OrderError
-        from mobadj.orders.prose import keyword_slip
+        from mobadj.orders import OrderError, keyword_slip
 
         if isinstance(exc, OrderError) and exc.line == 1:
             return str(keyword_slip(exc, text, self.game_map))

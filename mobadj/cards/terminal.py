@@ -456,7 +456,7 @@ class Session:
     def _near_terminal_word(self, word: str) -> str | None:
         """The terminal's own word a typo is close to ("quitt", "histroy", "borad"), unless
         the game reads the word itself (then the game's own did-you-mean says it)."""
-        if len(word) < 4 or word in command_words(self.name):
+        if len(word) < 4 or word in TERMINAL_WORDS or word in command_words(self.name):
             return None
         close = difflib.get_close_matches(word, TERMINAL_WORDS, n=1, cutoff=0.75)
         return close[0] if close else None

@@ -63,7 +63,7 @@ if TYPE_CHECKING:
         parse_unit,
         parser_for,
     )
-    from mobadj.orders.prose import is_remark, set_aside_remarks
+    from mobadj.orders.prose import is_remark, keyword_slip, set_aside_remarks
     from mobadj.orders.spelling import text_lines, without_list_mark
     from mobadj.orders.textfile import read_text_file
 
@@ -74,6 +74,7 @@ _FILES = {"read_order_files": "mobadj.orders.files",
           "strip_quotes_and_signature": "mobadj.orders.mailtext",
           "mail_lines": "mobadj.orders.mailtext",
           "is_remark": "mobadj.orders.prose",
+          "keyword_slip": "mobadj.orders.prose",
           "set_aside_remarks": "mobadj.orders.prose",
           "read_text_file": "mobadj.orders.textfile",
           "without_list_mark": "mobadj.orders.spelling",
@@ -125,6 +126,7 @@ __all__ = [
     "check_rule",
     "fast_path_for",
     "is_remark",
+    "keyword_slip",
     "mail_lines",
     "or_list",
     "parse_order",
