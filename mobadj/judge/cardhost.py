@@ -67,6 +67,7 @@ class CardHost(Host):
 
     resolve_when_all_in = True
     without_orders = "the judge plays a default move"
+    fills_in_order = True
 
     def __init__(self, name: str) -> None:
         self.kind = name

@@ -189,14 +189,23 @@ class Forming:
             f"mobadj game start {game.name}.\n\n{self.desk._sig()}"), game=game.name))
         return f"Every seat of {game.name} is taken; waiting for the GM's START."
 
+    def _seat_plan(self, game: Game) -> tuple[list[dict[str, Any]], dict[str, str]]:
+        """The accepted joiners and the seat each is to get (email -> seat).  A game whose
+        seats are filled in order (a card game: P1..Pn, no gap) offers them the first free
+        seats only; their wishes choose among those."""
+        joins = [j for j in self.desk.store.joins(game.name) if j["status"] == "accepted"]
+        host = host_for(game.kind)
+        held = {p.power for p in self.desk.store.players(game.name)}
+        free = [s for s in host.seats(game.options) if s not in held]
+        if host.fills_in_order:
+            free = free[:len(joins)]
+        return joins, assign_seats(free, [(j["email"], j["wishes"]) for j in joins], game.seed)
+
     def _seat_joiners(self, game: Game, now: float, out: list[Mail]) -> None:
         """Give the accepted joiners their powers (and passwords, by mail)."""
-        joins = [j for j in self.desk.store.joins(game.name) if j["status"] == "accepted"]
+        joins, given = self._seat_plan(game)
         if not joins:
             return
-        held = {p.power for p in self.desk.store.players(game.name)}
-        free = [s for s in host_for(game.kind).seats(game.options) if s not in held]
-        given = assign_seats(free, [(j["email"], j["wishes"]) for j in joins], game.seed)
         for j in joins:
             seat = given.get(j["email"])
             if seat is not None:
@@ -314,6 +323,11 @@ class Forming:
         if not self.desk.store.players(game.name) and not any(j["status"] == "accepted"
                                                               for j in joins):
             raise JudgeError("add players first")
+        # the game must be able to start with the seats it will have before anyone is
+        # seated or mailed: a refused START changes nothing
+        seats = [p.power for p in self.desk.store.players(game.name)]
+        host.new_state(seats + list(self._seat_plan(game)[1].values()), game.seed,
+                       game.options)
         self._seat_joiners(game, now, out)
         for left in self.desk.store.joins(game.name):  # still waiting for the GM's approval
             self.desk.store.delete_join(game.name, left["email"])
