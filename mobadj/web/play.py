@@ -216,7 +216,9 @@ class SeatPages:
             "press_ok": press != "none",
         }
         if seat.power is None:
-            context["gm"] = summary_text(self.store, game, gm_view=True)
+            # its moments as dates in the site's zone, as the rest of the page writes them
+            context["gm"] = reports.localize(summary_text(self.store, game, gm_view=True),
+                                             self.site.tz)
             return context
         assert host is not None
         power = seat.power

@@ -5,12 +5,13 @@ another seat's or game's addresses with one's own cookie, the GM's view; session
 
 from __future__ import annotations
 
+import html
 import random
 import re
 
 import pytest
 
-from mobadj.judge import Judge, Store, WebPlay
+from mobadj.judge import Judge, Store, WebPlay, reports
 from mobadj.judge.config import config_from_data
 from mobadj.web.demo import Table, mail, play_board
 from mobadj.web.pages import Site
@@ -244,6 +245,16 @@ def test_the_history_shows_what_came_from_the_pages(srv, game):
     page = france.get("/g/dip/play").text
     assert re.search(r"Orders for FRANCE, Spring 1901 Movement", page)
     assert "A PAR - GAS" in page
+
+
+def test_the_gms_page_writes_the_summarys_moments_as_dates(srv, game):
+    """The GM's summary on the page says when the game was created as a date, in the
+    pages' zone, as `mobadj game summary` prints it: no raw time markers."""
+    gm = signed_in(srv, power="GM", password="gm-secret", client="10.3.3.9")
+    page = html.unescape(gm.get("/g/dip/play").text)
+    assert "\ue000" not in page and "\ue001" not in page
+    created = reports.when(game.store.game("dip").created, game.site.tz)
+    assert f"Created {created};" in page
 
 
 def test_the_public_page_leads_to_the_sign_in(srv, game):
