@@ -65,6 +65,13 @@ _GM_SECTION = re.compile(
 _GM_SIGNON = re.compile(r"^\s*gm\s+\S+\s+\S+", re.I | re.M)
 
 
+def strip_controls(text: str) -> str:
+    """``text`` without the control characters no mail text needs (NUL, escape sequences,
+    BEL): whatever brings text to the judge, a mail or the game pages, drops them before
+    reading, so they never reach the parsers, the store, nor another player's mail."""
+    return _CONTROLS.sub("", text)
+
+
 @dataclass(frozen=True)
 class Incoming:
     """A mail as the judge reads it."""
@@ -216,7 +223,7 @@ def attachment_names(msg: Message) -> tuple[str, ...]:
             name = part.get_filename() or ""
         except (TypeError, ValueError, LookupError):  # a name in a broken encoding
             name = ""
-        name = _CONTROLS.sub("", str(name)).strip()
+        name = strip_controls(str(name)).strip()
         names.append(name[:60] if name else ctype)
     return tuple(names)
 
@@ -354,7 +361,7 @@ def parse_mail(raw: bytes, max_body: int = MAX_BODY_CHARS, own_text: str | None 
         attached = attachment_names(msg) if not unreadable else ()
     except MAIL_ERRORS:
         attached = ()
-    text = "" if _is_binary(text) else _CONTROLS.sub("", text)
+    text = "" if _is_binary(text) else strip_controls(text)
     quotes = bool(own_text) and squash(own_text or "") in squash(source[:max_body])
     truncated = len(text) > max_body
     text = text[:max_body]

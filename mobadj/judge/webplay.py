@@ -28,7 +28,7 @@ from mobadj.judge.commands import ParsedMail, parse_body
 from mobadj.judge.core import _DUMMY_HASH, REFUSED, Judge
 from mobadj.judge.hosts import Check, HostError, host_for
 from mobadj.judge.links import game_url
-from mobadj.judge.mailparse import Incoming
+from mobadj.judge.mailparse import Incoming, strip_controls
 from mobadj.judge.names import Names
 from mobadj.judge.store import Game, Mail, Store, verify_password
 from mobadj.judge.throttle import PasswordThrottle
@@ -42,6 +42,12 @@ GM = "GM"
 
 def digest(value: str) -> str:
     return hashlib.sha256(value.encode()).hexdigest()
+
+
+def _cleaned(text: str) -> str:
+    """What the page sent, as the judge reads a mail's text: at most :data:`MAX_TEXT`
+    characters, lines ended by ``\\n``, no control characters (a mail's are dropped too)."""
+    return strip_controls(text[:MAX_TEXT].replace("\r\n", "\n").replace("\r", "\n"))
 
 
 @dataclass(frozen=True)
@@ -184,7 +190,7 @@ class WebPlay:
         returns the judge's answer (kept to be shown on the seat's next page)."""
         judge, store = self.judge, self.store
         now = judge.clock()
-        text = text[:MAX_TEXT].replace("\r\n", "\n").replace("\r", "\n")
+        text = _cleaned(text)
         with store.transaction():
             game = store.game(seat.game)
             if game is None:
@@ -232,7 +238,7 @@ class WebPlay:
             game = self.store.game(seat.game)
             if game is None or game.state is None or seat.power is None:
                 return Check(), ""
-            return self._check(game, seat.power, text[:MAX_TEXT])
+            return self._check(game, seat.power, _cleaned(text))
 
     def standing(self, seat: WebSeat) -> tuple[Check, str]:
         """The seat's orders standing for this phase, checked and previewed as above."""

@@ -6,6 +6,7 @@ another seat's or game's addresses with one's own cookie, the GM's view; session
 from __future__ import annotations
 
 import html
+import json
 import random
 import re
 
@@ -13,6 +14,7 @@ import pytest
 
 from mobadj.judge import Judge, Store, WebPlay, reports
 from mobadj.judge.config import config_from_data
+from mobadj.judge.mailer import build_message
 from mobadj.web.demo import Table, mail, play_board
 from mobadj.web.pages import Site
 
@@ -255,6 +257,36 @@ def test_the_gms_page_writes_the_summarys_moments_as_dates(srv, game):
     assert "\ue000" not in page and "\ue001" not in page
     created = reports.when(game.store.game("dip").created, game.site.tz)
     assert f"Created {created};" in page
+
+
+CONTROLS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
+
+
+def test_press_from_the_page_drops_control_characters_as_a_mail_does(srv, game):
+    """A NUL, an escape sequence and a BEL typed or pasted into the press box never reach
+    the store, nor the reader's mail (a raw NUL in a mail's body is refused by MTAs): the
+    reader gets what the same press sent by mail would have given."""
+    turkey = signed_in(srv, power="TURKEY", password="pw-turkey", client="10.4.4.1")
+    said = "hi \x00 \x1b[31mred\x1b[0m \x07bell"
+    turkey.act("dip", do="press", to_RUSSIA="on", text=f"WEB-CTRL-5120 {said}")
+    game.judge.handle_mail(mail(game.dip.emails["TURKEY"], "SIGNON dip TURKEY pw-turkey\n"
+                                f"PRESS TO RUSSIA\nMAIL-CTRL-5120 {said}\nENDPRESS"))
+    stored = {p["text"].split()[0]: p["text"] for p in game.store.press("dip")
+              if "-CTRL-5120" in p["text"]}
+    mailed = {kind: m for m in game.store.all_mail() for kind in ("WEB", "MAIL")
+              if f"{kind}-CTRL-5120" in m.body}
+    assert set(stored) == {"WEB-CTRL-5120", "MAIL-CTRL-5120"} and set(mailed) == {"WEB", "MAIL"}
+    assert not CONTROLS.search(stored["WEB-CTRL-5120"]) and "red" in stored["WEB-CTRL-5120"]
+    web, by_mail = mailed["WEB"], mailed["MAIL"]
+    assert web.to == game.dip.emails["RUSSIA"] and not CONTROLS.search(web.body)
+    assert web.body.replace("WEB-", "MAIL-") == by_mail.body
+    sent = build_message(web, "judge@test.org", "Play Judge", "t", START).as_bytes()
+    assert b"\x00" not in sent and b"\x1b" not in sent and b"\x07" not in sent
+    # the orders box, read as the player types, is read as a mail's text too
+    token = turkey.csrf(turkey.get("/g/dip/play").text)
+    checked = turkey.post("/g/dip/check", {"csrf": token, "orders": "A Co\x00n\x1e - B\x1bul"})
+    read = json.loads(checked.text)
+    assert read["problems"] == [] and read["accepted"] == ["A CON - BUL"], read
 
 
 def test_the_public_page_leads_to_the_sign_in(srv, game):
