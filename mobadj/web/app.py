@@ -21,7 +21,8 @@ redirect carries a key, and none is kept by a cache.  Every redirect is relative
 cookie has no ``Path`` (the browser scopes it to the game's folder as it sees it), so a
 proxy may serve the site under any path; a key given at another address of the game (its
 name spelt otherwise, its folder without the slash) is handed on to the game's own key box
-in a form, as a cookie set there would not reach the game's folder.
+in a form, as a cookie set there would not reach the game's folder; so is a seat's personal
+sign-in link (``play?link=``), unspent, to the game's own play page.
 
 A private game without its key is answered exactly as a game that does not exist, in
 status, body, headers and time: both are looked up by the same single query, which reads no
@@ -282,8 +283,9 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
         game's own key box (sent at once by the pages' script; a button without it)."""
         rest = after_game(request, typed)
         action = "../" * rest.count("/") + quote(name, safe="") + "/key"
+        fields = [("key", key)] + ([("to", step)] if step else [])
         html = site._render("opening.html", root=root_of(request), name=name, action=action,
-                            key=key, to=step or "")
+                            what="key", fields=fields)
         return page(request, html, private=True)
 
     def gate(request: Request, typed: str, step: str | None = None
@@ -454,6 +456,19 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
                             httponly=True, samesite="strict", secure=secure(request))
         return response
 
+    def link_on(request: Request, typed: str, link: str) -> Response:
+        """A personal link opened at the game's name spelt otherwise (``/g/Dip/play``): a
+        form that takes it, unspent, to the game's own play page (sent at once by the
+        pages' script; a button without it).  The cookies set there reach the game's folder;
+        set here, the browser would keep them for ``/g/Dip/`` only.  Nothing is looked up:
+        every game's name is its lower-case spelling, and the answer is the same for a
+        private game as for one that does not exist."""
+        name = typed.lower()
+        html = site._render("opening.html", root=root_of(request), name=name,
+                            action="../" + quote(name, safe="") + "/play", what="link",
+                            fields=[("link", link)])
+        return page(request, html, private=True)
+
     def by_link(request: Request, typed: str, link: str) -> Response:
         """A personal link (LINK by mail): signed in once, and sent to the page without the
         link in its address; a private game's key comes with it.  A link that is no good
@@ -461,6 +476,8 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
         assert play is not None
         if not game_name_ok(typed):
             return missing(request, "No such page.")
+        if typed != typed.lower():
+            return link_on(request, typed, link)
         name, wanted = find(typed)
         # looked up for a missing game too: a private game's link costs what a missing one's
         cookie = play.redeem(link, name or typed.lower(), client_of(request))
@@ -470,7 +487,7 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
                                    "the password changed since: sign in with your password, "
                                    "or send LINK by mail for a new link.", 403)
             return closed(request, typed, False, None)
-        response = moved("../" + quote(name, safe="") + "/play" if typed != name else "play")
+        response = moved("play")
         response.set_cookie(seat_cookie(name), cookie, max_age=int(play.session_seconds),
                             path=None, httponly=True, samesite="lax", secure=secure(request))
         if wanted is not None:
@@ -501,6 +518,15 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
             return missing(request, "No such page.")
         play.shown(seat)
         return page(request, html, private=True)
+
+    async def play_by_link(request: Request) -> Response:
+        """A personal link handed on in a form (:func:`link_on`): as if opened here."""
+        if play is None:
+            return missing(request, "Playing on the pages is not switched on here.")
+        fields = await read_form(request, KEY_FORM_LIMIT)
+        if fields is None:
+            return missing(request, "That form is too long.", 413)
+        return by_link(request, request.path_params["game"], fields.get("link", ""))
 
     async def sign_in(request: Request) -> Response:
         name = open_game(request, request.path_params["game"])
@@ -625,6 +651,7 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
         Route("/g/{game}/", game_page),
         Route("/g/{game}/key", key_form, methods=["POST"]),
         Route("/g/{game}/play", play_page),
+        Route("/g/{game}/play", play_by_link, methods=["POST"]),
         Route("/g/{game}/signin", sign_in, methods=["POST"]),
         Route("/g/{game}/act", act, methods=["POST"]),
         Route("/g/{game}/check", check, methods=["POST"]),

@@ -6,9 +6,12 @@ another seat's or game's addresses with one's own cookie, the GM's view; session
 from __future__ import annotations
 
 import html
+import http.cookiejar
 import json
 import random
 import re
+import urllib.request
+from urllib.parse import parse_qs, urlencode, urljoin, urlsplit
 
 import pytest
 
@@ -19,6 +22,8 @@ from mobadj.web.demo import Table, mail, play_board
 from mobadj.web.pages import Site
 
 from .helpers import PageServer, Visitor
+from .playing import wait
+from .test_browser import browser  # noqa: F401 (the fixture: one Chromium)
 
 START = 1_800_000_000.0
 SECRET = "ENGLAND-SECRET-PLAN-5531"
@@ -296,17 +301,22 @@ def test_the_public_page_leads_to_the_sign_in(srv, game):
     assert 'href="play"' in page
 
 
+def mailed_link(game: Game, table: Table, power: str) -> str:
+    """The path of the personal link the judge mails a seat that sends LINK."""
+    out = game.judge.handle_mail(mail(table.emails[power], f"SIGNON {table.name} {power} "
+                                      f"{table.passwords[power]}\nLINK"))
+    mailed = [m for m in out if "your link" in m.subject]
+    assert [m.to for m in mailed] == [table.emails[power]]
+    reply = next(m for m in out if m not in mailed)
+    assert "was mailed to your registered address" in reply.body
+    assert "link=" not in reply.body  # only in the mail to the seat's own address
+    return re.search(r"https://pages.test/judge(/g/\w+/play\?link=\S+)",
+                     mailed[0].body).group(1)
+
+
 def test_a_personal_link_by_mail_signs_in_once(srv, game):
     def link(table, power: str) -> str:
-        out = game.judge.handle_mail(mail(table.emails[power], f"SIGNON {table.name} {power} "
-                                          f"{table.passwords[power]}\nLINK"))
-        mailed = [m for m in out if "your link" in m.subject]
-        assert [m.to for m in mailed] == [table.emails[power]]
-        reply = next(m for m in out if m not in mailed)
-        assert "was mailed to your registered address" in reply.body
-        assert "link=" not in reply.body  # only in the mail to the seat's own address
-        return re.search(r"https://pages.test/judge(/g/\w+/play\?link=\S+)",
-                         mailed[0].body).group(1)
+        return mailed_link(game, table, power)
 
     path = link(game.dip, "ITALY")
     v = Visitor(srv.url, "10.7.7.7")
@@ -331,6 +341,60 @@ def test_a_personal_link_by_mail_signs_in_once(srv, game):
     w = Visitor(srv.url, "10.7.7.10")
     assert w.get(path).status == 303
     assert "Signed in as" in w.get("/g/hidden/play").text and w.get("/g/hidden/").status == 200
+
+
+def opening_form(html_text: str) -> tuple[str, dict[str, str]]:
+    """The action and hidden fields of a page's ``form.opening`` (the script sends it)."""
+    form = re.search(r'<form class="opening" method="post" action="([^"]*)">(.*?)</form>',
+                     html_text, re.S)
+    assert form, "no opening form on the page"
+    fields = re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', form.group(2))
+    return html.unescape(form.group(1)), {k: html.unescape(v) for k, v in fields}
+
+
+def test_a_personal_link_with_the_games_name_in_capitals_signs_in(srv, game):
+    """A link whose game name a player or a mail program wrote in capitals signs the player
+    in all the same, on the game's own address, with a browser's cookie jar (cookies kept
+    for the folder they were set in): the link is spent only there."""
+    for table, typed, power in [(game.dip, "Dip", "AUSTRIA"), (game.hidden, "HIDDEN",
+                                                                 "GERMANY")]:
+        path = mailed_link(game, table, power).replace(f"/g/{table.name}/", f"/g/{typed}/")
+        jar = http.cookiejar.CookieJar()
+        client = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+        with client.open(srv.url + path) as first:
+            # not a redirect, no cookie: a form that takes the link on, in no address
+            assert first.url == srv.url + path and not list(jar)
+            assert first.headers["Cache-Control"] == "private, no-store"
+            action, fields = opening_form(first.read().decode())
+        assert action == f"../{table.name}/play" and fields == {
+            "link": parse_qs(urlsplit(path).query)["link"][0]}
+        with client.open(urljoin(srv.url + path, action), urlencode(fields).encode()) as page:
+            assert page.url == f"{srv.url}/g/{table.name}/play"
+            assert f'Signed in as <strong class="me">{power.title()}</strong>' in \
+                page.read().decode()
+        assert {c.path for c in jar} == {f"/g/{table.name}"}
+        with client.open(f"{srv.url}/g/{table.name}/") as public:
+            assert public.status == 200
+        # spent: opened again, in either spelling, it signs nobody in
+        for again in (path, path.replace(f"/g/{typed}/", f"/g/{table.name}/")):
+            refused = Visitor(srv.url, "10.7.8.1").get(again)
+            assert refused.status in (200, 403, 404) and "Signed in as" not in refused.text
+    # for a game that does not exist, the same form: nothing says a private game is there
+    missing = Visitor(srv.url).get("/g/NOGAME/play?link=x" + "y" * 30)
+    assert missing.status == 200 and opening_form(missing.text)[0] == "../nogame/play"
+
+
+def test_chromium_opening_a_link_in_capitals_lands_signed_in_on_the_game(srv, game,
+                                                                        browser):  # noqa: F811
+    """The same in a real browser: its script sends the form on at once; the player lands
+    on the private game's own play page, signed in, and its pages open."""
+    path = mailed_link(game, game.hidden, "ITALY").replace("/g/hidden/", "/g/Hidden/")
+    browser.get(srv.url + path)
+    wait(browser, lambda d: "Signed in as" in d.page_source)
+    assert browser.current_url == f"{srv.url}/g/hidden/play"
+    assert 'Signed in as <strong class="me">Italy</strong>' in browser.page_source
+    browser.get(f"{srv.url}/g/hidden/")
+    assert "No public game" not in browser.page_source and "hidden" in browser.title
 
 
 def moves_drawn(svg: str) -> int:
