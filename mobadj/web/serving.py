@@ -57,10 +57,12 @@ def server_config(app: Any, host: str, port: int,
                   request_timeout: float = REQUEST_TIMEOUT) -> uvicorn.Config:
     """uvicorn's settings for the pages: the timed protocol, no server header, warnings only.
     Behind a proxy on the same machine (127.0.0.1) its ``X-Forwarded-Proto`` is believed, so
-    a key's cookie is ``Secure`` when the visitor came by HTTPS."""
+    a key's cookie is ``Secure`` when the visitor came by HTTPS.  uvicorn's own logging
+    setup is left out (``log_config=None``): its lines, a failed request's traceback
+    above all, go where ``mobadj web`` logs (judge-web.log), which the 500 page names."""
     class Protocol(TimedH11Protocol):
         pass
 
     Protocol.request_timeout = request_timeout
     return uvicorn.Config(app, host=host, port=port, http=Protocol, log_level="warning",
-                          server_header=False)
+                          log_config=None, server_header=False)

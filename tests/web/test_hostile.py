@@ -10,15 +10,19 @@ import http.cookiejar
 import logging
 import random
 import re
+import socket
 import subprocess
 import sys
+import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
+from mobadj.judge import WebPlay
 from mobadj.judge.config import config_from_data
 from mobadj.judge.core import Judge
+from mobadj.judge.logs import setup_logging
 from mobadj.judge.store import Store
 from mobadj.web.demo import Table, play_board, play_cards
 from mobadj.web.export import export_site
@@ -368,3 +372,61 @@ def test_an_export_folder_that_cannot_be_written_is_an_error_not_a_traceback(jud
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 1 and "cannot write the pages into" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+# -- what reaches the log of mobadj web -------------------------------------------------------
+
+
+@pytest.fixture
+def web_log(tmp_path):
+    """judge-web.log, as ``mobadj web`` sets its logging up from judge.yaml (the test's
+    own logging put back after)."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    cfg = config_from_data({"judge": {"address": "judge@test.org"},
+                            "log": {"file": "judge.log"}}, base=tmp_path)
+    setup_logging(cfg.log, program="web")
+    yield tmp_path / "judge-web.log"
+    for h in list(root.handlers):
+        if h not in handlers:
+            root.removeHandler(h)
+            h.close()
+    for h in handlers:
+        if h not in root.handlers:
+            root.addHandler(h)
+    root.setLevel(level)
+
+
+def wait_for_log(path: Path, text: str, times: int = 1) -> str:
+    end = time.monotonic() + 10
+    while (found := path.read_text()).count(text) < times:
+        assert time.monotonic() < end, f"{text!r} not in the log {times} time(s):\n{found}"
+        time.sleep(0.05)
+    return found
+
+
+def test_a_client_hanging_up_mid_form_costs_one_line_and_a_failure_its_traceback(
+        judged, web_log, monkeypatch, capsys):
+    """Forms whose sender hangs up half-way (a body of 500 bytes announced, 7 sent) leave
+    one short line each in judge-web.log, no traceback anywhere; a page that fails leaves
+    its traceback in judge-web.log, the log the 500 page sends the GM to."""
+    site = Site(judged.readonly, "Hostile Judge", clock=lambda: NOW)
+
+    def broken(*args: object, **kwargs: object) -> str:
+        raise RuntimeError("BROKEN-PAGE-7731")
+
+    monkeypatch.setattr(site, "game_html", broken)
+    with PageServer(site, play=WebPlay(judged.judge)) as srv:
+        for path in ("/g/hidden/key", "/g/pub/signin", "/g/pub/act"):
+            with socket.create_connection(("127.0.0.1", srv.port), timeout=10) as s:
+                s.sendall(f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/"
+                          "x-www-form-urlencoded\r\nContent-Length: 500\r\n\r\nkey=abc".encode())
+                time.sleep(0.2)
+        logged = wait_for_log(web_log, "hung up before sending all of a form", 3)
+        assert "Traceback" not in logged and "ClientDisconnect" not in logged
+        assert "Traceback" not in capsys.readouterr().err
+        failed = fetch(srv.url + "/g/pub/")
+        assert failed.status == 500 and "log of mobadj web" in failed.text
+        assert "BROKEN-PAGE-7731" not in failed.text
+        logged = wait_for_log(web_log, "BROKEN-PAGE-7731")
+    assert "Traceback" in logged and 'raise RuntimeError("BROKEN-PAGE-7731")' in logged
