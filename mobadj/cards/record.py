@@ -190,7 +190,8 @@ class Verdict:
 def verify_record(data: dict[str, Any], commitment: str | None = None) -> Verdict:
     """Check a finished game record: its seed and salt give the commitment it states (and
     ``commitment``, the one published at the start, when given), and its actions replay
-    from that seed, every one legal, to the end of the game."""
+    from that seed, every one legal, to the end of the game (or, for a game ended before
+    that by a draw or its GM, the record stating ``ended``, as far as it went)."""
     from mobadj.cards.saves import is_sealed
 
     if is_sealed(data):
@@ -219,7 +220,10 @@ def verify_record(data: dict[str, Any], commitment: str | None = None) -> Verdic
         state = record.replay()
     except GameError as exc:
         return Verdict(False, [*lines, f"not verified: the actions do not replay: {exc}"])
-    if not state.is_over():
+    if not state.is_over() and data.get("ended"):  # a draw, the GM's word: no end to reach
+        lines.append(f"{len(record.actions)} actions replay legally; the game was ended "
+                     f"before its rules end it: {str(data['ended'])[:200]}")
+    elif not state.is_over():
         ok = False
         lines.append(f"not finished: {len(record.actions)} actions replay, but the game is "
                      "not over")

@@ -44,7 +44,7 @@ from mobadj.cards.record import (
 from mobadj.cards.registry import bot_class, game_class
 from mobadj.cards.words import command_words
 from mobadj.judge.card_remarks import remark_lines
-from mobadj.judge.hosts import Check, Free, Host, HostError, Resolution, State
+from mobadj.judge.hosts import Check, Ending, Free, Host, HostError, Resolution, State
 
 log = logging.getLogger("mobadj.judge")
 
@@ -161,13 +161,17 @@ class CardHost(Host):
         return f"M{len(state['actions']) - state.get('free', 0) + 1}"
 
     def phase_label(self, state: State) -> str:
+        if state.get("ended"):
+            return f"move {self.phase(state)[1:]} (the game has ended: nobody is waiting)"
         game = self._game(state, fresh=False)
         waiting = ", ".join(seat_name(p) for p in game.to_act()) or "nobody"
         return f"move {self.phase(state)[1:]} (waiting for {waiting})"
 
     def due(self, state: State) -> list[str]:
         game = self._game(state, fresh=False)
-        return [] if game.is_over() else [seat_name(p) for p in game.to_act()]
+        if state.get("ended") or game.is_over():
+            return []
+        return [seat_name(p) for p in game.to_act()]
 
     def check(self, state: State, seat: str, text: str) -> Check:
         """Each line a command; a player to act alone may send several in a row.  Read on
@@ -344,6 +348,21 @@ class CardHost(Host):
                     winners=[p + 1 for p in game.winners()])
         return data
 
+    def end_early(self, state: State, how: str) -> Ending:
+        """A game ended by a draw or the GM's word (``how``: the sentence that says so):
+        nothing more is dealt or rolled, so its seed and salt are revealed now, with the
+        record so far (``ended`` in the state marks it: nobody is waiting any more)."""
+        new = dict(state, ended=how)
+        record = self._record(new)
+        lines = card_report.seed_lines(record) + [
+            "The game's record so far is attached (record.json): 'mobadj play verify "
+            "record.json' checks the seed and salt against the commitment and that every move "
+            "was legal."]
+        data = record.to_json(reveal_seed=True)
+        data.update(over=False, ended=how)
+        return Ending(new, lines, [("record.json", "application/json",
+                                    json.dumps(data, indent=1).encode())])
+
     def preview(self, state: State, seat: str, text: str) -> str:
         """The seat's legal commands now: the first :data:`PREVIEW_LIMIT`, then how many
         more there are of each command word."""
@@ -369,9 +388,12 @@ class CardHost(Host):
         return "\n".join(lines)
 
     def status(self, state: State, seat: str | None) -> str:
-        """The seat's view, and the seed commitment the end will be checked against."""
-        game = self._game(state, fresh=False)
+        """The seat's view, and the seed commitment the end will be checked against (a
+        game ended early: the table as it stood, and the seed and salt it revealed)."""
         player = seat_index(seat) if seat else None
+        if state.get("ended"):
+            return self._ended_status(state, player)
+        game = self._game(state, fresh=False)
         view = game.render(player)
         if player is not None and player in game.to_act():
             view += "\n\n" + self._commands(game, player)
@@ -384,8 +406,16 @@ class CardHost(Host):
                     "keyed by a secret salt; both are revealed when the game ends)")
         return f"{view}\n\n{line}"
 
+    def _ended_status(self, state: State, player: int | None) -> str:
+        """STATUS of a game ended early: nobody is to act in the view any more."""
+        game = self._game(state)  # a copy: its seats to act are taken away below
+        game.to_act = list  # type: ignore[method-assign]
+        lines = [f"{state['ended']} Nobody is waiting; the table when it ended:", "",
+                 game.render(player), ""]
+        return "\n".join(lines + card_report.seed_lines(self._record(state)))
+
     def is_over(self, state: State) -> bool:
-        return self._game(state, fresh=False).is_over()
+        return bool(state.get("ended")) or self._game(state, fresh=False).is_over()
 
     def reopen_refusal(self, state: State | None) -> str | None:
         """A finished card game revealed its seed and salt, so every card and roll to come

@@ -25,7 +25,7 @@ from typing import Any
 
 from mobadj.judge.base import JudgeBase, JudgeError
 from mobadj.judge.commands import Command
-from mobadj.judge.hosts import HostError, host_for
+from mobadj.judge.hosts import Ending, HostError, host_for
 from mobadj.judge.names import Names
 from mobadj.judge.store import Game, Mail
 
@@ -139,18 +139,23 @@ class Endings:
         it, tell every player, observer and the GM."""
         host = host_for(game.kind)
         phase = host.phase(game.state) if game.state is not None else ""
-        self.desk.store.update_game(game.name, status="ended", deadline=None, paused_until=None)
+        text = self.result_text(game, result, powers, how)
+        told = host.end_early(game.state, text) if game.state is not None else Ending({})
+        self.desk.store.update_game(game.name, status="ended", deadline=None, paused_until=None,
+                                    **({"state": told.state} if game.state is not None else {}))
         self.desk.store.set_ending(game.name, result, powers, how, phase, now)
         self.desk.store.clear_votes(game.name)
         self.desk.store.log(game.name, "ended", {"result": result, "powers": powers, "how": how},
                             now)
-        text = self.result_text(game, result, powers, how)
         log.info("%s: %s", game.name, text)
-        body = f"{text}\n{self._board_summary(game)}\n{self.desk._sig()}"
+        extra = "".join(f"{line}\n" for line in told.lines)
+        body = (f"{text}\n{self._board_summary(game)}\n" + (f"{extra}\n" if extra else "")
+                + self.desk._sig())
         readers = [p.email for p in self.desk.store.players(game.name) if p.status != "out"]
         readers += self.desk.store.watchers(game.name) + [game.gm_email]
         for to in readers:
-            out.append(Mail(to, f"{game.name}: game over", body, game=game.name))
+            out.append(Mail(to, f"{game.name}: game over", body, list(told.attachments),
+                            game=game.name))
         return text
 
     @staticmethod

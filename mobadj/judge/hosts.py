@@ -74,6 +74,16 @@ class Resolution:
     summary: str = ""  # one line, e.g. "Spring 1901 Movement resolved"
 
 
+@dataclass
+class Ending:
+    """A game ended before its rules end it (a draw, a concession, the GM's word), as its
+    host tells it: the state to keep, and what the end mail adds (lines, attachments)."""
+
+    state: State
+    lines: list[str] = field(default_factory=list)
+    attachments: list[tuple[str, str, bytes]] = field(default_factory=list)
+
+
 class Host(ABC):
     """What the judge needs from a game kind.  States are JSON-able values."""
 
@@ -195,6 +205,11 @@ class Host(ABC):
     def status(self, state: State, seat: str | None) -> str:
         """The position as ``seat`` may see it (``None``: public)."""
         return ""
+
+    def end_early(self, state: State, how: str) -> Ending:
+        """The game ended now by ``how`` (a draw, the GM's word) rather than by its rules:
+        nothing to add by default."""
+        return Ending(state)
 
     def reopen_refusal(self, state: State | None) -> str | None:
         """Why a finished game cannot be rolled back into play (None: it can)."""

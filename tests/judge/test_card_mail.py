@@ -16,6 +16,7 @@ from mobadj.judge import registry
 from mobadj.judge.cardhost import PREVIEW_LIMIT
 from mobadj.judge.commands import PRESS_WORDS, parse_body, parse_line
 
+from .helpers import mail
 from .test_cards import act, legal, setup_game
 
 pytestmark = pytest.mark.pure_only  # card games: no code of the compiled build
@@ -146,3 +147,46 @@ def test_preview_says_how_many_commands_it_does_not_list(judge) -> None:
     assert len(listed) == min(PREVIEW_LIMIT, len(commands))
     if len(commands) > PREVIEW_LIMIT:
         assert f"... and {len(commands) - PREVIEW_LIMIT} more not listed: " in reply
+
+
+def _record_of(mail_out) -> dict:
+    return json.loads(dict((n, d) for n, _, d in mail_out.attachments)["record.json"])
+
+
+def test_a_card_game_drawn_by_vote_reveals_seed_salt_and_record(judge) -> None:
+    host = setup_game(judge, "irontriangle", 3)
+    state = judge.store.game("cg").state
+    (boss,) = host.due(state)
+    job = legal(judge, host, boss)[0]
+    act(judge, boss, job)
+    for seat in ("P1", "P2"):
+        out = act(judge, seat, "DRAW")
+        assert all(state["salt"] not in m.body and not m.attachments for m in out)
+    assert "Seed commitment:" in act(judge, "P1", "STATUS")[0].body  # still running: secret
+    out = act(judge, "P3", "DRAW")
+    ends = {m.to: m for m in out if "game over" in m.subject}
+    assert set(ends) == {"p1@test.org", "p2@test.org", "p3@test.org", "gm@test.org"}
+    for m in ends.values():
+        assert "ends in a draw between P1, P2, P3" in m.body
+        assert f"Seed: {state['seed']}" in m.body and f"Salt: {state['salt']}" in m.body
+        record = _record_of(m)
+        assert record["ended"].startswith("The game cg ends in a draw")
+        assert record["actions"] == [[int(boss[1:]) - 1, job]]
+        assert verify_record(record, state["commitment"]).ok
+    status = act(judge, "P1", "STATUS")[0].body
+    assert "nobody is waiting" in status and "waiting for" not in status.lower()
+    assert f"{boss}           nothing due" in status and "Your legal commands" not in status
+    assert f"Salt: {state['salt']}" in status and "revealed when the game ends" not in status
+
+
+def test_a_card_game_the_gm_ends_reveals_seed_salt_and_record(judge) -> None:
+    setup_game(judge, "micromob", 2)
+    state = judge.store.game("cg").state
+    out = judge.handle_mail(mail("gm@test.org", "GM cg gm-pw\nENDGAME"))
+    ends = [m for m in out if "game over" in m.subject]
+    assert {m.to for m in ends} == {"p1@test.org", "p2@test.org", "gm@test.org"}
+    assert all(f"Salt: {state['salt']}" in m.body and verify_record(
+        _record_of(m), state["commitment"]).ok for m in ends)
+    status = act(judge, "P2", "STATUS")[0].body
+    assert "to act: nobody" in status and f"Seed: {state['seed']}" in status
+    assert "Your legal commands" not in status

@@ -572,7 +572,7 @@ class IronTriangleState(GameState):
             "boss": f"P{self.boss + 1}" if self.boss >= 0 else None,
             "job": _card_dict(deck, self.job) if self.job is not None else None,
             "feature": self.feature,
-            "to_act": [f"P{p + 1}" for p in self._acting],
+            "to_act": [f"P{p + 1}" for p in self.to_act()],
             "seats": seats,
             "time_track": [[f"P{p + 1}" for p in s] for s in self.stacks],
             "finish": deck.finish,
