@@ -29,6 +29,7 @@ import contextlib
 import json
 import logging
 import random
+import textwrap
 from collections import Counter, deque
 from typing import Any
 
@@ -44,12 +45,20 @@ from mobadj.cards.record import (
 from mobadj.cards.registry import bot_class, game_class
 from mobadj.cards.words import command_words
 from mobadj.judge.card_remarks import remark_lines
+from mobadj.judge.commands import PRESS_WORDS
 from mobadj.judge.hosts import Check, Ending, Free, Host, HostError, Resolution, State
 
 log = logging.getLogger("mobadj.judge")
 
 REPLAYS = ReplayCache()  # a game rebuilt for a mail replays only its new actions
 _RECORDS: deque[tuple[dict[str, Any], GameRecord]] = deque(maxlen=8)  # see CardHost._record
+JUDGE_HELP = {  # HELP's judge commands for a card game's player: no orders, phases, READY
+    "orders": (), "phase": (), "ready": (),
+    "preview": (("PREVIEW", "your legal commands now"),),
+    "summary": (("SUMMARY", "who played which seat when"),),
+    "help": (("HELP [command or card]", "this text, or one of the game's commands or cards"),),
+}
+HELP_WIDTH = 90  # HELP's paragraphs, wrapped as the judge's command list is wide
 PREVIEW_LIMIT = 40  # legal commands listed by PREVIEW; the rest are counted by command word
 WITHHELD = "withheld until the game is over"  # seed and salt in the GM's export before then
 
@@ -68,6 +77,7 @@ class CardHost(Host):
     resolve_when_all_in = True
     without_orders = "the judge plays a default move"
     fills_in_order = True
+    judge_help = JUDGE_HELP
 
     def __init__(self, name: str) -> None:
         self.kind = name
@@ -363,13 +373,62 @@ class CardHost(Host):
         return Ending(new, lines, [("record.json", "application/json",
                                     json.dumps(data, indent=1).encode())])
 
+    def help(self, state: State, seat: str, topic: str | None) -> str:
+        """HELP by mail: the game's commands, the rules in brief and what ``seat`` may send
+        now; ``HELP <command>`` the forms of that command ``seat`` may send now, anything
+        else the game's own ``help CARD`` of the terminal (only what the seat may see)."""
+        game = self._game(state, fresh=False)
+        player = seat_index(seat)
+        if topic:
+            word = topic.split()[0].lower()
+            if word in self.command_words(state) - PRESS_WORDS:
+                return self._command_help(state, game, player, word)
+            return game.explain(player, topic)
+        words = ", ".join(sorted(self.command_words(state) - PRESS_WORDS))
+        paragraphs = [
+            f"{self.title} by mail: after your SIGNON line, each line is one command of the "
+            "game (upper or lower case).", card_report.summary(game),
+            f"The game's commands start with: {words}. HELP <command> shows the ones you may "
+            "send now; HELP <card> explains a card you can see."]
+        return "\n\n".join([*(textwrap.fill(p, HELP_WIDTH) for p in paragraphs),
+                             self._now(state, game, player)])
+
+    def _command_help(self, state: State, game: GameState, player: int, word: str) -> str:
+        """``HELP <command word>``: the commands of the game starting with it that the seat
+        may send now."""
+        words = {word}
+        with contextlib.suppress(GameError):  # another word for a command: micro mob's end
+            words.add(str(game.read(player, word)).split(maxsplit=1)[0].lower())
+        legal = [a for a in self._sendable(state, game, player)
+                 if a.split(maxsplit=1)[0].lower() in words]
+        head = f"'{word}' is a command of {self.title}"
+        if legal:
+            shown = legal[:PREVIEW_LIMIT]
+            more = f"\n  ... and {len(legal) - len(shown)} more" if len(legal) > len(shown) else ""
+            return f"{head}; you may send now:\n" + "\n".join(f"  {a}" for a in shown) + more
+        return f"{head}, not one you may send now.\n\n{self._now(state, game, player)}"
+
+    def _sendable(self, state: State, game: GameState, player: int) -> list[str]:
+        """Every command ``player`` may send now: moves when due, and out of turn."""
+        due = seat_name(player) in self.due(state)
+        moves = [str(a) for a in game.legal_actions(player)] if due else []
+        return moves + (self.free_commands(state, seat_name(player)) if not state.get("ended")
+                        else [])
+
+    def _now(self, state: State, game: GameState, player: int) -> str:
+        """What the seat may send now (what it may send out of turn ends every reply)."""
+        if seat_name(player) in self.due(state):
+            return self._commands(game, player, free=False)
+        waiting = ", ".join(self.due(state))
+        return "Nothing is due from you now" + (f" (waiting for {waiting})." if waiting else ".")
+
     def preview(self, state: State, seat: str, text: str) -> str:
         """The seat's legal commands now: the first :data:`PREVIEW_LIMIT`, then how many
         more there are of each command word."""
         return self._commands(self._game(state, fresh=False), seat_index(seat))
 
     @staticmethod
-    def _commands(game: GameState, player: int) -> str:
+    def _commands(game: GameState, player: int, free: bool = True) -> str:
         """The list PREVIEW gives, also in the mail of each seat that is due."""
         legal = [str(a) for a in game.legal_actions(player)] if 0 <= player < game.players \
             else []
@@ -381,10 +440,10 @@ class CardHost(Host):
             lines.append(f"  ... and {len(rest)} more not listed: " + ", ".join(
                 f"{n} more '{w} ...'" for w, n in words.items())
                 + " (the same forms as above, with other cards or targets)")
-        free = game.free_commands(player) if 0 <= player < game.players else []
-        if free:
+        others = game.free_commands(player) if free and 0 <= player < game.players else []
+        if others:
             lines.append("Out of turn, at any time now:")
-            lines += [f"  {f}" for f in free]
+            lines += [f"  {f}" for f in others]
         return "\n".join(lines)
 
     def status(self, state: State, seat: str | None) -> str:

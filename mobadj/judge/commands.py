@@ -223,6 +223,16 @@ def is_game_line(line: str, game_words: frozenset[str]) -> bool:
     return first in game_words and first not in PRESS_WORDS
 
 
+def _game_help(line: str, number: int) -> Command | None:
+    """In a game with commands of its own (a card game), HELP takes the whole rest of the
+    line as its topic: the game's names have several words (``help Jewel Heist``)."""
+    text, keyword = _normalise(line)
+    if keyword != "help":
+        return None
+    words = text.split(maxsplit=1)
+    return Command("help", {"value": words[1] if len(words) > 1 else None}, number, text)
+
+
 def parse_body(body: str, game_words: frozenset[str] = frozenset(),
                in_sections: bool = False) -> ParsedMail:
     """Read a whole (already cleaned) mail body.  Lines starting with one of
@@ -253,6 +263,9 @@ def parse_body(body: str, game_words: frozenset[str] = frozenset(),
             continue
         if words_now and is_game_line(line, words_now):
             out.order_lines.append((number, line.strip()))
+            continue
+        if game_words and (asked := _game_help(line, number)) is not None:
+            out.commands.append(asked)
             continue
         result = parse_line(line, number)
         if result is None:

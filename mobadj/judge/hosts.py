@@ -100,6 +100,10 @@ class Host(ABC):
     # first free seats; False: any free power (their wishes choose).
     fills_in_order: bool = False
 
+    # The judge's commands as HELP lists them for a player of this kind of game, where they
+    # differ: keyword -> its lines (none: the command means nothing in this game).
+    judge_help: Mapping[str, tuple[tuple[str, str], ...]] = {}
+
     @abstractmethod
     def seats(self, options: dict[str, Any]) -> list[str]:
         """Every seat (power) of a game with these options."""
@@ -183,6 +187,12 @@ class Host(ABC):
         """Words that start the game's own commands, which take precedence over the judge's
         command words in a player's mail (see :func:`mobadj.judge.commands.parse_body`)."""
         return frozenset()
+
+    def help(self, state: State, seat: str, topic: str | None) -> str | None:
+        """A player's HELP: the game's commands and what ``seat`` may send now, or the
+        game's explanation of ``topic`` (a command, a card).  The judge's HELP by default
+        (None)."""
+        return None
 
     def preview(self, state: State, seat: str, text: str) -> str:
         """What would happen to ``seat``'s orders if the others all held."""

@@ -13,7 +13,7 @@ new command is one :func:`declare` (the judge's own are in :mod:`mobadj.judge.ve
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -207,6 +207,12 @@ def aliases() -> dict[str, str]:
     return {a: s.keyword for s in declarations().values() for a in s.aliases}
 
 
+def is_command(word: str) -> bool:
+    """Is ``word`` a command's keyword or one of its other spellings?"""
+    key = word.strip().lower()
+    return key in declarations() or key in aliases()
+
+
 def usage(keyword: str) -> str:
     return spec(keyword).usage
 
@@ -249,16 +255,28 @@ def help_text(topic: str | None) -> str:
         found = every.get(key) or every.get(aliases().get(key, ""))
         if found is not None:
             return f"Usage: {found.usage}"
-    lines = [HELP_HEAD]
-    for s in every.values():
-        for form, meaning in s.help:
-            lines.append(f"  {form:<34} {meaning}" if len(form) < 34 else
-                         f"  {form}   {meaning}")
+    lines = [HELP_HEAD, *_help_lines({})]
     for head, names in (("Without a sign-on:", [s.open_help for s in every.values()]),
                         ("GM commands (after GM <game> <gm-password>):",
                          [s.gm_help for s in every.values()])):
         lines += _fill(head, [n for n in names if n])
     return "\n".join(lines)
+
+
+def player_help(own: Mapping[str, Sequence[tuple[str, str]]]) -> str:
+    """The judge's commands for a player of a game that reads some otherwise: ``own`` gives
+    a keyword its lines in this game (none: the command means nothing there)."""
+    return "\n".join(["Judge commands (one per line; upper or lower case):", *_help_lines(own)])
+
+
+def _help_lines(own: Mapping[str, Sequence[tuple[str, str]]]) -> list[str]:
+    """Each command's lines in HELP, form and meaning in two columns."""
+    lines = []
+    for s in declarations().values():
+        for form, meaning in own.get(s.keyword, s.help):
+            lines.append(f"  {form:<34} {meaning}" if len(form) < 34 else
+                         f"  {form}   {meaning}")
+    return lines
 
 
 def _fill(head: str, names: list[str]) -> list[str]:

@@ -16,7 +16,7 @@ from typing import Any
 from mobadj.judge import reports
 from mobadj.judge.accounts import CONFIRM_DAYS, code_digest
 from mobadj.judge.base import JudgeError
-from mobadj.judge.commands import Command, parse_duration
+from mobadj.judge.commands import Command, is_game_line, parse_duration
 from mobadj.judge.deadlines import parse_when
 from mobadj.judge.hosts import HostError, host_for
 from mobadj.judge.names import Names
@@ -29,6 +29,8 @@ from mobadj.judge.registry import (
     by_the_mail,
     declare,
     help_text,
+    is_command,
+    player_help,
     usage,
 )
 from mobadj.judge.store import Mail, hash_password
@@ -130,15 +132,21 @@ def _help(ctx: Context, cmd: Command) -> str:
 
 
 def _player_help(ctx: Context, cmd: Command) -> str:
-    """HELP, and what the game lets the player send out of turn now."""
+    """HELP in a game that has its own (a card game's): its commands, what the player may
+    send now, and the judge commands that apply there; ``HELP <word>`` a command of the
+    game (after SIGNON its words are the game's) or of the judge, else the game's
+    explanation of the word (a card).  (What may be sent out of turn ends every reply.)"""
     game = ctx.in_game
-    text = help_text(cmd.args.get("value"))
-    free = (host_for(game.kind).free_commands(game.state, ctx.seat)
-            if game.state is not None else [])
-    if free and game.status == "active":
-        text += ("\n\nIn this game you may also send, out of turn, at any time now: "
-                 + "; ".join(free))
-    return text
+    topic = cmd.args.get("value")
+    host = host_for(game.kind)
+    if game.state is None:
+        return help_text(topic)
+    if topic and is_command(topic) and not is_game_line(topic, host.command_words(game.state)):
+        return help_text(topic)
+    own = host.help(game.state, ctx.seat, topic)
+    if own is None:
+        return help_text(topic)
+    return own if topic else f"{own}\n\n{player_help(host.judge_help)}"
 
 
 def _ready(ctx: Context, cmd: Command) -> str:

@@ -81,7 +81,7 @@ def test_micro_mob_end_is_the_games_not_a_signoff(judge) -> None:
     reply = act(judge, seat, "end\nHELP")[0].body
     assert "Errors" in reply and "take your action first" in reply.lower() or \
         "draft" in reply.lower()
-    assert "Commands (one per line" in reply  # HELP after it was read: no sign-off
+    assert "micro mob by mail" in reply  # HELP after it was read: no sign-off
 
 
 def test_iron_triangle_press_stays_a_press_block(judge) -> None:
@@ -190,3 +190,51 @@ def test_a_card_game_the_gm_ends_reveals_seed_salt_and_record(judge) -> None:
     status = act(judge, "P2", "STATUS")[0].body
     assert "to act: nobody" in status and f"Seed: {state['seed']}" in status
     assert "Your legal commands" not in status
+
+
+def _hand_card(judge, host, seat: str) -> str:
+    view = host._game(judge.store.game("cg").state).view(int(seat[1:]) - 1)
+    return str(view["you"]["hand"][0]["name"])
+
+
+def test_help_in_a_card_game_is_the_games_and_says_what_is_due(judge) -> None:
+    host = setup_game(judge, "irontriangle", 3)
+    (boss,) = host.due(judge.store.game("cg").state)
+    other = next(s for s in ("P1", "P2", "P3") if s != boss)
+    reply = act(judge, boss, "HELP")[0].body
+    assert "Iron Triangle in brief" in reply and "The game's commands start with: " in reply
+    assert "Your legal commands now" in reply and f"\n  {legal(judge, host, boss)[0]}\n" in reply
+    assert "PREVIEW                            your legal commands now" in reply
+    for diplomacy in ("A PAR - BUR", "PHASE <phase>", "READY", "if everyone else held",
+                      "GM commands", "centres by year"):
+        assert diplomacy not in reply
+    assert "Nothing is due from you now (waiting for " + boss in act(judge, other, "HELP")[0].body
+    act(judge, boss, legal(judge, host, boss)[0])
+    for seat in host.due(judge.store.game("cg").state):
+        act(judge, seat, legal(judge, host, seat)[0])
+    reply = act(judge, other, "HELP")[0].body  # the table talks: 'say' out of turn
+    assert reply.count("say <anything>") == 1 and "In this game you may also send" not in reply
+
+
+def test_help_with_a_word_explains_the_games_command_or_card(judge) -> None:
+    host = setup_game(judge, "irontriangle", 3)
+    (boss,) = host.due(judge.store.game("cg").state)
+    act(judge, boss, legal(judge, host, boss)[0])
+    seat = host.due(judge.store.game("cg").state)[0]
+    reply = act(judge, seat, "help offer")[0].body  # the game's offer, not the GM's OFFER
+    assert "'offer' is a command of Mobsters of the Iron Triangle; you may send now:" in reply
+    assert "\n  offer " in reply and "TAKEOVER" not in reply and "Usage:" not in reply
+    card = _hand_card(judge, host, seat)  # a name of several words, as the terminal's help
+    game = host._game(judge.store.game("cg").state)
+    reply = act(judge, seat, f"help {card}")[0].body
+    assert game.explain(int(seat[1:]) - 1, card) in reply and "unknown command" not in reply
+    assert "Usage: DRAW" in act(judge, seat, "help draw")[0].body  # the judge's, still
+    assert "Usage: PRESS TO" in act(judge, seat, "help press")[0].body  # press is the judge's
+    assert "not one you may send now" in act(judge, boss, "help offer")[0].body
+
+
+def test_help_end_in_micro_mob_is_the_games_end(judge) -> None:
+    host = setup_game(judge, "micromob", 2)
+    (seat,) = host.due(judge.store.game("cg").state)
+    reply = act(judge, seat, "help end")[0].body
+    assert "'end' is a command of micro mob" in reply and "Usage: SIGNOFF" not in reply
