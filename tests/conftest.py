@@ -4,6 +4,7 @@ the CLI processes the tests start inherit them."""
 
 from __future__ import annotations
 
+import logging
 import os
 
 import pytest
@@ -21,3 +22,20 @@ def _disk_caches(tmp_path_factory):
             os.environ.pop(name, None)
         else:
             os.environ[name] = value
+
+
+@pytest.fixture
+def kept_logging():
+    """The root logger's handlers and level put back after a test that sets logging up as
+    a program does (``mobadj serve``, ``mobadj web``)."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield
+    for h in list(root.handlers):
+        if h not in handlers:
+            root.removeHandler(h)
+            h.close()
+    for h in handlers:
+        if h not in root.handlers:
+            root.addHandler(h)
+    root.setLevel(level)

@@ -12,19 +12,9 @@ from mobadj.judge.logs import log_file, setup_logging
 
 
 @pytest.fixture(autouse=True)
-def _restore_logging():
-    root = logging.getLogger()
-    handlers, level = list(root.handlers), root.level
+def _restore_logging(kept_logging):
     named = {n: logging.getLogger(n).level for n in ("mobadj.judge.mailbox",)}
     yield
-    for h in list(root.handlers):
-        if h not in handlers:
-            root.removeHandler(h)
-            h.close()
-    for h in handlers:
-        if h not in root.handlers:
-            root.addHandler(h)
-    root.setLevel(level)
     for n, lv in named.items():
         logging.getLogger(n).setLevel(lv)
 

@@ -378,23 +378,13 @@ def test_an_export_folder_that_cannot_be_written_is_an_error_not_a_traceback(jud
 
 
 @pytest.fixture
-def web_log(tmp_path):
+def web_log(tmp_path, kept_logging):
     """judge-web.log, as ``mobadj web`` sets its logging up from judge.yaml (the test's
     own logging put back after)."""
-    root = logging.getLogger()
-    handlers, level = list(root.handlers), root.level
     cfg = config_from_data({"judge": {"address": "judge@test.org"},
                             "log": {"file": "judge.log"}}, base=tmp_path)
     setup_logging(cfg.log, program="web")
-    yield tmp_path / "judge-web.log"
-    for h in list(root.handlers):
-        if h not in handlers:
-            root.removeHandler(h)
-            h.close()
-    for h in handlers:
-        if h not in root.handlers:
-            root.addHandler(h)
-    root.setLevel(level)
+    return tmp_path / "judge-web.log"
 
 
 def wait_for_log(path: Path, text: str, times: int = 1) -> str:
