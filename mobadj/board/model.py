@@ -307,13 +307,14 @@ class GameMap:
             return next(iter(ids))
         raise AmbiguousNameError(text, sorted(ids))
 
-    def suggest(self, text: str, limit: int = 3) -> tuple[str, ...]:
-        """Close spellings of ``text`` as location ids (for did-you-mean messages)."""
+    def suggest(self, text: str, limit: int = 3, cutoff: float = 0.6) -> tuple[str, ...]:
+        """Close spellings of ``text`` as location ids (for did-you-mean messages); a
+        higher ``cutoff`` asks for closer ones."""
         key = fold(text)
         keys = self._choice_keys
         if keys is None:
             keys = self._choice_keys = list(dict.fromkeys(fold(c) for c in self._choices))
-        close = close_matches(key, keys, n=limit * 2, cutoff=0.6)
+        close = close_matches(key, keys, n=limit * 2, cutoff=cutoff)
         out: list[str] = []
         for k in close:
             for pid in sorted(self._folded.get(k, ())):

@@ -21,7 +21,7 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, NamedTuple, NoReturn, cast
+from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple, NoReturn, cast
 
 from mobadj import diskcache
 from mobadj.board.model import (
@@ -271,6 +271,10 @@ class _Arrow:
 
 _ARROW = _Arrow()
 
+_CLOSE_NAME: Final = 0.85
+"""How close several words together must be to a map name to be read as that name misspelt
+(difflib's ratio of the folded texts; "Ionian See" ~ "Ionian Sea" is 0.89, ~ "Livonia" 0.62)."""
+
 Children = Sequence[object]
 """What a grammar callback gets: tokens and the values of its sub-rules, in order."""
 
@@ -354,6 +358,9 @@ class OrderBuilder:
                 except UnknownNameError:
                     continue
                 stray = words[cut]
+                misspelt = self._misspelt_name(words[:cut + 1])
+                if misspelt is not None:
+                    return misspelt
                 return OrderSyntaxError(f"unexpected {str(stray)!r} after {head!r}",
                                         column=_column(stray), text=self.text)
             first = words[0]
@@ -380,6 +387,18 @@ class OrderBuilder:
         suggestion = " or ".join(describe(s) for s in self._suggest(text)) or None
         return UnknownProvinceError(f"unknown province {text!r}", column=column, text=self.text,
                                     suggestion=suggestion)
+
+    def _misspelt_name(self, words: list[Token]) -> OrderError | None:
+        """"Mid Atlantik", "Ionian See": a name of several words with one misspelt, whose
+        first words are a name of their own ("Mid"); said as an unknown name with its
+        did-you-mean when the words together are very close to one of the map's names
+        (closer than for a did-you-mean of one word: "A PAR XYZ" stays a stray word)."""
+        text = " ".join(words)
+        close = self.game_map.suggest(text, limit=1, cutoff=_CLOSE_NAME)
+        if not close:
+            return None
+        return UnknownProvinceError(f"unknown province {text!r}", column=_column(words[0]),
+                                    text=self.text, suggestion=self._describe(close[0]))
 
     def _suggest(self, text: str) -> tuple[str, ...]:
         """The map's did-you-mean ids for an unknown name (slow, so kept by folded name)."""

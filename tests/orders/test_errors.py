@@ -69,6 +69,28 @@ def test_stray_word_after_name(std):
     assert "H (hold)" in err.expected and "a province" not in err.expected
 
 
+@pytest.mark.parametrize(("line", "name", "column", "meant"), [
+    ("F Mid Atlantik - BRE", "Mid Atlantik", 3, "Mid-Atlantic Ocean (MAO)"),
+    ("F Ionian See - TUN", "Ionian See", 3, "Ionian Sea (ION)"),
+    ("F BRE - Mid Atlantic Ocen", "Mid Atlantic Ocen", 9, "Mid-Atlantic Ocean (MAO)"),
+    ("F LON - Engl Channel", "Engl Channel", 9, "English Channel (ENG)"),
+])
+def test_misspelt_name_of_several_words(std, line, name, column, meant):
+    """The first word is a name of its own ("Mid" is MAO), yet the words together are a
+    misspelt name: that is the error, not a stray second word (not Livonia for "Ionian
+    See": only a close match counts)."""
+    err = only_error(f"England:\n{line}", std)
+    assert isinstance(err, UnknownProvinceError)
+    assert (err.line, err.column) == (2, column)
+    assert f"unknown province {name!r}" in err.message and err.suggestion == meant
+
+
+@pytest.mark.parametrize("line", ["A PAR BUR", "A PAR XYZ", "A Mar Spain"])
+def test_a_stray_word_stays_a_stray_word(std, line):
+    err = only_error(line, std)
+    assert isinstance(err, OrderSyntaxError) and err.message.startswith("unexpected")
+
+
 def test_by_needs_convoy(std):
     """A bare trailing "via" is a via-convoy move (other judges' files); a bare "by" is not."""
     err = only_error("A PAR - BUR by", std)
