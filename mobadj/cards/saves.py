@@ -18,7 +18,9 @@ resumes.  A copy kept from earlier (to take back a draw by restoring it) is refu
 terminal saves at every prompt, so killing the program after a draw does not help either.
 Saving writes the key file with the new tag as *pending* first, then the save, then the key
 file with it as the latest: a crash between the writes leaves one of the two files able to
-resume, never none.
+resume, never none.  The same save resumed in two windows is one game: once one window has
+saved, the other finds by the key file that its game is no longer the latest
+(:class:`PlayedElsewhere`) and stops without saving.
 
 What this cannot do: the key is a file of the same account, so whoever owns the machine can
 read it and, with this code, open the save.  Sealing keeps the secrets from a glance and
@@ -38,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from mobadj.cards.protocol import IllegalAction
+from mobadj.errors import CardGameError
 
 SAVE_FORMAT = "mobadj-card-save"
 KEY_BYTES = 32
@@ -48,6 +51,13 @@ _HEX = re.compile(r"(?:[0-9a-f]{2})*")
 # the readable fields, in the order they are written (each is authenticated by the tag)
 PUBLIC = ("format", "note", "game", "game_id", "save", "players", "seats", "options",
           "rules_version", "deck_version", "commitment_scheme", "seed_commitment", "moves")
+
+
+class PlayedElsewhere(CardGameError):
+    """The game of this session was saved, or played to its end, by another session (a
+    second window) since it was opened here: going on here would fork the game, and a save
+    from here would take back the moves made there.  Not a player's mistake to correct at
+    the prompt, so not a :class:`GameError`."""
 
 
 def data_folder() -> Path:
@@ -122,8 +132,10 @@ class GameKey:
                                                "pending": self.pending}) + "\n")
 
     def forget(self) -> None:
-        """The game is over: its save is a plain record now, the key is of no more use."""
+        """The game is over: its save is a plain record now, the key is of no more use (and
+        with no latest save, :func:`still_latest` asks nothing more of it)."""
         self.path.unlink(missing_ok=True)
+        self.latest = self.pending = ""
 
     def _derived(self, purpose: bytes) -> bytes:
         return hmac.new(self.secret, b"mobadj card save: " + purpose, hashlib.sha256).digest()
@@ -259,10 +271,10 @@ def open_sealed(text: str, data: dict[str, Any]) -> Opened:
 
 def write_sealed(path: Path, content: dict[str, Any], key: GameKey, number: int) -> None:
     """Seal ``content`` into ``path`` as the game's latest save (see the module's doc for
-    the order of the writes).  IllegalAction when another session of the same game has
+    the order of the writes).  PlayedElsewhere when another session of the same game has
     saved since this one opened or last saved it: its save stands (a second window's quit
     would otherwise take back the draws made in the first)."""
-    _still_latest(key)
+    still_latest(key)
     text, tag = seal(content, key, number)
     key.pending = tag
     key.store()
@@ -271,19 +283,28 @@ def write_sealed(path: Path, content: dict[str, Any], key: GameKey, number: int)
     key.store()
 
 
-def _still_latest(key: GameKey) -> None:
-    """Is the save this session knows still the game's latest, by its key file?"""
+def still_latest(key: GameKey) -> None:
+    """Raise PlayedElsewhere unless the save this session knows is still the game's latest,
+    by its key file: checked before each save and each move, so a stale window neither
+    overwrites the game nor plays on a copy of it (and reaches an end screen with its
+    seed)."""
     if not key.latest:  # a game never saved before
         return
     try:
         stored = json.loads(key.path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise IllegalAction("its key is gone: the game was ended or resumed elsewhere") from None
+        raise PlayedElsewhere("This game was ended in another window (or program) since it "
+                              "was opened here, or its key was deleted. This window stops "
+                              "without saving.") from None
     except (OSError, ValueError):
         return  # unreadable: GameKey.store writes it afresh
+    if not isinstance(stored, dict):
+        return  # (as unreadable)
     if key.latest not in (stored.get("latest"), stored.get("pending")):
-        raise IllegalAction("the game was played on in another window (or program) since "
-                            "it was opened here, and saved there: that save stands")
+        raise PlayedElsewhere("This game was played on in another window (or program) since "
+                              "it was opened here, and saved there: that save stands. This "
+                              "window stops without saving; resume the game's latest save "
+                              "to go on here.")
 
 
 def read_save(path: str | Path) -> Opened:

@@ -26,7 +26,9 @@ nothing else goes through a prefix.  Quit, end of input and Ctrl-C save the game
 that ``--resume`` continues (by default in the user's data folder,
 :func:`default_save_path`); the game is saved at every prompt as well, sealed
 (:mod:`mobadj.cards.saves`).  At the end: the last events, each score as the rulebook counts
-it, the winner, seed and salt.
+it, the winner, seed and salt.  A window whose game was saved in another window since (the
+same save resumed twice) says so once and stops, saving nothing and showing no end
+(:attr:`Session.played_elsewhere`).
 
 Every typed line is read as the judge reads a line of mail and every printed text is made
 harmless for the screen (:mod:`mobadj.cards.screen`): no seat's table talk, no hand-edited
@@ -57,7 +59,14 @@ from mobadj.cards.record import (
     new_seed,
 )
 from mobadj.cards.registry import DEFAULT_BOT_LEVEL, bot_of_level, canonical_name, game_class
-from mobadj.cards.saves import GameKey, data_folder, write_privately, write_sealed
+from mobadj.cards.saves import (
+    GameKey,
+    PlayedElsewhere,
+    data_folder,
+    still_latest,
+    write_privately,
+    write_sealed,
+)
 from mobadj.cards.screen import MAX_LINE, Pager, clean_command, rows_of
 from mobadj.cards.words import command_words
 
@@ -205,6 +214,8 @@ class Session:
         self._windows: dict[int, tuple[str, ...]] = {}  # out-of-turn windows offered
         self._before: GameState | None = None  # the game before a human's last move
         self._replaying = False
+        #: why this window stopped for a game saved in another window (None: it did not)
+        self.played_elsewhere: str | None = None
 
     # -- building a session ----------------------------------------------------------------
     @classmethod
@@ -266,6 +277,7 @@ class Session:
         try:
             self.save_to.parent.mkdir(parents=True, exist_ok=True)
             if self.state.is_over():
+                self._still_ours()
                 write_privately(self.save_to, json.dumps(self.to_json(), indent=1) + "\n")
                 if self.key is not None:
                     self.key.forget()
@@ -277,9 +289,6 @@ class Session:
         except OSError as exc:
             self.write(f"! cannot save the game to {self.save_to}: {exc.strerror or exc}")
             return None
-        except IllegalAction as exc:  # another session of this game saved since
-            self.write(f"! not saved to {self.save_to}: {exc}")
-            return None
         self._saved_moves = len(self.state.actions)
         self.saved = self.save_to
         return self.save_to
@@ -287,15 +296,26 @@ class Session:
     def _keep_saved(self) -> None:
         """Save at every prompt once the game has moved: a copy of an earlier save never
         resumes (:mod:`mobadj.cards.saves`), and neither does a game killed after a draw
-        take it back."""
+        take it back.  A prompt with nothing new to save checks that no other window has
+        saved the game since, so a stale window stops before its player types a move."""
         if self.save_to is not None and self._saved_moves != len(self.state.actions):
             self.save()
+        else:
+            self._still_ours()
+
+    def _still_ours(self) -> None:
+        """PlayedElsewhere when another window has saved (or ended) this game since this
+        window opened or last saved it: nothing of it may be played, saved or shown here."""
+        if self.save_to is not None and self.key is not None:
+            still_latest(self.key)
 
     # -- the feed ---------------------------------------------------------------------------
     def _act(self, player: int, action: Any) -> None:
         """Apply ``action`` and add what it logged to the feed (plus a narration for the
         seats that could see none of it).  A human's move keeps the game as it was before,
         to tell cheaply whether the move may still be taken back."""
+        if not self._replaying:
+            self._still_ours()
         before = len(self.state.events)
         self._before = (fork(self.state) if player in self.humans and not self._replaying
                         else None)
@@ -464,24 +484,42 @@ class Session:
     # -- playing ----------------------------------------------------------------------------
     def run(self) -> GameState:
         """Play until the game is over (then the end screen) or the players quit (then the
-        game is saved)."""
+        game is saved); a window whose game was played on elsewhere stops at once (said
+        once, nothing saved)."""
+        try:
+            if not self._play():
+                return self.state
+            # the record first: no move is taken back once the end, the seed and the salt
+            # have been seen (even by quitting at the end screen's pause)
+            path = self.save()
+        except PlayedElsewhere as gone:
+            self._give_way(gone)
+            return self.state
+        try:
+            self._end(path)
+        except (KeyboardInterrupt, EOFError):
+            self._recorded(path)
+        return self.state
+
+    def _play(self) -> bool:
+        """The game's moves until it is over (True) or the players stop (False, saved)."""
         try:
             self._opening()
             while not self.state.is_over():
                 actors = self.state.to_act()
                 if not actors:
                     self.write("! the game cannot go on: nobody is to act")
-                    break
+                    return False
                 human = next((p for p in actors if p not in self.bots), None)
                 if human is not None:  # humans first: no bot choice waits sealed in a save
                     if not self._turn(human):
                         self._stop()
-                        return self.state
+                        return False
                     continue
                 moves = len(self.state.actions)
                 if not self._before_bots():
                     self._stop()
-                    return self.state
+                    return False
                 if len(self.state.actions) != moves:  # taken back, or talk: look again
                     continue
                 bot = actors[0]
@@ -489,14 +527,16 @@ class Session:
                 self._act(bot, self.bot_players[bot].choose(self.state, bot, rng))
         except (KeyboardInterrupt, EOFError):  # Ctrl-C while a bot thinks, Ctrl-D at a
             self._stop()  # pause: saved all the same
-            return self.state
-        if self.state.is_over():
-            path = self.save()  # the record first: no move is taken back once the end,
-            try:  # the seed and the salt have been seen, even by quitting there
-                self._end(path)
-            except (KeyboardInterrupt, EOFError):
-                self._recorded(path)
-        return self.state
+            return False
+        return True
+
+    def _give_way(self, gone: PlayedElsewhere) -> None:
+        """Say once, as the last line, why this window stops; the game's save is left as
+        the other window wrote it."""
+        self.played_elsewhere = str(gone)
+        self.holder = None
+        self.pager.height = None  # (the last line: never held up by a pause)
+        self.write(f"! {gone}")
 
     def _opening(self) -> None:
         state = self.state
@@ -647,6 +687,7 @@ class Session:
         return undo_refusal(before, self.state, seat, before.parse(seat, actions[-1][1])) is None
 
     def _undo(self, seat: int) -> None:
+        self._still_ours()
         actions = self.state.actions
         if not actions or actions[-1][0] != seat:
             mine = [i for i, (p, _) in enumerate(actions) if p == seat]

@@ -2,7 +2,9 @@
 and random-playout simulations.
 
 Every mistake on the command line (unknown game, seat, option or value, a bad deck or saved
-file) is one line on stderr and exit status 2, never a traceback.
+file) is one line on stderr and exit status 2, never a traceback.  A game stopped because the
+same save was played on in another window ends with exit status 1 (its one line is on the
+game's screen); quitting, or a game played to its end, with 0.
 """
 
 from __future__ import annotations
@@ -174,7 +176,15 @@ def play(
         _fail(str(err))
     except (OSError, ValueError) as err:  # e.g. a deck file that cannot be read
         _fail(f"cannot start {cls.info.title}: {err}")
+    _run(session)
+
+
+def _run(session: Session) -> None:
+    """Play ``session``; exit status 1 when it stopped for a game played on in another
+    window (the window did not go on as asked, and a script can tell it from a quit)."""
     session.run()
+    if session.played_elsewhere is not None:
+        raise click.exceptions.Exit(1)
 
 
 def _tolerant_terminal() -> None:
@@ -205,7 +215,7 @@ def _resume(name: str, path: str, save: str | None) -> None:
     if opened.key is None:
         session.write("This game was saved by an earlier mobadj, whose saves kept the seed "
                       "readable: it is sealed from now on.")
-    session.run()
+    _run(session)
 
 
 def _screen_size() -> tuple[int, int] | None:

@@ -1,15 +1,21 @@
 """Stopping a terminal game where a person does: Ctrl-C at the end screen's pause, Ctrl-D at
-a ``-- more --`` pause, and the same save resumed in two windows at once.  None of them may
-take a move back or show what a save keeps sealed."""
+a ``-- more --`` pause, and the same save resumed in two windows at once (the stale window
+says so once and stops).  None of them may take a move back or show what a save keeps
+sealed."""
 
 from __future__ import annotations
 
 import json
+import os
+import select
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
+from mobadj.cards.record import fork
 from mobadj.cards.saves import read_save
 from mobadj.cards.screen import Pager
 from mobadj.cards.terminal import Session
@@ -72,20 +78,30 @@ def test_ctrl_d_at_a_pause_saves_and_stops_at_once(tmp_path) -> None:
     assert any(line.startswith("Game saved to") for line in out) and path.exists()
 
 
+PLAYED_ON = "This game was played on in another window (or program) since it was opened here"
+
+
+def _window(path: Path, read, out: list[str]) -> Session:
+    """A terminal window that has resumed the save at ``path``."""
+    opened = read_save(path)
+    return Session.resume(opened.content, read=read, write=out.append, save_to=path,
+                          key=opened.key, saves=opened.number)
+
+
 def test_a_save_resumed_in_two_windows_is_one_game(tmp_path) -> None:
-    """Window B resumes and waits; window A resumes the same file, plays and quits; B's
-    quit is refused: A's moves (and draws) stand."""
+    """Window B resumes and waits; window A resumes the same file, plays and quits; B, at
+    its next prompt, says once that the game was played on elsewhere and stops: it asks
+    nothing more, saves nothing, and A's moves (and draws) stand."""
     path = tmp_path / "g.json"
     Session.new("miceheist", 2, 7, {1}, read=lambda _: "quit", write=lambda _: None,
                 save_to=path).run()
 
     def window(read, out):
-        opened = read_save(path)
-        return Session.resume(opened.content, read=read, write=out.append, save_to=path,
-                              key=opened.key, saves=opened.number)
+        return _window(path, read, out)
 
     b_out: list[str] = []
-    b = window(lambda _: "quit", b_out)
+    b_asked: list[str] = []
+    b = window(lambda prompt: b_asked.append(prompt) or "quit", b_out)
     a_player, a_out = Player(), []
     a = a_player.session = window(a_player.read, a_out)
     moves = {"n": 0}
@@ -99,11 +115,123 @@ def test_a_save_resumed_in_two_windows_is_one_game(tmp_path) -> None:
     a.read = a_read
     played = len(a.run().actions)
     assert moves["n"] and played > len(b.state.actions)
+    a_save = path.read_bytes()
     b.run()
-    assert any(line.startswith("! not saved to") and "another window" in line
-               for line in b_out), b_out
+    assert b_asked == []  # stopped before its prompt
+    assert b_out[-1].startswith("! " + PLAYED_ON) and "that save stands" in b_out[-1]
+    assert sum(PLAYED_ON in line for line in b_out) == 1
+    assert b.played_elsewhere is not None
     assert not any(line.startswith("Game saved to") for line in b_out)
+    assert path.read_bytes() == a_save
     assert len(read_save(path).content["actions"]) == played  # A's moves stand
+
+
+def _until_prompt(window: subprocess.Popen[bytes], prompt: bytes) -> str:
+    """What a window shows until it waits at ``prompt`` (a minute at most)."""
+    seen, deadline = b"", time.monotonic() + 60
+    fd = window.stdout.fileno()
+    while not seen.endswith(prompt):
+        left = deadline - time.monotonic()
+        assert left > 0 and select.select([fd], [], [], left)[0], seen[-400:]
+        chunk = os.read(fd, 4096)
+        assert chunk, seen[-400:]  # (the window ended without asking)
+        seen += chunk
+    return seen.decode()
+
+
+def _play(*args: str, typed: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mobadj", "play", *args], input=typed,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_a_stale_window_says_so_once_and_stops_with_status_1(tmp_path) -> None:
+    """Two terminal windows, one save: B waits at P1>, A plays a move there and quits.  The
+    move B's player then types is not played: B says once that the game was played on in
+    another window and exits with status 1, the lines typed after it unread, A's save as A
+    left it, and neither the seed nor the salt shown."""
+    path = tmp_path / "g.json"
+    made = _play("miceheist", "--bot", "2", "--save", str(path), typed="quit\n")
+    assert made.returncode == 0, made.stderr
+    opened = read_save(path)
+    move = str(Session.resume(opened.content).state.legal_actions(0)[0])
+    b = subprocess.Popen([sys.executable, "-m", "mobadj", "play", "miceheist", "--resume",
+                          str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    try:
+        _until_prompt(b, b"P1> ")
+        a = _play("miceheist", "--resume", str(path), typed=f"{move}\nquit\n")
+        assert a.returncode == 0 and "Game saved to" in a.stdout, a.stdout + a.stderr
+        a_save = path.read_bytes()
+        out, err = b.communicate(f"{move}\nboard\nquit\n".encode(), timeout=60)
+    finally:
+        if b.poll() is None:
+            b.kill()
+            b.wait()
+    told = out.decode().strip().splitlines()
+    assert b.returncode == 1 and err == b""
+    assert told == ["! " + PLAYED_ON + ", and saved there: that save stands. This window "
+                    "stops without saving; resume the game's latest save to go on here."]
+    assert path.read_bytes() == a_save
+    game = read_save(path).content
+    assert str(game["seed"]) not in out.decode() and game["salt"] not in out.decode()
+    again = _play("miceheist", "--resume", str(path), typed="quit\n")
+    assert again.returncode == 0 and "Game saved to" in again.stdout  # the game goes on
+
+
+def _one_move_from_the_end(path: Path) -> None:
+    """Micro Mob for two at one keyboard, played (each seat its first legal move) until the
+    next move would end it, then quit: the save at ``path``."""
+    def read(prompt: str) -> str:
+        state = session.state
+        if not (prompt.startswith("P") and prompt.endswith("> ")):
+            return ""  # the hand-overs
+        seat = int(prompt[1:-2]) - 1
+        move = state.legal_actions(seat)[0]
+        ahead = fork(state)
+        ahead.apply(seat, move)
+        return "quit" if ahead.is_over() else str(move)
+
+    session = Session.new("micromob", 2, None, set(), read=read, write=lambda _: None,
+                          save_to=path)
+    assert not session.run().is_over()
+
+
+def test_a_stale_window_never_shows_the_end_of_a_game_ended_elsewhere(tmp_path) -> None:
+    """B waits at the last prompt of the game; meanwhile A plays the last move there (the
+    record replaces the save, the key is deleted).  B's last move is not played: no end
+    screen, no seed nor salt, A's record left as it is."""
+    path = tmp_path / "g.json"
+    _one_move_from_the_end(path)
+    a_out: list[str] = []
+    b_out: list[str] = []
+
+    def a_read(prompt: str) -> str:
+        if prompt.startswith("P") and prompt.endswith("> "):
+            seat = int(prompt[1:-2]) - 1
+            return str(a.state.legal_actions(seat)[0])
+        return ""
+
+    def b_read(prompt: str) -> str:
+        if prompt.startswith("P") and prompt.endswith("> "):
+            assert a.run().is_over()  # (the other window, while this one waits)
+            return str(b.state.legal_actions(int(prompt[1:-2]) - 1)[0])
+        return ""
+
+    b = _window(path, b_read, b_out)
+    a = _window(path, a_read, a_out)
+    b.run()
+    assert any("the end ===" in line for line in a_out)
+    record = path.read_text()
+    data = json.loads(record)
+    assert data["over"] is True
+    assert not b.state.is_over() and b.played_elsewhere is not None
+    assert b_out[-1] == ("! This game was ended in another window (or program) since it was "
+                         "opened here, or its key was deleted. This window stops without "
+                         "saving.")
+    shown = "\n".join(b_out)
+    assert "the end ===" not in shown and data["salt"] not in shown
+    assert str(data["seed"]) not in shown
+    assert path.read_text() == record
 
 
 def test_the_docs_competitive_micro_city_example_runs() -> None:
