@@ -131,6 +131,11 @@ class CardHost(Host):
     def seats(self, options: dict[str, Any]) -> list[str]:
         return [seat_name(i) for i in range(self.cls.info.max_players)]
 
+    def seats_always_dealt(self, options: dict[str, Any]) -> list[str]:
+        """P1.. up to the fewest players the game takes: a seat beyond is dealt only when
+        that many play."""
+        return self.seats(options)[:self.cls.info.min_players]
+
     def seats_in(self, options: dict[str, Any], state: State | None) -> list[str]:
         dealt = state.get("players") if isinstance(state, dict) else None
         if type(dealt) is int and 0 < dealt <= self.cls.info.max_players:

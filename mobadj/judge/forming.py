@@ -7,8 +7,11 @@ the GM gave with ADDPLAYER count too) the powers are handed out: in an order dra
 game's seeded random generator, each player gets the first of their wishes still free, and
 whoever has none left gets a free power at random.  Each player is mailed their power and
 password, and the game starts by itself (or, with ``autostart no``, waits for the GM's
-START).  A GM who starts a game before it is full seats those who joined the same way;
-starting a game (``START``, or by itself) is here too.
+START).  A full game that cannot start (its options refused by the game) seats nobody: its
+GM is told why, once.  A GM who starts a game before it is full seats those who joined the
+same way; starting a game (``START``, or by itself) is here too.  Where seats are filled in
+order (a card game's P1..Pn), a joiner whose wish a smaller table would not deal is told so
+at once.
 
 ``WATCH game`` makes an address an observer: it gets the results (without anyone's private
 part) and the press sent to everyone, nothing else.  ``UNWATCH game`` ends it.
@@ -130,10 +133,34 @@ class Forming:
             reply = (f"JOIN: you are on the list for {game.name} (wishes: {wish_text}). "
                      f"When every seat is taken the powers are handed out and you get yours, "
                      f"with your password, by mail.")
+        note = self._wish_note(game, wishes)
+        if note:
+            reply += "\n" + note
         if not waiting:
             reply += "\n" + self.seats_line(game)
-            self.fill_if_full(game, now, out)
+            full = self.fill_if_full(game, now, out)
+            if full:
+                reply += "\n" + full
         return reply
+
+    def _wish_note(self, game: Game, wishes: list[str]) -> str:
+        """In a game whose seats are filled in order, the wishes a start with fewer players
+        would not deal: the joiner hears now that they may get another seat, not only
+        when the game starts ('' when every wish is a seat every start deals)."""
+        host = host_for(game.kind)
+        if not host.fills_in_order:
+            return ""
+        dealt = set(host.seats_always_dealt(game.options))
+        passed = [w for w in wishes if w not in dealt]
+        if not passed:
+            return ""
+        asked = passed[0] if len(passed) == 1 else (
+            ", ".join(passed[:-1]) + " and " + passed[-1])
+        first = host.seats(game.options)[0]
+        return (f"You asked for {asked}: the seats of {game.name} are given in order when the "
+                f"game starts, from {first} on with no gap, one for each player, so with fewer "
+                f"players you may get another seat. The mail that starts the game names "
+                f"yours.")
 
     def unjoin(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]) -> str:
         game = self._forming_game(cmd.args["value"])
@@ -174,8 +201,12 @@ class Forming:
         free, _ = self.seat_counts(game)
         if free or not self.desk.store.joins(game.name):
             return ""
+        autostart = flag(game.options, "autostart", default=True)
+        refusal = self.start_refusal(game) if autostart else None
+        if refusal is not None:
+            return self._cannot_start(game, refusal, now, out)
         self._seat_joiners(game, now, out)
-        if flag(game.options, "autostart", default=True):
+        if autostart:
             started = self.start(self.desk.store.game(game.name) or game, now, out)
             seated = "\n".join(f"  {p.power:<12} {p.email}"
                                 for p in self.desk.store.players(game.name))
@@ -188,6 +219,34 @@ class Forming:
             f"game when you are ready: START (after GM {game.name} <gm-password>) or "
             f"mobadj game start {game.name}.\n\n{self.desk._sig()}"), game=game.name))
         return f"Every seat of {game.name} is taken; waiting for the GM's START."
+
+    def start_refusal(self, game: Game) -> str | None:
+        """Why ``game`` cannot start with the seats it would have now (its players, and the
+        seats planned for those who joined), or None.  Asked before anyone is seated or
+        mailed, so that a start the game refuses changes nothing."""
+        seats = [p.power for p in self.desk.store.players(game.name)]
+        try:
+            host_for(game.kind).new_state(seats + list(self._seat_plan(game)[1].values()),
+                                          game.seed, game.options)
+        except HostError as exc:
+            return str(exc)
+        return None
+
+    def _cannot_start(self, game: Game, reason: str, now: float, out: list[Mail]) -> str:
+        """A full game that cannot start by itself stays as it is; its GM is told why once
+        (a later JOIN or APPROVE that finds it full again does not mail the GM again for
+        the same reason).  The line for the reply of the mail that found it full."""
+        told = {"reason": reason}
+        if told not in self.desk.store.recent_events(game.name, "cannot start", 0):
+            self.desk.store.log(game.name, "cannot start", told, now)
+            self.desk.notices.tell_gm(game, "every seat is taken, but the game cannot start", (
+                f"Every seat of {game.name} is taken, but the game cannot start by itself: "
+                f"{reason}\n\nNothing was changed: nobody was seated or mailed a password, "
+                f"and those who joined are still on its list. START (after GM {game.name} "
+                f"<gm-password>) or mobadj game start {game.name} starts it once it can, and "
+                f"says why while it cannot. You are not told again for the same reason."), out)
+        return (f"Every seat of {game.name} is taken, but the game cannot start by itself "
+                f"({reason}); its GM has been told.")
 
     def _seat_plan(self, game: Game) -> tuple[list[dict[str, Any]], dict[str, str]]:
         """The accepted joiners and the seat each is to get (email -> seat).  A game whose
@@ -323,11 +382,9 @@ class Forming:
         if not self.desk.store.players(game.name) and not any(j["status"] == "accepted"
                                                               for j in joins):
             raise JudgeError("add players first")
-        # the game must be able to start with the seats it will have before anyone is
-        # seated or mailed: a refused START changes nothing
-        seats = [p.power for p in self.desk.store.players(game.name)]
-        host.new_state(seats + list(self._seat_plan(game)[1].values()), game.seed,
-                       game.options)
+        refusal = self.start_refusal(game)  # a refused START changes nothing
+        if refusal is not None:
+            raise HostError(refusal)
         self._seat_joiners(game, now, out)
         for left in self.desk.store.joins(game.name):  # still waiting for the GM's approval
             self.desk.store.delete_join(game.name, left["email"])

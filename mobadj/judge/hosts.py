@@ -113,6 +113,12 @@ class Host(ABC):
         (a card game dealt for three has three, not its six possible seats)."""
         return self.seats(options)
 
+    def seats_always_dealt(self, options: dict[str, Any]) -> list[str]:
+        """The seats every start of a game with these options deals, however few play:
+        all of them, unless seats are filled in order (a card game for three deals P1..P3),
+        so that a joiner who wishes for another is told the wish may be passed over."""
+        return self.seats(options)
+
     # -- the game's own options, beside the judge's (deadline_hours, press, ...) --------------
 
     def rule_options(self) -> dict[str, tuple[Any, ...]]:

@@ -1,6 +1,7 @@
 """A card game filled by open sign-up: the joiners get seats P1..Pn without a gap (their
-wishes choose among those), and a START the game cannot make changes nothing: nobody is
-seated or mailed a password."""
+wishes choose among those, and a wish a smaller table would not deal is said to be one at
+once), and a START the game cannot make changes nothing: nobody is seated or mailed a
+password.  A full game that cannot start by itself tells its GM why, once."""
 
 from __future__ import annotations
 
@@ -13,10 +14,16 @@ from .helpers import mail
 pytestmark = pytest.mark.pure_only  # card games: no code of the compiled build
 
 
-def join(judge, who: str, wish: str) -> None:
+def join(judge, who: str, wish: str) -> list:
+    """JOIN and its CONFIRM, as the joiner sends them: every mail the CONFIRM makes."""
     out = judge.handle_mail(mail(f"{who}@test.org", f"Hi,\nJOIN og {wish}\nThanks, {who}"))
     code = re.search(r"CONFIRM (\S+)", "\n".join(m.body for m in out)).group(1)
-    judge.handle_mail(mail(f"{who}@test.org", f"CONFIRM {code}"))
+    return judge.handle_mail(mail(f"{who}@test.org", f"CONFIRM {code}"))
+
+
+def to(out: list, who: str) -> str:
+    """The bodies of the mails in ``out`` to ``who``, one after the other."""
+    return "\n".join(m.body for m in out if m.to == who)
 
 
 def start(judge) -> list:
@@ -55,3 +62,52 @@ def test_a_start_the_game_cannot_make_seats_and_mails_nobody(open_game) -> None:
     join(judge, "bob", "P4")
     start(judge)
     assert sorted(p.power for p in judge.store.players("og")) == ["P1", "P2"]
+
+
+def test_a_wish_a_smaller_table_would_not_deal_is_said_at_once(open_game) -> None:
+    """Micro mob is for 2 to 6: P5 is dealt only when five play, P2 always.  The GM starts
+    with three: ann, who asked for P5, is told at once she may get another seat, and the
+    mail that starts the game names the one she got."""
+    judge = open_game
+    ann = to(join(judge, "ann", "P5"), "ann@test.org")
+    assert "You asked for P5: the seats of og are given in order when the game starts, " \
+           "from P1 on with no gap, one for each player, so with fewer players you may " \
+           "get another seat. The mail that starts the game names yours." in ann
+    assert "You asked for" not in to(join(judge, "bob", "P2"), "bob@test.org")
+    assert "You asked for P6 and P4:" in to(join(judge, "cat", "P6 P4"), "cat@test.org")
+    out = start(judge)
+    seats = {p.email: p.power for p in judge.store.players("og")}
+    assert sorted(seats.values()) == ["P1", "P2", "P3"] and seats["bob@test.org"] == "P2"
+    started = next(m for m in out if m.to == "ann@test.org"
+                   and m.subject == "og: the game has started")
+    assert f"og has started. You play {seats['ann@test.org']}." in started.body
+
+
+def test_a_full_game_that_cannot_start_tells_its_gm_once_and_changes_nothing(judge) -> None:
+    """A GM's typo in a game option (competetive): Micro City's two seats fill, the game
+    refuses to start.  Nobody is seated or mailed a password, the joiners stay on the list,
+    the last joiner hears why, and the GM is mailed the reason once: not again when a
+    joiner changes wishes and finds the game full again."""
+    judge.handle_mail(mail("gm@test.org", "CREATE og microcity gm-pass open=yes "
+                                          "game_mode=competetive"))
+    join(judge, "ann", "P1")
+    out = join(judge, "bob", "P2")
+    reason = "option mode=competetive is not known"
+    assert "og: 2 of 2 seats taken, 0 free." in to(out, "bob@test.org")
+    assert "Every seat of og is taken, but the game cannot start by itself " \
+           f"({reason}" in to(out, "bob@test.org")
+    gm = [m for m in out if m.to == "gm@test.org"]
+    assert [m.subject for m in gm] == ["og: every seat is taken, but the game cannot start"]
+    assert reason in gm[0].body and "nobody was seated or mailed a password" in gm[0].body
+    assert sorted(m.to for m in out) == ["bob@test.org", "gm@test.org"]  # no password
+    game = judge.store.game("og")
+    assert game.status == "forming" and game.state is None
+    assert judge.store.players("og") == []
+    assert [(j["email"], j["status"]) for j in judge.store.joins("og")] == [
+        ("ann@test.org", "accepted"), ("bob@test.org", "accepted")]
+    again = judge.handle_mail(mail("ann@test.org", "JOIN og P2"))  # new wishes: full again
+    assert [m.to for m in again] == ["ann@test.org"]
+    assert "cannot start by itself" in again[0].body and "P2" in again[0].body
+    refused = start(judge)
+    assert [m.to for m in refused] == ["gm@test.org"] and reason in refused[0].body
+    assert judge.store.game("og").status == "forming" and judge.store.players("og") == []
