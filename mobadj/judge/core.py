@@ -68,9 +68,9 @@ class Judge(JudgeBase):
         self.unsigned = UnsignedMail(self)
 
     # -- what the front ends call on the parts -----------------------------------------------
-    def tick(self) -> list[Mail]:
-        """Apply the deadlines due now (:meth:`.Turns.tick`)."""
-        return self.turns.tick()
+    def tick(self, due_at: float | None = None) -> list[Mail]:
+        """Apply the deadlines due now, or only those due by ``due_at`` (:meth:`.Turns.tick`)."""
+        return self.turns.tick(due_at)
 
     def resolve(self, game: Game, now: float, out: list[Mail], forced: bool = False) -> str:
         return self.turns.resolve(game, now, out, forced)

@@ -12,6 +12,7 @@ writes one in pieces (pymap does), which broke the connection (imapclient issue 
 
 from __future__ import annotations
 
+import datetime
 import imaplib
 import logging
 import select
@@ -135,18 +136,21 @@ class Mailbox:
         uids = c.search(["UID", f"{after + 1}:*"])
         return sorted(u for u in uids if u > after)
 
-    def fetch(self, uids: list[int]) -> Iterator[tuple[int, bytes]]:
-        """(uid, raw bytes) in UID order; BODY.PEEK so fetching does not mark them seen."""
+    def fetch(self, uids: list[int]) -> Iterator[tuple[int, bytes, float | None]]:
+        """(uid, raw bytes, when the server received it) in UID order; BODY.PEEK so
+        fetching does not mark them seen.  The time is the server's INTERNALDATE (None when
+        it gives none): the judge applies the deadlines that passed before a mail came
+        before it reads the mail (:meth:`mobadj.judge.service.Service.step`)."""
         c = self._c()
         for i in range(0, len(uids), CHUNK):
             part = uids[i:i + CHUNK]
-            data = c.fetch(part, ["BODY.PEEK[]"])
+            data = c.fetch(part, ["BODY.PEEK[]", "INTERNALDATE"])
             for uid in part:
                 item = data.get(uid)
                 if item is None:
                     continue
                 raw = item.get(b"BODY[]") or b""
-                yield uid, bytes(raw)
+                yield uid, bytes(raw), _timestamp(item.get(b"INTERNALDATE"))
 
     def mark_seen(self, uids: list[int]) -> None:
         if uids:
@@ -235,3 +239,13 @@ def _reason(exc: BaseException) -> str:
     arg = exc.args[0] if exc.args else ""
     text = arg.decode("utf-8", "replace") if isinstance(arg, bytes) else str(arg)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _timestamp(value: object) -> float | None:
+    """An INTERNALDATE as imapclient gives it (a datetime, naive in local time) in seconds."""
+    if isinstance(value, datetime.datetime):
+        try:
+            return value.timestamp()
+        except (OverflowError, OSError, ValueError):  # a server's date out of range
+            return None
+    return None

@@ -62,8 +62,14 @@ class Service:
         uids = self.mailbox.new_uids(store.max_uid())
         n = 0
         done: list[int] = []
-        for uid, raw in self.mailbox.fetch(uids):
+        due = self._next_due() if uids else None
+        for uid, raw, arrived in self.mailbox.fetch(uids):
             self.on_step("fetched")
+            if due is not None and arrived is not None and min(arrived, self.judge.clock()) >= due:
+                # a deadline passed before this mail came (the judge was down, or runs
+                # from cron): it is applied first, so orders sent late are late
+                self.judge.tick(due_at=arrived)
+                due = self._next_due()
             try:
                 self.judge.handle_mail(raw, uid=uid)
             except sqlite3.OperationalError:
@@ -87,6 +93,13 @@ class Service:
             self.mailer.send_outbox(store)
         self._housekeeping()
         return n
+
+    def _next_due(self) -> float | None:
+        """The earliest time a game's deadline (or the end of its pause) may ask for
+        something, or None: before it no mail needs the deadlines applied first."""
+        times = [t for g in self.judge.store.games() if g.status in ("active", "paused")
+                 for t in (g.deadline, g.paused_until) if t is not None]
+        return min(times, default=None)
 
     def _housekeeping(self) -> None:
         """Once an hour: the text of mail sent longer ago than ``mail_retention_days`` goes

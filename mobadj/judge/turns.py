@@ -272,9 +272,13 @@ class Turns:
                             f"{reports.stamp(deadline)}.", out)
         return f"Resumed; deadline {reports.stamp(deadline)}."
 
-    def tick(self) -> list[Mail]:
-        """Do whatever deadlines require now; returns the mails queued."""
+    def tick(self, due_at: float | None = None) -> list[Mail]:
+        """Do whatever deadlines require now; returns the mails queued.  With ``due_at``
+        (a mail's arrival, before now), only what they required then: a deadline that
+        passed before the mail came is applied before the mail is read (what is done is
+        still done, and dated, now)."""
         now = self.desk.clock()
+        due = now if due_at is None else min(due_at, now)
         out_all: list[Mail] = []
         for game in self.desk.store.games():
             if game.status not in ("active", "paused") or game.state is None:
@@ -285,7 +289,7 @@ class Turns:
                     current = self.desk.store.game(game.name)
                     if current is None or current.state is None:
                         continue
-                    self._tick_game(current, now, out)
+                    self._tick_game(current, now, out, due)
                     self.desk.queue(out, now)
             except Exception:  # one broken game must not stop the others (rolled back)
                 log.exception("game %s: deadline handling failed; will retry", game.name)
@@ -293,13 +297,13 @@ class Turns:
             out_all += out
         return out_all
 
-    def _tick_game(self, game: Game, now: float, out: list[Mail]) -> None:
+    def _tick_game(self, game: Game, now: float, out: list[Mail], due: float) -> None:
         host = host_for(game.kind)
         if self._nothing_to_decide(game):
             self.resolve(game, now, out)
             return
         missing, first = self._missing(game) if game.status == "active" else ([], False)
-        d = decide(now=now, status=game.status, deadline=game.deadline,
+        d = decide(now=due, status=game.status, deadline=game.deadline,
                    paused_until=game.paused_until, options=game.options, missing=missing,
                    first_nmr=first, extended=game.extended, reminded=game.reminded)
         players = {p.power: p for p in self.desk.store.players(game.name)}
