@@ -74,6 +74,11 @@ class Press:
     grey: bool
     text: str
     line: int
+    #: False when no ENDPRESS closed the block and it ran to the end of the mail; then its
+    #: lines (number, text) are kept, for the judge to look for orders and commands in them
+    #: before it sends anything (:meth:`mobadj.judge.players.PlayerCommands.unended_press`)
+    ended: bool = True
+    lines: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass
@@ -242,17 +247,17 @@ def parse_body(body: str, game_words: frozenset[str] = frozenset(),
     out = ParsedMail()
     words_now = frozenset[str]() if in_sections else game_words
     press: Press | None = None
-    press_lines: list[str] = []
+    press_lines: list[tuple[int, str]] = []
     for number, raw in enumerate(body.splitlines(), start=1):
         line = raw.rstrip()
         if press is not None:  # its text stays as written; only ENDPRESS is looked for
             norm, keyword = _normalise(as_meant(line))
             if keyword == "endpress":
-                press.text = "\n".join(press_lines).strip("\n")
+                press.text = "\n".join(t for _, t in press_lines).strip("\n")
                 out.press.append(press)
                 press, press_lines = None, []
             else:
-                press_lines.append(line)
+                press_lines.append((number, line))
             continue
         line = as_meant(line).rstrip()
         if not line.strip():
@@ -292,6 +297,7 @@ def parse_body(body: str, game_words: frozenset[str] = frozenset(),
             continue
         out.commands.append(result)
     if press is not None:  # a press block runs to the end of the mail when ENDPRESS is missing
-        press.text = "\n".join(press_lines).strip("\n")
+        press.text = "\n".join(t for _, t in press_lines).strip("\n")
+        press.ended, press.lines = False, tuple(press_lines)
         out.press.append(press)
     return out

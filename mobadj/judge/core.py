@@ -196,6 +196,10 @@ class Judge(JudgeBase):
                              f"one mail; the {len(parsed.press) - MAX_PRESS_PER_MAIL} after "
                              "them were not sent.")
                 break
+            held = self.players.unended_press(game, power, press)
+            if held is not None:
+                reply.append(held)
+                continue
             try:
                 reply.append(self.players.press(game, power, press.targets, press.grey,
                                                 press.text, now, out))
@@ -229,6 +233,10 @@ class Judge(JudgeBase):
                 reply.append(f"{cmd.name.upper()}: {exc}")
         for press in parsed.press:  # GM press goes to the players named (or everyone)
             game = self.store.game(s.game.name) or s.game
+            held = self.players.unended_press(game, None, press)
+            if held is not None:
+                reply.append(held)
+                continue
             players = self.store.players(game.name)
             host = host_for(game.kind)
             want = {t.upper() for t in press.targets}

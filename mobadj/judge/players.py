@@ -8,12 +8,13 @@ from typing import Any
 
 from mobadj.judge import reports
 from mobadj.judge.base import JudgeBase, JudgeError
-from mobadj.judge.commands import Command, ParsedMail
+from mobadj.judge.commands import Command, ParsedMail, Press, parse_line
 from mobadj.judge.deadlines import DEFAULTS, HOUR, option
 from mobadj.judge.hosts import Free, HostError, host_for
 from mobadj.judge.mailparse import Incoming
 from mobadj.judge.names import Names
 from mobadj.judge.store import Game, Mail
+from mobadj.typed import as_meant
 
 MAX_PRESS_PER_MAIL = 10
 """Press messages one mail may send (a message to each other power of a 7-player game, and
@@ -187,6 +188,35 @@ class PlayerCommands:
         return (f"Absence granted. The deadline is now {reports.stamp(new)}; "
                 f"{quota - player.absence_used - hours:g} hours of your quota left.")
 
+    def unended_press(self, game: Game, power: str | None, press: Press) -> str | None:
+        """Why a press block without ENDPRESS is not sent, or None to send it.  Such a block
+        runs to the end of the mail; when a line of it reads as an order of this game or as
+        a judge command, the player meant the press to end before it (a forgotten
+        ENDPRESS): sent, it would show their orders to others before the deadline, and
+        their orders would not be taken.  ``power`` None: the GM's press (commands only)."""
+        if press.ended:
+            return None
+        host = host_for(game.kind)
+        state = game.state if game.status == "active" else None
+        found: list[str] = []
+        for number, line in press.lines[:MAX_PRESS_LINES_CHECKED]:
+            text = as_meant(line).strip()
+            if not text:
+                continue
+            if isinstance(parse_line(text, number), Command) or (
+                    power is not None and state is not None
+                    and _reads_as_order(host, state, power, text)):
+                found.append(f"line {number} ({text[:60]})")
+                if len(found) == 3:
+                    break
+        if not found:
+            return None
+        return ("Press not sent: it has no ENDPRESS, so it ran to the end of your mail, and "
+                f"{', '.join(found)} read{'s' if len(found) == 1 else ''} as an order or a "
+                f"command. Nothing after line {press.line}, where the press begins, was "
+                "taken as an order or a command. End the message with a line ENDPRESS, and "
+                "send the mail again.")
+
     def press(
         self, game: Game, power: str, targets: list[str], grey: bool, text: str, now: float,
         out: list[Mail],
@@ -351,3 +381,15 @@ def _phases_named(results: list[dict[str, Any]]) -> str:
         return "resolved: " + ", ".join(names)
     return (f"{len(names)} resolved: " + ", ".join(names[:2]) + ", ..., "
             + ", ".join(names[-3:]))
+
+
+MAX_PRESS_LINES_CHECKED = 200
+"""An unended press block's lines looked at for orders (a long letter is read this far)."""
+
+
+def _reads_as_order(host: Any, state: Any, power: str, line: str) -> bool:
+    """Does the game read ``line`` as an order (or move) of ``power``'s?"""
+    try:
+        return bool(host.check(state, power, line).accepted)
+    except HostError:
+        return False

@@ -135,3 +135,49 @@ def test_orders_written_as_a_numbered_or_bulleted_list(judge, dip):
     assert "Error" not in r and "  A LVP - YOR" in r
     assert judge.store.orders("g1", "S1901M")["ENGLAND"] == (
         "F LON - NTH\nF EDI - NWG\nA LVP - YOR")
+
+
+def test_press_without_endpress_that_runs_into_orders_is_not_sent(judge, dip):
+    """A forgotten ENDPRESS: the block would run to the end of the mail and mail England's
+    orders to France before the deadline.  Nothing is sent, nothing below PRESS is taken,
+    and the reply says why and what to do."""
+    body = ("Hi,\n" + dip.signon("ENGLAND") + "press to france\nDeal on the Channel.\n"
+            "F LON - ENG\nA LVP - YOR\nF EDI - NTH\nREADY\n\nAnn")
+    out = judge.handle_mail(mail(dip.emails["ENGLAND"], body))
+    assert [m.to for m in out] == [dip.emails["ENGLAND"]]
+    r = out[0].body
+    assert ("Press not sent: it has no ENDPRESS, so it ran to the end of your mail, and "
+            "line 5 (F LON - ENG), line 6 (A LVP - YOR), line 7 (F EDI - NTH) read as an "
+            "order or a command.") in r
+    assert "Nothing after line 3, where the press begins, was taken" in r
+    assert "End the message with a line ENDPRESS" in r
+    assert "ENGLAND" not in judge.store.orders("g1", "S1901M")
+    assert not judge.store.player("g1", "ENGLAND").ready
+    assert all("Deal on the Channel" not in m.body for m in out[1:])
+    # sent again with ENDPRESS: the press goes to France, the orders are taken
+    out = judge.handle_mail(mail(dip.emails["ENGLAND"], body.replace(
+        "Channel.\n", "Channel.\nENDPRESS\n")))
+    assert "Press delivered to FRANCE." in out[0].body
+    assert any(m.to == dip.emails["FRANCE"] and "Deal on the Channel" in m.body
+               and "F LON - ENG" not in m.body for m in out)
+    assert judge.store.orders("g1", "S1901M")["ENGLAND"] == (
+        "F LON - ENG\nA LVP - YOR\nF EDI - NTH")
+
+
+@pytest.mark.parametrize("ending", ["\n\nCheers,\nAnn\n-- \nSent from my phone",
+                                    "\nREADY to talk whenever you are?"])
+def test_press_without_endpress_of_words_alone_is_sent(judge, dip, ending):
+    """Most press at the end of a mail has no ENDPRESS: words, a sign-off, a signature, a
+    line that only starts like a command.  It goes out, as before."""
+    body = (dip.signon("ENGLAND") + "F LON - ENG\nPRESS TO France\nShall we split the "
+            "Channel? Say if A PAR - BUR suits you." + ending)
+    out = judge.handle_mail(mail(dip.emails["ENGLAND"], body))
+    assert "Press delivered to FRANCE." in out[0].body
+    assert any(m.to == dip.emails["FRANCE"] and "split the" in m.body for m in out)
+
+
+def test_a_gms_message_without_endpress_that_runs_into_commands_is_not_sent(judge, dip):
+    body = ("GM g1 gm-secret\nbroadcast\nThe deadline moves by a day.\nextend 24h\n")
+    out = judge.handle_mail(mail("gm@test.org", body))
+    assert [m.to for m in out] == ["gm@test.org"]
+    assert "Press not sent" in out[0].body and "line 4 (extend 24h)" in out[0].body
