@@ -130,6 +130,14 @@ def _gm_orders(store: Store, game: Game, phase: str) -> list[str]:
     return store.orders_by_gm(game.name, phase)
 
 
+def aligned(rows: list[tuple[str, ...]]) -> list[str]:
+    """Rows of cells as lines whose columns line up: each column as wide as its widest
+    cell (``1 (1 in a row)`` widens "missed" on every row, not only its own)."""
+    widths = [max(len(cell) for cell in column) for column in zip(*rows, strict=True)]
+    return ["  ".join(f"{cell:<{w}}" for cell, w in zip(row, widths, strict=True)).rstrip()
+            for row in rows]
+
+
 def status_text(judge: Judge, game: Game, now: float | None = None) -> str:
     """The GM's view of a running game: who owes orders, missed deadlines, addresses,
     the deadline, what waits for the GM."""
@@ -160,9 +168,7 @@ def status_text(judge: Judge, game: Game, now: float | None = None) -> str:
     tenures = {t["power"]: t for t in store.tenures(game.name) if t["end"] is None}
     open_seats = set(judge.open_seats(game))
     seats = host.seats_in(game.options, game.state)
-    width = max([len(s) for s in seats] + [4])
-    lines.append("")
-    lines.append(f"{'seat':<{width}}  {'orders':<12} {'missed':<7} {'absence':<8} player")
+    rows: list[tuple[str, ...]] = [("seat", "orders", "missed", "absence", "player")]
     owing = []
     for seat in seats:
         pl = players.get(seat)
@@ -185,7 +191,8 @@ def status_text(judge: Judge, game: Game, now: float | None = None) -> str:
             absence = f"{pl.absence_used:g}/{quota:g}h"
         if seat in open_seats:
             who += ", open for TAKEOVER"
-        lines.append(f"{seat:<{width}}  {orders:<12} {missed:<7} {absence:<8} {who}")
+        rows.append((seat, orders, missed, absence, who))
+    lines += ["", *aligned(rows)]
     if due:
         lines += ["", "Owe orders: " + (", ".join(owing) if owing else "nobody")]
     watchers = store.watchers(game.name)

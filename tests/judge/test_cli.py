@@ -123,3 +123,18 @@ def test_serve_once_with_an_unreachable_server_is_one_clear_line(tmp_path):
     lines = r.stderr.strip().splitlines()
     assert lines == [f"Error: IMAP server 127.0.0.1:{port}: cannot connect "
                      "(Connection refused)"], r.stderr
+
+
+def test_the_status_table_stays_aligned_when_a_power_missed_a_deadline(cfg):
+    run(cfg, "game", "create", "st", "--gm", "gm@test.org", "-o", "picture=none", "--seed", "3")
+    run(cfg, "game", "add-player", "st", "anna@test.org", "England")
+    run(cfg, "game", "add-player", "st", "emil@test.org", "Austria")
+    run(cfg, "game", "start", "st")
+    CliRunner().invoke(main, ["game", "orders", "--config", str(cfg), "st", "england"],
+                       input="F LON - NTH\n")
+    run(cfg, "game", "process", "st")  # Austria sent nothing: its first missed deadline
+    lines = run(cfg, "game", "status", "st").output.splitlines()
+    assert "seat     orders  missed          absence  player" in lines
+    assert "ENGLAND  OWED    0               0/336h   anna@test.org (since the start)" in lines
+    assert "AUSTRIA  OWED    1 (1 in a row)  0/336h   emil@test.org (since the start)" in lines
+    assert "FRANCE   OWED    -               -        no player (civil disorder)" in lines
