@@ -401,8 +401,10 @@ def set_option(config_path: Path, name: str, option: str, value: str) -> None:
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write to this file instead of standard output.")
 def export(config_path: Path, name: str, output: Path | None) -> None:
-    """The whole history of a game as JSON (no password hashes)."""
+    """The whole history of a game as JSON (no password hashes); a file is written
+    readable by you alone (0600): it holds private press and addresses."""
     from mobadj.judge.core import JudgeError
+    from mobadj.judge.private import write_private
 
     judge = _open(config_path)
     try:
@@ -411,7 +413,10 @@ def export(config_path: Path, name: str, output: Path | None) -> None:
         raise click.ClickException(str(exc)) from None
     text = json.dumps(data, indent=1, sort_keys=True)
     if output:
-        output.write_text(text + "\n", encoding="utf-8")
+        try:
+            write_private(output, (text + "\n").encode())
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {output}: {exc.strerror}") from None
         click.echo(f"written {output}")
     else:
         click.echo(text)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 
 import pytest
 import yaml
@@ -138,3 +140,26 @@ def test_the_status_table_stays_aligned_when_a_power_missed_a_deadline(cfg):
     assert "ENGLAND  OWED    0               0/336h   anna@test.org (since the start)" in lines
     assert "AUSTRIA  OWED    1 (1 in a row)  0/336h   emil@test.org (since the start)" in lines
     assert "FRANCE   OWED    -               -        no player (civil disorder)" in lines
+
+
+def test_an_export_is_written_for_the_gm_alone(cfg, tmp_path):
+    run(cfg, "game", "create", "ex", "--gm", "gm@test.org", "-o", "press=grey", "--seed", "3")
+    run(cfg, "game", "add-player", "ex", "ben@test.org", "France")
+    run(cfg, "game", "start", "ex")
+    old = tmp_path / "ex.json"
+    old.write_text("an export of last year\n")
+    old.chmod(0o644)
+    fresh = tmp_path / "archive" / "ex.json"
+    fresh.parent.mkdir()
+    umask = os.umask(0o022)  # the usual one: files readable by everyone
+    try:
+        run(cfg, "game", "export", "ex", "-o", str(old))
+        run(cfg, "game", "export", "ex", "-o", str(fresh))
+    finally:
+        os.umask(umask)
+    for written in (old, fresh):
+        assert stat.S_IMODE(written.stat().st_mode) == 0o600
+        assert json.loads(written.read_text())["players"][0]["email"] == "ben@test.org"
+    assert sorted(p.name for p in fresh.parent.iterdir()) == ["ex.json"]
+    r = run(cfg, "game", "export", "ex", "-o", str(tmp_path / "nosuch" / "ex.json"), ok=False)
+    assert r.exit_code == 1 and "cannot write" in r.output and "Traceback" not in r.output
