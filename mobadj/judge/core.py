@@ -149,7 +149,7 @@ class Judge(JudgeBase):
                          "nothing in it was done. The GM can look into it; please try again "
                          "later or write to your GM.")
             if outcome == "failed" or inc.unreadable:
-                self._unreadable_notice(inc, outcome, now, out)
+                self.notices.unreadable_notice(inc, outcome == "failed", now, out)
             kind = reply_kind(parsed, signed_on, inc.quotes_judge)
             withheld = self.limits.answer(inc, reply, kind, now, out)
             if withheld:
@@ -271,23 +271,6 @@ class Judge(JudgeBase):
             return ""
         self.store.record_command(game.name, "GM", message_id, uid, cmd.name, cmd.text, now)
         return handler(Context(self, now, out, None, game, None, uid, message_id), cmd) or ""
-
-    def _unreadable_notice(self, inc: Incoming, outcome: str, now: float, out: list[Mail]
-                           ) -> None:
-        """Mail from a game's player that the judge could not read or handle: its GM is
-        told, once a day per address (the player got the explanation)."""
-        for game, role in self.notices.games_of(inc.sender):
-            seen = {"from": inc.sender}
-            if role == "observer" or seen in self.store.recent_events(game.name, "unreadable",
-                                                                      now - 86400):
-                continue  # one notice a day per address is enough
-            self.store.log(game.name, "unreadable", seen, now)
-            why = ("could not be handled because of an internal error (the judge's log has "
-                   "it; nothing in it was done)" if outcome == "failed" else
-                   f"could not be read ({inc.unreadable})")
-            self.notices.tell_gm(game, f"unreadable mail from {role}", (
-                f"A mail from {inc.sender} ({role} in {game.name}), subject "
-                f"\"{inc.subject[:80]}\", {why}. The player was told."), out)
 
     @property
     def _own_line(self) -> str:

@@ -2,8 +2,9 @@
 
 The GM is told what needs the GM: an open game that filled and started itself, automatic
 extensions, absences, replacements, resignations and takeovers, civil disorder, bounces and
-unreadable mail from the game's players, mail the SMTP server refused for good, and (with the
-game option ``gm_press_copy``) a copy of all press, the sender of grey press named.
+unreadable mail from the game's players (while it is played), mail the SMTP server refused
+for good, and (with the game option ``gm_press_copy``) a copy of all press, the sender of
+grey press named.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from email.message import Message
 
 from mobadj.judge.base import JudgeBase
 from mobadj.judge.forming import flag
+from mobadj.judge.mailparse import Incoming
 from mobadj.judge.store import Game, Mail
 
 log = logging.getLogger("mobadj.judge.notices")
@@ -27,9 +29,12 @@ class Notices:
     def __init__(self, desk: JudgeBase) -> None:
         self.desk = desk  # the store, the clock, the mailing helpers and the other parts
 
-    def tell_gm(self, game: Game, subject: str, text: str, out: list[Mail]) -> None:
-        """A notice to the game's GM (subject prefixed by the game's name)."""
-        out.append(Mail(game.gm_email, f"{game.name}: {subject}", f"{text}\n\n{self.desk._sig()}",
+    def tell_gm(self, game: Game, subject: str, text: str, out: list[Mail],
+                games: list[str] | None = None) -> None:
+        """A notice to the game's GM, the subject prefixed by the game's name (or by the
+        names of all the ``games`` of that GM it is about)."""
+        names = ", ".join(games or [game.name])
+        out.append(Mail(game.gm_email, f"{names}: {subject}", f"{text}\n\n{self.desk._sig()}",
                         game=game.name))
 
     def tell_table(self, game: Game, subject: str, text: str, out: list[Mail],
@@ -63,6 +68,30 @@ class Notices:
             if address in self.desk.store.watchers(game.name):
                 found.append((game, "observer"))
         return found
+
+    def unreadable_notice(self, inc: Incoming, failed: bool, now: float, out: list[Mail]
+                          ) -> None:
+        """A mail from a player that the judge could not read or handle (the player got the
+        explanation): the GM of each game the sender plays that has not ended is told, one
+        notice per GM address naming the games (a GM of two of them is not told twice, a GM
+        of an ended game not at all), once a day per sender and game."""
+        by_gm: dict[str, list[tuple[Game, str]]] = {}
+        for game, role in self.games_of(inc.sender):
+            seen = {"from": inc.sender}
+            if role == "observer" or game.status == "ended" or seen in \
+                    self.desk.store.recent_events(game.name, "unreadable", now - 86400):
+                continue
+            self.desk.store.log(game.name, "unreadable", seen, now)
+            by_gm.setdefault(game.gm_email.lower(), []).append((game, role))
+        why = ("could not be handled because of an internal error (the judge's log has it; "
+               "nothing in it was done)" if failed else f"could not be read ({inc.unreadable})")
+        for seats in by_gm.values():
+            game, role = seats[0]
+            where = ", ".join(f"{r} in {g.name}" for g, r in seats)
+            self.tell_gm(game, f"unreadable mail from {role if len(seats) == 1 else inc.sender}",
+                         f"A mail from {inc.sender} ({where}), subject "
+                         f"\"{inc.subject[:80]}\", {why}. The player was told.", out,
+                         games=[g.name for g, _ in seats])
 
     def bounce_notice(self, raw: bytes, now: float, out: list[Mail]) -> None:
         """A bounce (a delivery status report) for an address of a game's player or

@@ -4,6 +4,7 @@ time (the whole story by mail through the servers is test_come_and_go_e2e.py).""
 from __future__ import annotations
 
 import re
+from email.message import EmailMessage
 
 import pytest
 import yaml
@@ -323,3 +324,37 @@ def test_a_seat_that_never_had_a_player_is_open_only_when_offered(judge):
     assert judge.open_seats(judge.store.game("g1")) == ["GERMANY"]
     gm(judge, "OFFER Germany NO")
     assert judge.open_seats(judge.store.game("g1")) == []
+
+
+def _game_of(judge, name, gm_email, seats):
+    """A started standard game whose seats (power -> address) have the password pw-<game>."""
+    game, _ = judge.create_game(name, "standard", gm_email, "gm-secret", {"picture": "none"},
+                                seed=3)
+    with judge.store.transaction():
+        out: list = []
+        for power, email in seats.items():
+            judge.add_player(game, email, power, f"pw-{name}", judge.clock(), out)
+        judge.start(judge.store.game(name), judge.clock(), out)
+        judge.queue(out, judge.clock())
+
+
+def test_an_unreadable_mail_is_told_once_to_each_gm_of_a_game_still_played(judge):
+    _game_of(judge, "late26", "gm@test.org", {"France": "ben@test.org"})
+    _game_of(judge, "spring26", "gm@test.org", {"France": "ben@test.org"})
+    _game_of(judge, "autumn26", "gm@test.org", {"Italy": "ben@test.org"})
+    _game_of(judge, "club", "ann@club.org", {"England": "ben@test.org"})
+    judge.handle_mail(mail("gm@test.org", "GM spring26 gm-secret\nENDGAME DRAW"))
+    m = EmailMessage()
+    m["From"], m["To"], m["Subject"] = "ben@test.org", "judge@test.org", "my orders (attached)"
+    m["Message-ID"] = "<attached-only@test.org>"
+    m.add_attachment(b"SIGNON late26 FRANCE pw-late26\nA PAR - BUR\n", maintype="text",
+                     subtype="plain", filename="orders.txt")
+    out = judge.handle_mail(m.as_bytes())
+    assert "could not read the text of your mail" in to(out, "ben@test.org")[0].body
+    (told,) = to(out, "gm@test.org")
+    assert told.subject == "autumn26, late26: unreadable mail from ben@test.org"
+    assert "(ITALY in autumn26, FRANCE in late26)" in told.body
+    assert '"my orders (attached)"' in told.body and "spring26" not in told.body
+    (club,) = to(out, "ann@club.org")
+    assert club.subject == "club: unreadable mail from ENGLAND"
+    assert "(ENGLAND in club)" in club.body and "late26" not in club.body
