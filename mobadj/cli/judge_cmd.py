@@ -425,7 +425,7 @@ def export(config_path: Path, name: str, output: Path | None) -> None:
 @game.command("list")
 @CONFIG
 def list_games(config_path: Path) -> None:
-    """Every game on this judge with its phase and deadline."""
+    """Every game on this judge with its phase and deadline (an ended one: its result)."""
     from mobadj.judge import reports
 
     judge = _open(config_path)
@@ -434,8 +434,10 @@ def list_games(config_path: Path) -> None:
         click.echo("no games")
     for g in games:
         players = len(judge.store.players(g.name))
+        last = (f"result: {judge.endings.result_line(judge.store.ending(g.name))}"
+                if g.status == "ended" else f"deadline {reports.when(g.deadline, judge.tz)}")
         click.echo(f"{g.name:<16} {g.kind:<10} {g.status:<8} {g.phase or '-':<8} "
-                   f"{players} player(s)  deadline {reports.when(g.deadline, judge.tz)}")
+                   f"{players} player(s)  {last}")
 
 
 @game.command("link")

@@ -375,7 +375,10 @@ class Judge(JudgeBase):
 
     def list_games(self) -> str:
         """LIST: the public games, those taking players and the seats waiting for one."""
-        rows = [f"{g.name:<16} {g.kind:<12} {g.status:<8} {g.phase}" for g in self.store.games()
+        rows = [f"{g.name:<16} {g.kind:<12} {g.status:<8} {g.phase}" + (
+                    f"  result: {self.endings.result_line(self.store.ending(g.name))}"
+                    if g.status == "ended" else "")
+                for g in self.store.games()
                 if self.store.web_key(g.name) is None]  # private games are not listed
         text = "Games on this judge:\n" + ("\n".join(rows) if rows else "(none)")
         forming = self.forming.forming_list()

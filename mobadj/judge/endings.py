@@ -159,6 +159,19 @@ class Endings:
         return text
 
     @staticmethod
+    def result_line(ending: dict[str, Any] | None) -> str:
+        """An ended game's result for the lists of games (``a draw between ENGLAND, FRANCE
+        (declared by the GM)``)."""
+        if ending is None:
+            return "ended"
+        powers, how = ", ".join(ending["powers"]), ending["how"]
+        if ending["result"] == "draw":
+            return f"a draw between {powers} ({how})"
+        if ending["result"] == "win":
+            return f"{powers} wins ({how})"
+        return f"ended without a result ({how})"
+
+    @staticmethod
     def result_text(game: Game, result: str, powers: list[str], how: str) -> str:
         if result == "draw":
             return (f"The game {game.name} ends in a draw between {', '.join(powers)} "

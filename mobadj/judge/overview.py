@@ -28,17 +28,22 @@ def _phase_name(phase: str) -> str:
     return phase or "the start"
 
 
-def tenure_line(t: dict[str, Any], gm_view: bool, missed: int | None = None) -> str:
+def tenure_line(t: dict[str, Any], gm_view: bool, missed: int | None = None,
+                ended: str | None = None) -> str:
     """One tenure: ``S1901M - F1902M  a player (missed 3; resigned)``; ``missed``: the
-    missed deadlines of a tenure still running (the player's own count)."""
+    missed deadlines of a tenure still running (the player's own count); ``ended``: the
+    phase in which the game ended, where a tenure that was running then ends too."""
+    running = t["end"] is None
     span = f"{_phase_name(t['start_phase'])} - " + (
-        _phase_name(t["end_phase"]) if t["end"] is not None else "now")
+        _phase_name(t["end_phase"]) if not running else "now" if ended is None else ended)
     notes = [HOW.get(t["how"], t["how"])]
-    if t["end"] is not None:
+    if not running:
         notes.append(f"missed {t['nmr_total']}")
         notes.append(str(t["why"]))
     elif missed is not None:
         notes.append(f"missed {missed}")
+    if running and ended is not None:
+        notes.append("to the end")
     who = t["email"] if gm_view else "a player"
     notes = [n for n in notes if n]
     return f"{span:<24} {who}" + (f" ({'; '.join(notes)})" if notes else "")
@@ -100,6 +105,8 @@ def summary_text(store: Store, game: Game, gm_view: bool) -> str:
         members = ", ".join(ending["powers"])
         lines.append(f"Result: {ending['result']}" + (f" ({members})" if members else "")
                      + f", {ending['how']}, in {ending['phase']}.")
+    ended = (_phase_name(ending["phase"] if ending is not None else game.phase)
+             if game.status == "ended" else None)
     lines += ["", "Who played which power:"]
     tenures = store.tenures(game.name)
     players = {p.power: p for p in store.players(game.name)}
@@ -110,7 +117,7 @@ def summary_text(store: Store, game: Game, gm_view: bool) -> str:
             continue
         for n, t in enumerate(mine):
             current = players[seat].nmr_total if t["end"] is None and seat in players else None
-            record = tenure_line(t, gm_view, current)
+            record = tenure_line(t, gm_view, current, ended)
             lines.append(f"  {seat if n == 0 else '':<12} {record}")
         if mine[-1]["end"] is not None and seat not in players:
             lines.append(f"  {'':<12} no player (civil disorder) since "
@@ -150,7 +157,10 @@ def status_text(judge: Judge, game: Game, now: float | None = None) -> str:
         lines.append(rules)
     due: list[str] = []
     submitted: set[str] = set()
-    if game.state is not None:
+    if game.status == "ended":
+        lines.append(f"Result: {judge.endings.result_line(store.ending(game.name))}")
+        lines.append(judge.players.ended_in(game))
+    elif game.state is not None:
         phase = host.phase(game.state)
         due = host.due(game.state) if game.status in ("active", "paused") else []
         submitted = store.submitted(game.name, phase)

@@ -319,28 +319,41 @@ class PlayerCommands:
                 lines.append(f"  joined: {j['email']} ({j['status']}; wishes: "
                              f"{', '.join(j['wishes']) or 'any'})")
         if game.state is not None:
-            lines.append(f"Phase: {host.phase_label(game.state)}")
-            lines.append(f"Deadline: {reports.stamp(game.deadline)}")
-            submitted = self.desk.store.orders(game.name, host.phase(game.state))
-            due = host.due(game.state)
-            players = {p.power: p for p in self.desk.store.players(game.name)}
-            for seat in host.seats_in(game.options, game.state):
-                if seat not in players:
-                    tag = "no player (civil disorder)"
-                else:
-                    pl = players[seat]
-                    tag = "submitted" if seat in submitted else (
-                        "waiting" if seat in due else "nothing due")
-                    if pl.status == "disorder":
-                        tag += ", civil disorder"
-                    if pl.ready and seat in due:
-                        tag += ", ready"
-                lines.append(f"  {seat:<12} {tag}")
+            lines += [self.ended_in(game)] if game.status == "ended" else self._seats(game)
             view = host.status(game.state, power)
             if view:
                 lines.append("")
                 lines.append(view)
         return "\n".join(lines)
+
+    def _seats(self, game: Game) -> list[str]:
+        """LIST of a game being played: its phase, deadline, and who is still awaited."""
+        host, state = host_for(game.kind), game.started_state
+        lines = [f"Phase: {host.phase_label(state)}", f"Deadline: {reports.stamp(game.deadline)}"]
+        submitted = self.desk.store.orders(game.name, host.phase(state))
+        due = host.due(state)
+        players = {p.power: p for p in self.desk.store.players(game.name)}
+        for seat in host.seats_in(game.options, state):
+            if seat not in players:
+                tag = "no player (civil disorder)"
+            else:
+                pl = players[seat]
+                tag = "submitted" if seat in submitted else (
+                    "waiting" if seat in due else "nothing due")
+                if pl.status == "disorder":
+                    tag += ", civil disorder"
+                if pl.ready and seat in due:
+                    tag += ", ready"
+            lines.append(f"  {seat:<12} {tag}")
+        return lines
+
+    @staticmethod
+    def ended_in(game: Game) -> str:
+        """LIST (and the GM's status) of an ended game: the phase it ended in, instead of a
+        deadline and seats awaited (nobody is, any more)."""
+        if game.state is None:
+            return "Ended before it started."
+        return f"Ended in: {host_for(game.kind).phase_label(game.state)}"
 
     def history(self, game: Game, which: str | None) -> str:
         """HISTORY: the results of the last ``which`` phases (3 when not given), or of the

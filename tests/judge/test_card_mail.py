@@ -175,7 +175,8 @@ def test_a_card_game_drawn_by_vote_reveals_seed_salt_and_record(judge) -> None:
         assert verify_record(record, state["commitment"]).ok
     status = act(judge, "P1", "STATUS")[0].body
     assert "nobody is waiting" in status and "waiting for" not in status.lower()
-    assert f"{boss}           nothing due" in status and "Your legal commands" not in status
+    assert "Ended in: move 2 (the game has ended: nobody is waiting)" in status
+    assert "nothing due" not in status and "Your legal commands" not in status
     assert f"Salt: {state['salt']}" in status and "revealed when the game ends" not in status
 
 

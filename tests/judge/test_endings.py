@@ -89,6 +89,27 @@ def test_the_gm_ends_a_game_with_a_result(judge, table):
     assert sum(m.subject == "g1: game over" for m in out) == 5
 
 
+def test_an_ended_game_shows_its_result_everywhere_and_awaits_nobody(judge):
+    t = Table(judge, "standard", picture="none")
+    vote(judge, t, "ENGLAND", "F LON - NTH\nF EDI - NWG\nA LVP - YOR")
+    judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nPROCESS"))  # six missed S1901M
+    judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nENDGAME DRAW England France"))
+    result = "result: a draw between ENGLAND, FRANCE (declared by the GM)"
+    for asked in ("LIST", "LIST g1"):  # without a sign-on: the games on the judge
+        listed = judge.handle_mail(mail("zed@test.org", asked))[0].body
+        assert re.search(rf"g1 +standard +ended +F1901M  {re.escape(result)}", listed)
+    listed = vote(judge, t, "ENGLAND", "LIST")[0].body
+    assert ("Result: The game g1 ends in a draw between ENGLAND, FRANCE (declared by the GM)."
+            in listed)
+    assert "Ended in: Fall 1901 Movement" in listed
+    assert "waiting" not in listed and "Deadline" not in listed and "Phase:" not in listed
+    assert "England: units A YOR, F NTH, F NWG" in listed  # the board as the game ended
+    summary = judge.handle_mail(mail("zed@test.org", "SUMMARY g1"))[0].body
+    assert "now" not in summary
+    assert re.search(r"ENGLAND +the start - F1901M +a player \(missed 0; to the end\)", summary)
+    assert re.search(r"ITALY +the start - F1901M +a player \(missed 1; to the end\)", summary)
+
+
 def test_survivors_of_a_diplomacy_game_are_the_powers_on_the_board(judge):
     t = Table(judge, "standard")
     with judge.store.transaction():  # Italy has lost everything
@@ -125,6 +146,13 @@ def test_end_from_the_command_line(tmp_path):
     store.close()
     r = run("game", "end", "e1", "--winner", "France")
     assert r.exit_code == 1 and "already ended" in r.output
+    r = run("game", "list")
+    assert re.search(r"e1 +standard +ended +S1901M +1 player\(s\)  result: a draw between "
+                     r"ENGLAND, FRANCE \(declared by the GM\)", r.output)
+    assert "deadline" not in r.output
+    r = run("game", "status", "e1")
+    assert "Result: a draw between ENGLAND, FRANCE (declared by the GM)" in r.output
+    assert "Ended in: Spring 1901 Movement" in r.output and "Phase:" not in r.output
     r = run("game", "end", "e1", "France")
     assert r.exit_code == 2 and "add --draw" in r.output
 
