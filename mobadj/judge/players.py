@@ -221,52 +221,86 @@ class PlayerCommands:
         self, game: Game, power: str, targets: list[str], grey: bool, text: str, now: float,
         out: list[Mail],
     ) -> str:
-        host = host_for(game.kind)
-        mode = str(game.options.get("press", DEFAULTS["press"])).lower()
-        if mode == "none":
-            raise JudgeError("Press refused: this game is played without press.")
-        if grey and mode != "grey":
-            raise JudgeError("Press refused: this game allows only white press (signed).")
+        """PRESS TO powers | ALL | GM: the message to those named.  The GM (njudge's PRESS
+        TO M) may be written to in every game, with or without press, and is always told
+        who wrote: it is how a player asks the GM for anything."""
         if not text.strip():
             raise JudgeError("Press refused: the message is empty.")
+        host = host_for(game.kind)
+        to_gm, targets = gm_named(targets, Names(host, game.options))
+        recipients: list[str] = []
+        to_all = False
+        if targets:
+            recipients, to_all = self._recipients(game, power, targets, grey)
+        phase = host.phase(game.state) if game.state is not None else "-"
+        self.desk.store.add_press(game.name, phase, power, recipients + (["GM"] if to_gm else []),
+                                  grey and bool(recipients), text, now, broadcast=to_all)
+        if to_gm:
+            self._to_gm(game, power, recipients, to_all, text, out)
+        if not recipients:
+            return "Press delivered to the GM" + (" (press to the GM is always signed)."
+                                                  if grey else ".")
+        sender = "Anonymous (grey press)" if grey else power
+        heading = f"Press in {game.name} from {sender} to " + (
+            "everyone" if to_all else ", ".join(recipients)) + (" and the GM" if to_gm else "")
+        deadline = (f"Deadline for {host.phase_label(game.state)}: "
+                    f"{reports.stamp(game.deadline)}\n\n"
+                    if game.state is not None and game.status == "active" else "")
+        body = f"{heading}:\n\n{reports.wrap(text)}\n\n{deadline}{self.desk._sig()}"
+        watchers = self.desk.store.watchers(game.name) if to_all else []  # public press only
+        players = {p.power: p for p in self.desk.store.players(game.name)}
+        for to in [players[seat].email for seat in recipients] + watchers:
+            out.append(Mail(to, f"{game.name}: press from {sender}", body, game=game.name))
+        if not to_gm:  # (the GM who was written to has the message already)
+            self.desk.notices.gm_press_copy(game, power, recipients, grey, to_all, text, body,
+                                            out)
+        return (f"Press delivered to {', '.join(recipients)}"
+                + (" and the GM" if to_gm else "")
+                + (" (anonymously" + ("; the GM knows it is you)." if to_gm else ").")
+                   if grey else "."))
+
+    def _recipients(self, game: Game, power: str, targets: list[str], grey: bool
+                    ) -> tuple[list[str], bool]:
+        """The seats press to ``targets`` goes to, and whether it goes to everyone; a
+        :class:`JudgeError` when the game's press rules refuse it."""
+        mode = str(game.options.get("press", DEFAULTS["press"])).lower()
+        if mode == "none":
+            raise JudgeError("Press refused: this game is played without press (PRESS TO GM "
+                             "still reaches the GM).")
+        if grey and mode != "grey":
+            raise JudgeError("Press refused: this game allows only white press (signed).")
         players = {p.power: p for p in self.desk.store.players(game.name) if p.status != "out"}
         to_all = any(t.upper() in ("ALL", "EVERYONE", "BROADCAST") for t in targets)
         if not to_all and str(game.options.get("press_to", "any")).lower() == "public":
             raise JudgeError("Press refused: in this game press goes to everyone only (no "
                              "private press): PRESS TO ALL, or BROADCAST.")
         if to_all:
-            recipients = [p for p in players if p != power]
-        else:
-            recipients = []
-            names = Names(host, game.options)
-            for t in targets:
-                try:
-                    seats = names.groups(t)
-                except HostError as exc:
-                    raise JudgeError(f"Press refused: {exc}") from None
-                for seat in seats:
-                    if seat not in players:
-                        raise JudgeError(f"Press refused: {seat} has no player.")
-                    if seat != power and seat not in recipients:
-                        recipients.append(seat)
+            return [p for p in players if p != power], True
+        recipients: list[str] = []
+        names = Names(host_for(game.kind), game.options)
+        for t in targets:
+            try:
+                seats = names.groups(t)
+            except HostError as exc:
+                raise JudgeError(f"Press refused: {exc}") from None
+            for seat in seats:
+                if seat not in players:
+                    raise JudgeError(f"Press refused: {seat} has no player.")
+                if seat != power and seat not in recipients:
+                    recipients.append(seat)
         if not recipients:
             raise JudgeError("Press refused: nobody to send it to.")
-        phase = host.phase(game.state) if game.state is not None else "-"
-        self.desk.store.add_press(game.name, phase, power, recipients, grey, text, now,
-                                  broadcast=to_all)
-        sender = "Anonymous (grey press)" if grey else power
-        heading = f"Press in {game.name} from {sender} to " + (
-            "everyone" if to_all else ", ".join(recipients)
-        )
-        deadline = (f"Deadline for {host.phase_label(game.state)}: "
-                    f"{reports.stamp(game.deadline)}\n\n"
-                    if game.state is not None and game.status == "active" else "")
-        body = f"{heading}:\n\n{reports.wrap(text)}\n\n{deadline}{self.desk._sig()}"
-        watchers = self.desk.store.watchers(game.name) if to_all else []  # public press only
-        for to in [players[seat].email for seat in recipients] + watchers:
-            out.append(Mail(to, f"{game.name}: press from {sender}", body, game=game.name))
-        self.desk.notices.gm_press_copy(game, power, recipients, grey, to_all, text, body, out)
-        return f"Press delivered to {', '.join(recipients)}" + (" (anonymously)." if grey else ".")
+        return recipients, False
+
+    def _to_gm(self, game: Game, power: str, others: list[str], to_all: bool, text: str,
+               out: list[Mail]) -> None:
+        """PRESS TO GM: the message to the game's GM, signed, with how to answer."""
+        also = (" (and to everyone)" if to_all else
+                f" (and to {', '.join(others)})" if others else "")
+        self.desk.notices.tell_gm(game, f"press from {power} to the GM", (
+            f"Press in {game.name} from {power} to the GM{also}:\n\n{reports.wrap(text)}\n\n"
+            f"To answer: GM {game.name} <your GM password>, then PRESS TO {power}, your "
+            f"message, ENDPRESS."), out)
 
     def orders_early(self, game: Game, power: str, phase_cmd: Command, parsed: ParsedMail,
                      inc: Incoming, uid: int | None, now: float, out: list[Mail],
@@ -377,6 +411,19 @@ class PlayerCommands:
         else:
             results = results[-3:]
         return "\n\n".join(f"{r['phase']}\n{r['report']['text']}" for r in results)
+
+
+def gm_named(targets: list[str], names: Names) -> tuple[bool, list[str]]:
+    """Whether PRESS TO names the GM (``PRESS TO GM``, ``PRESS TO France, GM``), and the
+    other names written; a power of the game called GM keeps its name."""
+    to_gm, rest = False, []
+    for target in targets:
+        words = target.split()
+        kept = [w for w in words if w.lower() != "gm" or names.find(w) is not None]
+        to_gm = to_gm or len(kept) < len(words)
+        if kept:
+            rest.append(" ".join(kept))
+    return to_gm, rest
 
 
 def _where(error: str) -> str:

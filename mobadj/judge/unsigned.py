@@ -4,7 +4,8 @@ A player who hits Reply on another player's press and writes "Deal!" has sent no
 anyone: the judge says so and gives the mail to send, their own text in a press block under
 their SIGNON line (the game and power filled in, the password left for them to write).
 Orders without a sign-on get the same, as orders.  The game and the press's sender are read
-from the subject the judge gave the mail being answered (``spring26: press from FRANCE``).
+from the subject the judge gave the mail being answered (``spring26: press from FRANCE``); a
+Reply to the GM's message (``spring26: message from the GM``) is given as PRESS TO GM.
 Only an address that plays in a game gets its text back (at most ``MAX_ECHO`` characters):
 a mail with a forged sender cannot make the judge carry a text to someone else.
 """
@@ -36,7 +37,7 @@ class Answering:
     game: str | None = None  # the game the mail is about
     power: str | None = None  # the sender's seat in it
     label: str = ""  # the seat as the player writes it
-    press_from: str | None = None  # the seat whose press it answers ("" when anonymous)
+    press_from: str | None = None  # the seat whose press it answers ("" when anonymous, GM)
 
 
 class UnsignedMail:
@@ -61,6 +62,8 @@ class UnsignedMail:
         if about is not None and about.group(2).lower() == "press":
             who = about.group(3).strip()
             press_from = "" if who.lower().startswith(_ANONYMOUS) else who
+        elif about is not None:  # "g1: message from the GM": answered with PRESS TO GM
+            press_from = "GM"
         label = ""
         stored = self.desk.store.game(game) if game else None
         if player is not None and stored is not None:
@@ -87,13 +90,14 @@ class UnsignedMail:
         signon = (f"SIGNON {about.game or '<game>'} {about.label or '<power>'} <password>")
         head = ("The judge did nothing with your mail, and nobody else has seen it: it has no "
                 "SIGNON line, and every mail to the judge needs one on top.")
-        wants_press = about.press_from is not None or (parsed.press and not parsed.order_lines)
+        wants_press = (about.press_from not in (None, "GM")  # orders may answer the GM
+                       or (parsed.press and not parsed.order_lines))
         if not wants_press and self._reads_as_orders(about, text):
             return (f"{head}\n\nTo send these orders, send this (your password in place of "
                     f"<password>):\n\n{signon}\n{text}\n")
         if about.press_from:
             to = about.press_from
-            why = f"To send it to {to} as press"
+            why = "To send it to the GM" if to == "GM" else f"To send it to {to} as press"
         elif parsed.press:
             to = ", ".join(parsed.press[0].targets)
             why = "To send this press"

@@ -354,9 +354,11 @@ declare(CommandSpec(
     "phase", "PHASE <phase, e.g. S1901M>", "ARG", _value, max_args=1,
     help=(("PHASE <phase>", "orders below are for this phase only"),), player=by_the_mail))
 declare(CommandSpec(
-    "press", "PRESS TO <power>[, <power>...] | ALL [GREY]   (then the text, then ENDPRESS)",
+    "press", "PRESS TO <power>[, <power>...] | ALL | GM [GREY]   (then the text, then "
+    "ENDPRESS; GM: to the game's GM)",
     '["to"i] target ("," target | target)* [GREY]', _read_press,
-    help=(("PRESS TO <power>[, <power>] | ALL [GREY]", "then your message, then ENDPRESS"),),
+    help=(("PRESS TO <power>[, <power>] | ALL [GREY]", "then your message, then ENDPRESS"),
+          ("PRESS TO GM", "a message to the game's GM, also ended by ENDPRESS")),
     player=by_the_mail, gm=by_the_mail))
 declare(CommandSpec(
     "broadcast", "BROADCAST [GREY]   (then the text, then ENDPRESS)", "[GREY]",

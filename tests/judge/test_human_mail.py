@@ -82,6 +82,47 @@ def test_orders_without_signon_are_answered_with_the_mail_to_send(judge, dip):
     assert "PRESS TO" not in r
 
 
+def test_a_player_writes_to_the_gm_with_press_to_gm_even_without_press(judge):
+    t = Table(judge, "standard", press="none", picture="none")
+    out = judge.handle_mail(mail(t.emails["FRANCE"], t.signon("FRANCE") + (
+        "PRESS TO GM\nI have to drop out - new job. Could you find a replacement?\nBen\n"
+        "ENDPRESS")))
+    assert [m.to for m in out] == ["france@test.org", "gm@test.org"]
+    assert "Press delivered to the GM." in out[0].body
+    asked = out[1]
+    assert asked.subject == "g1: press from FRANCE to the GM"
+    assert "Press in g1 from FRANCE to the GM:\n\nI have to drop out" in asked.body
+    assert "To answer: GM g1 <your GM password>, then PRESS TO FRANCE" in asked.body
+    out = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nPRESS TO France\n"
+                                 "Sorry to see you go; RESIGN and I will offer France.\nENDPRESS"))
+    (answer,) = [m for m in out if m.to == "france@test.org"]
+    assert answer.subject == "g1: message from the GM"
+    # the player hits Reply and forgets the sign-on: the mail to send goes to the GM
+    r = judge.handle_mail(mail(t.emails["FRANCE"], "Thanks, will do.\nBen",
+                               subject="Re: " + answer.subject))[0].body
+    assert "To send it to the GM, send this" in r
+    assert "SIGNON g1 France <password>\nPRESS TO GM\nThanks, will do.\nBen\nENDPRESS" in r
+    # press to the powers stays refused in this game
+    r = judge.handle_mail(mail(t.emails["FRANCE"], t.signon("FRANCE")
+                               + "PRESS TO England\nhello\nENDPRESS"))[0].body
+    assert "this game is played without press (PRESS TO GM still reaches the GM)" in r
+
+
+def test_press_to_powers_and_the_gm_at_once(judge):
+    t = Table(judge, "standard", press="grey", gm_press_copy="yes", picture="none")
+    out = judge.handle_mail(mail(t.emails["FRANCE"], t.signon("FRANCE")
+                                 + "Press to England, GM grey\nDMZ in the Channel?\nEndpress"))
+    assert "Press delivered to ENGLAND and the GM (anonymously; the GM knows it is you)." \
+        in out[0].body
+    (eng,) = [m for m in out if m.to == "england@test.org"]
+    assert "Press in g1 from Anonymous (grey press) to ENGLAND and the GM:" in eng.body
+    assert "FRANCE" not in eng.body
+    (gm,) = [m for m in out if m.to == "gm@test.org"]  # one mail, not a copy besides
+    assert "Press in g1 from FRANCE to the GM (and to ENGLAND):" in gm.body
+    assert len(out) == 3
+    assert judge.store.press("g1")[-1]["recipients"] == ["ENGLAND", "GM"]
+
+
 def test_the_form_copied_back_as_it_is_signs_nobody_on(judge, dip):
     r = judge.handle_mail(mail(dip.emails["ITALY"], "SIGNON g1 Italy <password>\nA VEN H"))
     assert "write your password in place of <password>" in r[0].body
