@@ -175,13 +175,15 @@ class Judge(JudgeBase):
         stale = phase_cmd is not None and game.state is not None and (
             phase_cmd.args["value"].strip().upper() != host.phase(game.state).upper()
         )
+        orders = ""
         if parsed.order_lines:
             if stale:
                 assert phase_cmd is not None
-                reply.append(self.players.orders_early(game, power, phase_cmd, parsed, inc, uid,
-                                                       now, out, rejected))
+                orders = self.players.orders_early(game, power, phase_cmd, parsed, inc, uid, now,
+                                                   out, rejected)
             else:
-                reply.append(self.players.orders(game, power, parsed, inc, uid, now, out, rejected))
+                orders = self.players.orders(game, power, parsed, inc, uid, now, out, rejected)
+        reply.append(orders)
         ctx = Context(self, now, out, inc, game, power, uid, inc.message_id, rejected, stale)
         for cmd in parsed.commands:
             try:
@@ -206,6 +208,8 @@ class Judge(JudgeBase):
             except JudgeError as exc:
                 reply.append(str(exc))
         game = self.store.game(game.name) or game
+        if not (orders or parsed.press or parsed.errors or _acts(parsed)):
+            reply.append(self.players.nothing_done(game, power, parsed, bool(inc.attachments)))
         if game.status == "active" and game.state is not None:
             free = host.free_commands(game.state, power)
             if free:
@@ -508,3 +512,8 @@ class Judge(JudgeBase):
             "ending": self.store.ending(name),
         }
         return data if host is None else host.exported(data, game.state, over)
+
+
+def _acts(parsed: ParsedMail) -> bool:
+    """Does a signed-on mail give a command (more than its sign-on, ORDERS or PHASE)?"""
+    return any(c.name not in ("signon", "orders", "phase") for c in parsed.commands)

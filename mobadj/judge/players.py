@@ -45,6 +45,37 @@ class PlayerCommands:
                         "every line readable, with READY.")
         return ""
 
+    def nothing_done(self, game: Game, power: str, parsed: ParsedMail, attached: bool) -> str:
+        """The answer to a signed-on mail in which the judge found neither orders nor
+        commands (a request to the GM in words, orders only in an attached file): that
+        nothing was done, where the power's orders stand, and what the player may have
+        meant (a word close to a command; RESIGN; PRESS TO GM)."""
+        where = "the text of your mail" if attached else "your mail"
+        lines = [f"The judge found no orders and no commands in {where}, so nothing was "
+                 "done: it passes on no words outside a press block, not to the GM either."]
+        lines += [f"line {number}: unknown command (did you mean '{word.upper()}'?)"
+                  for number, word in parsed.near_commands.items()]
+        standing = self._standing(game, power)
+        if standing:
+            lines.append(standing)
+        if not attached:  # (the answer about attachments says what to do)
+            lines.append("To leave the game, send RESIGN under your SIGNON line. To write to "
+                         "the GM, send PRESS TO GM, your message, then ENDPRESS.")
+        return "\n".join(lines)
+
+    def _standing(self, game: Game, power: str) -> str:
+        """Where ``power``'s orders for the phase being played stand ("" when none is due
+        from it: that is said only to a power that sends orders)."""
+        if game.status not in ("active", "paused") or game.state is None:
+            return ""
+        host = host_for(game.kind)
+        label = host.phase_label(game.state)
+        if power not in host.due(game.state):
+            return ""
+        if power in self.desk.store.orders(game.name, host.phase(game.state)):
+            return f"The orders in for {power} for {label} still stand."
+        return f"No orders are in for {power} for {label} yet."
+
     def _partial_key(self, game: Game, power: str) -> str:
         return f"partial-orders:{game.name}:{power}"
 

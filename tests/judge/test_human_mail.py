@@ -23,8 +23,31 @@ def test_greetings_sign_offs_and_names_are_not_orders(judge, dip):
             "F LON - NTH\nF EDI - NWG\nA LVP - YOR\n\nthanks\nDave\n")
     r = send(judge, dip, "ENGLAND", body)
     assert "Error" not in r and "  A LVP - YOR" in r
+    assert "no orders and no commands" not in r and "RESIGN" not in r
     assert judge.store.orders("g1", "S1901M")["ENGLAND"] == (
         "F LON - NTH\nF EDI - NWG\nA LVP - YOR")
+
+
+def test_a_mail_of_words_only_is_told_that_nothing_was_done(judge, dip):
+    """A player asks the GM in words for a replacement: nothing reads it, and the player
+    must not believe it was passed on."""
+    body = ("Hi GM,\n\n" + dip.signon("TURKEY") + "\nI am very sorry but I have to drop out "
+            "of the game - new job and no time at all.\nCould you please find a replacement "
+            "for Turkey? My units can just hold until then.\n\nSorry again and good luck "
+            "everyone,\nFay\n")
+    out = judge.handle_mail(mail(dip.emails["TURKEY"], body))
+    assert [m.to for m in out] == [dip.emails["TURKEY"]]  # nobody else hears of it
+    r = out[0].body
+    assert ("The judge found no orders and no commands in your mail, so nothing was done: it "
+            "passes on no words outside a press block, not to the GM either.") in r
+    assert "No orders are in for TURKEY for Spring 1901 Movement yet." in r
+    assert ("To leave the game, send RESIGN under your SIGNON line. To write to the GM, send "
+            "PRESS TO GM, your message, then ENDPRESS.") in r
+    send(judge, dip, "TURKEY", dip.signon("TURKEY") + "A CON - BUL\nF ANK - BLA\nA SMY H")
+    r = send(judge, dip, "TURKEY", dip.signon("TURKEY") + "Resing\nFay")
+    assert "line 2: unknown command (did you mean 'RESIGN'?)" in r
+    assert "The orders in for TURKEY for Spring 1901 Movement still stand." in r
+    assert judge.store.player("g1", "TURKEY").status == "active"
 
 
 def test_an_error_names_the_line_of_the_mail_and_the_rest_is_taken(judge, dip):
@@ -157,6 +180,9 @@ def test_orders_in_an_attached_file_are_not_lost_without_a_word(judge, dip):
     assert "The judge does not open attachments (orders.txt): only the text of your mail " \
            "was read." in reply
     assert "GERMANY" not in judge.store.orders("g1", "S1901M")
+    assert "found no orders and no commands in the text of your mail" in reply
+    assert "No orders are in for GERMANY for Spring 1901 Movement yet." in reply
+    assert "RESIGN" not in reply
 
 
 def test_what_a_mail_program_attaches_by_itself_gets_no_word(judge, dip):
@@ -174,6 +200,7 @@ def test_orders_written_as_a_numbered_or_bulleted_list(judge, dip):
             + "My orders:\n1. F Lon - Nth\n2. F Edi - Nwg\n\u2022 A Lvp - Yor\n")
     r = send(judge, dip, "ENGLAND", body)
     assert "Error" not in r and "  A LVP - YOR" in r
+    assert "no orders and no commands" not in r and "RESIGN" not in r
     assert judge.store.orders("g1", "S1901M")["ENGLAND"] == (
         "F LON - NTH\nF EDI - NWG\nA LVP - YOR")
 

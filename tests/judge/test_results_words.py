@@ -99,5 +99,6 @@ def judge_seats(kind):
 def test_a_power_with_nothing_due_is_told_so_only_when_it_sends_orders(judge, winter):
     r = send(judge, winter, "ITALY", "thanks, nothing from me\nCiao")[0].body
     assert "No orders are needed" not in r and "Signed on as Italy" in r
+    assert "found no orders and no commands in your mail, so nothing was done" in r
     r = send(judge, winter, "ITALY", "Build A ROM")[0].body
     assert "No orders are needed from ITALY in Winter 1901 Adjustments." in r
