@@ -41,6 +41,7 @@ from typing import Any
 
 from mobadj.cards.protocol import IllegalAction
 from mobadj.errors import CardGameError
+from mobadj.privatefile import write_privately
 
 SAVE_FORMAT = "mobadj-card-save"
 KEY_BYTES = 32
@@ -73,21 +74,6 @@ def keys_folder() -> Path:
     user's data folder; never beside the saves, which may be anywhere."""
     own = os.environ.get("MOBADJ_KEY_DIR")
     return Path(own).expanduser() if own else data_folder() / "keys"
-
-
-def write_privately(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all: into a new file beside it, readable
-    by its owner only, then moved over ``path``.  A write that fails half-way (a full disk)
-    leaves the file as it was."""
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temp, path)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
 
 
 @dataclass

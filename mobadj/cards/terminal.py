@@ -64,11 +64,11 @@ from mobadj.cards.saves import (
     PlayedElsewhere,
     data_folder,
     still_latest,
-    write_privately,
     write_sealed,
 )
 from mobadj.cards.screen import MAX_LINE, Pager, clean_command, rows_of
 from mobadj.cards.words import command_words
+from mobadj.privatefile import write_privately
 
 _SEAT_PREFIX = re.compile(r"[Pp](\d+)\s*:\s*(.*)", re.S)
 FEED_MARK = "  - "  # starts every event line of a seat's feed (boards never start so)

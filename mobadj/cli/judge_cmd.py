@@ -404,7 +404,7 @@ def export(config_path: Path, name: str, output: Path | None) -> None:
     """The whole history of a game as JSON (no password hashes); a file is written
     readable by you alone (0600): it holds private press and addresses."""
     from mobadj.judge.core import JudgeError
-    from mobadj.judge.private import write_private
+    from mobadj.privatefile import write_privately
 
     judge = _open(config_path)
     try:
@@ -414,7 +414,7 @@ def export(config_path: Path, name: str, output: Path | None) -> None:
     text = json.dumps(data, indent=1, sort_keys=True)
     if output:
         try:
-            write_private(output, (text + "\n").encode())
+            write_privately(output, text + "\n")
         except OSError as exc:
             raise click.ClickException(f"cannot write {output}: {exc.strerror}") from None
         click.echo(f"written {output}")

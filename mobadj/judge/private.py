@@ -45,20 +45,3 @@ def keep_private(path: Path) -> None:
                 one.chmod(mode & 0o770)
         except OSError:  # no such file, or not this user's
             continue
-
-
-def write_private(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` readable by this user alone (mode 0600, whatever the
-    umask): a game's export holds its private press and every player's address.  It is
-    written beside and moved into place, so a file there before is replaced whole, never
-    left half written nor with its old rights."""
-    partial = path.with_name(f".{path.name}.partial")
-    partial.unlink(missing_ok=True)
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        os.replace(partial, path)
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise
