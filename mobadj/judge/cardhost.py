@@ -31,6 +31,7 @@ import logging
 import random
 import textwrap
 from collections import Counter, deque
+from collections.abc import Mapping
 from typing import Any
 
 from mobadj.cards import report as card_report
@@ -128,6 +129,26 @@ class CardHost(Host):
         return out
 
     # -- the Host interface ------------------------------------------------------------------
+    def read_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The game's options (``game_*``) checked when the game is created, not first when
+        it starts: a misspelt value (``game_mode=competetive``) would leave a game that can
+        never start.  They are good when the game takes them at some number of players it
+        is for (an option may ask for more players than the fewest).  Stored as given."""
+        opts = self._game_options(dict(options))
+        if not opts:
+            return {}
+        info = self.cls.info
+        refusal = ""
+        for players in range(info.min_players, info.max_players + 1):
+            try:
+                self.cls.check_hosted_options(opts)
+                self.cls.new(players, 0, opts)
+            except GameError as exc:
+                refusal = refusal or str(exc)
+                continue
+            return {}
+        raise HostError(f"{info.title} does not take these options: {refusal}")
+
     def seats(self, options: dict[str, Any]) -> list[str]:
         return [seat_name(i) for i in range(self.cls.info.max_players)]
 

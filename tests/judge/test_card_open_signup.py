@@ -84,12 +84,16 @@ def test_a_wish_a_smaller_table_would_not_deal_is_said_at_once(open_game) -> Non
 
 
 def test_a_full_game_that_cannot_start_tells_its_gm_once_and_changes_nothing(judge) -> None:
-    """A GM's typo in a game option (competetive): Micro City's two seats fill, the game
-    refuses to start.  Nobody is seated or mailed a password, the joiners stay on the list,
-    the last joiner hears why, and the GM is mailed the reason once: not again when a
-    joiner changes wishes and finds the game full again."""
+    """A game option the game refuses (competetive: a typo CREATE now refuses, kept in a
+    game made before it did): Micro City's two seats fill, the game refuses to start.
+    Nobody is seated or mailed a password, the joiners stay on the list, the last joiner
+    hears why, and the GM is mailed the reason once: not again when a joiner changes
+    wishes and finds the game full again."""
     judge.handle_mail(mail("gm@test.org", "CREATE og microcity gm-pass open=yes "
-                                          "game_mode=competetive"))
+                                          "game_mode=competitive"))
+    with judge.store.transaction():
+        judge.store.update_game("og", options=judge.store.game("og").options
+                                | {"game_mode": "competetive"})
     join(judge, "ann", "P1")
     out = join(judge, "bob", "P2")
     reason = "option mode=competetive is not known"
@@ -111,3 +115,17 @@ def test_a_full_game_that_cannot_start_tells_its_gm_once_and_changes_nothing(jud
     refused = start(judge)
     assert [m.to for m in refused] == ["gm@test.org"] and reason in refused[0].body
     assert judge.store.game("og").status == "forming" and judge.store.players("og") == []
+
+
+def test_create_refuses_a_game_option_the_game_does_not_take(judge) -> None:
+    """The typo is caught when the game is made, with the game's own did-you-mean, and no
+    game is made; a value the game takes at some number of players is accepted."""
+    out = judge.handle_mail(mail("gm@test.org", "CREATE og microcity gm-pass open=yes "
+                                                "game_mode=competetive"))
+    assert ("CREATE refused: Micro City does not take these options: option "
+            "mode=competetive is not known; expected one of basic, extended, challenge, "
+            "competitive (did you mean 'competitive'?)") in out[0].body
+    assert judge.store.game("og") is None
+    out = judge.handle_mail(mail("gm@test.org", "CREATE og microcity gm-pass open=yes "
+                                                "game_mode=competitive"))
+    assert "Game og (microcity) created" in out[0].body
