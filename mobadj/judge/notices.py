@@ -95,21 +95,28 @@ class Notices:
 
     def bounce_notice(self, raw: bytes, now: float, out: list[Mail]) -> None:
         """A bounce (a delivery status report) for an address of a game's player or
-        observer: its GM is told which address failed and why."""
+        observer: the GM of each game of that address that has not ended is told which
+        address failed and why, one notice per GM address naming the games (as
+        :meth:`unreadable_notice`), once a day per address and game."""
         failed = bounced_addresses(raw)
         for address, why in failed.items():
+            by_gm: dict[str, list[tuple[Game, str]]] = {}
             for game, role in self.games_of(address):
                 seen = {"address": address}
-                if seen in self.desk.store.recent_events(game.name, "bounce", now - 86400):
-                    continue  # one notice a day per address is enough
+                if game.status == "ended" or seen in self.desk.store.recent_events(
+                        game.name, "bounce", now - 86400):
+                    continue  # a game over needs no notice; one a day per address is enough
                 self.desk.store.log(game.name, "bounce", seen, now)
-                who = "an observer" if role == "observer" else role
-                self.tell_gm(game, f"mail to {address} bounced", (
-                    f"Mail from the judge to {address} ({who} in {game.name}) came back "
+                by_gm.setdefault(game.gm_email.lower(), []).append((game, role))
+            for seats in by_gm.values():
+                where = ", ".join(f"{'an observer' if r == 'observer' else r} in {g.name}"
+                                  for g, r in seats)
+                self.tell_gm(seats[0][0], f"mail to {address} bounced", (
+                    f"Mail from the judge to {address} ({where}) came back "
                     f"undelivered:\n  {why or 'no reason given'}\n\n"
                     f"If the address is gone, give the seat to another address (REPLACE, "
                     f"mobadj game replace) or ask the player for a new one (SET ADDRESS)."),
-                    out)
+                    out, games=[g.name for g, _ in seats])
 
     def notify_refused(self, now: float) -> list[Mail]:
         """Tell GMs about mails the SMTP server refused for good since the last look (run by

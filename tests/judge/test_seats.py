@@ -358,3 +358,29 @@ def test_an_unreadable_mail_is_told_once_to_each_gm_of_a_game_still_played(judge
     (club,) = to(out, "ann@club.org")
     assert club.subject == "club: unreadable mail from ENGLAND"
     assert "(ENGLAND in club)" in club.body and "late26" not in club.body
+
+
+def test_a_bounce_is_told_once_to_each_gm_of_a_game_still_played(judge):
+    """As an unreadable mail: a GM of two of the address's games gets one notice naming
+    both, the GM of a game that has ended none."""
+    _game_of(judge, "late26", "gm@test.org", {"France": "ben@test.org"})
+    _game_of(judge, "spring26", "gm@test.org", {"France": "ben@test.org"})
+    _game_of(judge, "autumn26", "gm@test.org", {"Italy": "ben@test.org"})
+    _game_of(judge, "club", "ann@club.org", {"England": "ben@test.org"})
+    judge.handle_mail(mail("gm@test.org", "GM spring26 gm-secret\nENDGAME DRAW"))
+    before = len(judge.store.unsent())
+    raw = (b"From: MAILER-DAEMON@mx.test.org\r\nTo: judge@test.org\r\nSubject: failure\r\n"
+           b"Message-ID: <dsn9@mx.test.org>\r\nMIME-Version: 1.0\r\nContent-Type: "
+           b"multipart/report; report-type=delivery-status; boundary=X\r\n\r\n--X\r\n"
+           b"Content-Type: text/plain\r\n\r\nundeliverable\r\n--X\r\nContent-Type: "
+           b"message/delivery-status\r\n\r\nReporting-MTA: dns; mx\r\n\r\nFinal-Recipient: "
+           b"rfc822;ben@test.org\r\nAction: failed\r\nStatus: 5.1.1\r\nDiagnostic-Code: "
+           b"smtp; 550 user unknown\r\n--X--\r\n")
+    assert judge.handle_mail(raw) == []
+    told = judge.store.unsent()[before:]
+    assert sorted((m.to, m.subject) for m in told) == [
+        ("ann@club.org", "club: mail to ben@test.org bounced"),
+        ("gm@test.org", "autumn26, late26: mail to ben@test.org bounced")]
+    ours = next(m for m in told if m.to == "gm@test.org")
+    assert "(ITALY in autumn26, FRANCE in late26)" in ours.body and "spring26" not in ours.body
+    assert "550 user unknown" in ours.body
