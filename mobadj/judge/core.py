@@ -377,20 +377,27 @@ class Judge(JudgeBase):
             out.append("The judge found no command in your mail.\n\n" + help_text(None))
         return "\n\n".join(out)
 
-    def list_games(self) -> str:
-        """LIST: the public games, those taking players and the seats waiting for one."""
+    def list_games(self, name: str | None = None) -> str:
+        """LIST: the public games, those taking players and the seats waiting for one;
+        ``LIST <game>``: only what of that game (a public one) the list shows."""
+        games = [g for g in self.store.games() if self.store.web_key(g.name) is None]
+        if name:  # private games are not listed: one is "no game" here as on the pages
+            one = [g for g in games if g.name == name.strip().lower()]
+            if not one:
+                return (f"LIST: no public game {name!r} on this judge.\n\n"
+                        + self.list_games())
+            games = one
         rows = [f"{g.name:<16} {g.kind:<12} {g.status:<8} {g.phase}" + (
                     f"  result: {self.endings.result_line(self.store.ending(g.name))}"
                     if g.status == "ended" else "")
-                for g in self.store.games()
-                if self.store.web_key(g.name) is None]  # private games are not listed
-        text = "Games on this judge:\n" + ("\n".join(rows) if rows else "(none)")
-        forming = self.forming.forming_list()
+                for g in games]
+        text = ("Games on this judge:\n" if not name else "") + (
+            "\n".join(rows) if rows else "(none)")
+        forming = self.forming.forming_list([g.name for g in games])
         if forming:
             text += "\n\nGames taking players:\n" + "\n".join(forming)
         takeovers = [f"{g.name}: {', '.join(seats)}   (TAKEOVER {g.name} <power>)"
-                     for g in self.store.games() if self.store.web_key(g.name) is None
-                     for seats in [self.seats.open_seats(g)] if seats]
+                     for g in games for seats in [self.seats.open_seats(g)] if seats]
         if takeovers:
             text += "\n\nPowers waiting for a new player:\n" + "\n".join(takeovers)
         return text

@@ -301,11 +301,13 @@ class Forming:
         started = self.fill_if_full(game, now, out)
         return f"{email} accepted. {self.seats_line(game)}" + (f"\n{started}" if started else "")
 
-    def forming_list(self) -> list[str]:
-        """What LIST shows of the games that take sign-ups: free seats and how to join."""
+    def forming_list(self, only: list[str] | None = None) -> list[str]:
+        """What LIST shows of the games that take sign-ups (of those named ``only``): free
+        seats and how to join."""
         lines = []
         for game in self.desk.store.games():
-            if (game.status != "forming" or not flag(game.options, "open")
+            if (game.status != "forming" or (only is not None and game.name not in only)
+                    or not flag(game.options, "open")
                     or self.desk.store.web_key(game.name) is not None):  # private: by invitation
                 continue
             held = {p.power for p in self.desk.store.players(game.name)}

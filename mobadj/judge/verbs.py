@@ -370,7 +370,7 @@ declare(CommandSpec(
     "list", "LIST [game]", "[ARG]", _value, max_args=1, aliases=("info", "status"),
     help=(("LIST", "game status, who has submitted, the deadline"),),
     open_help="LIST (the games, and those taking players)",
-    player=_status, gm=_status, unsigned=lambda ctx, cmd: ctx.judge.list_games()))
+    player=_status, gm=_status, unsigned=lambda ctx, cmd: ctx.judge.list_games(cmd.args["value"])))
 declare(CommandSpec(
     "history", "HISTORY [number of phases | phase]", "[ARG]", _value, max_args=1,
     help=(("HISTORY [n | phase]", "past results"),), player=_history, gm=_history))

@@ -261,6 +261,9 @@ def test_a_private_game_is_not_listed_nor_watched_and_observers_never_get_its_ke
     with judge.store.transaction():
         judge.store.set_web_key("g1", "s3cr3tkey", clock())
     assert "g1" not in handle(judge, "x@test.org", "LIST")[0].body
+    asked = handle(judge, "x@test.org", "LIST G1")[0].body  # as a game not there at all
+    assert asked.startswith("LIST: no public game 'G1' on this judge.")
+    assert "s3cr3tkey" not in asked and "g1 " not in asked
     assert "is private" in handle(judge, "other@test.org", "WATCH g1")[0].body
     for seat in SEATS:
         out = handle(judge, t.emails[seat], t.signon(seat) + "go 1\nready")
@@ -269,3 +272,17 @@ def test_a_private_game_is_not_listed_nor_watched_and_observers_never_get_its_ke
     assert "Results of g1, T1" in results["fan@test.org"]
     assert "s3cr3tkey" not in results["fan@test.org"]
     judge.store.close()
+
+
+def test_list_with_a_game_name_lists_only_that_game(judge):
+    judge.create_game("g1", "toy", "gm@test.org", "gm-secret", {"open": "yes"}, seed=3)
+    judge.create_game("g2", "toy", "gm@test.org", "gm-secret", {"open": "yes"}, seed=4)
+    join(judge, "ann@test.org", "g2 north")
+    one = handle(judge, "x@test.org", "Hi,\nLIST G2\nthanks")[0].body
+    assert "g2: Toy, 3 of 4 seats free (1 taken)" in one and "JOIN g2" in one
+    assert "g1" not in one
+    both = handle(judge, "x@test.org", "LIST")[0].body
+    assert "g1: Toy, 4 of 4 seats free" in both and "g2: Toy" in both
+    missing = handle(judge, "x@test.org", "LIST g3")[0].body
+    assert missing.startswith("LIST: no public game 'g3' on this judge.")
+    assert "g1: Toy" in missing and "g2: Toy" in missing  # and what there is
