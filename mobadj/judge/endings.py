@@ -208,10 +208,11 @@ class Endings:
                              f"{' '.join(words)!r}")
         return self.end_game(game, "ended", [], "ended by the GM", now, out)
 
-    def record_over(self, game: Game, data: dict[str, Any], how: str, now: float) -> None:
-        """A game its rules ended (a solo win, the last round of a card game): its result."""
+    def record_over(self, game: Game, data: dict[str, Any], how: str, now: float,
+                    phase: str) -> None:
+        """A game its rules ended (a solo win, the last round of a card game) in ``phase``,
+        the phase just resolved (the game's state has moved past it): its result."""
         winner = data.get("winner")
         result, powers = ("win", [str(winner)]) if winner else ("ended", [])
-        phase = host_for(game.kind).phase(game.state) if game.state is not None else ""
         self.desk.store.set_ending(game.name, result, powers, how, phase, now)
         self.desk.store.clear_votes(game.name)

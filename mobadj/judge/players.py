@@ -412,13 +412,15 @@ class PlayerCommands:
             lines.append(f"  {seat:<12} {tag}")
         return lines
 
-    @staticmethod
-    def ended_in(game: Game) -> str:
-        """LIST (and the GM's status) of an ended game: the phase it ended in, instead of a
-        deadline and seats awaited (nobody is, any more)."""
+    def ended_in(self, game: Game) -> str:
+        """LIST (and the GM's status) of an ended game: the phase it ended in (the last one
+        played, as SUMMARY and the export say it), instead of a deadline and seats awaited
+        (nobody is, any more)."""
         if game.state is None:
             return "Ended before it started."
-        return f"Ended in: {host_for(game.kind).phase_label(game.state)}"
+        ending = self.desk.store.ending(game.name)
+        phase = (ending["phase"] if ending else "") or host_for(game.kind).phase(game.state)
+        return f"Ended in: {phase}"
 
     def history(self, game: Game, which: str | None) -> str:
         """HISTORY: the results of the last ``which`` phases (3 when not given), or of the

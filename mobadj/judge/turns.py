@@ -144,7 +144,7 @@ class Turns:
                 f"has a player)."), out)
         if over:
             self.desk.endings.record_over(self.desk.store.game(game.name) or game, result.data,
-                                          "by the rules", now)
+                                          "by the rules", now, phase)
             return f"{phase} resolved. {next_line}"
         self._early_orders_begin(self.desk.store.game(game.name) or game, phase, now, out)
         ended = self.desk.endings.count_votes(self.desk.store.game(game.name) or game, now, out)

@@ -174,8 +174,8 @@ def test_a_card_game_drawn_by_vote_reveals_seed_salt_and_record(judge) -> None:
         assert record["actions"] == [[int(boss[1:]) - 1, job]]
         assert verify_record(record, state["commitment"]).ok
     status = act(judge, "P1", "STATUS")[0].body
-    assert "nobody is waiting" in status and "waiting for" not in status.lower()
-    assert "Ended in: move 2 (the game has ended: nobody is waiting)" in status
+    assert "status: ended" in status and "waiting for" not in status.lower()
+    assert "Ended in: M2" in status
     assert "nothing due" not in status and "Your legal commands" not in status
     assert f"Salt: {state['salt']}" in status and "revealed when the game ends" not in status
 

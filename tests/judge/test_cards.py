@@ -138,6 +138,11 @@ def test_a_finished_card_game_cannot_be_rolled_back(judge):
         act(judge, seat, rng.choice(legal(judge, host, seat)))
     assert host.is_over(judge.store.game("cg").state)
     before = judge.store.game("cg").state
+    # it ended in the move that was played last, not in the one after it
+    last = f"M{len(before['actions']) - before.get('free', 0)}"
+    assert judge.store.ending("cg")["phase"] == last
+    assert f"Ended in: {last}\n" in judge.handle_mail(mail("gm@test.org", "GM cg gm-pw\nLIST"))[
+        0].body
     out = judge.handle_mail(mail("gm@test.org", "GM cg gm-pw\nrollback"))
     reply = next(m for m in out if m.to == "gm@test.org").body
     assert "cannot roll back" in reply and "seed and salt were revealed" in reply

@@ -101,7 +101,7 @@ def test_an_ended_game_shows_its_result_everywhere_and_awaits_nobody(judge):
     listed = vote(judge, t, "ENGLAND", "LIST")[0].body
     assert ("Result: The game g1 ends in a draw between ENGLAND, FRANCE (declared by the GM)."
             in listed)
-    assert "Ended in: Fall 1901 Movement" in listed
+    assert "Ended in: F1901M" in listed
     assert "waiting" not in listed and "Deadline" not in listed and "Phase:" not in listed
     assert "England: units A YOR, F NTH, F NWG" in listed  # the board as the game ended
     summary = judge.handle_mail(mail("zed@test.org", "SUMMARY g1"))[0].body
@@ -152,7 +152,7 @@ def test_end_from_the_command_line(tmp_path):
     assert "deadline" not in r.output
     r = run("game", "status", "e1")
     assert "Result: a draw between ENGLAND, FRANCE (declared by the GM)" in r.output
-    assert "Ended in: Spring 1901 Movement" in r.output and "Phase:" not in r.output
+    assert "Ended in: S1901M" in r.output and "Phase:" not in r.output
     r = run("game", "end", "e1", "France")
     assert r.exit_code == 2 and "add --draw" in r.output
 
