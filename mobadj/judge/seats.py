@@ -301,6 +301,17 @@ class Seats:
         if player is not None:
             self.desk.store.update_player(game.name, seat, offered=0 if withdraw else 1)
         self.desk.store.log(game.name, "offered", {"power": seat, "open": not withdraw}, now)
+        if player is not None and player.status != "out":  # its player hears it first
+            out.append(Mail(player.email, f"{game.name}: {seat} "
+                            + ("is no longer offered for takeover" if withdraw
+                               else "is offered for takeover"),
+                            (f"The GM no longer offers {seat} in {game.name} for takeover: "
+                             "it stays yours." if withdraw else
+                             f"The GM has offered {seat} in {game.name} for takeover: "
+                             "another player may ask to take it over. Until someone does, "
+                             "it is yours: send your orders as usual. Write to the GM "
+                             "(PRESS TO GM) if you want to keep it.")
+                            + f"\n\n{self.desk._sig()}", game=game.name))
         if withdraw:
             return f"{seat} is no longer offered for takeover."
         mode = takeover_mode(game.options)

@@ -26,9 +26,12 @@ def gm_mail(judge, body: str):
 
 
 def create_by_mail(judge, deck: str) -> str:
-    """CREATE, two players and START, all by mail from the judge's GM; the START reply."""
+    """CREATE, two players and START, all by mail from the judge's GM; the START reply (or
+    the CREATE reply, when CREATE is refused)."""
     reply = gm_mail(judge, f"CREATE mh miceheist gm-pw game_deck={deck}\n"
                            "ADDPLAYER p1@test.org P1\nADDPLAYER p2@test.org P2")[0].body
+    if "CREATE refused" in reply:
+        return reply
     assert "Game mh (miceheist) created" in reply, reply
     return gm_mail(judge, "GM mh gm-pw\nSTART")[0].body
 
@@ -41,9 +44,10 @@ def test_a_gm_cannot_make_the_judge_read_a_file(judge, tmp_path, kind) -> None:
     else:
         shutil.copy(DATA_FILE, path)
     reply = create_by_mail(judge, str(path))
-    assert "START: option deck: a judge plays only the built-in decks (standard)" in reply
+    assert ("CREATE refused: Mice Heist does not take these options: option deck: a judge "
+            "plays only the built-in decks (standard)") in reply
     assert "TOP-SECRET" not in reply
-    assert judge.store.game("mh").status == "forming" and judge.store.game("mh").state is None
+    assert judge.store.game("mh") is None  # no game is made
     assert all("TOP-SECRET" not in m.body for m in judge.store.all_mail())
 
 
@@ -60,7 +64,7 @@ def test_any_judge_path_refuses_a_deck_file(judge, tmp_path) -> None:
     shutil.copy(DATA_FILE, path)
     with pytest.raises(HostError, match="a judge plays only the built-in decks"):
         setup_game(judge, "miceheist", 2, game_deck=str(path))
-    assert judge.store.game("cg").status == "forming"
+    assert judge.store.game("cg") is None  # refused when it is created
     host = host_for("miceheist")
     state = host.new_state(["P1", "P2"], 1, {"game_deck": "Standard"})  # any case
     assert host.due(state)

@@ -91,6 +91,9 @@ def test_takeover_needs_an_open_seat_and_a_code(judge, table):
     assert "no seat of the game is open now" in out[0].body
     out = gm(judge, "OFFER north")
     assert "NORTH is offered: anyone may ask to take it over (TAKEOVER g1 NORTH)" in out[0].body
+    (heard,) = to(out, "north@test.org")  # its player hears it first
+    assert heard.subject == "g1: NORTH is offered for takeover"
+    assert "Until someone does, it is yours" in heard.body and "PRESS TO GM" in heard.body
     out = judge.handle_mail(mail("dan@test.org", "TAKEOVER g1 north"))
     code = re.search(r"CONFIRM (\w+)", out[0].body).group(1)
     # a forged request cannot be confirmed from another address
@@ -108,6 +111,8 @@ def test_takeover_needs_an_open_seat_and_a_code(judge, table):
     assert "from north@test.org" in told.body
     out = gm(judge, "OFFER south", "OFFER south no")
     assert "SOUTH is no longer offered" in out[0].body
+    assert [m.subject for m in to(out, "south@test.org")] == [
+        "g1: SOUTH is offered for takeover", "g1: SOUTH is no longer offered for takeover"]
     assert judge.open_seats(judge.store.game("g1")) == []
 
 
