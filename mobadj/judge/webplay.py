@@ -22,7 +22,7 @@ import secrets
 from dataclasses import dataclass
 
 from mobadj.engine import OrderChoice
-from mobadj.judge import reports
+from mobadj.judge import registry, reports
 from mobadj.judge.base import JudgeBase, JudgeError, Session
 from mobadj.judge.commands import ParsedMail, parse_body
 from mobadj.judge.core import _DUMMY_HASH, REFUSED, Judge
@@ -199,9 +199,13 @@ class WebPlay:
             if seat.power is not None:
                 player = store.player(game.name, seat.power)
                 email = player.email if player is not None else email
+            parsed = self._parse(game, text)
+            foreign = _foreign_signon(game, seat, parsed)
+            if foreign:
+                store.set_web_said(seat.token, foreign)
+                return foreign
             mid = _message_id(store)
             inc = _incoming(mid, email, "the game pages", text)
-            parsed = self._parse(game, text)
             out: list[Mail] = []
             outcome = "handled on the game pages"
             try:
@@ -269,6 +273,38 @@ class WebPlay:
         except HostError:
             words = frozenset()
         return parse_body(text, words) if words else parse_body(text)
+
+
+def _foreign_signon(game: Game, seat: WebSeat, parsed: ParsedMail) -> str:
+    """Why a pasted mail may not be taken for this seat: a SIGNON (or GM) line in it for
+    another game or seat, or one the judge cannot read (whose mail is it?); "" when there is
+    none, or each names this very game and seat, whatever its password (never repeated).
+    Without this, a mail meant for another game would replace this seat's orders."""
+    me = f"This page plays {seat.who} in {game.name}"
+    nothing = ": nothing of what you sent was done. Send only the lines for this game and seat"
+    for cmd in parsed.commands:
+        if cmd.name not in ("signon", "gm"):
+            continue
+        named = str(cmd.args["game"]).lower()
+        power = str(cmd.args.get("power", GM))
+        if named != game.name or _seat_named(game, power) != seat.who:
+            return (f"{me}; the {cmd.name.upper()} line of what you sent is for "
+                    f"{power[:40]} in {named[:30]}{nothing}.")
+    for err in parsed.errors:
+        if err.expected in (registry.usage("signon"), registry.usage("gm")):
+            return (f"{me}; the judge cannot read the sign-on line of what you sent (line "
+                    f"{err.line}){nothing} (the SIGNON line may stay out).")
+    return ""
+
+
+def _seat_named(game: Game, text: str) -> str | None:
+    """The seat (or ``GM``) a sign-on line names in ``game``, None when none."""
+    if text.strip().upper() == GM:
+        return GM
+    try:
+        return Names(host_for(game.kind), game.options).find(text)
+    except HostError:
+        return None
 
 
 def legal_choices(game: Game, power: str) -> list[OrderChoice]:

@@ -1,0 +1,99 @@
+"""What a seat's forms do with what a player pastes or leaves open, over real HTTP as a
+browser sends it: a whole mail pasted with its SIGNON line, text longer than the pages used
+to read, a page drawn for a phase that has moved on, a form sent after the session ended."""
+
+from __future__ import annotations
+
+import pytest
+
+from mobadj.judge import Judge, Store, WebPlay, host_for
+from mobadj.judge.config import config_from_data
+from mobadj.web.demo import Table
+from mobadj.web.pages import Site
+
+from .helpers import PageServer, Visitor
+
+START = 1_800_000_000.0
+
+
+class World:
+    """A standard game and a private one, on a judge with a clock the tests move."""
+
+    def __init__(self, path) -> None:
+        self.now = START
+        self.config = config_from_data({"judge": {
+            "name": "Form Judge", "address": "judge@test.org", "data_dir": str(path)}})
+        self.store = Store(self.config.db_path)
+        self.judge = Judge(self.store, self.config, clock=lambda: self.now, kdf_n=2**10)
+        self.dip = Table(self.judge, "dip", "standard")
+        self.play = WebPlay(self.judge)
+        self.readonly = Store(self.config.db_path, readonly=True)
+        self.site = Site(self.readonly, "Form Judge", clock=lambda: self.now)
+
+    def orders(self, power: str) -> str:
+        """The seat's orders standing for the current phase, as stored."""
+        game = self.dip.game
+        return self.store.orders("dip", host_for(game.kind).phase(game.started_state)).get(
+            power, "")
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    w = World(tmp_path_factory.mktemp("play-forms"))
+    yield w
+    w.readonly.close()
+    w.store.close()
+
+
+@pytest.fixture(scope="module")
+def srv(world):
+    with PageServer(world.site, play=world.play) as s:
+        yield s
+
+
+def signed_in(srv, power: str, client: str) -> Visitor:
+    v = Visitor(srv.url, client)
+    answer = v.sign_in("dip", power, f"pw-{power.lower()}")
+    assert answer.status == 303, answer.text
+    return v
+
+
+def said(v: Visitor) -> str:
+    """The judge's answer shown on the seat's page after a form."""
+    page = v.get("/g/dip/play").text
+    start = page.find('<pre class="said"')
+    return page[start:page.find("</pre>", start)] if start >= 0 else ""
+
+
+def test_a_pasted_mail_for_another_game_or_seat_stores_nothing(srv, world):
+    france = signed_in(srv, "FRANCE", "10.1.0.1")
+    france.act("dip", do="orders", orders="A Par - Bur\nA Mar - Spa\nF Bre - Mao")
+    before = world.orders("FRANCE")
+    assert "A PAR - BUR" in before.upper()
+    for box, pasted, named in [
+            ("orders", "SIGNON otherdip Germany s3cretPw-1\nA Mun - Ruh\nA Ber - Kie",
+             "Germany in otherdip"),
+            ("orders", "signon dip england s3cretPw-2\nF Lon - Eng", "england in dip"),
+            ("command", "SIGNON otherdip France s3cretPw-3\nSET NOPRESS", "France in otherdip"),
+            ("command", "GM dip s3cretPw-4\nPROCESS", "GM in dip")]:
+        answer = france.act("dip", do=box, **{box: pasted})
+        assert answer.status == 303
+        shown = said(france)
+        assert "This page plays FRANCE in dip" in shown and named in shown, shown
+        assert "nothing of what you sent was done" in shown and "s3cretPw" not in shown
+        assert world.orders("FRANCE") == before
+    commands = [c["text"] for c in world.store.commands("dip")]
+    assert not any("s3cretPw" in (t or "") for t in commands)
+    # an unreadable sign-on line: whose mail it is nobody knows, so nothing is done either
+    france.act("dip", do="orders", orders="SIGNON dip\nA Par - Pic")
+    assert "cannot read the sign-on line" in said(france)
+    assert world.orders("FRANCE") == before
+
+
+def test_a_pasted_mail_for_this_seat_is_taken_without_its_sign_on(srv, world):
+    italy = signed_in(srv, "ITALY", "10.1.0.2")
+    italy.act("dip", do="orders", orders="SIGNON Dip Italy whatever-Pw-77\nA Ven - Tyr\n"
+              "A Rom - Ven\nF Nap - Ion")
+    shown = said(italy)
+    assert "whatever-Pw-77" not in shown and "A VEN - TYR" in shown.upper(), shown
+    assert "A VEN - TYR" in world.orders("ITALY").upper()
