@@ -28,7 +28,7 @@ from mobadj.judge.commands import ParsedMail, parse_body
 from mobadj.judge.core import _DUMMY_HASH, REFUSED, Judge
 from mobadj.judge.hosts import Check, HostError, host_for
 from mobadj.judge.links import game_url
-from mobadj.judge.mailparse import Incoming, strip_controls
+from mobadj.judge.mailparse import MAX_LINES, Incoming, strip_controls
 from mobadj.judge.names import Names
 from mobadj.judge.store import Game, Mail, Store, verify_password
 from mobadj.judge.throttle import PasswordThrottle
@@ -36,7 +36,6 @@ from mobadj.judge.throttle import PasswordThrottle
 log = logging.getLogger("mobadj.judge")
 SESSION_DAYS = 14.0
 LINK_DAYS = 3.0  # a personal link (LINK by mail) signs in once, within this time
-MAX_TEXT = 20_000  # characters of one action read at most (a mail's body is capped too)
 GM = "GM"
 
 
@@ -45,9 +44,22 @@ def digest(value: str) -> str:
 
 
 def _cleaned(text: str) -> str:
-    """What the page sent, as the judge reads a mail's text: at most :data:`MAX_TEXT`
-    characters, lines ended by ``\\n``, no control characters (a mail's are dropped too)."""
-    return strip_controls(text[:MAX_TEXT].replace("\r\n", "\n").replace("\r", "\n"))
+    """What the page sent, as the judge reads a mail's text: lines ended by ``\\n``, no
+    control characters (a mail's are dropped too)."""
+    return strip_controls(text.replace("\r\n", "\n").replace("\r", "\n"))
+
+
+def too_long(text: str, max_chars: int) -> str:
+    """Why ``text`` is more than the judge reads of a mail (``max_chars`` characters,
+    :data:`MAX_LINES` lines); "" when it is not.  A mail that long is read in part and says
+    so; from the page nothing is done, so that no letter goes out cut short."""
+    lines = text.count("\n") + 1
+    if len(text) <= max_chars and lines <= MAX_LINES:
+        return ""
+    size = (f"{len(text)} characters" if len(text) > max_chars else f"{lines} lines")
+    return (f"What you sent is {size} long; the judge reads at most {max_chars} characters "
+            f"and {MAX_LINES} lines at once, as from a mail: nothing of it was done. "
+            "Send it in parts.")
 
 
 @dataclass(frozen=True)
@@ -72,6 +84,11 @@ class WebPlay:
         self.judge = judge
         self.store = judge.store
         self.session_seconds = session_days * 86400
+
+    @property
+    def max_text(self) -> int:
+        """Characters of one action read at most: what is read of a mail's body."""
+        return self.judge.config.max_body_bytes
 
     # -- signing in --------------------------------------------------------------------------
     def sign_in(self, game_name: str, power_text: str, password: str, client: str
@@ -195,6 +212,10 @@ class WebPlay:
             game = store.game(seat.game)
             if game is None:
                 return "There is no such game any more."
+            refused = too_long(text, self.max_text)
+            if refused:
+                store.set_web_said(seat.token, refused)
+                return refused
             email = game.gm_email
             if seat.power is not None:
                 player = store.player(game.name, seat.power)
@@ -242,7 +263,7 @@ class WebPlay:
             game = self.store.game(seat.game)
             if game is None or game.state is None or seat.power is None:
                 return Check(), ""
-            return self._check(game, seat.power, _cleaned(text))
+            return self._check(game, seat.power, _cleaned(text)[:self.max_text])
 
     def standing(self, seat: WebSeat) -> tuple[Check, str]:
         """The seat's orders standing for this phase, checked and previewed as above."""

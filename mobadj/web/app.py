@@ -56,7 +56,14 @@ from mobadj.web.wire import Bodies, Body, answer
 log = logging.getLogger("mobadj.web")
 _STEP_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 KEY_FORM_LIMIT = 2000  # bytes of a key form's body read at most
-PLAY_FORM_LIMIT = 64_000  # bytes of a seat's form (orders, press) read at most
+PLAY_FORM_LIMIT = 64_000  # bytes of a seat's form (orders, press) read at least
+
+
+def form_limit(max_text: int) -> int:
+    """Bytes of a seat's form read at most: room for the characters the judge reads of a
+    mail (``max_text``) as a browser sends them (a sign or a space takes up to 3 bytes), so
+    that the judge, not the form's size, says what is too long."""
+    return max(PLAY_FORM_LIMIT, 3 * max_text + 16_000)
 HEADERS = {
     "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff",
@@ -435,7 +442,7 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
         length = request.headers.get("content-length", "")
         if length.strip().isdigit() and int(length) > limit:
             return None
-        body = b""
+        body = bytearray()
         try:
             async for chunk in request.stream():
                 body += chunk
@@ -444,7 +451,7 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
         except ClientDisconnect:
             log.info("%s hung up before sending all of a form", client_of(request))
             raise HTTPException(400, "The form did not all arrive.") from None
-        return {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace"),
+        return {k: v[0] for k, v in parse_qs(bytes(body).decode("utf-8", "replace"),
                                               keep_blank_values=True).items()}
 
     def forget(response: Response, cookie: str) -> None:
@@ -566,9 +573,12 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
         name = open_game(request, request.path_params["game"])
         if name is None or play is None:
             return missing(request, "No such page.")
-        fields = await read_form(request)
+        limit = form_limit(play.max_text)
+        fields = await read_form(request, limit)
         if fields is None:
-            return missing(request, f"A form is at most {PLAY_FORM_LIMIT} bytes.", 413)
+            return missing(request, f"That form is more than {limit} bytes as the browser "
+                           f"sends it (the judge reads at most {play.max_text} characters "
+                           "at once): nothing of it was done. Send it in parts.", 413)
         seat = seat_of(request, name)
         if seat is None:
             return moved("play")

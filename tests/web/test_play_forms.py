@@ -22,7 +22,8 @@ class World:
     def __init__(self, path) -> None:
         self.now = START
         self.config = config_from_data({"judge": {
-            "name": "Form Judge", "address": "judge@test.org", "data_dir": str(path)}})
+            "name": "Form Judge", "address": "judge@test.org", "data_dir": str(path),
+            "max_body_bytes": 50_000}})
         self.store = Store(self.config.db_path)
         self.judge = Judge(self.store, self.config, clock=lambda: self.now, kdf_n=2**10)
         self.dip = Table(self.judge, "dip", "standard")
@@ -97,3 +98,39 @@ def test_a_pasted_mail_for_this_seat_is_taken_without_its_sign_on(srv, world):
     shown = said(italy)
     assert "whatever-Pw-77" not in shown and "A VEN - TYR" in shown.upper(), shown
     assert "A VEN - TYR" in world.orders("ITALY").upper()
+
+
+def letter(marker: str, lines: int) -> str:
+    return "\n".join(f"{marker} line {i:05d} of my long letter about the Channel."
+                     for i in range(lines))
+
+
+def test_long_press_from_the_page_arrives_whole(srv, world):
+    """600 lines, 34,000 characters and more: what a mail of that length delivers."""
+    england = signed_in(srv, "ENGLAND", "10.1.0.3")
+    text = letter("LONG-7301", 600)
+    assert len(text) > 30_000
+    assert england.act("dip", do="press", to_FRANCE="on", text=text).status == 303
+    assert "Press delivered to FRANCE" in said(england)
+    mailed = [m for m in world.store.all_mail() if "LONG-7301" in m.body]
+    assert len(mailed) == 1 and mailed[0].to == world.dip.emails["FRANCE"]
+    assert text in mailed[0].body
+
+
+def test_text_longer_than_a_mail_is_refused_whole(srv, world):
+    """More than the judge reads of a mail (here 50,000 characters, or 2,000 lines): the
+    page says so and nothing goes out, never a letter cut short."""
+    germany = signed_in(srv, "GERMANY", "10.1.0.4")
+    for marker, text in [("WIDE-7302", letter("WIDE-7302", 900)),
+                         ("TALL-7303", "\n".join(["TALL-7303"] + ["x"] * 2100))]:
+        assert germany.act("dip", do="press", to_FRANCE="on", text=text).status == 303
+        shown = said(germany)
+        assert "nothing of it was done" in shown and "Send it in parts" in shown, shown
+        assert not [m for m in world.store.all_mail() if marker in m.body]
+        assert not [p for p in world.store.press("dip") if marker in p["text"]]
+    orders = germany.act("dip", do="orders", orders="A Ber - Kie\n" + "\n" * 2100)
+    assert orders.status == 303 and "nothing of it was done" in said(germany)
+    assert world.orders("GERMANY") == ""
+    # a form larger than any text the judge reads: refused before it is read, saying why
+    huge = germany.act("dip", do="press", to_FRANCE="on", text="\u00e9" * 60_000)
+    assert huge.status == 413 and "nothing of it was done" in huge.text
