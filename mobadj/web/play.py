@@ -171,8 +171,9 @@ class SeatPages:
             names = {p.id: p.name for p in story.powers}
             _check, preview = (play.standing(seat) if typed is None
                                else play.check(seat, typed))
+        # the standing map and a checked one of the same orders have their own captions
         key = (game.name, game.phase, json.dumps(step.position, sort_keys=True), seat.power,
-               preview)
+               preview, str(typed is None))
         cached = self._maps.get_(key)
         if cached is not None:
             return cached

@@ -153,7 +153,9 @@ def test_one_seats_cookie_opens_nothing_of_another_seat_or_game(srv, game):
     france.act("dip", do="orders", orders="A Par - Bur", power="ENGLAND")
     france.act("dip", do="command",
                command="SIGNON dip ENGLAND pw-england\nF Lon - Eng\nPRESS TO ALL\nhi\nENDPRESS")
+    assert "This page plays FRANCE in dip" in france.get("/g/dip/play").text
     assert game.store.orders("dip", "S1901M")["ENGLAND"] == "F LON - NTH"
+    assert game.store.orders("dip", "S1901M")["FRANCE"] == "A PAR - BUR"
     assert not [p for p in game.store.press("dip") if p["sender"] == "ENGLAND"
                 and p["text"] == "hi"]
     # another game's pages with this game's cookie: its sign-in form, its map refused
