@@ -202,9 +202,11 @@ class WebPlay:
                 self.store.set_web_said(seat.token, "")
 
     # -- acting ------------------------------------------------------------------------------
-    def act(self, seat: WebSeat, text: str) -> str:
+    def act(self, seat: WebSeat, text: str, drawn: str | None = None) -> str:
         """Do what ``text`` says, as a mail signed on as the seat with these lines would;
-        returns the judge's answer (kept to be shown on the seat's next page)."""
+        returns the judge's answer (kept to be shown on the seat's next page).  ``drawn``:
+        the phase the page was drawn for, when its form is for that phase alone (orders,
+        READY, a card move): nothing is done once the game has moved on."""
         judge, store = self.judge, self.store
         now = judge.clock()
         text = _cleaned(text)
@@ -212,7 +214,7 @@ class WebPlay:
             game = store.game(seat.game)
             if game is None:
                 return "There is no such game any more."
-            refused = too_long(text, self.max_text)
+            refused = too_long(text, self.max_text) or _moved_on(game, drawn)
             if refused:
                 store.set_web_said(seat.token, refused)
                 return refused
@@ -294,6 +296,23 @@ class WebPlay:
         except HostError:
             words = frozenset()
         return parse_body(text, words) if words else parse_body(text)
+
+
+def _moved_on(game: Game, drawn: str | None) -> str:
+    """Why a page's form for phase ``drawn`` is no good now ("" when it is, or names none):
+    a page left open over a deadline would send its orders, or READY, to the next phase."""
+    if drawn is None or game.state is None:
+        return ""
+    try:
+        host = host_for(game.kind)
+        now, label = host.phase(game.started_state), host.phase_label(game.started_state)
+    except HostError:
+        return ""
+    if now.upper() == drawn.strip().upper():
+        return ""
+    return (f"This page was drawn for {drawn[:20]}, and the game has moved on since to "
+            f"{label}: nothing of what you sent was done. The page now shows {label}: send "
+            "again what is still meant for it.")
 
 
 def _foreign_signon(game: Game, seat: WebSeat, parsed: ParsedMail) -> str:

@@ -607,7 +607,7 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
             html = seat_pages.seat_html(seat, "Nothing to send: the form was empty (press "
                                         "needs a text and at least one reader).")
             return page(request, html or "", private=True)
-        play.act(seat, text)
+        play.act(seat, text, fields.get("drawn") or None)
         return moved("play")
 
     async def check(request: Request) -> Response:

@@ -215,6 +215,8 @@ class SeatPages:
             "grey": press == "grey", "map": None, "checked_map": None, "ready": False,
             "legal": [], "free": [], "choices": [], "events": [], "gm": "", "active": active,
             "press_ok": press != "none",
+            # the phase this page is drawn for: its orders are refused once it has moved on
+            "drawn": host.phase(state) if active and host and state is not None else "",
         }
         if seat.power is None:
             # its moments as dates in the site's zone, as the rest of the page writes them

@@ -134,3 +134,27 @@ def test_text_longer_than_a_mail_is_refused_whole(srv, world):
     # a form larger than any text the judge reads: refused before it is read, saying why
     huge = germany.act("dip", do="press", to_FRANCE="on", text="\u00e9" * 60_000)
     assert huge.status == 413 and "nothing of it was done" in huge.text
+
+
+def test_a_page_left_open_over_a_deadline_sends_nothing_to_the_next_phase(srv, world):
+    """Run last: it ends Spring 1901.  The page's forms carry the phase they were drawn
+    for; sent after the phase moved on, neither the orders nor READY are taken."""
+    austria = signed_in(srv, "AUSTRIA", "10.1.0.5")
+    spring = austria.get("/g/dip/play").text
+    assert 'name="drawn" value="S1901M"' in spring
+    token = austria.csrf(spring)
+    world.dip.process()
+    answer = austria.post("/g/dip/act", {"csrf": token, "drawn": "S1901M", "do": "orders",
+                                         "orders": "A Vie - Gal\nA Bud - Ser", "ready": "1"})
+    assert answer.status == 303
+    shown = said(austria)
+    assert "moved on since to Fall 1901" in shown and "nothing of what you sent" in shown
+    assert world.orders("AUSTRIA") == ""
+    assert not world.store.player("dip", "AUSTRIA").ready
+    austria.post("/g/dip/act", {"csrf": token, "drawn": "S1901M", "do": "ready"})
+    assert "moved on since" in said(austria) and not world.store.player("dip", "AUSTRIA").ready
+    # the page of the new phase sends them
+    fall = austria.get("/g/dip/play").text
+    assert 'name="drawn" value="F1901M"' in fall
+    austria.act("dip", do="orders", orders="A Vie - Gal", drawn="F1901M")
+    assert "A VIE - GAL" in world.orders("AUSTRIA").upper()
