@@ -191,6 +191,17 @@ class WebPlay:
             return None
         return WebSeat(game, row["power"], row["token"], row["csrf"], row["said"])
 
+    def why_ended(self, seat: WebSeat) -> str:
+        """Why ``seat``'s session ended with what it just did, for the sign-in page: the
+        player left the seat, or the password changed (every session with the old one ends)."""
+        with self.store.reading():
+            if seat.power is not None:
+                player = self.store.player(seat.game, seat.power)
+                if player is None or player.status == "out":
+                    return f"You no longer play {seat.power} in {seat.game}: you are signed out."
+        return ("The password changed: every session signed in with the old one has ended, "
+                "this one too. Sign in with the new password.")
+
     def sign_out(self, seat: WebSeat) -> None:
         with self.store.transaction():
             self.store.delete_web_session(seat.token)

@@ -81,6 +81,12 @@ TYPES = {".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml"}
 _NO_KEY = "k" * 24
 
 
+#: the sign-in page's words to a seat's form sent after its session ended
+NOT_SIGNED_IN = ("You are no longer signed in on this page (you signed out, the session ran "
+                 "out, or the password changed): what you sent was not done. Sign in and "
+                 "send it again.")
+
+
 def cookie_name(game: str) -> str:
     return f"mobadj_key_{quote(game, safe='')}"
 
@@ -568,8 +574,11 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
         forget(response, signin_cookie(name))
         return response
 
-    async def seat_form(request: Request) -> tuple[str, WebSeat, dict[str, str]] | Response:
-        """A signed-in seat's form, checked: (game, seat, fields), or the answer."""
+    async def seat_form(request: Request, gone: str = "") -> tuple[str, WebSeat, dict[str, str]
+                                                                ] | Response:
+        """A signed-in seat's form, checked: (game, seat, fields), or the answer.  ``gone``:
+        what the sign-in page says to a form sent after its session ended (a page's own
+        form: else it is only sent there)."""
         name = open_game(request, request.path_params["game"])
         if name is None or play is None:
             return missing(request, "No such page.")
@@ -581,7 +590,7 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
                            "at once): nothing of it was done. Send it in parts.", 413)
         seat = seat_of(request, name)
         if seat is None:
-            return moved("play")
+            return signin_page(request, name, gone, 403) if gone else moved("play")
         token = fields.get("csrf", "") or request.headers.get("x-csrf-token", "")
         if cross_site(request) or not hmac.compare_digest(token.encode(), seat.csrf.encode()):
             return missing(request, "That form did not come from your page (or is too "
@@ -589,8 +598,9 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
         return name, seat, fields
 
     async def act(request: Request) -> Response:
-        """A seat's orders, commands, press: to the judge, then back to the page."""
-        checked = await seat_form(request)
+        """A seat's orders, commands, press: to the judge, then back to the page; to the
+        sign-in page, saying why, when it ended the session (SET PASSWORD, RESIGN)."""
+        checked = await seat_form(request, NOT_SIGNED_IN)
         if isinstance(checked, Response):
             return checked
         name, seat, fields = checked
@@ -607,7 +617,9 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
             html = seat_pages.seat_html(seat, "Nothing to send: the form was empty (press "
                                         "needs a text and at least one reader).")
             return page(request, html or "", private=True)
-        play.act(seat, text, fields.get("drawn") or None)
+        reply = play.act(seat, text, fields.get("drawn") or None)
+        if seat_of(request, name) is None:
+            return signin_page(request, name, f"{reply}\n\n{play.why_ended(seat)}")
         return moved("play")
 
     async def check(request: Request) -> Response:

@@ -136,6 +136,31 @@ def test_text_longer_than_a_mail_is_refused_whole(srv, world):
     assert huge.status == 413 and "nothing of it was done" in huge.text
 
 
+def test_a_form_sent_after_signing_out_says_it_was_not_done(srv, world):
+    russia = signed_in(srv, "RUSSIA", "10.1.0.6")
+    kept = russia.get("/g/dip/play").text  # the page left open in one tab
+    token = russia.csrf(kept)
+    cookie = russia.jar["mobadj_seat_dip"]
+    assert russia.post("/g/dip/signout", {"csrf": token}).status == 303  # another tab
+    russia.jar["mobadj_seat_dip"] = cookie  # the old tab still sends the ended session
+    answer = russia.post("/g/dip/act", {"csrf": token, "drawn": "S1901M", "do": "orders",
+                                        "orders": "A Mos - Ukr"})
+    assert answer.status == 403 and 'name="password"' in answer.text
+    assert "what you sent was not done. Sign in and send it again" in answer.text
+    assert world.orders("RUSSIA") == ""
+
+
+def test_set_password_from_the_page_says_to_sign_in_with_the_new_one(srv, world):
+    turkey = signed_in(srv, "TURKEY", "10.1.0.7")
+    answer = turkey.act("dip", do="command", command="SET PASSWORD pw-turkey-new-5")
+    assert answer.status == 200 and 'name="password"' in answer.text
+    assert "Password changed." in answer.text and "pw-turkey-new-5" not in answer.text
+    assert "Sign in with the new password" in answer.text
+    again = turkey.post("/g/dip/signin", {"csrf": turkey.csrf(answer.text), "power": "TURKEY",
+                                          "password": "pw-turkey-new-5"})
+    assert again.status == 303 and "Signed in as" in turkey.get("/g/dip/play").text
+
+
 def test_a_page_left_open_over_a_deadline_sends_nothing_to_the_next_phase(srv, world):
     """Run last: it ends Spring 1901.  The page's forms carry the phase they were drawn
     for; sent after the phase moved on, neither the orders nor READY are taken."""
