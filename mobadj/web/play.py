@@ -98,8 +98,9 @@ class SeatPages:
             if game is None:
                 return None
             seats = self._labels(game)
+        # a moment in the message (until when wrong sign-ins wait) as every page writes one
         return self.site._render("signin.html", root="../../", name=name, seats=seats,
-                                 csrf=csrf, message=message)
+                                 csrf=csrf, message=reports.localize(message, self.site.tz))
 
     def seat_html(self, seat: WebSeat, said: str, typed: str | None = None,
                   checked_map: str | None = None) -> str | None:

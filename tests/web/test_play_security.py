@@ -178,6 +178,10 @@ def test_guessing_is_slowed_and_never_locks_out_the_right_password(srv, game):
     answers = [guesser.sign_in("dip", "GERMANY", f"guess{i}") for i in range(5)]
     assert all(a.status == 403 and "password is not right" in a.text for a in answers)
     assert "Too many wrong sign-ins" in answers[-1].text and "(in " in answers[-1].text
+    # until when, written as a date as every page writes one (never the judge's raw stamp)
+    assert re.search(r"again from \w{3} \d+ \w{3} \d{4} \d\d:\d\d UTC \(in \d+ minutes?\)",
+                     answers[-1].text), answers[-1].text
+    assert "\ue000" not in answers[-1].text and "\ue001" not in answers[-1].text
     # the guesser waits even with the right password; the player from elsewhere does not
     assert "Too many" in guesser.sign_in("dip", "GERMANY", "pw-germany").text
     assert signed_in(srv, power="GERMANY", password="pw-germany", client="10.1.1.1")
