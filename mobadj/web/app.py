@@ -21,8 +21,9 @@ redirect carries a key, and none is kept by a cache.  Every redirect is relative
 cookie has no ``Path`` (the browser scopes it to the game's folder as it sees it), so a
 proxy may serve the site under any path; a key given at another address of the game (its
 name spelt otherwise, its folder without the slash) is handed on to the game's own key box
-in a form, as a cookie set there would not reach the game's folder; so is a seat's personal
-sign-in link (``play?link=``), unspent, to the game's own play page.
+in a form, as a cookie set there would not reach the game's folder.  A seat's personal
+sign-in link (``play?link=``) is spent only by the button of the page it opens (a form to
+the game's own play page): a mail scanner's or a link preview's request leaves it unspent.
 
 A private game without its key is answered exactly as a game that does not exist, in
 status, body, headers and time: both are looked up by the same single query, which reads no
@@ -475,37 +476,33 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
                             httponly=True, samesite="strict", secure=secure(request))
         return response
 
-    def link_on(request: Request, typed: str, link: str) -> Response:
-        """A personal link opened at the game's name spelt otherwise (``/g/Dip/play``): a
-        form that takes it, unspent, to the game's own play page (sent at once by the
-        pages' script; a button without it).  The cookies set there reach the game's folder;
-        set here, the browser would keep them for ``/g/Dip/`` only.  Nothing is looked up:
-        every game's name is its lower-case spelling, and the answer is the same for a
-        private game as for one that does not exist."""
+    def link_page(request: Request, typed: str, link: str) -> Response:
+        """A personal link opened (GET, or a HEAD that a mail scanner or a link preview
+        sends): a button that takes it, unspent, to the game's own play page, where it is
+        spent only when the player presses it.  The cookies set there reach the game's
+        folder even when the link spells the game's name otherwise (``/g/Dip/play``).
+        Nothing is looked up: every game's name is its lower-case spelling, and the answer
+        is the same for a private game as for one that does not exist."""
         name = typed.lower()
-        html = site._render("opening.html", root=root_of(request), name=name,
-                            action="../" + quote(name, safe="") + "/play", what="link",
+        action = "play" if typed == name else "../" + quote(name, safe="") + "/play"
+        html = site._render("link.html", root=root_of(request), name=name, action=action,
                             fields=[("link", link)])
         return page(request, html, private=True)
 
     def by_link(request: Request, typed: str, link: str) -> Response:
-        """A personal link (LINK by mail): signed in once, and sent to the page without the
-        link in its address; a private game's key comes with it.  A link that is no good
-        is answered as the game's page would be without it."""
+        """A personal link (LINK by mail), its button pressed: signed in once, and sent to
+        the page without the link in its address; a private game's key comes with it.  A
+        link that is no good takes a browser signed in on the game to its page, and one
+        that may see the game to its sign-in form; anyone else is answered as the game's
+        page would be without it."""
         assert play is not None
-        if not game_name_ok(typed):
+        if not game_name_ok(typed) or typed != typed.lower():
             return missing(request, "No such page.")
-        if typed != typed.lower():
-            return link_on(request, typed, link)
         name, wanted = find(typed)
         # looked up for a missing game too: a private game's link costs what a missing one's
         cookie = play.redeem(link, name or typed.lower(), client_of(request))
         if name is None or cookie is None:
-            if name is not None and wanted is None:
-                return signin_page(request, name, "That link has been used, is too old, or "
-                                   "the password changed since: sign in with your password, "
-                                   "or send LINK by mail for a new link.", 403)
-            return closed(request, typed, False, None)
+            return spent_link(request, typed, name, wanted)
         response = moved("play")
         response.set_cookie(seat_cookie(name), cookie, max_age=int(play.session_seconds),
                             path=None, httponly=True, samesite="lax", secure=secure(request))
@@ -513,6 +510,20 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
             response.set_cookie(cookie_name(name), wanted, max_age=400 * 86400, path=None,
                                 httponly=True, samesite="lax", secure=secure(request))
         return response
+
+    def spent_link(request: Request, typed: str, name: str | None, wanted: str | None
+                   ) -> Response:
+        """A link that is no good (used, too old, the password changed): the page it
+        promised to a browser signed in on the game already (its second click on the
+        link); the sign-in form to one that may see the game; else the game's refusal."""
+        if name is not None and (wanted is None or key_in_cookie(request, typed, name,
+                                                                 wanted)):
+            if seat_of(request, name) is not None:
+                return moved("play")
+            return signin_page(request, name, "That link has been used, is too old, or the "
+                               "password changed since: sign in with your password, or send "
+                               "LINK by mail for a new link.", 403)
+        return closed(request, typed, False, None)
 
     def client_of(request: Request) -> str:
         return request.client.host if request.client else "unknown"
@@ -522,7 +533,9 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
         typed = request.path_params["game"]
         link = request.query_params.get("link")
         if link is not None and play is not None:
-            return by_link(request, typed, link)
+            if not game_name_ok(typed):
+                return missing(request, "No such page.")
+            return link_page(request, typed, link)
         opened = gate(request, typed)
         if isinstance(opened, Response):
             return opened
@@ -539,12 +552,14 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
         return page(request, html, private=True)
 
     async def play_by_link(request: Request) -> Response:
-        """A personal link handed on in a form (:func:`link_on`): as if opened here."""
+        """A personal link's button pressed (:func:`link_page`): spent here, once."""
         if play is None:
             return missing(request, "Playing on the pages is not switched on here.")
         fields = await read_form(request, KEY_FORM_LIMIT)
         if fields is None:
             return missing(request, "That form is too long.", 413)
+        if cross_site(request):  # another site's form: it would sign this browser in as it
+            return missing(request, "That form did not come from this site.", 403)
         return by_link(request, request.path_params["game"], fields.get("link", ""))
 
     async def sign_in(request: Request) -> Response:

@@ -14,6 +14,7 @@ import urllib.request
 from urllib.parse import parse_qs, urlencode, urljoin, urlsplit
 
 import pytest
+from selenium.webdriver.common.by import By
 
 from mobadj.judge import Judge, Store, WebPlay, reports
 from mobadj.judge.config import config_from_data
@@ -21,7 +22,7 @@ from mobadj.judge.mailer import build_message
 from mobadj.web.demo import Table, mail, play_board
 from mobadj.web.pages import Site
 
-from .helpers import PageServer, Visitor
+from .helpers import Answer, PageServer, Visitor
 from .playing import wait
 from .test_browser import browser  # noqa: F401 (the fixture: one Chromium)
 
@@ -320,42 +321,91 @@ def mailed_link(game: Game, table: Table, power: str) -> str:
                      mailed[0].body).group(1)
 
 
+def link_form(html_text: str) -> tuple[str, dict[str, str]]:
+    """The action and hidden fields of the button a personal link's page shows."""
+    form = re.search(r'<form class="link-signin" method="post" action="([^"]*)">(.*?)</form>',
+                     html_text, re.S)
+    assert form, "no sign-in button on the page"
+    fields = re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', form.group(2))
+    return html.unescape(form.group(1)), {k: html.unescape(v) for k, v in fields}
+
+
+def open_link(v: Visitor, path: str) -> Answer:
+    """A player opens the link and presses the page's button."""
+    shown = v.get(path)
+    assert shown.status == 200 and shown.headers["Cache-Control"] == "private, no-store"
+    assert "mobadj_seat" not in shown.headers["Set-Cookie"]
+    action, fields = link_form(shown.text)
+    return v.post(urljoin(path, action), fields)
+
+
 def test_a_personal_link_by_mail_signs_in_once(srv, game):
     def link(table, power: str) -> str:
         return mailed_link(game, table, power)
 
     path = link(game.dip, "ITALY")
     v = Visitor(srv.url, "10.7.7.7")
-    answer = v.get(path)
+    answer = open_link(v, path)
     assert answer.status == 303 and answer.headers["Location"] == "play"
     assert "Signed in as <strong class=\"me\">Italy</strong>" in v.get("/g/dip/play").text
     # once only: a second visit is refused, and signs nobody in
     again = Visitor(srv.url, "10.7.7.8")
-    refused = again.get(path)
+    refused = open_link(again, path)
     assert refused.status == 403 and "has been used" in refused.text
     assert "mobadj_seat_dip" not in again.jar
     # too old
     path = link(game.dip, "ITALY")
     game.now += 4 * 86400
     try:
-        assert Visitor(srv.url, "10.7.7.9").get(path).status == 403
+        assert open_link(Visitor(srv.url, "10.7.7.9"), path).status == 403
     finally:
         game.now -= 4 * 86400
     # a private game's link opens its pages too, and nothing without it
     path = link(game.hidden, "FRANCE")
-    assert Visitor(srv.url).get(path.replace("link=", "link=x")).status == 404
+    assert open_link(Visitor(srv.url), path.replace("link=", "link=x")).status == 404
     w = Visitor(srv.url, "10.7.7.10")
-    assert w.get(path).status == 303
+    assert open_link(w, path).status == 303
     assert "Signed in as" in w.get("/g/hidden/play").text and w.get("/g/hidden/").status == 200
 
 
-def opening_form(html_text: str) -> tuple[str, dict[str, str]]:
-    """The action and hidden fields of a page's ``form.opening`` (the script sends it)."""
-    form = re.search(r'<form class="opening" method="post" action="([^"]*)">(.*?)</form>',
-                     html_text, re.S)
-    assert form, "no opening form on the page"
-    fields = re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', form.group(2))
-    return html.unescape(form.group(1)), {k: html.unescape(v) for k, v in fields}
+def test_a_link_looked_at_by_a_scanner_still_signs_the_player_in(srv, game):
+    """A mail scanner or a link preview fetches the link (HEAD, or GET without pressing
+    anything): the link stays good for the player."""
+    for table, power in [(game.dip, "GERMANY"), (game.hidden, "ENGLAND")]:
+        path = mailed_link(game, table, power)
+        scanner = urllib.request.Request(srv.url + path, method="HEAD")
+        with urllib.request.urlopen(scanner, timeout=20) as looked:
+            assert looked.status == 200 and "mobadj_seat" not in str(looked.headers)
+        Visitor(srv.url, "10.7.9.1").get(path)
+        player = Visitor(srv.url, "10.7.9.2")
+        assert open_link(player, path).status == 303
+        assert f">{power.title()}</strong>" in player.get(f"/g/{table.name}/play").text
+
+
+def test_a_spent_link_opened_again_while_signed_in_leads_to_the_page(srv, game):
+    """The second click on the link in the mail, or the tab returned to: the player's page,
+    not a refusal; for a private game, never a word that the game does not exist."""
+    for table, power in [(game.dip, "ENGLAND"), (game.hidden, "AUSTRIA")]:
+        path = mailed_link(game, table, power)
+        v = Visitor(srv.url, "10.7.9.3")
+        assert open_link(v, path).status == 303
+        again = open_link(v, path)
+        assert again.status == 303 and again.headers["Location"] == "play"
+        assert f">{power.title()}</strong>" in v.get(f"/g/{table.name}/play").text
+        # signed out since, with the key kept: the sign-in form, saying why
+        v.post(f"/g/{table.name}/signout", {"csrf": v.csrf(v.get(f"/g/{table.name}/play").text)})
+        refused = open_link(v, path)
+        assert refused.status == 403 and "has been used" in refused.text
+        assert "no public game" not in refused.text.lower()
+
+
+def test_a_link_sent_from_another_sites_page_signs_nobody_in(srv, game):
+    path = mailed_link(game, game.dip, "TURKEY")
+    v = Visitor(srv.url, "10.7.9.4")
+    action, fields = link_form(v.get(path).text)
+    answer = v.post(urljoin(path, action), fields, {"Sec-Fetch-Site": "cross-site"})
+    assert answer.status == 403 and "mobadj_seat_dip" not in v.jar
+    assert open_link(v, path).status == 303  # still good for the player's own click
 
 
 def test_a_personal_link_with_the_games_name_in_capitals_signs_in(srv, game):
@@ -368,10 +418,10 @@ def test_a_personal_link_with_the_games_name_in_capitals_signs_in(srv, game):
         jar = http.cookiejar.CookieJar()
         client = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
         with client.open(srv.url + path) as first:
-            # not a redirect, no cookie: a form that takes the link on, in no address
+            # not a redirect, no cookie: a button that takes the link on, in no address
             assert first.url == srv.url + path and not list(jar)
             assert first.headers["Cache-Control"] == "private, no-store"
-            action, fields = opening_form(first.read().decode())
+            action, fields = link_form(first.read().decode())
         assert action == f"../{table.name}/play" and fields == {
             "link": parse_qs(urlsplit(path).query)["link"][0]}
         with client.open(urljoin(srv.url + path, action), urlencode(fields).encode()) as page:
@@ -383,19 +433,20 @@ def test_a_personal_link_with_the_games_name_in_capitals_signs_in(srv, game):
             assert public.status == 200
         # spent: opened again, in either spelling, it signs nobody in
         for again in (path, path.replace(f"/g/{typed}/", f"/g/{table.name}/")):
-            refused = Visitor(srv.url, "10.7.8.1").get(again)
-            assert refused.status in (200, 403, 404) and "Signed in as" not in refused.text
-    # for a game that does not exist, the same form: nothing says a private game is there
+            refused = open_link(Visitor(srv.url, "10.7.8.1"), again)
+            assert refused.status in (403, 404) and "Signed in as" not in refused.text
+    # for a game that does not exist, the same button: nothing says a private game is there
     missing = Visitor(srv.url).get("/g/NOGAME/play?link=x" + "y" * 30)
-    assert missing.status == 200 and opening_form(missing.text)[0] == "../nogame/play"
+    assert missing.status == 200 and link_form(missing.text)[0] == "../nogame/play"
 
 
 def test_chromium_opening_a_link_in_capitals_lands_signed_in_on_the_game(srv, game,
                                                                         browser):  # noqa: F811
-    """The same in a real browser: its script sends the form on at once; the player lands
-    on the private game's own play page, signed in, and its pages open."""
+    """The same in a real browser: the player presses the page's button and lands on the
+    private game's own play page, signed in, and its pages open."""
     path = mailed_link(game, game.hidden, "ITALY").replace("/g/hidden/", "/g/Hidden/")
     browser.get(srv.url + path)
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "form.link-signin button"))[0].click()
     wait(browser, lambda d: "Signed in as" in d.page_source)
     assert browser.current_url == f"{srv.url}/g/hidden/play"
     assert 'Signed in as <strong class="me">Italy</strong>' in browser.page_source
