@@ -51,7 +51,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mobadj.judge import WebPlay, WebSeat
 from mobadj.web.pages import STATIC, Site, UnreadableGame, static_version
-from mobadj.web.play import SeatPages, compose
+from mobadj.web.play import SeatPages, compose, nothing_sent
 from mobadj.web.wire import Bodies, Body, answer
 
 log = logging.getLogger("mobadj.web")
@@ -629,8 +629,7 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
             return page(request, html or "", private=True)
         text = compose(fields, list(seat_pages.labels(name)))
         if text is None:
-            html = seat_pages.seat_html(seat, "Nothing to send: the form was empty (press "
-                                        "needs a text and at least one reader).")
+            html = seat_pages.seat_html(seat, nothing_sent(fields))
             return page(request, html or "", private=True)
         reply = play.act(seat, text, fields.get("drawn") or None)
         if seat_of(request, name) is None:

@@ -53,12 +53,29 @@ def press_text(targets: list[str], grey: bool, text: str) -> str:
     return f"{head}\n{body}\nENDPRESS"
 
 
+#: what the page says when a form had nothing to send, by the form
+NOTHING = {
+    "orders": "Nothing sent: the orders box was empty. Your orders standing, if any, still "
+              "stand (an empty box does not take them back: send new orders to replace "
+              "them).",
+    "picks": "Nothing sent: every pick was left at (choose).",
+    "press": "Nothing sent: press needs a text and at least one reader.",
+}
+
+
+def nothing_sent(fields: dict[str, str]) -> str:
+    """Why a form sent nothing, in the words of the form that was used."""
+    return NOTHING.get(fields.get("do", ""), "Nothing sent: the form was empty.")
+
+
 def compose(fields: dict[str, str], seats: list[str]) -> str | None:
     """The lines a form's fields stand for (None: nothing to do).  ``seats``: the powers
     press may go to."""
     do = fields.get("do", "")
-    if do == "orders":
+    if do == "orders":  # an empty box takes nothing back: READY alone, or nothing
         text = fields.get("orders", "")
+        if not text.strip():
+            return "READY" if fields.get("ready") else None
         return text + ("\nREADY" if fields.get("ready") else "")
     if do == "picks":  # the legal orders picked, one line each, as the orders box's
         picked = [fields.get(f"pick_{i}", "").strip() for i in range(MAX_PICKS)]

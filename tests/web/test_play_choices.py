@@ -93,7 +93,7 @@ def test_a_standard_retreat_and_builds_are_offered_and_sent(world, srv):
     assert "Orders for" in france.get("/g/picks/play").text  # the judge's answer shown
     # an empty pick sends nothing
     before = world.store.orders("picks", "W1901A")["FRANCE"]
-    assert "Nothing to send" in france.act("picks", do="picks").text
+    assert "every pick was left at (choose)" in france.act("picks", do="picks").text
     assert world.store.orders("picks", "W1901A")["FRANCE"] == before
 
 

@@ -161,6 +161,22 @@ def test_set_password_from_the_page_says_to_sign_in_with_the_new_one(srv, world)
     assert again.status == 303 and "Signed in as" in turkey.get("/g/dip/play").text
 
 
+def test_the_page_says_what_became_of_orders_sent_or_not(srv, world):
+    england = signed_in(srv, "ENGLAND", "10.1.0.8")
+    page = england.get("/g/dip/play").text
+    assert "You have orders due." in page and "read only" not in page
+    assert "players sign in to play" in page
+    england.act("dip", do="orders", orders="F Lon - Eng\nF Edi - Nth\nA Lvp - Yor")
+    assert "Your orders are in (you may change them until the deadline)." in \
+        england.get("/g/dip/play").text
+    # an emptied box takes nothing back, and says so
+    emptied = england.act("dip", do="orders", orders="  \n")
+    assert emptied.status == 200 and "the orders box was empty" in emptied.text
+    assert "still stand" in emptied.text and "F LON - ENG" in world.orders("ENGLAND").upper()
+    empty_press = england.act("dip", do="press", text="")
+    assert "press needs a text and at least one reader" in empty_press.text
+
+
 def test_a_page_left_open_over_a_deadline_sends_nothing_to_the_next_phase(srv, world):
     """Run last: it ends Spring 1901.  The page's forms carry the phase they were drawn
     for; sent after the phase moved on, neither the orders nor READY are taken."""
