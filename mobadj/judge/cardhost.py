@@ -197,9 +197,13 @@ class CardHost(Host):
         return f"M{len(state['actions']) - state.get('free', 0) + 1}"
 
     def phase_label(self, state: State) -> str:
-        if state.get("ended"):
-            return f"move {self.phase(state)[1:]} (the game has ended: nobody is waiting)"
+        """``move 7 (waiting for P2)``; once the game is over, by its rules or the players',
+        the last move played, as the index and the game's page count them."""
         game = self._game(state, fresh=False)
+        if state.get("ended") or game.is_over():
+            played = int(self.phase(state)[1:]) - 1
+            last = f"move {played}, the last" if played else "before the first move"
+            return f"{last} (the game has ended: nobody is waiting)"
         waiting = ", ".join(seat_name(p) for p in game.to_act()) or "nobody"
         return f"move {self.phase(state)[1:]} (waiting for {waiting})"
 

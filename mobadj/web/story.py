@@ -155,6 +155,13 @@ def build(game: Game, results: list[dict[str, Any]], host: Host,
     return _generic(game, results, host)
 
 
+def final_table(phase: str) -> str:
+    """The last step of a card game over: after the last move played (``phase`` is the
+    move that would have come next), as the index counts it."""
+    played = int(phase[1:]) - 1 if phase[1:].isdigit() else 0
+    return f"Final table, after move {played}" if played else "Final table"
+
+
 def _unique(steps: list[Step]) -> list[Step]:
     seen: set[str] = set()
     for s in steps:
@@ -340,7 +347,7 @@ def _cards(game: Game, results: list[dict[str, Any]], host: CardHost,
     current = cardview.replay(host.kind, state)
     over = current.is_over()
     phase = host.phase(state)
-    steps.append(Step(step_id(phase), phase, "Final table" if over else
+    steps.append(Step(step_id(phase), phase, final_table(phase) if over else
                       f"Move {phase[1:]} (waiting)", "", phase, False, final=over,
                       table=current.render(None), log=current.history(None),
                       view=current.view(None)))

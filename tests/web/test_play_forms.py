@@ -4,11 +4,14 @@ to read, a page drawn for a phase that has moved on, a form sent after the sessi
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 
 from mobadj.judge import Judge, Store, WebPlay, host_for
 from mobadj.judge.config import config_from_data
-from mobadj.web.demo import Table
+from mobadj.web.demo import Table, play_cards
 from mobadj.web.pages import Site
 
 from .helpers import PageServer, Visitor
@@ -27,6 +30,8 @@ class World:
         self.store = Store(self.config.db_path)
         self.judge = Judge(self.store, self.config, clock=lambda: self.now, kdf_n=2**10)
         self.dip = Table(self.judge, "dip", "standard")
+        self.cards = Table(self.judge, "cards", "micromob", seats=["P1", "P2", "P3"], seed=11)
+        play_cards(self.cards, random.Random(3))
         self.play = WebPlay(self.judge)
         self.readonly = Store(self.config.db_path, readonly=True)
         self.site = Site(self.readonly, "Form Judge", clock=lambda: self.now)
@@ -175,6 +180,20 @@ def test_the_page_says_what_became_of_orders_sent_or_not(srv, world):
     assert "still stand" in emptied.text and "F LON - ENG" in world.orders("ENGLAND").upper()
     empty_press = england.act("dip", do="press", text="")
     assert "press needs a text and at least one reader" in empty_press.text
+
+
+def test_a_finished_card_game_counts_its_moves_alike_on_every_page(srv, world):
+    index = Visitor(srv.url).get("/").text
+    after = re.search(r"after Move (\d+)", index)
+    assert after, index
+    played = after.group(1)
+    public = Visitor(srv.url).get("/g/cards/").text
+    assert f"Final table, after move {played}" in public
+    p1 = Visitor(srv.url, "10.1.0.9")
+    assert p1.sign_in("cards", "P1", "pw-p1").status == 303
+    seat = p1.get("/g/cards/play").text
+    assert f"move {played}, the last (the game has ended: nobody is waiting)" in seat
+    assert "waiting for nobody" not in seat
 
 
 def test_a_page_left_open_over_a_deadline_sends_nothing_to_the_next_phase(srv, world):
