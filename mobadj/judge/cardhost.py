@@ -368,6 +368,9 @@ class CardHost(Host):
         REPLAYS.keep(self._record(new), game)  # asked for next: no fork, no replay
         data = {"public_events": public, "over": over,
                 "scores": game.scores() if over else None}
+        winners = game.winners() if over else []
+        if len(winners) == 1:  # the game's result names it, as the index does
+            data["winner"] = seat_name(winners[0])
         return Resolution(new, report, data, private=private, over=over,
                           attachments=attachments)
 

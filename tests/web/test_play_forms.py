@@ -194,6 +194,12 @@ def test_a_finished_card_game_counts_its_moves_alike_on_every_page(srv, world):
     seat = p1.get("/g/cards/play").text
     assert f"move {played}, the last (the game has ended: nobody is waiting)" in seat
     assert "waiting for nobody" not in seat
+    # the GM's page names the winner the index names
+    winner = re.search(r"Winner: (P\d)", index)
+    assert winner, "the game played here has one winner"
+    gm = Visitor(srv.url, "10.1.0.10")
+    assert gm.sign_in("cards", "GM", "gm-secret").status == 303
+    assert f"Result: win ({winner.group(1)}), by the rules" in gm.get("/g/cards/play").text
 
 
 def test_a_page_left_open_over_a_deadline_sends_nothing_to_the_next_phase(srv, world):
