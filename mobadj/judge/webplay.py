@@ -402,8 +402,9 @@ def mail_link(judge: JudgeBase, game: Game, power: str, now: float, out: list[Ma
     url = f"{game_url(base, game.name)}play?link={token}"  # a private game's key follows
     out.append(Mail(player.email, f"{game.name}: your link to play {power} on the game's page", (
         f"This link signs you in as {power} in {game.name} on the game's page, once, until "
-        f"{reports.stamp(now + LINK_DAYS * 86400)}:\n\n  {url}\n\n"
-        f"Keep it to yourself: whoever opens it first plays your power there. It stops "
+        f"{reports.stamp(now + LINK_DAYS * 86400)}: open it and press its Sign in "
+        f"button.\n\n  {url}\n\n"
+        f"Keep it to yourself: whoever signs in with it first plays your power there. It stops "
         f"working when it has been used, and when your password changes. Send LINK again "
         f"for a new one.\n\n{judge._sig()}"), game=game.name))
     return (f"LINK: a link that signs you in on the game's page was mailed to your registered "

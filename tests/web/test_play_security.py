@@ -314,6 +314,7 @@ def mailed_link(game: Game, table: Table, power: str) -> str:
                                       f"{table.passwords[power]}\nLINK"))
     mailed = [m for m in out if "your link" in m.subject]
     assert [m.to for m in mailed] == [table.emails[power]]
+    assert "open it and press its Sign in button" in mailed[0].body
     reply = next(m for m in out if m not in mailed)
     assert "was mailed to your registered address" in reply.body
     assert "link=" not in reply.body  # only in the mail to the seat's own address
