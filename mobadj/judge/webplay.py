@@ -276,7 +276,11 @@ class WebPlay:
             game = self.store.game(seat.game)
             if game is None or game.state is None or seat.power is None:
                 return Check(), ""
-            return self._check(game, seat.power, _cleaned(text)[:self.max_text])
+            text = _cleaned(text)
+            refused = too_long(text, self.max_text)
+            if refused:  # as sending it would be: not read at all
+                return Check(errors=[refused]), ""
+            return self._check(game, seat.power, text)
 
     def standing(self, seat: WebSeat) -> tuple[Check, str]:
         """The seat's orders standing for this phase, checked and previewed as above."""

@@ -4,6 +4,7 @@ to read, a page drawn for a phase that has moved on, a form sent after the sessi
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -136,6 +137,12 @@ def test_text_longer_than_a_mail_is_refused_whole(srv, world):
     orders = germany.act("dip", do="orders", orders="A Ber - Kie\n" + "\n" * 2100)
     assert orders.status == 303 and "nothing of it was done" in said(germany)
     assert world.orders("GERMANY") == ""
+    # read as the player types: the same refusal, for the whole box
+    token = germany.csrf(germany.get("/g/dip/play").text)
+    read = json.loads(germany.post("/g/dip/check", {"csrf": token, "orders": "A Ber - Kie"
+                                                    + "\n" * 2100}).text)
+    assert read["accepted"] == [] and read["problems"][0]["line"] == 0
+    assert "nothing of it was done" in read["problems"][0]["text"]
     # a form larger than any text the judge reads: refused before it is read, saying why
     huge = germany.act("dip", do="press", to_FRANCE="on", text="\u00e9" * 60_000)
     assert huge.status == 413 and "nothing of it was done" in huge.text
