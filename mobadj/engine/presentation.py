@@ -80,6 +80,12 @@ class Presentation(Generic[PositionT]):
 
         return format_report(result, game_map, rules=self.as_rules()).rstrip()
 
+    def adjustment_words(self, position: PositionT, power: str, game_map: GameMap
+                         ) -> str | None:
+        """What ``power`` has to do in the adjustment phase of ``position``, in a variant's
+        own words ("" for nothing due); None: the standard words (:func:`adjustments_due`)."""
+        return None
+
     def json_extras(self, result: PhaseResult[PositionT]) -> dict[str, object]:
         """Keys a variant adds to a result's JSON (``mobadj adjudicate --json``, the judge)."""
         return {}

@@ -181,6 +181,10 @@ def adjustments_due(position: PositionT, game_map: GameMap, rules: Rules[Positio
     for pid in sorted(counts):
         n = counts[pid]
         name = power_name(game_map, pid)
+        own = rules.adjustment_words(position, pid, game_map)
+        if own is not None:
+            out += [f"  {name}: {own}"] if own else []
+            continue
         centres = len(position.centers_of(pid))
         units = centres - n  # the units that count against supply
         if n > 0:

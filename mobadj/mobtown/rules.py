@@ -353,6 +353,8 @@ class MobtownRules(Rules[MobtownPosition]):
         after = result.position
         game_map = topology.game_map
         result.events += dons.captures(before, after, game_map)
+        if result.phase.is_adjustment:
+            weekend.build_used_by_don(before, result, self)
         if not scored:
             return
         counts: dict[str, int] = {}
@@ -428,6 +430,11 @@ class MobtownRules(Rules[MobtownPosition]):
         if after.winner:
             out.append(f"The game is won by {mob_name(game_map, after.winner)} (rule 8).")
         return out
+
+    def adjustment_words(self, position: MobtownPosition, power: str, game_map: GameMap
+                         ) -> str:
+        """Builds, removals and the Don's rebuild (rule 3) in words."""
+        return weekend.due_words(position, power, game_map, self)
 
     def mail_report(self, result: PhaseResult[MobtownPosition], game_map: GameMap) -> str:
         """The judge mails the whole GM report: the news and every mob's position."""

@@ -58,6 +58,8 @@ class MobtownReason(StrEnum):
     DON_ALIVE = "a Don may be built only after the mob's Don has died (rule 3)"
     DON_ELECTED_LATER = ("the new Don is elected during the civil-disorder move and created "
                          "at an adjustment after it (rule 3)")
+    BUILD_USED_BY_DON = ("no build left: the new Don counts as a unit and used the mob's "
+                         "build (rule 3, ruling 9)")
     SIX_DONS = "there are already 6 Dons (rule 3)"
     DON_FREE = "the original Don costs no centre and cannot be removed (ruling 9)"
     GAOL_STAYS = "a gaoled Gang stays for the rest of the game (rule 7)"

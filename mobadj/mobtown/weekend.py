@@ -273,6 +273,38 @@ def _adjusts(pos: MobtownPosition, power: str, game_map: GameMap, options: Optio
     return may_rebuild(pos, power, game_map, options)
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def due_words(pos: MobtownPosition, power: str, game_map: GameMap, options: Options) -> str:
+    """What the mob has to do at the weekend adjustments, in words ("" for nothing): its
+    builds or removals, and the rebuild of its Don when it may make one (rule 3): how to order
+    it, and that the new Don counts as a unit, so he uses one build (ruling 9)."""
+    n = balance(pos, power, options)
+    centres = sum(1 for o in pos.centers.values() if o == power)
+    rebuild = may_rebuild(pos, power, game_map, options)
+    head = f"{_plural(centres, 'centre')}, {_plural(centres - n, 'unit')}: "
+    parts: list[str] = []
+    if n > 0:
+        homes = _free_homes(pos, power, game_map)
+        if homes:
+            parts.append(f"may build {min(n, len(homes))} (vacant home centres: "
+                         f"{', '.join(sorted(homes))}), or waive")
+        elif not rebuild:
+            parts.append("no vacant home centre of its own, so no build")
+    elif n < 0:
+        parts.append(f"must remove {_plural(-n, 'unit')} (else the rules choose)")
+    if rebuild:
+        sites = sorted(h for h in game_map.powers[power].home_centers
+                       if pos.centers.get(h) == power and don_free(pos, power, h, options))
+        cost = ("he uses one of its builds" if n > 0 else
+                "a Gang must go for him: Remove G X, else the rules choose")
+        parts.append(f"may rebuild its Don (Build D X on a free home centre: "
+                     f"{', '.join(sites)}); he counts as a unit, so {cost} (rule 3, ruling 9)")
+    return head + "; ".join(parts) if parts else ""
+
+
 def retreat_choice(d: Dislodged) -> bool:
     """Has a dislodged Gang anything to decide?  Not with no retreat open (it is disbanded),
     nor when MTPD is its only retreat: it may not disband then (rule 7), so it is "forced to
@@ -313,6 +345,21 @@ def _build_don(after: MobtownPosition, power: str | None, order: Build, game_map
     events.append(f"{mob_name(game_map, owner)} elects a new Don in {prov}; he needs a "
                   "supply centre (rule 3)")
     return OrderResult(owner, order, Outcome.SUCCEEDS)
+
+
+def build_used_by_don(before: MobtownPosition, result: PhaseResult[MobtownPosition],
+                      options: Options) -> None:
+    """A Gang build (or a waive) refused because the mob's new Don took its build says so,
+    not just "no builds allowed" (rule 3, ruling 9)."""
+    after = result.position
+    took = {p for p in after.rebuilt - before.rebuilt
+            if p not in before.dons and balance(before, p, options) > 0}
+    if not took:
+        return
+    for i, r in enumerate(result.results):
+        if r.power in took and r.reason is Reason.NO_BUILDS:
+            result.results[i] = OrderResult(r.power, r.order, r.outcome,
+                                            MobtownReason.BUILD_USED_BY_DON)
 
 
 def remove_order(after: MobtownPosition, power: str | None, order: Remove | Disband,

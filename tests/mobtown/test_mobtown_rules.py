@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mobadj.engine import position_from_data
+from mobadj.engine import adjustments_due, format_report, position_from_data
 from mobadj.engine.position import PositionError
 from mobadj.mobtown.rules import MobtownReason as R
 from mobadj.mobtown.rules import MobtownRules
@@ -181,6 +181,41 @@ def test_rule3_rebuild_needs_a_free_home_centre(play):
              phase="1919-07-W2-A", centers={"lepke": ["Pie", "Que", "P45"]})
     assert p.outcome("Build D Pie") == ("invalid", R.NOT_FREE.value)
     assert p.outcome("Build D DAN") == ("invalid", R.NOT_HOME.value)
+
+
+def test_rule3_the_notice_offers_the_rebuild_and_says_what_it_costs(mt):
+    # rule 3: "The rebuilding of a Don is optional", "one supply centre is needed for the new
+    # Don" (ruling 9): the notice says how to order it and that it uses a build
+    pos = position_from_data({"phase": "1919-09-W4-A",
+                              "units": {"lepke": ["G Cat", "G Pie", "G Wes"]},
+                              "centers": {"lepke": ["Cat", "P45", "Pie", "Que"]}}, mt)
+    due = adjustments_due(pos, mt, MobtownRules())
+    assert due == ["  Lepke: 4 centres, 3 units: may build 1 (vacant home centres: P45, Que), "
+                   "or waive; may rebuild its Don (Build D X on a free home centre: P45, Pie, "
+                   "Que); he counts as a unit, so he uses one of its builds (rule 3, ruling 9)"]
+    full = position_from_data({"phase": "1919-08-W4-A",
+                               "units": {"lepke": ["G P45", "G Pie", "G Que"]},
+                               "centers": {"lepke": ["P45", "Pie", "Que"]}}, mt)
+    assert adjustments_due(full, mt, MobtownRules()) == [
+        "  Lepke: 3 centres, 3 units: may rebuild its Don (Build D X on a free home centre: "
+        "P45, Pie, Que); he counts as a unit, so a Gang must go for him: Remove G X, else the "
+        "rules choose (rule 3, ruling 9)"]
+
+
+def test_rule3_a_gang_build_refused_beside_the_rebuild_says_the_don_took_it(play, mt):
+    for orders in ("Lepke: Build G Que\nLepke: Build D P45",
+                   "Lepke: Build D P45\nLepke: Build G Que"):
+        p = play({"lepke": ["G Cat", "G Pie", "G Wes"]}, orders, phase="1919-09-W4-A",
+                 centers={"lepke": ["Cat", "P45", "Pie", "Que"]})
+        assert p.ok("Build D P45")
+        assert p.outcome("Build G Que") == ("invalid", R.BUILD_USED_BY_DON.value)
+        report = format_report(p.result, mt, rules=MobtownRules())
+        assert "Build G Que                        invalid: no build left: the new Don counts " \
+               "as a unit and used the mob's build (rule 3, ruling 9)" in report
+    short = play({"lepke": ["G Cat", "G Pie", "G Wes"]}, "Lepke: Build G Que",
+                 phase="1919-09-W4-A", centers={"lepke": ["Cat", "Pie", "Que"]},
+                 rebuilt_dons=[])
+    assert short.outcome("Build G Que") == ("invalid", "no builds allowed")
 
 
 def test_rule3_never_more_than_six_dons(mt):
