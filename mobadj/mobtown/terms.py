@@ -54,6 +54,7 @@ class MobtownReason(StrEnum):
     RETREAT_OVERGROUND = "dislodged from under ground: retreats only by subway (rule 5)"
     RETREAT_ROUTE = "the retreat must go the way the link allows (U for a subway, rule 5)"
     NOT_HOME = "not a home centre of this mob that it owns (rule 3)"
+    NOT_HOME_START = "the Don starts in one of his own mob's home centres (rule 6)"
     NOT_FREE = "that home centre is not free (rule 3)"
     DON_ALIVE = "a Don may be built only after the mob's Don has died (rule 3)"
     DON_ELECTED_LATER = ("the new Don is elected during the civil-disorder move and created "

@@ -58,7 +58,8 @@ def place_dons(pos: MobtownPosition, pairs: list[OrderInput], game_map: GameMap
         owner = power or next((p for p, pw in game_map.powers.items()
                                if prov in pw.home_centers), None)
         if owner is None or prov not in game_map.powers[owner].home_centers:
-            results.append(OrderResult(who, order, Outcome.INVALID, MobtownReason.NOT_HOME))
+            results.append(OrderResult(who, order, Outcome.INVALID,
+                                       MobtownReason.NOT_HOME_START))
         elif owner in after.dons:
             results.append(OrderResult(owner, order, Outcome.INVALID,
                                        MobtownReason.ALREADY_PLACED))

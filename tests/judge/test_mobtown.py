@@ -27,7 +27,7 @@ def test_a_weekend_and_a_week_by_mail(judge, mob, clock):
     assert judge.store.game("g1").phase == "1919-06-START"
     r = say(judge, mob, "capone", "Don starts in Lex")[0].body
     assert "Weekend at the end of June 1919: Don placement" in r
-    assert "not a home centre of this mob" in r  # rule 3, said at once
+    assert "the Don starts in one of his own mob's home centres (rule 6)" in r  # said at once
     for seat in seats:
         home = game_map.powers[seat].home_centers[0]
         out = say(judge, mob, seat, f"Don starts in {home}\nready")

@@ -325,6 +325,15 @@ def test_rule6_june_1919_don_placement(play):
     assert str(p.result.next_phase) == "1919-07-W1-M"
 
 
+def test_rule6_a_don_placed_off_his_home_centres_cites_rule_6(play):
+    # rule 6: "decide which of their home centres their Don will start in"
+    p = play({}, "Al Capone: D Col\nLucky Luciano: D Mem\nLepke: D DAN", phase="1919-06-START")
+    for order in ("D Col", "D Mem", "D DAN"):
+        assert p.outcome(order) == (
+            "invalid", "the Don starts in one of his own mob's home centres (rule 6)")
+    assert p.after.dons["capone"] == "DAN" and p.after.dons["lepke"] == "Pie"  # ruling 14
+
+
 def test_rule6_centres_change_only_at_end_of_week_2_or_4(play):
     w1 = play({"capone": ["G DAS"]}, "Al Capone: G(DAS)-Col", centers={"capone": ["DAS"]})
     assert w1.after.centers.get("Col") is None
