@@ -50,6 +50,9 @@ class Presentation(Generic[PositionT]):
     #: failures that make an order void whatever the others do (the judge's preview)
     void_reasons: ClassVar[frozenset[StrEnum]] = frozenset(
         {Reason.VOID_SUPPORT, Reason.VOID_CONVOY, Reason.NO_CONVOY})
+    #: why a removal due was not made (the adjustments summary); the standard game always
+    #: makes them all (civil disorder), a variant may have units that cannot be removed
+    unremoved_note: ClassVar[str] = "no unit left to remove"
     #: headings of the game pages a variant words its own way: "news" (a phase's events),
     #: "calendar" (the list of phases), "legend" (the key to the picture); else the pages' own
     page_words: ClassVar[Mapping[str, str]] = {}

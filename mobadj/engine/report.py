@@ -250,6 +250,8 @@ def adjustments_made(result: PhaseResult[PositionT], game_map: GameMap, rules: R
             if chosen:
                 parts.append(", ".join(chosen) + " removed by the rules (civil disorder: no "
                              "removal ordered)")
+            if len(rm) < -due:
+                parts.append(f"{-due - len(rm)} not made: {rules.unremoved_note}")
         else:
             parts += [f"built {', '.join(b)}"] if b else []
             parts += [f"removed {', '.join(rm)}"] if rm else []

@@ -92,6 +92,7 @@ class MobtownRules(Rules[MobtownPosition]):
     power_word: ClassVar[str] = "Mobs"
     picture_note: ClassVar[str] = "Mobtown II board: a reconstruction (docs/mobtown-map.md)"
     too_many_reason: ClassVar[bool] = False
+    unremoved_note: ClassVar[str] = "gaoled Gangs stay (rule 7, ruling 8)"
     void_reasons: ClassVar[frozenset[StrEnum]] = Rules.void_reasons | {
         MobtownReason.HIGHWAY, MobtownReason.SUBWAY_NOT_MARKED, MobtownReason.NO_SUBWAY}
     page_words: ClassVar[Mapping[str, str]] = {
@@ -421,7 +422,8 @@ class MobtownRules(Rules[MobtownPosition]):
         for pid, units in after.unit_lists().items():
             n = sum(1 for o in after.centers.values() if o == pid)
             delta = weekend.balance(after, pid, self)
-            out.append(f"  {mob_name(game_map, pid):<20} {n:>2} centres ({delta:+d})  "
+            out.append(f"  {mob_name(game_map, pid):<20} {n:>2} centre{'s' if n != 1 else ' '} "
+                       f"({delta:+d})  "
                        f"{', '.join(units)}")
         if after.disorder:
             names = ", ".join(mob_name(game_map, p) for p in sorted(after.disorder))

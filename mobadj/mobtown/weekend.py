@@ -274,6 +274,13 @@ def _adjusts(pos: MobtownPosition, power: str, game_map: GameMap, options: Optio
     return may_rebuild(pos, power, game_map, options)
 
 
+def removable(pos: MobtownPosition, power: str) -> int:
+    """The mob's units a removal may take: its Gangs out of gaol (rule 7, ruling 8) and a
+    rebuilt Don (ruling 9)."""
+    n = sum(1 for u in pos.units.values() if u.power == power)
+    return n + (1 if power in pos.rebuilt and power in pos.dons else 0)
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 
@@ -295,7 +302,15 @@ def due_words(pos: MobtownPosition, power: str, game_map: GameMap, options: Opti
         elif not rebuild:
             parts.append("no vacant home centre of its own, so no build")
     elif n < 0:
-        parts.append(f"must remove {_plural(-n, 'unit')} (else the rules choose)")
+        can = min(-n, removable(pos, power))
+        stay = "gaoled Gangs stay (rule 7, ruling 8)"
+        if can == -n:
+            parts.append(f"must remove {_plural(-n, 'unit')} (else the rules choose)")
+        elif can:
+            parts.append(f"must remove {_plural(can, 'unit')} (else the rules choose): {-n} "
+                         f"over, but {stay}")
+        else:
+            parts.append(f"{-n} over, but {stay}: nothing to remove")
     if rebuild:
         sites = sorted(h for h in game_map.powers[power].home_centers
                        if pos.centers.get(h) == power and don_free(pos, power, h, options))

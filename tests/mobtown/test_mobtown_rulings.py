@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from mobadj.engine import adjustments_due, format_report, position_from_data
 from mobadj.engine.rules import coerce_options, rules_for
+from mobadj.engine.topology import topology_for
 from mobadj.mobtown.rules import MobtownReason as R
 from mobadj.mobtown.rules import MobtownRules
 
@@ -112,6 +114,28 @@ def test_ruling8_gaoled_gang_counts_against_supply(play):
              centers={"luciano": ["5th", "Wch"]})
     assert r.outcome("Remove G MTPD") == ("invalid", R.GAOL_STAYS.value)
     assert r.units["luciano"].count("G MTPD") == 1  # a free Gang was removed instead
+
+
+def test_ruling8_the_notice_counts_only_the_removals_that_can_be_made(play, mt):
+    # Capone: 1 centre, his Don, G DAN and two Gangs in gaol: 2 over, 1 can be removed
+    units = {"capone": ["D DAN", "G DAN", "G MTPD", "G MTPD"]}
+    pos = position_from_data({"phase": "1919-07-W2-A", "units": units,
+                              "centers": {"capone": ["DAN"]}}, mt)
+    assert adjustments_due(pos, mt, MobtownRules()) == [
+        "  Al Capone: 1 centre, 3 units: must remove 1 unit (else the rules choose): 2 over, "
+        "but gaoled Gangs stay (rule 7, ruling 8)"]
+    p = play(units, "Al Capone: Remove G MTPD", phase="1919-07-W2-A",
+             centers={"capone": ["DAN"]})
+    report = format_report(p.result, mt, rules=MobtownRules())
+    assert ("  Al Capone: 2 removals due; G DAN removed by the rules (civil disorder: no "
+            "removal ordered); 1 not made: gaoled Gangs stay (rule 7, ruling 8)") in report
+    assert "  Al Capone             1 centre  (-1)  D DAN, G MTPD, G MTPD" in report
+    after = position_from_data({"phase": "1919-07-W4-A", "units": {
+        "capone": ["D DAN", "G MTPD", "G MTPD"]}, "centers": {"capone": ["DAN"]}}, mt)
+    assert adjustments_due(after, mt, MobtownRules()) == [
+        "  Al Capone: 1 centre, 2 units: 1 over, but gaoled Gangs stay (rule 7, ruling 8): "
+        "nothing to remove"]
+    assert MobtownRules().adjusting(after, topology_for(mt)) == []  # nothing to order
 
 
 def test_ruling9_original_don_is_free_and_cannot_be_removed(play):
