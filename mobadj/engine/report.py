@@ -284,6 +284,8 @@ def _report(result: PhaseResult[PositionT], game_map: GameMap, errors: list[str]
         if made:
             out += ["Adjustments (what was due, and what was done):", *made, ""]
     out += rules.report_body(result, game_map)
+    if rules.winner(result.position, game_map):  # the game is over: the report ends with it
+        return "\n".join(out).rstrip("\n") + "\n"
     if result.next_phase.is_adjustment:
         due = adjustments_due(result.position, game_map, rules)
         if due:

@@ -59,3 +59,26 @@ def test_a_don_placed_as_a_player_writes_it(judge, mob):
     reply = judge.handle_mail(mail(mob.emails["capone"], body))[0].body
     assert "D Bnx" in reply.split("as the judge reads them:")[1].split("\n")[1]
     assert "Errors" not in reply
+
+
+def test_a_win_ends_the_results_and_the_game(judge, mob):
+    """Rule 8: 17 centres at the end of week 2 win; the results end with the win (no
+    adjustments due, no next phase) and the game is over."""
+    sixteen = ["DAN", "DAS", "Bnx", "Wal", "DtB", "Sun", "P37", "Brk", "Bro", "Pie", "Que",
+               "P45", "MaE", "Man", "Sho", "Lib"]
+    with judge.store.transaction():
+        game = judge.store.game("g1")
+        game.state["position"] = {
+            "phase": "1919-09-W2-M",
+            "units": {"capone": ["G DAS", "D DAS", "G Bnx"],
+                      "luciano": ["G Len", "G BoR", "G Riv"]},
+            "centers": {"capone": sixteen, "luciano": ["5th", "WCP", "Wch"]}}
+        judge.store.update_game("g1", state=game.state, phase="1919-09-W2-M")
+    say(judge, mob, "luciano", "G(Len) H\nready")
+    out = say(judge, mob, "capone", "G+D(DAS)-Col\nready")
+    res = next(m for m in out if m.to == mob.emails["capone"] and "results" in m.subject)
+    body = res.body.split("\n-----")[0].rstrip()
+    assert body.endswith("The game is won by Al Capone (rule 8).\n\nThe game is over.")
+    assert not any("Adjustments due" in m.body or "Next phase" in m.body for m in out)
+    assert judge.store.game("g1").status == "ended"
+    assert judge.store.ending("g1")["result"] == "win"

@@ -381,6 +381,17 @@ def test_rule8_seventeen_centres_at_end_of_week_2_wins(play):
     assert w1.after.winner is None
 
 
+def test_rule8_the_report_ends_with_the_win(play, mt):
+    # rule 8: the game is won; no adjustments are announced and no next phase
+    p = play({"capone": ["G DAS", "D DAS", "G Bnx"], "luciano": ["G Len", "G BoR", "G Riv"]},
+             "Capone: G+D(DAS)-Col", phase="1919-09-W2-M",
+             centers={"capone": _SIXTEEN, "luciano": ["WCP", "Wch"]})
+    report = format_report(p.result, mt, rules=MobtownRules())
+    assert report.endswith("\nThe game is won by Al Capone (rule 8).\n")
+    assert "Adjustments due" not in report and "Next phase" not in report
+    assert str(p.result.next_phase) == "1919-09-W2-A"  # the JSON's next_phase, as before
+
+
 def test_rules_options_are_validated():
     with pytest.raises(ValueError):
         MobtownRules(don_crossing="maybe")
