@@ -253,8 +253,12 @@ def adjustments_made(result: PhaseResult[PositionT], game_map: GameMap, rules: R
             if len(rm) < -due:
                 parts.append(f"{-due - len(rm)} not made: {rules.unremoved_note}")
         else:
+            own = [u for u in rm if (pid, u) not in by_rules]
+            chosen = [u for u in rm if (pid, u) in by_rules]
             parts += [f"built {', '.join(b)}"] if b else []
-            parts += [f"removed {', '.join(rm)}"] if rm else []
+            parts += [f"removed {', '.join(own)}"] if own else []
+            parts += [", ".join(chosen) + " removed by the rules (civil disorder: no removal "
+                      "ordered)"] if chosen else []
         out.append(f"  {power_name(game_map, pid)}: " + "; ".join(parts))
     return out
 

@@ -51,6 +51,7 @@ from mobadj.mobtown.terms import (
     DON_ELECTION,
     GAOL,
     LEGEND,
+    REMOVED_DON,
     SUBWAY,
     SUBWAY_RETREATS,
     WIN,
@@ -124,6 +125,10 @@ class MobtownRules(Rules[MobtownPosition]):
     don_needs_empty_home: bool = option(False)
     #: any Don left alone in water drowns, not only by the cement overcoat order (ruling 4)
     lone_don_drowns: bool = option(False)
+    #: "dies": a rebuilt Don removed at an adjustment is dead, the mob stands in civil
+    #: disorder and may rebuild; "gone": he was not drowned, the mob builds no other Don
+    #: (rule 3, ruling 26)
+    removed_don: str = option("dies", REMOVED_DON)
     #: the board state the hooks need (set by bind); province -> Don owners there
     dons_at: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
     game_map: GameMap | None = field(default=None, repr=False, compare=False)
@@ -346,7 +351,7 @@ class MobtownRules(Rules[MobtownPosition]):
 
     def remove_order(self, position: MobtownPosition, power: str | None, order: Remove | Disband,
                      left: dict[str, int]) -> OrderResult | None:
-        return weekend.remove_order(position, power, order, left)
+        return weekend.remove_order(position, power, order, left, self)
 
     def after_phase(self, before: MobtownPosition, result: PhaseResult[MobtownPosition],
                     topology: Topology, scored: bool) -> None:
@@ -356,6 +361,7 @@ class MobtownRules(Rules[MobtownPosition]):
         result.events += dons.captures(before, after, game_map)
         if result.phase.is_adjustment:
             weekend.build_used_by_don(before, result, self)
+            weekend.dons_adjusted(before, result, game_map, self)
         if not scored:
             return
         counts: dict[str, int] = {}

@@ -16,6 +16,7 @@ MAX_DONS = 6  # rule 3
 WIN = 17  # rule 8: centres that win the game
 DON_CROSSING = ("free", "support")  # ruling 5
 DON_ELECTION = ("after_disorder", "next_adjustment")  # ruling 13
+REMOVED_DON = ("dies", "gone")  # ruling 26
 #: the game pages' key to the city plan (mobadj.web)
 LEGEND = (
     ("G", "a Gang (the number of a mob's Gangs is limited by its centres)"),
@@ -61,6 +62,8 @@ class MobtownReason(StrEnum):
                          "at an adjustment after it (rule 3)")
     BUILD_USED_BY_DON = ("no build left: the new Don counts as a unit and used the mob's "
                          "build (rule 3, ruling 9)")
+    DON_REMOVED = ("the mob's Don was removed, not drowned: it builds no other (rule 3, "
+                   "ruling 26)")
     SIX_DONS = "there are already 6 Dons (rule 3)"
     DON_FREE = "the original Don costs no centre and cannot be removed (ruling 9)"
     GAOL_STAYS = "a gaoled Gang stays for the rest of the game (rule 7)"
@@ -107,3 +110,4 @@ class Options(Protocol):
     gaol_counts_for_supply: bool
     don_needs_empty_home: bool
     lone_don_drowns: bool
+    removed_don: str

@@ -236,9 +236,16 @@ def electing(pos: MobtownPosition, power: str, options: Options) -> bool:
     return options.don_election == "after_disorder" and power in pos.disorder
 
 
+def retired(pos: MobtownPosition, power: str, options: Options) -> bool:
+    """Was the mob's rebuilt Don removed with option ``removed_don=gone``, so that it builds
+    no other ("you may only build a Don if yours has been drowned", rule 3, ruling 26)?  The
+    mob stays in ``rebuilt_dons`` with no Don."""
+    return options.removed_don == "gone" and power in pos.rebuilt and power not in pos.dons
+
+
 def may_rebuild(pos: MobtownPosition, power: str, game_map: GameMap, options: Options) -> bool:
     """May the mob rebuild its Don now, on a free home centre (rule 3)?"""
-    if electing(pos, power, options):
+    if electing(pos, power, options) or retired(pos, power, options):
         return False
     return power not in pos.dons and len(pos.dons) < MAX_DONS and any(
         pos.centers.get(h) == power and don_free(pos, power, h, options)
@@ -347,6 +354,8 @@ def _build_don(after: MobtownPosition, power: str | None, order: Build, game_map
 
     if owner in after.dons:
         return bad(MobtownReason.DON_ALIVE)
+    if retired(after, owner, options):
+        return bad(MobtownReason.DON_REMOVED)
     if electing(after, owner, options):
         return bad(MobtownReason.DON_ELECTED_LATER)
     if owner not in game_map.powers or prov not in game_map.powers[owner].home_centers \
@@ -361,6 +370,32 @@ def _build_don(after: MobtownPosition, power: str | None, order: Build, game_map
     events.append(f"{mob_name(game_map, owner)} elects a new Don in {prov}; he needs a "
                   "supply centre (rule 3)")
     return OrderResult(owner, order, Outcome.SUCCEEDS)
+
+
+def dons_adjusted(before: MobtownPosition, result: PhaseResult[MobtownPosition],
+                  game_map: GameMap, options: Options) -> None:
+    """The Dons rebuilt (rule 3) and the rebuilt Dons removed (ruling 9) at the weekend are
+    in the summary of the adjustments with the Gangs; a removed Don is dead "by one way or
+    another", so his mob stands in civil disorder for the next move while a new Don is
+    elected, and may rebuild him after it (rule 3, ruling 26).  Option ``removed_don=gone``:
+    he was not drowned, so no civil disorder and no other Don for the mob."""
+    after = result.position
+    for p, prov in sorted(after.dons.items()):
+        if before.dons.get(p) != prov:
+            result.built.append(UnitState(p, "D", prov))
+    for p, prov in sorted(before.dons.items()):
+        if p in after.dons or p not in before.rebuilt:
+            continue
+        result.removed.append(UnitState(p, "D", prov))
+        if options.removed_don == "gone":
+            result.events.append(f"{mob_name(game_map, p)} removes its Don from {prov}; he "
+                                 "was not drowned, so the mob builds no other Don (rule 3, "
+                                 "ruling 26)")
+            continue
+        after.disorder = after.disorder | {p}
+        result.events.append(f"{mob_name(game_map, p)} removes its Don from {prov}: he is "
+                             "dead to the mob, which stands in civil disorder next week while "
+                             "a new Don is elected (rule 3, ruling 26)")
 
 
 def build_used_by_don(before: MobtownPosition, result: PhaseResult[MobtownPosition],
@@ -379,7 +414,7 @@ def build_used_by_don(before: MobtownPosition, result: PhaseResult[MobtownPositi
 
 
 def remove_order(after: MobtownPosition, power: str | None, order: Remove | Disband,
-                 left: dict[str, int]) -> OrderResult | None:
+                 left: dict[str, int], options: Options) -> OrderResult | None:
     """A gaoled Gang stays (rule 7); a rebuilt Don may be removed for a Gang's sake (rule 3);
     None for a Gang, which the engine removes."""
     prov = order.unit.location
@@ -396,6 +431,7 @@ def remove_order(after: MobtownPosition, power: str | None, order: Remove | Disb
     if left.get(owner, 0) >= 0:
         return OrderResult(owner, order, Outcome.INVALID, Reason.NO_BUILDS)
     del after.dons[owner]
-    after.rebuilt = after.rebuilt - {owner}
+    if options.removed_don == "dies":  # ruling 26: "gone" keeps the mark, no other Don
+        after.rebuilt = after.rebuilt - {owner}
     left[owner] += 1
     return OrderResult(owner, order, Outcome.SUCCEEDS)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from mobadj.engine import adjustments_due, format_report, position_from_data
+from mobadj.engine import adjudicate, adjustments_due, format_report, position_from_data
 from mobadj.engine.rules import coerce_options, rules_for
 from mobadj.engine.topology import topology_for
+from mobadj.mobtown.notation import parse_mobtown_orders
 from mobadj.mobtown.rules import MobtownReason as R
 from mobadj.mobtown.rules import MobtownRules
 
@@ -416,3 +417,66 @@ def test_datc_options_with_nothing_to_act_on_are_refused():
         coerce_options({"paradox": "1982"}, MobtownRules)
     assert coerce_options({"captive_don_helps": "yes"}, MobtownRules) == {
         "captive_don_helps": True}
+
+
+REB1 = {"lepke": ["D Pie", "G P45", "G Que", "G Wes"],
+        "murderinc": ["G Man", "D Man", "G MaE", "G Sho", "G Con"]}
+REB1_CENTRES = {"lepke": ["Pie", "Que", "P45"], "murderinc": ["MaE", "Man", "Sho"]}
+
+
+def test_ruling26_a_removed_don_is_in_the_summary_and_the_news(play, mt):
+    p = play(REB1, "Lepke: Remove D Pie\nMurder Inc: Remove D Man", phase="1919-09-W2-A",
+             centers=REB1_CENTRES, rebuilt_dons=["lepke"])
+    report = format_report(p.result, mt, rules=MobtownRules())
+    assert "  Lepke: 1 removal due; removed D Pie\n" in report
+    assert ("  Lepke removes its Don from Pie: he is dead to the mob, which stands in civil "
+            "disorder next week while a new Don is elected (rule 3, ruling 26)") in report
+    assert "  In civil disorder next movement: Lepke" in report
+
+
+def test_ruling26_a_rebuilt_don_is_in_the_summary(play, mt):
+    p = play({"lepke": ["G Cat", "G Pie", "G Wes"]}, "Lepke: Build D P45",
+             phase="1919-09-W4-A", centers={"lepke": ["Cat", "P45", "Pie", "Que"]})
+    assert "  Lepke: 1 build due; built D P45\n" in format_report(p.result, mt,
+                                                                 rules=MobtownRules())
+    full = play({"lepke": ["G P45", "G Pie", "G Que"]}, "Lepke: Build D Pie",
+                phase="1919-08-W4-A", centers={"lepke": ["P45", "Pie", "Que"]})
+    assert ("  Lepke: built D Pie; G Pie removed by the rules (civil disorder: no removal "
+            "ordered)\n") in format_report(full.result, mt, rules=MobtownRules())
+
+
+def test_ruling26_a_removed_don_dies_the_mob_is_elected_a_new_one_after_disorder(play, mt):
+    """Rule 3: "If a mob's Don dies, by one way or another": removed, he is dead; civil
+    disorder for the next move (week 3), the new Don at the weekend after week 4."""
+    p = play(REB1, "Lepke: Remove D Pie", phase="1919-09-W2-A", centers=REB1_CENTRES,
+             rebuilt_dons=["lepke"])
+    assert p.after.disorder == {"lepke"} and "lepke" not in p.after.dons
+    assert p.after.rebuilt == frozenset()
+    w3 = adjudicate(p.after, parse_mobtown_orders("Lepke: G(Wes)-Pie", mt).orders, mt,
+                    MobtownRules())
+    assert w3.results[0].reason is R.CIVIL_DISORDER
+    assert w3.position.disorder == frozenset()
+    w4a = play({"lepke": ["G P45", "G Que", "G Wes"]}, "Lepke: Build D Pie",
+               phase="1919-09-W4-A", centers=REB1_CENTRES)
+    assert w4a.ok("Build D Pie") and w4a.after.rebuilt == {"lepke"}
+    early = play({"lepke": ["G P45", "G Que", "G Wes"]}, "Lepke: Build D Pie",
+                 phase="1919-09-W4-A", centers=REB1_CENTRES, disorder=["lepke"])
+    assert early.outcome("Build D Pie") == ("invalid", R.DON_ELECTED_LATER.value)
+
+
+def test_ruling26_option_gone_no_disorder_and_no_other_don(play, mt):
+    gone = MobtownRules(removed_don="gone")
+    p = play(REB1, "Lepke: Remove D Pie", phase="1919-09-W2-A", centers=REB1_CENTRES,
+             rebuilt_dons=["lepke"], rules=gone)
+    assert p.ok("Remove D Pie") and p.after.disorder == frozenset()
+    assert p.after.rebuilt == {"lepke"} and "lepke" not in p.after.dons  # no Don, no other
+    assert p.result.events == ["Lepke removes its Don from Pie; he was not drowned, so the "
+                               "mob builds no other Don (rule 3, ruling 26)"]
+    later = play({"lepke": ["G P45", "G Que"]}, "Lepke: Build D Pie", phase="1919-09-W4-A",
+                 centers=REB1_CENTRES, rebuilt_dons=["lepke"], rules=gone)
+    assert later.outcome("Build D Pie") == ("invalid", R.DON_REMOVED.value)
+    pos = position_from_data({"phase": "1919-09-W4-A", "units": {"lepke": ["G P45", "G Que"]},
+                              "centers": REB1_CENTRES, "rebuilt_dons": ["lepke"]}, mt)
+    assert adjustments_due(pos, mt, gone)[0] == (
+        "  Lepke: 3 centres, 2 units: may build 1 (vacant home centres: Pie), or waive")
+    assert "may rebuild its Don" in adjustments_due(pos, mt, MobtownRules())[0]
