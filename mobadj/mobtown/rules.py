@@ -119,6 +119,9 @@ class MobtownRules(Rules[MobtownPosition]):
     subway_retreats: str = option("subway_only", SUBWAY_RETREATS)
     #: a Gang may support into a space it reaches only by subway (ruling 12)
     subway_support: bool = option(False)
+    #: a Gang may support into a space across a highway where no junction is, as it may
+    #: move there (rule 4, ruling 27)
+    highway_support: bool = option(True)
     #: a gaoled Gang counts against its mob's supply (ruling 8)
     gaol_counts_for_supply: bool = option(True)
     #: a rebuilt Don needs a home centre with no Gang at all, not even his own (ruling 17)
@@ -228,11 +231,15 @@ class MobtownRules(Rules[MobtownPosition]):
             return OrderResult(who, order, Outcome.INVALID, MobtownReason.DON_ALONE)
         if loc == GAOL:
             return OrderResult(who, order, Outcome.INVALID, MobtownReason.IN_GAOL)
-        if isinstance(order, (SupportMove, SupportHold)) and not self.subway_support:
+        if isinstance(order, (SupportMove, SupportHold)):
             goal = order.destination if isinstance(order, SupportMove) else order.supported.location
             edge = game_map.edge("G", loc, goal)
-            if edge is not None and not ground_link(edge):
+            if edge is not None and not ground_link(edge) and not self.subway_support:
                 return OrderResult(who, order, Outcome.INVALID, MobtownReason.SUPPORT_BY_SUBWAY)
+            if (edge is not None and edge.get("via") == "highway"
+                    and not self.highway_support):  # ruling 27
+                return OrderResult(who, order, Outcome.INVALID,
+                                   MobtownReason.SUPPORT_ACROSS_HIGHWAY)
         return None
 
     def head_to_head(self, a: MOrder, b: MOrder) -> int:

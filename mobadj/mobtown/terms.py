@@ -44,6 +44,8 @@ class MobtownReason(StrEnum):
     IN_GAOL = "this Gang is in gaol for the rest of the game (rule 7)"
     CIVIL_DISORDER = "civil disorder after the Don's death: all units hold (rule 3)"
     SUPPORT_BY_SUBWAY = "a Gang cannot support through a subway (ruling 12)"
+    SUPPORT_ACROSS_HIGHWAY = ("a Gang cannot support across a highway where no junction is "
+                              "(rule 4, ruling 27)")
     NO_CAPTIVE = "no captured Don of another mob is held here by this mob (rule 3)"
     CEMENT_NOT_WATER = "the cement overcoat needs a water space (rule 3)"
     CEMENT_NOT_ALONE = "the Don was not left on his own (rule 3)"
@@ -107,6 +109,7 @@ class Options(Protocol):
     don_crossing: str
     subway_retreats: str
     subway_support: bool
+    highway_support: bool
     gaol_counts_for_supply: bool
     don_needs_empty_home: bool
     lone_don_drowns: bool

@@ -480,3 +480,30 @@ def test_ruling26_option_gone_no_disorder_and_no_other_don(play, mt):
     assert adjustments_due(pos, mt, gone)[0] == (
         "  Lepke: 3 centres, 2 units: may build 1 (vacant home centres: Pie), or waive")
     assert "may rebuild its Don" in adjustments_due(pos, mt, MobtownRules())[0]
+
+
+HW3 = {"diamond": ["G 325", "G GoG", "D GoG"], "babyface": ["G Bur", "D Bur"]}
+HW3_ORDERS = "Diamond: G(325)-Bur\nDiamond: G(GoG) S G(325)-Bur"
+
+
+def test_ruling27_a_support_across_a_highway_counts_by_default(play):
+    # GoG and Bur lie across the Ness Turnpike with no junction: GoG may move there with an
+    # extra support (rule 4), so it may support there
+    p = play(HW3, HW3_ORDERS)
+    assert p.ok("G GoG S G 325 - Bur") and p.ok("G 325 - Bur")
+    assert "Bur" in p.after.dislodged
+
+
+def test_ruling27_option_no_support_across_a_highway(play):
+    off = MobtownRules(highway_support=False)
+    p = play(HW3, HW3_ORDERS, rules=off)
+    assert p.outcome("G GoG S G 325 - Bur") == ("invalid", R.SUPPORT_ACROSS_HIGHWAY.value)
+    assert not p.ok("G 325 - Bur") and not p.after.dislodged
+    hold = play({"diamond": ["G GoG"], "babyface": ["G Bur"]}, "Diamond: G(GoG) S G(Bur)",
+                rules=off)
+    assert hold.outcome("G GoG S G Bur") == ("invalid", R.SUPPORT_ACROSS_HIGHWAY.value)
+    # the rulebook's own support, from Burbank's side, stands under the option
+    book = play({"diamond": ["G P22", "G Gon", "G 325"]},
+                "Diamond: G(P22) S G(Gon)-Bur\nDiamond: G(Gon)-Bur\nG(325) S G(Gon)-Bur",
+                rules=off)
+    assert book.ok("G P22 S G GoG - Bur") and book.ok("G GoG - Bur")
