@@ -135,6 +135,8 @@ class GameState(ABC):
     # options whose value may name a file on this machine -> the built-in values that a
     # game hosted for others (the judge) accepts instead
     file_options: ClassVar[dict[str, tuple[str, ...]]] = {}
+    # what the terminal's help shows after "help CARD" as examples of this game's cards
+    help_examples: ClassVar[tuple[str, ...]] = ()
     # earlier rules versions the engine still plays, oldest first: version -> the options
     # that give its readings.  A record with no version (stored before versions were
     # recorded) is of the oldest one.

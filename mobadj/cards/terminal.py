@@ -79,11 +79,17 @@ TERMINAL_WORDS = ("help", "board", "history", "undo", "quit", "exit")
 META_HELP = """\
 At the terminal (commands in any case):
   help, ?    this help and the commands you can give now
-  help CARD  what a card does (any card you can see: help D3, help scurry)
+  help CARD  what a card does (any card you can see{examples})
   board      show the whole table
   history    every event you have seen so far
   undo       take back your last move, if nobody has moved since and it revealed nothing
   quit       save the game and stop (Ctrl-C and end of input do the same)"""
+
+
+def meta_help(state: GameState) -> str:
+    """The terminal's own commands, ``help CARD`` with examples from ``state``'s game."""
+    examples = ", ".join(f"help {e}" for e in state.help_examples)
+    return META_HELP.format(examples=f": {examples}" if examples else "")
 PREFIX_HELP = ("  P<n>: ...  another human seat's table command at this prompt: say, reveal, "
                "history")
 UNDO_PAUSE = "Your move is made: Enter lets the bots play on, 'undo' takes it back."
@@ -435,7 +441,7 @@ class Session:
         if topic:
             self.write(self.state.explain(seat, topic))
             return
-        self.write(META_HELP + ("\n" + PREFIX_HELP if self.hot_seat else ""))
+        self.write(meta_help(self.state) + ("\n" + PREFIX_HELP if self.hot_seat else ""))
         # wrapped to this screen's width (without one, to 92 columns for a file or a pipe)
         self.write(textwrap.fill(report.summary(self.state), self.pager.width or 92))
         self.write("You can: " + ("; ".join(str(a) for a in self.state.legal_actions(seat))
@@ -542,7 +548,8 @@ class Session:
         state = self.state
         who = ", ".join(f"P{p + 1}" + (self._bot_label(p) if p in self.bots else "")
                         for p in range(state.players))
-        self.write(f"{state.info.title}: {state.players} players: {who}")
+        players = f"{state.players} player" + ("" if state.players == 1 else "s")
+        self.write(f"{state.info.title}: {players}: {who}")
         if self.secret:
             self.write(f"Seed commitment: {self.record.commitment} (HMAC-SHA256 of a secret "
                        "seed and salt, both shown at the end; check them with 'mobadj play "

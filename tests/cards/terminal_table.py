@@ -22,10 +22,10 @@ from mobadj.cards.protocol import GameState
 from mobadj.cards.registry import canonical_name, game_class
 from mobadj.cards.terminal import (
     FEED_MARK,
-    META_HELP,
     PREFIX_HELP,
     UNDO_PAUSE,
     Session,
+    meta_help,
     window_message,
 )
 
@@ -146,7 +146,7 @@ class Table:
         summary = textwrap.fill(report.summary(state), 92).split("\n")
         self.templates = {
             "Since your last turn:", "The game is over. Since your last turn:", "Undone.",
-            "(nothing yet)", "Last events:", PREFIX_HELP, *META_HELP.split("\n"), *summary,
+            "(nothing yet)", "Last events:", PREFIX_HELP, *meta_help(state).split("\n"), *summary,
             UNDO_PAUSE,
         }
 

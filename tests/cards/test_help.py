@@ -179,3 +179,27 @@ def test_no_game_page_names_a_code(game, players, options) -> None:
         p = state.to_act()[0]
         state.apply(p, rng.choice(state.legal_actions(p)))
     assert pages > 20
+
+
+@pytest.mark.parametrize(("game", "args", "first", "examples"), [
+    ("micromob", ["-p", "3", "--bot", "2", "--bot", "3"], "micro mob: 3 players:",
+     "help D3, help swap with city"),
+    ("miceheist", ["-p", "3", "--bot", "2", "--bot", "3"], "Mice Heist: 3 players:",
+     "help scurry, help A2, help chips"),
+    ("irontriangle", ["-p", "3", "--bot", "2", "--bot", "3"],
+     "Mobsters of the Iron Triangle: 3 players:", "help 2, help role, help fast and good"),
+    ("microcity", [], "Micro City: 1 player: P1", "help 4, help architect"),
+])
+def test_help_at_the_terminal_gives_the_games_own_card_examples(game, args, first,
+                                                                 examples) -> None:
+    """``help`` names cards of the game being played (never micro mob's D3 in Micro City),
+    and a game of one is of "1 player"."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "mobadj", "play", game, *args],
+                          input="help\nquit\n", capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(first)
+    line = next(t for t in done.stdout.splitlines() if "help CARD" in t)
+    assert line.endswith(f"(any card you can see: {examples})")

@@ -52,6 +52,7 @@ REFILLS = ("after_discard", "before_discard")  # option ``refill``: the rules 2 
 class IronTriangleState(GameState):
     """One game of Iron Triangle; see the module docstring for the round's phases."""
 
+    help_examples: ClassVar[tuple[str, ...]] = ("2", "role", "fast and good")
     info: ClassVar[GameInfo] = GameInfo(
         name="irontriangle",
         title="Mobsters of the Iron Triangle",

@@ -84,6 +84,7 @@ def _use(key: str, chip: int | None = None) -> Use:
 class MiceHeistState(GameState):
     """One game of Mice Heist in progress (everything public except sealed bets)."""
 
+    help_examples: ClassVar[tuple[str, ...]] = ("scurry", "A2", "chips")
     info: ClassVar[GameInfo] = GameInfo(
         name="miceheist",
         title="Mice Heist",

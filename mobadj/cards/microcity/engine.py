@@ -50,6 +50,7 @@ _DECK = load_deck()
 class MicroCityState(GameState):
     """One game of Micro City in any mode (see :mod:`.modes` for the options)."""
 
+    help_examples: ClassVar[tuple[str, ...]] = ("4", "architect")
     info: ClassVar[GameInfo] = GameInfo(
         name="microcity",
         title="Micro City",

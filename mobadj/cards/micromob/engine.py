@@ -65,6 +65,7 @@ class MicroMobState(GameState):
     """A micro mob game: the draft, then turns of ally powers and one action each."""
 
     deck: Deck = _DECK
+    help_examples: ClassVar[tuple[str, ...]] = ("D3", "swap with city")
     info: ClassVar[GameInfo] = GameInfo(
         name="micromob",
         title="micro mob",
