@@ -9,8 +9,10 @@ Variants add their own figures by extending :class:`MapReport` (e.g. Mobtown bal
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import networkx as nx
 
@@ -66,7 +68,7 @@ def inspect_map(path: str | os.PathLike[str]) -> MapReport:
     """Read and check a map file; never raises for problems inside the file."""
     game_map, findings = read_map(path)
     if game_map is not None:
-        findings = findings + graph_findings(game_map)
+        findings = findings + graph_findings(game_map) + variant_findings(game_map, path)
     findings.sort(key=cause_first)
     return MapReport(os.fspath(path), game_map, findings)
 
@@ -74,6 +76,29 @@ def inspect_map(path: str | os.PathLike[str]) -> MapReport:
 def check_map(path: str | os.PathLike[str]) -> list[Finding]:
     """All findings for a map file, root causes first (empty means the map is clean)."""
     return inspect_map(path).findings
+
+
+_VARIANT_KEY = re.compile(r"^variant\s*:", re.MULTILINE)
+
+
+def variant_findings(game_map: GameMap, path: str | os.PathLike[str]) -> list[Finding]:
+    """The map's ``variant:`` if its rules cannot be imported (no such module or class, or
+    no ``module:Class`` at all), as the adjudicator would refuse it."""
+    if not game_map.variant:
+        return []
+    from mobadj.engine.variants import VariantError, rules_class
+
+    try:
+        rules_class(game_map)
+    except VariantError as exc:
+        try:
+            text = Path(path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            text = ""
+        found = _VARIANT_KEY.search(text)
+        line = text.count("\n", 0, found.start()) + 1 if found else 1
+        return [Finding(line, "variant", str(exc))]
+    return []
 
 
 def graph_findings(game_map: GameMap) -> list[Finding]:

@@ -9,6 +9,7 @@ from mobadj.errors import MapError
 KINDS = (
     "yaml",              # not valid YAML
     "schema",            # a field of the wrong shape or value
+    "variant",           # a variant: whose rules cannot be imported
     "duplicate-id",      # two provinces/aliases/names that collide
     "unknown-name",      # a name that is not defined (unit kind, power, province in a list)
     "dead-coast",        # a coast declared with no adjacency (no unit can stand on it)

@@ -301,6 +301,30 @@ def test_a_variant_that_is_no_module_name_is_a_clear_error(tmp_path, reference):
     assert "cannot be loaded: expected module:Class" in proc.stderr
 
 
+@pytest.mark.parametrize(("reference", "says"), [
+    ("homeguard:HomeGuardRules", "No module named 'homeguard'"),
+    ("mobadj.mobtown.rules:NoSuchRules", "has no attribute 'NoSuchRules'"),
+    ("':::'", "expected module:Class"),
+])
+def test_map_check_reports_a_variant_it_cannot_import_at_its_line(tmp_path, reference, says):
+    """A map whose rules cannot be loaded fails ``map check`` as it would fail to adjudicate."""
+    text = GOOD.replace("title: Tiny test map", f"title: Tiny test map\nvariant: {reference}")
+    path = write(tmp_path, text)
+    proc = subprocess.run([sys.executable, "-m", "mobadj", "map", "check", str(path)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    line = line_of(text, "variant:")
+    assert f"{path}:{line}: error: variant " in proc.stdout
+    assert says in proc.stdout and "[variant]" in proc.stdout
+    assert "1 error(s)" in proc.stdout
+
+
+def test_map_check_passes_a_variant_it_can_import():
+    result = CliRunner().invoke(main, ["map", "check", "mobtown2"])
+    assert result.exit_code == 0, result.output
+    assert "[variant]" not in result.output
+
+
 def test_wrong_shapes(tmp_path):
     findings = check_map(write(tmp_path, "provinces: [A, B]\npowers: 3\n"))
     assert {f.kind for f in findings} == {"schema"}
