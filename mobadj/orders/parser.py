@@ -19,6 +19,7 @@ import io
 import re
 import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple, NoReturn, cast
@@ -64,7 +65,7 @@ from mobadj.orders.model import (
     Unit,
     Waive,
 )
-from mobadj.orders.prose import is_remark
+from mobadj.orders.prose import is_remark, keyword_slip
 from mobadj.orders.spelling import (
     PrefixNames,
     normalise,
@@ -76,6 +77,8 @@ from mobadj.orders.spelling import (
 if TYPE_CHECKING:
     from lark import Lark, Token, Transformer
     from lark.exceptions import UnexpectedInput
+
+    from mobadj.engine.rules import Rules
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 CACHE_SIZE = 100_000
@@ -903,9 +906,17 @@ def parse_unit(text: str, game_map: GameMap) -> Unit:
     return order.unit
 
 
+_IN_VARIANT: ContextVar[bool] = ContextVar("mobadj_parse_orders_in_variant", default=False)
+
+
 def parse_orders(text: str, game_map: GameMap, power: str | None = None,
                  parser: OrderParser | None = None) -> ParseResult:
     """Parse an order file or mail body; never raises for bad input (see ParseResult).
+
+    On a map played by a variant (Mobtown II), without ``parser``, the text is read by the
+    variant's own reader (``rules_for(game_map).parse_orders``), as ``mobadj adjudicate``
+    reads it.  An error at a misspelt keyword or unit type gets its did-you-mean
+    ("unknown word 'Biuld'; did you mean Build?").
 
     ``power`` is the default for orders outside any section.  A line that names a power
     (``England:``, ``ENGLAND``, ``Russia (Ann):``, ``En:``) starts its section;
@@ -915,7 +926,43 @@ def parse_orders(text: str, game_map: GameMap, power: str | None = None,
     ``,`` and ``;`` separate orders on one line; ``#`` starts a comment.  Every order is
     kept, in file order: :meth:`ParseResult.last_order_wins` settles two orders for a unit.
     """
-    parser = parser or parser_for(game_map)
+    if parser is None:
+        from mobadj.engine.rules import Rules
+
+        rules = None if _IN_VARIANT.get() else _variant_rules(game_map)
+        if rules is not None and type(rules).parse_orders is not Rules.parse_orders:
+            token = _IN_VARIANT.set(True)  # its reader may call this one back
+            try:
+                return rules.parse_orders(text, game_map, power=power)
+            finally:
+                _IN_VARIANT.reset(token)
+        parser = rules.order_parser(game_map) if rules is not None else parser_for(game_map)
+    result = _parse_orders(text, game_map, power, parser)
+    if result.errors:
+        lines = text_lines(text[1:] if text.startswith("\ufeff") else text)
+        result.errors[:] = [keyword_slip(e, lines[e.line - 1], game_map)
+                            if 0 < e.line <= len(lines) else e for e in result.errors]
+    return result
+
+
+def _variant_rules(game_map: GameMap) -> Rules | None:
+    """The rules of ``game_map`` when a variant reads its orders in its own way (None: the
+    core reader, also for a variant whose rules cannot be loaded)."""
+    from mobadj.engine.rules import Rules
+    from mobadj.engine.variants import VariantError, default_rules
+
+    try:
+        rules = default_rules(game_map)
+    except VariantError:
+        return None
+    cls = type(rules)
+    if cls.parse_orders is Rules.parse_orders and cls.order_parser is Rules.order_parser:
+        return None
+    return rules
+
+
+def _parse_orders(text: str, game_map: GameMap, power: str | None,
+                  parser: OrderParser) -> ParseResult:
     result = ParseResult()
     errors = result.errors
     default = section = game_map.power_id(power) if power else None

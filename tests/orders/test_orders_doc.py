@@ -60,3 +60,25 @@ def test_error_table(std, mini, text, message):
     said = [e.message + (f"; did you mean {e.suggestion}?" if e.suggestion else "")
             for e in result.errors + result.warnings]
     assert any(message in s for s in said), said
+
+
+@pytest.mark.parametrize(("text", "canonical"), [
+    ("Capone:\nG(Tam)-U-Ext", "G Tam - U - Ext"),
+    ("Capone:\nG+D(PPU)-Har", "G+D PPU - Har"),
+    ("Lepke:\nD(Har) cement overcoat", "D Har cement overcoat"),
+    ("Lepke G(Cit)-U-Mic", "G Cit - U - Mic"),
+])
+def test_parse_orders_from_python_reads_a_variants_notation(text, canonical):
+    """"From Python": ``parse_orders(text, load_map("mobtown2"))`` reads what ``mobadj
+    adjudicate --map mobtown2`` reads, never saying that no piece travels with a unit."""
+    from mobadj.board.loader import load_map
+
+    result = parse_orders(text, load_map("mobtown2"))
+    assert not result.errors, [str(e) for e in result.errors]
+    assert [str(p.order) for p in result.orders] == [canonical]
+
+
+def test_parse_orders_from_python_names_a_misspelt_keyword(std):
+    result = parse_orders("England:\nBiuld F LON\n", std)
+    (error,) = result.errors
+    assert str(error).startswith("line 2, column 1: unknown word 'Biuld'; did you mean Build?")
