@@ -61,8 +61,9 @@ def _is_signature_line(bare: str) -> bool:
     return bare in ("--", "__") or _FOOTER.match(bare) is not None
 
 
-#: why a run of lines was set aside, as a note names it (a greeting goes without a note)
+#: why a run of lines was set aside, as a note names it
 SET_ASIDE_AS: Final = {
+    "greeting": "a greeting",
     "quote": "quoted text",
     "original": "the quoted original of a reply or a forwarded mail",
     "signature": "a signature",
@@ -260,8 +261,8 @@ def _next_heading(lines: list[str], start: int, heading: Callable[[str], bool] |
 
 def _runs(lines: list[str], why: list[str], heading: Callable[[str], bool] | None
           ) -> list[SetAside]:
-    """The runs of lines dropped for one reason (a greeting's aside), each from its first
-    line with text to its last."""
+    """The runs of lines dropped for one reason, each from its first line with text to its
+    last."""
     runs: list[SetAside] = []
     i = 0
     while i < len(why):

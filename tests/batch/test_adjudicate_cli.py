@@ -157,6 +157,7 @@ def test_a_pasted_mail_is_read_like_the_judge_reads_it(tmp_path) -> None:
     proc = run(str(POSITION), str(orders))
     assert proc.returncode == 0
     assert proc.stderr.splitlines() == [  # every line dropped is named
+        "note: mail.txt: line 1 set aside as a greeting: Hi GM,",
         "note: mail.txt: line 5 set aside as quoted text: > A PAR - PIC",
         "note: mail.txt: lines 8-13 set aside as a sign-off and what follows it: Cheers,"]
     assert "could not be read" not in proc.stdout
@@ -182,6 +183,7 @@ def test_a_file_of_mails_pasted_one_after_another_loses_no_player(tmp_path) -> N
                    "F SEV - BLA                        succeeds"):
         assert result in proc.stdout
     assert proc.stderr.splitlines() == [
+        "note: spring.txt: line 2 set aside as a greeting: Hi GM,",
         "note: spring.txt: lines 6-9 set aside as a sign-off and what follows it: Cheers,",
         "note: spring.txt: lines 14-15 set aside as a sign-off and what follows it: Thanks",
         "note: spring.txt: line 18 set aside as a remark, not an order: Good morning GM,",

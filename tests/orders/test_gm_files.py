@@ -5,6 +5,9 @@ mail-shaped text, and the other judges' and keyboards' notation."""
 from __future__ import annotations
 
 import codecs
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -255,7 +258,9 @@ def test_mails_pasted_one_after_another_each_keep_their_orders(std, tmp_path) ->
         ("RUSSIA", "A WAR S A MOS - UKR")]
     assert files.errors == [] and files.warnings == []
     assert files.notices == [
+        "spring.txt: line 2 set aside as a greeting: Hi GM,",
         "spring.txt: lines 6-10 set aside as a sign-off and what follows it: Cheers,",
+        "spring.txt: line 13 set aside as a greeting: Hello,",
         "spring.txt: line 14 set aside as a remark, not an order: Here are my orders:",
         "spring.txt: lines 17-18 set aside as a sign-off and what follows it: Thanks",
         "spring.txt: lines 22-24 set aside as a sign-off and what follows it: Best regards,",
@@ -546,3 +551,18 @@ def test_many_quoted_originals_are_read_in_one_pass():
     line with text (a look-ahead over the rest of the file made this hang)."""
     text = "On Mon, Bob wrote:\n> F LON - NTH\n\n" * 100_000 + "A PAR H"
     assert strip_quotes_and_signature(text).strip() == "A PAR H"
+
+
+def test_a_greeting_under_a_powers_heading_is_named_in_a_note(tmp_path) -> None:
+    """docs/orders.md: every run of dropped lines is named on standard error, a greeting
+    under a power's heading too."""
+    position = Path(__file__).resolve().parents[2] / "orders" / "standard" / "position-s1901.yaml"
+    orders = tmp_path / "greet.txt"
+    orders.write_text("England:\nHi GM,\nF LON - NTH\nthanks\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "mobadj", "adjudicate", str(position),
+                           str(orders)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines() == [
+        "note: greet.txt: line 2 set aside as a greeting: Hi GM,",
+        "note: greet.txt: line 4 set aside as a sign-off and what follows it: thanks"]
+    assert "F LON - NTH                        fails: cannot dislodge own unit" in proc.stdout
