@@ -50,3 +50,17 @@ def test_a_mistake_is_one_line(args, words):
     proc = run(*args)
     assert proc.returncode != 0 and words in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_best_allies_come_best_first_and_worst_allies_worst_first():
+    """docs/cards/micromob.md: the card whose takers won most is the first of
+    ``best_allies``, as the least is the first of ``worst_allies``."""
+    proc = run("micromob", "-g", "400", "-p", "4", "-o", "modules=4")
+    assert proc.returncode == 0, proc.stderr
+    figures = json.loads(proc.stdout)
+    best = [rate for _, rate, _ in figures["best_allies"]]
+    worst = [rate for _, rate, _ in figures["worst_allies"]]
+    assert len(best) == len(worst) == 3
+    assert best == sorted(best, reverse=True) and worst == sorted(worst)
+    assert best[0] > worst[0]
+    assert figures["best_allies"][0] == ["M14", 0.583, 84]  # as the page gives it

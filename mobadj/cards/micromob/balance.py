@@ -69,7 +69,7 @@ def report(games: int, players: int, modules: int, seed: int = 0) -> dict[str, A
         "deadlocks": deadlocks,
         "seat_wins": dict(sorted(seat_wins.items())),
         "fair_share": round(1 / players, 3),
-        "best_allies": [(c, round(rates[c], 3), ally_seen[c]) for c in ranked[-3:]],
+        "best_allies": [(c, round(rates[c], 3), ally_seen[c]) for c in ranked[::-1][:3]],
         "worst_allies": [(c, round(rates[c], 3), ally_seen[c]) for c in ranked[:3]],
         "power_win_rate": {
             p: round(power_won[p] / n, 3) for p, n in sorted(power_seen.items())
