@@ -209,6 +209,8 @@ class Session:
         self.clear = clear or (lambda: None)
         self.save_to = Path(save_to) if save_to is not None else None
         self.holder: int | None = None  # whose private screen is up (None: the table)
+        # a command typed at a hand-over's "press Enter", the first the new seat gives
+        self.typed_ahead = ""
         self.feed: list[Event] = list(state.events)
         self.marks: list[int] = [len(self.feed)]  # feed length after 0, 1, ... actions
         self.seen: dict[int, int] = dict.fromkeys(self.humans, 0)
@@ -377,7 +379,9 @@ class Session:
         """Before ``seat``'s private screen (``None``: the table's): the seat whose screen is
         up presses Enter when done reading (or takes its move back: ``undo``), the screen
         is cleared, and the keyboard waits for ``prompt``.  "ok", "undone", or "quit" if
-        the players quit instead."""
+        the players quit instead.  A command typed instead of Enter is the seat's first
+        (:meth:`_prompt`): over a pipe, the first line is not lost to the hand-over."""
+        self.typed_ahead = ""
         try:
             if self.holder is not None:
                 holder = self.holder
@@ -392,12 +396,23 @@ class Session:
                     return "undone"
                 self.clear()
                 self.holder = None
-            if self._ask(prompt).strip().lower() in QUIT_WORDS:
+            typed = self._ask(prompt).strip()
+            if typed.lower() in QUIT_WORDS:
                 return "quit"
         except (EOFError, KeyboardInterrupt):
             return "quit"
         self.holder = seat
+        self.typed_ahead = typed if seat is not None else ""
         return "ok"
+
+    def _prompt(self, prompt: str) -> str:
+        """The line typed at ``prompt``, or the one typed ahead at the hand-over (shown after
+        the prompt, as if typed there)."""
+        typed, self.typed_ahead = self.typed_ahead, ""
+        if typed:
+            self.write(prompt + typed)
+            return typed
+        return self._ask(prompt)
 
     def pager_rows(self, line: str) -> list[str]:
         """The rows ``line`` takes on this session's screen."""
@@ -577,7 +592,7 @@ class Session:
         self._screen(seat)
         while True:
             try:
-                text = self._ask(f"P{seat + 1}> ").strip()
+                text = self._prompt(f"P{seat + 1}> ").strip()
             except (EOFError, KeyboardInterrupt):
                 return False
             if not text:
@@ -626,7 +641,7 @@ class Session:
             self.write(message)
         while True:
             try:
-                text = self._ask(f"P{seat + 1} (Enter: play on)> ").strip()
+                text = self._prompt(f"P{seat + 1} (Enter: play on)> ").strip()
             except (EOFError, KeyboardInterrupt):
                 return False
             word = text.lower()

@@ -298,6 +298,9 @@ class Table:
         state = s.state
         if line in self.templates:
             return True
+        if self.typed and viewer is not None and line in (
+                f"P{viewer + 1}> {self.typed}", f"P{viewer + 1} (Enter: play on)> {self.typed}"):
+            return True  # what the seat typed at its hand-over, shown after its prompt
         texts = self.visible(viewer)
         if line in texts or (line.startswith(FEED_MARK) and line[len(FEED_MARK):] in texts):
             return True

@@ -241,3 +241,15 @@ def test_the_docs_competitive_micro_city_example_runs() -> None:
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("Micro City: 2 players: P1, P2 (bot, basic)")
+
+
+def test_hot_seat_over_a_pipe_reads_the_first_line_as_the_first_command() -> None:
+    """``printf 'help\\nquit\\n' | mobadj play micromob --players 3``: the line typed at the
+    first hand-over is P1's first command, not swallowed as its Enter."""
+    done = subprocess.run([sys.executable, "-m", "mobadj", "play", "micromob", "--players",
+                           "3"], input="help\nquit\n", capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "P1> help\n" in done.stdout
+    assert "help CARD  what a card does" in done.stdout
+    assert "Game saved to" in done.stdout
