@@ -3,6 +3,8 @@ add commands to it (``from mobadj.cli.map_cmd import map_group``)."""
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from mobadj.board import map_path
@@ -22,7 +24,8 @@ def map_group() -> None:
 @click.option("--balance/--no-balance", default=True,
               help="Also print balance figures (distances from each power to neutral centres).")
 def check_cmd(file: str, quiet: bool, balance: bool) -> None:
-    """Check a map FILE (a path, or the name of a map in maps/) and print a summary.
+    """Check a map FILE (a path, or the name of a map in MOBADJ_MAPS or mobadj's maps/) and
+    print a summary.
 
     Reports asymmetric or dangling adjacencies, unknown names, duplicate ids, unreachable
     provinces, home centres that are not supply centres and impossible starting units,
@@ -30,7 +33,10 @@ def check_cmd(file: str, quiet: bool, balance: bool) -> None:
     """
     path = map_path(file)
     if not path.exists():
-        raise click.BadParameter(f"no such map file: {path}", param_hint="FILE")
+        named = os.fspath(path) != file and os.sep not in file
+        where = (f" (a name alone is looked up in MOBADJ_MAPS, then in mobadj's maps/; for "
+                 f"a map of your own give its path, e.g. maps/{file}.yaml)" if named else "")
+        raise click.BadParameter(f"no such map file: {path}{where}", param_hint="FILE")
     try:
         report = inspect_map(path)
     except OSError as exc:

@@ -256,6 +256,21 @@ def test_cli_missing_file(tmp_path):
     assert result.exit_code == 2 and "no such map file" in result.output
 
 
+def test_cli_a_name_that_is_no_map_says_where_names_are_looked_up(tmp_path, monkeypatch):
+    """``mobadj map check mymap`` with maps/mymap.yaml in the user's own folder: the error
+    names MOBADJ_MAPS and the path form; with MOBADJ_MAPS=maps the name is found."""
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "mymap.yaml").write_text(GOOD, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("MOBADJ_MAPS", raising=False)
+    result = CliRunner().invoke(main, ["map", "check", "mymap"])
+    assert result.exit_code == 2 and "no such map file" in result.output
+    assert "MOBADJ_MAPS" in result.output and "maps/mymap.yaml" in result.output
+    monkeypatch.setenv("MOBADJ_MAPS", "maps")
+    result = CliRunner().invoke(main, ["map", "check", "-q", "mymap"])
+    assert result.exit_code == 0, result.output
+
+
 def test_map_group_importable():
     from mobadj.cli.map_cmd import map_group
 
