@@ -90,6 +90,8 @@ def compose(fields: dict[str, str], seats: list[str]) -> str | None:
         return f"CONCEDE TO {to}" if to in seats else None
     if do == "press":
         targets = ["ALL"] if fields.get("all") else [s for s in seats if fields.get(f"to_{s}")]
+        if fields.get("to_gm"):  # PRESS TO GM: in every game, press or none
+            targets.append("GM")
         text = fields.get("text", "")
         if not targets or not text.strip():
             return None

@@ -231,3 +231,26 @@ def test_a_page_left_open_over_a_deadline_sends_nothing_to_the_next_phase(srv, w
     assert 'name="drawn" value="F1901M"' in fall
     austria.act("dip", do="orders", orders="A Vie - Gal", drawn="F1901M")
     assert "A VIE - GAL" in world.orders("AUSTRIA").upper()
+
+
+def test_a_player_writes_to_the_gm_from_the_page(srv, world):
+    """PRESS TO GM from the press form's "the GM" box, beside powers; in a game without
+    press the page keeps a form for the GM alone, ticked."""
+    italy = signed_in(srv, "ITALY", "10.1.0.9")
+    page = italy.get("/g/dip/play").text
+    assert 'name="to_gm"' in page and "the GM</label>" in page
+    assert italy.act("dip", do="press", to_FRANCE="on", to_gm="on",
+                     text="GM-7310: may I take a week off?").status == 303
+    assert "Press delivered to FRANCE and the GM" in said(italy)
+    mailed = {m.to for m in world.store.all_mail() if "GM-7310" in m.body}
+    assert mailed == {"gm@test.org", world.dip.emails["FRANCE"]}
+    quiet = Table(world.judge, "quiet", "standard", press="none")
+    v = Visitor(srv.url, "10.1.0.10")
+    assert v.sign_in("quiet", "ITALY", "pw-italy").status == 303
+    page = v.get("/g/quiet/play").text
+    assert "A message to the GM" in page and 'name="to_FRANCE"' not in page
+    assert re.search(r'name="to_gm" value="1" checked', page)
+    assert v.act("quiet", do="press", to_gm="on", text="GM-7311: hello").status == 303
+    assert [m.to for m in world.store.all_mail() if "GM-7311" in m.body] == ["gm@test.org"]
+    assert quiet.emails["ITALY"] not in {m.to for m in world.store.all_mail()
+                                         if "GM-7311" in m.body}
