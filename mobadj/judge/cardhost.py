@@ -371,6 +371,8 @@ class CardHost(Host):
         winners = game.winners() if over else []
         if len(winners) == 1:  # the game's result names it, as the index does
             data["winner"] = seat_name(winners[0])
+        elif len(winners) > 1:  # a tie for first: a draw between them
+            data["winners"] = [seat_name(w) for w in winners]
         return Resolution(new, report, data, private=private, over=over,
                           attachments=attachments)
 

@@ -212,7 +212,8 @@ class Endings:
                     phase: str) -> None:
         """A game its rules ended (a solo win, the last round of a card game) in ``phase``,
         the phase just resolved (the game's state has moved past it): its result."""
-        winner = data.get("winner")
-        result, powers = ("win", [str(winner)]) if winner else ("ended", [])
+        winner, tied = data.get("winner"), data.get("winners")
+        result, powers = (("win", [str(winner)]) if winner
+                          else ("draw", [str(w) for w in tied]) if tied else ("ended", []))
         self.desk.store.set_ending(game.name, result, powers, how, phase, now)
         self.desk.store.clear_votes(game.name)

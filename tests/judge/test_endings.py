@@ -187,3 +187,16 @@ def test_a_game_ends_by_votes_sent_by_mail(service, mail_servers, how):
         assert len(over) == 1 and expected in text(over[0])
         assert "Supply centres: " in text(over[0])
     assert judge.store.game("vote").status == "ended"
+
+
+def test_a_tie_for_first_that_ends_a_game_by_its_rules_is_a_draw_between_them(judge):
+    """A card game whose players tie for the best score share the win (mobadj.cards'
+    winners): the result names them all, where it said only that the game ended."""
+    t = Table(judge, "standard", picture="none")
+    with judge.store.transaction():
+        judge.endings.record_over(t.game, {"winners": ["ENGLAND", "FRANCE"]}, "by the rules",
+                                  judge.clock(), "S1901M")
+    ending = judge.store.ending("g1")
+    assert (ending["result"], ending["powers"]) == ("draw", ["ENGLAND", "FRANCE"])
+    assert judge.endings.result_line(ending) == (
+        "a draw between ENGLAND, FRANCE (by the rules)")
