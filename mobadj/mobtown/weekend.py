@@ -325,6 +325,9 @@ def due_words(pos: MobtownPosition, power: str, game_map: GameMap, options: Opti
                 "a Gang must go for him: Remove G X, else the rules choose")
         parts.append(f"may rebuild its Don (Build D X on a free home centre: "
                      f"{', '.join(sites)}); he counts as a unit, so {cost} (rule 3, ruling 9)")
+    elif parts and power not in pos.dons and electing(pos, power, options):
+        parts.append("its new Don is still being elected: he may be rebuilt at the first "
+                     "weekend after its civil-disorder move (rule 3, ruling 13)")
     return head + "; ".join(parts) if parts else ""
 
 

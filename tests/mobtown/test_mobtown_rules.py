@@ -202,6 +202,20 @@ def test_rule3_the_notice_offers_the_rebuild_and_says_what_it_costs(mt):
         "rules choose (rule 3, ruling 9)"]
 
 
+def test_rule3_the_notice_of_a_mob_in_civil_disorder_says_when_its_don_comes(mt):
+    # rule 3: the units stand in civil disorder "for the next move while a new Don is
+    # 'elected'. A new Don is then created" (ruling 13): not at this weekend, and the notice
+    # says so rather than nothing
+    pos = position_from_data({"phase": "1919-09-W2-A",
+                              "units": {"lepke": ["G Cat", "G Pie", "G Wes"]},
+                              "centers": {"lepke": ["Cat", "P45", "Pie", "Que"]},
+                              "disorder": ["lepke"]}, mt)
+    assert adjustments_due(pos, mt, MobtownRules()) == [
+        "  Lepke: 4 centres, 3 units: may build 1 (vacant home centres: P45, Que), or waive; "
+        "its new Don is still being elected: he may be rebuilt at the first weekend after its "
+        "civil-disorder move (rule 3, ruling 13)"]
+
+
 def test_rule3_a_gang_build_refused_beside_the_rebuild_says_the_don_took_it(play, mt):
     for orders in ("Lepke: Build G Que\nLepke: Build D P45",
                    "Lepke: Build D P45\nLepke: Build G Que"):
