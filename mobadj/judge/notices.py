@@ -69,23 +69,30 @@ class Notices:
                 found.append((game, "observer"))
         return found
 
+    def _games_by_gm(self, address: str, event: str, seen: dict[str, str], now: float,
+                     observers: bool) -> list[list[tuple[Game, str]]]:
+        """The games of ``address`` whose GM is to hear of ``event`` now, grouped by GM
+        address (one notice each): games not ended (watched ones too with ``observers``),
+        each told once a day per ``seen`` (logged here, as told)."""
+        by_gm: dict[str, list[tuple[Game, str]]] = {}
+        for game, role in self.games_of(address):
+            if (role == "observer" and not observers) or game.status == "ended" or seen in \
+                    self.desk.store.recent_events(game.name, event, now - 86400):
+                continue
+            self.desk.store.log(game.name, event, seen, now)
+            by_gm.setdefault(game.gm_email.lower(), []).append((game, role))
+        return list(by_gm.values())
+
     def unreadable_notice(self, inc: Incoming, failed: bool, now: float, out: list[Mail]
                           ) -> None:
         """A mail from a player that the judge could not read or handle (the player got the
         explanation): the GM of each game the sender plays that has not ended is told, one
         notice per GM address naming the games (a GM of two of them is not told twice, a GM
         of an ended game not at all), once a day per sender and game."""
-        by_gm: dict[str, list[tuple[Game, str]]] = {}
-        for game, role in self.games_of(inc.sender):
-            seen = {"from": inc.sender}
-            if role == "observer" or game.status == "ended" or seen in \
-                    self.desk.store.recent_events(game.name, "unreadable", now - 86400):
-                continue
-            self.desk.store.log(game.name, "unreadable", seen, now)
-            by_gm.setdefault(game.gm_email.lower(), []).append((game, role))
         why = ("could not be handled because of an internal error (the judge's log has it; "
                "nothing in it was done)" if failed else f"could not be read ({inc.unreadable})")
-        for seats in by_gm.values():
+        for seats in self._games_by_gm(inc.sender, "unreadable", {"from": inc.sender}, now,
+                                       observers=False):
             game, role = seats[0]
             where = ", ".join(f"{r} in {g.name}" for g, r in seats)
             self.tell_gm(game, f"unreadable mail from {role if len(seats) == 1 else inc.sender}",
@@ -100,15 +107,8 @@ class Notices:
         :meth:`unreadable_notice`), once a day per address and game."""
         failed = bounced_addresses(raw)
         for address, why in failed.items():
-            by_gm: dict[str, list[tuple[Game, str]]] = {}
-            for game, role in self.games_of(address):
-                seen = {"address": address}
-                if game.status == "ended" or seen in self.desk.store.recent_events(
-                        game.name, "bounce", now - 86400):
-                    continue  # a game over needs no notice; one a day per address is enough
-                self.desk.store.log(game.name, "bounce", seen, now)
-                by_gm.setdefault(game.gm_email.lower(), []).append((game, role))
-            for seats in by_gm.values():
+            for seats in self._games_by_gm(address, "bounce", {"address": address}, now,
+                                           observers=True):
                 where = ", ".join(f"{'an observer' if r == 'observer' else r} in {g.name}"
                                   for g, r in seats)
                 self.tell_gm(seats[0][0], f"mail to {address} bounced", (
