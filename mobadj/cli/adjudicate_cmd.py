@@ -37,11 +37,16 @@ class InputError(CommandLineError, click.ClickException):
                    "duplicate_orders=first (the first order for a unit counts, not the last) "
                    "or a game option of the map's variant (its rulings page, docs/maps.md); "
                    "may be repeated.")
+@click.option("--next", "next_file", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, metavar="FILE",
+              help="Also write the position after this phase to FILE (YAML, the next "
+                   "phase's POSITION); not written when some order line could not be read. "
+                   "FILE may be POSITION itself: the game moves on in place.")
 @click.argument("position", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("orders", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path,
                orders: tuple[Path, ...], picture: Path | None = None,
-               options: tuple[str, ...] = ()) -> None:
+               options: tuple[str, ...] = (), next_file: Path | None = None) -> None:
     """Adjudicate one phase: POSITION (YAML, see docs/adjudication.md) and ORDERS files.
 
     Prints every power's orders with their results, the dislodged units with their
@@ -50,6 +55,8 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
     warnings go to standard error.  Exit status: 0, or 1 when some order lines could not
     be read (the results are still printed), 2 when nothing could be adjudicated.
     """
+    if next_file is not None and not next_file.resolve().parent.is_dir():
+        raise click.BadParameter(f"{next_file}: no such folder", param_hint="--next")
     if picture is not None and picture.suffix.lower() not in (".svg", ".png"):
         raise click.BadParameter(f"{picture.name!r}: the picture file must end in .svg or .png",
                                  param_hint="--picture")
@@ -113,8 +120,31 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
     if picture is not None:
         drawn = rules.picture_data(result)
         _write_picture(picture, game_map, drawn or result.position, as_data["orders"])
+    if next_file is not None:
+        _write_next(next_file, result, game_map, files.errors, position)
     if files.errors:  # the results are printed, but some lines were not read
         sys.exit(1)
+
+
+def _write_next(path: Path, result: Any, game_map: Any, errors: list[Any], read: Path) -> None:
+    """Write the position after the phase to ``path`` (``--next``), unless some order line
+    could not be read: its author's order would be lost from a game that moved on (perhaps
+    over the very file read), so the GM fixes the line and runs the phase again."""
+    if errors:
+        click.echo(f"{path}: not written: some order lines could not be read; fix them and "
+                   "run the phase again", err=True)
+        return
+    from mobadj.cli.position_file import write_position
+
+    after = result.position
+    header = [f"{after.phase.long_name()} ({after.phase}) on the {game_map.name} map:",
+              f"the position after {result.phase.long_name()} ({result.phase}),",
+              f"written by `mobadj adjudicate --next` from {read.name}."]
+    try:
+        write_position(path, after.to_data(), header)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
+    click.echo(f"The next position: {path}", err=True)
 
 
 def unknown_keys(data: Any, known: tuple[str, ...], path: Path) -> list[str]:

@@ -4,6 +4,7 @@ add commands to it (``from mobadj.cli.map_cmd import map_group``)."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import click
 
@@ -15,7 +16,7 @@ from mobadj.cli import main
 
 @main.group("map")
 def map_group() -> None:
-    """Work with map files (YAML): check them, render them."""
+    """Work with map files (YAML): check them, render them, start a game on them."""
 
 
 @map_group.command("check")
@@ -52,3 +53,37 @@ def check_cmd(file: str, quiet: bool, balance: bool) -> None:
                 click.echo(line)
     if report.errors:
         raise SystemExit(1)
+
+
+@map_group.command("start")
+@click.argument("map_name", metavar="MAP", default="standard")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the position file to OUTPUT instead of standard output.")
+@click.option("--year", type=click.IntRange(1, 9999), default=None,
+              help="The first year (default: the map's own).")
+def start_cmd(map_name: str, output: Path | None, year: int | None) -> None:
+    """Print MAP's starting position (a name, or a map file's path; default standard) as
+    the position file `mobadj adjudicate` reads: the first phase of a game adjudicated from
+    the command line, phase after phase with `adjudicate --next`."""
+    from mobadj.board import MapFileError, load_map
+    from mobadj.cli.position_file import position_yaml, write_position
+    from mobadj.engine import VariantError, rules_for
+
+    try:
+        game_map = load_map(map_name)
+        rules = rules_for(game_map)
+        position = rules.initial_position(game_map, year)
+    except (MapFileError, OSError, VariantError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from None
+    if year is not None and getattr(position.phase, "year", year) != year:
+        raise click.BadParameter(f"the {game_map.name} map's games start in "
+                                 f"{position.phase.long_name()}, by its rules", param_hint="--year")
+    header = [f"{position.phase.long_name()} ({position.phase}) on the {game_map.name} map:",
+              "the starting position, written by `mobadj map start`."]
+    if output is None:
+        click.echo(position_yaml(position.to_data(), header), nl=False)
+        return
+    try:
+        write_position(output, position.to_data(), header)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {output}: {exc.strerror or exc}") from None

@@ -1,0 +1,52 @@
+"""Writing a position file (YAML, docs/adjudication.md) that ``mobadj adjudicate`` reads back:
+the next phase's position after ``adjudicate --next``, a map's start from ``map start``."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+def position_yaml(data: dict[str, Any], header: list[str]) -> str:
+    """``data`` (``Position.to_data()``) as a position file: ``header`` as comment lines, then
+    one key a line, each power's units and centres on one line (``ENGLAND: [F LON, A YOR]``)."""
+    import yaml
+
+    data = {key: _by_power(value) if key in _PER_POWER else value for key, value in data.items()}
+    body = yaml.safe_dump(data, sort_keys=False, default_flow_style=None, allow_unicode=True,
+                          width=100)
+    return "".join(f"# {line}\n" for line in header) + body
+
+
+_PER_POWER = ("units", "centers", "dislodged")
+
+
+def _by_power(value: Any) -> Any:
+    """A per-power block in the powers' order (a position lists centres by province)."""
+    return dict(sorted(value.items())) if isinstance(value, dict) else value
+
+
+def write_position(path: Path, data: dict[str, Any], header: list[str]) -> None:
+    """Write the position file at ``path`` whole or not at all (a new file renamed over the
+    old one), so that a game advanced in place (``--next`` naming the position read) never
+    keeps half a position."""
+    text = position_yaml(data, header)
+    target = path.resolve()
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.chmod(tmp, 0o644 & ~_umask())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it and setting it back)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
