@@ -350,10 +350,12 @@ def summary(config_path: Path, name: str) -> None:
 @game.command("process")
 @CONFIG
 @click.argument("name")
+@click.argument("phase", required=False)
 @SEND
-def process(config_path: Path, name: str, send: bool) -> None:
-    """Resolve the current phase now."""
-    _gm(config_path, name, "process", {}, send)
+def process(config_path: Path, name: str, phase: str | None, send: bool) -> None:
+    """Resolve the current phase now; with PHASE (e.g. S1901M), only if the game is still
+    at it (nothing is done if the phase was adjudicated meanwhile)."""
+    _gm(config_path, name, "process", {"value": phase}, send)
 
 
 @game.command("rollback")

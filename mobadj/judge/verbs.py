@@ -300,8 +300,23 @@ def _extend(ctx: Context, cmd: Command) -> str:
 
 
 def _process(ctx: Context, cmd: Command) -> str:
-    ctx.judge.turns.require_running(ctx.in_game)
-    return ctx.judge.turns.resolve(ctx.in_game, ctx.now, ctx.out, forced=True)
+    """PROCESS [phase]: adjudicate now; with a phase, only if the game is still at it (a
+    PROCESS sent just after every player's READY would otherwise adjudicate the next phase
+    with no orders in)."""
+    game = ctx.in_game
+    ctx.judge.turns.require_running(game)
+    wanted = cmd.args.get("value")
+    if wanted:
+        current = host_for(game.kind).phase(game.started_state)
+        if wanted.lower() != current.lower():
+            done = [r for r in ctx.judge.store.results(game.name)
+                    if r["phase"].lower() == wanted.lower()]
+            why = (f"{done[-1]['phase']} was adjudicated at {reports.stamp(done[-1]['at'])}"
+                   if done else f"the game is not at {wanted}")
+            raise JudgeError(f"PROCESS {wanted}: {why}; the game is at {current} now. "
+                             f"Nothing was adjudicated (PROCESS {current} adjudicates it; "
+                             "ROLLBACK undoes the last adjudicated phase).")
+    return ctx.judge.turns.resolve(game, ctx.now, ctx.out, forced=True)
 
 
 def _export(ctx: Context, cmd: Command) -> str:
@@ -505,8 +520,8 @@ declare(CommandSpec(
     "ARG+", _all_words, spellings=(r"orders[\s_-]+for",), sentence_marks=",;:?!",
     gm_help="ORDERS FOR <power>", gm=by_the_mail))
 declare(CommandSpec(
-    "process", "PROCESS", max_args=0, aliases=("adjudicate",), gm_help="PROCESS",
-    gm=_process))
+    "process", "PROCESS [phase]   (with a phase: only if the game is still at it)", "[ARG]",
+    _value, max_args=1, aliases=("adjudicate",), gm_help="PROCESS [phase]", gm=_process))
 declare(CommandSpec(
     "rollback", "ROLLBACK", max_args=0, aliases=("undo",), spellings=(r"roll[\s_-]*back",),
     gm_help="ROLLBACK",

@@ -163,3 +163,16 @@ def test_an_export_is_written_for_the_gm_alone(cfg, tmp_path):
     assert sorted(p.name for p in fresh.parent.iterdir()) == ["ex.json"]
     r = run(cfg, "game", "export", "ex", "-o", str(tmp_path / "nosuch" / "ex.json"), ok=False)
     assert r.exit_code == 1 and "cannot write" in r.output and "Traceback" not in r.output
+
+
+def test_process_names_the_phase_it_may_adjudicate(cfg):
+    run(cfg, "game", "create", "p1", "--kind", "standard", "--gm", "gm@test.org")
+    run(cfg, "game", "add-player", "p1", "e@test.org", "England")
+    run(cfg, "game", "start", "p1")
+    refused = run(cfg, "game", "process", "p1", "F1901M", ok=False)
+    assert refused.exit_code == 1
+    assert ("Error: PROCESS F1901M: the game is not at F1901M; the game is at S1901M now. "
+            "Nothing was adjudicated") in refused.output
+    assert "S1901M resolved" in run(cfg, "game", "process", "p1", "s1901m").output
+    refused = run(cfg, "game", "process", "p1", "S1901M", ok=False)
+    assert "PROCESS S1901M: S1901M was adjudicated at " in refused.output

@@ -139,3 +139,25 @@ def test_map_picture_follows_the_picture_option():
     assert _attachments(host, pos, "x") == []
     assert not can_draw("nosuchmap")
     assert _attachments(DiplomacyHost("nosuchmap"), pos, "x") == []
+
+
+def test_process_with_the_phase_does_nothing_once_every_player_was_ready(judge, dip):
+    """A GM who mails PROCESS S1901M as the last player's READY arrives gets a refusal, not
+    a Fall 1901 adjudicated with no orders in."""
+    for seat in ("ENGLAND", "FRANCE", "GERMANY", "ITALY", "AUSTRIA", "RUSSIA"):
+        orders(judge, dip, seat, "")
+    orders(judge, dip, "TURKEY", "A CON - BUL")
+    assert judge.store.game("g1").phase == "F1901M"
+    out = judge.handle_mail(mail("gm@test.org", "Hi judge,\n\nGM g1 gm-secret\n"
+                                 "process s1901m\n\nThanks, Pat"))
+    body = out[0].body
+    assert "PROCESS s1901m: S1901M was adjudicated at " in body
+    assert ("the game is at F1901M now. Nothing was adjudicated (PROCESS F1901M adjudicates "
+            "it; ROLLBACK undoes the last adjudicated phase).") in body
+    assert judge.store.game("g1").phase == "F1901M"
+    assert [r["phase"] for r in judge.store.results("g1")] == ["S1901M"]
+    out = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nPROCESS Spring"))
+    assert "PROCESS Spring: the game is not at Spring; the game is at F1901M now." in out[0].body
+    out = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nPROCESS F1901M"))
+    assert "F1901M resolved" in out[0].body
+    assert [r["phase"] for r in judge.store.results("g1")] == ["S1901M", "F1901M"]
