@@ -227,6 +227,70 @@ def test_hostile_requests_get_a_clear_answer_and_the_server_goes_on(srv):
     assert fetch(srv.url + "/g/pub/").status == 200
 
 
+def status_of(answer: bytes) -> int:
+    return int(answer.split(b"\r\n", 1)[0].split()[1])
+
+
+def test_a_request_too_long_to_read_is_refused_and_the_others_are_answered(srv):
+    """A 100 KB address, header fields of 100 KB, whether sent at once or unfinished (the
+    end of the line never comes): 414 and 431, with words, and the connection closed; a
+    visitor whose request was half sent meanwhile gets the page, as does the next one."""
+    waiting = socket.create_connection(("127.0.0.1", srv.port), timeout=10)
+    waiting.sendall(b"GET /g/pub/ HTTP/1.1\r\nHost: x\r\n")
+    tail = b"Host: x\r\nConnection: close\r\n\r\n"
+    for request, status, words in [
+            (b"GET /g/pub/?q=" + b"a" * 100_000 + b" HTTP/1.1\r\n" + tail, 414,
+             b"longer than 8192 bytes"),
+            (b"GET /g/pub/" + b"a" * 100_000, 414, b"no page here has an address so long"),
+            (b"GET /g/pub/ HTTP/1.1\r\nX-Big: " + b"a" * 100_000 + b"\r\n" + tail, 431,
+             b"longer than 32768 bytes together"),
+            (b"GET /g/pub/ HTTP/1.1\r\n" + b"X-Many: 12345678901234567890\r\n" * 5000 + tail,
+             431, b"too long to be read"),
+            (b"GET /g/pub/ HTTP/1.1\r\nCookie: " + b"a=b; " * 20_000, 431, b"32768 bytes")]:
+        answer = raw_request(srv.port, request)
+        assert status_of(answer) == status, (request[:40], answer[:200])
+        assert words in answer and b"connection: close" in answer.lower()
+        assert b"Traceback" not in answer
+    # just within the limits: served
+    near = raw_request(srv.port, b"GET /g/pub/?q=" + b"a" * 8000 + b" HTTP/1.1\r\n"
+                       b"Cookie: " + b"c" * 7000 + b"\r\nX-A: " + b"a" * 20_000 + b"\r\n" + tail)
+    assert status_of(near) == 200, near[:200]
+    waiting.sendall(b"Connection: close\r\n\r\n")
+    finished = b""
+    while chunk := waiting.recv(65536):
+        finished += chunk
+    waiting.close()
+    assert status_of(finished) == 200 and b"pub" in finished
+    assert fetch(srv.url + "/g/pub/").status == 200
+
+
+def test_an_absolute_address_as_request_target_is_served_as_its_path(srv):
+    """RFC 9112 section 3.2.2: ``GET http://host/path`` is the page at the path; its host
+    takes the Host header's place.  A target that is neither a path nor such an address is
+    refused with 400."""
+    plain = raw_request(srv.port, b"GET /g/pub/S1901M.html HTTP/1.1\r\nHost: x\r\n"
+                                  b"Connection: close\r\n\r\n")
+    page = plain.partition(b"\r\n\r\n")[2]
+    for target in [b"http://127.0.0.1/g/pub/S1901M.html", b"HTTPS://judge.example:8443/g/pub/"
+                   b"S1901M.html", b"http://user@evil.example/g/pub/S1901M.html"]:
+        answer = raw_request(srv.port, b"GET " + target + b" HTTP/1.1\r\nHost: other\r\n"
+                                       b"Connection: close\r\n\r\n")
+        assert status_of(answer) == 200 and answer.partition(b"\r\n\r\n")[2] == page, target
+    index = raw_request(srv.port, b"GET http://127.0.0.1?x=1 HTTP/1.1\r\nHost: x\r\n"
+                                  b"Connection: close\r\n\r\n")
+    assert status_of(index) == 200 and b'href="g/pub/index.html"' in index
+    # a key in an absolute address: its cookie and a relative redirect, never to the host
+    keyed = raw_request(srv.port, f"GET http://evil.example/g/hidden/?key={KEY} HTTP/1.1\r\n"
+                                  "Host: x\r\nConnection: close\r\n\r\n".encode())
+    assert status_of(keyed) == 303 and b"evil.example" not in keyed
+    for target in [b"ftp://x/g/pub/", b"http:///g/pub/", b"g/pub/", b"127.0.0.1:443"]:
+        answer = raw_request(srv.port, b"GET " + target + b" HTTP/1.1\r\nHost: x\r\n"
+                                       b"Connection: close\r\n\r\n")
+        assert status_of(answer) == 400, (target, answer[:200])
+        assert b"these pages serve paths only" in answer
+    assert fetch(srv.url + "/g/pub/").status == 200
+
+
 def test_a_key_form_too_long_is_refused_before_it_is_read(srv):
     """A body of 50 MB announced: refused at once, the rest never waited for (it is never
     sent: the answer comes all the same)."""
