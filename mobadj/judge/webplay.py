@@ -213,11 +213,12 @@ class WebPlay:
                 self.store.set_web_said(seat.token, "")
 
     # -- acting ------------------------------------------------------------------------------
-    def act(self, seat: WebSeat, text: str, drawn: str | None = None) -> str:
+    def act(self, seat: WebSeat, text: str, drawn: str | None = None, note: str = "") -> str:
         """Do what ``text`` says, as a mail signed on as the seat with these lines would;
         returns the judge's answer (kept to be shown on the seat's next page).  ``drawn``:
         the phase the page was drawn for, when its form is for that phase alone (orders,
-        READY, a card move): nothing is done once the game has moved on."""
+        READY, a card move): nothing is done once the game has moved on.  ``note``: the
+        page's words on what its form sent, put above the answer when it was done."""
         judge, store = self.judge, self.store
         now = judge.clock()
         text = _cleaned(text)
@@ -266,6 +267,8 @@ class WebPlay:
             judge.queue(out, now)
             reply = judge.localize(reply or "Nothing to do: the judge found no order or "
                                    "command in it.", email)
+            if note:
+                reply = f"{note}\n\n{reply}"
             store.set_web_said(seat.token, reply)
         return reply
 

@@ -51,7 +51,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mobadj.judge import WebPlay, WebSeat
 from mobadj.web.pages import STATIC, Site, UnreadableGame, static_version
-from mobadj.web.play import SeatPages, compose, nothing_sent
+from mobadj.web.play import SeatPages, compose, nothing_sent, ready_alone
 from mobadj.web.wire import Bodies, Body, answer
 
 log = logging.getLogger("mobadj.web")
@@ -631,7 +631,7 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
         if text is None:
             html = seat_pages.seat_html(seat, nothing_sent(fields))
             return page(request, html or "", private=True)
-        reply = play.act(seat, text, fields.get("drawn") or None)
+        reply = play.act(seat, text, fields.get("drawn") or None, ready_alone(fields))
         if seat_of(request, name) is None:
             return signin_page(request, name, f"{reply}\n\n{play.why_ended(seat)}")
         return moved("play")

@@ -63,6 +63,26 @@ NOTHING = {
 }
 
 
+#: what the page says above the judge's answer when a form of orders with *and READY* ticked
+#: had no orders: READY went alone, as a mail with READY and no orders sends it
+READY_ALONE = {
+    "orders": "The orders box was empty, so no orders were sent: your orders standing, if "
+              "any, still stand (an empty box does not take them back). READY was sent "
+              "alone, as in a mail with READY and no orders. The judge's answer:",
+    "picks": "Every pick was left at (choose), so no orders were sent: your orders "
+             "standing, if any, still stand. READY was sent alone, as in a mail with READY "
+             "and no orders. The judge's answer:",
+}
+
+
+def ready_alone(fields: dict[str, str]) -> str:
+    """The page's words before the judge's answer when ``fields`` send READY without
+    orders ("" otherwise)."""
+    if fields.get("ready") and compose(fields, []) == "READY":
+        return READY_ALONE.get(fields.get("do", ""), "")
+    return ""
+
+
 def nothing_sent(fields: dict[str, str]) -> str:
     """Why a form sent nothing, in the words of the form that was used."""
     return NOTHING.get(fields.get("do", ""), "Nothing sent: the form was empty.")
@@ -72,7 +92,9 @@ def compose(fields: dict[str, str], seats: list[str]) -> str | None:
     """The lines a form's fields stand for (None: nothing to do).  ``seats``: the powers
     press may go to."""
     do = fields.get("do", "")
-    if do == "orders":  # an empty box takes nothing back: READY alone, or nothing
+    # an empty box (or no pick) takes nothing back: with *and READY*, READY alone is sent,
+    # as by a mail with READY and no orders (:func:`ready_alone` says so); else nothing
+    if do == "orders":
         text = fields.get("orders", "")
         if not text.strip():
             return "READY" if fields.get("ready") else None
@@ -81,7 +103,7 @@ def compose(fields: dict[str, str], seats: list[str]) -> str | None:
         picked = [fields.get(f"pick_{i}", "").strip() for i in range(MAX_PICKS)]
         lines = [p.splitlines()[0] for p in picked if p]
         if not lines:
-            return None
+            return "READY" if fields.get("ready") else None
         return "\n".join(lines) + ("\nREADY" if fields.get("ready") else "")
     if do in COMMANDS:
         return COMMANDS[do]

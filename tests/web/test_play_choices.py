@@ -95,6 +95,12 @@ def test_a_standard_retreat_and_builds_are_offered_and_sent(world, srv):
     before = world.store.orders("picks", "W1901A")["FRANCE"]
     assert "every pick was left at (choose)" in france.act("picks", do="picks").text
     assert world.store.orders("picks", "W1901A")["FRANCE"] == before
+    # with "and READY": READY alone, as from the orders box, and the page says so
+    assert france.act("picks", do="picks", ready="1").status == 303
+    shown = html.unescape(france.get("/g/picks/play").text)
+    assert "Every pick was left at (choose), so no orders were sent" in shown
+    assert "READY was sent alone" in shown and "Marked READY" in shown
+    assert world.store.orders("picks", "W1901A")["FRANCE"] == before
 
 
 DONS = {"capone": "DAN", "babyface": "DtB", "diamond": "Brk", "lepke": "Que",

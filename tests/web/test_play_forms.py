@@ -4,6 +4,7 @@ to read, a page drawn for a phase that has moved on, a form sent after the sessi
 
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
@@ -187,6 +188,27 @@ def test_the_page_says_what_became_of_orders_sent_or_not(srv, world):
     assert "still stand" in emptied.text and "F LON - ENG" in world.orders("ENGLAND").upper()
     empty_press = england.act("dip", do="press", text="")
     assert "press needs a text and at least one reader" in empty_press.text
+
+
+def test_an_empty_orders_box_with_ready_sends_ready_alone_and_says_so(srv, world):
+    """As a mail with READY and no orders: the orders standing stand, READY is set, and the
+    page says that no orders were sent and READY went alone, above the judge's answer."""
+    for power, client, standing in [("GERMANY", "10.1.0.11", "A Mun - Ruh\nA Ber - Kie"),
+                                    ("ITALY", "10.1.0.12", "")]:
+        v = signed_in(srv, power, client)
+        if standing:
+            v.act("dip", do="orders", orders=standing)
+        before = world.orders(power)
+        assert v.act("dip", do="orders", orders=" \r\n\t \r\n", ready="1").status == 303
+        shown = html.unescape(said(v))
+        assert shown.index("The orders box was empty, so no orders were sent") < shown.index(
+            "Marked READY"), shown
+        assert "your orders standing, if any, still stand" in shown
+        assert "READY was sent alone" in shown
+        assert world.orders(power) == before and world.store.player("dip", power).ready
+        page = html.unescape(v.get("/g/dip/play").text)
+        assert "and you are READY" in page
+        v.act("dip", do="notready")
 
 
 def test_a_finished_card_game_counts_its_moves_alike_on_every_page(srv, world):
