@@ -88,6 +88,22 @@ NOT_SIGNED_IN = ("You are no longer signed in on this page (you signed out, the 
                  "send it again.")
 
 
+#: what the page's script shows where the reading of the orders box would be, when the
+#: reading (or the map) was refused: the session ended, the page is from an earlier
+#: sign-in, the game is no longer to be opened here; each with its link to go on
+KEPT = "What you typed is still in the box; nothing was sent."
+SCRIPT_REFUSALS = {
+    "signed-out": ("You are signed out (signed out elsewhere, the session ran out, or the "
+                   f"password changed): sign in again to send orders. {KEPT} It comes back "
+                   "into the box when you sign in again from this page.", "Sign in again"),
+    "stale": ("This page is from an earlier sign-in (you signed in again elsewhere): open "
+              f"it again to send orders. {KEPT} It comes back into the box when you open "
+              "the page again from here.", "Open the page again"),
+    "missing": (f"This game's page cannot be opened here any more. {KEPT}",
+                "Open the page again"),
+}
+
+
 def cookie_name(game: str) -> str:
     return f"mobadj_key_{quote(game, safe='')}"
 
@@ -589,25 +605,45 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
         forget(response, signin_cookie(name))
         return response
 
-    async def seat_form(request: Request, gone: str = "") -> tuple[str, WebSeat, dict[str, str]
-                                                                ] | Response:
+    def to_script(problem: str, status: int, message: str = "") -> Response:
+        """A refusal for the page's script, in words it shows where the reading of the
+        orders box would be (``message``, else :data:`SCRIPT_REFUSALS`'), with the link
+        that goes on (to the seat's page: the sign-in form when signed out)."""
+        words, link = SCRIPT_REFUSALS.get(problem, (message, ""))
+        body: dict[str, Any] = {"problem": problem, "message": message or words}
+        if link:
+            body["link"] = {"href": "play", "text": link}
+        return Response(json.dumps(body).encode(), status, media_type="application/json",
+                        headers=HEADERS | PRIVATE)
+
+    async def seat_form(request: Request, gone: str = "", script: bool = False
+                        ) -> tuple[str, WebSeat, dict[str, str]] | Response:
         """A signed-in seat's form, checked: (game, seat, fields), or the answer.  ``gone``:
         what the sign-in page says to a form sent after its session ended (a page's own
-        form: else it is only sent there)."""
+        form: else it is only sent there).  ``script``: a request of the page's script,
+        refused in words it shows (:func:`to_script`), never with a redirect it would
+        follow to a page it cannot show."""
         name = open_game(request, request.path_params["game"])
         if name is None or play is None:
-            return missing(request, "No such page.")
+            return (to_script("missing", 404) if script
+                    else missing(request, "No such page."))
         limit = form_limit(play.max_text)
         fields = await read_form(request, limit)
         if fields is None:
-            return missing(request, f"That form is more than {limit} bytes as the browser "
-                           f"sends it (the judge reads at most {play.max_text} characters "
-                           "at once): nothing of it was done. Send it in parts.", 413)
+            too_long = (f"That form is more than {limit} bytes as the browser sends it (the "
+                        f"judge reads at most {play.max_text} characters at once): nothing "
+                        "of it was done. Send it in parts.")
+            return (to_script("too-long", 413, too_long) if script
+                    else missing(request, too_long, 413))
         seat = seat_of(request, name)
         if seat is None:
+            if script:
+                return to_script("signed-out", 403)
             return signin_page(request, name, gone, 403) if gone else moved("play")
         token = fields.get("csrf", "") or request.headers.get("x-csrf-token", "")
         if cross_site(request) or not hmac.compare_digest(token.encode(), seat.csrf.encode()):
+            if script:
+                return to_script("stale", 403)
             return missing(request, "That form did not come from your page (or is too "
                            "old): nothing was done. Open the page again.", 403)
         return name, seat, fields
@@ -638,7 +674,7 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
 
     async def check(request: Request) -> Response:
         """The orders box read as the player types (the page's script): line by line."""
-        checked = await seat_form(request)
+        checked = await seat_form(request, script=True)
         if isinstance(checked, Response):
             return checked
         _name, seat, fields = checked
@@ -666,7 +702,7 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
         nothing = PlainTextResponse("no such map", 404, headers=HEADERS | PRIVATE)
         typed: str | None = None
         if request.method == "POST":
-            checked = await seat_form(request)
+            checked = await seat_form(request, script=True)
             if isinstance(checked, Response):
                 return checked
             _name, seat, fields = checked

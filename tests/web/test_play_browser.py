@@ -135,3 +135,44 @@ def test_a_mobtown_week_cycle_with_its_weekend_on_the_pages(world, room, shots):
         assert width <= 400  # nothing runs off a phone's screen
     finally:
         room.d.set_window_size(1360, 1000)
+
+
+def test_typing_after_the_session_ended_says_so_and_keeps_what_was_typed(world, room):
+    """Signed out in another tab while the orders box is being typed in: the reading as
+    you type says so in its place, with a link to sign in again; the box keeps what was
+    typed, and after signing in again from that link it is back in the box, unsent."""
+    t = world.table("lapse", "standard")
+    room.sign_in("lapse", "FRANCE", t.passwords["FRANCE"])
+    room.at("lapse", "FRANCE")
+    d = room.d
+    box = d.find_element(By.NAME, "orders")
+    box.send_keys("A Par - Bur")
+    wait(d, lambda d: "1 order(s) read" in d.find_element(By.ID, "checked").text)
+    other_tab = room.visitors[("lapse", "FRANCE")]
+    signed_out = other_tab.post("/g/lapse/signout", {"csrf": other_tab.csrf(
+        other_tab.get("/g/lapse/play").text)})
+    assert signed_out.status == 303
+    box.send_keys("\nA Mar - Spa")
+    wait(d, lambda d: "You are signed out" in d.find_element(By.ID, "checked").text)
+    shown = d.find_element(By.ID, "checked").text
+    assert "sign in again to send orders" in shown
+    assert "What you typed is still in the box; nothing was sent." in shown
+    typed = "A Par - Bur\nA Mar - Spa"
+    assert box.get_attribute("value") == typed
+    d.find_element(By.LINK_TEXT, "Sign in again").click()
+    wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "form.signin"))
+    Select(d.find_element(By.NAME, "power")).select_by_value("FRANCE")
+    d.find_element(By.NAME, "password").send_keys(t.passwords["FRANCE"])
+    d.find_element(By.CSS_SELECTOR, "form.signin button").click()
+    wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "strong.me"))
+    assert d.find_element(By.NAME, "orders").get_attribute("value") == typed
+    assert "back in the box: not sent yet" in d.find_element(By.CSS_SELECTOR,
+                                                             ".restored").text
+    wait(d, lambda d: "2 order(s) read" in d.find_element(By.ID, "checked").text)
+    assert "FRANCE" not in world.store.orders("lapse", "S1901M")
+    # opened once more, the page shows the orders standing again (none): nothing is kept
+    d.get(f"{room.base}/g/lapse/play")
+    wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "strong.me"))
+    assert d.find_element(By.NAME, "orders").get_attribute("value") == ""
+    assert not d.find_elements(By.CSS_SELECTOR, ".restored")
+    room.here = None

@@ -163,6 +163,42 @@ def test_a_form_sent_after_signing_out_says_it_was_not_done(srv, world):
     assert world.orders("RUSSIA") == ""
 
 
+def test_the_reading_as_you_type_after_the_session_ended_says_so_in_words(srv, world):
+    """The page's script reads the box (``check``) and draws its map (``mine.svg``) as the
+    player types: once the session has ended, or the page is from an earlier sign-in,
+    both answer in words the page shows where the reading would be, with the link that
+    goes on, never with a redirect the script would follow to a page it cannot show."""
+    russia = signed_in(srv, "RUSSIA", "10.1.0.13")
+    token = russia.csrf(russia.get("/g/dip/play").text)
+    cookie = russia.jar["mobadj_seat_dip"]
+    typed = {"csrf": token, "orders": "A Mos - Ukr\nF Sev - Bla"}
+    script = {"X-CSRF-Token": token}
+    assert json.loads(russia.post("/g/dip/check", typed, script).text)["accepted"]
+    assert russia.post("/g/dip/signout", {"csrf": token}).status == 303  # another tab
+    russia.jar["mobadj_seat_dip"] = cookie  # the page left open still sends the old session
+    for path in ("/g/dip/check", "/g/dip/mine.svg"):
+        answer = russia.post(path, typed, script)
+        assert answer.status == 403 and "Location" not in answer.headers, path
+        assert answer.headers["Content-Type"].startswith("application/json")
+        assert answer.headers["Cache-Control"] == "private, no-store"
+        said_ = json.loads(answer.text)
+        assert said_["problem"] == "signed-out"
+        assert said_["message"].startswith("You are signed out")
+        assert "sign in again to send orders" in said_["message"]
+        assert "What you typed is still in the box; nothing was sent." in said_["message"]
+        assert said_["link"] == {"href": "play", "text": "Sign in again"}
+    # signed in again elsewhere: the old page's token is stale, and it is told so
+    again = signed_in(srv, "RUSSIA", "10.1.0.13")
+    stale = json.loads(again.post("/g/dip/check", typed, script).text)
+    assert stale["problem"] == "stale" and "earlier sign-in" in stale["message"]
+    assert stale["link"]["text"] == "Open the page again"
+    # a box more than a form may carry: the same refusal as the form's, in words
+    huge = json.loads(again.post("/g/dip/check", {"csrf": again.csrf(again.get(
+        "/g/dip/play").text), "orders": "\u00e9" * 30_000}, script).text)
+    assert huge["problem"] == "too-long" and "nothing of it was done" in huge["message"]
+    assert world.orders("RUSSIA") == ""
+
+
 def test_set_password_from_the_page_says_to_sign_in_with_the_new_one(srv, world):
     turkey = signed_in(srv, "TURKEY", "10.1.0.7")
     answer = turkey.act("dip", do="command", command="SET PASSWORD pw-turkey-new-5")

@@ -3,8 +3,32 @@
 // line, and the map redrawn with those orders as the judge's PREVIEW reads them (the seat's
 // own map, POSTed with the form's token: never another seat's orders).  An improvement
 // only: without JavaScript the "Check only" button does the same.
+//
+// When the reading is refused (the session ended, the page is from an earlier sign-in),
+// the judge's words and a link to go on are shown in its place, and what the box holds is
+// kept in this tab (sessionStorage): the seat's page, opened again here for the same seat
+// and phase, puts it back into the box, unsent, and says so.
 (function () {
   "use strict";
+
+  var NO_ANSWER = "The judge could not read the box just now (no answer from the server). " +
+    "What you typed is still in the box; nothing was sent.";
+
+  function refused(box, data) {
+    box.textContent = "";
+    var p = document.createElement("p");
+    p.className = "bad refused";
+    p.setAttribute("role", "alert");
+    p.textContent = data.message || NO_ANSWER;
+    if (data.link) {
+      var a = document.createElement("a");
+      a.href = data.link.href;
+      a.textContent = data.link.text;
+      p.appendChild(document.createTextNode(" "));
+      p.appendChild(a);
+    }
+    box.appendChild(p);
+  }
 
   function show(box, data) {
     box.textContent = "";
@@ -48,13 +72,59 @@
     if (img) img.hidden = true;
   }
 
+  // what the box held when its reading was refused, kept for the seat's page opened again
+  // (form, area and box are null on a page without the orders box: nothing due now)
+  function keeper(form, area, box) {
+    var key = "mobadj-typed " + location.pathname;
+    var me = document.querySelector("strong.me");
+    var seat = me ? me.textContent : "";
+    var drawn = form ? form.querySelector("input[name=drawn]").value : "";
+    var saved = null;
+    try {
+      saved = JSON.parse(sessionStorage.getItem(key) || "null");
+      sessionStorage.removeItem(key);
+    } catch (e) { saved = null; }
+    var place = box || document.querySelector("section.orders-box");
+    if (saved && saved.seat === seat && saved.text && place &&
+        !(area && saved.text === area.value)) {
+      var note = document.createElement("div");
+      note.className = "restored";
+      note.setAttribute("role", "status");
+      var p = document.createElement("p");
+      note.appendChild(p);
+      if (area && saved.drawn === drawn) {
+        area.value = saved.text;
+        p.textContent = "What you typed before you signed in again is back in the box: " +
+          "not sent yet (the orders standing are what the judge has).";
+      } else {  // the game has moved on: not put back, but shown to copy
+        p.textContent = "What you typed for an earlier phase before you signed in again " +
+          "(not sent, not put back: the game has moved on):";
+        var pre = document.createElement("pre");
+        pre.textContent = saved.text;
+        note.appendChild(pre);
+      }
+      if (box) box.parentNode.insertBefore(note, box);
+      else place.appendChild(note);
+    }
+    return function () {
+      try {
+        sessionStorage.setItem(key, JSON.stringify({ seat: seat, drawn: drawn, text: area.value }));
+      } catch (e) { /* storage refused: the box still holds it */ }
+    };
+  }
+
   function setup() {
     var form = document.querySelector("form.orders-form");
-    if (!form) return;
+    if (!form) {
+      keeper(null, null, null);
+      return;
+    }
     var area = form.querySelector("textarea[name=orders]");
     var box = document.getElementById("checked");
     var csrf = form.querySelector("input[name=csrf]").value;
-    var timer = null, asked = 0;
+    var keep = keeper(form, area, box);
+    var timer = null, asked = 0, out = false;
+    form.addEventListener("submit", function () { if (out) keep(); });
     function check() {
       var mine = ++asked;
       var body = new URLSearchParams({ csrf: csrf, orders: area.value });
@@ -62,9 +132,15 @@
         method: "POST", credentials: "same-origin", body: body,
         headers: { "X-CSRF-Token": csrf }
       }).then(function (r) {
-        if (!r.ok) throw new Error(r.status);
+        var json = (r.headers.get("Content-Type") || "").indexOf("application/json") === 0;
+        if (!r.ok) {
+          return (json ? r.json() : Promise.resolve({})).then(function (data) {
+            throw data;
+          });
+        }
         return r.json();
       }).then(function (data) {
+        out = false;
         if (mine === asked) show(box, data);
         var figure = document.querySelector("figure.seat-map");
         if (!figure || mine !== asked) return null;
@@ -75,8 +151,14 @@
           return r.ok ? r.text() : null;
         }).then(function (text) {
           if (text && mine === asked) redraw(figure, text);
-        });
-      }).catch(function () { box.textContent = ""; });
+        }).catch(function () { /* no map: the one shown stays */ });
+      }).catch(function (data) {
+        if (mine !== asked) return;
+        data = data && data.problem ? data : {};  // else no answer, or not the judge's
+        out = Boolean(data.link);
+        if (out) keep();
+        refused(box, data);
+      });
     }
     area.addEventListener("input", function () {
       clearTimeout(timer);
