@@ -6,8 +6,9 @@ accepts each one (``APPROVE email`` / ``REJECT email``).  When every seat is tak
 the GM gave with ADDPLAYER count too) the powers are handed out: in an order drawn with the
 game's seeded random generator, each player gets the first of their wishes still free, and
 whoever has none left gets a free power at random.  Each player is mailed their power and
-password, and the game starts by itself (or, with ``autostart no``, waits for the GM's
-START).  A full game that cannot start (its options refused by the game) seats nobody: its
+password, and the game starts by itself.  With ``autostart no`` a full game deals nothing:
+the GM and the joiners are told it waits for the GM's START, which hands the powers out the
+same way.  A full game that cannot start (its options refused by the game) seats nobody: its
 GM is told why, once.  A GM who starts a game before it is full seats those who joined the
 same way; starting a game (``START``, or by itself) is here too.  Where seats are filled in
 order (a card game's P1..Pn), a joiner whose wish a smaller table would not deal is told so
@@ -131,17 +132,25 @@ class Forming:
                      f"{wish_text}); you will hear when it is accepted.")
         else:
             reply = (f"JOIN: you are on the list for {game.name} (wishes: {wish_text}). "
-                     f"When every seat is taken the powers are handed out and you get yours, "
+                     f"{self._when_dealt(game)} the powers are handed out and you get yours, "
                      f"with your password, by mail.")
         note = self._wish_note(game, wishes)
         if note:
             reply += "\n" + note
         if not waiting:
             reply += "\n" + self.seats_line(game)
-            full = self.fill_if_full(game, now, out)
+            full = self.fill_if_full(game, now, out, joiner=email)
             if full:
                 reply += "\n" + full
         return reply
+
+    @staticmethod
+    def _when_dealt(game: Game) -> str:
+        """When a joiner gets their power: once the game is full, or (``autostart no``)
+        at the GM's START."""
+        if flag(game.options, "autostart", default=True):
+            return "When every seat is taken"
+        return "When the GM starts the game"
 
     def _wish_note(self, game: Game, wishes: list[str]) -> str:
         """In a game whose seats are filled in order, the wishes a start with fewer players
@@ -193,32 +202,58 @@ class Forming:
             1 for j in self.desk.store.joins(game.name) if j["status"] == "accepted")
         return max(0, len(seats) - taken), taken
 
-    def fill_if_full(self, game: Game, now: float, out: list[Mail]) -> str:
-        """When every seat is taken: hand out the powers, start (or tell the GM)."""
+    def fill_if_full(self, game: Game, now: float, out: list[Mail],
+                     joiner: str | None = None) -> str:
+        """When every seat is taken: hand out the powers and start (or, with ``autostart
+        no``, deal nothing and tell the GM and those who joined that the game waits for
+        the GM's START).  ``joiner``: the one whose mail filled it, who hears it in the
+        reply returned."""
         game = self.desk.store.game(game.name) or game
         if game.status != "forming":
             return ""
         free, _ = self.seat_counts(game)
         if free or not self.desk.store.joins(game.name):
             return ""
-        autostart = flag(game.options, "autostart", default=True)
-        refusal = self.start_refusal(game) if autostart else None
+        if not flag(game.options, "autostart", default=True):
+            return self._wait_for_start(game, now, out, joiner)
+        refusal = self.start_refusal(game)
         if refusal is not None:
             return self._cannot_start(game, refusal, now, out)
         self._seat_joiners(game, now, out)
-        if autostart:
-            started = self.start(self.desk.store.game(game.name) or game, now, out)
-            seated = "\n".join(f"  {p.power:<12} {p.email}"
-                                for p in self.desk.store.players(game.name))
-            self.desk.notices.tell_gm(game, "every seat is taken: the game has started", (
-                f"Every seat of {game.name} is taken, the powers are handed out and the "
-                f"game has started by itself.\n{started}\n\n{seated}"), out)
-            return started
-        out.append(Mail(game.gm_email, f"{game.name}: every seat is taken", (
-            f"Every seat of {game.name} is taken and the powers are handed out. Start the "
-            f"game when you are ready: START (after GM {game.name} <gm-password>) or "
-            f"mobadj game start {game.name}.\n\n{self.desk._sig()}"), game=game.name))
-        return f"Every seat of {game.name} is taken; waiting for the GM's START."
+        started = self.start(self.desk.store.game(game.name) or game, now, out)
+        seated = "\n".join(f"  {p.power:<12} {p.email}"
+                            for p in self.desk.store.players(game.name))
+        self.desk.notices.tell_gm(game, "every seat is taken: the game has started", (
+            f"Every seat of {game.name} is taken, the powers are handed out and the "
+            f"game has started by itself.\n{started}\n\n{seated}"), out)
+        return started
+
+    def _wait_for_start(self, game: Game, now: float, out: list[Mail],
+                        joiner: str | None) -> str:
+        """A full game with ``autostart no``: nobody is seated or mailed a password before
+        the GM's START (which hands the seats out as a start by itself would have).  The
+        GM and the joiners are told once for the same list of joiners (a joiner who only
+        changes wishes finds it full again and is not mailed again)."""
+        joined = sorted(j["email"] for j in self.desk.store.joins(game.name)
+                        if j["status"] == "accepted")
+        told = {"joined": joined}
+        line = f"Every seat of {game.name} is taken; waiting for the GM's START."
+        yours = (f"{line} Nothing is dealt before: the seats are handed out then, and you "
+                 f"get yours, with your password, by mail.")
+        reply = yours if joiner else line
+        if told in self.desk.store.recent_events(game.name, "full", 0):
+            return reply
+        self.desk.store.log(game.name, "full", told, now)
+        self.desk.notices.tell_gm(game, "every seat is taken", (
+            f"Every seat of {game.name} is taken. Nobody is seated or mailed a password "
+            f"before you start the game: START (after GM {game.name} <gm-password>) or "
+            f"mobadj game start {game.name}. The seats are handed out then.\n\n"
+            f"Joined: {', '.join(joined)}"), out)
+        for email in joined:
+            if email != joiner:
+                out.append(Mail(email, f"{game.name}: every seat is taken",
+                                f"{yours}\n\n{self.desk._sig()}", game=game.name))
+        return reply
 
     def start_refusal(self, game: Game) -> str | None:
         """Why ``game`` cannot start with the seats it would have now (its players, and the
@@ -295,7 +330,7 @@ class Forming:
                              f"a player after the start")
         self.desk.store.set_join(game.name, email, entry["wishes"], "accepted", entry["at"])
         out.append(Mail(email, f"{game.name}: you are in", (
-            f"The GM of {game.name} accepted you. When every seat is taken the powers are "
+            f"The GM of {game.name} accepted you. {self._when_dealt(game)} the powers are "
             f"handed out and you get yours, with your password, by mail.\n"
             f"{self.seats_line(game)}\n\n{self.desk._sig()}"), game=game.name))
         started = self.fill_if_full(game, now, out)

@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from .e2e import send, text
 from .helpers import mail
 
 pytestmark = pytest.mark.pure_only  # card games: no code of the compiled build
@@ -129,3 +130,42 @@ def test_create_refuses_a_game_option_the_game_does_not_take(judge) -> None:
     out = judge.handle_mail(mail("gm@test.org", "CREATE og microcity gm-pass open=yes "
                                                 "game_mode=competitive"))
     assert "Game og (microcity) created" in out[0].body
+
+
+def test_a_full_game_without_autostart_deals_nothing_before_the_gms_start(
+        service, mail_servers) -> None:
+    """By mail through the real servers: an open Micro City with ``autostart=no`` fills.
+    Nobody gets a seat or a password then: the joiners and the GM are told the game is full
+    and waits for the GM's START; the START hands the seats out as a start by itself
+    would (ann's wish P2 kept, bob P1) and mails each player their password."""
+    S = mail_servers
+    send(S, "gm@test.org", "CREATE og microcity gm-pass open=yes autostart=no")
+    service.step()
+    for who, wish in (("ann", "P2"), ("bob", "")):
+        address = f"{who}@test.org"
+        send(S, address, f"JOIN og {wish}")
+        service.step()
+        code = re.search(r"CONFIRM (\S+)", text(S.wait_for(address, 1)[-1])).group(1)
+        send(S, address, f"CONFIRM {code}")
+        service.step()
+    full = "Every seat of og is taken; waiting for the GM's START. Nothing is dealt before"
+    assert full in text(S.wait_for("bob@test.org", 2)[-1])  # the reply to bob's CONFIRM
+    ann = S.wait_for("ann@test.org", 3)
+    assert ann[-1]["Subject"] == "og: every seat is taken" and full in text(ann[-1])
+    gm = [m for m in S.inbox("gm@test.org") if m["Subject"] == "og: every seat is taken"]
+    assert len(gm) == 1 and "Nobody is seated or mailed a password" in text(gm[0])
+    assert not any("Your password" in text(m) for address in S.all_delivered()
+                   for m in S.inbox(address))
+    assert service.judge.store.players("og") == []
+    assert service.judge.store.game("og").status == "forming"
+    seen = {a: len(S.inbox(a)) for a in ("ann@test.org", "bob@test.org")}
+
+    send(S, "gm@test.org", "GM og gm-pass\nSTART")
+    service.step()
+    seats = {p.email: p.power for p in service.judge.store.players("og")}
+    assert seats == {"ann@test.org": "P2", "bob@test.org": "P1"}
+    assert service.judge.store.game("og").status == "active"
+    for address, seat in seats.items():
+        new = [text(m) for m in S.wait_for(address, seen[address] + 2)[seen[address]:]]
+        assert any("Your password" in t for t in new)
+        assert any(f"og has started. You play {seat}." in t for t in new)
