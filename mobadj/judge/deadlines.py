@@ -61,8 +61,8 @@ class Action(StrEnum):
 
 @dataclass(frozen=True)
 class Decision:
-    """What to do about a deadline now: the action, the powers still missing, and the
-    seconds to wait."""
+    """What to do about a deadline now: the action, the powers still missing, and (for an
+    extension) the seconds the new deadline lies after the old one."""
 
     action: Action
     missing: tuple[str, ...] = ()
@@ -90,7 +90,12 @@ def decide(
     reminded: bool,
 ) -> Decision:
     """The one thing to do now.  ``missing``: due, active seats without orders;
-    ``first_nmr``: one of them has never missed a deadline."""
+    ``first_nmr``: one of them has never missed a deadline.
+
+    The first-miss extension counts from when the miss was due to be seen (the deadline,
+    after ``grace_hours``), not from ``now``: a judge run from cron or back from downtime
+    gives no more time than one that was on time, and one that comes back after the
+    extension would have run out adjudicates at once."""
     if status == "paused":
         if paused_until is not None and now >= paused_until:
             return Decision(Action.RESUME)
@@ -104,8 +109,8 @@ def decide(
         if now < deadline + grace:
             return Decision(Action.NOTHING)
         ext = option(options, "extend_first_nmr_hours") * HOUR
-        if ext > 0 and first_nmr and not extended:
-            return Decision(Action.EXTEND, tuple(missing), ext)
+        if ext > 0 and first_nmr and not extended and now < deadline + grace + ext:
+            return Decision(Action.EXTEND, tuple(missing), grace + ext)
         return Decision(Action.RESOLVE, tuple(missing))
     remind = option(options, "reminder_hours") * HOUR
     if missing and not reminded and remind > 0 and now >= deadline - remind:

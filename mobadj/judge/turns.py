@@ -319,7 +319,7 @@ class Turns:
             self.desk.store.update_game(game.name, reminded=1)
         elif d.action is Action.EXTEND:
             assert game.deadline is not None
-            new = max(game.deadline, now) + d.seconds
+            new = game.deadline + d.seconds  # not from now: a late judge gives no more
             self.desk.store.update_game(game.name, deadline=new, extended=1, reminded=0)
             self.desk.store.log(game.name, "auto-extend", {"missing": list(d.missing)}, now)
             late = ", ".join(d.missing)

@@ -130,3 +130,50 @@ def test_deadlines_by_mail_through_the_servers(service, mail_servers, clock):
     service.step()
     ext = text(S.wait_for("fr@test.org", 5)[-1])
     assert "are missing from GERMANY;" in ext and "CET" in ext
+
+
+
+def started_with_orders_missing(S, service, clock) -> float:
+    """A standard game by mail in which France has sent orders and Germany none: its
+    deadline."""
+    clock.now = at("2027-01-18 09:00", ZoneInfo("America/New_York"))
+    service.judge.create_game("late", "standard", "gm@test.org", "gm-pw", {"picture": "none"},
+                              seed=4)
+    send(S, "gm@test.org", "GM late gm-pw\naddplayer fr@test.org France fr-pw\n"
+                           "addplayer de@test.org Germany de-pw\nstart")
+    service.step()
+    send(S, "fr@test.org", "SIGNON late France fr-pw\nA PAR - BUR")
+    service.step()
+    return service.judge.store.game("late").deadline
+
+
+def test_a_late_judge_extends_from_the_deadline_not_from_when_it_looked(
+        service, mail_servers, clock):
+    """The judge runs from cron (``serve --once``) and its run comes three hours after the
+    deadline: the one extension for a first missed deadline still ends 24 hours after the
+    deadline (Wed 09:00 -> Thu 09:00), as with a judge that was on time."""
+    S = mail_servers
+    deadline = started_with_orders_missing(S, service, clock)
+    clock.now = deadline + 3 * 3600
+    service.step()
+    gm = [text(m) for m in S.inbox("gm@test.org")
+          if m["Subject"] == "late: deadline extended by the judge"]
+    assert len(gm) == 1
+    assert "extended it once, to Thu 21 Jan 2027 09:00 EST (14:00 UTC)" in gm[0]
+    assert "New deadline: Thu 21 Jan 2027 09:00 EST" in text(S.inbox("de@test.org")[-1])
+    assert service.judge.store.game("late").deadline == deadline + 24 * 3600
+
+
+def test_a_judge_back_after_the_extension_would_have_ended_adjudicates_at_once(
+        service, mail_servers, clock):
+    """Down from before the deadline until 30 hours after it: the 24 hours of extension
+    are over, so the phase is adjudicated at once, Germany's orders missing, and nobody is
+    told of an extension that has already ended."""
+    S = mail_servers
+    deadline = started_with_orders_missing(S, service, clock)
+    clock.now = deadline + 30 * 3600
+    service.step()
+    subjects = [m["Subject"] for m in S.inbox("de@test.org")]
+    assert "late: deadline extended" not in subjects
+    assert "late: S1901M results" in subjects
+    assert service.judge.store.game("late").phase == "F1901M"
