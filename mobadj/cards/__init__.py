@@ -4,7 +4,7 @@ Adding a game is one line in ``registry``; what other packages may use is listed
 """
 
 from mobadj.cards import report
-from mobadj.cards.protocol import Bot, CommandError, GameError, GameState
+from mobadj.cards.protocol import Bot, CommandError, GameError, GameState, stopped
 from mobadj.cards.record import (
     GameRecord,
     ReplayCache,
@@ -53,5 +53,6 @@ __all__ = [
     "report",
     "seed_commitment",
     "simulate",
+    "stopped",
     "verify_record",
 ]

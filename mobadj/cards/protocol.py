@@ -434,3 +434,10 @@ class RandomBot(Bot):
 
     def choose(self, state: GameState, player: int, rng: random.Random) -> Any:
         return rng.choice(state.legal_actions(player))
+
+
+def stopped(game: GameState) -> GameState:
+    """``game`` as the table of a game ended before its end (a draw, or its GM's word):
+    nobody is to act any more, so no view or board names a seat as due or choosing."""
+    game.to_act = list  # type: ignore[method-assign]
+    return game

@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mobadj.cards import report as card_report
-from mobadj.cards.protocol import GameError, GameState
+from mobadj.cards.protocol import GameError, GameState, stopped
 from mobadj.cards.record import (
     GameRecord,
     ReplayCache,
@@ -502,8 +502,7 @@ class CardHost(Host):
 
     def _ended_status(self, state: State, player: int | None) -> str:
         """STATUS of a game ended early: nobody is to act in the view any more."""
-        game = self._game(state)  # a copy: its seats to act are taken away below
-        game.to_act = list  # type: ignore[method-assign]
+        game = stopped(self._game(state))  # a copy: its seats to act are taken away
         lines = [f"{state['ended']} Nobody is waiting; the table when it ended:", "",
                  game.render(player), ""]
         return "\n".join(lines + card_report.seed_lines(self._record(state)))

@@ -11,18 +11,21 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
-from mobadj.cards.protocol import GameState
+from mobadj.cards.protocol import GameState, stopped
 from mobadj.cards.record import GameRecord, seed_commitment
 
 
-def replay(kind: str, state: dict[str, Any]) -> GameState:
+def replay(kind: str, state: dict[str, Any], ended: bool = False) -> GameState:
     """The game after every action of the judge's record (the state's ``actions``), under
-    the rules it started with (a state with no ``rules_version`` is of the oldest)."""
+    the rules it started with (a state with no ``rules_version`` is of the oldest).  A game
+    ended before its end (a draw, or its GM's word; ``ended``: the judge's game says so)
+    has nobody to act, as the judge says."""
     record = GameRecord(kind, int(state["players"]), int(state["seed"]),
                         dict(state.get("options") or {}),
                         [(int(p), str(a)) for p, a in state.get("actions", [])],
                         str(state.get("rules_version") or ""))
-    return record.replay()
+    game = record.replay()
+    return stopped(game) if ended or state.get("ended") else game
 
 
 @dataclass(frozen=True)

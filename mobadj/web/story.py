@@ -344,10 +344,11 @@ def _cards(game: Game, results: list[dict[str, Any]], host: CardHost,
     story = Story(host.kind, host.title, False, True, steps, powers)
     if state is None:
         return story
-    current = cardview.replay(host.kind, state)
+    ended = game.status == "ended"  # perhaps before the game's own end: nobody waits
+    current = cardview.replay(host.kind, state, ended=ended)
     over = current.is_over()
     phase = host.phase(state)
-    steps.append(Step(step_id(phase), phase, final_table(phase) if over else
+    steps.append(Step(step_id(phase), phase, final_table(phase) if over or ended else
                       f"Move {phase[1:]} (waiting)", "", phase, False, final=over,
                       table=current.render(None), log=current.history(None),
                       view=current.view(None)))

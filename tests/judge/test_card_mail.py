@@ -239,3 +239,18 @@ def test_help_end_in_micro_mob_is_the_games_end(judge) -> None:
     (seat,) = host.due(judge.store.game("cg").state)
     reply = act(judge, seat, "help end")[0].body
     assert "'end' is a command of micro mob" in reply and "Usage: SIGNOFF" not in reply
+
+
+def test_an_iron_triangle_the_gm_ended_shows_nobody_choosing(judge) -> None:
+    """Ended by the GM while P2 and P3 were to make their offers: the table in the final
+    mail's STATUS shows the result and the board as it stood, with nobody still
+    "(choosing)" an offer."""
+    host = setup_game(judge, "irontriangle", 3)
+    (boss,) = host.due(judge.store.game("cg").state)
+    act(judge, boss, legal(judge, host, boss)[0])
+    assert "(choosing)" in act(judge, boss, "STATUS")[0].body  # while the game runs
+    judge.handle_mail(mail("gm@test.org", "GM cg gm-pw\nENDGAME"))
+    for seat in ("P1", "P2", "P3"):
+        status = act(judge, seat, "STATUS")[0].body
+        assert "Result: The game cg has ended (ended by the GM)." in status
+        assert "Offer" in status and "(choosing)" not in status

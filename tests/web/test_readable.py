@@ -236,6 +236,34 @@ def test_a_card_game_numbers_its_moves_one_way_with_table_talk_between(tmp_path)
     assert now == step == move
 
 
+def test_an_iron_triangle_its_gm_ended_shows_its_result_and_nobody_choosing(tmp_path):
+    """Ended by the GM while two gangsters were still to offer: the game's page shows the
+    result and the final table, no seat "(choosing)" and no move waiting."""
+    from mobadj.judge.config import config_from_data
+    from mobadj.judge.core import Judge
+    from mobadj.judge.store import Store
+    from mobadj.web.demo import Table, mail
+    from mobadj.web.pages import Site
+
+    cfg = config_from_data({"judge": {"address": "judge@test.org", "data_dir": str(tmp_path)}})
+    store = Store(cfg.db_path)
+    judge = Judge(store, cfg, clock=lambda: 1.8e9, kdf_n=2**10)
+    t = Table(judge, "it", "irontriangle", seats=["P1", "P2", "P3"], seed=5)
+    (boss,) = t.due()
+    t.say(boss, "job 1 fast")
+    assert len(t.due()) == 2
+    judge.handle_mail(mail("gm@test.org", "GM it gm-secret\nENDGAME"))
+    assert t.game.status == "ended"
+    readonly = Store(cfg.db_path, readonly=True)
+    with PageServer(Site(readonly, clock=lambda: 1.8e9)) as srv:
+        page = fetch(srv.url + "/g/it/").text
+    readonly.close()
+    store.close()
+    assert "The game is over (ended by the GM before its end)." in page
+    assert "(choosing)" not in page and "(waiting)" not in page
+    assert re.search(r'<h2 class="step-title"[^>]*>Final table', page)
+
+
 # -- card games as tables ---------------------------------------------------------------------
 
 

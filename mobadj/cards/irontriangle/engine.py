@@ -560,8 +560,8 @@ class IronTriangleState(GameState):
                 if p == player:
                     offer["card"] = _card_dict(deck, self.offers[p])
                 seat["offer"] = offer
-            elif self.phase == "offer" and p in self.pending:
-                seat["offer"] = None  # still choosing
+            elif self.phase == "offer" and p in self.to_act():
+                seat["offer"] = None  # still choosing (not in a table ended before its end)
             if over:
                 seat["role"] = deck.roles[self.roles[p]].name
             seats.append(seat)
