@@ -143,10 +143,12 @@ SEND = click.option("--send", is_flag=True, help="Send the resulting mails now o
                    "...) or a rule option of the map (paradox=1982, too_many=last, ...).")
 @click.option("--seed", type=int, default=None, help="Random seed (default: fresh).")
 @click.option("--open", "open_", is_flag=True,
-              help="Players sign up by mail (JOIN game [powers]); powers are given when full.")
+              help="Players sign up by mail (JOIN game [powers]); powers are given when full "
+                   "(with --no-autostart: at your START).")
 @click.option("--approve", is_flag=True, help="With --open: you approve each JOIN.")
 @click.option("--no-autostart", is_flag=True,
-              help="With --open: a full game waits for your START instead of starting.")
+              help="With --open: a full game waits for your START instead of starting; "
+                   "nothing is dealt before it.")
 def create(config_path: Path, name: str, kind: str, gm_email: str, gm_password: str | None,
            options: tuple[str, ...], seed: int | None, open_: bool, approve: bool,
            no_autostart: bool) -> None:
