@@ -30,10 +30,13 @@ import re
 import reprlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mobadj.board import GameMap
 from mobadj.errors import RenderError
+
+if TYPE_CHECKING:
+    from mobadj.orders import OrderParser
 
 _SUCCESS_WORDS = {"succeeds", "success", "succeeded", "ok", "moved", "true", "yes"}
 
@@ -302,16 +305,24 @@ def _move(game_map: GameMap, mv: object, where: str) -> MoveMark:
                     _is_success(mv.get("result", "succeeds")))
 
 
-def _escorts(game_map: GameMap) -> tuple[str, ...]:
-    """The kinds of piece that may travel with a unit on this map (``G+D``), as its order
-    parser learns them from the map's rules; none for a map the registry does not know."""
+def _map_parser(game_map: GameMap) -> OrderParser | None:
+    """The parser of one order as the map's own rules read it (Mobtown II's notation, with
+    its ``Build G 5th``), as ``parse_orders`` and ``mobadj adjudicate`` read orders; None
+    for a map the registry does not know (a stand-in)."""
     from mobadj.engine import VariantError, rules_class
 
     try:
         rules = rules_class(game_map)()
     except (VariantError, AttributeError, TypeError):  # not a registered map (a stand-in)
-        return ()
-    return tuple(sorted(rules.order_parser(game_map).builder.escorts))
+        return None
+    return rules.order_parser(game_map)
+
+
+def _escorts(game_map: GameMap) -> tuple[str, ...]:
+    """The kinds of piece that may travel with a unit on this map (``G+D``), as its order
+    parser learns them from the map's rules; none for a map the registry does not know."""
+    parser = _map_parser(game_map)
+    return tuple(sorted(parser.builder.escorts)) if parser is not None else ()
 
 
 def _patterns(game_map: GameMap) -> tuple[re.Pattern[str], re.Pattern[str]]:
@@ -398,15 +409,16 @@ def moves_from_results(game_map: GameMap, results: Iterable[Mapping[str, Any]]) 
 def marks_from_results(game_map: GameMap, results: Iterable[Mapping[str, Any]]
                        ) -> tuple[list[AdjustmentMark], list[ConvoyMark]]:
     """The builds and removals that took place, and every convoy ordered, in ``results``
-    (orders the map's parser cannot read are left out: they are drawn as nothing)."""
-    from mobadj.orders import Build, Convoy, Disband, OrderError, Remove
-    from mobadj.orders.parser import parse_order
+    (read by the map's own parser, as its orders are; orders it cannot read are left out:
+    they are drawn as nothing)."""
+    from mobadj.orders import Build, Convoy, Disband, OrderError, Remove, parser_for
 
+    parser = _map_parser(game_map) or parser_for(game_map)
     adjustments: list[AdjustmentMark] = []
     convoys: list[ConvoyMark] = []
     for res in _results(results):
         try:
-            order = parse_order(str(res.get("order", "")), game_map)
+            order = parser.parse_order(str(res.get("order", "")))
         except (OrderError, ValueError, LookupError):
             continue
         power = str(res["power"]) if res.get("power") else None

@@ -239,3 +239,23 @@ def test_the_docs_busy_week_through_the_command_line(tmp_path):
     assert [(el.get("data-from"), w) for el, pts in paths for w in crossings(pts, walls)] == []
     assert [(el.get("data-from"), w) for el, pts in paths if el.get("class").startswith("move")
             for w, box in walls if any(box.contains(*p) for p in head(pts))] == []
+
+
+def test_a_mobtown_weekend_picture_marks_builds_and_removals_in_the_rulebook_notation(tmp_path):
+    """Builds and removals are read as the variant reads them (``Remove G 5th``: a name
+    that begins with a digit, which the standard notation does not read): each is marked on
+    the picture ``mobadj adjudicate --picture`` draws and on the one ``mobadj map render
+    --orders`` draws from the results."""
+    position = tmp_path / "weekend.yaml"
+    position.write_text("phase: 1919-07-W2-A\nunits:\n  luciano: [G WCP]\n"
+                        "  capone: [G DAN, D DAN, G DAS, G Bnx, G 110]\ncenters:\n"
+                        "  luciano: [5th, WCP, Wch]\n  capone: [DAN, DAS]\n", encoding="utf-8")
+    orders = tmp_path / "weekend.txt"
+    orders.write_text("Luciano: Build G 5th\nLuciano: Build D(WCP)\n"
+                      "Capone: Remove G(110)\nCapone: Remove G Bnx\n", encoding="utf-8")
+    marked = [("build", "5th", "luciano"), ("build", "WCP", "luciano"),
+              ("removal", "110", "capone"), ("removal", "Bnx", "capone")]
+    svg = picture(tmp_path, "mobtown2", position, orders)
+    assert sorted(_marks(svg)) == marked
+    assert ">unit built<" in svg and ">unit removed<" in svg
+    assert sorted(_marks(rendered(tmp_path, "mobtown2", position, orders))) == marked
