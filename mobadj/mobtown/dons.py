@@ -26,6 +26,7 @@ from mobadj.engine import OrderResult, Outcome, UnitState
 from mobadj.mobtown.notation import CementOvercoat
 from mobadj.mobtown.state import MobtownPosition
 from mobadj.mobtown.terms import MobtownReason, Options, is_water, mob_name
+from mobadj.orders.model import Hold, Move, Unit
 
 if TYPE_CHECKING:
     from mobadj.board import GameMap
@@ -144,3 +145,20 @@ def captures(before: MobtownPosition, after: MobtownPosition, game_map: GameMap)
             out.append(f"{mob_name(game_map, p)}'s Don in {prov} is no longer held by "
                        f"{mob_name(game_map, old)}")
     return out
+
+
+def unordered(before: MobtownPosition, results: list[OrderResult]) -> list[OrderResult]:
+    """The Dons no order of the turn named, each holding by default as a Gang without an
+    order does (the report lists them: ``D DtB H  succeeds (no order given)``).  A Don is
+    named by an order of his own (``D(X) H``, ``D(X) cement overcoat``) or by a ``G+D``
+    move from his space, which takes every Don there along (ruling 2)."""
+    named: set[str] = set()
+    for r in results:
+        order = r.given
+        unit = getattr(order, "unit", None)
+        if unit is None:
+            continue
+        if unit.kind == "D" or (isinstance(order, Move) and order.escort == "D"):
+            named.add(unit.location)
+    return [OrderResult(power, Hold(Unit("D", where)), Outcome.SUCCEEDS)
+            for power, where in sorted(before.dons.items()) if where not in named]

@@ -362,10 +362,13 @@ class MobtownRules(Rules[MobtownPosition]):
 
     def after_phase(self, before: MobtownPosition, result: PhaseResult[MobtownPosition],
                     topology: Topology, scored: bool) -> None:
-        """News of Dons captured or freed (rule 3); victory at 17 centres (rule 8)."""
+        """News of Dons captured or freed (rule 3); the Dons no order named, who hold as
+        Gangs without an order do (reported as theirs are); victory at 17 centres (rule 8)."""
         after = result.position
         game_map = topology.game_map
         result.events += dons.captures(before, after, game_map)
+        if result.phase.is_movement:
+            result.defaults += dons.unordered(before, result.results)
         if result.phase.is_adjustment:
             weekend.build_used_by_don(before, result, self)
             weekend.dons_adjusted(before, result, game_map, self)

@@ -30,6 +30,31 @@ def test_demo_report_reads_like_a_gm_report() -> None:
     assert out.rstrip().endswith("Next phase: Spring 1901 Retreats (S1901R)")
 
 
+def test_mobtown_report_names_the_dons_that_got_no_order(tmp_path: Path) -> None:
+    """A Don no order names (none of his own, no ``G+D`` from his space) holds, and the
+    report says so as it does for a Gang: the demo's opening orders every unit."""
+    mob = ROOT / "orders" / "mobtown2"
+    position = str(mob / "position-1919-07-W1-M.yaml")
+    demo = CliRunner().invoke(main, ["adjudicate", "--map", "mobtown2", position,
+                                     str(mob / "opening.txt")])
+    assert demo.exit_code == 0, demo.output
+    assert "no order given" not in demo.output
+    assert "  D DtB H                            succeeds\n" in demo.output
+    orders = tmp_path / "orders.txt"
+    orders.write_text("Lepke:\nG(Pie)-RoE\nG(Que) H\nLucky Luciano:\nG+D(WCP)-U-Mem\n",
+                      encoding="utf-8")
+    out = CliRunner().invoke(main, ["adjudicate", "--map", "mobtown2", position,
+                                    str(orders)]).output
+    lepke = out[out.index("\nLepke:\n") + 1:out.index("\nLucky Luciano:")]
+    assert lepke.splitlines()[1:] == [
+        "  G Pie - RoE                        succeeds",
+        "  G Que H                            succeeds",
+        "  G P45 H                            succeeds (no order given)",
+        "  D Pie H                            succeeds (no order given)"]
+    assert "D WCP H" not in out  # he went with his Gang
+    assert "  D DAN H                            succeeds (no order given)" in out
+
+
 def test_json_output() -> None:
     result = CliRunner().invoke(main, ["adjudicate", "--json", str(POSITION), str(ORDERS)])
     data = json.loads(result.output)

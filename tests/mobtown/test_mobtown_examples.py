@@ -99,8 +99,10 @@ def test_opening_files_read_cleanly_and_play(mt):
     week1 = _example_files(mt, "position-1919-07-W1-M", "opening")
     assert all(r.outcome.value != "invalid" for r in week1.results)
     assert week1.position.dons["capone"] == "Hoo"  # G+D(DAN)-Hoo crossed the highway
+    assert not week1.defaults  # every Gang and every Don has an order
     outcome = {r.order: r.outcome.value for r in week1.results}
-    assert outcome["G Bro - Bur"] == "fails"  # a crossing without support
+    assert outcome["G 5th - Pla"] == outcome["G Sun - Pla"] == "fails"  # a standoff
+    assert week1.position.dons["luciano"] == "Mem"  # G+D(WCP)-U-Mem: the Don rode along
 
 
 def _example_files(mt, position, orders):
