@@ -198,7 +198,8 @@ def _resolve(
     for power, n in sorted(left.items()):
         if n >= 0:
             continue
-        for u in civil_disorder(position, power, -n, taken, topo, rules.civil_disorder):
+        for u in civil_disorder(position, power, -n, taken, topo, rules.civil_disorder,
+                                rules.removed_last(position, power)):
             removed.append(u)
             taken.add(u.province)
             defaults.append(
@@ -291,8 +292,11 @@ def civil_disorder(
     taken: set[str],
     topo: Topology,
     rule: str = "2023",
+    last: Collection[str] = (),
 ) -> list[UnitState]:
-    """The ``n`` units the civil-disorder rule removes (DATC 4.D.8, 6.J.3-6.J.11).
+    """The ``n`` units the civil-disorder rule removes (DATC 4.D.8, 6.J.3-6.J.11); the
+    units in the provinces ``last`` (a variant's, Rules.removed_last) only when no other
+    unit is left to remove.
 
     ``rule`` "2023": distance to the nearest *owned* supply centre, over land and sea for
     every unit.  "home_centres" (the common rule before 2023, DATC 2.4 6.J.3-6.J.11):
@@ -305,13 +309,14 @@ def civil_disorder(
     dist = topo.distances()
     far = 10**6
 
-    def key(u: UnitState) -> tuple[int, int, str]:
+    def key(u: UnitState) -> tuple[bool, int, int, str]:
         if rule != "2023" and u.kind == "F":
             nearest = _fleet_distance(topo, u.location, set(targets), far)
         else:
             d = dist.get(u.province, {})
             nearest = min((d.get(c, far) for c in targets), default=far)
-        return (-nearest, 0 if u.kind == "F" else 1, topo.names.get(u.province, u.province))
+        return (u.province in last, -nearest, 0 if u.kind == "F" else 1,
+                topo.names.get(u.province, u.province))
 
     candidates = [
         u for u in position.units.values() if u.power == power and u.province not in taken

@@ -417,6 +417,11 @@ class Rules(PhaseRules[PositionT], Presentation[PositionT]):
         """A removal the variant settles itself (None: the standard rules apply)."""
         return None
 
+    def removed_last(self, position: PositionT, power: str) -> Collection[str]:
+        """The provinces whose units of ``power`` the civil-disorder removal takes only when
+        no other unit is left (none in the standard game)."""
+        return ()
+
     def due(self, position: PositionT, topology: Topology) -> list[str]:
         """The powers that have something to decide in this phase: every power with a unit
         in a movement phase; a retreat phase's powers with a dislodged unit that has a

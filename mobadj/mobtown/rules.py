@@ -13,7 +13,7 @@ act on (docs/mobtown-rulings.md, "DATC options").
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar
@@ -132,6 +132,9 @@ class MobtownRules(Rules[MobtownPosition]):
     #: disorder and may rebuild; "gone": he was not drowned, the mob builds no other Don
     #: (rule 3, ruling 26)
     removed_don: str = option("dies", REMOVED_DON)
+    #: the rules' removal (a mob that orders too few) takes the Gang standing with the
+    #: mob's Don (a new one too) only when it has no other Gang to remove (rule 3, ruling 28)
+    removal_spares_don: bool = option(True)
     #: the board state the hooks need (set by bind); province -> Don owners there
     dons_at: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
     game_map: GameMap | None = field(default=None, repr=False, compare=False)
@@ -382,6 +385,12 @@ class MobtownRules(Rules[MobtownPosition]):
             after.winner = leaders[0]
             result.events.append(f"{mob_name(game_map, leaders[0])} controls "
                                  f"{counts[leaders[0]]} of 32 centres and wins (rule 8)")
+
+    def removed_last(self, position: MobtownPosition, power: str) -> Collection[str]:
+        """The Gang standing with the mob's Don goes last, so that the rules' removal never
+        leaves him alone while another Gang may go (rule 3, ruling 28)."""
+        where = position.dons.get(power)
+        return (where,) if where is not None and self.removal_spares_don else ()
 
     def due(self, position: MobtownPosition, topology: Topology) -> list[str]:
         """Don placement: mobs without a Don; movement: mobs not in civil disorder;

@@ -114,3 +114,4 @@ class Options(Protocol):
     don_needs_empty_home: bool
     lone_don_drowns: bool
     removed_don: str
+    removal_spares_don: bool

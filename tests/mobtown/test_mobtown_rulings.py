@@ -441,8 +441,8 @@ def test_ruling26_a_rebuilt_don_is_in_the_summary(play, mt):
                                                                  rules=MobtownRules())
     full = play({"lepke": ["G P45", "G Pie", "G Que"]}, "Lepke: Build D Pie",
                 phase="1919-08-W4-A", centers={"lepke": ["P45", "Pie", "Que"]})
-    assert ("  Lepke: built D Pie; G Pie removed by the rules (civil disorder: no removal "
-            "ordered)\n") in format_report(full.result, mt, rules=MobtownRules())
+    assert ("  Lepke: built D Pie; G P45 removed by the rules (civil disorder: no removal "
+            "ordered)\n") in format_report(full.result, mt, rules=MobtownRules())  # ruling 28
 
 
 def test_ruling26_a_removed_don_dies_the_mob_is_elected_a_new_one_after_disorder(play, mt):
@@ -507,3 +507,42 @@ def test_ruling27_option_no_support_across_a_highway(play):
                 "Diamond: G(P22) S G(Gon)-Bur\nDiamond: G(Gon)-Bur\nG(325) S G(Gon)-Bur",
                 rules=off)
     assert book.ok("G P22 S G GoG - Bur") and book.ok("G GoG - Bur")
+
+
+def _rebuild_at_full_supply(tmp_path, *options: str) -> str:
+    """The report ``mobadj adjudicate`` prints for a mob at full supply that rebuilds its
+    Don in Pie, where one of its Gangs stands, and orders no removal."""
+    from click.testing import CliRunner
+
+    from mobadj.cli import main
+
+    position = tmp_path / "weekend.yaml"
+    position.write_text("phase: 1919-08-W4-A\nunits:\n  lepke: [G P45, G Pie, G Que]\n"
+                        "centers:\n  lepke: [P45, Pie, Que]\n", encoding="utf-8")
+    orders = tmp_path / "orders.txt"
+    orders.write_text("Lepke: Build D(Pie)\n", encoding="utf-8")
+    run = CliRunner().invoke(main, ["adjudicate", "--map", "mobtown2", *options,
+                                    str(position), str(orders)])
+    assert run.exit_code == 0, run.output
+    return run.output
+
+
+def test_ruling28_the_rules_removal_never_strands_the_new_don(tmp_path):
+    # rule 3: the new Don "can only move when accompanied by a Gang"; the Gang he costs
+    # (ruling 9) is another one while the mob has another
+    out = _rebuild_at_full_supply(tmp_path)
+    assert "  Remove G P45                       civil disorder removal" in out
+    assert "  Lepke                 3 centres (+0)  D Pie, G Pie, G Que" in out
+
+
+def test_ruling28_option_the_civil_disorder_rule_alone_chooses(tmp_path):
+    out = _rebuild_at_full_supply(tmp_path, "--option", "removal_spares_don=false")
+    assert "  Remove G Pie                       civil disorder removal" in out
+    assert "  Lepke                 3 centres (+0)  D Pie, G P45, G Que" in out
+
+
+def test_ruling28_the_dons_gang_goes_when_no_other_can(play):
+    p = play({"lepke": ["G Pie"]}, "Lepke: Build D Pie", phase="1919-08-W4-A",
+             centers={"lepke": ["Pie"]})
+    assert p.ok("Build D Pie")
+    assert [r.order for r in p.result.defaults] == ["Remove G Pie"]
