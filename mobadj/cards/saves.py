@@ -20,7 +20,9 @@ Saving writes the key file with the new tag as *pending* first, then the save, t
 file with it as the latest: a crash between the writes leaves one of the two files able to
 resume, never none.  The same save resumed in two windows is one game: once one window has
 saved, the other finds by the key file that its game is no longer the latest
-(:class:`PlayedElsewhere`) and stops without saving.
+(:class:`PlayedElsewhere`) and stops without saving.  The check and the save it allows are
+made under one exclusive lock of the game (:meth:`GameKey.locked`, a lock file beside the
+key), so a save of another window never lands between them.
 
 What this cannot do: the key is a file of the same account, so whoever owns the machine can
 read it and, with this code, open the save.  Sealing keeps the secrets from a glance and
@@ -35,13 +37,19 @@ import json
 import os
 import re
 import secrets
-from dataclasses import dataclass
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from mobadj.cards.protocol import IllegalAction
 from mobadj.errors import CardGameError
 from mobadj.privatefile import write_privately
+
+if sys.platform != "win32":
+    import fcntl
 
 SAVE_FORMAT = "mobadj-card-save"
 KEY_BYTES = 32
@@ -84,6 +92,7 @@ class GameKey:
     secret: bytes
     latest: str = ""
     pending: str = ""
+    _held: int = field(default=0, repr=False, compare=False)  # depth of locked() here
 
     @classmethod
     def new(cls) -> GameKey:
@@ -117,10 +126,43 @@ class GameKey:
         write_privately(self.path, json.dumps({"key": self.secret.hex(), "latest": self.latest,
                                                "pending": self.pending}) + "\n")
 
+    @property
+    def lock_path(self) -> Path:
+        return keys_folder() / f"{self.game_id}.lock"
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the game's exclusive lock (``flock`` of :attr:`lock_path`; another window
+        of the game waits for it), so that a check that this session's save is still the
+        latest (:func:`still_latest`) and the save or move it allows are one step.  Taken
+        again inside, it is already held."""
+        if self._held:
+            self._held += 1
+            try:
+                yield
+            finally:
+                self._held -= 1
+            return
+        folder = keys_folder()
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            if sys.platform != "win32":
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            self._held = 1
+            try:
+                yield
+            finally:
+                self._held = 0
+        finally:
+            os.close(fd)  # (closing it releases the lock)
+
     def forget(self) -> None:
         """The game is over: its save is a plain record now, the key is of no more use (and
-        with no latest save, :func:`still_latest` asks nothing more of it)."""
+        with no latest save, :func:`still_latest` asks nothing more of it).  A window that
+        waits for the lock meanwhile finds the key gone once it has it."""
         self.path.unlink(missing_ok=True)
+        self.lock_path.unlink(missing_ok=True)
         self.latest = self.pending = ""
 
     def _derived(self, purpose: bytes) -> bytes:
@@ -259,14 +301,16 @@ def write_sealed(path: Path, content: dict[str, Any], key: GameKey, number: int)
     """Seal ``content`` into ``path`` as the game's latest save (see the module's doc for
     the order of the writes).  PlayedElsewhere when another session of the same game has
     saved since this one opened or last saved it: its save stands (a second window's quit
-    would otherwise take back the draws made in the first)."""
-    still_latest(key)
-    text, tag = seal(content, key, number)
-    key.pending = tag
-    key.store()
-    write_privately(path, text)
-    key.latest, key.pending = tag, ""
-    key.store()
+    would otherwise take back the draws made in the first).  The check and the writes
+    are made under the game's lock: no other save lands between them."""
+    with key.locked():
+        still_latest(key)
+        text, tag = seal(content, key, number)
+        key.pending = tag
+        key.store()
+        write_privately(path, text)
+        key.latest, key.pending = tag, ""
+        key.store()
 
 
 def still_latest(key: GameKey) -> None:

@@ -24,8 +24,8 @@ Another human seat may give a public table command at anyone's prompt with its s
 prefix: ``P3: say I can do it cheap``, ``P3: reveal``, ``P3: history`` (the public history);
 nothing else goes through a prefix.  Quit, end of input and Ctrl-C save the game to a file
 that ``--resume`` continues (by default in the user's data folder,
-:func:`default_save_path`); the game is saved at every prompt as well, sealed
-(:mod:`mobadj.cards.saves`).  At the end: the last events, each score as the rulebook counts
+:func:`default_save_path`); the game is saved at every prompt and after each human move,
+sealed (:mod:`mobadj.cards.saves`).  At the end: the last events, each score as the rulebook counts
 it, the winner, seed and salt.  A window whose game was saved in another window since (the
 same save resumed twice) says so once and stops, saving nothing and showing no end
 (:attr:`Session.played_elsewhere`).
@@ -46,6 +46,7 @@ import re
 import textwrap
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -285,10 +286,11 @@ class Session:
         try:
             self.save_to.parent.mkdir(parents=True, exist_ok=True)
             if self.state.is_over():
-                self._still_ours()
-                write_privately(self.save_to, json.dumps(self.to_json(), indent=1) + "\n")
-                if self.key is not None:
-                    self.key.forget()
+                with self._locked():
+                    self._still_ours()
+                    write_privately(self.save_to, json.dumps(self.to_json(), indent=1) + "\n")
+                    if self.key is not None:
+                        self.key.forget()
             else:
                 if self.key is None:
                     self.key = GameKey.new()
@@ -311,6 +313,13 @@ class Session:
         else:
             self._still_ours()
 
+    def _locked(self) -> AbstractContextManager[None]:
+        """The game's lock (:meth:`GameKey.locked`) while this window has a save that
+        another window may have resumed; else nothing to hold."""
+        if self.save_to is not None and self.key is not None:
+            return self.key.locked()
+        return nullcontext()
+
     def _still_ours(self) -> None:
         """PlayedElsewhere when another window has saved (or ended) this game since this
         window opened or last saved it: nothing of it may be played, saved or shown here."""
@@ -321,9 +330,20 @@ class Session:
     def _act(self, player: int, action: Any) -> None:
         """Apply ``action`` and add what it logged to the feed (plus a narration for the
         seats that could see none of it).  A human's move keeps the game as it was before,
-        to tell cheaply whether the move may still be taken back."""
-        if not self._replaying:
+        to tell cheaply whether the move may still be taken back.  A human's move is
+        saved at once, checked and written under the game's lock: a window whose game was
+        saved elsewhere meanwhile plays nothing and shows nothing of it (PlayedElsewhere),
+        and none is shown what a move drew before that move is saved."""
+        if self._replaying:
+            self._apply(player, action)
+            return
+        with self._locked():
             self._still_ours()
+            self._apply(player, action)
+            if player in self.humans:
+                self.save()
+
+    def _apply(self, player: int, action: Any) -> None:
         before = len(self.state.events)
         self._before = (fork(self.state) if player in self.humans and not self._replaying
                         else None)

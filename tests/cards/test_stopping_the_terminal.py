@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from mobadj.cards.record import fork
-from mobadj.cards.saves import read_save
+from mobadj.cards.saves import read_save, still_latest, write_sealed
 from mobadj.cards.screen import Pager
 from mobadj.cards.terminal import Session
 
@@ -253,3 +253,94 @@ def test_hot_seat_over_a_pipe_reads_the_first_line_as_the_first_command() -> Non
     assert "P1> help\n" in done.stdout
     assert "help CARD  what a card does" in done.stdout
     assert "Game saved to" in done.stdout
+
+
+def _hot_seat_save(path: Path, moves: int) -> None:
+    """Micro Mob for two at one keyboard with secret hands, each seat playing its first
+    legal move ``moves`` times, then quit: the save at ``path``."""
+    played = {"n": 0}
+
+    def read(prompt: str) -> str:
+        if not (prompt.startswith("P") and prompt.endswith("> ")):
+            return ""  # the hand-overs
+        if played["n"] == moves:
+            return "quit"
+        played["n"] += 1
+        return str(session.state.legal_actions(int(prompt[1:-2]) - 1)[0])
+
+    session = Session.new("micromob", 2, None, set(), {"hands": "secret"}, read=read,
+                          write=lambda _: None, save_to=path)
+    session.run()
+
+
+def test_a_move_is_saved_before_its_result_is_shown(tmp_path) -> None:
+    """Hot-seat: when the screen first shows what P's move did, the save on disk already
+    holds the move (a window that could not save it would have shown nothing of it)."""
+    path = tmp_path / "g.json"
+    _hot_seat_save(path, 2)
+    checked: list[int] = []
+    played = {"n": 0}
+
+    def read(prompt: str) -> str:
+        if prompt.startswith("P") and prompt.endswith("> ") and not played["n"]:
+            played["n"] = len(window.state.actions) + 1
+            return str(window.state.legal_actions(int(prompt[1:-2]) - 1)[0])
+        return "quit" if played["n"] else ""
+
+    def write(line: str) -> None:
+        if played["n"] and not checked:
+            checked.append(len(read_save(path).content["actions"]))
+
+    window = _window(path, read, [])
+    window.write = write
+    window.pager.write = write
+    window.run()
+    assert checked == [played["n"]]
+
+
+def _waiting_for_lock(pid: int) -> bool:
+    """Is process ``pid`` blocked waiting for a file lock (Linux's /proc/locks)?"""
+    return any(" -> " in f" {line}" and f" {pid} " in line
+               for line in Path("/proc/locks").read_text().splitlines())
+
+
+def test_a_save_cannot_land_between_a_windows_check_and_its_save(tmp_path) -> None:
+    """Window B has checked that its save is the latest and is writing its move's save
+    (it holds the game's lock); window A, a real process on the same save, plays a move
+    meanwhile.  A waits, then finds its game played on elsewhere: it stops with status 1,
+    saving nothing and showing neither the result of its move nor the seed; B's save
+    stands."""
+    path = tmp_path / "g.json"
+    made = _play("miceheist", "--bot", "2", "--save", str(path), typed="quit\n")
+    assert made.returncode == 0, made.stderr
+    opened = read_save(path)
+    b = Session.resume(opened.content)
+    move = b.state.legal_actions(0)[0]
+    key = opened.key
+    with key.locked():
+        still_latest(key)  # B's check: its save is the latest
+        a = subprocess.Popen([sys.executable, "-m", "mobadj", "play", "miceheist", "--resume",
+                              str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+        try:
+            _until_prompt(a, b"P1> ")
+            a.stdin.write(f"{move}\nquit\n".encode())
+            a.stdin.flush()
+            deadline = time.monotonic() + 60
+            while not _waiting_for_lock(a.pid):  # A has its move and waits for the lock
+                assert a.poll() is None and time.monotonic() < deadline
+                time.sleep(0.01)
+            b.state.apply(0, move)
+            write_sealed(path, b.to_json(), key, opened.number + 1)  # B's save
+            b_save = path.read_bytes()
+        except BaseException:
+            a.kill()
+            raise
+    out, err = a.communicate(timeout=60)
+    told = out.decode().strip().splitlines()
+    assert a.returncode == 1 and err == b""
+    assert told[-1].startswith("! " + PLAYED_ON)
+    assert path.read_bytes() == b_save
+    game = read_save(path).content
+    assert len(game["actions"]) == len(opened.content["actions"]) + 1
+    assert str(game["seed"]) not in out.decode() and game["salt"] not in out.decode()
