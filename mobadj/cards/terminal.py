@@ -575,6 +575,8 @@ class Session:
         """Say once, as the last line, why this window stops; the game's save is left as
         the other window wrote it."""
         self.played_elsewhere = str(gone)
+        if self.hot_seat:  # the screen up may be a seat's own: hidden as at a hand-over
+            self.clear()
         self.holder = None
         self.pager.height = None  # (the last line: never held up by a pause)
         self.write(f"! {gone}")

@@ -273,6 +273,72 @@ def _hot_seat_save(path: Path, moves: int) -> None:
     session.run()
 
 
+def _pty_window(path: Path) -> tuple[int, int]:
+    """``mobadj play micromob --resume path`` on a real pseudo-terminal: (pid, its fd)."""
+    import pty
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the game on the terminal
+        os.execve(sys.executable, [sys.executable, "-m", "mobadj", "play", "micromob",
+                                   "--resume", str(path)],
+                  {"PYTHONPATH": str(Path(__file__).resolve().parents[2]), "PATH": "",
+                   "TERM": "xterm", "MOBADJ_KEY_DIR": os.environ["MOBADJ_KEY_DIR"],
+                   "PYTHONDONTWRITEBYTECODE": "1"})
+    return pid, fd
+
+
+def _read_pty(fd: int, until: bytes | None) -> str:
+    """What the terminal shows until ``until`` (None: until the program closes it)."""
+    seen, deadline = b"", time.monotonic() + 60
+    while until is None or not seen.endswith(until):
+        left = deadline - time.monotonic()
+        assert left > 0 and select.select([fd], [], [], left)[0], seen[-400:]
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:  # the program ended and closed the terminal
+            break
+        if not chunk:
+            break
+        seen += chunk
+    assert until is None or seen.endswith(until), seen[-400:]
+    return seen.decode(errors="replace")
+
+
+def test_a_stale_hot_seat_window_clears_the_screen_before_it_stops(tmp_path) -> None:
+    """Hot-seat on a real terminal: window B shows P1's secret hand at its prompt; window A
+    resumes the same save, plays a move and quits.  The move then typed in B is not played,
+    and B erases the screen (scrollback too, as a hand-over does) before it says why it
+    stops: the next person at the keyboard does not see P1's hand."""
+    from mobadj.cards.screen import ERASE
+
+    path = tmp_path / "g.json"
+    _hot_seat_save(path, 4)
+    state = Session.resume(read_save(path).content).state
+    seat = state.to_act()[0]
+    move = str(state.legal_actions(seat)[0])
+    hand = state.screen(seat).splitlines()[-2 if seat else -4]
+    assert "hand (goons" in hand
+    pid, fd = _pty_window(path)
+    try:
+        _read_pty(fd, f"Pass to P{seat + 1} and press Enter ".encode())
+        os.write(fd, b"\n")
+        shown = _read_pty(fd, f"P{seat + 1}> ".encode())
+        assert hand.split(";")[1].strip() in shown  # the secret hand is on the screen
+        a = _play("micromob", "--resume", str(path), typed=f"{move}\nquit\n")
+        assert a.returncode == 0 and "Game saved to" in a.stdout, a.stdout + a.stderr
+        a_save = path.read_bytes()
+        os.write(fd, f"{move}\n".encode())
+        after = _read_pty(fd, None)
+    finally:
+        _, status = os.waitpid(pid, 0)
+        os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 1
+    told = "! This game was played on in another window"  # (wrapped to the terminal)
+    assert ERASE in after and after.index(ERASE) < after.index(told)
+    assert after.split(ERASE)[-1].startswith(told)
+    assert path.read_bytes() == a_save
+
+
 def test_a_move_is_saved_before_its_result_is_shown(tmp_path) -> None:
     """Hot-seat: when the screen first shows what P's move did, the save on disk already
     holds the move (a window that could not save it would have shown nothing of it)."""
