@@ -11,7 +11,9 @@ The standard bot values a position as its v.p. now plus what its goons and allie
 worth for the turns it has left (a goon in hand more than one in fatigue, and too few goons
 cost dearly), and judges every action by the change it makes: abilities first, each one
 used whenever it gains something (they do not take the turn's action), then the action that
-gains most.  It reads only its own seat's view (the city and public areas, its hand).
+gains most.  An ally is worth its v.p. and its power; an ``ally_to_hit`` ally at least its own
+hit (it can move itself there), a ``swap`` ally the goon upgrades it offers.  It reads only
+its own seat's view (the city and public areas, its hand).
 """
 
 from __future__ import annotations
@@ -119,6 +121,7 @@ MIN_GOONS = 5
 SHORT_GOON = 0.8
 CARDS_PER_TURN = 0.65  # cards that leave the city in an average turn (4 players, 4 modules)
 SWAP_COST = 0.1  # what the goon given to the city is worth to the others
+SWAP_USES = 3.0  # swaps worth making in the turns a new swap ally has left (a guess)
 
 
 class MicroMobBot(MicroMobBasicBot):
@@ -164,8 +167,32 @@ class MicroMobBot(MicroMobBasicBot):
         return c.boss_hit * self._colour_risk(state, c.colour, taking) + powers["hit_bonus"]
 
     def _ally_worth(self, state: MicroMobState, cid: str, powers: Counter, turns: float) -> float:
+        """What keeping ``cid`` in the ally area is worth (its v.p. and its power)."""
         power = state.deck.cards[cid].power
         return 2 + powers["ally_bonus"] + POWER_WORTH[power] * min(1.0, turns / 6)
+
+    def _new_ally_worth(self, state: MicroMobState, player: int, cid: str, powers: Counter,
+                        turns: float) -> float:
+        """What allying with city boss ``cid`` is worth.  An ``ally to hits`` card can move
+        itself to the hit area later, so it is worth at least its own hit (cheaper to ally
+        than to hit, and its power serves until then); a ``swap with city`` card is a
+        goon upgrade each turn (the best one the city offers now, for its turns left)."""
+        worth = self._ally_worth(state, cid, powers, turns)
+        power = state.deck.cards[cid].power
+        if power == "ally_to_hit":
+            worth = max(worth, self._hit_worth(state, player, cid, cid, powers))
+        elif power == "swap":
+            worth += SWAP_USES * self._best_swap(state, player, cid, turns)
+        return worth
+
+    def _best_swap(self, state: MicroMobState, player: int, taking: str, turns: float) -> float:
+        """The gain of swapping the weakest goon in hand for the strongest city card (but
+        ``taking``, the card leaving the city)."""
+        city = [self._strength(state, c) for c in state.city if c != taking]
+        if not city or not state.hand[player]:
+            return 0.0
+        weakest = min(self._strength(state, g) for g in state.hand[player])
+        return max(0.0, IN_HAND * turns * (max(city) - weakest) - SWAP_COST)
 
     # -- what an action changes ------------------------------------------------------------
     def _gain(self, state: MicroMobState, player: int, action: Any, turns: float) -> float:
@@ -182,7 +209,7 @@ class MicroMobBot(MicroMobBasicBot):
         if action.kind == "hit":
             gain += self._hit_worth(state, player, target, target, powers)
         elif action.kind == "ally":
-            gain += self._ally_worth(state, target, powers, turns)
+            gain += self._new_ally_worth(state, player, target, powers, turns)
         else:
             gain += 1 + powers["goon_bonus"] + IN_HAND * turns * self._strength(state, target)
             gain += self._short(goons, turns) - self._short(goons + 1, turns)
