@@ -31,6 +31,14 @@ class Turns:
         first = any(players[s].nmr_total == 0 for s in missing)
         return missing, first
 
+    @staticmethod
+    def _deadline_missed(game: Game, now: float) -> bool:
+        """Do the seats without orders miss a deadline when the phase is adjudicated now?
+        Not when the GM adjudicates before the deadline (PROCESS): their counters, civil
+        disorder and first-miss extension are left alone.  A deadline already extended for
+        a first miss was missed, however early the GM adjudicates the extension."""
+        return (game.deadline is not None and now >= game.deadline) or bool(game.extended)
+
     def _nothing_to_decide(self, game: Game) -> bool:
         """An active phase in which no seat has anything to order (e.g. a retreat phase whose
         units can only disband, stored before the engine settled such units at once): it
@@ -77,9 +85,12 @@ class Turns:
         snapshot = {p: {"nmr_total": pl.nmr_total, "nmr_streak": pl.nmr_streak,
                         "status": pl.status, "email": pl.email} for p, pl in players.items()}
         disorder_after = int(option(game.options, "disorder_after_nmr"))
+        missed = self._deadline_missed(game, now)
         notes = []
         for seat, pl in players.items():
-            if seat in missing:
+            if seat in missing and not missed:  # the GM's PROCESS before the deadline
+                self.desk.store.update_player(game.name, seat, ready=0)
+            elif seat in missing:
                 streak = pl.nmr_streak + 1
                 status = pl.status
                 if disorder_after and streak >= disorder_after and status == "active":
@@ -92,7 +103,12 @@ class Turns:
                 self.desk.store.update_player(game.name, seat, ready=0, nmr_streak=(
                     0 if seat in orders else pl.nmr_streak))
         disorder = list(notes)  # civil disorder: the GM may want to find a new player
-        if missing:
+        if missing and not missed:
+            by = f" ({reports.stamp(game.deadline)})" if game.deadline is not None else ""
+            notes.insert(0, "No orders from " + ", ".join(missing) + ": the GM adjudicated "
+                         f"before the deadline{by}, so this is not a missed deadline (the "
+                         "rules' defaults were used).")
+        elif missing:
             notes.insert(0, "No orders received from: " + ", ".join(missing) +
                          " (the rules' defaults were used).")
         by_gm = [p for p in self.desk.store.orders_by_gm(game.name, phase) if p in due]
@@ -111,7 +127,7 @@ class Turns:
         self.desk.store.update_game(game.name, state=new, phase=host.phase(new), deadline=deadline,
                                     reminded=0, extended=0, status="ended" if over else "active")
         self.desk.store.log(game.name, "resolved", {"phase": phase, "missing": missing,
-                                                    "forced": forced}, now)
+                                                    "forced": forced, "missed": missed}, now)
         log.info("%s: %s resolved (missing: %s)", game.name, phase, ", ".join(missing) or "none")
         label, code = host.phase_label(new), host.phase(new)
         next_line = ("The game is over." if over else

@@ -134,6 +134,15 @@ def test_the_status_table_stays_aligned_when_a_power_missed_a_deadline(cfg):
     run(cfg, "game", "start", "st")
     CliRunner().invoke(main, ["game", "orders", "--config", str(cfg), "st", "england"],
                        input="F LON - NTH\n")
+    early = run(cfg, "game", "process", "st").output  # a GM's PROCESS before the deadline:
+    assert "S1901M resolved" in early  # Austria's missing orders are no missed deadline
+    lines = run(cfg, "game", "status", "st").output.splitlines()
+    assert "AUSTRIA  OWED    0       0/336h   emil@test.org (since the start)" in lines
+    store = Store(cfg.parent / "d" / "judge.sqlite")  # the deadline passes, the judge not
+    store.update_game("st", deadline=store.game("st").deadline - 49 * 3600)  # having run
+    store.close()
+    CliRunner().invoke(main, ["game", "orders", "--config", str(cfg), "st", "england"],
+                       input="F NTH H\n")
     run(cfg, "game", "process", "st")  # Austria sent nothing: its first missed deadline
     lines = run(cfg, "game", "status", "st").output.splitlines()
     assert "seat     orders  missed          absence  player" in lines
