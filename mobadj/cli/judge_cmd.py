@@ -438,8 +438,15 @@ def list_games(config_path: Path) -> None:
         click.echo("no games")
     for g in games:
         players = len(judge.store.players(g.name))
-        last = (f"result: {judge.endings.result_line(judge.store.ending(g.name))}"
-                if g.status == "ended" else f"deadline {reports.when(g.deadline, judge.tz)}")
+        if g.status == "ended":
+            last = f"result: {judge.endings.result_line(judge.store.ending(g.name))}"
+        elif g.status == "paused":  # its deadline is frozen: what counts is the pause's end
+            last = ("paused" if g.paused_until is None
+                    else f"paused until {reports.when(g.paused_until, judge.tz)}")
+        elif g.deadline is None:
+            last = "no deadline"
+        else:
+            last = f"deadline {reports.when(g.deadline, judge.tz)}"
         click.echo(f"{g.name:<16} {g.kind:<10} {g.status:<8} {g.phase or '-':<8} "
                    f"{players} player(s)  {last}")
 

@@ -185,3 +185,21 @@ def test_process_names_the_phase_it_may_adjudicate(cfg):
     assert "S1901M resolved" in run(cfg, "game", "process", "p1", "s1901m").output
     refused = run(cfg, "game", "process", "p1", "S1901M", ok=False)
     assert "PROCESS S1901M: S1901M was adjudicated at " in refused.output
+
+
+def test_game_list_shows_what_each_game_waits_for(cfg):
+    run(cfg, "game", "create", "form1", "--gm", "gm@test.org")  # forming: no deadline yet
+    run(cfg, "game", "create", "run1", "--gm", "gm@test.org", "-o", "picture=none")
+    run(cfg, "game", "add-player", "run1", "e@test.org", "England")
+    run(cfg, "game", "start", "run1")
+    run(cfg, "game", "create", "halt1", "--gm", "gm@test.org", "-o", "picture=none")
+    run(cfg, "game", "add-player", "halt1", "e@test.org", "England")
+    run(cfg, "game", "start", "halt1")
+    paused = run(cfg, "game", "pause", "halt1", "3d").output.splitlines()[0]  # Paused until .
+    rows = {line.split()[0]: line for line in run(cfg, "game", "list").output.splitlines()}
+    assert rows["form1"].endswith("0 player(s)  no deadline"), rows
+    assert "deadline no deadline" not in rows["form1"]
+    assert rows["run1"].split("  deadline ")[1].endswith(" UTC")
+    until = paused.removeprefix("Paused until ").removesuffix(".")
+    assert rows["halt1"].endswith(f"1 player(s)  paused until {until}"), (rows, paused)
+    assert "deadline" not in rows["halt1"]
