@@ -395,7 +395,7 @@ def end(config_path: Path, name: str, powers: tuple[str, ...], draw: bool,
 @click.argument("value")
 def set_option(config_path: Path, name: str, option: str, value: str) -> None:
     """Set a game option (press, deadline_hours, grace_hours, ...; a map's rule options
-    only while the game is forming)."""
+    only while the game is forming), or ``gm EMAIL``: hand the game to a new GM."""
     _gm(config_path, name, "set", {"option": option.replace("-", "_"), "value": value}, False)
 
 

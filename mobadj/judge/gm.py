@@ -15,7 +15,7 @@ from mobadj.judge.commands import Command, ParsedMail
 from mobadj.judge.deadlines import DEFAULTS, time_of_day, weekdays
 from mobadj.judge.endings import DRAW_MODES
 from mobadj.judge.hosts import DiplomacyHost, Host, HostError, host_for
-from mobadj.judge.mailparse import Incoming
+from mobadj.judge.mailparse import Incoming, is_address
 from mobadj.judge.names import Names
 from mobadj.judge.seats import TAKEOVER_CHOICES, takeover_mode
 from mobadj.judge.store import Game, Mail, hash_password
@@ -138,6 +138,33 @@ class GMCommands:
                            "orders of their own):\n" + "\n".join(before))
         self.desk.turns.maybe_early(self.desk.store.game(game.name) or game, now, out)
         return "\n\n".join(replies)
+
+    def set_gm(self, game: Game, value: str, by: str, now: float, out: list[Mail]) -> str:
+        """SET GM <email>: the game gets a new GM address (a club hands its games to a new
+        GM): every notice for the GM goes there from now on.  The old and the new address
+        are both told; the GM password stays as it is, for the new GM to change."""
+        new, old = value.strip().lower(), game.gm_email
+        if not is_address(new):
+            raise JudgeError(f"SET GM: {value!r} is not an email address.")
+        if new == old:
+            return f"SET GM: {new} is already the GM address of {game.name}."
+        self.desk.store.update_game(game.name, gm_email=new)
+        self.desk.store.log(game.name, "gm address", {"old": old, "new": new}, now)
+        sig = self.desk._sig()
+        out.append(Mail(old, f"{game.name}: the GM address is now {new}", (
+            f"The GM address of {game.name} was changed {by}, from\n  {old}\nto\n  {new}.\n"
+            f"The judge's notices for the GM, GM copies of results and press to the GM go "
+            f"there from now on. The GM password was not changed: the new GM may change it "
+            f"(SET PASSWORD).\n\n{sig}"), game=game.name))
+        out.append(Mail(new, f"{game.name}: you are now its GM", (
+            f"The GM address of {game.name} is now yours (it was {old}; changed {by}).\n"
+            f"The judge's notices for the GM, GM copies of results and press to the GM come "
+            f"here from now on.\n\n"
+            f"GM commands by mail start with the line\n  GM {game.name} <GM password>\n"
+            f"The GM password stays as it was: the GM who handed you the game tells you it; "
+            f"then choose your own with SET PASSWORD <new password>.\n\n{sig}"),
+            game=game.name))
+        return f"GM address of {game.name}: {old} -> {new}. Both addresses were told."
 
     def set_option(self, game: Game, key: str, value: str) -> str:
         host = host_for(game.kind)
