@@ -106,10 +106,13 @@ class Judge(JudgeBase):
                   early: bool = True) -> str:
         return self.seats.gm_orders(game, power, text, now, out, message_id, uid, early)
 
-    def handle_mail(self, raw: bytes, uid: int | None = None) -> list[Mail]:
-        """Handle one raw mail; returns the mails queued because of it (empty when the mail
-        was seen before, is automatic, or must not be answered: see :mod:`.loops`)."""
+    def handle_mail(self, raw: bytes, uid: int | None = None,
+                    arrived: float | None = None) -> list[Mail]:
+        """Handle one raw mail (``arrived``: when the mailbox received it); returns the mails
+        queued because of it (empty when the mail was seen before, is automatic, or must
+        not be answered: see :mod:`.loops`)."""
         inc = parse_mail(raw, max_body=self.config.max_body_bytes, own_text=self._own_line)
+        inc = dataclasses.replace(inc, arrived=arrived)
         if inc.reply_to == self.config.address.lower():  # answering the judge loops: answer
             inc = dataclasses.replace(inc, reply_to=inc.sender)  # the one who wrote instead
         now = self.clock()

@@ -145,6 +145,7 @@ def check(host: DiplomacyHost, state: State, seat: str, text: str) -> Check:
                         else "; the first order for the unit counts"
                         if r.reason is Reason.DUPLICATE else hold)
                 out.notes.append(f"{r.order}: impossible ({r.reason.value}){fate}")
+                out.impossible.append(str(r.order))
     return out
 
 

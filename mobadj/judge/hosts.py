@@ -43,10 +43,17 @@ class Check:
     accepted: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # accepted, but doubtful (e.g. impossible)
+    impossible: list[str] = field(default_factory=list)  # accepted, but cannot be carried out
 
     @property
     def text(self) -> str:
         return "\n".join(self.accepted)
+
+    @property
+    def all_impossible(self) -> bool:
+        """Every accepted order is impossible here (orders meant for another phase, or
+        another position): they are no orders for this phase."""
+        return bool(self.accepted) and all(o in self.impossible for o in self.accepted)
 
 
 @dataclass

@@ -88,6 +88,9 @@ class Incoming:
     #: the files attached, which the judge does not open (a reply names them: orders in an
     #: attached orders.txt would otherwise be lost without a word)
     attachments: tuple[str, ...] = ()
+    #: when the mail reached the judge's mailbox (the IMAP server's INTERNALDATE; None when
+    #: not known): a reply to orders that came too late says when they came
+    arrived: float | None = None
 
 
 _QUOTE_IN, _QUOTE_OUT = "\ue010", "\ue011"

@@ -108,9 +108,43 @@ class PlayerCommands:
             check = host.check(game.started_state, power, text)
             if not (check.accepted or check.errors or check.notes):
                 return ""  # nothing but remarks ("thanks"): no word about orders
-            return f"No orders are needed from {power} in {host.phase_label(game.started_state)}."
+            late = self._late(game, power, text, inc, now)
+            return (f"{late}\n\n" if late else "") + (
+                f"No orders are needed from {power} in {host.phase_label(game.started_state)}.")
         orders = self._check_orders(game, power, parsed, text, inc, uid, now, rejected)
         return f"{done}\n\n{orders}" if done else orders
+
+    def _late(self, game: Game, power: str, text: str, inc: Incoming, now: float) -> str:
+        """Orders that are no orders for the phase now played (asked only then) but are for
+        the phase adjudicated last, in a mail that came after that phase's deadline (or
+        after it was adjudicated early): say so plainly, with the times, as the player
+        missed it, perhaps by a minute.  "" otherwise."""
+        results = self.desk.store.results(game.name)
+        if not results:
+            return ""
+        last = results[-1]
+        came = inc.arrived if inc.arrived is not None else now
+        deadline = last["report"].get("deadline")
+        if came < last["at"] and (deadline is None or came < deadline):
+            return ""  # it came while that phase was still played: not late for it
+        host = host_for(game.kind)
+        before = last["state_before"]
+        try:
+            if power not in host.due(before):
+                return ""
+            then = host.check(before, power, text)
+        except HostError:
+            return ""
+        if not then.accepted or then.all_impossible:
+            return ""  # no orders for that phase either
+        label, state = host.phase_label(before), game.started_state
+        why = (f"after the deadline of {label} ({reports.stamp(deadline)})"
+               if deadline is not None and came >= deadline else
+               f"after {label} was adjudicated ({reports.stamp(last['at'])}), before its "
+               "deadline")
+        return (f"Your mail reached the judge at {reports.stamp(came)}, {why}: {label} was "
+                f"already adjudicated, so these orders were not used for it. The judge read "
+                f"them as orders for {host.phase_label(state)}, the phase now played.")
 
     def _free(
         self, game: Game, power: str, free: Free, inc: Incoming, uid: int | None, now: float,
@@ -155,7 +189,10 @@ class PlayerCommands:
         if not (check.accepted or check.errors or check.notes):
             return ""  # nothing but remarks ("thanks", a name): no orders in this mail
         rejected += [_where(e) for e in check.errors]
-        lines = [f"Orders for {power}, {host.phase_label(state)}, as the judge reads them:"]
+        late = (self._late(game, power, text, inc, now)
+                if check.all_impossible or not check.accepted else "")
+        lines = [late, ""] if late else []
+        lines.append(f"Orders for {power}, {host.phase_label(state)}, as the judge reads them:")
         lines += [f"  {o}" for o in check.accepted] or ["  (none)"]
         if check.notes:
             lines.append("Warnings:")
@@ -166,6 +203,13 @@ class PlayerCommands:
                 lines.append(f"  {err}")
             for number, word in parsed.near_commands.items():
                 lines.append(f"  line {number}: or did you mean the command '{word.upper()}'?")
+        if check.all_impossible:  # e.g. movement orders read in the winter: no orders in
+            rejected.append("none of its orders is possible in this phase")
+            lines.append(f"None of these orders is possible in {host.phase_label(state)}, so "
+                         f"they were not taken: they do not count as orders from {power}, "
+                         "whose earlier orders for this phase (if any) stand. Send orders for "
+                         "this phase.")
+            return "\n".join(lines)
         if not check.accepted:
             lines.append("Nothing was accepted, so your earlier orders for this phase (if any) "
                          "stand.")

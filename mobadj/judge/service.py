@@ -71,7 +71,7 @@ class Service:
                 self.judge.tick(due_at=arrived)
                 due = self._next_due()
             try:
-                self.judge.handle_mail(raw, uid=uid)
+                self.judge.handle_mail(raw, uid=uid, arrived=arrived)
             except sqlite3.OperationalError:
                 raise  # the store is locked or gone: the mail is tried again next round
             except Exception:  # a bug must not stop the judge; the mail is recorded as failed

@@ -193,11 +193,14 @@ class Turns:
                 if check.errors:
                     lines += ["Errors (these lines were not accepted):"]
                     lines += [f"  {e}" for e in check.errors]
-                if check.accepted:
+                if check.accepted and not check.all_impossible:
                     self.desk.store.set_orders(game.name, phase, power, check.text, now, None)
-                else:
+                else:  # orders all impossible now are no orders: the power is still reminded
                     self.desk.store.delete_orders(game.name, phase, power)
-                    lines.append("Nothing was accepted: send orders for this phase.")
+                    lines.append("Nothing was accepted: send orders for this phase."
+                                 if not check.accepted else
+                                 f"None of these orders is possible in {label}, so they do not "
+                                 "count as orders: send orders for this phase.")
                 lines.append(f"Deadline: {reports.stamp(game.deadline)}")
             out.append(Mail(players[power].email, f"{game.name}: your orders for {phase}, "
                             "sent before it began", "\n".join(lines) + f"\n\n{self.desk._sig()}",

@@ -63,9 +63,11 @@ def test_orders_sent_after_the_deadline_do_not_count_for_it(service, mail_server
     assert "A PAR - PIC" in results and "F BRE - MAO" in results
     assert "A PAR - BUR" not in results and "F BRE - ENG" not in results
     assert "No orders received from" not in results
-    # the late mail is read as orders for the phase now being played, and its reply says so
+    # the late mail is read as orders for the phase now being played, and its reply says so,
+    # and that it came after the deadline of the phase it was meant for
     reply = text(S.wait_for("fra@test.org", 5)[-1])
-    assert "Fall 1901 Movement" in reply and "Spring 1901" not in reply
+    assert "Orders for FRANCE, Fall 1901 Movement, as the judge reads them:" in reply
+    assert "after the deadline of Spring 1901 Movement" in reply
     assert service.judge.store.game("late").phase == "F1901M"
 
 
