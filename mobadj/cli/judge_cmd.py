@@ -11,6 +11,7 @@ import contextlib
 import json
 import logging
 import signal
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -32,13 +33,15 @@ CONFIG = click.option(
 def _open(config_path: Path) -> Any:
     from mobadj.judge.config import ConfigError, load_config
     from mobadj.judge.core import Judge
-    from mobadj.judge.store import Store, StoreError
+    from mobadj.judge.store import Store, StoreError, store_trouble
 
     try:
         cfg = load_config(config_path)
         return Judge(Store(cfg.db_path), cfg)
     except (ConfigError, StoreError) as exc:  # no folder for the store, a newer store, ...
         raise click.ClickException(str(exc)) from None
+    except sqlite3.OperationalError as exc:  # a full disk
+        raise click.ClickException(store_trouble(cfg.db_path, exc)) from None
 
 
 @main.command()
@@ -52,15 +55,21 @@ def serve(config_path: Path, once: bool, poll: float | None, verbose: bool) -> N
     from mobadj.judge.logs import setup_logging
     from mobadj.judge.mailbox import Mailbox
     from mobadj.judge.mailer import Mailer
-    from mobadj.judge.service import NETWORK_ERRORS, Service, describe
+    from mobadj.judge.service import NETWORK_ERRORS, Service, describe, one_judge
+    from mobadj.judge.store import StoreError, store_trouble
 
     judge = _open(config_path)
     cfg = judge.config
+    try:  # one judge per store, held until this process ends (before its log is touched)
+        held = one_judge(cfg.db_path)  # noqa: F841 (the lock lives as long as the name)
+    except (OSError, StoreError) as exc:
+        raise click.ClickException(str(exc)) from None
     setup_logging(cfg.log, verbose)
     if cfg.imap is None or cfg.smtp is None:
         raise click.ClickException("judge.yaml needs both an 'imap' and an 'smtp' section")
     service = Service(judge, Mailbox(cfg.imap), Mailer(cfg.smtp, cfg.address, cfg.name,
                                                        judge.clock), poll_seconds=poll)
+    log = logging.getLogger("mobadj.judge.service")
     if once:
         try:
             n = service.step()
@@ -68,11 +77,13 @@ def serve(config_path: Path, once: bool, poll: float | None, verbose: bool) -> N
             raise click.ClickException(describe(exc)) from None
         except ConfigError as exc:
             raise click.ClickException(str(exc)) from None
+        except sqlite3.OperationalError as exc:  # a full disk: what was stored is kept
+            log.error("%s", store_trouble(cfg.db_path, exc))  # the log, and standard error
+            raise SystemExit(1) from None
         finally:
             service.mailbox.close()
         click.echo(f"handled {n} mail(s)")
         return
-    log = logging.getLogger("mobadj.judge.service")
     # SIGTERM (systemd's stop, kill) ends the judge as Ctrl-C does: the mail or phase in
     # hand is rolled back whole, to be done again at the next start.  It is taken before
     # the judge says it is serving: a stop that comes at once ends it as well.

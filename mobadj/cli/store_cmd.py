@@ -101,7 +101,10 @@ def compact(config_path: Path) -> None:
     cfg = _config(config_path)
     if not cfg.db_path.exists():
         raise click.ClickException(f"{cfg.db_path}: no store yet (has the judge run?)")
-    before, after, dropped = storetools.compact(cfg.db_path, cfg.mail_retention_days)
+    try:
+        before, after, dropped = storetools.compact(cfg.db_path, cfg.mail_retention_days)
+    except storetools.StoreToolError as exc:
+        raise click.ClickException(str(exc)) from None
     for what, n in dropped.items():
         click.echo(f"dropped: {n} {what}")
     click.echo(f"{cfg.db_path}: {storetools.megabytes(before)} -> "

@@ -15,8 +15,8 @@ from mobadj.judge.logs import setup_logging
 from mobadj.judge.mailbox import Mailbox
 from mobadj.judge.mailer import Mailer
 from mobadj.judge.overview import status_text, summary_text
-from mobadj.judge.service import NETWORK_ERRORS, Service, describe
-from mobadj.judge.store import Game, Mail, Store, StoreError
+from mobadj.judge.service import NETWORK_ERRORS, Service, describe, one_judge
+from mobadj.judge.store import Game, Mail, Store, StoreError, store_trouble
 from mobadj.judge.webplay import WebPlay, WebSeat, legal_choices
 
 __all__ = [
@@ -46,12 +46,14 @@ __all__ = [
     "host_for",
     "legal_choices",
     "load_config",
+    "one_judge",
     "parse_duration",
     "phase_url",
     "reports",
     "setup_logging",
     "status_text",
     "step_id",
+    "store_trouble",
     "storetools",
     "summary_text",
 ]

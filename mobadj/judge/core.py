@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -126,7 +127,8 @@ class Judge(JudgeBase):
             parsed = self._game_first(parse_body(inc.body), inc.body)
             ignored = self._ignored(inc, parsed)
             if ignored:
-                log.info("ignored %s from %r: %s", inc.message_id, inc.sender, ignored)
+                self.store.after_commit(functools.partial(
+                    log.info, "ignored %s from %r: %s", inc.message_id, inc.sender, ignored))
                 self.store.record_mail(inc.message_id, uid, inc.sender, inc.subject, now,
                                        f"ignored: {ignored}")
                 told: list[Mail] = []
@@ -158,8 +160,9 @@ class Judge(JudgeBase):
             if withheld:
                 outcome = f"{outcome}, not answered: {withheld}"
             self.store.record_mail(inc.message_id, uid, inc.sender, inc.subject, now, outcome)
-            log.info("%s %s (uid %s) from %s: %d mail(s) queued", outcome, inc.message_id, uid,
-                     inc.sender, len(out))
+            self.store.after_commit(functools.partial(  # said once it is stored, not before
+                log.info, "%s %s (uid %s) from %s: %d mail(s) queued", outcome, inc.message_id,
+                uid, inc.sender, len(out)))
             self.queue(out, now, auto="auto-replied")
             return out
 

@@ -5,15 +5,20 @@ where the store says it was."""
 
 from __future__ import annotations
 
+import fcntl
 import logging
+import os
 import sqlite3
 import threading
 from collections.abc import Callable
+from pathlib import Path
+from typing import IO
 
 from mobadj.judge.config import ConfigError, MailServerError
 from mobadj.judge.core import Judge
 from mobadj.judge.mailbox import IMAP_ERRORS, Mailbox
 from mobadj.judge.mailer import SMTP_ERRORS, Mailer
+from mobadj.judge.store import StoreError, store_trouble
 
 log = logging.getLogger("mobadj.judge.service")
 MAX_BACKOFF = 300.0
@@ -28,6 +33,36 @@ def describe(exc: BaseException) -> str:
     if isinstance(exc, MailServerError):
         return str(exc)
     return f"mail server trouble ({type(exc).__name__}: {exc})"
+
+
+def lock_path(db_path: Path) -> Path:
+    """The file a serving judge holds locked beside its store (it names the judge's pid)."""
+    return db_path.with_name(db_path.name + ".lock")
+
+
+def one_judge(db_path: Path) -> IO[str]:
+    """Make this process the one judge of the store at ``db_path``, for its whole life:
+    two judges on one store would send every queued mail twice.  The lock (``flock``) is
+    the system's: it goes when the process ends, however it ends.  Raises
+    :class:`StoreError` naming the other judge's pid when one serves the store already.
+    Keep the returned file open while serving."""
+    path = lock_path(db_path)
+    held = open(path, "a+", encoding="utf-8")  # noqa: SIM115 (held for the process's life)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        held.seek(0)
+        pid = held.read().strip() or "unknown"
+        held.close()
+        raise StoreError(f"another judge (pid {pid}) is serving {db_path}; this one stops "
+                         f"without touching the mail") from None
+    try:
+        held.truncate(0)
+        held.write(f"{os.getpid()}\n")
+        held.flush()
+    except OSError:  # a full disk: the lock holds all the same, only the pid is not shown
+        pass
+    return held
 
 
 class Service:
@@ -158,8 +193,11 @@ class Service:
                 continue
             except NETWORK_ERRORS as exc:  # network trouble: reconnect later, lose nothing
                 log.warning("%s; retrying in %.0f s", describe(exc), backoff)
-            except (ConfigError, sqlite3.OperationalError) as exc:  # e.g. a password unset
+            except ConfigError as exc:  # e.g. a password unset
                 log.error("%s; retrying in %.0f s", exc, backoff)
+            except sqlite3.OperationalError as exc:  # e.g. a full disk: nothing was stored
+                log.error("%s; retrying in %.0f s", store_trouble(self.judge.store.path, exc),
+                          backoff)
             except Exception:  # a bug must not stop the judge: logged in full, retried
                 log.exception("the serve loop failed; retrying in %.0f s", backoff)
             self.mailbox.close()

@@ -19,6 +19,7 @@ kept first, beside it); one made by a newer mobadj is refused.
 from __future__ import annotations
 
 import base64
+import errno
 import hashlib
 import hmac
 import json
@@ -349,6 +350,26 @@ class StoreError(JudgeServiceError, RuntimeError):
     stored game lacks what was asked of it (the state of a game that has not started)."""
 
 
+FULL_DISK = ("disk I/O error", "database or disk is full")
+"""What SQLite says when a write finds no room (a full disk, a file-size limit)."""
+
+
+def store_trouble(path: str | Path, exc: BaseException) -> str:
+    """Why ``path`` (the store, or a copy of it) cannot be written, in one line for the GM:
+    the file and the likely cause, not a traceback."""
+    if isinstance(exc, OSError):
+        full = exc.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT)
+        text = exc.strerror or str(exc)
+    else:
+        text = str(exc)
+        full = text in FULL_DISK
+    if full:
+        return f"cannot write {path}: the disk is full or the file too large ({text})"
+    if "locked" in text:
+        return f"cannot write {path}: another program held it locked too long ({text})"
+    return f"cannot use {path} ({text})"
+
+
 class Store:
     """One SQLite file.  Use :meth:`transaction` for every change that must be atomic."""
 
@@ -358,6 +379,7 @@ class Store:
         self.path = Path(path)
         self.readonly = readonly
         self._depth = 0
+        self._after: list[Callable[[], None]] = []  # to do once the transaction is stored
         self.upgraded_from: int | None = None  # the schema it had, when brought up to date
         self.kept_copy: Path | None = None  # the copy of it kept then
         if readonly:
@@ -478,14 +500,32 @@ class Store:
             return
         self.db.execute("BEGIN IMMEDIATE")
         self._depth = 1
+        self._after = []
         try:
             yield self
         except BaseException:
             self._depth = 0
+            self._after = []
             self.db.execute("ROLLBACK")
             raise
         self._depth = 0
-        self.db.execute("COMMIT")
+        after, self._after = self._after, []
+        try:
+            self.db.execute("COMMIT")
+        except sqlite3.Error:  # no room to write it (a full disk): nothing of it is kept
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
+        for done in after:
+            done()
+
+    def after_commit(self, done: Callable[[], None]) -> None:
+        """Call ``done`` once the current transaction is stored (at once outside one): what
+        the log says was done must have been done, not rolled back."""
+        if self._depth:
+            self._after.append(done)
+        else:
+            done()
 
     @contextmanager
     def savepoint(self, name: str = "mail") -> Iterator[Store]:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from mobadj.errors import JudgeServiceError
 from mobadj.judge.private import private_file
-from mobadj.judge.store import SCHEMA_VERSION, Store, StoreError
+from mobadj.judge.store import SCHEMA_VERSION, Store, StoreError, store_trouble
 
 BACKUP_PATTERN = "judge-*.sqlite"
 
@@ -78,6 +78,9 @@ def check(path: Path, now: float | None = None) -> Checked:
     except StoreError as exc:
         out.problems.append(str(exc))
         return out
+    except sqlite3.OperationalError as exc:  # a full disk
+        out.problems.append(store_trouble(path, exc))
+        return out
     try:
         if store.upgraded_from is not None:
             out.facts.append(f"brought up to date from schema {store.upgraded_from} to "
@@ -128,15 +131,22 @@ def _table_sizes(db: sqlite3.Connection) -> list[str]:
     return ["largest: " + ", ".join(f"{name} {megabytes(int(n))}" for name, n in rows)]
 
 
-def _copy(source: sqlite3.Connection, dest: Path) -> None:
-    """SQLite's online backup of ``source`` into a new file ``dest``, checked."""
-    private_file(dest)
-    target = sqlite3.connect(str(dest))
+def _copy(source: sqlite3.Connection, dest: Path, named: Path | None = None) -> None:
+    """SQLite's online backup of ``source`` into a new file ``dest``, checked.  A copy that
+    cannot be written (a full disk) is removed, and the error names the file (``named``, the
+    name the copy was to take, or ``dest``) and the likely cause."""
     try:
-        source.backup(target)
-        problems = integrity(target)
-    finally:
-        target.close()
+        private_file(dest)
+        target = sqlite3.connect(str(dest))
+        try:
+            source.backup(target)
+            problems = integrity(target)
+        finally:
+            target.close()
+    except (OSError, sqlite3.OperationalError) as exc:
+        dest.unlink(missing_ok=True)
+        raise StoreToolError(store_trouble(named or dest, exc) + "; nothing was written"
+                             ) from None
     if problems:
         dest.unlink(missing_ok=True)
         raise StoreToolError(f"the copy is not sound ({problems[0]}); nothing was written")
@@ -164,7 +174,7 @@ def backup(path: Path, target: str | Path, force: bool = False, keep: int | None
     partial = dest.with_name(f".{dest.name}.partial")
     source = _connect_ro(path)
     try:
-        _copy(source, partial)
+        _copy(source, partial, named=dest)
     finally:
         source.close()
     os.replace(partial, dest)
@@ -232,14 +242,20 @@ def compact(path: Path, retention_days: float, now: float | None = None
     size before and after, and what was dropped."""
     now = time.time() if now is None else now
     before = size(path) if path.exists() else 0
-    store = Store(path)
+    try:
+        store = Store(path)
+    except sqlite3.OperationalError as exc:  # a full disk: the store is as it was
+        raise StoreToolError(store_trouble(path, exc)) from None
     try:
         with store.transaction():
             dropped = store.prune(now, retention_days)
         store.db.execute("PRAGMA auto_vacuum=INCREMENTAL")  # from now on, space goes back
-        store.db.execute("VACUUM")
+        store.db.execute("VACUUM")  # it needs room for a whole copy of the store
         store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         store.db.execute("PRAGMA optimize")
+    except sqlite3.OperationalError as exc:
+        raise StoreToolError(store_trouble(path, exc) + "; nothing in it was lost"
+                             ) from None
     finally:
         store.close()
     return before, size(path), dropped

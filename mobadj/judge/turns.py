@@ -4,8 +4,10 @@ in one transaction with results mailed to everyone, the GM's pause and rollback.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
+import sqlite3
 
 from mobadj.judge import reports
 from mobadj.judge.base import JudgeBase, JudgeError
@@ -97,6 +99,9 @@ class Turns:
                     status = "disorder"
                     notes.append(f"{seat} has missed {streak} deadlines in a row and is now in "
                                  f"civil disorder.")
+                    self.desk.store.after_commit(functools.partial(log.info, (
+                        "%s: %s in civil disorder after %d missed deadlines"), game.name, seat,
+                        streak))
                 self.desk.store.update_player(game.name, seat, nmr_total=pl.nmr_total + 1,
                                               nmr_streak=streak, status=status, ready=0)
             else:
@@ -310,6 +315,8 @@ class Turns:
                         continue
                     self._tick_game(current, now, out, due)
                     self.desk.queue(out, now)
+            except sqlite3.OperationalError:  # the store cannot be written (a full disk):
+                raise  # the same for every game; the serve loop says so and tries again
             except Exception:  # one broken game must not stop the others (rolled back)
                 log.exception("game %s: deadline handling failed; will retry", game.name)
                 continue
@@ -342,6 +349,9 @@ class Turns:
             self.desk.store.update_game(game.name, deadline=new, extended=1, reminded=0)
             self.desk.store.log(game.name, "auto-extend", {"missing": list(d.missing)}, now)
             late = ", ".join(d.missing)
+            self.desk.store.after_commit(functools.partial(log.info, (
+                "%s: %s deadline extended to %s (first missed deadline: %s)"), game.name,
+                host.phase(game.started_state), reports.when(new, self.desk.tz), late))
             self.desk._announce(game, f"{game.name}: deadline extended", (
                 f"Orders for {host.phase_label(game.started_state)} are missing from {late}; "
                 "as this is a first missed deadline the judge extends it once.\n"

@@ -7,8 +7,11 @@ import logging
 
 import pytest
 
+from mobadj.judge import reports
 from mobadj.judge.config import ConfigError, config_from_data
 from mobadj.judge.logs import log_file, setup_logging
+
+from .helpers import mail
 
 
 @pytest.fixture(autouse=True)
@@ -73,3 +76,23 @@ def test_without_a_file_the_level_goes_to_standard_error(tmp_path, capsys):
 def test_bad_log_settings_are_explained(tmp_path, log, message):
     with pytest.raises(ConfigError, match=message):
         cfg(tmp_path, **log)
+
+
+def test_the_judges_own_deadline_decisions_are_in_the_log(tmp_path, judge, table, clock):
+    c = cfg(tmp_path, file="logs/judge.log")
+    setup_logging(c.log)
+    judge.handle_mail(mail("north@test.org", table.signon("NORTH") + "go 1"))
+    clock.advance(hours=49)  # past the 48 h deadline: the first miss is extended once
+    judge.tick()
+    deadline = reports.when(judge.store.game("g1").deadline, judge.tz)
+    clock.advance(hours=25)
+    judge.tick()  # resolved without EAST, SOUTH, WEST
+    judge.handle_mail(mail("north@test.org", table.signon("NORTH") + "go 1"))
+    clock.advance(hours=49)
+    judge.tick()  # their second miss in a row: civil disorder
+    text = (tmp_path / "logs" / "judge.log").read_text()
+    assert (f"g1: T1 deadline extended to {deadline} (first missed deadline: EAST, SOUTH, "
+            f"WEST)") in text
+    for seat in ("EAST", "SOUTH", "WEST"):
+        assert f"g1: {seat} in civil disorder after 2 missed deadlines" in text
+    assert "NORTH in civil disorder" not in text

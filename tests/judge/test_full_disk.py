@@ -1,0 +1,185 @@
+"""A full disk (here a file-size limit, ``ulimit -f``, as a stand-in) while the judge runs:
+``mobadj serve --once``, ``mobadj store backup`` and ``mobadj store compact`` say in one line
+which file cannot be written and why, exit with status 1, and lose nothing; the log says a
+mail was handled only once it is stored.  Real processes, real SQLite files, real mail
+servers."""
+
+from __future__ import annotations
+
+import os
+import re
+import resource
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import yaml
+
+from mobadj.judge import storetools
+from mobadj.judge.config import load_config
+from mobadj.judge.core import Judge
+from mobadj.judge.store import Store
+
+from .conftest import Table
+from .e2e import send
+from .helpers import Clock
+from .servers import IMAP_PASSWORD, IMAP_USER, JUDGE_ADDRESS
+
+MOBADJ = str(Path(sys.executable).with_name("mobadj"))
+FULL = "the disk is full or the file too large"
+
+
+def _config(tmp_path: Path, servers) -> Path:
+    path = tmp_path / "judge.yaml"
+    path.write_text(yaml.safe_dump({
+        "judge": {"name": "Full Judge", "address": JUDGE_ADDRESS, "data_dir": "judge-data",
+                  "timezone": "UTC", "gm_addresses": ["gm@test.org"]},
+        "imap": {"host": "127.0.0.1", "port": servers.imap_port, "tls": "none",
+                 "user": IMAP_USER, "password_env": "FULL_IMAP_PW", "poll_seconds": 0.2},
+        "smtp": {"host": "127.0.0.1", "port": servers.smtp_port, "tls": "none", "user": ""},
+        "log": {"file": "judge-data/judge.log", "level": "info"},
+    }))
+    return path
+
+
+def _limit(kbytes: int | None):
+    """What runs in the child before mobadj: ``ulimit -f``, writing past it fails (EFBIG)
+    instead of killing the process, as on a full disk."""
+    def apply() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        if kbytes is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (kbytes * 1024, kbytes * 1024))
+    return apply
+
+
+def mobadj(cfg: Path, *args: str, kbytes: int | None = None, timeout: float = 60
+           ) -> subprocess.CompletedProcess:
+    return subprocess.run([MOBADJ, *args[:2], "--config", str(cfg), *args[2:]],
+                          cwd=cfg.parent, env=dict(os.environ, FULL_IMAP_PW=IMAP_PASSWORD),
+                          preexec_fn=_limit(kbytes), capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def _grow(db: Path, kbytes: int) -> None:
+    """Make the store bigger than the limit (a store a year old is), checkpointed."""
+    con = sqlite3.connect(db)
+    con.execute("CREATE TABLE IF NOT EXISTS ballast (x BLOB)")
+    con.execute("INSERT INTO ballast VALUES (?)", (os.urandom(kbytes * 1024),))
+    con.commit()
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+
+
+def log_text(tmp_path: Path) -> str:
+    return (tmp_path / "judge-data" / "judge.log").read_text()
+
+
+def _handled(db: Path) -> list[str]:
+    con = sqlite3.connect(db)
+    try:
+        return [r[0] for r in con.execute("SELECT outcome FROM mails ORDER BY rowid")]
+    finally:
+        con.close()
+
+
+def test_serve_once_on_a_full_disk_says_so_in_one_line_and_loses_nothing(tmp_path,
+                                                                         mail_servers):
+    S = mail_servers
+    cfg = _config(tmp_path, S)
+    db = tmp_path / "judge-data" / "judge.sqlite"
+    Store(db).close()
+    _grow(db, 400)
+    for n in range(3):
+        send(S, f"p{n}@test.org", f"LIST\n(mail {n})")
+    full = mobadj(cfg, "serve", "--once", kbytes=32)
+    assert full.returncode == 1, full.stderr
+    assert "Traceback" not in full.stderr
+    line = f"cannot write {Path('judge-data') / 'judge.sqlite'}"
+    errors = [x for x in full.stderr.splitlines() if x.strip()]
+    assert len(errors) == 1 and FULL in errors[0] and str(db) in errors[0], full.stderr
+    log = log_text(tmp_path)
+    assert FULL in log and str(db) in log, log
+    assert "handled <" not in log  # nothing was stored: the log does not say it was
+    assert _handled(db) == []
+    assert line in errors[0].replace(str(tmp_path) + os.sep, "")
+
+    # a judge that keeps serving tries again and again; its log never says "handled"
+    serving = subprocess.Popen([MOBADJ, "serve", "--config", str(cfg)], cwd=tmp_path,
+                               env=dict(os.environ, FULL_IMAP_PW=IMAP_PASSWORD),
+                               preexec_fn=_limit(32), stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while log_text(tmp_path).count("retrying in") < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+    finally:
+        serving.send_signal(signal.SIGTERM)
+        assert serving.wait(20) == 0
+    log = log_text(tmp_path)
+    retries = [x for x in log.splitlines() if "retrying in" in x]
+    assert len(retries) >= 2 and all(f"cannot write {db}: {FULL}" in x for x in retries), log
+    assert "handled <" not in log and _handled(db) == []
+
+    # room again: every waiting mail is handled once and answered once
+    ok = mobadj(cfg, "serve", "--once")
+    assert ok.returncode == 0 and "handled 3 mail(s)" in ok.stdout, ok.stderr
+    assert _handled(db) == ["handled"] * 3
+    assert log_text(tmp_path).count("handled <") == 3
+    for n in range(3):
+        assert len(S.wait_for(f"p{n}@test.org", 1)) == 1
+    time.sleep(0.3)
+    assert all(len(S.inbox(f"p{n}@test.org")) == 1 for n in range(3))
+    assert mobadj(cfg, "serve", "--once").stdout.strip() == "handled 0 mail(s)"
+    assert storetools.check(db).problems == []
+
+
+def test_backup_and_compact_on_a_full_disk_say_so_and_leave_nothing_behind(tmp_path,
+                                                                           mail_servers):
+    cfg = _config(tmp_path, mail_servers)
+    db = tmp_path / "judge-data" / "judge.sqlite"
+    Store(db).close()
+    _grow(db, 400)
+    backups = tmp_path / "bk"
+
+    r = mobadj(cfg, "store", "backup", str(backups) + "/", kbytes=32)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert re.fullmatch(rf"Error: cannot write {re.escape(str(backups))}/judge-\S+\.sqlite: "
+                        rf"{FULL} \(.+\); nothing was written\n", r.stderr), r.stderr
+    assert list(backups.iterdir()) == []  # no hidden .partial file left
+
+    r = mobadj(cfg, "store", "compact", kbytes=32)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert r.stderr.startswith(f"Error: cannot write {db}: {FULL}"), r.stderr
+    assert len(r.stderr.splitlines()) == 1
+    assert storetools.check(db).problems == []
+
+    # with room, both work
+    assert mobadj(cfg, "store", "backup", str(backups) + "/").returncode == 0
+    assert len(list(backups.glob("judge-*.sqlite"))) == 1
+    assert mobadj(cfg, "store", "compact").returncode == 0
+
+
+def test_a_deadline_that_falls_due_on_a_full_disk_is_decided_once_there_is_room(
+        tmp_path, mail_servers):
+    cfg = _config(tmp_path, mail_servers)
+    db = tmp_path / "judge-data" / "judge.sqlite"
+    clock = Clock()
+    clock.now = time.time() - 50 * 3600  # the game started 50 h ago: its deadline has passed
+    judge = Judge(Store(db), load_config(cfg), clock=clock, kdf_n=2**10)
+    Table(judge, kind="standard")
+    judge.store.close()
+    _grow(db, 400)
+
+    full = mobadj(cfg, "serve", "--once", kbytes=32)
+    assert full.returncode == 1 and "Traceback" not in full.stderr, full.stderr
+    assert len(full.stderr.splitlines()) == 1 and f"cannot write {db}: {FULL}" in full.stderr
+    assert "extended" not in log_text(tmp_path)  # it was not: nothing was stored
+
+    assert mobadj(cfg, "serve", "--once").returncode == 0
+    assert log_text(tmp_path).count("g1: S1901M deadline extended to ") == 1
+    check = Store(db, readonly=True)
+    assert check.game("g1").extended == 1
+    check.close()

@@ -1,0 +1,83 @@
+"""One judge per store: a second ``mobadj serve`` (or a ``serve --once`` from cron while the
+judge serves) says which judge serves the store and stops without touching the mail, so
+no mail is sent twice; the GM's commands and the store's care work beside the judge.
+Real processes, real mail servers."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import yaml
+
+from .e2e import send, text
+from .servers import IMAP_PASSWORD, IMAP_USER, JUDGE_ADDRESS
+
+MOBADJ = str(Path(sys.executable).with_name("mobadj"))
+
+
+def _config(tmp_path: Path, servers) -> Path:
+    path = tmp_path / "judge.yaml"
+    path.write_text(yaml.safe_dump({
+        "judge": {"name": "Only Judge", "address": JUDGE_ADDRESS, "data_dir": "data",
+                  "timezone": "UTC", "gm_addresses": ["gm@test.org"]},
+        "imap": {"host": "127.0.0.1", "port": servers.imap_port, "tls": "none",
+                 "user": IMAP_USER, "password_env": "ONE_IMAP_PW", "poll_seconds": 0.2},
+        "smtp": {"host": "127.0.0.1", "port": servers.smtp_port, "tls": "none", "user": ""},
+        "log": {"file": "data/judge.log", "level": "info"},
+    }))
+    return path
+
+
+ENV = dict(os.environ, ONE_IMAP_PW=IMAP_PASSWORD)
+
+
+def mobadj(cfg: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([MOBADJ, *args[:2], "--config", str(cfg), *args[2:]], env=ENV,
+                          capture_output=True, text=True, timeout=60)
+
+
+def _serving(cfg: Path) -> subprocess.Popen:
+    proc = subprocess.Popen([MOBADJ, "serve", "--config", str(cfg)], env=ENV,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    assert "serving" in proc.stderr.readline()
+    return proc
+
+
+def test_a_second_judge_on_the_same_store_refuses_to_serve(tmp_path, mail_servers):
+    S = mail_servers
+    cfg = _config(tmp_path, S)
+    db = tmp_path / "data" / "judge.sqlite"
+    first = _serving(cfg)
+    try:
+        expected = f"Error: another judge (pid {first.pid}) is serving {db}"
+        for how in (("serve", "--once"), ("serve",)):  # from cron, or by hand
+            second = mobadj(cfg, *how)
+            assert second.returncode == 1
+            assert second.stderr.startswith(expected), second.stderr
+            assert len(second.stderr.splitlines()) == 1 and second.stdout == ""
+
+        # every mail is answered once, by the one judge
+        send(S, "p1@test.org", "LIST")
+        assert "Only Judge" in text(S.wait_for("p1@test.org", 1)[0])
+        # the GM's command line and the store's care still work beside it
+        made = mobadj(cfg, "game", "create", "g1", "--gm", "gm@test.org",
+                      "--gm-password", "gm-secret")
+        assert made.returncode == 0, made.stderr
+        assert "g1" in mobadj(cfg, "game", "list").stdout
+        assert "sound" in mobadj(cfg, "store", "check").stdout
+        assert mobadj(cfg, "store", "backup", str(tmp_path / "bk") + "/").returncode == 0
+        time.sleep(0.5)
+        assert len(S.inbox("p1@test.org")) == 1
+        log = (tmp_path / "data" / "judge.log").read_text()
+        assert log.count("serving judge@test.org") == 1  # the refused ones left it alone
+    finally:
+        first.send_signal(signal.SIGKILL)  # however the judge ends, the store is free again
+        first.wait(20)
+    again = mobadj(cfg, "serve", "--once")
+    assert again.returncode == 0 and again.stdout == "handled 0 mail(s)\n", again.stderr
