@@ -133,7 +133,9 @@ class Turns:
                                     reminded=0, extended=0, status="ended" if over else "active")
         self.desk.store.log(game.name, "resolved", {"phase": phase, "missing": missing,
                                                     "forced": forced, "missed": missed}, now)
-        log.info("%s: %s resolved (missing: %s)", game.name, phase, ", ".join(missing) or "none")
+        self.desk.store.after_commit(functools.partial(
+            log.info, "%s: %s resolved (missing: %s)", game.name, phase,
+            ", ".join(missing) or "none"))
         label, code = host.phase_label(new), host.phase(new)
         next_line = ("The game is over." if over else
                      f"Next phase: {label}{f' ({code})' if code != label else ''}\n"

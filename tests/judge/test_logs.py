@@ -96,3 +96,18 @@ def test_the_judges_own_deadline_decisions_are_in_the_log(tmp_path, judge, table
     for seat in ("EAST", "SOUTH", "WEST"):
         assert f"g1: {seat} in civil disorder after 2 missed deadlines" in text
     assert "NORTH in civil disorder" not in text
+
+
+def test_a_resolution_undone_before_its_commit_is_not_in_the_log(tmp_path, judge, table, clock):
+    """What the log says was resolved was stored: a transaction that fails after the phase
+    is resolved (a full disk at COMMIT) leaves no "resolved" line."""
+    c = cfg(tmp_path, file="logs/judge.log")
+    setup_logging(c.log)
+    with pytest.raises(RuntimeError), judge.store.transaction():
+        judge.turns.resolve(judge.store.game("g1"), clock(), [], forced=True)
+        raise RuntimeError("the disk is full")
+    assert "resolved" not in (tmp_path / "logs" / "judge.log").read_text()
+    assert judge.store.results("g1") == []
+    with judge.store.transaction():
+        judge.turns.resolve(judge.store.game("g1"), clock(), [], forced=True)
+    assert "g1: T1 resolved (missing: " in (tmp_path / "logs" / "judge.log").read_text()
