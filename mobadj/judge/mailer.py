@@ -104,6 +104,10 @@ class Mailer:
         self.clock = clock
         self.tokens = (TokenCommand(server.token_command, server.base_dir)
                        if server.uses_oauth and server.token_command else None)
+        #: mail id -> (Message-ID, size) of the mails the server took whose record as sent
+        #: failed (a full disk): a judge that goes on serving records them, never sends
+        #: them again
+        self.unrecorded: dict[int, tuple[str, int]] = {}
 
     async def _login(self, client: aiosmtplib.SMTP) -> None:
         """AUTH with the password, or XOAUTH2 with the token in hand; a refused token is
@@ -149,6 +153,13 @@ class Mailer:
             sent = 0
             for mail in mails:
                 assert mail.id is not None
+                taken = self.unrecorded.get(mail.id)
+                if taken is not None:  # sent before; only its record failed
+                    with store.transaction():
+                        store.mark_sent(mail.id, self.clock(), *taken)
+                    del self.unrecorded[mail.id]
+                    sent += 1
+                    continue
                 try:
                     msg = build_message(mail, self.sender, self.name, token, self.clock())
                     raw = msg.as_bytes()
@@ -162,8 +173,10 @@ class Mailer:
                     with store.transaction():
                         store.mark_refused(mail.id, self.clock(), why)
                     continue
+                self.unrecorded[mail.id] = (str(msg["Message-ID"]), len(raw))
                 with store.transaction():  # the record stays; the attachments go
-                    store.mark_sent(mail.id, self.clock(), str(msg["Message-ID"]), len(raw))
+                    store.mark_sent(mail.id, self.clock(), *self.unrecorded[mail.id])
+                del self.unrecorded[mail.id]
                 sent += 1
             return sent
         except (asyncio.CancelledError, KeyboardInterrupt):

@@ -21,7 +21,7 @@ import yaml
 from mobadj.judge import storetools
 from mobadj.judge.config import load_config
 from mobadj.judge.core import Judge
-from mobadj.judge.store import Store
+from mobadj.judge.store import Mail, Store
 
 from .conftest import Table
 from .e2e import send
@@ -55,10 +55,20 @@ def _limit(kbytes: int | None):
     return apply
 
 
+def _env(limited: bool) -> dict[str, str]:
+    """The environment of a mobadj process; a limited one writes no bytecode: Python would
+    install a .pyc cut short at the limit, which every later import of that module (in any
+    process of the test run) fails to read."""
+    env = dict(os.environ, FULL_IMAP_PW=IMAP_PASSWORD)
+    if limited:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return env
+
+
 def mobadj(cfg: Path, *args: str, kbytes: int | None = None, timeout: float = 60
            ) -> subprocess.CompletedProcess:
     return subprocess.run([MOBADJ, *args[:2], "--config", str(cfg), *args[2:]],
-                          cwd=cfg.parent, env=dict(os.environ, FULL_IMAP_PW=IMAP_PASSWORD),
+                          cwd=cfg.parent, env=_env(kbytes is not None),
                           preexec_fn=_limit(kbytes), capture_output=True, text=True,
                           timeout=timeout)
 
@@ -108,8 +118,7 @@ def test_serve_once_on_a_full_disk_says_so_in_one_line_and_loses_nothing(tmp_pat
 
     # a judge that keeps serving tries again and again; its log never says "handled"
     serving = subprocess.Popen([MOBADJ, "serve", "--config", str(cfg)], cwd=tmp_path,
-                               env=dict(os.environ, FULL_IMAP_PW=IMAP_PASSWORD),
-                               preexec_fn=_limit(32), stdout=subprocess.DEVNULL,
+                               env=_env(True), preexec_fn=_limit(32), stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 20
@@ -183,3 +192,45 @@ def test_a_deadline_that_falls_due_on_a_full_disk_is_decided_once_there_is_room(
     check = Store(db, readonly=True)
     assert check.game("g1").extended == 1
     check.close()
+
+
+def test_mail_waiting_to_go_out_on_a_full_disk_goes_out_once(tmp_path, mail_servers):
+    """A judge that goes on serving on a full disk sends a waiting mail once: when the
+    server took it but its record as sent failed, the next tries record it, never send it
+    again (they would at every retry).  Only a judge started anew, which cannot know, sends
+    that one mail once more."""
+    S = mail_servers
+    cfg = _config(tmp_path, S)
+    db = tmp_path / "judge-data" / "judge.sqlite"
+    store = Store(db)
+    with store.transaction():
+        for n in range(2):
+            store.queue(Mail(f"w{n}@test.org", f"welcome {n}", "Welcome to the club.\n"), 0.0)
+    store.close()
+    _grow(db, 400)
+    serving = subprocess.Popen([MOBADJ, "serve", "--config", str(cfg)], cwd=tmp_path,
+                               env=_env(True), preexec_fn=_limit(32), stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while _retries(tmp_path) < 3 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.3)
+        assert [len(S.inbox(f"w{n}@test.org")) for n in range(2)] == [1, 0]
+    finally:
+        serving.send_signal(signal.SIGTERM)
+        assert serving.wait(20) == 0
+    assert _retries(tmp_path) >= 3
+    assert mobadj(cfg, "serve", "--once").returncode == 0
+    assert len(S.wait_for("w1@test.org", 1)) == 1
+    time.sleep(0.3)
+    assert [len(S.inbox(f"w{n}@test.org")) for n in range(2)] == [2, 1]
+    assert mobadj(cfg, "serve", "--once").returncode == 0
+    time.sleep(0.3)
+    assert [len(S.inbox(f"w{n}@test.org")) for n in range(2)] == [2, 1]
+
+
+def _retries(tmp_path: Path) -> int:
+    """How many times the judge's log says it will try again (0 before the log exists)."""
+    log = tmp_path / "judge-data" / "judge.log"
+    return log.read_text().count("retrying in") if log.exists() else 0
