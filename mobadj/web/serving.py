@@ -24,6 +24,8 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from mobadj.errors import WebError
+
 REQUEST_TIMEOUT = 10.0  # seconds for a whole request (head and body) to arrive
 MAX_REQUEST_LINE = 8192  # bytes of a request line (method, target, version) read at most
 MAX_HEADER_FIELDS = 32_768  # bytes of a request's header fields, together, read at most
@@ -31,8 +33,9 @@ REASONS = {400: b"Bad Request", 414: b"URI Too Long", 431: b"Request Header Fiel
 _ABSOLUTE = re.compile(rb"^https?://(?P<authority>[^/?#]*)(?P<rest>[^#]*)", re.I)
 
 
-class Refused(h11.RemoteProtocolError):
-    """A request the pages will not read: its status and the words that say why."""
+class Refused(WebError, h11.RemoteProtocolError):
+    """A request the pages will not read: its status and the words that say why (h11's
+    protocol error, so that uvicorn answers it as one)."""
 
 
 class HeadReader(h11.Connection):
