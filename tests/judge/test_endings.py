@@ -89,9 +89,10 @@ def test_the_gm_ends_a_game_with_a_result(judge, table):
     assert sum(m.subject == "g1: game over" for m in out) == 5
 
 
-def test_an_ended_game_shows_its_result_everywhere_and_awaits_nobody(judge):
+def test_an_ended_game_shows_its_result_everywhere_and_awaits_nobody(judge, clock):
     t = Table(judge, "standard", picture="none")
     vote(judge, t, "ENGLAND", "F LON - NTH\nF EDI - NWG\nA LVP - YOR")
+    clock.advance(hours=49)  # the deadline has passed, the judge not yet run: PROCESS
     judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nPROCESS"))  # six missed S1901M
     judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nENDGAME DRAW England France"))
     result = "result: a draw between ENGLAND, FRANCE (declared by the GM)"

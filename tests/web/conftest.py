@@ -35,7 +35,7 @@ class World:
         play_board(self.dip, 3, rng)
         self.dip.say("TURKEY", f"PRESS TO ALL GREY\n{GREY_PRESS}\nENDPRESS")
         play_board(self.dip, 3, rng)
-        self.dip.say("ENGLAND", "F LON - NTH")  # given for the current phase: secret
+        self.dip.say("ENGLAND", "F EDI - NTH")  # given for the current phase: secret
         self.mob = Table(self.judge, "mob", "mobtown2")
         play_board(self.mob, 3, rng)
         self.cards = Table(self.judge, "cards", "micromob", seats=["P1", "P2", "P3"],

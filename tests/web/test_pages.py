@@ -32,7 +32,7 @@ def test_index_lists_games_with_status_and_free_seats(world, srv):
     row = re.search(r'<tr class="game" id="game-dip">.*?</tr>', page, re.S).group(0)
     assert "Diplomacy" in row and 'class="countdown"' in row
     assert "England</span> <span class=\"what\">orders in" in row  # who, not what
-    assert "F LON - NTH" not in page
+    assert "F EDI - NTH" not in page
     forming = re.search(r'<tr class="game" id="game-newgame">.*?</tr>', page, re.S).group(0)
     assert "6 free" in forming and "France" in forming
     assert "micro mob" in page and "game over" not in page
@@ -56,7 +56,7 @@ def test_game_page_steps_orders_and_secret_current_orders(world, srv):
     assert f"{len(results) + 1} / {len(results) + 1}" in latest.text
     assert "secret until the phase is adjudicated" in latest.text
     assert order_spans(latest.text) == []
-    assert "F LON - NTH" not in latest.text
+    assert "F EDI - NTH" not in latest.text
     for r in results:
         page = fetch(f"{srv.url}/g/dip/{r['phase']}.html").text
         listed = sorted(order_spans(page))

@@ -87,7 +87,7 @@ def test_sign_in_gives_the_seat_its_page_with_private_headers(srv):
     assert page.headers["Cache-Control"] == "private, no-store"
     assert "script-src" not in page.headers["Content-Security-Policy"]  # 'self' only
     assert "<script>" not in page.text and " on" + "click=" not in page.text
-    assert SECRET not in page.text and "F LON - NTH" not in page.text.upper()
+    assert SECRET not in page.text and "F EDI - NTH" not in page.text.upper()
 
 
 def test_the_cookie_is_secure_behind_https(srv):
