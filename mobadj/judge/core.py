@@ -46,7 +46,9 @@ __all__ = ["PRESS_OPTIONS", "REFUSED", "Judge", "JudgeBase", "JudgeError", "help
 log = logging.getLogger("mobadj.judge")
 REFUSED = (
     "Sign-on refused: the game, power or password is not right.\n"
-    "(For your safety the judge does not say which.)"
+    "(For your safety the judge does not say which.)\n"
+    "Forgot your password? Ask your GM for a new one: the GM's REPLACE of your power to "
+    "your own address mails a new password to the power's registered address."
 )
 _DUMMY_HASH = hash_password("not a password", n=2**14)
 

@@ -58,6 +58,8 @@ class Seats:
             raise JudgeError(f"{email!r} is not an email address")
         old = self.desk.store.player(game.name, seat)
         if old is not None and old.email == email:
+            if how == "replaced" and old.status != "out":  # the GM: a forgotten password
+                return self.new_password(game, seat, email, now, out)
             raise JudgeError(f"{email} already plays {seat} in {game.name}")
         phase = host.phase(game.state) if game.state is not None else ""
         password = secrets.token_urlsafe(8)
@@ -93,6 +95,24 @@ class Seats:
                 + (f" from {old.email}" if old is not None else " (a seat without player)")
                 + f". The password went to {email}."), out)
         return f"{seat} is now played by {email}."
+
+    def new_password(self, game: Game, seat: str, email: str, now: float, out: list[Mail]
+                     ) -> str:
+        """The GM's REPLACE of a seat to the address that plays it: a player who forgot the
+        password gets a new one, mailed to the seat's registered address only (the GM
+        never sees it); the seat, its record and its orders stay as they are."""
+        password = secrets.token_urlsafe(8)
+        self.desk.store.update_player(game.name, seat,
+                                      pw_hash=hash_password(password, self.desk.kdf_n))
+        self.desk.store.log(game.name, "new password", {"power": seat}, now)
+        out.append(Mail(email, f"{game.name}: a new password for {seat}", (
+            f"The GM has given you a new password for {seat} in {game.name}; the old one no "
+            f"longer works.\n\nYour password: {password}\n\nStart each mail to the judge "
+            f"with:\n  SIGNON {game.name} {seat} {password}\nTo choose your own, send "
+            f"SET PASSWORD <new password> under it. Your orders and your place in the game "
+            f"are as they were.\n\n{self.desk._sig()}"), game=game.name))
+        return (f"{email} already plays {seat} in {game.name}: a new password went to that "
+                f"address (the old one no longer works).")
 
     def _welcome(self, game: Game, seat: str, email: str, password: str, how: str) -> Mail:
         """A new player's first mail: how to sign on and send orders, the phase, deadline,

@@ -28,6 +28,10 @@ _ABOUT = re.compile(r"(?:^|[\s:])([a-z0-9][a-z0-9_-]{0,29}): (press|message) fro
 _GAME = re.compile(r"(?:^|[\s:])([a-z0-9][a-z0-9_-]{0,29}):", re.I)
 _ANONYMOUS = "anonymous"
 MAX_ECHO = 2000  # characters of a player's own text sent back in the form
+FORGOT = ("Forgot your password? Ask your GM for a new one: the GM's REPLACE of your seat "
+          "to your own address (REPLACE <power> <your address>) mails a new password to the "
+          "seat's registered address, and nowhere else.")
+"""What a player who lost the password can do (the GM sees no password: it is mailed)."""
 
 
 @dataclass(frozen=True)
@@ -94,7 +98,7 @@ class UnsignedMail:
                        or (parsed.press and not parsed.order_lines))
         if not wants_press and self._reads_as_orders(about, text):
             return (f"{head}\n\nTo send these orders, send this (your password in place of "
-                    f"<password>):\n\n{signon}\n{text}\n")
+                    f"<password>):\n\n{signon}\n{text}\n\n{FORGOT}")
         if about.press_from:
             to = about.press_from
             why = "To send it to the GM" if to == "GM" else f"To send it to {to} as press"
@@ -108,7 +112,7 @@ class UnsignedMail:
         if about.press_from == "":
             why += " (the press you answer was anonymous: name whom you write to)"
         return (f"{head}\n\n{why}, send this (your password in place of <password>):\n\n"
-                f"{signon}\nPRESS TO {to}\n{text}\nENDPRESS\n")
+                f"{signon}\nPRESS TO {to}\n{text}\nENDPRESS\n\n{FORGOT}")
 
     def orders_attempted(self, parsed: ParsedMail) -> bool:
         """Does a line of a mail without sign-on (beside its commands) try to be an order,

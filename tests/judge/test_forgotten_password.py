@@ -1,0 +1,65 @@
+"""A player who forgot the password: every refusal says what to do, and the GM's REPLACE of
+the seat to the address that plays it mails a new password there (and nowhere else)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from mobadj.judge.store import verify_password
+
+from .conftest import Table
+from .helpers import mail
+
+
+@pytest.fixture
+def dip(judge):
+    return Table(judge, "standard")
+
+
+def test_a_mail_without_signon_says_how_to_get_a_new_password(judge, dip):
+    body = "Hi judge, I can't find my password anywhere :(\n\nA PAR - BUR\n\nAnn\n"
+    r = judge.handle_mail(mail(dip.emails["FRANCE"], body))[0].body
+    assert "SIGNON g1 France <password>" in r
+    assert ("Forgot your password? Ask your GM for a new one: the GM's REPLACE of your seat "
+            "to your own address (REPLACE <power> <your address>) mails a new password to "
+            "the seat's registered address, and nowhere else.") in r
+
+
+def test_a_refused_signon_says_how_to_get_a_new_password(judge, dip):
+    r = judge.handle_mail(mail(dip.emails["FRANCE"], "SIGNON g1 France guess1\nA PAR H"))[0]
+    assert "Sign-on refused" in r.body and "Forgot your password? Ask your GM" in r.body
+    assert "REPLACE of your power to your own address" in r.body
+
+
+def test_the_gms_replace_to_the_same_address_mails_a_new_password(judge, dip):
+    judge.handle_mail(mail(dip.emails["FRANCE"], dip.signon("FRANCE") + "A PAR - BUR"))
+    tenures = judge.store.tenures("g1")
+    out = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nREPLACE France "
+                                 + dip.emails["FRANCE"]))
+    to_gm = next(m for m in out if m.to == "gm@test.org").body
+    assert ("france@test.org already plays FRANCE in g1: a new password went to that address "
+            "(the old one no longer works).") in to_gm
+    assert "Error" not in to_gm
+    (new,) = [m for m in out if m.to == "france@test.org"]
+    assert [m.to for m in out] == ["gm@test.org", "france@test.org"]  # nobody else is told
+    password = re.search(r"Your password: (\S+)", new.body).group(1)
+    assert password not in to_gm and new.subject == "g1: a new password for FRANCE"
+    assert f"SIGNON g1 FRANCE {password}" in new.body
+    player = judge.store.player("g1", "FRANCE")
+    assert verify_password(password, player.pw_hash)
+    # the seat is as it was: the same tenure, the orders standing
+    assert judge.store.tenures("g1") == tenures
+    assert judge.store.orders("g1", "S1901M")["FRANCE"] == "A PAR - BUR"
+    old = judge.handle_mail(mail("france@test.org", dip.signon("FRANCE") + "A PAR H"))[0]
+    assert "Sign-on refused" in old.body
+    ok = judge.handle_mail(mail("france@test.org", f"SIGNON g1 France {password}\nA PAR H"))
+    assert "Signed on as France in g1." in ok[0].body
+
+
+def test_replace_to_another_players_address_is_still_a_replacement(judge, dip):
+    out = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nREPLACE France "
+                                 "carla@test.org"))
+    assert "FRANCE is now played by carla@test.org." in out[0].body
+    assert judge.store.player("g1", "FRANCE").email == "carla@test.org"
