@@ -4,6 +4,7 @@ replace, options, the GM's orders by mail.  Each command's handler is declared i
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import random
 import secrets
@@ -125,7 +126,9 @@ class GMCommands:
         game = self.desk.store.game(game.name) or game
         for n, cmd in enumerate(becomes):
             end = becomes[n + 1].line if n + 1 < len(becomes) else float("inf")
-            text = "\n".join(t for line, t in parsed.order_lines if cmd.line < line < end)
+            block = dataclasses.replace(parsed, order_lines=[
+                (line, t) for line, t in parsed.order_lines if cmd.line < line < end])
+            text = block.order_text  # each line at its line of the mail: errors name it
             try:
                 replies.append(self.desk.seats.gm_orders(
                     game, " ".join(cmd.args["words"]), text, now, out, inc.message_id, uid,

@@ -18,6 +18,7 @@ each one, ``takeover no`` turns it off.
 
 from __future__ import annotations
 
+import re
 import secrets
 from typing import Any
 
@@ -363,7 +364,7 @@ class Seats:
             lines += ["Warnings:"] + [f"  {n}" for n in check.notes]
         if check.errors:
             lines += ["Errors (these lines were not accepted):"] + [
-                f"  {e}" for e in check.errors]
+                f"  {_of_seat(str(e), seat)}" for e in check.errors]
         if not check.accepted and text.strip():
             lines.append("Nothing was accepted; the orders standing for the power stand.")
             return "\n".join(lines)
@@ -416,3 +417,14 @@ def _address_last(power: str, email: str) -> tuple[str, str]:
     if "@" in power and "@" not in email:
         return email, power
     return power, email
+
+
+_YOUR = re.compile(r"\byour\b", re.I)
+
+
+def _of_seat(error: str, seat: str) -> str:
+    """A game's error for the player ("among your covered skills") as the GM reads it
+    under ORDERS FOR: the seat named ("among P4's covered skills"); the line quoted below
+    it stays as written."""
+    head, sep, rest = error.partition("\n")
+    return _YOUR.sub(f"{seat}'s", head) + sep + rest
