@@ -244,6 +244,12 @@ class GameState(ABC):
         best = max(s)
         return [p for p, v in enumerate(s) if v == best]
 
+    def lost(self) -> str:
+        """Why everyone lost to the game ("the Time marker reached 0 before the Building
+        was finished"): a cooperative or solo game over without a winner; "" otherwise
+        (nobody lost to the game, or it is not over)."""
+        return ""
+
     def check_invariants(self) -> list[str]:
         """Broken invariants (card conservation, resource bounds...); [] when all hold."""
         return []

@@ -373,6 +373,8 @@ class CardHost(Host):
             data["winner"] = seat_name(winners[0])
         elif len(winners) > 1:  # a tie for first: a draw between them
             data["winners"] = [seat_name(w) for w in winners]
+        elif over and game.lost():  # a cooperative game everyone lost to the game
+            data["lost"] = game.lost()
         return Resolution(new, report, data, private=private, over=over,
                           attachments=attachments)
 

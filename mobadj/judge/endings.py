@@ -169,6 +169,8 @@ class Endings:
             return f"a draw between {powers} ({how})"
         if ending["result"] == "win":
             return f"{powers} wins ({how})"
+        if ending["result"] == "lost":
+            return f"lost: everyone lost to the game ({how})"
         return f"ended without a result ({how})"
 
     @staticmethod
@@ -178,6 +180,8 @@ class Endings:
                     f"({how}).")
         if result == "win":
             return f"The game {game.name} ends: {powers[0]} wins ({how})."
+        if result == "lost":
+            return f"The game {game.name} ends: everyone lost to the game ({how})."
         return f"The game {game.name} has ended ({how})."
 
     def _board_summary(self, game: Game) -> str:
@@ -212,8 +216,10 @@ class Endings:
                     phase: str) -> None:
         """A game its rules ended (a solo win, the last round of a card game) in ``phase``,
         the phase just resolved (the game's state has moved past it): its result."""
-        winner, tied = data.get("winner"), data.get("winners")
+        winner, tied, lost = data.get("winner"), data.get("winners"), data.get("lost")
         result, powers = (("win", [str(winner)]) if winner
-                          else ("draw", [str(w) for w in tied]) if tied else ("ended", []))
+                          else ("draw", [str(w) for w in tied]) if tied
+                          else ("lost", []) if lost else ("ended", []))
+        how = f"{how}: {lost}" if lost else how  # why everyone lost, as the mail says it
         self.desk.store.set_ending(game.name, result, powers, how, phase, now)
         self.desk.store.clear_votes(game.name)

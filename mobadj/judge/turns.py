@@ -142,7 +142,8 @@ class Turns:
                      f"Deadline: {reports.stamp(deadline)}")
         head = reports.header_lines(self.desk.config.name, game.name, game.kind, phase,
                                     reports.stamp(deadline), host.rules_text(game.options))
-        data = {"game": game.name, "phase": phase, "next_phase": host.phase(new),
+        data = {"game": game.name, "phase": phase,  # a game over has no next phase
+                "next_phase": None if over else host.phase(new),
                 "deadline": deadline, "missing": missing, "result": result.data}
         public = f"{head}\nResults of {game.name}, {phase}\n\n{report_text}\n\n"
         attachments = [("result.json", "application/json",

@@ -159,6 +159,14 @@ class MicroCityState(GameState):
         best = max(keys)
         return [p for p in (0, 1) if keys[p] == best]
 
+    def lost(self) -> str:
+        """Solo/cooperative: why the city lost, as the final mail says it."""
+        if self.cfg.competitive or self.result != "loss":
+            return ""
+        from mobadj.cards.microcity.render import loss_reason
+
+        return f"{loss_reason(self)} before the Building was finished"
+
     def view(self, player: int | None) -> dict[str, Any]:
         from mobadj.cards.microcity.render import view
 

@@ -435,11 +435,12 @@ def _result_text(st: MicroCityState) -> str:
     if st.result == "win":
         return "the city is built, victory!"
     if st.result == "loss":
-        return f"lost ({_loss_reason(st)})"
+        return f"lost ({loss_reason(st)})"
     return f"{st.vp[0]} to {st.vp[1]} points"
 
 
-def _loss_reason(st: MicroCityState) -> str:
+def loss_reason(st: MicroCityState) -> str:
+    """Why a solo or cooperative game was lost, as its final mail says it."""
     for event in reversed(st.events):
         if event.text.startswith("Game over: lost ("):
             return event.text.removeprefix("Game over: lost (").removesuffix(")")
@@ -466,7 +467,7 @@ def end_report(st: MicroCityState) -> list[str]:
             return [head + ".", progress + ".",
                     "Winner: " + " and ".join(f"P{p + 1}" for p in range(st.players))
                     + " (together)." if st.players > 1 else "You win."]
-        why = _loss_reason(st)
+        why = loss_reason(st)
         return [f"Game over: lost. {why[:1].upper() + why[1:]} before the Building was "
                 "finished.", progress + ".", "Nobody wins: the city lost."]
     lines = [f"Game over: the Time marker has run out; {st.vp[0]} to {st.vp[1]} points."]

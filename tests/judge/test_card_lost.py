@@ -1,0 +1,60 @@
+"""A cooperative Micro City game lost to the game: the GM's status and summary give the
+result as the final mail does, and the last result.json names no next phase (the game is
+over; so for every game the judge plays)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mobadj.judge.overview import status_text, summary_text
+
+from .conftest import Table
+from .helpers import mail
+from .test_cards import act, legal, setup_game
+
+pytestmark = pytest.mark.pure_only  # card games: no code of the compiled build
+
+
+def result_json(m) -> dict:
+    return json.loads(next(body for name, _, body in m.attachments if name == "result.json"))
+
+
+def test_a_lost_cooperative_game_is_recorded_as_lost(judge) -> None:
+    host = setup_game(judge, "microcity", 2)
+    last: list = []
+    while judge.store.game("cg").status == "active":
+        seat = f"P{host._game(judge.store.game('cg').state).to_act()[0] + 1}"
+        last = act(judge, seat, legal(judge, host, seat)[0])
+    final = next(m for m in last if m.to == "gm@test.org" and "results" in m.subject)
+    assert "Nobody wins: the city lost." in final.body
+    data = result_json(final)
+    assert data["result"]["over"] is True and data["deadline"] is None
+    assert data["next_phase"] is None
+    game = judge.store.game("cg")
+    status = status_text(judge, game)
+    assert ("Result: lost: everyone lost to the game (by the rules: the Time marker reached 0 "
+            "before the Building was finished)") in status, status
+    summary = summary_text(judge.store, game, gm_view=True)
+    assert ("Result: lost (everyone), by the rules: the Time marker reached 0 before the "
+            "Building was finished, in M") in summary, summary
+
+
+def test_a_won_diplomacy_game_names_no_next_phase(judge) -> None:
+    """A solo: the result mail says the game is over, and result.json names no phase to come
+    (the deadline none either)."""
+    t = Table(judge, "standard")
+    state = judge.store.game("g1").state
+    centers = state["position"]["centers"]  # power -> its centres
+    owned = sorted(sc for held in centers.values() for sc in held)
+    centers.clear()  # France holds 18 centres: it wins when the phase is adjudicated
+    centers["FRANCE"] = owned[:18]
+    with judge.store.transaction():
+        judge.store.update_game("g1", state=state)
+    out = judge.handle_mail(mail("gm@test.org", f"GM g1 {t.gm_password}\nPROCESS"))
+    final = next(m for m in out if m.to == t.emails["FRANCE"] and "results" in m.subject)
+    assert "The game is over." in final.body
+    data = result_json(final)
+    assert data["phase"] == "S1901M" and data["next_phase"] is None and data["deadline"] is None
+    assert "FRANCE wins (by the rules)" in status_text(judge, judge.store.game("g1"))
