@@ -20,7 +20,7 @@ def remark_lines(game: GameState, player: int, lines: list[str], words: frozense
                  ) -> set[int]:
     """The indexes of the lines of ``lines`` that are remarks (see above); none in a mail
     without a command ("fly to the moon" alone is answered: the player meant something)."""
-    prose = [bool(line.strip()) and _is_prose(game, player, line, words) for line in lines]
+    prose = [bool(line.strip()) and is_prose(game, player, line, words) for line in lines]
     commands = [i for i, line in enumerate(lines) if line.strip() and not prose[i]]
     if not commands:
         return set()
@@ -28,10 +28,10 @@ def remark_lines(game: GameState, player: int, lines: list[str], words: frozense
             if is_prose and (i < commands[0] or i > commands[-1])}
 
 
-def _is_prose(game: GameState, player: int, line: str, words: frozenset[str]) -> bool:
+def is_prose(game: GameState | None, player: int, line: str, words: frozenset[str]) -> bool:
     """Is ``line`` clearly no command?  The game's own hint for a first word ('See': did you
     mean 'use'?) is looser than the test here, so only a move it names counts ("Rival Hit":
-    did you mean 'offer Rival Hit'?)."""
+    did you mean 'offer Rival Hit'?).  ``game`` None: a game not started, with no moves."""
     text = line.strip()
     head = text.split()[0].lower().strip(".,:;!?")
     if any(ch.isdigit() for ch in text) or head in words:
@@ -40,6 +40,8 @@ def _is_prose(game: GameState, player: int, line: str, words: frozenset[str]) ->
         return True
     if difflib.get_close_matches(head, sorted(words), n=1, cutoff=0.75):
         return False
+    if game is None:
+        return True
     try:
         game.read(player, text)
     except CommandError as err:

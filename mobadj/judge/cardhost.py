@@ -45,7 +45,7 @@ from mobadj.cards.record import (
 )
 from mobadj.cards.registry import bot_class, game_class
 from mobadj.cards.words import command_words
-from mobadj.judge.card_remarks import remark_lines
+from mobadj.judge.card_remarks import is_prose, remark_lines
 from mobadj.judge.commands import PRESS_WORDS
 from mobadj.judge.hosts import Check, Ending, Free, Host, HostError, Resolution, State
 
@@ -212,6 +212,14 @@ class CardHost(Host):
         if state.get("ended") or game.is_over():
             return []
         return [seat_name(p) for p in game.to_act()]
+
+    def is_remark(self, state: State | None, line: str, seat: str | None = None) -> bool:
+        """Is ``line`` clearly no command of this game ("Gil", "Thanks!"), read for ``seat``
+        (the first when none: a GM's mail)?  A sign-off after the judge's commands is set
+        aside by it as after the game's own (:mod:`.card_remarks`)."""
+        game = self._game(state, fresh=False) if state is not None else None
+        player = seat_index(seat) if seat is not None else 0
+        return is_prose(game, player, line, self.command_words(state))
 
     def check(self, state: State, seat: str, text: str) -> Check:
         """Each line a command; a player to act alone may send several in a row.  Read on

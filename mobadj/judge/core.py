@@ -25,7 +25,7 @@ from mobadj.judge.config import JudgeConfig
 from mobadj.judge.deadlines import parse_when
 from mobadj.judge.endings import Endings
 from mobadj.judge.forming import Forming
-from mobadj.judge.gm import GMCommands, is_remark_in, seats_named
+from mobadj.judge.gm import GMCommands, is_remark_in, seats_named, signed_off
 from mobadj.judge.hosts import Host, HostError, host_for
 from mobadj.judge.loops import ReplyLimits, reply_kind
 from mobadj.judge.mailparse import Incoming, parse_mail
@@ -177,6 +177,7 @@ class Judge(JudgeBase):
         assert power is not None
         host = host_for(game.kind)
         reply: list[str | None] = []
+        parsed = signed_off(game, parsed, power)  # "RESIGN", "Dmitri": no orders
         # the lines of this mail the judge could not take: READY waits for a mail without any
         rejected = [f"line {e.line} ({e.text})" for e in parsed.errors]
         phase_cmd = parsed.first("phase")
@@ -218,7 +219,9 @@ class Judge(JudgeBase):
         game = self.store.game(game.name) or game
         if not (orders or parsed.press or parsed.errors or _acts(parsed)):
             reply.append(self.players.nothing_done(game, power, parsed, bool(inc.attachments)))
-        if game.status == "active" and game.state is not None:
+        player = self.store.player(game.name, power)
+        gone = player is None or player.status == "out"  # resigned: a goodbye, no more
+        if game.status == "active" and game.state is not None and not gone:
             free = host.free_commands(game.state, power)
             if free:
                 reply.append("Out of turn, at any time now, you may also send: "

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from mobadj.judge.base import PRESS_OPTIONS, JudgeBase, JudgeError
+from mobadj.judge.cardhost import CardHost
 from mobadj.judge.commands import Command, ParsedMail
 from mobadj.judge.deadlines import DEFAULTS, time_of_day, weekdays
 from mobadj.judge.endings import DRAW_MODES
@@ -44,13 +45,31 @@ def unknown_options(host: Host, names: Iterable[str]) -> str:
             f"{', '.join(theirs) or 'game_<name>=<value>'}")
 
 
-def is_remark_in(game: Game, line: str) -> bool:
-    """Is ``line`` of a GM's mail a remark ("Thanks, all!"), by the game's map?"""
+def is_remark_in(game: Game, line: str, seat: str | None = None) -> bool:
+    """Is ``line`` a remark ("Thanks, all!", "Gil"), by the game's map or, in a card game,
+    its commands (read for ``seat``; a GM's mail: None)?"""
     host = host_for(game.kind)
     try:
+        if isinstance(host, CardHost):
+            return host.is_remark(game.state, line, seat)
         return isinstance(host, DiplomacyHost) and is_remark(line, host.game_map)
     except HostError:
         return False
+
+
+def signed_off(game: Game, parsed: ParsedMail, seat: str | None = None) -> ParsedMail:
+    """``parsed`` without the remarks after the mail's last command ("RESIGN", blank line,
+    "Dmitri"): a sign-off after the judge's commands is set aside as one after orders is,
+    instead of being read as orders.  Only when every line after that command is one."""
+    acts = [c.line for c in parsed.commands if c.name not in ("signon", "gm", "orders", "phase")]
+    if not acts:
+        return parsed
+    last = max(acts)
+    tail = [t for n, t in parsed.order_lines if n > last]
+    if not tail or not all(is_remark_in(game, t, seat) for t in tail):
+        return parsed
+    return dataclasses.replace(parsed, order_lines=[
+        (n, t) for n, t in parsed.order_lines if n < last])
 
 
 def seats_named(host: Host, game: Game, text: str) -> list[str]:
