@@ -6,8 +6,11 @@ from __future__ import annotations
 import re
 
 import pytest
+import yaml
+from click.testing import CliRunner
 
-from mobadj.judge.store import verify_password
+from mobadj.cli import main
+from mobadj.judge.store import Store, verify_password
 
 from .conftest import Table
 from .helpers import mail
@@ -63,3 +66,29 @@ def test_replace_to_another_players_address_is_still_a_replacement(judge, dip):
                                  "carla@test.org"))
     assert "FRANCE is now played by carla@test.org." in out[0].body
     assert judge.store.player("g1", "FRANCE").email == "carla@test.org"
+
+
+def test_the_gms_command_line_replace_to_the_same_address(tmp_path):
+    """``mobadj game replace G POWER <the address that plays it>``: a new password queued
+    for that address, never printed."""
+    cfg = tmp_path / "judge.yaml"
+    cfg.write_text(yaml.safe_dump({"judge": {"address": "judge@test.org", "data_dir": "d",
+                                             "timezone": "UTC"}}))
+
+    def run(*args):
+        result = CliRunner().invoke(main, [*args[:2], "--config", str(cfg), *args[2:]])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    run("game", "create", "cli3", "--gm", "gm@test.org")
+    run("game", "add-player", "cli3", "ann@test.org", "England")
+    run("game", "start", "cli3")
+    said = run("game", "replace", "cli3", "England", "ann@test.org")
+    assert ("ann@test.org already plays ENGLAND in cli3: a new password went to that address"
+            in said)
+    store = Store(tmp_path / "d" / "judge.sqlite")
+    (new,) = [m for m in store.unsent() if "new password" in m.subject]
+    password = re.search(r"Your password: (\S+)", new.body).group(1)
+    assert new.to == "ann@test.org" and password not in said
+    assert verify_password(password, store.player("cli3", "ENGLAND").pw_hash)
+    store.close()
