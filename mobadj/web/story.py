@@ -359,7 +359,10 @@ def _cards(game: Game, results: list[dict[str, Any]], host: CardHost,
     if over:
         story.scores = cardview.final_scores(current)
         winners = [s.seat for s in story.scores if s.winner]
-        story.outcome = ("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners)
+        lost = current.lost()  # a cooperative game lost to the game has no winner to name
+        story.outcome = (f"Lost: everyone lost to the game ({lost})." if lost and not winners
+                         else ("Winner: " if len(winners) == 1 else "Winners: ")
+                         + ", ".join(winners))
     elif game.status == "ended":
         story.outcome = (_declared(ending) or
                          "The game is over (ended by the GM before its end).")

@@ -9,6 +9,7 @@ import json
 import pytest
 
 from mobadj.judge.overview import status_text, summary_text
+from mobadj.web.story import build
 
 from .conftest import Table
 from .helpers import mail
@@ -39,6 +40,9 @@ def test_a_lost_cooperative_game_is_recorded_as_lost(judge) -> None:
     summary = summary_text(judge.store, game, gm_view=True)
     assert ("Result: lost (everyone), by the rules: the Time marker reached 0 before the "
             "Building was finished, in M") in summary, summary
+    story = build(game, judge.store.results("cg"), host, judge.store.ending("cg"))
+    assert story.outcome == ("Lost: everyone lost to the game (the Time marker reached 0 "
+                             "before the Building was finished).")
 
 
 def test_a_won_diplomacy_game_names_no_next_phase(judge) -> None:
