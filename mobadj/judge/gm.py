@@ -65,8 +65,9 @@ def signed_off(game: Game, parsed: ParsedMail, seat: str | None = None) -> Parse
     if not acts:
         return parsed
     last = max(acts)
-    tail = [t for n, t in parsed.order_lines if n > last]
-    if not tail or not all(is_remark_in(game, t, seat) for t in tail):
+    tail = [(n, t) for n, t in parsed.order_lines if n > last]
+    if not tail or not all(n not in parsed.near_commands and is_remark_in(game, t, seat)
+                           for n, t in tail):  # "Resing" keeps its did-you-mean
         return parsed
     return dataclasses.replace(parsed, order_lines=[
         (n, t) for n, t in parsed.order_lines if n < last])

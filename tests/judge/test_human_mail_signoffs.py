@@ -70,3 +70,11 @@ def test_a_diplomacy_player_and_gm_sign_commands_with_a_name(judge) -> None:
     out = judge.handle_mail(mail("gm@test.org", f"Hi all,\n\nGM g1 {t.gm_password}\n"
                                  "EXTEND 1 hours\n\nGil"))
     assert "Deadline extended" in quiet(out[0].body)
+
+
+
+def test_a_misspelt_command_under_a_command_keeps_its_did_you_mean(judge) -> None:
+    setup_game(judge, "miceheist", 4)
+    reply = act(judge, "P1", "STATUS\n\nResing")[0].body
+    assert "did you mean the command 'RESIGN'?" in reply
+    assert judge.store.player("cg", "P1").status == "active"
