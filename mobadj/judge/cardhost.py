@@ -77,6 +77,9 @@ class CardHost(Host):
 
     resolve_when_all_in = True
     without_orders = "the judge plays a default move"
+    without_player = ("the judge plays its moves: the GM's moves for it (ORDERS FOR) as they "
+                      "come, else the game's bot's move at each deadline; it plays to win and "
+                      "may win the game")
     fills_in_order = True
     judge_help = JUDGE_HELP
 

@@ -103,6 +103,8 @@ class Host(ABC):
     picture: str = "both"
     # What a seat without orders does, as its player is told (the GM's orders were none).
     without_orders: str = "the units hold"
+    # What becomes of a seat whose player left (civil disorder), as the table is told.
+    without_player: str = "its units hold; the rules' defaults apply"
     # True: seats are filled in order, with no gap (a card game's P1..Pn): joiners get the
     # first free seats; False: any free power (their wishes choose).
     fills_in_order: bool = False

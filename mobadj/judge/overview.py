@@ -205,7 +205,12 @@ def status_text(judge: Judge, game: Game, now: float | None = None) -> str:
             who += ", open for TAKEOVER"
         rows.append((seat, orders, missed, absence, who))
     lines += ["", *aligned(rows)]
-    if due:
+    idle = [s for s in due if s not in submitted and s not in owing]
+    if due and not owing and idle and host.resolve_when_all_in:  # a card game stands still
+        lines += ["", f"Waiting for: {', '.join(idle)} (no player, or in civil disorder: "
+                  f"the judge plays its move at the deadline; ORDERS FOR {idle[0]} plays the "
+                  "GM's move at once, PROCESS the default move)"]
+    elif due:
         lines += ["", "Owe orders: " + (", ".join(owing) if owing else "nobody")]
     watchers = store.watchers(game.name)
     if watchers:

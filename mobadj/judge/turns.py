@@ -58,6 +58,10 @@ class Turns:
             self.resolve(game, now, out)
             return
         host = host_for(game.kind)
+        if host.resolve_when_all_in:
+            if self.plays_at_once(game):
+                self.resolve(game, now, out)
+            return
         players = {p.power: p for p in self.desk.store.players(game.name)}
         due = [s for s in host.due(game.state) if s in players
                and players[s].status == "active"]
@@ -66,12 +70,23 @@ class Turns:
         submitted = self.desk.store.orders(game.name, host.phase(game.state))
         if any(s not in submitted for s in due):
             return
-        if host.resolve_when_all_in:
-            self.resolve(game, now, out)
-            return
         if str(game.options.get("early", "ready")) == "ready" and all(players[s].ready
                                                                       for s in due):
             self.resolve(game, now, out)
+
+    def plays_at_once(self, game: Game) -> bool:
+        """Are the moves in played now (a card game, whose moves are played as they come)?
+        When every seat due that has a player has sent its move, and at least one move is
+        in: a seat without a player (resigned, or in civil disorder) is not waited for, and
+        the GM's ORDERS FOR it are played as they come, as a seated player's are."""
+        host = host_for(game.kind)
+        if not host.resolve_when_all_in or game.status != "active" or game.state is None:
+            return False
+        players = {p.power: p for p in self.desk.store.players(game.name)}
+        submitted = self.desk.store.orders(game.name, host.phase(game.state))
+        due = [s for s in host.due(game.state) if s in submitted or (
+            s in players and players[s].status == "active")]
+        return bool(due) and all(s in submitted for s in due)
 
     def resolve(self, game: Game, now: float, out: list[Mail], forced: bool = False) -> str:
         """Resolve the current phase (the caller holds the transaction)."""
