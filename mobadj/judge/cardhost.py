@@ -62,6 +62,7 @@ JUDGE_HELP = {  # HELP's judge commands for a card game's player: no orders, pha
 HELP_WIDTH = 90  # HELP's paragraphs, wrapped as the judge's command list is wide
 PREVIEW_LIMIT = 40  # legal commands listed by PREVIEW; the rest are counted by command word
 WITHHELD = "withheld until the game is over"  # seed and salt in the GM's export before then
+NOT_PLAYED = "not played"  # a move after a line that could not be read (CardHost.check)
 
 
 def seat_name(player: int) -> str:
@@ -226,7 +227,10 @@ class CardHost(Host):
 
     def check(self, state: State, seat: str, text: str) -> Check:
         """Each line a command; a player to act alone may send several in a row.  Read on
-        the shared game, applied on a copy made when there is something to apply."""
+        the shared game, applied on a copy made when there is something to apply.  After a
+        line that cannot be read or played, no line is taken: the moves after it were
+        meant to follow it (a skill, then the test it was for), and a move taken is played
+        at once, past correcting; each is listed as not played (:data:`NOT_PLAYED`)."""
         game = self._game(state, fresh=False)
         player = seat_index(seat)
         out = Check()
@@ -236,6 +240,9 @@ class CardHost(Host):
         aside = remark_lines(game, player, lines, self.command_words(state))
         for number, line in enumerate(lines, start=1):
             if not line.strip() or number - 1 in aside:
+                continue
+            if out.errors and player in game.to_act():
+                out.errors.append(f"line {number}: {NOT_PLAYED} ({line.strip()})")
                 continue
             if player not in game.to_act():
                 out.errors.append(f"line {number}: {line.strip()!r}: it is not your turn then")

@@ -230,9 +230,16 @@ class PlayerCommands:
                 self.desk.store.update_player(game.name, power, ready=0)
                 lines.append("You were READY; you are not any more, as a line of this mail "
                              "could not be read.")
-            lines.append("The orders above are taken and replace your earlier ones for this "
-                         "phase; the line(s) under Errors are not. To add or correct one, send "
-                         "your orders again with it (each mail's orders replace the last).")
+            if self.desk.turns.plays_at_once(self.desk.store.game(game.name) or game):
+                lines.append("The moves above were played at once and are final. The line(s) "
+                             "under Errors were not played, nor any move after them. Send the "
+                             "moves still to make, corrected, in a new mail (the results mail "
+                             "lists what you may send then).")
+            else:
+                lines.append("The orders above are taken and replace your earlier ones for "
+                             "this phase; the line(s) under Errors are not. To add or correct "
+                             "one, send your orders again with it (each mail's orders replace "
+                             "the last).")
         return "\n".join(lines)
 
     def absence(

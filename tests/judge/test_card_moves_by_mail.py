@@ -6,6 +6,8 @@ what the judge does with it."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from mobadj.judge.overview import status_text
@@ -14,6 +16,66 @@ from .helpers import mail
 from .test_cards import act, legal, setup_game
 
 pytestmark = pytest.mark.pure_only  # card games: no code of the compiled build
+
+
+def to_a_turn_of_several_moves(judge, host):
+    """Play Mice Heist until one seat alone is due with a move (``use``) after which it
+    still acts; returns the seat, that move and a move it may make after it."""
+    rng = random.Random(5)
+    for _ in range(200):
+        state = judge.store.game("cg").state
+        due = host.due(state)
+        if len(due) == 1:
+            seat = due[0]
+            game = host._game(state)
+            player = int(seat[1:]) - 1
+            for first in game.legal_actions(player):
+                if not str(first).startswith("use "):
+                    continue
+                after = host._game(state)
+                after.apply(player, first)
+                if player in after.to_act():
+                    then = next(str(a) for a in after.legal_actions(player)
+                                if str(a).startswith("test"))
+                    return seat, str(first), then
+        seat = rng.choice(due)
+        act(judge, seat, rng.choice(legal(judge, host, seat)))
+    pytest.fail("no turn with a skill to use before the test")
+
+
+def test_an_unreadable_line_stops_the_moves_after_it(judge) -> None:
+    host = setup_game(judge, "miceheist", 3)
+    seat, first, then = to_a_turn_of_several_moves(judge, host)
+    before = list(judge.store.game("cg").state["actions"])
+    out = act(judge, seat, f"{first}\nuse shadow stpe\n{then}\n\nBob")
+    reply = next(m for m in out if m.to == f"p{seat[1:]}@test.org"
+                 and "results" not in m.subject).body
+    actions = judge.store.game("cg").state["actions"]
+    player = int(seat[1:]) - 1
+    assert actions[len(before):] == [[player, first]]  # the move before the typo only
+    assert seat in host.due(judge.store.game("cg").state)  # still this seat's move
+    assert "line 3: no skill 'shadow stpe'" in reply
+    assert f"line 4: not played ({then})" in reply
+    assert "send your orders again" not in reply
+    assert "played at once" in reply and "final" in reply
+    assert "Send the moves still to make" in reply
+    assert "Bob" not in reply  # the signature stays a remark
+
+
+def test_a_sealed_choice_with_an_unreadable_line_after_it_can_still_be_replaced(judge) -> None:
+    host = setup_game(judge, "miceheist", 3)
+    rng = random.Random(5)
+    for _ in range(80):
+        due = host.due(judge.store.game("cg").state)
+        if len(due) >= 2:
+            break
+        act(judge, due[0], rng.choice(legal(judge, host, due[0])))
+    else:
+        pytest.fail("Mice Heist never asked for simultaneous choices")
+    first = due[0]
+    out = act(judge, first, f"{legal(judge, host, first)[0]}\nbett 9")
+    reply = out[0].body
+    assert "Errors" in reply and "send your orders again" in reply  # not played yet: true
 
 
 def gm(judge, text):
