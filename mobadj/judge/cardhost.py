@@ -266,6 +266,23 @@ class CardHost(Host):
             out.accepted.append(str(action))
         return out
 
+    def out_of_turn(self, state: State, seat: str, text: str) -> str:
+        """The lines of a seat not due, named as not taken, with whose move it is and that
+        the seat is mailed when it is to move (moves are not kept for later)."""
+        game = self._game(state, fresh=False)
+        player = seat_index(seat)
+        lines = text.splitlines()
+        aside = remark_lines(game, player, lines, self.command_words(state))
+        sent = [f"line {n} ({line.strip()})" for n, line in enumerate(lines, start=1)
+                if line.strip() and n - 1 not in aside]
+        if not sent or game.is_over() or state.get("ended"):
+            return ""
+        waiting = self.due(state)
+        whose = (f"it is {' and '.join(waiting)}'s move, not {seat}'s" if waiting
+                 else "no move is due now")
+        return (f"Not taken: {', '.join(sent)}: {whose}. Moves are not kept for later: you "
+                f"will be mailed when {seat} is to move; send your move then.")
+
     def free(self, state: State, seat: str, text: str) -> Free | None:
         """Apply at once each line that is a free command of ``seat``'s; a seat not due has
         every line read this way (so a refusal gives the game's reason).  None when the game

@@ -189,6 +189,11 @@ class Host(ABC):
     def resolve(self, state: State, orders: dict[str, str], missing: list[str]) -> Resolution:
         """Resolve the phase with the accepted texts; ``missing`` seats get the defaults."""
 
+    def out_of_turn(self, state: State, seat: str, text: str) -> str:
+        """What the judge says of ``text`` sent by ``seat`` when nothing is due from it
+        ("" by default: nothing more than that no orders are needed)."""
+        return ""
+
     def free(self, state: State, seat: str, text: str) -> Free | None:
         """Apply at once the lines of ``text`` that ``seat`` may give out of turn now; None
         when this kind of game has no such commands (all lines are then orders)."""

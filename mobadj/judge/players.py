@@ -109,8 +109,10 @@ class PlayerCommands:
             if not (check.accepted or check.errors or check.notes):
                 return ""  # nothing but remarks ("thanks"): no word about orders
             late = self._late(game, power, text, inc, now)
+            aside = host.out_of_turn(game.started_state, power, text)
             return (f"{late}\n\n" if late else "") + (
-                f"No orders are needed from {power} in {host.phase_label(game.started_state)}.")
+                f"No orders are needed from {power} in {host.phase_label(game.started_state)}."
+            ) + (f"\n{aside}" if aside else "")
         orders = self._check_orders(game, power, parsed, text, inc, uid, now, rejected)
         return f"{done}\n\n{orders}" if done else orders
 

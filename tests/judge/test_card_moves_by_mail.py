@@ -78,6 +78,20 @@ def test_a_sealed_choice_with_an_unreadable_line_after_it_can_still_be_replaced(
     assert "Errors" in reply and "send your orders again" in reply  # not played yet: true
 
 
+def test_a_move_out_of_turn_is_named_with_whose_move_it_is(judge) -> None:
+    host = setup_game(judge, "micromob", 3)
+    (seat,) = host.due(judge.store.game("cg").state)
+    other = next(s for s in ("P1", "P2", "P3") if s != seat)
+    move = legal(judge, host, seat)[0]
+    before = list(judge.store.game("cg").state["actions"])
+    reply = act(judge, other, f"{move}\n\nD.")[0].body
+    assert judge.store.game("cg").state["actions"] == before
+    assert f"Not taken: line 2 ({move})" in reply
+    assert f"it is {seat}'s move, not {other}'s" in reply
+    assert f"you will be mailed when {other} is to move" in reply
+    assert "D." not in reply
+
+
 def gm(judge, text):
     return judge.handle_mail(mail("gm@test.org", f"GM cg gm-pw\n{text}"))
 
