@@ -355,6 +355,7 @@ class CardHost(Host):
         n_events = len(game.events)
         notes: dict[str, list[str]] = {}
         acted: list[str] = []
+        by_judge = dict(state.get("by_judge") or {})  # seat -> default moves the judge played
         for player in sorted(game.to_act()):
             seat = seat_name(player)
             text = orders.get(seat)
@@ -362,7 +363,10 @@ class CardHost(Host):
             if not lines:
                 action = self._default(game, player, state["seed"] + len(game.actions))
                 game.apply(player, action)
-                acted.append(f"{seat}: no command; the judge played a default move")
+                by_judge[seat] = by_judge.get(seat, 0) + 1
+                acted.append(f"{seat}: no command; the judge played a default move"
+                             if seat in missing else
+                             f"{seat}: no player; the judge played the game's bot move")
                 continue
             for line in lines:
                 if player not in game.to_act():
@@ -382,7 +386,8 @@ class CardHost(Host):
         over = game.is_over()
         attachments = []
         if over:
-            report += "\n\n" + "\n".join(self.end_lines(state, game))
+            report += "\n\n" + "\n".join(self.end_lines(state, game)
+                                          + self._judges_winners(game, by_judge))
             attachments.append(("record.json", "application/json",
                                 json.dumps(self.final_record(state, game), indent=1).encode()))
         private: dict[str, str] = {}
@@ -400,10 +405,14 @@ class CardHost(Host):
                     parts.append(self._commands(game, player))
             private[seat] = "\n\n".join(parts)
         new = dict(state, actions=[[p, a] for p, a in game.actions])
+        if by_judge:
+            new["by_judge"] = by_judge
         REPLAYS.keep(self._record(new), game)  # asked for next: no fork, no replay
         data = {"public_events": public, "over": over,
                 "scores": game.scores() if over else None}
         winners = game.winners() if over else []
+        if over and by_judge:
+            data["moves_by_judge"] = by_judge
         if len(winners) == 1:  # the game's result names it, as the index does
             data["winner"] = seat_name(winners[0])
         elif len(winners) > 1:  # a tie for first: a draw between them
@@ -412,6 +421,20 @@ class CardHost(Host):
             data["lost"] = game.lost()
         return Resolution(new, report, data, private=private, over=over,
                           attachments=attachments)
+
+    @staticmethod
+    def _judges_winners(game: GameState, by_judge: Mapping[str, int]) -> list[str]:
+        """A winner whose moves the judge played (its player resigned, or sent none), said
+        with the result: the rules count it as any seat, the players should know."""
+        lines = []
+        for winner in game.winners():
+            seat = seat_name(winner)
+            if by_judge.get(seat):
+                commands = sum(1 for p, _ in game.actions if p == winner)
+                lines.append(f"Note: {by_judge[seat]} of the {commands} moves of {seat}, a "
+                             "winner, were played by the judge's bot (the seat had no "
+                             "player, or no move came by the deadline).")
+        return [""] + lines if lines else []
 
     def end_lines(self, state: State, game: GameState) -> list[str]:
         """The end of the final report: scores as the rulebook counts them, the winner,

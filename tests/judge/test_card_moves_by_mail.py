@@ -111,3 +111,26 @@ def test_the_gms_moves_for_a_seat_whose_player_resigned_are_played_at_once(judge
     assert len(judge.store.game("cg").state["actions"]) == before + 1  # played, not held
     assert {m.to for m in out if "results" in m.subject} >= {"p2@test.org", "gm@test.org"}
     assert seat not in host.due(judge.store.game("cg").state)
+
+
+def test_a_seat_whose_player_resigned_is_played_by_the_bot_and_its_win_is_said(
+        judge, clock) -> None:
+    host = setup_game(judge, "micromob", 2, extend_first_nmr_hours=0)
+    act(judge, "P2", "RESIGN")
+    rng = random.Random(1)
+    mails = []
+    for _ in range(500):
+        state = judge.store.game("cg").state
+        if host.is_over(state):
+            break
+        if "P1" in host.due(state):
+            mails += act(judge, "P1", rng.choice(legal(judge, host, "P1")))
+        else:
+            clock.advance(hours=49)
+            mails += judge.tick()
+    assert host.is_over(judge.store.game("cg").state)
+    results = [m.body for m in mails if m.to == "p1@test.org" and "results" in m.subject]
+    assert any("P2: no player; the judge played the game's bot move" in b for b in results)
+    final = results[-1]
+    assert "Winner: P2" in final
+    assert "moves of P2, a winner, were played by the judge's bot" in final
