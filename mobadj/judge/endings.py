@@ -221,5 +221,10 @@ class Endings:
                           else ("draw", [str(w) for w in tied]) if tied
                           else ("lost", []) if lost else ("ended", []))
         how = f"{how}: {lost}" if lost else how  # why everyone lost, as the mail says it
+        by_judge = data.get("moves_by_judge") or {}  # a card game's seats the bot played
+        played = [f"{by_judge[p]} of {p}'s moves by the judge's bot" for p in powers
+                  if by_judge.get(p)]
+        if played:  # a winner the judge played (its player left): said wherever it shows
+            how = f"{how}; {', '.join(played)}"
         self.desk.store.set_ending(game.name, result, powers, how, phase, now)
         self.desk.store.clear_votes(game.name)

@@ -134,3 +134,5 @@ def test_a_seat_whose_player_resigned_is_played_by_the_bot_and_its_win_is_said(
     final = results[-1]
     assert "Winner: P2" in final
     assert "moves of P2, a winner, were played by the judge's bot" in final
+    status = status_text(judge, judge.store.game("cg"), judge.clock())  # mobadj game status
+    assert "Result: P2 wins (by the rules; 21 of P2's moves by the judge's bot)" in status
