@@ -22,6 +22,9 @@ from mobadj.cli import main, option_pairs
 STOP_SECONDS = 2.0
 """How long a stopping judge waits for the IMAP server's goodbye."""
 
+STORE_PATH = "mobadj.judge.store"
+"""Where :func:`_open` notes the store's path in click's context, for :class:`GMGroup`."""
+
 
 CONFIG = click.option(
     "--config", "-c", "config_path", type=click.Path(dir_okay=False, path_type=Path),
@@ -37,6 +40,7 @@ def _open(config_path: Path) -> Any:
 
     try:
         cfg = load_config(config_path)
+        click.get_current_context().meta[STORE_PATH] = cfg.db_path
         return Judge(Store(cfg.db_path), cfg)
     except (ConfigError, StoreError) as exc:  # no folder for the store, a newer store, ...
         raise click.ClickException(str(exc)) from None
@@ -99,7 +103,22 @@ def serve(config_path: Path, once: bool, poll: float | None, verbose: bool) -> N
     click.echo(f"{cfg.name}: stopped", err=True)
 
 
-@main.group()
+class GMGroup(click.Group):
+    """``mobadj game``: a store that cannot be written (a full disk) ends any of its commands
+    with one line naming the store and the cause, as ``serve --once`` does; the command's
+    transaction is rolled back whole."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except sqlite3.OperationalError as exc:
+            from mobadj.judge.store import store_trouble
+
+            path = ctx.meta.get(STORE_PATH, "the judge's store")
+            raise click.ClickException(store_trouble(path, exc)) from None
+
+
+@main.group(cls=GMGroup)
 def game() -> None:
     """GM commands: create and steer the judge's games."""
 

@@ -1,5 +1,6 @@
 """A full disk (here a file-size limit, ``ulimit -f``, as a stand-in) while the judge runs:
-``mobadj serve --once``, ``mobadj store backup`` and ``mobadj store compact`` say in one line
+``mobadj serve --once``, ``mobadj store backup``, ``mobadj store compact`` and the GM's
+``mobadj game ...`` commands say in one line
 which file cannot be written and why, exit with status 1, and lose nothing; the log says a
 mail was handled only once it is stored.  Real processes, real SQLite files, real mail
 servers."""
@@ -234,3 +235,52 @@ def _retries(tmp_path: Path) -> int:
     """How many times the judge's log says it will try again (0 before the log exists)."""
     log = tmp_path / "judge-data" / "judge.log"
     return log.read_text().count("retrying in") if log.exists() else 0
+
+
+
+def _store_rows(db: Path) -> dict[str, list[str]]:
+    """Every row of every table but the ballast: what a GM command may have changed."""
+    con = sqlite3.connect(db)
+    try:
+        tables = [r[0] for r in con.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name != 'ballast'")]
+        return {t: sorted(map(repr, con.execute(f"SELECT * FROM {t}"))) for t in tables}
+    finally:
+        con.close()
+
+
+def test_gm_commands_on_a_full_disk_say_so_in_one_line_and_change_nothing(tmp_path,
+                                                                          mail_servers):
+    """``mobadj game extend``, ``game process``, ``game add-player`` beside a running judge,
+    with room to open the store (``game status`` works) but not for the command: the GM
+    reads which store cannot be written and why, in one line; the games are as they were."""
+    cfg = _config(tmp_path, mail_servers)
+    db = tmp_path / "judge-data" / "judge.sqlite"
+    judge = Judge(Store(db), load_config(cfg), kdf_n=2**10)
+    Table(judge, kind="standard")
+    judge.create_game("g2", "standard", "gm@test.org", "gm-secret", {}, seed=3)
+    judge.store.close()
+    _grow(db, 400)
+    before = _store_rows(db)
+    beside = sqlite3.connect(db)  # the running judge: the store's -shm file stays as it is
+
+    def limited(*args: str) -> subprocess.CompletedProcess:
+        """``mobadj game ...`` with room to open the store (that writes a little) only."""
+        beside.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return mobadj(cfg, "game", *args, kbytes=12)
+
+    try:
+        r = limited("status", "g1")
+        assert r.returncode == 0 and "S1901M" in r.stdout, r.stderr
+        for args in (("extend", "g1", "12h"), ("process", "g1"),
+                     ("add-player", "g2", "new@test.org", "France")):
+            r = limited(*args)
+            assert r.returncode == 1 and r.stdout == "", (args, r.stdout, r.stderr)
+            assert r.stderr.startswith(f"Error: cannot write {db}: {FULL}"), (args, r.stderr)
+            assert len(r.stderr.splitlines()) == 1, (args, r.stderr)
+    finally:
+        beside.close()
+    assert _store_rows(db) == before
+
+    ok = mobadj(cfg, "game", "extend", "g1", "12h")  # with room, it is done
+    assert ok.returncode == 0 and "Deadline extended" in ok.stdout, (ok.stdout, ok.stderr)
