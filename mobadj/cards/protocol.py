@@ -244,6 +244,11 @@ class GameState(ABC):
         best = max(s)
         return [p for p, v in enumerate(s) if v == best]
 
+    def won_together(self) -> bool:
+        """Did the players win together, as one side against the game (a cooperative game
+        won)?  Its :meth:`winners` are then everyone, and not a tie for the best score."""
+        return False
+
     def lost(self) -> str:
         """Why everyone lost to the game ("the Time marker reached 0 before the Building
         was finished"): a cooperative or solo game over without a winner; "" otherwise

@@ -415,8 +415,10 @@ class CardHost(Host):
             data["moves_by_judge"] = by_judge
         if len(winners) == 1:  # the game's result names it, as the index does
             data["winner"] = seat_name(winners[0])
-        elif len(winners) > 1:  # a tie for first: a draw between them
+        elif len(winners) > 1:  # a tie for first: a draw between them, or a shared win
             data["winners"] = [seat_name(w) for w in winners]
+            if game.won_together():  # a cooperative game the players won as one side
+                data["together"] = True
         elif over and game.lost():  # a cooperative game everyone lost to the game
             data["lost"] = game.lost()
         return Resolution(new, report, data, private=private, over=over,

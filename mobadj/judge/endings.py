@@ -169,6 +169,8 @@ class Endings:
             return f"a draw between {powers} ({how})"
         if ending["result"] == "win":
             return f"{powers} wins ({how})"
+        if ending["result"] == "together":
+            return f"won together by {powers} ({how})"
         if ending["result"] == "lost":
             return f"lost: everyone lost to the game ({how})"
         return f"ended without a result ({how})"
@@ -180,6 +182,8 @@ class Endings:
                     f"({how}).")
         if result == "win":
             return f"The game {game.name} ends: {powers[0]} wins ({how})."
+        if result == "together":
+            return f"The game {game.name} ends: won together by {', '.join(powers)} ({how})."
         if result == "lost":
             return f"The game {game.name} ends: everyone lost to the game ({how})."
         return f"The game {game.name} has ended ({how})."
@@ -217,8 +221,9 @@ class Endings:
         """A game its rules ended (a solo win, the last round of a card game) in ``phase``,
         the phase just resolved (the game's state has moved past it): its result."""
         winner, tied, lost = data.get("winner"), data.get("winners"), data.get("lost")
+        shared = "together" if data.get("together") else "draw"  # a cooperative win, or a tie
         result, powers = (("win", [str(winner)]) if winner
-                          else ("draw", [str(w) for w in tied]) if tied
+                          else (shared, [str(w) for w in tied]) if tied
                           else ("lost", []) if lost else ("ended", []))
         how = f"{how}: {lost}" if lost else how  # why everyone lost, as the mail says it
         by_judge = data.get("moves_by_judge") or {}  # a card game's seats the bot played

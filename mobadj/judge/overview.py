@@ -103,9 +103,9 @@ def summary_text(store: Store, game: Game, gm_view: bool) -> str:
     ending = store.ending(game.name)
     if ending is not None:
         members = ", ".join(ending["powers"])
-        lines.append(f"Result: {ending['result']}" + (f" ({members})" if members else
-                                                      " (everyone)" if ending["result"] == "lost"
-                                                      else "")
+        said = "won together" if ending["result"] == "together" else ending["result"]
+        lines.append(f"Result: {said}" + (f" ({members})" if members else
+                                          " (everyone)" if ending["result"] == "lost" else "")
                      + f", {ending['how']}, in {ending['phase']}.")
     ended = (_phase_name(ending["phase"] if ending is not None else game.phase)
              if game.status == "ended" else None)

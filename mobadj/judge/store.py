@@ -158,8 +158,8 @@ CREATE TABLE IF NOT EXISTS votes (             -- DRAW and CONCEDE votes, secret
 );
 CREATE TABLE IF NOT EXISTS endings (           -- the result of an ended game
     game TEXT PRIMARY KEY,
-    result TEXT NOT NULL,                       -- draw | win | ended
-    powers TEXT NOT NULL,                       -- JSON: the draw's members, or the winner
+    result TEXT NOT NULL,                       -- draw | win | together | lost | ended
+    powers TEXT NOT NULL,                       -- JSON: the draw's members, the winner(s)
     how TEXT NOT NULL, phase TEXT NOT NULL, at REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS people (             -- per address, whatever the game

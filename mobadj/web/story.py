@@ -361,6 +361,8 @@ def _cards(game: Game, results: list[dict[str, Any]], host: CardHost,
         winners = [s.seat for s in story.scores if s.winner]
         lost = current.lost()  # a cooperative game lost to the game has no winner to name
         story.outcome = (f"Lost: everyone lost to the game ({lost})." if lost and not winners
+                         else f"Won together by {', '.join(winners)}."
+                         if current.won_together()  # one side against the game, as the mail
                          else ("Winner: " if len(winners) == 1 else "Winners: ")
                          + ", ".join(winners))
     elif game.status == "ended":

@@ -1,13 +1,15 @@
-"""A cooperative Micro City game lost to the game: the GM's status and summary give the
-result as the final mail does, and the last result.json names no next phase (the game is
-over; so for every game the judge plays)."""
+"""A cooperative Micro City game lost to the game, or won by the players together: the GM's
+status and summary and the game's page give the result as the final mail does, and the last
+result.json names no next phase (the game is over; so for every game the judge plays)."""
 
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
+from mobadj.cards.microcity.bot import MicroCityBot
 from mobadj.judge.overview import status_text, summary_text
 from mobadj.web.story import build
 
@@ -43,6 +45,31 @@ def test_a_lost_cooperative_game_is_recorded_as_lost(judge) -> None:
     story = build(game, judge.store.results("cg"), host, judge.store.ending("cg"))
     assert story.outcome == ("Lost: everyone lost to the game (the Time marker reached 0 "
                              "before the Building was finished).")
+
+
+def test_a_won_cooperative_game_is_recorded_as_won_together(judge) -> None:
+    """The city built (the bot plays both seats of a deal it wins): a shared win of both
+    players, as the final mail says it, not a draw between them."""
+    host = setup_game(judge, "microcity", 2, seed=8)
+    bot = MicroCityBot()
+    last: list = []
+    while judge.store.game("cg").status == "active":
+        played = host._game(judge.store.game("cg").state)
+        seat = played.to_act()[0]
+        last = act(judge, f"P{seat + 1}", str(bot.choose(played, seat, random.Random(0))))
+    final = next(m for m in last if m.to == "gm@test.org" and "results" in m.subject)
+    assert "Winner: P1 and P2 (together)." in final.body
+    data = result_json(final)
+    assert data["result"]["together"] is True and data["result"]["winners"] == ["P1", "P2"]
+    assert data["next_phase"] is None
+    game = judge.store.game("cg")
+    status = status_text(judge, game)
+    assert "Result: won together by P1, P2 (by the rules)" in status, status
+    summary = summary_text(judge.store, game, gm_view=True)
+    assert "Result: won together (P1, P2), by the rules, in M" in summary, summary
+    story = build(game, judge.store.results("cg"), host, judge.store.ending("cg"))
+    assert story.outcome == "Won together by P1, P2."
+    assert "draw" not in status + summary + story.outcome
 
 
 def test_a_won_diplomacy_game_names_no_next_phase(judge) -> None:

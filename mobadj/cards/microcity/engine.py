@@ -159,6 +159,11 @@ class MicroCityState(GameState):
         best = max(keys)
         return [p for p in (0, 1) if keys[p] == best]
 
+    def won_together(self) -> bool:
+        """Cooperative: the city built is everyone's win (the final mail: "Winner: P1 and P2
+        (together)")."""
+        return not self.cfg.competitive and self.players > 1 and self.result == "win"
+
     def lost(self) -> str:
         """Solo/cooperative: why the city lost, as the final mail says it."""
         if self.cfg.competitive or self.result != "loss":
