@@ -110,11 +110,17 @@ class Endings:
 
     def count_votes(self, game: Game, now: float, out: list[Mail]) -> str:
         """End the game when a draw or a concession has every vote it needs."""
+        passed = self.passing(game)
+        return self.end_game(game, *passed, now, out) if passed else ""
+
+    def passing(self, game: Game) -> tuple[str, list[str], str] | None:
+        """The draw or concession that has every vote it needs now, as (result, powers,
+        how) for :meth:`end_game`; None while none has."""
         if game.status not in ("active", "paused"):
-            return ""
+            return None
         alive, voters = self._voters(game)
         if not voters:
-            return ""
+            return None
         votes = self.desk.store.votes(game.name)
         drawn = votes.get("draw", {})
         if all(p in drawn for p in voters):
@@ -124,21 +130,22 @@ class Endings:
             else:  # DIAS: whoever survives now
                 members = sorted(alive)
             if members and set(members) <= set(alive):
-                return self.end_game(game, "draw", members, "voted by every surviving player",
-                                     now, out)
+                return "draw", members, "voted by every surviving player"
         conceded = votes.get("concede", {})
         for target in alive:
             others = [p for p in voters if p != target]
             if others and all(conceded.get(p) == [target] for p in others):
-                return self.end_game(game, "win", [target], "by concession", now, out)
-        return ""
+                return "win", [target], "by concession"
+        return None
 
     def end_game(self, game: Game, result: str, powers: list[str], how: str, now: float,
-                 out: list[Mail]) -> str:
+                 out: list[Mail], phase: str | None = None) -> str:
         """End the game with a result (``draw``, ``win``, or ``ended`` without one): record
-        it, tell every player, observer and the GM."""
+        it, tell every player, observer and the GM.  It ends in ``phase`` when given (the
+        phase just resolved, whose results said the game is over), else in the current one."""
         host = host_for(game.kind)
-        phase = host.phase(game.state) if game.state is not None else ""
+        if phase is None:
+            phase = host.phase(game.state) if game.state is not None else ""
         text = self.result_text(game, result, powers, how)
         told = host.end_early(game.state, text) if game.state is not None else Ending({})
         self.desk.store.update_game(game.name, status="ended", deadline=None, paused_until=None,

@@ -151,14 +151,24 @@ class Turns:
         self.desk.store.after_commit(functools.partial(
             log.info, "%s: %s resolved (missing: %s)", game.name, phase,
             ", ".join(missing) or "none"))
+        # votes stand from phase to phase: a DRAW or CONCEDE may pass now (a voter fell
+        # into civil disorder, or out of the game); the game then ends with this phase
+        voted = None if over else self.desk.endings.passing(
+            self.desk.store.game(game.name) or game)
         label, code = host.phase_label(new), host.phase(new)
-        next_line = ("The game is over." if over else
-                     f"Next phase: {label}{f' ({code})' if code != label else ''}\n"
-                     f"Deadline: {reports.stamp(deadline)}")
+        if voted is not None:
+            deadline = None
+            said = self.desk.endings.result_line(dict(result=voted[0], powers=voted[1],
+                                                      how=voted[2]))
+            next_line = f"The game is over: {said}."
+        else:
+            next_line = ("The game is over." if over else
+                         f"Next phase: {label}{f' ({code})' if code != label else ''}\n"
+                         f"Deadline: {reports.stamp(deadline)}")
         head = reports.header_lines(self.desk.config.name, game.name, game.kind, phase,
                                     reports.stamp(deadline), host.rules_text(game.options))
         data = {"game": game.name, "phase": phase,  # a game over has no next phase
-                "next_phase": None if over else host.phase(new),
+                "next_phase": None if over or voted is not None else host.phase(new),
                 "deadline": deadline, "missing": missing, "result": result.data}
         public = f"{head}\nResults of {game.name}, {phase}\n\n{report_text}\n\n"
         attachments = [("result.json", "application/json",
@@ -185,9 +195,12 @@ class Turns:
             self.desk.endings.record_over(self.desk.store.game(game.name) or game, result.data,
                                           "by the rules", now, phase)
             return f"{phase} resolved. {next_line}"
+        if voted is not None:
+            self.desk.endings.end_game(self.desk.store.game(game.name) or game, *voted, now,
+                                       out, phase=phase)
+            return f"{phase} resolved. {next_line}"
         self._early_orders_begin(self.desk.store.game(game.name) or game, phase, now, out)
-        ended = self.desk.endings.count_votes(self.desk.store.game(game.name) or game, now, out)
-        return f"{phase} resolved. {ended or next_line}"
+        return f"{phase} resolved. {next_line}"
 
     def _early_orders_begin(self, game: Game, resolved: str, now: float, out: list[Mail]
                             ) -> None:

@@ -3,6 +3,7 @@ result, and the result recorded and announced."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -201,3 +202,30 @@ def test_a_tie_for_first_that_ends_a_game_by_its_rules_is_a_draw_between_them(ju
     assert (ending["result"], ending["powers"]) == ("draw", ["ENGLAND", "FRANCE"])
     assert judge.endings.result_line(ending) == (
         "a draw between ENGLAND, FRANCE (by the rules)")
+
+
+def test_a_draw_that_passes_as_a_phase_is_resolved_ends_the_game_in_that_phase(judge, clock):
+    """WEST, who never voted, misses the deadline and falls into civil disorder: the other
+    three's DRAW votes then carry the draw.  The phase's results already say the game is
+    over, with no next phase or deadline (result.json too); nobody is sent their early
+    orders for a phase that never comes, and the game ended in the phase resolved."""
+    t = Table(judge, extend_first_nmr_hours=0, disorder_after_nmr=1)
+    for seat in ("NORTH", "EAST", "SOUTH"):
+        vote(judge, t, seat, "go 1\nDRAW")
+    vote(judge, t, "NORTH", "PHASE T2\ngo 2")  # orders sent early for the next turn
+    assert judge.store.game("g1").status == "active"
+    clock.advance(hours=49)
+    out = judge.tick()
+    results = next(m for m in out if m.to == "north@test.org" and m.subject == "g1: T1 results")
+    assert "WEST has missed 1 deadlines in a row and is now in civil disorder" in results.body
+    assert ("The game is over: a draw between EAST, NORTH, SOUTH, WEST (voted by every "
+            "surviving player).") in results.body, results.body
+    assert "Next phase" not in results.body and "Deadline: no deadline" in results.body
+    data = json.loads(next(b for n, _, b in results.attachments if n == "result.json"))
+    assert data["phase"] == "T1" and data["next_phase"] is None and data["deadline"] is None
+    assert [m.subject for m in out if m.to == "north@test.org"] == ["g1: T1 results",
+                                                                    "g1: game over"]
+    ending = judge.store.ending("g1")
+    assert (ending["result"], ending["phase"]) == ("draw", "T1")
+    listed = vote(judge, t, "NORTH", "LIST")[0].body
+    assert "Ended in: T1" in listed and "Deadline" not in listed
