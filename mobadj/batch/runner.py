@@ -251,9 +251,12 @@ class MapContext:
 
     def _spelling(self, blocks: tuple[tuple[Any, ...], ...]) -> dict[str, str]:
         known: dict[str, str] = {}
+        powers = self.powers
         for names in blocks:
             for name in names:
-                pid = self.power(name)
+                pid = powers.get(name) if type(name) is str else None
+                if pid is None:
+                    pid = self.power(name)
                 if pid not in known:
                     known[pid] = name if type(name) is str else str(name)
         return known
@@ -357,9 +360,12 @@ def _run(case: dict[str, Any]) -> bytes:
         mine = entries.get(shown)
         for text in listed:
             entry = mine.get(text) if mine is not None and type(text) is str else None
-            if entry is None:
-                reading = plain.get(text) if type(text) is str else None
-                if reading is not None:  # read before: one order of any power (the usual)
+            if entry is None and type(text) is str:
+                reading = plain.get(text)
+                if reading is None and text not in ctx.cache:  # a text never read before
+                    ctx.read(text)
+                    reading = plain.get(text)
+                if reading is not None:  # one order of any power (the usual)
                     entry = ctx.entry(shown, pid, text, reading)
                     mine = entries[shown]
             if entry is not None:
