@@ -88,6 +88,18 @@ NOT_SIGNED_IN = ("You are no longer signed in on this page (you signed out, the 
                  "send it again.")
 
 
+#: the seat's map (``mine.svg``) asked for by a page whose session has ended (a page opened
+#: again from the browser's history): an image that says so, not a broken one
+SIGNED_OUT_SVG = (
+    b'<svg xmlns="http://www.w3.org/2000/svg" width="640" height="72" viewBox="0 0 640 72"'
+    b' role="img" aria-label="You are signed out">'
+    b'<rect width="640" height="72" fill="#f4f1ea" stroke="#8a7f6a"/>'
+    b'<text x="320" y="32" text-anchor="middle" font-family="sans-serif" font-size="18">'
+    b'You are signed out: no map of your orders.</text>'
+    b'<text x="320" y="56" text-anchor="middle" font-family="sans-serif" font-size="14">'
+    b'Sign in again to see them on the map.</text></svg>')
+
+
 #: what the page's script shows where the reading of the orders box would be, when the
 #: reading (or the map) was refused: the session ended, the page is from an earlier
 #: sign-in, the game is no longer to be opened here; each with its link to go on
@@ -713,6 +725,9 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
                 return nothing
             maybe = seat_of(request, name)
             if maybe is None:
+                if cookies_named(request, seat_cookie(name)):  # a session that ended
+                    return answer(request, Body(SIGNED_OUT_SVG), "image/svg+xml",
+                                  HEADERS | PRIVATE, status=403)
                 return nothing
             seat = maybe
         if seat.power is None or play is None:

@@ -152,6 +152,13 @@ def test_typing_after_the_session_ended_says_so_and_keeps_what_was_typed(world, 
     signed_out = other_tab.post("/g/lapse/signout", {"csrf": other_tab.csrf(
         other_tab.get("/g/lapse/play").text)})
     assert signed_out.status == 303
+    # the map as the browser loads it again (a page from its history): an image that
+    # says the session ended, not a broken one
+    d.execute_script("var i = new Image(); i.id = 'again'; i.src = 'mine.svg?again';"
+                     "document.body.appendChild(i);")
+    wait(d, lambda d: d.execute_script(
+        "var i = document.getElementById('again'); return i.complete && i.naturalWidth > 0;"))
+    d.execute_script("document.getElementById('again').remove();")
     box.send_keys("\nA Mar - Spa")
     wait(d, lambda d: "You are signed out" in d.find_element(By.ID, "checked").text)
     shown = d.find_element(By.ID, "checked").text

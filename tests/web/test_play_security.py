@@ -162,7 +162,8 @@ def test_one_seats_cookie_opens_nothing_of_another_seat_or_game(srv, game):
     # another game's pages with this game's cookie: its sign-in form, its map refused
     france.jar["mobadj_seat_other"] = france.jar["mobadj_seat_dip"]
     assert "Signed in as" not in france.get("/g/other/play").text
-    assert france.get("/g/other/mine.svg").status == 404
+    refused = france.get("/g/other/mine.svg")  # not this cookie's game: a signed-out image
+    assert refused.status == 403 and "You are signed out" in refused.text
     assert france.post("/g/other/act", {"csrf": france.csrf(
         france.get("/g/dip/play").text), "do": "command", "command": "RESIGN"}).status == 403
     assert game.store.player("other", "FRANCE").status == "active"
@@ -223,6 +224,12 @@ def test_sessions_end(srv, game):
     assert "mobadj_seat_dip" not in v.jar
     v.jar["mobadj_seat_dip"] = kept
     assert "Signed in as" not in v.get("/g/dip/play").text
+    # the map of a page opened again from the browser's history: an image saying so (the
+    # page shows no broken image), with nothing of the seat's orders or the board
+    ended = v.get("/g/dip/mine.svg")
+    assert ended.status == 403 and ended.headers["Content-Type"].startswith("image/svg+xml")
+    assert "You are signed out" in ended.text and "<path" not in ended.text
+    assert "private" in ended.headers["Cache-Control"]
     # a new password (by mail) ends the sessions signed in with the old one
     russia = signed_in(srv, power="RUSSIA", password="pw-russia", client="10.4.4.5")
     game.judge.handle_mail(mail(game.dip.emails["RUSSIA"],
