@@ -119,7 +119,8 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
         click.echo(format_report(result, game_map, files.errors, rules=rules), nl=False)
     if picture is not None:
         drawn = rules.picture_data(result)
-        _write_picture(picture, game_map, drawn or result.position, as_data["orders"])
+        _write_picture(picture, game_map, drawn or result.position,
+                       [*as_data["orders"], *as_data["defaults"]])
     if next_file is not None:
         _write_next(next_file, result, game_map, files.errors, position)
     if files.errors:  # the results are printed, but some lines were not read

@@ -153,6 +153,8 @@ def render_cmd(position: str | None, map_name: str | None, layout_name: str | No
         view.supports.extend(listed.supports if "supports" in extra
                              else supports_from_results(game_map, orders))
         view.adjustments, view.convoys = marks_from_results(game_map, orders)
+        if "defaults" in extra:  # the removals and disbands the rules made (civil disorder)
+            view.adjustments += marks_from_results(game_map, extra["defaults"])[0]
         svg = render_svg(game_map, layout, view, title=title)
         if suffix == ".png":
             Path(output).write_bytes(svg_to_png(svg, scale=scale))

@@ -214,7 +214,8 @@ def resolve(host: DiplomacyHost, state: State, orders: dict[str, str],
         new["rules"] = state["rules"]
     return Resolution(new, text, data,
                       attachments=_attachments(host, drawn or after, caption,
-                                               [r.as_dict() for r in result.results],
+                                               [r.as_dict() for r in (*result.results,
+                                                                      *result.defaults)],
                                                host.names_of(state)),
                       over=winner is not None, summary=f"{result.phase.long_name()} resolved")
 

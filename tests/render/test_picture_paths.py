@@ -163,6 +163,41 @@ def test_every_way_a_picture_is_made_draws_builds_removals_and_convoys(tmp_path)
     assert sorted(_marks(rendered(tmp_path, "standard", position, orders))) == marked
 
 
+def test_removals_by_civil_disorder_are_drawn_as_the_pages_draw_them(tmp_path):
+    """Italy owes a removal and orders none: the unit the rules remove is crossed out on
+    ``mobadj adjudicate --picture``, on ``mobadj map render --orders`` and on the judge's
+    results picture, as the game's pages draw it."""
+    import json
+
+    import yaml
+
+    from mobadj.judge.hosts import host_for
+
+    position = tmp_path / "w1901.yaml"
+    position.write_text(WINTER, encoding="utf-8")
+    orders = tmp_path / "w1901.txt"
+    orders.write_text("France:\nBuild A PAR\n", encoding="utf-8")
+    run = mobadj("adjudicate", "--json", str(position), str(orders))
+    [removal] = json.loads(run.stdout)["defaults"]
+    assert removal["power"] == "ITALY" and removal["reason"] == "civil disorder removal"
+    gone = removal["order"].split()[-1]  # "Remove A TYR" -> TYR
+    marked = [("build", "PAR", "FRANCE"), ("removal", gone, "ITALY")]
+    winter = picture(tmp_path, "standard", position, orders)
+    assert sorted(_marks(winter)) == marked and "unit removed" in winter
+    assert sorted(_marks(rendered(tmp_path, "standard", position, orders))) == marked
+    std = host_for("standard")
+    kept = std.picture
+    std.picture = "svg"
+    try:
+        state = std.new_state(sorted(std.game_map.powers), 7, {})
+        state["position"] = yaml.safe_load(WINTER)
+        done = std.resolve(state, {"FRANCE": "Build A PAR"}, ["ITALY"])
+        svg = next(data for name, _t, data in done.attachments if name == "map.svg").decode()
+        assert sorted(_marks(svg)) == marked
+    finally:
+        std.picture = kept
+
+
 def test_the_judges_results_picture_draws_convoys_and_builds():
     """A convoy in autumn, a build in winter: the results mail's map shows both."""
     from mobadj.judge.hosts import host_for
