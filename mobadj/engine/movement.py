@@ -59,6 +59,10 @@ __all__ = [
 # ---- resolution ------------------------------------------------------------------------------
 
 _NONE: Final[frozenset[tuple[MOrder, MOrder]]] = frozenset()
+BIG_BOARD: Final = 64
+"""Orders of a phase above which chains of moves are decided from their far end
+(:meth:`Resolver.run`): more than any built-in map's units, whose phases are decided in the
+order their orders come."""
 
 
 class Resolver:
@@ -151,9 +155,32 @@ class Resolver:
 
     def run(self) -> None:
         """Resolve every decision."""
+        if len(self.orders) > BIG_BOARD:
+            self._chains_from_the_end()
         for o in self.orders:
             if o.code != HOLD and not o.resolved:
                 self.resolve(o)  # (a bound method kept aside is a Python call when compiled)
+
+    def _chains_from_the_end(self) -> None:
+        """Decide each chain of moves (every move into the province the next one leaves) from
+        its far end.  Decided from its front, a chain recurses once per move, and a big
+        variant board's chain of a few hundred moves goes deeper than Python allows; from the
+        far end each move finds the one ahead of it decided.  The decisions are the same in
+        any order (DATC 5.F)."""
+        walked: set[MOrder] = set()
+        for first in self.orders:
+            if first.code != MOVE or first.resolved or first in walked:
+                continue
+            chain: list[MOrder] = []
+            ahead: MOrder | None = first
+            while (ahead is not None and ahead.code == MOVE and not ahead.resolved
+                   and ahead not in walked):
+                walked.add(ahead)
+                chain.append(ahead)
+                ahead = ahead.opp
+            for o in reversed(chain):
+                if not o.resolved:
+                    self.resolve(o)
 
     def resolve(self, o: MOrder) -> bool:
         """The decision of ``o`` (DATC 5.F, the version that handles nested cycles): resolve
