@@ -32,12 +32,12 @@ from mobadj.batch.serialize import (
     value_json,
 )
 from mobadj.board.model import UnknownNameError
-from mobadj.engine.hooks import standard
+from mobadj.engine.hooks import standard, untyped
 from mobadj.engine.pipeline import adjudicate
 from mobadj.engine.position import PositionError
 from mobadj.engine.reading import position_with_retreats
 from mobadj.engine.rules import Rules, with_options
-from mobadj.engine.variants import UnknownVariantError, load_variant
+from mobadj.engine.variants import UnknownVariantError, VariantError, load_variant
 from mobadj.orders.fastpath import fast_path_for
 from mobadj.orders.model import Build, Unit
 
@@ -168,7 +168,8 @@ class MapContext:
                 if order is None:
                     order = self.parser.parse_order(text, remember=False)
                 return Reading(text, order, _unit_key(order))
-            prefix, rest = self.rules.split_power(text, self.game_map)  # "Lepke G(Cit)-U-Mic"
+            split = untyped(self.rules).split_power(text, self.game_map)  # "Lepke G(Cit)-U-Mic"
+            prefix, rest = split[0], str(split[1])  # (a tuple or a list, on both builds)
             group = self.parser.parse_group(rest)
         except ValueError as exc:  # OrderError and friends are ValueErrors
             return Reading(text, None, None, self._explained(exc, text), prefix=prefix)
@@ -299,7 +300,7 @@ def answer_case(case: Any) -> bytes:
     phase_text = case.get("phase")
     try:
         return _run(case if type(case) is dict else dict(case))
-    except (PositionError, UnknownVariantError, FileNotFoundError) as exc:
+    except (PositionError, UnknownVariantError, VariantError, FileNotFoundError) as exc:
         return json_line(empty_output(case_id, phase_text, [str(exc)]))
     except Exception as exc:  # a bug must never stop the batch: the line says so, the log has it
         import logging  # only now: a batch starts without it

@@ -22,6 +22,7 @@ from typing import Any, Final
 from orjson import OPT_APPEND_NEWLINE
 from orjson import dumps as _orjson_dumps
 
+from mobadj.engine.hooks import untyped
 from mobadj.engine.position import Position
 from mobadj.engine.report import destroyed_data
 from mobadj.engine.results import OrderResult
@@ -286,7 +287,7 @@ def phase_result(result: Any, errors: list[str] | None = None, rules: Any = None
         {"province": p, "from": old, "to": new} for p, old, new in result.center_changes
     ]
     if rules is not None:
-        out.update(rules.json_extras(result))
+        out.update(untyped(rules).json_extras(result))  # (any mapping, on both builds)
     out["errors"] = list(errors or [])
     return out
 

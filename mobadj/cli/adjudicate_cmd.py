@@ -96,6 +96,8 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
         pos = rules.position_from_data(data, game_map)
     except OSError as exc:
         raise InputError(f"cannot read {position}: {exc.strerror or exc}") from None
+    except VariantError as exc:  # a hook's answer the engine cannot use
+        raise InputError(str(exc)) from None
     except (ValueError, RecursionError) as exc:  # not YAML (with its line), no position
         why = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
         raise InputError(f"{position}: {why}") from None
@@ -106,7 +108,10 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
     if notice:
         files.notices.insert(0, notice)
     files.warnings[:0] = unknown_keys(data, rules.position_keys, position)
-    result = adjudicate(pos, files.orders, game_map, rules)
+    try:
+        result = adjudicate(pos, files.orders, game_map, rules)
+    except VariantError as exc:  # a hook's answer the engine cannot use (mobadj.engine.hooks)
+        raise InputError(str(exc)) from None
     from mobadj.batch import phase_result
 
     as_data = phase_result(result, files.errors, rules)

@@ -19,7 +19,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 from mobadj.board import province_of
-from mobadj.engine.hooks import standard
+from mobadj.engine.hooks import standard, untyped
 from mobadj.engine.movement import Decisions, MovementOutcome
 from mobadj.engine.pipeline import OrderInput, PhaseResult, adjudicate
 from mobadj.engine.position import (
@@ -171,6 +171,7 @@ __all__ = [
     "rules_for",
     "settled_section",
     "standard",
+    "untyped",
     "topology_for",
     "with_options",
 ]

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 
 from mobadj.board import province_of
-from mobadj.engine.hooks import standard
+from mobadj.engine.hooks import names, standard, untyped, whole
 from mobadj.engine.position import Position, PositionT
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import Rules
@@ -86,7 +86,7 @@ def build_sites(position: PositionT, topo: Topology, power: str,
     own = _own_sites(rules)
     if own is None:
         return topo.homes.get(power, frozenset())
-    return own.build_sites(position, power, topo)
+    return names(untyped(own).build_sites(position, power, topo), "build_sites")
 
 
 def _adjusts(position: PositionT, topo: Topology, power: str, n: int,
@@ -96,7 +96,7 @@ def _adjusts(position: PositionT, topo: Topology, power: str, n: int,
     if n <= 0:
         return n < 0
     sites = (topo.homes.get(power, frozenset()) if own is None
-             else own.build_sites(position, power, topo))
+             else names(untyped(own).build_sites(position, power, topo), "build_sites"))
     return any(position.centers.get(h) == power and h not in position.units
                          for h in sites)
 
@@ -118,7 +118,9 @@ def resolve_adjustments(
     picks the civil-disorder rule (see :func:`civil_disorder`)."""
     rules = rules or Rules()
     orders = list(orders)
-    early = rules.before_adjustments(position, orders, topo, [] if events is None else events)
+    got = untyped(rules).before_adjustments(position, orders, topo,
+                                            [] if events is None else events)
+    early: dict[int, OrderResult] = dict(got) if got else {}  # (None: nothing settled)
     if early:
         rest = [pair for i, pair in enumerate(orders) if i not in early]
         out = _resolve_mode(position, rest, topo, rules)
@@ -162,6 +164,15 @@ def _resolve_mode(
     return out
 
 
+def _counts(position: Position, rules: Rules) -> dict[str, int]:
+    """``rules.adjustment_counts(position)``; a variant's counts taken as whole numbers
+    (mobadj.engine.hooks), from any mapping."""
+    if standard(rules, "adjustment_counts"):
+        return adjustment_counts(position)
+    got = dict(untyped(rules).adjustment_counts(position))
+    return {power: whole(n, "adjustment_counts") for power, n in got.items()}
+
+
 def _resolve(
     position: Position,
     orders: Iterable[tuple[str | None, AnyOrder]],
@@ -169,7 +180,7 @@ def _resolve(
     rules: Rules,
 ) -> AdjustmentOutcome:
     """The orders one by one, the first legal ones used (DATC 4.D.4 b, 4.D.6 b)."""
-    counts = rules.adjustment_counts(position)
+    counts = _counts(position, rules)
     left = dict(counts)
     results: list[OrderResult] = []
     built: list[UnitState] = []
@@ -199,7 +210,8 @@ def _resolve(
         if n >= 0:
             continue
         for u in civil_disorder(position, power, -n, taken, topo, rules.civil_disorder,
-                                rules.removed_last(position, power)):
+                                names(untyped(rules).removed_last(position, power),
+                                      "removed_last")):
             removed.append(u)
             taken.add(u.province)
             defaults.append(

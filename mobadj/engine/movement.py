@@ -23,7 +23,7 @@ from enum import StrEnum
 from typing import Final
 
 from mobadj.board import province_of
-from mobadj.engine.hooks import standard
+from mobadj.engine.hooks import standard, untyped, whole
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.retreats import retreat_options
 from mobadj.engine.rules import BATTLE, BATTLE_UNLESS_EQUAL, PASS, Rules
@@ -106,16 +106,15 @@ class Resolver:
                 opp = unit_at.get(o.dprov)
                 o.opp = opp
                 if opp is not None and opp.code == MOVE and opp.dprov == o.prov:
-                    o.h2h = rules.head_to_head(o, opp) if h2h_hook else (
-                        PASS if (o.convoy or opp.convoy) else BATTLE
-                    )
+                    o.h2h = (whole(untyped(rules).head_to_head(o, opp), "head_to_head")
+                             if h2h_hook else PASS if (o.convoy or opp.convoy) else BATTLE)
                 if bonus_hook:
-                    o.bonus = rules.move_bonus(o)
+                    o.bonus = whole(untyped(rules).move_bonus(o), "move_bonus")
                 if margin_hook:
-                    o.margin = rules.required_margin(o)
+                    o.margin = whole(untyped(rules).required_margin(o), "required_margin")
                 continue
             if hold_hook:
-                o.bonus = rules.hold_bonus(o)
+                o.bonus = whole(untyped(rules).hold_bonus(o), "hold_bonus")
             if code == SUPPORT:
                 t = unit_at[o.target]
                 if not o.dprov:  # the support of a hold
@@ -292,7 +291,7 @@ class Resolver:
         if not o.convoy:
             return True
         if self.path_hook:
-            return self.rules.convoy_path(o, self)
+            return bool(untyped(self.rules).convoy_path(o, self))
         return self.route(o)
 
     def route(self, o: MOrder) -> bool:
@@ -393,8 +392,8 @@ class Resolver:
         if attackers is None:
             return True
         if self.cut_hook:
-            rules = self.rules
-            return not any(rules.cuts_support(s, k, self) for k in attackers)
+            rules = untyped(self.rules)
+            return not any(bool(rules.cuts_support(s, k, self)) for k in attackers)
         into = s.dprov
         uncut = self.uncut
         for k in attackers:

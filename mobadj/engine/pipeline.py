@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Generic
 
 from mobadj.board import province_of
 from mobadj.engine import adjustments, movement, retreats, validation
-from mobadj.engine.hooks import standard
+from mobadj.engine.hooks import standard, untyped
 from mobadj.engine.options import resolver_class
 from mobadj.engine.position import (
     PhaseCalendar,
@@ -27,7 +27,7 @@ from mobadj.engine.results import OrderResult
 from mobadj.engine.rules import ASIDE, Rules
 from mobadj.engine.topology import Topology, topology_for
 from mobadj.engine.units import Dislodged, UnitState, unit_state
-from mobadj.engine.variants import default_rules
+from mobadj.engine.variants import VariantError, default_rules
 from mobadj.orders.model import AnyOrder
 
 if TYPE_CHECKING:
@@ -218,7 +218,8 @@ def movement_phase(
     extra: dict[int, OrderResult] = {}
     events: list[str] = []
     if not standard(bound, "after_movement"):
-        extra, events = bound.after_movement(position, after, outcome, given, aside, topo)
+        got, news = untyped(bound).after_movement(position, after, outcome, given, aside, topo)
+        extra, events = dict(got), list(news)  # (any mapping and iterable, on both builds)
     results = outcome.results
     if extra or slots:
         results = []
@@ -241,15 +242,18 @@ def screen_orders(
     """Step 0: the variant refuses some orders or keeps them aside; the rest go on."""
     passed: list[OrderInput] = []
     for i, (power, order) in enumerate(pairs):
-        verdict = rules.screen(position, power, order, topo.game_map)
-        if verdict is None:
+        verdict = untyped(rules).screen(position, power, order, topo.game_map)
+        if not verdict:  # None, or another "no" as Python reads it: the order goes on
             slots.append(len(passed))
             passed.append((power, order))
         elif verdict == ASIDE:
             slots.append(None)
             aside.append((i, power, order))
+        elif isinstance(verdict, OrderResult):
+            slots.append(verdict)
         else:
-            slots.append(verdict)  # type: ignore[arg-type]
+            raise VariantError(f"variant hook screen must return an OrderResult, ASIDE or "
+                               f"None, not {verdict!r}")
     return passed
 
 
@@ -344,7 +348,11 @@ def settle_forced(result: PhaseResult, topo: Topology, rules: Rules) -> None:
     after = result.position
     if not after.dislodged or rules.forced_retreats != "at_once":
         return
-    forced = {p: d for p, d in after.dislodged.items() if not rules.retreat_choice(d)}
+    if standard(rules, "retreat_choice"):  # the standard hook: a retreat open
+        forced = {p: d for p, d in after.dislodged.items() if not d.retreats}
+    else:  # a variant's yes or no, as Python reads it (mobadj.engine.hooks)
+        choice = untyped(rules).retreat_choice
+        forced = {p: d for p, d in after.dislodged.items() if not choice(d)}
     if not forced:
         return
     board = after.copy()
@@ -369,13 +377,13 @@ def advance(before: Position, result: PhaseResult, topo: Topology, rules: Rules)
     if scored:
         result.center_changes = update_centers(after, topo)
     if not standard(rules, "after_phase"):
-        rules.after_phase(before, result, topo, scored)
+        untyped(rules).after_phase(before, result, topo, scored)
     asked: list[bool] = []  # what the calendar asked of needs_adjustment, if anything
     plain = standard(rules, "needs_adjustment")
 
     def needs_adjustment() -> bool:
         asked.append(adjustments.needs_adjustment(after, topo, rules) if plain
-                     else rules.needs_adjustment(after, topo))
+                     else bool(untyped(rules).needs_adjustment(after, topo)))
         return asked[-1]
 
     after.phase = calendar.next_phase(result.phase, has_dislodged, needs_adjustment)

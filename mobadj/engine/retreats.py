@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from mobadj.board import province_of
-from mobadj.engine.hooks import standard
+from mobadj.engine.hooks import names, standard, untyped
 from mobadj.engine.position import PositionT
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import Rules
@@ -55,7 +55,8 @@ def retreat_options(
     call into the rules (mobadj.engine.hooks)."""
     if standard(rules, "retreat_options"):
         return open_retreats(rules, dislodged, topology, occupied, standoffs)
-    return rules.retreat_options(dislodged, topology, occupied, standoffs)
+    return names(untyped(rules).retreat_options(dislodged, topology, occupied, standoffs),
+                 "retreat_options")
 
 
 def open_retreats(
@@ -79,7 +80,7 @@ def open_retreats(
         for loc in topology.neighbours[unit.kind].get(unit.location, ())
         if province_of(loc) not in banned and (
             retreat_allowed(rules.convoy_retreat, dislodged, loc) if plain
-            else rules.retreat_allowed(dislodged, loc, None))
+            else bool(untyped(rules).retreat_allowed(dislodged, loc, None)))
     ]
     return tuple(sorted(out))
 

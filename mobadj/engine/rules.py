@@ -110,9 +110,9 @@ BATTLE_UNLESS_EQUAL: Final = 2
 #: ``screen`` keeps an order aside: the engine leaves it to ``after_movement``.
 ASIDE: Final = "aside"
 
-#: the value of a rule option: a word (``"szykman"``) or a switch
-OptionValue = str | bool
-OptionT = TypeVar("OptionT", str, bool)
+#: the value of a rule option: a word (``"szykman"``), a switch or a number (a variant's)
+OptionValue = str | bool | int | float
+OptionT = TypeVar("OptionT", str, bool, int, float)
 
 #: DATC 4.A.2: f (Szykman, preferred), d ("all hold"), b (1982), c (2000/2023), a (1971).
 PARADOX_RULES = ("szykman", "all_hold", "1982", "2000", "1971")
@@ -144,7 +144,14 @@ OPTIONS: dict[str, tuple[OptionValue, ...]] = {
 def option(default: OptionT, choices: tuple[OptionT, ...] = (True, False)) -> OptionT:  # type: ignore[assignment]
     """A game option of a variant: a dataclass field whose value must be one of ``choices``
     (the first is the preferred default, shown first in messages).  Typed as its value, as
-    ``dataclasses.field`` is, so that ``flag: bool = option(False)`` reads as it is."""
+    ``dataclasses.field`` is, so that ``flag: bool = option(False)`` reads as it is.  The
+    choices are all words, all switches or all numbers of one type (ints or floats: an
+    option set as ``bonus=2`` gets the number 2); anything else is a TypeError when the
+    variant's class is defined (its module is loaded)."""
+    kinds = {type(c) for c in choices}
+    if len(kinds) != 1 or not kinds <= {str, bool, int, float}:
+        raise TypeError(f"option choices must be all words, all switches or all numbers of "
+                        f"one type, not {choices!r}")
     return dataclasses.field(default=default, metadata={"choices": choices})
 
 
@@ -485,8 +492,20 @@ def coerce_options(raw: Mapping[str, object], rules: type[Rules] = Rules) -> dic
             value = _BOOLS.get(str(value).strip().lower(), value)
         elif not isinstance(value, bool):
             value = str(value).strip().lower()
+            if type(choices[0]) is not str:  # a variant's numbers: 2, "2" and "2.0" are 2
+                value = _number(value, choices)
         out[name] = value
     return out
+
+
+def _number(text: str, choices: tuple[OptionValue, ...]) -> OptionValue:
+    """The choice (a number) that ``text`` writes, or ``text`` when none does (and the
+    option's check refuses it, naming the choices)."""
+    try:
+        number = float(text)
+    except ValueError:
+        return text
+    return next((c for c in choices if c == number), text)
 
 
 def rules_for(map_or_name: GameMap | str, **options: Any) -> Rules:

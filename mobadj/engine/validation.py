@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Final
 
 from mobadj.board import province_of
-from mobadj.engine.hooks import standard
+from mobadj.engine.hooks import names, standard, untyped
 from mobadj.engine.position import Position
 from mobadj.engine.results import OrderResult, Outcome, Reason
 from mobadj.engine.rules import PASS, Rules
@@ -377,14 +377,14 @@ def _convoyable(rules: Rules, kind: str) -> bool:
     """``rules.convoyable(kind)``, the standard rule's test read here (mobadj.engine.hooks)."""
     if standard(rules, "convoyable"):
         return army_convoyed(kind)
-    return rules.convoyable(kind)
+    return bool(untyped(rules).convoyable(kind))
 
 
 def _can_convoy(rules: Rules, topo: Topology, location: str, kind: str) -> bool:
     """``rules.can_convoy(topo, location, kind)``, the standard rule's test read here."""
     if standard(rules, "can_convoy"):
         return fleet_convoys(kind, location, topo.sea)
-    return rules.can_convoy(topo, location, kind)
+    return bool(untyped(rules).can_convoy(topo, location, kind))
 
 
 def _convoy_intent(
@@ -409,7 +409,7 @@ def _convoy_intent(
     """
     seas = (sea_fleets(units, topo.sea)
             if standard(rules, "convoy_seas") and standard(rules, "can_convoy")
-            else rules.convoy_seas(topo, units))
+            else names(untyped(rules).convoy_seas(topo, units), "convoy_seas"))
     chains = SeaChains(topo, seas)
     bit = topo.bit
     cache: dict[tuple[str, str], int] = {}

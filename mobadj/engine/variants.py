@@ -39,7 +39,8 @@ class UnknownVariantError(EngineError, LookupError):
 
 
 class VariantError(EngineError, ValueError):
-    """A map file whose ``variant:`` cannot be used (no such module or class)."""
+    """A map file whose ``variant:`` cannot be used (no such module or class), or a variant
+    hook's answer the engine cannot use (mobadj.engine.hooks: a number that is not whole)."""
 
 
 def register_variant(name: str, rules: type[Rules]) -> None:
@@ -80,7 +81,7 @@ def _import(reference: str) -> type[Rules]:
     module, _, attr = reference.partition(":")
     try:
         cls = getattr(importlib.import_module(module), attr or "Rules")
-    except (ImportError, AttributeError) as exc:
+    except (ImportError, AttributeError, TypeError) as exc:  # (TypeError: a bad option())
         raise VariantError(f"variant {reference!r} cannot be loaded: {exc}") from None
     if not (isinstance(cls, type) and issubclass(cls, Rules)):
         raise VariantError(f"variant {reference!r} is not a mobadj.engine.rules.Rules class")

@@ -96,6 +96,10 @@ def _retreat_phase(self, position, orders, topology):
 
 #: hook -> (its override, what the engine then does differently)
 CASES: dict[str, tuple[Callable, Callable[[Rules], object]]] = {
+    "adjustment_counts": (lambda self, position: {"FRANCE": 0},
+                          lambda r: fate(play(r, {"FRANCE": ["A PAR"]}, "FRANCE: Build A MAR",
+                                              phase="W1901A", centers={"FRANCE": ["PAR", "MAR"]}),
+                                         "Build A MAR")),
     "after_movement": (_after_movement, lambda r: play(r, *BOUNCE).events),
     "after_phase": (_after_phase, lambda r: play(r, *BOUNCE).events),
     "bind": (_bind, outcome_of(SWAP, "A PAR")),
@@ -125,6 +129,8 @@ CASES: dict[str, tuple[Callable, Callable[[Rules], object]]] = {
     "required_margin": (lambda self, order: 1, outcome_of(ALONE, "A PAR")),
     "retreat_allowed": (lambda self, dislodged, destination, via: destination != "WAR",
                         retreats_of),
+    "retreat_choice": (lambda self, dislodged: False,
+                       lambda r: str(play(r, *DISLODGE).next_phase)),
     "retreat_options": (lambda self, dislodged, topology, occupied, standoffs: (),
                         retreats_of),
     "retreat_phase": (_retreat_phase, lambda r: play(r, *RETREAT, **RETREAT_EXTRA).events),
