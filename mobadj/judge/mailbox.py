@@ -12,10 +12,12 @@ writes one in pieces (pymap does), which broke the connection (imapclient issue 
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import imaplib
 import logging
 import select
+import socket
 import ssl
 import time
 from collections.abc import Iterator
@@ -52,6 +54,7 @@ class Mailbox:
         try:
             client = IMAPClient(s.host, port=s.port, ssl=s.tls == "ssl",
                                 ssl_context=s.ssl_context(), timeout=s.timeout)
+            _no_delay(client)
             if s.tls == "starttls":
                 stage = "STARTTLS failed"
                 client.starttls(s.ssl_context())
@@ -170,9 +173,14 @@ class Mailbox:
             else:
                 c.expunge()
 
-    def wait(self, timeout: float) -> None:
-        """Wait for new mail: IDLE when the server has it, otherwise sleep (polling)."""
+    def wait(self, timeout: float, after: int | None = None) -> None:
+        """Wait for new mail: IDLE when the server has it, otherwise sleep (polling).  With
+        ``after`` (the highest UID handled), mail above it that came while the judge was
+        busy ends the wait at once: the server announced it in its answer to an earlier
+        command, and IDLE reports only what comes later."""
         c = self._c()
+        if self.can_idle and after is not None and self.new_uids(after):
+            return
         if not self.can_idle:
             time.sleep(max(0.0, timeout))
             c.noop()
@@ -209,6 +217,14 @@ class Mailbox:
             return False
         finally:
             sock.settimeout(timeout)
+
+
+def _no_delay(client: IMAPClient) -> None:
+    """Send each command at once (TCP_NODELAY): imapclient writes a command in pieces, and
+    with Nagle's algorithm the last piece waits for the server's delayed acknowledgement,
+    about 40 ms on every SEARCH."""
+    with contextlib.suppress(OSError):  # not a TCP socket: it sends as it can
+        client.socket().setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
 def _xoauth2(client: IMAPClient, user: str, token: str) -> None:

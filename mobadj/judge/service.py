@@ -189,7 +189,7 @@ class Service:
                 backoff = first
                 if stop.is_set():
                     break
-                self.mailbox.wait(self._next_wait())
+                self.mailbox.wait(self._next_wait(), self.judge.store.max_uid())
                 continue
             except NETWORK_ERRORS as exc:  # network trouble: reconnect later, lose nothing
                 log.warning("%s; retrying in %.0f s", describe(exc), backoff)

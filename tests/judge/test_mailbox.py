@@ -80,6 +80,45 @@ def test_hundreds_of_mails_while_idling_cost_no_reconnect(tmp_path, mail_servers
     svc.judge.store.close()
 
 
+@pytest.mark.pure_only  # the judge's mailbox, no phase adjudicated
+def test_mail_that_comes_while_the_judge_works_is_answered_at_once(tmp_path, mail_servers,
+                                                                  clock, monkeypatch):
+    """A player's mail arrives while the judge is answering another one: it is answered
+    straight after, not when the poll interval (here a minute) ends.  The server told of it
+    in its answer to one of the judge's commands, and IDLE reports only later mail."""
+    monkeypatch.setenv("MBX_IMAP_PW", IMAP_PASSWORD)
+    svc = make_service(tmp_path, mail_servers, clock, poll_seconds=60)
+    delivery = mail_servers.imap()
+    delivery.append("INBOX", message("first@test.org", "list", 1).as_bytes())
+    sent: list[int] = []
+
+    def second_mail_comes(step: str) -> None:  # while the judge handles the first one
+        if step == "handled" and not sent:
+            sent.append(2)
+            delivery.append("INBOX", message("second@test.org", "list", 2).as_bytes())
+
+    svc.on_step = second_mail_comes
+    stop = threading.Event()
+    thread = threading.Thread(target=svc.serve, args=(stop,), daemon=True)
+    started = time.monotonic()
+    thread.start()
+    try:
+        end = started + 30
+        while svc.judge.store.mail_count() < 2 and time.monotonic() < end:
+            time.sleep(0.02)
+        waited = time.monotonic() - started
+    finally:
+        stop.set()
+        delivery.append("INBOX", message("late@test.org", "list", 3).as_bytes())  # ends IDLE
+        thread.join(30)
+        delivery.logout()
+    assert not thread.is_alive()
+    assert sent == [2] and svc.judge.store.mail_count() == 2
+    assert waited < 10, f"the second mail waited {waited:.0f} s"
+    assert len(mail_servers.inbox("second@test.org")) == 1
+    svc.judge.store.close()
+
+
 def test_handled_mail_is_expunged_after_the_configured_days(tmp_path, mail_servers, clock,
                                                             monkeypatch):
     monkeypatch.setenv("MBX_IMAP_PW", IMAP_PASSWORD)
