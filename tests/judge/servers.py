@@ -34,6 +34,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def nagle_off(client: IMAPClient) -> IMAPClient:
+    """A test's own IMAP client sends each command without Nagle's delay, as mail servers
+    and delivery agents do (see :meth:`MailServers.imap`)."""
+    client.socket().setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return client
+
+
 class _Handler:
     def __init__(self, servers: MailServers) -> None:
         self.servers = servers
@@ -65,7 +72,7 @@ class MailServers:
         line in a second small write, which would otherwise wait ~40 ms for the server's
         delayed ACK (every mail for the judge took ~50 ms to deliver)."""
         client = IMAPClient("127.0.0.1", port=self.imap_port, ssl=False, timeout=10)
-        client.socket().setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        nagle_off(client)
         client.login(IMAP_USER, IMAP_PASSWORD)
         return client
 

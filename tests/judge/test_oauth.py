@@ -24,6 +24,7 @@ from mobadj.judge.service import Service
 from mobadj.judge.store import Store
 
 from . import oauthservers
+from .servers import nagle_off
 
 TOKEN_SCRIPT = textwrap.dedent("""\
     import pathlib, sys
@@ -38,6 +39,7 @@ TOKEN_SCRIPT = textwrap.dedent("""\
 def provider(tmp_path):
     servers = oauthservers.start(tmp_path, token="tok-2")
     admin = IMAPClient("127.0.0.1", port=servers.imap_port, ssl=False, timeout=10)
+    nagle_off(admin)
     admin.login(oauthservers.USER, servers.demo_password)  # the test's own way in (PLAIN)
     admin.select_folder("INBOX")
     old = admin.search(["ALL"])  # pymap's demo mailbox holds a few mails: not for the judge

@@ -24,6 +24,7 @@ from mobadj.judge.mailer import Mailer
 from mobadj.judge.service import Service
 from mobadj.judge.store import Store
 
+from .servers import nagle_off
 from .tlsservers import SMTP_PASSWORD, SMTP_USER, make_cert, start_imap, start_smtp
 
 JUDGE = "judge@tls.test"
@@ -74,6 +75,7 @@ def inbox_client(imap_server, cert) -> IMAPClient:
     """A mail client of our own, over STARTTLS, to put mail in the judge's inbox."""
     ctx = ssl.create_default_context(cafile=str(cert))
     client = IMAPClient("127.0.0.1", port=imap_server.port, ssl=False, timeout=10)
+    nagle_off(client)
     client.starttls(ctx)
     client.login(IMAP_USER, IMAP_PASSWORD)
     client.select_folder("INBOX")
