@@ -31,6 +31,7 @@ from mobadj.batch.serialize import (
     text_json,
     value_json,
 )
+from mobadj.board import MapFileError
 from mobadj.board.model import UnknownNameError
 from mobadj.engine.hooks import standard, untyped
 from mobadj.engine.pipeline import adjudicate
@@ -264,13 +265,24 @@ class MapContext:
 
 
 _CONTEXTS: Final[dict[str, MapContext]] = {}
+_UNUSABLE: Final[dict[str, MapFileError | VariantError]] = {}
+"""Maps whose file could not be used (errors in it, a ``variant:`` that cannot be loaded),
+by name: the file is read once per batch, and each line that names it gets the error."""
 
 
 def map_context(name: str) -> MapContext:
-    """The batch's state for the map called ``name`` (lower case), made on first use."""
+    """The batch's state for the map called ``name`` (lower case), made on first use;
+    raises MapFileError or VariantError for a map file that cannot be used (remembered)."""
     ctx = _CONTEXTS.get(name)
     if ctx is None:
-        ctx = _CONTEXTS[name] = MapContext(name)
+        failed = _UNUSABLE.get(name)
+        if failed is not None:
+            raise failed.with_traceback(None)  # (no traceback piling up line after line)
+        try:
+            ctx = _CONTEXTS[name] = MapContext(name)
+        except (MapFileError, VariantError) as exc:
+            _UNUSABLE[name] = exc
+            raise
     return ctx
 
 
@@ -300,7 +312,8 @@ def answer_case(case: Any) -> bytes:
     phase_text = case.get("phase")
     try:
         return _run(case if type(case) is dict else dict(case))
-    except (PositionError, UnknownVariantError, VariantError, FileNotFoundError) as exc:
+    except (PositionError, UnknownVariantError, VariantError, FileNotFoundError,
+            MapFileError) as exc:  # the line's own input, or a map file's: no bug
         return json_line(empty_output(case_id, phase_text, [str(exc)]))
     except Exception as exc:  # a bug must never stop the batch: the line says so, the log has it
         import logging  # only now: a batch starts without it

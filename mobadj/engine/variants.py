@@ -64,7 +64,11 @@ def canonical_name(name: str) -> str:
     if key in maps:
         return key
     for candidate in maps:
-        if key.lower() in (a.lower() for a in rules_class(candidate).aliases):
+        try:
+            aliases = rules_class(candidate).aliases
+        except ValueError:  # a map file with errors (MapFileError, VariantError) has no
+            continue  # aliases to offer: it is named only when asked for by its own name
+        if key.lower() in (a.lower() for a in aliases):
             return candidate
     raise UnknownVariantError(name)
 

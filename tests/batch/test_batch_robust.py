@@ -407,3 +407,49 @@ def test_a_misspelt_keyword_is_named_as_in_an_order_file(order, error) -> None:
             "centers": {"England": ["LON", "EDI", "LVP"]}, "orders": {"England": [order]}}
     answer = json.loads(answer_line(json.dumps(line).encode()))
     assert answer["errors"] == [f"England: {error}"]
+
+
+BROKEN_MAP = """\
+name: tiny
+title: A tiny board with an error
+unit_kinds: {A: Army, F: Fleet}
+calendar: standard
+powers:
+  NORTH: {name: North, home: [AAA], units: [A AAA]}
+provinces:
+  AAA: {name: Alpha, terrain: land, supply: true, home: NORTH, adj: {A: [~]}}
+  ~: {name: Bravo, terrain: land, adj: {A: [AAA]}}
+"""
+
+
+def test_a_line_naming_a_map_whose_file_has_an_error_gets_that_error(tmp_path) -> None:
+    """The map file is the user's input, as an unknown map's name is: each line naming it
+    gets the file's errors as `mobadj map check` words them, with no traceback and no
+    "internal error"; the file is read once (here it is gone before the second line), and
+    the other lines run as always, an unknown map named as such."""
+    maps = tmp_path / "maps"
+    maps.mkdir()
+    (maps / "tiny.yaml").write_text(BROKEN_MAP)
+    tiny = json.dumps({"id": "t", "map": "tiny", "phase": "S1901M",
+                       "units": {"North": ["A AAA"]}, "orders": {"North": ["A AAA H"]}})
+    env = {**os.environ, "MOBADJ_MAPS": str(maps)}
+    with subprocess.Popen([sys.executable, "-m", "mobadj", "batch", "--jobs", "1", "-"],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, env=env) as proc:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(tiny.encode() + b"\n")
+        proc.stdin.flush()
+        first = json.loads(proc.stdout.readline())
+        (maps / "tiny.yaml").unlink()
+        proc.stdin.write(b"\n".join([tiny.encode(), GOOD_LINE,
+                                     b'{"id": "u", "map": "tinx", "phase": "S1901M"}']) + b"\n")
+        proc.stdin.close()
+        rest = [json.loads(line) for line in proc.stdout.read().splitlines()]
+        stderr = proc.stderr.read() if proc.stderr else b""
+    assert proc.returncode == 0 and stderr == b"", stderr.decode()
+    why = f"{maps / 'tiny.yaml'}: 1 error(s) in map file:\n  line 9: error: ~: empty id [schema]"
+    for answer in (first, rest[0]):
+        assert answer["id"] == "t" and answer["next_phase"] is None
+        assert answer["errors"] == [why]
+    assert rest[1]["id"] == "good" and rest[1]["errors"] == []
+    assert rest[2]["errors"][0].startswith("unknown map 'tinx'; known maps: ")
