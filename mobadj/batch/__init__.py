@@ -53,11 +53,13 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from mobadj.batch.command import (
         DEFERRED,
+        MAX_JOBS,
         BatchStopped,
         Output,
         OutputError,
         answer_all,
         defer,
+        jobs_refused,
         quick_arguments,
         quick_start,
     )
@@ -104,8 +106,8 @@ if TYPE_CHECKING:
     )
 
 _MODULES = {
-    "command": ("DEFERRED", "BatchStopped", "Output", "OutputError", "answer_all", "defer",
-                "quick_arguments", "quick_start"),
+    "command": ("DEFERRED", "MAX_JOBS", "BatchStopped", "Output", "OutputError", "answer_all",
+                "defer", "jobs_refused", "quick_arguments", "quick_start"),
     "jobs": ("CHUNK_BYTES", "CHUNK_LINES", "IN_FLIGHT", "WORTH_SECONDS", "Filling",
              "ReadAhead", "answer_chunk", "free_workers", "run_parallel", "worth_workers"),
     "reading": ("MAX_LINE_BYTES", "SkippedLine", "read_case", "read_lines"),
@@ -127,9 +129,10 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["BatchStopped", "CHUNK_BYTES", "CHUNK_LINES", "COLLECT_EVERY", "DEFERRED", "Filling",
-    "IN_FLIGHT", "KEYS", "MAX_LINE_BYTES", "MapContext", "OUTPUT_CHUNK", "Output", "OutputError",
-    "ReadAhead", "Reading", "SOLO_LINES", "SkippedLine", "WORTH_SECONDS", "answer_all",
-    "answer_case", "answer_chunk", "answer_line", "cores", "defer", "empty_output", "forget_orders",
-    "free_workers", "json_line", "judge_result", "map_context", "order_entries", "phase_result",
-    "quick_arguments", "quick_start", "quiet_collector", "read_case", "read_lines", "run_batch",
-    "run_case", "run_lines", "run_parallel", "short_json", "to_json", "worth_workers"]
+    "IN_FLIGHT", "KEYS", "MAX_JOBS", "MAX_LINE_BYTES", "MapContext", "OUTPUT_CHUNK", "Output",
+    "OutputError", "ReadAhead", "Reading", "SOLO_LINES", "SkippedLine", "WORTH_SECONDS",
+    "answer_all", "answer_case", "answer_chunk", "answer_line", "cores", "defer", "empty_output",
+    "forget_orders", "free_workers", "jobs_refused", "json_line", "judge_result", "map_context",
+    "order_entries", "phase_result", "quick_arguments", "quick_start", "quiet_collector",
+    "read_case", "read_lines", "run_batch", "run_case", "run_lines", "run_parallel", "short_json",
+    "to_json", "worth_workers"]

@@ -13,12 +13,12 @@ import importlib
 import os
 import sys
 import types
-from typing import IO, Any, cast
+from typing import IO, Any, Final, cast
 
 from mobadj.errors import BatchError
 
-__all__ = ["DEFERRED", "BatchStopped", "Output", "OutputError", "answer_all", "defer",
-           "quick_arguments", "quick_start"]
+__all__ = ["DEFERRED", "MAX_JOBS", "BatchStopped", "Output", "OutputError", "answer_all",
+           "defer", "jobs_refused", "quick_arguments", "quick_start"]
 
 
 class BatchStopped(BatchError):
@@ -88,9 +88,23 @@ def answer_all(cases: IO[Any], jobs: int | None, whole_process: bool) -> None:
         os._exit(0)
 
 
+MAX_JOBS: Final = 256
+"""The most jobs a batch takes (``--jobs``): more is a usage error.  (Each job is a process;
+a typo such as ``--jobs 20000`` for 2 must not fill a shared machine with processes.)"""
+
+
+def jobs_refused(count: int) -> str:
+    """Why ``--jobs count`` (more than :data:`MAX_JOBS`) is refused."""
+    from mobadj.batch.stream import cores
+
+    n = cores()
+    return f"{count}: at most {MAX_JOBS} (this machine has {n} core{'s' * (n != 1)})"
+
+
 def _job_count(text: str) -> int | None:
-    """A job count written as plain digits, at least 1 (click reads it as the same number)."""
-    if text.isascii() and text.isdigit() and int(text) >= 1:
+    """A job count written as plain digits, 1 to :data:`MAX_JOBS` (click reads it as the
+    same number; click refuses any other)."""
+    if text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_JOBS:
         return int(text)
     return None
 

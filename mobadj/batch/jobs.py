@@ -4,7 +4,9 @@ and how many workers a batch takes when no job count is given (:func:`free_worke
 A thread of the parent reads the input line by line (:func:`mobadj.batch.read_lines`: no
 line is held beyond :data:`~mobadj.batch.MAX_LINE_BYTES`) and makes chunks of the lines; a
 worker answers a chunk with :func:`mobadj.batch.answer_line` for each line, as ``--jobs 1``
-does, and the parent writes the answers in input order.  Each line's answer depends on that
+does, and the parent writes the answers in input order.  A worker starts only when a chunk
+would otherwise wait for one, up to N: a short input starts no more workers than it has
+chunks.  Each line's answer depends on that
 line alone, so the output is the same for any N.  At most :data:`IN_FLIGHT` chunks per
 worker are read and not yet written: memory stays bounded however long the input.  Chunks
 start at one line and double up to :data:`CHUNK_LINES`, so the first result comes at once;
@@ -30,10 +32,11 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import IO, Any
 
+from mobadj.batch.command import MAX_JOBS
 from mobadj.batch.reading import SkippedLine
 from mobadj.batch.runner import map_context
 from mobadj.batch.serialize import empty_output, json_line
@@ -165,9 +168,10 @@ def _start_method() -> Any:
 def run_parallel(lines: Iterable[Line], write: Callable[[bytes], Any],
                  flush: Callable[[], Any], jobs: int, own_process: bool = False,
                  start: int = 1, waits: Callable[[], bool] = never_waits) -> int:
-    """Answer every line of ``lines`` (the first is line ``start`` of the input) in ``jobs``
-    worker processes and ``write`` the answers in input order (``flush`` whenever no further
-    answer is ready); returns the number of lines.
+    """Answer every line of ``lines`` (the first is line ``start`` of the input) in up to
+    ``jobs`` worker processes (at most :data:`~mobadj.batch.MAX_JOBS`, and never more than
+    there are chunks: :class:`Workers`) and ``write`` the answers in input order (``flush``
+    whenever no further answer is ready); returns the number of lines.
 
     A thread reads the input and makes the chunks: a chunk goes to the workers when it is
     full, or at once when reading on would wait for input (``waits``: a pipe fed line by
@@ -175,12 +179,13 @@ def run_parallel(lines: Iterable[Line], write: Callable[[bytes], Any],
     chunks are out and not yet written.  The parent's work is per chunk, not per line: it
     shares the cores with the workers.  ``own_process``: as for
     :func:`mobadj.batch.run_batch` (frozen before the fork)."""
+    jobs = max(1, min(jobs, MAX_JOBS))
     context = _start_method()
     if context.get_start_method() == "fork":
         map_context("standard")  # forked workers start with the usual map and its parser
         if own_process:
             quiet_collector()
-    pool = ProcessPoolExecutor(jobs, mp_context=context)
+    pool = Workers(jobs, context)
     most = jobs * IN_FLIGHT
     events: queue.SimpleQueue[Any] = queue.SimpleQueue()  # chunks, wake-ups, the end
     ahead = ReadAhead(most, most * CHUNK_BYTES)
@@ -203,14 +208,14 @@ def run_parallel(lines: Iterable[Line], write: Callable[[bytes], Any],
             except BaseException as exc:  # a dead worker (BrokenProcessPool) or worse
                 if isinstance(exc, KeyboardInterrupt):
                     raise
-                pool.shutdown(wait=True, cancel_futures=True)
+                pool.shutdown()
                 for answer in _rescue([(c, f) for c, _s, f in pending], context):
                     write(answer)
                 for (_s, chunk), size, _f in pending:
                     count += len(chunk)
                     ahead.give(1, size)
                 pending.clear()
-                pool = ProcessPoolExecutor(jobs, mp_context=context)
+                pool = Workers(jobs, context)
                 flush()
                 return
             pending.popleft()
@@ -231,7 +236,7 @@ def run_parallel(lines: Iterable[Line], write: Callable[[bytes], Any],
             event = events.get() if not ended else _WAKE
             if type(event) is tuple:  # a chunk, and its size in bytes
                 chunk, size = event
-                future = _submit(pool, chunk)
+                future = pool.submit(chunk)
                 pending.append((chunk, size, future))
                 future.add_done_callback(wake)
             elif event is _END:
@@ -243,9 +248,53 @@ def run_parallel(lines: Iterable[Line], write: Callable[[bytes], Any],
                 wait([pending[0][2]])
     finally:
         ahead.close()
-        pool.shutdown(wait=True, cancel_futures=True)
+        pool.shutdown()
         sys.stdin = stdin
     return count
+
+
+class Workers:
+    """The worker processes of :func:`run_parallel`, started as the chunks come: one more
+    only when a chunk would otherwise wait (each worker has one in hand), and at most
+    ``most``; so a short input starts no more workers than it has chunks.  (A pool that
+    forks starts all its workers at once: each worker here is a pool of one, started by its
+    first chunk.)  A worker has one chunk at a time: one that dies leaves no chunk half
+    sent to it (a pool of one would wait for ever to finish sending it)."""
+
+    def __init__(self, most: int, context: Any) -> None:
+        self.most = most
+        self.context = context
+        self.pools: list[ProcessPoolExecutor] = []
+        self.held: list[Future[bytes] | None] = []  # each worker's chunk in hand
+
+    def submit(self, chunk: Chunk) -> Future[bytes]:
+        """``chunk`` sent to a worker with none in hand, a new one, or, when all ``most``
+        are busy, the first to be done (see :func:`_submit` for a worker that has died)."""
+        i = self._free()
+        while i is None:
+            wait([f for f in self.held if f is not None], return_when=FIRST_COMPLETED)
+            i = self._free()
+        future = self.held[i] = _submit(self.pools[i], chunk)
+        return future
+
+    def _free(self) -> int | None:
+        """A worker with no chunk in hand (a new one if all are busy and there may be
+        more), or None."""
+        for i, future in enumerate(self.held):
+            if future is None or future.done():
+                return i
+        if len(self.pools) < self.most:
+            self.pools.append(ProcessPoolExecutor(1, mp_context=self.context))
+            self.held.append(None)
+            return len(self.pools) - 1
+        return None
+
+    def shutdown(self) -> None:
+        """Stop every worker (a chunk not yet begun is cancelled) and wait for it."""
+        for pool in self.pools:
+            pool.shutdown(wait=True, cancel_futures=True)
+        self.pools.clear()
+        self.held.clear()
 
 
 def _submit(pool: ProcessPoolExecutor, chunk: Chunk) -> Future[bytes]:
@@ -340,4 +389,4 @@ class _Solo:
 
 
 __all__ = ["CHUNK_BYTES", "CHUNK_LINES", "IN_FLIGHT", "WORTH_SECONDS", "Filling", "ReadAhead",
-           "answer_chunk", "free_workers", "run_parallel", "worth_workers"]
+           "Workers", "answer_chunk", "free_workers", "run_parallel", "worth_workers"]

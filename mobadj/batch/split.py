@@ -29,6 +29,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from typing import IO, Any, Final, NamedTuple
 
+from mobadj.batch.command import MAX_JOBS
 from mobadj.batch.reading import SkippedLine, read_lines
 from mobadj.batch.runner import map_context
 from mobadj.batch.stream import answer_line, never_waits, quiet_collector, run_here
@@ -158,8 +159,10 @@ def run_split(fd: int, begin: int, write: Callable[[bytes], Any], flush: Callabl
     """Answer the lines of the file ``fd`` from byte ``begin`` on (the first is line
     ``start`` of the input) in ``jobs`` processes, this one among them; ``write`` the
     answers in input order (``copy``: a temporary file of answers, whole); returns the
-    number of lines, or None when the file is too short to cut (nothing is read then)."""
-    parts = cut(fd, begin, os.fstat(fd).st_size, jobs)
+    number of lines, or None when the file is too short to cut (nothing is read then).
+    (At most :data:`~mobadj.batch.MAX_JOBS` parts, and none under :data:`MIN_PART` bytes
+    but the last: a short file starts no more processes than it has work for.)"""
+    parts = cut(fd, begin, os.fstat(fd).st_size, min(jobs, MAX_JOBS))
     if len(parts) < 2:
         return None
     map_context("standard")  # forked processes start with the usual map and its parser

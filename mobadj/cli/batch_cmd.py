@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from mobadj.batch import MAX_JOBS
 from mobadj.cli import main
 
 
@@ -19,10 +20,26 @@ class CasesFile(click.File):
         return super().convert(value, param, ctx)
 
 
+class JobCount(click.IntRange):
+    """``--jobs N``: 1 to MAX_JOBS; a larger N is refused with the most there may be."""
+
+    def __init__(self) -> None:
+        super().__init__(min=1, max=MAX_JOBS)
+
+    def convert(self, value, param, ctx):  # noqa: ANN001, ANN201 - click's signature
+        count = click.INT.convert(value, param, ctx)
+        if count > MAX_JOBS:
+            from mobadj.batch import jobs_refused
+
+            self.fail(jobs_refused(count), param, ctx)
+        return super().convert(count, param, ctx)
+
+
 @main.command()
 @click.argument("cases", type=CasesFile("rb"))
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Worker processes; 1 runs in this process.  Default: this process, "
+@click.option("--jobs", "-j", type=JobCount(), default=None, metavar="N",
+              help="Processes (never more than the input has parts of work for); 1 runs "
+                   "in this process.  Default: this process, "
                    "and workers for a long input while cores are free.  The output is "
                    "the same for any N.")
 def batch(cases, jobs: int | None) -> None:  # noqa: ANN001 - click file object

@@ -230,17 +230,27 @@ def test_a_pool_broken_before_its_answers_are_read_loses_no_chunk(monkeypatch) -
     from mobadj.batch import jobs
 
     refused = []
+    rescues = []
 
     class Refusing(jobs.ProcessPoolExecutor):
         def submit(self, fn, /, *args, **kwargs):
-            # the shared pools refuse three chunks after the first; the rescue's own
-            # one-worker pool takes every chunk
-            if self._max_workers > 1 and len(refused) < 3 and args[1] > 1:
+            # the workers refuse three chunks after the first; the rescue's own worker
+            # takes every chunk
+            if not rescues and len(refused) < 3 and args[1] > 1:
                 refused.append(args[1])
                 raise BrokenProcessPool("a child process terminated abruptly")
             return super().submit(fn, *args, **kwargs)
 
+    def rescue(pending, context):
+        rescues.append(len(pending))
+        try:
+            yield from jobs_rescue(pending, context)
+        finally:
+            rescues.pop()
+
+    jobs_rescue = jobs._rescue
     monkeypatch.setattr(jobs, "ProcessPoolExecutor", Refusing)
+    monkeypatch.setattr(jobs, "_rescue", rescue)
     lines = [line.encode() for line in sample(14, 300)]
     reference = io.BytesIO()
     run_batch(io.BytesIO(b"\n".join(lines) + b"\n"), reference, jobs=1)
@@ -292,3 +302,38 @@ def test_with_two_jobs_a_bad_line_is_answered_and_the_others_run(tmp_path: Path)
     assert [o["id"] for o in rest] == [json.loads(x)["id"] for x in lines]
     assert all(o["next_phase"] for o in rest if not o["errors"])
     assert sum(o["next_phase"] is not None for o in rest) >= len(lines) - 2
+
+
+FORKS_SHOWN = ("import os, runpy, sys; "
+               "os.register_at_fork(after_in_parent=lambda: os.write(2, b'forked\\n')); "
+               "sys.argv[0] = 'mobadj'; runpy.run_module('mobadj', run_name='__main__')")
+"""The ``mobadj`` program, which writes a line on standard error for each process it forks."""
+
+
+@pytest.mark.parametrize("piped", [False, True])
+def test_a_short_input_starts_no_more_processes_than_it_has_lines(tmp_path: Path,
+                                                                  piped: bool) -> None:
+    """``--jobs 256`` on two lines (a file, or a pipe): at most two processes are forked,
+    and the answers are the bytes of one job."""
+    path = tmp_path / "two.jsonl"
+    path.write_text("".join(line + "\n" for line in sample(15, 2)))
+    one = _batch(path, "--jobs", "1")
+    how = {"input": path.read_bytes()} if piped else {"stdin": subprocess.DEVNULL}
+    run = subprocess.run([sys.executable, "-c", FORKS_SHOWN, "batch", "--jobs", "256",
+                          "-" if piped else str(path)], capture_output=True, timeout=120, **how)
+    assert run.returncode == 0 and run.stdout == one
+    assert set(run.stderr.splitlines()) <= {b"forked"} and run.stderr.count(b"\n") <= 2
+
+
+@pytest.mark.parametrize("count", ["257", "100000", "9999999999"])
+def test_more_jobs_than_the_most_is_one_usage_error(tmp_path: Path, count: str) -> None:
+    path = tmp_path / "one.jsonl"
+    path.write_text(next(sample(15, 1)) + "\n")
+    run = subprocess.run([sys.executable, "-m", "mobadj", "batch", "--jobs", count, str(path)],
+                         capture_output=True, text=True, timeout=60)
+    cores = len(os.sched_getaffinity(0))
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.splitlines()[-1] == (
+        f"Error: Invalid value for '--jobs' / '-j': {count}: at most 256 (this machine has "
+        f"{cores} core{'s' * (cores != 1)})"), run.stderr
+    assert "Traceback" not in run.stderr

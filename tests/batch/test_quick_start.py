@@ -36,7 +36,7 @@ def test_plain_command_lines_are_read(args, read) -> None:
     [], ["--help"], ["-h"], ["--jobs", "2"], ["a", "b"], ["--", "c"], [""], ["-x", "c"],
     ["--jobs", "0", "c"], ["--jobs", "-1", "c"], ["--jobs", "+2", "c"], ["--jobs", " 2", "c"],
     ["--jobs", "\u0662", "c"], ["--jobs", "2_0", "c"], ["-j=2", "c"], ["--job", "2", "c"],
-    ["--jobs"], ["c", "-j"], ["--jobs=", "c"], ["-j", "-", "c"],
+    ["--jobs"], ["c", "-j"], ["--jobs=", "c"], ["-j", "-", "c"], ["--jobs", "257", "c"],
 ])
 def test_anything_else_is_left_to_click(args) -> None:
     assert quick_arguments(args) is None
