@@ -11,13 +11,15 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 from collections.abc import Iterator
 from json.scanner import make_scanner
 from typing import IO, Any, Final, NamedTuple, cast
 
 from orjson import loads as _orjson_loads
 
-__all__ = ["MAX_LINE_BYTES", "SkippedLine", "cr_inside", "read_case", "read_lines", "too_long"]
+__all__ = ["MAX_DEPTH", "MAX_LINE_BYTES", "TOO_DEEP", "SkippedLine", "cr_inside", "read_case",
+           "read_lines", "too_long"]
 
 MAX_LINE_BYTES: Final = 1_000_000
 """The longest input line read (a full 34-unit phase is about 3 KB); longer ones are
@@ -50,6 +52,35 @@ _SCAN: Final = make_scanner(cast(Any, _DECODER))
 first character is read by it alone, without the decoder's whitespace searches around it."""
 
 
+MAX_DEPTH: Final = 500
+"""The deepest a line's arrays and objects may nest.  A deeper line is refused before it is
+read (:data:`TOO_DEEP`): the json module's own limit is the interpreter's recursion limit
+less the calls under way, which differ with the build and with ``--jobs``, and a line's
+answer must depend on the line alone."""
+TOO_DEEP: Final = f"not JSON: nested too deeply (more than {MAX_DEPTH} levels)"
+_STRINGS: Final = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
+"""A JSON string, escapes and all (one left open runs to the end of the line)."""
+_RUNS: Final = re.compile(r"[\[{]+|[\]}]+")
+"""A run of opening or of closing brackets."""
+
+
+def _too_deep(text: str) -> bool:
+    """Whether the arrays and objects of ``text`` nest more than :data:`MAX_DEPTH` deep,
+    brackets inside strings left out (a closing bracket with nothing open is passed over).
+    Only a line with that many opening brackets can, so only such a line is scanned."""
+    if len(text) <= MAX_DEPTH or text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False
+    depth = 0
+    for run in _RUNS.findall(_STRINGS.sub("", text)):
+        if run[0] in "[{":
+            depth += len(run)
+            if depth > MAX_DEPTH:
+                return True
+        else:
+            depth = max(0, depth - len(run))
+    return False
+
+
 _DIGITS: Final = bytes.maketrans(b"123456789{", b"000000000[")
 """Every digit made 0 and every brace a bracket: one copy of a line shows both a long
 number and how many brackets open."""
@@ -57,9 +88,9 @@ _LONG_NUMBER: Final = b"0" * 19
 _DEEP: Final = 500
 """orjson reads a line of bytes the json module reads to the same value, but for integers
 beyond 64 bits (it makes them floats: a line with 19 digits in a row goes to the json
-module) and nesting deeper than the json module allows (about 1,000 levels, less the calls
-under way: a line with ``_DEEP`` brackets goes there too; one shorter than twice that
-cannot nest so deep, and its brackets are not counted).  Everything orjson refuses (a
+module) and nesting deeper than :data:`MAX_DEPTH` (a line with ``_DEEP`` brackets goes
+there too, where its depth is measured; one shorter than twice that cannot nest so deep,
+and its brackets are not counted).  Everything orjson refuses (a
 byte-order mark, NaN, a lone surrogate, ...) goes there as well;
 tests/batch/test_batch_robust.py holds both readers to the same values."""
 
@@ -82,6 +113,8 @@ def read_case(line: str | bytes | SkippedLine) -> Any:
             raise ValueError(f"not UTF-8 (byte {exc.start + 1} of the line)") from None
     if line.startswith("\ufeff"):
         line = line[1:]
+    if _too_deep(line):
+        raise ValueError(TOO_DEEP)
     try:
         value, end = _SCAN(line, 0)
     except (StopIteration, ValueError, RecursionError):

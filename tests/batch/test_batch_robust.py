@@ -264,6 +264,9 @@ READ_ALIKE = [
     b'{"id": 1}\x0c', b"[" * 150 + b"]" * 150, b"[" * 499 + b"]" * 499, b"[" * 600 + b"]" * 600,
     b"[" * 1000 + b"]" * 1000, b"[" * 1020 + b"]" * 1020, b"[" * 1100 + b"]" * 1100,
     b'{"id": "' + b"[" * 990 + b'", "n": ' + b"[" * 30 + b"]" * 30 + b"}",
+    *(b"[" * n + b"]" * n for n in (500, 501)),
+    *(b'{"id": ' + b"[" * (n - 1) + b"]" * (n - 1) + b"}" for n in (499, 500, 501)),
+    b'{"id": "\\"' + b"[" * 600 + b'", "n": [1]}', b'{"id": "' + b"{" * 600,
     b"{" * 120 + b"", b'{"id": 1} x', b"", b"\n", b"[1,]", b"tru",
 ]
 
@@ -453,3 +456,36 @@ def test_a_line_naming_a_map_whose_file_has_an_error_gets_that_error(tmp_path) -
         assert answer["errors"] == [why]
     assert rest[1]["id"] == "good" and rest[1]["errors"] == []
     assert rest[2]["errors"][0].startswith("unknown map 'tinx'; known maps: ")
+
+
+def _nested(levels: int, in_object: bool) -> bytes:
+    """A line whose arrays (in an object: the value of its "id") nest ``levels`` deep."""
+    if not in_object:
+        return b"[" * levels + b"]" * levels
+    inner = levels - 1
+    return (b'{"id": ' + b"[" * inner + b"]" * inner
+            + b', "phase": "S1901M", "units": {"France": ["A PAR"]}}')
+
+
+def test_how_deep_a_line_may_nest_depends_on_the_line_alone(tmp_path) -> None:
+    """500 levels are read, 501 are refused with the limit named, in arrays and inside an
+    object's value, whatever the number of jobs (the json module's own limit depends on
+    the calls under way); brackets inside a string do not count."""
+    lines = [_nested(n, in_object) for in_object in (False, True) for n in (499, 500, 501)]
+    lines.append(b'{"id": "\\"' + b"[" * 900 + b'", "phase": "S1901M"}')
+    cases = tmp_path / "deep.jsonl"
+    cases.write_bytes(b"\n".join(lines) + b"\n")
+    outputs = [subprocess.run([sys.executable, "-m", "mobadj", "batch", "--jobs", jobs,
+                               str(cases)], capture_output=True, timeout=120)
+               for jobs in ("1", "2")]
+    assert outputs[0].stdout == outputs[1].stdout
+    assert all(run.returncode == 0 and run.stderr == b"" for run in outputs)
+    answers = [json.loads(line) for line in outputs[0].stdout.splitlines()]
+    too_deep = "not JSON: nested too deeply (more than 500 levels)"
+    assert [a["errors"] for a in answers[:3]] == [
+        ["each line must be a JSON object"], ["each line must be a JSON object"],
+        [f"line 3: {too_deep}"]]
+    assert [a["errors"] for a in answers[3:6]] == [[], [], [f"line 6: {too_deep}"]]
+    assert answers[4]["id"] == json.loads(_nested(500, True))["id"]
+    assert answers[4]["next_phase"] == "F1901M"
+    assert answers[6]["id"] == '"' + "[" * 900 and answers[6]["errors"] == []
