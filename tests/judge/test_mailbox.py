@@ -4,6 +4,7 @@ reconnect, and handled mail expunged after the configured number of days."""
 from __future__ import annotations
 
 import random
+import socket
 import threading
 import time
 from email.message import EmailMessage
@@ -110,6 +111,10 @@ def test_mail_that_comes_while_the_judge_works_is_answered_at_once(tmp_path, mai
     finally:
         stop.set()
         delivery.append("INBOX", message("late@test.org", "list", 3).as_bytes())  # ends IDLE
+        thread.join(5)
+        client = svc.mailbox.client
+        if thread.is_alive() and client is not None:  # a server slow to tell IDLE of it
+            client.socket().shutdown(socket.SHUT_RDWR)
         thread.join(30)
         delivery.logout()
     assert not thread.is_alive()
