@@ -750,8 +750,14 @@ class Session:
         self.write("Undone.")
 
     def _stop(self) -> None:
-        path = self.save()
+        """Quit, end of input or Ctrl-C: save and say how to go on.  In hot-seat the screen
+        (and its scrollback) is cleared first, as at a hand-over: the hand of the seat at the
+        keyboard is not left for whoever comes to the machine next."""
+        if self.hot_seat:
+            self.clear()
+            self.pager.height = None  # (a new screen: its last lines never held up)
         self.holder = None
+        path = self.save()
         if path is not None:
             self.write(f"Game saved to {path}. Continue it with: mobadj play {self.name} "
                        f"--resume {path}")

@@ -410,3 +410,33 @@ def test_a_save_cannot_land_between_a_windows_check_and_its_save(tmp_path) -> No
     game = read_save(path).content
     assert len(game["actions"]) == len(opened.content["actions"]) + 1
     assert str(game["seed"]) not in out.decode() and game["salt"] not in out.decode()
+
+
+@pytest.mark.parametrize("stop", [b"quit\n", b"\x04", b"\x03"], ids=["quit", "ctrl-d", "ctrl-c"])
+def test_stopping_a_hot_seat_game_clears_the_hand_off_the_screen(tmp_path, stop) -> None:
+    """Hot-seat on a real terminal: at the prompt that shows P's secret hand the players
+    stop for the night (``quit``, Ctrl-D, Ctrl-C).  The screen and its scrollback are erased
+    before the line saying where the game is saved: whoever comes to the machine next does
+    not find the hand there."""
+    from mobadj.cards.screen import ERASE
+
+    path = tmp_path / "g.json"
+    _hot_seat_save(path, 4)
+    state = Session.resume(read_save(path).content).state
+    seat = state.to_act()[0]
+    hand = state.screen(seat).splitlines()[-2 if seat else -4].split(";")[1].strip()
+    pid, fd = _pty_window(path)
+    try:
+        _read_pty(fd, f"Pass to P{seat + 1} and press Enter ".encode())
+        os.write(fd, b"\n")
+        assert hand in _read_pty(fd, f"P{seat + 1}> ".encode())  # the hand is on the screen
+        os.write(fd, stop)
+        after = _read_pty(fd, None)
+    finally:
+        _, status = os.waitpid(pid, 0)
+        os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert ERASE in after
+    left = after.split(ERASE)[-1]  # what stays on the terminal
+    assert left.lstrip().startswith("Game saved to") and hand not in left
+    assert len(read_save(path).content["actions"]) == 4  # saved, nothing taken back

@@ -81,10 +81,11 @@ def test_hot_seat_takes_a_move_back_at_the_hand_over() -> None:
                      ["undo"]})
     cleared: list[int] = []
     session = Session.new("micromob", 2, 3, set(), read=keys.read, write=keys.write,
-                          clear=lambda: cleared.append(1))
+                          clear=lambda: cleared.append(len(keys.prompts)))
     session.run()
     hide = next(p for p in keys.prompts if p.startswith("P1: press Enter"))
-    assert "'undo'" in hide and "Undone." in keys.out and not cleared
+    # no clear at the undo: the only one is at the quit, after the last prompt
+    assert "'undo'" in hide and "Undone." in keys.out and cleared == [len(keys.prompts)]
     assert keys.prompts[keys.prompts.index(hide) + 1] == "P1> "  # P1 again, no hand-over
     assert session.state.actions == []
 
