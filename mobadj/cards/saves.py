@@ -13,9 +13,12 @@ per game; from it, by HMAC-SHA256, one key that encrypts (SHAKE-256 of key and a
 the whole file: the readable fields, the nonce and the sealed text).  The file must be
 byte for byte what was written, so an edit anywhere, even of a space, is refused.
 
-Replay: the key file remembers the tag of the game's latest save, and only that save
-resumes.  A copy kept from earlier (to take back a draw by restoring it) is refused, and the
-terminal saves at every prompt, so killing the program after a draw does not help either.
+Replay: the key file remembers the tag and the number of the game's latest save, and only
+that save resumes, or a save of a higher number (the number is signed with the rest): one
+made with a copy of the key on another machine, where the game went on (a game moved there
+and back).  Resuming it, the key remembers it as the latest.  A copy kept from earlier (to
+take back a draw by restoring it) is refused, and the terminal saves at every prompt, so
+killing the program after a draw does not help either.
 Saving writes the key file with the new tag as *pending* first, then the save, then the key
 file with it as the latest: a crash between the writes leaves one of the two files able to
 resume, never none.  The same save resumed in two windows is one game: once one window has
@@ -86,12 +89,14 @@ def keys_folder() -> Path:
 
 @dataclass
 class GameKey:
-    """The key of one saved game and the tags of its latest (and pending) save."""
+    """The key of one saved game, the tags of its latest (and pending) save and the
+    latest's number (``number`` 0: not known, a key written by an earlier mobadj)."""
 
     game_id: str
     secret: bytes
     latest: str = ""
     pending: str = ""
+    number: int = 0
     _held: int = field(default=0, repr=False, compare=False)  # depth of locked() here
 
     @classmethod
@@ -109,7 +114,7 @@ class GameKey:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             key = cls(game_id, bytes.fromhex(data["key"]), str(data.get("latest", "")),
-                      str(data.get("pending", "")))
+                      str(data.get("pending", "")), int(data.get("save", 0)))
         except FileNotFoundError:
             raise IllegalAction(f"its key is not on this machine (looked for it in "
                                 f"{keys_folder()}): a saved game resumes only where it was "
@@ -124,7 +129,8 @@ class GameKey:
         folder = keys_folder()
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         write_privately(self.path, json.dumps({"key": self.secret.hex(), "latest": self.latest,
-                                               "pending": self.pending}) + "\n")
+                                               "pending": self.pending,
+                                               "save": self.number}) + "\n")
 
     @property
     def lock_path(self) -> Path:
@@ -278,7 +284,10 @@ def open_sealed(text: str, data: dict[str, Any]) -> Opened:
     key = GameKey.load(game_id)
     if not hmac.compare_digest(key.tag(body), tag):
         raise changed
-    if tag not in (key.latest, key.pending):
+    number = fields["save"]
+    newer = (tag not in (key.latest, key.pending) and key.number > 0
+             and isinstance(number, int) and number > key.number)
+    if tag not in (key.latest, key.pending) and not newer:
         raise IllegalAction("it is not the game's latest save: the game was saved again "
                             "since, so this copy would take back moves (only the latest save "
                             "resumes)")
@@ -293,8 +302,11 @@ def open_sealed(text: str, data: dict[str, Any]) -> Opened:
     if not isinstance(content, dict) or public_fields(content, key, fields["save"]) != {
             k: fields[k] for k in PUBLIC}:
         raise changed
-    key.latest, key.pending = tag, ""
-    return Opened(content, key, int(fields["save"]))
+    key.latest, key.pending, key.number = tag, "", int(number)
+    if newer:  # made with a copy of the key elsewhere: from now on the latest here too
+        with key.locked():
+            key.store()
+    return Opened(content, key, int(number))
 
 
 def write_sealed(path: Path, content: dict[str, Any], key: GameKey, number: int) -> None:
@@ -309,7 +321,7 @@ def write_sealed(path: Path, content: dict[str, Any], key: GameKey, number: int)
         key.pending = tag
         key.store()
         write_privately(path, text)
-        key.latest, key.pending = tag, ""
+        key.latest, key.pending, key.number = tag, "", number
         key.store()
 
 

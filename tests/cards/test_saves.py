@@ -5,6 +5,7 @@ cut short by a crash, and a save of an earlier mobadj."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -156,3 +157,34 @@ def test_a_key_that_is_not_a_key_is_said_so(tmp_path) -> None:
     with pytest.raises(IllegalAction, match="its key in .* cannot be read"):
         read_save(path)
     assert GameKey.new().game_id != session.key.game_id  # a key, and a name, per game
+
+
+def test_a_game_moved_to_another_machine_and_back_goes_on_at_home(tmp_path, monkeypatch
+                                                                   ) -> None:
+    """The docs' way to move a game: the save and its key to another machine (another key
+    folder), a move played there, and the newer save copied back home, the key left at
+    home.  Home resumes it (its save number is higher than the one home's key knows), the
+    move made away stands, and from then on home refuses the copy it had before."""
+    home, away = tmp_path / "home", tmp_path / "away"
+    monkeypatch.setenv("MOBADJ_KEY_DIR", str(home / "keys"))
+    path = home / "g.json"
+    _quit_after(3, path)
+    before = path.read_text()
+    game_id = json.loads(before)["game_id"]
+    (away / "keys").mkdir(parents=True)
+    shutil.copy(home / "keys" / f"{game_id}.key", away / "keys")
+    shutil.copy(path, away / "g.json")
+    monkeypatch.setenv("MOBADJ_KEY_DIR", str(away / "keys"))
+    moves = len(read_save(away / "g.json").content["actions"])
+    move = str(Session.resume(read_save(away / "g.json").content).state.legal_actions(0)[0])
+    result = CliRunner().invoke(main, ["play", "miceheist", "--resume", str(away / "g.json")],
+                                input=f"{move}\nquit\n")
+    assert result.exit_code == 0 and "Game saved to" in result.output, result.output
+    shutil.copy(away / "g.json", path)  # back home, with the newer save
+    monkeypatch.setenv("MOBADJ_KEY_DIR", str(home / "keys"))
+    code, out = _resume_line(path)
+    assert code == 0 and "Game saved to" in out, out
+    assert len(read_save(path).content["actions"]) > moves  # the move made away stands
+    (tmp_path / "old.json").write_text(before)
+    code, out = _resume_line(tmp_path / "old.json")  # home's own older copy: refused now
+    assert code == 2 and "it is not the game's latest save" in out
