@@ -58,6 +58,7 @@ SAVE_FORMAT = "mobadj-card-save"
 KEY_BYTES = 32
 NONCE_BYTES = 16
 PAD = 512  # the sealed record is padded to a multiple of this many bytes
+DEFAULT_KEYS = "~/.local/share/mobadj/keys"  # the keys folder as the docs name it
 _ID = re.compile(r"[0-9a-f]{32}")
 _HEX = re.compile(r"(?:[0-9a-f]{2})*")
 # the readable fields, in the order they are written (each is authenticated by the tag)
@@ -116,9 +117,11 @@ class GameKey:
             key = cls(game_id, bytes.fromhex(data["key"]), str(data.get("latest", "")),
                       str(data.get("pending", "")), int(data.get("save", 0)))
         except FileNotFoundError:
-            raise IllegalAction(f"its key is not on this machine (looked for it in "
-                                f"{keys_folder()}): a saved game resumes only where it was "
-                                "saved, with its key") from None
+            raise IllegalAction(
+                f"its key is not on this machine (looked for {game_id}.key in "
+                f"{keys_folder()}): to go on here, copy {game_id}.key from the keys folder of "
+                f"the machine where the game was saved ({DEFAULT_KEYS} there, unless "
+                f"MOBADJ_KEY_DIR names another) into {keys_folder()}") from None
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             raise IllegalAction(f"its key in {path} cannot be read") from None
         if len(key.secret) != KEY_BYTES:
@@ -224,8 +227,10 @@ def public_fields(content: dict[str, Any], key: GameKey, number: int) -> dict[st
     return {
         "format": SAVE_FORMAT,
         "note": (f"A {game} game in progress, sealed: its secrets are encrypted with a key "
-                 "kept apart from this file, and a changed file is refused. Go on with: "
-                 f"mobadj play {game} --resume FILE"),
+                 f"kept apart from this file ({key.game_id}.key, in {DEFAULT_KEYS} or "
+                 "$MOBADJ_KEY_DIR), and a changed file is refused. Go on with: "
+                 f"mobadj play {game} --resume FILE (on another machine, copy the key file "
+                 "there too)"),
         "game": game,
         "game_id": key.game_id,
         "save": number,
@@ -299,8 +304,11 @@ def open_sealed(text: str, data: dict[str, Any]) -> Opened:
         content = json.loads(plain.decode("utf-8"))
     except ValueError:
         raise changed from None
-    if not isinstance(content, dict) or public_fields(content, key, fields["save"]) != {
-            k: fields[k] for k in PUBLIC}:
+    # (the note is only words for a reader, authenticated with the rest: an earlier
+    # mobadj's note differs, and its saves still resume)
+    if not isinstance(content, dict) or {
+            k: v for k, v in public_fields(content, key, fields["save"]).items()
+            if k != "note"} != {k: fields[k] for k in PUBLIC if k != "note"}:
         raise changed
     key.latest, key.pending, key.number = tag, "", int(number)
     if newer:  # made with a copy of the key elsewhere: from now on the latest here too

@@ -761,6 +761,9 @@ class Session:
         if path is not None:
             self.write(f"Game saved to {path}. Continue it with: mobadj play {self.name} "
                        f"--resume {path}")
+            if self.key is not None:
+                self.write(f"Its key is {self.key.path}: to go on on another machine, copy "
+                           "the key file there too.")
 
     def _end(self, path: Path | None) -> None:
         """The last events of each human seat (handed over in hot-seat), then the end screen

@@ -188,3 +188,49 @@ def test_a_game_moved_to_another_machine_and_back_goes_on_at_home(tmp_path, monk
     (tmp_path / "old.json").write_text(before)
     code, out = _resume_line(tmp_path / "old.json")  # home's own older copy: refused now
     assert code == 2 and "it is not the game's latest save" in out
+
+
+def test_quitting_and_a_missing_key_name_the_key_file_to_copy(tmp_path, monkeypatch) -> None:
+    """A group takes its game to another laptop: the quit line and the save's note say a
+    key file goes along, and the laptop without it names the file and where it lives."""
+    path = tmp_path / "g.json"
+    made = CliRunner().invoke(main, ["play", "miceheist", "--bot", "2", "--save", str(path)],
+                              input="quit\n")
+    game_id = json.loads(path.read_text())["game_id"]
+    key = keys_folder() / f"{game_id}.key"
+    assert f"Its key is {key}: to go on on another machine, copy the key file there too." \
+        in made.output
+    assert f"{game_id}.key" in json.loads(path.read_text())["note"]
+    monkeypatch.setenv("MOBADJ_KEY_DIR", str(tmp_path / "laptop-keys"))
+    code, out = _resume_line(path)
+    assert code == 2 and len(out.strip().splitlines()) == 1
+    assert (f"its key is not on this machine (looked for {game_id}.key in "
+            f"{tmp_path / 'laptop-keys'}): to go on here, copy {game_id}.key from the keys "
+            "folder of the machine where the game was saved (~/.local/share/mobadj/keys "
+            "there") in out
+    (tmp_path / "laptop-keys").mkdir()
+    shutil.copy(key, tmp_path / "laptop-keys")
+    code, out = _resume_line(path)
+    assert code == 0 and "Game saved to" in out
+
+
+def test_a_save_with_the_note_of_an_earlier_mobadj_still_resumes(tmp_path) -> None:
+    """The readable note changed wording; a game saved (and signed) with the old words goes
+    on."""
+    path = tmp_path / "g.json"
+    session = _quit_after(3, path)
+    key = session.key
+    text = path.read_text()
+    note = json.loads(text)["note"]
+    old = ("A miceheist game in progress, sealed: its secrets are encrypted with a key kept "
+           "apart from this file, and a changed file is refused. Go on with: mobadj play "
+           "miceheist --resume FILE")
+    tag = json.loads(text)["tag"]
+    body = saves._body_of(text, tag).replace(json.dumps(note), json.dumps(old))
+    new_tag = key.tag(body)
+    path.write_text(saves._file_text(body, new_tag))
+    key.latest = new_tag
+    key.store()
+    assert read_save(path).content["actions"] == [list(a) for a in session.state.actions]
+    code, out = _resume_line(path)
+    assert code == 0 and "Game saved to" in out
