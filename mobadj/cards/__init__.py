@@ -22,7 +22,7 @@ from mobadj.cards.registry import (
     canonical_name,
     game_class,
 )
-from mobadj.cards.saves import read_save
+from mobadj.cards.saves import finished_record, read_save
 from mobadj.cards.screen import clear_screen, printable
 from mobadj.cards.simulate import simulate
 from mobadj.cards.terminal import Session, default_save_path
@@ -44,6 +44,7 @@ __all__ = [
     "clear_screen",
     "command_words",
     "default_save_path",
+    "finished_record",
     "game_class",
     "new_salt",
     "new_seed",

@@ -357,6 +357,47 @@ def still_latest(key: GameKey) -> None:
                               "to go on here.")
 
 
+FINISHED_FILE = "finished"  # in the keys folder: the commitments of the games ended here
+FINISHED_MARKS = ("scores", "winners", "ended")  # fields only a finished record has
+
+
+def remember_finished(commitment: str) -> None:
+    """Note that the game of ``commitment`` ended here (its record replaced its save): its
+    record, edited back into the shape of a plain save, then never resumes here
+    (:func:`finished_record`).  One line a game, appended (commitments are public)."""
+    folder = keys_folder()
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd = os.open(folder / FINISHED_FILE, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    with os.fdopen(fd, "a", encoding="ascii") as out:
+        out.write(commitment + "\n")
+
+
+def finished_here() -> set[str]:
+    """The commitments of the games that ended on this machine (:func:`remember_finished`)."""
+    try:
+        return set((keys_folder() / FINISHED_FILE).read_text(encoding="ascii").split())
+    except (OSError, ValueError):
+        return set()
+
+
+def finished_record(data: dict[str, Any]) -> str | None:
+    """Why the plain file ``data`` (not a sealed save) is, or was, a finished game's record
+    and not a save of an earlier mobadj, or None.  A finished record has the shape of such a
+    save, so one edited (its end and last move taken out) would let the last move be played
+    again once the scores, seed and salt were seen: its marks give it away (final scores,
+    winners, an early end), or the judge's record.json's shape (no seat's feed: every save
+    of the terminal has one), or its commitment is of a game that ended on this machine."""
+    if data.get("over") or any(mark in data for mark in FINISHED_MARKS):
+        return "the file is its finished record"
+    if "seen" not in data:
+        return "the file is a game's record as the judge mails it, not a saved game"
+    from mobadj.cards.record import GameRecord
+
+    if GameRecord.from_json(data).commitment in finished_here():
+        return "it ended on this machine, and this file is its record with the end taken out"
+    return None
+
+
 def read_save(path: str | Path) -> Opened:
     """A saved game read back for ``--resume``: a sealed save checked and opened
     (:func:`open_sealed`), or a save of an earlier mobadj, which kept its record in plain

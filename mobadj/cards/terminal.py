@@ -46,7 +46,7 @@ import re
 import textwrap
 import time
 from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, nullcontext, suppress
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +64,7 @@ from mobadj.cards.saves import (
     GameKey,
     PlayedElsewhere,
     data_folder,
+    remember_finished,
     still_latest,
     write_sealed,
 )
@@ -289,6 +290,8 @@ class Session:
                 with self._locked():
                     self._still_ours()
                     write_privately(self.save_to, json.dumps(self.to_json(), indent=1) + "\n")
+                    with suppress(OSError):  # (the record stands all the same)
+                        remember_finished(self.record.commitment)
                     if self.key is not None:
                         self.key.forget()
             else:

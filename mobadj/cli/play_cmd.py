@@ -26,7 +26,7 @@ from mobadj.cards.registry import (
     canonical_name,
     game_class,
 )
-from mobadj.cards.saves import read_save
+from mobadj.cards.saves import finished_record, read_save
 from mobadj.cards.screen import clear_screen, printable
 from mobadj.cards.simulate import simulate
 from mobadj.cards.terminal import Session, default_save_path
@@ -205,6 +205,10 @@ def _resume(name: str, path: str, save: str | None) -> None:
             _fail(f"{path} holds a game of {data.get('game')}, not {name}")
         if data.get("over"):
             _fail(f"the game in {path} is over; check it with: mobadj play verify {path}")
+        finished = finished_record(data) if opened.key is None else None
+        if finished is not None:  # a record edited into the shape of an earlier save
+            _fail(f"the game in {path} is over ({finished}: a finished game does not "
+                  f"resume); check it with: mobadj play verify {path}")
         session = Session.resume(data, clear=clear_screen, save_to=Path(save or path),
                                  key=opened.key, saves=opened.number, size=_screen_size())
         _tolerant_terminal()

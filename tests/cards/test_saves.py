@@ -234,3 +234,38 @@ def test_a_save_with_the_note_of_an_earlier_mobadj_still_resumes(tmp_path) -> No
     assert read_save(path).content["actions"] == [list(a) for a in session.state.actions]
     code, out = _resume_line(path)
     assert code == 0 and "Game saved to" in out
+
+
+def test_a_finished_games_record_edited_back_into_a_save_does_not_resume(tmp_path) -> None:
+    """The end screen showed the scores, the seed and the salt; the record is then edited
+    into the shape of a plain save of an earlier mobadj (its end and last move taken out,
+    or the judge's record.json so edited).  ``--resume`` refuses each in one line, and the
+    last move is not played again."""
+    path = tmp_path / "g.json"
+    session = _quit_after(10_000, path, "micromob", 2, frozenset({1}))
+    assert session.state.is_over()
+    record = json.loads(path.read_text())
+    edits = {
+        "end taken out": lambda d: [d.pop(k) for k in ("over", "scores", "winners")],
+        "over false": lambda d: d.update(over=False),
+        "judge's shape": lambda d: [d.pop(k) for k in ("over", "scores", "winners", "seen",
+                                                        "bots", "bot_levels", "secret")],
+    }
+    said = {
+        "end taken out": "it ended on this machine, and this file is its record with the "
+                         "end taken out",
+        "over false": "the file is its finished record",
+        "judge's shape": "the file is a game's record as the judge mails it, not a saved "
+                         "game",
+    }
+    for name, edit in edits.items():
+        data = json.loads(json.dumps(record))
+        edit(data)
+        data["actions"] = data["actions"][:-1]
+        edited = tmp_path / f"{name.replace(' ', '-')}.json"
+        edited.write_text(json.dumps(data))
+        code, out = _resume_line(edited, "micromob")
+        assert code == 2 and len(out.strip().splitlines()) == 1, (name, out)
+        assert f"the game in {edited} is over ({said[name]}: a finished game does not " \
+               "resume); check it with: mobadj play verify" in out, (name, out)
+        assert json.loads(edited.read_text()) == data  # nothing played, nothing saved

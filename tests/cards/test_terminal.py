@@ -305,8 +305,9 @@ def test_command_line_mistakes_are_one_line_and_exit_2(tmp_path) -> None:
                                  "salt": "00" * 32, "actions": []}))
     _one_line_error(["micromob", "--resume", str(saved)], "holds a game of miceheist")
     _one_line_error(["miceheist", "--resume", str(saved), "--seed", "3"], "drop --seed")
-    saved.write_text(json.dumps({"game": "miceheist", "players": 2, "seed": 1,
-                                 "salt": "00" * 32, "actions": [[0, "fly"]]}))
+    saved.write_text(json.dumps({"game": "miceheist", "players": 2, "seed": 1,  # (a save
+                                 "salt": "00" * 32, "actions": [[0, "fly"]],  # has its feeds)
+                                 "seen": {}}))
     _one_line_error(["miceheist", "--resume", str(saved)], "cannot resume")
     _one_line_error(["chess"], "unknown game 'chess'")
 
