@@ -412,12 +412,12 @@ def test_a_save_cannot_land_between_a_windows_check_and_its_save(tmp_path) -> No
     assert str(game["seed"]) not in out.decode() and game["salt"] not in out.decode()
 
 
-@pytest.mark.parametrize("stop", [b"quit\n", b"\x04", b"\x03"], ids=["quit", "ctrl-d", "ctrl-c"])
+@pytest.mark.parametrize("stop", [b"quit\n", b"\x04"], ids=["quit", "ctrl-d"])
 def test_stopping_a_hot_seat_game_clears_the_hand_off_the_screen(tmp_path, stop) -> None:
     """Hot-seat on a real terminal: at the prompt that shows P's secret hand the players
-    stop for the night (``quit``, Ctrl-D, Ctrl-C).  The screen and its scrollback are erased
-    before the line saying where the game is saved: whoever comes to the machine next does
-    not find the hand there."""
+    stop for the night (``quit``, Ctrl-D; Ctrl-C below).  The screen and its scrollback are
+    erased before the line saying where the game is saved: whoever comes to the machine
+    next does not find the hand there."""
     from mobadj.cards.screen import ERASE
 
     path = tmp_path / "g.json"
@@ -440,3 +440,28 @@ def test_stopping_a_hot_seat_game_clears_the_hand_off_the_screen(tmp_path, stop)
     left = after.split(ERASE)[-1]  # what stays on the terminal
     assert left.lstrip().startswith("Game saved to") and hand not in left
     assert len(read_save(path).content["actions"]) == 4  # saved, nothing taken back
+
+
+def test_ctrl_c_in_a_hot_seat_game_clears_the_hand_off_the_screen(tmp_path) -> None:
+    """The same for Ctrl-C at the prompt that shows P's hand (in-process: a Ctrl-C sent to a
+    pseudo-terminal the instant its prompt shows can reach Python before its line editor
+    waits, and then waits with it)."""
+    path = tmp_path / "g.json"
+    _hot_seat_save(path, 4)
+    opened = read_save(path)
+    seat = Session.resume(opened.content).state.to_act()[0]
+    screen: list[str] = []
+
+    def read(prompt: str) -> str:
+        if prompt == f"P{seat + 1}> ":
+            assert any("hand (goons" in line for line in screen)  # the hand is up
+            raise KeyboardInterrupt
+        return ""
+
+    window = Session.resume(opened.content, read=read, write=screen.append,
+                            clear=screen.clear, save_to=path, key=opened.key,
+                            saves=opened.number)
+    window.run()
+    assert screen and screen[0].startswith("Game saved to")  # all else erased before it
+    assert not any("hand (goons" in line for line in screen)
+    assert len(read_save(path).content["actions"]) == 4
