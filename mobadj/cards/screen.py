@@ -78,14 +78,17 @@ class Pager:
     the width (:func:`rows_of`), and once a screen is full (one row kept for the prompt) a
     pause, ``-- more: press Enter --``, so nothing scrolls away unread.  Every prompt starts
     a new screen (:meth:`prompted`).  No size: lines as they are, never a pause (output to a
-    file or a pipe)."""
+    file or a pipe).  A line typed at the pause instead of Enter goes to ``keep`` (the
+    session keeps it for the prompt that follows), never dropped unread."""
 
     MORE = "-- more: press Enter -- "
 
     def __init__(self, out: Callable[[str], None], ask: Callable[[str], str],
-                 width: int | None = None, height: int | None = None) -> None:
+                 width: int | None = None, height: int | None = None,
+                 keep: Callable[[str], None] | None = None) -> None:
         self.out = out
         self.ask = ask
+        self.keep = keep
         self.width = width
         self.height = height
         self.rows = 0  # rows printed since the last prompt
@@ -103,11 +106,13 @@ class Pager:
         Ctrl-D: it goes on to the session, which saves the game and stops; no pause holds
         up what is written after it."""
         try:
-            self.ask(self.MORE)
+            typed = self.ask(self.MORE)
         except EOFError:
             self.height = None
             raise
         self.rows = 0
+        if typed.strip() and self.keep is not None:
+            self.keep(typed)
 
     def prompted(self) -> None:
         self.rows = 0

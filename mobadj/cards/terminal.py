@@ -206,13 +206,14 @@ class Session:
         self.hot_seat = len(self.humans) > 1
         self.read = read
         width, height = size or (None, None)
-        self.pager = Pager(write, self._read_raw, width, height)
+        self.pager = Pager(write, self._read_raw, width, height, keep=self._typed_at_pause)
         self.write: Callable[[str], None] = self.pager.write
         self.clear = clear or (lambda: None)
         self.save_to = Path(save_to) if save_to is not None else None
         self.holder: int | None = None  # whose private screen is up (None: the table)
         # a command typed at a hand-over's "press Enter", the first the new seat gives
         self.typed_ahead = ""
+        self._ahead_from_pause = False  # typed_ahead was typed at a -- more -- pause
         self.feed: list[Event] = list(state.events)
         self.marks: list[int] = [len(self.feed)]  # feed length after 0, 1, ... actions
         self.seen: dict[int, int] = dict.fromkeys(self.humans, 0)
@@ -398,25 +399,42 @@ class Session:
         except UnicodeDecodeError:
             return "\ufffd"
 
+    def _typed_at_pause(self, line: str) -> None:
+        """A line typed at ``-- more --`` instead of Enter: the command of the prompt that
+        follows (shown after it, as if typed there), as at a hand-over's "press Enter"."""
+        self.typed_ahead = clean_command(line).strip()
+        self._ahead_from_pause = True
+
     def _hand_over(self, seat: int | None, prompt: str) -> str:
         """Before ``seat``'s private screen (``None``: the table's): the seat whose screen is
         up presses Enter when done reading (or takes its move back: ``undo``), the screen
         is cleared, and the keyboard waits for ``prompt``.  "ok", "undone", or "quit" if
         the players quit instead.  A command typed instead of Enter is the seat's first
-        (:meth:`_prompt`): over a pipe, the first line is not lost to the hand-over."""
-        self.typed_ahead = ""
+        (:meth:`_prompt`): over a pipe, the first line is not lost to the hand-over.  At
+        "press Enter to hide your screen" any other line is answered (the seat has no move
+        to make now) and the prompt asked again; a line typed at a pause just before it is
+        its answer."""
+        kept = self.typed_ahead if self._ahead_from_pause else ""
+        self.typed_ahead, self._ahead_from_pause = "", False
         try:
             if self.holder is not None:
                 holder = self.holder
                 undo = self._may_take_back(holder)
-                text = self._ask(f"P{holder + 1}: press Enter to hide your screen"
-                                 + (" (or 'undo' to take your move back) " if undo else " ")
-                                 ).strip().lower()
-                if text in QUIT_WORDS:
-                    return "quit"
-                if undo and text == "undo":
-                    self._undo(holder)
-                    return "undone"
+                hide = (f"P{holder + 1}: press Enter to hide your screen"
+                        + (" (or 'undo' to take your move back) " if undo else " "))
+                while True:
+                    self.typed_ahead, kept = kept, ""
+                    text = self._prompt(hide).strip()
+                    if text.lower() in QUIT_WORDS:
+                        return "quit"
+                    if undo and text.lower() == "undo":
+                        self._undo(holder)
+                        return "undone"
+                    if not text:
+                        break
+                    self.write(f"! {text[:40]!r} was not read: P{holder + 1} has no move to "
+                               "make now (press Enter to hide your screen"
+                               + (", or 'undo' to take your move back)" if undo else ")"))
                 self.clear()
                 self.holder = None
             typed = self._ask(prompt).strip()
@@ -431,7 +449,7 @@ class Session:
     def _prompt(self, prompt: str) -> str:
         """The line typed at ``prompt``, or the one typed ahead at the hand-over (shown after
         the prompt, as if typed there)."""
-        typed, self.typed_ahead = self.typed_ahead, ""
+        typed, self.typed_ahead, self._ahead_from_pause = self.typed_ahead, "", False
         if typed:
             self.write(prompt + typed)
             return typed

@@ -426,3 +426,43 @@ def test_bot_level_mistakes_are_one_line(tmp_path) -> None:
     result = CliRunner().invoke(main, ["play", "micromob", "--simulate", "3", "--bots",
                                        "--bot-level", "basic", "--seed", "4"])
     assert result.exit_code == 0 and json.loads(result.output)["finished"] == 3
+
+
+def test_a_move_typed_at_a_more_pause_is_the_next_prompts_command() -> None:
+    """A small terminal pauses (``-- more --``) before P1's prompt; P1 types its move there
+    instead of Enter.  The move is not dropped: it is P1's command at the prompt that
+    follows, shown after it as if typed there."""
+    from mobadj.cards.screen import Pager
+
+    typed: list[str] = []
+    out: list[str] = []
+
+    def read(prompt: str) -> str:
+        if prompt == Pager.MORE and not typed:
+            typed.append(str(session.state.legal_actions(0)[0]))
+            return typed[0]
+        return "" if prompt == Pager.MORE else "quit"
+
+    session = Session.new("irontriangle", 5, 3, {1, 2, 3, 4}, read=read, write=out.append,
+                          size=(80, 10))
+    assert 0 in session.state.to_act()
+    session.run()
+    assert typed and session.state.actions[0] == (0, typed[0])
+    assert f"P1> {typed[0]}" in out
+
+
+def test_a_line_typed_to_hide_the_screen_is_answered_not_dropped() -> None:
+    """Hot-seat over a pipe: after P1's move, a line at ``P1: press Enter to hide your
+    screen`` is answered (P1 has no move to make now) and the prompt asked again; Enter then
+    hands over to P2 as before."""
+    state = game_class("micromob").new(2, 3)
+    move = str(state.legal_actions(0)[0])
+    done = subprocess.run([sys.executable, "-m", "mobadj", "play", "micromob", "-p", "2",
+                           "--seed", "3"], input=f"{move}\nbet 2\n\n\nquit\n",
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    hide = "P1: press Enter to hide your screen (or 'undo' to take your move back) "
+    assert (f"{hide}! 'bet 2' was not read: P1 has no move to make now (press Enter to hide "
+            "your screen, or 'undo' to take your move back)\n" + hide) in out
+    assert "Pass to P2 and press Enter" in out and "P2> " in out
