@@ -466,3 +466,16 @@ def test_a_line_typed_to_hide_the_screen_is_answered_not_dropped() -> None:
     assert (f"{hide}! 'bet 2' was not read: P1 has no move to make now (press Enter to hide "
             "your screen, or 'undo' to take your move back)\n" + hide) in out
     assert "Pass to P2 and press Enter" in out and "P2> " in out
+
+
+def test_a_micro_mob_move_of_the_play_typed_in_the_draft_says_it_is_the_draft() -> None:
+    """``hit u9`` at the draft is answered with what the game waits for (as Mice Heist's
+    'you cannot bet now'), not with what the command lacks."""
+    done = subprocess.run([sys.executable, "-m", "mobadj", "play", "micromob", "--bot", "2",
+                           "--seed", "5"], input="HIT\nhit u9\npass\nquit\n",
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    draft = "it is the goon draft (draft a goon from the pool: draft U9, draft D12, ...)"
+    for word in ("hit", "hit", "pass"):
+        assert f"P1> ! you cannot {word} now: {draft}\n" in done.stdout
+    assert "expected one of: none" not in done.stdout

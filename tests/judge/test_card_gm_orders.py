@@ -45,7 +45,7 @@ def test_micro_mobs_end_under_orders_for_is_the_seats_not_a_sign_off(judge) -> N
     setup_game(judge, "micromob", 2)
     out = gm(judge, "ORDERS FOR P1\nend\nSTATUS\n")
     reply = next(m for m in out if m.to == "gm@test.org").body
-    assert "Orders for P1" in reply and "the goon draft is on" in reply  # read as a move
+    assert "Orders for P1" in reply and "it is the goon draft" in reply  # read as a move
     assert "Phase: move 1" in reply  # STATUS, after the block, was answered
 
 

@@ -131,6 +131,15 @@ def _read(text: str) -> Any:
     return _TRANSFORM.transform(PARSER.parse(text))
 
 
+def _draft_examples(state: MicroMobState, player: int) -> str:
+    """What the draft asks of ``player``, with two of its moves as examples: an error for a
+    move of the wrong phase says what the game is waiting for, not what the command lacks."""
+    if player != state.current:
+        return f"P{state.current + 1} drafts now"
+    moves = [str(a) for a in state.legal_actions(player)[:2]]
+    return "draft a goon from the pool: " + ", ".join(moves) + (", ..." if moves else "")
+
+
 def parse_command(state: MicroMobState, player: int, text: str) -> Action:
     """Command text -> action for ``player``; raises CommandError or IllegalAction."""
     text = text.strip()
@@ -141,6 +150,10 @@ def parse_command(state: MicroMobState, player: int, text: str) -> Action:
     if not text:
         raise CommandError("empty command", text=text, column=1,
                            expected=["a command: " + ", ".join(KEYWORDS)])
+    word = text.split()[0].lower()
+    if state.phase == "draft" and word in COMMAND_WORDS and word != "draft":
+        raise IllegalAction(f"you cannot {word} now: it is the goon draft "
+                            f"({_draft_examples(state, player)})")
     try:
         parsed = _read(text)
     except UnexpectedInput as err:
