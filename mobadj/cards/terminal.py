@@ -702,6 +702,7 @@ class Session:
         if len(text) > MAX_LINE:
             self.write(f"! that line is longer than {MAX_LINE} characters: not read")
             return None
+        self._still_ours()  # (a window whose game was saved elsewhere shows nothing more)
         if self._meta(seat, text):
             return None
         try:

@@ -465,3 +465,29 @@ def test_ctrl_c_in_a_hot_seat_game_clears_the_hand_off_the_screen(tmp_path) -> N
     assert screen and screen[0].startswith("Game saved to")  # all else erased before it
     assert not any("hand (goons" in line for line in screen)
     assert len(read_save(path).content["actions"]) == 4
+
+
+def test_a_stale_window_answers_board_with_its_one_line(tmp_path) -> None:
+    """B waits at P1>, A plays a move on the same save and quits; B's player types
+    ``board``: B shows no table of the game as it was, but says once that the game was
+    played on elsewhere and stops with status 1."""
+    path = tmp_path / "g.json"
+    made = _play("miceheist", "--bot", "2", "--save", str(path), typed="quit\n")
+    assert made.returncode == 0, made.stderr
+    move = str(Session.resume(read_save(path).content).state.legal_actions(0)[0])
+    b = subprocess.Popen([sys.executable, "-m", "mobadj", "play", "miceheist", "--resume",
+                          str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    try:
+        _until_prompt(b, b"P1> ")
+        a = _play("miceheist", "--resume", str(path), typed=f"{move}\nquit\n")
+        assert a.returncode == 0 and "Game saved to" in a.stdout, a.stdout + a.stderr
+        out, err = b.communicate(b"board\nhistory\nquit\n", timeout=60)
+    finally:
+        if b.poll() is None:
+            b.kill()
+            b.wait()
+    assert b.returncode == 1 and err == b""
+    assert out.decode().strip().splitlines() == [
+        "! " + PLAYED_ON + ", and saved there: that save stands. This window stops without "
+        "saving; resume the game's latest save to go on here."]
