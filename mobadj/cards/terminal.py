@@ -225,6 +225,7 @@ class Session:
         self._windows: dict[int, tuple[str, ...]] = {}  # out-of-turn windows offered
         self._before: GameState | None = None  # the game before a human's last move
         self._replaying = False
+        self._resumed = False  # no prompt yet in this window of a resumed game
         #: why this window stopped for a game saved in another window (None: it did not)
         self.played_elsewhere: str | None = None
 
@@ -252,6 +253,7 @@ class Session:
         for player, text in record.actions:
             session._act(player, state.parse(player, text))
         session._replaying = False
+        session._resumed = True
         for p in session.humans:
             session.seen[p] = max(0, min(seen.get(f"P{p + 1}", 0), len(session.feed)))
         session._saved_moves = len(record.actions) if session.key is not None else -1
@@ -633,6 +635,7 @@ class Session:
         self._keep_saved()
         self._show_feed(seat)
         self._screen(seat)
+        self._resumed = False
         while True:
             try:
                 text = self._prompt(f"P{seat + 1}> ").strip()
@@ -677,11 +680,16 @@ class Session:
         if outcome != "ok":
             return outcome == "undone"
         self._keep_saved()
+        last = self.state.actions[-1] if self.state.actions else None
         if self.unseen(seat):
             self._show_feed(seat)
             self._screen(seat, message)
+        elif self._resumed:  # a game resumed here: the table, and the move it waits on
+            mine = f"Your last move: {last[1]}\n" if last and last[0] == seat else ""
+            self._screen(seat, mine + message)
         else:
             self.write(message)
+        self._resumed = False
         while True:
             try:
                 text = self._prompt(f"P{seat + 1} (Enter: play on)> ").strip()

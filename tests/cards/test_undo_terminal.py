@@ -109,3 +109,23 @@ def test_iron_triangle_gives_a_human_the_word_before_a_bot_boss_picks() -> None:
         assert window_message(["reveal"]) in keys.out
     texts = [a for _, a in session.state.actions]
     assert texts.index(said) < next(i for i, a in enumerate(texts) if a.startswith("pick"))
+
+
+def test_a_game_resumed_where_the_bots_wait_shows_the_table_and_the_move(tmp_path) -> None:
+    """P1 drafts, then stops at ``P1 (Enter: play on)>``; resumed days later, the prompt
+    comes with P1's screen and the move that waits to be played on or taken back."""
+    from mobadj.cards.saves import read_save
+
+    state = game_class("micromob").new(2, 5)
+    first = str(state.legal_actions(0)[0])
+    path = tmp_path / "po.json"
+    keys = Keys({r"P1> ": [first], r"P1 \(Enter: play on\)> ": ["quit"]})
+    Session.new("micromob", 2, 5, {1}, read=keys.read, write=keys.write,
+                save_to=path).run()
+    opened = read_save(path)
+    keys = Keys({r"P1 \(Enter: play on\)> ": ["quit"]})
+    Session.resume(opened.content, read=keys.read, write=keys.write, save_to=path,
+                   key=opened.key, saves=opened.number).run()
+    assert keys.prompts[0] == "P1 (Enter: play on)> "
+    assert f"Your last move: {first}" in keys.out and UNDO_PAUSE in keys.out
+    assert any(line.startswith("Draft pool") for line in keys.out), keys.out
