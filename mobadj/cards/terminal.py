@@ -80,12 +80,12 @@ GO_WORDS = frozenset({"", "done", "go", "ok"})  # let the bots play on
 TERMINAL_WORDS = ("help", "board", "history", "undo", "quit", "exit")
 META_HELP = """\
 At the terminal (commands in any case):
-  help, ?    this help and the commands you can give now
+  help, ?, h this help and the commands you can give now
   help CARD  what a card does (any card you can see{examples})
   board      show the whole table
   history    every event you have seen so far
   undo       take back your last move, if nobody has moved since and it revealed nothing
-  quit       save the game and stop (Ctrl-C and end of input do the same)"""
+  quit, q    save the game and stop (also exit; Ctrl-C and end of input do the same)"""
 
 
 def meta_help(state: GameState) -> str:

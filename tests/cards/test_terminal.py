@@ -90,6 +90,17 @@ def test_help_lists_meta_commands_rules_and_moves_in_any_case() -> None:
     assert session.run().actions[0] == (0, move)
 
 
+@pytest.mark.parametrize("stop", ["q", "exit", "Q"])
+def test_the_short_words_h_and_q_and_exit_as_the_help_lists_them(stop: str) -> None:
+    """docs/cards/playing.md: ``h`` shows the help, ``q`` and ``exit`` save and stop as
+    ``quit`` does; the help says so."""
+    keys = Keyboard(["h", stop, "draft Z9"])
+    state = keys.start("micromob", 2, {1}).run()
+    assert "micro mob in brief:" in keys.text and "  help, ?, h " in keys.text
+    assert "  quit, q    save the game and stop (also exit;" in keys.text
+    assert state.actions == [] and "Z9" not in keys.text  # stopped at the word
+
+
 def test_a_move_named_by_its_card_alone_gets_it_as_the_did_you_mean() -> None:
     """"u9" when "draft U9" is a move: the error offers that move; a word that names no
     move, or several, gets no guess."""
