@@ -178,7 +178,10 @@ class GMCommands:
             f"The GM address of {game.name} was changed {by}, from\n  {old}\nto\n  {new}.\n"
             f"The judge's notices for the GM, GM copies of results and press to the GM go "
             f"there from now on. The GM password was not changed: the new GM may change it "
-            f"(SET PASSWORD).\n\n{sig}"), game=game.name))
+            f"(SET PASSWORD).\n"
+            f"Mail from {old} no longer counts as the GM's. If {new} is a mistake (a typo), "
+            f"whoever keeps the judge can set the address back with\n"
+            f"  mobadj game set {game.name} gm {old}\n\n{sig}"), game=game.name))
         out.append(Mail(new, f"{game.name}: you are now its GM", (
             f"The GM address of {game.name} is now yours (it was {old}; changed {by}).\n"
             f"The judge's notices for the GM, GM copies of results and press to the GM come "

@@ -27,6 +27,9 @@ def test_set_gm_moves_every_gm_notice_to_the_new_address(judge, table, clock):
     (old,) = [m for m in to(out, "gm@test.org") if m is not reply]
     assert old.subject == "g1: the GM address is now newgm@club.org"
     assert "changed by a mail with the GM password" in old.body
+    # a typo in the new address: the old GM is told how it is set back
+    assert "Mail from gm@test.org no longer counts as the GM's." in old.body
+    assert "  mobadj game set g1 gm gm@test.org\n" in old.body
     (new,) = to(out, "newgm@club.org")
     assert new.subject == "g1: you are now its GM"
     assert "GM g1 <GM password>" in new.body and "gm-secret" not in new.body
