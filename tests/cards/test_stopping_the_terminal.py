@@ -144,16 +144,14 @@ def _play(*args: str, typed: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=60)
 
 
-def test_a_stale_window_says_so_once_and_stops_with_status_1(tmp_path) -> None:
-    """Two terminal windows, one save: B waits at P1>, A plays a move there and quits.  The
-    move B's player then types is not played: B says once that the game was played on in
-    another window and exits with status 1, the lines typed after it unread, A's save as A
-    left it, and neither the seed nor the salt shown."""
-    path = tmp_path / "g.json"
+def _stale_window(path: Path, typed: bytes
+                  ) -> tuple[subprocess.Popen[bytes], bytes, bytes, bytes]:
+    """Two terminal windows on one Mice Heist save: B waits at P1>, A plays a move there and
+    quits; then B's player types ``typed`` (``{move}``: the move A played).  (B, what B
+    wrote, what B wrote on standard error, the save as A left it)."""
     made = _play("miceheist", "--bot", "2", "--save", str(path), typed="quit\n")
     assert made.returncode == 0, made.stderr
-    opened = read_save(path)
-    move = str(Session.resume(opened.content).state.legal_actions(0)[0])
+    move = str(Session.resume(read_save(path).content).state.legal_actions(0)[0])
     b = subprocess.Popen([sys.executable, "-m", "mobadj", "play", "miceheist", "--resume",
                           str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE)
@@ -162,11 +160,21 @@ def test_a_stale_window_says_so_once_and_stops_with_status_1(tmp_path) -> None:
         a = _play("miceheist", "--resume", str(path), typed=f"{move}\nquit\n")
         assert a.returncode == 0 and "Game saved to" in a.stdout, a.stdout + a.stderr
         a_save = path.read_bytes()
-        out, err = b.communicate(f"{move}\nboard\nquit\n".encode(), timeout=60)
+        out, err = b.communicate(typed.replace(b"{move}", move.encode()), timeout=60)
     finally:
         if b.poll() is None:
             b.kill()
             b.wait()
+    return b, out, err, a_save
+
+
+def test_a_stale_window_says_so_once_and_stops_with_status_1(tmp_path) -> None:
+    """Two terminal windows, one save: B waits at P1>, A plays a move there and quits.  The
+    move B's player then types is not played: B says once that the game was played on in
+    another window and exits with status 1, the lines typed after it unread, A's save as A
+    left it, and neither the seed nor the salt shown."""
+    path = tmp_path / "g.json"
+    b, out, err, a_save = _stale_window(path, b"{move}\nboard\nquit\n")
     told = out.decode().strip().splitlines()
     assert b.returncode == 1 and err == b""
     assert told == ["! " + PLAYED_ON + ", and saved there: that save stands. This window "
@@ -472,21 +480,7 @@ def test_a_stale_window_answers_board_with_its_one_line(tmp_path) -> None:
     ``board``: B shows no table of the game as it was, but says once that the game was
     played on elsewhere and stops with status 1."""
     path = tmp_path / "g.json"
-    made = _play("miceheist", "--bot", "2", "--save", str(path), typed="quit\n")
-    assert made.returncode == 0, made.stderr
-    move = str(Session.resume(read_save(path).content).state.legal_actions(0)[0])
-    b = subprocess.Popen([sys.executable, "-m", "mobadj", "play", "miceheist", "--resume",
-                          str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE)
-    try:
-        _until_prompt(b, b"P1> ")
-        a = _play("miceheist", "--resume", str(path), typed=f"{move}\nquit\n")
-        assert a.returncode == 0 and "Game saved to" in a.stdout, a.stdout + a.stderr
-        out, err = b.communicate(b"board\nhistory\nquit\n", timeout=60)
-    finally:
-        if b.poll() is None:
-            b.kill()
-            b.wait()
+    b, out, err, _ = _stale_window(path, b"board\nhistory\nquit\n")
     assert b.returncode == 1 and err == b""
     assert out.decode().strip().splitlines() == [
         "! " + PLAYED_ON + ", and saved there: that save stands. This window stops without "
