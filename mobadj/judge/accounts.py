@@ -23,6 +23,9 @@ from mobadj.judge.mailparse import Incoming, is_address
 from mobadj.judge.store import Game, Mail, hash_password
 
 CONFIRM_DAYS = 7  # an address change not confirmed by then lapses
+GM_SEAT = ""
+"""The seat of a SET GM that waits for the new address's CONFIRM, among the players'
+address changes (no power is called "")."""
 MIN_PASSWORD = 6
 
 
@@ -121,6 +124,8 @@ class Accounts:
         if found is None:
             return None  # no address change waits for it (maybe a JOIN or a WATCH does)
         change, done = found
+        if change["power"] == GM_SEAT:
+            return self.desk.gm.gm_confirmed(change, now, out)
         game, power, old, new = change["game"], change["power"], change["old"], change["new"]
         if not done:
             return f"Confirmed from {inc.sender}; the change of {power} in {game} now waits " \

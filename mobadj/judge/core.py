@@ -243,7 +243,8 @@ class Judge(JudgeBase):
                                                  inc.message_id), cmd))
                 continue
             try:
-                reply.append(self.gm_command(s.game.name, cmd, now, out, inc.message_id, uid))
+                reply.append(self.gm_command(s.game.name, cmd, now, out, inc.message_id, uid,
+                                             inc))
             except (JudgeError, HostError) as exc:
                 reply.append(f"{cmd.name.upper()}: {exc}")
         for press in parsed.press:  # GM press goes to the players named (or everyone)
@@ -275,9 +276,10 @@ class Judge(JudgeBase):
 
     def gm_command(
         self, game_name: str, cmd: Command, now: float, out: list[Mail],
-        message_id: str | None = None, uid: int | None = None,
+        message_id: str | None = None, uid: int | None = None, inc: Incoming | None = None,
     ) -> str:
-        """Do one GM command (from mail or from the command line) inside a transaction."""
+        """Do one GM command (from mail: ``inc``, or from the command line) inside a
+        transaction."""
         game = self.store.game(game_name)
         if game is None:
             raise JudgeError(f"no game {game_name!r}")
@@ -285,7 +287,7 @@ class Judge(JudgeBase):
         if handler is by_the_mail:
             return ""
         self.store.record_command(game.name, "GM", message_id, uid, cmd.name, cmd.text, now)
-        return handler(Context(self, now, out, None, game, None, uid, message_id), cmd) or ""
+        return handler(Context(self, now, out, inc, game, None, uid, message_id), cmd) or ""
 
     @property
     def _own_line(self) -> str:

@@ -11,6 +11,7 @@ import secrets
 from collections.abc import Iterable
 from typing import Any
 
+from mobadj.judge.accounts import CONFIRM_DAYS, GM_SEAT, code_digest
 from mobadj.judge.base import PRESS_OPTIONS, JudgeBase, JudgeError
 from mobadj.judge.cardhost import CardHost
 from mobadj.judge.commands import Command, ParsedMail
@@ -162,15 +163,52 @@ class GMCommands:
         self.desk.turns.maybe_early(self.desk.store.game(game.name) or game, now, out)
         return "\n\n".join(replies)
 
-    def set_gm(self, game: Game, value: str, by: str, now: float, out: list[Mail]) -> str:
+    def set_gm(self, game: Game, value: str, by: str, now: float, out: list[Mail],
+               sender: str | None = None) -> str:
         """SET GM <email>: the game gets a new GM address (a club hands its games to a new
-        GM): every notice for the GM goes there from now on.  The old and the new address
-        are both told; the GM password stays as it is, for the new GM to change."""
+        GM): every notice for the GM goes there from now on.  By mail (``sender``: the
+        address it came from) the new address must first send back a code, as a player's
+        SET ADDRESS does: a typo must not hand the game to nobody.  From the judge's command
+        line (``sender`` None) the change is made at once."""
         new, old = value.strip().lower(), game.gm_email
         if not is_address(new):
             raise JudgeError(f"SET GM: {value!r} is not an email address.")
         if new == old:
             return f"SET GM: {new} is already the GM address of {game.name}."
+        if sender is None or sender == new:  # the keeper, or the new address itself asks
+            return self.gm_changed(game, new, by, now, out)
+        code = secrets.token_hex(8)  # 64 bits: not to be guessed
+        self.desk.store.start_address_change(game.name, GM_SEAT, old, new,
+                                             {"new": code_digest(code)}, now)
+        self.desk.store.log(game.name, "gm address asked", {"old": old, "new": new}, now)
+        out.append(Mail(new, f"{game.name}: you are asked to be its GM", (
+            f"The GM of {game.name} asked to hand the game over to this address ({new}); "
+            f"its GM address is now {old}.\n\n"
+            f"To agree, send from {new} a mail with this one line:\n"
+            f"  CONFIRM {code}\n\n"
+            f"If this is not for you, do nothing: without it the GM address stays as it is, "
+            f"and the request lapses after {CONFIRM_DAYS} days.\n\n{self.desk._sig()}"),
+            game=game.name))
+        return (f"GM address of {game.name}: {old} -> {new} once {new} confirms it. A "
+                f"confirmation code went there; the change is made when it is sent back from "
+                f"there (CONFIRM <code>). Until then {old} stays the GM address (a new SET "
+                f"GM replaces the request).")
+
+    def gm_confirmed(self, change: dict[str, Any], now: float, out: list[Mail]) -> str:
+        """CONFIRM from the new address of a SET GM sent by mail: the change is made."""
+        game = self.desk.store.game(change["game"])
+        if game is None or game.gm_email != change["old"]:
+            raise JudgeError(f"CONFIRM: the GM address of {change['game']} has changed since "
+                             f"this was asked; nothing was done.")
+        return self.gm_changed(game, change["new"], "by a mail with the GM password, "
+                               "confirmed from the new address", now, out, confirmed=True)
+
+    def gm_changed(self, game: Game, new: str, by: str, now: float, out: list[Mail],
+                   confirmed: bool = False) -> str:
+        """Make ``new`` the GM address of ``game``; both addresses are told.  The GM
+        password stays as it is, for the new GM to change.  (``confirmed``: the new
+        address sent the code back; it is answered as the sender, not mailed apart.)"""
+        old = game.gm_email
         self.desk.store.update_game(game.name, gm_email=new)
         self.desk.store.log(game.name, "gm address", {"old": old, "new": new}, now)
         sig = self.desk._sig()
@@ -179,17 +217,20 @@ class GMCommands:
             f"The judge's notices for the GM, GM copies of results and press to the GM go "
             f"there from now on. The GM password was not changed: the new GM may change it "
             f"(SET PASSWORD).\n"
-            f"Mail from {old} no longer counts as the GM's. If {new} is a mistake (a typo), "
+            f"Mail from {old} no longer counts as the GM's. If {new} is a mistake, "
             f"whoever keeps the judge can set the address back with\n"
             f"  mobadj game set {game.name} gm {old}\n\n{sig}"), game=game.name))
-        out.append(Mail(new, f"{game.name}: you are now its GM", (
+        welcome = (
             f"The GM address of {game.name} is now yours (it was {old}; changed {by}).\n"
             f"The judge's notices for the GM, GM copies of results and press to the GM come "
             f"here from now on.\n\n"
             f"GM commands by mail start with the line\n  GM {game.name} <GM password>\n"
             f"The GM password stays as it was: the GM who handed you the game tells you it; "
-            f"then choose your own with SET PASSWORD <new password>.\n\n{sig}"),
-            game=game.name))
+            f"then choose your own with SET PASSWORD <new password>.")
+        if confirmed:
+            return f"Confirmed. {welcome}"
+        out.append(Mail(new, f"{game.name}: you are now its GM", f"{welcome}\n\n{sig}",
+                        game=game.name))
         return f"GM address of {game.name}: {old} -> {new}. Both addresses were told."
 
     def set_option(self, game: Game, key: str, value: str) -> str:

@@ -220,9 +220,10 @@ def _gm_set(ctx: Context, cmd: Command) -> str:
     if option in ("timezone", "tz", "zone"):
         return ctx.judge.accounts.set_timezone(ctx.in_game.gm_email, value)
     if option in ("gm", "gm_address", "gm_email", "address", "email"):  # the GM's address
-        by = ("by a mail with the GM password" if ctx.message_id is not None
-              else "on the judge's command line")
-        return ctx.judge.gm.set_gm(ctx.in_game, value, by, ctx.now, ctx.out)
+        inc = ctx.inc  # None: the judge's command line
+        by = "by a mail with the GM password" if inc else "on the judge's command line"
+        return ctx.judge.gm.set_gm(ctx.in_game, value, by, ctx.now, ctx.out,
+                                   sender=inc.sender if inc else None)
     if option != "password":
         return ctx.judge.gm.set_option(ctx.in_game, option, value)
     return _gm_password(ctx, cmd)
