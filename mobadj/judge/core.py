@@ -381,7 +381,7 @@ class Judge(JudgeBase):
                 out.append(said)
         if form:
             out.append(form)
-        elif parsed.order_lines and (not out or self.unsigned.orders_attempted(parsed)):
+        elif parsed.order_lines and (not out or self.unsigned.orders_attempted(inc, parsed)):
             out.append("Orders need a sign-on first: " + registry.usage("signon"))
         if parsed.order_lines:
             for number, word in parsed.near_commands.items():

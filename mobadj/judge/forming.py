@@ -74,8 +74,10 @@ class Forming:
     def __init__(self, desk: JudgeBase) -> None:
         self.desk = desk  # the store, the clock, the mailing helpers and the other parts
 
-    def _forming_game(self, name: str) -> Game:
-        game = self.desk.store.game(name)
+    def _forming_game(self, inc: Incoming, name: str) -> Game:
+        """The game a JOIN, UNJOIN, WATCH or UNWATCH names (a private one only for those in
+        it: :meth:`~mobadj.judge.seats.Seats.visible_game`)."""
+        game = self.desk.seats.visible_game(inc, name)
         if game is None:
             raise JudgeError(f"no game {name!r}; send LIST for the games on this judge")
         return game
@@ -84,7 +86,7 @@ class Forming:
         """JOIN counts once the code mailed to the sender comes back (CONFIRM): forged
         senders must not take a game's seats.  An address already on the list changes its
         wishes at once."""
-        game = self._forming_game(cmd.args["game"])
+        game = self._forming_game(inc, cmd.args["game"])
         self._check_join(game, inc.sender)
         host = host_for(game.kind)
         try:
@@ -172,7 +174,7 @@ class Forming:
                 f"yours.")
 
     def unjoin(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]) -> str:
-        game = self._forming_game(cmd.args["value"])
+        game = self._forming_game(inc, cmd.args["value"])
         if game.status != "forming" or self.desk.store.join(game.name, inc.sender) is None:
             raise JudgeError(f"UNJOIN: {inc.sender} is not on the list of {game.name}.")
         self.desk.store.delete_join(game.name, inc.sender)
@@ -364,7 +366,7 @@ class Forming:
               out: list[Mail]) -> str:
         """WATCH takes effect once the code mailed to the sender comes back (CONFIRM): a
         forged From: must not subscribe someone else to a game's mail."""
-        game = self._forming_game(cmd.args["value"])
+        game = self._forming_game(inc, cmd.args["value"])
         email = inc.sender
         if not watch:
             if not self.desk.store.delete_watcher(game.name, email):
@@ -372,11 +374,11 @@ class Forming:
             self._tell_sender(inc, game, f"{email} no longer receives the results of "
                               f"{game.name}", f"WATCH {game.name}", out)
             return f"UNWATCH: you no longer receive the results of {game.name}."
+        if email in self.desk.store.watchers(game.name):
+            return f"WATCH: you already receive the results of {game.name}."
         refusal = self._watch_refusal(game, email)
         if refusal:
             raise JudgeError(f"WATCH: {refusal}")
-        if email in self.desk.store.watchers(game.name):
-            return f"WATCH: you already receive the results of {game.name}."
         return self.desk.accounts.ask_code(inc, game, "watch", [], "to receive the results and the "
                                            f"public press of {game.name}", now, out)
 
@@ -403,12 +405,12 @@ class Forming:
 
     def _watch_refusal(self, game: Game, email: str) -> str | None:
         """Why ``email`` may not watch ``game`` (asked at WATCH and again at its CONFIRM)."""
+        if any(p.email == email for p in self.desk.store.players(game.name)):
+            return f"you play in {game.name}; you get its results already."
         if not flag(game.options, "watch", default=True):
             return f"{game.name} has no observers."
         if self.desk.store.web_key(game.name) is not None:
             return f"{game.name} is private: it has no observers."
-        if any(p.email == email for p in self.desk.store.players(game.name)):
-            return f"you play in {game.name}; you get its results already."
         return None
 
     def start(self, game: Game, now: float, out: list[Mail]) -> str:

@@ -251,9 +251,8 @@ class Seats:
         words = cmd.args["words"]
         if len(words) < 2:
             raise JudgeError("TAKEOVER: name the game and the power: TAKEOVER <game> <power>")
-        game = self.desk.store.game(words[0].lower())
-        if game is None or self.desk.store.web_key(game.name) is not None and \
-                not self.knows_private(inc, game):
+        game = self.visible_game(inc, words[0])
+        if game is None:
             raise JudgeError(f"TAKEOVER: no game {words[0]!r}; send LIST for the games on "
                              f"this judge")
         try:
@@ -270,6 +269,19 @@ class Seats:
         """A private game is named to those already in it (the GM, a player)."""
         return inc.sender == game.gm_email or any(
             p.email == inc.sender for p in self.desk.store.players(game.name))
+
+    def visible_game(self, inc: Incoming, name: str) -> Game | None:
+        """The game called ``name`` as the sender of ``inc`` may name it by mail: None for
+        a game not there and for a private game they have no part in (not its GM, a
+        player, an observer or on its list of those who joined), so that every command
+        answers a private game exactly as a game that does not exist."""
+        game = self.desk.store.game(name.lower())
+        if game is None or self.desk.store.web_key(game.name) is None:
+            return game
+        if (self.knows_private(inc, game) or inc.sender in self.desk.store.watchers(game.name)
+                or self.desk.store.join(game.name, inc.sender) is not None):
+            return game
+        return None
 
     def takeover_confirmed(self, game: Game, email: str, seat: str, now: float,
                            out: list[Mail]) -> str:

@@ -114,14 +114,15 @@ class UnsignedMail:
         return (f"{head}\n\n{why}, send this (your password in place of <password>):\n\n"
                 f"{signon}\nPRESS TO {to}\n{text}\nENDPRESS\n\n{FORGOT}")
 
-    def orders_attempted(self, parsed: ParsedMail) -> bool:
+    def orders_attempted(self, inc: Incoming, parsed: ParsedMail) -> bool:
         """Does a line of a mail without sign-on (beside its commands) try to be an order,
         on the map of a game its commands name (else the standard map)?  "Hello! I'd like
-        to follow this one." beside a WATCH is no order, and gets no word about one."""
+        to follow this one." beside a WATCH is no order, and gets no word about one.  A
+        private game the sender has no part in is no game here either."""
         maps = []
         for cmd in parsed.commands:
             name = cmd.args.get("game") or cmd.args.get("value")
-            game = self.desk.store.game(str(name).lower()) if name else None
+            game = self.desk.seats.visible_game(inc, str(name)) if name else None
             host = host_for(game.kind) if game is not None else None
             if isinstance(host, DiplomacyHost):
                 with contextlib.suppress(HostError):

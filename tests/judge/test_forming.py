@@ -264,7 +264,7 @@ def test_a_private_game_is_not_listed_nor_watched_and_observers_never_get_its_ke
     asked = handle(judge, "x@test.org", "LIST G1")[0].body  # as a game not there at all
     assert asked.startswith("LIST: no public game 'G1' on this judge.")
     assert "s3cr3tkey" not in asked and "g1 " not in asked
-    assert "is private" in handle(judge, "other@test.org", "WATCH g1")[0].body
+    assert handle(judge, "other@test.org", "WATCH g1")[0].body.startswith("no game 'g1';")
     for seat in SEATS:
         out = handle(judge, t.emails[seat], t.signon(seat) + "go 1\nready")
     results = {m.to: m.body for m in out if "T1 results" in m.subject}
@@ -286,3 +286,46 @@ def test_list_with_a_game_name_lists_only_that_game(judge):
     missing = handle(judge, "x@test.org", "LIST g3")[0].body
     assert missing.startswith("LIST: no public game 'g3' on this judge.")
     assert "g1: Toy" in missing and "g2: Toy" in missing  # and what there is
+
+
+PROBES = ["WATCH {g}", "UNWATCH {g}", "JOIN {g}", "JOIN {g} north", "UNJOIN {g}",
+          "TAKEOVER {g} north", "LIST {g}", "SUMMARY {g}", "SIGNON {g} nowhere some-guess",
+          "GM {g} some-guess\nSTATUS", "WATCH {g}\nA VIE - GAL", "Hello\nJOIN {g}\nthanks"]
+
+
+@pytest.mark.parametrize("status", ["forming", "active", "ended"])
+def test_a_private_game_is_answered_by_mail_as_a_game_that_does_not_exist(judge, status):
+    """Whatever a stranger sends about a private game (WATCH, JOIN, TAKEOVER, ...), the reply
+    is the one for a name no game has: nothing tells that the game exists or its phase."""
+    from .conftest import Table
+
+    if status == "forming":
+        judge.create_game("g1", "mobtown2", "gm@test.org", "gm-secret", {"open": "yes"})
+        join(judge, "ann@test.org", "g1")
+    else:
+        t = Table(judge)
+        if status == "ended":
+            assert "ended" in gm(judge, "ENDGAME")
+    watch(judge, "fan@test.org", "g1")
+    with judge.store.transaction():
+        judge.store.set_web_key("g1", "s3cr3tkey", judge.clock())
+
+    def reply(sender: str, body: str) -> tuple[str, str]:
+        out = [m for m in handle(judge, sender, body) if m.to == sender]
+        assert len(out) == 1
+        return out[0].subject, out[0].body
+
+    for n, probe in enumerate(PROBES):  # a new address each (wrong sign-ons slow one down)
+        private = reply(f"p{n}@evil.org", probe.format(g="g1"))
+        missing = reply(f"q{n}@evil.org", probe.format(g="n9"))
+        assert private == tuple(x.replace("n9", "g1").replace(f"q{n}@", f"p{n}@")
+                                for x in missing), probe
+    # those in the game still reach it
+    assert "you already receive the results of g1" in handle(
+        judge, "fan@test.org", "WATCH g1")[0].body
+    assert "no longer receive the results of g1" in handle(
+        judge, "fan@test.org", "UNWATCH g1")[0].body
+    if status == "forming":
+        assert "your wishes for g1 are now" in handle(judge, "ann@test.org", "JOIN g1")[0].body
+    else:
+        assert "you play in g1" in handle(judge, t.emails["NORTH"], "WATCH g1")[0].body
