@@ -5,18 +5,44 @@ with ``-v``), and with ``log.file`` in judge.yaml a file rotated by size
 
 ``mobadj web`` writes beside the judge's file, to its own (``judge.log`` ->
 ``judge-web.log``): two processes must not rotate one file.  Nothing secret is logged:
-passwords, tokens and codes never reach a log line."""
+passwords, tokens and codes never reach a log line.  Other libraries' debug lines are
+kept out whatever the levels say (:class:`OwnDebugOnly`): imapclient copies every
+exchange with the server, whole mails and their passwords included.  The log files are
+their user's alone (0600, whatever the umask), as the store is."""
 
 from __future__ import annotations
 
+import io
 import logging
 import logging.handlers
 import sys
 from pathlib import Path
 
 from mobadj.judge.config import LogConfig
+from mobadj.judge.private import private_file
 
 FORMAT = "%(asctime)s %(name)s %(levelname)s %(message)s"
+OWN = "mobadj"  # the loggers whose debug lines are the program's own
+
+
+class OwnDebugOnly(logging.Filter):
+    """Lets through a debug line only from mobadj's own loggers: a library's debug output
+    is its protocol (the IMAP library writes every mail it fetches, bodies, sign-on
+    passwords and codes too), which must never reach a log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return (record.levelno >= logging.INFO or record.name == OWN
+                or record.name.startswith(OWN + "."))
+
+
+class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
+    """A rotated log file that, each time it is opened (and after each rotation), is
+    readable by the judge's user alone, as the store: a log of a judge's work names its
+    players' addresses and games."""
+
+    def _open(self) -> io.TextIOWrapper:
+        private_file(Path(self.baseFilename))
+        return super()._open()
 
 
 def log_file(log: LogConfig, program: str = "serve") -> Path | None:
@@ -35,11 +61,13 @@ def setup_logging(log: LogConfig, verbose: bool = False, program: str = "serve")
         root.removeHandler(handler)
         handler.close()
     root.setLevel((log.level or "info").upper())
+    logging.getLogger("imapclient").setLevel(logging.INFO)  # (its debug lines are dropped)
     for name, level in log.levels:  # these loggers at their own level, everywhere
         logging.getLogger(name).setLevel(level.upper())
     path = log_file(log, program)
     stderr = logging.StreamHandler(sys.stderr)
     stderr.setFormatter(logging.Formatter(FORMAT))
+    stderr.addFilter(OwnDebugOnly())
     # standard error: warnings; everything with -v, or when judge.yaml sets a level and
     # names no file (under systemd, standard error is the journal)
     if not (verbose or (path is None and (log.level is not None or log.levels))):
@@ -47,8 +75,9 @@ def setup_logging(log: LogConfig, verbose: bool = False, program: str = "serve")
     root.addHandler(stderr)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        rotating = logging.handlers.RotatingFileHandler(
+        rotating = PrivateRotatingFileHandler(
             path, maxBytes=int(log.max_mb * 1_000_000), backupCount=log.keep,
             encoding="utf-8")
         rotating.setFormatter(logging.Formatter(FORMAT))
+        rotating.addFilter(OwnDebugOnly())
         root.addHandler(rotating)

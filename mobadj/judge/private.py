@@ -2,7 +2,7 @@
 hands, welcome mails with passwords waiting in the outbox), so the store, its SQLite
 companions and its copies are made readable by the judge's user alone, whatever the umask,
 and a store made before loses what everyone else may do with it.  (The log holds nothing
-secret: mobadj.judge.logs.)"""
+secret, mobadj.judge.logs, and is made the same way: it names the players' addresses.)"""
 
 from __future__ import annotations
 

@@ -4,6 +4,8 @@ from judge.yaml, standard error for warnings; real files."""
 from __future__ import annotations
 
 import logging
+import os
+import re
 
 import pytest
 
@@ -111,3 +113,81 @@ def test_a_resolution_undone_before_its_commit_is_not_in_the_log(tmp_path, judge
     with judge.store.transaction():
         judge.turns.resolve(judge.store.game("g1"), clock(), [], forced=True)
     assert "g1: T1 resolved (missing: " in (tmp_path / "logs" / "judge.log").read_text()
+
+
+def test_a_debug_log_holds_no_mail_and_is_for_the_judges_user_alone(tmp_path, mail_servers):
+    """``mobadj serve -v`` at ``level: debug``: the log file and standard error show the
+    judge's work, never a mail (no sign-on password, new password or private press from the
+    IMAP library's copy of what it fetched); the log is 0600 under a 022 umask."""
+    import os
+    import subprocess
+    import sys
+    from email.message import EmailMessage
+
+    import yaml
+
+    from mobadj.judge.config import load_config
+    from mobadj.judge.core import Judge
+    from mobadj.judge.store import Store
+
+    from .servers import IMAP_PASSWORD, IMAP_USER, JUDGE_ADDRESS
+
+    path = tmp_path / "judge.yaml"
+    path.write_text(yaml.safe_dump({
+        "judge": {"address": JUDGE_ADDRESS, "data_dir": "data"},
+        "imap": {"host": "127.0.0.1", "port": mail_servers.imap_port, "tls": "none",
+                 "user": IMAP_USER, "password_env": "LOG_IMAP_PW"},
+        "smtp": {"host": "127.0.0.1", "port": mail_servers.smtp_port, "tls": "none",
+                 "user": ""},
+        "log": {"file": "data/judge.log", "level": "debug",
+                "levels": {"imapclient": "debug"}},
+    }))
+    store = Store(load_config(path).db_path)
+    judge = Judge(store, load_config(path), kdf_n=2**10)
+    judge.create_game("lg", "standard", "gm@test.org", "Gm-Secret-77", seed=1)
+    with store.transaction():
+        out: list = []
+        for power in ("ENGLAND", "FRANCE"):
+            judge.add_player(store.game("lg"), f"{power.lower()}@test.org", power,
+                             f"Pw-{power}-19", 0, out)
+        judge.start(store.game("lg"), judge.clock(), out)
+    store.close()
+    m = EmailMessage()
+    m["From"], m["To"], m["Subject"] = "england@test.org", JUDGE_ADDRESS, "orders"
+    m["Message-ID"] = "<log-1@test.org>"
+    m.set_content("SIGNON lg England Pw-ENGLAND-19\nSET PASSWORD New-Secret-42\n"
+                  "PRESS TO France\nMeet me in Burgundy-plan-X.\nENDPRESS\nF LON - NTH\n")
+    imap = mail_servers.imap()
+    imap.append("INBOX", m.as_bytes())
+    imap.logout()
+    r = subprocess.run([sys.executable, "-m", "mobadj", "serve", "--config", str(path),
+                        "--once", "-v"], capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, LOG_IMAP_PW=IMAP_PASSWORD),
+                       preexec_fn=lambda: os.umask(0o022))
+    assert r.returncode == 0 and "handled 1 mail(s)" in r.stdout, r.stderr
+    log = tmp_path / "data" / "judge.log"
+    text = log.read_text()
+    assert re.search(r"handled <log-1@test.org> \(uid \d+\) from england@test.org", text)
+    for secret in ("Pw-ENGLAND-19", "New-Secret-42", "Burgundy-plan-X", "SIGNON lg"):
+        assert secret not in text and secret not in r.stderr, secret
+    assert oct(log.stat().st_mode & 0o777) == "0o600"
+
+
+def test_only_the_programs_own_debug_lines_reach_the_log_and_rotated_files_stay_private(
+        tmp_path):
+    c = cfg(tmp_path, file="logs/judge.log", level="debug", max_mb=0.001, keep=1)
+    old = os.umask(0o022)
+    try:
+        setup_logging(c.log)
+        for n in range(20):  # past 1000 bytes: judge.log.1, and a new judge.log
+            logging.getLogger("mobadj.judge").info("handled mail %d", n)
+        logging.getLogger("mobadj.judge.mailbox").debug("IDLE done")
+        logging.getLogger("imapclient.imaplib").debug("FETCH SIGNON g1 England s3cret")
+        logging.getLogger("imapclient.imapclient").info("Connection closed")
+    finally:
+        os.umask(old)
+    text = "".join(p.read_text() for p in (tmp_path / "logs").iterdir())
+    assert "IDLE done" in text and "Connection closed" in text  # debug: the program's own
+    assert "s3cret" not in text  # a library's protocol at debug: never
+    for name in ("judge.log", "judge.log.1"):
+        assert oct((tmp_path / "logs" / name).stat().st_mode & 0o777) == "0o600"
