@@ -15,6 +15,7 @@ one player must never be read as table talk.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
 from dataclasses import dataclass, field
@@ -174,6 +175,22 @@ def _redact(spec: registry.CommandSpec, text: str) -> str:
     return " ".join(spec.secret(words) if spec.secret is not None else words)
 
 
+def _redact_unread(spec: registry.CommandSpec, text: str) -> str:
+    """A line of a command that carries a secret, which could not be read, as it may be
+    echoed: where its secret is cannot be told (``GM g1 pw thanks``), so it is cut at the
+    first word its secret would hide, or after the keyword's first word at the latest, and
+    ``***`` stands for the rest (``GM g1 ***``)."""
+    words = text.split()
+    hidden = spec.secret(words) if spec.secret is not None else words
+    first = next((i for i, word in enumerate(words)
+                  if i >= len(hidden) or hidden[i] != word), None)
+    return text if first is None else " ".join([*words[:min(first, 2)], "***"])
+
+
+#: a line that, right under a SIGNON or GM line without its password, is that password
+_LONE_PASSWORD = re.compile(r"(?:(?:password|passwd|pwd|pw)\s*[:=]?\s*)?\S+", re.I)
+
+
 def parse_line(line: str, number: int = 1) -> Command | BadCommandLine | None:
     """One line: a :class:`Command`, a :class:`BadCommandLine`, or None when it is not a
     command (an order line)."""
@@ -191,7 +208,7 @@ def parse_line(line: str, number: int = 1) -> Command | BadCommandLine | None:
         if isinstance(token, Token) and token.type == "$END":
             col = len(text) + 1  # what is missing is wanted at the end of the line
         return BadCommandLine(
-            line=number, column=col, text=_redact(spec, text),
+            line=number, column=col, text=_redact_unread(spec, text),
             message=f"cannot read the {keyword.upper()} command", expected=spec.usage,
         )
     if any(c in text for c in spec.sentence_marks):
@@ -202,7 +219,7 @@ def parse_line(line: str, number: int = 1) -> Command | BadCommandLine | None:
     try:
         args = spec.read(registry.Words(words, text))
     except ValueError as exc:
-        return BadCommandLine(number, 1, _redact(spec, text), str(exc), spec.usage)
+        return BadCommandLine(number, 1, _redact_unread(spec, text), str(exc), spec.usage)
     return Command(keyword, args, number, _redact(spec, text))
 
 
@@ -248,6 +265,8 @@ def parse_body(body: str, game_words: frozenset[str] = frozenset(),
     words_now = frozenset[str]() if in_sections else game_words
     press: Press | None = None
     press_lines: list[tuple[int, str]] = []
+    unsigned: BadCommandLine | None = None  # a SIGNON or GM line just above, its password
+    # missing: a lone word under it is that password, never echoed (not an order line)
     for number, raw in enumerate(body.splitlines(), start=1):
         line = raw.rstrip()
         if press is not None:  # its text stays as written; only ENDPRESS is looked for
@@ -261,6 +280,13 @@ def parse_body(body: str, game_words: frozenset[str] = frozenset(),
             continue
         line = as_meant(line).rstrip()
         if not line.strip():
+            continue
+        above, unsigned = unsigned, None
+        if above is not None and _LONE_PASSWORD.fullmatch(line.strip()) and (
+                parse_line(line, number) is None):
+            out.errors[out.errors.index(above)] = dataclasses.replace(above, message=(
+                f"{above.message} (line {number}, left out here, reads as its password: "
+                f"write it at the end of the {above.text.split()[0].upper()} line)"))
             continue
         if len(line) > MAX_LINE:  # no order or command is this long: do not feed it to parsers
             out.errors.append(BadCommandLine(number, MAX_LINE, line[:40] + "...",
@@ -282,6 +308,8 @@ def parse_body(body: str, game_words: frozenset[str] = frozenset(),
             continue
         if isinstance(result, BadCommandLine):
             out.errors.append(result)
+            if _normalise(line)[1] in ("signon", "gm") and len(line.split()) <= 3:
+                unsigned = result  # SIGNON <game> <power>: the password may come next
             continue
         if result.name == "signoff":
             break

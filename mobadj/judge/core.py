@@ -469,7 +469,10 @@ class Judge(JudgeBase):
             hint = ""
             if (names is not None and power is None and game is not None
                     and self.store.web_key(game.name) is None):  # a public game's powers
-                hint = f"\n({names.unknown(args['power'])})"
+                shown = names.masked(args["power"])  # never the password written in it
+                hint = f"\n({names.unknown(shown)})" + (
+                    "\nYour password goes last on the SIGNON line, with nothing after it."
+                    if "***" in shown.split() else "")
             return None, REFUSED + hint
         assert game is not None
         if cmd.name == "gm":

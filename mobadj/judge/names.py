@@ -27,12 +27,14 @@ class Names:
     def __init__(self, host: Host, options: dict[str, Any]) -> None:
         self.labels: dict[str, str] = {}
         self.spellings: dict[str, str] = {}  # folded spelling -> seat
+        self.words: set[str] = set()  # every word of every name, folded
         for seat, names in host.seat_names(options).items():
             self.labels[seat] = names[0] if names else seat
             for name in (seat, *names):
                 key = fold(name)
                 if key:
                     self.spellings.setdefault(key, seat)
+                self.words.update(fold(w) for w in name.split())
 
     def label(self, seat: str) -> str:
         """How people write the seat (``Al Capone``, ``England``)."""
@@ -59,6 +61,15 @@ class Names:
             return (f"no power {written!r}; did you mean "
                     + " or ".join(self.label(s) for s in seats) + "?")
         return f"no power {written!r}; the powers are {', '.join(self.labels.values())}"
+
+    def masked(self, text: str) -> str:
+        """A SIGNON's power as a reply may quote it: ``Germany 4lGxbTNR91g please`` reads as
+        the power ``Germany 4lGxbTNR91g`` (the password is the last word), and the password
+        must not come back in the mail.  The first word stays, and each later word that is
+        part of a name; any other word is shown as ``***``."""
+        words = text.split()
+        return " ".join(words[:1] + [w if fold(w) in self.words else "***"
+                                     for w in words[1:]])
 
     def seats(self, words: Sequence[str]) -> list[str]:
         """The seats named one after the other by ``words`` (``Baby Face Nelson Capone``:

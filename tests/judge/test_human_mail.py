@@ -249,3 +249,23 @@ def test_a_gms_message_without_endpress_that_runs_into_commands_is_not_sent(judg
     out = judge.handle_mail(mail("gm@test.org", body))
     assert [m.to for m in out] == ["gm@test.org"]
     assert "Press not sent" in out[0].body and "line 4 (extend 24h)" in out[0].body
+
+
+def test_a_sign_on_the_judge_cannot_read_never_quotes_the_password_back(judge, dip):
+    """A password followed by a word ('... please'), or written on the line after SIGNON,
+    is not written out in the reply (which the store keeps, and which goes wherever the
+    mail's From: or Reply-To: says); the reply still tells what to send."""
+    r = send(judge, dip, "GERMANY", "Signon g1 Germany pw-germany please\nA BER - KIE")
+    assert "pw-germany" not in r
+    assert "(no power 'Germany ***'; did you mean Germany?" in r
+    assert "Your password goes last on the SIGNON line, with nothing after it." in r
+    r = send(judge, dip, "TURKEY", "SIGNON g1 Turkey\npw-turkey\nA CON - BUL")
+    assert "pw-turkey" not in r
+    assert "cannot read the SIGNON command" in r and "line 2" in r
+    assert "SIGNON g1 Turkey <password>\nA CON - BUL\n" in r  # the form to send, without it
+    r = send(judge, dip, "ITALY", "signon g1 italy\n\nPassword: pw-italy\nA VEN H")
+    assert "pw-italy" not in r and "SIGNON g1 Italy <password>\nA VEN H\n" in r
+    # a line that cannot be read in a signed-on mail, named when READY waits for a clean one
+    r = send(judge, dip, "FRANCE", dip.signon("FRANCE") + "A PAR H\n"
+             "GM g1 gm-secret thanks\nREADY")
+    assert "gm-secret" not in r and "GM g1 ***" in r
