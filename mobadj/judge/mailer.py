@@ -2,7 +2,10 @@
 
 Each queued mail is marked sent right after the server accepted it.  A crash between the
 two can send a mail twice (never lose one); its Message-ID is stable (built from the
-outbox id), so a duplicate is recognisable.  A mail the server refuses for good (a 5xx
+outbox id), so a duplicate is recognisable.  It is built with a secret of the store
+(:func:`message_id`), so it shows neither the outbox id nor any order: the copies of an
+anonymous broadcast must not tell by their numbers which power got none (the sender), nor
+the numbers how much mail the judge sent.  A mail the server refuses for good (a 5xx
 answer to its recipient or its content, or an address that cannot be written in SMTP) is
 set aside with the server's answer and the others go on: one bad address must not hold up
 every game's mail.  Temporary refusals (4xx) and network errors stop the batch, to be
@@ -14,6 +17,8 @@ from __future__ import annotations
 import asyncio
 import email.errors
 import functools
+import hashlib
+import hmac
 import logging
 import ssl
 from collections.abc import Callable
@@ -70,15 +75,24 @@ def _put(msg: EmailMessage, name: str, value: str) -> None:
         msg[name] = value
 
 
-def build_message(mail: Mail, sender: str, name: str, token: str, at: float) -> EmailMessage:
-    """A plain-text mail with its attachments; headers that stop auto-responders looping."""
+def message_id(key: str, mail_id: int | None, sender: str) -> str:
+    """The Message-ID of the outbox's mail ``mail_id``: the same each time it is sent, but
+    without ``key`` (:meth:`~mobadj.judge.store.Store.message_key`) nobody can tell from
+    it which mail it is, or which came before another."""
+    digest = hmac.new(key.encode(), str(mail_id).encode(), hashlib.sha256).hexdigest()[:32]
+    domain = sender.split("@", 1)[1] if "@" in sender else "mobadj.invalid"
+    return f"<mobadj.{digest}@{domain}>"
+
+
+def build_message(mail: Mail, sender: str, name: str, key: str, at: float) -> EmailMessage:
+    """A plain-text mail with its attachments; headers that stop auto-responders looping.
+    ``key``: the store's secret for Message-IDs."""
     msg = EmailMessage(policy=POLICY)
     _put(msg, "From", formataddr((name, sender)))
     _put(msg, "To", mail.to)
     _put(msg, "Subject", mail.subject)
     _put(msg, "Date", formatdate(at, localtime=False))
-    domain = sender.split("@", 1)[1] if "@" in sender else "mobadj.invalid"
-    _put(msg, "Message-ID", f"<mobadj.{token}.{mail.id}@{domain}>")
+    _put(msg, "Message-ID", message_id(key, mail.id, sender))
     for key, value in mail.headers.items():
         if key.lower() not in ("from", "to", "subject", "message-id", "date"):
             _put(msg, key, value)
@@ -149,7 +163,7 @@ class Mailer:
                                   ) from None
         try:
             await self._login(client)
-            token = store.token()
+            key = store.message_key()
             sent = 0
             for mail in mails:
                 assert mail.id is not None
@@ -161,7 +175,7 @@ class Mailer:
                     sent += 1
                     continue
                 try:
-                    msg = build_message(mail, self.sender, self.name, token, self.clock())
+                    msg = build_message(mail, self.sender, self.name, key, self.clock())
                     raw = msg.as_bytes()
                     await client.sendmail(self.sender, [mail.to], raw)
                 except _MAIL_REFUSALS as exc:

@@ -436,6 +436,8 @@ class Store:
                             "kept as %s)", self.path, version, SCHEMA_VERSION,
                             self.kept_copy)
             self.set_meta("schema", str(SCHEMA_VERSION))
+            self._x("INSERT OR IGNORE INTO meta VALUES ('message_key', ?)",
+                    (secrets.token_hex(16),))  # made with the store: no write when sending
 
     def _version(self) -> int | None:
         """The schema of the file: None for a new (empty) one; a :class:`StoreError` for a
@@ -566,9 +568,16 @@ class Store:
         self._x("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
     def token(self) -> str:
-        """A random token of this store (made once), so Message-IDs are unique across judges."""
+        """A random token of this store (made once), so Message-IDs are unique across judges
+        (a restored store gets a new one: its Message-IDs never repeat earlier ones)."""
         self._x("INSERT OR IGNORE INTO meta VALUES ('token', ?)", (secrets.token_hex(6),))
         return str(self.meta("token"))
+
+    def message_key(self) -> str:
+        """The secret the Message-IDs of the judge's mails are made with (made once; with
+        the token, so a restored store's are new): :func:`mobadj.judge.mailer.message_id`."""
+        self._x("INSERT OR IGNORE INTO meta VALUES ('message_key', ?)", (secrets.token_hex(16),))
+        return f"{self.token()}.{self.meta('message_key')}"
 
     def new_uidvalidity(self, value: int | None) -> str | None:
         """Remember the mailbox's UIDVALIDITY; when it changed, forget every UID (they name

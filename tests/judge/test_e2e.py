@@ -234,3 +234,36 @@ def test_a_new_uidvalidity_falls_back_on_message_ids(service, mail_servers):
     send(S, "u@test.org", "help orders")
     assert service.step() == 1
     assert len(S.wait_for("u@test.org", 3)) == 3  # and new mail is still answered
+
+
+def test_message_ids_tell_nothing_of_a_grey_sender_or_of_the_judges_mail(service, mail_servers):
+    """The copies of an anonymous broadcast reach the players with Message-IDs that carry no
+    number: comparing them does not tell which power sent it (no gap where the sender's copy
+    would be), nor how much mail the judge sent in between; replies still thread."""
+    S = mail_servers
+    judge = service.judge
+    judge.create_game("gp", "standard", "gm@test.org", "gm-pw",
+                      {"press": "grey", "picture": "none"}, seed=3)
+    powers = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+    with judge.store.transaction():
+        out: list = []
+        for p in powers:
+            judge.add_player(judge.store.game("gp"), f"{p.lower()}@test.org", p, f"pw-{p}", 0,
+                             out)
+        judge.start(judge.store.game("gp"), judge.clock(), out)
+        judge.queue(out, judge.clock())
+    send(S, "italy@test.org", "SIGNON gp Italy pw-ITALY\nBROADCAST GREY\n"
+         "Someone is lying to you all.\nENDPRESS")
+    assert service.step() == 1
+    copies = {p: next(m for m in S.wait_for(f"{p.lower()}@test.org", 3)
+                      if "press from Anonymous" in m["Subject"])
+              for p in powers if p != "ITALY"}
+    ids = [str(m["Message-ID"]) for m in copies.values()]
+    assert len(set(ids)) == 6
+    for mid in ids:
+        assert re.fullmatch(r"<mobadj\.[0-9a-f]{32}@test\.org>", mid), mid
+    reply = S.wait_for("italy@test.org", 3)[-1]
+    assert reply["In-Reply-To"] and reply["Subject"].startswith("Re:")
+    delivered = [str(m["Message-ID"]) for p in powers
+                 for m in S.wait_for(f"{p.lower()}@test.org", 2)]
+    assert all(re.fullmatch(r"<mobadj\.[0-9a-f]{32}@test\.org>", mid) for mid in delivered)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import re
 
 from mobadj.judge.mailer import build_message
 from mobadj.judge.store import Mail
@@ -18,7 +19,16 @@ def test_message_round_trips_with_unicode_and_attachments():
     back = email.message_from_bytes(msg.as_bytes(), policy=email.policy.default)
     assert back["Subject"] == "Re: Züge für München"
     assert back["From"] == "Test Judge <judge@test.org>"
-    assert back["Message-ID"] == "<mobadj.abc123.42@test.org>"  # stable: outbox id + store
+    # stable (a mail sent twice after a crash is one mail to its reader), and made with the
+    # store's secret: neither the outbox id nor the order of the mails can be read from it
+    again = build_message(mail, "judge@test.org", "Test Judge", "abc123", 1_800_000_000)
+    assert back["Message-ID"] == again["Message-ID"]
+    assert re.fullmatch(r"<mobadj\.[0-9a-f]{32}@test\.org>", back["Message-ID"])
+    other = build_message(Mail("p@test.org", "x", "y", id=43), "judge@test.org", "T",
+                          "abc123", 0)
+    assert other["Message-ID"] != back["Message-ID"]
+    assert build_message(mail, "judge@test.org", "T", "a-restored-store", 0)[
+        "Message-ID"] != back["Message-ID"]
     assert back["Auto-Submitted"] == "auto-generated" and back["In-Reply-To"] == "<x@y>"
     assert back.get_body(("plain",)).get_content() == "Ergebnisse: A MUN - BER ✓\n"
     files = {p.get_filename(): p.get_content() for p in back.iter_attachments()}
