@@ -29,6 +29,16 @@ address changes (no power is called "")."""
 MIN_PASSWORD = 6
 
 
+def password_refusal(value: str) -> str | None:
+    """Why ``value`` cannot be a new password, a player's or the GM's (None when it can):
+    it must be one word that a ``SIGNON`` or ``GM`` line carries (words end at a space or a
+    comma), and not one to guess in a few tries."""
+    if len(value) < MIN_PASSWORD or any(c.isspace() or c == "," for c in value):
+        return (f"choose one word of at least {MIN_PASSWORD} characters (letters, digits, "
+                f"signs; no commas).")
+    return None
+
+
 @cache
 def _zones() -> tuple[str, ...]:
     return tuple(sorted(available_timezones()))
@@ -71,9 +81,9 @@ class Accounts:
 
     def set_password(self, game: Game, power: str, value: str, inc: Incoming,
                      uid: int | None, now: float) -> str:
-        if len(value) < MIN_PASSWORD or " " in value:
-            raise JudgeError(f"SET PASSWORD: choose one word of at least {MIN_PASSWORD} "
-                             f"characters (letters, digits, signs; no commas).")
+        refusal = password_refusal(value)
+        if refusal:
+            raise JudgeError(f"SET PASSWORD: {refusal}")
         store = self.desk.store
         store.update_player(game.name, power, pw_hash=hash_password(value, self.desk.kdf_n))
         store.record_command(game.name, power, inc.message_id, uid, "password", "***", now)

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from mobadj.judge import reports
-from mobadj.judge.accounts import CONFIRM_DAYS, code_digest
+from mobadj.judge.accounts import CONFIRM_DAYS, code_digest, password_refusal
 from mobadj.judge.base import JudgeError
 from mobadj.judge.commands import Command, is_game_line, parse_duration
 from mobadj.judge.deadlines import parse_when
@@ -230,6 +230,11 @@ def _gm_set(ctx: Context, cmd: Command) -> str:
 
 
 def _gm_password(ctx: Context, cmd: Command) -> str:
+    """SET PASSWORD for the GM: refused as a player's would be (``SET PASSWORD new extra``
+    would store a password no ``GM <game> <password>`` line can carry)."""
+    refusal = password_refusal(cmd.args["value"])
+    if refusal:
+        raise JudgeError(f"SET PASSWORD: {refusal}")
     ctx.judge.store.update_game(ctx.in_game.name,
                                 gm_hash=hash_password(cmd.args["value"], ctx.judge.kdf_n))
     return "GM password changed."

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from .e2e import send, text
 from .helpers import mail
 
@@ -109,3 +111,19 @@ def test_address_and_password_by_mail_through_the_servers(service, mail_servers)
     assert judge.store.player("acct", "ITALY").email == "anna@phone.org"
     assert b"fig-and-olive" not in b"".join(raw for raws in S.all_delivered().values()
                                             for raw in raws)
+
+
+@pytest.mark.parametrize("line", ["SET PASSWORD NewGmPwd-99 extra", "SET PASSWORD g1 NewGmPwd-99",
+                                  "SET PASSWORD a", "SET PASSWORD gm-pw,new", "PASSWORD x"])
+def test_the_gm_password_is_refused_as_a_players_when_a_gm_line_could_not_carry_it(
+        judge, table, line):
+    """The GM's new password must be one that ``GM g1 <password>`` can carry (one word, no
+    comma) and as long as a player's: else the GM would lock themselves out of the game."""
+    out = handle(judge, "gm@test.org", f"GM g1 gm-secret\n{line}")
+    assert ("SET PASSWORD: choose one word of at least 6 characters (letters, digits, signs; "
+            "no commas).") in out[0].body
+    assert "GM password changed" not in out[0].body
+    assert "Signed on as GM of g1." in handle(judge, "gm@test.org", "GM g1 gm-secret")[0].body
+    out = handle(judge, "gm@test.org", "GM g1 gm-secret\nSET PASSWORD NewGmPwd-99")
+    assert "GM password changed." in out[0].body
+    assert "Signed on as GM of g1." in handle(judge, "gm@test.org", "GM g1 NewGmPwd-99")[0].body
