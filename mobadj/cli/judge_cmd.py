@@ -183,9 +183,13 @@ def create(config_path: Path, name: str, kind: str, gm_email: str, gm_password: 
            options: tuple[str, ...], seed: int | None, open_: bool, approve: bool,
            no_autostart: bool) -> None:
     """Create a game (it is 'forming' until START, or until it fills with --open)."""
+    from mobadj.judge.accounts import password_refusal
     from mobadj.judge.core import JudgeError
     from mobadj.judge.hosts import HostError
 
+    refusal = password_refusal(gm_password) if gm_password is not None else None
+    if refusal:  # as a player's: the GM's sign-on line must carry it, and it guards more
+        raise click.ClickException(f"the GM password: {refusal}")
     opts: dict[str, Any] = {key.lower().replace("-", "_"): value
                             for key, value in option_pairs(options).items()}
     if (approve or no_autostart) and not open_:

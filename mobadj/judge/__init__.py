@@ -5,6 +5,7 @@ pages read the :class:`Store` and ask :func:`host_for` about each game).
 """
 
 from mobadj.judge import reports, storetools
+from mobadj.judge.accounts import password_refusal
 from mobadj.judge.cardhost import CardHost
 from mobadj.judge.commands import Command, parse_duration
 from mobadj.judge.config import ConfigError, JudgeConfig, load_config
@@ -48,6 +49,7 @@ __all__ = [
     "load_config",
     "one_judge",
     "parse_duration",
+    "password_refusal",
     "phase_url",
     "reports",
     "setup_logging",

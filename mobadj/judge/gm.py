@@ -11,7 +11,7 @@ import secrets
 from collections.abc import Iterable
 from typing import Any
 
-from mobadj.judge.accounts import CONFIRM_DAYS, GM_SEAT, code_digest
+from mobadj.judge.accounts import CONFIRM_DAYS, GM_SEAT, code_digest, password_refusal
 from mobadj.judge.base import PRESS_OPTIONS, JudgeBase, JudgeError
 from mobadj.judge.cardhost import CardHost
 from mobadj.judge.commands import Command, ParsedMail
@@ -124,6 +124,9 @@ class GMCommands:
         if inc.sender not in self.desk.config.gm_addresses:
             return "CREATE refused: only the judge's GMs may create games.", None
         a = cmd.args
+        refusal = password_refusal(a["password"])
+        if refusal:
+            return f"CREATE refused: the GM password: {refusal}", None
         try:
             game, _ = self.create_game(a["game"], a["kind"], inc.sender, a["password"],
                                        a["options"])

@@ -127,3 +127,14 @@ def test_the_gm_password_is_refused_as_a_players_when_a_gm_line_could_not_carry_
     out = handle(judge, "gm@test.org", "GM g1 gm-secret\nSET PASSWORD NewGmPwd-99")
     assert "GM password changed." in out[0].body
     assert "Signed on as GM of g1." in handle(judge, "gm@test.org", "GM g1 NewGmPwd-99")[0].body
+
+
+def test_a_new_game_needs_a_gm_password_as_long_as_a_players(judge):
+    out = handle(judge, "gm@test.org", "CREATE weak3 standard x")
+    assert out[0].body.startswith("CREATE refused: the GM password: choose one word of at "
+                                  "least 6 characters")
+    assert judge.store.game("weak3") is None
+    out = handle(judge, "gm@test.org", "CREATE fine3 standard Gm-Secret-3\nSTATUS")
+    assert "Game fine3 (standard) created; you are its GM." in out[0].body
+    assert "Signed on as GM of fine3." in handle(judge, "gm@test.org",
+                                                  "GM fine3 Gm-Secret-3")[0].body

@@ -28,12 +28,12 @@ def gm_mail(judge, body: str):
 def create_by_mail(judge, deck: str) -> str:
     """CREATE, two players and START, all by mail from the judge's GM; the START reply (or
     the CREATE reply, when CREATE is refused)."""
-    reply = gm_mail(judge, f"CREATE mh miceheist gm-pw game_deck={deck}\n"
+    reply = gm_mail(judge, f"CREATE mh miceheist gm-pw-1 game_deck={deck}\n"
                            "ADDPLAYER p1@test.org P1\nADDPLAYER p2@test.org P2")[0].body
     if "CREATE refused" in reply:
         return reply
     assert "Game mh (miceheist) created" in reply, reply
-    return gm_mail(judge, "GM mh gm-pw\nSTART")[0].body
+    return gm_mail(judge, "GM mh gm-pw-1\nSTART")[0].body
 
 
 @pytest.mark.parametrize("kind", ["a secret", "a valid deck"])

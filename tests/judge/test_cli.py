@@ -203,3 +203,20 @@ def test_game_list_shows_what_each_game_waits_for(cfg):
     until = paused.removeprefix("Paused until ").removesuffix(".")
     assert rows["halt1"].endswith(f"1 player(s)  paused until {until}"), (rows, paused)
     assert "deadline" not in rows["halt1"]
+
+
+def test_the_gm_password_from_the_command_line_is_as_long_as_a_players(cfg, monkeypatch):
+    r = run(cfg, "game", "create", "weak1", "--gm", "gm@test.org", "--gm-password", "x",
+            ok=False)
+    assert r.exit_code == 1 and "the GM password: choose one word of at least 6" in r.output
+    monkeypatch.setenv("MOBADJ_GM_PASSWORD", "gm pw")
+    r = run(cfg, "game", "create", "weak2", "--gm", "gm@test.org", ok=False)
+    assert r.exit_code == 1 and "choose one word" in r.output
+    assert "weak" not in run(cfg, "game", "list").output  # no game was made
+    monkeypatch.setenv("MOBADJ_GM_PASSWORD", "Gm-Secret-1")
+    assert "Game good1 (standard) created." in run(cfg, "game", "create", "good1", "--gm",
+                                                   "gm@test.org").output
+    r = run(cfg, "game", "set", "good1", "password", "a", ok=False)
+    assert r.exit_code == 1 and "SET PASSWORD: choose one word of at least 6" in r.output
+    assert "GM password changed." in run(cfg, "game", "set", "good1", "password",
+                                         "Gm-Secret-2").output

@@ -228,16 +228,16 @@ def test_gm_replace_and_end(judge, table):
 
 
 def test_create_by_mail_only_from_gm_addresses(judge):
-    r = reply_of(send(judge, "someone@test.org", "create g2 toy pw123"))
+    r = reply_of(send(judge, "someone@test.org", "create g2 toy pw1234"))
     assert "refused" in r and judge.store.game("g2") is None
-    r = reply_of(send(judge, "gm@test.org", "create g2 toy pw123 press=grey"))
+    r = reply_of(send(judge, "gm@test.org", "create g2 toy pw1234 press=grey"))
     assert "created" in r and judge.store.game("g2").options["press"] == "grey"
-    r = reply_of(send(judge, "gm@test.org", "GM g2 pw123\naddplayer a@test.org NORTH\nstart"))
+    r = reply_of(send(judge, "gm@test.org", "GM g2 pw1234\naddplayer a@test.org NORTH\nstart"))
     assert "NORTH added" in r and "Game started" in r
-    r = reply_of(send(judge, "gm@test.org", "create g3 toy pw123\naddplayer b@test.org EAST\n"
+    r = reply_of(send(judge, "gm@test.org", "create g3 toy pw1234\naddplayer b@test.org EAST\n"
                       "start"))
     assert "Game g3 (toy) created" in r and "EAST added" in r and "Game started" in r
-    r = reply_of(send(judge, "gm@test.org", "create g3 toy pw123\naddplayer c@test.org WEST"))
+    r = reply_of(send(judge, "gm@test.org", "create g3 toy pw1234\naddplayer c@test.org WEST"))
     assert "already exists" in r and judge.store.player("g3", "WEST") is None
 
 

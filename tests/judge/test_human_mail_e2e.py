@@ -79,7 +79,7 @@ def test_a_mobtown_game_of_people_writing_as_people_do(service, mail_servers):
     S, judge = mail_servers, service.judge
     people = People(S, service)
     adds = "".join(f"ADDPLAYER {m}@test.org {name}\n" for m, name in MOBS.items())
-    r = people.say("gm@test.org", f"CREATE mob26 mobtown2 gm-pw picture=svg\n{adds}START")
+    r = people.say("gm@test.org", f"CREATE mob26 mobtown2 gm-pw-1 picture=svg\n{adds}START")
     assert "Game started" in r and all(f"{m} added" in r for m in MOBS)
     pw = {}
     for mob in MOBS:
@@ -172,7 +172,7 @@ def test_a_mobtown_game_of_people_writing_as_people_do(service, mail_servers):
 def test_a_standard_game_through_a_winter_written_by_people(service, mail_servers):
     S, judge = mail_servers, service.judge
     people = People(S, service)
-    r = people.say("gm@test.org", "CREATE sp26 standard gm-pw picture=none\n"
+    r = people.say("gm@test.org", "CREATE sp26 standard gm-pw-1 picture=none\n"
                    "ADDPLAYER eng@test.org England\nADDPLAYER fra@test.org France\nSTART")
     assert "Game started" in r
     pw = {p: re.search(r"Your password: (\S+)", text(people.last(f"{p}@test.org", "you play"))

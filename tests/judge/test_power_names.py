@@ -22,7 +22,7 @@ NAMES = "capone=Big Al; lepke=Louis the Lip; murderinc=Hitmen"
 
 
 def gm(judge, name, text):
-    return judge.handle_mail(mail("gm@test.org", f"GM {name} gm-pw\n{text}"))[0].body
+    return judge.handle_mail(mail("gm@test.org", f"GM {name} gm-pw-1\n{text}"))[0].body
 
 
 def send(judge, name, seat, text):
@@ -31,7 +31,7 @@ def send(judge, name, seat, text):
 
 
 def start(judge, name, **options):
-    judge.create_game(name, "mobtown2", "gm@test.org", "gm-pw", options, seed=3)
+    judge.create_game(name, "mobtown2", "gm@test.org", "gm-pw-1", options, seed=3)
     out: list = []
     with judge.store.transaction():
         for seat in MOBS:
@@ -42,7 +42,7 @@ def start(judge, name, **options):
 
 
 def test_the_gm_names_the_mobs_by_mail_while_the_game_forms(judge):
-    judge.create_game("g", "mobtown2", "gm@test.org", "gm-pw")
+    judge.create_game("g", "mobtown2", "gm@test.org", "gm-pw-1")
     reply = gm(judge, "g", "SET NAMES capone=Big Al, lepke=Louis the Lip, Murder Inc.=Hitmen")
     assert f"Names: {NAMES}." in reply
     assert judge.store.game("g").options["names"] == NAMES
@@ -58,7 +58,7 @@ def test_the_gm_names_the_mobs_by_mail_while_the_game_forms(judge):
     reply = gm(judge, "g", "SET NAMES capone=Al the Hat")
     assert "names is a rule option: rule options can be changed only while the game is " \
            "forming" in reply
-    reply = judge.handle_mail(mail("gm@test.org", "CREATE bymail mobtown2 gm-pw "
+    reply = judge.handle_mail(mail("gm@test.org", "CREATE bymail mobtown2 gm-pw-1 "
                                    "names=murderinc=Hitmen"))[0].body
     assert "Game bymail (mobtown2) created" in reply
     assert judge.store.game("bymail").options["names"] == "murderinc=Hitmen"

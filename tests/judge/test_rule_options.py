@@ -38,7 +38,7 @@ def start(judge, name, seats=("FRANCE", "ENGLAND"), position=None, kind="standar
           **options):
     """A started game with players for ``seats`` (the others in civil disorder), set to
     ``position``; the mails of its start."""
-    judge.create_game(name, kind, "gm@test.org", "gm-pw", options, seed=3)
+    judge.create_game(name, kind, "gm@test.org", "gm-pw-1", options, seed=3)
     out: list = []
     with judge.store.transaction():
         for seat in seats:
@@ -60,7 +60,7 @@ def send(judge, name, seat, text):
 
 
 def gm(judge, name, text):
-    return judge.handle_mail(mail("gm@test.org", f"GM {name} gm-pw\n{text}"))[0].body
+    return judge.handle_mail(mail("gm@test.org", f"GM {name} gm-pw-1\n{text}"))[0].body
 
 
 def results(out, phase):
@@ -137,7 +137,7 @@ def test_the_judges_game_defaults_may_hold_rule_options(tmp_path, clock):
 
 
 def test_card_games_keep_their_game_options_and_refuse_others(judge):
-    game, _ = judge.create_game("c", "micromob", "gm@test.org", "gm-pw", {"game_modules": "3"})
+    game, _ = judge.create_game("c", "micromob", "gm@test.org", "gm-pw-1", {"game_modules": "3"})
     assert game.options["game_modules"] == "3" and judge.rules_line(game) == ""
     with pytest.raises(JudgeError, match="unknown option 'modules'") as err:
         judge.create_game("d", "micromob", "gm@test.org", "pw", {"modules": "3"})
@@ -147,15 +147,15 @@ def test_card_games_keep_their_game_options_and_refuse_others(judge):
 
 
 def test_create_by_mail_takes_rule_options(judge):
-    reply = judge.handle_mail(mail("gm@test.org", "CREATE bymail standard gm-pw "
+    reply = judge.handle_mail(mail("gm@test.org", "CREATE bymail standard gm-pw-1 "
                                    "paradox=1982 too-many=last press=grey"))[0].body
     assert "Game bymail (standard) created" in reply
     assert "Rules: paradox=1982, too_many=last" in reply
     assert judge.store.game("bymail").options["press"] == "grey"
-    reply = judge.handle_mail(mail("gm@test.org", "CREATE other standard gm-pw "
+    reply = judge.handle_mail(mail("gm@test.org", "CREATE other standard gm-pw-1 "
                                    "paradox=1983"))[0].body
     assert "CREATE refused: unknown paradox rule '1983'" in reply
-    reply = judge.handle_mail(mail("gm@test.org", "CREATE other standard gm-pw "
+    reply = judge.handle_mail(mail("gm@test.org", "CREATE other standard gm-pw-1 "
                                    "too_mny=last"))[0].body
     assert "CREATE refused: unknown option 'too_mny'; did you mean too_many?" in reply
     assert judge.store.game("other") is None
@@ -189,7 +189,7 @@ def test_the_command_line_creates_a_game_with_rule_options(tmp_path):
 
 
 def test_rule_options_change_only_while_the_game_is_forming(judge):
-    judge.create_game("g", "standard", "gm@test.org", "gm-pw", {"too_many": "last"})
+    judge.create_game("g", "standard", "gm@test.org", "gm-pw-1", {"too_many": "last"})
     assert ("Option paradox = 2000. Rules: paradox=2000, too_many=last\n"
             in gm(judge, "g", "SET paradox 2000"))
     assert "SET: unknown paradox rule 'none'" in gm(judge, "g", "SET paradox none")
@@ -205,7 +205,7 @@ def test_rule_options_change_only_while_the_game_is_forming(judge):
             "is forming, and g is active (Rules: paradox=2000, too_many=last)") in reply
     assert judge.store.game("g").options["too_many"] == "last"
     assert "Option deadline_hours = 24." in gm(judge, "g", "SET deadline_hours 24")
-    judge.create_game("plain", "standard", "gm@test.org", "gm-pw")
+    judge.create_game("plain", "standard", "gm@test.org", "gm-pw-1")
     gm(judge, "plain", "ADDPLAYER f@test.org France\nSTART")
     assert "and plain is active (the default rules)" in gm(judge, "plain", "SET paradox 1982")
 
@@ -332,7 +332,7 @@ def test_players_see_the_rule_options(judge, clock):
     status = send(judge, "shown", "ENGLAND", "LIST")[0].body
     assert "Game shown (Standard Diplomacy), status: active\n" \
            "Rules: paradox=1982, too_many=last\n" in status
-    out = judge.handle_mail(mail("gm@test.org", "GM shown gm-pw\nPROCESS"))
+    out = judge.handle_mail(mail("gm@test.org", "GM shown gm-pw-1\nPROCESS"))
     res = results(out, "S1901M")
     assert res.startswith(":: Judge: Test Judge  Game: shown  Variant: standard\n"
                           ":: Rules: paradox=1982, too_many=last\n:: Phase: S1901M\n")

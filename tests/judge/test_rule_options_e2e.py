@@ -20,7 +20,7 @@ def _results(servers, address, game, count):
 def test_too_many_builds_by_mail_follow_the_game_option(service, mail_servers):
     S, judge = mail_servers, service.judge
     for game, options in (("plain", ""), ("ruled", " too_many=last")):
-        send(S, "gm@test.org", f"CREATE {game} standard gm-pw{options}\n"
+        send(S, "gm@test.org", f"CREATE {game} standard gm-pw-1{options}\n"
              "addplayer fra@test.org France\naddplayer eng@test.org England\nstart")
     assert service.step() == 2
     replies = [text(m) for m in S.wait_for("gm@test.org", 2)]
