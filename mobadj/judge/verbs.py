@@ -269,6 +269,10 @@ def _addplayer(ctx: Context, cmd: Command) -> str:
     if a.get("words"):  # a power of several words ("Murder Inc."), then a password?
         power, rest = Names(host_for(game.kind), game.options).seat_and_rest(a["words"], 1)
         password = rest[0] if rest else None
+    refusal = password_refusal(password) if password is not None else None
+    if refusal:  # a password no SIGNON line can carry would lock the player out
+        raise JudgeError(f"the password given for {power}: {refusal} (or give none: the "
+                         f"judge makes one and mails it to the player)")
     added = judge.seats.add_player(game, a["email"], power, password, ctx.now, ctx.out)
     full = judge.forming.fill_if_full(game, ctx.now, ctx.out) if game.status == "forming" else ""
     return f"{added}\n{full}" if full else added

@@ -47,6 +47,18 @@ def test_set_password(judge, table):
     assert "tulip42" not in str(judge.export("g1"))  # never stored nor exported
 
 
+def test_addplayer_refuses_a_password_no_signon_line_can_carry(judge):
+    judge.create_game("g9", "toy", "gm@test.org", "gm-secret", seed=1)
+    for given in ("ab1", "pw-e"):
+        out = handle(judge, "gm@test.org", f"GM g9 gm-secret\nADDPLAYER w@test.org WEST {given}")
+        assert "the password given for WEST: choose one word of at least 6 characters" \
+            in out[0].body
+        assert [m.to for m in out] == ["gm@test.org"]  # no welcome mail
+        assert judge.store.player("g9", "WEST") is None
+    out = handle(judge, "gm@test.org", "GM g9 gm-secret\nADDPLAYER w@test.org WEST")
+    assert "WEST added: w@test.org (password mailed to them)." in out[0].body
+
+
 def test_set_address_is_confirmed_from_both_addresses(judge, table):
     # asked from the registered address: only the new one must confirm
     out = handle(judge, "north@test.org", table.signon("NORTH") + "SET ADDRESS n2@new.org")
