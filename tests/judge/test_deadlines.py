@@ -113,12 +113,12 @@ def test_deadlines_by_mail_through_the_servers(service, mail_servers, clock):
     clock.now = at("2027-01-18 09:00", ZoneInfo("America/New_York"))  # Monday morning there
     judge.create_game("week", "standard", "gm@test.org", "gm-pw",
                       {"deadline_days": ["mon", "thu"], "deadline_time": "18:00"}, seed=4)
-    send(S, "gm@test.org", "GM week gm-pw\naddplayer fr@test.org France fr-pw\n"
-                           "addplayer de@test.org Germany de-pw\nstart")
+    send(S, "gm@test.org", "GM week gm-pw\naddplayer fr@test.org France fr-pass\n"
+                           "addplayer de@test.org Germany de-pass\nstart")
     service.step()
     assert "Game started: Spring 1901 Movement, deadline Thu 21 Jan 2027 18:00 EST " \
            "(23:00 UTC)" in text(S.wait_for("gm@test.org", 1)[0])
-    send(S, "fr@test.org", "SIGNON week France fr-pw\nSET TIMEZONE Europe/Paris\nA PAR - BUR")
+    send(S, "fr@test.org", "SIGNON week France fr-pass\nSET TIMEZONE Europe/Paris\nA PAR - BUR")
     service.step()
     assert "Deadline for Spring 1901 Movement: Fri 22 Jan 2027 00:00 CET (23:00 UTC)" in \
         text(S.wait_for("fr@test.org", 3)[-1])
@@ -139,10 +139,10 @@ def started_with_orders_missing(S, service, clock) -> float:
     clock.now = at("2027-01-18 09:00", ZoneInfo("America/New_York"))
     service.judge.create_game("late", "standard", "gm@test.org", "gm-pw", {"picture": "none"},
                               seed=4)
-    send(S, "gm@test.org", "GM late gm-pw\naddplayer fr@test.org France fr-pw\n"
-                           "addplayer de@test.org Germany de-pw\nstart")
+    send(S, "gm@test.org", "GM late gm-pw\naddplayer fr@test.org France fr-pass\n"
+                           "addplayer de@test.org Germany de-pass\nstart")
     service.step()
-    send(S, "fr@test.org", "SIGNON late France fr-pw\nA PAR - BUR")
+    send(S, "fr@test.org", "SIGNON late France fr-pass\nA PAR - BUR")
     service.step()
     return service.judge.store.game("late").deadline
 

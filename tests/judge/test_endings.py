@@ -163,22 +163,22 @@ def test_end_from_the_command_line(tmp_path):
 def test_a_game_ends_by_votes_sent_by_mail(service, mail_servers, how):
     S, judge = mail_servers, service.judge
     judge.create_game("vote", "standard", "gm@test.org", "gm-pw", seed=6)
-    send(S, "gm@test.org", "GM vote gm-pw\naddplayer en@test.org England en-pw\n"
-                           "addplayer fr@test.org France fr-pw\nstart")
+    send(S, "gm@test.org", "GM vote gm-pw\naddplayer en@test.org England en-pass\n"
+                           "addplayer fr@test.org France fr-pass\nstart")
     send(S, "fan@test.org", "WATCH vote")
     service.step()
     code = re.search(r"CONFIRM ([0-9a-f]{16})", text(S.wait_for("fan@test.org", 1)[0])).group(1)
     send(S, "fan@test.org", f"CONFIRM {code}")
     service.step()
     first = "DRAW" if how == "draw" else "CONCEDE TO ENGLAND"
-    send(S, "fr@test.org", f"SIGNON vote France fr-pw\n{first}")
+    send(S, "fr@test.org", f"SIGNON vote France fr-pass\n{first}")
     service.step()
     reply = next(m for m in S.wait_for("fr@test.org", 3) if m["Subject"].startswith("Re:"))
     assert "recorded. Votes are secret" in text(reply)
     assert not any("DRAW" in text(m) or "conce" in text(m) for m in S.inbox("en@test.org")
                    if m["Subject"] != "vote: game over")  # the vote itself stays secret
     if how == "draw":
-        send(S, "en@test.org", "SIGNON vote England en-pw\nDRAW")
+        send(S, "en@test.org", "SIGNON vote England en-pass\nDRAW")
         service.step()
         expected = ("The game vote ends in a draw between AUSTRIA, ENGLAND, FRANCE, GERMANY, "
                     "ITALY, RUSSIA, TURKEY (voted by every surviving player).")
