@@ -265,14 +265,20 @@ class MapContext:
 
 
 _CONTEXTS: Final[dict[str, MapContext]] = {}
-_UNUSABLE: Final[dict[str, MapFileError | VariantError]] = {}
-"""Maps whose file could not be used (errors in it, a ``variant:`` that cannot be loaded),
-by name: the file is read once per batch, and each line that names it gets the error."""
+_UNUSABLE: Final[dict[str, MapFileError | VariantError | UnknownVariantError]] = {}
+"""Map names that cannot be used, with why: a map whose file has errors or a ``variant:``
+that cannot be loaded (the file is read once per batch), or a name no map has (the search
+of every map file and alias is made once per batch for each such name, not for each of the
+lines, maybe a whole file of them, that repeat a typo).  Each line naming it gets the error."""
+UNUSABLE_SIZE: Final = 10_000
+"""Unusable names remembered (distinct unknown names are the input's: when that many have
+come, the memory of them starts afresh)."""
 
 
 def map_context(name: str) -> MapContext:
     """The batch's state for the map called ``name`` (lower case), made on first use;
-    raises MapFileError or VariantError for a map file that cannot be used (remembered)."""
+    raises MapFileError or VariantError for a map file that cannot be used, or
+    UnknownVariantError for a name no map has (remembered)."""
     ctx = _CONTEXTS.get(name)
     if ctx is None:
         failed = _UNUSABLE.get(name)
@@ -280,7 +286,9 @@ def map_context(name: str) -> MapContext:
             raise failed.with_traceback(None)  # (no traceback piling up line after line)
         try:
             ctx = _CONTEXTS[name] = MapContext(name)
-        except (MapFileError, VariantError) as exc:
+        except (MapFileError, VariantError, UnknownVariantError) as exc:
+            if len(_UNUSABLE) >= UNUSABLE_SIZE:
+                _UNUSABLE.clear()
             _UNUSABLE[name] = exc
             raise
     return ctx

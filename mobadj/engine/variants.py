@@ -32,10 +32,16 @@ _REGISTERED: dict[str, type[Rules]] = {}
 
 
 class UnknownVariantError(EngineError, LookupError):
-    """A map name no map file or variant is known by."""
+    """A map name no map file or variant is known by; ``known``: the maps known when it
+    was looked for (None: the maps known when the message is made)."""
+
+    def __init__(self, name: str, known: list[str] | None = None) -> None:
+        super().__init__(name)
+        self.known = known
 
     def __str__(self) -> str:
-        return f"unknown map {self.args[0]!r}; known maps: {', '.join(known_maps())}"
+        known = known_maps() if self.known is None else self.known
+        return f"unknown map {self.args[0]!r}; known maps: {', '.join(known)}"
 
 
 class VariantError(EngineError, ValueError):
@@ -70,7 +76,7 @@ def canonical_name(name: str) -> str:
             continue  # aliases to offer: it is named only when asked for by its own name
         if key.lower() in (a.lower() for a in aliases):
             return candidate
-    raise UnknownVariantError(name)
+    raise UnknownVariantError(name, maps)
 
 
 _REFERENCE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*(:[A-Za-z_]\w*)?", re.ASCII)

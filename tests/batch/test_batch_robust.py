@@ -489,3 +489,46 @@ def test_how_deep_a_line_may_nest_depends_on_the_line_alone(tmp_path) -> None:
     assert answers[4]["id"] == json.loads(_nested(500, True))["id"]
     assert answers[4]["next_phase"] == "F1901M"
     assert answers[6]["id"] == '"' + "[" * 900 and answers[6]["errors"] == []
+
+
+COUNT_MAP_READS = """\
+import sys
+from pathlib import Path
+folder = sys.argv.pop(1)
+read_bytes = Path.read_bytes
+def told(path):
+    if str(path).startswith(folder):
+        print("read", path.name, file=sys.stderr, flush=True)
+    return read_bytes(path)
+Path.read_bytes = told
+from mobadj.program import run
+run()
+"""
+"""``mobadj ARGS...`` that writes a line to standard error for each read of a map file of the
+folder given before ARGS."""
+
+
+def test_each_unknown_map_name_is_looked_for_once_per_batch(tmp_path) -> None:
+    """A file of many lines with a misspelt map ("standrad", a typo pasted down a whole file)
+    answers each with the same unknown-map error, and the maps are searched for that name
+    once: the map files (a broken one among them, read on each search) are not read again
+    line after line. Another misspelling costs one search of its own."""
+    maps = tmp_path / "maps"
+    maps.mkdir()
+    (maps / "tiny.yaml").write_text(BROKEN_MAP)
+    typo = {"id": "t", "map": "standrad", "phase": "S1901M",
+            "units": {"France": ["A PAR"]}, "orders": {"France": ["A PAR-BUR"]}}
+    other = {**typo, "id": "u", "map": "Standart"}
+    lines = [json.dumps(typo).encode()] * 1000 + [GOOD_LINE, json.dumps(other).encode()] * 3
+    proc = subprocess.run([sys.executable, "-c", COUNT_MAP_READS, str(maps), "batch",
+                           "--jobs", "1", "-"], input=b"\n".join(lines) + b"\n",
+                          capture_output=True, env={**os.environ, "MOBADJ_MAPS": str(maps)},
+                          timeout=60, check=True)
+    out = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(out) == len(lines)
+    known = "known maps: mobtown2, standard, tiny"
+    for answer in out[:1000]:
+        assert answer["errors"] == [f"unknown map 'standrad'; {known}"]
+    assert [a["errors"] for a in out[1000:]] == [[], [f"unknown map 'standart'; {known}"]] * 3
+    reads = proc.stderr.decode().splitlines()
+    assert (len(reads), set(reads)) == (2, {"read tiny.yaml"})  # a search per misspelling
