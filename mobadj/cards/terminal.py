@@ -214,6 +214,7 @@ class Session:
         # a command typed at a hand-over's "press Enter", the first the new seat gives
         self.typed_ahead = ""
         self._ahead_from_pause = False  # typed_ahead was typed at a -- more -- pause
+        self._ending = False  # the end screen is being shown: no command follows
         self.feed: list[Event] = list(state.events)
         self.marks: list[int] = [len(self.feed)]  # feed length after 0, 1, ... actions
         self.seen: dict[int, int] = dict.fromkeys(self.humans, 0)
@@ -403,9 +404,23 @@ class Session:
 
     def _typed_at_pause(self, line: str) -> None:
         """A line typed at ``-- more --`` instead of Enter: the command of the prompt that
-        follows (shown after it, as if typed there), as at a hand-over's "press Enter"."""
+        follows (shown after it, as if typed there), as at a hand-over's "press Enter".  On
+        the end screen no prompt follows: the line is answered at once (:meth:`_not_read`),
+        and ``quit`` there ends the end screen as Ctrl-D does (EOFError)."""
         self.typed_ahead = clean_command(line).strip()
         self._ahead_from_pause = True
+        if self._ending:
+            if self.typed_ahead.lower() in QUIT_WORDS:
+                self.typed_ahead = ""
+                raise EOFError
+            self._not_read()
+
+    def _not_read(self) -> None:
+        """Once the game is over: say that a line typed ahead (at a pause or a hand-over's
+        "press Enter") was not read, rather than let it vanish."""
+        typed, self.typed_ahead, self._ahead_from_pause = self.typed_ahead, "", False
+        if typed:
+            self.write(f"! {typed[:40]!r} was not read: the game is over")
 
     def _hand_over(self, seat: int | None, prompt: str) -> str:
         """Before ``seat``'s private screen (``None``: the table's): the seat whose screen is
@@ -445,7 +460,7 @@ class Session:
         except (EOFError, KeyboardInterrupt):
             return "quit"
         self.holder = seat
-        self.typed_ahead = typed if seat is not None else ""
+        self.typed_ahead = typed  # (the end screen's hand-over, seat None: answered there)
         return "ok"
 
     def _prompt(self, prompt: str) -> str:
@@ -800,6 +815,8 @@ class Session:
         for everyone: the score breakdown, the winner once, seed and salt; the game's
         record, already saved at ``path``."""
         state = self.state
+        self._ending = True
+        self._not_read()  # (typed at a pause as the last move was shown)
         pending = [p for p in self.humans if any(
             not report.superseded(state, e) for e in self.unseen(p))]
         for seat in pending:
@@ -809,9 +826,11 @@ class Session:
                 break
             self.holder = seat
             self._show_feed(seat, "The game is over. Since your last turn:")
+            self._not_read()
         if self.hot_seat:
             self._hand_over(None, "Press Enter to show the final scores to everyone ")
         self.holder = None
+        self._not_read()
         if not self.humans:
             public = [e.text for e in self.feed if e.visible_to is None
                       and not report.superseded(state, e)]

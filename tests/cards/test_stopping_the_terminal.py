@@ -281,8 +281,9 @@ def _hot_seat_save(path: Path, moves: int) -> None:
     session.run()
 
 
-def _pty_window(path: Path) -> tuple[int, int]:
-    """``mobadj play micromob --resume path`` on a real pseudo-terminal: (pid, its fd)."""
+def _pty_window(path: Path, **env: str) -> tuple[int, int]:
+    """``mobadj play micromob --resume path`` on a real pseudo-terminal: (pid, its fd);
+    ``env``: more of its environment (``LINES="10"``: a terminal of 10 rows)."""
     import pty
 
     pid, fd = pty.fork()
@@ -291,7 +292,7 @@ def _pty_window(path: Path) -> tuple[int, int]:
                                    "--resume", str(path)],
                   {"PYTHONPATH": str(Path(__file__).resolve().parents[2]), "PATH": "",
                    "TERM": "xterm", "MOBADJ_KEY_DIR": os.environ["MOBADJ_KEY_DIR"],
-                   "PYTHONDONTWRITEBYTECODE": "1"})
+                   "PYTHONDONTWRITEBYTECODE": "1", **env})
     return pid, fd
 
 
@@ -485,3 +486,64 @@ def test_a_stale_window_answers_board_with_its_one_line(tmp_path) -> None:
     assert out.decode().strip().splitlines() == [
         "! " + PLAYED_ON + ", and saved there: that save stands. This window stops without "
         "saving; resume the game's latest save to go on here."]
+
+
+def _save_before_the_last_move(path: Path) -> str:
+    """Micro Mob, P1 against a bot, P1 playing its first legal move each turn, saved just
+    before the move that ends the game: that move."""
+    last: list[str] = []
+
+    def read(prompt: str) -> str:
+        state = session.state
+        if not (prompt.startswith("P1>") and 0 in state.to_act()):
+            return ""
+        move = str(state.legal_actions(0)[0])
+        after = fork(state)
+        after.apply(0, after.parse(0, move))
+        if after.is_over():
+            last.append(move)
+            return "quit"
+        return move
+
+    session = Session.new("micromob", 2, 5, {1}, read=read, write=lambda _: None,
+                          save_to=path)
+    session.run()
+    assert last and not session.state.is_over()
+    return last[0]
+
+
+@pytest.mark.parametrize(("typed", "then"), [
+    (b"board", "! 'board' was not read: the game is over"),
+    (b"quit", "The game's record is saved in"),
+], ids=["a-command", "quit"])
+def test_a_line_typed_at_the_end_screens_pause_is_answered(tmp_path, typed, then) -> None:
+    """A real terminal of 10 rows: P1's last move ends the game and the end screen pauses
+    (``-- more --``).  A command typed there instead of Enter is not silently dropped: it
+    is answered at once (the game is over, no command follows), and the rest of the end
+    screen comes as with Enter; ``quit`` there skips to the line naming the record, as
+    Ctrl-D does."""
+    path = tmp_path / "g.json"
+    move = _save_before_the_last_move(path)
+    pid, fd = _pty_window(path, LINES="10", COLUMNS="80")
+    try:
+        shown = _read_pty(fd, Pager.MORE.encode())  # the resumed table is taller
+        while "P1> " not in shown:
+            os.write(fd, b"\n")
+            shown = _read_pty(fd, b" ")
+        os.write(fd, f"{move}\n".encode())
+        assert "the end ===" in _read_pty(fd, Pager.MORE.encode())
+        os.write(fd, typed + b"\n")
+        after = _read_pty(fd, None)
+    except BaseException:
+        os.kill(pid, 9)
+        raise
+    finally:
+        _, status = os.waitpid(pid, 0)
+        os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 0
+    lines = [line.strip() for line in after.splitlines()]
+    assert lines[0] == typed.decode() and lines[1].startswith(then), after  # at once
+    assert "The game's record is saved in" in after and after.rstrip().endswith("g.json")
+    assert read_save(path).content["over"] is True
+    if typed == b"board":
+        assert any(line.startswith("Winner: ") for line in lines)  # the rest, as with Enter

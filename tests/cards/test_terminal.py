@@ -490,3 +490,32 @@ def test_a_micro_mob_move_of_the_play_typed_in_the_draft_says_it_is_the_draft() 
     for word in ("hit", "hit", "pass"):
         assert f"P1> ! you cannot {word} now: {draft}\n" in done.stdout
     assert "expected one of: none" not in done.stdout
+
+
+def test_a_line_typed_at_the_end_hand_overs_is_answered_not_dropped() -> None:
+    """Hot-seat over a pipe, to the end of the game: a command typed at ``The game is over.
+    Pass to P1 for your last events`` or at ``Press Enter to show the final scores to
+    everyone`` instead of Enter (no command follows: the game is over) is answered, not
+    silently dropped, and the end screen comes as with Enter."""
+    lines: list[str] = []
+
+    def read(prompt: str) -> str:  # the same game played first in-process: what to type
+        if prompt.startswith("P") and prompt.endswith("> ") and "Enter" not in prompt:
+            lines.append(str(session.state.legal_actions(int(prompt[1:-2]) - 1)[0]))
+        else:
+            lines.append("board" if "last events" in prompt or "final scores" in prompt
+                         else "")
+        return lines[-1]
+
+    session = Session.new("micromob", 2, 5, set(), read=read, write=lambda _: None)
+    assert session.run().is_over() and lines.count("board") == 2
+    done = subprocess.run([sys.executable, "-m", "mobadj", "play", "micromob", "-p", "2",
+                           "--seed", "5"], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    answer = "! 'board' was not read: the game is over\n"
+    last = out.index("The game is over. Since your last turn:")
+    assert out.index(answer, last) < out.index("P1: press Enter to hide your screen", last)
+    assert ("Press Enter to show the final scores to everyone "
+            + answer + "=== micro mob: the end ===") in out
