@@ -89,6 +89,12 @@ class Presentation(Generic[PositionT]):
         own words ("" for nothing due); None: the standard words (:func:`adjustments_due`)."""
         return None
 
+    def default_note(self, order: str) -> str:
+        """The note beside ``order`` (as published, ``A PAR H``) when the rules gave it to a
+        unit that got none (the report, the game pages): "no order given" marks a missed
+        order; a variant words its own units that need no order."""
+        return "no order given"
+
     def json_extras(self, result: PhaseResult[PositionT]) -> dict[str, object]:
         """Keys a variant adds to a result's JSON (``mobadj adjudicate --json``, the judge)."""
         return {}

@@ -10,7 +10,7 @@ them, in its own words.  The email judge mails the same report for every map.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mobadj.engine.position import PositionT
 from mobadj.engine.results import OrderResult, Outcome
@@ -43,9 +43,9 @@ def _line(r: OrderResult, note: str | None = None) -> str:
 
 
 def orders_section(result: PhaseResult, game_map: GameMap, errors: list[str] | None = None,
-                   title: str = "") -> list[str]:
+                   title: str = "", rules: Rules[Any] | None = None) -> list[str]:
     """The heading, the unreadable orders and every power's orders with their results: the
-    part of a report every map shares."""
+    part of a report every map shares (``rules`` word the note beside a default order)."""
     head = f"{title or game_map.title}: {result.phase.long_name()} ({result.phase})"
     out = [head, "=" * len(head), ""]
     if errors:
@@ -56,7 +56,9 @@ def orders_section(result: PhaseResult, game_map: GameMap, errors: list[str] | N
     for r in result.results:
         by_power.setdefault(r.power, []).append(_line(r))
     for r in result.defaults:
-        note = "no order given" if r.outcome is Outcome.SUCCEEDS and r.reason is None else None
+        note = None
+        if r.outcome is Outcome.SUCCEEDS and r.reason is None:
+            note = "no order given" if rules is None else rules.default_note(str(r.order))
         by_power.setdefault(r.power, []).append(_line(r, note))
     for pid in sorted(by_power):
         out.append(f"{power_name(game_map, pid)}:")
@@ -282,7 +284,7 @@ def format_report(
 
 def _report(result: PhaseResult[PositionT], game_map: GameMap, errors: list[str] | None,
             title: str, rules: Rules[PositionT]) -> str:
-    out = orders_section(result, game_map, errors, title)
+    out = orders_section(result, game_map, errors, title, rules)
     if result.phase.is_adjustment:
         made = adjustments_made(result, game_map, rules)
         if made:

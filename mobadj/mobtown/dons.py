@@ -149,7 +149,8 @@ def captures(before: MobtownPosition, after: MobtownPosition, game_map: GameMap)
 
 def unordered(before: MobtownPosition, results: list[OrderResult]) -> list[OrderResult]:
     """The Dons no order of the turn named, each holding by default as a Gang without an
-    order does (the report lists them: ``D DtB H  succeeds (no order given)``).  A Don is
+    order does (the report lists them, ``D DtB H  succeeds (no order needed: a Don moves
+    only with a Gang)``: he needs none, ruling 4).  A Don is
     named by an order of his own (``D(X) H``, ``D(X) cement overcoat``) or by a ``G+D``
     move from his space, which takes every Don there along (ruling 2)."""
     named: set[str] = set()

@@ -49,6 +49,7 @@ from mobadj.mobtown.state import MobtownPosition, initial_position, read_positio
 from mobadj.mobtown.terms import (
     DON_CROSSING,
     DON_ELECTION,
+    DON_STAYS,
     GAOL,
     LEGEND,
     REMOVED_DON,
@@ -466,6 +467,11 @@ class MobtownRules(Rules[MobtownPosition]):
     def mail_report(self, result: PhaseResult[MobtownPosition], game_map: GameMap) -> str:
         """The judge mails the whole GM report: the news and every mob's position."""
         return format_report(result, game_map, rules=self).rstrip()
+
+    def default_note(self, order: str) -> str:
+        """A Don no order named stays (ruling 4): he needs none, so his hold is not marked
+        as a missed order, as a Gang's is."""
+        return DON_STAYS if order.startswith("D ") and order.endswith(" H") else "no order given"
 
     def json_extras(self, result: PhaseResult[MobtownPosition]) -> dict[str, object]:
         """The news and the moves (with the subway ones marked) for tools and pictures."""

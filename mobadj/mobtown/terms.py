@@ -29,6 +29,9 @@ LEGEND = (
     ("→", "a move that succeeded; dashed: one that failed; dotted: a support"),
 )
 SUBWAY_RETREATS = ("subway_only", "any")  # ruling 7
+#: beside a Don no order named, who stays where he is (ruling 4): not "no order given",
+#: which would read as an order the mob missed
+DON_STAYS = "no order needed: a Don moves only with a Gang"
 #: the route tag of a move by subway, ``G(Tam)-U-Ext`` (rule 5; ``MOrder.route``)
 SUBWAY = "subway"
 

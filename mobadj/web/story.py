@@ -38,6 +38,7 @@ class OrderLine:
     result: str  # succeeds | fails | invalid
     reason: str | None
     default: bool = False  # the rules' default for a missing order
+    note: str = ""  # said beside a default ("no order given"; the rules' default_note)
 
 
 @dataclass
@@ -193,7 +194,8 @@ def _board(game: Game, results: list[dict[str, Any]], host: DiplomacyHost,
     for r in results:
         data = r["report"].get("data") or {}
         orders = [_order(d) for d in data.get("results") or []]
-        orders += [_order(d, default=True) for d in data.get("defaults") or []]
+        orders += [_order(d, rules.default_note(str(d.get("order", ""))))
+                   for d in data.get("defaults") or []]
         position = r["state_before"]["position"]
         notes = _board_notes(data, names, phase_name(rules))
         adjustment = _is_adjustment(rules, r["phase"])
@@ -219,9 +221,10 @@ def _board(game: Game, results: list[dict[str, Any]], host: DiplomacyHost,
     return story
 
 
-def _order(d: dict[str, Any], default: bool = False) -> OrderLine:
+def _order(d: dict[str, Any], note: str | None = None) -> OrderLine:
+    """An order as stored; ``note``: the rules gave it (a default), with this note."""
     return OrderLine(str(d.get("power", "")), str(d.get("order", "")),
-                     str(d.get("result", "")), d.get("reason"), default)
+                     str(d.get("result", "")), d.get("reason"), note is not None, note or "")
 
 
 def _board_notes(data: dict[str, Any], names: dict[str, str],

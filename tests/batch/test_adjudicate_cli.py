@@ -32,7 +32,9 @@ def test_demo_report_reads_like_a_gm_report() -> None:
 
 def test_mobtown_report_names_the_dons_that_got_no_order(tmp_path: Path) -> None:
     """A Don no order names (none of his own, no ``G+D`` from his space) holds, and the
-    report says so as it does for a Gang: the demo's opening orders every unit."""
+    report lists him as it lists a Gang, but not as a missed order: a Don has no power of
+    his own and moves only with a Gang (rule 3), so he needs no order (ruling 4).  The
+    demo's opening orders every unit."""
     mob = ROOT / "orders" / "mobtown2"
     position = str(mob / "position-1919-07-W1-M.yaml")
     demo = CliRunner().invoke(main, ["adjudicate", "--map", "mobtown2", position,
@@ -50,9 +52,11 @@ def test_mobtown_report_names_the_dons_that_got_no_order(tmp_path: Path) -> None
         "  G Pie - RoE                        succeeds",
         "  G Que H                            succeeds",
         "  G P45 H                            succeeds (no order given)",
-        "  D Pie H                            succeeds (no order given)"]
+        "  D Pie H                            succeeds (no order needed: a Don moves only "
+        "with a Gang)"]
     assert "D WCP H" not in out  # he went with his Gang
-    assert "  D DAN H                            succeeds (no order given)" in out
+    assert ("  D DAN H                            succeeds (no order needed: a Don moves only "
+            "with a Gang)\n") in out
 
 
 def test_json_output() -> None:

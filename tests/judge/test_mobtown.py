@@ -3,6 +3,8 @@ rulebook notation, Mobtown's reasons, and the map picture attached to the result
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from mobadj.judge.hosts import host_for
@@ -82,3 +84,39 @@ def test_a_win_ends_the_results_and_the_game(judge, mob):
     assert not any("Adjustments due" in m.body or "Next phase" in m.body for m in out)
     assert judge.store.game("g1").status == "ended"
     assert judge.store.ending("g1")["result"] == "win"
+
+
+def test_a_don_given_no_order_is_not_reported_as_a_missed_order(judge, mob, tmp_path):
+    """Rule 3: a Don has no power of his own and moves only with a Gang. Al Capone orders
+    his Gangs and nothing for his Don, who stays beside the holding Gang: the results by
+    mail and the game's page say he needed no order, where a Gang without one is marked
+    "no order given"."""
+    from mobadj.judge.store import Store
+    from mobadj.web.pages import Site
+
+    with judge.store.transaction():
+        game = judge.store.game("g1")
+        game.state["position"] = {
+            "phase": "1919-07-W1-M",
+            "units": {"capone": ["G DAN", "D DAN", "G DAS"], "luciano": ["G WCP", "D WCP"]},
+            "centers": {"capone": ["DAN", "DAS", "Bnx"], "luciano": ["5th", "WCP", "Wch"]}}
+        judge.store.update_game("g1", state=game.state, phase="1919-07-W1-M")
+    say(judge, mob, "luciano", "ready")
+    out = say(judge, mob, "capone", "G(DAN) H\nG(DAS)-Col\nready")
+    res = next(m for m in out if m.to == mob.emails["capone"] and "results" in m.subject)
+    assert "  D DAN H" + " " * 28 + "succeeds (no order needed: a Don moves only with a Gang)\n" \
+        in res.body
+    assert "  G WCP H" + " " * 28 + "succeeds (no order given)\n" in res.body
+    assert "  D WCP H" + " " * 28 + "succeeds (no order needed: a Don moves only" in res.body
+    assert "D DAN H" + " " * 28 + "succeeds (no order given)" not in res.body
+    store = Store(judge.config.db_path, readonly=True)
+    try:
+        page = Site(store).game_html("g1", "1919-07-W1-M")
+    finally:
+        store.close()
+    assert page is not None
+    assert re.search(r'<span class="order">D DAN H</span> <span class="result">succeeds</span>'
+                     r' <span class="default">no order needed: a Don moves only with a Gang'
+                     r"</span>", page)
+    assert re.search(r'<span class="order">G WCP H</span> <span class="result">succeeds</span>'
+                     r' <span class="default">no order given</span>', page)
