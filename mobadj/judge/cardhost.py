@@ -47,6 +47,7 @@ from mobadj.cards.registry import bot_class, game_class
 from mobadj.cards.words import command_words
 from mobadj.judge.card_remarks import is_prose, remark_lines
 from mobadj.judge.commands import PRESS_WORDS
+from mobadj.judge.deadlines import bots_at_once
 from mobadj.judge.hosts import Check, Ending, Free, Host, HostError, Resolution, State
 
 log = logging.getLogger("mobadj.judge")
@@ -83,6 +84,13 @@ class CardHost(Host):
                       "may win the game")
     fills_in_order = True
     judge_help = JUDGE_HELP
+
+    def without_player_in(self, options: Mapping[str, Any]) -> str:
+        """With ``bot_moves at_once`` the bot moves as soon as the seat is due."""
+        if bots_at_once(dict(options)):
+            return ("the judge plays its moves: the game's bot's move as soon as it is due "
+                    "(bot_moves at_once); it plays to win and may win the game")
+        return self.without_player
 
     def __init__(self, name: str) -> None:
         self.kind = name

@@ -48,7 +48,16 @@ DEFAULTS: dict[str, Any] = {
     "takeover": "yes",  # TAKEOVER of powers without player, in disorder or offered: approve, no
     "press_to": "any",  # any: press to one, some or all powers; public: to everyone only
     "gm_press_copy": "no",  # yes: the GM gets a copy of every press message
+    "bot_moves": "deadline",  # a card seat without a player moves at the deadline; at_once
 }
+#: the choices of ``bot_moves``
+BOT_MOVES = ("deadline", "at_once")
+
+
+def bots_at_once(options: dict[str, Any]) -> bool:
+    """Does the game's bot move for a card seat without a player as soon as it is due
+    (``bot_moves at_once``), rather than at the deadline?"""
+    return str(options.get("bot_moves", DEFAULTS["bot_moves"])).lower() == "at_once"
 
 
 class Action(StrEnum):

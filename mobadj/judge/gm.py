@@ -15,7 +15,7 @@ from mobadj.judge.accounts import CONFIRM_DAYS, GM_SEAT, code_digest, password_r
 from mobadj.judge.base import PRESS_OPTIONS, JudgeBase, JudgeError
 from mobadj.judge.cardhost import CardHost
 from mobadj.judge.commands import Command, ParsedMail
-from mobadj.judge.deadlines import DEFAULTS, time_of_day, weekdays
+from mobadj.judge.deadlines import BOT_MOVES, DEFAULTS, time_of_day, weekdays
 from mobadj.judge.endings import DRAW_MODES
 from mobadj.judge.hosts import DiplomacyHost, Host, HostError, host_for
 from mobadj.judge.mailparse import Incoming, is_address
@@ -271,6 +271,8 @@ class GMCommands:
             raise JudgeError(f"press_to must be one of {', '.join(PRESS_TO)}")
         if "draw" in options and str(options["draw"]).lower() not in DRAW_MODES:
             raise JudgeError(f"draw must be one of {', '.join(DRAW_MODES)}")
+        if "bot_moves" in options and str(options["bot_moves"]).lower() not in BOT_MOVES:
+            raise JudgeError(f"bot_moves must be one of {', '.join(BOT_MOVES)}")
         try:
             weekdays(options.get("deadline_days"))
             if options.get("deadline_time") not in (None, ""):

@@ -113,6 +113,10 @@ class Host(ABC):
     # differ: keyword -> its lines (none: the command means nothing in this game).
     judge_help: Mapping[str, tuple[tuple[str, str], ...]] = {}
 
+    def without_player_in(self, options: Mapping[str, Any]) -> str:
+        """:attr:`without_player` in a game with these options."""
+        return self.without_player
+
     @abstractmethod
     def seats(self, options: dict[str, Any]) -> list[str]:
         """Every seat (power) of a game with these options."""

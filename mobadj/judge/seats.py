@@ -200,7 +200,7 @@ class Seats:
         open_to = takeover_mode(game.options) != "no"
         self.desk.notices.tell_table(game, f"{game.name}: the player of {power} has resigned", (
             f"The player of {power} has resigned from {game.name}. {power} is in civil "
-            f"disorder ({host.without_player}) until a new player takes "
+            f"disorder ({host.without_player_in(game.options)}) until a new player takes "
             f"it over" + (f": TAKEOVER {game.name} {power}." if open_to else ".")), out,
             skip=power)
         self.desk.notices.tell_gm(game, f"{power} resigned", (

@@ -11,11 +11,16 @@ import sqlite3
 
 from mobadj.judge import reports
 from mobadj.judge.base import JudgeBase, JudgeError
-from mobadj.judge.deadlines import DEFAULTS, HOUR, Action, decide, option
+from mobadj.judge.deadlines import DEFAULTS, HOUR, Action, bots_at_once, decide, option
 from mobadj.judge.hosts import host_for
 from mobadj.judge.store import Game, Mail
 
 log = logging.getLogger("mobadj.judge")
+
+
+MAX_AT_ONCE = 1000
+"""The most card moves played one after another without a player's mail (bots of seats
+without a player moving in turn): a game that would go on longer goes on at the next poll."""
 
 
 class Turns:
@@ -59,8 +64,7 @@ class Turns:
             return
         host = host_for(game.kind)
         if host.resolve_when_all_in:
-            if self.plays_at_once(game):
-                self.resolve(game, now, out)
+            self._play_what_is_in(game, now, out)
             return
         players = {p.power: p for p in self.desk.store.players(game.name)}
         due = [s for s in host.due(game.state) if s in players
@@ -78,15 +82,32 @@ class Turns:
         """Are the moves in played now (a card game, whose moves are played as they come)?
         When every seat due that has a player has sent its move, and at least one move is
         in: a seat without a player (resigned, or in civil disorder) is not waited for, and
-        the GM's ORDERS FOR it are played as they come, as a seated player's are."""
+        the GM's ORDERS FOR it are played as they come, as a seated player's are.  With
+        ``bot_moves at_once``, also when only seats without a player are due: their bot
+        moves now, not at the deadline (while the game has a player: a game nobody plays
+        any more goes on at its deadlines, not in one burst of results mails)."""
         host = host_for(game.kind)
         if not host.resolve_when_all_in or game.status != "active" or game.state is None:
             return False
         players = {p.power: p for p in self.desk.store.players(game.name)}
         submitted = self.desk.store.orders(game.name, host.phase(game.state))
-        due = [s for s in host.due(game.state) if s in submitted or (
+        seats = host.due(game.state)
+        due = [s for s in seats if s in submitted or (
             s in players and players[s].status == "active")]
-        return bool(due) and all(s in submitted for s in due)
+        if not due:
+            return (bool(seats) and bots_at_once(game.options)
+                    and any(p.status == "active" for p in players.values()))
+        return all(s in submitted for s in due)
+
+    def _play_what_is_in(self, game: Game, now: float, out: list[Mail]) -> None:
+        """Play the card game's moves that are in, and on while the moves due next are in
+        too (with ``bot_moves at_once``, a seat without a player moves at once, and so may
+        the next), each move with its results mail."""
+        for _ in range(MAX_AT_ONCE):
+            if not self.plays_at_once(game):
+                return
+            self.resolve(game, now, out)
+            game = self.desk.store.game(game.name) or game
 
     def resolve(self, game: Game, now: float, out: list[Mail], forced: bool = False) -> str:
         """Resolve the current phase (the caller holds the transaction)."""
@@ -358,6 +379,9 @@ class Turns:
         host = host_for(game.kind)
         if self._nothing_to_decide(game):
             self.resolve(game, now, out)
+            return
+        if host.resolve_when_all_in and self.plays_at_once(game):  # e.g. bot_moves at_once
+            self._play_what_is_in(game, now, out)  # set since the last mail
             return
         missing, first = self._missing(game) if game.status == "active" else ([], False)
         d = decide(now=due, status=game.status, deadline=game.deadline,

@@ -125,3 +125,38 @@ def test_a_card_game_to_its_end_by_mail(service, mail_servers, kind, players, op
         for raw in raws:
             if state["salt"].encode() in raw:
                 assert b"results" in raw and b"Seed: " in raw, address
+
+
+def test_with_bot_moves_at_once_a_seat_without_a_player_never_holds_up_the_game(
+        service, mail_servers, clock):  # noqa: F811
+    """Micro mob for two by mail; the GM sets ``bot_moves at_once`` and P2 resigns. Each move
+    P1 sends comes back at once with the judge's bot move for P2 and P1's next list of legal
+    commands: the game never stands waiting a deadline for the empty seat (the clock never
+    moves here)."""
+    S, judge = mail_servers, service.judge
+    name, host = "botnow", host_for("micromob")
+    judge.create_game(name, "micromob", "gm@test.org", "gm-pw", {"game_modules": "1"})
+    people = {seat: Player(S, seat) for seat in ("P1", "P2")}
+    send(S, "gm@test.org", f"GM {name} gm-pw\nSET bot_moves at_once\n"
+         + "".join(f"addplayer {p.address} {seat}\n" for seat, p in people.items()) + "start")
+    service.step()
+    gm_reply = text(S.wait_for("gm@test.org", 1)[0])
+    assert "Option bot_moves = at_once." in gm_reply, gm_reply
+    for p in people.values():
+        welcome = (p.new() + (p.new() if p.count < 2 else []))[0]
+        p.password = re.search(r"Your password: (\S+)", text(welcome)).group(1)
+    p1 = people["P1"]
+    people["P2"].mail(name, "RESIGN")
+    service.step()
+    notice = next(m for m in p1.new() if "resigned" in m["Subject"])
+    assert "the game's bot's move as soon as it is due (bot_moves at_once)" in text(notice)
+    listed = next(filter(None, (_commands(text(m)) for m in S.inbox(p1.address)[::-1])), [])
+    for _ in range(3):
+        assert host.due(judge.store.game(name).state) == ["P1"]  # P2's bot has moved
+        assert listed, "P1 is due but was sent no legal command"
+        p1.mail(name, listed[0])
+        service.step()
+        results = [text(m) for m in p1.new() if "results" in m["Subject"]]
+        assert any("P2: no player; the judge played the game's bot move" in r for r in results)
+        listed = _commands(results[-1])  # P1's next move is asked for at once
+    assert judge.store.game(name).status == "active"

@@ -136,3 +136,24 @@ def test_a_seat_whose_player_resigned_is_played_by_the_bot_and_its_win_is_said(
     assert "moves of P2, a winner, were played by the judge's bot" in final
     status = status_text(judge, judge.store.game("cg"), judge.clock())  # mobadj game status
     assert "Result: P2 wins (by the rules; 21 of P2's moves by the judge's bot)" in status
+
+
+def test_bot_moves_at_once_set_while_the_game_waits_plays_the_seat_at_the_next_poll(
+        judge) -> None:
+    """The game stands waiting for a resigned seat (by default its bot moves at the
+    deadline); the GM sets ``bot_moves at_once``: the judge's next look at its games plays
+    the seat's move, long before the deadline, and the table gets the results."""
+    host = setup_game(judge, "micromob", 3)
+    (seat,) = host.due(judge.store.game("cg").state)
+    act(judge, seat, "RESIGN")
+    before = len(judge.store.game("cg").state["actions"])
+    assert len(judge.tick()) == 0  # waits: the deadline is days away
+    reply = gm(judge, "SET bot_moves at_once")[0].body
+    assert "Option bot_moves = at_once." in reply
+    out = judge.tick()
+    assert len(judge.store.game("cg").state["actions"]) > before
+    assert seat not in host.due(judge.store.game("cg").state)
+    other = next(f"p{n}@test.org" for n in (1, 2, 3) if f"P{n}" != seat)
+    results = [m.body for m in out if m.to == other and "results" in m.subject]
+    assert any(f"{seat}: no player; the judge played the game's bot move" in b for b in results)
+    assert "bot_moves must be one of deadline, at_once" in gm(judge, "SET bot_moves soon")[0].body
