@@ -65,6 +65,7 @@ EXTENSION = rf"""
 %extend move: arrow SUBWAY arrow loc -> subway_move
 %extend support: SUPPORT unit arrow SUBWAY arrow loc -> support_subway
 %extend order: unit -> place
+             | RETREAT_FIRST unit arrow SUBWAY arrow loc -> retreat_first_subway
              | KIND PLACE IN? loc -> place_words
              | KIND IN loc -> place_words
 CEMENT.2: /(?i:cement){_GUARD}/
@@ -127,6 +128,11 @@ class MobtownBuilder(OrderBuilder):
         """``G(Mem) R U WCP``: a retreat by subway (rule 5)."""
         return RetreatAction(_locations(children)[0], route=SUBWAY)
 
+    def retreat_first_subway(self, children: Children) -> list[AnyOrder]:
+        """``Retreat G(Mem)-U-WCP``: a retreat by subway written word first."""
+        subject = next(c for c in children if isinstance(c, Subject))
+        return [self.make_order(subject, RetreatAction(_locations(children)[0], route=SUBWAY))]
+
     def cement(self, _children: Children) -> Action:
         """``cement overcoat`` as an action."""
         return CementAction()
@@ -183,7 +189,7 @@ def _mob_names(game_map: GameMap) -> tuple[tuple[str, str], ...]:
 
 
 _ORDER_START = re.compile(
-    r"^(?:[GD]\s*[(+]|[GD]\s+\S|gang\b|don\b|build\b|remove\b|waive\b|disband\b)",
+    r"^(?:[GD]\s*[(+]|[GD]\s+\S|gang\b|don\b|build\b|remove\b|waive\b|disband\b|retreats?\b)",
     re.IGNORECASE)
 
 

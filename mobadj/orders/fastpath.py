@@ -71,6 +71,7 @@ _DISBAND: Final = frozenset({"disbands", "disband", "d"})
 _BUILD: Final = frozenset({"builds", "build", "b"})
 _RETREAT: Final = frozenset({"retreats", "retreat", "r"})
 _INTO: Final = frozenset({"to", "into"})
+_RETREAT_FIRST: Final = frozenset({"retreats", "retreat", "r"})
 _BUILD_FIRST: Final = frozenset({"builds", "build"})
 _WAIVE: Final = frozenset({"waives", "waived", "waive"})
 _ADJUSTMENT_WORDS: Final = _BUILD_FIRST | {"removes", "remove"} | _WAIVE
@@ -165,6 +166,8 @@ class FastPath:
         if text.isascii():  # words other than ASCII: the patterns' case rules decide
             words = text.split()
             shape = self._words(words)
+            if shape is None and len(words) >= 4 and words[0].lower() in _RETREAT_FIRST:
+                shape = self._retreat_first(words)
             if shape is None and 0 < len(words) <= 3 and words[0].lower() in _ADJUSTMENT_WORDS:
                 adjustment = self._adjustment_words(words)
                 if adjustment is not None:
@@ -347,6 +350,18 @@ class FastPath:
                     None, None, None)
         return (k, a, None, None, None, None, None, None, None, verb, ok, oa, od, None,
                 None, None, None)
+
+    def _retreat_first(self, words: list[str]) -> tuple[str | None, ...] | None:
+        """"Retreat A BUR - PIC" / "R A BUR - PIC" (the word first, then a move's words) as
+        the shape of "A BUR R PIC"; None for anything else, or where "R" is a unit type."""
+        if words[0].lower() in self.kinds:
+            return None
+        shape = self._words(words[1:])
+        if shape is None or shape[2] is None or shape[3] is not None:  # a move, not by convoy
+            return None
+        k, a, d = shape[:3]
+        return (k, a, None, None, None, None, None, None, None, None, None, None, None, None,
+                None, words[0], d)
 
     def _adjustment_words(self, words: list[str]) -> list[AnyOrder] | None:
         """"Build A PAR", "Remove F KIE" or "Waive" word by word, as :attr:`adjustment`

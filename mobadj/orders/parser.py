@@ -144,6 +144,7 @@ _FRIENDLY = {
     "REMOVE_R": "Remove",
     "WAIVE": "Waive",
     "RETREAT": "R (retreat)",
+    "RETREAT_FIRST": "Retreat",
     "VIA": "via convoy",
     "AMP": "'&'",
     "PLUS": "'+'",
@@ -537,6 +538,11 @@ class OrderBuilder:
     def disband_first(self, children: Children) -> list[AnyOrder]:
         return [Disband(_subject(children).unit)]
 
+    def retreat_first(self, children: Children) -> list[AnyOrder]:
+        """``Retreat A BUR - PIC`` (njudge's ``R A BUR - PIC``): the retreat written word
+        first, as ``Build``, ``Remove`` and ``Disband`` orders are."""
+        return [self.make_order(_subject(children), RetreatAction(_locs(children)[-1]))]
+
     def waive(self, _children: Children) -> list[AnyOrder]:
         return [Waive()]
 
@@ -599,7 +605,8 @@ class OrderParser:
         self._cache: dict[str, tuple[AnyOrder, ...] | OrderError] = {}
         self._accepts_cache: dict[tuple[int, ...], frozenset[str]] = {}
         self._prefix_words = {k.lower() for k in kinds} | {
-            "build", "builds", "remove", "removes", "waive", "waives", "disband", "disbands"}
+            "build", "builds", "remove", "removes", "waive", "waives", "disband", "disbands",
+            "retreat", "retreats"}
 
     @property
     def fast_path(self) -> FastPath | None:
@@ -810,11 +817,14 @@ _GUARD = r"(?![\w.'\u2011\/])"
 
 
 def _adjustment_letters(game_map: GameMap) -> str:
-    """njudge's "B A PAR", "R A PAR" and "D A PAR" (build, remove, disband), as grammar
-    rules, for each letter that is neither a unit type nor a province of the map."""
+    """njudge's "B A PAR", "R A PAR" and "D A PAR" (build, remove, disband) and "R A BUR -
+    PIC" (a retreat: "R" with a destination), as grammar rules, for each letter that is
+    neither a unit type nor a province of the map."""
     taken = {k.lower() for k in game_map.unit_kinds}
     rules = []
-    for letter, rule in (("b", "B_AFTER unit -> build"), ("r", "REMOVE_R unit -> remove"),
+    for letter, rule in (("b", "B_AFTER unit -> build"),
+                         ("r", "REMOVE_R unit -> remove\n"
+                               "%extend order: REMOVE_R unit arrow loc -> retreat_first"),
                          ("d", "D_AFTER unit -> disband_first")):
         try:
             game_map.lookup(letter)

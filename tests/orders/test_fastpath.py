@@ -70,6 +70,9 @@ EDGE_CASES = [
     "Build X PAR", "Build A XYZ", "Builds Army Paris", "Remove F KIE", "removes a mun",
     "Remove A", "Remove KIE", "Waive", "waives", "Waived", "W", "Build Waive", "Waive A PAR",
     "Build A PAR & A MAR", "Build A PAR.", "Build A STP/NC", "Remove A PAR H",
+    "Retreat A PAR - BUR", "retreat a par to bur", "R A PAR - BUR", "R A PAR", "Retreat A PAR",
+    "Retreats F STP/SC -> BOT", "R A PAR - BUR via", "Retreat A PAR - BUR - GAS", "R PAR - BUR",
+    "Retreat A PAR R BUR", "R R PAR - BUR", "Retreat Retreat A PAR - BUR",
 ]
 
 

@@ -39,6 +39,14 @@ FORMS = [
     ("A PAR R BUR", Retreat(Unit("A", "PAR"), "BUR"), "A PAR R BUR", True),
     ("A PAR r to BUR", Retreat(Unit("A", "PAR"), "BUR"), "A PAR R BUR", True),
     ("A Paris retreats to Burgundy", Retreat(Unit("A", "PAR"), "BUR"), "A PAR R BUR", True),
+    ("Retreat A PAR - BUR", Retreat(Unit("A", "PAR"), "BUR"), "A PAR R BUR", True),
+    ("retreats a par to bur", Retreat(Unit("A", "PAR"), "BUR"), "A PAR R BUR", True),
+    ("R A PAR - BUR", Retreat(Unit("A", "PAR"), "BUR"), "A PAR R BUR", True),
+    ("R F STP/SC -> BOT", Retreat(Unit("F", "STP/SC"), "BOT"), "F STP/SC R BOT", True),
+    ("Retreat Army Paris moves to Burgundy", Retreat(Unit("A", "PAR"), "BUR"), "A PAR R BUR",
+     False),
+    ("Retreat F Mid-Atlantic Ocean - Brest", Retreat(Unit("F", "MAO"), "BRE"), "F MAO R BRE",
+     False),
     ("WAIVE", Waive(), "Waive", True),
     ("waive", Waive(), "Waive", True),
     ("wAiVe", Waive(), "Waive", True),
@@ -67,7 +75,9 @@ def test_short_form_both_routes(std, grammar_only, text, order, canonical, fast)
 
 
 @pytest.mark.parametrize("text", ["A PAR - BUR by", "A PAR D H", "A PAR B - BUR", "D A PAR D",
-                                  "B A PAR B", "A PAR D D", "BRE B", "B BRE"])
+                                  "B A PAR B", "A PAR D D", "BRE B", "B BRE", "Retreat A PAR",
+                                  "Retreat A PAR BUR", "R A PAR R BUR", "Retreat A PAR - BUR via",
+                                  "Retreat A PAR H"])
 def test_not_short_forms(std, grammar_only, text):
     """A bare "by", words after D/B, both a letter before and after, a build with no kind:
     errors."""

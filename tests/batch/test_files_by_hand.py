@@ -1,0 +1,71 @@
+"""Order and position files as a hobbyist GM writes them by hand or exports them from
+another judge, run through ``mobadj adjudicate`` and ``mobadj map render`` as a real
+process: what the GM reads on the screen and finds in the files."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: Spring 1901 retreats: the German army in Burgundy was dislodged from Paris
+S1901R = """\
+phase: S1901R
+units:
+  FRANCE: [A BUR, A MAR, F MAO]
+  GERMANY: [A MUN, F DEN]
+centers:
+  FRANCE: [BRE, MAR, PAR]
+  GERMANY: [BER, KIE, MUN]
+dislodged:
+  GERMANY:
+  - unit: A BUR
+    from: PAR
+    retreats: [BEL, GAS, PIC, RUH]
+"""
+
+
+def mobadj(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``mobadj ARGS`` run in ``cwd`` as the GM runs it."""
+    return subprocess.run([sys.executable, "-m", "mobadj", *args], cwd=cwd, text=True,
+                          capture_output=True, check=False, timeout=120)
+
+
+def write(folder: Path, name: str, text: str) -> str:
+    (folder / name).write_text(text, encoding="utf-8")
+    return name
+
+
+def test_a_retreat_written_word_first_is_read(tmp_path: Path) -> None:
+    """njudge's and DPjudge's ``Retreat A BUR - PIC`` (and njudge's ``R A BUR - PIC``) is a
+    retreat, as ``Build A KIE`` and ``Disband A PIC`` are read word first."""
+    write(tmp_path, "s1901r.yaml", S1901R)
+    for text in ("Germany:\nRetreat A BUR - PIC\n", "Germany:\nretreat army burgundy to picardy\n",
+                 "GERMANY\nR A Bur - Pic\n", "Germany Retreat A BUR - PIC\n"):
+        write(tmp_path, "retreat.txt", text)
+        run = mobadj("adjudicate", "s1901r.yaml", "retreat.txt", cwd=tmp_path)
+        assert run.returncode == 0, (text, run.stdout, run.stderr)
+        assert "  A BUR R PIC                        succeeds\n" in run.stdout, text
+        assert "Germany               3 centres  A MUN, A PIC, F DEN" in run.stdout
+    write(tmp_path, "remove.txt", "Germany:\nRetreat A BUR\n")
+    run = mobadj("adjudicate", "s1901r.yaml", "remove.txt", cwd=tmp_path)
+    assert run.returncode == 1
+    assert ("remove.txt: line 2, column 14: the order stops too early after 'Retreat A BUR': "
+            "expected '-' (move)") in run.stdout
+
+
+def test_a_mobtown_retreat_written_word_first_is_read(tmp_path: Path) -> None:
+    """The same on Mobtown II, in the rulebook's notation, by road and by subway."""
+    position = ROOT / "orders" / "mobtown2" / "example-c.yaml"
+    after = mobadj("adjudicate", "--map", "mobtown2", str(position),
+                   str(ROOT / "orders" / "mobtown2" / "example-c.txt"), "--next", "r.yaml",
+                   cwd=tmp_path)
+    assert after.returncode == 0, after.stderr
+    for text, said in (("Baby Face:\nRetreat G(Mem)-PPL\n", "G Mem R PPL"),
+                       ("Baby Face Retreat G(Mem)-U-WCP\n", "G Mem R U WCP")):
+        write(tmp_path, "retreat.txt", text)
+        run = mobadj("adjudicate", "--map", "mobtown2", "r.yaml", "retreat.txt", cwd=tmp_path)
+        assert run.returncode == 0, (text, run.stdout, run.stderr)
+        assert f"  {said:<35}succeeds\n" in run.stdout, run.stdout
