@@ -439,6 +439,7 @@ class OrderBuilder:
         return Subject(Unit(self._kind(kind), children[-1]), escort_kind, _column(kind))
 
     def bare_unit(self, children: list[str]) -> Subject:
+        """A unit written without its type: its column is 0 (the kind is a guess)."""
         loc = children[0]
         return Subject(Unit(self._infer_kind(loc), loc), "", 0)
 
@@ -524,13 +525,28 @@ class OrderBuilder:
         self.reject(OrderSyntaxError(f"unknown action {action!r}", text=self.text))
 
     def build(self, children: Children) -> list[AnyOrder]:
+        """A build; one without a unit type is refused where more than one kind could be
+        built (nothing on the board to take the kind from): ``Build BRE``, and ``Build STP``,
+        where a fleet could stand on a coast (DATC 4.C.3; ``Build STP/NC`` is a fleet)."""
         subject = _subject(children)
-        if subject.unit.kind == UNKNOWN_KIND:  # nothing on the board to take the kind from
-            kinds = ", ".join(self.game_map.unit_kinds)
+        unit = subject.unit
+        game_map = self.game_map
+        others: dict[str, str] = {}  # a coast -> the kind of unit that could stand there
+        if subject.column == 0 and "/" not in unit.location:  # no type written, no coast
+            for loc in game_map.locations(unit.location):
+                for kind, name in game_map.unit_kinds.items():
+                    if "/" in loc and kind != unit.kind and game_map.can_occupy(kind, loc):
+                        others.setdefault(loc, name.lower())
+        if unit.kind == UNKNOWN_KIND or others:
+            kinds = ", ".join(game_map.unit_kinds)
+            on_coasts = ""
+            if others:  # "(a fleet on STP/NC or STP/SC)"
+                on_coasts = f" (a {next(iter(others.values()))} on {' or '.join(others)})"
             self.reject(OrderSyntaxError(
-                f"a build needs a unit type ({kinds}): {subject.unit.location} could hold either",
+                f"a build needs a unit type ({kinds}): {unit.location} could hold "
+                f"either{on_coasts}",
                 column=1, text=self.text, expected=(f"a unit type ({kinds})",)))
-        return [Build(subject.unit)]
+        return [Build(unit)]
 
     def remove(self, children: Children) -> list[AnyOrder]:
         return [Remove(_subject(children).unit)]

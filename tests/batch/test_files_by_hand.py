@@ -69,3 +69,31 @@ def test_a_mobtown_retreat_written_word_first_is_read(tmp_path: Path) -> None:
         run = mobadj("adjudicate", "--map", "mobtown2", "r.yaml", "retreat.txt", cwd=tmp_path)
         assert run.returncode == 0, (text, run.stdout, run.stderr)
         assert f"  {said:<35}succeeds\n" in run.stdout, run.stdout
+
+
+#: Winter 1901: Russia has two builds due
+W1901A = """\
+phase: W1901A
+units:
+  RUSSIA: [A MOS]
+centers:
+  RUSSIA: [MOS, SEV, STP]
+"""
+
+
+def test_a_build_in_st_petersburg_needs_a_unit_type(tmp_path: Path) -> None:
+    """``Build StP`` could be an army or a fleet on either coast, as ``Build Sev`` could be an
+    army or a fleet: both are refused, and no army is built in the player's name."""
+    write(tmp_path, "w1901a.yaml", W1901A)
+    for text in ("Russia:\nBuild StP\n", "Russia:\nBuild St Petersburg\n", "Russia:\nStP B\n"):
+        write(tmp_path, "build.txt", text)
+        run = mobadj("adjudicate", "w1901a.yaml", "build.txt", cwd=tmp_path)
+        assert run.returncode == 1, (text, run.stdout)
+        assert ("build.txt: line 2, column 1: a build needs a unit type (A, F): STP could hold "
+                "either (a fleet on STP/NC or STP/SC)") in run.stdout, run.stdout
+        assert "Build A STP" not in run.stdout
+    write(tmp_path, "build.txt", "Russia:\nBuild Sev\nBuild StP/NC\n")
+    run = mobadj("adjudicate", "w1901a.yaml", "build.txt", cwd=tmp_path)
+    assert ("build.txt: line 2, column 1: a build needs a unit type (A, F): SEV could hold "
+            "either (Russia's section ends here") in run.stdout
+    assert "  Build F STP/NC                     succeeds\n" in run.stdout

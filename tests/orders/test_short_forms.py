@@ -77,7 +77,7 @@ def test_short_form_both_routes(std, grammar_only, text, order, canonical, fast)
 @pytest.mark.parametrize("text", ["A PAR - BUR by", "A PAR D H", "A PAR B - BUR", "D A PAR D",
                                   "B A PAR B", "A PAR D D", "BRE B", "B BRE", "Retreat A PAR",
                                   "Retreat A PAR BUR", "R A PAR R BUR", "Retreat A PAR - BUR via",
-                                  "Retreat A PAR H"])
+                                  "Retreat A PAR H", "Build STP", "STP B", "B Spain"])
 def test_not_short_forms(std, grammar_only, text):
     """A bare "by", words after D/B, both a letter before and after, a build with no kind:
     errors."""
