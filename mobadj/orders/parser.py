@@ -331,7 +331,10 @@ class OrderBuilder:
 
     # -- names --------------------------------------------------------------------------
     def coast(self, children: list[Token]) -> _CoastText:
-        return _CoastText(" ".join(str(c) for c in children if c.type == "WORD"))
+        words = [c for c in children if c.type == "WORD"]
+        coast = _CoastText(" ".join(str(c) for c in words))
+        coast.end = words[-1].end_pos or 0
+        return coast
 
     def loc(self, children: list[Token | _CoastText]) -> str:
         from lark import Token
@@ -348,10 +351,24 @@ class OrderBuilder:
                 found = self.prefixes.find(text)  # "Mosc", "Bohem": a unique beginning
                 if found is not None:
                     return found
-            error = self._name_error(exc, words, text)
+            error = self._name_error(exc, words, text, self._written(words, coast))
             self.reject(error, stray=error.message.startswith("unexpected"))
 
-    def _name_error(self, exc: UnknownNameError, words: list[Token], text: str) -> OrderError:
+    def _written(self, words: list[Token], coast: _CoastText | None) -> str:
+        """A name as the player wrote it, a coast in brackets too: ``Bur (if Germany
+        agrees)``, which the lookup tried as ``Bur/if Germany agrees``."""
+        start = words[0].start_pos or 0
+        end = coast.end if coast is not None else (words[-1].end_pos or 0)
+        if coast is not None:  # the closing bracket, if the coast was written in brackets
+            close = len(self.text) - len(self.text[end:].lstrip())
+            if self.text[close:close + 1] == ")":
+                end = close + 1
+        return self.text[start:end] or " ".join(words)
+
+    def _name_error(self, exc: UnknownNameError, words: list[Token], text: str,
+                    written: str) -> OrderError:
+        """Why the name ``text`` (as the lookup read it; ``written``: as the player wrote
+        it, which the message quotes) is no location."""
         column = _column(words[0])
         if len(words) > 1:  # "A PAR XYZ": a known name followed by a stray word
             # no name has more words than the longest one: the search stays linear
@@ -382,15 +399,16 @@ class OrderBuilder:
         describe = self._describe
         if isinstance(exc, UnknownCoastError):
             options = " or ".join(exc.suggestions)
-            return UnknownProvinceError(f"no such coast: {text!r}", column=column, text=self.text,
+            return UnknownProvinceError(f"no such coast: {written!r}", column=column,
+                                        text=self.text,
                                         suggestion=options or None)
         if isinstance(exc, AmbiguousNameError):
             return UnknownProvinceError(
-                f"ambiguous name {text!r} (it could be {' or '.join(exc.suggestions)})",
+                f"ambiguous name {written!r} (it could be {' or '.join(exc.suggestions)})",
                 column=column, text=self.text)
         suggestion = " or ".join(describe(s) for s in self._suggest(text)) or None
-        return UnknownProvinceError(f"unknown province {text!r}", column=column, text=self.text,
-                                    suggestion=suggestion)
+        return UnknownProvinceError(f"unknown province {written!r}", column=column,
+                                    text=self.text, suggestion=suggestion)
 
     def _misspelt_name(self, words: list[Token]) -> OrderError | None:
         """"Mid Atlantik", "Ionian See": a name of several words with one misspelt, whose
@@ -564,7 +582,10 @@ class OrderBuilder:
 
 
 class _CoastText(str):
-    """The words of a coast in parentheses or after '/'."""
+    """The words of a coast in parentheses or after '/'; ``end``: where its last word ends
+    in the order's text."""
+
+    end: int = 0
 
 
 def _locs(children: Children) -> list[str]:

@@ -97,3 +97,21 @@ def test_a_build_in_st_petersburg_needs_a_unit_type(tmp_path: Path) -> None:
     assert ("build.txt: line 2, column 1: a build needs a unit type (A, F): SEV could hold "
             "either (Russia's section ends here") in run.stdout
     assert "  Build F STP/NC                     succeeds\n" in run.stdout
+
+
+def test_an_error_quotes_what_the_player_wrote(tmp_path: Path) -> None:
+    """A remark in brackets after a name is quoted as written, not as the coast the reader
+    tried (``Bur/if Germany agrees``), so the GM sees what the player wrote wrong."""
+    start = mobadj("map", "start", "-o", "s1901m.yaml", cwd=tmp_path)
+    assert start.returncode == 0, start.stderr
+    write(tmp_path, "france.txt",
+          "France:\nA Par - Bur (if Germany agrees)\nA Mar - Spa (Spain)\nF Bre - Mao (xc)\n")
+    run = mobadj("adjudicate", "s1901m.yaml", "france.txt", cwd=tmp_path)
+    assert run.returncode == 1
+    unread = run.stdout[run.stdout.index("ignored):\n"):].split("\n\n")[0].splitlines()[1:]
+    assert [line.split(" (France's section")[0] for line in unread] == [
+        "  france.txt: line 2, column 9: unknown province 'Bur (if Germany agrees)'",
+        "  france.txt: line 3, column 9: unknown province 'Spa (Spain)'; did you mean Spain (SPA)?",
+        "  france.txt: line 4, column 9: unknown province 'Mao (xc)'; did you mean Mid-Atlantic "
+        "Ocean (MAO)?"]
+    assert "/" not in "".join(unread)
