@@ -71,8 +71,9 @@ def read_order_files(paths: Sequence[str | os.PathLike[str]], game_map: GameMap,
         out.orders.extend(result.orders)
         out.errors.extend(f"{path.name}: {e}" for e in result.errors)
         out.warnings.extend(f"{path.name}: {w}" for w in result.warnings)
-        if not result.orders and not result.errors and text.strip():
-            out.warnings.append(f"{path.name}: no order was read from this file")
+        if not result.orders and not result.errors:  # an empty file too: a failed save,
+            empty = "" if text.strip() else " (it is empty)"  # the wrong attachment
+            out.warnings.append(f"{path.name}: no order was read from this file{empty}")
     if rule == "last":
         everything = out.orders
         kept, replaced = last_order_wins(everything, where=lambda p: source[id(p)])

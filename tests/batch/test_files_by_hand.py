@@ -115,3 +115,20 @@ def test_an_error_quotes_what_the_player_wrote(tmp_path: Path) -> None:
         "  france.txt: line 4, column 9: unknown province 'Mao (xc)'; did you mean Mid-Atlantic "
         "Ocean (MAO)?"]
     assert "/" not in "".join(unread)
+
+
+def test_an_empty_order_file_gets_a_warning(tmp_path: Path) -> None:
+    """An empty order file (a save that failed, the wrong attachment) is warned of as a file
+    of prose is: every unit would otherwise hold without a word."""
+    start = mobadj("map", "start", "-o", "s1901m.yaml", cwd=tmp_path)
+    assert start.returncode == 0, start.stderr
+    write(tmp_path, "empty.txt", "")
+    write(tmp_path, "blank.txt", "\n  \n")
+    write(tmp_path, "prose.txt", "Hi GM\n\nthanks\n")
+    run = mobadj("adjudicate", "s1901m.yaml", "empty.txt", "blank.txt", "prose.txt",
+                 cwd=tmp_path)
+    assert run.returncode == 0
+    warnings = [line for line in run.stderr.splitlines() if line.startswith("warning:")]
+    assert warnings == ["warning: empty.txt: no order was read from this file (it is empty)",
+                        "warning: blank.txt: no order was read from this file (it is empty)",
+                        "warning: prose.txt: no order was read from this file"]

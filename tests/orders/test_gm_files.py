@@ -340,7 +340,8 @@ def test_a_file_with_no_order_read_says_so(std, tmp_path) -> None:
     assert files.warnings == ["fwd.txt: no order was read from this file"]
     empty = tmp_path / "empty.txt"
     empty.write_text("\n")
-    assert read_order_files([empty], std).warnings == []  # nothing written, nothing to say
+    assert read_order_files([empty], std).warnings == [
+        "empty.txt: no order was read from this file (it is empty)"]
 
 
 @pytest.mark.parametrize("inside", ["\x0c", "\u2028", "\x85", "\x0b", "\u2029"])
