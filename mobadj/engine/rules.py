@@ -475,6 +475,11 @@ def _choices(cls: type[Rules[PositionT]]) -> dict[str, tuple[OptionValue, ...]]:
 
 _BOOLS = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
 
+READER_OPTIONS: tuple[str, ...] = ("duplicate_orders",)
+"""Options of how orders are read (mobadj.orders.duplicates), not of the rules: every caller
+takes them out before :func:`coerce_options`, which names them among the known options (and
+in its did-you-mean) all the same, as the player sees them beside the rules' own."""
+
 
 def coerce_options(raw: Mapping[str, object], rules: type[Rules] = Rules) -> dict[str, Any]:
     """Option values as given on a command line or in JSON (``"false"``, ``"1982"``, 1982)
@@ -484,10 +489,11 @@ def coerce_options(raw: Mapping[str, object], rules: type[Rules] = Rules) -> dic
     for name, value in raw.items():
         choices = known.get(name)
         if choices is None:
-            near = close_matches(str(name), known, n=1)
+            names = [*known, *READER_OPTIONS]
+            near = close_matches(str(name), names, n=1)
             hint = f"; did you mean {near[0]}?" if near else ""
             raise ValueError(f"unknown {rules.options_title} option {name!r}{hint} "
-                             f"(known: {', '.join(known)})")
+                             f"(known: {', '.join(names)})")
         if type(choices[0]) is bool and not isinstance(value, bool):
             value = _BOOLS.get(str(value).strip().lower(), value)
         elif not isinstance(value, bool):

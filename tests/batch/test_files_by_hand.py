@@ -132,3 +132,27 @@ def test_an_empty_order_file_gets_a_warning(tmp_path: Path) -> None:
     assert warnings == ["warning: empty.txt: no order was read from this file (it is empty)",
                         "warning: blank.txt: no order was read from this file (it is empty)",
                         "warning: prose.txt: no order was read from this file"]
+
+
+def test_a_misspelt_option_gets_a_did_you_mean_that_knows_duplicate_orders(
+        tmp_path: Path) -> None:
+    """``duplicate_orders`` is an option as the rules' are (``--help`` names it): a typo of it
+    is answered with a did-you-mean, and the list of known options names it, on the standard
+    map, on Mobtown II and in a batch line."""
+    write(tmp_path, "s1901r.yaml", S1901R)
+    write(tmp_path, "o.txt", "Germany:\nA BUR - PIC\n")
+    mobtown = str(ROOT / "orders" / "mobtown2" / "example-c.yaml")
+    for args, title in ((["s1901r.yaml"], "rule"), (["--map", "mobtown2", mobtown], "Mobtown")):
+        run = mobadj("adjudicate", "--option", "duplicate_order=first", *args, "o.txt",
+                     cwd=tmp_path)
+        assert run.returncode == 2
+        error = run.stderr.strip()
+        assert error.startswith(f"Error: unknown {title} option 'duplicate_order'; did you mean "
+                                "duplicate_orders? (known: "), error
+        assert error.endswith(", duplicate_orders)")
+    line = ('{"id": "x", "phase": "S1901M", "units": {"FRANCE": ["A PAR"]}, "centers": {}, '
+            '"orders": {"FRANCE": ["A PAR H"]}, "options": {"duplicate_order": "first"}}\n')
+    batch = subprocess.run([sys.executable, "-m", "mobadj", "batch", "-"], input=line,
+                           cwd=tmp_path, text=True, capture_output=True, check=False,
+                           timeout=120)
+    assert "did you mean duplicate_orders?" in batch.stdout, batch.stdout
