@@ -125,7 +125,8 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
     if picture is not None:
         drawn = rules.picture_data(result)
         _write_picture(picture, game_map, drawn or result.position,
-                       [*as_data["orders"], *as_data["defaults"]])
+                       [*as_data["orders"], *as_data["defaults"]],
+                       f"{result.phase.long_name()} ({result.phase})")
     if next_file is not None:
         _write_next(next_file, result, game_map, files.errors, position)
     if files.errors:  # the results are printed, but some lines were not read
@@ -168,10 +169,12 @@ def unknown_keys(data: Any, known: tuple[str, ...], path: Path) -> list[str]:
     return out
 
 
-def _write_picture(path: Path, game_map, position, results: list[dict]) -> None:  # noqa: ANN001
+def _write_picture(path: Path, game_map, position, results: list[dict],  # noqa: ANN001
+                   caption: str) -> None:
     """Draw ``position`` (any shape render.as_view reads) with what ``results`` (the
     published orders) draw on it (arrows, supports, convoy routes, units built and removed)
-    to ``path`` (.svg or .png)."""
+    to ``path`` (.svg or .png), titled with ``caption``: the phase adjudicated, whose orders
+    the arrows are (the units stand where that phase left them)."""
     import yaml
 
     from mobadj.render import (
@@ -187,6 +190,7 @@ def _write_picture(path: Path, game_map, position, results: list[dict]) -> None:
     except (OSError, ValueError, yaml.YAMLError) as exc:  # no layout file, or a broken one
         raise click.ClickException(f"cannot draw the {game_map.name} map: {exc}") from None
     view = results_view(game_map, position, results)
+    view.caption = caption
     try:
         if path.suffix.lower() == ".png":
             path.write_bytes(render_png(game_map, layout, view))

@@ -79,6 +79,19 @@ def _read_results(path: str) -> dict:
     return data
 
 
+def _phase_caption(game_map: GameMap, phase: object) -> str:
+    """The title of a picture of adjudicated results: their phase, in words and as written
+    ("Spring 1901 Movement (S1901M)"), as ``mobadj adjudicate --picture`` titles it; the
+    text as it is when the map's calendar does not read it."""
+    from mobadj.engine import VariantError, rules_for
+
+    try:
+        read = rules_for(game_map).calendar.parse(phase)
+    except (ValueError, VariantError):
+        return str(phase or "")
+    return f"{read.long_name()} ({read})"
+
+
 def _scale(_ctx: click.Context, _param: click.Parameter, value: float) -> float:
     if not 0 < value <= MAX_SCALE:  # also refuses nan
         raise click.BadParameter(f"{value}: the size factor must be above 0 and at most "
@@ -142,7 +155,7 @@ def render_cmd(position: str | None, map_name: str | None, layout_name: str | No
         extra = _read_results(results) if results else {}
         if data is None and "units" in extra:
             data = {k: extra[k] for k in ("units", "centers", "dislodged") if k in extra}
-            data["caption"] = extra.get("phase", "")
+            data["caption"] = _phase_caption(game_map, extra.get("phase", ""))
         view = as_view(game_map, data)
         # results that list their moves (and supports) as such (Mobtown's, with the route of
         # each) are drawn from those lists; the orders give the rest, each drawn once

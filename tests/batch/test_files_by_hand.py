@@ -156,3 +156,34 @@ def test_a_misspelt_option_gets_a_did_you_mean_that_knows_duplicate_orders(
                            cwd=tmp_path, text=True, capture_output=True, check=False,
                            timeout=120)
     assert "did you mean duplicate_orders?" in batch.stdout, batch.stdout
+
+
+def _title(svg: str) -> str:
+    """The heading of an SVG picture (its first bold text)."""
+    head = svg[svg.index('font-weight="bold"'):]
+    return head[head.index(">") + 1:head.index("<")]
+
+
+def test_the_pictures_of_a_phase_are_titled_with_the_phase_adjudicated(tmp_path: Path) -> None:
+    """``adjudicate --picture`` and ``map render --orders`` of the results name the phase
+    whose orders they draw, on both maps (the Spring moves are not titled F1901M)."""
+    start = mobadj("map", "start", "-o", "s1901m.yaml", cwd=tmp_path)
+    assert start.returncode == 0, start.stderr
+    write(tmp_path, "s1901m.txt", "France:\nA Par - Bur\nA Mar S A Par - Bur\n")
+    mob = ROOT / "orders" / "mobtown2"
+    for map_name, position, orders, title in (
+            ("standard", "s1901m.yaml", "s1901m.txt",
+             "Standard Diplomacy \u2014 Spring 1901 Movement (S1901M)"),
+            ("mobtown2", str(mob / "example-c.yaml"), str(mob / "example-c.txt"),
+             "Mobtown II \u2014 Week 1, July 1919: movement (1919-07-W1-M)")):
+        run = mobadj("adjudicate", "--map", map_name, position, orders, "--picture", "p.svg",
+                     cwd=tmp_path)
+        assert run.returncode == 0, run.stderr
+        as_json = mobadj("adjudicate", "--map", map_name, "--json", position, orders,
+                         cwd=tmp_path)
+        write(tmp_path, "r.json", as_json.stdout)
+        drawn = mobadj("map", "render", "--map", map_name, "--orders", "r.json", "-o", "q.svg",
+                       cwd=tmp_path)
+        assert drawn.returncode == 0, drawn.stderr
+        assert _title((tmp_path / "p.svg").read_text(encoding="utf-8")) == title
+        assert _title((tmp_path / "q.svg").read_text(encoding="utf-8")) == title
