@@ -24,8 +24,9 @@ class InputError(CommandLineError, click.ClickException):
 
 
 @main.command()
-@click.option("--map", "map_name", default="standard", show_default=True,
-              help="Map name (standard, ...) or a map YAML file.")
+@click.option("--map", "map_name", default=None,
+              help="Map name (standard, ...) or a map YAML file; default: the map POSITION's "
+                   "first line names (as `map start` and `--next` write it), else standard.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON for tools.")
 @click.option("--paradox", type=click.Choice(list(PARADOX_RULES)), default=None,
               help="Convoy paradox rule (DATC 4.A.2; default szykman); see docs/rulings.md.")
@@ -44,7 +45,7 @@ class InputError(CommandLineError, click.ClickException):
                    "FILE may be POSITION itself: the game moves on in place.")
 @click.argument("position", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("orders", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path,
+def adjudicate(map_name: str | None, as_json: bool, paradox: str | None, position: Path,
                orders: tuple[Path, ...], picture: Path | None = None,
                options: tuple[str, ...] = (), next_file: Path | None = None) -> None:
     """Adjudicate one phase: POSITION (YAML, see docs/adjudication.md) and ORDERS files.
@@ -61,6 +62,7 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
         raise click.BadParameter(f"{picture.name!r}: the picture file must end in .svg or .png",
                                  param_hint="--picture")
     from mobadj.board import MapFileError, load_map
+    from mobadj.cli.position_file import map_hint, named_map
     from mobadj.engine import (
         VariantError,
         adjudicate,
@@ -73,10 +75,21 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
     from mobadj.orders.textfile import read_text_file
 
     try:
-        game_map = load_map(map_name)
+        text, notice = read_text_file(position)
+    except OSError as exc:
+        raise InputError(f"cannot read {position}: {exc.strerror or exc}") from None
+    named = named_map(text)
+    try:
+        game_map = load_map(map_name or named or "standard")
         rules = rules_for(game_map)
     except (MapFileError, OSError, VariantError) as exc:  # unknown map, broken map file
+        if map_name is None and named is not None:
+            raise InputError(f"{position} names the {named} map, which is not here ({exc}): "
+                             "give --map NAME or FILE") from None
         raise InputError(str(exc)) from None
+    mismatch = ""  # the map --map chose, when the file names another
+    if map_name is not None and named is not None and named != game_map.name:
+        mismatch = f"written on the {named} map, read on the {game_map.name} map (--map)"
     raw = option_pairs(options)
     try:  # how order files are read, not a rule of the adjudicator
         duplicates = check_rule(raw.pop("duplicate_orders", "last"))
@@ -90,16 +103,18 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
         raise InputError(str(exc)) from None
     from mobadj.board import load_data
 
+    data = None
     try:
-        text, notice = read_text_file(position)
         data = load_data(text)
         pos = rules.position_from_data(data, game_map)
-    except OSError as exc:
-        raise InputError(f"cannot read {position}: {exc.strerror or exc}") from None
     except VariantError as exc:  # a hook's answer the engine cannot use
         raise InputError(str(exc)) from None
     except (ValueError, RecursionError) as exc:  # not YAML (with its line), no position
         why = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
+        if map_name is None and named is None:  # the map was not chosen: say which it was
+            why += f" ({map_hint(data, game_map.name)})"
+        elif mismatch:
+            why += f" ({mismatch}; give --map {named})"
         raise InputError(f"{position}: {why}") from None
     try:
         files = read_order_files(orders, game_map, rules.parse_orders, duplicates)
@@ -107,7 +122,8 @@ def adjudicate(map_name: str, as_json: bool, paradox: str | None, position: Path
         raise InputError(f"cannot read {exc.filename}: {exc.strerror or exc}") from None
     if notice:
         files.notices.insert(0, notice)
-    files.warnings[:0] = unknown_keys(data, rules.position_keys, position)
+    files.warnings[:0] = ([f"{position.name}: {mismatch}"] if mismatch else []) + unknown_keys(
+        data, rules.position_keys, position)
     try:
         result = adjudicate(pos, files.orders, game_map, rules)
     except VariantError as exc:  # a hook's answer the engine cannot use (mobadj.engine.hooks)

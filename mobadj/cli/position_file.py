@@ -4,9 +4,12 @@ the next phase's position after ``adjudicate --next``, a map's start from ``map 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
+
+_NAMED_MAP = re.compile(r"^#.* on the (\S+) map:?\s*$")
 
 
 def position_yaml(data: dict[str, Any], header: list[str]) -> str:
@@ -50,3 +53,43 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def named_map(text: str) -> str | None:
+    """The map a position file's header names ("# Spring 1901 Movement (S1901M) on the
+    standard map:", as ``map start`` and ``adjudicate --next`` write it), or None: the
+    comment lines before the first key are read, nothing else."""
+    for line in text.lstrip("\ufeff").splitlines():
+        if not line.startswith("#"):
+            if line.strip():
+                return None
+            continue
+        found = _NAMED_MAP.match(line.rstrip())
+        if found is not None:
+            return found.group(1)
+    return None
+
+
+def map_hint(data: object, tried: str, done: str = "read") -> str:
+    """What a GM whose position file was ``done`` (read, drawn) on the map ``tried`` (not
+    named on the command line) is told beside the error: the map whose powers the file's
+    ``units`` and ``centers`` name, if one does, else ``--map`` in general."""
+    from mobadj.board import MapFileError, UnknownNameError, load_map
+    from mobadj.engine import known_maps
+
+    powers = set()
+    for key in ("units", "centers"):
+        block = data.get(key) if isinstance(data, dict) else None
+        if isinstance(block, dict):
+            powers |= {str(p) for p in block}
+    for name in known_maps() if powers else ():
+        if name == tried:
+            continue
+        try:
+            game_map = load_map(name)
+            for power in powers:
+                game_map.power_id(power)
+        except (UnknownNameError, MapFileError, OSError, ValueError):
+            continue
+        return f"{done} on the {tried} map; its powers are the {name} map's: give --map {name}"
+    return f"{done} on the {tried} map; for another map give --map NAME"

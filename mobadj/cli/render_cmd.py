@@ -45,11 +45,12 @@ def _read_text(path: str) -> str:
     return text
 
 
-def _read_yaml(path: str) -> object:
+def _read_yaml(path: str, text: str | None = None) -> object:
+    """The data of a YAML file (``text``: its text, when read already)."""
     from mobadj.board import YamlError, load_data
 
     try:
-        return load_data(_read_text(path))
+        return load_data(_read_text(path) if text is None else text)
     except YamlError as exc:
         raise click.ClickException(f"{path}: not valid YAML (line {exc.line}, column "
                                    f"{exc.column}): {exc.message}") from None
@@ -106,8 +107,9 @@ MAX_SCALE = 10.0
 @map_group.command("render")
 @click.argument("position", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.option("--map", "map_name", default=None,
-              help="Map name (maps/<name>.yaml) or path; default: the one map with a "
-                   "variant of its own, else standard.")
+              help="Map name (maps/<name>.yaml) or path; default: the map POSITION's first "
+                   "line names (as `map start` and `adjudicate --next` write it), else the "
+                   "one map with a variant of its own, else standard.")
 @click.option("--layout", "layout_name", default=None,
               help="Layout file; default maps/<map>.layout.yaml.")
 @click.option("--orders", "results", type=click.Path(exists=True, dir_okay=False),
@@ -134,6 +136,7 @@ def render_cmd(position: str | None, map_name: str | None, layout_name: str | No
       supports: [{power: capone, from: DAS, unit: DAN, to: Lex, result: succeeds}]
     """
     from mobadj.board import MapFileError, load_map
+    from mobadj.cli.position_file import map_hint, named_map
     from mobadj.render import LayoutError, ViewError, load_layout, render_svg
     from mobadj.render.png import PngUnavailableError, svg_to_png
     from mobadj.render.position import (
@@ -146,10 +149,13 @@ def render_cmd(position: str | None, map_name: str | None, layout_name: str | No
     suffix = Path(output).suffix.lower()
     if suffix not in (".svg", ".png"):
         raise click.BadParameter("the output file must end in .svg or .png", param_hint="-o")
+    text = _read_text(position) if position else None
+    named = named_map(text) if text is not None else None
+    data = None
     try:
-        game_map = load_map(map_name or default_map() or "standard")
+        game_map = load_map(map_name or named or default_map() or "standard")
         layout = load_layout(layout_name or game_map.name)
-        data = _read_yaml(position) if position else None
+        data = _read_yaml(position, text) if position else None
         if data is not None and not isinstance(data, dict):
             raise click.ClickException(f"{position}: a position is a mapping with 'units'")
         extra = _read_results(results) if results else {}
@@ -173,7 +179,12 @@ def render_cmd(position: str | None, map_name: str | None, layout_name: str | No
             Path(output).write_bytes(svg_to_png(svg, scale=scale))
         else:
             Path(output).write_text(svg, encoding="utf-8")
-    except (MapFileError, FileNotFoundError, LayoutError, ViewError, PngUnavailableError) as exc:
+    except ViewError as exc:
+        hint = ""
+        if map_name is None and named is None:  # the map was not chosen: say which it was
+            hint = f" ({map_hint(data, game_map.name, 'drawn')})"
+        raise click.ClickException(f"{exc}{hint}") from None
+    except (MapFileError, FileNotFoundError, LayoutError, PngUnavailableError) as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"wrote {output}")
 

@@ -187,3 +187,42 @@ def test_the_pictures_of_a_phase_are_titled_with_the_phase_adjudicated(tmp_path:
         assert drawn.returncode == 0, drawn.stderr
         assert _title((tmp_path / "p.svg").read_text(encoding="utf-8")) == title
         assert _title((tmp_path / "q.svg").read_text(encoding="utf-8")) == title
+
+
+def test_the_map_follows_the_position_file_or_the_error_names_it(tmp_path: Path) -> None:
+    """A position file written by ``map start`` or ``--next`` names its map on its first
+    line: ``adjudicate`` and ``map render`` play and draw it on that map without ``--map``.
+    A file that names none, read on the wrong map, gets an error that says which map was
+    used and which ``--map`` its powers want."""
+    assert mobadj("map", "start", "-o", "std.yaml", cwd=tmp_path).returncode == 0
+    drawn = mobadj("map", "render", "std.yaml", "-o", "std.svg", cwd=tmp_path)
+    assert drawn.returncode == 0, drawn.stderr
+    assert _title((tmp_path / "std.svg").read_text(encoding="utf-8")).startswith(
+        "Standard Diplomacy")
+    assert mobadj("map", "start", "mobtown2", "-o", "mob.yaml", cwd=tmp_path).returncode == 0
+    mob = ROOT / "orders" / "mobtown2"
+    placed = mobadj("adjudicate", "mob.yaml", str(mob / "don-placement.txt"), "--next",
+                    "mob.yaml", cwd=tmp_path)
+    assert placed.returncode == 0, placed.stderr
+    week1 = mobadj("adjudicate", "mob.yaml", str(mob / "opening.txt"), cwd=tmp_path)
+    assert week1.returncode == 0, week1.stderr
+    assert week1.stdout.startswith("Mobtown II: Week 1, July 1919: movement (1919-07-W1-M)")
+    # the same files without their first lines: nothing names the map
+    for name in ("std.yaml", "mob.yaml"):
+        text = (tmp_path / name).read_text(encoding="utf-8")
+        write(tmp_path, f"bare-{name}", "".join(
+            line for line in text.splitlines(keepends=True) if not line.startswith("#")))
+    render = mobadj("map", "render", "bare-std.yaml", "-o", "std.svg", cwd=tmp_path)
+    assert render.returncode == 1
+    assert render.stderr.strip() == (
+        "Error: units: AUSTRIA: unknown power 'AUSTRIA' (drawn on the mobtown2 map; its powers "
+        "are the standard map's: give --map standard)")
+    run = mobadj("adjudicate", "bare-mob.yaml", str(mob / "opening.txt"), cwd=tmp_path)
+    assert run.returncode == 2
+    assert run.stderr.strip().endswith(
+        "(read on the standard map; its powers are the mobtown2 map's: give --map mobtown2)")
+    wrong = mobadj("adjudicate", "--map", "standard", "mob.yaml", str(mob / "opening.txt"),
+                   cwd=tmp_path)
+    assert wrong.returncode == 2
+    assert wrong.stderr.strip().endswith(
+        "(written on the mobtown2 map, read on the standard map (--map); give --map mobtown2)")
