@@ -433,7 +433,7 @@ def _run(case: dict[str, Any]) -> bytes:
                     nones += 1
     dropped: dict[int, str] = {}
     if len(set(keys)) - (nones > 0) < len(keys) - nones and duplicates == "last":
-        dropped = _replaced(pairs, texts)
+        dropped = _replaced(pairs, texts, ctx.parser.builder.escorts)
         if dropped:
             pairs = [pair for j, pair in enumerate(pairs) if j not in dropped]
     result = adjudicate(position, pairs, game_map, rules)
@@ -500,11 +500,12 @@ def _tails(results: list[bytes], odd: _Odd, dropped: dict[int, str], orders: int
     return tails
 
 
-def _replaced(pairs: list[tuple[str, Any]], texts: list[str]) -> dict[int, str]:
-    """The pairs a later order for the same unit replaces: index -> why."""
+def _replaced(pairs: list[tuple[str, Any]], texts: list[str], escorts: Any) -> dict[int, str]:
+    """The pairs a later order for the same unit replaces: index -> why (``escorts``: the
+    kinds of piece that stand beside a unit, whose orders are their own)."""
     from mobadj.orders.duplicates import replaced_orders
 
-    return replaced_orders(pairs, texts)
+    return replaced_orders(pairs, texts, escorts)
 
 
 class _Spell:

@@ -5,14 +5,18 @@ order they came gets the latest orders.  The earlier order is dropped with a war
 names it and the order that replaced it.  (``duplicate_orders=first`` keeps every order and
 lets the adjudicator use the first legal one, DATC 4.D.3; docs/rulings.md.)
 
-*The same unit* means the same province, the same power (or no power given) and the same
-unit type (or no type given).  Builds and waives are not units' orders and are never
-replaced here (too many builds is DATC 4.D.4-4.D.5, a rule option of the adjudicator).
+*The same unit* means the same province and the same power (or no power given), whatever
+unit type the orders write: a province holds one unit, and the adjudicator finds it by its
+province (DATC 4.C.1, 4.C.2), so ``F PAR - BUR`` then ``A PAR - PIC`` are two orders for the
+army in Paris, the second a correction.  Only a kind of piece that stands beside a unit
+(``apart``: the escorts of the map's order reader, Mobtown's Don with his Gang) makes an
+order of another type one for another piece.  Builds and waives are not units' orders and are
+never replaced here (too many builds is DATC 4.D.4-4.D.5, a rule option of the adjudicator).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import NamedTuple, Protocol, TypeVar
 
 from mobadj.orders.errors import OrderError
@@ -80,13 +84,13 @@ class _Given(NamedTuple):
 
 
 def replaced_orders(pairs: Sequence[tuple[str | None, object]],
-                    texts: Sequence[str]) -> dict[int, str]:
+                    texts: Sequence[str], apart: Collection[str] = ()) -> dict[int, str]:
     """Orders given as (power, order) pairs, ``texts[i]`` the text ``pairs[i]`` was read from
     (one ``mobadj batch`` line's orders): the index of each order a later one replaces ->
-    why, as the batch reports it."""
+    why, as the batch reports it.  ``apart``: as for :func:`last_order_wins`."""
     given = [_Given(power, order, i, 1, text)
              for i, ((power, order), text) in enumerate(zip(pairs, texts, strict=True))]
-    _kept, replaced = last_order_wins(given)
+    _kept, replaced = last_order_wins(given, apart=apart)
     return {_given(w.replaced).line: f"replaced by the later order {_given(w.by).text!r} "
             "for the same unit" for w in replaced}
 
@@ -102,17 +106,21 @@ def _unit(placed: Placed) -> Unit | None:
     return unit if isinstance(unit, Unit) and not isinstance(placed.order, Build) else None
 
 
-def _same_unit(a: Placed, ua: Unit, b: Placed, ub: Unit) -> bool:
-    """Whether two parsed orders command the same unit (see the module's docstring)."""
+def _same_unit(a: Placed, ua: Unit, b: Placed, ub: Unit, apart: Collection[str]) -> bool:
+    """Whether two parsed orders for one province command the same unit (see the module's
+    docstring)."""
     return ((a.power == b.power or a.power is None or b.power is None)
-            and (ua.kind == ub.kind or UNKNOWN_KIND in (ua.kind, ub.kind)))
+            and (ua.kind == ub.kind or UNKNOWN_KIND in (ua.kind, ub.kind)
+                 or (ua.kind not in apart and ub.kind not in apart)))
 
 
-def last_order_wins(orders: Sequence[P], where: Callable[[P], str] | None = None
-                    ) -> tuple[list[P], list[ReplacedOrder]]:
+def last_order_wins(orders: Sequence[P], where: Callable[[P], str] | None = None,
+                    apart: Collection[str] = ()) -> tuple[list[P], list[ReplacedOrder]]:
     """``orders`` (ParsedOrder-like: power, order, line, column, text) without those a later
     order replaces, and one :class:`ReplacedOrder` warning for each.  ``where(parsed)`` may
-    name the file of an order, for orders read from several files."""
+    name the file of an order, for orders read from several files.  ``apart``: the kinds
+    of piece that stand beside a unit of another kind (Mobtown's Don), whose orders never
+    replace, nor are replaced by, an order for a unit of another kind."""
     kept: list[P | None] = []
     units: dict[int, Unit] = {}  # index in kept -> the unit its order commands
     by_province: dict[str, list[int]] = {}
@@ -123,7 +131,7 @@ def last_order_wins(orders: Sequence[P], where: Callable[[P], str] | None = None
             slots = by_province.setdefault(unit.province, [])
             for i in slots:
                 old = kept[i]
-                if old is not None and _same_unit(old, units[i], parsed, unit):
+                if old is not None and _same_unit(old, units[i], parsed, unit, apart):
                     kept[i] = None
                     slots.remove(i)
                     warnings.append(_warning(old, parsed, where))

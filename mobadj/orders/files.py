@@ -53,6 +53,7 @@ def read_order_files(paths: Sequence[str | os.PathLike[str]], game_map: GameMap,
     out = OrderFiles()
     heading = power_heading(game_map)
     source: dict[int, str] = {}
+    escorts: frozenset[str] = frozenset()
     for path in map(Path, paths):
         text, notice = read_text_file(path)
         if notice:
@@ -60,6 +61,7 @@ def read_order_files(paths: Sequence[str | os.PathLike[str]], game_map: GameMap,
         mail = read_mail(text, heading, saved=True)
         cleaned = mail.text
         result = parse(cleaned, game_map)
+        escorts |= result.escorts
         lines = text_lines(cleaned)
         notes = [(aside.first, aside.describe()) for aside in mail.set_aside]
         notes += [(number, f"line {number} set aside as a remark, not an order: "
@@ -76,7 +78,8 @@ def read_order_files(paths: Sequence[str | os.PathLike[str]], game_map: GameMap,
             out.warnings.append(f"{path.name}: no order was read from this file{empty}")
     if rule == "last":
         everything = out.orders
-        kept, replaced = last_order_wins(everything, where=lambda p: source[id(p)])
+        kept, replaced = last_order_wins(everything, where=lambda p: source[id(p)],
+                                         apart=escorts)
         out.orders = kept
         out.warnings.extend(f"{source[id(w.replaced)]}: {w}" for w in replaced)
     return out

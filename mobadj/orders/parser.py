@@ -107,6 +107,9 @@ class ParseResult:
     orders: list[ParsedOrder] = field(default_factory=list)
     errors: list[OrderError] = field(default_factory=list)
     warnings: list[OrderError] = field(default_factory=list)
+    #: the kinds of piece that stand beside a unit on the map (its reader's escorts,
+    #: Mobtown's Don): an order for one is never the same unit's as one of another kind
+    escorts: frozenset[str] = frozenset()
 
     @property
     def ok(self) -> bool:
@@ -115,8 +118,8 @@ class ParseResult:
     def last_order_wins(self) -> ParseResult:
         """The same result with each order a later one replaces for its unit left out, and
         a warning naming it (the rule of njudge and godip; mobadj.orders.duplicates)."""
-        kept, replaced = last_order_wins(self.orders)
-        return ParseResult(kept, list(self.errors), [*self.warnings, *replaced])
+        kept, replaced = last_order_wins(self.orders, apart=self.escorts)
+        return ParseResult(kept, list(self.errors), [*self.warnings, *replaced], self.escorts)
 
     def by_power(self) -> dict[str | None, list[AnyOrder]]:
         """Orders grouped by power, in file order."""
@@ -1010,7 +1013,7 @@ def _variant_rules(game_map: GameMap) -> Rules | None:
 
 def _parse_orders(text: str, game_map: GameMap, power: str | None,
                   parser: OrderParser) -> ParseResult:
-    result = ParseResult()
+    result = ParseResult(escorts=parser.builder.escorts)
     errors = result.errors
     default = section = game_map.power_id(power) if power else None
     bad_section: tuple[str, int] | None = None  # (name, line) of an unknown power's section

@@ -251,6 +251,23 @@ def test_the_last_order_wins_with_a_warning(tmp_path) -> None:
     assert data["warnings"][0].startswith("o.txt: line 2, column 1: 'A PAR - BUR' is replaced")
 
 
+def test_a_later_order_that_corrects_the_unit_type_counts(tmp_path) -> None:
+    """Monday's mail says ``F Par - Bur`` (Paris holds an army), Tuesday's ``A Par - Pic``:
+    both are orders for the one unit in Paris, and the later one counts."""
+    monday, tuesday = tmp_path / "monday.txt", tmp_path / "tuesday.txt"
+    monday.write_text("France:\nF Par - Bur\n")
+    tuesday.write_text("France:\nA Par - Pic\n")
+    proc = run(str(POSITION), str(monday), str(tuesday))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ("warning: monday.txt: line 2, column 1: 'F Par - Bur' is replaced "
+                           "by the later order 'A Par - Pic' (line 2 of tuesday.txt): the last "
+                           "order for a unit counts\n")
+    assert "A PAR - PIC                        succeeds" in proc.stdout
+    assert "PAR - BUR" not in proc.stdout
+    first = run("--option", "duplicate_orders=first", str(POSITION), str(monday), str(tuesday))
+    assert "A PAR - PIC                        invalid: unit already ordered" in first.stdout
+
+
 def test_misspelt_power_warning_is_shown(tmp_path) -> None:
     orders = tmp_path / "o.txt"
     orders.write_text("Germnay:\nA BER - MUN\n")

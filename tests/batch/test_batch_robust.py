@@ -181,6 +181,28 @@ def test_last_order_wins_in_a_batch() -> None:
     assert bad["errors"] == ["duplicate_orders must be last or first, not 'never'"]
 
 
+def test_a_later_order_that_corrects_the_unit_type_counts_in_a_batch() -> None:
+    """``F PAR - BUR`` for the army in Paris, then ``A PAR - PIC``: one unit, the last
+    order counts; on Mobtown II a Gang and the Don beside him are two pieces."""
+    lines = [{"id": "std", "phase": "S1901M", "units": {"France": ["A PAR"]},
+              "orders": {"France": ["F PAR - BUR", "A PAR - PIC"]}},
+             {"id": "mob", "map": "mobtown2", "phase": "1919-07-W1-M",
+              "units": {"capone": ["G Mic", "D Mic"]},
+              "orders": {"capone": ["G(Mic)-Mem", "D(Mic) H"]}}]
+    data = "".join(json.dumps(line) + "\n" for line in lines).encode()
+    proc = subprocess.run([sys.executable, "-m", "mobadj", "batch", "-"], input=data,
+                          capture_output=True, timeout=120)
+    assert proc.returncode == 0 and proc.stderr == b""
+    std, mob = (json.loads(line) for line in proc.stdout.splitlines())
+    assert std["orders"] == [
+        {"power": "France", "order": "F PAR - BUR", "result": "invalid",
+         "reason": "replaced by the later order 'A PAR - PIC' for the same unit"},
+        {"power": "France", "order": "A PAR - PIC", "result": "succeeds", "reason": None}]
+    assert std["units"]["France"] == ["A PIC"]
+    assert [o["result"] for o in mob["orders"]] == ["succeeds", "succeeds"]
+    assert mob["units"]["capone"] == ["D Mic", "G Mem"], mob
+
+
 def test_the_batch_command_reads_bytes_from_stdin() -> None:
     data = GOOD_LINE + b"\n\xe9\xe9\n" + GOOD_LINE + b"\n"
     proc = subprocess.run([sys.executable, "-m", "mobadj", "batch", "-"], input=data,

@@ -272,6 +272,18 @@ def test_duplicate_orders_follow_the_option_in_checks_previews_and_results(judge
         assert ("A BUR" if name == "first" else "A PIC") in units
 
 
+def test_a_later_order_that_corrects_the_unit_type_counts(judge):
+    """``F PAR - BUR`` (Paris holds an army), then ``A PAR - PIC`` in the same mail: both
+    are orders for the army in Paris, and the last one counts."""
+    start(judge, "typo", ("FRANCE",))
+    reply = send(judge, "typo", "FRANCE", "F PAR - BUR\nA PAR - PIC")[0].body
+    assert ("'F PAR - BUR' is replaced by the later order 'A PAR - PIC' (line 3): the last "
+            "order for a unit counts") in reply
+    assert judge.store.orders("typo", "S1901M")["FRANCE"] == "A PAR - PIC"
+    gm(judge, "typo", "PROCESS")
+    assert "A PIC" in judge.store.game("typo").state["position"]["units"]["FRANCE"]
+
+
 def test_a_mobtown_game_is_played_by_its_options(judge):
     start(judge, "mob", ("CAPONE",), kind="mobtown2", captive_don_helps="yes",
           forced_retreats="retreat_phase")

@@ -145,10 +145,15 @@ def test_the_last_order_for_a_unit_counts(std) -> None:
         "the last order for a unit counts"]
 
 
-def test_orders_of_different_units_or_powers_both_stand(std) -> None:
-    text = "England: F BRE - ENG\nFrance: F BRE H\nA BRE H\n"  # two powers; two unit types
+def test_orders_of_two_powers_both_stand_and_a_unit_type_is_corrected(std) -> None:
+    """A province holds one unit: ``F BRE H`` then ``A BRE H`` of one power are two orders
+    for it, whatever the type; another power's order for BRE is not replaced."""
+    text = "England: F BRE - ENG\nFrance:\nF BRE H\nA BRE H\n"
     result = parse_orders(text, std).last_order_wins()
-    assert len(result.orders) == 3 and not result.warnings
+    assert [str(p.order) for p in result.orders] == ["F BRE - ENG", "A BRE H"]
+    assert [str(w) for w in result.warnings] == [
+        "line 3, column 1: 'F BRE H' is replaced by the later order 'A BRE H' (line 4): "
+        "the last order for a unit counts"]
 
 
 def test_last_order_wins_across_files(std, tmp_path) -> None:
