@@ -28,6 +28,7 @@ from mobadj.batch.serialize import (
     invalid_tail,
     json_line,
     result_tails,
+    standoffs_json,
     text_json,
     value_json,
 )
@@ -459,6 +460,8 @@ def _run(case: dict[str, Any]) -> bytes:
         out.append(destroyed_json(result, spelling))
     out.append(b",")
     out.append(board[1])
+    if after.standoffs and "standoffs" not in extra:
+        out.append(standoffs_json(after))
     for key in extra:
         if key != "defaults":
             out.append(b"," + text_json(key) + b":" + value_json(

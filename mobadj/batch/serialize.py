@@ -29,7 +29,7 @@ from mobadj.engine.results import OrderResult
 
 __all__ = ["batch_board", "destroyed_json", "echo_json", "empty_output", "entry_head",
            "invalid_tail", "json_line", "judge_result", "order_entries", "phase_result",
-           "result_tails", "text_json", "to_json", "value_json"]
+           "result_tails", "standoffs_json", "text_json", "to_json", "value_json"]
 
 
 # ---- an order's result -------------------------------------------------------------------------
@@ -259,6 +259,15 @@ def destroyed_json(result: Any, spelling: dict[str, str]) -> bytes:
     its units, as the line spells the power), else nothing."""
     gone = destroyed_data(result, lambda p: _spell(spelling, p))
     return b',"destroyed":' + value_json(gone) if gone else b""
+
+
+def standoffs_json(after: Position) -> bytes:
+    """``,"standoffs":[...]`` of a line whose next phase is a retreat phase with standoffs
+    (the provinces a bounce left empty, where no unit may retreat), else nothing: a line's
+    output reads back as the next line's input."""
+    if not after.standoffs:  # (the usual line: the engine keeps them only for a retreat)
+        return b""
+    return b',"standoffs":' + value_json(sorted(after.standoffs))
 
 
 # ---- adjudicate --json and the judge -----------------------------------------------------------

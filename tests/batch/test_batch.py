@@ -199,3 +199,29 @@ def test_a_lines_output_reads_back_as_the_next_lines_input_after_a_convoyed_atta
     assert retreat["errors"] == []
     assert retreat["orders"][0]["result"] == "succeeds"
     assert "A PIC" in retreat["units"]["FRANCE"]
+
+
+def test_a_lines_output_keeps_the_standoffs_the_retreat_phase_needs() -> None:
+    """France dislodges A MUN while Austria and Russia bounce in BOH: the line carries
+    ``"standoffs": ["BOH"]``, and given back with the retreat, the retreat into the empty
+    standoff province is refused.  A line with no retreat phase after it has no
+    ``standoffs``."""
+    movement = {"id": "m", "phase": "S1901M",
+                "units": {"Germany": ["A MUN"], "France": ["A BUR", "A RUH"],
+                          "Austria": ["A VIE"], "Russia": ["A SIL"]}, "centers": {},
+                "orders": {"France": ["A BUR - MUN", "A RUH S A BUR - MUN"],
+                           "Austria": ["A VIE - BOH"], "Russia": ["A SIL - BOH"]}}
+    bounce_only = {**movement, "id": "b", "units": {"Austria": ["A VIE"], "Russia": ["A SIL"]},
+                   "orders": {"Austria": ["A VIE - BOH"], "Russia": ["A SIL - BOH"]}}
+    spring, bounce = _batch_lines([movement, bounce_only])
+    assert list(spring) == ["id", "phase", "next_phase", "orders", "units", "dislodged",
+                            "centers", "standoffs", "errors"]
+    assert spring["standoffs"] == ["BOH"] and spring["next_phase"] == "S1901R"
+    assert tuple(bounce) == KEYS
+    again = {key: spring[key] for key in spring if key not in ("id", "orders", "errors")}
+    again["phase"] = again.pop("next_phase")
+    [retreat] = _batch_lines([{"id": "r", **again, "orders": {"Germany": ["A MUN - BOH"]}}])
+    assert retreat["errors"] == []
+    assert retreat["orders"] == [{"power": "Germany", "order": "A MUN - BOH", "result": "invalid",
+                                  "reason": "cannot retreat there (disbanded)"}]
+    assert retreat["units"]["Germany"] == [] and tuple(retreat) == KEYS
