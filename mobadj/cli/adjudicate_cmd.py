@@ -41,7 +41,8 @@ class InputError(CommandLineError, click.ClickException):
 @click.option("--next", "next_file", type=click.Path(dir_okay=False, path_type=Path),
               default=None, metavar="FILE",
               help="Also write the position after this phase to FILE (YAML, the next "
-                   "phase's POSITION); not written when some order line could not be read. "
+                   "phase's POSITION); not written when some order line could not be read "
+                   "or a file gave no order at all (exit status 1). "
                    "FILE may be POSITION itself: the game moves on in place.")
 @click.argument("position", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("orders", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
@@ -52,9 +53,10 @@ def adjudicate(map_name: str | None, as_json: bool, paradox: str | None, positio
 
     Prints every power's orders with their results, the dislodged units with their
     retreats, centre changes and the next phase, as a GM would publish them.  Files may be
-    in any encoding and shaped like mails (quotes and signatures are skipped); notes and
-    warnings go to standard error.  Exit status: 0, or 1 when some order lines could not
-    be read (the results are still printed), 2 when nothing could be adjudicated.
+    in any encoding and shaped like mails (quotes and signatures are skipped; a mail saved
+    whole as .eml is decoded as the judge reads it); notes and warnings go to standard
+    error.  Exit status: 0, or 1 when some order lines could not be read or --next was not
+    written (the results are still printed), 2 when nothing could be adjudicated.
     """
     if next_file is not None and not next_file.resolve().parent.is_dir():
         raise click.BadParameter(f"{next_file}: no such folder", param_hint="--next")
@@ -117,7 +119,8 @@ def adjudicate(map_name: str | None, as_json: bool, paradox: str | None, positio
             why += f" ({mismatch}; give --map {named})"
         raise InputError(f"{position}: {why}") from None
     try:
-        files = read_order_files(orders, game_map, rules.parse_orders, duplicates)
+        files = read_order_files(orders, game_map, rules.parse_orders, duplicates,
+                                 saved_mail=_saved_mail)
     except OSError as exc:
         raise InputError(f"cannot read {exc.filename}: {exc.strerror or exc}") from None
     if notice:
@@ -143,20 +146,35 @@ def adjudicate(map_name: str | None, as_json: bool, paradox: str | None, positio
         _write_picture(picture, game_map, drawn or result.position,
                        [*as_data["orders"], *as_data["defaults"]],
                        f"{result.phase.long_name()} ({result.phase})")
-    if next_file is not None:
-        _write_next(next_file, result, game_map, files.errors, position)
-    if files.errors:  # the results are printed, but some lines were not read
+    written = next_file is None or _write_next(next_file, result, game_map, files.errors,
+                                               files.empty, position)
+    if files.errors or not written:  # the results are printed, but some lines were not read
         sys.exit(1)
 
 
-def _write_next(path: Path, result: Any, game_map: Any, errors: list[Any], read: Path) -> None:
+def _saved_mail(raw: bytes) -> str:
+    """The text of an order file that is a MIME mail saved whole, read as the judge reads
+    a mail (mobadj.judge, imported only for such a file)."""
+    from mobadj.judge import saved_mail_text
+
+    return saved_mail_text(raw)
+
+
+def _write_next(path: Path, result: Any, game_map: Any, errors: list[Any], empty: list[str],
+                read: Path) -> bool:
     """Write the position after the phase to ``path`` (``--next``), unless some order line
-    could not be read: its author's order would be lost from a game that moved on (perhaps
-    over the very file read), so the GM fixes the line and runs the phase again."""
+    could not be read or some file gave no order at all: its author's orders would be lost
+    from a game that moved on (perhaps over the very file read), so the GM fixes the file
+    and runs the phase again.  Whether it was written."""
     if errors:
         click.echo(f"{path}: not written: some order lines could not be read; fix them and "
                    "run the phase again", err=True)
-        return
+        return False
+    if empty:
+        click.echo(f"{path}: not written: no order was read from {', '.join(empty)}; check "
+                   "the file (a player's orders would be lost) and run the phase again",
+                   err=True)
+        return False
     from mobadj.cli.position_file import write_position
 
     after = result.position
@@ -168,6 +186,7 @@ def _write_next(path: Path, result: Any, game_map: Any, errors: list[Any], read:
     except OSError as exc:
         raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
     click.echo(f"The next position: {path}", err=True)
+    return True
 
 
 def unknown_keys(data: Any, known: tuple[str, ...], path: Path) -> list[str]:

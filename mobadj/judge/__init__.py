@@ -15,6 +15,7 @@ from mobadj.judge.links import game_path, game_url, phase_url, step_id
 from mobadj.judge.logs import setup_logging
 from mobadj.judge.mailbox import Mailbox
 from mobadj.judge.mailer import Mailer
+from mobadj.judge.mailparse import UnreadableMailText, saved_mail_text
 from mobadj.judge.overview import status_text, summary_text
 from mobadj.judge.service import NETWORK_ERRORS, Service, describe, one_judge
 from mobadj.judge.store import Game, Mail, Store, StoreError, store_trouble
@@ -39,6 +40,7 @@ __all__ = [
     "Service",
     "Store",
     "StoreError",
+    "UnreadableMailText",
     "WebPlay",
     "WebSeat",
     "describe",
@@ -52,6 +54,7 @@ __all__ = [
     "password_refusal",
     "phase_url",
     "reports",
+    "saved_mail_text",
     "setup_logging",
     "status_text",
     "step_id",

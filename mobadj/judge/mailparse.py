@@ -268,6 +268,29 @@ def _body_part(msg: Message) -> tuple[str, bool]:
 
 
 
+def saved_mail_text(raw: bytes) -> str:
+    """The text of a mail saved whole (an ``.eml``) as the judge reads a mail's body: its
+    first text part (else its HTML part, as text), decoded from base64 or quoted-printable
+    in its charset, without control characters; for ``mobadj adjudicate``, which reads
+    order files as mails.  Raises :class:`UnreadableMailText` (a ValueError) saying why
+    when there is no text to read (only attachments, broken base64, parts nested too
+    deeply)."""
+    try:
+        msg: Message = email.message_from_bytes(raw, policy=email.policy.compat32)
+        source, is_html = _body_part(msg)
+        text = html_to_text(source) if is_html else source
+    except UnreadableMailText:
+        raise
+    except RecursionError:
+        raise UnreadableMailText(TOO_DEEP) from None
+    except MAIL_ERRORS as exc:
+        raise UnreadableMailText(f"its MIME parts cannot be read ({type(exc).__name__})"
+                                 ) from None
+    if _is_binary(text):
+        raise UnreadableMailText("its text part is not text")
+    return strip_controls(text)
+
+
 def squash(text: str) -> str:
     """Letters, digits, ``@`` and ``.`` of a text, in lower case: what survives of it when it
     is quoted (``> ``), re-wrapped or turned into HTML by someone else's mail program."""

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from mobadj.board import GameMap
 from mobadj.orders.duplicates import check_rule, last_order_wins
-from mobadj.orders.mailtext import read_mail
+from mobadj.orders.mailtext import own_header, read_mail
 from mobadj.orders.parser import ParsedOrder, ParseResult, parse_orders
 from mobadj.orders.prose import set_aside_remarks
 from mobadj.orders.spelling import text_lines
@@ -37,6 +37,8 @@ class OrderFiles:
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
+    #: the files with text from which no order at all was read
+    empty: list[str] = field(default_factory=list)
 
     def messages(self) -> list[str]:
         """The notices and warnings, each on a line, for the GM's terminal."""
@@ -45,10 +47,13 @@ class OrderFiles:
 
 def read_order_files(paths: Sequence[str | os.PathLike[str]], game_map: GameMap,
                      parse: Callable[[str, GameMap], ParseResult] = parse_orders,
-                     duplicates: str = "last") -> OrderFiles:
+                     duplicates: str = "last",
+                     saved_mail: Callable[[bytes], str] | None = None) -> OrderFiles:
     """Read and parse order files; raises OSError for a file that cannot be read and
     ValueError for a bad ``duplicates`` value.  ``parse(text, game_map)`` is the variant's
-    reader (Mobtown: ``parse_mobtown_orders``)."""
+    reader (Mobtown: ``parse_mobtown_orders``).  ``saved_mail(raw)``: the text of a mail
+    saved whole whose body is MIME (base64, quoted-printable, several parts), as the judge
+    reads it (a ValueError when there is none); without it such a file is read as text."""
     rule = check_rule(duplicates)
     out = OrderFiles()
     heading = power_heading(game_map)
@@ -58,6 +63,17 @@ def read_order_files(paths: Sequence[str | os.PathLike[str]], game_map: GameMap,
         text, notice = read_text_file(path)
         if notice:
             out.notices.append(notice)
+        header = own_header(text)
+        if saved_mail is not None and any(_MIME.match(line) for line in header):
+            try:
+                body = saved_mail(path.read_bytes())
+            except ValueError as exc:  # no text to read: its author's orders are not here
+                out.errors.append(f"{path.name}: a mail saved whole, but its text cannot be "
+                                  f"read: {exc}")
+                continue
+            text = "\n".join(header) + "\n\n" + body
+            out.notices.append(f"{path.name}: read as a mail: its text part, decoded as a mail "
+                               f"program does (the line numbers below count that text)")
         mail = read_mail(text, heading, saved=True)
         cleaned = mail.text
         result = parse(cleaned, game_map)
@@ -76,6 +92,7 @@ def read_order_files(paths: Sequence[str | os.PathLike[str]], game_map: GameMap,
         if not result.orders and not result.errors:  # an empty file too: a failed save,
             empty = "" if text.strip() else " (it is empty)"  # the wrong attachment
             out.warnings.append(f"{path.name}: no order was read from this file{empty}")
+            out.empty.append(path.name)
     if rule == "last":
         everything = out.orders
         kept, replaced = last_order_wins(everything, where=lambda p: source[id(p)],
@@ -84,6 +101,10 @@ def read_order_files(paths: Sequence[str | os.PathLike[str]], game_map: GameMap,
         out.warnings.extend(f"{source[id(w.replaced)]}: {w}" for w in replaced)
     return out
 
+
+_MIME = re.compile(r"^content-(transfer-encoding:\s*(base64|quoted-printable)\b|"
+                   r"type:\s*multipart/)", re.I)
+"""A field of a saved mail's header that says its body must be decoded to be read."""
 
 _HEADING = re.compile(
     r"^\s*([\"\u201c]?[^\W\d_][\w .'\"\u201c\u201d\-]{0,40}?)\s*(?:\([^()]{0,80}\)\s*)?[:.!-]?\s*$")

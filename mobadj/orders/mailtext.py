@@ -214,6 +214,14 @@ _OWN_FIELDS = re.compile(
     r"envelope-to|dkim-signature|arc-[a-z-]+|authentication-results|received-spf|from):", re.I)
 
 
+def own_header(text: str) -> list[str]:
+    """The header a file begins with when it is a mail saved whole (see :func:`read_mail`,
+    ``saved``): its lines, an mbox "From " line too; [] when the file does not begin so."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    end = _own_header(lines)
+    return [line for line in lines[:end] if line.strip()]
+
+
 def _own_header(lines: list[str]) -> int:
     """How many lines at the start of a saved mail are its own header: an mbox "From "
     line and header fields (each perhaps folded onto indented lines), from the first line

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import subprocess
 import sys
@@ -266,6 +267,84 @@ def test_a_later_order_that_corrects_the_unit_type_counts(tmp_path) -> None:
     assert "PAR - BUR" not in proc.stdout
     first = run("--option", "duplicate_orders=first", str(POSITION), str(monday), str(tuesday))
     assert "A PAR - PIC                        invalid: unit already ordered" in first.stdout
+
+
+FRANCE = "phase: S1901M\nunits: {France: [A PAR, A MAR, F BRE]}\n"
+MAIL_HEADER = ("From: Jean <jp@example.org>\nTo: gm@example.org\nSubject: S1901 orders France\n"
+               "MIME-Version: 1.0\n")
+
+
+def test_a_mail_saved_whole_with_a_base64_body_is_decoded(tmp_path) -> None:
+    """Gmail sends a text with an accent ("Amitiés") as base64: saved as .eml, its orders
+    are read as the judge reads that mail."""
+    body = "Bonjour GM,\n\nFrance:\nA Par - Bur\nA Mar - Spa\nF Bre - Mao\n\nAmitiés,\nJean\n"
+    encoded = base64.encodebytes(body.encode("utf-8")).decode("ascii")
+    mail = tmp_path / "gmail.eml"
+    mail.write_text(MAIL_HEADER + 'Content-Type: text/plain; charset="utf-8"\n'
+                    "Content-Transfer-Encoding: base64\n\n" + encoded)
+    position = tmp_path / "france.yaml"
+    position.write_text(FRANCE)
+    proc = run(str(position), str(mail))
+    assert proc.returncode == 0, proc.stderr
+    for order in ("A PAR - BUR", "A MAR - SPA", "F BRE - MAO"):
+        assert f"  {order}                        succeeds" in proc.stdout
+    assert proc.stderr.splitlines() == [
+        "note: gmail.eml: read as a mail: its text part, decoded as a mail program does (the "
+        "line numbers below count that text)",
+        "note: gmail.eml: lines 1-6 set aside as the mail's own header: From: Jean "
+        "<jp@example.org>",
+        "note: gmail.eml: line 8 set aside as a greeting: Bonjour GM,",
+        "note: gmail.eml: lines 15-16 set aside as a sign-off and what follows it: Amitiés,"]
+
+
+def test_a_multipart_mail_is_read_from_its_text_part_not_its_html(tmp_path) -> None:
+    mail = tmp_path / "thunder.eml"
+    mail.write_text(
+        MAIL_HEADER + 'Content-Type: multipart/alternative;\n boundary="XYZ"\n\n'
+        '--XYZ\nContent-Type: text/plain; charset="utf-8"\n'
+        "Content-Transfer-Encoding: quoted-printable\n\n"
+        "France:\nA Par - Bur\nF Bre - Mao\n\nAmiti=C3=A9s,\nJean-Pierre\n\n"
+        '--XYZ\nContent-Type: text/html; charset="utf-8"\n'
+        "Content-Transfer-Encoding: quoted-printable\n\n"
+        "<html><body><p>France:<br>A Par - Bur<br>F B=\nre - Mao</p></body></html>\n\n"
+        "--XYZ--\n")
+    position = tmp_path / "france.yaml"
+    position.write_text(FRANCE)
+    proc = run("--json", str(position), str(mail))
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["errors"] == []
+    assert [(o["order"], o["result"]) for o in data["orders"]] == [
+        ("A PAR - BUR", "succeeds"), ("F BRE - MAO", "succeeds")]
+    assert "set aside as a sign-off and what follows it: Amitiés," in proc.stderr
+
+
+def test_next_is_not_written_when_a_file_gave_no_order(tmp_path) -> None:
+    """A mail with no text of its own (only an attachment) is an error; a mail, or any
+    file, from which no order was read leaves the position as it was: moving the game on
+    would lose its player's orders."""
+    position = tmp_path / "game.yaml"
+    position.write_bytes(POSITION.read_bytes())
+    attached = tmp_path / "attached.eml"
+    attached.write_text(
+        MAIL_HEADER + 'Content-Type: multipart/mixed; boundary="B"\n\n--B\n'
+        'Content-Type: application/pdf\nContent-Disposition: attachment; filename="o.pdf"\n'
+        "Content-Transfer-Encoding: base64\n\nJVBERi0xLjQK\n--B--\n")
+    proc = run(str(position), str(attached), "--next", str(position))
+    assert proc.returncode == 1
+    assert ("attached.eml: a mail saved whole, but its text cannot be read: it has no text "
+            "of its own, only attachments") in proc.stdout
+    assert "game.yaml: not written: some order lines could not be read" in proc.stderr
+    prose = tmp_path / "prose.eml"
+    prose.write_text(MAIL_HEADER + "Content-Transfer-Encoding: base64\n\n"
+                     + base64.encodebytes(b"See you on Friday!\n").decode("ascii"))
+    proc = run(str(position), str(prose), "--next", str(position))
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines()[-2:] == [
+        "warning: prose.eml: no order was read from this file",
+        f"{position}: not written: no order was read from prose.eml; check the file (a "
+        "player's orders would be lost) and run the phase again"]
+    assert position.read_bytes() == POSITION.read_bytes()
 
 
 def test_misspelt_power_warning_is_shown(tmp_path) -> None:
