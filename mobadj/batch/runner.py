@@ -31,6 +31,7 @@ from mobadj.batch.serialize import (
     standoffs_json,
     text_json,
     value_json,
+    winner_json,
 )
 from mobadj.board import MapFileError
 from mobadj.board.model import UnknownNameError
@@ -462,6 +463,8 @@ def _run(case: dict[str, Any]) -> bytes:
     out.append(board[1])
     if after.standoffs and "standoffs" not in extra:
         out.append(standoffs_json(after))
+    if result.center_changes and "winner" not in extra:  # (only a change of owner can win)
+        out.append(winner_json(rules.winner(after, game_map), spelling))
     for key in extra:
         if key != "defaults":
             out.append(b"," + text_json(key) + b":" + value_json(

@@ -29,7 +29,8 @@ from mobadj.engine.results import OrderResult
 
 __all__ = ["batch_board", "destroyed_json", "echo_json", "empty_output", "entry_head",
            "invalid_tail", "json_line", "judge_result", "order_entries", "phase_result",
-           "result_tails", "standoffs_json", "text_json", "to_json", "value_json"]
+           "result_tails", "standoffs_json", "text_json", "to_json", "value_json",
+           "winner_json"]
 
 
 # ---- an order's result -------------------------------------------------------------------------
@@ -270,14 +271,21 @@ def standoffs_json(after: Position) -> bytes:
     return b',"standoffs":' + value_json(sorted(after.standoffs))
 
 
+def winner_json(winner: str | None, spelling: dict[str, str]) -> bytes:
+    """``,"winner":"France"`` (the power as the line spells it) of the line of a phase that
+    won the game, else nothing."""
+    return b',"winner":' + text_json(_spell(spelling, winner)) if winner else b""
+
+
 # ---- adjudicate --json and the judge -----------------------------------------------------------
 
 
-def phase_result(result: Any, errors: list[str] | None = None, rules: Any = None
-                 ) -> dict[str, Any]:
+def phase_result(result: Any, errors: list[str] | None = None, rules: Any = None,
+                 game_map: Any = None) -> dict[str, Any]:
     """``mobadj adjudicate --json``: the batch output keys (powers by id, the orders as the
     engine reads them) plus ``defaults``, ``standoffs``, ``destroyed``, ``skipped``,
-    ``centre_changes``, any key a variant's position has, and the rules' ``json_extras``."""
+    ``centre_changes``, any key a variant's position has, the rules' ``json_extras`` and,
+    given the map, ``winner`` when a power has won (as the report announces it)."""
     data = result.position.to_data()
     out: dict[str, Any] = {
         "phase": str(result.phase),
@@ -297,6 +305,9 @@ def phase_result(result: Any, errors: list[str] | None = None, rules: Any = None
     ]
     if rules is not None:
         out.update(untyped(rules).json_extras(result))  # (any mapping, on both builds)
+        winner = untyped(rules).winner(result.position, game_map) if game_map else None
+        if winner and "winner" not in out:
+            out["winner"] = winner
     out["errors"] = list(errors or [])
     return out
 

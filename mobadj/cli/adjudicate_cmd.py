@@ -133,7 +133,7 @@ def adjudicate(map_name: str | None, as_json: bool, paradox: str | None, positio
         raise InputError(str(exc)) from None
     from mobadj.batch import phase_result
 
-    as_data = phase_result(result, files.errors, rules)
+    as_data = phase_result(result, files.errors, rules, game_map)
     as_data["warnings"] = files.notices + files.warnings
     for line in files.messages():  # notes and warnings: standard error
         click.echo(line, err=True)

@@ -347,6 +347,22 @@ def test_next_is_not_written_when_a_file_gave_no_order(tmp_path) -> None:
     assert position.read_bytes() == POSITION.read_bytes()
 
 
+def test_json_names_the_winner_of_the_phase_that_won(tmp_path) -> None:
+    position = tmp_path / "f1905.yaml"
+    position.write_text(
+        "phase: F1905M\nunits: {France: [A BUR, A PIC, A GAS], Germany: [A PAR], "
+        "England: [A BRE]}\ncenters:\n  France: [MAR, BEL, HOL, SPA, POR, TUN, NAP, ROM, VEN, "
+        "MUN, KIE, BER, DEN, SWE, NWY, LON, LVP]\n  Germany: [PAR]\n  England: [BRE, EDI]\n")
+    orders = tmp_path / "o.txt"
+    orders.write_text("France:\nA BUR - PAR\nA PIC S A BUR - PAR\nA GAS S A BUR - PAR\n")
+    report = run(str(position), str(orders))
+    assert report.stdout.rstrip().endswith("France has 18 supply centres and wins the game.")
+    data = json.loads(run("--json", str(position), str(orders)).stdout)
+    assert data["winner"] == "FRANCE"
+    orders.write_text("France:\nA BUR H\n")
+    assert "winner" not in json.loads(run("--json", str(position), str(orders)).stdout)
+
+
 def test_misspelt_power_warning_is_shown(tmp_path) -> None:
     orders = tmp_path / "o.txt"
     orders.write_text("Germnay:\nA BER - MUN\n")

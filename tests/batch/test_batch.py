@@ -225,3 +225,22 @@ def test_a_lines_output_keeps_the_standoffs_the_retreat_phase_needs() -> None:
     assert retreat["orders"] == [{"power": "Germany", "order": "A MUN - BOH", "result": "invalid",
                                   "reason": "cannot retreat there (disbanded)"}]
     assert retreat["units"]["Germany"] == [] and tuple(retreat) == KEYS
+
+
+def test_the_line_of_the_phase_that_wins_names_the_winner() -> None:
+    """France takes Paris in the fall for her 18th centre: the line says ``"winner"``; a
+    line where nobody wins is written as before, without the key."""
+    fall = {"id": "w", "phase": "F1905M",
+            "units": {"France": ["A BUR", "A PIC", "A GAS"], "Germany": ["A PAR"],
+                      "England": ["A BRE"]},
+            "centers": {"France": ["MAR", "BEL", "HOL", "SPA", "POR", "TUN", "NAP", "ROM",
+                                   "VEN", "MUN", "KIE", "BER", "DEN", "SWE", "NWY", "LON",
+                                   "LVP"],
+                        "Germany": ["PAR"], "England": ["BRE", "EDI"]},
+            "orders": {"France": ["A BUR - PAR", "A PIC S A BUR - PAR", "A GAS S A BUR - PAR"]}}
+    held = {**fall, "id": "h", "orders": {}}
+    won, not_yet = _batch_lines([fall, held])
+    assert list(won) == ["id", "phase", "next_phase", "orders", "units", "dislodged",
+                         "destroyed", "centers", "winner", "errors"]
+    assert won["winner"] == "France" and len(won["centers"]["France"]) == 18
+    assert "winner" not in not_yet and len(not_yet["centers"]["France"]) == 17
