@@ -120,6 +120,7 @@ def retreats(pos: MobtownPosition, pairs: list[OrderInput], game_map: GameMap,
     after.dislodged = {}
     results: list[OrderResult | None] = []
     chosen: dict[str, tuple[int, str]] = {}  # province -> (index, option)
+    attempted: set[str] = set()  # dislodged Gangs that got some order, even an invalid one
     for power, order in pairs:
         who = power or "?"
         unit = getattr(order, "unit", None)
@@ -138,6 +139,7 @@ def retreats(pos: MobtownPosition, pairs: list[OrderInput], game_map: GameMap,
         if power is not None and power != owner:
             results.append(OrderResult(power, order, Outcome.INVALID, Reason.NOT_OWNER))
             continue
+        attempted.add(unit.location)
         if unit.location in chosen:
             results.append(OrderResult(owner, order, Outcome.INVALID, Reason.DUPLICATE))
             continue
@@ -194,11 +196,12 @@ def retreats(pos: MobtownPosition, pairs: list[OrderInput], game_map: GameMap,
             else:
                 results[idx] = OrderResult(d.unit.power, order, Outcome.SUCCEEDS)
                 fate = dest
-        else:
-            fate = GAOL if GAOL in open_ else ""
-            gone: StrEnum = MobtownReason.TO_GAOL if fate else Reason.NO_ORDER_DISBANDED
-            what = f"{d.unit} R {GAOL}" if fate else f"{d.unit} Disband"
-            defaults.append(OrderResult(d.unit.power, what, Outcome.SUCCEEDS, gone))
+        else:  # no valid order: to gaol, else disbanded; listed as a default only when
+            fate = GAOL if GAOL in open_ else ""  # it got no order at all (its invalid
+            if prov not in attempted:  # order is reported once, as on the standard map)
+                gone: StrEnum = MobtownReason.TO_GAOL if fate else Reason.NO_ORDER_DISBANDED
+                what = f"{d.unit} R {GAOL}" if fate else f"{d.unit} Disband"
+                defaults.append(OrderResult(d.unit.power, what, Outcome.SUCCEEDS, gone))
         if fate == GAOL:
             after.gaol.append(d.unit.power)
             mob = game_map.powers[d.unit.power].name

@@ -363,6 +363,37 @@ def test_json_names_the_winner_of_the_phase_that_won(tmp_path) -> None:
     assert "winner" not in json.loads(run("--json", str(position), str(orders)).stdout)
 
 
+MOBTOWN_RETREAT = """phase: 1919-07-W1-R
+units:
+  babyface: [G Bgt]
+  murderinc: [G Mem, G PPU, G Pel]
+centers:
+  babyface: [DtB, Sun, Wal]
+  murderinc: [MaE, Man, Sho]
+dislodged:
+  babyface:
+  - {unit: G Mem, from: Mic, via: ground, retreats: [PPL, U-WCP]}
+"""
+
+
+@pytest.mark.parametrize("order", ["G(Mem)-Mic", "G(Mem)-WCP", "G(Mem)-U-Mic"])
+def test_a_mobtown_gang_with_an_invalid_retreat_is_reported_once(tmp_path, order) -> None:
+    """Baby Face orders his dislodged Gang back to where the attack came from (or to a
+    subway stop without its U): one line, the invalid order, as on the standard map; no
+    "no order" line, nor a ``defaults`` entry, for a Gang that was ordered."""
+    position, orders = tmp_path / "w1r.yaml", tmp_path / "retreat.txt"
+    position.write_text(MOBTOWN_RETREAT)
+    orders.write_text(f"Baby Face:\n{order}\n")
+    proc = run("--map", "mobtown2", str(position), str(orders))
+    assert proc.returncode == 0, proc.stderr
+    section = proc.stdout.split('"Baby Face" Nelson:\n', 1)[1].split("\n\n", 1)[0]
+    assert len(section.splitlines()) == 1 and " invalid: " in section, section
+    assert "no order" not in proc.stdout
+    data = json.loads(run("--json", "--map", "mobtown2", str(position), str(orders)).stdout)
+    assert [o["result"] for o in data["orders"]] == ["invalid"] and data["defaults"] == []
+    assert data["units"]["babyface"] == ["G Bgt"]
+
+
 def test_misspelt_power_warning_is_shown(tmp_path) -> None:
     orders = tmp_path / "o.txt"
     orders.write_text("Germnay:\nA BER - MUN\n")

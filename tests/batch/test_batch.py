@@ -244,3 +244,14 @@ def test_the_line_of_the_phase_that_wins_names_the_winner() -> None:
                          "destroyed", "centers", "winner", "errors"]
     assert won["winner"] == "France" and len(won["centers"]["France"]) == 18
     assert "winner" not in not_yet and len(not_yet["centers"]["France"]) == 17
+
+
+def test_a_mobtown_gang_with_an_invalid_retreat_has_no_default_entry() -> None:
+    [line] = _batch_lines([{
+        "id": "r", "map": "mobtown2", "phase": "1919-07-W1-R",
+        "units": {"diamond": ["G Bgt"], "murderinc": ["G Mem", "G PPU", "G Pel"]},
+        "dislodged": {"diamond": [{"unit": "G Mem", "from": "Mic", "via": "ground"}]},
+        "orders": {"diamond": ["G(Mem)-Mic"]}}])
+    assert line["orders"] == [{"power": "diamond", "order": "G(Mem)-Mic", "result": "invalid",
+                               "reason": "cannot retreat there (disbanded)"}]
+    assert line["defaults"] == [] and line["errors"] == []
