@@ -92,7 +92,8 @@ def read_order_files(paths: Sequence[str | os.PathLike[str]], game_map: GameMap,
         if not result.orders and not result.errors:  # an empty file too: a failed save,
             empty = "" if text.strip() else " (it is empty)"  # the wrong attachment
             out.warnings.append(f"{path.name}: no order was read from this file{empty}")
-            out.empty.append(path.name)
+            if text.strip():  # (an empty file may be meant: a phase with nothing to order)
+                out.empty.append(path.name)
     if rule == "last":
         everything = out.orders
         kept, replaced = last_order_wins(everything, where=lambda p: source[id(p)],
