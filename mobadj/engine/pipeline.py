@@ -23,7 +23,7 @@ from mobadj.engine.position import (
     PositionT,
     ResultPositionT,
 )
-from mobadj.engine.results import OrderResult
+from mobadj.engine.results import OrderResult, Outcome
 from mobadj.engine.rules import ASIDE, Rules
 from mobadj.engine.topology import Topology, topology_for
 from mobadj.engine.units import Dislodged, UnitState, unit_state
@@ -227,8 +227,27 @@ def movement_phase(
             r = extra.get(i, r)
             assert r is not None, "after_movement must settle the orders kept aside"
             results.append(r)
-    return PhaseResult(position.phase, results, outcome.defaults, after, moved=outcome.moves,
+    defaults = _unrefused_defaults(outcome, slots) if slots else outcome.defaults
+    return PhaseResult(position.phase, results, defaults, after, moved=outcome.moves,
                        events=events, _records=outcome._records)
+
+
+def _unrefused_defaults(outcome: movement.MovementOutcome,
+                        slots: Sequence[OrderResult | int | None]) -> list[OrderResult]:
+    """The default holds, less those of units whose order the variant's ``screen`` refused:
+    such a unit is listed once, by its order (``invalid: ...``, the unit holds), as a unit
+    with an impossible order is on every map, not again as a hold with no order given."""
+    refused: set[tuple[str, str]] = set()
+    for slot in slots:
+        if isinstance(slot, OrderResult) and slot.outcome is Outcome.INVALID:
+            unit = getattr(slot.given, "unit", None)
+            if unit is not None:
+                refused.add((slot.power, province_of(unit.location)))
+    if not refused:
+        return outcome.defaults
+    held = [o for o in outcome._records if o.defaulted]  # in the order of the defaults
+    return [r for o, r in zip(held, outcome.defaults, strict=True)
+            if (o.power, o.prov) not in refused]
 
 
 def screen_orders(
