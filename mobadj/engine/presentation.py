@@ -68,6 +68,12 @@ class Presentation(Generic[PositionT]):
         """Lines a variant adds to the board's public status (the judge's STATUS)."""
         return []
 
+    def idle_words(self, position: PositionT, power: str, game_map: GameMap) -> str:
+        """Why ``power`` owes no orders in the phase of ``position`` although it has units, in
+        the variant's words, for a player who sends some all the same ("": the phase's own
+        reason, nothing to decide, is enough; Mobtown: civil disorder)."""
+        return ""
+
     # ---- reports and pictures ----------------------------------------------------------------
 
     def report_body(self, result: PhaseResult[PositionT], game_map: GameMap) -> list[str]:

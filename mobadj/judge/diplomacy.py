@@ -243,6 +243,13 @@ def preview(host: DiplomacyHost, state: State, seat: str, text: str) -> str:
     return head + "\n" + "\n".join(lines)
 
 
+def idle_reason(host: DiplomacyHost, state: State, seat: str) -> str:
+    """The rules' words for why ``seat`` owes no orders now (``Rules.idle_words``)."""
+    if state.get("over") or seat in due(host, state):
+        return ""
+    return host.rules_of(state).idle_words(_position(host, state), seat, host.map_of(state))
+
+
 def choices(host: DiplomacyHost, state: State, seat: str) -> list[OrderChoice]:
     """What ``seat`` may order now as picks (the rules' ``order_choices``): none when nothing
     is due from it, and only lines the judge reads as it reads a mail's."""

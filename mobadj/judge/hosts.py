@@ -198,6 +198,11 @@ class Host(ABC):
         ("" by default: nothing more than that no orders are needed)."""
         return ""
 
+    def idle_reason(self, state: State, seat: str) -> str:
+        """Why ``seat`` owes nothing now when the rules say more than that nothing is due
+        (Mobtown's civil disorder): said instead of "No orders are needed" ("" otherwise)."""
+        return ""
+
     def free(self, state: State, seat: str, text: str) -> Free | None:
         """Apply at once the lines of ``text`` that ``seat`` may give out of turn now; None
         when this kind of game has no such commands (all lines are then orders)."""
@@ -475,6 +480,9 @@ class DiplomacyHost(Host):
 
     def preview(self, state: State, seat: str, text: str) -> str:
         return self._engine().preview(self, state, seat, text)
+
+    def idle_reason(self, state: State, seat: str) -> str:
+        return self._engine().idle_reason(self, state, seat)
 
     def first_orders(self, state: State, seat: str) -> str:
         return self._engine().first_orders(self, state, seat)

@@ -108,6 +108,10 @@ class PlayerCommands:
             check = host.check(game.started_state, power, text)
             if not (check.accepted or check.errors or check.notes):
                 return ""  # nothing but remarks ("thanks"): no word about orders
+            idle = host.idle_reason(game.started_state, power)
+            if idle:  # the rules' own reason (civil disorder), not lateness
+                unused = "".join(f"\n  {o}" for o in check.accepted)
+                return idle + (f"\nThese orders are not used:{unused}" if unused else "")
             late = self._late(game, power, text, inc, now)
             aside = host.out_of_turn(game.started_state, power, text)
             return (f"{late}\n\n" if late else "") + (

@@ -372,6 +372,7 @@ class MobtownRules(Rules[MobtownPosition]):
         game_map = topology.game_map
         result.events += dons.captures(before, after, game_map)
         if result.phase.is_movement:
+            result.defaults = [_in_disorder(r, before.disorder) for r in result.defaults]
             result.defaults += dons.unordered(before, result.results)
         if result.phase.is_adjustment:
             weekend.build_used_by_don(before, result, self)
@@ -422,6 +423,21 @@ class MobtownRules(Rules[MobtownPosition]):
         if not position.disorder:
             return []
         return ["In civil disorder: " + ", ".join(sorted(position.disorder))]
+
+    def idle_words(self, position: MobtownPosition, power: str, game_map: GameMap) -> str:
+        """A mob in civil disorder is told why its orders are not taken this week, and what
+        comes next (rule 3, ruling 13)."""
+        if not position.phase.is_movement or power not in position.disorder:
+            return ""
+        name = mob_name(game_map, power)
+        then = (f"{name}'s new Don is already rebuilt and moves with it from next week"
+                if power in position.dons else
+                f"A new Don is elected meanwhile: {name} may rebuild him at the first weekend "
+                "adjustments after this week (Build D X on a free home centre of its own, "
+                "rule 3)")
+        return (f"{name} stands in civil disorder this week ({position.phase.long_name()}): "
+                "its Don died, so all its units hold and no orders are taken from it (rule 3, "
+                f"ruling 13). {then}. Its orders count again from the weekend on.")
 
     def winner(self, position: MobtownPosition, game_map: GameMap) -> str | None:
         """Rule 8, decided by the engine after each scoring turn."""
@@ -529,9 +545,48 @@ class MobtownRules(Rules[MobtownPosition]):
                     rows.append((names.get(power, power), space + held))
                 elif kind == "G" and space == GAOL:
                     gaol[power] = gaol.get(power, 0) + 1
+        rows += _without_don(data, units, names)
         if not rows and not gaol:
             return []
         inside = ", ".join(f"{names.get(p, p)} {n} Gang{'s' if n > 1 else ''}"
                            for p, n in gaol.items())
         return [PageTable("Dons and the gaol", ("Mob", "Don"), tuple(rows),
                           f"In gaol ({GAOL}): {inside or 'nobody'}.")]
+
+
+def _in_disorder(r: OrderResult, disorder: Collection[str]) -> OrderResult:
+    """A mob's unit that held with no order in its civil-disorder week held because of it:
+    the results say so rather than "no order given" (rule 3, ruling 13)."""
+    if r.power in disorder and r.outcome is Outcome.SUCCEEDS and r.reason is None:
+        return OrderResult(r.power, r.given, Outcome.SUCCEEDS, MobtownReason.DISORDER_HOLD)
+    return r
+
+
+def _without_don(data: Mapping[str, object], units: Mapping[str, object],
+                 names: Mapping[str, str]) -> list[tuple[str, str]]:
+    """The game pages' rows for the mobs with units but no Don (after the June 1919
+    placement): in civil disorder this week or at the next movement, else with a Don to
+    rebuild (rule 3, ruling 13)."""
+    try:
+        phase = CALENDAR.parse(str(data.get("phase", "")))
+    except ValueError:
+        return []
+    if not (phase.is_movement or phase.is_retreat or phase.is_adjustment):
+        return []  # June 1919: no Don is placed yet (rule 6)
+    disorder = set(_strings(data.get("disorder")))
+    rows = []
+    for power, items in sorted(units.items()):
+        if any(text.startswith("D ") for text in _strings(items)):
+            continue
+        if power in disorder:
+            when = "this week" if phase.is_movement else "at the next movement"
+            why = f"none: he died; civil disorder {when} (rule 3, ruling 13)"
+        else:
+            why = "none: a new Don may be rebuilt at a weekend adjustment (rule 3)"
+        rows.append((names.get(power, power), why))
+    return rows
+
+
+def _strings(value: object) -> list[str]:
+    """A stored list (of units, of mobs) as texts; anything else as none."""
+    return [str(x) for x in value] if isinstance(value, (list, tuple)) else []

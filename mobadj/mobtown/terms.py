@@ -46,6 +46,7 @@ class MobtownReason(StrEnum):
     GAOL_ENTRY = "a Gang enters MTPD only by retreating there (rule 7)"
     IN_GAOL = "this Gang is in gaol for the rest of the game (rule 7)"
     CIVIL_DISORDER = "civil disorder after the Don's death: all units hold (rule 3)"
+    DISORDER_HOLD = "holds in civil disorder after the Don's death (rule 3)"
     SUPPORT_BY_SUBWAY = "a Gang cannot support through a subway (ruling 12)"
     SUPPORT_ACROSS_HIGHWAY = ("a Gang cannot support across a highway where no junction is "
                               "(rule 4, ruling 27)")

@@ -222,9 +222,14 @@ def _board(game: Game, results: list[dict[str, Any]], host: DiplomacyHost,
 
 
 def _order(d: dict[str, Any], note: str | None = None) -> OrderLine:
-    """An order as stored; ``note``: the rules gave it (a default), with this note."""
+    """An order as stored; ``note``: the rules gave it (a default), with this note.  A
+    default the rules carried out for a reason they give (a hold in civil disorder, a
+    removal, the gaol) is marked by that reason alone, as the mails mark it."""
+    explained = d.get("result") == "succeeds" and bool(d.get("reason"))
+    default = note is not None and not explained
     return OrderLine(str(d.get("power", "")), str(d.get("order", "")),
-                     str(d.get("result", "")), d.get("reason"), note is not None, note or "")
+                     str(d.get("result", "")), d.get("reason"), default,
+                     (note or "") if default else "")
 
 
 def _board_notes(data: dict[str, Any], names: dict[str, str],
@@ -264,7 +269,8 @@ def _adjustment_notes(host: DiplomacyHost, position: Mapping[str, Any],
 
     notes = []
     for o in orders:
-        if o.default and o.result == "succeeds" and "civil disorder" in (o.reason or ""):
+        if (o.order.startswith("Remove ") and o.result == "succeeds"
+                and "civil disorder" in (o.reason or "")):
             notes.append(f"Civil disorder: {names.get(o.power, o.power)} ordered too few "
                          f"removals; the rules removed {o.order.removeprefix('Remove ')}.")
     try:

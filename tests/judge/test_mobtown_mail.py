@@ -8,6 +8,8 @@ import re
 
 import pytest
 
+from mobadj.web.pages import Site
+
 from .conftest import Table
 from .helpers import mail
 
@@ -52,3 +54,56 @@ def test_a_support_through_a_subway_is_listed_once(judge, mob):
     assert len(mae) == 1, lines
     assert re.search(r"G MaE S G 42nd - Cas\s+invalid: a Gang cannot support through a "
                      r"subway \(ruling 12\)", mae[0])
+
+
+DISORDER = {"phase": "1919-08-W2-M",
+            "units": {"luciano": ["G 5th", "G Mad", "G Mic"], "capone": ["G DAS", "D DAS"]},
+            "centers": {"luciano": ["5th", "WCP", "Wch"], "capone": ["DAN", "DAS", "Bnx"]},
+            "disorder": ["luciano"]}
+
+
+def test_a_mob_in_civil_disorder_is_told_why_its_orders_are_not_taken(judge, mob):
+    """Rule 3, ruling 13: the answer says civil disorder, lists the orders not used and
+    what comes next; the results say why each Gang held."""
+    set_position(judge, DISORDER)
+    reply = say(judge, mob, "luciano", "G(Mic)-Pel\nG(Mad) H\n\nLucy")[0].body
+    assert "No orders are needed" not in reply
+    assert ("Lucky Luciano stands in civil disorder this week (Week 2, August 1919: movement): "
+            "its Don died, so all its units hold and no orders are taken from it (rule 3, "
+            "ruling 13).") in " ".join(reply.split())
+    assert "These orders are not used:\n  G Mic - Pel\n  G Mad H\n" in reply
+    assert "may rebuild him at the first weekend adjustments after this week" in reply
+    out = say(judge, mob, "capone", "G(DAS) H\nready")
+    lines = orders_of(results(out, mob, "luciano"), "Lucky Luciano")
+    assert len(lines) == 3, lines
+    for line in lines:
+        assert re.search(r"G \w+ H\s+holds in civil disorder after the Don's death "
+                         r"\(rule 3\)$", line), line
+    page = Site(judge.store, "Test Judge").game_html("g1", "1919-08-W2-M")
+    held = re.findall(r'<li class="succeeds"><span class="order">G \w+ H</span>(.*?)</li>',
+                      page)
+    assert held and all("holds in civil disorder" in h for h in held[-3:])
+    assert not any("no order given" in h for h in held[-3:])
+    assert re.search(r"<td>Lucky Luciano</td><td>none: he died; civil disorder this week "
+                     r"\(rule 3, ruling 13\)</td>", page)
+
+
+def test_a_mob_in_civil_disorder_answering_the_results_is_not_told_it_was_late(judge, mob):
+    """The Don gets the cement overcoat in week 1; the mob answers the week's results with
+    orders for week 2, its civil-disorder week: it is told that, not that its orders came
+    too late for the week just played."""
+    set_position(judge, {"phase": "1919-08-W1-M",
+                         "units": {"capone": ["G Can", "G DAN", "D DAN"],
+                                   "luciano": ["G 5th", "G Mad", "D Can captive"]},
+                         "centers": {"luciano": ["5th", "WCP", "Wch"],
+                                     "capone": ["DAN", "DAS", "Bnx"]}})
+    say(judge, mob, "luciano", "G(Mad) H\nready")
+    out = say(judge, mob, "capone", "G(Can)-Tam\nD(Can) cement overcoat\nready")
+    res = results(out, mob, "luciano")
+    assert "Lucky Luciano stands in civil disorder next week" in res
+    assert judge.store.game("g1").phase == "1919-08-W2-M"
+    reply = say(judge, mob, "luciano", "Boys, hold tight.\n\nG(Mad) H\nG(5th) H\n\nLucy",
+                subject="Re: g1: 1919-08-W1-M results")[0].body
+    assert "late" not in reply and "adjudicated" not in reply, reply
+    assert "No orders are needed" not in reply
+    assert "Lucky Luciano stands in civil disorder this week (Week 2, August 1919" in reply
