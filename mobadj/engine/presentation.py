@@ -18,7 +18,9 @@ from mobadj.engine.results import Reason
 if TYPE_CHECKING:
     from mobadj.board import GameMap
     from mobadj.engine.pipeline import PhaseResult
+    from mobadj.engine.position import PhaseLike
     from mobadj.engine.rules import Rules
+    from mobadj.orders.errors import OrderError
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,11 @@ class Presentation(Generic[PositionT]):
     def status_notes(self, position: PositionT) -> list[str]:
         """Lines a variant adds to the board's public status (the judge's STATUS)."""
         return []
+
+    def phase_error(self, error: OrderError, phase: PhaseLike) -> OrderError:
+        """An order error in the words of the phase being played (the judge knows it, the
+        parser does not; Mobtown: what may follow a Gang named alone); itself by default."""
+        return error
 
     def idle_words(self, position: PositionT, power: str, game_map: GameMap) -> str:
         """Why ``power`` owes no orders in the phase of ``position`` although it has units, in

@@ -49,7 +49,8 @@ Retreats, adjustments, other phases, the end of a phase
     ``due(position, topology)`` (who must order), ``winner(position, game_map)``,
     ``void_reasons`` and ``status_notes(position)`` (the judge's preview and status);
     ``idle_words(position, power, game_map)``: why a power owes no orders now (the judge's
-    answer to orders it sends all the same);
+    answer to orders it sends all the same); ``phase_error(error, phase)``: an order error
+    in the words of the phase being played;
     ``sample_orders(position, power, topology, rng)``: random but plausible orders (the
     demonstration games of mobadj.web.demo); ``order_choices(position, power, topology)``:
     the legal retreats, builds and removals as picks (the seat's page of mobadj.web).

@@ -114,7 +114,8 @@ def _pairs(host: DiplomacyHost, state: State, seat: str,
     power are refused.  Remarks around the orders ("thanks", "Carla") are set aside
     (:mod:`mobadj.orders.prose`)."""
     game_map = host.map_of(state)
-    result = host.rules_of(state).parse_orders(text, game_map, power=seat)
+    rules: Rules = host.rules_of(state)
+    result = rules.parse_orders(text, game_map, power=seat)
     set_aside_remarks(result, text, game_map)
     if host.duplicates(state) == "last":
         result = result.last_order_wins()
@@ -126,7 +127,8 @@ def _pairs(host: DiplomacyHost, state: State, seat: str,
                           f"for {seat}, not {parsed.power}")
             continue
         pairs.append((seat, parsed.order))
-    errors += [_error_text(e) for e in result.errors]
+    phase = rules.calendar.parse(state["position"]["phase"])
+    errors += [_error_text(rules.phase_error(e, phase)) for e in result.errors]
     return pairs, errors, replaced
 
 

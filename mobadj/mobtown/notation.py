@@ -28,7 +28,7 @@ from lark import Token
 from mobadj.board import GameMap
 from mobadj.mobtown.terms import SUBWAY
 from mobadj.orders import text_lines, without_list_mark
-from mobadj.orders.errors import OrderSyntaxError
+from mobadj.orders.errors import OrderError, OrderSyntaxError
 from mobadj.orders.model import (
     AnyOrder,
     Build,
@@ -102,6 +102,29 @@ def _locations(children: Children) -> list[str]:
     return [c for c in children if type(c) is str]
 
 
+#: what may follow a Gang named alone, in some phase: the mark of that error
+GANG_ALONE = ("H (hold)", "'-' (move)", "S (support)")
+
+
+def for_phase(error: OrderError, phase: object) -> OrderError:
+    """A Gang named with nothing after it (``G(Lex)``, or a lone ``Dan``) is told only what
+    the phase being played takes after it, which the parser does not know; other errors
+    are themselves."""
+    if error.expected != GANG_ALONE:
+        return error
+    if getattr(phase, "is_movement", False):
+        hint = "H (hold), '-' (move) or S (support): G(Lex) H"
+    elif getattr(phase, "is_retreat", False):
+        hint = "'-' and where it retreats, or Disband: G(Lex)-Col"
+    elif getattr(phase, "is_adjustment", False):
+        hint = "Build or Remove before the Gang: Remove G(Lex)"
+    else:
+        hint = "'Don starts in' before the place, in June 1919: Don starts in Lex"
+    head = error.message.split(": expected ", 1)[0]
+    return OrderSyntaxError(f"{head}: expected {hint}", line=error.line, column=error.column,
+                            text=error.text, note=error.note)
+
+
 class CementAction(Action):
     """``cement overcoat``: what a captor's Gang orders for the Don it holds."""
 
@@ -156,7 +179,7 @@ class MobtownBuilder(OrderBuilder):
                 f"the order stops too early after {where!r}: expected H (hold), '-' (move), "
                 "S (support) or, for a Don in June 1919, 'D Lex'",
                 column=len(self.text.rstrip()) + 1, text=self.text,
-                expected=("H (hold)", "'-' (move)", "S (support)")))
+                expected=GANG_ALONE))
         return [PlaceDon(Unit("D", subject.unit.location))]
 
     def place_words(self, children: list[Token | str]) -> list[AnyOrder]:

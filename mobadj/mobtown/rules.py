@@ -41,6 +41,7 @@ from mobadj.mobtown.calendar import CALENDAR, MobtownCalendar
 from mobadj.mobtown.notation import (
     CementOvercoat,
     PlaceDon,
+    for_phase,
     mobtown_parser,
     parse_mobtown_orders,
     split_mob,
@@ -67,7 +68,15 @@ if TYPE_CHECKING:
     import random
 
     from mobadj.board import GameMap
-    from mobadj.engine import MOrder, MovementOutcome, OrderInput, PhaseResult, Topology
+    from mobadj.engine import (
+        MOrder,
+        MovementOutcome,
+        OrderInput,
+        PhaseLike,
+        PhaseResult,
+        Topology,
+    )
+    from mobadj.orders import OrderError
     from mobadj.orders.model import AnyOrder
     from mobadj.orders.parser import OrderParser, ParseResult
 
@@ -423,6 +432,10 @@ class MobtownRules(Rules[MobtownPosition]):
         if not position.disorder:
             return []
         return ["In civil disorder: " + ", ".join(sorted(position.disorder))]
+
+    def phase_error(self, error: OrderError, phase: PhaseLike) -> OrderError:
+        """A Gang named alone is told what the phase takes after it (mobadj.mobtown.notation)."""
+        return for_phase(error, phase)
 
     def idle_words(self, position: MobtownPosition, power: str, game_map: GameMap) -> str:
         """A mob in civil disorder is told why its orders are not taken this week, and what

@@ -17,7 +17,8 @@ fewer than half of its words are *order words*:
 
 One-letter words (``A``, ``F``, ``S``), power names, "to", "in", "the", "of", "and" and
 "move(s)" count for neither side ("My moves:" is a remark, "A PAR - YOK" an order with an
-unknown province).  A line of nothing but such words is a remark.
+unknown province).  A line of nothing but such words is a remark.  So is a lone name as the
+last line with text, under the orders (``Dan``, a sign-off, even where DAN is a province).
 """
 
 from __future__ import annotations
@@ -159,6 +160,25 @@ def _is_remark(line: str, vocab: Vocabulary) -> bool:
     return order * 2 < order + other or order == 0
 
 
+def _lone_name(line: str, game_map: GameMap) -> bool:
+    """Is ``line`` a single word of letters that is no keyword, unit type or slip of one
+    (``Dan``, ``Lex``: a name, even when it spells a province)?"""
+    words = _words(line)
+    if len(words) != 1 or not words[0][0].isalpha():
+        return False
+    word = words[0][0]
+    key = fold(word)
+    vocab = vocabulary(game_map)
+    return key not in KEYWORDS and key not in vocab.units and near_keyword(word, vocab) is None
+
+
+def _signs_off(lines: Sequence[str], n: int, end: int, game_map: GameMap) -> bool:
+    """Is line ``n`` (1-based) of a mail ending at line ``end`` its sign-off: a lone name
+    (``Dan``), the last line with text, under the orders?"""
+    return (_lone_name(lines[n - 1], game_map)
+            and not any(line.strip() for line in lines[n:end]))
+
+
 def keyword_slip(error: OrderError, line: str, game_map: GameMap) -> OrderError:
     """``error`` with a did-you-mean for the misspelt keyword or unit type where it points
     (``Biuld G Que``: "unknown word 'Biuld'; did you mean Build?"), else itself."""
@@ -189,9 +209,13 @@ def set_aside_remarks(result: ParseResult, text: str, game_map: GameMap,
         got[0], got[1] = min(got[0], p.line), max(got[1], p.line)
     aside = []
     for n in sorted({e.line for e in result.errors}):
-        first, last = ranges.get(bisect_right(bounds, n), (len(lines) + 1, 0))
-        if (n < first or n > last) and 0 < n <= len(lines) and is_remark(lines[n - 1],
-                                                                          game_map):
+        mail = bisect_right(bounds, n)
+        first, last = ranges.get(mail, (len(lines) + 1, 0))
+        if not (n < first or n > last) or not 0 < n <= len(lines):
+            continue
+        end = bounds[mail] - 1 if mail < len(bounds) else len(lines)
+        if is_remark(lines[n - 1], game_map) or (
+                n > last and _signs_off(lines, n, end, game_map)):
             aside.append(n)
     kept = [e for e in result.errors if e.line not in aside]
     result.errors[:] = [keyword_slip(e, lines[e.line - 1], game_map)

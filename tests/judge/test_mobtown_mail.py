@@ -107,3 +107,29 @@ def test_a_mob_in_civil_disorder_answering_the_results_is_not_told_it_was_late(j
     assert "late" not in reply and "adjudicated" not in reply, reply
     assert "No orders are needed" not in reply
     assert "Lucky Luciano stands in civil disorder this week (Week 2, August 1919" in reply
+
+
+def test_a_player_who_signs_with_a_province_name_gets_no_error(judge, mob):
+    """"Dan" under the orders is Dan signing, not Dope Avenue North (DAN): set aside as a
+    sign-off, so the orders are taken whole and READY is set; a lone word that is an order
+    still counts."""
+    set_position(judge, {"phase": "1919-07-W2-R",
+                         "units": {"diamond": ["G Bur", "D Bur"], "babyface": ["G Mic"]},
+                         "dislodged": {"diamond": [{"unit": "G Mic", "from": "Mem",
+                                                    "via": "ground"}]}})
+    reply = say(judge, mob, "diamond", "G(Mic)-Can\n\nDan\n")[0].body
+    assert "Errors" not in reply and "Dan" not in reply, reply
+    assert "as the judge reads them:\n  G Mic - Can\n" in reply
+    reply = say(judge, mob, "diamond", "G(Mic)\nG(Mic)-Can\n")[0].body  # a Gang alone:
+    assert ("line 2, column 7: the order stops too early after 'G(Mic)': expected '-' and "
+            "where it retreats, or Disband: G(Lex)-Col") in reply  # what a retreat takes
+    assert "S (support)" not in reply and "June 1919" not in reply
+    out = say(judge, mob, "diamond", "G(Mic)-Can\nready\nDan\n")
+    assert "Errors" not in out[0].body and "READY was not set" not in out[0].body, out[0].body
+    assert "G Mic - Can" in results(out, mob, "diamond")  # READY: the weekend is played
+
+    set_position(judge, {"phase": "1919-07-W2-A",
+                         "units": {"capone": ["G DAS", "D DAS"]},
+                         "centers": {"capone": ["DAN", "DAS", "Bnx"]}})
+    reply = say(judge, mob, "capone", "Build G DAN\n\nWaive\n")[0].body
+    assert "as the judge reads them:\n  Build G DAN\n  Waive\n" in reply, reply
