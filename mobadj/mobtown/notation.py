@@ -25,7 +25,7 @@ from typing import ClassVar
 
 from lark import Token
 
-from mobadj.board import GameMap
+from mobadj.board import GameMap, UnknownNameError, close_matches
 from mobadj.mobtown.terms import SUBWAY
 from mobadj.orders import text_lines, without_list_mark
 from mobadj.orders.errors import OrderError, OrderSyntaxError
@@ -59,6 +59,8 @@ from mobadj.orders.parser import (
 register_route(SUBWAY, "U")  # G(Tam)-U-Ext: the core prints a route tag as its mark
 
 _GUARD = r"(?![\w.'\u2011\/])"
+_PLACE_WORDS = ("starts", "start", "placed", "place", "begins")  # PLACE below
+_IN_WORDS = ("in", "at", "on")  # IN below
 EXTENSION = rf"""
 %extend action: CEMENT OVERCOAT -> cement
               | RETREAT SUBWAY loc -> retreat_subway
@@ -181,6 +183,31 @@ class MobtownBuilder(OrderBuilder):
                 column=len(self.text.rstrip()) + 1, text=self.text,
                 expected=GANG_ALONE))
         return [PlaceDon(Unit("D", subject.unit.location))]
+
+    def _name_error(self, exc: UnknownNameError, words: list[Token], text: str,
+                    written: str) -> OrderError:
+        """``Don strats in P45``: a slip in "starts" is not part of the place's name."""
+        return self._placement_slip(words) or super()._name_error(exc, words, text, written)
+
+    def _placement_slip(self, words: list[Token]) -> OrderError | None:
+        """The error for a Don's placement whose "starts" is misspelt, so that the words
+        were read as one unknown place: the did-you-mean is the whole placement (the
+        place after it is right), None for any other unknown name."""
+        first = self.text.split(None, 1)[0].lower() if self.text.strip() else ""
+        if first not in ("don", "d") or len(words) < 2:
+            return None
+        slip = str(words[0])
+        if not close_matches(slip.lower(), _PLACE_WORDS, n=1, cutoff=0.7):
+            return None
+        rest = [str(w) for w in words[1:]]
+        if rest and rest[0].lower() in _IN_WORDS:
+            rest = rest[1:]
+        try:
+            place = self.game_map.lookup(" ".join(rest))
+        except UnknownNameError:
+            return None
+        return OrderSyntaxError(f"unknown word {slip!r}", column=words[0].column or 1,
+                                text=self.text, suggestion=f"'Don starts in {place}'")
 
     def place_words(self, children: list[Token | str]) -> list[AnyOrder]:
         """``Don starts in Lex``, ``Don in Lex``."""

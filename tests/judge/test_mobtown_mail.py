@@ -133,3 +133,14 @@ def test_a_player_who_signs_with_a_province_name_gets_no_error(judge, mob):
                          "centers": {"capone": ["DAN", "DAS", "Bnx"]}})
     reply = say(judge, mob, "capone", "Build G DAN\n\nWaive\n")[0].body
     assert "as the judge reads them:\n  Build G DAN\n  Waive\n" in reply, reply
+
+
+def test_a_slip_in_don_starts_in_points_at_the_word_not_at_a_place(judge, mob):
+    """The place is right and the slip is in "starts": the did-you-mean is the placement,
+    not Straten (Str), a space off the mob's home centres."""
+    reply = say(judge, mob, "lepke", "Don strats in P45")[0].body
+    assert ("line 2, column 5: unknown word 'strats'; did you mean 'Don starts in P45'?"
+            in reply), reply
+    assert "Straten" not in reply
+    reply = say(judge, mob, "lepke", "Don starts in P45")[0].body
+    assert "as the judge reads them:\n  D P45\n" in reply and "Errors" not in reply
