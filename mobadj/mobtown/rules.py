@@ -536,7 +536,9 @@ class MobtownRules(Rules[MobtownPosition]):
 
     def page_tables(self, data: Mapping[str, object], names: Mapping[str, str]) -> list[PageTable]:
         """Where each Don stands, free or captive of another mob's Gang there (rule 3), and
-        how many Gangs of each mob are in gaol (rule 7)."""
+        how many Gangs of each mob are in gaol (rule 7), at the start of the phase (as the
+        picture shows it: the news of a retreat that sends a Gang to gaol is the next
+        phase's table)."""
         units = data.get("units") or {}
         assert isinstance(units, Mapping), "a stored position maps each mob to its units"
         gangs: dict[str, str] = {}
@@ -564,7 +566,7 @@ class MobtownRules(Rules[MobtownPosition]):
         inside = ", ".join(f"{names.get(p, p)} {n} Gang{'s' if n > 1 else ''}"
                            for p, n in gaol.items())
         return [PageTable("Dons and the gaol", ("Mob", "Don"), tuple(rows),
-                          f"In gaol ({GAOL}): {inside or 'nobody'}.")]
+                          f"In gaol ({GAOL}) at the start of the phase: {inside or 'nobody'}.")]
 
 
 def _in_disorder(r: OrderResult, disorder: Collection[str]) -> OrderResult:

@@ -88,6 +88,24 @@ def test_a_mob_in_civil_disorder_is_told_why_its_orders_are_not_taken(judge, mob
                      r"\(rule 3, ruling 13\)</td>", page)
 
 
+def test_the_gaol_on_a_page_is_the_one_at_the_start_of_its_phase(judge, mob):
+    """A weekend that sends a Gang to gaol (rule 7) says so in its news; the table beside
+    it, drawn from the position the phase started with, says that it is that one."""
+    set_position(judge, {"phase": "1919-07-W3-R",
+                         "units": {"diamond": ["G Bur", "D Bur"], "capone": ["G Can"]},
+                         "dislodged": {"diamond": [{"unit": "G Can", "from": "Tam",
+                                                    "via": "ground"}]}})
+    say(judge, mob, "diamond", "G(Can) Disband")  # refused: rule 7
+    out = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nPROCESS"))
+    assert "goes to gaol in MTPD" in results(out, mob, "diamond")
+    site = Site(judge.store, "Test Judge")
+    page = site.game_html("g1", "1919-07-W3-R")
+    assert "goes to gaol in MTPD" in page
+    assert "In gaol (MTPD) at the start of the phase: nobody." in page
+    assert "In gaol (MTPD) at the start of the phase: Legs Diamond 1 Gang." in site.game_html(
+        "g1")
+
+
 def test_a_mob_in_civil_disorder_answering_the_results_is_not_told_it_was_late(judge, mob):
     """The Don gets the cement overcoat in week 1; the mob answers the week's results with
     orders for week 2, its civil-disorder week: it is told that, not that its orders came

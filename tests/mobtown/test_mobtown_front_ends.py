@@ -141,7 +141,7 @@ def test_game_page_table_of_the_dons_and_the_gaol():
     assert (table.title, table.columns) == ("Dons and the gaol", ("Mob", "Don"))
     assert table.rows == (("Al Capone", "Lex"), ("Lepke", "Har — captive of Al Capone"),
                           ("Lucky Luciano", "WCP"))
-    assert table.note == "In gaol (MTPD): Lucky Luciano 2 Gangs."
+    assert table.note == "In gaol (MTPD) at the start of the phase: Lucky Luciano 2 Gangs."
     assert rules.page_tables({"units": {}}, names) == []
     assert rules_for("standard").page_tables(data, names) == []
     assert rules.page_words["calendar"] == "Calendar" and rules.page_legend
