@@ -55,6 +55,10 @@ class Presentation(Generic[PositionT]):
     #: why a removal due was not made (the adjustments summary); the standard game always
     #: makes them all (civil disorder), a variant may have units that cannot be removed
     unremoved_note: ClassVar[str] = "no unit left to remove"
+    #: why the rules removed a unit (the adjustments summary: "A RUH removed by the rules
+    #: (civil disorder: no removal ordered)"); a variant whose civil disorder is something
+    #: else says it its own way
+    rules_removal_note: ClassVar[str] = "civil disorder: no removal ordered"
     #: headings of the game pages a variant words its own way: "news" (a phase's events),
     #: "calendar" (the list of phases), "legend" (the key to the picture); else the pages' own
     page_words: ClassVar[Mapping[str, str]] = {}

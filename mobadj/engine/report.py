@@ -250,8 +250,8 @@ def adjustments_made(result: PhaseResult[PositionT], game_map: GameMap, rules: R
             if own:
                 parts.append("removed " + ", ".join(own))
             if chosen:
-                parts.append(", ".join(chosen) + " removed by the rules (civil disorder: no "
-                             "removal ordered)")
+                parts.append(", ".join(chosen) + f" removed by the rules "
+                             f"({rules.rules_removal_note})")
             if len(rm) < -due:
                 parts.append(f"{-due - len(rm)} not made: {rules.unremoved_note}")
         else:
@@ -259,8 +259,8 @@ def adjustments_made(result: PhaseResult[PositionT], game_map: GameMap, rules: R
             chosen = [u for u in rm if (pid, u) in by_rules]
             parts += [f"built {', '.join(b)}"] if b else []
             parts += [f"removed {', '.join(own)}"] if own else []
-            parts += [", ".join(chosen) + " removed by the rules (civil disorder: no removal "
-                      "ordered)"] if chosen else []
+            parts += [", ".join(chosen) + f" removed by the rules ({rules.rules_removal_note})"
+                      ] if chosen else []
         out.append(f"  {power_name(game_map, pid)}: " + "; ".join(parts))
     return out
 

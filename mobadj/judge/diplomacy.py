@@ -148,6 +148,13 @@ def check(host: DiplomacyHost, state: State, seat: str, text: str) -> Check:
                         if r.reason is Reason.DUPLICATE else hold)
                 out.notes.append(f"{r.order}: impossible ({r.reason.value}){fate}")
                 out.impossible.append(str(r.order))
+        chosen = [r.order.removeprefix("Remove ") for r in trial.defaults
+                  if r.power == seat and r.order.startswith("Remove ")]
+        if pos.phase.is_adjustment and chosen:
+            n = len(chosen)
+            out.notes.append(f"{n} removal{'s' if n > 1 else ''} still due: unless you order "
+                             f"{'it' if n == 1 else 'them'} (Remove and the unit), the rules "
+                             f"remove {', '.join(chosen)}")
     return out
 
 

@@ -104,6 +104,8 @@ class MobtownRules(Rules[MobtownPosition]):
     picture_note: ClassVar[str] = "Mobtown II board: a reconstruction (docs/mobtown-map.md)"
     too_many_reason: ClassVar[bool] = False
     unremoved_note: ClassVar[str] = "gaoled Gangs stay (rule 7, ruling 8)"
+    #: Mobtown's civil disorder is the week after a Don's death (rule 3), not this
+    rules_removal_note: ClassVar[str] = "no removal ordered"
     void_reasons: ClassVar[frozenset[StrEnum]] = Rules.void_reasons | {
         MobtownReason.HIGHWAY, MobtownReason.SUBWAY_NOT_MARKED, MobtownReason.NO_SUBWAY}
     page_words: ClassVar[Mapping[str, str]] = {
@@ -384,6 +386,7 @@ class MobtownRules(Rules[MobtownPosition]):
             result.defaults = [_in_disorder(r, before.disorder) for r in result.defaults]
             result.defaults += dons.unordered(before, result.results)
         if result.phase.is_adjustment:
+            result.defaults = [_rules_removal(r) for r in result.defaults]
             weekend.build_used_by_don(before, result, self)
             weekend.dons_adjusted(before, result, game_map, self)
         if not scored:
@@ -574,6 +577,14 @@ def _in_disorder(r: OrderResult, disorder: Collection[str]) -> OrderResult:
     the results say so rather than "no order given" (rule 3, ruling 13)."""
     if r.power in disorder and r.outcome is Outcome.SUCCEEDS and r.reason is None:
         return OrderResult(r.power, r.given, Outcome.SUCCEEDS, MobtownReason.DISORDER_HOLD)
+    return r
+
+
+def _rules_removal(r: OrderResult) -> OrderResult:
+    """A removal the rules made for a mob that ordered too few: said so without "civil
+    disorder", which in Mobtown is the week after a Don's death (rule 3)."""
+    if r.reason is Reason.CIVIL_DISORDER:
+        return OrderResult(r.power, r.given, r.outcome, MobtownReason.RULES_REMOVAL)
     return r
 
 

@@ -47,6 +47,7 @@ class MobtownReason(StrEnum):
     IN_GAOL = "this Gang is in gaol for the rest of the game (rule 7)"
     CIVIL_DISORDER = "civil disorder after the Don's death: all units hold (rule 3)"
     DISORDER_HOLD = "holds in civil disorder after the Don's death (rule 3)"
+    RULES_REMOVAL = "removed by the rules: no removal ordered"
     SUPPORT_BY_SUBWAY = "a Gang cannot support through a subway (ruling 12)"
     SUPPORT_ACROSS_HIGHWAY = ("a Gang cannot support across a highway where no junction is "
                               "(rule 4, ruling 27)")

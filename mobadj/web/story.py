@@ -269,10 +269,12 @@ def _adjustment_notes(host: DiplomacyHost, position: Mapping[str, Any],
 
     notes = []
     for o in orders:
-        if (o.order.startswith("Remove ") and o.result == "succeeds"
-                and "civil disorder" in (o.reason or "")):
-            notes.append(f"Civil disorder: {names.get(o.power, o.power)} ordered too few "
-                         f"removals; the rules removed {o.order.removeprefix('Remove ')}.")
+        why = o.reason or ""
+        if o.order.startswith("Remove ") and o.result == "succeeds" and (
+                "civil disorder" in why or "by the rules" in why):
+            notes.append(f"{'Civil disorder: ' if 'civil disorder' in why else ''}"
+                         f"{names.get(o.power, o.power)} ordered too few removals; the rules "
+                         f"removed {o.order.removeprefix('Remove ')}.")
     try:
         rules, game_map = host.rules, host.game_map
         pos = rules.position_from_data(position, game_map)

@@ -162,3 +162,24 @@ def test_a_slip_in_don_starts_in_points_at_the_word_not_at_a_place(judge, mob):
     assert "Straten" not in reply
     reply = say(judge, mob, "lepke", "Don starts in P45")[0].body
     assert "as the judge reads them:\n  D P45\n" in reply and "Errors" not in reply
+
+
+def test_a_don_rebuilt_at_full_supply_warns_of_the_removal_still_due(judge, mob):
+    """Ruling 9: the rebuilt Don costs a Gang.  Sent alone, the build is answered with the
+    removal still due and the Gang the rules would take; the results say the rules removed
+    it because none was ordered, not "civil disorder" (in Mobtown, the week after a Don's
+    death)."""
+    set_position(judge, {"phase": "1919-09-W2-A",
+                         "units": {"capone": ["G DAN", "G DAS", "G Lop"],
+                                   "lepke": ["G Pie", "D Lop captive"]},
+                         "centers": {"capone": ["DAN", "DAS", "Bnx"], "lepke": ["Pie"]}})
+    reply = say(judge, mob, "capone", "Build D Dope Avenue North")[0].body
+    warned = re.search(r"1 removal still due: unless you order it \(Remove and the unit\), "
+                       r"the rules remove (G \w+)", reply)
+    assert warned, reply
+    out = say(judge, mob, "capone", "Build D DAN\nready")
+    body = results(out, mob, "capone")
+    assert "civil disorder" not in body, body
+    assert re.search(rf"Remove {warned[1]}\s+removed by the rules: no removal ordered", body)
+    assert (f"Al Capone: built D DAN; {warned[1]} removed by the rules (no removal ordered)"
+            in body)

@@ -166,7 +166,7 @@ def test_rule3_rebuilt_don_is_made_out_of_a_gang(play):
              centers={"lepke": ["Pie", "Que"]})
     assert p.ok("Build D Pie")
     assert len([u for u in p.units["lepke"] if u.startswith("G")]) == 1
-    assert p.result.defaults[0].reason.value == "civil disorder removal"
+    assert p.result.defaults[0].reason.value == "removed by the rules: no removal ordered"
 
 
 def test_rule3_rebuild_only_if_the_don_died(play):

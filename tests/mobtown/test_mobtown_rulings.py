@@ -128,8 +128,8 @@ def test_ruling8_the_notice_counts_only_the_removals_that_can_be_made(play, mt):
     p = play(units, "Al Capone: Remove G MTPD", phase="1919-07-W2-A",
              centers={"capone": ["DAN"]})
     report = format_report(p.result, mt, rules=MobtownRules())
-    assert ("  Al Capone: 2 removals due; G DAN removed by the rules (civil disorder: no "
-            "removal ordered); 1 not made: gaoled Gangs stay (rule 7, ruling 8)") in report
+    assert ("  Al Capone: 2 removals due; G DAN removed by the rules (no removal ordered); "
+            "1 not made: gaoled Gangs stay (rule 7, ruling 8)") in report
     assert "  Al Capone             1 centre  (-1)  D DAN, G MTPD, G MTPD" in report
     after = position_from_data({"phase": "1919-07-W4-A", "units": {
         "capone": ["D DAN", "G MTPD", "G MTPD"]}, "centers": {"capone": ["DAN"]}}, mt)
@@ -441,8 +441,8 @@ def test_ruling26_a_rebuilt_don_is_in_the_summary(play, mt):
                                                                  rules=MobtownRules())
     full = play({"lepke": ["G P45", "G Pie", "G Que"]}, "Lepke: Build D Pie",
                 phase="1919-08-W4-A", centers={"lepke": ["P45", "Pie", "Que"]})
-    assert ("  Lepke: built D Pie; G P45 removed by the rules (civil disorder: no removal "
-            "ordered)\n") in format_report(full.result, mt, rules=MobtownRules())  # ruling 28
+    assert ("  Lepke: built D Pie; G P45 removed by the rules (no removal ordered)\n"
+            ) in format_report(full.result, mt, rules=MobtownRules())  # ruling 28
 
 
 def test_ruling26_a_removed_don_dies_the_mob_is_elected_a_new_one_after_disorder(play, mt):
@@ -531,13 +531,13 @@ def test_ruling28_the_rules_removal_never_strands_the_new_don(tmp_path):
     # rule 3: the new Don "can only move when accompanied by a Gang"; the Gang he costs
     # (ruling 9) is another one while the mob has another
     out = _rebuild_at_full_supply(tmp_path)
-    assert "  Remove G P45                       civil disorder removal" in out
+    assert "  Remove G P45                       removed by the rules: no removal ordered" in out
     assert "  Lepke                 3 centres (+0)  D Pie, G Pie, G Que" in out
 
 
 def test_ruling28_option_the_civil_disorder_rule_alone_chooses(tmp_path):
     out = _rebuild_at_full_supply(tmp_path, "--option", "removal_spares_don=false")
-    assert "  Remove G Pie                       civil disorder removal" in out
+    assert "  Remove G Pie                       removed by the rules: no removal ordered" in out
     assert "  Lepke                 3 centres (+0)  D Pie, G P45, G Que" in out
 
 
