@@ -50,6 +50,14 @@ REFUSED = (
     "Forgot your password? Ask your GM for a new one: the GM's REPLACE of your power to "
     "your own address mails a new password to the power's registered address."
 )
+UNKNOWN_POWER = (
+    "Sign-on refused: {}\n"
+    "(A public game's powers are no secret, so the judge names them; the password is checked "
+    "once the power is right.)"
+)
+"""The refusal of a power a public game does not have (``{}``: which, with a did-you-mean,
+as a sentence):
+unlike :data:`REFUSED`, it says what is wrong, and nothing of the password."""
 _DUMMY_HASH = hash_password("not a password", n=2**14)
 
 
@@ -466,14 +474,14 @@ class Judge(JudgeBase):
             throttle.failed(inc.sender, seat, own, now)
             if owner and not own and power:
                 self._wrong_password_notice(game_name, power, owner, inc, throttle, now, out)
-            hint = ""
             if (names is not None and power is None and game is not None
                     and self.store.web_key(game.name) is None):  # a public game's powers
                 shown = names.masked(args["power"])  # never the password written in it
-                hint = f"\n({names.unknown(shown)})" + (
+                which = names.unknown(shown)
+                return None, UNKNOWN_POWER.format(which if which.endswith("?") else which + ".") + (
                     "\nYour password goes last on the SIGNON line, with nothing after it."
                     if "***" in shown.split() else "")
-            return None, REFUSED + hint
+            return None, REFUSED
         assert game is not None
         if cmd.name == "gm":
             return Session(game, None, inc.sender), f"Signed on as GM of {game.name}."

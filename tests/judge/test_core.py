@@ -43,13 +43,17 @@ def test_wrong_password_refused_the_same_way_whatever_is_wrong(judge, table):
         reply_of(send(judge, "y@evil.org", "SIGNON nogame NORTH pw-north\ngo 9")),
         reply_of(send(judge, "z@evil.org", "SIGNON g1 NOWHERE pw-north\ngo 9")),
     ]
-    for r in replies:
+    for r in replies[:2]:
         assert REFUSED in r
         assert "NORTH" not in r.replace("Signed", "") or "go 9" not in r
     # the same text whether the game or the password is wrong; a power the game's map does
-    # not have gets a did-you-mean (the map's powers are no secret)
+    # not have gets a did-you-mean (the map's powers are no secret), and is not told that
+    # the judge does not say what is wrong
     assert replies[0].split("--")[0] == replies[1].split("--")[0]
-    assert "(no power 'NOWHERE'; the powers are NORTH, EAST, SOUTH, WEST)" in replies[2]
+    assert ("Sign-on refused: no power 'NOWHERE'; the powers are NORTH, EAST, SOUTH, WEST.\n"
+            "(A public game's powers are no secret, so the judge names them; the password is "
+            "checked once the power is right.)") in replies[2]
+    assert "does not say which" not in replies[2] and "go 9" not in replies[2]
     assert judge.store.orders("g1", "T1") == {}
 
 

@@ -257,7 +257,7 @@ def test_a_sign_on_the_judge_cannot_read_never_quotes_the_password_back(judge, d
     mail's From: or Reply-To: says); the reply still tells what to send."""
     r = send(judge, dip, "GERMANY", "Signon g1 Germany pw-germany please\nA BER - KIE")
     assert "pw-germany" not in r
-    assert "(no power 'Germany ***'; did you mean Germany?" in r
+    assert "Sign-on refused: no power 'Germany ***'; did you mean Germany?" in r
     assert "Your password goes last on the SIGNON line, with nothing after it." in r
     r = send(judge, dip, "TURKEY", "SIGNON g1 Turkey\npw-turkey\nA CON - BUL")
     assert "pw-turkey" not in r

@@ -183,3 +183,13 @@ def test_a_don_rebuilt_at_full_supply_warns_of_the_removal_still_due(judge, mob)
     assert re.search(rf"Remove {warned[1]}\s+removed by the rules: no removal ordered", body)
     assert (f"Al Capone: built D DAN; {warned[1]} removed by the rules (no removal ordered)"
             in body)
+
+
+def test_a_misspelt_mob_at_sign_on_is_named_without_a_contradiction(judge, mob):
+    """Mob names are public: the refusal says the mob is the fault, with the did-you-mean,
+    not also that the judge does not say what is wrong."""
+    body = judge.handle_mail(mail(mob.emails["luciano"],
+                                  "SIGNON g1 Lucky Lucianno pw-luciano\nG(Mad) H"))[0].body
+    assert body.startswith("Sign-on refused: no power 'Lucky "), body  # (a word that may be
+    assert "; did you mean Lucky Luciano?\n" in body  # the password is masked)
+    assert "does not say which" not in body and "pw-luciano" not in body
