@@ -216,7 +216,7 @@ def _adjustments(position: PositionT, power: str, topology: Topology,
     delta = rules.adjustment_counts(position).get(power, 0)
     if delta < 0:
         mine = sorted(position.units_of(power), key=str)
-        return [f"{u} disband" for u in mine[:-delta]]
+        return [f"Remove {u}" for u in mine[:-delta]]  # as the rules write a removal
     owned = set(position.centers_of(power))
     sites = (game_map.powers[power].home_centers if standard(rules, "build_sites")
              else sorted(rules.build_sites(position, power, topology)))

@@ -40,6 +40,13 @@ class Names:
         """How people write the seat (``Al Capone``, ``England``)."""
         return self.labels.get(seat, seat)
 
+    def written(self, seat: str) -> str:
+        """The seat as the judge's mails name it: its name (``Al Capone`` for ``capone``,
+        ``Lepke``), or its id where that is the name in capitals (``ENGLAND``), as judges
+        write the standard powers."""
+        label = self.label(seat)
+        return seat if seat.isupper() and fold(label) == fold(seat) else label
+
     def find(self, text: str) -> str | None:
         """The seat ``text`` names, None when none."""
         return self.spellings.get(fold(text)) if fold(text) else None
@@ -115,3 +122,12 @@ def _rest_of_name(words: Sequence[str], i: int) -> str:
                 return " ".join(words[i:j + 1])
     return words[i]
 
+
+def written(host: Host, options: dict[str, Any], seats: Sequence[str]) -> list[str]:
+    """``seats`` as the judge's mails name them (:meth:`Names.written`); their ids when the
+    game's names cannot be read here."""
+    try:
+        names = Names(host, options)
+    except HostError:
+        return list(seats)
+    return [names.written(s) for s in seats]

@@ -12,7 +12,7 @@ from mobadj.judge.commands import Command, ParsedMail, Press, parse_line
 from mobadj.judge.deadlines import DEFAULTS, HOUR, option
 from mobadj.judge.hosts import Free, HostError, host_for
 from mobadj.judge.mailparse import Incoming
-from mobadj.judge.names import Names
+from mobadj.judge.names import Names, written
 from mobadj.judge.store import Game, Mail
 from mobadj.typed import as_meant
 
@@ -72,9 +72,10 @@ class PlayerCommands:
         label = host.phase_label(game.state)
         if power not in host.due(game.state):
             return ""
+        (name,) = written(host, game.options, [power])
         if power in self.desk.store.orders(game.name, host.phase(game.state)):
-            return f"The orders in for {power} for {label} still stand."
-        return f"No orders are in for {power} for {label} yet."
+            return f"The orders in for {name} for {label} still stand."
+        return f"No orders are in for {name} for {label} yet."
 
     def _partial_key(self, game: Game, power: str) -> str:
         return f"partial-orders:{game.name}:{power}"
@@ -115,7 +116,8 @@ class PlayerCommands:
             late = self._late(game, power, text, inc, now)
             aside = host.out_of_turn(game.started_state, power, text)
             return (f"{late}\n\n" if late else "") + (
-                f"No orders are needed from {power} in {host.phase_label(game.started_state)}."
+                f"No orders are needed from {written(host, game.options, [power])[0]} in "
+                f"{host.phase_label(game.started_state)}."
             ) + (f"\n{aside}" if aside else "")
         orders = self._check_orders(game, power, parsed, text, inc, uid, now, rejected)
         return f"{done}\n\n{orders}" if done else orders
@@ -198,7 +200,8 @@ class PlayerCommands:
         late = (self._late(game, power, text, inc, now)
                 if check.all_impossible or not check.accepted else "")
         lines = [late, ""] if late else []
-        lines.append(f"Orders for {power}, {host.phase_label(state)}, as the judge reads them:")
+        (name,) = written(host, game.options, [power])
+        lines.append(f"Orders for {name}, {host.phase_label(state)}, as the judge reads them:")
         lines += [f"  {o}" for o in check.accepted] or ["  (none)"]
         if check.notes:
             lines.append("Warnings:")
@@ -212,7 +215,7 @@ class PlayerCommands:
         if check.all_impossible:  # e.g. movement orders read in the winter: no orders in
             rejected.append("none of its orders is possible in this phase")
             lines.append(f"None of these orders is possible in {host.phase_label(state)}, so "
-                         f"they were not taken: they do not count as orders from {power}, "
+                         f"they were not taken: they do not count as orders from {name}, "
                          "whose earlier orders for this phase (if any) stand. Send orders for "
                          "this phase.")
             return "\n".join(lines)

@@ -22,12 +22,14 @@ import re
 import secrets
 from typing import Any
 
+from mobadj.board.model import fold
 from mobadj.judge import reports
 from mobadj.judge.base import JudgeBase, JudgeError
 from mobadj.judge.commands import Command
 from mobadj.judge.endings import survivors
 from mobadj.judge.hosts import HostError, host_for
 from mobadj.judge.mailparse import Incoming, is_address
+from mobadj.judge.names import written
 from mobadj.judge.overview import centre_table, tenure_line
 from mobadj.judge.store import Game, Mail, hash_password
 
@@ -141,7 +143,8 @@ class Seats:
                       + (" (the game is paused)" if game.status == "paused" else "")]
             standing = self.desk.store.orders(game.name, phase).get(seat)
             if not due:
-                lines.append(f"No orders are needed from {seat} in this phase.")
+                lines.append(f"No orders are needed from "
+                             f"{written(host, game.options, [seat])[0]} in this phase.")
             elif standing:
                 lines += [f"Orders standing for {seat} (given before you came; send yours to "
                           "replace them):"] + [f"  {o}" for o in standing.splitlines()]
@@ -413,8 +416,10 @@ class Seats:
                                    hash_password(password, self.desk.kdf_n), now,
                                    host.phase(game.state) if game.state is not None else "")
         self.desk.store.log(game.name, "player added", {"power": seat}, now)
-        out.append(Mail(email, f"{game.name}: you play {seat}", (
-            f"Welcome to {game.name} ({host.title}). You play {seat}.\n\n"
+        (name,) = written(host, game.options, [seat])
+        you = name if fold(name) == fold(seat) else f"{name} ({seat})"
+        out.append(Mail(email, f"{game.name}: you play {name}", (
+            f"Welcome to {game.name} ({host.title}). You play {you}.\n\n"
             f"Your password: {password}\n\n"
             f"Start each mail to the judge with:\n  SIGNON {game.name} {seat} {password}\n"
             f"then your orders or commands. Send HELP for the list of commands.\n\n"

@@ -13,6 +13,7 @@ from mobadj.judge import reports
 from mobadj.judge.base import JudgeBase, JudgeError
 from mobadj.judge.deadlines import DEFAULTS, HOUR, Action, bots_at_once, decide, option
 from mobadj.judge.hosts import host_for
+from mobadj.judge.names import written
 from mobadj.judge.store import Game, Mail
 
 log = logging.getLogger("mobadj.judge")
@@ -144,13 +145,14 @@ class Turns:
                 self.desk.store.update_player(game.name, seat, ready=0, nmr_streak=(
                     0 if seat in orders else pl.nmr_streak))
         disorder = list(notes)  # civil disorder: the GM may want to find a new player
+        named = written(host, game.options, missing)
         if missing and not missed:
             by = f" ({reports.stamp(game.deadline)})" if game.deadline is not None else ""
-            notes.insert(0, "No orders from " + ", ".join(missing) + ": the GM adjudicated "
+            notes.insert(0, "No orders from " + ", ".join(named) + ": the GM adjudicated "
                          f"before the deadline{by}, so this is not a missed deadline (the "
                          "rules' defaults were used).")
         elif missing:
-            notes.insert(0, "No orders received from: " + ", ".join(missing) +
+            notes.insert(0, "No orders received from: " + ", ".join(named) +
                          " (the rules' defaults were used).")
         by_gm = [p for p in self.desk.store.orders_by_gm(game.name, phase) if p in due]
         if by_gm:
@@ -239,7 +241,8 @@ class Turns:
                 continue
             if power not in due:
                 self.desk.store.delete_orders(game.name, phase, power)
-                lines = [f"No orders are needed from {power} in {label}: the orders you sent "
+                lines = [f"No orders are needed from {written(host, game.options, [power])[0]} "
+                         f"in {label}: the orders you sent "
                          f"for it before it began are not used."]
             else:
                 check = host.check(state, power, text)

@@ -56,7 +56,7 @@ class MobtownReason(StrEnum):
     CEMENT_NOT_ALONE = "the Don was not left on his own (rule 3)"
     DROWNED = "the Don drowned (rule 3)"
     NO_DISBAND_GAOL = "may not disband while a retreat to MTPD is open (rule 7)"
-    TO_GAOL = "no valid retreat: sent to gaol in MTPD (rule 7)"
+    TO_GAOL = "no valid retreat ordered: sent to gaol in MTPD (rule 7)"
     RETREAT_BLOCKED_GAOL = "cannot retreat there (sent to gaol in MTPD instead, rule 7)"
     CLASH_GAOL = "two Gangs retreated to the same place: sent to gaol in MTPD (rule 7)"
     RETREAT_OVERGROUND = "dislodged from under ground: retreats only by subway (rule 5)"

@@ -193,3 +193,40 @@ def test_a_misspelt_mob_at_sign_on_is_named_without_a_contradiction(judge, mob):
     assert body.startswith("Sign-on refused: no power 'Lucky "), body  # (a word that may be
     assert "; did you mean Lucky Luciano?\n" in body  # the password is masked)
     assert "does not say which" not in body and "pw-luciano" not in body
+
+
+def test_mails_name_the_mobs_not_their_ids(judge):
+    """The welcome, the results' "No orders from" and "No orders are needed from" name each
+    mob as the game does (Al Capone, Murder Incorporated), not by its id (capone,
+    murderinc)."""
+    judge.create_game("m2", "mobtown2", "gm@test.org", "gm-pw", {"open": "yes"}, seed=5)
+    welcome = {}
+    for mob in ("capone", "babyface", "diamond", "lepke", "luciano", "murderinc"):
+        asked = judge.handle_mail(mail(f"{mob}@test.org", f"JOIN m2 {mob}"))[0].body
+        out = judge.handle_mail(mail(f"{mob}@test.org",
+                                     re.search(r"CONFIRM [0-9a-f]{16}", asked).group(0)))
+        welcome.update({m.to: m for m in out if ": you play " in m.subject})
+    al = welcome["capone@test.org"]
+    assert al.subject == "m2: you play Al Capone"
+    assert "You play Al Capone (capone)." in al.body
+    assert welcome["lepke@test.org"].subject == "m2: you play Lepke"
+    assert "You play Lepke.\n" in welcome["lepke@test.org"].body
+    out = judge.handle_mail(mail("gm@test.org", "GM m2 gm-pw\nPROCESS"))
+    body = next(m for m in out if m.to == "capone@test.org" and "results" in m.subject).body
+    assert ("No orders from \"Baby Face\" Nelson, Al Capone, Legs Diamond, Lepke, Lucky "
+            "Luciano, Murder Incorporated: the GM adjudicated") in body
+    pw = re.search(r"Your password: (\S+)", welcome["murderinc@test.org"].body).group(1)
+    reply = judge.handle_mail(mail("murderinc@test.org", f"SIGNON m2 murderinc {pw}\n"
+                                   "G(MaE)-Cas\n"))[0].body  # a retreat weekend, if any
+    assert "murderinc" not in reply.replace("SIGNON m2 murderinc", "")
+
+
+def test_a_gang_sent_to_gaol_with_no_valid_retreat_ordered_says_so(judge, mob):
+    """Rule 7, ruling 16: the Gang had retreats; none valid was ordered."""
+    set_position(judge, {"phase": "1919-07-W3-R",
+                         "units": {"diamond": ["G Bur", "D Bur"], "capone": ["G Can"]},
+                         "dislodged": {"diamond": [{"unit": "G Can", "from": "Tam",
+                                                    "via": "ground"}]}})
+    out = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nPROCESS"))
+    assert re.search(r"G Can R MTPD\s+no valid retreat ordered: sent to gaol in MTPD "
+                     r"\(rule 7\)", results(out, mob, "diamond"))

@@ -272,3 +272,15 @@ def test_a_don_is_rebuilt_and_removals_keep_the_gaol_and_the_first_don(world, sr
     assert sorted(after["rebuilt_dons"]) == ["lepke", "luciano"]
     report = str([r for r in world.store.results("donweb") if r["phase"] == "1919-07-W2-A"])
     assert "elects a new Don in Que" in report and "elects a new Don in WCP" in report
+
+
+def test_a_removal_is_shown_as_the_rules_write_it(world, srv):
+    """The seat's "What to send" at a removal gives Mobtown's notation, Remove G X (it was
+    'G DAS disband', which reads as a retreat's order)."""
+    centers = {mob: HOMES[mob] for mob in MOBS} | {"capone": ["DAN"]}
+    t, seats = weekend(world, srv, "mobremove", "1919-07-W2-A", OPENING, centers)
+    page = html.unescape(seats["capone"].get(f"/g/{t.name}/play").text)
+    hint = re.search(r"<summary>What to send</summary><pre>(.*?)</pre>", page, re.S)
+    assert hint, page
+    assert re.search(r"^  Remove G \w+$", hint.group(1), re.M), hint.group(1)
+    assert "disband" not in hint.group(1)
