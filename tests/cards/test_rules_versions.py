@@ -28,7 +28,7 @@ from mobadj.cli import main
 RULES1 = json.loads((Path(__file__).parent / "irontriangle" / "rules1_games.json").read_text())
 IT_NOW = IronTriangleState.info.rules_version
 MC_RULINGS_1 = next(iter(MicroCityState.earlier_rules))
-MM_RULINGS_1 = next(iter(MicroMobState.earlier_rules))
+MM_RULINGS_1, MM_RULINGS_2 = list(MicroMobState.earlier_rules)
 
 
 def _events_digest(state) -> str:
@@ -64,8 +64,10 @@ def test_the_versions_a_record_can_name() -> None:
     assert MicroCityState.rules_of("") == MC_RULINGS_1
     # micro mob's hands were secret under its rulings 1
     assert MicroMobState.rules_of("") == MM_RULINGS_1
-    assert MicroMobState.options_for_rules("", {"modules": 1}) == {"modules": 1,
-                                                                   "hands": "secret"}
+    assert MicroMobState.options_for_rules("", {"modules": 1}) == {
+        "modules": 1, "hands": "secret", "expand": "unlimited"}
+    # and 'add a city card' had no limit under rulings 1 and 2
+    assert MicroMobState.options_for_rules(MM_RULINGS_2, {}) == {"expand": "unlimited"}
     assert MicroMobState.options_for_rules(MicroMobState.info.rules_version, {}) == {}
     # games whose readings never changed: no version is the current one
     assert MiceHeistState.rules_of("") == MiceHeistState.info.rules_version
@@ -105,6 +107,25 @@ def test_micro_city_of_rulings_1_replays_with_the_earlier_readings() -> None:
     with pytest.raises(GameError):
         GameRecord("microcity", 2, 34, options, old.actions,
                    MicroCityState.info.rules_version).replay()
+
+
+def test_micro_mob_of_rulings_2_replays_with_a_city_past_its_fifth_card() -> None:
+    """A 2-player game of rulings 2 in which 'add a city card' made a 6th city card, which
+    the current rules (rulebook L156: a 5th card at most) refuse."""
+    old = MicroMobState.new(2, 19, {"expand": "unlimited"})
+    rng = random.Random(19)
+    biggest = 0
+    while not old.is_over():
+        p = old.to_act()[0]
+        old.apply(p, rng.choice(old.legal_actions(p)))
+        biggest = max(biggest, len(old.city))
+    assert biggest == 6
+    for version in (MM_RULINGS_2, MM_RULINGS_1, ""):
+        again = GameRecord("micromob", 2, 19, {}, old.actions, version).replay()
+        assert again.scores() == old.scores() and len(again.city) == len(old.city)
+    with pytest.raises(GameError):
+        GameRecord("micromob", 2, 19, {}, old.actions,
+                   MicroMobState.info.rules_version).replay()
 
 
 # -- a terminal save file of the old kind ---------------------------------------------------

@@ -56,7 +56,8 @@ POWER_TEXT: dict[str, str] = {
     "ally_to_hit": "once a turn: a card from your ally area to your hit area",
     "ally_to_hand": "once a turn: a card from your ally area to your hand as a goon",
     "rest": "once a turn: a goon from your fatigue area back to your hand",
-    "expand": "once a turn: draw the top card of the deck into the city",
+    "expand": ("once a turn: draw the top card of the pile into the city, a 5th card "
+               "(a 7th with 4-6 players) and no more"),
     "swap": "once a turn: take a city card into your hand, put a goon from your hand in the city",
     "extra_hit": "after a hit, you may hit again",
     "extra_hire": "after a hire, you may hire again",

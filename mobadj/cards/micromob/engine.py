@@ -6,6 +6,10 @@ bosses' sides to everyone; drafts and hires are taken face up).  Hidden: the dra
 (order and contents).  With the option ``hands=secret`` each hand is hidden as well (others
 see only its size), and no event, view or error ever names a card while it sits in someone
 else's hand.
+
+Option ``expand``: ``capped`` (rulings 3, the default) lets "add a city card" make a 5th
+(7th) city card and no more, as rulebook L156 says; ``unlimited`` is the reading of rulings
+1 and 2, with which their games are replayed.
 """
 
 from __future__ import annotations
@@ -39,9 +43,12 @@ PLAYERS_FOR_MODULES = {1: (2, 2), 2: (2, 3), 3: (2, 4), 4: (2, 5), 5: (3, 6), 6:
 DEFAULT_MODULES = {2: 2, 3: 3, 4: 4, 5: 5, 6: 6}  # a ruling: one module per player
 GOONS_EACH = 2  # "each player will now draft the 2 goons"
 MIN_DRAFT_MONEY = 2  # "Replace any cards that have a money (the middle #) of 1 or less"
-OPTIONS = ("modules", "hands")
+OPTIONS = ("modules", "hands", "expand")
 HANDS = ("public", "secret")  # option hands: public (a ruling, the default) or secret
+# option expand: capped (rulebook L156, the default) or unlimited (rulings 1 and 2)
+EXPANDS = ("capped", "unlimited")
 RULINGS_1 = "micromob rulebook (shared/rules/micromob.md), mobadj rulings 1"
+RULINGS_2 = "micromob rulebook (shared/rules/micromob.md), mobadj rulings 2"
 
 
 _DECK = load_deck()
@@ -74,16 +81,21 @@ class MicroMobState(GameState):
         simultaneous=False,
         chance=True,
         hidden_information=True,
-        rules_version="micromob rulebook (shared/rules/micromob.md), mobadj rulings 2",
+        rules_version="micromob rulebook (shared/rules/micromob.md), mobadj rulings 3",
         deck_version=deck.version,
     )
-    # rulings 1 kept every hand secret
-    earlier_rules: ClassVar[dict[str, dict[str, Any]]] = {RULINGS_1: {"hands": "secret"}}
+    # rulings 1 kept every hand secret; rulings 1 and 2 let `expand` grow the city past its
+    # 5th (7th) card
+    earlier_rules: ClassVar[dict[str, dict[str, Any]]] = {
+        RULINGS_1: {"hands": "secret", "expand": "unlimited"},
+        RULINGS_2: {"expand": "unlimited"},
+    }
 
     # -- set-up -------------------------------------------------------------------------------
     def setup(self) -> None:
         self.modules = self._chosen_modules()
         self.hands_public = self._hands_public()
+        self.city_most = self._city_most()
         n = self.players
         ids = [c.id for m in self.modules for c in self.deck.modules[m]]
         self.total_cards = len(ids)
@@ -135,6 +147,14 @@ class MicroMobState(GameState):
         if raw not in HANDS:
             raise IllegalAction(f"hands must be public or secret, not {raw[:40]!r}")
         return raw == "public"
+
+    def _city_most(self) -> int | None:
+        """Option ``expand``: the most cards ``expand`` may make the city hold, None for no
+        limit (rulebook L156: "a 5th card in a 2-3p game or a 7th card in a 4-6p game")."""
+        raw = str(self.options.get("expand", EXPANDS[0])).strip().lower()
+        if raw not in EXPANDS:
+            raise IllegalAction(f"expand must be capped or unlimited, not {raw[:40]!r}")
+        return city_size(self.players) + 1 if raw == "capped" else None
 
     def _chosen_modules(self) -> list[str]:
         """Option ``modules``: a count (first N modules) or names/letters, e.g. docks,casino."""
@@ -286,7 +306,8 @@ class MicroMobState(GameState):
             actions: list[Any] = []
         else:
             actions = legal.abilities(allies, self.used, self.fatigue[player],
-                                      self.hand[player], self.city, self.pile)
+                                      self.hand[player], self.city, self.pile,
+                                      self.city_most)
         takes: list[Any] = legal.takes(self.hand[player], legal.stat_bonuses(allies),
                             self._city_by_cost(), (0, 1, 2))
         if actions:
@@ -543,6 +564,10 @@ class MicroMobState(GameState):
         elif power == "expand":
             if not self.pile:
                 raise IllegalAction("the deck is empty")
+            if self.city_most is not None and len(self.city) >= self.city_most:
+                raise IllegalAction(
+                    f"the city already holds {len(self.city)} cards: {a} adds only a "
+                    f"{self.city_most}th card in a {self.players}-player game")
             cid = self.pile.pop()
             self.city.append(cid)
             self.log(f"P{p} uses {a}: {self._boss_text(cid)} is drawn into the city")

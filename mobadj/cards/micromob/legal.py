@@ -181,9 +181,11 @@ def takes(
 
 def abilities(
     allies: list[str], used: set[str], fatigue: list[str], hand: list[str], city: list[str],
-    pile: list[str],
+    pile: list[str], city_most: int | None,
 ) -> list[Use]:
-    """Every use of an unused special ability, each with each target (ally area order)."""
+    """Every use of an unused special ability, each with each target (ally area order);
+    ``expand`` only while the pile has a card and the city holds fewer than ``city_most``
+    (None: no limit)."""
     out: list[Use] = []
     use = Use.fast
     for a in allies:
@@ -195,7 +197,7 @@ def abilities(
         elif power in ("ally_to_hit", "ally_to_hand"):
             out.extend(use(a, t, None) for t in allies)
         elif power == "expand":
-            if pile:
+            if pile and (city_most is None or len(city) < city_most):
                 out.append(use(a, None, None))
         else:  # swap
             out.extend(use(a, c, g) for c in city for g in hand)

@@ -2,8 +2,9 @@
 
 ``record()`` plays seeded games with random (and bot) choices and keeps, per game, digests of
 the action log, every legal-action list in order, the events and the final snapshot, plus
-the scores; and the ``--simulate`` JSON (minus its timing).  The games are recorded with
-secret hands (rulings 1, when they were recorded: public hands change only the events).
+the scores; and the ``--simulate`` JSON (minus its timing).  The games are played under
+the readings of rulings 1, when they were recorded: secret hands (public hands change only
+the events) and ``expand=unlimited`` (rulings 3 stops the city at its 5th or 7th card).
 Bot games use the first bot (level "basic"), which is kept unchanged, so improving the
 default bot changes no record.
 The test compares a fresh record with ``data/golden.json``.  Regenerate (only for a
@@ -27,7 +28,8 @@ GOLDEN = Path(__file__).resolve().parent / "data" / "golden.json"
 # (players, modules, seeds, bots): mostly the benchmark's 4 players / 4 modules
 GAMES = [(4, 4, range(30), False), (2, 1, range(4), False), (3, 3, range(4), False),
          (5, 6, range(4), False), (6, 6, range(4), False), (4, 4, range(100, 104), True)]
-SIMULATE = {"games": 300, "seed": 7, "players": 4, "options": {"modules": 4}}
+SIMULATE = {"games": 300, "seed": 7, "players": 4,
+            "options": {"modules": 4, "expand": "unlimited"}}
 
 
 def _digest(items: Any) -> str:
@@ -36,7 +38,8 @@ def _digest(items: Any) -> str:
 
 def play(players: int, modules: int, seed: int, bots: bool) -> dict[str, Any]:
     """One seeded game, chosen like ``simulate`` does; digests of all it produced."""
-    state = MicroMobState.new(players, seed, {"modules": modules, "hands": "secret"})
+    state = MicroMobState.new(players, seed, {"modules": modules, "hands": "secret",
+                                                "expand": "unlimited"})
     chooser = MicroMobBasicBot() if bots else RandomBot()
     rng = random.Random(seed ^ 0x5EED)
     legal = hashlib.sha256()

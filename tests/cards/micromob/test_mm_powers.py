@@ -5,12 +5,15 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from mm_helpers import DECK, clear, drafted, put, with_power
 
 from mobadj.cards.micromob.actions import Done, Take, Use
-from mobadj.cards.micromob.engine import MicroMobState
-from mobadj.cards.protocol import IllegalAction
+from mobadj.cards.micromob.bot import MicroMobBot
+from mobadj.cards.micromob.engine import MicroMobState, city_size
+from mobadj.cards.protocol import IllegalAction, RandomBot
 
 
 def position(*powers: str, hand: int = 0, players: int = 2) -> tuple[MicroMobState, int, list]:
@@ -130,6 +133,55 @@ def test_expand_draws_a_fifth_or_seventh_city_card_not_refilled(players, base):
     put(state, state.hand[p], *[c for c in state.pile if DECK.cards[c].goon_hit >= 2][:4])
     state.apply(p, Take("hit", target, state.payment(p, "hit", target)))
     assert len(state.city) == base
+
+
+@pytest.mark.parametrize(("players", "most"), [(2, 5), (3, 5), (4, 7), (6, 7)])
+def test_expand_never_takes_the_city_past_its_fifth_or_seventh_card(players, most):
+    # rules L156: "a 5th card in a 2-3p game or a 7th card in a 4-6p game"; the extra card
+    # is not replaced when taken, so until it is, a second expand would add a 6th (8th)
+    state, p, (a, b) = position("expand", "expand", players=players)
+    state.command(p, f"use {a}")
+    assert len(state.city) == most
+    assert Use(b) not in state.legal_actions(p)
+    with pytest.raises(IllegalAction, match=(
+            f"^the city already holds {most} cards: {b} adds only a {most}th card in a "
+            f"{players}-player game$")):
+        state.apply(p, Use(b))
+    assert len(state.city) == most
+    # once a city card is taken (and not replaced), the city has room again
+    put(state, state.hits[p], state.city[0])
+    assert Use(b) in state.legal_actions(p)
+    state.command(p, f"use {b}")
+    assert len(state.city) == most
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 8), (3, 12), (4, 36)])
+def test_bots_keep_the_city_at_its_fifth_or_seventh_card(players, seed):
+    """Bots choose from the legal actions: in these seeded games (a random P1 among
+    standard bots) bots once took the city to a 6th (8th) card."""
+    state = MicroMobState.new(players, seed, {})
+    rng = random.Random(seed)
+    seats = [RandomBot()] + [MicroMobBot()] * (players - 1)
+    most, expands = city_size(players) + 1, 0
+    while not state.is_over():
+        q = state.current
+        action = seats[q].choose(state, q, rng)
+        expands += q > 0 and isinstance(action, Use) and DECK.cards[action.card].power == "expand"
+        state.apply(q, action)
+        assert len(state.city) <= most
+    assert expands  # the bots did use the power
+
+
+def test_expand_unlimited_is_the_reading_of_rulings_1_and_2():
+    """Games recorded under rulings 1 or 2 replay with ``expand=unlimited``."""
+    state, p, (a, b) = position("expand", "expand")
+    state.city_most = MicroMobState.new(2, 5, {"expand": "unlimited"}).city_most
+    assert state.city_most is None
+    state.command(p, f"use {a}")
+    state.command(p, f"use {b}")
+    assert len(state.city) == 6
+    with pytest.raises(IllegalAction, match="expand must be capped or unlimited, not 'some'"):
+        MicroMobState.new(2, 5, {"expand": "some"})
 
 
 def test_expand_needs_a_deck():
