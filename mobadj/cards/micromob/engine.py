@@ -563,7 +563,7 @@ class MicroMobState(GameState):
                 self.log(f"You take {self._goon_text(target)} into your hand", visible_to=player)
         elif power == "expand":
             if not self.pile:
-                raise IllegalAction("the deck is empty")
+                raise IllegalAction("the pile is empty: no card to add to the city")
             if self.city_most is not None and len(self.city) >= self.city_most:
                 raise IllegalAction(
                     f"the city already holds {len(self.city)} cards: {a} adds only a "

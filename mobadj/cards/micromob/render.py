@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from mobadj.cards.micromob.actions import Use
 from mobadj.cards.micromob.cards import POWER_NAME, POWER_TEXT, SPECIAL_ABILITIES
 from mobadj.cards.micromob.legal import BOSS_TEXT
 
@@ -63,6 +64,8 @@ def build_view(state: MicroMobState, player: int | None) -> dict[str, Any]:
                                      or state.hands_public),
             "action_taken": state.acted,
             "kinds_taken": sorted(state.kinds_taken),
+            # for the player to act: the allies whose special ability can be used now
+            "abilities_ready": _abilities_ready(state, player),
         },
     }
     if state.phase == "over":
@@ -70,6 +73,16 @@ def build_view(state: MicroMobState, player: int | None) -> dict[str, Any]:
         view["end_reason"] = state.end_reason
         view["winners"] = [p + 1 for p in state.winners()]
     return view
+
+
+def _abilities_ready(state: MicroMobState, player: int | None) -> list[str]:
+    """The allies of ``player``, if it is their turn, whose special ability has a legal use
+    now (not every unused one: 'add a city card' needs a card in the pile and room in the
+    city, 'rest a goon' a fatigued goon, 'swap with city' a goon in hand), in ally order."""
+    if player is None or player != state.current or state.phase != "play":
+        return []
+    usable = {a.card for a in state.legal_actions(player) if isinstance(a, Use)}
+    return [a for a in state.allies[player] if a in usable]
 
 
 def _boss_line(b: dict[str, Any]) -> str:
@@ -181,7 +194,7 @@ def render_screen(view: dict[str, Any]) -> str:
         else:
             ready = [f"{a['id']} {a['power_name']}"
                      for a in view["players"][you - 1]["allies"]
-                     if a["power"] in SPECIAL_ABILITIES and a["id"] not in turn["abilities_used"]]
+                     if a["id"] in turn["abilities_ready"]]
             first = f"; first, if you like, use {', '.join(ready)}" if ready else ""
             out.append(f"Your turn: hit, hire, ally or payroll{first}.")
     elif you and you in view["to_act"] and view["phase"] == "draft":

@@ -188,7 +188,7 @@ def test_expand_needs_a_deck():
     state, p, (a,) = position("expand")
     put(state, state.hits[1 - p], *list(state.pile))
     assert Use(a) not in state.legal_actions(p)
-    with pytest.raises(IllegalAction, match="deck is empty"):
+    with pytest.raises(IllegalAction, match="^the pile is empty: no card to add to the city$"):
         state.apply(p, Use(a))
 
 
@@ -328,3 +328,21 @@ def test_an_ally_taken_as_the_action_gives_its_bonuses_at_once():
     state.apply(p, Take("ally", plus, state.payment(p, "ally", plus)))
     assert state.stat_bonus(p, "hit") == 1  # action_plus counts from now on
     assert state.current != p
+
+
+def test_the_turn_line_names_only_abilities_usable_now():
+    """The screen's 'first, if you like, use ...' lists what '?' lists: 'rest a goon' and
+    'fatigue to hits' need a fatigued goon, 'swap with city' a goon in hand (rules L152-157)."""
+    state, p, (rest, flip, swap, expand) = position("rest", "fatigue_to_hit", "swap", "expand")
+
+    def offered() -> str:
+        return next(t for t in state.screen(p).splitlines() if t.startswith("Your turn: "))
+
+    assert offered().endswith(f"; first, if you like, use {expand} add a city card.")
+    goon = state.pile[0]
+    put(state, state.fatigue[p], goon)
+    assert offered().endswith(f"use {rest} rest a goon, {flip} fatigue to hits, "
+                              f"{expand} add a city card.")
+    put(state, state.hand[p], state.pile[0])
+    state.command(p, f"use {rest} on {goon}")
+    assert offered().endswith(f"use {swap} swap with city, {expand} add a city card.")

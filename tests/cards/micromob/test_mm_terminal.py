@@ -33,3 +33,27 @@ def test_add_a_city_card_stops_at_the_fifth_city_card() -> None:
     moves = out.split("You can: ")[-1].splitlines()[0]
     assert "use D9" not in moves and "hire D2 with U6 U11" in moves
     assert "is drawn into the city" not in out.split("the city already holds")[1]
+
+
+# P1's commands of a 3-player game against two bots (seed 17) up to turn 51, where the pile
+# is empty and P1 holds two 'add a city card' allies, C15 and D9
+EMPTY_PILE_17 = [
+    "draft U9", "draft D2", "hire C7 with D2 U9", "payroll", "ally C1 with U9 D2 C7",
+    "payroll", "ally D1 with C7 D2 U9", "payroll", "ally C13 with U9 D2 C7", "use C13 on C13",
+    "payroll", "ally C15 with C7 U9", "use C15", "hire U15 with D2 C13", "use C15",
+    "hit C11 with U15", "use C15", "payroll", "use C15", "hit D14 with U15", "use C15",
+    "ally D3 with D2 U9 C7", "use C15", "payroll", "use C15", "ally D9 with C7 U15",
+    "ally C6 with U9 D2",
+]
+
+
+def test_the_turn_line_offers_no_ability_that_cannot_be_used_now() -> None:
+    # the pile is empty: 'add a city card' has nothing to draw (rules L156), so the turn line
+    # offers no 'use', as '?' lists none
+    out = play(["-p", "3", "--bot", "2", "--bot", "3", "--seed", "17"],
+               [*EMPTY_PILE_17, "?", "use D9", "quit"])
+    turn = out[out.index("micro mob, turn 51: P1 to act (you). Pile: 0 cards."):]
+    line = next(t for t in turn.splitlines() if t.startswith("Your turn: "))
+    assert "use" not in line and "add a city card" not in line
+    assert "use" not in turn.split("You can: ")[1].splitlines()[0]
+    assert "P1> ! the pile is empty: no card to add to the city" in turn
