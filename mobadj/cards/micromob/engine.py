@@ -47,6 +47,8 @@ OPTIONS = ("modules", "hands", "expand")
 HANDS = ("public", "secret")  # option hands: public (a ruling, the default) or secret
 # option expand: capped (rulebook L156, the default) or unlimited (rulings 1 and 2)
 EXPANDS = ("capped", "unlimited")
+# commands whose refusal says so when pass is the only action
+PASS_HINTED = frozenset(("hit", "hire", "ally", "payroll", "pay", "done", "end"))
 RULINGS_1 = "micromob rulebook (shared/rules/micromob.md), mobadj rulings 1"
 RULINGS_2 = "micromob rulebook (shared/rules/micromob.md), mobadj rulings 2"
 
@@ -266,8 +268,27 @@ class MicroMobState(GameState):
         (it runs once per simulated action)."""
         if player != self.current or self.phase == "over":
             raise IllegalAction("it is not your turn")
-        self._apply(player, action)
+        try:
+            self._apply(player, action)
+        except IllegalAction as err:
+            if isinstance(action, Take | Payroll | Done):
+                raise self._pass_hint(player, err) from None
+            raise
         self.actions.append((player, str(action)))
+
+    def must_pass(self, player: int) -> bool:
+        """``player`` is to act and can neither hit, hire, ally nor payroll: pass (a ruling)
+        is their action (abilities may still come first)."""
+        return (self.phase == "play" and player == self.current and not self.acted
+                and not self.fatigue[player] and not self._takes(player, KINDS))
+
+    def _pass_hint(self, player: int, err: IllegalAction) -> IllegalAction:
+        """``err``, for a hit, hire, ally, payroll or done refused while pass is the only
+        action: saying so, since nothing else would be accepted."""
+        if not self.must_pass(player):
+            return err
+        return IllegalAction(f"{err}; you can neither hit, hire, ally nor payroll this "
+                             "turn: your action is pass")
 
     def log(self, text: str, visible_to: int | Sequence[int] | None = None) -> None:
         """:meth:`GameState.log`, building the Event without its frozen ``__init__``."""
@@ -328,7 +349,12 @@ class MicroMobState(GameState):
     def parse(self, player: int, text: str) -> Action:
         from mobadj.cards.micromob.parser import parse_command
 
-        return parse_command(self, player, text)
+        try:
+            return parse_command(self, player, text)
+        except IllegalAction as err:
+            if text.split()[:1] and text.split()[0].lower() in PASS_HINTED:
+                raise self._pass_hint(player, err) from None
+            raise
 
     def _apply(self, player: int, action: Any) -> None:
         if action.__class__ is Take and self.phase == "play":  # the common case first

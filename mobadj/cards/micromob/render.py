@@ -66,6 +66,8 @@ def build_view(state: MicroMobState, player: int | None) -> dict[str, Any]:
             "kinds_taken": sorted(state.kinds_taken),
             # for the player to act: the allies whose special ability can be used now
             "abilities_ready": _abilities_ready(state, player),
+            # for the player to act: no hit, hire, ally or payroll is possible, only pass
+            "must_pass": player is not None and state.must_pass(player),
         },
     }
     if state.phase == "over":
@@ -73,6 +75,10 @@ def build_view(state: MicroMobState, player: int | None) -> dict[str, Any]:
         view["end_reason"] = state.end_reason
         view["winners"] = [p + 1 for p in state.winners()]
     return view
+
+
+# the turn line when no hit, hire, ally or payroll is possible (pass is a ruling)
+MUST_PASS = "you can neither hit, hire, ally nor payroll, so your action is pass"
 
 
 def _abilities_ready(state: MicroMobState, player: int | None) -> list[str]:
@@ -121,6 +127,8 @@ def render_view(view: dict[str, Any]) -> str:
     if you and you in view["to_act"] and view["phase"] == "play":
         if turn["action_taken"]:
             out.append("Your action is taken: take a bonus action or say 'done'.")
+        elif turn["must_pass"]:
+            out.append(f"Your turn: {MUST_PASS}; use ally abilities first, if you like.")
         else:
             out.append("Your turn: use ally abilities first, then hit, hire, ally or payroll.")
         powers = sorted({a["power"] for a in view["players"][you - 1]["allies"]})
@@ -196,7 +204,8 @@ def render_screen(view: dict[str, Any]) -> str:
                      for a in view["players"][you - 1]["allies"]
                      if a["id"] in turn["abilities_ready"]]
             first = f"; first, if you like, use {', '.join(ready)}" if ready else ""
-            out.append(f"Your turn: hit, hire, ally or payroll{first}.")
+            can = MUST_PASS if turn["must_pass"] else "hit, hire, ally or payroll"
+            out.append(f"Your turn: {can}{first}.")
     elif you and you in view["to_act"] and view["phase"] == "draft":
         out.append("Your pick: draft a goon from the pool.")
     if view["phase"] == "over":

@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from mm_helpers import DECK, clear, drafted, put
 
@@ -161,3 +163,22 @@ def test_game_ends_when_one_boss_is_left_in_the_city():
     assert state.to_act() == [] and state.legal_actions(p) == []
     with pytest.raises(IllegalAction):
         state.apply(p, Payroll())
+
+
+def test_refusals_point_to_pass_only_when_pass_is_the_only_action():
+    """A ruling: pass is legal only when nothing else is; then a refused hit, hire, ally,
+    payroll or done says so (a refused 'use' does not: an ability may still be usable)."""
+    state = drafted(2, seed=3)
+    p = state.current
+    clear(state, p)
+    must = "; you can neither hit, hire, ally nor payroll this turn: your action is pass"
+    assert state.must_pass(p) and state.legal_actions(p) == [Pass()]
+    target = state.city[0]
+    with pytest.raises(IllegalAction, match=re.escape(f"cannot pay to hire {target}{must}") + "$"):
+        state.command(p, f"hire {target}")
+    with pytest.raises(IllegalAction, match=re.escape(f"nobody to pay{must}") + "$"):
+        state.command(p, "payroll")
+    put(state, state.fatigue[p], state.pile[0])  # now payroll is possible: no word of pass
+    assert not state.must_pass(p)
+    with pytest.raises(IllegalAction, match=r"cannot pay to hire \w+$"):
+        state.command(p, f"hire {target}")

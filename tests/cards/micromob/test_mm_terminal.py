@@ -57,3 +57,18 @@ def test_the_turn_line_offers_no_ability_that_cannot_be_used_now() -> None:
     assert "use" not in line and "add a city card" not in line
     assert "use" not in turn.split("You can: ")[1].splitlines()[0]
     assert "P1> ! the pile is empty: no card to add to the city" in turn
+
+
+def test_when_pass_is_the_only_action_the_screen_and_the_errors_say_pass() -> None:
+    # pass is a ruling (the rulebook has none): legal only when no hit, hire, ally or
+    # payroll is; P1's two goons (C3, M7) pay for nothing in this first city of 6
+    out = play(["-p", "4", "--bot", "2", "--bot", "3", "--bot", "4", "--seed", "74"],
+               ["draft C3", "draft M7", "payroll", "hit U1", "done", "pass", "quit"])
+    must = "you can neither hit, hire, ally nor payroll"
+    assert f"Your turn: {must}, so your action is pass." in out
+    assert "Your turn: hit, hire, ally or payroll." not in out.split("P1 cannot act")[0]
+    for refused in ("your fatigue area is empty: nobody to pay",
+                    "your goons in hand cannot pay to hit U1",
+                    "take your action first (hit, hire, ally or payroll)"):
+        assert f"! {refused}; {must} this turn: your action is pass\n" in out
+    assert "P1 cannot act and passes" in out
