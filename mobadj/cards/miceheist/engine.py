@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any, ClassVar
 
 from mobadj.cards.miceheist import tracks
@@ -33,24 +34,29 @@ _CACHE: dict[tuple, Any] = {}
 _TEST = Test()  # interned actions: legal_actions runs on every simulated step
 
 
-def _bet(amount: int, key: str | None = None) -> Bet:
-    act = _CACHE.get(("bet", amount, key))
+def _bet(amount: int, keys: tuple[str, ...] = ()) -> Bet:
+    act = _CACHE.get(("bet", amount, keys))
     if act is None:
-        act = _CACHE["bet", amount, key] = Bet(amount, (key,) if key else ())
+        act = _CACHE["bet", amount, keys] = Bet(amount, keys)
     return act
 
 
 def _bet_options(stash: int, covered: tuple[str, ...]) -> list[Bet]:
-    """Every distinct sealed bet for a stash and covered skills (memoised: hot in playouts)."""
+    """Every distinct sealed bet for a stash and covered skills (memoised: hot in playouts).
+
+    Each choice ends differently: a bet of fewer cheese than covered skills names the
+    skills it uncovers, one choice per set of them (naming one skill of two would leave
+    the other to ruling R4's order, so two such names could end the same); a bet of more
+    uncovers them all and names none."""
     acts = _CACHE.get(("bets", stash, covered))
     if acts is None:
         if len(_CACHE) > 50_000:  # bounded: long simulations meet many covered-skill sets
             _CACHE.clear()
         top = stash + len(covered)
-        acts = [_bet(0, k) for k in covered] or [_bet(0)]
+        acts = [_bet(0, (k,)) for k in covered] or [_bet(0)]
         for amount in range(1, top + 1):
             if amount < len(covered):  # which covered skills to uncover is a real choice
-                acts.extend(_bet(amount, k) for k in covered)
+                acts.extend(_bet(amount, keys) for keys in combinations(covered, amount))
             else:
                 acts.append(_bet(amount))
         _CACHE["bets", stash, covered] = acts
@@ -365,7 +371,7 @@ class MiceHeistState(GameState):
                 raise IllegalAction(f"a bet of {action.amount} uncovers at most {limit} skill(s)")
         self.sealed[player] = action
         self.pending.remove(player)
-        self.events.append(Event(f"You seal a bet: {self.bet_text(action)}.",
+        self.events.append(Event(f"You seal a bet: {self.bet_text(player, action)}.",
                                  frozenset((player,))))  # private
         if not self.pending:
             self._reveal()
@@ -379,28 +385,23 @@ class MiceHeistState(GameState):
             p = (t + k) % self.players
             bet = self.sealed[p]
             covered = self.covered[p]
-            order = (
-                list(bet.uncover)
-                + [s for s in self.skills[p] if s in covered and s not in bet.uncover]
-                if covered
-                else []
-            )
+            from_skills, from_stash = self.bet_plan(p, bet)
             if bet.amount > 0:
-                from_skills = order[: bet.amount]
                 for s in from_skills:
                     covered.discard(s)
-                self.stash[p] -= bet.amount - len(from_skills)
+                self.stash[p] -= from_stash
                 self.stash[t] += bet.amount
                 self.bets[p] = bet.amount
                 self.assisting.append(p)
-                note = f" (uncovering {self._names(from_skills)})" if from_skills else ""
+                names = " and ".join(self._name(k) for k in from_skills)
+                note = f" (uncovering {names})" if from_skills else ""
                 parts.append(f"{seat(p)} bets {bet.amount}{note}")
             else:
                 self.bets[p] = 0
-                if order:  # "They may return one cheese from one of their covered skills"
-                    covered.discard(order[0])
+                if from_skills:  # "They may return one cheese from one of their covered skills"
+                    covered.discard(from_skills[0])
                     self.stash[p] += 1
-                    parts.append(f"{seat(p)} abstains and uncovers {self._name(order[0])}")
+                    parts.append(f"{seat(p)} abstains and uncovers {self._name(from_skills[0])}")
                 else:
                     parts.append(f"{seat(p)} abstains")
         self.sealed = {}
@@ -706,12 +707,34 @@ class MiceHeistState(GameState):
         skill = self.data.skills.get(key)
         return skill.name if skill else key
 
-    def bet_text(self, bet: Bet) -> str:
-        """A sealed bet in words, for its bettor: ``1 cheese, uncovering Chew the Wire``."""
-        told = f"{bet.amount} cheese" if bet.amount else "none (you abstain)"
-        if bet.uncover:
-            told += f", uncovering {self._names(list(bet.uncover))}"
-        return told
+    def bet_plan(self, player: int, bet: Bet) -> tuple[list[str], int]:
+        """Where ``player``'s ``bet`` takes its cheese at the reveal: the covered skills it
+        uncovers, those named first, then the others in the order they lie (ruling R4), and
+        the cheese from the stash; an abstainer uncovers the one named, or the first (R5).
+        Nothing else the bettor holds changes while bets are sealed, so the plan told at
+        sealing is what the reveal does."""
+        covered = self.covered[player]
+        if not covered:
+            return [], bet.amount
+        order = list(bet.uncover) + [s for s in self.skills[player]
+                                     if s in covered and s not in bet.uncover]
+        if not bet.amount:
+            return order[:1], 0
+        skills = order[:bet.amount]
+        return skills, bet.amount - len(skills)
+
+    def bet_text(self, player: int, bet: Bet) -> str:
+        """A sealed bet in words, for its bettor, as the reveal will carry it out:
+        ``2 cheese, uncovering Long Jump and Dig In``, ``3 cheese, uncovering Dig In and 2
+        from your stash``, ``none (you abstain), uncovering Dig In``."""
+        skills, stash = self.bet_plan(player, bet)
+        names = " and ".join(self._name(k) for k in skills)
+        if not bet.amount:
+            return "none (you abstain)" + (f", uncovering {names}" if skills else "")
+        if not skills:
+            return f"{bet.amount} cheese from your stash"
+        return (f"{bet.amount} cheese, uncovering {names}"
+                + (f" and {stash} from your stash" if stash else ""))
 
     def _names(self, keys: list[str]) -> str:
         return ", ".join(self._name(k) for k in keys)

@@ -88,7 +88,7 @@ def view(state: MiceHeistState, player: int | None) -> dict[str, Any]:
         out["modifier"] = state.modifier
         out["rating"] = state.rating()
     if player is not None and player in state.sealed and player not in state.pending:
-        out["your_bet"] = state.bet_text(state.sealed[player])
+        out["your_bet"] = state.bet_text(player, state.sealed[player])
     if state.is_over():
         out["scores"] = {_seat(p): s for p, s in enumerate(state.scores())}
         out["winners"] = [_seat(p) for p in state.winners()]

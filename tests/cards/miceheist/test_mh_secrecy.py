@@ -65,8 +65,8 @@ def test_other_players_cannot_tell_sealed_bets_apart(players: int, seed: int) ->
         for q in [None, *(x for x in range(players) if x != p)]:
             assert readable(a, q) == readable(b, q), f"P{p + 1}'s bet leaks to {q}"
         # the bettor sees their own bet
-        assert a.view(p)["your_bet"] == a.bet_text(low) and b.view(p)["your_bet"] == \
-            b.bet_text(high)
+        assert a.view(p)["your_bet"] == a.bet_text(p, low) and b.view(p)["your_bet"] == \
+            b.bet_text(p, high)
         checked += 1
     assert checked >= 5
 

@@ -416,3 +416,35 @@ def test_invariants_catch_lost_cheese_chips_and_markers() -> None:
     s.pos["A"][t] = 5  # a marker without its space (checked once a turn)
     s._moved.add("A")
     assert any("track A" in b for b in s.check_invariants())
+
+
+def test_every_bet_offered_ends_differently_and_is_told_as_it_will_happen() -> None:
+    """R4: a bet takes its cheese from the covered skills named, then the others in the
+    order they lie, then the stash.  Over random games, no two bets offered to a player do
+    the same (amount, skills uncovered), and the sealed bet's text names every skill the
+    reveal uncovers."""
+    import random
+
+    from mobadj.cards.miceheist.engine import MiceHeistState
+
+    checked = 0
+    for seed in range(6):
+        state = MiceHeistState.new(3, seed, {})
+        rng = random.Random(seed)
+        while not state.is_over():
+            p = state.to_act()[0]
+            acts = state.legal_actions(p)
+            if state.phase == "bet":
+                ends = [(b.amount, frozenset(state.bet_plan(p, b)[0])) for b in acts]
+                assert len(set(ends)) == len(ends), acts
+                bet = rng.choice(acts)
+                before = {k for k in state.skills[p] if k in state.covered[p]}
+                state.apply(p, bet)
+                told = [e.text for e in state.events if e.visible_to == {p}][-1]
+                if bet.amount and before and state.phase != "bet":
+                    uncovered = before - set(state.covered[p])
+                    assert all(state.data.skills[k].name in told for k in uncovered), told
+                    checked += 1
+                continue
+            state.apply(p, rng.choice(acts))
+    assert checked >= 5
