@@ -30,6 +30,11 @@ def seat(player: int) -> str:
     return SEATS[player]
 
 
+def listed(words: list[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``."""
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
+
+
 _CACHE: dict[tuple, Any] = {}
 _TEST = Test()  # interned actions: legal_actions runs on every simulated step
 
@@ -393,7 +398,7 @@ class MiceHeistState(GameState):
                 self.stash[t] += bet.amount
                 self.bets[p] = bet.amount
                 self.assisting.append(p)
-                names = " and ".join(self._name(k) for k in from_skills)
+                names = listed([self._name(k) for k in from_skills])
                 note = f" (uncovering {names})" if from_skills else ""
                 parts.append(f"{seat(p)} bets {bet.amount}{note}")
             else:
@@ -517,17 +522,31 @@ class MiceHeistState(GameState):
         if success:
             self._success(player, ob)
             return
-        # "Failure": each assisting player takes one cheese from the supply ...
-        for p in self.assisting:
-            if self.supply:
-                self.supply -= 1
-                self.stash[p] += 1
+        # "Failure": each assisting player takes one cheese from the supply (clockwise, while
+        # the supply lasts: ruling R12) ...
+        got = self.assisting[:self.supply]
+        for p in got:
+            self.supply -= 1
+            self.stash[p] += 1
         if self.assisting:
-            self._say("Assisting players take a cheese each from the supply.")
+            self._say(self._helpers_paid(got))
         if self.market:  # ... you may learn one skill from market ...
             self.phase = LEARN
         else:
             self._after_failure(player, ob)
+
+    def _helpers_paid(self, got: list[int]) -> str:
+        """What the assisting players of a failed test got: a cheese each while the supply
+        lasted (R12), naming those who got none."""
+        short = [seat(p) for p in self.assisting if p not in got]
+        if not got:
+            return f"The supply is empty: no cheese for the assisting players ({listed(short)})."
+        takers = listed([seat(p) for p in got])
+        text = (f"{takers} take a cheese each" if len(got) > 1 else f"{takers} takes a cheese")
+        if not short:
+            return f"{text} from the supply."
+        return (f"{text} from the supply, which is then empty: {listed(short)} "
+                f"get{'s' if len(short) == 1 else ''} none.")
 
     def _success(self, player: int, ob: Obstacle) -> None:
         """ "Success": the obstacle's cheese, assisting players' gains (clockwise), payout."""
@@ -728,13 +747,13 @@ class MiceHeistState(GameState):
         ``2 cheese, uncovering Long Jump and Dig In``, ``3 cheese, uncovering Dig In and 2
         from your stash``, ``none (you abstain), uncovering Dig In``."""
         skills, stash = self.bet_plan(player, bet)
-        names = " and ".join(self._name(k) for k in skills)
+        names = listed([self._name(k) for k in skills])
         if not bet.amount:
             return "none (you abstain)" + (f", uncovering {names}" if skills else "")
         if not skills:
             return f"{bet.amount} cheese from your stash"
         return (f"{bet.amount} cheese, uncovering {names}"
-                + (f" and {stash} from your stash" if stash else ""))
+                + (f"; {stash} from your stash" if stash else ""))
 
     def _names(self, keys: list[str]) -> str:
         return ", ".join(self._name(k) for k in keys)

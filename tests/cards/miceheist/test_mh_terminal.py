@@ -37,3 +37,22 @@ def test_a_sealed_bet_says_every_skill_it_will_uncover_and_no_two_choices_end_al
     assert len(set(moves)) == len(moves)
     assert "You seal a bet: 2 cheese, uncovering Long Jump and Dig In.\n" in out
     assert "P1 bets 2 (uncovering Long Jump and Dig In)" in out
+
+
+def test_a_failure_says_which_helpers_got_a_cheese_from_a_short_supply() -> None:
+    # rules, Failure: "Each assisting player takes one cheese from the supply."; R12: the
+    # supply is finite (40), a gain from an empty supply is lost, handed out clockwise
+    typed = ["bet 1", "bet 0", "bet 2", "bet 0", "bet 0", "select B", "test", "learn nothing",
+             "bet 0", "bet 1", "select B", "test", "learn hoarder", "select D", "test",
+             "learn gamble", "quit"]
+    out = play(["-p", "6", *(f"--bot={n}" for n in range(2, 7)), "--seed", "15"], typed)
+    assert "Assisting players take a cheese each" not in out
+    assert "P3 fails: rating 2 against target 3. P4, P5, P6 and P2 take a cheese each from " \
+           "the supply." in out
+    # turn 20: 2 cheese left for three helpers; turns 21 and 22: none left
+    assert "P3 fails: rating -4 against target 8. P4 and P5 take a cheese each from the " \
+           "supply, which is then empty: P2 gets none." in out
+    assert "P4 fails: rating -6 against target 8. The supply is empty: no cheese for the " \
+           "assisting players (P5 and P2)." in out
+    assert "P5 fails: rating 7 against target 8. The supply is empty: no cheese for the " \
+           "assisting players (P2 and P3)." in out
