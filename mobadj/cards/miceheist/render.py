@@ -11,6 +11,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from mobadj.cards.miceheist import tracks
+from mobadj.cards.miceheist.actions import Bet, Learn, Use
 
 if TYPE_CHECKING:
     from mobadj.cards.miceheist.engine import MiceHeistState
@@ -168,18 +169,39 @@ def render_screen(state: MiceHeistState, player: int) -> str:
         counts[state.data.chips[c].colour] = counts.get(state.data.chips[c].colour, 0) + 1
     bag = ", ".join(f"{n} {colour}" if n > 1 else colour for colour, n in counts.items())
     lines.append(f"Bag: {bag or 'empty'}; cheese in the supply {v['supply']}.")
-    move = MOVES.get(v["phase"])
-    if move and player in state.to_act():
-        lines.append("Your move: " + move)
+    if player in state.to_act():
+        move = move_hint(state, player)
+        if move:
+            lines.append("Your move: " + move)
     return "\n".join(lines)
 
 
-MOVES = {
-    "select": "select a job's obstacle (select B)",
-    "bet": "seal a bet of cheese (bet 2, bet 1 uncover scurry) or pass",
-    "activate": "use a skill (use scurry, use cool head on 2), then test",
-    "learn": "learn a market skill (learn sprint) or learn nothing",
-}
+def move_hint(state: MiceHeistState, player: int) -> str:
+    """What ``player`` may do now, with examples taken from their own legal moves (their
+    skills, the market, the jobs left), never a move they cannot make."""
+    acts = state.legal_actions(player)
+    phase = state.phase
+
+    def some(moves: list[Any], n: int = 2) -> str:
+        return ", ".join(str(m) for m in moves[:n])
+
+    if phase == "select":
+        return f"select a job's obstacle ({some(acts, 1)})" if acts else ""
+    if phase == "bet":
+        bets = [b for b in acts if isinstance(b, Bet) and b.amount]
+        named = [b for b in bets if b.uncover][:1]
+        examples = some([b for b in bets if not b.uncover][:2 - len(named)] + named)
+        return f"seal a bet of cheese ({examples}) or pass" if examples else "pass"
+    if phase == "activate":
+        uses = list({u.skill: u for u in reversed(acts) if isinstance(u, Use)}.values())[::-1]
+        if not uses:
+            return "test (no skill can be used now)"
+        return f"use a skill ({some(uses)}), then test"
+    if phase == "learn":
+        learns = [a for a in acts if isinstance(a, Learn) and a.skill]
+        return (f"learn a market skill ({some(learns, 1)}) or learn nothing" if learns
+                else "learn nothing")
+    return ""
 
 
 def explain(state: MiceHeistState, player: int, topic: str) -> str:

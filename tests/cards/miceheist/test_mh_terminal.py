@@ -56,3 +56,18 @@ def test_a_failure_says_which_helpers_got_a_cheese_from_a_short_supply() -> None
            "assisting players (P5 and P2)." in out
     assert "P5 fails: rating 7 against target 8. The supply is empty: no cheese for the " \
            "assisting players (P2 and P3)." in out
+
+
+def test_the_move_hint_names_only_moves_the_player_can_make() -> None:
+    # P1 is a brown mouse (Dig In, Long Jump, Lucky Tail): no Scurry, Cool Head or Sprint
+    out = play(["-p", "3", "--bot", "2", "--bot", "3", "--seed", "21"], [*TO_TURN_5, "quit"])
+    hints = [line for line in out.splitlines() if line.startswith("Your move: ")]
+    assert hints and not any(w in h for h in hints for w in ("scurry", "cool head", "sprint"))
+    assert "Your move: select a job's obstacle (select A)" in hints
+    assert "Your move: use a skill (use dig-in, use long-jump), then test" in hints
+    assert "Your move: seal a bet of cheese (bet 1, bet 2) or pass" in hints  # none covered
+    # turn 4: every skill covered, so nothing to use
+    assert "Your move: test (no skill can be used now)" in hints
+    # after the failure: a skill of the market as it is
+    assert "Market: Master Thief, Deft Touch, Second Wind, Sweeten the Pot; deck 32." in out
+    assert "Your move: learn a market skill (learn master-thief) or learn nothing" in hints
