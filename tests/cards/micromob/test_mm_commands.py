@@ -142,3 +142,26 @@ def test_draft_command_and_illegal_states():
     assert state.parse(0, f"draft {first.lower()}") == Draft(first)
     with pytest.raises(IllegalAction, match="not your turn"):
         state.command(1, f"draft {first}")
+
+
+def test_the_pages_examples_match_the_shipped_deck_and_the_command_line():
+    """docs/cards/micromob.md: every 'use' example is of a card with that form of power,
+    every card named with its goon numbers in an event example has them, and no
+    'mobadj ...' in backticks is a command the CLI lacks."""
+    import re
+    from pathlib import Path
+
+    from mobadj.cards.micromob.legal import GOON_TEXT, POWER
+
+    page = (Path(__file__).resolve().parents[3] / "docs" / "cards" / "micromob.md").read_text()
+    forms = {"take": {"swap"}, "on": {"fatigue_to_hit", "rest", "ally_to_hit", "ally_to_hand"},
+             "": {"expand"}}
+    uses = re.findall(r"`use ([A-Z]\d+)(?: (take|on)\b[^`]*)?`", page)
+    assert len(uses) >= 6
+    for card, form in uses:
+        assert POWER[card] in forms[form], (card, form, POWER[card])
+    named = re.findall(r"(?:drafts|hires|uses \w+:) ([A-Z]\d+ \(\d/\d/\d\))", page)
+    assert len(named) >= 3
+    for text in named:
+        assert GOON_TEXT[text.split()[0]] == text
+    assert "`mobadj rulings" not in page
