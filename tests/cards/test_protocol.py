@@ -184,7 +184,15 @@ def test_cli_options_and_errors():
     assert many.exit_code == 2 and "2-6 players" in many.output
     table = runner.invoke(main, ["play", "micromob", "-p", "3", "-o", "modules=1",
                                  "--simulate", "1"])
-    assert table.exit_code == 2 and "1 module(s) are for 2-2 players" in table.output
+    # rules (micromob.md L19-24): "1 module  2 players", "2 modules  2-3 players"
+    assert table.exit_code == 2 and table.output == "Error: 1 module is for 2 players, not 3\n"
+    two = runner.invoke(main, ["play", "micromob", "-p", "4", "-o", "modules=docks,casino",
+                               "--simulate", "1"])
+    assert two.exit_code == 2 and two.output == "Error: 2 modules are for 2-3 players, not 4\n"
+    empty = runner.invoke(main, ["play", "micromob", "-o", "modules=", "--simulate", "1"])
+    assert empty.exit_code == 2 and empty.output == (
+        "Error: modules must be a count 1-6 or module names such as docks,casino; it was "
+        "given no value\n")
     pair = runner.invoke(main, ["play", "micromob", "-o", "modules", "--simulate", "1"])
     assert pair.exit_code == 2 and "key=value" in pair.output
 

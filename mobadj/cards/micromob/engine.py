@@ -177,9 +177,11 @@ class MicroMobState(GameState):
                 items = list(raw)
             else:
                 items = []
-            if not any(str(i).strip() for i in items):
+            if not any(str(i).strip() for i in items if i is not None):
+                given = ("no value" if raw is None or not str(raw).strip()
+                         else repr(str(raw)[:40]))
                 raise IllegalAction(f"modules must be a count 1-{len(names)} or module names "
-                                    f"such as docks,casino, not {str(raw)[:40]!r}")
+                                    f"such as docks,casino; it was given {given}")
             letters = {self.deck.modules[m][0].id[0]: m for m in names}
             chosen = []
             for item in (str(i).strip().lower() for i in items):
@@ -190,10 +192,10 @@ class MicroMobState(GameState):
                 if name not in chosen:
                     chosen.append(name)
         low, high = PLAYERS_FOR_MODULES[len(chosen)]
-        if not low <= self.players <= high:
-            raise IllegalAction(
-                f"{len(chosen)} module(s) are for {low}-{high} players, not {self.players}"
-            )
+        if not low <= self.players <= high:  # the rulebook's table: "1 module  2 players"
+            count = "1 module is" if len(chosen) == 1 else f"{len(chosen)} modules are"
+            players = f"{low}" if low == high else f"{low}-{high}"
+            raise IllegalAction(f"{count} for {players} players, not {self.players}")
         return chosen
 
     # -- small helpers ------------------------------------------------------------------------
