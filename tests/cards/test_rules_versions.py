@@ -27,7 +27,7 @@ from mobadj.cli import main
 
 RULES1 = json.loads((Path(__file__).parent / "irontriangle" / "rules1_games.json").read_text())
 IT_NOW = IronTriangleState.info.rules_version
-MC_RULINGS_1 = next(iter(MicroCityState.earlier_rules))
+MC_RULINGS_1, MC_RULINGS_2 = list(MicroCityState.earlier_rules)
 MM_RULINGS_1, MM_RULINGS_2 = list(MicroMobState.earlier_rules)
 
 
@@ -105,8 +105,18 @@ def test_micro_city_of_rulings_1_replays_with_the_earlier_readings() -> None:
         again = GameRecord("microcity", 2, 34, options, old.actions, version).replay()
         assert again.scores() == old.scores() and _events_digest(again) == _events_digest(old)
     with pytest.raises(GameError):
-        GameRecord("microcity", 2, 34, options, old.actions,
-                   MicroCityState.info.rules_version).replay()
+        GameRecord("microcity", 2, 34, options, old.actions, MC_RULINGS_2).replay()
+
+
+def test_micro_city_of_rulings_2_replays_with_building_stages_removable() -> None:
+    """Rulings 2 let "remove ... from any area" take a built stage's marker; a game of them
+    is replayed with that reading, a game of the current rules keeps stage markers (line
+    326), and the game's own option wins."""
+    def cfg(version: str, options: dict):
+        return GameRecord("microcity", 1, 5, options, [], version).replay().cfg
+    assert cfg(MC_RULINGS_2, {}).stage_markers == "removable"
+    assert cfg(MicroCityState.info.rules_version, {}).stage_markers == "fixed"
+    assert cfg(MC_RULINGS_2, {"stage_markers": "fixed"}).stage_markers == "fixed"
 
 
 def test_micro_mob_of_rulings_2_replays_with_a_city_past_its_fifth_card() -> None:

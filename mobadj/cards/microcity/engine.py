@@ -42,7 +42,7 @@ from mobadj.cards.microcity.effects import Op, Option, area_name, position_word
 from mobadj.cards.microcity.modes import Config
 from mobadj.cards.protocol import GameInfo, GameState, IllegalAction
 
-RULES_VERSION = "micro-city rulebook (shared/rules/micro-city.md), mobadj rulings 2"
+RULES_VERSION = "micro-city rulebook (shared/rules/micro-city.md), mobadj rulings 3"
 
 _DECK = load_deck()
 
@@ -62,10 +62,13 @@ class MicroCityState(GameState):
         rules_version=RULES_VERSION,
         deck_version=_DECK.version,
     )
-    # rulings 1 (and games stored before versions were recorded): the earlier readings
+    # the earlier readings, oldest first (games stored before versions were recorded get
+    # rulings 1); rulings 2 let "remove ... from any area" un-build a Building stage
     earlier_rules: ClassVar[dict[str, dict[str, Any]]] = {
         "micro-city rulebook (shared/rules/micro-city.md), mobadj rulings 1": {
             "stage_markers": "fixed", "seaport_upgrade": "keep"},
+        "micro-city rulebook (shared/rules/micro-city.md), mobadj rulings 2": {
+            "stage_markers": "removable"},
     }
 
     # set in setup(); listed for readers and type checkers
@@ -252,7 +255,8 @@ class MicroCityState(GameState):
 
     def removable_areas(self, player: int) -> list[tuple[str, Op]]:
         """Areas whose Investment marker an effect may remove ("any area": rulebook "PROJECT
-        CARDS"): Quarters and completed Building stages (not with ``stage_markers=fixed``);
+        CARDS"): Quarters, and completed Building stages only with ``stage_markers=removable``
+        (line 326: unlike Goals, a Building card's markers are not placed and removed again);
         in the competitive mode also Goal areas and Contracts (either player's marker,
         rulebook "Retrieving Investment markers").  Ruling: solo Contracts keep theirs."""
         out: list[tuple[str, Op]] = [

@@ -9,8 +9,10 @@ Options (``--option key=value``):
 - ``building``: a challenge Building id (challenge mode; default the first, ``random`` draws).
 - ``expansions``: comma list of logistics, seaport, garden (any combination).
 - ``xcard``: true adds the cooperative X Project card.
-- ``stage_markers``: removable (default: "any area" includes Building stages, rulebook
-  "PROJECT CARDS"), or fixed (an earlier ruling: a completed stage keeps its marker).
+- ``stage_markers``: fixed (default: a completed stage keeps its marker, rulebook "GOAL
+  CARDS": "Unlike in the case of Building cards, Investment marker on Goal cards can be
+  placed and removed repeatedly"), or removable (rulings 2: "any area", rulebook "PROJECT
+  CARDS", includes Building stages, which are then built again).
 - ``seaport_upgrade``: return (default: in the competitive mode upgrading a Seaport returns
   every marker on it to its owner's pool, rulebook "SEAPORT EXPANSION"), or keep (an
   earlier ruling: the markers stay where they are).
@@ -30,7 +32,7 @@ DIFFICULTIES = ("easy", "medium", "hard")
 EXPANSIONS = ("logistics", "seaport", "garden")
 KNOWN_OPTIONS = ("mode", "difficulty", "side", "building", "expansions", "xcard",
                  "stage_markers", "seaport_upgrade")
-STAGE_MARKERS = ("removable", "fixed")
+STAGE_MARKERS = ("fixed", "removable")
 SEAPORT_UPGRADES = ("return", "keep")
 
 
@@ -47,7 +49,7 @@ class Config:
     expansions: frozenset[str]
     xcard: bool
     rounds: int  # the Time marker's starting spot
-    stage_markers: str = "removable"  # may "remove ... from any area" take a stage's marker
+    stage_markers: str = "fixed"  # may "remove ... from any area" take a stage's marker
     seaport_upgrade: str = "return"  # competitive: a Seaport upgrade returns its markers
 
 
@@ -123,7 +125,7 @@ def parse_options(options: dict[str, Any], players: int, deck: Deck, pick: Any) 
         rounds = deck.competitive["rounds"]
     if "seaport" in expansions and not competitive:
         rounds += deck.seaport_extra_rounds  # "add 10 rounds to the time track"
-    stage_markers = _choice("stage_markers", options.get("stage_markers", "removable"),
+    stage_markers = _choice("stage_markers", options.get("stage_markers", "fixed"),
                             STAGE_MARKERS)
     seaport_upgrade = _choice("seaport_upgrade", options.get("seaport_upgrade", "return"),
                               SEAPORT_UPGRADES)

@@ -218,6 +218,8 @@ def unmark(st: MicroCityState, area: Op) -> None:
         st.contract_marks[area[1]] = -1
     st.pools[owner] += 1
     st.log(f"The Investment marker on {area_name(area)} returns to its pool")
+    if area[0] == "stage":  # stage_markers=removable: it must be built (and paid) again
+        st.log(f"Building stage {area[1] + 1} is no longer built")
 
 
 def lose(st: MicroCityState, why: str) -> None:

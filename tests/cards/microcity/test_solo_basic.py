@@ -441,11 +441,37 @@ def test_every_project_card_moves_one_or_two() -> None:
     assert all(p.move in (1, 2) for p in deck.projects)
 
 
-def test_any_area_includes_building_stages() -> None:
-    # "PROJECT CARDS": "The term "any area" used on Project cards refers to any Quarter on a
-    # District card, any Building stage or Goal card area": a built stage's marker may be
-    # removed; it goes back to the pool and the stage must be built again
+def _card_step_options(card: str, dice: tuple[int, int], **options):
+    st = started(where="b2", **options)
+    set_dice(st, *dice)
+    st.command(0, "done")
+    dest = next(t.split()[-1] for t in texts(st) if t.startswith(f"play {card} "))
+    st.command(0, f"play {card} to {dest}")
+    return st
+
+
+def test_a_built_stage_keeps_its_marker() -> None:
+    # "GOAL CARDS" (line 326): "Unlike in the case of Building cards, Investment marker on
+    # Goal cards can be placed and removed repeatedly": a completed stage stays built, so
+    # "remove ... from any area" does not take its marker (and its bonus is paid once)
     st = _card_step("3", (3, 5))
+    assert st.cfg.stage_markers == "fixed"
+    st.inv[0] = 0
+    st.stage_marks[1] = 0
+    st.pools[0] = 6
+    st.__dict__["_cache"] = None
+    assert "basic a1" in texts(st)
+    assert not any("stage" in t for t in texts(st))
+    with pytest.raises(IllegalAction, match="'basic stage2' is not possible; possible: "
+                                            "basic a1"):
+        st.command(0, "basic stage2")
+    assert st.stage_marks[1] == 0 and st.pools[0] == 6
+
+
+def test_stage_markers_removable_un_builds_the_stage_and_says_so() -> None:
+    # the option (rulings 2): "any area" ("PROJECT CARDS", line 93) includes a Building
+    # stage, whose marker goes back to the pool; the log says the stage is no longer built
+    st = _card_step_options("3", (3, 5), stage_markers="removable")
     st.inv[0] = 0
     st.stage_marks[1] = 0
     st.pools[0] = 6
@@ -455,14 +481,8 @@ def test_any_area_includes_building_stages() -> None:
     st.command(0, "basic stage2")
     assert st.stage_marks[1] == -1 and st.pools[0] == 7 and st.inv[0] == 0
     assert not st.check_invariants()
-    assert any("stage2 returns to its pool" in e for e in st.history(0))
-
-
-def test_stage_markers_fixed_keeps_the_old_reading() -> None:
-    st = started(where="b2", stage_markers="fixed")
-    assert st.cfg.stage_markers == "fixed"
-    st.stage_marks[0] = 0
-    st.pools[0] = 7
-    assert all(not name.startswith("stage") for name, _ in st.removable_areas(0))
-    with pytest.raises(IllegalAction, match="expected one of removable, fixed"):
+    log = st.history(0)
+    assert any("stage2 returns to its pool" in e for e in log)
+    assert "Building stage 2 is no longer built" in log
+    with pytest.raises(IllegalAction, match="expected one of fixed, removable"):
         new(stage_markers="sometimes")
