@@ -108,7 +108,7 @@ def test_micro_city_of_rulings_1_replays_with_the_earlier_readings() -> None:
         GameRecord("microcity", 2, 34, options, old.actions, MC_RULINGS_2).replay()
 
 
-def test_micro_city_of_rulings_2_replays_with_building_stages_removable() -> None:
+def test_micro_city_of_rulings_2_replays_with_its_readings() -> None:
     """Rulings 2 let "remove ... from any area" take a built stage's marker; a game of them
     is replayed with that reading, a game of the current rules keeps stage markers (line
     326), and the game's own option wins."""
@@ -116,6 +116,12 @@ def test_micro_city_of_rulings_2_replays_with_building_stages_removable() -> Non
         return GameRecord("microcity", 1, 5, options, [], version).replay().cfg
     assert cfg(MC_RULINGS_2, {}).stage_markers == "removable"
     assert cfg(MicroCityState.info.rules_version, {}).stage_markers == "fixed"
+    # and emptied an upgraded competitive Seaport (line 471 puts the markers back)
+    comp = {"mode": "competitive", "expansions": "seaport"}
+    assert GameRecord("microcity", 2, 5, comp, [], MC_RULINGS_2).replay(
+    ).cfg.seaport_upgrade == "return"
+    assert GameRecord("microcity", 2, 5, comp, [], MicroCityState.info.rules_version).replay(
+    ).cfg.seaport_upgrade == "keep"
     assert cfg(MC_RULINGS_2, {"stage_markers": "fixed"}).stage_markers == "fixed"
 
 

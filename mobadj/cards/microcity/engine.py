@@ -63,12 +63,13 @@ class MicroCityState(GameState):
         deck_version=_DECK.version,
     )
     # the earlier readings, oldest first (games stored before versions were recorded get
-    # rulings 1); rulings 2 let "remove ... from any area" un-build a Building stage
+    # rulings 1); rulings 2 let "remove ... from any area" un-build a Building stage and
+    # emptied an upgraded competitive Seaport
     earlier_rules: ClassVar[dict[str, dict[str, Any]]] = {
         "micro-city rulebook (shared/rules/micro-city.md), mobadj rulings 1": {
             "stage_markers": "fixed", "seaport_upgrade": "keep"},
         "micro-city rulebook (shared/rules/micro-city.md), mobadj rulings 2": {
-            "stage_markers": "removable"},
+            "stage_markers": "removable", "seaport_upgrade": "return"},
     }
 
     # set in setup(); listed for readers and type checkers

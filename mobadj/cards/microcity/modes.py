@@ -13,9 +13,10 @@ Options (``--option key=value``):
   CARDS": "Unlike in the case of Building cards, Investment marker on Goal cards can be
   placed and removed repeatedly"), or removable (rulings 2: "any area", rulebook "PROJECT
   CARDS", includes Building stages, which are then built again).
-- ``seaport_upgrade``: return (default: in the competitive mode upgrading a Seaport returns
-  every marker on it to its owner's pool, rulebook "SEAPORT EXPANSION"), or keep (an
-  earlier ruling: the markers stay where they are).
+- ``seaport_upgrade``: keep (default: in the competitive mode the markers of an upgraded
+  Seaport are "placed back on the same Contract spot", rulebook "SEAPORT EXPANSION", so
+  they stay), or return (rulings 2: they go back to their owners' pools and the Contracts
+  may be completed again).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ EXPANSIONS = ("logistics", "seaport", "garden")
 KNOWN_OPTIONS = ("mode", "difficulty", "side", "building", "expansions", "xcard",
                  "stage_markers", "seaport_upgrade")
 STAGE_MARKERS = ("fixed", "removable")
-SEAPORT_UPGRADES = ("return", "keep")
+SEAPORT_UPGRADES = ("keep", "return")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +51,7 @@ class Config:
     xcard: bool
     rounds: int  # the Time marker's starting spot
     stage_markers: str = "fixed"  # may "remove ... from any area" take a stage's marker
-    seaport_upgrade: str = "return"  # competitive: a Seaport upgrade returns its markers
+    seaport_upgrade: str = "keep"  # competitive: "return" empties an upgraded Seaport
 
 
 def _choice(key: str, value: Any, allowed: tuple[str, ...]) -> str:
@@ -127,7 +128,7 @@ def parse_options(options: dict[str, Any], players: int, deck: Deck, pick: Any) 
         rounds += deck.seaport_extra_rounds  # "add 10 rounds to the time track"
     stage_markers = _choice("stage_markers", options.get("stage_markers", "fixed"),
                             STAGE_MARKERS)
-    seaport_upgrade = _choice("seaport_upgrade", options.get("seaport_upgrade", "return"),
+    seaport_upgrade = _choice("seaport_upgrade", options.get("seaport_upgrade", "keep"),
                               SEAPORT_UPGRADES)
     return Config(
         mode, players == 2 and not competitive, competitive, difficulty, side, building,

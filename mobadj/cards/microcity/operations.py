@@ -191,10 +191,10 @@ def run(st: MicroCityState, player: int, ops: list[Op]) -> None:
 
 
 def seaport_markers_return(st: MicroCityState, port: int) -> None:
-    """Rulebook "SEAPORT EXPANSION": "In the competitive mode all markers are removed and
-    placed back in their owners investment pool" when a Seaport is upgraded: the markers on
-    its two Contracts (which may then be completed again; points scored stay) and on its
-    Quarter."""
+    """Option ``seaport_upgrade=return`` (rulings 2): an upgraded competitive Seaport's
+    markers, on its two Contracts (which may then be completed again; points scored stay)
+    and on its Quarter, go back to their owners' pools.  The default keeps them: the
+    rulebook ("SEAPORT EXPANSION") places them "back on the same Contract spot"."""
     areas: list[Op] = [("contract", 2 * port + i) for i in (0, 1)]
     areas.append(("cell", SEAPORT_CELLS[port]))
     for area in areas:

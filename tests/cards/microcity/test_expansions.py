@@ -303,19 +303,23 @@ def _competitive_foreman(**options):
     return st
 
 
-def test_competitive_seaport_upgrade_returns_every_marker_to_its_owner() -> None:
-    # SEAPORT EXPANSION: "In the competitive mode all markers are removed and placed back in
-    # their owners investment pool"; the points scored stay
+def test_competitive_seaport_upgrade_puts_the_contract_markers_back_on_their_spots() -> None:
+    # SEAPORT EXPANSION (line 471): "In the competitive mode all markers are removed and
+    # placed back in their owners investment pool (after upgrading, place them back on the
+    # same Contract spot)": the Contracts stay completed, so none can score twice
     st = _competitive_foreman()
+    assert st.cfg.seaport_upgrade == "keep"
+    st.command(0, "advanced s1")
+    assert st.sides[4] == "B"
+    assert st.contract_marks[:2] == [0, 1] and st.inv[16] == 1 and st.pools == [4, 3]
+    assert not [o for o in st.build_options(0, ("contract",)) if o[0][1].startswith("s1")]
+    assert not any("returns to its pool" in e for e in st.history(0))
+
+
+def test_seaport_upgrade_return_is_the_rulings_2_reading() -> None:
+    st = _competitive_foreman(seaport_upgrade="return")
     st.command(0, "advanced s1")
     assert st.sides[4] == "B"
     assert st.contract_marks[:2] == [-1, -1] and st.inv[16] == -1
     assert st.pools == [5, 5] and st.vp == [3, 4]
     assert not st.check_invariants()
-
-
-def test_seaport_upgrade_keep_is_the_old_reading() -> None:
-    st = _competitive_foreman(seaport_upgrade="keep")
-    st.command(0, "advanced s1")
-    assert st.sides[4] == "B"
-    assert st.contract_marks[:2] == [0, 1] and st.inv[16] == 1 and st.pools == [4, 3]
