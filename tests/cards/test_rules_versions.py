@@ -60,7 +60,8 @@ def test_the_versions_a_record_can_name() -> None:
     assert IronTriangleState.rules_of(IT_NOW) == IT_NOW
     assert IronTriangleState.options_for_rules(IT_NOW, {}) == {}
     assert MicroCityState.options_for_rules(None, {"mode": "competitive"}) == {
-        "mode": "competitive", "stage_markers": "fixed", "seaport_upgrade": "keep"}
+        "mode": "competitive", "stage_markers": "fixed", "seaport_upgrade": "keep",
+        "goals": "architect"}
     assert MicroCityState.rules_of("") == MC_RULINGS_1
     # micro mob's hands were secret under its rulings 1
     assert MicroMobState.rules_of("") == MM_RULINGS_1
@@ -122,6 +123,11 @@ def test_micro_city_of_rulings_2_replays_with_its_readings() -> None:
     ).cfg.seaport_upgrade == "return"
     assert GameRecord("microcity", 2, 5, comp, [], MicroCityState.info.rules_version).replay(
     ).cfg.seaport_upgrade == "keep"
+    # both let the Architect complete a Goal from any Quarter (line 324: residential only)
+    assert GameRecord("microcity", 2, 5, comp, [], MC_RULINGS_2).replay().cfg.goals == \
+        "architect"
+    assert GameRecord("microcity", 2, 5, comp, [], MicroCityState.info.rules_version
+                      ).replay().cfg.goals == "residential"
     assert cfg(MC_RULINGS_2, {"stage_markers": "fixed"}).stage_markers == "fixed"
 
 

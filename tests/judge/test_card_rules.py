@@ -29,7 +29,7 @@ def replays_now(kind: str, state: dict) -> bool:
     try:
         GameRecord(kind, state["players"], state["seed"], {k: v for k, v in
                    state["options"].items() if k not in ("refill", "stage_markers",
-                                                         "seaport_upgrade")},
+                                                         "seaport_upgrade", "goals")},
                    state["actions"], version).replay()
     except GameError:
         return False
@@ -43,11 +43,12 @@ def make_it_old(judge, host) -> dict:
     state = dict(game.state)
     old = {"players": state["players"], "seed": state["seed"],
            "options": {k: v for k, v in state["options"].items()
-                       if k not in ("refill", "stage_markers", "seaport_upgrade")},
+                       if k not in ("refill", "stage_markers", "seaport_upgrade", "goals")},
            "actions": state["actions"],
            "commitment": hashlib.sha256(f"{host.kind}:{state['seed']}".encode()).hexdigest()}
     options = {k: v for k, v in game.options.items()
-               if k not in ("game_refill", "game_stage_markers", "game_seaport_upgrade")}
+               if k not in ("game_refill", "game_stage_markers", "game_seaport_upgrade",
+                             "game_goals")}
     judge.store.update_game("cg", state=old, options=options)
     return old
 
@@ -107,14 +108,14 @@ def test_an_old_competitive_micro_city_store_plays_on_by_mail_under_its_rules(ju
     upgrade), mailed one by one; the store is made old midway, after the upgrade."""
     options = {"mode": "competitive", "expansions": "seaport"}
     played = MicroCityState.new(2, 34, {**options, "stage_markers": "fixed",
-                                        "seaport_upgrade": "keep"})
+                                        "seaport_upgrade": "keep", "goals": "architect"})
     rng = random.Random(34)
     while not played.is_over():
         p = played.to_act()[0]
         played.apply(p, rng.choice(played.legal_actions(p)))
     host = setup_game(judge, "microcity", 2, seed=34, game_mode="competitive",
                       game_expansions="seaport", game_stage_markers="fixed",
-                      game_seaport_upgrade="keep")
+                      game_seaport_upgrade="keep", game_goals="architect")
     moves = iter(played.actions)
 
     def next_move(seat: str) -> str:

@@ -85,6 +85,10 @@ def why_not(st: MicroCityState, player: int, action: Action) -> str:
     if isinstance(action, Start):
         return f"{action.quarter} is not free to start on"
     if isinstance(action, Do):
+        if (step == "card" and action.args[:1] == ("goal",) and st.cfg.competitive
+                and st.cfg.goals == "residential"):
+            return ("a Goal is completed only by a residential Quarter's advanced action, in "
+                    "the investment phase (rulebook, GOAL CARDS)")
         same = [str(a) for a in table if isinstance(a, Do) and a.level == action.level]
         if not same:
             if action.level == "advanced":

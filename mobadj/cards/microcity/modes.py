@@ -17,6 +17,9 @@ Options (``--option key=value``):
   Seaport are "placed back on the same Contract spot", rulebook "SEAPORT EXPANSION", so
   they stay), or return (rulings 2: they go back to their owners' pools and the Contracts
   may be completed again).
+- ``goals``: residential (default: in the competitive mode a Goal is completed only by a
+  residential Quarter's advanced action, rulebook "GOAL CARDS"), or architect (rulings 1
+  and 2: the Architect's advanced action completes a Goal from any Quarter as well).
 """
 
 from __future__ import annotations
@@ -32,9 +35,10 @@ MODES = ("basic", "extended", "challenge", "competitive")
 DIFFICULTIES = ("easy", "medium", "hard")
 EXPANSIONS = ("logistics", "seaport", "garden")
 KNOWN_OPTIONS = ("mode", "difficulty", "side", "building", "expansions", "xcard",
-                 "stage_markers", "seaport_upgrade")
+                 "stage_markers", "seaport_upgrade", "goals")
 STAGE_MARKERS = ("fixed", "removable")
 SEAPORT_UPGRADES = ("keep", "return")
+GOALS = ("residential", "architect")
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +56,7 @@ class Config:
     rounds: int  # the Time marker's starting spot
     stage_markers: str = "fixed"  # may "remove ... from any area" take a stage's marker
     seaport_upgrade: str = "keep"  # competitive: "return" empties an upgraded Seaport
+    goals: str = "residential"  # competitive: "architect" also completes Goals anywhere
 
 
 def _choice(key: str, value: Any, allowed: tuple[str, ...]) -> str:
@@ -130,9 +135,10 @@ def parse_options(options: dict[str, Any], players: int, deck: Deck, pick: Any) 
                             STAGE_MARKERS)
     seaport_upgrade = _choice("seaport_upgrade", options.get("seaport_upgrade", "keep"),
                               SEAPORT_UPGRADES)
+    goals = _choice("goals", options.get("goals", "residential"), GOALS)
     return Config(
         mode, players == 2 and not competitive, competitive, difficulty, side, building,
-        expansions, xcard, rounds, stage_markers, seaport_upgrade,
+        expansions, xcard, rounds, stage_markers, seaport_upgrade, goals,
     )
 
 

@@ -33,7 +33,7 @@ from mobadj.cards.microcity.actions import (
 from mobadj.cards.microcity.board import CELL_NAMES
 from mobadj.cards.microcity.cards import MATERIALS, RES_INDEX, Project
 from mobadj.cards.microcity.competitive import claimable, end_competitive, take_advantage
-from mobadj.cards.microcity.effects import options
+from mobadj.cards.microcity.effects import ALL_BUILDS, options
 from mobadj.cards.microcity.expansions import garden_bonus, logistics_options, seaport_actions
 from mobadj.cards.microcity.operations import area_owner, gain, lose, pay, run, unmark
 
@@ -288,6 +288,15 @@ def card_effects(st: MicroCityState, card: Project) -> tuple[dict[str, Any], dic
     return card.basic, adv
 
 
+def card_builds(st: MicroCityState) -> tuple[str, ...]:
+    """What a Project card's build completes: a stage or a Contract (line 469, "or a build
+    action from a Project card"), and a Goal only with ``goals=architect``: line 324 asks
+    for "an advanced action of a residential Quarter ... in the investment phase"."""
+    if st.cfg.competitive and st.cfg.goals == "residential":
+        return ("stage", "contract")
+    return ALL_BUILDS
+
+
 def legal_card(st: MicroCityState, player: int, table: Table) -> None:
     """Basic action, or advanced with a die equal to the card's value; or forgo it."""
     card = st.project(st.in_play or "")
@@ -296,7 +305,7 @@ def legal_card(st: MicroCityState, player: int, table: Table) -> None:
         put(table, Do("basic", words), ops)
     die = matching_die(st, player, (card.die,))
     if die is not None:
-        for words, ops in options(st, player, adv, used_die=die):
+        for words, ops in options(st, player, adv, used_die=die, builds=card_builds(st)):
             put(table, Do("advanced", words), [("use", die), *ops])
     table["pass"] = _PASS
 

@@ -237,3 +237,45 @@ def test_advantage_can_be_claimed_after_the_final_phase() -> None:
     assert texts(st) == ["claim 1", "pass"]
     st.command(0, "claim 1")
     assert st.vp[0] == 2 and st.to_act() == [1] and st.step == "prep"
+
+
+def _architect_card_step(**options):
+    """P1 has just played the Architect (die 4 showing, Resources to pay any Goal)."""
+    st = comp(3, p2="c3", p1="a2", **options)
+    to_project(st)
+    set_res(st, 0, 5, 5, 5, 5)
+    st.dice, st.used = [4, 2], [False, False]
+    st.__dict__["_cache"] = None
+    dest = next(t.split()[-1] for t in texts(st) if t.startswith("play 4 "))
+    st.command(0, f"play 4 to {dest}")
+    return st
+
+
+def test_a_goal_is_completed_only_from_a_residential_quarter() -> None:
+    # GOAL CARDS (line 324): "A Goal can be completed by using an advanced action of a
+    # residential Quarter ... has to have his Engineer present on a residential Quarter in
+    # the investment phase": the Architect's build completes no Goal
+    st = _architect_card_step()
+    assert st.cfg.goals == "residential"
+    assert not any("goal" in t for t in texts(st, 0))
+    with pytest.raises(IllegalAction, match="a Goal is completed only by a residential "
+                                            "Quarter's advanced action, in the investment "
+                                            r"phase \(rulebook, GOAL CARDS\)"):
+        st.command(0, "advanced goal 1.1")
+    assert st.vp == [0, 0]
+
+
+def test_the_architect_still_completes_a_contract() -> None:
+    # SEAPORT EXPANSION (line 469): "an advanced action on the Seaport Quarter (or a build
+    # action from a Project card)"
+    st = _architect_card_step(expansions="seaport")
+    assert any(t.startswith("advanced contract s") for t in texts(st, 0))
+
+
+def test_goals_architect_is_the_earlier_reading() -> None:
+    st = _architect_card_step(goals="architect")
+    assert "advanced goal 1.1" in texts(st, 0)
+    st.command(0, "advanced goal 1.1")
+    assert st.goal_marks[0][0] == 0 and st.vp[0] == st.deck.goals[st.goals[0]][0].vp
+    with pytest.raises(IllegalAction, match="expected one of residential, architect"):
+        new(1, 2, mode="competitive", goals="anywhere")
