@@ -20,8 +20,8 @@ commitment and are named as the old scheme.
 Rules: the state names the rules version the game started under (``rules_version``) and the
 game is always replayed under it; a state stored before versions were recorded gets the
 game's oldest readings (Iron Triangle's ``refill=before_discard``, Micro City's
-``stage_markers=fixed``, ``seaport_upgrade=keep`` and ``goals=architect``), so it replays as
-it was played.
+``stage_markers=fixed``, ``seaport_upgrade=keep``, ``goals=architect`` and
+``unused_options=ignore``), so it replays as it was played.
 """
 
 from __future__ import annotations

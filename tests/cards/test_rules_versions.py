@@ -61,7 +61,7 @@ def test_the_versions_a_record_can_name() -> None:
     assert IronTriangleState.options_for_rules(IT_NOW, {}) == {}
     assert MicroCityState.options_for_rules(None, {"mode": "competitive"}) == {
         "mode": "competitive", "stage_markers": "fixed", "seaport_upgrade": "keep",
-        "goals": "architect"}
+        "goals": "architect", "unused_options": "ignore"}
     assert MicroCityState.rules_of("") == MC_RULINGS_1
     # micro mob's hands were secret under its rulings 1
     assert MicroMobState.rules_of("") == MM_RULINGS_1

@@ -64,12 +64,15 @@ class MicroCityState(GameState):
     )
     # the earlier readings, oldest first (games stored before versions were recorded get
     # rulings 1); rulings 2 let "remove ... from any area" un-build a Building stage and
-    # emptied an upgraded competitive Seaport; both let the Architect complete Goals
+    # emptied an upgraded competitive Seaport; both let the Architect complete Goals and
+    # ignored options the mode did not use
     earlier_rules: ClassVar[dict[str, dict[str, Any]]] = {
         "micro-city rulebook (shared/rules/micro-city.md), mobadj rulings 1": {
-            "stage_markers": "fixed", "seaport_upgrade": "keep", "goals": "architect"},
+            "stage_markers": "fixed", "seaport_upgrade": "keep", "goals": "architect",
+            "unused_options": "ignore"},
         "micro-city rulebook (shared/rules/micro-city.md), mobadj rulings 2": {
-            "stage_markers": "removable", "seaport_upgrade": "return", "goals": "architect"},
+            "stage_markers": "removable", "seaport_upgrade": "return", "goals": "architect",
+            "unused_options": "ignore"},
     }
 
     # set in setup(); listed for readers and type checkers

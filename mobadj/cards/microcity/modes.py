@@ -17,6 +17,8 @@ Options (``--option key=value``):
   Seaport are "placed back on the same Contract spot", rulebook "SEAPORT EXPANSION", so
   they stay), or return (rulings 2: they go back to their owners' pools and the Contracts
   may be completed again).
+- ``unused_options``: refuse (default: an option the mode does not use, such as ``side``
+  outside the basic mode, is refused), or ignore (rulings 1 and 2 dropped it silently).
 - ``goals``: residential (default: in the competitive mode a Goal is completed only by a
   residential Quarter's advanced action, rulebook "GOAL CARDS"), or architect (rulings 1
   and 2: the Architect's advanced action completes a Goal from any Quarter as well).
@@ -35,10 +37,11 @@ MODES = ("basic", "extended", "challenge", "competitive")
 DIFFICULTIES = ("easy", "medium", "hard")
 EXPANSIONS = ("logistics", "seaport", "garden")
 KNOWN_OPTIONS = ("mode", "difficulty", "side", "building", "expansions", "xcard",
-                 "stage_markers", "seaport_upgrade", "goals")
+                 "stage_markers", "seaport_upgrade", "goals", "unused_options")
 STAGE_MARKERS = ("fixed", "removable")
 SEAPORT_UPGRADES = ("keep", "return")
 GOALS = ("residential", "architect")
+UNUSED_OPTIONS = ("refuse", "ignore")
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +110,9 @@ def parse_options(options: dict[str, Any], players: int, deck: Deck, pick: Any) 
     xcard = _flag("xcard", options.get("xcard", False))
     if xcard and not (players == 2 and not competitive):
         raise IllegalAction("the X card is an option of the 2-player cooperative variant")
+    if _choice("unused_options", options.get("unused_options", "refuse"),
+               UNUSED_OPTIONS) == "refuse":
+        refuse_unused(mode, options)
     building = "basic"
     if mode == "basic":
         table = deck.basic_building[side].rounds
@@ -140,6 +146,31 @@ def parse_options(options: dict[str, Any], players: int, deck: Deck, pick: Any) 
         mode, players == 2 and not competitive, competitive, difficulty, side, building,
         expansions, xcard, rounds, stage_markers, seaport_upgrade, goals,
     )
+
+
+def refuse_unused(mode: str, options: dict[str, Any]) -> None:
+    """Refuse an option that ``mode`` would not use, so nobody plays another game than the
+    one asked for (rulebook "EXTENDED MODE": "you always have to start with the A side
+    up"; a challenge Building is one of its own cards; the competitive mode builds
+    nothing and always lasts 20 rounds)."""
+    given = {k: str(v).strip() for k, v in options.items()
+             if k in ("side", "difficulty", "building")}
+    if mode == "extended" and given.get("side", "A").upper() != "A":
+        raise IllegalAction(f"option side={given['side']}: the extended mode always starts "
+                            "with the Building's A side up (rulebook, EXTENDED MODE)")
+    if mode != "challenge" and "building" in given:
+        raise IllegalAction(f"option building={given['building']}: a landmark Building is "
+                            "played only in the challenge mode (-o mode=challenge)")
+    if mode == "challenge" and "side" in given:
+        raise IllegalAction(f"option side={given['side']}: in the challenge mode the "
+                            "landmark's side is chosen by building= (each card's two sides "
+                            "are two landmarks, e.g. eiffel/louvre)")
+    if mode == "competitive":
+        for key in ("side", "difficulty"):
+            if key in given:
+                why = ("builds no Building (Goal cards instead)" if key == "side"
+                       else "always lasts 20 rounds, 10 per player")
+                raise IllegalAction(f"option {key}={given[key]}: the competitive mode {why}")
 
 
 def first_building(cfg: Config, deck: Deck) -> BuildingSide | None:

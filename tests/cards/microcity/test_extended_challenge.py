@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from click.testing import CliRunner
 
 from mobadj.cards.microcity.cards import load_deck
+from mobadj.cards.microcity.engine import MicroCityState
 from mobadj.cards.protocol import IllegalAction
+from mobadj.cards.record import GameRecord
+from mobadj.cli import main
 
 from .helpers import at_invest, cell_of, new, set_res, started, texts
 
@@ -28,8 +32,47 @@ def test_extended_rounds_table(difficulty: str, rounds: int) -> None:
     assert st.building_side == "A"
 
 
-def test_extended_side_option_is_ignored_start_is_always_a() -> None:
-    assert new(mode="extended", side="B").building_side == "A"
+def test_extended_starts_on_side_a() -> None:
+    # "when choosing the Building you always have to start with the A side up"
+    assert new(mode="extended").building_side == "A"
+    assert new(mode="extended", side="A").building_side == "A"
+
+
+def _refused(args: list[str]) -> str:
+    """What a player sees who starts ``mobadj play microcity ARGS``: one line, exit 2."""
+    result = CliRunner().invoke(main, ["play", "microcity", "--seed", "1", *args],
+                                input="quit\n")
+    assert result.exit_code == 2, result.output
+    assert len(result.output.strip().splitlines()) == 1, result.output
+    return result.output.strip()
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["-o", "mode=extended", "-o", "side=B"],
+     "Error: option side=B: the extended mode always starts with the Building's A side up "
+     "(rulebook, EXTENDED MODE)"),
+    (["-o", "building=louvre"], "Error: option building=louvre: a landmark Building is "
+     "played only in the challenge mode (-o mode=challenge)"),
+    (["-o", "mode=challenge", "-o", "side=B"], "Error: option side=B: in the challenge mode "
+     "the landmark's side is chosen by building="),
+    (["-p", "2", "-o", "mode=competitive", "-o", "difficulty=hard"], "Error: option "
+     "difficulty=hard: the competitive mode always lasts 20 rounds, 10 per player"),
+    (["-p", "2", "-o", "mode=competitive", "-o", "side=B"], "Error: option side=B: the "
+     "competitive mode builds no Building (Goal cards instead)"),
+    (["-p", "2", "-o", "mode=competitive", "-o", "building=pisa"], "Error: option "
+     "building=pisa: a landmark Building is played only in the challenge mode"),
+])
+def test_an_option_the_mode_does_not_use_is_refused(args: list[str], words: str) -> None:
+    assert words in _refused(args)
+
+
+def test_games_of_earlier_rulings_keep_ignoring_unused_options() -> None:
+    # rulings 1 and 2 dropped such options silently: their games still replay
+    old = list(MicroCityState.earlier_rules)[1]
+    state = GameRecord("microcity", 1, 1, {"mode": "extended", "side": "B"}, [],
+                       old).replay()
+    assert state.building_side == "A"
+    assert new(mode="extended", side="B", unused_options="ignore").building_side == "A"
 
 
 def test_extended_flips_to_b_and_returns_all_markers() -> None:
