@@ -20,7 +20,9 @@ from mobadj.cards.microcity.actions import (
     Start,
     Take,
 )
-from mobadj.cards.microcity.cards import MAX_RESOURCE, RES_INDEX
+from mobadj.cards.microcity.cards import MAX_RESOURCE, RES_INDEX, RESOURCES
+from mobadj.cards.microcity.expansions import seaport_actions
+from mobadj.cards.microcity.phases import QUARTER_ACTIONS, card_builds, card_effects
 
 if TYPE_CHECKING:
     from mobadj.cards.microcity.engine import MicroCityState
@@ -92,13 +94,73 @@ def why_not(st: MicroCityState, player: int, action: Action) -> str:
         same = [str(a) for a in table if isinstance(a, Do) and a.level == action.level]
         if not same:
             if action.level == "advanced":
-                return "the advanced action needs a die of the right value (or is not possible)"
+                return advanced_refusal(st, player)
             return f"no {action.level} action is possible now; {help_text}"
         close = difflib.get_close_matches(str(action), same, n=1, cutoff=0.5)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         shown = ", ".join(same[:12]) + (" ..." if len(same) > 12 else "")
         return f"'{action}' is not possible; possible: {shown}{hint}"
     return f"not possible now; this is {help_text}"
+
+
+def _cost_text(cost: tuple[int, ...]) -> str:
+    return " ".join(f"{n} {r}" for r, n in zip(RESOURCES, cost, strict=True) if n) or "nothing"
+
+
+def advanced_refusal(st: MicroCityState, player: int) -> str:
+    """Why no advanced action is possible now: the die it needs, or (the die showing) the
+    rulebook's reason: no Investment marker to place ("This action cannot be performed if
+    there are no Investment markers available"), or nothing affordable ("You cannot
+    perform an action if you are unable to cover its cost")."""
+    values: tuple[int, ...]
+    if st.step == "card":
+        card = st.project(st.in_play or "")
+        what, values = f"Project {card.id}'s advanced action", (card.die,)
+        adv, builds = card_effects(st, card)[1], card_builds(st)
+    else:
+        cell = st.engineer[player]
+        spec = st.city.specs[cell]
+        if spec is None or spec.type not in ("residential", "commercial", "industrial",
+                                             "seaport"):
+            return "no advanced action is possible now"
+        what, values = f"the {spec.type} Quarter's advanced action", st.quarter_dice(cell)
+        if spec.type == "seaport":
+            adv, builds = {"build": True}, seaport_actions(st, cell)[2]
+        else:
+            adv = QUARTER_ACTIONS.get(spec.type, ({}, {}))[1] or {}
+            builds = ("goal",) if st.cfg.competitive else ("stage",)
+    dice = [st.dice[i] for i in st.own_dice(player)]
+    if not any(d in values for d in dice):
+        shown = " ".join(str(d) for d in dice) or "none"
+        return (f"{what} needs an unused die showing {' or '.join(map(str, values))} "
+                f"(your unused dice: {shown})")
+    if "build" not in adv:
+        return f"{what} cannot be carried out now (nothing it would do is possible)"
+    return _build_refusal(st, player, builds)
+
+
+def _build_refusal(st: MicroCityState, player: int, builds: tuple[str, ...]) -> str:
+    """The die is there but nothing can be completed: say what is missing."""
+    res = st.res[player]
+    have = _cost_text(tuple(res))
+    if "stage" in builds and st.building is not None:
+        if st.pools[st.pool_of(player)] == 0:
+            return ("no Investment marker left in your pool to put on the stage (rulebook: "
+                    "\"This action cannot be performed if there are no Investment markers "
+                    "available\")")
+        open_stages = [k for k, o in enumerate(st.stage_marks) if o < 0]
+        if st.building.ordered:
+            open_stages = open_stages[:1]
+        needs = ", ".join(f"stage {k + 1} needs {_cost_text(st.building.stages[k].cost)}"
+                          for k in open_stages)
+        return f"you cannot pay for any stage ({needs}); you have {have}"
+    if "goal" in builds and st.cfg.competitive:
+        return f"you cannot pay for any free Goal area; you have {have}"
+    if any(b.startswith("contract") for b in builds) and st.contract_marks:
+        if not st.cfg.competitive and st.contract_pool == 0:
+            return "no Contract marker left to put on a Contract"
+        return f"you cannot pay for any open Contract here; you have {have}"
+    return "there is nothing to complete now"
 
 
 def invariants(st: MicroCityState) -> list[str]:

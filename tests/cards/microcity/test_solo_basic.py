@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from click.testing import CliRunner
 
 from mobadj.cards.microcity.board import CELL_NAMES
 from mobadj.cards.protocol import IllegalAction
+from mobadj.cli import main
 
 from .helpers import at_invest, cell_of, new, put, set_dice, set_res, started, texts
 
@@ -175,7 +177,8 @@ def test_project_advanced_needs_matching_die_and_uses_it() -> None:
     st2.command(0, "done")
     st2.command(0, "play 5 to b4")
     assert not any(t.startswith("advanced") for t in texts(st2))
-    with pytest.raises(IllegalAction, match="needs a die"):
+    with pytest.raises(IllegalAction, match=r"Project 5's advanced action needs an unused "
+                                            r"die showing 5 \(your unused dice: 1 2\)"):
         st2.command(0, "advanced coal coal")
 
 
@@ -486,3 +489,35 @@ def test_stage_markers_removable_un_builds_the_stage_and_says_so() -> None:
     assert "Building stage 2 is no longer built" in log
     with pytest.raises(IllegalAction, match="expected one of fixed, removable"):
         new(stage_markers="sometimes")
+
+
+def test_a_refused_advanced_action_says_why_when_the_die_is_showing() -> None:
+    # "You cannot perform an action if you are unable to cover its cost": the Architect's
+    # die (4) is showing, but no stage is affordable with 4 money; the refusal says so
+    typed = "start b2\ndone\nplay 2 to c2\nbasic\npass\ndone\nplay 4 to b2\nadvanced\nquit\n"
+    result = CliRunner().invoke(main, ["play", "microcity", "--seed", "5"], input=typed)
+    assert "Dice: die1 3, die2 4; markers in the pool: 7; card in play: 4" in result.output
+    assert "! you cannot pay for any stage (stage 1 needs 1 coal 1 wood, stage 2 needs 1 " \
+           "steel 2 money, stage 3 needs 1 coal 1 steel 1 wood); you have 4 money" \
+           in result.output
+    assert "needs a die of the right value" not in result.output
+
+
+def test_a_refused_advanced_action_names_the_missing_die_or_the_empty_pool() -> None:
+    # Residential: "This action cannot be performed if there are no Investment markers
+    # available"
+    st = started(where="b2")
+    q = cell_of(st, "residential")
+    die = st.quarter_dice(st.cell(q))[0]
+    at_invest(st, q, die, die)
+    set_res(st, 0, 5, 5, 5, 5)
+    st.pools[0] = 0
+    with pytest.raises(IllegalAction, match="no Investment marker left in your pool to put "
+                                            "on the stage"):
+        st.command(0, "advanced stage 1")
+    other = next(v for v in range(1, 7) if v not in st.quarter_dice(st.cell(q)))
+    at_invest(st, q, other, other)
+    with pytest.raises(IllegalAction, match=rf"the residential Quarter's advanced action "
+                                            rf"needs an unused die showing .* \(your unused "
+                                            rf"dice: {other} {other}\)"):
+        st.command(0, "advanced")
