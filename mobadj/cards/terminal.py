@@ -92,8 +92,7 @@ def meta_help(state: GameState) -> str:
     """The terminal's own commands, ``help CARD`` with examples from ``state``'s game."""
     examples = ", ".join(f"help {e}" for e in state.help_examples)
     return META_HELP.format(examples=f": {examples}" if examples else "")
-PREFIX_HELP = ("  P<n>: ...  another human seat's table command at this prompt: say, reveal, "
-               "history")
+PREFIX_HELP = "  P<n>: ...  another human seat's table command at this prompt: {words}"
 UNDO_PAUSE = "Your move is made: Enter lets the bots play on, 'undo' takes it back."
 
 
@@ -510,11 +509,24 @@ class Session:
             return ""
         return "Out of turn (type 'P<n>: <command>'): " + "; ".join(parts)
 
+    def _prefix_help(self, seat: int) -> str:
+        """The help's ``P<n>:`` line: only the table commands the game takes from another
+        human seat now (Iron Triangle's say/reveal; most games none) and ``history``."""
+        words: list[str] = []
+        for p in self.humans:
+            if p != seat:
+                for free in self.state.free_commands(p):
+                    word = free.split(maxsplit=1)[0]
+                    if word not in words:
+                        words.append(word)
+        return PREFIX_HELP.format(words=", ".join([*words, "history"]))
+
     def _help(self, seat: int, topic: str = "") -> None:
         if topic:
             self.write(self.state.explain(seat, topic))
             return
-        self.write(meta_help(self.state) + ("\n" + PREFIX_HELP if self.hot_seat else ""))
+        self.write(meta_help(self.state) + ("\n" + self._prefix_help(seat) if self.hot_seat
+                                            else ""))
         # wrapped to this screen's width (without one, to 92 columns for a file or a pipe)
         self.write(textwrap.fill(report.summary(self.state), self.pager.width or 92))
         self.write("You can: " + ("; ".join(str(a) for a in self.state.legal_actions(seat))

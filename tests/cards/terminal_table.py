@@ -22,7 +22,6 @@ from mobadj.cards.protocol import GameState
 from mobadj.cards.registry import canonical_name, game_class
 from mobadj.cards.terminal import (
     FEED_MARK,
-    PREFIX_HELP,
     UNDO_PAUSE,
     Session,
     meta_help,
@@ -146,7 +145,7 @@ class Table:
         summary = textwrap.fill(report.summary(state), 92).split("\n")
         self.templates = {
             "Since your last turn:", "The game is over. Since your last turn:", "Undone.",
-            "(nothing yet)", "Last events:", PREFIX_HELP, *meta_help(state).split("\n"), *summary,
+            "(nothing yet)", "Last events:", *meta_help(state).split("\n"), *summary,
             UNDO_PAUSE,
         }
 
@@ -314,6 +313,7 @@ class Table:
                 lines.update(state.render(viewer).split("\n"))
                 lines.update(state.screen(viewer).split("\n"))
                 lines.add(s._free_hint(viewer))
+                lines.add(s._prefix_help(viewer))
                 lines.add(window_message(state.free_commands(viewer)))
             if state.is_over():
                 lines.update(report.end_report(state))

@@ -519,3 +519,31 @@ def test_a_line_typed_at_the_end_hand_overs_is_answered_not_dropped() -> None:
     assert out.index(answer, last) < out.index("P1: press Enter to hide your screen", last)
     assert ("Press Enter to show the final scores to everyone "
             + answer + "=== micro mob: the end ===") in out
+
+
+@pytest.mark.parametrize(("game", "players", "options"), [
+    ("microcity", 2, {"mode": "competitive"}), ("micromob", 2, None), ("miceheist", 2, None)])
+def test_the_help_offers_the_seat_prefix_only_for_what_the_game_takes(game, players,
+                                                                    options) -> None:
+    """Games without table talk list only ``history`` for ``P<n>:``; what the help offers
+    is taken, not refused."""
+    keys = Keyboard(["help", "P2: say hello", "quit"])
+    keys.start(game, players, set(), options=options).run()
+    assert "  P<n>: ...  another human seat's table command at this prompt: history\n" \
+           in keys.text + "\n"
+    assert "say, reveal" not in keys.text
+
+
+def test_the_help_offers_iron_triangle_table_talk_while_it_is_allowed() -> None:
+    keys = Keyboard([])
+    session = keys.start("irontriangle", 3, set(), seed=1)
+    state = session.state
+    rng = random.Random(1)
+    while state.phase != "negotiate":
+        p = state.to_act()[0]
+        state.apply(p, rng.choice(state.legal_actions(p)))
+    seat = state.to_act()[0]
+    session._help(seat)
+    line = next(t for t in keys.text.split("\n") if t.startswith("  P<n>:"))
+    assert line.startswith("  P<n>: ...  another human seat's table command at this "
+                           "prompt: say") and line.endswith(", history")
