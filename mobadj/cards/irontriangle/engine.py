@@ -436,6 +436,10 @@ class IronTriangleState(GameState):
     def _reveal(self, player: int) -> None:
         """Rule: the offers not picked "may be revealed at this time if they wish"."""
         if not self._may_reveal(player):
+            if player in self.offers:  # rule: not "until the Mob Boss chooses one"
+                talk = "; you may describe it with 'say'" if self.phase == "negotiate" else ""
+                raise IllegalAction("you may not show your offer until the Mob Boss picks one "
+                                    f"(rulebook, 'When playing as one of the Gangsters'){talk}")
             raise IllegalAction("you have no face-down offer from the last round to reveal")
         self.last["revealed"].append(player)
         card = self.deck.cards[self.last["offers"][player]]

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from click.testing import CliRunner
 from it_helpers import give, new
 
 from mobadj.cards.irontriangle.actions import REVEAL, Offer, Pick, PlayJob, Say
 from mobadj.cards.protocol import CommandError, GameError
+from mobadj.cli import main
 
 
 @pytest.fixture
@@ -149,3 +151,15 @@ def test_columns_count_from_the_line_as_sent(state) -> None:
         state.parse(state.boss, "  jbo 1 fast")
     assert info.value.column == 3 and info.value.suggestion == "job"
     assert state.parse(state.boss, "\tjob 2 fast\n") == PlayJob("Card Game", "fast")
+
+
+def test_reveal_while_the_offers_lie_face_down_says_the_rule() -> None:
+    # rulebook: Gangsters "may not reveal the front of their card until the Mob Boss
+    # chooses one of the offers"; the refusal says so, not that there is no offer
+    typed = "offer 2\n\nreveal\nquit\n"
+    result = CliRunner().invoke(main, ["play", "irontriangle", "-p", "3", "--seed", "1",
+                                       "--bot", "2", "--bot", "3"], input=typed)
+    assert "You offer Shakedown ($1, 1d, -1*) face down." in result.output
+    assert "! you may not show your offer until the Mob Boss picks one (rulebook, 'When " \
+           "playing as one of the Gangsters'); you may describe it with 'say'" in result.output
+    assert "no face-down offer" not in result.output

@@ -368,7 +368,8 @@ def test_no_card_front_is_shown_before_the_boss_picks() -> None:
     for p in list(s.to_act()):
         s.command(p, "offer 1")
     g = sorted(s.offers)[0]
-    with pytest.raises(IllegalAction, match="no face-down offer"):
+    with pytest.raises(IllegalAction, match="you may not show your offer until the Mob Boss "
+                                            "picks one"):
         s.command(g, "reveal")
     assert s.view(None)["seats"][g]["offer"] == {
         "face_down": True, "back": s.deck.cards[s.offers[g]].back_text}
