@@ -91,6 +91,20 @@ def _time_cell(seat: dict[str, Any], finish: int) -> str:
     return f"c{seat['circle']}" if seat["time"] == 0 else f"d{seat['time']}"
 
 
+def _track(v: dict[str, Any]) -> str:
+    """The Time track, last first: each starting circle on its own ("c4 P2  c5 P3", one cube
+    a circle), then each day's or the finish's stack bottom/top ("d3 P1/P4"), so circles
+    side by side never read as one stack."""
+    circle = {s["player"]: s["circle"] for s in v["seats"]}
+    start = sorted(v["time_track"][0], key=circle.__getitem__) if v["time_track"] else []
+    track = [f"c{circle[p]} {p}" for p in start]
+    for pos, stack in enumerate(v["time_track"][1:], start=1):
+        if stack:
+            name = "finish" if pos == v["finish"] else f"d{pos}"
+            track.append(f"{name} {'/'.join(stack)}")
+    return "  ".join(track)
+
+
 def render_view(v: dict[str, Any]) -> str:
     """The view dict of :meth:`IronTriangleState.view` as text (no hidden data in, none out)."""
     lines = [f"Mobsters of the Iron Triangle - round {v['round']}, {v['phase']}"]
@@ -107,12 +121,7 @@ def render_view(v: dict[str, Any]) -> str:
         role = f"  [{s['role']}]" if "role" in s else ""
         lines.append(f"  {s['player']:<3} ${s['money']:<5} {s['quality']:>3}*    {time:<6}"
                      f" {s['notoriety']:>5}      {s['hand_size']}    {text}{role}")
-    track = []
-    for pos, stack in enumerate(v["time_track"]):
-        if stack:
-            name = "start" if pos == 0 else ("finish" if pos == v["finish"] else f"d{pos}")
-            track.append(f"{name}: {'/'.join(stack)}")
-    lines.append("Time track (last first; a stack bottom/top): " + "  ".join(track))
+    lines.append("Time track (last first; a stack bottom/top): " + _track(v))
     lines.append(f"Draw pile {v['draw_pile']}, discards {v['discard_pile']}")
     last = v.get("last_round")
     if last:
@@ -167,12 +176,7 @@ def render_screen(v: dict[str, Any]) -> str:
         time = _time_cell(s, v["finish"])
         lines.append(f"  {s['player']:<3} ${s['money']:<4} {s['quality']:>3}*  {time:<6} "
                      f"{s['notoriety']:>5}   {s['hand_size']:>3}   {text}".rstrip())
-    track = []
-    for pos, stack in enumerate(v["time_track"]):
-        if stack:
-            name = "start" if pos == 0 else ("finish" if pos == v["finish"] else f"d{pos}")
-            track.append(f"{name} {'/'.join(stack)}")
-    lines.append(f"Time track, last first: {'  '.join(track)}; pile {v['draw_pile']}")
+    lines.append(f"Time track, last first: {_track(v)}; pile {v['draw_pile']}")
     last = v.get("last_round")
     if last and v["phase"] == "job":
         j = last["job"]

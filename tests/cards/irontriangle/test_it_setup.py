@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from click.testing import CliRunner
 from it_helpers import new
 
 from mobadj.cards.irontriangle.engine import HAND_SIZE, IronTriangleState
 from mobadj.cards.protocol import IllegalAction
+from mobadj.cli import main
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
@@ -59,3 +61,14 @@ def test_each_player_sees_only_their_own_role_and_hand_at_setup() -> None:
         assert len(own) == 1
         assert s.deck.roles[s.roles[p]].name in own[0]
     assert not any("secret role" in e for e in s.history(None))
+
+
+def test_the_screens_show_each_starting_circle_apart_from_a_stack() -> None:
+    # setup: each cube on its own starting circle; '/' marks only a real stack (line "If
+    # two cubes are in the same last place, the one whose cube is on the bottom ...")
+    result = CliRunner().invoke(main, ["play", "irontriangle", "-p", "3", "--seed", "1",
+                                       "--bot", "2", "--bot", "3"], input="board\nquit\n")
+    assert "Time track, last first: c4 P2  c5 P3  c6 P1; pile 15" in result.output
+    assert "Time track (last first; a stack bottom/top): c4 P2  c5 P3  c6 P1\n" \
+        in result.output
+    assert "P2/P3/P1" not in result.output
