@@ -51,7 +51,8 @@ def explain(state: IronTriangleState, player: int, topic: str) -> str:
                     f"back, seen while it lies face down, says {c['back']}.")
     role = v["you"]["role"] if v.get("you") else None
     if role and key in (normalize(role["name"]), "role", normalize("the " + role["name"])):
-        return (f"Your secret role, {role['name']}: {role['text']}. If it holds at the end you "
+        text = role["text"].rstrip(".")  # the card's text ends its own sentence
+        return (f"Your secret role, {role['name']}: {text}. If it holds at the end you "
                 f"score {role['bonus']} more Notoriety.")
     backs = {"cheapandfast", "fastandgood", "goodandcheap"}
     if key in backs:

@@ -20,6 +20,7 @@ from mobadj.cards.microcity.actions import (
     Start,
     Take,
 )
+from mobadj.cards.microcity.board import CELL_INDEX
 from mobadj.cards.microcity.cards import MAX_RESOURCE, RES_INDEX, RESOURCES
 from mobadj.cards.microcity.expansions import seaport_actions
 from mobadj.cards.microcity.phases import QUARTER_ACTIONS, card_builds, card_effects
@@ -85,6 +86,13 @@ def why_not(st: MicroCityState, player: int, action: Action) -> str:
     if isinstance(action, Take):
         return f"{action.area} holds none of your markers"
     if isinstance(action, Start):
+        cell = CELL_INDEX.get(action.quarter)
+        if cell is not None and cell == st.city.garden:
+            return (f"{action.quarter} is the Garden: no Engineer may stop on it (rulebook, "
+                    "GARDEN EXPANSION)")
+        if st.cfg.competitive and cell is not None and cell == st.engineer[1 - player]:
+            return (f"P{2 - player}'s Engineer stands on {action.quarter}: the first player "
+                    "must choose a different Quarter (rulebook, competitive set-up)")
         return f"{action.quarter} is not free to start on"
     if isinstance(action, Do):
         if (step == "card" and action.args[:1] == ("goal",) and st.cfg.competitive

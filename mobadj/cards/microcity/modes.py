@@ -128,10 +128,10 @@ def parse_options(options: dict[str, Any], players: int, deck: Deck, pick: Any) 
     elif mode == "challenge":
         ids = tuple(deck.challenge)
         wanted = options.get("building", ids[0])
-        if str(wanted).lower() == "random":
+        if str(wanted).strip().lower() == "random":
             building = pick(ids)
-        else:
-            building = _choice("building", wanted, ids)
+        else:  # "random" is named among the values a player may give
+            building = _choice("building", wanted, (*ids, "random"))
         rounds = deck.challenge[building].rounds[difficulty]
     else:
         rounds = deck.competitive["rounds"]

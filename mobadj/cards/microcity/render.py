@@ -57,7 +57,7 @@ def _effect(eff: dict[str, Any] | None) -> str:
     if kind == "buy":
         return f"pay {arg['money']} money for {arg['get']} Materials"
     if kind == "sell":
-        return f"sell {arg['material']} Material for {arg['money']} money"
+        return f"exchange {arg['material']} Material for {arg['money']} money"
     return PHRASES.get(kind, kind.replace("_", " ")).format(arg)
 
 
@@ -341,7 +341,10 @@ def explain(st: MicroCityState, player: int, topic: str) -> str:
                     "them all back).")
     for cell in v["city"]:
         if key == cell["quarter"]:
-            return _quarter_text(cell)
+            port = ""
+            if cell["type"] == "seaport":  # "Basic (side A): Exchange 1 Material for 2 $" ...
+                port = _effect(st.deck.seaport_basic[cell["side"]])
+            return _quarter_text(cell, port)
     for s in v.get("building", {}).get("stages", []):
         if key in (f"stage{s['stage']}", f"s{s['stage']}"):
             bonus = f" Its bonus: {s['bonus']}." if s["bonus"] else ""
@@ -397,16 +400,17 @@ QUARTER_TEXT = {
                     "stage (or a Goal area) by paying its cost and putting a marker on it"),
     "logistics": ("with a die of any value: retrieve 2 Investment markers, or pay 1 money for "
                   "2 Materials"),
-    "seaport": ("basic: sell 1 Material for money; advanced (a die showing {d}): complete a "
-                "Contract"),
+    "seaport": "basic: {port}; advanced (a die showing {d}): complete a Contract",
     "garden": "no Engineer may enter or cross it; 2 of your markers around it pay 1 money "
               "in your final phase",
 }
 
 
-def _quarter_text(cell: dict[str, Any]) -> str:
+def _quarter_text(cell: dict[str, Any], port: str = "") -> str:
+    """``help c2``: a Quarter's actions; ``port`` is a Seaport's basic action (by side)."""
     text = QUARTER_TEXT[cell["type"]].format(m=cell["material"] or "Material",
-                                             d=" or ".join(map(str, cell["dice"])) or "-")
+                                             d=" or ".join(map(str, cell["dice"])) or "-",
+                                             port=port)
     marker = (" An Investment marker lies on it: its action cannot be used until the marker "
               "is removed." if cell["investment"] else "")
     return (f"Quarter {cell['quarter']}, {cell['type']} (District {cell['district']}, side "

@@ -163,3 +163,10 @@ def test_reveal_while_the_offers_lie_face_down_says_the_rule() -> None:
     assert "! you may not show your offer until the Mob Boss picks one (rulebook, 'When " \
            "playing as one of the Gangsters'); you may describe it with 'say'" in result.output
     assert "no face-down offer" not in result.output
+
+
+def test_help_role_reads_as_one_sentence() -> None:
+    result = CliRunner().invoke(main, ["play", "irontriangle", "-p", "3", "--seed", "1",
+                                       "--bot", "2", "--bot", "3"], input="help role\nquit\n")
+    assert "Your secret role, The Fixer: On both the Money and the Quality track some cube " \
+           "is behind yours. If it holds at the end you score 2 more Notoriety." in result.output

@@ -44,7 +44,7 @@ def test_second_player_places_first_and_quarters_differ() -> None:
     st.command(1, "start b2")
     assert st.to_act() == [0]
     assert "start b2" not in texts(st, 0)
-    with pytest.raises(IllegalAction, match="not free"):
+    with pytest.raises(IllegalAction, match="must choose a different Quarter"):
         st.command(0, "start b2")
 
 
@@ -279,3 +279,12 @@ def test_goals_architect_is_the_earlier_reading() -> None:
     assert st.goal_marks[0][0] == 0 and st.vp[0] == st.deck.goals[st.goals[0]][0].vp
     with pytest.raises(IllegalAction, match="expected one of residential, architect"):
         new(1, 2, mode="competitive", goals="anywhere")
+
+
+def test_starting_on_the_opponents_engineer_is_refused_with_the_rule() -> None:
+    # set-up 4: "The first player does the same and must choose a different Quarter"
+    st = new(3, 2, mode="competitive")
+    st.command(1, "start c2")
+    with pytest.raises(IllegalAction, match="P2's Engineer stands on c2: the first player "
+                                            "must choose a different Quarter"):
+        st.command(0, "start c2")

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from click.testing import CliRunner
 
 from mobadj.cards.microcity.board import CELL_NAMES
 from mobadj.cards.protocol import IllegalAction
+from mobadj.cli import main
 
 from .helpers import at_invest, new, set_res, started, texts
 
@@ -323,3 +325,20 @@ def test_seaport_upgrade_return_is_the_rulings_2_reading() -> None:
     assert st.contract_marks[:2] == [-1, -1] and st.inv[16] == -1
     assert st.pools == [5, 5] and st.vp == [3, 4]
     assert not st.check_invariants()
+
+
+def test_the_seaport_help_gives_the_rulebooks_amounts_and_the_garden_refusal_says_why(
+) -> None:
+    # SEAPORT: "Basic (side A): Exchange 1 Material for 2 $"; GARDEN: "A player's Engineer
+    # cannot move through or stop on the Garden quarter"
+    result = CliRunner().invoke(main, ["play", "microcity", "-o",
+                                       "expansions=logistics,seaport,garden", "--seed", "9"],
+                                input="help s1\nstart c3\nquit\n")
+    assert "Quarter s1, seaport (District s1, side A): basic: exchange 1 Material for 2 " \
+           "money; advanced (a die showing 2): complete a Contract." in result.output
+    assert "! c3 is the Garden: no Engineer may stop on it (rulebook, GARDEN EXPANSION)" \
+        in result.output
+    st = new(9, expansions="seaport")
+    st.sides[4] = "B"
+    assert "basic: exchange 1 Material for 3 money and take 1 discarded Project card back" \
+        in st.explain(0, "s1")

@@ -61,6 +61,9 @@ def _refused(args: list[str]) -> str:
      "competitive mode builds no Building (Goal cards instead)"),
     (["-p", "2", "-o", "mode=competitive", "-o", "building=pisa"], "Error: option "
      "building=pisa: a landmark Building is played only in the challenge mode"),
+    (["-o", "mode=challenge", "-o", "building=bogus"], "Error: option building=bogus is not "
+     "known; expected one of eiffel, colosseum, pyramid, bigben, liberty, opera, louvre, "
+     "pisa, greatwall, towerbridge, redeemer, sagrada, random"),
 ])
 def test_an_option_the_mode_does_not_use_is_refused(args: list[str], words: str) -> None:
     assert words in _refused(args)
