@@ -178,13 +178,33 @@ def view(st: MicroCityState, player: int | None) -> dict[str, Any]:
 
 
 def _cell_text(cell: dict[str, Any]) -> str:
+    """``b1 Ist[3,6]#@1``: type (and Material), the dice of its advanced action (a Logistics
+    Quarter takes any die: ``L[1-6]``; the Garden has no action: ``G``), a marker, Engineers."""
     letter = TYPE_LETTER[cell["type"]]
     kind = letter + (cell["material"][:2] if cell["material"] else "")
-    dice = ",".join(map(str, cell["dice"]))
+    dice = ",".join(map(str, cell["dice"])) or ("1-6" if cell["type"] == "logistics" else "")
+    if cell["type"] != "garden":
+        kind += f"[{dice}]"
     mark = "#" if cell["investment"] == "marker" else (
         f"#{cell['investment'][1]}" if cell["investment"] else "")
     eng = "".join(f"@{e[1]}" for e in cell["engineers"])
-    return f"{cell['quarter']} {kind}[{dice}]{mark}{eng}"
+    return f"{cell['quarter']} {kind}{mark}{eng}"
+
+
+TYPE_NAMES = {"C": "commercial", "R": "residential", "L": "logistics", "S": "seaport",
+              "G": "garden"}
+
+
+def _grid_key(v: dict[str, Any]) -> str:
+    """The short screen's key to the grid: the letters that appear, then the marks (in the
+    competitive mode, whose screen is full, one row of 80 columns for the basic letters and
+    the dice; 'board' has the whole key)."""
+    present = {TYPE_LETTER[c["type"]] for c in v["city"]}
+    kinds = "".join(f", {k} {TYPE_NAMES[k]}" for k in TYPE_NAMES if k in present)
+    if any(p["victory_points"] is not None for p in v["players"]):
+        return "Key: I industrial (co/st/wo), C commercial, R residential; [dice: advanced]"
+    return (f"Key: I industrial (co/st/wo){kinds}; [dice of the advanced action]; # a "
+            "marker; @1 P1's Engineer")
 
 
 def render(st: MicroCityState, player: int | None) -> str:
@@ -199,7 +219,8 @@ def render(st: MicroCityState, player: int | None) -> str:
     by_name = {c["quarter"]: c for c in v["city"]}
     sides = " ".join(f"{p}:{s}" for p, s in zip(POSITIONS, st.sides, strict=False))
     lines.append(f"City (District sides {sides}; I industrial C commercial R residential "
-                 "L logistics G garden S seaport; [dice]; # marker; @ Engineer):")
+                 "L logistics G garden S seaport; [dice of the advanced action]; # marker; "
+                 "@ Engineer):")
     for r in range(4):
         row = [by_name.get(f"{c}{r + 1}") for c in "abcd"]
         port = by_name.get("s1" if r == 0 else "s2") if r in (0, 2) else None
@@ -271,6 +292,7 @@ def render_screen(st: MicroCityState, player: int) -> str:
         cells = " ".join(f"{_cell_text(c) if c else '':<{width}}" for c in row).rstrip()
         lines.append((f"{_cell_text(port) if port else '':<{port_width}} " if ports else "")
                      + " " + cells)
+    lines.append(_grid_key(v))
     companies = []
     for p in v["players"]:
         res = " ".join(f"{n}{_LETTERS[k]}" for k, n in p["resources"].items())

@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 import random
 
+from click.testing import CliRunner
+
 from mobadj.cards.microcity.bot import MicroCityBot
+from mobadj.cli import main
 from mobadj.judge.cardhost import CardHost
 
 from .helpers import new, started
@@ -110,3 +113,21 @@ def test_whole_solo_game_by_mail_one_round_per_mail() -> None:
     assert "Game over: " in res.report and ("You win." in res.report
                                             or "Nobody wins" in res.report)
     assert [name for name, _, _ in res.attachments] == ["record.json"]
+
+
+def test_the_short_screen_has_a_key_to_the_city_grid() -> None:
+    """Every turn's screen says what 'Ist', '[3,6]', '#' and '@1' mean, right under the
+    grid; a Logistics Quarter takes any die (L[1-6]) and the Garden has no action (G)."""
+    def screen(*args: str) -> str:
+        return CliRunner().invoke(main, ["play", "microcity", *args], input="quit\n").output
+    solo = screen("--seed", "5")
+    assert " a4 Ist[1]   b4 R[2,6]   c4 C[3]     d4 Ist[2]\nKey: I industrial (co/st/wo), " \
+           "C commercial, R residential; [dice of the advanced action]; # a marker; @1 " \
+           "P1's Engineer\n" in solo
+    expansions = screen("-o", "expansions=logistics,seaport,garden", "--seed", "9")
+    assert "Key: I industrial (co/st/wo), C commercial, R residential, L logistics, S " \
+           "seaport, G garden; [dice of the advanced action]" in expansions
+    assert " L[1-6] " in expansions and " G " in expansions and "[]" not in expansions
+    duel = screen("-p", "2", "-o", "mode=competitive", "--bot", "2", "--seed", "3")
+    assert "Key: I industrial (co/st/wo), C commercial, R residential; [dice: advanced]\n" \
+        in duel
