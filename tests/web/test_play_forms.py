@@ -13,6 +13,7 @@ import pytest
 
 from mobadj.judge import Judge, Store, WebPlay, host_for
 from mobadj.judge.config import config_from_data
+from mobadj.web.cardview import replay
 from mobadj.web.demo import Table, play_cards
 from mobadj.web.pages import Site
 
@@ -265,6 +266,33 @@ def test_a_finished_card_game_counts_its_moves_alike_on_every_page(srv, world):
     gm = Visitor(srv.url, "10.1.0.10")
     assert gm.sign_in("cards", "GM", "gm-secret").status == 303
     assert f"Result: win ({winner.group(1)}), by the rules" in gm.get("/g/cards/play").text
+
+
+def test_a_card_seat_page_names_only_the_commands_its_game_takes(srv, world):
+    """The command box's label names the out-of-turn commands of the game being played
+    (Iron Triangle's say while the offers are made), not say and reveal for every game."""
+    seen = {}
+    for name, kind in (("it-box", "irontriangle"), ("mm-box", "micromob")):
+        t = Table(world.judge, name, kind, seats=["P1", "P2", "P3"], seed=5)
+        played = replay(kind, t.game.state)
+        seat = 1
+        for _ in range(4):  # Iron Triangle: the job and the offers are made, then the talk
+            if kind != "irontriangle" or played.phase == "negotiate":
+                break
+            for who in played.to_act():
+                t.say(f"P{who + 1}", str(played.legal_actions(who)[0]))
+            played = replay(kind, t.game.state)
+        if kind == "irontriangle":
+            assert "say <anything>" in played.free_commands(seat)
+        v = Visitor(srv.url, "10.1.0.11")
+        assert v.sign_in(name, f"P{seat + 1}", f"pw-p{seat + 1}").status == 303
+        page = html.unescape(v.get(f"/g/{name}/play").text)
+        label = re.search(r'<label for="command">(.*?)</label>', page, re.S)
+        assert label, page
+        seen[kind] = label.group(1)
+    assert "(a card command, say, DRAW, CONCEDE TO" in seen["irontriangle"]
+    assert "(a card command, DRAW, CONCEDE TO" in seen["micromob"]
+    assert "reveal" not in seen["irontriangle"] + seen["micromob"]
 
 
 def test_a_page_left_open_over_a_deadline_sends_nothing_to_the_next_phase(srv, world):
