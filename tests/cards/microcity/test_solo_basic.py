@@ -390,8 +390,8 @@ def test_not_your_turn_and_game_over() -> None:
 
 
 # -- the authored Project cards (data file; "PROJECT CARDS") ---------------------------------
-def _card_step(card: str, dice: tuple[int, int], where: str = "b2"):
-    st = started(where=where)
+def _card_step(card: str, dice: tuple[int, int], where: str = "b2", **options):
+    st = started(where=where, **options)
     set_dice(st, *dice)
     st.command(0, "done")
     dest = next(t.split()[-1] for t in texts(st) if t.startswith(f"play {card} "))
@@ -444,15 +444,6 @@ def test_every_project_card_moves_one_or_two() -> None:
     assert all(p.move in (1, 2) for p in deck.projects)
 
 
-def _card_step_options(card: str, dice: tuple[int, int], **options):
-    st = started(where="b2", **options)
-    set_dice(st, *dice)
-    st.command(0, "done")
-    dest = next(t.split()[-1] for t in texts(st) if t.startswith(f"play {card} "))
-    st.command(0, f"play {card} to {dest}")
-    return st
-
-
 def test_a_built_stage_keeps_its_marker() -> None:
     # "GOAL CARDS" (line 326): "Unlike in the case of Building cards, Investment marker on
     # Goal cards can be placed and removed repeatedly": a completed stage stays built, so
@@ -474,7 +465,7 @@ def test_a_built_stage_keeps_its_marker() -> None:
 def test_stage_markers_removable_un_builds_the_stage_and_says_so() -> None:
     # the option (rulings 2): "any area" ("PROJECT CARDS", line 93) includes a Building
     # stage, whose marker goes back to the pool; the log says the stage is no longer built
-    st = _card_step_options("3", (3, 5), stage_markers="removable")
+    st = _card_step("3", (3, 5), stage_markers="removable")
     st.inv[0] = 0
     st.stage_marks[1] = 0
     st.pools[0] = 6
