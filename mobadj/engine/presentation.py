@@ -70,8 +70,9 @@ class Presentation(Generic[PositionT]):
         who must adjust from them); :class:`~mobadj.engine.rules.Rules` answers itself."""
         raise NotImplementedError("a Presentation is a part of a Rules class")
 
-    def status_notes(self, position: PositionT) -> list[str]:
-        """Lines a variant adds to the board's public status (the judge's STATUS)."""
+    def status_notes(self, position: PositionT, game_map: GameMap) -> list[str]:
+        """Lines a variant adds to the board's public status (the judge's STATUS), naming
+        powers as the map does."""
         return []
 
     def phase_error(self, error: OrderError, phase: PhaseLike) -> OrderError:

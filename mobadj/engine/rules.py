@@ -47,7 +47,7 @@ Retreats, adjustments, other phases, the end of a phase
     ``too_many_reason``: builds and removals; ``after_phase(before, result, topology,
     scored)``: news once a phase is done (victory);
     ``due(position, topology)`` (who must order), ``winner(position, game_map)``,
-    ``void_reasons`` and ``status_notes(position)`` (the judge's preview and status);
+    ``void_reasons`` and ``status_notes(position, game_map)`` (the judge's preview and status);
     ``idle_words(position, power, game_map)``: why a power owes no orders now (the judge's
     answer to orders it sends all the same); ``phase_error(error, phase)``: an order error
     in the words of the phase being played;

@@ -327,9 +327,10 @@ def status(host: DiplomacyHost, state: State, seat: str | None) -> str:
             lines += [f"Adjustments due in {pos.phase.long_name()}:", *due]
     if pos.dislodged:
         lines.append("Dislodged: " + ", ".join(
-            f"{d.unit.power} {d.unit} may retreat to {', '.join(d.retreats) or 'nowhere'}"
+            f"{power_name(game_map, d.unit.power)} {d.unit} may retreat to "
+            f"{', '.join(d.retreats) or 'nowhere'}"
             for d in pos.dislodged.values()))
-    lines += host.rules_of(state).status_notes(pos)
+    lines += host.rules_of(state).status_notes(pos, game_map)
     return "\n".join(lines)
 
 

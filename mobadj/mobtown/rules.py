@@ -431,10 +431,11 @@ class MobtownRules(Rules[MobtownPosition]):
         removed (rules 3, 5, 6, 7; mobadj.mobtown.choices)."""
         return choices.order_choices(position, power, topology, self)
 
-    def status_notes(self, position: MobtownPosition) -> list[str]:
+    def status_notes(self, position: MobtownPosition, game_map: GameMap) -> list[str]:
         if not position.disorder:
             return []
-        return ["In civil disorder: " + ", ".join(sorted(position.disorder))]
+        return ["In civil disorder: " + ", ".join(mob_name(game_map, p)
+                                                  for p in sorted(position.disorder))]
 
     def phase_error(self, error: OrderError, phase: PhaseLike) -> OrderError:
         """A Gang named alone is told what the phase takes after it (mobadj.mobtown.notation)."""

@@ -230,3 +230,18 @@ def test_a_gang_sent_to_gaol_with_no_valid_retreat_ordered_says_so(judge, mob):
     out = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nPROCESS"))
     assert re.search(r"G Can R MTPD\s+no valid retreat ordered: sent to gaol in MTPD "
                      r"\(rule 7\)", results(out, mob, "diamond"))
+
+
+def test_status_names_the_mobs_in_civil_disorder_and_with_a_dislodged_gang(judge, mob):
+    """STATUS reads the board in the game's words: a dislodged Gang's mob and a mob in civil
+    disorder are named (Legs Diamond, Lucky Luciano), not given by their ids."""
+    set_position(judge, {"phase": "1919-07-W3-R",
+                         "units": {"diamond": ["G Bur", "D Bur"], "capone": ["G Can"],
+                                   "luciano": ["G 5th"]},
+                         "dislodged": {"diamond": [{"unit": "G Can", "from": "Tam",
+                                                    "via": "ground"}]},
+                         "disorder": ["luciano"]})
+    body = say(judge, mob, "capone", "STATUS")[0].body
+    assert "Dislodged: Legs Diamond G Can may retreat to " in body
+    assert "In civil disorder: Lucky Luciano" in body
+    assert "diamond G Can" not in body and "disorder: luciano" not in body
