@@ -152,6 +152,7 @@ def render_cmd(position: str | None, map_name: str | None, layout_name: str | No
     text = _read_text(position) if position else None
     named = named_map(text) if text is not None else None
     data = None
+    reading: str | None = None
     try:
         game_map = load_map(map_name or named or default_map() or "standard")
         layout = load_layout(layout_name or game_map.name)
@@ -162,7 +163,9 @@ def render_cmd(position: str | None, map_name: str | None, layout_name: str | No
         if data is None and "units" in extra:
             data = {k: extra[k] for k in ("units", "centers", "dislodged") if k in extra}
             data["caption"] = _phase_caption(game_map, extra.get("phase", ""))
+        reading = position or results  # the file being read, which an error names
         view = as_view(game_map, data)
+        reading = results
         # results that list their moves (and supports) as such (Mobtown's, with the route of
         # each) are drawn from those lists; the orders give the rest, each drawn once
         listed = as_view(game_map, {k: extra[k] for k in ("moves", "supports") if k in extra})
@@ -174,6 +177,7 @@ def render_cmd(position: str | None, map_name: str | None, layout_name: str | No
         view.adjustments, view.convoys = marks_from_results(game_map, orders)
         if "defaults" in extra:  # the removals and disbands the rules made (civil disorder)
             view.adjustments += marks_from_results(game_map, extra["defaults"])[0]
+        reading = None
         svg = render_svg(game_map, layout, view, title=title)
         if suffix == ".png":
             Path(output).write_bytes(svg_to_png(svg, scale=scale))
@@ -183,7 +187,7 @@ def render_cmd(position: str | None, map_name: str | None, layout_name: str | No
         hint = ""
         if map_name is None and named is None:  # the map was not chosen: say which it was
             hint = f" ({map_hint(data, game_map.name, 'drawn')})"
-        raise click.ClickException(f"{exc}{hint}") from None
+        raise click.ClickException(f"{reading + ': ' if reading else ''}{exc}{hint}") from None
     except (MapFileError, FileNotFoundError, LayoutError, PngUnavailableError) as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"wrote {output}")

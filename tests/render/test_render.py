@@ -250,11 +250,11 @@ def _render(tmp_path, *args: str):
 
 
 @pytest.mark.parametrize(("content", "message"), [
-    (b"units: England\n", "units: a mapping of each power to its units, got 'England'"),
-    (b"units: {England: F LON}\n", "units: England: a list of units, got 'F LON'"),
-    (b"centers: {England: 5}\n", "centers: England: a list of provinces, got 5"),
-    (b"centers: [LON]\n", "centers: a mapping of each power to its provinces, got ['LON']"),
-    (b"moves: 3\n", "moves: a list, got 3"),
+    (b"units: England\n", "p.yaml: units: a mapping of each power to its units, got 'England'"),
+    (b"units: {England: F LON}\n", "p.yaml: units: England: a list of units, got 'F LON'"),
+    (b"centers: {England: 5}\n", "p.yaml: centers: England: a list of provinces, got 5"),
+    (b"centers: [LON]\n", "p.yaml: centers: a mapping of each power to its provinces, got ['LON']"),
+    (b"moves: 3\n", "p.yaml: moves: a list, got 3"),
     (b"units: " + b"[" * 5000 + b"]" * 5000 + b"\n", "p.yaml: not valid YAML (line 1, column"),
     (b"units: {}\nx: " + b"9" * 5000 + b"\n",
      "p.yaml: not valid YAML (line 2, column 4): a number of 5,000 digits"),
@@ -273,9 +273,9 @@ def test_a_bad_position_to_draw_is_one_clear_error(tmp_path, content, message):
 
 
 @pytest.mark.parametrize(("content", "message"), [
-    (b'{"orders": "A PAR - BUR"}', "orders: a list of results, got 'A PAR - BUR'"),
-    (b'{"orders": [1]}', "results[0]: a result is {power, order, result}, got 1"),
-    (b'{"units": 5}', "units: a mapping of each power to its units, got 5"),
+    (b'{"orders": "A PAR - BUR"}', "r.json: orders: a list of results, got 'A PAR - BUR'"),
+    (b'{"orders": [1]}', "r.json: results[0]: a result is {power, order, result}, got 1"),
+    (b'{"units": 5}', "r.json: units: a mapping of each power to its units, got 5"),
     (b"[" * 100_000 + b"]" * 100_000, "r.json: nested too deeply"),
     (b'{"orders": [], "x": 1' + b"0" * 5000 + b"}", "r.json: not valid JSON: a number of"),
 ])
