@@ -91,8 +91,12 @@ def _import(reference: str) -> type[Rules]:
     module, _, attr = reference.partition(":")
     try:
         cls = getattr(importlib.import_module(module), attr or "Rules")
-    except (ImportError, AttributeError, TypeError) as exc:  # (TypeError: a bad option())
+    except (ImportError, AttributeError, TypeError, SyntaxError) as exc:  # (TypeError: a
+        # bad option(); SyntaxError: its file, line and what, as Python words it)
         raise VariantError(f"variant {reference!r} cannot be loaded: {exc}") from None
+    except Exception as exc:  # the variant's own module failed as it was run: say how
+        raise VariantError(f"variant {reference!r} cannot be loaded: its module raised "
+                           f"{type(exc).__name__}: {exc}") from None
     if not (isinstance(cls, type) and issubclass(cls, Rules)):
         raise VariantError(f"variant {reference!r} is not a mobadj.engine.rules.Rules class")
     return cls

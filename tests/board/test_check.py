@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -332,6 +334,30 @@ def test_map_check_reports_a_variant_it_cannot_import_at_its_line(tmp_path, refe
     assert f"{path}:{line}: error: variant " in proc.stdout
     assert says in proc.stdout and "[variant]" in proc.stdout
     assert "1 error(s)" in proc.stdout
+
+
+@pytest.mark.parametrize(("module", "says"), [
+    ("def (\n", "cannot be loaded: invalid syntax (tinyrules.py, line 1)"),
+    ("raise ValueError('oops')\n", "cannot be loaded: its module raised ValueError: oops"),
+])
+def test_a_variant_module_that_fails_as_it_loads_is_one_clear_error(tmp_path, module, says):
+    """A variant author's first typo: a syntax error, or a module that raises as it is run,
+    is one line naming the variant and the cause, in adjudicate (exit 2: nothing was
+    adjudicated) and for a batch line, never a traceback or an "internal error"."""
+    (tmp_path / "tinyrules.py").write_text(module)
+    path = write(tmp_path, GOOD.replace("title: Tiny test map",
+                                        "title: Tiny test map\nvariant: tinyrules:TinyRules"))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path]),
+           "MOBADJ_MAPS": str(tmp_path)}
+    run = subprocess.run([sys.executable, "-m", "mobadj", "adjudicate", "--map", str(path),
+                          str(path)], capture_output=True, text=True, timeout=60, env=env)
+    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.strip() == f"Error: variant 'tinyrules:TinyRules' {says}"
+    line = json.dumps({"id": "x", "map": "map", "phase": "S1901M", "orders": {}})
+    batch = subprocess.run([sys.executable, "-m", "mobadj", "batch", "-"], input=line + "\n",
+                           capture_output=True, text=True, timeout=60, env=env)
+    assert batch.returncode == 0 and batch.stderr == "", batch.stderr
+    assert json.loads(batch.stdout)["errors"] == [f"variant 'tinyrules:TinyRules' {says}"]
 
 
 def test_map_check_passes_a_variant_it_can_import():
