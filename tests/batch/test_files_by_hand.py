@@ -215,8 +215,8 @@ def test_the_map_follows_the_position_file_or_the_error_names_it(tmp_path: Path)
     render = mobadj("map", "render", "bare-std.yaml", "-o", "std.svg", cwd=tmp_path)
     assert render.returncode == 1
     assert render.stderr.strip() == (
-        "Error: bare-std.yaml: units: AUSTRIA: unknown power 'AUSTRIA' (drawn on the mobtown2 map; its powers "
-        "are the standard map's: give --map standard)")
+        "Error: bare-std.yaml: units: AUSTRIA: unknown power 'AUSTRIA' (drawn on the mobtown2 "
+        "map; its powers are the standard map's: give --map standard)")
     run = mobadj("adjudicate", "bare-mob.yaml", str(mob / "opening.txt"), cwd=tmp_path)
     assert run.returncode == 2
     assert run.stderr.strip().endswith(
