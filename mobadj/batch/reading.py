@@ -18,6 +18,8 @@ from typing import IO, Any, Final, NamedTuple, cast
 
 from orjson import loads as _orjson_loads
 
+from mobadj.longnumber import long_number, too_long_number
+
 __all__ = ["MAX_DEPTH", "MAX_LINE_BYTES", "TOO_DEEP", "SkippedLine", "cr_inside", "read_case",
            "read_lines", "too_long"]
 
@@ -129,6 +131,9 @@ def read_case(line: str | bytes | SkippedLine) -> Any:
     except ValueError as exc:
         if not line.strip():  # (the json module's "line 2 column 1" is the line break's)
             raise ValueError("not JSON: Expecting value: the line is empty") from None
+        where = long_number(line) if too_long_number(exc) else None
+        if where is not None:  # not Python's advice to call one of its functions
+            raise ValueError(f"column {where[1]}: {where[2]}") from None
         raise ValueError(f"not JSON: {exc}") from None
 
 

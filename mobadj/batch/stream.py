@@ -46,7 +46,9 @@ def answer_line(line: str | bytes | SkippedLine, number: int = 1) -> bytes:
     try:
         case = read_case(line)
     except ValueError as exc:
-        return json_line(empty_output(None, None, [f"line {number}: {exc}{cr_inside(line)}"]))
+        why = str(exc)  # ("column 12: ..." is said as "line 7, column 12: ...")
+        where = f"line {number}, " if why.startswith("column ") else f"line {number}: "
+        return json_line(empty_output(None, None, [f"{where}{why}{cr_inside(line)}"]))
     except Exception as exc:  # e.g. MemoryError: this line's answer, not the batch's end
         return json_line(empty_output(None, None, [f"line {number}: internal error: "
                                                    f"{type(exc).__name__}: {exc}"]))

@@ -31,6 +31,7 @@ from typing import Any
 
 from mobadj.cards.protocol import GameError, GameState, IllegalAction
 from mobadj.cards.registry import canonical_name, game_class
+from mobadj.longnumber import long_number, too_long_number
 
 SCHEME = "hmac-sha256"  # HMAC-SHA256(key = the salt's 32 bytes, message = "<game>:<seed>")
 OLD_SCHEME = "sha256-unsalted"  # sha256("<game>:<seed>"): guessable, kept for old games
@@ -268,7 +269,9 @@ def read_json_file(path: str | Path) -> tuple[str, dict[str, Any]]:
         raise IllegalAction(f"{path} is not a JSON game record: a text in it is no Unicode "
                             "(a lone surrogate such as \\ud800)") from None
     except ValueError as exc:  # not UTF-8, not JSON, a number too long to read
-        raise IllegalAction(f"{path} is not a JSON game record: {exc}") from None
+        where = long_number(text) if too_long_number(exc) else None
+        why = str(exc) if where is None else f"line {where[0]}, column {where[1]}: {where[2]}"
+        raise IllegalAction(f"{path} is not a JSON game record: {why}") from None
     if not isinstance(data, dict):
         raise IllegalAction(f"{path} is not a JSON game record")
     return text, data

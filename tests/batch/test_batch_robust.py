@@ -353,6 +353,32 @@ def test_the_batch_command_called_from_code_returns(tmp_path) -> None:
     assert [json.loads(line)["id"] for line in result.output.splitlines()] == ["good", "good"]
 
 
+def _batch_file(tmp_path, text: str) -> list[dict]:
+    """``mobadj batch --jobs 1 FILE`` on ``text`` (the command line's runner): the output
+    lines, read."""
+    from click.testing import CliRunner
+
+    from mobadj.cli import main
+
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text(text)
+    result = CliRunner().invoke(main, ["batch", "--jobs", "1", str(cases)])
+    assert result.exit_code == 0, result.output
+    return [json.loads(line) for line in result.output.splitlines()]
+
+
+def test_a_number_too_long_to_read_is_named_with_its_column(tmp_path) -> None:
+    """Said as the YAML reader says it, with its place: not Python's advice to call one of
+    its functions (sys.set_int_max_str_digits)."""
+    long_id = '{"id": ' + "9" * 10_000 + "}\n"
+    paradox = '{"id": "x", "options": {"paradox": ' + "1" * 5_000 + "}}\n"
+    digits_in_text = '{"id": "' + "7" * 5_000 + '", "n": ' + "1" * 4_400 + "}\n"
+    outs = _batch_file(tmp_path, long_id + paradox + digits_in_text)
+    assert [o["errors"] for o in outs] == [
+        ["line 1, column 8: a number of 10,000 digits (at most 4,300)"],
+        ["line 2, column 36: a number of 5,000 digits (at most 4,300)"],
+        ["line 3, column 5017: a number of 4,400 digits (at most 4,300)"]]
+
 def test_the_batch_program_ends_with_every_answer_written(tmp_path) -> None:
     cases = tmp_path / "cases.jsonl"
     cases.write_bytes((GOOD_LINE + b"\n") * 3000)

@@ -269,3 +269,18 @@ def test_a_finished_games_record_edited_back_into_a_save_does_not_resume(tmp_pat
         assert f"the game in {edited} is over ({said[name]}: a finished game does not " \
                "resume); check it with: mobadj play verify" in out, (name, out)
         assert json.loads(edited.read_text()) == data  # nothing played, nothing saved
+
+
+def test_a_number_too_long_to_read_is_named_with_its_place(tmp_path) -> None:
+    path = tmp_path / "g.json"
+    _quit_after(3, path)
+    lines = path.read_text().splitlines()
+    number = next(n for n, line in enumerate(lines) if line.startswith(' "moves": '))
+    lines[number] = ' "moves": ' + "9" * 10_000 + ","
+    path.write_text("\n".join(lines) + "\n")
+    said = (f"{path} is not a JSON game record: line {number + 1}, column 11: a number of "
+            "10,000 digits (at most 4,300)")
+    code, out = _resume_line(path)
+    assert code == 2 and out.strip() == f"Error: cannot resume {path}: {said}"
+    result = CliRunner().invoke(main, ["play", "verify", str(path)])
+    assert result.exit_code == 2 and result.output.strip() == f"Error: {said}"
