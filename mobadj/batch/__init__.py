@@ -13,11 +13,14 @@ output line (same order as the input, one per input line, never a crash)::
 
     {"id", "phase", "next_phase", "orders": [{"power", "order", "result", "reason"}],
      "units", "dislodged": {power: [{"unit", "from", "retreats"}]},
-     "destroyed"?: {power: ["A MUN"]}, "centers", "errors"}
+     "destroyed"?: {power: ["A MUN"]}, "centers", "warnings"?: ["unknown key ..."],
+     "errors"}
 
 ``destroyed`` (only when there are some) lists the dislodged units that had no retreat and
 were disbanded at once; ``next_phase`` then skips a retreat phase left with nothing to decide.
-A variant adds its own keys (Mobtown II: docs/mobtown-rulings.md).
+A variant adds its own keys (Mobtown II: docs/mobtown-rulings.md).  ``warnings`` (only when
+there are some) names each key of the input line that no line has, ignored (a misspelt
+``orders`` would leave every unit holding without a word).
 
 Power names match case-insensitively; the output spells each power as the input first did.
 Order strings are echoed exactly as given.  Each order text is read once per batch, because

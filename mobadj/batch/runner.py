@@ -37,7 +37,7 @@ from mobadj.board import MapFileError
 from mobadj.board.model import UnknownNameError
 from mobadj.engine.hooks import standard, untyped
 from mobadj.engine.pipeline import adjudicate
-from mobadj.engine.position import PositionError
+from mobadj.engine.position import PositionError, unknown_keys
 from mobadj.engine.reading import position_with_retreats
 from mobadj.engine.rules import Rules, with_options
 from mobadj.engine.variants import UnknownVariantError, VariantError, load_variant
@@ -49,12 +49,16 @@ __all__ = ["BLOCKS", "CACHE_SIZE", "KEYS", "Entry", "MapContext", "Reading", "an
 
 KEYS: Final = ("id", "phase", "next_phase", "orders", "units", "dislodged", "centers", "errors")
 """The keys of every output line, in order (a line with units disbanded at once has
-``destroyed`` after ``dislodged``; a variant adds its ``batch_keys``)."""
+``destroyed`` after ``dislodged``; a variant adds its ``batch_keys``; a line with a key no
+input line has, ``warnings`` before ``errors``)."""
 CACHE_SIZE: Final = 100_000
 """Order texts remembered per map (the cache starts afresh when full: memory stays bounded
 however long the batch)."""
 BLOCKS: Final = ("units", "centers", "dislodged", "orders")
 """The blocks of an input line that map each power to a list."""
+READ_BACK: Final = (*KEYS, "destroyed", "standoffs", "winner", "warnings")
+"""The keys of an output line, taken without a word in an input line (a line's output reads
+back as the next line's input) but never suggested for a misspelt key."""
 
 
 @final
@@ -114,6 +118,11 @@ class MapContext:
         self.fast = None if self._notation() else fast_path_for(self.game_map)
         self.noun: str = rules.power_noun
         self.keys: tuple[str, ...] = tuple(rules.batch_keys)
+        #: the keys an input line has: a misspelt one is named with the one it resembles
+        self.known: tuple[str, ...] = tuple(dict.fromkeys(
+            ("id", "map", *rules.position_keys, "orders", "options")))
+        #: every key an input line may carry without a warning
+        self.accepted: frozenset[str] = frozenset((*self.known, *READ_BACK, *self.keys))
         self.cache: dict[str, Reading] = {}
         #: the texts of ``cache`` that read as one order of any power: most of them
         self.plain: dict[str, Reading] = {}
@@ -194,9 +203,9 @@ class MapContext:
         """(the map's rules with a line's DATC and variant rule ``options``
         (docs/rulings.md), how two orders for one unit are settled: ``last`` or
         ``first``), made once per distinct set of options."""
-        if not options:
+        if not options and (options is None or isinstance(options, Mapping)):
             return self.rules, "last"
-        if not isinstance(options, Mapping):
+        if not isinstance(options, Mapping):  # (an empty list too: no option is taken silently)
             raise PositionError("'options' must map option names to values")
         key = tuple(sorted((str(k), str(v)) for k, v in options.items()))
         got = self.variants.get(key)
@@ -211,6 +220,14 @@ class MapContext:
                 raise PositionError(str(exc)) from None
             self.variants[key] = got
         return got
+
+    def warnings(self, case: dict[str, Any]) -> list[str] | None:
+        """A warning for each key of ``case`` that no input line has (it is ignored), else
+        None: a misspelt ``orders`` would leave every unit holding without a word.  (A
+        clean line's keys are only looked up: nothing is made for it.)"""
+        if self.accepted.issuperset(case):
+            return None
+        return unknown_keys(case, self.known, self.accepted)
 
     def power(self, name: Any) -> str:
         """The id of the power (or mob) ``name``; PositionError with a did-you-mean for a
@@ -324,7 +341,13 @@ def answer_case(case: Any) -> bytes:
         return _run(case if type(case) is dict else dict(case))
     except (PositionError, UnknownVariantError, VariantError, FileNotFoundError,
             MapFileError) as exc:  # the line's own input, or a map file's: no bug
-        return json_line(empty_output(case_id, phase_text, [str(exc)]))
+        out = empty_output(case_id, phase_text, [str(exc)])
+        warnings = _warnings_known(case)
+        if warnings:  # (a misspelt key is often why: "phse", then "missing 'phase'")
+            errors = out.pop("errors")
+            out["warnings"] = warnings
+            out["errors"] = errors
+        return json_line(out)
     except Exception as exc:  # a bug must never stop the batch: the line says so, the log has it
         import logging  # only now: a batch starts without it
 
@@ -332,6 +355,14 @@ def answer_case(case: Any) -> bytes:
                                                     case_id)
         return json_line(empty_output(case_id, phase_text,
                                       [f"internal error: {type(exc).__name__}: {exc}"]))
+
+
+def _warnings_known(case: Mapping[str, Any]) -> list[str] | None:
+    """The warnings of a line that gives an error, when the map it names is in use (a line
+    naming no map that can be used has no known keys to check)."""
+    name = case.get("map") or "standard"
+    ctx = _CONTEXTS.get(name.lower()) if type(name) is str else None
+    return None if ctx is None else ctx.warnings(dict(case))
 
 
 def short_json(value: Any) -> str:
@@ -348,6 +379,7 @@ def _run(case: dict[str, Any]) -> bytes:
     if type(name) is not str:
         raise PositionError(f"'map' must be a map's name (a text), not {short_json(name)}")
     ctx = map_context(name.lower())
+    warnings = ctx.warnings(case)
     game_map = ctx.game_map
     spelling = ctx.spelling(case)
     rules, duplicates = ctx.rules_for(case.get("options"))
@@ -469,6 +501,8 @@ def _run(case: dict[str, Any]) -> bytes:
         if key != "defaults":
             out.append(b"," + text_json(key) + b":" + value_json(
                 rules.batch_value(key, result, _Spell(spelling).spell)))
+    if warnings is not None:
+        out.append(b',"warnings":' + value_json(warnings))
     out.append(b',"errors":')
     out.append(value_json(errors) if errors else b"[]")
     out.append(b"}\n")

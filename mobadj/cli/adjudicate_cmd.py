@@ -192,16 +192,10 @@ def _write_next(path: Path, result: Any, game_map: Any, errors: list[Any], empty
 def unknown_keys(data: Any, known: tuple[str, ...], path: Path) -> list[str]:
     """A warning for each key of a position file that its map's positions do not have (the
     key is ignored), with the known key it most resembles."""
-    import difflib
+    from mobadj.engine import unknown_keys as unknown
 
-    out = []
-    for key in data if isinstance(data, dict) else ():
-        if key in known:
-            continue
-        close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.75)
-        hint = f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(known)})"
-        out.append(f"{path.name}: unknown key {str(key)[:80]!r} ignored{hint}")
-    return out
+    return [f"{path.name}: {warning}"
+            for warning in unknown(data if isinstance(data, dict) else (), known)]
 
 
 def _write_picture(path: Path, game_map, position, results: list[dict],  # noqa: ANN001

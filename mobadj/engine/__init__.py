@@ -32,6 +32,7 @@ from mobadj.engine.position import (
     PositionError,
     initial_position,
     position_from_data,
+    unknown_keys,
 )
 from mobadj.engine.presentation import PageTable
 from mobadj.engine.reading import as_list, position_with_retreats
@@ -173,5 +174,6 @@ __all__ = [
     "standard",
     "untyped",
     "topology_for",
+    "unknown_keys",
     "with_options",
 ]

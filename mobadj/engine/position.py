@@ -16,7 +16,7 @@ A variant reads and writes its own positions (a :class:`Position` subclass, its 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -46,7 +46,8 @@ if TYPE_CHECKING:
 
 __all__ = ["KIND_NAMES", "SEASON_NAMES", "STANDARD", "Calendar", "Dislodged", "Phase",
            "PhaseCalendar", "PhaseLike", "Position", "PositionError", "UnitState",
-           "initial_position", "position_from_data", "standard_initial_position"]
+           "initial_position", "position_from_data", "standard_initial_position",
+           "unknown_keys"]
 
 
 @dataclass(slots=True)
@@ -135,6 +136,24 @@ def position_from_data(
 
         rules = default_rules(game_map)
     return rules.position_from_data(data, game_map)
+
+
+def unknown_keys(keys: Iterable[object], known: tuple[str, ...],
+                 accepted: Collection[str] = ()) -> list[str]:
+    """A warning for each of ``keys`` (a position's, in its order) that is neither one of
+    ``known`` nor of ``accepted``, naming the known key it most resembles: a misspelt
+    ``units`` would leave the board empty without a word, so it is said (the key itself is
+    ignored).  ``accepted``: keys taken without a word but not suggested."""
+    import difflib
+
+    out = []
+    for key in keys:
+        if key in known or key in accepted:
+            continue
+        close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.75)
+        hint = f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(known)})"
+        out.append(f"unknown key {str(key)[:80]!r} ignored{hint}")
+    return out
 
 
 def initial_position(
