@@ -198,6 +198,10 @@ def verify_record(data: dict[str, Any], commitment: str | None = None) -> Verdic
     if is_sealed(data):
         return Verdict(False, ["not verified: this is a game in progress, saved sealed; a game "
                                "is checked once it is over (its record then replaces the save)"])
+    if "format" in data and data["format"] != RECORD_FORMAT:
+        shown = str(data["format"])[:40]
+        return Verdict(False, [f"not verified: this is not a mobadj game's record: its format "
+                               f"is {shown!r}, expected {RECORD_FORMAT!r}"])
     try:
         record = GameRecord.from_json(data)
     except IllegalAction as exc:

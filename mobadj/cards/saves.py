@@ -402,9 +402,14 @@ def read_save(path: str | Path) -> Opened:
     """A saved game read back for ``--resume``: a sealed save checked and opened
     (:func:`open_sealed`), or a save of an earlier mobadj, which kept its record in plain
     text (``key`` None).  Raises IllegalAction with one line."""
-    from mobadj.cards.record import read_json_file
+    from mobadj.cards.record import RECORD_FORMAT, read_json_file
 
     text, data = read_json_file(path)
     if is_sealed(data):
         return open_sealed(text, data)
+    if "format" in data and data["format"] != RECORD_FORMAT:  # (an earlier save's is that)
+        raise IllegalAction(f"it is not a saved mobadj game: its format is "
+                            f"{str(data['format'])[:40]!r}, expected {SAVE_FORMAT!r}")
+    if not data.get("game"):
+        raise IllegalAction("it is not a saved mobadj game: it names no game")
     return Opened(data, None, 0)

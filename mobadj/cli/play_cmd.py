@@ -201,7 +201,7 @@ def _resume(name: str, path: str, save: str | None) -> None:
     try:
         opened = read_save(path)
         data = opened.content
-        if canonical_name(str(data.get("game", ""))) != name:
+        if _game_of(data) != name:
             _fail(f"{path} holds a game of {data.get('game')}, not {name}")
         if data.get("over"):
             _fail(f"the game in {path} is over; check it with: mobadj play verify {path}")
@@ -220,6 +220,14 @@ def _resume(name: str, path: str, save: str | None) -> None:
         session.write("This game was saved by an earlier mobadj, whose saves kept the seed "
                       "readable: it is sealed from now on.")
     _run(session)
+
+
+def _game_of(data: dict[str, Any]) -> str | None:
+    """The game a saved file holds, by its canonical name; None for a name no game has."""
+    try:
+        return canonical_name(str(data.get("game", "")))
+    except KeyError:
+        return None
 
 
 def _screen_size() -> tuple[int, int] | None:

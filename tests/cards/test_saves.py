@@ -271,6 +271,33 @@ def test_a_finished_games_record_edited_back_into_a_save_does_not_resume(tmp_pat
         assert json.loads(edited.read_text()) == data  # nothing played, nothing saved
 
 
+def test_a_file_that_is_no_save_says_what_it_is_and_what_was_expected(tmp_path) -> None:
+    """A save whose ``format`` lost a letter is neither over nor the judge's record, and a
+    file without ``game`` names no game (the user typed one)."""
+    path = tmp_path / "g.json"
+    _quit_after(3, path)
+    data = json.loads(path.read_text())
+    data["format"] = "mobadj-card-sav"
+    misspelt = tmp_path / "misspelt.json"
+    misspelt.write_text(json.dumps(data))
+    code, out = _resume_line(misspelt)
+    assert code == 2 and out.strip() == (
+        f"Error: cannot resume {misspelt}: it is not a saved mobadj game: its format is "
+        "'mobadj-card-sav', expected 'mobadj-card-save'")
+    result = CliRunner().invoke(main, ["play", "verify", str(misspelt)])
+    assert result.exit_code == 1 and result.output.strip() == (
+        "not verified: this is not a mobadj game's record: its format is 'mobadj-card-sav', "
+        "expected 'mobadj-card-game'")
+    hello = tmp_path / "hello.json"
+    hello.write_text('{"hello": 1}\n')
+    code, out = _resume_line(hello)
+    assert code == 2 and out.strip() == (
+        f"Error: cannot resume {hello}: it is not a saved mobadj game: it names no game")
+    hello.write_text('{"game": "miceheits", "players": 3}\n')
+    code, out = _resume_line(hello)
+    assert code == 2 and out.strip() == f"Error: {hello} holds a game of miceheits, not miceheist"
+
+
 def test_a_number_too_long_to_read_is_named_with_its_place(tmp_path) -> None:
     path = tmp_path / "g.json"
     _quit_after(3, path)
