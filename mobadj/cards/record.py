@@ -262,6 +262,8 @@ def read_json_file(path: str | Path) -> tuple[str, dict[str, Any]]:
     a one-line reason."""
     try:
         text = Path(path).read_text(encoding="utf-8")
+        if text.startswith("\ufeff"):  # a byte-order mark (Notepad's): not the file's text,
+            text = text[1:]  # which a sealed save's tag still checks byte for byte
         data = json.loads(text)
         if "\\u" in text:  # an escaped lone surrogate would fail wherever it is shown
             json.dumps(data, ensure_ascii=False).encode("utf-8")

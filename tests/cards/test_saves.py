@@ -298,6 +298,29 @@ def test_a_file_that_is_no_save_says_what_it_is_and_what_was_expected(tmp_path) 
     assert code == 2 and out.strip() == f"Error: {hello} holds a game of miceheits, not miceheist"
 
 
+def test_a_save_that_notepad_gave_a_byte_order_mark_resumes_and_still_refuses_edits(
+        tmp_path) -> None:
+    path = tmp_path / "g.json"
+    _quit_after(3, path)
+    text = path.read_text()
+    edited = tmp_path / "edited.json"
+    edited.write_text(text.replace('"moves": ', '"moves": 1'), encoding="utf-8-sig")
+    code, out = _resume_line(edited)
+    assert code == 2 and "it has been changed since it was saved" in out, out
+    path.write_text(text, encoding="utf-8-sig")  # opened in Notepad and saved
+    assert path.read_bytes().startswith(b"\xef\xbb\xbf")
+    code, out = _resume_line(path)
+    assert code == 0 and "Game saved to" in out, out
+
+
+def test_verify_reads_a_record_with_a_byte_order_mark(tmp_path) -> None:
+    path = tmp_path / "g.json"
+    _quit_after(10_000, path, "micromob", 2, frozenset({1}))
+    path.write_text(path.read_text(), encoding="utf-8-sig")
+    result = CliRunner().invoke(main, ["play", "verify", str(path)])
+    assert result.exit_code == 0 and result.output.startswith("verified: "), result.output
+
+
 def test_a_number_too_long_to_read_is_named_with_its_place(tmp_path) -> None:
     path = tmp_path / "g.json"
     _quit_after(3, path)
