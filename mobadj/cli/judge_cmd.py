@@ -460,6 +460,33 @@ def export(config_path: Path, name: str, output: Path | None) -> None:
         click.echo(text)
 
 
+@game.command("delete")
+@CONFIG
+@click.argument("name")
+@click.option("--yes", is_flag=True, help="Do not ask first.")
+def delete(config_path: Path, name: str, yes: bool) -> None:
+    """Take an ended game (or one still forming) out of the store, with everything kept of
+    it: players' addresses, orders, press, results.  Export it first for the archive;
+    backups made before still hold it."""
+    from mobadj.judge import JudgeError, deletion
+
+    judge = _open(config_path)
+    why = deletion.refusal(judge.store, name)
+    if why:
+        raise click.ClickException(why)
+    if not yes and not click.confirm(
+            f"Delete {name.lower()} and everything kept of it (addresses, orders, press, "
+            "results)? It cannot be undone", default=False):
+        raise click.ClickException("nothing was deleted")
+    try:
+        gone = deletion.delete_game(judge.store, name, judge.clock())
+    except JudgeError as exc:
+        raise click.ClickException(str(exc)) from None
+    rows = ", ".join(f"{table} {count}" for table, count in sorted(gone.items()))
+    click.echo(f"Deleted {name.lower()} (rows removed: {rows}). Backups made before still "
+               "hold it.")
+
+
 @game.command("list")
 @CONFIG
 def list_games(config_path: Path) -> None:

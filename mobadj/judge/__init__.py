@@ -4,7 +4,7 @@ What other packages may use is listed here (the command line starts a :class:`Se
 pages read the :class:`Store` and ask :func:`host_for` about each game).
 """
 
-from mobadj.judge import reports, storetools
+from mobadj.judge import deletion, reports, storetools
 from mobadj.judge.accounts import password_refusal
 from mobadj.judge.cardhost import CardHost
 from mobadj.judge.commands import Command, parse_duration
@@ -43,6 +43,7 @@ __all__ = [
     "UnreadableMailText",
     "WebPlay",
     "WebSeat",
+    "deletion",
     "describe",
     "game_path",
     "game_url",

@@ -644,6 +644,24 @@ class Store:
     def games(self) -> list[Game]:
         return [self._game(r) for r in self._x("SELECT * FROM games ORDER BY name")]
 
+    def delete_game(self, name: str) -> dict[str, int]:
+        """Remove a game and every row kept under its name (the caller holds the transaction
+        and has checked that it may go); returns how many rows of each table went.  The
+        tables are found by their ``game`` column, so a table added later is not forgotten,
+        and the freed pages are overwritten (``secure_delete``): what was deleted is not
+        left readable in the file."""
+        self._x("PRAGMA secure_delete=ON")  # (the default of some builds of SQLite only)
+        tables = [r[0] for r in self._x(
+            "SELECT name FROM sqlite_master WHERE type='table' AND name!='games' ORDER BY name")]
+        gone: dict[str, int] = {}
+        for table in tables:
+            if any(c[1] == "game" for c in self._x(f'PRAGMA table_info("{table}")')):
+                count = self._x(f'DELETE FROM "{table}" WHERE game=?', (name,)).rowcount
+                if count:
+                    gone[table] = count
+        gone["games"] = self._x("DELETE FROM games WHERE name=?", (name,)).rowcount
+        return gone
+
     @staticmethod
     def _game(row: sqlite3.Row) -> Game:
         return Game(

@@ -22,8 +22,9 @@ def cfg(tmp_path):
     return path
 
 
-def run(cfg, *args, ok=True):
-    result = CliRunner().invoke(main, [*args[:2], "--config", str(cfg), *args[2:]])
+def run(cfg, *args, ok=True, input=None):  # noqa: A002 (click's name)
+    result = CliRunner().invoke(main, [*args[:2], "--config", str(cfg), *args[2:]],
+                                input=input)
     if ok:
         assert result.exit_code == 0, result.output
     return result
@@ -220,3 +221,41 @@ def test_the_gm_password_from_the_command_line_is_as_long_as_a_players(cfg, monk
     assert r.exit_code == 1 and "SET PASSWORD: choose one word of at least 6" in r.output
     assert "GM password changed." in run(cfg, "game", "set", "good1", "password",
                                          "Gm-Secret-2").output
+
+
+def test_an_ended_game_is_deleted_with_what_was_kept_of_it(cfg, tmp_path):
+    """`game delete` takes a game that is over out of the store, with its players' addresses
+    and private press, and leaves them readable nowhere in the file; an active game, or one
+    whose last mails are not sent yet, is refused, and the GM is asked first."""
+    for name in ("old1", "keep1"):
+        run(cfg, "game", "create", name, "--gm", "gm@test.org", "--seed", "3")
+        run(cfg, "game", "add-player", name, f"anna.{name}@test.org", "England")
+        run(cfg, "game", "start", name)
+    db = tmp_path / "d" / "judge.sqlite"
+    store = Store(db)
+    with store.transaction():
+        store.add_press("old1", "S1901M", "ENGLAND", ["FRANCE"], False,
+                        "my private plan: secret-handshake-ben", 1.0)
+    store.close()
+    r = run(cfg, "game", "delete", "old1", "--yes", ok=False)
+    assert r.exit_code == 1 and "old1 is active: end it first (mobadj game end old1)" in r.output
+    run(cfg, "game", "end", "old1")
+    r = run(cfg, "game", "delete", "old1", "--yes", ok=False)
+    assert r.exit_code == 1 and "mail(s) of old1 wait to be sent" in r.output
+    store = Store(db)
+    with store.transaction():
+        store.mark_all_sent(2.0)  # as the running judge does once it has sent them
+    store.close()
+    r = run(cfg, "game", "delete", "old1", input="n\n", ok=False)
+    assert "Delete old1 and everything kept of it" in r.output and r.exit_code == 1
+    assert "nothing was deleted" in r.output
+    r = run(cfg, "game", "delete", "OLD1", "--yes")
+    assert r.output.startswith("Deleted old1 (") and "press 1" in r.output
+    assert "Backups made before still hold it." in r.output
+    listed = run(cfg, "game", "list").output
+    assert "old1" not in listed and "keep1" in listed
+    kept = b"".join(p.read_bytes() for p in db.parent.glob("judge.sqlite*"))
+    assert b"secret-handshake-ben" not in kept and b"anna.old1@test.org" not in kept
+    assert b"anna.keep1@test.org" in kept
+    r = run(cfg, "game", "delete", "old1", "--yes", ok=False)
+    assert r.exit_code == 1 and "no game 'old1'" in r.output
