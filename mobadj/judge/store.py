@@ -43,6 +43,12 @@ SCHEMA_VERSION = 2
 """1: every store made before tenures and delivered-mail records; 2: tenures, GM-entered
 orders, seats offered for TAKEOVER, the outbox's delivery record, attachments kept once."""
 
+LASTING_IDS = ("outbox", "results")
+"""Tables whose row ids name things outside the store: a sent mail's Message-ID is made from
+its outbox id, and a running ``mobadj web`` keeps a result's pictures under its id.  An id
+once given is never given again, not even after ``mobadj game delete`` removed the rows with
+the highest ids (SQLite alone would give those again)."""
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS games (
@@ -651,6 +657,11 @@ class Store:
         and the freed pages are overwritten (``secure_delete``): what was deleted is not
         left readable in the file."""
         self._x("PRAGMA secure_delete=ON")  # (the default of some builds of SQLite only)
+        for table in LASTING_IDS:  # their ids are never given again (:meth:`_next_id`)
+            top = self._x(f"SELECT MAX(id) FROM {table}").fetchone()[0]
+            if top:
+                self.set_meta(f"{table}_id_floor",
+                              str(max(int(top), int(self.meta(f"{table}_id_floor") or 0))))
         tables = [r[0] for r in self._x(
             "SELECT name FROM sqlite_master WHERE type='table' AND name!='games' ORDER BY name")]
         gone: dict[str, int] = {}
@@ -661,6 +672,15 @@ class Store:
                     gone[table] = count
         gone["games"] = self._x("DELETE FROM games WHERE name=?", (name,)).rowcount
         return gone
+
+    def _next_id(self, table: str) -> int | None:
+        """The id of the next row of a table of :data:`LASTING_IDS`: past every id it ever
+        gave, rows deleted since included (None: SQLite's own next id is that already)."""
+        floor = self.meta(f"{table}_id_floor")
+        if floor is None:
+            return None
+        top = self._x(f"SELECT MAX(id) FROM {table}").fetchone()[0] or 0
+        return max(int(top), int(floor)) + 1
 
     @staticmethod
     def _game(row: sqlite3.Row) -> Game:
@@ -852,10 +872,10 @@ class Store:
         report: dict[str, Any], at: float,
     ) -> int:
         cur = self._x(
-            "INSERT INTO results (game, phase, state_before, state_after, orders, report, at) "
-            "VALUES (?,?,?,?,?,?,?)",
-            (game, phase, json.dumps(before), json.dumps(after), json.dumps(orders),
-             json.dumps(report), at),
+            "INSERT INTO results (id, game, phase, state_before, state_after, orders, report, "
+            "at) VALUES (?,?,?,?,?,?,?,?)",
+            (self._next_id("results"), game, phase, json.dumps(before), json.dumps(after),
+             json.dumps(orders), json.dumps(report), at),
         )
         return int(cur.lastrowid or 0)
 
@@ -897,10 +917,10 @@ class Store:
             self._x("INSERT OR IGNORE INTO outbox_files VALUES (?, ?)", (digest, data))
             atts.append({"name": name, "mime": mime, "size": len(data), "sha256": digest})
         cur = self._x(
-            "INSERT INTO outbox (to_addr, subject, body, attachments, headers, game, created, "
-            "digest) VALUES (?,?,?,?,?,?,?,?)",
-            (mail.to, mail.subject, mail.body, json.dumps(atts), json.dumps(mail.headers),
-             mail.game, at, content_digest(mail.body, mail.attachments)),
+            "INSERT INTO outbox (id, to_addr, subject, body, attachments, headers, game, "
+            "created, digest) VALUES (?,?,?,?,?,?,?,?,?)",
+            (self._next_id("outbox"), mail.to, mail.subject, mail.body, json.dumps(atts),
+             json.dumps(mail.headers), mail.game, at, content_digest(mail.body, mail.attachments)),
         )
         return int(cur.lastrowid or 0)
 
