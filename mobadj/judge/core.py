@@ -455,10 +455,11 @@ class Judge(JudgeBase):
         own = inc.sender == owner
         throttle = PasswordThrottle(self.store)
         wait = throttle.wait(inc.sender, seat, own, now)
-        if wait:
-            return None, (f"{REFUSED}\nToo many wrong sign-ons from your address: the judge "
-                          f"checks a password from it again from {reports.stamp(now + wait)} "
-                          f"(in {reports.duration(max(wait, 60))}).")
+        if wait:  # the password is not checked: nothing is said of it, right or wrong
+            return None, (f"Too many wrong sign-ons from your address: the judge checks a "
+                          f"password from it again from {reports.stamp(now + wait)} (in "
+                          f"{reports.duration(max(wait, 60))}); the one just sent was not "
+                          "checked.")
         stored = _DUMMY_HASH
         if game is not None:
             if cmd.name == "gm":

@@ -120,11 +120,11 @@ class WebPlay:
             seat = f"{game_name.lower()}:{target}"
             throttle = PasswordThrottle(store)
             wait = throttle.wait(address, seat, False, now)
-            if wait:
-                return None, (f"{REFUSED}\nToo many wrong sign-ins from your address: the "
-                              f"judge checks a password from it again from "
-                              f"{reports.stamp(now + wait)} (in "
-                              f"{reports.duration(max(wait, 60))}).")
+            if wait:  # the password is not checked: nothing is said of it, right or wrong
+                return None, (f"Too many wrong sign-ins from your address: the judge checks "
+                              f"a password from it again from {reports.stamp(now + wait)} "
+                              f"(in {reports.duration(max(wait, 60))}); the one just sent "
+                              "was not checked.")
             ok = verify_password(password, stored or _DUMMY_HASH)
             if not ok or stored is None or game is None:
                 throttle.failed(address, seat, False, now)

@@ -64,6 +64,8 @@ def test_repeated_failures_are_slowed_down(judge, table, clock):
     # NORTH has now had three wrong passwords from strangers: one free try each, so 2**2
     r = reply_of(send(judge, "x@evil.org", table.signon("NORTH") + "go 1"))
     assert "Too many wrong sign-ons from your address" in r and "(in 4 minutes)" in r
+    # the password was not checked: the answer does not call it wrong
+    assert "not right" not in r and "the one just sent was not checked" in r
     clock.advance(seconds=61)
     r = reply_of(send(judge, "x@evil.org", table.signon("NORTH") + "go 1"))
     assert "(in 3 minutes)" in r  # a try during the wait does not lengthen it
