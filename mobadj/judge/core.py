@@ -492,21 +492,45 @@ class Judge(JudgeBase):
             label = power.title()
         return Session(game, power, inc.sender), f"Signed on as {label} in {game.name}."
 
-    def _wrong_password_notice(self, game: str, power: str, owner: str, inc: Incoming,
+    def _wrong_password_notice(self, game: str, power: str, owner: str, inc: Incoming | None,
                                throttle: PasswordThrottle, now: float, out: list[Mail]) -> None:
-        """Tell a seat's player (at most once an hour) that wrong passwords were tried."""
+        """Tell a seat's player (at most once an hour) that wrong passwords were tried;
+        ``inc``: the latest of them (None: told later, :meth:`tell_wrong_passwords`)."""
         told = throttle.notice(f"{game}:{power}", now)
         if told is None:
             return
         count, since = told
+        if inc is not None:
+            latest = f"the latest from {inc.sender}"
+        else:
+            at = self.store.last_auth_failure(f"seat:{game}:{power}")
+            latest = f"the latest at {reports.stamp(at if at is not None else now)}"
         out.append(Mail(owner, f"{game}: wrong passwords for {power}", (
             f"Someone tried to sign on as {power} in {game} with a wrong password: "
-            f"{count} time{'s' if count != 1 else ''} since {reports.stamp(since)}, the "
-            f"latest from {inc.sender}.\n\n"
+            f"{count} time{'s' if count != 1 else ''} since {reports.stamp(since)}, "
+            f"{latest}.\n\n"
             f"Your password still works: the judge refuses the wrong ones and makes the "
             f"address that sends them wait. If it was not you and you think your password "
             f"may be known, change it:\n  SIGNON {game} {power} <password>\n"
             f"  SET PASSWORD <new password>\n\n{self._sig()}"), game=game))
+
+    def tell_wrong_passwords(self, now: float) -> list[Mail]:
+        """Tell each seat's player of the wrong passwords tried since the last notice, once
+        it is an hour old (:meth:`PasswordThrottle.untold`); returns the mails queued."""
+        out: list[Mail] = []
+        with self.store.reading():  # most rounds: nothing to tell, nothing written
+            if not PasswordThrottle(self.store).untold(now):
+                return out
+        with self.store.transaction():
+            throttle = PasswordThrottle(self.store)
+            for seat in throttle.untold(now):
+                game, _, power = seat.partition(":")
+                player = self.store.player(game, power)
+                if player is not None and player.status != "out":
+                    self._wrong_password_notice(game, power, player.email, None, throttle,
+                                                now, out)
+            self.queue(out, now)
+        return out
 
     def export(self, name: str) -> dict[str, Any]:
         """Everything about a game except password hashes: enough to replay it once it is

@@ -121,6 +121,7 @@ class Service:
         self.mailbox.mark_seen(done)
         self._expunge_old()
         self.judge.tick()
+        self.judge.tell_wrong_passwords(self.judge.clock())
         self.on_step("ticked")
         self.mailer.send_outbox(store)
         self.on_step("sent")

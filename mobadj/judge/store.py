@@ -1236,6 +1236,12 @@ class Store:
         ).fetchone()
         return int(row[0])
 
+    def auth_failure_keys(self, prefix: str, since: float) -> list[str]:
+        """The keys beginning with ``prefix`` that have failures since ``since``."""
+        rows = self._x("SELECT DISTINCT key FROM auth_failures WHERE key>=? AND key<? AND "
+                       "at>=? ORDER BY key", (prefix, prefix + "\U0010ffff", since))
+        return [str(r[0]) for r in rows]
+
     def last_auth_failure(self, key: str) -> float | None:
         row = self._x("SELECT MAX(at) FROM auth_failures WHERE key=?", (key,)).fetchone()
         return None if row[0] is None else float(row[0])

@@ -14,7 +14,9 @@ seat's own player's address: a player's typos are theirs alone).  The rules:
 - a right password from an address that is not waiting always passes, however many wrong
   ones the seat has seen: strangers guessing at a seat cannot lock its player out;
 - the seat's player is told at the registered address, at most once an hour, how many
-  wrong passwords were tried for the seat (:meth:`PasswordThrottle.notice`).
+  wrong passwords were tried for the seat (:meth:`PasswordThrottle.notice`); those tried
+  after a notice are told an hour after it, even when no more come
+  (:meth:`PasswordThrottle.untold`).
 
 The judge's sign-on uses it; so can any other front end that asks for a seat's password
 (a web sign-in form), with the same store: the counts are shared.
@@ -36,6 +38,7 @@ class FailureStore(Protocol):
     def add_auth_failure(self, key: str, at: float) -> None: ...
     def auth_failures(self, key: str, since: float) -> int: ...
     def last_auth_failure(self, key: str) -> float | None: ...
+    def auth_failure_keys(self, prefix: str, since: float) -> list[str]: ...
 
 
 class PasswordThrottle:
@@ -69,6 +72,20 @@ class PasswordThrottle:
         self.store.add_auth_failure(f"from:{address}", now)
         if not own:
             self.store.add_auth_failure(f"seat:{seat}", now)
+
+    def untold(self, now: float) -> list[str]:
+        """The seats (``game:POWER``) whose player was told of wrong passwords an hour ago
+        or more and has had more since: they are told now, even when no more come (else
+        the count of the last notice, sent at the first of them, would stand for all)."""
+        out = []
+        for key in self.store.auth_failure_keys("seat:", now - self.window):
+            seat = key[len("seat:"):]
+            told = self.store.last_auth_failure(f"told:{seat}")
+            last = self.store.last_auth_failure(key)
+            if (told is not None and last is not None and last > told
+                    and now - told >= NOTICE_EVERY):
+                out.append(seat)
+        return out
 
     def notice(self, seat: str, now: float) -> tuple[int, float] | None:
         """When the seat's player is to be told of wrong passwords now: (how many since

@@ -365,3 +365,24 @@ def test_strangers_guessing_cannot_lock_the_player_out(judge, table, clock):
     assert "Signed on as North" in r
     r = reply_of(send(judge, "north@cafe.org", table.signon("NORTH") + "go 2"))
     assert "Signed on as North" in r
+
+
+def test_wrong_passwords_after_a_notice_are_told_an_hour_later_when_no_more_come(
+        judge, table, clock):
+    """Five guesses in a minute: the player hears of the first at once (1 time), and of
+    the four after it an hour later, though no more guess comes (was: never)."""
+    told = []
+    for i in range(5):
+        out = send(judge, f"x{i}@evil.org", "SIGNON g1 north guess")
+        told += [m for m in out if m.to == "north@test.org"]
+        clock.advance(seconds=10)
+    assert len(told) == 1 and "1 time since" in told[0].body
+    assert not judge.tell_wrong_passwords(judge.clock())  # not within the hour
+    clock.advance(hours=1)
+    later = [m for m in judge.tell_wrong_passwords(judge.clock()) if m.to == "north@test.org"]
+    assert len(later) == 1 and later[0].subject == "g1: wrong passwords for NORTH"
+    assert "with a wrong password: 4 times since" in later[0].body
+    assert "the latest at" in later[0].body and "guess" not in later[0].body
+    assert later[0].id is not None  # queued to be sent
+    clock.advance(hours=2)
+    assert not judge.tell_wrong_passwords(judge.clock())  # told once: nothing new
