@@ -197,7 +197,8 @@ CREATE TABLE IF NOT EXISTS web_sessions (  -- seats signed in on the pages (moba
     game TEXT NOT NULL, power TEXT,       -- power NULL: the GM
     proof TEXT NOT NULL,                  -- digest of the password hash signed in with
     csrf TEXT NOT NULL, created REAL NOT NULL, expires REAL NOT NULL,
-    said TEXT NOT NULL DEFAULT ''         -- the judge's answer to the last action, shown once
+    said TEXT NOT NULL DEFAULT '',        -- the judge's answer to the last action, shown once
+    done TEXT NOT NULL DEFAULT ''         -- digests of the last once-only forms done, by spaces
 );
 """
 # Indexes on columns that a store of an older schema gains only when it is brought up to
@@ -217,6 +218,7 @@ ADDED_COLUMNS = (
     ("outbox", "pruned", "REAL"),  # when the text was dropped (mail_retention_days)
     ("orders", "by_gm", "INTEGER NOT NULL DEFAULT 0"),  # entered by the GM (ORDERS FOR)
     ("players", "offered", "INTEGER NOT NULL DEFAULT 0"),  # the GM offers it for TAKEOVER
+    ("web_sessions", "done", "TEXT NOT NULL DEFAULT ''"),  # once-only forms done (press)
 )
 
 AUTH_FAILURES_KEPT_DAYS = 30  # failed sign-ons count for a day at most; kept a while more
@@ -1222,6 +1224,16 @@ class Store:
 
     def set_web_said(self, token: str, said: str) -> None:
         self._x("UPDATE web_sessions SET said=? WHERE token=?", (said, token))
+
+    def web_done(self, token: str) -> list[str]:
+        """The once-only forms (digests) this session has done lately, oldest first."""
+        row = self._x("SELECT done FROM web_sessions WHERE token=?", (token,)).fetchone()
+        return str(row["done"]).split() if row is not None else []
+
+    def add_web_done(self, token: str, form: str, keep: int = 20) -> None:
+        """A once-only form done by this session; the last ``keep`` are remembered."""
+        done = [*self.web_done(token), form][-keep:]
+        self._x("UPDATE web_sessions SET done=? WHERE token=?", (" ".join(done), token))
 
     def delete_web_session(self, token: str) -> None:
         self._x("DELETE FROM web_sessions WHERE token=?", (token,))

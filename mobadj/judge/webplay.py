@@ -37,6 +37,9 @@ log = logging.getLogger("mobadj.judge")
 SESSION_DAYS = 14.0
 LINK_DAYS = 3.0  # a personal link (LINK by mail) signs in once, within this time
 GM = "GM"
+#: the answer to a once-only form (press, a command) that came a second time
+SENT_TWICE = ("The same form came a second time (sent twice: a double click, or the browser "
+              "sending it again): it was done once, and not again.")
 
 
 def digest(value: str) -> str:
@@ -191,6 +194,30 @@ class WebPlay:
             return None
         return WebSeat(game, row["power"], row["token"], row["csrf"], row["said"])
 
+    def left_seat(self, cookie: str | None, game: str) -> str:
+        """Why the session a cookie held for ``game`` is over when its seat is no longer its
+        player's: the seat passed to another player (the GM's REPLACE, a TAKEOVER) or the
+        player left it (RESIGN); "" for any other end (signed out, the time over, a new
+        password), where signing in again helps."""
+        if not cookie or len(cookie) > 100:
+            return ""
+        with self.store.reading():
+            row = self.store.web_session(digest(cookie))
+            if row is None or row["game"] != game or row["power"] is None:
+                return ""
+            power = str(row["power"])
+            player = self.store.player(game, power)
+            if player is None or player.status == "out":
+                return f"You no longer play {power} in {game}: you are signed out."
+            then = [t for t in self.store.tenures(game) if t["power"] == power
+                    and t["start"] <= row["created"]
+                    and (t["end"] is None or t["end"] > row["created"])]
+        if then and then[-1]["email"] != player.email:
+            return (f"{power} in {game} has passed to another player since you signed in "
+                    "(given by the GM, or taken over): you no longer play it, and you are "
+                    "signed out.")
+        return ""
+
     def why_ended(self, seat: WebSeat) -> str:
         """Why ``seat``'s session ended with what it just did, for the sign-in page: the
         player left the seat, or the password changed (every session with the old one ends)."""
@@ -213,12 +240,16 @@ class WebPlay:
                 self.store.set_web_said(seat.token, "")
 
     # -- acting ------------------------------------------------------------------------------
-    def act(self, seat: WebSeat, text: str, drawn: str | None = None, note: str = "") -> str:
+    def act(self, seat: WebSeat, text: str, drawn: str | None = None, note: str = "",
+            once: str = "") -> str:
         """Do what ``text`` says, as a mail signed on as the seat with these lines would;
         returns the judge's answer (kept to be shown on the seat's next page).  ``drawn``:
         the phase the page was drawn for, when its form is for that phase alone (orders,
         READY, a card move): nothing is done once the game has moved on.  ``note``: the
-        page's words on what its form sent, put above the answer when it was done."""
+        page's words on what its form sent, put above the answer when it was done.
+        ``once``: the one-time mark of the page's form (press, the command box), done once
+        with this text: the same form sent twice (a double click, a browser's retry) is not
+        done twice, another text from the same page is."""
         judge, store = self.judge, self.store
         now = judge.clock()
         text = _cleaned(text)
@@ -230,6 +261,11 @@ class WebPlay:
             if refused:
                 store.set_web_said(seat.token, refused)
                 return refused
+            form = digest(f"{once}\n{text}") if once else ""
+            if form and form in store.web_done(seat.token):
+                twice = (f"{seat.said}\n\n" if seat.said else "") + SENT_TWICE
+                store.set_web_said(seat.token, twice)
+                return twice
             email = game.gm_email
             if seat.power is not None:
                 player = store.player(game.name, seat.power)
@@ -263,6 +299,8 @@ class WebPlay:
                 outcome = "failed on the game pages"
                 reply = ("The judge could not do this because of an internal error; nothing "
                          "of it was done. The GM can look into it; please try again later.")
+            if form and outcome == "handled on the game pages":
+                store.add_web_done(seat.token, form)
             store.record_mail(mid, None, f"web:{seat.who}", "the game pages", now, outcome)
             judge.queue(out, now)
             reply = judge.localize(reply or "Nothing to do: the judge found no order or "
@@ -271,6 +309,20 @@ class WebPlay:
                 reply = f"{note}\n\n{reply}"
             store.set_web_said(seat.token, reply)
         return reply
+
+    def moved_on(self, seat: WebSeat, drawn: str | None) -> str:
+        """What the reading of the orders box answers on a page drawn for phase ``drawn``
+        once the game has moved on ("" while it has not, or without ``drawn``, as an older
+        page's script sends it): the box is not read against a phase the page does not
+        show."""
+        with self.store.reading():
+            game = self.store.game(seat.game)
+            label = _moved_to(game, drawn) if game is not None else ""
+        if not label:
+            return ""
+        assert drawn is not None
+        return (f"This page was drawn for {drawn[:20]}, and the game has moved on since to "
+                f"{label}: the orders box was not read against it, and nothing was sent.")
 
     def check(self, seat: WebSeat, text: str) -> tuple[Check, str]:
         """What the judge would take of ``text`` as the seat's orders now, and its PREVIEW
@@ -316,18 +368,26 @@ class WebPlay:
         return parse_body(text, words) if words else parse_body(text)
 
 
-def _moved_on(game: Game, drawn: str | None) -> str:
-    """Why a page's form for phase ``drawn`` is no good now ("" when it is, or names none):
-    a page left open over a deadline would send its orders, or READY, to the next phase."""
-    if drawn is None or game.state is None:
+def _moved_to(game: Game, drawn: str | None) -> str:
+    """The phase the game is at now (its label) when a page drawn for phase ``drawn`` is
+    out of date; "" when it is not, or names none."""
+    if not drawn or game.state is None:
         return ""
     try:
         host = host_for(game.kind)
         now, label = host.phase(game.started_state), host.phase_label(game.started_state)
     except HostError:
         return ""
-    if now.upper() == drawn.strip().upper():
+    return "" if now.upper() == drawn.strip().upper() else label
+
+
+def _moved_on(game: Game, drawn: str | None) -> str:
+    """Why a page's form for phase ``drawn`` is no good now ("" when it is, or names none):
+    a page left open over a deadline would send its orders, or READY, to the next phase."""
+    label = _moved_to(game, drawn)
+    if not label:
         return ""
+    assert drawn is not None
     return (f"This page was drawn for {drawn[:20]}, and the game has moved on since to "
             f"{label}: nothing of what you sent was done. The page now shows {label}: send "
             "again what is still meant for it.")

@@ -114,6 +114,28 @@ SCRIPT_REFUSALS = {
     "missing": (f"This game's page cannot be opened here any more. {KEPT}",
                 "Open the page again"),
 }
+#: what the reading says of a page drawn for a phase the game has left
+OPENED_AGAIN = "Opened again from here, the page of the phase now shows it to copy."
+#: where each refusal's link goes (else to the seat's page, ``play``): a page of another
+#: power's session to the sign-in form (the seat's page would be the other power's)
+SCRIPT_LINKS = {"other-seat": "play?signin=1", "left-seat": "./"}
+
+
+def other_seat(label: str) -> str:
+    """What a page of ``label`` is told once another power signed in on this browser (its
+    session ended then: one power at a time on a browser)."""
+    return (f"You are signed out as {label}: another power was signed in on this browser "
+            "since this page was drawn (one power at a time on a browser), and that ended "
+            f"your session. Sign in again as {label} to send orders. {KEPT} It comes back "
+            f"into the box when you sign in again as {label} from this page.")
+
+
+def other_seat_form(label: str) -> str:
+    """The sign-in page's words to a form of ``label``'s page sent after another power
+    signed in on this browser."""
+    return (f"You are signed out as {label}: another power was signed in on this browser "
+            "since your page was drawn (one power at a time on a browser): what you sent "
+            f"was not done. Sign in as {label} and send it again.")
 
 
 def cookie_name(game: str) -> str:
@@ -573,6 +595,10 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
         seat = seat_of(request, name)
         if seat is None:
             return signin_page(request, name)
+        if "signin" in request.query_params:  # a page of another power: sign in again
+            return signin_page(request, name, "Another power is signed in on this browser "
+                               "now: signing in here signs it out (one power at a time on "
+                               "a browser).")
         html = seat_pages.seat_html(seat, seat.said)
         if html is None:
             return missing(request, "No such page.")
@@ -623,8 +649,14 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
         that goes on (to the seat's page: the sign-in form when signed out)."""
         words, link = SCRIPT_REFUSALS.get(problem, (message, ""))
         body: dict[str, Any] = {"problem": problem, "message": message or words}
+        if problem == "other-seat":
+            link = "Sign in again"
+        elif problem == "moved-on":
+            link = "Open the page again"
+        elif problem == "left-seat":
+            link, body["keep"] = "The game's page", False  # nobody signs in to get it back
         if link:
-            body["link"] = {"href": "play", "text": link}
+            body["link"] = {"href": SCRIPT_LINKS.get(problem, "play"), "text": link}
         return Response(json.dumps(body).encode(), status, media_type="application/json",
                         headers=HEADERS | PRIVATE)
 
@@ -649,16 +681,40 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
                     else missing(request, too_long, 413))
         seat = seat_of(request, name)
         if seat is None:
+            left = left_seat(request, name)
             if script:
-                return to_script("signed-out", 403)
+                return (to_script("left-seat", 403, f"{left} {KEPT}") if left
+                        else to_script("signed-out", 403))
+            if left and gone:
+                return signin_page(request, name, f"{left} What you sent was not done.", 403)
             return signin_page(request, name, gone, 403) if gone else moved("play")
         token = fields.get("csrf", "") or request.headers.get("x-csrf-token", "")
         if cross_site(request) or not hmac.compare_digest(token.encode(), seat.csrf.encode()):
+            # a page of another power's session: this browser's one session is now another
+            # power's, signed in since (the page names its power; an older page does not)
+            page_seat = fields.get("seat", "")
+            if page_seat and page_seat != seat.who and not cross_site(request):
+                label = ("GM" if page_seat == "GM"
+                         else seat_pages.labels(name).get(page_seat, page_seat[:40]))
+                if script:
+                    return to_script("other-seat", 403, other_seat(label))
+                if gone:
+                    return signin_page(request, name, other_seat_form(label), 403)
             if script:
                 return to_script("stale", 403)
             return missing(request, "That form did not come from your page (or is too "
                            "old): nothing was done. Open the page again.", 403)
         return name, seat, fields
+
+    def left_seat(request: Request, name: str) -> str:
+        """Why the session this browser held for game ``name`` ended, when its seat is no
+        longer its player's ("" otherwise: signing in again helps)."""
+        assert play is not None
+        for value in cookies_named(request, seat_cookie(name)):
+            why = play.left_seat(value, name)
+            if why:
+                return why
+        return ""
 
     async def act(request: Request) -> Response:
         """A seat's orders, commands, press: to the judge, then back to the page; to the
@@ -670,6 +726,11 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
         assert play is not None
         if fields.get("do") == "check":  # read, nothing stored
             typed = fields.get("orders", "")
+            late = play.moved_on(seat, fields.get("drawn"))
+            if late:  # the page of the phase now, and what was typed, to copy
+                html = seat_pages.seat_html(seat, f"{late}\n\nWhat you typed (not sent, "
+                                            f"not put back into the box):\n{typed}")
+                return page(request, html or "", private=True)
             check, preview = play.check(seat, typed)
             drawn = seat_pages.preview_svg(play, seat, typed) if seat.power else None
             html = seat_pages.seat_html(seat, seat_pages.check_text(check, preview),
@@ -679,7 +740,9 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
         if text is None:
             html = seat_pages.seat_html(seat, nothing_sent(fields))
             return page(request, html or "", private=True)
-        reply = play.act(seat, text, fields.get("drawn") or None, ready_alone(fields))
+        once = fields.get("once", "") if fields.get("do") in ("press", "command") else ""
+        reply = play.act(seat, text, fields.get("drawn") or None, ready_alone(fields),
+                         once=once[:100])
         if seat_of(request, name) is None:
             return signin_page(request, name, f"{reply}\n\n{play.why_ended(seat)}")
         return moved("play")
@@ -691,6 +754,9 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
             return checked
         _name, seat, fields = checked
         assert play is not None
+        late = play.moved_on(seat, fields.get("drawn"))
+        if late:  # a page left open over a deadline: not read against the phase now
+            return to_script("moved-on", 409, f"{late} {KEPT} {OPENED_AGAIN}")
         result, preview = play.check(seat, fields.get("orders", ""))
         body = json.dumps(seat_pages.check_json(result, preview)).encode()
         return Response(body, 200, media_type="application/json",
@@ -718,6 +784,10 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
             if isinstance(checked, Response):
                 return checked
             _name, seat, fields = checked
+            assert play is not None
+            late = play.moved_on(seat, fields.get("drawn"))
+            if late:
+                return to_script("moved-on", 409, f"{late} {KEPT} {OPENED_AGAIN}")
             typed = fields.get("orders", "")
         else:
             name = open_game(request, request.path_params["game"])

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import secrets
 from typing import Any
 
 from markupsafe import Markup
@@ -257,6 +258,9 @@ class SeatPages:
             "grey": press == "grey", "map": None, "checked_map": None, "ready": False,
             "legal": [], "free": [], "choices": [], "events": [], "gm": "", "active": active,
             "press_ok": press != "none",
+            # the once-only forms' mark, new with each page: that form sent twice is done
+            # once, while another message sent from the same page is done too
+            "once": secrets.token_urlsafe(12),
             # the phase this page is drawn for: its orders are refused once it has moved on
             "drawn": host.phase(state) if active and host and state is not None else "",
         }

@@ -183,3 +183,85 @@ def test_typing_after_the_session_ended_says_so_and_keeps_what_was_typed(world, 
     assert d.find_element(By.NAME, "orders").get_attribute("value") == ""
     assert not d.find_elements(By.CSS_SELECTOR, ".restored")
     room.here = None
+
+
+def test_typing_on_a_page_left_open_over_a_deadline_says_the_game_moved_on(world, room):
+    """Austria's page of Spring 1901 stays open over the deadline: what is typed then is
+    not read against Fall 1901 (nor drawn on its map); the reading says the page was drawn
+    for S1901M and the game has moved on, and the page opened again shows the text to
+    copy."""
+    t = world.table("overdue", "standard")
+    room.sign_in("overdue", "AUSTRIA", t.passwords["AUSTRIA"])
+    room.at("overdue", "AUSTRIA")
+    d = room.d
+    box = d.find_element(By.NAME, "orders")
+    box.send_keys("A Vie - Gal")
+    wait(d, lambda d: "1 order(s) read" in d.find_element(By.ID, "checked").text)
+    t.process()
+    box.send_keys("\nA Bud - Ser")
+    wait(d, lambda d: "moved on" in d.find_element(By.ID, "checked").text)
+    shown = d.find_element(By.ID, "checked").text
+    assert ("This page was drawn for S1901M, and the game has moved on since to Fall 1901"
+            in shown), shown
+    assert "order(s) read" not in shown and "nothing was sent" in shown
+    assert "Fall 1901" not in d.execute_script(
+        "var s = document.querySelector('.seat-map svg'); return s ? s.textContent : '';")
+    d.find_element(By.LINK_TEXT, "Open the page again").click()
+    wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".restored"))
+    note = d.find_element(By.CSS_SELECTOR, ".restored").text
+    assert "What you typed for an earlier phase (not sent, not put back" in note
+    assert "A Vie - Gal\nA Bud - Ser" in note and "signed in again" not in note
+    assert d.find_element(By.NAME, "orders").get_attribute("value") == ""
+    assert "AUSTRIA" not in world.store.orders("overdue", "F1901M")
+    room.here = None
+
+
+def test_two_players_taking_turns_on_one_browser(world, room):
+    """France's page open in one tab; in another tab of the same browser the friend signs
+    France out and signs in as Germany.  France's page, typed in, says France was signed
+    out and sends France to the sign-in form (not to Germany's page); signed in again as
+    France, what was typed is back in the box."""
+    t = world.table("couch", "standard")
+    room.sign_in("couch", "FRANCE", t.passwords["FRANCE"])
+    room.at("couch", "FRANCE")
+    d = room.d
+    first = d.current_window_handle
+    d.switch_to.new_window("tab")
+    try:
+        d.get(f"{room.base}/g/couch/play")
+        wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "form.signout button"))[0].click()
+        wait(d, lambda d: d.find_elements(By.LINK_TEXT, "Play: sign in as your power"))
+        d.get(f"{room.base}/g/couch/play")
+        wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "form.signin"))
+        Select(d.find_element(By.NAME, "power")).select_by_value("GERMANY")
+        d.find_element(By.NAME, "password").send_keys(t.passwords["GERMANY"])
+        d.find_element(By.CSS_SELECTOR, "form.signin button").click()
+        wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "strong.me"))
+        assert d.find_element(By.CSS_SELECTOR, "strong.me").text == "Germany"
+    finally:
+        d.switch_to.window(first)
+    box = d.find_element(By.NAME, "orders")
+    box.send_keys("A Par - Bur")
+    wait(d, lambda d: "signed out" in d.find_element(By.ID, "checked").text)
+    shown = d.find_element(By.ID, "checked").text
+    assert shown.startswith("You are signed out as France: another power was signed in on "
+                            "this browser"), shown
+    assert "earlier sign-in" not in shown
+    d.find_element(By.LINK_TEXT, "Sign in again").click()
+    wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "form.signin"))
+    assert "A Par - Bur" not in d.page_source and "Signed in as" not in d.page_source
+    Select(d.find_element(By.NAME, "power")).select_by_value("FRANCE")
+    d.find_element(By.NAME, "password").send_keys(t.passwords["FRANCE"])
+    d.find_element(By.CSS_SELECTOR, "form.signin button").click()
+    wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "strong.me"))
+    assert d.find_element(By.CSS_SELECTOR, "strong.me").text == "France"
+    assert d.find_element(By.NAME, "orders").get_attribute("value") == "A Par - Bur"
+    assert "back in the box: not sent yet" in d.find_element(By.CSS_SELECTOR,
+                                                             ".restored").text
+    assert "FRANCE" not in world.store.orders("couch", "S1901M")
+    for handle in d.window_handles:  # the other tab, Germany's, closed
+        if handle != first:
+            d.switch_to.window(handle)
+            d.close()
+    d.switch_to.window(first)
+    room.here = None

@@ -4,10 +4,17 @@
 // own map, POSTed with the form's token: never another seat's orders).  An improvement
 // only: without JavaScript the "Check only" button does the same.
 //
-// When the reading is refused (the session ended, the page is from an earlier sign-in),
-// the judge's words and a link to go on are shown in its place, and what the box holds is
-// kept in this tab (sessionStorage): the seat's page, opened again here for the same seat
-// and phase, puts it back into the box, unsent, and says so.
+// The box is read for the phase the page was drawn for (its form's "drawn", sent along):
+// once the game has moved on, the judge says so instead of reading it against a phase the
+// page does not show.  Every request names the page's power ("seat"): after another power
+// signed in on this browser, the page is told that it was signed out.
+//
+// When the reading is refused (the session ended, the page is from an earlier sign-in,
+// another power signed in here, the game moved on), the judge's words and a link to go on
+// are shown in its place, and what the box holds is kept in this tab (sessionStorage): the
+// seat's page, opened again here for the same seat and phase, puts it back into the box,
+// unsent, and says so (for another phase, it shows it to copy).  A seat that passed to
+// another player keeps nothing: nobody signs in here to get it back.
 (function () {
   "use strict";
 
@@ -92,13 +99,14 @@
       note.setAttribute("role", "status");
       var p = document.createElement("p");
       note.appendChild(p);
+      var before = saved.why === "moved-on" ? "" : " before you signed in again";
       if (area && saved.drawn === drawn) {
         area.value = saved.text;
-        p.textContent = "What you typed before you signed in again is back in the box: " +
+        p.textContent = "What you typed" + before + " is back in the box: " +
           "not sent yet (the orders standing are what the judge has).";
       } else {  // the game has moved on: not put back, but shown to copy
-        p.textContent = "What you typed for an earlier phase before you signed in again " +
-          "(not sent, not put back: the game has moved on):";
+        p.textContent = "What you typed for an earlier phase" + before +
+          " (not sent, not put back: the game has moved on):";
         var pre = document.createElement("pre");
         pre.textContent = saved.text;
         note.appendChild(pre);
@@ -106,9 +114,10 @@
       if (box) box.parentNode.insertBefore(note, box);
       else place.appendChild(note);
     }
-    return function () {
+    return function (why) {
       try {
-        sessionStorage.setItem(key, JSON.stringify({ seat: seat, drawn: drawn, text: area.value }));
+        sessionStorage.setItem(key, JSON.stringify({ seat: seat, drawn: drawn, why: why || "",
+                                                     text: area.value }));
       } catch (e) { /* storage refused: the box still holds it */ }
     };
   }
@@ -122,12 +131,15 @@
     var area = form.querySelector("textarea[name=orders]");
     var box = document.getElementById("checked");
     var csrf = form.querySelector("input[name=csrf]").value;
+    var drawn = form.querySelector("input[name=drawn]").value;
+    var seatField = form.querySelector("input[name=seat]");
     var keep = keeper(form, area, box);
-    var timer = null, asked = 0, out = false;
-    form.addEventListener("submit", function () { if (out) keep(); });
+    var timer = null, asked = 0, out = false, why = "";
+    form.addEventListener("submit", function () { if (out) keep(why); });
     function check() {
       var mine = ++asked;
-      var body = new URLSearchParams({ csrf: csrf, orders: area.value });
+      var body = new URLSearchParams({ csrf: csrf, drawn: drawn, orders: area.value });
+      if (seatField) body.set("seat", seatField.value);
       fetch(form.getAttribute("data-check"), {
         method: "POST", credentials: "same-origin", body: body,
         headers: { "X-CSRF-Token": csrf }
@@ -155,8 +167,9 @@
       }).catch(function (data) {
         if (mine !== asked) return;
         data = data && data.problem ? data : {};  // else no answer, or not the judge's
-        out = Boolean(data.link);
-        if (out) keep();
+        out = Boolean(data.link) && data.keep !== false;
+        why = data.problem || "";
+        if (out) keep(why);
         refused(box, data);
       });
     }
