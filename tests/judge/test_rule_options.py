@@ -242,10 +242,10 @@ def test_retreats_and_their_checks_follow_the_option(judge):
         status = gm(judge, name, "LIST")
         reply = send(judge, name, "ITALY", "A MAR R GAS")[0].body
         if name == "dflt":
-            assert "ITALY A MAR may retreat to GAS, PIE, SPA" in status
+            assert "Italy A MAR may retreat to GAS, PIE, SPA" in status
             assert "impossible" not in reply
         else:
-            assert "ITALY A MAR may retreat to PIE, SPA" in status
+            assert "Italy A MAR may retreat to PIE, SPA" in status
             assert "Rules: convoy_retreat=false" in status
             assert "A MAR R GAS: impossible" in reply
         send(judge, name, "ITALY", "ready")
