@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from mobadj.board.model import GameMap, close_matches, fold
 from mobadj.orders.errors import OrderError, OrderSyntaxError
+from mobadj.orders.fastpath import MAX_LINE
 from mobadj.orders.spelling import PrefixNames, plain_characters, text_lines
 
 if TYPE_CHECKING:
@@ -61,6 +62,7 @@ class Vocabulary:
     powers: frozenset[str]
     prefixes: PrefixNames
     slips: frozenset[str]  # the longer spellings with one letter left out, and themselves
+    longest: int = 0  # letters in the longest spelling of a province
     remarks: dict[str, bool] = field(default_factory=dict)  # line -> is a remark (a cache)
 
     def is_name(self, words: list[str]) -> bool:
@@ -69,8 +71,10 @@ class Vocabulary:
 
     def near_name(self, key: str) -> bool:
         """Is ``key`` (folded, five letters or more) one slip from a province's spelling: a
-        letter left out, added, changed or two swapped (``burgandy``, ``yorksire``)?"""
-        return not self.slips.isdisjoint(_dropped(key))
+        letter left out, added, changed or two swapped (``burgandy``, ``yorksire``)?  A word
+        longer than every name by more than a letter is none: it is not spelt out letter by
+        letter (a word of 200,000 letters would take seconds)."""
+        return len(key) <= self.longest + 1 and not self.slips.isdisjoint(_dropped(key))
 
 
 def _dropped(key: str) -> set[str]:
@@ -92,7 +96,8 @@ def vocabulary(game_map: GameMap) -> Vocabulary:
     powers = {fold(s) for pid, p in game_map.powers.items() for s in (pid, p.name, *p.aliases)}
     slips = {s for n in names if len(n) >= 5 for s in _dropped(n)}
     vocab = Vocabulary(frozenset(names - {""}), frozenset(u for u in units if len(u) > 1),
-                       frozenset(powers), PrefixNames(game_map), frozenset(slips))
+                       frozenset(powers), PrefixNames(game_map), frozenset(slips),
+                       max(map(len, names), default=0))
     _VOCABULARIES[id(game_map)] = (game_map, vocab)
     return vocab
 
@@ -106,11 +111,12 @@ def near_keyword(word: str, vocab: Vocabulary | None = None) -> str | None:
     """The order keyword or unit type ``word`` is a slip away from (``Biuld`` -> Build,
     ``Armee`` -> Army), None when it is none or is a province."""
     key = fold(word)
-    if len(key) < 4 or key in KEYWORDS:
-        return None
+    units = tuple(sorted(vocab.units)) if vocab is not None else ()
+    if len(key) < 4 or key in KEYWORDS or len(key) > 2 * max(map(len, (*SUGGESTED, *units))):
+        return None  # (a word twice as long as every keyword is no slip of one)
     if vocab is not None and (key in vocab.units or vocab.is_name([word])):
         return None
-    return _near_keyword(key, tuple(sorted(vocab.units)) if vocab is not None else ())
+    return _near_keyword(key, units)
 
 
 @lru_cache(maxsize=4096)
@@ -120,7 +126,11 @@ def _near_keyword(key: str, units: tuple[str, ...]) -> str | None:
 
 
 def is_remark(line: str, game_map: GameMap) -> bool:
-    """Is ``line`` (which is no order) clearly prose?  See the module's rule."""
+    """Is ``line`` (which is no order) clearly prose?  See the module's rule.  A line longer
+    than an order line may be (:data:`~mobadj.orders.fastpath.MAX_LINE`) is not read at all,
+    not even as a remark: it keeps its error ("too long"), and no line takes long."""
+    if len(line) > MAX_LINE:
+        return False
     vocab = vocabulary(game_map)
     known = vocab.remarks.get(line)
     if known is None:
@@ -162,7 +172,10 @@ def _is_remark(line: str, vocab: Vocabulary) -> bool:
 
 def _lone_name(line: str, game_map: GameMap) -> bool:
     """Is ``line`` a single word of letters that is no keyword, unit type or slip of one
-    (``Dan``, ``Lex``: a name, even when it spells a province)?"""
+    (``Dan``, ``Lex``: a name, even when it spells a province)?  A line too long to be read
+    is none."""
+    if len(line) > MAX_LINE:
+        return False
     words = _words(line)
     if len(words) != 1 or not words[0][0].isalpha():
         return False
@@ -182,6 +195,8 @@ def _signs_off(lines: Sequence[str], n: int, end: int, game_map: GameMap) -> boo
 def keyword_slip(error: OrderError, line: str, game_map: GameMap) -> OrderError:
     """``error`` with a did-you-mean for the misspelt keyword or unit type where it points
     (``Biuld G Que``: "unknown word 'Biuld'; did you mean Build?"), else itself."""
+    if len(line) > MAX_LINE:  # not read: no word of it is looked at
+        return error
     vocab = vocabulary(game_map)
     for word, start in _words(line):
         if start + 1 == error.column:

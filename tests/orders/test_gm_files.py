@@ -572,3 +572,24 @@ def test_a_greeting_under_a_powers_heading_is_named_in_a_note(tmp_path) -> None:
         "note: greet.txt: line 2 set aside as a greeting: Hi GM,",
         "note: greet.txt: line 4 set aside as a sign-off and what follows it: thanks"]
     assert "F LON - NTH                        fails: cannot dislodge own unit" in proc.stdout
+
+
+def test_a_line_of_megabytes_is_refused_at_once(tmp_path) -> None:
+    """docs/orders.md, "Lines that cannot take long": a line over 1,000 characters is not read,
+    not even to see whether it is a remark or a sign-off, before anything is spelt out (a
+    word of 200,000 letters took 11 seconds, one of 5,000,000 hours)."""
+    position = Path(__file__).resolve().parents[2] / "orders" / "standard" / "position-s1901.yaml"
+    orders = tmp_path / "long.txt"
+    orders.write_text("England:\nF LON - NTH " + "x" * 5_000_000 + "\nF NTH - NWG\n"
+                      + "Anna" + "a" * 5_000_000 + "\n", encoding="utf-8")
+    # (the timeout only stops a run that would otherwise go on for hours)
+    proc = subprocess.run([sys.executable, "-m", "mobadj", "adjudicate", str(position),
+                           str(orders)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    unread = proc.stdout.split("Orders that could not be read (ignored):\n")[1].split("\n\n")[0]
+    assert unread.splitlines() == [
+        "  long.txt: line 2, column 1001: too long: 5,000,012 characters (at most 1,000); not "
+        "read (England's section ends here: the orders below go to each unit's owner)",
+        "  long.txt: line 4, column 1001: too long: 5,000,004 characters (at most 1,000); not "
+        "read"]
+    assert "F NTH - NWG                        succeeds" in proc.stdout
