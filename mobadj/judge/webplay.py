@@ -353,8 +353,11 @@ class WebPlay:
         state = game.started_state
         if game.status != "active" or power not in host.due(state):
             return Check(), ""
-        orders = self._parse(game, text).order_text
-        check = host.check(state, power, orders)
+        parsed = self._parse(game, text)
+        check = host.check(state, power, parsed.order_text)
+        # the lines the judge does not even give the game (a line of more than 500
+        # characters, a command it cannot read): sending says so first, and so does the check
+        check.errors[:0] = [str(e) for e in parsed.errors]
         return check, host.preview(state, power, check.text) if check.accepted else ""
 
     @staticmethod

@@ -150,6 +150,23 @@ def test_text_longer_than_a_mail_is_refused_whole(srv, world):
     assert huge.status == 413 and "nothing of it was done" in huge.text
 
 
+def test_checking_a_line_too_long_says_what_sending_it_says(srv, world):
+    """A line of more than 500 characters is not read when the box is sent; "Check only"
+    and the reading as the player types say so too, in the same words (it vanished)."""
+    germany = signed_in(srv, "GERMANY", "10.1.0.14")
+    box = "\nA Ber - Kie " + "please " * 85  # 607 characters on line 2
+    refused = "line 2, column 500: line longer than 500 characters, skipped"
+    checked = html.unescape(germany.act("dip", do="check", orders=box).text)
+    assert "Errors (these lines would not be taken):\n  " + refused in checked, checked
+    token = germany.csrf(germany.get("/g/dip/play").text)
+    read = json.loads(germany.post("/g/dip/check", {"csrf": token, "orders": box}).text)
+    assert read["problems"] == [{"line": 2, "kind": "error", "text": refused}]
+    assert read["accepted"] == [] and read["preview"] == ""
+    germany.act("dip", do="orders", orders=box)
+    assert "Error: " + refused in html.unescape(said(germany))
+    assert world.orders("GERMANY") == ""
+
+
 def test_a_form_sent_after_signing_out_says_it_was_not_done(srv, world):
     russia = signed_in(srv, "RUSSIA", "10.1.0.6")
     kept = russia.get("/g/dip/play").text  # the page left open in one tab
