@@ -318,7 +318,7 @@ class Judge(JudgeBase):
         a game): such mail comes from a person, not an auto-responder."""
         lines: list[str] = []
         if inc.truncated:
-            lines.append("Your mail was very long; only its beginning was read.")
+            lines.append(inc.truncated)
         if inc.unreadable:
             lines.append(f"The judge could not read the text of your mail: {inc.unreadable}. "
                          "Nothing in it was done; please send your commands as plain text "

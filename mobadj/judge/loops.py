@@ -30,8 +30,19 @@ from mobadj.judge.store import Mail
 
 log = logging.getLogger("mobadj.judge.loops")
 MAX_REPLY_CHARS = 50_000
-CUT = ("\n\n(The rest of this reply is left out: it was too long. Send fewer commands in one "
-       "mail.)")
+
+
+def cut_reply(text: str) -> str:
+    """``text`` when it is at most :data:`MAX_REPLY_CHARS` long; else its whole lines that
+    fit, and how many lines were left out (never a line cut in the middle)."""
+    if len(text) <= MAX_REPLY_CHARS:
+        return text
+    end = text.rfind("\n", 0, MAX_REPLY_CHARS + 1)
+    kept = text[:end] if end > 0 else ""
+    left = text.count("\n", len(kept)) + (0 if end > 0 else 1)
+    lines = f"{left:,} line" + "s" * (left != 1)
+    return (f"{kept}\n\n" * bool(kept) + f"(The rest of this reply, {lines}, is left out: it was "
+            "too long. Send fewer commands in one mail.)")
 
 
 @dataclass(frozen=True)
@@ -107,9 +118,7 @@ class ReplyLimits:
             reply = self._silence_notice(inc.reply_to, verdict.until, subject, out)
             kind = "notice"
         else:
-            if len(text) > MAX_REPLY_CHARS:
-                text = text[:MAX_REPLY_CHARS] + CUT
-            reply = Mail(inc.reply_to, subject, f"{text}\n{self.desk._sig()}")
+            reply = Mail(inc.reply_to, subject, f"{cut_reply(text)}\n{self.desk._sig()}")
         reply.headers["In-Reply-To"] = inc.message_id
         out.insert(0, reply)
         self.desk.store.add_reply(inc.reply_to, kind, now)

@@ -27,6 +27,7 @@ from html.parser import HTMLParser
 
 from mobadj.errors import JudgeServiceError
 from mobadj.orders.mailtext import mail_lines
+from mobadj.orders.spelling import text_lines
 
 log = logging.getLogger("mobadj.judge.mailparse")
 # What malformed mail can make the email package and the HTML parser raise.
@@ -62,7 +63,8 @@ _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
 # "Become a member today", is no section.)
 _GM_SECTION = re.compile(
     r"^\s*(?:orders[\s_-]+for|become)\s+[^\s,;:?!]+(?:\s+[^\s,;:?!]+){0,2}\s*$", re.I)
-_GM_SIGNON = re.compile(r"^\s*gm\s+\S+\s+\S+", re.I | re.M)
+_GM_SIGNON = re.compile(r"^[ \t]*gm\s+\S+\s+\S+", re.I | re.M)  # (\s* would look
+# on from every one of a run of blank lines: 190,000 of them took minutes)
 
 
 def strip_controls(text: str) -> str:
@@ -82,7 +84,8 @@ class Incoming:
     subject: str
     body: str  # the writer's own text: quotes, signatures ... left as empty lines
     auto: str | None  # why it is an auto-reply/bounce, or None
-    truncated: bool = False
+    #: where and why reading stopped, as the reply says it ("" when the whole mail was read)
+    truncated: str = ""
     quotes_judge: bool = False  # it quotes a mail of the judge (its signature line)
     unreadable: str = ""  # why the mail's text could not be read ("" when it could)
     #: the files attached, which the judge does not open (a reply names them: orders in an
@@ -389,18 +392,36 @@ def parse_mail(raw: bytes, max_body: int = MAX_BODY_CHARS, own_text: str | None 
         attached = ()
     text = "" if _is_binary(text) else strip_controls(text)
     quotes = bool(own_text) and squash(own_text or "") in squash(source[:max_body])
-    truncated = len(text) > max_body
-    text = text[:max_body]
+    truncated = ""
+    if len(text) > max_body:  # whole lines only: half an order may be another order
+        end = max_body if text[max_body] in "\r\n" else max(
+            text.rfind("\n", 0, max_body), text.rfind("\r", 0, max_body))
+        text = text[:end + 1]  # up to the end of its last whole line, with that line's end
+        truncated = _stopped(len(text_lines(text)) - 1,
+                             f"{max_body:,} characters of a mail (quoted text counts here)")
     # every line where it was (errors name the mail's lines)
     body = mail_lines(text, _gm_section if _GM_SIGNON.search(text) else None).rstrip()
     lines = body.split("\n")
-    if len(lines) > MAX_LINES:
-        body, truncated = "\n".join(lines[:MAX_LINES]), True
+    if len(lines) > MAX_LINES:  # only the writer's own lines count: quotes are empty by now
+        with_text = [n for n, line in enumerate(lines, start=1) if line.strip()]
+        if len(with_text) > MAX_LINES:
+            last = with_text[MAX_LINES - 1]
+            body = "\n".join(lines[:last])
+            truncated = _stopped(last, f"{MAX_LINES:,} lines of a mail (blank lines and "
+                                 "quoted lines, which it sets aside, do not count)")
     return Incoming(
         message_id=message_id, sender=sender, reply_to=reply_to, subject=subject, body=body,
         auto=auto_reason(msg, sender), truncated=truncated, quotes_judge=quotes,
         unreadable=unreadable, attachments=attached,
     )
+
+
+def _stopped(last: int, limit: str) -> str:
+    """The reply's words for a mail read only up to its line ``last`` (0: none of it)."""
+    where = (f"It read your mail up to line {last:,}; line {last + 1:,} and all after it "
+             "were not read: send them again in another mail." if last else
+             "Its first line is longer than that, so none of it was read.")
+    return f"Your mail was too long to be read whole: the judge reads at most {limit}. {where}"
 
 
 def _header_text(value: str | None) -> str:

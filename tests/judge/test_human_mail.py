@@ -269,3 +269,55 @@ def test_a_sign_on_the_judge_cannot_read_never_quotes_the_password_back(judge, d
     r = send(judge, dip, "FRANCE", dip.signon("FRANCE") + "A PAR H\n"
              "GM g1 gm-secret thanks\nREADY")
     assert "gm-secret" not in r and "GM g1 ***" in r
+
+
+def test_a_long_quoted_thread_does_not_hide_the_orders_under_it(judge, dip):
+    """Quoted lines, which the judge sets aside, do not count towards the 2,000 lines of a
+    mail it reads: the orders under a long Reply thread are taken, without a word."""
+    quote = "".join(f"> quoted line {i} from the long thread\n" for i in range(2100))
+    body = (dip.signon("ENGLAND") + "F LON - NTH\n" + quote + "A LVP - YOR\nF EDI - NWG\n"
+            "Anna\n")
+    r = send(judge, dip, "ENGLAND", body)
+    assert "too long" not in r and "Error" not in r, r
+    assert judge.store.orders("g1", "S1901M")["ENGLAND"] == (
+        "F LON - NTH\nA LVP - YOR\nF EDI - NWG")
+
+
+def test_a_mail_too_long_says_where_reading_stopped(judge, dip):
+    """Over 2,000 lines with text: the reply names the limit and the last line read, and
+    that the lines after it (here an order) were not read."""
+    body = (dip.signon("ENGLAND") + "F LON - NTH\n" + "\n".join(
+        f"I think line {i} of my plans matters." for i in range(2100)) + "\nA LVP - YOR\n")
+    r = send(judge, dip, "ENGLAND", body)
+    assert r.startswith(
+        "Your mail was too long to be read whole: the judge reads at most 2,000 lines of a "
+        "mail (blank lines and quoted lines, which it sets aside, do not count). It read your "
+        "mail up to line 2,000; line 2,001 and all after it were not read: send them again "
+        "in another mail.\n"), r[:400]
+    assert judge.store.orders("g1", "S1901M")["ENGLAND"] == "F LON - NTH"
+
+
+def test_a_reply_too_long_is_cut_between_lines_and_says_how_many_are_left_out(judge, dip):
+    """A mail of 10,000 orders: the answer (a warning for each replaced order) is cut after
+    a whole line, saying how many of its lines were left out."""
+    body = dip.signon("ENGLAND") + "F LON - NTH\n" * 10_000
+    r = send(judge, dip, "ENGLAND", body)
+    text, cut, _sig = r.partition("\n\n(The rest of this reply, ")
+    assert cut, r[-300:]
+    left = int(_sig.split(" line", 1)[0].replace(",", ""))
+    assert _sig.startswith(f"{left:,} lines, is left out: it was too long. Send fewer "
+                           "commands in one mail.)\n")
+    warned = [line for line in text.splitlines() if "is replaced by the later order" in line]
+    # each line of the answer whole, up to the note (it was cut in the middle of one)
+    assert len(warned) > 100 and all(line.endswith("the last order for a unit counts")
+                                     for line in warned), warned[-1]
+    assert text.endswith(warned[-1]) and r.startswith("Your mail was too long")
+
+
+def test_orders_below_many_blank_lines_are_read_at_once(judge, dip):
+    """Blank lines do not count towards the 2,000 either; 100,000 of them (a mail program's
+    padding) are read in well under a second (looking for a GM line took minutes)."""
+    body = dip.signon("ENGLAND") + "F LON - NTH\n" + "\n" * 100_000 + "A LVP - YOR\n"
+    r = send(judge, dip, "ENGLAND", body)
+    assert "too long" not in r and "Error" not in r, r
+    assert judge.store.orders("g1", "S1901M")["ENGLAND"] == "F LON - NTH\nA LVP - YOR"

@@ -94,6 +94,19 @@ def test_huge_body_is_truncated():
     assert inc.truncated and len(inc.body) <= 100_000
 
 
+def test_a_mail_cut_at_its_length_loses_no_half_line():
+    """The characters the judge reads end inside "A MUN S A BER - SIL": half of it would be
+    another order (a support to hold), so reading stops at the line before, and says so."""
+    head = "F LON - NTH\n" * 100
+    inc = parse_mail(_mail(head + "A MUN S A BER - SIL\nA BER - SIL\n"),
+                     max_body=len(head) + len("A MUN S A BER"))
+    assert inc.body.splitlines() == ["F LON - NTH"] * 100
+    assert inc.truncated == (
+        "Your mail was too long to be read whole: the judge reads at most 1,213 characters of "
+        "a mail (quoted text counts here). It read your mail up to line 100; line 101 and all "
+        "after it were not read: send them again in another mail.")
+
+
 # -- replies as mail programs write them: the writer's lines keep their numbers -------------
 def _kept(body):
     return [(n, line) for n, line in enumerate(parse_mail(_mail(body)).body.split("\n"), 1)
