@@ -446,4 +446,5 @@ def _header_text(value: str | None) -> str:
 
 
 def _gm_section(line: str) -> bool:
-    return _GM_SECTION.match(line) is not None
+    line = line.strip()  # (a section's line is short: a long one is not matched at all)
+    return len(line) <= 200 and _GM_SECTION.match(line) is not None

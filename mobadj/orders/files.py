@@ -115,6 +115,9 @@ def power_heading(game_map: GameMap) -> Callable[[str], bool]:
     """The test for a line that is only a power's heading ("France:", "FRANCE", "Russia
     (Ann):"): in a file of pasted mails, where the next player's mail begins."""
     def heading(line: str) -> bool:
+        line = line.strip()  # (a heading is short: a long line is not matched, which would
+        if len(line) > 200:  # take time growing with the square of its length)
+            return False
         match = _HEADING.match(line)
         return match is not None and game_map.find_power(match.group(1)) is not None
 

@@ -57,8 +57,22 @@ _GREETING = re.compile(r"^\s*(hi|hello|hey|dear|greetings|hallo|bonjour)\b.{0,40
                        re.I)
 
 
+MAX_MARK: Final = 1_000
+"""A line longer than this, spaces at its ends aside, is no mark a mail program writes (an
+"On ... wrote:", a header field, a signature, a footer, a greeting, a sign-off): it is not
+matched against them, each of which could take time growing with the square of its
+length (a mail of one line of 200,000 spaces took an hour).  A quote (``>``) is one at any
+length."""
+
+
+def _short(line: str) -> str:
+    """``line`` without the spaces at its ends when it may be such a mark, else ""."""
+    stripped = line.strip()
+    return stripped if len(stripped) <= MAX_MARK else ""
+
+
 def _is_signature_line(bare: str) -> bool:
-    return bare in ("--", "__") or _FOOTER.match(bare) is not None
+    return bare in ("--", "__") or (len(bare) <= MAX_MARK and _FOOTER.match(bare) is not None)
 
 
 #: why a run of lines was set aside, as a note names it
@@ -167,7 +181,7 @@ def read_mail(text: str, heading: Callable[[str], bool] | None = None, saved: bo
             number += wrote - 1
             in_quote = True
             continue
-        if wrote or _ORIGINAL.match(bare) or _header_block(lines, number - 1):
+        if wrote or _ORIGINAL.match(_short(bare)) or _header_block(lines, number - 1):
             rest = len(lines) - number + 1  # the quoted original: all the rest
             out += [None] * rest
             why += ["original"] * rest
@@ -182,13 +196,13 @@ def read_mail(text: str, heading: Callable[[str], bool] | None = None, saved: bo
             out.append(None)
             why.append("quote")
             continue
-        if not seen_text and stripped and _GREETING.match(bare):
+        if not seen_text and stripped and _GREETING.match(_short(bare)):
             out.append(None)
             why.append("greeting")
             seen_text = True
             continue
         seen_text = seen_text or bool(stripped)
-        sign_off = _SIGN_OFF.match(bare) if stripped and len(stripped) < 40 else None
+        sign_off = _SIGN_OFF.match(stripped) if stripped and len(stripped) < 40 else None
         if sign_off is not None and _ends_here(lines, number, bool(sign_off.group("comma")),
                                                heading):
             end = _next_heading(lines, number + 1 if _signed(lines, number) else number,
@@ -295,12 +309,14 @@ def _wrote(lines: list[str], at: int) -> int:
     """How many lines the "On ... wrote:" starting at ``lines[at]`` takes: 1, 2 when a mail
     program wrapped it ("On Mon, 1 Dec 2026 at 10:00, Judge <" / "judge@x.org> wrote:"), 0
     when there is none."""
-    line = lines[at]
-    if _WROTE.match(line.rstrip()):
+    line = _short(lines[at])
+    if not line:
+        return 0
+    if _WROTE.match(line):
         return 1
-    if at + 1 < len(lines) and len(line) < 200 and _ON.match(line):
-        joined = line.rstrip() + " " + lines[at + 1].strip()
-        if _WROTE.match(joined) and not _WROTE.match(lines[at + 1].rstrip()):
+    if at + 1 < len(lines) and len(line) < 200 and _ON.match(lines[at]):
+        below = _short(lines[at + 1])
+        if _WROTE.match(f"{line} {below}") and not _WROTE.match(below):
             return 2
     return 0
 
@@ -308,9 +324,10 @@ def _wrote(lines: list[str], at: int) -> int:
 def _header_block(lines: list[str], at: int) -> bool:
     """Does Outlook's header block over a quoted original start at ``lines[at]``: a "From:"
     line with "Sent:", "To:", "Date:" or "Subject:" on one of the next two lines?"""
-    if not _HEADER_FROM.match(lines[at]):
+    if not _HEADER_FROM.match(_short(lines[at])):
         return False
-    return any(_HEADER_NEXT.match(lines[i]) for i in range(at + 1, min(at + 3, len(lines))))
+    return any(_HEADER_NEXT.match(_short(lines[i]))
+               for i in range(at + 1, min(at + 3, len(lines))))
 
 
 def _is_quoted(stripped: str) -> bool:
@@ -345,7 +362,7 @@ def _ends_here(lines: list[str], start: int, comma: bool,
             after.append(line)
             if len(after) > 2:
                 return False
-    return all(_NAME.match(line) and len(line.strip()) <= 30 for line in after)
+    return all(len(line.strip()) <= 30 and _NAME.match(line.strip()) for line in after)
 
 
 def _mail_below(lines: list[str], at: int) -> bool:
@@ -353,7 +370,7 @@ def _mail_below(lines: list[str], at: int) -> bool:
     or the quoted original of a reply?"""
     bare = lines[at].rstrip()
     return (_is_signature_line(bare.strip()) or _is_quoted(bare.strip()) or _wrote(lines, at) > 0
-            or _ORIGINAL.match(bare) is not None or _header_block(lines, at))
+            or _ORIGINAL.match(_short(bare)) is not None or _header_block(lines, at))
 
 
 def mail_lines(text: str, heading: Callable[[str], bool] | None = None) -> str:

@@ -835,6 +835,10 @@ class OrderParser:
 
 
 _SECTION = re.compile(r"^\s*([^\W\d_][\w .'\-]*?)\s*(?:\([^()]{0,80}\)\s*)?:\s*")
+MAX_HEADING: Final = 200
+"""A section's heading (``England:``, ``Russia (Ann):``) has its colon within this many
+characters: a line whose first colon comes later is none (:data:`_SECTION` would take time
+growing with the square of the text before it: 16 ms for a line of 1,000 characters)."""
 _NOTE = re.compile(r"\([^()]{0,80}\)\s*$")
 _BARE_PREFIX = re.compile(r"^\s*([^\W\d_][\w'\-]*)\s+([^\W\d_]\w*)")
 _SPLIT = re.compile(r"[,;]")
@@ -1030,7 +1034,7 @@ def _parse_orders(text: str, game_map: GameMap, power: str | None,
         before = len(errors)
         if len(line) > MAX_LINE:
             errors.append(too_long(line).moved(number, 0, raw[:60] + "..."))
-        elif ":" in line and (head := _SECTION.match(line)):
+        elif 0 <= line.find(":") <= MAX_HEADING and (head := _SECTION.match(line)):
             try:
                 found, corrected = parser.power_of(head.group(1))
             except UnknownPowerError as exc:

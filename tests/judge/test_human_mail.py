@@ -321,3 +321,15 @@ def test_orders_below_many_blank_lines_are_read_at_once(judge, dip):
     r = send(judge, dip, "ENGLAND", body)
     assert "too long" not in r and "Error" not in r, r
     assert judge.store.orders("g1", "S1901M")["ENGLAND"] == "F LON - NTH\nA LVP - YOR"
+
+
+def test_long_lines_that_begin_like_a_mail_programs_marks_are_read_at_once(judge, dip):
+    """A line that begins as a header of a quoted original ("From: ..." over a line of
+    spaces) or as a mobile footer, but runs on for 90,000 characters, is no such mark and
+    is answered at once (either took the judge more than an hour)."""
+    body = (dip.signon("ENGLAND") + "F LON - NTH\nFrom: Judge\n" + " " * 90_000 + "x\n"
+            + "Sent from my iPhone" + " " * 90_000 + "x\nA LVP - YOR\n")
+    r = send(judge, dip, "ENGLAND", body)
+    assert "line 4, column 500: line longer than 500 characters, skipped" in r, r
+    assert "line 5, column 500: line longer than 500 characters, skipped" in r, r
+    assert judge.store.orders("g1", "S1901M")["ENGLAND"] == "F LON - NTH\nA LVP - YOR"

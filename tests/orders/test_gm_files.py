@@ -593,3 +593,19 @@ def test_a_line_of_megabytes_is_refused_at_once(tmp_path) -> None:
         "  long.txt: line 4, column 1001: too long: 5,000,004 characters (at most 1,000); not "
         "read"]
     assert "F NTH - NWG                        succeeds" in proc.stdout
+
+
+def test_a_long_line_that_begins_like_a_heading_is_refused_at_once(tmp_path) -> None:
+    """"Anna" and 200,000 spaces: no power's heading, no sign-off, answered at once (the
+    test for a heading took time growing with the square of the line: 96 s for 20,000)."""
+    position = Path(__file__).resolve().parents[2] / "orders" / "standard" / "position-s1901.yaml"
+    orders = tmp_path / "pasted.txt"
+    orders.write_text("England:\nF LON - NTH\nAnna" + " " * 200_000 + "x\nF NTH - NWG\n",
+                      encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "mobadj", "adjudicate", str(position),
+                           str(orders)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    assert ("  pasted.txt: line 3, column 1001: too long: 200,005 characters (at most 1,000); "
+            "not read (England's section ends here: the orders below go to each unit's owner)"
+            ) in proc.stdout.splitlines()
+    assert "F NTH - NWG                        succeeds" in proc.stdout
