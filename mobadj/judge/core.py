@@ -227,6 +227,10 @@ class Judge(JudgeBase):
         game = self.store.game(game.name) or game
         if not (orders or parsed.press or parsed.errors or _acts(parsed)):
             reply.append(self.players.nothing_done(game, power, parsed, bool(inc.attachments)))
+        self.turns.maybe_early(game, now, out)
+        # what is due now and by when: after the moves played at once (a card game's move,
+        # the last READY), the move or phase now due, not the one just played
+        game = self.store.game(game.name) or game
         player = self.store.player(game.name, power)
         gone = player is None or player.status == "out"  # resigned: a goodbye, no more
         if game.status == "active" and game.state is not None and not gone:
@@ -236,7 +240,6 @@ class Judge(JudgeBase):
                              + "; ".join(free))
             reply.append(f"Deadline for {host.phase_label(game.state)}: "
                          f"{reports.stamp(game.deadline)}")
-        self.turns.maybe_early(game, now, out)
         return "\n\n".join(r for r in reply if r)
 
     def gm_mail(

@@ -95,6 +95,13 @@ class Incoming:
     #: not known): a reply to orders that came too late says when they came
     arrived: float | None = None
 
+    @property
+    def from_pages(self) -> bool:
+        """Did this come from the game pages (a form, not a mail)?  Their Message-IDs begin
+        ``<web-`` (:mod:`mobadj.judge.webplay`); the answer is shown on the page, so it
+        speaks of "what you sent", not of "this mail"."""
+        return self.message_id.startswith("<web-")
+
 
 _QUOTE_IN, _QUOTE_OUT = "\ue010", "\ue011"
 

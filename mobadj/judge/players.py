@@ -27,16 +27,19 @@ class PlayerCommands:
     def __init__(self, desk: JudgeBase) -> None:
         self.desk = desk  # the store, the clock, the mailing helpers and the other parts
 
-    def ready_refused(self, game: Game, power: str, rejected: list[str], stale: bool) -> str:
-        """Why READY is not set: a line of this mail was not taken, or the orders standing
-        came from a mail with such a line ("" when READY may be set).  A power whose orders
-        are only partly understood is never adjudicated as ready."""
+    def ready_refused(self, game: Game, power: str, rejected: list[str], stale: bool,
+                      inc: Incoming | None = None) -> str:
+        """Why READY is not set: a line of this mail (or of what the page sent) was not
+        taken, or the orders standing came from a mail with such a line ("" when READY may
+        be set).  A power whose orders are only partly understood is never adjudicated as
+        ready."""
         if stale:
-            return ("READY was not set: the orders of this mail were for another phase than "
+            return (f"READY was not set: the orders {_of(inc)} were for another phase than "
                     "the current one (see PHASE above).")
         if rejected:
-            return ("READY was not set, because the judge could not take everything in this "
-                    f"mail: {'; '.join(rejected)}. Correct it and send READY again.")
+            where = "what you sent" if inc is not None and inc.from_pages else "this mail"
+            return ("READY was not set, because the judge could not take everything in "
+                    f"{where}: {'; '.join(rejected)}. Correct it and send READY again.")
         if game.state is not None:
             partial = self._partial_orders(game, power)
             if partial:
@@ -237,15 +240,21 @@ class PlayerCommands:
             player = self.desk.store.player(game.name, power)
             if player is not None and player.ready:  # never adjudicated as "ready" like this
                 self.desk.store.update_player(game.name, power, ready=0)
-                lines.append("You were READY; you are not any more, as a line of this mail "
+                lines.append(f"You were READY; you are not any more, as a line {_of(inc)} "
                              "could not be read.")
+            again = "again" if inc.from_pages else "in a new mail"
             if self.desk.turns.plays_at_once(self.desk.store.game(game.name) or game):
                 lines.append("The moves above were played at once and are final. The line(s) "
                              "under Errors were not played, nor any move after them. Send the "
-                             "moves still to make, corrected, in a new mail (the results mail "
+                             f"moves still to make, corrected, {again} (the results mail "
                              "lists what you may send then).")
             else:
                 lines.append("The orders above are taken and replace your earlier ones for "
+                             "this phase; the line(s) under Errors are not. To add or correct "
+                             "one, send your orders again with it (the orders sent last, from "
+                             "the page or by mail, replace the ones before)."
+                             if inc.from_pages else
+                             "The orders above are taken and replace your earlier ones for "
                              "this phase; the line(s) under Errors are not. To add or correct "
                              "one, send your orders again with it (each mail's orders replace "
                              "the last).")
@@ -546,3 +555,9 @@ def _reads_as_order(host: Any, state: Any, power: str, line: str) -> bool:
         return bool(host.check(state, power, line).accepted)
     except HostError:
         return False
+
+
+def _of(inc: Incoming | None) -> str:
+    """The words for what was sent, in an answer: a mail's, or a page's form's (shown on
+    the page: nothing was mailed)."""
+    return "of what you sent" if inc is not None and inc.from_pages else "of this mail"

@@ -150,7 +150,8 @@ def _player_help(ctx: Context, cmd: Command) -> str:
 
 
 def _ready(ctx: Context, cmd: Command) -> str:
-    refusal = ctx.judge.players.ready_refused(ctx.in_game, ctx.seat, ctx.rejected, ctx.stale)
+    refusal = ctx.judge.players.ready_refused(ctx.in_game, ctx.seat, ctx.rejected, ctx.stale,
+                                              ctx.inc)
     return refusal or _mark_ready(ctx, cmd)
 
 
