@@ -209,16 +209,39 @@ class CardHost(Host):
         """Moves are counted without the free commands, which may come in between."""
         return f"M{len(state['actions']) - state.get('free', 0) + 1}"
 
+    @staticmethod
+    def moves_played(state: State) -> int:
+        """How many moves were played: a move is one seat's command, so a sealed round is
+        a move of each seat that sealed a choice (the phase after Mice Heist's job and two
+        bets is move 4), as the phases are named and the final report counts a seat's
+        moves; the free commands (table talk) are no moves."""
+        return len(state["actions"]) - state.get("free", 0)
+
+    def _last(self, state: State) -> str:
+        played = self.moves_played(state)
+        return f"move {played}, the last" if played else "before the first move"
+
     def phase_label(self, state: State) -> str:
         """``move 7 (waiting for P2)``; once the game is over, by its rules or the players',
         the last move played, as the index and the game's page count them."""
         game = self._game(state, fresh=False)
         if state.get("ended") or game.is_over():
-            played = int(self.phase(state)[1:]) - 1
-            last = f"move {played}, the last" if played else "before the first move"
-            return f"{last} (the game has ended: nobody is waiting)"
+            return f"{self._last(state)} (the game has ended: nobody is waiting)"
         waiting = ", ".join(seat_name(p) for p in game.to_act()) or "nobody"
         return f"move {self.phase(state)[1:]} (waiting for {waiting})"
+
+    def ended_phase(self, state: State, phase: str) -> str:
+        """The move played last (``M3`` after a job and two sealed bets), not the phase that
+        was resolved (``M2``, which held two moves) nor the one the game stood at when its
+        GM ended it (``M4``, never played); "" when no move was played."""
+        played = self.moves_played(state)
+        return f"M{played}" if played else ""
+
+    def ended_line(self, state: State, phase: str) -> str:
+        """As the pages say it: ``Ended in: M3 (move 3, the last)``."""
+        played = self.moves_played(state)
+        return (f"Ended in: M{played} ({self._last(state)})" if played
+                else "Ended before the first move.")
 
     def due(self, state: State) -> list[str]:
         game = self._game(state, fresh=False)

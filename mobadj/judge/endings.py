@@ -146,6 +146,8 @@ class Endings:
         host = host_for(game.kind)
         if phase is None:
             phase = host.phase(game.state) if game.state is not None else ""
+        if game.state is not None:
+            phase = host.ended_phase(game.state, phase)
         text = self.result_text(game, result, powers, how)
         told = host.end_early(game.state, text) if game.state is not None else Ending({})
         self.desk.store.update_game(game.name, status="ended", deadline=None, paused_until=None,
@@ -233,6 +235,8 @@ class Endings:
                           else (shared, [str(w) for w in tied]) if tied
                           else ("lost", []) if lost else ("ended", []))
         how = f"{how}: {lost}" if lost else how  # why everyone lost, as the mail says it
+        if game.state is not None:
+            phase = host_for(game.kind).ended_phase(game.state, phase)
         by_judge = data.get("moves_by_judge") or {}  # a card game's seats the bot played
         played = [f"{by_judge[p]} of {p}'s moves by the judge's bot" for p in powers
                   if by_judge.get(p)]

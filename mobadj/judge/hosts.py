@@ -179,6 +179,15 @@ class Host(ABC):
         """The long name, for people."""
         return self.phase(state)
 
+    def ended_phase(self, state: State, phase: str) -> str:
+        """The phase a game that ended in ``state`` is recorded to have ended in; ``phase``:
+        the phase just resolved, or the one the game stood at when it was ended."""
+        return phase
+
+    def ended_line(self, state: State, phase: str) -> str:
+        """LIST and status of an ended game: where it ended (``phase``: as recorded)."""
+        return f"Ended in: {phase}"
+
     @abstractmethod
     def due(self, state: State) -> list[str]:
         """Seats that must submit something this phase."""

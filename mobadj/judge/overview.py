@@ -106,7 +106,8 @@ def summary_text(store: Store, game: Game, gm_view: bool) -> str:
         said = "won together" if ending["result"] == "together" else ending["result"]
         lines.append(f"Result: {said}" + (f" ({members})" if members else
                                           " (everyone)" if ending["result"] == "lost" else "")
-                     + f", {ending['how']}, in {ending['phase']}.")
+                     + f", {ending['how']}, "
+                     + (f"in {ending['phase']}." if ending["phase"] else "before any move."))
     ended = (_phase_name(ending["phase"] if ending is not None else game.phase)
              if game.status == "ended" else None)
     lines += ["", "Who played which power:"]

@@ -488,8 +488,9 @@ class PlayerCommands:
         if game.state is None:
             return "Ended before it started."
         ending = self.desk.store.ending(game.name)
-        phase = (ending["phase"] if ending else "") or host_for(game.kind).phase(game.state)
-        return f"Ended in: {phase}"
+        host = host_for(game.kind)
+        phase = (ending["phase"] if ending else "") or host.phase(game.state)
+        return host.ended_line(game.state, phase)
 
     def history(self, game: Game, which: str | None) -> str:
         """HISTORY: the results of the last ``which`` phases (3 when not given), or of the

@@ -34,7 +34,7 @@ from mobadj.judge.store import Game, Store
 from mobadj.web import pictures
 from mobadj.web.cardtable import card_table
 from mobadj.web.chart import center_chart, center_table
-from mobadj.web.story import Step, Story, build, card_step_table
+from mobadj.web.story import Step, Story, build, card_step_table, moves_played
 from mobadj.web.wire import Body
 
 log = logging.getLogger("mobadj.web")
@@ -363,7 +363,9 @@ class Site:
         story = self.story(game)
         played = [s for s in story.steps if s.adjudicated]
         label = f"after {played[-1].label}" if played else "before its first phase"
-        if story.cards:
+        if story.cards:  # the moves played, as the final table and the seats' pages say
+            moves = moves_played(story.steps[-1].phase) if story.steps else 0
+            label = f"after move {moves}" if moves else "before its first move"
             return label, story.outcome, {
                 r.seat: (f"{r.total:g} points" + (", winner" if r.winner else ""), r.winner)
                 for r in story.scores}

@@ -156,11 +156,27 @@ def build(game: Game, results: list[dict[str, Any]], host: Host,
     return _generic(game, results, host)
 
 
+def moves_played(phase: str) -> int:
+    """The moves a card game standing at ``phase`` has played (``M4``: 3, its moves are
+    numbered as its phases are, :meth:`CardHost.moves_played`)."""
+    return int(phase[1:]) - 1 if phase[1:].isdigit() else 0
+
+
 def final_table(phase: str) -> str:
     """The last step of a card game over: after the last move played (``phase`` is the
     move that would have come next), as the index counts it."""
-    played = int(phase[1:]) - 1 if phase[1:].isdigit() else 0
+    played = moves_played(phase)
     return f"Final table, after move {played}" if played else "Final table"
+
+
+def card_step_label(phase: str, state_after: Any) -> str:
+    """A card game's past phase: ``Move 5``, or ``Moves 2-3`` for one that held several
+    moves (a sealed round: each seat's choice is a move; a seat alone may send several)."""
+    first = moves_played(phase) + 1
+    actions = state_after.get("actions") if isinstance(state_after, dict) else None
+    last = (len(actions) - int(state_after.get("free", 0))) if isinstance(actions, list) \
+        else first
+    return f"Moves {first}-{last}" if last > first else f"Move {first}"
 
 
 def _unique(steps: list[Step]) -> list[Step]:
@@ -347,7 +363,8 @@ def _cards(game: Game, results: list[dict[str, Any]], host: CardHost,
         data = r["report"].get("data") or {}
         acted = [ln for ln in str(r["report"].get("text", "")).split("\n\n", 1)[0].splitlines()
                  if _ACTED.match(ln)]
-        steps.append(Step(step_id(r["phase"]), r["phase"], f"Move {r['phase'][1:]}", "",
+        steps.append(Step(step_id(r["phase"]), r["phase"],
+                          card_step_label(r["phase"], r.get("state_after")), "",
                           r["phase"], True, notes=acted,
                           events=[str(e) for e in data.get("public_events") or []],
                           result_id=r["id"]))

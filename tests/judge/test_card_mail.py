@@ -175,7 +175,7 @@ def test_a_card_game_drawn_by_vote_reveals_seed_salt_and_record(judge) -> None:
         assert verify_record(record, state["commitment"]).ok
     status = act(judge, "P1", "STATUS")[0].body
     assert "status: ended" in status and "waiting for" not in status.lower()
-    assert "Ended in: M2" in status
+    assert "Ended in: M1 (move 1, the last)" in status  # the job was played; move 2 never was
     assert "nothing due" not in status and "Your legal commands" not in status
     assert f"Salt: {state['salt']}" in status and "revealed when the game ends" not in status
 

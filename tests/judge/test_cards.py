@@ -141,8 +141,8 @@ def test_a_finished_card_game_cannot_be_rolled_back(judge):
     # it ended in the move that was played last, not in the one after it
     last = f"M{len(before['actions']) - before.get('free', 0)}"
     assert judge.store.ending("cg")["phase"] == last
-    assert f"Ended in: {last}\n" in judge.handle_mail(mail("gm@test.org", "GM cg gm-pw\nLIST"))[
-        0].body
+    listed = judge.handle_mail(mail("gm@test.org", "GM cg gm-pw\nLIST"))[0].body
+    assert f"Ended in: {last} (move {last[1:]}, the last)\n" in listed
     out = judge.handle_mail(mail("gm@test.org", "GM cg gm-pw\nrollback"))
     reply = next(m for m in out if m.to == "gm@test.org").body
     assert "cannot roll back" in reply and "seed and salt were revealed" in reply

@@ -44,7 +44,7 @@ def test_index_lists_games_with_status_and_free_seats(world, srv):
     assert said in ended and "nothing due" not in ended
     for winner in winners:
         assert f"{winner.seat}</span> <span class=\"what\">{winner.total:g} points, winner" in ended
-    assert f"after Move {len(story.steps) - 1}" in ended  # the last move played
+    assert f"after move {len(story.steps) - 1}" in ended  # the last move played
     assert fetch(srv.url + "/index.html").text == page
 
 

@@ -267,7 +267,7 @@ def test_an_empty_orders_box_with_ready_sends_ready_alone_and_says_so(srv, world
 
 def test_a_finished_card_game_counts_its_moves_alike_on_every_page(srv, world):
     index = Visitor(srv.url).get("/").text
-    after = re.search(r"after Move (\d+)", index)
+    after = re.search(r"after move (\d+)", index)
     assert after, index
     played = after.group(1)
     public = Visitor(srv.url).get("/g/cards/").text
