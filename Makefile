@@ -21,11 +21,12 @@ demo: $(STAMP)
 	@echo "Mobtown II picture of the new position: build/mobtown-demo.svg"
 
 # The suite runs twice: on the pure Python package, then (but for the card games and the
-# other tests marked pure_only, which run none of it) with the compiled build's modules
-# compiled; the tree is left pure.  The compiled build is made while lint and the pure run
-# go on (compiling keeps one core busy for about a minute, and the pure run leaves a core
-# idle a third of its time), into build/compiled, outside the package, and is put in place
-# only for the compiled run.
+# other tests marked pure_only, which run none of it, or only what the tests left run as
+# well: the judge's mail plumbing) with the compiled build's modules compiled; the tree is
+# left pure.  The compiled build is made while lint and the pure run go on (compiling keeps
+# one core busy for about a minute, and the pure run leaves a core idle a third of its
+# time), into build/compiled, outside the package, and is put in place only for the
+# compiled run.
 test: $(STAMP) pure
 	mkdir -p build
 	(MOBADJ_COMPILE=1 $(BIN)/python setup.py --quiet build_ext --build-lib build/compiled \

@@ -17,6 +17,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 import yaml
 
 from mobadj.judge import storetools
@@ -96,6 +97,7 @@ def _handled(db: Path) -> list[str]:
         con.close()
 
 
+@pytest.mark.pure_only  # LIST mails: no phase adjudicated
 def test_serve_once_on_a_full_disk_says_so_in_one_line_and_loses_nothing(tmp_path,
                                                                          mail_servers):
     S = mail_servers
@@ -146,6 +148,7 @@ def test_serve_once_on_a_full_disk_says_so_in_one_line_and_loses_nothing(tmp_pat
     assert storetools.check(db).problems == []
 
 
+@pytest.mark.pure_only  # an empty store: no phase adjudicated
 def test_backup_and_compact_on_a_full_disk_say_so_and_leave_nothing_behind(tmp_path,
                                                                            mail_servers):
     cfg = _config(tmp_path, mail_servers)
@@ -195,6 +198,7 @@ def test_a_deadline_that_falls_due_on_a_full_disk_is_decided_once_there_is_room(
     check.close()
 
 
+@pytest.mark.pure_only  # queued mail: no phase adjudicated
 def test_mail_waiting_to_go_out_on_a_full_disk_goes_out_once(tmp_path, mail_servers):
     """A judge that goes on serving on a full disk sends a waiting mail once: when the
     server took it but its record as sent failed, the next tries record it, never send it

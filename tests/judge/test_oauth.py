@@ -26,6 +26,8 @@ from mobadj.judge.store import Store
 from . import oauthservers
 from .servers import nagle_off
 
+pytestmark = pytest.mark.pure_only  # the mail servers' sign-in: no phase adjudicated
+
 TOKEN_SCRIPT = textwrap.dedent("""\
     import pathlib, sys
     counter = pathlib.Path(sys.argv[1])

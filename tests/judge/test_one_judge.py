@@ -12,10 +12,13 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 import yaml
 
 from .e2e import send, text
 from .servers import IMAP_PASSWORD, IMAP_USER, JUDGE_ADDRESS
+
+pytestmark = pytest.mark.pure_only  # the store's lock and LIST mails: no phase adjudicated
 
 MOBADJ = str(Path(sys.executable).with_name("mobadj"))
 

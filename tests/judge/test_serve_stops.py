@@ -12,11 +12,14 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 import yaml
 from aiosmtpd.controller import Controller
 
 from .e2e import send
 from .servers import IMAP_PASSWORD, IMAP_USER, JUDGE_ADDRESS, free_port
+
+pytestmark = pytest.mark.pure_only  # the serve loop's stops: no phase adjudicated
 
 MOBADJ = str(Path(sys.executable).with_name("mobadj"))
 STOP_SECONDS = 5.0

@@ -16,10 +16,13 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
 import yaml
 
 from .e2e import send, text
 from .servers import IMAP_PASSWORD, IMAP_USER, JUDGE_ADDRESS, free_port
+
+pytestmark = pytest.mark.pure_only  # the units' commands, a HELP mail: no phase adjudicated
 
 UNITS = Path(__file__).resolve().parents[2] / "deploy" / "systemd"
 MOBADJ = str(Path(sys.executable).with_name("mobadj"))

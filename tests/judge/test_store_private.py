@@ -17,7 +17,8 @@ import pytest
 
 from mobadj.judge.store import Store, StoreError
 
-pytestmark = pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX")
+pytestmark = [pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX"),
+              pytest.mark.pure_only]  # file modes: no phase adjudicated
 
 CONFIG = """judge:
   name: Club Judge

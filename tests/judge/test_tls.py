@@ -27,6 +27,8 @@ from mobadj.judge.store import Store
 from .servers import nagle_off
 from .tlsservers import SMTP_PASSWORD, SMTP_USER, make_cert, start_imap, start_smtp
 
+pytestmark = pytest.mark.pure_only  # the judge's mail over TLS: no phase adjudicated
+
 JUDGE = "judge@tls.test"
 IMAP_USER = "judge"
 IMAP_PASSWORD = "imap-tls-secret"
