@@ -48,7 +48,7 @@ from mobadj.cards.registry import bot_class, game_class
 from mobadj.cards.words import command_words
 from mobadj.judge.card_remarks import is_prose, remark_lines
 from mobadj.judge.commands import PRESS_WORDS
-from mobadj.judge.deadlines import bots_at_once
+from mobadj.judge.deadlines import bots_at_once, option
 from mobadj.judge.hosts import Check, Ending, Free, Host, HostError, Resolution, State
 
 log = logging.getLogger("mobadj.judge")
@@ -649,4 +649,4 @@ class CardHost(Host):
                               for c in data.get("commands", [])])
 
     def phase_hours(self, state: State, options: dict[str, Any]) -> float:
-        return float(options.get("deadline_hours", 48))
+        return option(options, "deadline_hours")

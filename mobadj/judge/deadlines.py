@@ -15,6 +15,7 @@ given alone: days alone end at 18:00; a time alone allows every day.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from enum import StrEnum
@@ -78,12 +79,88 @@ class Decision:
     seconds: float = 0.0
 
 
-def option(options: dict[str, Any], key: str) -> float:
-    """A numeric option with its default."""
+@dataclass(frozen=True)
+class Number:
+    """What a numeric game option holds, for its checks and their messages: ``what`` it
+    counts ("hours"), an ``example``, its ``least`` value (``above``: it must be more than
+    that), ``whole`` numbers only, and the seconds one of its units lasts (for a did-you-mean
+    when a unit was written: 36h for 36)."""
+
+    what: str
+    example: float
+    least: float = 0.0
+    above: bool = False
+    whole: bool = False
+    unit_seconds: float | None = None
+
+
+_HOURS, _DAYS = HOUR, 24 * HOUR
+#: the judge's numeric game options
+NUMBERS: dict[str, Number] = {
+    "deadline_hours": Number("a number of hours", 48, above=True, unit_seconds=_HOURS),
+    "retreat_hours": Number("a number of hours", 24, above=True, unit_seconds=_HOURS),
+    "reminder_hours": Number("a number of hours", 12, unit_seconds=_HOURS),
+    "grace_hours": Number("a number of hours", 6, unit_seconds=_HOURS),
+    "extend_first_nmr_hours": Number("a number of hours", 24, unit_seconds=_HOURS),
+    "absence_quota_days": Number("a number of days", 14, unit_seconds=_DAYS),
+    "pause_max_days": Number("a number of days", 14, above=True, unit_seconds=_DAYS),
+    "disorder_after_nmr": Number("a whole number of missed deadlines", 2, whole=True),
+    "start_year": Number("a year", 1901, least=1, whole=True),
+}
+
+
+def _as_number(value: Any) -> float | None:
+    """``value`` as a finite number (48, 48.0, "48"), else None (yes, "36h", "nan")."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return None
     try:
-        return float(options.get(key, DEFAULTS[key]))
-    except (TypeError, ValueError):
-        return float(DEFAULTS[key])
+        number = float(value)
+    except ValueError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _in_units(key: str, value: Any) -> float | None:
+    """A duration with a unit written for a numeric option (``36h``, ``2 days`` for an
+    option in hours) in the option's own unit, else None."""
+    unit = NUMBERS[key].unit_seconds
+    if unit is None or not isinstance(value, str):
+        return None
+    try:
+        return parse_duration(value) / unit
+    except ValueError:
+        return None
+
+
+def number_refusal(key: str, value: Any) -> str | None:
+    """Why ``value`` cannot be the numeric option ``key`` ("deadline_hours is a number of
+    hours: '36h' is not one (did you mean 36?)"), or None when it can."""
+    spec = NUMBERS[key]
+    number = _as_number(value)
+    if number is None:
+        meant = _in_units(key, value)
+        if meant is not None and number_refusal(key, meant) is None:
+            return f"{key} is {spec.what}: {value!r} is not one (did you mean {meant:g}?)"
+        return f"{key} is {spec.what}, e.g. {spec.example:g}: {value!r} is not one"
+    if spec.whole and not number.is_integer():
+        return f"{key} is {spec.what}, e.g. {spec.example:g}: {value!r} is not a whole number"
+    if number < spec.least or (spec.above and number == spec.least):
+        bound = f"above {spec.least:g}" if spec.above else f"{spec.least:g} or more"
+        return f"{key} is {spec.what}, {bound}: {value!r} is not"
+    return None
+
+
+def option(options: dict[str, Any], key: str) -> float:
+    """A numeric option with its default.  Values are checked when they are set; one an
+    older mobadj let through (``36h``) is read as what it says when it has a unit, else as
+    the default, so that a game never stops at its deadline for it."""
+    value = options.get(key, DEFAULTS[key])
+    if number_refusal(key, value) is None:
+        return float(value)
+    meant = _in_units(key, value)
+    if meant is not None and number_refusal(key, meant) is None:
+        return meant
+    return float(DEFAULTS[key])
 
 
 def decide(

@@ -8,15 +8,24 @@ import dataclasses
 import difflib
 import random
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from mobadj.judge.accounts import CONFIRM_DAYS, GM_SEAT, code_digest, password_refusal
 from mobadj.judge.base import PRESS_OPTIONS, JudgeBase, JudgeError
 from mobadj.judge.cardhost import CardHost
 from mobadj.judge.commands import Command, ParsedMail
-from mobadj.judge.deadlines import BOT_MOVES, DEFAULTS, time_of_day, weekdays
+from mobadj.judge.deadlines import (
+    BOT_MOVES,
+    DEFAULTS,
+    NUMBERS,
+    number_refusal,
+    time_of_day,
+    weekdays,
+)
 from mobadj.judge.endings import DRAW_MODES
+from mobadj.judge.forming import YES
 from mobadj.judge.hosts import DiplomacyHost, Host, HostError, host_for
 from mobadj.judge.mailparse import Incoming, is_address
 from mobadj.judge.names import Names
@@ -44,6 +53,40 @@ def unknown_options(host: Host, names: Iterable[str]) -> str:
             f"  the judge's options: {', '.join(JUDGE_OPTIONS)}\n"
             f"  {'rule options' if theirs else 'options'} of {host.title}: "
             f"{', '.join(theirs) or 'game_<name>=<value>'}")
+
+
+#: the judge's options that hold one of a few words, and those words
+CHOICES: dict[str, tuple[str, ...]] = {
+    "press": PRESS_OPTIONS, "press_to": PRESS_TO, "draw": DRAW_MODES, "bot_moves": BOT_MOVES,
+    "early": ("ready", "never"), "picture": ("both", "svg", "none")}
+#: the judge's yes/no options
+FLAGS = ("open", "approve", "autostart", "watch", "gm_press_copy")
+FLAG_WORDS = (*YES, "no", "n", "false", "off", "0")
+
+
+def check_options(options: Mapping[str, Any], tz: ZoneInfo) -> None:
+    """Refuse a value of one of the judge's options that it could not use later (a game
+    that never reaches its deadline for ``deadline_hours 36h``): a :class:`JudgeError`
+    naming the option, the value and what is expected.  Other names are left alone."""
+    for key, value in options.items():
+        problem = None
+        if key in NUMBERS:
+            problem = number_refusal(key, value)
+        elif key in CHOICES and str(value).strip().lower() not in CHOICES[key]:
+            problem = f"{key} must be one of {', '.join(CHOICES[key])}, not {value!r}"
+        elif key == "takeover" and takeover_mode({key: value}) not in TAKEOVER_CHOICES:
+            problem = f"takeover must be one of {', '.join(TAKEOVER_CHOICES)}, not {value!r}"
+        elif key in FLAGS and not isinstance(value, bool) and value is not None \
+                and str(value).strip().lower() not in ("", *FLAG_WORDS):
+            problem = f"{key} is yes or no, not {value!r}"
+        if problem:
+            raise JudgeError(problem)
+    try:
+        weekdays(options.get("deadline_days"))
+        if options.get("deadline_time") not in (None, ""):
+            time_of_day(options["deadline_time"], tz)
+    except ValueError as exc:
+        raise JudgeError(str(exc)) from None
 
 
 def is_remark_in(game: Game, line: str, seat: str | None = None) -> bool:
@@ -104,7 +147,7 @@ class GMCommands:
         if error:
             raise JudgeError(error)
         opts = dict(DEFAULTS) | dict(self.desk.config.game_defaults) | given
-        self._check_options(opts)
+        check_options(opts, self.desk.tz)
         opts |= host.read_options(opts)  # rule options checked now, not when it starts
         password = gm_password or secrets.token_urlsafe(9)
         seed = seed if seed is not None else random.SystemRandom().randrange(2**62)
@@ -243,7 +286,7 @@ class GMCommands:
         if key not in DEFAULTS:
             raise JudgeError(unknown_options(host, [key])
                              or f"{key} is set when the game is created")
-        self._check_options({key: value})
+        check_options({key: value}, self.desk.tz)
         self.desk.store.update_game(game.name, options=game.options | {key: value})
         return f"Option {key} = {value}."
 
@@ -261,21 +304,3 @@ class GMCommands:
             return f"Names: {opts[key] or 'those of the map'}."
         return f"Option {key} = {str(opts[key]).lower()}. Rules: {host.rules_text(opts)}"
 
-    def _check_options(self, options: dict[str, Any]) -> None:
-        """Refuse option values the judge could not use later (with what is expected)."""
-        if "press" in options and str(options["press"]).lower() not in PRESS_OPTIONS:
-            raise JudgeError(f"press must be one of {', '.join(PRESS_OPTIONS)}")
-        if "takeover" in options and takeover_mode(options) not in TAKEOVER_CHOICES:
-            raise JudgeError(f"takeover must be one of {', '.join(TAKEOVER_CHOICES)}")
-        if "press_to" in options and str(options["press_to"]).lower() not in PRESS_TO:
-            raise JudgeError(f"press_to must be one of {', '.join(PRESS_TO)}")
-        if "draw" in options and str(options["draw"]).lower() not in DRAW_MODES:
-            raise JudgeError(f"draw must be one of {', '.join(DRAW_MODES)}")
-        if "bot_moves" in options and str(options["bot_moves"]).lower() not in BOT_MOVES:
-            raise JudgeError(f"bot_moves must be one of {', '.join(BOT_MOVES)}")
-        try:
-            weekdays(options.get("deadline_days"))
-            if options.get("deadline_time") not in (None, ""):
-                time_of_day(options["deadline_time"], self.desk.tz)
-        except ValueError as exc:
-            raise JudgeError(str(exc)) from None

@@ -21,6 +21,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from mobadj.errors import JudgeServiceError
+from mobadj.judge.deadlines import option
 
 if TYPE_CHECKING:
     from mobadj.board import GameMap
@@ -300,7 +301,7 @@ class Host(ABC):
 
     def phase_hours(self, state: State, options: dict[str, Any]) -> float:
         """How long the phase lasts (movement vs retreats/adjustments)."""
-        return float(options.get("deadline_hours", 48))
+        return option(options, "deadline_hours")
 
 
 # -- Diplomacy ----------------------------------------------------------------------------------
@@ -537,8 +538,8 @@ class DiplomacyHost(Host):
     def phase_hours(self, state: State, options: dict[str, Any]) -> float:
         phase = self.phase(state)
         if phase.endswith("M"):
-            return float(options.get("deadline_hours", 48))
-        return float(options.get("retreat_hours", 24))
+            return option(options, "deadline_hours")
+        return option(options, "retreat_hours")
 
 
 def _playing_order(phase: Any) -> tuple[int, ...] | None:
