@@ -33,13 +33,29 @@ CONFIG = click.option(
 )
 
 
+def warned(cfg: Any) -> Any:
+    """``cfg`` (a JudgeConfig), once what it warns of (an unknown key, with the known one it
+    resembles) is on standard error."""
+    for line in cfg.warnings:
+        click.echo(f"Warning: {line}", err=True)
+    return cfg
+
+
+def log_trouble(exc: OSError) -> str:
+    """Why a log file cannot be written, in words: a folder on its path that is a file is
+    named as such (mkdir says only "File exists")."""
+    if isinstance(exc, FileExistsError):
+        return f"{exc.filename} is a file, not a folder"
+    return str(exc.strerror or exc)
+
+
 def _open(config_path: Path) -> Any:
     from mobadj.judge.config import ConfigError, load_config
     from mobadj.judge.core import Judge
     from mobadj.judge.store import Store, StoreError, store_trouble
 
     try:
-        cfg = load_config(config_path)
+        cfg = warned(load_config(config_path))
         click.get_current_context().meta[STORE_PATH] = cfg.db_path
         return Judge(Store(cfg.db_path), cfg)
     except (ConfigError, StoreError) as exc:  # no folder for the store, a newer store, ...
@@ -68,9 +84,13 @@ def serve(config_path: Path, once: bool, poll: float | None, verbose: bool) -> N
         held = one_judge(cfg.db_path)  # noqa: F841 (the lock lives as long as the name)
     except (OSError, StoreError) as exc:
         raise click.ClickException(str(exc)) from None
-    setup_logging(cfg.log, verbose)
+    try:
+        setup_logging(cfg.log, verbose)
+    except OSError as exc:  # log.file in a folder that cannot be made or written
+        raise click.ClickException(f"{config_path}: log.file: cannot write {cfg.log.file}: "
+                                   f"{log_trouble(exc)}") from None
     if cfg.imap is None or cfg.smtp is None:
-        raise click.ClickException("judge.yaml needs both an 'imap' and an 'smtp' section")
+        raise click.ClickException(f"{config_path} needs both an 'imap' and an 'smtp' section")
     service = Service(judge, Mailbox(cfg.imap), Mailer(cfg.smtp, cfg.address, cfg.name,
                                                        judge.clock), poll_seconds=poll)
     log = logging.getLogger("mobadj.judge.service")
@@ -150,7 +170,7 @@ def _after(judge: Any, out: list, send: bool) -> None:
 
         cfg = judge.config
         if cfg.smtp is None:
-            raise click.ClickException("no smtp section in judge.yaml")
+            raise click.ClickException("no smtp section in the judge's configuration")
         n = Mailer(cfg.smtp, cfg.address, cfg.name, judge.clock).send_outbox(judge.store)
         click.echo(f"{n} mail(s) sent.")
     else:

@@ -8,14 +8,14 @@ from pathlib import Path
 import click
 
 from mobadj.cli import main
-from mobadj.cli.judge_cmd import CONFIG
+from mobadj.cli.judge_cmd import CONFIG, warned
 
 
 def _config(config_path: Path):  # noqa: ANN202 (a JudgeConfig, imported when used)
     from mobadj.judge.config import ConfigError, load_config
 
     try:
-        return load_config(config_path)
+        return warned(load_config(config_path))
     except ConfigError as exc:
         raise click.ClickException(str(exc)) from None
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from mobadj.cli import main
-from mobadj.cli.judge_cmd import CONFIG
+from mobadj.cli.judge_cmd import CONFIG, log_trouble, warned
 
 
 def open_site(config_path: Path):  # noqa: ANN201 - a Site, imported lazily
@@ -44,6 +44,7 @@ def web(config_path: Path, host: str | None, port: int | None, export_dir: Path 
     game's page to play it (web.play: false in judge.yaml keeps the pages read only).
     """
     cfg, site = open_site(config_path)
+    warned(cfg)
     if export_dir is not None:
         from mobadj.web.export import export_site
 
@@ -65,7 +66,11 @@ def web(config_path: Path, host: str | None, port: int | None, export_dir: Path 
     from mobadj.judge.logs import setup_logging
     from mobadj.web import create_app, server_config
 
-    setup_logging(cfg.log, program="web")
+    try:
+        setup_logging(cfg.log, program="web")
+    except OSError as exc:  # log.file in a folder that cannot be made or written
+        raise click.ClickException(f"{config_path}: log.file: cannot write beside "
+                                   f"{cfg.log.file}: {log_trouble(exc)}") from None
 
     host = host or cfg.web.host
     port = port if port is not None else cfg.web.port
