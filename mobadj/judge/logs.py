@@ -1,6 +1,7 @@
 """Where ``mobadj serve`` and ``mobadj web`` log: standard error (warnings, or every step
 with ``-v``), and with ``log.file`` in judge.yaml a file rotated by size
-(``logging.handlers.RotatingFileHandler``: ``max_mb`` megabytes, ``keep`` old files), at
+(``logging.handlers.RotatingFileHandler``: ``max_mb`` megabytes, ``keep`` old files; with
+``keep: 0`` the file starts afresh at ``max_mb``), at
 ``log.level`` (info unless set), some loggers at their own level (``log.levels``).
 
 ``mobadj web`` writes beside the judge's file, to its own (``judge.log`` ->
@@ -12,9 +13,11 @@ their user's alone (0600, whatever the umask), as the store is."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import logging.handlers
+import os
 import sys
 from pathlib import Path
 
@@ -43,6 +46,20 @@ class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
     def _open(self) -> io.TextIOWrapper:
         private_file(Path(self.baseFilename))
         return super()._open()
+
+    def doRollover(self) -> None:  # noqa: N802 (logging's name)
+        """At ``max_mb``: with ``keep: 0`` the file starts afresh (no old file is kept, and
+        the log never grows past its size); else the old files move up one, as logging's
+        handler does (which, with no old file to keep, would never start afresh)."""
+        if self.backupCount > 0:
+            super().doRollover()
+            return
+        if self.stream:
+            self.stream.close()
+            self.stream = None
+        with contextlib.suppress(FileNotFoundError):
+            os.truncate(self.baseFilename, 0)
+        self.stream = self._open()
 
 
 def log_file(log: LogConfig, program: str = "serve") -> Path | None:

@@ -43,6 +43,20 @@ def test_the_log_file_rotates_and_keeps_so_many(tmp_path, capsys):
     assert "IMAP server down" in err and "handled mail" not in err  # stderr: warnings only
 
 
+def test_with_keep_0_the_log_starts_afresh_at_its_size(tmp_path):
+    """``keep: 0`` (no old file wanted): the file never grows past ``max_mb``, it starts
+    afresh, and no old file is left beside it."""
+    (tmp_path / "judge.log").write_text("y" * 99 + "\n" + ("y" * 100 + "\n") * 49)
+    c = cfg(tmp_path, file="judge.log", max_mb=0.001, keep=0)
+    setup_logging(c.log)
+    log = logging.getLogger("mobadj.judge.service")
+    for n in range(100):
+        log.info("handled mail %d from anna@test.org", n)
+    assert [p.name for p in tmp_path.iterdir()] == ["judge.log"]
+    text = (tmp_path / "judge.log").read_text()
+    assert len(text) <= 1000 and "handled mail 99 " in text and "yyy" not in text
+
+
 def test_levels_come_from_the_config(tmp_path):
     c = cfg(tmp_path, file="judge.log", level="warning",
             levels={"mobadj.judge.mailbox": "debug"})
