@@ -327,9 +327,7 @@ class Judge(JudgeBase):
                          "Nothing in it was done; please send your commands as plain text "
                          "in the mail itself.")
         elif inc.attachments:
-            lines.append("The judge does not open attachments (" + ", ".join(inc.attachments)
-                         + "): only the text of your mail was read. Put orders and commands "
-                         "in the mail itself.")
+            lines.append(set_aside(inc.attachments, bool(parsed.press)))
         for err in parsed.errors:
             lines.append(f"Error: {err}")
         session: Session | None = None
@@ -571,6 +569,18 @@ class Judge(JudgeBase):
             "ending": self.store.ending(name),
         }
         return data if host is None else host.exported(data, game.state, over)
+
+
+def set_aside(attachments: tuple[str, ...], press: bool) -> str:
+    """The reply's word on a mail's attachments: every one named, and, for a mail with
+    press, that none went with it (the judge keeps no attachment: it passes on text only)."""
+    names = ", ".join(attachments)
+    if press:
+        return (f"The judge does not open attachments ({names}): only the text of your mail "
+                "was read, and your press went without them: press passes on only its own "
+                "text. Put orders, commands and press in the mail itself.")
+    return (f"The judge does not open attachments ({names}): only the text of your mail was "
+            "read. Put orders and commands in the mail itself.")
 
 
 def _acts(parsed: ParsedMail) -> bool:

@@ -219,18 +219,23 @@ _NOT_THE_WRITERS = frozenset({
 
 
 def attachment_names(msg: Message) -> tuple[str, ...]:
-    """The names of the files attached to ``msg`` that a person may have put orders in
-    (not pictures, nor what a mail program adds by itself: :data:`_NOT_THE_WRITERS`), at
-    most ten, each at most 60 characters."""
+    """The names of the files attached to ``msg`` (pictures too: a plan a player attached
+    for an ally), not what a mail program adds by itself (:data:`_NOT_THE_WRITERS`, and a
+    picture the mail's own text shows, a signature's logo: it has a Content-ID or is not
+    an attachment), each at most 60 characters; past ten, the last says how many more."""
     names: list[str] = []
+    more = 0
     parts = msg.walk() if msg.is_multipart() else [msg]
     for part in parts:
-        if part.is_multipart() or len(names) >= 10:
+        if part.is_multipart():
             continue
         ctype = part.get_content_type()
         disposition = (_header(part, "Content-Disposition") or "").lower()
-        if not disposition.startswith("attachment") or ctype.startswith("image/") \
-                or ctype in _NOT_THE_WRITERS:
+        if not disposition.startswith("attachment") or ctype in _NOT_THE_WRITERS \
+                or (ctype.startswith("image/") and _header(part, "Content-ID")):
+            continue
+        if len(names) == 10:
+            more += 1
             continue
         try:
             name = part.get_filename() or ""
@@ -238,7 +243,7 @@ def attachment_names(msg: Message) -> tuple[str, ...]:
             name = ""
         name = strip_controls(str(name)).strip()
         names.append(name[:60] if name else ctype)
-    return tuple(names)
+    return (*names, f"{more} more") if more else tuple(names)
 
 
 def _body_part(msg: Message) -> tuple[str, bool]:

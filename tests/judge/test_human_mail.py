@@ -159,15 +159,18 @@ def test_remarks_in_a_gm_mail_or_from_a_power_with_nothing_due_get_no_word(judge
     assert "The GM does not give orders; lines not understood:\n  line 2: A PAR - BUR" in r
 
 
-def _with_files(sender: str, body: str, *files: tuple[bytes, str, str, str]) -> bytes:
+def _with_files(sender: str, body: str, *files: tuple[bytes, str, str, str] | tuple[
+        bytes, str, str, str, str]) -> bytes:
+    """A mail with ``files`` attached: (data, type, subtype, name[, Content-ID])."""
     from email.message import EmailMessage
 
     m = EmailMessage()
     m["From"], m["To"], m["Subject"], m["Message-ID"] = sender, "judge@test.org", "orders", \
         f"<files-{len(files)}-{abs(hash(body))}@test.org>"
     m.set_content(body)
-    for data, maintype, subtype, name in files:
-        m.add_attachment(data, maintype=maintype, subtype=subtype, filename=name)
+    for data, maintype, subtype, name, *cid in files:
+        m.add_attachment(data, maintype=maintype, subtype=subtype, filename=name,
+                         cid=cid[0] if cid else None)
     return m.as_bytes()
 
 
@@ -185,10 +188,27 @@ def test_orders_in_an_attached_file_are_not_lost_without_a_word(judge, dip):
     assert "RESIGN" not in reply
 
 
+def test_a_player_who_attaches_a_plan_to_press_is_told_it_did_not_go(judge, dip):
+    """Every file attached is named, a picture too, and the press went without them."""
+    body = (dip.signon("FRANCE") + "A PAR-BUR\nA MAR S A PAR-BUR\nF BRE-MAO\n\n"
+            "PRESS TO ENGLAND\nAnna, my private plan is attached.\nENDPRESS\n\nCheers,\nBen\n")
+    out = judge.handle_mail(_with_files(dip.emails["FRANCE"], body,
+                                        (b"\x89PNG...", "image", "png", "myplan.png"),
+                                        (b"A PAR - BUR\n", "text", "plain", "orders.txt")))
+    reply = out[0].body
+    assert "The judge does not open attachments (myplan.png, orders.txt): only the text of " \
+           "your mail was read, and your press went without them: press passes on only its " \
+           "own text." in reply
+    assert "Press delivered to ENGLAND." in reply
+    (press,) = [m for m in out if m.to == dip.emails["ENGLAND"]]
+    assert "my private plan is attached" in press.body and press.attachments == []
+
+
 def test_what_a_mail_program_attaches_by_itself_gets_no_word(judge, dip):
-    """A logo, a signature certificate, a business card: nobody's orders."""
+    """A logo (a picture the mail's signature shows, by its Content-ID), a signature
+    certificate, a business card: nobody's orders."""
     raw = _with_files(dip.emails["ENGLAND"], dip.signon("ENGLAND") + "F LON - NTH\n",
-                      (b"\x89PNG...", "image", "png", "image001.png"),
+                      (b"\x89PNG...", "image", "png", "image001.png", "<image001.png@01DA>"),
                       (b"0\x82...", "application", "pkcs7-signature", "smime.p7s"),
                       (b"BEGIN:VCARD", "text", "vcard", "dave.vcf"))
     reply = judge.handle_mail(raw)[0].body
