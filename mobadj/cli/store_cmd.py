@@ -79,13 +79,23 @@ def restore(config_path: Path, backup_file: Path, yes: bool) -> None:
     if cfg.db_path.exists() and not yes:
         click.confirm(f"Replace {cfg.db_path} with {backup_file}?", abort=True)
     try:
-        restored, kept = storetools.restore(backup_file, cfg.db_path)
+        done = storetools.restore(backup_file, cfg.db_path)
     except storetools.StoreToolError as exc:
         raise click.ClickException(str(exc)) from None
-    games = restored.games()
-    restored.close()
-    if kept is not None:
-        click.echo(f"the store it replaces is kept as {kept}")
+    games = done.store.games()
+    done.store.close()
+    if done.upgraded_from is not None:
+        click.echo(f"{backup_file} was made by an older mobadj (store schema "
+                   f"{done.upgraded_from}): brought up to date on the way in (the backup "
+                   "itself is as it was)")
+    if done.was_empty:
+        click.echo(f"{cfg.db_path} was an empty file (0 bytes): nothing in it to keep")
+    elif done.damage is not None:
+        click.echo(f"{cfg.db_path} was damaged ({done.damage}): it is kept as {done.kept}, "
+                   "byte for byte as it was, and the file was replaced whole (restart "
+                   "mobadj web if it is running)")
+    elif done.kept is not None:
+        click.echo(f"the store it replaces is kept as {done.kept}")
     click.echo(f"restored {backup_file} into {cfg.db_path}: {len(games)} game(s)"
                + (" (" + ", ".join(f"{g.name} {g.phase or g.status}" for g in games) + ")"
                   if games else ""))

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from mobadj.errors import JudgeServiceError
-from mobadj.judge.private import private_dir, private_file
+from mobadj.judge.private import COMPANIONS, private_dir, private_file
 
 log = logging.getLogger("mobadj.judge.store")
 
@@ -378,12 +378,90 @@ def store_trouble(path: str | Path, exc: BaseException) -> str:
     return f"cannot use {path} ({text})"
 
 
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def damaged(path: str | Path, why: object) -> str:
+    """What to say of a store that SQLite cannot read whole (cut short, pages overwritten)."""
+    return (f"{path}: damaged ({why}): restore the latest backup with mobadj store restore")
+
+
+class StoreDamaged(StoreError):
+    """An SQLite file SQLite cannot read whole: ``why`` is what SQLite says."""
+
+    def __init__(self, path: str | Path, why: str) -> None:
+        super().__init__(damaged(path, why))
+        self.why = why
+
+
+def refuse_empty(path: Path) -> None:
+    """An empty file where a store was is damage (a copy cut short by a full disk), never a
+    new store: taken for one, the judge would answer every mail in its mailbox again."""
+    if path.is_file() and path.stat().st_size == 0:
+        raise StoreError(f"{path}: empty (0 bytes): the store was cut short (a full disk, a "
+                         "copy that failed); restore the latest backup with mobadj store "
+                         "restore (a judge's first start finds no file there at all)")
+
+
+def schema_of(db: sqlite3.Connection, path: Path) -> int | None:
+    """The judge store schema of the SQLite file ``path`` open as ``db``: None for an empty
+    one; a :class:`StoreError` naming ``path`` for a file that is not a judge store, or a
+    damaged one (an SQLite file that SQLite cannot read)."""
+    try:
+        tables = {r[0] for r in db.execute(
+            "SELECT name FROM sqlite_master WHERE type='table'")}
+        if not tables:
+            return None
+        row = None
+        if "meta" in tables:
+            row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+    except sqlite3.DatabaseError as exc:
+        try:
+            with open(path, "rb") as f:
+                sqlite = f.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+        except OSError:
+            sqlite = False
+        if sqlite:
+            raise StoreDamaged(path, str(exc)) from None
+        raise StoreError(f"{path}: not a judge store ({exc})") from None
+    if row is None and "games" not in tables:
+        raise StoreError(f"{path}: not a judge store (it has tables, but not the judge's)")
+    if row is None:  # a store of the first mobadj, before the schema was written
+        return 1
+    try:
+        return int(row[0])
+    except ValueError:
+        raise StoreError(f"{path}: not a judge store (schema {row[0]!r})") from None
+
+
+def _make_new(path: Path) -> None:
+    """Make a new judge store at ``path`` whole, under another name first, then linked into
+    place: nobody ever finds a store half made there (an empty file is damage, not a new
+    store), and of two judges starting at once, one makes it."""
+    temp = path.with_name(f".{path.name}.new-{os.getpid()}-{secrets.token_hex(4)}")
+    try:
+        Store(temp, _new=True).close()  # the last to close it: its -wal and -shm are gone
+        try:
+            os.link(temp, path)
+        except FileExistsError:  # another process made it meanwhile: that one is used
+            pass
+        except OSError:  # a file system without hard links
+            if not path.exists():
+                os.replace(temp, path)
+    finally:
+        for leftover in (temp, *(temp.with_name(temp.name + end) for end in COMPANIONS)):
+            leftover.unlink(missing_ok=True)
+
+
 class Store:
     """One SQLite file.  Use :meth:`transaction` for every change that must be atomic."""
 
-    def __init__(self, path: str | Path, readonly: bool = False) -> None:
+    def __init__(self, path: str | Path, readonly: bool = False, keep_old: bool = True,
+                 _new: bool = False) -> None:
         """Open (and create or bring up to date) the store; ``readonly`` opens an existing
-        store for reading only (the web pages, beside a running judge)."""
+        store for reading only (the web pages, beside a running judge).  ``keep_old=False``
+        brings an older store up to date without keeping a copy of it first (a restore's
+        staging copy: the backup it came from stays as it was)."""
         self.path = Path(path)
         self.readonly = readonly
         self._depth = 0
@@ -393,17 +471,30 @@ class Store:
         if readonly:
             if not self.path.is_file():
                 raise StoreError(f"{self.path}: no judge store there (has the judge run?)")
+            refuse_empty(self.path)
             self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
                                       isolation_level=None, timeout=30,
                                       check_same_thread=False)
             self.db.row_factory = sqlite3.Row
-            version = self._version()
-            if version != SCHEMA_VERSION:
-                raise StoreError(self._version_error(version))
+            try:
+                version = self._version()
+                if version != SCHEMA_VERSION:
+                    raise StoreError(self._version_error(version))
+            except StoreError:
+                self.db.close()
+                raise
             return
         try:
             private_dir(self.path.parent)
-            private_file(self.path)  # (an empty file is a new store to SQLite)
+            if not _new and not self.path.exists():
+                _make_new(self.path)
+        except OSError as exc:  # no such folder, no right to write there
+            raise StoreError(f"{self.path}: the judge's store cannot be made or opened there "
+                             f"({exc.strerror or exc}); see data_dir in judge.yaml") from None
+        if not _new:
+            refuse_empty(self.path)
+        try:
+            private_file(self.path)
             self.db = sqlite3.connect(
                 str(self.path), isolation_level=None, timeout=30, check_same_thread=False
             )
@@ -424,8 +515,22 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
-        if version is not None and version < SCHEMA_VERSION:
-            self.kept_copy = self._keep_copy(version)
+        if version is not None and version < SCHEMA_VERSION and keep_old:
+            try:
+                self.kept_copy = self._keep_copy(version)
+            except StoreError:
+                self.db.close()
+                raise
+        try:
+            self._set_up()
+        except BaseException:
+            self.db.close()
+            if self.kept_copy is not None:  # not brought up to date: the store is the copy
+                self.kept_copy.unlink(missing_ok=True)
+            raise
+
+    def _set_up(self) -> None:
+        """Make the tables (and bring an older store up to date), in one transaction."""
         with self.transaction():
             version = self._version()  # another process may have done it meanwhile
             for statement in _statements(SCHEMA):
@@ -440,35 +545,18 @@ class Store:
                 for step in range(version, SCHEMA_VERSION):
                     UPGRADES[step](self)
                 self.upgraded_from = version
-                log.warning("%s: brought up to date from schema %d to %d (the old store is "
-                            "kept as %s)", self.path, version, SCHEMA_VERSION,
-                            self.kept_copy)
+                if self.kept_copy is not None:
+                    log.warning("%s: brought up to date from schema %d to %d (the old store "
+                                "is kept as %s)", self.path, version, SCHEMA_VERSION,
+                                self.kept_copy)
             self.set_meta("schema", str(SCHEMA_VERSION))
             self._x("INSERT OR IGNORE INTO meta VALUES ('message_key', ?)",
                     (secrets.token_hex(16),))  # made with the store: no write when sending
 
     def _version(self) -> int | None:
         """The schema of the file: None for a new (empty) one; a :class:`StoreError` for a
-        file that is not a judge store."""
-        try:
-            tables = {r[0] for r in self.db.execute(
-                "SELECT name FROM sqlite_master WHERE type='table'")}
-            if not tables:
-                return None
-            row = None
-            if "meta" in tables:
-                row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: not a judge store ({exc})") from None
-        if row is None and "games" not in tables:
-            raise StoreError(f"{self.path}: not a judge store (it has tables, but not the "
-                             "judge's)")
-        if row is None:  # a store of the first mobadj, before the schema was written
-            return 1
-        try:
-            return int(row[0])
-        except ValueError:
-            raise StoreError(f"{self.path}: not a judge store (schema {row[0]!r})") from None
+        file that is not a judge store, or a damaged one."""
+        return schema_of(self.db, self.path)
 
     def _version_error(self, version: int | None) -> str:
         if version is not None and version > SCHEMA_VERSION:
@@ -487,12 +575,18 @@ class Store:
         while copy.exists():
             n += 1
             copy = self.path.with_name(f"{stem}-{n}{self.path.suffix}")
-        private_file(copy)
-        target = sqlite3.connect(str(copy))
         try:
-            self.db.backup(target)
-        finally:
-            target.close()
+            private_file(copy)
+            target = sqlite3.connect(str(copy))
+            try:
+                self.db.backup(target)
+            finally:
+                target.close()
+        except (OSError, sqlite3.Error) as exc:  # a full disk: no copy cut short stays
+            copy.unlink(missing_ok=True)
+            where = f"{copy} (the copy of the old store kept before it is brought up to date)"
+            raise StoreError(f"{store_trouble(where, exc)}; {self.path} was left as it was "
+                             f"(schema {version})") from None
         return copy
 
     def close(self) -> None:

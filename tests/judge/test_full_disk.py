@@ -7,6 +7,7 @@ servers."""
 
 from __future__ import annotations
 
+import gzip
 import os
 import re
 import resource
@@ -32,6 +33,7 @@ from .servers import IMAP_PASSWORD, IMAP_USER, JUDGE_ADDRESS
 
 MOBADJ = str(Path(sys.executable).with_name("mobadj"))
 FULL = "the disk is full or the file too large"
+SCHEMA1 = Path(__file__).parent / "data" / "store-schema1.sql.gz"
 
 
 def _config(tmp_path: Path, servers) -> Path:
@@ -288,3 +290,27 @@ def test_gm_commands_on_a_full_disk_say_so_in_one_line_and_change_nothing(tmp_pa
 
     ok = mobadj(cfg, "game", "extend", "g1", "12h")  # with room, it is done
     assert ok.returncode == 0 and "Deadline extended" in ok.stdout, (ok.stdout, ok.stderr)
+
+
+def test_an_upgrade_without_room_keeps_no_copy_cut_short(tmp_path):
+    """The copy of an old store kept before bringing it up to date, on a full disk: no empty
+    copy stays, the error names the copy, and with room the copy takes its documented name."""
+    cfg = tmp_path / "judge.yaml"
+    cfg.write_text(yaml.safe_dump({"judge": {"address": JUDGE_ADDRESS,
+                                             "data_dir": "judge-data", "timezone": "UTC"}}))
+    db = tmp_path / "judge-data" / "judge.sqlite"
+    db.parent.mkdir()
+    con = sqlite3.connect(db)
+    con.executescript(gzip.decompress(SCHEMA1.read_bytes()).decode())  # 1.7 MB, schema 1
+    con.close()
+    copy = tmp_path / "judge-data" / "judge-schema1.sqlite"
+    for args in (("store", "check"), ("game", "list")):
+        r = mobadj(cfg, *args, kbytes=1000)
+        assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+        assert f"cannot write {copy} (the copy of the old store" in r.stderr, r.stderr
+        assert FULL in r.stderr
+        assert f"{db} was left as it was (schema 1)" in r.stderr
+        assert sorted(p.name for p in db.parent.glob("judge-*")) == []
+    r = mobadj(cfg, "store", "check")
+    assert r.returncode == 0 and f"the old store is kept as {copy})" in r.stdout, r.stdout
+    assert sorted(p.name for p in db.parent.glob("judge-*")) == [copy.name]

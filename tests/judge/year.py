@@ -250,7 +250,7 @@ class Year:
         backup_seconds = time.perf_counter() - t0
         self.wait(lambda: self._count("SELECT COUNT(*) FROM mails") >= self.sent)
         t0 = time.perf_counter()
-        restored, _ = storetools.restore(backup, self.tmp / "restored" / "judge.sqlite")
+        restored = storetools.restore(backup, self.tmp / "restored" / "judge.sqlite").store
         restore_seconds = time.perf_counter() - t0
         game = restored.game(GAME)
         assert game is not None and game.phase == phase
