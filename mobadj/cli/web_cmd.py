@@ -13,14 +13,18 @@ from mobadj.cli.judge_cmd import CONFIG, log_trouble, warned
 
 
 def open_site(config_path: Path):  # noqa: ANN201 - a Site, imported lazily
-    """The judge's config and a :class:`~mobadj.web.pages.Site` on its store, read only."""
+    """The judge's config and a :class:`~mobadj.web.pages.Site` on its store, read only.
+    A store made by an older mobadj is refused, untouched: bringing it up to date is for
+    the judge (``mobadj serve``, ``mobadj store check``), when the GM upgrades it, perhaps
+    while the old judge still serves it."""
     from mobadj.judge.config import ConfigError, load_config
     from mobadj.judge.store import Store, StoreError
     from mobadj.web.pages import Site
 
     try:
         cfg = load_config(config_path)
-        Store(cfg.db_path).close()  # create the store, or bring its tables up to date
+        if not cfg.db_path.exists():
+            Store(cfg.db_path).close()  # no judge has run yet: an empty store to show
         store = Store(cfg.db_path, readonly=True)
     except (ConfigError, StoreError) as exc:
         raise click.ClickException(str(exc)) from None

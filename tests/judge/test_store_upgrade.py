@@ -12,7 +12,10 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+import yaml
+from click.testing import CliRunner
 
+from mobadj.cli import main
 from mobadj.judge.config import config_from_data
 from mobadj.judge.core import Judge
 from mobadj.judge.store import SCHEMA_VERSION, Store, StoreError, content_digest
@@ -118,6 +121,23 @@ def test_the_pages_do_not_read_an_old_store_and_say_why(tmp_path):
                                                    "check, once")):
         Store(path, readonly=True)
     assert schema(path) == "1"  # read only: nothing changed
+
+
+def test_mobadj_web_leaves_an_old_store_to_the_judge(tmp_path):
+    """Serving or exporting, the pages neither bring an old store up to date nor keep a copy
+    of it: the old judge may still serve it; they say what to run."""
+    cfg = tmp_path / "judge.yaml"
+    cfg.write_text(yaml.safe_dump({"judge": {"address": "judge@test.org", "data_dir": "d",
+                                             "timezone": "UTC"}, "web": {"play": False}}))
+    (tmp_path / "d").mkdir()
+    path = old_store(tmp_path / "d" / "judge.sqlite")
+    before = path.read_bytes()
+    for args in (["--export", str(tmp_path / "site")], ["--port", "1"]):
+        r = CliRunner().invoke(main, ["web", "--config", str(cfg), *args])
+        assert r.exit_code == 1 and "store schema 1, this mobadj reads 2" in r.output
+        assert "run mobadj store check" in r.output
+    assert path.read_bytes() == before and not list(path.parent.glob("judge-schema1*"))
+    assert not (tmp_path / "site").exists()
 
 
 @pytest.mark.parametrize("content", [b"not a database at all" * 100, None])
