@@ -49,14 +49,19 @@ def log_trouble(exc: OSError) -> str:
     return str(exc.strerror or exc)
 
 
-def _open(config_path: Path) -> Any:
+def _open(config_path: Path, checked: bool = False) -> Any:
+    """The judge of a config; ``checked``: only when SQLite's quick check finds its store
+    sound, before anything is written into it (``mobadj serve``)."""
     from mobadj.judge.config import ConfigError, load_config
     from mobadj.judge.core import Judge
-    from mobadj.judge.store import Store, StoreError, store_trouble
+    from mobadj.judge.store import Store, StoreError, damaged, quick_damage, store_trouble
 
     try:
         cfg = warned(load_config(config_path))
         click.get_current_context().meta[STORE_PATH] = cfg.db_path
+        trouble = quick_damage(cfg.db_path) if checked else None
+        if trouble:
+            raise StoreError(damaged(cfg.db_path, trouble))
         return Judge(Store(cfg.db_path), cfg)
     except (ConfigError, StoreError) as exc:  # no folder for the store, a newer store, ...
         raise click.ClickException(str(exc)) from None
@@ -78,7 +83,7 @@ def serve(config_path: Path, once: bool, poll: float | None, verbose: bool) -> N
     from mobadj.judge.service import NETWORK_ERRORS, Service, describe, one_judge
     from mobadj.judge.store import StoreError, store_trouble
 
-    judge = _open(config_path)
+    judge = _open(config_path, checked=True)
     cfg = judge.config
     try:  # one judge per store, held until this process ends (before its log is touched)
         held = one_judge(cfg.db_path)  # noqa: F841 (the lock lives as long as the name)

@@ -394,6 +394,26 @@ class StoreDamaged(StoreError):
         self.why = why
 
 
+def quick_damage(path: Path) -> str | None:
+    """What SQLite's quick check finds wrong with the store file ``path``, read only (None:
+    sound, or no file yet).  A judge does not start on a store damaged past its first pages:
+    it would fail on them later, or write on into them (a few milliseconds for a year's
+    store)."""
+    if not path.is_file() or path.stat().st_size == 0:
+        return None  # (an empty one is refused as such when it is opened)
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+    except sqlite3.Error as exc:
+        return str(exc)
+    try:
+        found = [str(r[0]) for r in db.execute("PRAGMA quick_check(5)")]
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    finally:
+        db.close()
+    return None if found == ["ok"] else "; ".join(found)
+
+
 def refuse_empty(path: Path) -> None:
     """An empty file where a store was is damage (a copy cut short by a full disk), never a
     new store: taken for one, the judge would answer every mail in its mailbox again."""

@@ -142,6 +142,10 @@ def test_a_sound_backup_is_restored_over_a_store_damaged_inside(tmp_path):
     assert re.search(rf"{re.escape(str(live))}: [\d.]+ MB, DAMAGED", r.output)
     assert f"{live} is damaged: restore the latest backup" in r.output
     assert live.read_bytes() == bytes(raw)  # checked, not written into
+    r = run(cfg, "serve", "--once", ok=False)  # no judge starts on it
+    assert r.exit_code == 1 and f"Error: {live}: damaged (" in r.output
+    assert "restore the latest backup with mobadj store restore" in r.output
+    assert live.read_bytes() == bytes(raw)
 
     # a backup cut short is refused, named, and the store left as it is
     cut = tmp_path / "bk-cut.sqlite"
