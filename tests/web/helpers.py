@@ -3,6 +3,7 @@ that never follows redirects, so a test sees each answer as the browser would.""
 
 from __future__ import annotations
 
+import html
 import re
 import socket
 import threading
@@ -134,6 +135,24 @@ class Visitor:
     def act(self, game: str, **fields: str) -> Answer:
         page = self.get(f"/g/{game}/play")
         return self.post(f"/g/{game}/act", {"csrf": self.csrf(page.text), **fields})
+
+
+def signed_in(srv: PageServer, game: str, power: str, password: str, client: str) -> Visitor:
+    """A visitor signed in as ``power`` of ``game`` (``client``: the address it comes from)."""
+    v = Visitor(srv.url, client)
+    assert v.sign_in(game, power, password).status == 303
+    return v
+
+
+def seat_page(v: Visitor, game: str) -> str:
+    """The text of a signed-in visitor's own page of ``game``."""
+    return html.unescape(v.get(f"/g/{game}/play").text)
+
+
+def said(text: str) -> str:
+    """The judge's answer shown on a seat's page."""
+    found = re.search(r'<pre class="said"[^>]*>(.*?)</pre>', text, re.S)
+    return found.group(1) if found else ""
 
 
 def order_spans(html: str) -> list[str]:

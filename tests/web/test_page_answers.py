@@ -4,7 +4,6 @@ with its deadline, not the one its orders just ended."""
 
 from __future__ import annotations
 
-import html
 import re
 
 import pytest
@@ -15,7 +14,7 @@ from mobadj.web.cardview import replay
 from mobadj.web.demo import Table, mail
 from mobadj.web.pages import Site
 
-from .helpers import PageServer, Visitor
+from .helpers import PageServer, said, seat_page, signed_in
 
 START = 1_800_000_000.0
 
@@ -47,31 +46,15 @@ def srv(world):
         yield s
 
 
-def seat(srv, game: str, power: str, password: str, client: str) -> Visitor:
-    v = Visitor(srv.url, client)
-    assert v.sign_in(game, power, password).status == 303
-    return v
-
-
-def page(v: Visitor, game: str) -> str:
-    return html.unescape(v.get(f"/g/{game}/play").text)
-
-
-def said(text: str) -> str:
-    """The judge's answer shown on a seat's page."""
-    found = re.search(r'<pre class="said"[^>]*>(.*?)</pre>', text, re.S)
-    return found.group(1) if found else ""
-
-
 def test_a_card_move_answer_names_the_move_now_due_and_its_deadline(srv, world):
     """micro mob: a move from the page ends move 1 at once; the answer names move 2 (the
     seat now due) and its deadline, as the page's heading does, on the page and by mail."""
     t = world.mm
     first = t.due()[0]
     move = str(replay("micromob", t.game.started_state).legal_actions(int(first[1:]) - 1)[0])
-    v = seat(srv, "mm", first, f"pw-{first.lower()}", "10.4.0.1")
+    v = signed_in(srv, "mm", first, f"pw-{first.lower()}", "10.4.0.1")
     assert v.act("mm", do="command", command=move, drawn="M1").status == 303
-    shown = page(v, "mm")
+    shown = seat_page(v, "mm")
     answer = said(shown)
     assert f"Orders for {first}, move 1 (waiting for {first}), as the judge reads them" \
         in answer, answer
@@ -87,16 +70,16 @@ def test_a_card_move_answer_names_the_move_now_due_and_its_deadline(srv, world):
 
 
 def test_an_answer_on_the_page_speaks_of_what_was_sent_and_a_mail_of_the_mail(srv, world):
-    russia = seat(srv, "dip", "RUSSIA", "pw-russia", "10.3.0.20")
+    russia = signed_in(srv, "dip", "RUSSIA", "pw-russia", "10.3.0.20")
     russia.act("dip", do="orders", orders="A Mos - Ukr", ready="1")
-    assert "and you are READY" in page(russia, "dip")
+    assert "and you are READY" in seat_page(russia, "dip")
     russia.act("dip", do="orders", orders="F Stp/sc - Bto\nA Mos - Ukr")
-    answer = said(page(russia, "dip"))
+    answer = said(seat_page(russia, "dip"))
     assert ("You were READY; you are not any more, as a line of what you sent could not be "
             "read.") in answer, answer
     assert "this mail" not in answer and "new mail" not in answer
     russia.act("dip", do="command", command="F Stp/sc - Bto\nREADY")
-    answer = said(page(russia, "dip"))
+    answer = said(seat_page(russia, "dip"))
     assert "could not take everything in what you sent" in answer, answer
     assert "this mail" not in answer and "new mail" not in answer
     # by mail, the same words speak of the mail
