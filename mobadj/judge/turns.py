@@ -8,6 +8,7 @@ import functools
 import json
 import logging
 import sqlite3
+from typing import Any
 
 from mobadj.judge import reports
 from mobadj.judge.base import JudgeBase, JudgeError
@@ -301,6 +302,7 @@ class Turns:
             refusal = host.reopen_refusal(game.state)
             if refusal:
                 raise JudgeError(f"cannot roll back {last['phase']}: {refusal}")
+            self._ended_later_refusal(game, last)
         self.desk.store.mark_rolled_back(last["id"])
         self.desk.store.delete_ending(game.name)  # a game that ended with that phase goes on
         for seat, snap in last["report"].get("players", {}).items():
@@ -320,6 +322,20 @@ class Turns:
             f"{host.phase_label(state)}. Orders already given for it stand; you may change "
             f"them.\nDeadline: {reports.stamp(deadline)}"), out)
         return f"{last['phase']} rolled back; deadline {reports.stamp(deadline)}."
+
+    def _ended_later_refusal(self, game: Game, last: dict[str, Any]) -> None:
+        """A game that ended after ``last`` was resolved (a draw or concession voted, or the
+        GM's ENDGAME, during the next phase) stays ended: reopening it would drop a result
+        every player was told of, and the votes that made it."""
+        ending = self.desk.store.ending(game.name)
+        if ending is None or not ending["phase"]:
+            return
+        ended_with = host_for(game.kind).ended_phase(last["state_after"], last["phase"])
+        if ending["phase"] == ended_with:
+            return
+        raise JudgeError(
+            f"cannot roll back {last['phase']}: the game did not end with it but later, in "
+            f"{ending['phase']} ({self.desk.endings.result_line(ending)}); that result stands")
 
     def require_running(self, game: Game) -> None:
         if game.status != "active":

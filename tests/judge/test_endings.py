@@ -229,3 +229,38 @@ def test_a_draw_that_passes_as_a_phase_is_resolved_ends_the_game_in_that_phase(j
     assert (ending["result"], ending["phase"]) == ("draw", "T1")
     listed = vote(judge, t, "NORTH", "LIST")[0].body
     assert "Ended in: T1" in listed and "Deadline" not in listed
+
+
+def test_a_rollback_leaves_a_game_that_ended_after_the_phase_it_undoes_ended(judge, tmp_path):
+    """T1 resolved, then every player votes DRAW during T2: the game ended in T2, not with
+    T1.  The GM's ROLLBACK, by mail or at the command line, is refused and says why; the
+    draw every player was told of stands."""
+    t = Table(judge)
+    judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nPROCESS"))
+    for seat in SEATS:
+        vote(judge, t, seat, "DRAW")
+    assert judge.store.ending("g1")["phase"] == "T2"
+    out = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nROLLBACK"))
+    refusal = ("cannot roll back T1: the game did not end with it but later, in T2 (a draw "
+               "between EAST, NORTH, SOUTH, WEST (voted by every surviving player)); that "
+               "result stands")
+    assert [m.to for m in out] == ["gm@test.org"] and refusal in out[0].body, out[0].body
+    cfg = tmp_path / "judge.yaml"
+    cfg.write_text(yaml.safe_dump({"judge": {"address": "judge@test.org",
+                                             "data_dir": str(tmp_path)}}))
+    r = CliRunner().invoke(main, ["game", "rollback", "--config", str(cfg), "g1"])
+    assert r.exit_code == 1 and refusal in r.output, r.output
+    game, ending = judge.store.game("g1"), judge.store.ending("g1")
+    assert (game.status, game.phase) == ("ended", "T2")
+    assert (ending["result"], ending["phase"]) == ("draw", "T2")
+    assert "Ended in: T2" in vote(judge, t, "NORTH", "LIST")[0].body
+
+
+def test_a_rollback_reopens_a_game_that_ended_with_the_phase_it_undoes(judge):
+    t = Table(judge, turns=1)
+    judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nPROCESS"))
+    assert judge.store.game("g1").status == "ended"
+    out = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nROLLBACK"))
+    assert "T1 rolled back" in out[0].body, out[0].body
+    assert judge.store.game("g1").status == "active" and judge.store.ending("g1") is None
+    assert "Ended in" not in vote(judge, t, "NORTH", "LIST")[0].body
