@@ -263,7 +263,7 @@ class GMCommands:
             f"The judge's notices for the GM, GM copies of results and press to the GM go "
             f"there from now on. The GM password was not changed: the new GM may change it "
             f"(SET PASSWORD).\n"
-            f"Mail from {old} no longer counts as the GM's. If {new} is a mistake, "
+            f"{self._old_gm_may(game, old)} If {new} is a mistake, "
             f"whoever keeps the judge can set the address back with\n"
             f"  mobadj game set {game.name} gm {old}\n\n{sig}"), game=game.name))
         welcome = (
@@ -278,6 +278,14 @@ class GMCommands:
         out.append(Mail(new, f"{game.name}: you are now its GM", f"{welcome}\n\n{sig}",
                         game=game.name))
         return f"GM address of {game.name}: {old} -> {new}. Both addresses were told."
+
+    def _old_gm_may(self, game: Game, old: str) -> str:
+        """What the old GM address may still do after a handover: one of the judge's
+        ``gm_addresses`` still signs on as GM with the password, any other address no longer."""
+        if old in self.desk.config.gm_addresses:
+            return (f"As one of the judge's GM addresses, {old} may still sign on as GM of "
+                    f"{game.name} with the GM password, until the new GM changes it.")
+        return f"Mail from {old} no longer counts as the GM's."
 
     def set_option(self, game: Game, key: str, value: str) -> str:
         host = host_for(game.kind)

@@ -45,11 +45,17 @@ def test_set_gm_moves_every_gm_notice_to_the_new_address(judge, table, clock):
     (old,) = to(out, "gm@test.org")
     assert old.subject == "g1: the GM address is now newgm@club.org"
     assert "changed by a mail with the GM password, confirmed from the new address" in old.body
-    assert "Mail from gm@test.org no longer counts as the GM's." in old.body
+    # gm@test.org is one of the judge's gm_addresses: it may still sign on, and is told so
+    assert ("As one of the judge's GM addresses, gm@test.org may still sign on as GM of g1 "
+            "with the GM password, until the new GM changes it.") in old.body
+    assert "no longer counts" not in old.body
     assert "  mobadj game set g1 gm gm@test.org\n" in old.body
     assert judge.store.game("g1").gm_email == "newgm@club.org"
     # the new GM signs on from the new address (not one of the judge's gm_addresses)
     out = judge.handle_mail(mail("newgm@club.org", "GM g1 gm-secret\nEXTEND 12 hours"))
+    assert "Signed on as GM of g1." in out[0].body and "Deadline extended" in out[0].body
+    # the old address, one of the judge's gm_addresses, still signs on as it was told
+    out = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nEXTEND 1 hours"))
     assert "Signed on as GM of g1." in out[0].body and "Deadline extended" in out[0].body
     # a stranger with the password is refused
     out = judge.handle_mail(mail("eve@x.org", "GM g1 gm-secret\nEXTEND 12 hours"))
@@ -93,6 +99,8 @@ def test_set_gm_from_the_command_line(tmp_path):
     try:
         waiting = {m.to: m for m in store.unsent()}
         assert "changed on the judge's command line" in waiting["gm@club.org"].body
+        # gm@club.org is not one of the judge's gm_addresses: it no longer steers the game
+        assert "Mail from gm@club.org no longer counts as the GM's." in waiting["gm@club.org"].body
         assert waiting["newgm@club.org"].subject == "club1: you are now its GM"
         assert store.game("club1").gm_email == "newgm@club.org"
     finally:
