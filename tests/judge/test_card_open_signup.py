@@ -8,6 +8,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from click.testing import CliRunner
+
+from mobadj.cli import main
 
 from .e2e import send, text
 from .helpers import mail
@@ -130,6 +133,26 @@ def test_create_refuses_a_game_option_the_game_does_not_take(judge) -> None:
     out = judge.handle_mail(mail("gm@test.org", "CREATE og microcity gm-pass open=yes "
                                                 "game_mode=competitive"))
     assert "Game og (microcity) created" in out[0].body
+
+
+def test_create_refuses_options_for_what_is_wrong_not_for_a_player_count(
+        judge, tmp_path) -> None:
+    """The competitive mode is for 2 players and takes no difficulty: the refusal names the
+    difficulty, which the GM can change, not the 2 players, which the GM does not set."""
+    out = judge.handle_mail(mail("gm@test.org", "CREATE mc3 microcity gm-pass "
+                                                "game_mode=competitive game_difficulty=hard"))
+    assert ("CREATE refused: Micro City does not take these options: option difficulty=hard: "
+            "the competitive mode always lasts 20 rounds, 10 per player") in out[0].body
+    assert "is for 2 players" not in out[0].body
+    assert judge.store.game("mc3") is None
+    cfg = tmp_path / "judge.yaml"
+    cfg.write_text(f"judge:\n  address: judge@test.org\n  data_dir: {tmp_path}\n")
+    r = CliRunner().invoke(main, ["game", "create", "--config", str(cfg), "mc3", "--kind",
+                                  "microcity", "--gm", "gm@test.org", "-o",
+                                  "game_mode=competitive", "-o", "game_difficulty=hard"])
+    assert r.exit_code == 1 and r.output == (
+        "Error: Micro City does not take these options: option difficulty=hard: the "
+        "competitive mode always lasts 20 rounds, 10 per player\n"), r.output
 
 
 def test_a_full_game_without_autostart_deals_nothing_before_the_gms_start(

@@ -101,18 +101,18 @@ def parse_options(options: dict[str, Any], players: int, deck: Deck, pick: Any) 
             raise IllegalAction(f"unknown option '{key}'{hint}")
     mode = _choice("mode", options.get("mode", "basic"), MODES)
     competitive = mode == "competitive"
-    if competitive and players != 2:
-        raise IllegalAction("the competitive mode is for 2 players")
     side = _choice("side", options.get("side", "A"), ("a", "b")).upper()
     default_diff = "medium" if (mode == "basic" and side == "B") else "easy"
     difficulty = _choice("difficulty", options.get("difficulty", default_diff), DIFFICULTIES)
     expansions = _expansions(options.get("expansions"))
     xcard = _flag("xcard", options.get("xcard", False))
-    if xcard and not (players == 2 and not competitive):
-        raise IllegalAction("the X card is an option of the 2-player cooperative variant")
     if _choice("unused_options", options.get("unused_options", "refuse"),
                UNUSED_OPTIONS) == "refuse":
-        refuse_unused(mode, options)
+        refuse_unused(mode, options)  # before the player count: a judge's GM sets no count
+    if competitive and players != 2:
+        raise IllegalAction("the competitive mode is for 2 players")
+    if xcard and not (players == 2 and not competitive):
+        raise IllegalAction("the X card is an option of the 2-player cooperative variant")
     building = "basic"
     if mode == "basic":
         table = deck.basic_building[side].rounds
