@@ -324,7 +324,8 @@ class Forming:
             out.append(Mail(email, f"{game.name}: not this time", (
                 f"The GM of {game.name} did not accept your request to join.\n\n"
                 f"{self.desk._sig()}"), game=game.name))
-            return f"{email} is not in {game.name}."
+            return (f"{email} refused: told that the GM did not accept the request to join "
+                    f"{game.name}. {self.seats_line(game)}")
         if entry["status"] == "accepted":
             return f"{email} was already accepted."
         if not self.seat_counts(game)[0]:

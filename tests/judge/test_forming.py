@@ -94,7 +94,12 @@ def test_the_gm_approves_and_starts(judge):
     status = gm(judge, "LIST")
     assert "joined: ann@test.org (waiting; wishes: NORTH)" in status
     assert "ann@test.org accepted. g1: 1 of 4 seats taken" in gm(judge, "APPROVE ann@test.org")
-    gm(judge, "REJECT bob@test.org\nAPPROVE cat@test.org\nADDPLAYER gil@test.org east")
+    said = gm(judge, "REJECT bob@test.org\nAPPROVE cat@test.org\nADDPLAYER gil@test.org east")
+    assert ("bob@test.org refused: told that the GM did not accept the request to join g1. "
+            "g1: 1 of 4 seats taken, 3 free.") in said, said
+    told = [m for m in judge.store.all_mail() if m.to == "bob@test.org"]
+    assert told[-1].subject == "g1: not this time"
+    assert "The GM of g1 did not accept your request to join." in told[-1].body
     assert "Every seat of g1 is taken; waiting for the GM's START." in gm(
         judge, "APPROVE dan@test.org")
     assert judge.store.game("g1").status == "forming"
@@ -196,11 +201,16 @@ def test_open_games_from_the_command_line(tmp_path):
     store = Store(tmp_path / "d" / "judge.sqlite")
     with store.transaction():
         store.set_join("o1", "ann@test.org", ["FRANCE"], "waiting", 1.0)
+        store.set_join("o1", "cat@test.org", [], "waiting", 1.0)
     store.close()
     r = runner.invoke(main, ["game", "approve", "o1", "ann@test.org", "--config", str(cfg)])
     assert r.exit_code == 0 and "ann@test.org accepted. o1: 1 of 7 seats taken" in r.output
     r = runner.invoke(main, ["game", "reject", "o1", "bob@test.org", "--config", str(cfg)])
     assert r.exit_code == 1 and "bob@test.org has not asked to join o1" in r.output
+    r = runner.invoke(main, ["game", "reject", "o1", "cat@test.org", "--config", str(cfg)])
+    assert r.exit_code == 0 and r.output.startswith(
+        "cat@test.org refused: told that the GM did not accept the request to join o1. "
+        "o1: 1 of 7 seats taken, 6 free."), r.output
     r = runner.invoke(main, ["game", "create", "o2", "--config", str(cfg), "--gm", "g@t.org",
                              "--approve"])
     assert r.exit_code == 2 and "needs --open" in r.output
