@@ -411,7 +411,7 @@ class Judge(JudgeBase):
             games = one
         rows = [f"{g.name:<16} {g.kind:<12} {g.status:<8} {g.phase}" + (
                     f"  result: {self.endings.result_line(self.store.ending(g.name))}"
-                    if g.status == "ended" else "")
+                    if g.status == "ended" else "") + self._listed_rules(g)
                 for g in games]
         text = ("Games on this judge:\n" if not name else "") + (
             "\n".join(rows) if rows else "(none)")
@@ -423,6 +423,12 @@ class Judge(JudgeBase):
         if takeovers:
             text += "\n\nPowers waiting for a new player:\n" + "\n".join(takeovers)
         return text
+
+    def _listed_rules(self, game: Game) -> str:
+        """A game's ``Rules:`` line under its row of LIST, so whoever may join, watch or
+        take over sees them first; a game taking players shows them in that list instead."""
+        rules = self.rules_line(game)
+        return f"\n  {rules}" if rules and not self.forming.takes_players(game) else ""
 
     def public_summary(self, inc: Incoming, name: str | None) -> str:
         """SUMMARY <game> without a sign-on: any public game (a private one to its GM and

@@ -339,14 +339,18 @@ class Forming:
         started = self.fill_if_full(game, now, out)
         return f"{email} accepted. {self.seats_line(game)}" + (f"\n{started}" if started else "")
 
+    def takes_players(self, game: Game) -> bool:
+        """Whether LIST shows ``game`` among the games taking players: an open game still
+        forming, not a private one (those are by invitation)."""
+        return (game.status == "forming" and flag(game.options, "open")
+                and self.desk.store.web_key(game.name) is None)
+
     def forming_list(self, only: list[str] | None = None) -> list[str]:
         """What LIST shows of the games that take sign-ups (of those named ``only``): free
         seats and how to join."""
         lines = []
         for game in self.desk.store.games():
-            if (game.status != "forming" or (only is not None and game.name not in only)
-                    or not flag(game.options, "open")
-                    or self.desk.store.web_key(game.name) is not None):  # private: by invitation
+            if (only is not None and game.name not in only) or not self.takes_players(game):
                 continue
             held = {p.power for p in self.desk.store.players(game.name)}
             seats = host_for(game.kind).seats(game.options)

@@ -161,6 +161,23 @@ def test_create_by_mail_takes_rule_options(judge):
     assert judge.store.game("other") is None
 
 
+def test_list_without_a_sign_on_shows_each_games_rules(judge):
+    """Whoever may watch, join or take over sees a game's rules in LIST before signing on;
+    an open game shows them once, in the list of games taking players."""
+    start(judge, "spring27", paradox="1982", too_many="last", duplicate_orders="first")
+    judge.create_game("plain", "standard", "gm@test.org", "gm-pw-1", {}, seed=3)
+    judge.create_game("open27", "standard", "gm@test.org", "gm-pw-1",
+                      {"open": "yes", "paradox": "1982"}, seed=3)
+    rules = "\n  Rules: paradox=1982, too_many=last, duplicate_orders=first\n"
+    listed = judge.handle_mail(mail("zed@test.org", "LIST"))[0].body
+    assert f"spring27         standard     active   S1901M{rules}" in listed, listed
+    assert "open27           standard     forming  \nplain            standard     forming  \n" \
+        "spring27" in listed, listed
+    assert listed.count("Rules: paradox=1982\n") == 1  # open27's, where it takes players
+    one = judge.handle_mail(mail("zed@test.org", "LIST spring27"))[0].body
+    assert one.startswith(f"spring27         standard     active   S1901M{rules}"), one
+
+
 def test_the_command_line_creates_a_game_with_rule_options(tmp_path):
     cfg = tmp_path / "judge.yaml"
     cfg.write_text("judge:\n  address: judge@test.org\n  data_dir: d\n  timezone: UTC\n")
