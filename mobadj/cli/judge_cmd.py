@@ -231,8 +231,9 @@ def create(config_path: Path, name: str, kind: str, gm_email: str, gm_password: 
     rules = judge.rules_line(g)
     if rules:
         click.echo(rules)
-    if gm_password is None:
-        click.echo(f"GM password: {password}")
+    if gm_password is None:  # shown once: the store keeps only its hash
+        click.echo(f"GM password: {password}\n(kept only as a hash; use --gm-password or "
+                   f"MOBADJ_GM_PASSWORD to choose it)")
     if open_:
         click.echo(f"Players join by mail: JOIN {g.name} [powers, best first]"
                    + ("; approve each with mobadj game approve." if approve else "."))

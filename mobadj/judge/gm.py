@@ -25,7 +25,7 @@ from mobadj.judge.deadlines import (
     weekdays,
 )
 from mobadj.judge.endings import DRAW_MODES
-from mobadj.judge.forming import YES
+from mobadj.judge.forming import YES, flag
 from mobadj.judge.hosts import DiplomacyHost, Host, HostError, host_for
 from mobadj.judge.mailparse import Incoming, is_address
 from mobadj.judge.names import Names
@@ -176,10 +176,16 @@ class GMCommands:
         except (JudgeError, HostError) as exc:
             return f"CREATE refused: {exc}", None
         rules = self.desk.rules_line(game)
+        later = f"in this mail, or in a later one after GM {game.name} <password>"
+        if flag(game.options, "open"):
+            how = (f"Players join by mail: JOIN {game.name} [powers, best first]"
+                   + (f"; approve each with APPROVE <email> (or refuse with REJECT <email>), "
+                      f"{later}." if flag(game.options, "approve") else ".")
+                   + " You may also seat players yourself with ADDPLAYER <email> <power>.")
+        else:
+            how = f"Add players with ADDPLAYER <email> <power> ({later})."
         return (f"Game {game.name} ({game.kind}) created; you are its GM.\n"
-                + (f"{rules}\n" if rules else "") +
-                f"Add players with ADDPLAYER <email> <power> (in this mail, or in a later one "
-                f"after GM {game.name} <password>)."), game
+                + (f"{rules}\n" if rules else "") + how), game
 
     def replace(self, game: Game, power: str, email: str, now: float, out: list[Mail]) -> str:
         """The GM's REPLACE: the seat goes to ``email`` (:meth:`Seats.change_player`)."""

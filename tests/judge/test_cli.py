@@ -33,7 +33,9 @@ def run(cfg, *args, ok=True, input=None):  # noqa: A002 (click's name)
 def test_a_game_from_the_command_line(cfg, tmp_path):
     r = run(cfg, "game", "create", "cli1", "--kind", "standard", "--gm", "gm@test.org",
             "--option", "press=grey", "--seed", "5")
-    assert "Game cli1 (standard) created." in r.output and "GM password:" in r.output
+    assert r.output.startswith("Game cli1 (standard) created.\nGM password: ")
+    assert ("\n(kept only as a hash; use --gm-password or MOBADJ_GM_PASSWORD to choose it)\n"
+            in r.output), r.output
     run(cfg, "game", "add-player", "cli1", "e@test.org", "England")
     r = run(cfg, "game", "add-player", "cli1", "f@test.org", "fra")
     assert "FRANCE added" in r.output and "queued" in r.output

@@ -82,6 +82,23 @@ def test_players_join_by_mail_and_the_game_starts_when_full(judge):
                                                             "g1")[0].body
 
 
+def test_create_by_mail_of_an_open_game_says_players_join(judge):
+    """The GM who makes an open game by mail gets the JOIN line to hand to players (and,
+    with approve=yes, how to answer each request), as the command line says it."""
+    reply = handle(judge, "gm@test.org", "CREATE mopen standard gm-secret open=yes")[0].body
+    assert ("Game mopen (standard) created; you are its GM.\n"
+            "Players join by mail: JOIN mopen [powers, best first]. You may also seat "
+            "players yourself with ADDPLAYER <email> <power>.") in reply, reply
+    reply = handle(judge, "gm@test.org", "CREATE mappr standard gm-secret open=yes "
+                   "approve=yes")[0].body
+    assert ("Players join by mail: JOIN mappr [powers, best first]; approve each with "
+            "APPROVE <email> (or refuse with REJECT <email>), in this mail, or in a later one "
+            "after GM mappr <password>.") in reply, reply
+    reply = handle(judge, "gm@test.org", "CREATE shut standard gm-secret")[0].body
+    assert ("Add players with ADDPLAYER <email> <power> (in this mail, or in a later one "
+            "after GM shut <password>).") in reply and "JOIN" not in reply
+
+
 def test_the_gm_approves_and_starts(judge):
     judge.create_game("g1", "toy", "gm@test.org", "gm-secret",
                       {"open": "yes", "approve": "yes", "autostart": "no"}, seed=3)
