@@ -5,6 +5,7 @@ Real processes, real mail servers."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import signal
 import subprocess
@@ -50,6 +51,30 @@ def _serving(cfg: Path) -> subprocess.Popen:
     assert proc.stderr is not None
     assert "serving" in proc.stderr.readline()
     return proc
+
+
+def test_the_store_is_named_as_the_gm_names_judge_yaml(tmp_path):
+    """The refusal names the store from judge.yaml as the GM gave it: run beside a relative
+    judge.yaml, it reads as the guide quotes it; from MOBADJ_JUDGE_CONFIG=/abs/judge.yaml,
+    with that folder."""
+    (tmp_path / "judge.yaml").write_text(yaml.safe_dump({"judge": {
+        "address": JUDGE_ADDRESS, "data_dir": "judge-data"}}))
+    (tmp_path / "judge-data").mkdir()
+    with open(tmp_path / "judge-data" / "judge.sqlite.lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a serving judge holds it
+        held.write("4711\n")
+        held.flush()
+        env = {k: v for k, v in ENV.items() if k != "MOBADJ_JUDGE_CONFIG"}
+        here = subprocess.run([MOBADJ, "serve", "--once"], env=env, cwd=tmp_path,
+                              capture_output=True, text=True, timeout=60)
+        there = subprocess.run([MOBADJ, "serve", "--once"], cwd="/",
+                               env=env | {"MOBADJ_JUDGE_CONFIG": str(tmp_path / "judge.yaml")},
+                               capture_output=True, text=True, timeout=60)
+    said = "; this one stops without touching the mail\n"
+    assert here.returncode == 1 and here.stderr == (
+        f"Error: another judge (pid 4711) is serving judge-data/judge.sqlite{said}")
+    assert there.returncode == 1 and there.stderr == (
+        f"Error: another judge (pid 4711) is serving {tmp_path}/judge-data/judge.sqlite{said}")
 
 
 def test_a_second_judge_on_the_same_store_refuses_to_serve(tmp_path, mail_servers):
