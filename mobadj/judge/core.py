@@ -28,7 +28,7 @@ from mobadj.judge.forming import Forming
 from mobadj.judge.gm import GMCommands, is_remark_in, seats_named, signed_off
 from mobadj.judge.hosts import Host, HostError, host_for
 from mobadj.judge.loops import ReplyLimits, reply_kind
-from mobadj.judge.mailparse import Incoming, parse_mail
+from mobadj.judge.mailparse import AWAY_SUBJECT, Incoming, parse_mail
 from mobadj.judge.names import Names
 from mobadj.judge.notices import Notices
 from mobadj.judge.overview import summary_text
@@ -307,7 +307,9 @@ class Judge(JudgeBase):
 
     def _ignored(self, inc: Incoming, parsed: ParsedMail) -> str | None:
         """Why a mail gets no reply at all (and is only recorded), or None."""
-        if inc.auto or not inc.reply_to:
+        if inc.auto == AWAY_SUBJECT and parsed.commands:
+            pass  # "Away next week" with SIGNON and ABSENCE: a person's mail, answered
+        elif inc.auto or not inc.reply_to:
             return inc.auto or "no sender"
         if self.config.address.lower() in (inc.sender, inc.reply_to):
             return "from the judge itself"

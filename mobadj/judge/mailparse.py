@@ -39,11 +39,19 @@ ONLY_ATTACHMENTS = ("it has no text of its own, only attachments (the judge does
 MAX_BODY_CHARS = 100_000
 MAX_LINES = 2_000
 
-_AUTO_SUBJECT = re.compile(
+# Subjects an out-of-office reply starts with: a person writes them too ("Away next week - my
+# orders"), so such a mail is automatic only when it gives the judge no command (see
+# AWAY_SUBJECT) or comes from Outlook/Exchange, whose replies say so in a header.
+_AWAY_SUBJECT = re.compile(
     r"^\s*(auto(matic)?[\s_-]*(reply|response)|out of (the )?office|away|abwesend|"
-    r"absence|autoreply|undeliver|undelivered|delivery status notification|"
+    r"absence|autoreply|vacation)\b",
+    re.I,
+)
+AWAY_SUBJECT = "automatic subject"
+_BOUNCE_SUBJECT = re.compile(
+    r"^\s*(undeliver(ed|able)?|delivery status notification|"
     r"mail delivery (failed|failure|subsystem)|returned mail|failure notice|"
-    r"delivery failure|vacation)\b",
+    r"delivery failure)\b",
     re.I,
 )
 _BOUNCE_SENDERS = re.compile(r"^(mailer-daemon|postmaster|no-?reply|bounces?)([+@]|$)", re.I)
@@ -327,11 +335,13 @@ def auto_reason(msg: Message, sender: str) -> str | None:
     precedence = (_header(msg, "Precedence") or "").strip().lower()
     if precedence in ("bulk", "junk", "list", "auto_reply"):
         return f"Precedence: {precedence}"
+    subject = _header(msg, "Subject") or ""
     for header in ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress", "List-Id",
                    "X-Loop", "X-Failed-Recipients"):
         value = _header(msg, header)
         if value is not None:
-            if header == "X-Auto-Response-Suppress" and "oof" not in value.lower():
+            if (header == "X-Auto-Response-Suppress" and "oof" not in value.lower()
+                    and not _AWAY_SUBJECT.match(subject)):  # Outlook's "Automatic reply: "
                 continue
             return f"{header} header"
     if msg.get_content_type() == "multipart/report":
@@ -343,8 +353,10 @@ def auto_reason(msg: Message, sender: str) -> str | None:
     return_path = _header(msg, "Return-Path")
     if return_path is not None and return_path.strip() in ("<>", ""):
         return "empty Return-Path"
-    if _AUTO_SUBJECT.match(_header(msg, "Subject") or ""):
-        return "automatic subject"
+    if _BOUNCE_SUBJECT.match(subject):
+        return "bounce subject"
+    if _AWAY_SUBJECT.match(subject):  # the judge still answers it if it gives a command
+        return AWAY_SUBJECT
     return None
 
 
