@@ -73,10 +73,20 @@ class Names:
         """A SIGNON's power as a reply may quote it: ``Germany 4lGxbTNR91g please`` reads as
         the power ``Germany 4lGxbTNR91g`` (the password is the last word), and the password
         must not come back in the mail.  The first word stays, and each later word that is
-        part of a name; any other word is shown as ``***``."""
+        part of a name or a slip of one (``Lucky Lucianno``: the player must see the word to
+        fix); any other word is shown as ``***``."""
         words = text.split()
-        return " ".join(words[:1] + [w if fold(w) in self.words else "***"
-                                     for w in words[1:]])
+        return " ".join(words[:1] + [w if self._name_like(w) else "***" for w in words[1:]])
+
+    def _name_like(self, word: str) -> bool:
+        """Is ``word`` a word of a name, or that word with a letter or two wrong, of about
+        its length (``Lucianno``; not ``pw-germany``, which is longer by a whole prefix)?"""
+        key = fold(word)
+        if key in self.words:
+            return True
+        return len(key) >= 4 and any(
+            abs(len(key) - len(w)) <= 1 for w in close_matches(key, list(self.words), n=3,
+                                                                cutoff=0.8))
 
     def seats(self, words: Sequence[str]) -> list[str]:
         """The seats named one after the other by ``words`` (``Baby Face Nelson Capone``:

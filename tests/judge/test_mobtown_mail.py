@@ -190,9 +190,16 @@ def test_a_misspelt_mob_at_sign_on_is_named_without_a_contradiction(judge, mob):
     not also that the judge does not say what is wrong."""
     body = judge.handle_mail(mail(mob.emails["luciano"],
                                   "SIGNON g1 Lucky Lucianno pw-luciano\nG(Mad) H"))[0].body
-    assert body.startswith("Sign-on refused: no power 'Lucky "), body  # (a word that may be
-    assert "; did you mean Lucky Luciano?\n" in body  # the password is masked)
+    # the misspelt word is shown (the player must fix it), the password is not
+    assert body.startswith("Sign-on refused: no power 'Lucky Lucianno'; did you mean Lucky "
+                           "Luciano?\n"), body
     assert "does not say which" not in body and "pw-luciano" not in body
+    assert "goes last" not in body  # the password was last: nothing to move
+    # a word after the password: that word reads as the password, the real one is masked
+    body = judge.handle_mail(mail(mob.emails["luciano"],
+                                  "SIGNON g1 Lucky Luciano pw-luciano please\nG(Mad) H"))[0].body
+    assert "no power 'Lucky Luciano ***'" in body and "pw-luciano" not in body
+    assert "Your password goes last on the SIGNON line" in body
 
 
 def test_mails_name_the_mobs_not_their_ids(judge):
