@@ -91,6 +91,7 @@ class ParsedMail:
     press: list[Press] = field(default_factory=list)
     errors: list[BadCommandLine] = field(default_factory=list)
     near_commands: dict[int, str] = field(default_factory=dict)  # line -> did-you-mean keyword
+    password_below: bool = False  # a SIGNON without its password, which is on the next line
 
     def first(self, name: str) -> Command | None:
         return next((c for c in self.commands if c.name == name), None)
@@ -287,6 +288,7 @@ def parse_body(body: str, game_words: frozenset[str] = frozenset(),
             out.errors[out.errors.index(above)] = dataclasses.replace(above, message=(
                 f"{above.message} (line {number}, left out here, reads as its password: "
                 f"write it at the end of the {above.text.split()[0].upper()} line)"))
+            out.password_below = True
             continue
         if len(line) > MAX_LINE:  # no order or command is this long: do not feed it to parsers
             out.errors.append(BadCommandLine(number, MAX_LINE, line[:40] + "...",

@@ -94,11 +94,16 @@ class UnsignedMail:
         signon = (f"SIGNON {about.game or '<game>'} {about.label or '<power>'} <password>")
         head = ("The judge did nothing with your mail, and nobody else has seen it: it has no "
                 "SIGNON line, and every mail to the judge needs one on top.")
+        forgot = f"\n\n{FORGOT}"
+        if parsed.password_below:  # the password was there, one line too low
+            head = ("The judge did nothing with your mail, and nobody else has seen it: the "
+                    "password goes at the end of the SIGNON line, not on a line of its own.")
+            forgot = ""
         wants_press = (about.press_from not in (None, "GM")  # orders may answer the GM
                        or (parsed.press and not parsed.order_lines))
         if not wants_press and self._reads_as_orders(about, text):
             return (f"{head}\n\nTo send these orders, send this (your password in place of "
-                    f"<password>):\n\n{signon}\n{text}\n\n{FORGOT}")
+                    f"<password>):\n\n{signon}\n{text}{forgot}")
         if about.press_from:
             to = about.press_from
             why = "To send it to the GM" if to == "GM" else f"To send it to {to} as press"
@@ -112,7 +117,7 @@ class UnsignedMail:
         if about.press_from == "":
             why += " (the press you answer was anonymous: name whom you write to)"
         return (f"{head}\n\n{why}, send this (your password in place of <password>):\n\n"
-                f"{signon}\nPRESS TO {to}\n{text}\nENDPRESS\n\n{FORGOT}")
+                f"{signon}\nPRESS TO {to}\n{text}\nENDPRESS{forgot}")
 
     def orders_attempted(self, inc: Incoming, parsed: ParsedMail) -> bool:
         """Does a line of a mail without sign-on (beside its commands) try to be an order,

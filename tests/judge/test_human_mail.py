@@ -283,6 +283,9 @@ def test_a_sign_on_the_judge_cannot_read_never_quotes_the_password_back(judge, d
     assert "pw-turkey" not in r
     assert "cannot read the SIGNON command" in r and "line 2" in r
     assert "SIGNON g1 Turkey <password>\nA CON - BUL\n" in r  # the form to send, without it
+    # one answer: the mail has a SIGNON line and the password was right, only a line too low
+    assert "it has no SIGNON line" not in r and "Forgot your password" not in r
+    assert "the password goes at the end of the SIGNON line, not on a line of its own" in r
     r = send(judge, dip, "ITALY", "signon g1 italy\n\nPassword: pw-italy\nA VEN H")
     assert "pw-italy" not in r and "SIGNON g1 Italy <password>\nA VEN H\n" in r
     # a line that cannot be read in a signed-on mail, named when READY waits for a clean one
