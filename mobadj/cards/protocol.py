@@ -343,15 +343,28 @@ class GameState(ABC):
         try:
             return self.parse(player, text)
         except CommandError as err:
-            if err.suggestion is not None or not text.split():
-                raise
-            words = text.lower().split()
-            moves = {str(a) for a in self.legal_actions(player)}
-            named = [m for m in moves if set(words) <= set(m.lower().split())]
-            if len(named) != 1:
+            expected = self._expected_now(player, err)
+            suggestion = err.suggestion
+            if suggestion is None and text.split():
+                words = text.lower().split()
+                moves = {str(a) for a in self.legal_actions(player)}
+                named = [m for m in moves if set(words) <= set(m.lower().split())]
+                suggestion = named[0] if len(named) == 1 else None
+            if expected == err.expected and suggestion == err.suggestion:
                 raise
             raise CommandError(err.message, text=err.text, column=err.column,
-                               expected=err.expected, suggestion=named[0]) from None
+                               expected=expected, suggestion=suggestion) from None
+
+    def _expected_now(self, player: int, err: CommandError) -> tuple[str, ...]:
+        """The command words an unreadable first word was expected to be, cut to those
+        ``player`` may send now (a move or a free command): not ``bet`` when only
+        ``select`` is possible.  Unchanged when none of them is possible now."""
+        if err.column not in (None, 1) or not err.expected:
+            return err.expected
+        now = {a.split(maxsplit=1)[0].lower() for a in
+               [*map(str, self.legal_actions(player)), *self.free_commands(player)] if a.strip()}
+        kept = tuple(e for e in err.expected if e.lower() in now)
+        return kept or err.expected
 
     def command(self, player: int, text: str) -> Any:
         """Parse and apply a command text; returns the action applied."""

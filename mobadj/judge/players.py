@@ -222,6 +222,9 @@ class PlayerCommands:
                          "whose earlier orders for this phase (if any) stand. Send orders for "
                          "this phase.")
             return "\n".join(lines)
+        if not check.accepted and host.resolve_when_all_in:  # a card game: no standing orders
+            lines.append(self._nothing_played(game, power))
+            return "\n".join(lines)
         if not check.accepted:
             lines.append("Nothing was accepted, so your earlier orders for this phase (if any) "
                          "stand.")
@@ -236,6 +239,9 @@ class PlayerCommands:
         self.desk.store.set_meta(self._partial_key(game, power),
                                  f"{phase}\n{', '.join(_where(e) for e in check.errors)}"
                                  if check.errors else "")
+        sealed = self._sealed_move_in(game, power) if host.resolve_when_all_in else ""
+        if sealed:
+            lines.append(sealed)
         if check.errors:
             player = self.desk.store.player(game.name, power)
             if player is not None and player.ready:  # never adjudicated as "ready" like this
@@ -259,6 +265,27 @@ class PlayerCommands:
                              "one, send your orders again with it (each mail's orders replace "
                              "the last).")
         return "\n".join(lines)
+
+    def _nothing_played(self, game: Game, power: str) -> str:
+        """A card game's answer to a move of which nothing could be played: moves are final
+        and none is kept, but a sealed choice sent before stands; the legal commands."""
+        host, state = host_for(game.kind), game.started_state
+        before = self.desk.store.orders(game.name, host.phase(state)).get(power)
+        if before:
+            return f"Nothing was taken, so the move you sent before stands: {before}."
+        return ("Nothing was played: send your move again, corrected.\n"
+                + host.preview(state, power, ""))
+
+    def _sealed_move_in(self, game: Game, power: str) -> str:
+        """After a sealed choice (a bet) while others are still to choose: that it is in
+        (the phase's label still names every seat the move waits for)."""
+        host, state = host_for(game.kind), game.started_state
+        sent = self.desk.store.orders(game.name, host.phase(state))
+        waiting = [s for s in host.due(state) if s not in sent]
+        if power not in sent or not waiting:
+            return ""
+        return (f"Your move is in: {sent[power]} (sealed: nobody sees it before every move is "
+                f"in). Still waiting for {', '.join(waiting)}.")
 
     def absence(
         self, game: Game, power: str, seconds: float, inc: Incoming, uid: int | None, now: float,

@@ -157,3 +157,39 @@ def test_bot_moves_at_once_set_while_the_game_waits_plays_the_seat_at_the_next_p
     results = [m.body for m in out if m.to == other and "results" in m.subject]
     assert any(f"{seat}: no player; the judge played the game's bot move" in b for b in results)
     assert "bot_moves must be one of deadline, at_once" in gm(judge, "SET bot_moves soon")[0].body
+
+
+def test_a_misspelt_move_gets_the_legal_commands_and_no_word_of_standing_orders(judge) -> None:
+    """A card game keeps no orders: the reply to a move of which nothing was played lists
+    the seat's legal commands, and its "expected" names only the commands possible now."""
+    host = setup_game(judge, "miceheist", 3)
+    (seat,) = host.due(judge.store.game("cg").state)
+    move = legal(judge, host, seat)[0]  # "select A"
+    word, rest = move.split(maxsplit=1)
+    typo = word[:2] + word[3] + word[2] + word[4:]  # "selcet"
+    reply = act(judge, seat, f"Hi all,\n\n{typo} {rest}\nThanks!\nCarla")[0].body
+    assert f"unknown command '{typo}', at column 1, expected {word} (did you mean '{word}'?)" \
+        in reply, reply
+    assert "earlier orders" not in reply and "stand" not in reply
+    assert "Nothing was played: send your move again, corrected." in reply
+    assert "Your legal commands now" in reply and f"  {move}\n" in reply
+
+
+def test_a_sealed_bet_is_said_to_be_in_while_the_others_still_choose(judge) -> None:
+    host = setup_game(judge, "miceheist", 3)
+    rng = random.Random(5)
+    for _ in range(80):
+        due = host.due(judge.store.game("cg").state)
+        if len(due) >= 2:
+            break
+        act(judge, due[0], rng.choice(legal(judge, host, due[0])))
+    else:
+        pytest.fail("Mice Heist never asked for simultaneous choices")
+    first, others = due[0], due[1:]
+    bet = legal(judge, host, first)[0]
+    reply = act(judge, first, f"{bet}\n-- \nAnn Lee | ann@club.org")[0].body
+    assert (f"Your move is in: {bet} (sealed: nobody sees it before every move is in). "
+            f"Still waiting for {', '.join(others)}.") in reply, reply
+    # a typo after it: the bet sent before stands, and the reply says so
+    reply = act(judge, first, "bett 9")[0].body
+    assert f"Nothing was taken, so the move you sent before stands: {bet}." in reply, reply
