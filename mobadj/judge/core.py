@@ -200,7 +200,7 @@ class Judge(JudgeBase):
                                                    out, rejected)
             else:
                 orders = self.players.orders(game, power, parsed, inc, uid, now, out, rejected)
-        reply.append(orders)
+        reply.append(orders or _stray_lines(parsed))
         ctx = Context(self, now, out, inc, game, power, uid, inc.message_id, rejected, stale)
         for cmd in parsed.commands:
             try:
@@ -589,6 +589,24 @@ def set_aside(attachments: tuple[str, ...], press: bool) -> str:
                 "text. Put orders, commands and press in the mail itself.")
     return (f"The judge does not open attachments ({names}): only the text of your mail was "
             "read. Put orders and commands in the mail itself.")
+
+
+def _stray_lines(parsed: ParsedMail) -> str:
+    """The lines between two commands that are neither an order nor a command (``WHEN``
+    between ``PREVIEW`` and ``LIST``): they did nothing, and the player is told so (lines
+    before the first command and after the last are remarks, set aside without a word)."""
+    at = [c.line for c in parsed.commands if c.name not in ("signon", "gm")]
+    if len(at) < 2:
+        return ""
+    said = []
+    for number, line in parsed.order_lines:
+        if min(at) < number < max(at):
+            near = parsed.near_commands.get(number)
+            why = (f"did you mean the command '{near.upper()}'?" if near else
+                   "it is no order, and " + registry.no_such_command(line)
+                   if len(line.split()) == 1 else "it is no order nor command")
+            said.append(f"Line {number} ({line}) did nothing: {why}")
+    return "\n".join(said)
 
 
 def _acts(parsed: ParsedMail) -> bool:

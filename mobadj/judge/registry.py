@@ -18,6 +18,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from mobadj.board.model import close_matches
+
 if TYPE_CHECKING:
     from mobadj.judge.commands import Command
     from mobadj.judge.core import Judge
@@ -255,12 +257,21 @@ def help_text(topic: str | None) -> str:
         found = every.get(key) or every.get(aliases().get(key, ""))
         if found is not None:
             return f"Usage: {found.usage}"
-    lines = [HELP_HEAD, *_help_lines({})]
+    lines = ["T" + no_such_command(topic)[1:], ""] if topic else []
+    lines += [HELP_HEAD, *_help_lines({})]
     for head, names in (("Without a sign-on:", [s.open_help for s in every.values()]),
                         ("GM commands (after GM <game> <gm-password>):",
                          [s.gm_help for s in every.values()])):
         lines += _fill(head, [n for n in names if n])
     return "\n".join(lines)
+
+
+def no_such_command(word: str) -> str:
+    """The answer to a word taken for a command that is none (``HELP when``, a lone
+    ``WHEN`` among commands), with its did-you-mean."""
+    near = close_matches(word.lower(), [*declarations(), *aliases()], n=2)
+    return (f"there is no command {word.upper()!r}"
+            + (f"; did you mean {' or '.join(n.upper() for n in near)}?" if near else "."))
 
 
 def player_help(own: Mapping[str, Sequence[tuple[str, str]]]) -> str:

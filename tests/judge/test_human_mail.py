@@ -356,3 +356,18 @@ def test_long_lines_that_begin_like_a_mail_programs_marks_are_read_at_once(judge
     assert "line 4, column 500: line longer than 500 characters, skipped" in r, r
     assert "line 5, column 500: line longer than 500 characters, skipped" in r, r
     assert judge.store.orders("g1", "S1901M")["ENGLAND"] == "F LON - NTH\nA LVP - YOR"
+
+
+def test_a_line_between_two_commands_that_is_none_is_named(judge, dip):
+    """``WHEN`` between PREVIEW and LIST did nothing: the answer says so (a greeting before
+    the first command and a name after the last stay remarks, set aside without a word)."""
+    sign = dip.signon("ENGLAND")
+    r = send(judge, dip, "ENGLAND", f"Hi GM,\n{sign}PREVIEW\nWHEN\nLIST\nThanks\nAnn")
+    assert "Line 4 (WHEN) did nothing: it is no order, and there is no command 'WHEN'." in r
+    assert "Hi GM" not in r and "Thanks" not in r and "Ann" not in r
+    r = send(judge, dip, "ENGLAND", f"{sign}HISTORY 0\nlsit\nHELP when")
+    assert "Line 3 (lsit) did nothing: did you mean the command 'LIST'?" in r, r
+    assert "There is no command 'WHEN'.\n\nCommands (one per line" in r
+    r = send(judge, dip, "ENGLAND", f"{sign}help lsit")
+    assert "There is no command 'LSIT'; did you mean LIST?" in r
+    assert "There is no command" not in send(judge, dip, "ENGLAND", f"{sign}help list")
