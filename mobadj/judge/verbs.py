@@ -364,7 +364,7 @@ declare(CommandSpec(
     aliases=("login", "logon", "sign", "signin"),
     spellings=(r"sign[\s_-]*(on|in)", r"log[\s_-]*(on|in)"),
     secret=lambda w: _hide_last(w) if len(w) >= 4 else w,
-    help=(("SIGNON <game> <power> <password>", "first line of every mail"),),
+    help=(("SIGNON <game> <power> <password>", "first line of every mail (or SIGN ON, LOGIN)"),),
     player=by_the_mail, gm=by_the_mail))
 declare(CommandSpec(
     "gm", "GM <game> <gm-password>", "ARG ARG",
@@ -440,7 +440,7 @@ declare(CommandSpec(
     "set", "SET <option> <value>   (players: SET PASSWORD | ADDRESS | TIMEZONE <value>)",
     "ARG ARG+", _read_set,
     secret=lambda w: [*w[:2], "***"] if len(w) >= 3 and w[1].lower() == "password" else w,
-    help=(("SET PASSWORD <new>", "change your password"),
+    help=(("SET PASSWORD <new>", "change your password (or PASSWORD <new>)"),
           ("SET ADDRESS <email>", "move your seat to another address (confirmed by mail)"),
           ("SET TIMEZONE <zone>", "times in your mails in your zone, e.g. Europe/Paris")),
     gm_help="SET", player=_player_set, gm=_gm_set))
