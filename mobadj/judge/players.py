@@ -281,7 +281,9 @@ class PlayerCommands:
         (the phase's label still names every seat the move waits for)."""
         host, state = host_for(game.kind), game.started_state
         sent = self.desk.store.orders(game.name, host.phase(state))
-        waiting = [s for s in host.due(state) if s not in sent]
+        active = {p.power for p in self.desk.store.players(game.name) if p.status == "active"}
+        waiting = [s for s in host.due(state) if s not in sent and s in active]  # (a seat
+        # without a player is not waited for: Turns.plays_at_once)
         if power not in sent or not waiting:
             return ""
         return (f"Your move is in: {sent[power]} (sealed: nobody sees it before every move is "
