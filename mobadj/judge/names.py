@@ -74,9 +74,19 @@ class Names:
         the power ``Germany 4lGxbTNR91g`` (the password is the last word), and the password
         must not come back in the mail.  The first word stays, and each later word that is
         part of a name or a slip of one (``Lucky Lucianno``: the player must see the word to
-        fix); any other word is shown as ``***``."""
+        fix), but a slip only among the words the closest name takes: a word past them may
+        be the password, even one that looks like a name (``Baby Face Nelson nelson1``);
+        any other word is shown as ``***``."""
         words = text.split()
-        return " ".join(words[:1] + [w if self._name_like(w) else "***" for w in words[1:]])
+        near = close_matches(fold(text), list(self.spellings), n=1, cutoff=0.6)
+        length, room = 0, 1  # the words that together are about as long as that name
+        for i, word in enumerate(words):
+            length += len(fold(word))
+            if near and length <= len(near[0]) + 1:
+                room = i + 1
+        return " ".join(words[:1] + [
+            w if fold(w) in self.words or (i < room and self._name_like(w)) else "***"
+            for i, w in enumerate(words[1:], 1)])
 
     def _name_like(self, word: str) -> bool:
         """Is ``word`` a word of a name, or that word with a letter or two wrong, of about

@@ -200,6 +200,10 @@ def test_a_misspelt_mob_at_sign_on_is_named_without_a_contradiction(judge, mob):
                                   "SIGNON g1 Lucky Luciano pw-luciano please\nG(Mad) H"))[0].body
     assert "no power 'Lucky Luciano ***'" in body and "pw-luciano" not in body
     assert "Your password goes last on the SIGNON line" in body
+    # a password that looks like a slip of a name word, past the words of the name
+    body = judge.handle_mail(mail(mob.emails["luciano"],
+                                  "SIGNON g1 Lucky Luciano Lucianos please\nG(Mad) H"))[0].body
+    assert "no power 'Lucky Luciano ***'" in body and "Lucianos" not in body
 
 
 def test_mails_name_the_mobs_not_their_ids(judge):
