@@ -18,7 +18,7 @@ from mobadj.judge.mailer import Mailer
 from mobadj.judge.mailparse import UnreadableMailText, saved_mail_text
 from mobadj.judge.overview import status_text, summary_text
 from mobadj.judge.service import NETWORK_ERRORS, Service, describe, one_judge
-from mobadj.judge.store import Game, Mail, Store, StoreError, store_trouble
+from mobadj.judge.store import Game, Mail, Store, StoreError, damaged, quick_damage, store_trouble
 from mobadj.judge.webplay import WebPlay, WebSeat, legal_choices
 
 __all__ = [
@@ -43,6 +43,7 @@ __all__ = [
     "UnreadableMailText",
     "WebPlay",
     "WebSeat",
+    "damaged",
     "deletion",
     "describe",
     "game_path",
@@ -54,6 +55,7 @@ __all__ = [
     "parse_duration",
     "password_refusal",
     "phase_url",
+    "quick_damage",
     "reports",
     "saved_mail_text",
     "setup_logging",

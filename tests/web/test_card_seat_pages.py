@@ -133,7 +133,8 @@ def test_a_game_the_gm_ends_early_counts_its_moves_alike_on_every_page(srv, worl
     assert "Ended in: M3 (move 3, the last)" in status and "M4" not in status, status
     summary = seat_page(gm, "early")
     assert "Result: win (P2), declared by the GM, in M3." in summary, summary
-    assert "the start - M3" in summary and "M4" not in summary
+    # (a word of its own: the page's random form tokens may hold the letters M4)
+    assert "the start - M3" in summary and not re.search(r"(?<![\w-])M4\b", summary)
 
 
 def test_a_card_game_played_to_its_end_counts_its_moves_alike(srv, world):
