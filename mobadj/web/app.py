@@ -38,6 +38,7 @@ import hmac
 import json
 import logging
 import secrets
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, quote
 
@@ -136,6 +137,18 @@ def other_seat_form(label: str) -> str:
     return (f"You are signed out as {label}: another power was signed in on this browser "
             "since your page was drawn (one power at a time on a browser): what you sent "
             f"was not done. Sign in as {label} and send it again.")
+
+
+def already_out(label: str) -> str:
+    """The sign-in page's words to *Sign out* pressed on ``label``'s page after another power
+    signed in on this browser: ``label`` is out already, and the other power stays in."""
+    return (f"You are signed out as {label} already: another power was signed in on this "
+            "browser since your page was drawn (one power at a time on a browser), and that "
+            "ended your session. The power signed in now stays signed in.")
+
+
+ALREADY_OUT = "You are signed out already (you signed out, the session ran out, or the " \
+    "password changed)."
 
 
 def cookie_name(game: str) -> str:
@@ -660,13 +673,15 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
         return Response(json.dumps(body).encode(), status, media_type="application/json",
                         headers=HEADERS | PRIVATE)
 
-    async def seat_form(request: Request, gone: str = "", script: bool = False
+    async def seat_form(request: Request, gone: str = "", script: bool = False,
+                        other: Callable[[str], str] = other_seat_form
                         ) -> tuple[str, WebSeat, dict[str, str]] | Response:
         """A signed-in seat's form, checked: (game, seat, fields), or the answer.  ``gone``:
         what the sign-in page says to a form sent after its session ended (a page's own
         form: else it is only sent there).  ``script``: a request of the page's script,
         refused in words it shows (:func:`to_script`), never with a redirect it would
-        follow to a page it cannot show."""
+        follow to a page it cannot show.  ``other``: the sign-in page's words to a form of
+        a power signed out by another power's sign-in on this browser."""
         name = open_game(request, request.path_params["game"])
         if name is None or play is None:
             return (to_script("missing", 404) if script
@@ -699,7 +714,7 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
                 if script:
                     return to_script("other-seat", 403, other_seat(label))
                 if gone:
-                    return signin_page(request, name, other_seat_form(label), 403)
+                    return signin_page(request, name, other(label), 403)
             if script:
                 return to_script("stale", 403)
             return missing(request, "That form did not come from your page (or is too "
@@ -763,7 +778,7 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
                         headers=HEADERS | PRIVATE)
 
     async def sign_out(request: Request) -> Response:
-        checked = await seat_form(request)
+        checked = await seat_form(request, ALREADY_OUT, other=already_out)
         if isinstance(checked, Response):
             return checked
         assert play is not None

@@ -140,8 +140,15 @@ def test_two_players_on_one_browser_each_told_they_were_signed_out(srv, world):
     assert "You are signed out as France" in shown and "Sign in as France and send it " \
         "again" in shown and "Not here" not in shown
     assert world.store.orders("shared", "S1901M") == {}
+    # Sign out pressed on France's page: France is out already, Germany stays in
+    out = browser.post("/g/shared/signout", {"csrf": token, "seat": "FRANCE"})
+    shown = html.unescape(out.text)
+    assert out.status == 403 and 'name="password"' in out.text and "Not here" not in shown
+    assert "You are signed out as France already" in shown
+    assert "The power signed in now stays signed in." in shown
+    assert "Signed in as <strong class=\"me\">Germany" in browser.get("/g/shared/play").text
     # France signs in again there: France's page; Germany's session has ended
-    again = browser.post("/g/shared/signin", {"csrf": field(sent.text, "csrf"),
+    again = browser.post("/g/shared/signin", {"csrf": field(out.text, "csrf"),
                                               "power": "FRANCE", "password": "pw-france"})
     assert again.status == 303
     assert "Signed in as <strong class=\"me\">France" in browser.get("/g/shared/play").text
