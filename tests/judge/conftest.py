@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+import yaml
 
 from mobadj.judge.config import config_from_data
 from mobadj.judge.core import Judge
@@ -29,6 +30,15 @@ def config(tmp_path):
         "judge": {"name": "Test Judge", "address": "judge@test.org", "data_dir": str(tmp_path),
                   "timezone": "Europe/London", "gm_addresses": ["gm@test.org"]},
     })
+
+
+@pytest.fixture
+def cfg(tmp_path):
+    """A judge.yaml of the least a GM writes (the store in d/), for the command line."""
+    path = tmp_path / "judge.yaml"
+    path.write_text(yaml.safe_dump({"judge": {"address": "judge@test.org", "data_dir": "d",
+                                              "timezone": "UTC"}}))
+    return path
 
 
 @pytest.fixture

@@ -62,16 +62,21 @@ def test_an_unreadable_line_stops_the_moves_after_it(judge) -> None:
     assert "Bob" not in reply  # the signature stays a remark
 
 
-def test_a_sealed_choice_with_an_unreadable_line_after_it_can_still_be_replaced(judge) -> None:
+def sealed_round(judge):
+    """A Mice Heist game for three played by mail up to a round of sealed choices: its host
+    and the seats that choose."""
     host = setup_game(judge, "miceheist", 3)
     rng = random.Random(5)
     for _ in range(80):
         due = host.due(judge.store.game("cg").state)
         if len(due) >= 2:
-            break
+            return host, due
         act(judge, due[0], rng.choice(legal(judge, host, due[0])))
-    else:
-        pytest.fail("Mice Heist never asked for simultaneous choices")
+    pytest.fail("Mice Heist never asked for simultaneous choices")
+
+
+def test_a_sealed_choice_with_an_unreadable_line_after_it_can_still_be_replaced(judge) -> None:
+    host, due = sealed_round(judge)
     first = due[0]
     out = act(judge, first, f"{legal(judge, host, first)[0]}\nbett 9")
     reply = out[0].body
@@ -176,15 +181,7 @@ def test_a_misspelt_move_gets_the_legal_commands_and_no_word_of_standing_orders(
 
 
 def test_a_sealed_bet_is_said_to_be_in_while_the_others_still_choose(judge) -> None:
-    host = setup_game(judge, "miceheist", 3)
-    rng = random.Random(5)
-    for _ in range(80):
-        due = host.due(judge.store.game("cg").state)
-        if len(due) >= 2:
-            break
-        act(judge, due[0], rng.choice(legal(judge, host, due[0])))
-    else:
-        pytest.fail("Mice Heist never asked for simultaneous choices")
+    host, due = sealed_round(judge)
     first, others = due[0], due[1:]
     bet = legal(judge, host, first)[0]
     reply = act(judge, first, f"{bet}\n-- \nAnn Lee | ann@club.org")[0].body

@@ -6,20 +6,11 @@ import json
 import os
 import stat
 
-import pytest
 import yaml
 from click.testing import CliRunner
 
 from mobadj.cli import main
 from mobadj.judge.store import Store
-
-
-@pytest.fixture
-def cfg(tmp_path):
-    path = tmp_path / "judge.yaml"
-    path.write_text(yaml.safe_dump({"judge": {"address": "judge@test.org", "data_dir": "d",
-                                              "timezone": "UTC"}}))
-    return path
 
 
 def run(cfg, *args, ok=True, input=None):  # noqa: A002 (click's name)

@@ -6,7 +6,6 @@ store is read as what it says, and the game goes on."""
 from __future__ import annotations
 
 import pytest
-import yaml
 from click.testing import CliRunner
 
 from mobadj.cli import main
@@ -79,14 +78,6 @@ def test_a_value_an_older_mobadj_stored_does_not_stop_the_game(judge, clock):
     game = judge.store.game("std1")
     assert game.phase == "F1901M"
     assert game.deadline == pytest.approx(clock() + 36 * 3600)
-
-
-@pytest.fixture
-def cfg(tmp_path):
-    path = tmp_path / "judge.yaml"
-    path.write_text(yaml.safe_dump({"judge": {"address": "judge@test.org", "data_dir": "d",
-                                              "timezone": "UTC"}}))
-    return path
 
 
 def run(cfg, *args):
