@@ -18,6 +18,7 @@ from mobadj.judge.config import ConfigError, MailServerError
 from mobadj.judge.core import Judge
 from mobadj.judge.mailbox import IMAP_ERRORS, Mailbox
 from mobadj.judge.mailer import SMTP_ERRORS, Mailer
+from mobadj.judge.private import private_file
 from mobadj.judge.store import StoreError, store_trouble
 
 log = logging.getLogger("mobadj.judge.service")
@@ -47,6 +48,7 @@ def one_judge(db_path: Path) -> IO[str]:
     :class:`StoreError` naming the other judge's pid when one serves the store already.
     Keep the returned file open while serving."""
     path = lock_path(db_path)
+    private_file(path)  # it names the pid, and sits beside the players' mails
     held = open(path, "a+", encoding="utf-8")  # noqa: SIM115 (held for the process's life)
     try:
         fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)

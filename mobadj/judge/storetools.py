@@ -309,6 +309,7 @@ def _no_judge_serving(path: Path) -> Iterator[None]:
     """Hold the serving judge's lock while the store file is replaced whole: a judge
     serving it would go on writing into the file replaced (and none may start meanwhile)."""
     lock = path.with_name(path.name + ".lock")  # mobadj.judge.service.lock_path
+    private_file(lock)
     held = open(lock, "a+", encoding="utf-8")  # noqa: SIM115 (closed below)
     try:
         try:

@@ -83,6 +83,8 @@ def test_a_second_judge_on_the_same_store_refuses_to_serve(tmp_path, mail_server
     db = tmp_path / "data" / "judge.sqlite"
     first = _serving(cfg)
     try:
+        lock = db.with_name("judge.sqlite.lock")  # it names the pid: the judge's user's alone
+        assert lock.read_text() == f"{first.pid}\n" and lock.stat().st_mode & 0o777 == 0o600
         expected = f"Error: another judge (pid {first.pid}) is serving {db}"
         for how in (("serve", "--once"), ("serve",)):  # from cron, or by hand
             second = mobadj(cfg, *how)

@@ -59,6 +59,13 @@ def test_a_store_made_by_the_command_line_is_its_users_alone(tmp_path) -> None:
     assert backup.returncode == 0, backup.stderr
     [copy] = (tmp_path / "copies").iterdir()
     assert mode(copy) == 0o600
+    for one in data.iterdir():  # a new machine: the backup is restored where no store is
+        one.unlink()
+    restored = mobadj(tmp_path, "store", "restore", str(copy), "--yes")
+    assert restored.returncode == 0, restored.stderr
+    assert mode(store) == 0o600
+    lock = data / "judge.sqlite.lock"  # held while the store is put in place; names a pid
+    assert lock.exists() and mode(lock) == 0o600
 
 
 def test_a_store_left_readable_to_everyone_is_not_when_opened(tmp_path) -> None:
