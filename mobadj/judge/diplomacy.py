@@ -119,7 +119,7 @@ def _pairs(host: DiplomacyHost, state: State, seat: str,
     set_aside_remarks(result, text, game_map)
     if host.duplicates(state) == "last":
         result = result.last_order_wins()
-    replaced = [str(w) for w in result.warnings if isinstance(w, ReplacedOrder)]
+    replaced = _few([str(w) for w in result.warnings if isinstance(w, ReplacedOrder)])
     pairs, errors = [], []
     for parsed in result.orders:
         if parsed.power not in (None, seat):
@@ -130,6 +130,22 @@ def _pairs(host: DiplomacyHost, state: State, seat: str,
     phase = rules.calendar.parse(state["position"]["phase"])
     errors += [_error_text(rules.phase_error(e, phase)) for e in result.errors]
     return pairs, errors, replaced
+
+
+REPLACED_SHOWN = 10
+"""The most orders replaced by later ones that an answer names one by one."""
+
+
+def _few(replaced: list[str]) -> list[str]:
+    """``replaced`` (a note per order a later one replaced), the first few of many named and
+    the rest counted: a mail that gives one order a thousand times (a paste gone wrong)
+    gets a short answer, not a thousand lines that say the same."""
+    if len(replaced) <= REPLACED_SHOWN:
+        return replaced
+    rest = len(replaced) - REPLACED_SHOWN + 1
+    return [*replaced[:REPLACED_SHOWN - 1],
+            f"{rest:,} more orders are replaced by later orders for the same units: the last "
+            "order for a unit counts"]
 
 
 def check(host: DiplomacyHost, state: State, seat: str, text: str) -> Check:

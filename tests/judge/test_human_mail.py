@@ -321,20 +321,36 @@ def test_a_mail_too_long_says_where_reading_stopped(judge, dip):
 
 
 def test_a_reply_too_long_is_cut_between_lines_and_says_how_many_are_left_out(judge, dip):
-    """A mail of 10,000 orders: the answer (a warning for each replaced order) is cut after
-    a whole line, saying how many of its lines were left out."""
-    body = dip.signon("ENGLAND") + "F LON - NTH\n" * 10_000
+    """A mail of 10,000 misspelt orders: the answer (an error, with its did-you-mean, for
+    each) is cut after a whole line, saying how many of its lines were left out."""
+    body = dip.signon("ENGLAND") + "F LON - NTHH\n" * 10_000
     r = send(judge, dip, "ENGLAND", body)
     text, cut, _sig = r.partition("\n\n(The rest of this reply, ")
     assert cut, r[-300:]
     left = int(_sig.split(" line", 1)[0].replace(",", ""))
     assert _sig.startswith(f"{left:,} lines, is left out: it was too long. Send fewer "
                            "commands in one mail.)\n")
-    warned = [line for line in text.splitlines() if "is replaced by the later order" in line]
+    wrong = [line for line in text.splitlines() if "did you mean" in line]
     # each line of the answer whole, up to the note (it was cut in the middle of one)
-    assert len(warned) > 100 and all(line.endswith("the last order for a unit counts")
-                                     for line in warned), warned[-1]
-    assert text.endswith(warned[-1]) and r.startswith("Your mail was too long")
+    assert len(wrong) > 100 and all(line.endswith("did you mean North Sea (NTH)?")
+                                    for line in wrong), wrong[-1]
+    assert text.splitlines()[-1] in (wrong[-1], "      F LON - NTHH")  # (each error's echo)
+    assert r.startswith("Your mail was too long")
+
+
+def test_one_order_pasted_a_thousand_times_gets_a_short_answer(judge, dip):
+    """The same order 1,000 times (a paste gone wrong): nine of the orders replaced are
+    named, the rest counted in one line; the last one stands."""
+    body = dip.signon("ENGLAND") + "F LON - NTH\n" * 1_000 + "F LON - ENG\nThanks, Anna\n"
+    r = send(judge, dip, "ENGLAND", body)
+    warned = [line for line in r.splitlines() if "is replaced by the later order" in line]
+    assert len(warned) == 9 and warned[0] == (
+        "  line 2, column 1: 'F LON - NTH' is replaced by the later order 'F LON - NTH' "
+        "(line 3): the last order for a unit counts"), warned
+    assert ("991 more orders are replaced by later orders for the same units: the last "
+            "order for a unit counts") in r, r
+    assert len(r.splitlines()) < 40, r
+    assert judge.store.orders("g1", "S1901M")["ENGLAND"] == "F LON - ENG"
 
 
 def test_orders_below_many_blank_lines_are_read_at_once(judge, dip):
