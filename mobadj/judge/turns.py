@@ -314,14 +314,26 @@ class Turns:
             self.desk.store.update_player(game.name, seat, **snap, ready=0)
         state = last["state_before"]
         deadline = self.desk._deadline(game, state, now)
-        self.desk.store.update_game(game.name, state=state, phase=host.phase(state),
-                                    status="active", deadline=deadline, reminded=0, extended=0)
+        paused = game.status == "paused" and game.paused_until is not None
+        if paused:  # the pause goes on; the phase's whole time is left when it ends
+            self.desk.store.update_game(game.name, state=state, phase=host.phase(state),
+                                        deadline=deadline, pause_left=deadline - now,
+                                        reminded=0, extended=0)
+            when = (f"The game stays paused until {reports.stamp(game.paused_until)} (or "
+                    "RESUME); its deadline is set when it resumes.")
+            said = f"paused until {reports.stamp(game.paused_until)}"
+        else:
+            self.desk.store.update_game(game.name, state=state, phase=host.phase(state),
+                                        status="active", deadline=deadline, reminded=0,
+                                        extended=0)
+            when = f"Deadline: {reports.stamp(deadline)}"
+            said = f"deadline {reports.stamp(deadline)}"
         self.desk.store.log(game.name, "rollback", {"phase": last["phase"]}, now)
         self.desk._announce(game, f"{game.name}: {last['phase']} rolled back", (
             f"The GM has rolled back the results of {last['phase']}; the game is again in "
             f"{host.phase_label(state)}. Orders already given for it stand; you may change "
-            f"them.\nDeadline: {reports.stamp(deadline)}"), out)
-        return f"{last['phase']} rolled back; deadline {reports.stamp(deadline)}."
+            f"them.\n{when}"), out)
+        return f"{last['phase']} rolled back; {said}."
 
     def _ended_later_refusal(self, game: Game, last: dict[str, Any]) -> None:
         """A game that ended after ``last`` was resolved (a draw or concession voted, or the
@@ -343,7 +355,13 @@ class Turns:
 
     def pause(self, game: Game, seconds: float | None, now: float, out: list[Mail]) -> str:
         self.require_running(game)
-        limit = option(game.options, "pause_max_days") * 86400
+        days = option(game.options, "pause_max_days")
+        longest = f"{days:g} days, the game's option pause_max_days"
+        if seconds is not None and seconds <= 0:  # (read as "no duration", it paused 14 days)
+            raise JudgeError(f"a pause of no time is no pause: say how long (PAUSE 3 days), "
+                             f"or PAUSE alone for the longest ({longest})")
+        limit = days * 86400
+        cut = f" (the longest pause: {longest})" if seconds is not None and seconds > limit else ""
         seconds = min(seconds or limit, limit)
         left = (game.deadline - now) if game.deadline is not None else None
         self.desk.store.update_game(game.name, status="paused", paused_until=now + seconds,
@@ -351,7 +369,7 @@ class Turns:
         self.desk._announce(game, f"{game.name}: paused",
                             f"The GM paused the game. It resumes by itself on "
                             f"{reports.stamp(now + seconds)} unless resumed earlier.", out)
-        return f"Paused until {reports.stamp(now + seconds)}."
+        return f"Paused until {reports.stamp(now + seconds)}{cut}."
 
     def resume(self, game: Game, now: float, out: list[Mail], by: str) -> str:
         if game.status != "paused":

@@ -296,6 +296,7 @@ def _deadline(ctx: Context, cmd: Command) -> str:
     if ts <= ctx.now:  # a slip of the year or the day: it would adjudicate at once
         raise JudgeError(f"{reports.stamp(ts)} has passed (it is {reports.stamp(ctx.now)}); "
                          "PROCESS (mobadj game process) adjudicates the phase now")
+    _not_too_far(ts, ctx.now, "DEADLINE")
     judge.turns.require_running(game)
     judge.store.update_game(game.name, deadline=ts, reminded=0)
     judge._announce(game, f"{game.name}: new deadline",
@@ -303,11 +304,25 @@ def _deadline(ctx: Context, cmd: Command) -> str:
     return f"Deadline set: {reports.stamp(ts)}"
 
 
+FURTHEST_DEADLINE_DAYS = 366
+"""A deadline set further ahead is a slip (EXTEND 2000 hours for 200, the year 2207 for
+2027): the game would wait for months."""
+
+
+def _not_too_far(ts: float, now: float, command: str) -> None:
+    if ts - now > FURTHEST_DEADLINE_DAYS * 86400:
+        raise JudgeError(f"{command}: {reports.stamp(ts)} is more than a year ahead; nothing "
+                         "was changed (PAUSE stops the clock for a while)")
+
+
 def _extend(ctx: Context, cmd: Command) -> str:
     judge, game = ctx.judge, ctx.in_game
     judge.turns.require_running(game)
     assert game.deadline is not None
+    if cmd.args["seconds"] <= 0:
+        raise JudgeError("EXTEND by no time changes nothing: say how long (EXTEND 2 days)")
     ts = max(game.deadline, ctx.now) + cmd.args["seconds"]
+    _not_too_far(ts, ctx.now, "EXTEND")
     judge.store.update_game(game.name, deadline=ts, reminded=0)
     judge._announce(game, f"{game.name}: deadline extended",
                     f"The GM extended the deadline to {reports.stamp(ts)}.", ctx.out)

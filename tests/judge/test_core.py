@@ -386,3 +386,45 @@ def test_wrong_passwords_after_a_notice_are_told_an_hour_later_when_no_more_come
     assert later[0].id is not None  # queued to be sent
     clock.advance(hours=2)
     assert not judge.tell_wrong_passwords(judge.clock())  # told once: nothing new
+
+
+def test_a_pause_of_no_time_and_an_extension_of_years_are_slips_refused(judge, table, clock):
+    """PAUSE 0 minutes used to pause for the longest time (14 days), EXTEND 99999 days moved
+    the deadline to the year 2300: both are refused, nothing changed; a pause asked longer
+    than the longest says it was cut."""
+    gm = "GM g1 gm-secret\n"
+    before = judge.store.game("g1")
+    for line, said in (("pause 0 minutes", "a pause of no time is no pause"),
+                       ("extend 0 hours", "EXTEND by no time changes nothing"),
+                       ("extend 99999 days", "is more than a year ahead; nothing was changed"),
+                       ("deadline 2207-01-18 23:00", "is more than a year ahead")):
+        r = reply_of(send(judge, "gm@test.org", gm + line))
+        assert said in r, (line, r)
+        now = judge.store.game("g1")
+        assert (now.status, now.deadline) == ("active", before.deadline), line
+    r = reply_of(send(judge, "gm@test.org", gm + "extend 30 days"))
+    assert "Deadline extended" in r
+    r = reply_of(send(judge, "gm@test.org", gm + "pause 30 days"))
+    assert "Paused until" in r and "(the longest pause: 14 days, the game's option " \
+        "pause_max_days)" in r
+    assert judge.store.game("g1").paused_until == clock() + 14 * 86400
+
+
+def test_a_rollback_during_a_pause_leaves_the_game_paused(judge, table, clock):
+    """The GM pauses, then rolls back the last phase: the game stays paused (it used to
+    start again with a deadline inside the pause, and nobody was told the pause was over),
+    and when it resumes the phase has its whole time."""
+    gm = "GM g1 gm-secret\n"
+    send(judge, "north@test.org", table.signon("NORTH") + "go 7")
+    assert "T1 resolved" in reply_of(send(judge, "gm@test.org", gm + "process"))
+    assert "Paused until" in reply_of(send(judge, "gm@test.org", gm + "pause 3 days"))
+    out = send(judge, "gm@test.org", gm + "rollback")
+    assert "T1 rolled back; paused until" in reply_of(out)
+    g = judge.store.game("g1")
+    assert (g.status, g.phase) == ("paused", "T1")
+    told = [m for m in out if m.to == "north@test.org"]
+    assert told and "The game stays paused until" in told[0].body, [m.body for m in out]
+    clock.advance(hours=24)
+    assert "Resumed" in reply_of(send(judge, "gm@test.org", gm + "resume"))
+    g = judge.store.game("g1")
+    assert g.status == "active" and g.deadline == clock() + 48 * 3600  # the phase's time
