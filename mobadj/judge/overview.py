@@ -101,6 +101,10 @@ def summary_text(store: Store, game: Game, gm_view: bool) -> str:
                  + (f", from {results[0]['phase']} to {results[-1]['phase']}" if results
                     else "") + ".")
     ending = store.ending(game.name)
+    if ending is not None and ending["phase"] and game.state is not None:
+        # counted again (an older mobadj recorded a card game as ended in the move after
+        # its last), as LIST and STATUS count it
+        ending["phase"] = host.ended_phase(game.state, ending["phase"])
     if ending is not None:
         members = ", ".join(ending["powers"])
         said = "won together" if ending["result"] == "together" else ending["result"]

@@ -147,3 +147,10 @@ def test_a_finished_card_game_cannot_be_rolled_back(judge):
     reply = next(m for m in out if m.to == "gm@test.org").body
     assert "cannot roll back" in reply and "seed and salt were revealed" in reply
     assert judge.store.game("cg").state == before
+    # a game an older mobadj recorded as ended in the move after its last is counted again
+    ending = judge.store.ending("cg")
+    with judge.store.transaction():
+        judge.store.set_ending("cg", ending["result"], ending["powers"], ending["how"],
+                               f"M{int(last[1:]) + 1}", ending["at"])
+    summary = judge.handle_mail(mail("gm@test.org", "GM cg gm-pw\nSUMMARY"))[0].body
+    assert f", in {last}." in summary and f"M{int(last[1:]) + 1}" not in summary, summary
