@@ -193,7 +193,9 @@ class Judge(JudgeBase):
             phase_cmd.args["value"].strip().upper() != host.phase(game.state).upper()
         )
         orders = ""
-        if parsed.order_lines:
+        if parsed.order_lines and parsed.first("resign") is not None:
+            orders = self.players.resigned_with(game, power, parsed)
+        elif parsed.order_lines:
             if stale:
                 assert phase_cmd is not None
                 orders = self.players.orders_early(game, power, phase_cmd, parsed, inc, uid, now,

@@ -32,9 +32,10 @@ from mobadj.engine import (
     power_name,
     topology_for,
 )
-from mobadj.judge.hosts import Check, DiplomacyHost, HostError, Resolution, State
-from mobadj.orders.duplicates import ReplacedOrder
+from mobadj.judge.hosts import Check, DiplomacyHost, HostError, Resolution, State, Unordered
+from mobadj.orders.duplicates import ReplacedOrder, last_order_wins
 from mobadj.orders.errors import or_list
+from mobadj.orders.model import Build, Remove, Waive
 from mobadj.orders.prose import set_aside_remarks
 
 log = logging.getLogger("mobadj.judge")
@@ -162,7 +163,7 @@ def check(host: DiplomacyHost, state: State, seat: str, text: str) -> Check:
                 fate = ("; its owner's orders stand" if r.reason is Reason.NOT_OWNER
                         else "; the first order for the unit counts"
                         if r.reason is Reason.DUPLICATE else hold)
-                out.notes.append(f"{r.order}: impossible ({r.reason.value}){fate}")
+                out.notes.append(f"{r.order}: impossible ({_why(pos, r, pairs)}){fate}")
                 out.impossible.append(str(r.order))
         chosen = [r.order.removeprefix("Remove ") for r in trial.defaults
                   if r.power == seat and r.order.startswith("Remove ")]
@@ -172,6 +173,56 @@ def check(host: DiplomacyHost, state: State, seat: str, text: str) -> Check:
                              f"{'it' if n == 1 else 'them'} (Remove and the unit), the rules "
                              f"remove {', '.join(chosen)}")
     return out
+
+
+def unordered(host: DiplomacyHost, state: State, seat: str, before: str,
+              after: str) -> Unordered | None:
+    """The units ``before`` (earlier accepted orders) ordered and ``after`` (the orders
+    that replace them) does not, and what becomes of them in this phase: they hold, or are
+    disbanded in a retreat phase; in an adjustment phase the earlier builds and removals
+    that are not given again (a build not ordered is waived, a removal the rules choose).
+    None when none is left out."""
+    game_map, rules = host.map_of(state), host.rules_of(state)
+    old = rules.parse_orders(before, game_map, power=seat)
+    new = rules.parse_orders(after, game_map, power=seat)
+    phase = _position(host, state).phase
+    if phase.is_adjustment:
+        given = {str(p.order) for p in new.orders}
+        gone = [p.order for p in old.orders if str(p.order) not in given]
+        if not gone:
+            return None
+        fates = ["it no longer stands" if len(gone) == 1 else "they no longer stand"]
+        if any(isinstance(o, (Build, Waive)) for o in gone):
+            fates.append("a build not ordered is waived")
+        if any(isinstance(o, Remove) for o in gone):
+            fates.append("a removal due and not ordered is chosen by the rules")
+        return Unordered([str(o) for o in gone], False, "; ".join(fates))
+    kept, _ = last_order_wins([*old.orders, *new.orders], apart=old.escorts | new.escorts)
+    earlier = {id(p) for p in old.orders}
+    units = list(dict.fromkeys(str(p.order.unit) for p in kept
+                               if id(p) in earlier and hasattr(p.order, "unit")))
+    if not units:
+        return None
+    one = len(units) == 1
+    fate = ("that unit has no order now" if one else "those units have no orders now") + (
+        " and will hold" if phase.is_movement else
+        " and will be disbanded" if phase.is_retreat else ": the rules' defaults apply")
+    return Unordered(units, True, fate)
+
+
+def _why(pos: Position, r: Any, pairs: Sequence[tuple[str, Any]]) -> str:
+    """An invalid order's reason in the player's words: the adjudicator's reason, except a
+    build refused as "province occupied" on a centre no unit stands on, which is a second
+    build in the same centre (the batch output keeps the adjudicator's reason).  ``pairs``:
+    the orders adjudicated (a result may give its order as text only)."""
+    reason = r.reason
+    if reason is Reason.OCCUPIED:
+        given = next((o for _, o in pairs if str(o) == r.order), r.given)
+        unit = getattr(given, "unit", None)
+        prov = getattr(unit, "province", None)
+        if prov is not None and prov not in pos.units:
+            return f"a second build in {prov}: one unit per centre, the first build there counts"
+    return str(reason.value)
 
 
 def _attachments(host: DiplomacyHost, drawn: Position | Mapping[str, Any],
@@ -253,7 +304,8 @@ def preview(host: DiplomacyHost, state: State, seat: str, text: str) -> str:
     if not pairs:
         return "You have no orders for this phase yet."
     rules: Rules = host.rules_of(state)
-    result = adjudicate(_position(host, state), pairs, host.map_of(state), rules)
+    pos = _position(host, state)
+    result = adjudicate(pos, pairs, host.map_of(state), rules)
     void_reasons = rules.void_reasons
     lines, void = [], 0
     for r in result.results:
@@ -261,7 +313,7 @@ def preview(host: DiplomacyHost, state: State, seat: str, text: str) -> str:
             continue
         is_void = r.outcome is Outcome.INVALID or r.reason in void_reasons
         void += is_void
-        reason = f" ({r.reason.value})" if r.reason is not None else ""
+        reason = f" ({_why(pos, r, pairs)})" if r.reason is not None else ""
         lines.append(f"  {r.order:<28} {r.outcome.value}{reason}"
                      + ("   <- VOID" if is_void else ""))
     head = f"{void} order(s) would be void." if void else "No order would be void."

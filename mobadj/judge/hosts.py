@@ -58,6 +58,28 @@ class Check:
 
 
 @dataclass
+class Unordered:
+    """What earlier orders a new set leaves out: ``items`` (units, when ``units``; else
+    orders, as a winter's builds), and ``fate``, what now becomes of them."""
+
+    items: list[str]
+    units: bool
+    fate: str
+
+    def said(self, whose: str, by: str) -> str:
+        """The notice: ``whose`` earlier orders (``Your``, ``FRANCE's``) replaced ``by``
+        (``this mail``), e.g. "Your earlier orders for A PAR and A MAR are replaced by this
+        mail: those units have no orders now and will hold." """
+        named = (", ".join(self.items[:-1]) + " and " + self.items[-1]
+                 if len(self.items) > 1 else self.items[0])
+        if self.units:
+            return f"{whose} earlier orders for {named} are replaced by {by}: {self.fate}."
+        one = len(self.items) == 1
+        return (f"{whose} earlier {'order' if one else 'orders'} {named} "
+                f"{'is' if one else 'are'} replaced by {by}: {self.fate}.")
+
+
+@dataclass
 class Free:
     """Commands a seat gave out of turn, applied at once (e.g. table talk in a card game)."""
 
@@ -202,6 +224,12 @@ class Host(ABC):
     @abstractmethod
     def resolve(self, state: State, orders: dict[str, str], missing: list[str]) -> Resolution:
         """Resolve the phase with the accepted texts; ``missing`` seats get the defaults."""
+
+    def unordered(self, state: State, seat: str, before: str, after: str) -> Unordered | None:
+        """What ``seat``'s earlier accepted orders ``before`` ordered that the new accepted
+        orders ``after`` (which replace them) leave without an order, or None (nothing, or
+        a game whose moves are not standing orders)."""
+        return None
 
     def out_of_turn(self, state: State, seat: str, text: str) -> str:
         """What the judge says of ``text`` sent by ``seat`` when nothing is due from it
@@ -490,6 +518,9 @@ class DiplomacyHost(Host):
 
     def preview(self, state: State, seat: str, text: str) -> str:
         return self._engine().preview(self, state, seat, text)
+
+    def unordered(self, state: State, seat: str, before: str, after: str) -> Unordered | None:
+        return self._engine().unordered(self, state, seat, before, after)
 
     def idle_reason(self, state: State, seat: str) -> str:
         return self._engine().idle_reason(self, state, seat)

@@ -125,11 +125,33 @@ class PlayerCommands:
         orders = self._check_orders(game, power, parsed, text, inc, uid, now, rejected)
         return f"{done}\n\n{orders}" if done else orders
 
-    def _late(self, game: Game, power: str, text: str, inc: Incoming, now: float) -> str:
-        """Orders that are no orders for the phase now played (asked only then) but are for
-        the phase adjudicated last, in a mail that came after that phase's deadline (or
-        after it was adjudicated early): say so plainly, with the times, as the player
-        missed it, perhaps by a minute.  "" otherwise."""
+    def resigned_with(self, game: Game, power: str, parsed: ParsedMail) -> str:
+        """Orders in the mail that also RESIGNs: not taken, as the seat's orders for the
+        phase go with the seat (RESIGN drops them, and the votes); the answer says so, so
+        that nobody believes them standing for the phase."""
+        host = host_for(game.kind)
+        if game.status not in ("active", "paused") or game.state is None:
+            return f"Orders not accepted: game {game.name} is {game.status}."
+        try:
+            read = host.check(game.started_state, power, parsed.order_text).accepted
+        except HostError:
+            read = []
+        shown = read or [t.strip() for _, t in parsed.order_lines]
+        (name,) = written(host, game.options, [power])
+        return ("Orders not kept (this mail also resigns: a resigning player's orders go with "
+                "the seat):\n" + "\n".join(f"  {o}" for o in shown)
+                + f"\n{name} has no orders for {host.phase_label(game.started_state)} now "
+                f"({host.without_player_in(game.options)}) unless the player who takes it "
+                "over sends some.")
+
+    def _late(self, game: Game, power: str, text: str, inc: Incoming, now: float,
+              taken_now: bool = False) -> str:
+        """A mail that came after the deadline of the phase adjudicated last (or after it
+        was adjudicated early), said plainly with the times, as the player missed it,
+        perhaps by a minute: when its orders are no orders for the phase now played (asked
+        only then, ``taken_now`` False) but are for that phase; or, when they are taken for
+        the phase now played, when the power owed orders for that phase and none had come
+        in time (said once).  "" otherwise."""
         results = self.desk.store.results(game.name)
         if not results:
             return ""
@@ -139,23 +161,34 @@ class PlayerCommands:
         if came < last["at"] and (deadline is None or came < deadline):
             return ""  # it came while that phase was still played: not late for it
         host = host_for(game.kind)
-        before = last["state_before"]
+        before, state = last["state_before"], game.started_state
         try:
             if power not in host.due(before):
                 return ""
             then = host.check(before, power, text)
         except HostError:
             return ""
-        if not then.accepted or then.all_impossible:
+        (name,) = written(host, game.options, [power])
+        label = host.phase_label(before)
+        if taken_now:
+            told = self.desk.store.meta(f"late-told:{game.name}:{power}")
+            if power in (last["orders"] or {}) or told == str(last["id"]) or (
+                    power in self.desk.store.orders(game.name, host.phase(state))):
+                return ""  # its orders were in, or it has been told (once is enough)
+            done = (f"{label} was already adjudicated without orders from {name} (the rules' "
+                    "defaults applied)")
+        elif not then.accepted or then.all_impossible:
             return ""  # no orders for that phase either
-        label, state = host.phase_label(before), game.started_state
+        else:
+            done = f"{label} was already adjudicated"
         why = (f"after the deadline of {label} ({reports.stamp(deadline)})"
                if deadline is not None and came >= deadline else
                f"after {label} was adjudicated ({reports.stamp(last['at'])}), before its "
                "deadline")
-        return (f"Your mail reached the judge at {reports.stamp(came)}, {why}: {label} was "
-                f"already adjudicated, so these orders were not used for it. The judge read "
-                f"them as orders for {host.phase_label(state)}, the phase now played.")
+        self.desk.store.set_meta(f"late-told:{game.name}:{power}", str(last["id"]))
+        return (f"Your mail reached the judge at {reports.stamp(came)}, {why}: {done}, so "
+                f"these orders were not used for it. The judge read them as orders for "
+                f"{host.phase_label(state)}, the phase now played.")
 
     def _free(
         self, game: Game, power: str, free: Free, inc: Incoming, uid: int | None, now: float,
@@ -200,8 +233,8 @@ class PlayerCommands:
         if not (check.accepted or check.errors or check.notes):
             return ""  # nothing but remarks ("thanks", a name): no orders in this mail
         rejected += [_where(e) for e in check.errors]
-        late = (self._late(game, power, text, inc, now)
-                if check.all_impossible or not check.accepted else "")
+        late = self._late(game, power, text, inc, now,
+                          taken_now=bool(check.accepted) and not check.all_impossible)
         lines = [late, ""] if late else []
         (name,) = written(host, game.options, [power])
         lines.append(f"Orders for {name}, {host.phase_label(state)}, as the judge reads them:")
@@ -229,9 +262,15 @@ class PlayerCommands:
             lines.append("Nothing was accepted, so your earlier orders for this phase (if any) "
                          "stand.")
             return "\n".join(lines)
+        earlier = self.desk.store.orders(game.name, phase).get(power)
+        by_gm = power in self.desk.store.orders_by_gm(game.name, phase)
         self.desk.store.set_orders(game.name, phase, power, check.text, now, inc.message_id)
         self.desk.store.record_command(game.name, power, inc.message_id, uid, "orders",
                                        check.text, now)
+        left = host.unordered(state, power, earlier, check.text) if earlier else None
+        if left is not None:  # a mail's orders replace the last set whole: say what that did
+            lines.append(left.said("The GM's" if by_gm else "Your",
+                                   "what you sent" if inc.from_pages else "this mail"))
         player = self.desk.store.player(game.name, power)
         if player is not None and player.status == "disorder":  # back from civil disorder
             self.desk.store.update_player(game.name, power, status="active", nmr_streak=0)

@@ -384,7 +384,12 @@ class Seats:
             lines.append("Nothing was accepted; the orders standing for the power stand.")
             return "\n".join(lines)
         phase = host.phase(state)
+        earlier = self.desk.store.orders(game.name, phase).get(seat)
         self.desk.store.set_orders(game.name, phase, seat, check.text, now, message_id, by_gm=True)
+        left = host.unordered(state, seat, earlier, check.text) if earlier else None
+        if left is not None:  # they replace the power's orders whole: say what that did
+            lines.append(left.said(f"{seat}'s", "these"))
+        told = left.said("Your", "the GM's") if left is not None else ""  # (to the player)
         self.desk.store.record_command(game.name, seat, message_id, uid, "orders by the GM",
                                        check.text, now)
         player = self.desk.store.player(game.name, seat)
@@ -394,6 +399,7 @@ class Seats:
                 f"replace yours (send new ones to replace them in turn):\n"
                 + ("\n".join(f"  {o}" for o in check.accepted)
                    or f"  (none: {host.without_orders})")
+                + (f"\n{told}" if told else "")
                 + f"\nDeadline: {reports.stamp(game.deadline)}\n\n{self.desk._sig()}"),
                 game=game.name))
         if early:

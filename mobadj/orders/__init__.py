@@ -14,6 +14,7 @@ from mobadj.orders.duplicates import (
     DUPLICATE_RULES,
     ReplacedOrder,
     check_rule,
+    last_order_wins,
     replaced_orders,
     split_rule,
 )
@@ -95,6 +96,7 @@ __all__ = [
     "DUPLICATE_RULES",
     "FastPath",
     "ReplacedOrder",
+    "last_order_wins",
     "Action",
     "AnyOrder",
     "Build",

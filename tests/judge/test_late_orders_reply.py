@@ -87,3 +87,40 @@ def test_orders_all_impossible_now_are_not_orders_in(judge, clock):
     # one possible order among impossible ones: the orders are in
     out = judge.handle_mail(mail("eng@test.org", signon + "A PAR - BUR\nF LON - NTH"))
     assert judge.store.orders("imp", "S1901M") == {"ENGLAND": "A PAR - BUR\nF LON - NTH"}
+
+
+def test_orders_of_a_power_that_missed_the_spring_are_told_late_though_they_fit_the_fall(
+        service, mail_servers, clock):
+    """France sends nothing for the spring; its orders reach the judge an hour after the
+    deadline, the spring adjudicated (its units held).  They fit the fall as well, and are
+    read for it: the answer says the mail came late, with both times, and that the spring
+    went without France's orders."""
+    S, judge = mail_servers, service.judge
+    eng, fra = _started(service, S)
+    spring = judge.store.game("late").deadline
+    _arrived(S, "eng@test.org", f"SIGNON late england {eng}\nF LON - NTH", spring - 300)
+    clock.now = spring + 30
+    assert service.step() == 1
+    assert judge.store.game("late").phase == "F1901M"
+    _arrived(S, "fra@test.org", f"SIGNON late F {fra}\nA Par-Bur\nA Mar-Spa\nF Bre-Mao",
+             spring + 3600)
+    # England, whose spring orders were in, sends its fall orders: nothing said of lateness
+    _arrived(S, "eng@test.org", f"SIGNON late england {eng}\nF NTH - NWY", spring + 3700)
+    clock.now = spring + 3800
+    assert service.step() == 2
+    reply = text(S.wait_for("fra@test.org", 3)[-1])
+    came, due = (reports.when(t, NEW_YORK) for t in (spring + 3600, spring))
+    assert (f"Your mail reached the judge at {came}, after the deadline of Spring 1901 "
+            f"Movement ({due}): Spring 1901 Movement was already adjudicated without orders "
+            "from FRANCE (the rules' defaults applied), so these orders were not used for it. "
+            "The judge read them as orders for Fall 1901 Movement, the phase now played.\n\n"
+            "Orders for FRANCE, Fall 1901 Movement, as the judge reads them:\n"
+            "  A PAR - BUR\n  A MAR - SPA\n  F BRE - MAO") in reply, reply
+    assert "reached the judge" not in text(S.wait_for("eng@test.org", 4)[-1])
+    # France's correction, once told: no word of lateness again
+    _arrived(S, "fra@test.org", f"SIGNON late F {fra}\nA Par-Bur\nA Mar-Spa\nF Bre-Eng",
+             spring + 4000)
+    clock.now = spring + 4100
+    assert service.step() == 1
+    reply = text(S.wait_for("fra@test.org", 4)[-1])
+    assert "F BRE - ENG" in reply and "reached the judge" not in reply
