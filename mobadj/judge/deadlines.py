@@ -50,7 +50,10 @@ DEFAULTS: dict[str, Any] = {
     "press_to": "any",  # any: press to one, some or all powers; public: to everyone only
     "gm_press_copy": "no",  # yes: the GM gets a copy of every press message
     "bot_moves": "deadline",  # a card seat without a player moves at the deadline; at_once
+    "order_mails": "replace",  # a mail's orders replace the earlier set; merge: per unit
 }
+#: the choices of ``order_mails``
+ORDER_MAILS = ("replace", "merge")
 #: the choices of ``bot_moves``
 BOT_MOVES = ("deadline", "at_once")
 

@@ -210,6 +210,22 @@ def unordered(host: DiplomacyHost, state: State, seat: str, before: str,
     return Unordered(units, True, fate)
 
 
+def merged(host: DiplomacyHost, state: State, seat: str, before: str, after: str) -> str | None:
+    """``before`` without its orders for the units ``after`` orders, then ``after`` (each
+    of its orders as given, duplicates too, for the game's ``duplicate_orders``); None in an
+    adjustment phase, whose builds and removals are no units' orders."""
+    if _position(host, state).phase.is_adjustment:
+        return None
+    game_map, rules = host.map_of(state), host.rules_of(state)
+    old = rules.parse_orders(before, game_map, power=seat)
+    new = rules.parse_orders(after, game_map, power=seat)
+    earlier = {id(p) for p in old.orders}
+    _, replaced = last_order_wins([*old.orders, *new.orders], apart=old.escorts | new.escorts)
+    gone = {id(w.replaced) for w in replaced if id(w.replaced) in earlier}
+    return "\n".join([*(str(p.order) for p in old.orders if id(p) not in gone),
+                      *(str(p.order) for p in new.orders)])
+
+
 def _why(pos: Position, r: Any, pairs: Sequence[tuple[str, Any]]) -> str:
     """An invalid order's reason in the player's words: the adjudicator's reason, except a
     build refused as "province occupied" on a centre no unit stands on, which is a second

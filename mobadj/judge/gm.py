@@ -20,6 +20,7 @@ from mobadj.judge.deadlines import (
     BOT_MOVES,
     DEFAULTS,
     NUMBERS,
+    ORDER_MAILS,
     number_refusal,
     time_of_day,
     weekdays,
@@ -58,7 +59,8 @@ def unknown_options(host: Host, names: Iterable[str]) -> str:
 #: the judge's options that hold one of a few words, and those words
 CHOICES: dict[str, tuple[str, ...]] = {
     "press": PRESS_OPTIONS, "press_to": PRESS_TO, "draw": DRAW_MODES, "bot_moves": BOT_MOVES,
-    "early": ("ready", "never"), "picture": ("both", "svg", "none")}
+    "early": ("ready", "never"), "picture": ("both", "svg", "none"),
+    "order_mails": ORDER_MAILS}
 #: the judge's yes/no options
 FLAGS = ("open", "approve", "autostart", "watch", "gm_press_copy")
 FLAG_WORDS = (*YES, "no", "n", "false", "off", "0")

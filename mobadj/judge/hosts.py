@@ -80,6 +80,47 @@ class Unordered:
 
 
 @dataclass
+class Merged:
+    """A seat's orders standing after a new set, with the game option ``order_mails merge``
+    (njudge's orders per unit): their ``text``, the earlier orders ``kept`` beside the new
+    ones, and the warnings for the orders together that the new ones alone did not have."""
+
+    text: str
+    kept: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def said(self, whose: str) -> list[str]:
+        """The answer's lines for the earlier orders kept (``whose``: ``Your``,
+        ``FRANCE's``), and the warnings for all the orders together ([] when none kept)."""
+        if not self.kept:
+            return []
+        lines = [f"{whose} earlier orders for the other units stand (in this game a mail "
+                 "changes only the orders of the units it orders):"]
+        lines += [f"  {o}" for o in self.kept]
+        if self.notes:
+            lines.append("Warnings for all the orders together:")
+            lines += [f"  {n}" for n in self.notes]
+        return lines
+
+
+def merged_orders(host: Host, state: State, seat: str, options: Mapping[str, Any],
+                  earlier: str | None, check: Check) -> Merged:
+    """The orders to keep for ``seat`` after ``check`` was accepted, ``earlier`` those
+    standing before: the new set alone (the default, ``order_mails replace``), or with
+    ``order_mails merge`` the earlier orders for the units it does not order beside it
+    (in a phase whose orders are per unit: a winter's set replaces the earlier whole)."""
+    alone = Merged(check.text)
+    if not earlier or str(options.get("order_mails", "replace")).strip().lower() != "merge":
+        return alone
+    both = host.merged(state, seat, earlier, check.text)
+    if both is None or both == check.text:
+        return alone
+    full = host.check(state, seat, both)
+    return Merged(full.text, [o for o in full.accepted if o not in check.accepted],
+                  [n for n in full.notes if n not in check.notes])
+
+
+@dataclass
 class Free:
     """Commands a seat gave out of turn, applied at once (e.g. table talk in a card game)."""
 
@@ -229,6 +270,12 @@ class Host(ABC):
         """What ``seat``'s earlier accepted orders ``before`` ordered that the new accepted
         orders ``after`` (which replace them) leave without an order, or None (nothing, or
         a game whose moves are not standing orders)."""
+        return None
+
+    def merged(self, state: State, seat: str, before: str, after: str) -> str | None:
+        """``seat``'s earlier accepted orders ``before`` with those for the units the new
+        accepted orders ``after`` order replaced by them (njudge's orders per unit), or None
+        when this phase's orders are no orders per unit (``after`` replaces ``before``)."""
         return None
 
     def out_of_turn(self, state: State, seat: str, text: str) -> str:
@@ -521,6 +568,9 @@ class DiplomacyHost(Host):
 
     def unordered(self, state: State, seat: str, before: str, after: str) -> Unordered | None:
         return self._engine().unordered(self, state, seat, before, after)
+
+    def merged(self, state: State, seat: str, before: str, after: str) -> str | None:
+        return self._engine().merged(self, state, seat, before, after)
 
     def idle_reason(self, state: State, seat: str) -> str:
         return self._engine().idle_reason(self, state, seat)

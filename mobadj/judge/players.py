@@ -10,7 +10,7 @@ from mobadj.judge import reports
 from mobadj.judge.base import JudgeBase, JudgeError
 from mobadj.judge.commands import Command, ParsedMail, Press, parse_line
 from mobadj.judge.deadlines import DEFAULTS, HOUR, option
-from mobadj.judge.hosts import Free, HostError, host_for
+from mobadj.judge.hosts import Free, HostError, host_for, merged_orders
 from mobadj.judge.mailparse import Incoming
 from mobadj.judge.names import Names, written
 from mobadj.judge.store import Game, Mail
@@ -264,13 +264,15 @@ class PlayerCommands:
             return "\n".join(lines)
         earlier = self.desk.store.orders(game.name, phase).get(power)
         by_gm = power in self.desk.store.orders_by_gm(game.name, phase)
-        self.desk.store.set_orders(game.name, phase, power, check.text, now, inc.message_id)
+        standing = merged_orders(host, state, power, game.options, earlier, check)
+        self.desk.store.set_orders(game.name, phase, power, standing.text, now, inc.message_id)
         self.desk.store.record_command(game.name, power, inc.message_id, uid, "orders",
                                        check.text, now)
-        left = host.unordered(state, power, earlier, check.text) if earlier else None
+        whose = "The GM's" if by_gm else "Your"
+        lines += standing.said(whose)
+        left = host.unordered(state, power, earlier, standing.text) if earlier else None
         if left is not None:  # a mail's orders replace the last set whole: say what that did
-            lines.append(left.said("The GM's" if by_gm else "Your",
-                                   "what you sent" if inc.from_pages else "this mail"))
+            lines.append(left.said(whose, "what you sent" if inc.from_pages else "this mail"))
         player = self.desk.store.player(game.name, power)
         if player is not None and player.status == "disorder":  # back from civil disorder
             self.desk.store.update_player(game.name, power, status="active", nmr_streak=0)
@@ -294,15 +296,19 @@ class PlayerCommands:
                              f"moves still to make, corrected, {again} (the results mail "
                              "lists what you may send then).")
             else:
-                lines.append("The orders above are taken and replace your earlier ones for "
-                             "this phase; the line(s) under Errors are not. To add or correct "
-                             "one, send your orders again with it (the orders sent last, from "
-                             "the page or by mail, replace the ones before)."
-                             if inc.from_pages else
-                             "The orders above are taken and replace your earlier ones for "
-                             "this phase; the line(s) under Errors are not. To add or correct "
-                             "one, send your orders again with it (each mail's orders replace "
-                             "the last).")
+                lines.append(
+                    "The orders above are taken and replace your earlier ones for the units "
+                    "they order; the line(s) under Errors are not. To add or correct one, "
+                    "send it again." if standing.kept else
+                    "The orders above are taken and replace your earlier ones for "
+                    "this phase; the line(s) under Errors are not. To add or correct "
+                    "one, send your orders again with it (the orders sent last, from "
+                    "the page or by mail, replace the ones before)."
+                    if inc.from_pages else
+                    "The orders above are taken and replace your earlier ones for "
+                    "this phase; the line(s) under Errors are not. To add or correct "
+                    "one, send your orders again with it (each mail's orders replace "
+                    "the last).")
         return "\n".join(lines)
 
     def _nothing_played(self, game: Game, power: str) -> str:

@@ -27,7 +27,7 @@ from mobadj.judge import reports
 from mobadj.judge.base import JudgeBase, JudgeError
 from mobadj.judge.commands import Command
 from mobadj.judge.endings import survivors
-from mobadj.judge.hosts import HostError, host_for
+from mobadj.judge.hosts import HostError, host_for, merged_orders
 from mobadj.judge.mailparse import Incoming, is_address
 from mobadj.judge.names import written
 from mobadj.judge.overview import centre_table, tenure_line
@@ -385,8 +385,11 @@ class Seats:
             return "\n".join(lines)
         phase = host.phase(state)
         earlier = self.desk.store.orders(game.name, phase).get(seat)
-        self.desk.store.set_orders(game.name, phase, seat, check.text, now, message_id, by_gm=True)
-        left = host.unordered(state, seat, earlier, check.text) if earlier else None
+        standing = merged_orders(host, state, seat, game.options, earlier, check)
+        self.desk.store.set_orders(game.name, phase, seat, standing.text, now, message_id,
+                                   by_gm=True)
+        lines += standing.said(f"{seat}'s")
+        left = host.unordered(state, seat, earlier, standing.text) if earlier else None
         if left is not None:  # they replace the power's orders whole: say what that did
             lines.append(left.said(f"{seat}'s", "these"))
         told = left.said("Your", "the GM's") if left is not None else ""  # (to the player)
@@ -396,9 +399,11 @@ class Seats:
         if player is not None:
             out.append(Mail(player.email, f"{game.name}: the GM entered orders for {seat}", (
                 f"The GM has entered orders for {seat} for {host.phase_label(state)}; they "
-                f"replace yours (send new ones to replace them in turn):\n"
+                f"replace yours{' for the units they order' if standing.kept else ''} (send "
+                "new ones to replace them in turn):\n"
                 + ("\n".join(f"  {o}" for o in check.accepted)
                    or f"  (none: {host.without_orders})")
+                + "".join(f"\n{line}" for line in standing.said("Your"))
                 + (f"\n{told}" if told else "")
                 + f"\nDeadline: {reports.stamp(game.deadline)}\n\n{self.desk._sig()}"),
                 game=game.name))

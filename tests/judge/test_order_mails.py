@@ -80,3 +80,32 @@ def test_orders_in_the_mail_that_resigns_are_said_not_kept(judge, dip):
             "seat):\n  A VEN - TYR\nITALY has no orders for Spring 1901 Movement now") in body
     assert "You have resigned from g1" in body
     assert "ITALY" not in judge.store.orders("g1", "S1901M")
+
+
+def test_with_order_mails_merge_a_correction_changes_only_the_units_it_orders(judge, dip):
+    out = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nSET order_mails maybe"))
+    assert "order_mails must be one of replace, merge, not 'maybe'" in out[0].body
+    judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nSET order_mails merge"))
+    send(judge, dip, "FRANCE", "A Par-Bur\nA Mar-Spa\nF Bre-Mao")
+    r = send(judge, dip, "FRANCE", "F Bre-Eng")[0].body
+    assert ("Orders for FRANCE, Spring 1901 Movement, as the judge reads them:\n  F BRE - ENG\n"
+            "Your earlier orders for the other units stand (in this game a mail changes only "
+            "the orders of the units it orders):\n  A PAR - BUR\n  A MAR - SPA") in r
+    assert "replaced by this mail" not in r
+    assert judge.store.orders("g1", "S1901M")["FRANCE"] == "A PAR - BUR\nA MAR - SPA\nF BRE - ENG"
+    # the GM's orders for France merge the same way
+    out = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nBECOME France\nA Mar H"))
+    gm = next(m for m in out if m.to == "gm@test.org").body
+    assert "FRANCE's earlier orders for the other units stand" in gm
+    told = next(m for m in out if m.to == dip.emails["FRANCE"]).body
+    assert ("they replace yours for the units they order (send new ones to replace them in "
+            "turn):\n  A MAR H\nYour earlier orders for the other units stand") in told
+    assert judge.store.orders("g1", "S1901M")["FRANCE"] == "A PAR - BUR\nF BRE - ENG\nA MAR H"
+    # a winter's builds are no units' orders: the mail's set replaces the earlier one
+    with judge.store.transaction():
+        state = judge.store.game("g1").state
+        judge.store.update_game("g1", state=state | {"position": WINTER}, phase="W1901A")
+    send(judge, dip, "FRANCE", "Build A PAR\nBuild F BRE")
+    r = send(judge, dip, "FRANCE", "Build A PAR")[0].body
+    assert "Your earlier order Build F BRE is replaced by this mail" in r
+    assert judge.store.orders("g1", "W1901A")["FRANCE"] == "Build A PAR"
