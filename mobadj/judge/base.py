@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from mobadj.judge.endings import Endings
     from mobadj.judge.forming import Forming
     from mobadj.judge.gm import GMCommands
+    from mobadj.judge.habits import Habits
     from mobadj.judge.loops import ReplyLimits
     from mobadj.judge.notices import Notices
     from mobadj.judge.players import PlayerCommands
@@ -63,6 +64,7 @@ class JudgeBase:
     gm: GMCommands  # creating games, their options, the GM's orders by mail
     limits: ReplyLimits  # how often an address is answered
     unsigned: UnsignedMail  # what a mail without a sign-on is told to send
+    habits: Habits  # njudge's sign-on line, read as this judge's
 
     def __init__(
         self,

@@ -92,6 +92,7 @@ class ParsedMail:
     errors: list[BadCommandLine] = field(default_factory=list)
     near_commands: dict[int, str] = field(default_factory=dict)  # line -> did-you-mean keyword
     password_below: bool = False  # a SIGNON without its password, which is on the next line
+    signoff: int = 0  # the line of the SIGNOFF that ended the reading (0: none)
 
     def first(self, name: str) -> Command | None:
         return next((c for c in self.commands if c.name == name), None)
@@ -239,6 +240,16 @@ def _near(word: str, vocabulary: tuple[str, ...]) -> str | None:
     return close[0] if close else None
 
 
+_DIARY_END = re.compile(r"^\s*end[\s_-]*(diary|press)\s*$", re.I)
+
+
+def _diary_end(lines: list[str], number: int) -> int:
+    """The line (1-based) that ends the ``DIARY RECORD`` block begun at line ``number``: an
+    ENDDIARY (or ENDPRESS); 0 when none follows, and then nothing below is set aside."""
+    return next((at for at in range(number + 1, len(lines) + 1)
+                 if _DIARY_END.match(lines[at - 1])), 0)
+
+
 def is_game_line(line: str, game_words: frozenset[str]) -> bool:
     """Does ``line`` start with one of the game's command words (not a press word)?"""
     words = line.split(maxsplit=1)
@@ -268,7 +279,11 @@ def parse_body(body: str, game_words: frozenset[str] = frozenset(),
     press_lines: list[tuple[int, str]] = []
     unsigned: BadCommandLine | None = None  # a SIGNON or GM line just above, its password
     # missing: a lone word under it is that password, never echoed (not an order line)
-    for number, raw in enumerate(body.splitlines(), start=1):
+    lines = body.splitlines()
+    set_aside = 0  # the last line of a DIARY block, which is no order (the judge keeps none)
+    for number, raw in enumerate(lines, start=1):
+        if number <= set_aside:
+            continue
         line = raw.rstrip()
         if press is not None:  # its text stays as written; only ENDPRESS is looked for
             norm, keyword = _normalise(as_meant(line))
@@ -314,7 +329,13 @@ def parse_body(body: str, game_words: frozenset[str] = frozenset(),
                 unsigned = result  # SIGNON <game> <power>: the password may come next
             continue
         if result.name == "signoff":
+            out.signoff = number
             break
+        if result.name == "diary" and [w.lower() for w in result.args["words"]] in ([], ["record"]):
+            set_aside = _diary_end(lines, number)
+            if set_aside:
+                result = dataclasses.replace(result, args={**result.args,
+                                                           "entry": (number + 1, set_aside)})
         if result.name in ("press", "broadcast"):
             press = Press(result.args["targets"], result.args["grey"], "", number)
             out.commands.append(result)

@@ -26,6 +26,7 @@ from mobadj.judge.deadlines import parse_when
 from mobadj.judge.endings import Endings
 from mobadj.judge.forming import Forming
 from mobadj.judge.gm import GMCommands, is_remark_in, seats_named, signed_off
+from mobadj.judge.habits import Habits
 from mobadj.judge.hosts import Host, HostError, host_for
 from mobadj.judge.loops import ReplyLimits, reply_kind
 from mobadj.judge.mailparse import AWAY_SUBJECT, Incoming, parse_mail
@@ -58,6 +59,8 @@ UNKNOWN_POWER = (
 """The refusal of a power a public game does not have (``{}``: which, with a did-you-mean,
 as a sentence):
 unlike :data:`REFUSED`, it says what is wrong, and nothing of the password."""
+SIGNOFF_ALONE = ("SIGNOFF only ends what the judge reads of a mail: there is no session to "
+                 "end, as every mail signs on by itself with its SIGNON line.")
 _DUMMY_HASH = hash_password("not a password", n=2**14)
 
 
@@ -77,6 +80,7 @@ class Judge(JudgeBase):
         self.gm = GMCommands(self)
         self.limits = ReplyLimits(self)
         self.unsigned = UnsignedMail(self)
+        self.habits = Habits(self)
 
     # -- what the front ends call on the parts -----------------------------------------------
     def tick(self, due_at: float | None = None) -> list[Mail]:
@@ -134,6 +138,8 @@ class Judge(JudgeBase):
                 if uid is not None:
                     self.store.set_mail_uid(inc.message_id, uid)
                 return []
+            read = self.habits.read_signons(inc)  # njudge's SIGNON Fvet: SIGNON vet F
+            inc = dataclasses.replace(inc, body=read.body)
             parsed = self._game_first(parse_body(inc.body), inc.body)
             ignored = self._ignored(inc, parsed)
             if ignored:
@@ -152,7 +158,8 @@ class Judge(JudgeBase):
             try:
                 with self.store.savepoint():
                     try:
-                        reply, signed_on = self._handle(inc, parsed, uid, now, out)
+                        reply, signed_on = self._handle(inc, parsed, uid, now, out,
+                                                        read.notes)
                     except JudgeError as exc:
                         reply = str(exc)
             except Exception:  # a bug: its effects are undone; apologise, log it, carry on
@@ -320,10 +327,11 @@ class Judge(JudgeBase):
         return None
 
     def _handle(self, inc: Incoming, parsed: ParsedMail, uid: int | None, now: float,
-                out: list[Mail]) -> tuple[str, bool]:
+                out: list[Mail], notes: tuple[str, ...] = ()) -> tuple[str, bool]:
         """The reply to a mail, and whether it signed on with a right password (or created
-        a game): such mail comes from a person, not an auto-responder."""
-        lines: list[str] = []
+        a game): such mail comes from a person, not an auto-responder.  ``notes``: how
+        another judge's sign-on line was read (:class:`~mobadj.judge.habits.Habits`)."""
+        lines: list[str] = list(notes)
         if inc.truncated:
             lines.append(inc.truncated)
         if inc.unreadable:
@@ -400,7 +408,9 @@ class Judge(JudgeBase):
             for number, word in parsed.near_commands.items():
                 out.append(f"line {number}: unknown command (did you mean '{word.upper()}'?)")
         if not out:
-            out.append("The judge found no command in your mail.\n\n" + help_text(None))
+            out.append("The judge found no command in your mail."
+                       + (f" {SIGNOFF_ALONE}" if parsed.signoff else "")
+                       + "\n\n" + help_text(None))
         return "\n\n".join(out)
 
     def list_games(self, name: str | None = None) -> str:
@@ -493,6 +503,13 @@ class Judge(JudgeBase):
                 return None, UNKNOWN_POWER.format(which if which.endswith("?") else which + ".") + (
                     "\nYour password goes last on the SIGNON line, with nothing after it."
                     if "***" in shown.split() else "")
+            if game is not None and names is not None and power and not own:
+                return None, REFUSED + self._open_seat(inc, game, power, names)
+            swapped = (self.seats.visible_game(inc, args["power"])
+                       if game is None and cmd.name == "signon" else None)
+            if swapped is not None:  # SIGNON France vet <password>: the game comes first
+                return None, (f"{REFUSED}\nThe game comes first on the SIGNON line: "
+                              f"SIGNON {swapped.name} {args['game']} <password>.")
             return None, REFUSED
         assert game is not None
         if cmd.name == "gm":
@@ -502,6 +519,17 @@ class Judge(JudgeBase):
         if label == power and power.isupper():
             label = power.title()
         return Session(game, power, inc.sender), f"Signed on as {label} in {game.name}."
+
+    def _open_seat(self, inc: Incoming, game: Game, power: str, names: Names) -> str:
+        """For a sign-on refused on a power waiting for a new player (njudge's replacement
+        signs on to it): the TAKEOVER line to send, as LIST shows it to anyone; "" when the
+        power has a player or the sender may not name the game."""
+        if self.seats.visible_game(inc, game.name) is None or \
+                power not in self.seats.open_seats(game):
+            return ""
+        label = names.label(power)
+        return (f"\n{label} is open for a new player: to take it over, send "
+                f"TAKEOVER {game.name} {label}.")
 
     def _wrong_password_notice(self, game: str, power: str, owner: str, inc: Incoming | None,
                                throttle: PasswordThrottle, now: float, out: list[Mail]) -> None:

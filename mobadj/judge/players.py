@@ -58,6 +58,9 @@ class PlayerCommands:
                  "done: it passes on no words outside a press block, not to the GM either."]
         lines += [f"line {number}: unknown command (did you mean '{word.upper()}'?)"
                   for number, word in parsed.near_commands.items()]
+        if parsed.signoff:
+            lines.append(f"Line {parsed.signoff} (SIGNOFF) ended the reading of your mail; "
+                         "every mail signs on by itself, so there is no session to end.")
         standing = self._standing(game, power)
         if standing:
             lines.append(standing)

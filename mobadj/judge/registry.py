@@ -191,6 +191,7 @@ def declarations() -> dict[str, CommandSpec]:
     the judge's parts, which need the parser)."""
     global _LOADED
     if not _LOADED:  # (while verbs is being imported, a call sees its part done so far)
+        import mobadj.judge.habits  # noqa: F401  (other judges' words: after the judge's own)
         import mobadj.judge.verbs  # noqa: F401  (declares the judge's own commands)
         _LOADED = True
     return _DECLARED

@@ -95,6 +95,9 @@ class UnsignedMail:
         head = ("The judge did nothing with your mail, and nobody else has seen it: it has no "
                 "SIGNON line, and every mail to the judge needs one on top.")
         forgot = f"\n\n{FORGOT}"
+        if any(e.text.lower().split()[:1] in (["signon"], ["gm"]) for e in parsed.errors):
+            head = ("The judge did nothing with your mail, and nobody else has seen it: its "
+                    "SIGNON line could not be read (the error above says why).")
         if parsed.password_below:  # the password was there, one line too low
             head = ("The judge did nothing with your mail, and nobody else has seen it: the "
                     "password goes at the end of the SIGNON line, not on a line of its own.")

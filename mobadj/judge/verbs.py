@@ -212,6 +212,9 @@ def _player_set(ctx: Context, cmd: Command) -> str:
     if option in ("timezone", "tz", "zone"):
         player = judge.store.player(game.name, power)
         return judge.accounts.set_timezone(player.email if player else ctx.mail.sender, value)
+    if option in ("absence", "vacation", "holiday"):  # njudge's SET ABSENCE <from> TO <to>
+        return (f"SET {option.upper()}: absences are asked with ABSENCE <duration>, "
+                "e.g. ABSENCE 3 days (it moves the deadline, from your vacation quota).")
     return (f"SET {option.upper()}: players may set PASSWORD, ADDRESS and TIMEZONE; game "
             f"options are the GM's.")
 
@@ -225,6 +228,15 @@ def _gm_set(ctx: Context, cmd: Command) -> str:
         by = "by a mail with the GM password" if inc else "on the judge's command line"
         return ctx.judge.gm.set_gm(ctx.in_game, value, by, ctx.now, ctx.out,
                                    sender=inc.sender if inc else None)
+    if option == "deadline":  # njudge's SET DEADLINE <date>: this phase's, not a rule
+        try:  # a time the DEADLINE command reads as it is: that line, ready to send
+            parse_when(value, ctx.judge.tz, ctx.now)
+            example = f"DEADLINE {value}"
+        except ValueError:
+            example = "DEADLINE 2027-01-18 23:00 or DEADLINE +36h"
+        raise JudgeError("unknown option 'deadline'; the deadline itself is set with "
+                         f"{usage('deadline')}, e.g. {example}, and EXTEND 24 hours moves it "
+                         "later. Nothing was changed.")
     if option != "password":
         return ctx.judge.gm.set_option(ctx.in_game, option, value)
     return _gm_password(ctx, cmd)
@@ -365,7 +377,23 @@ def _status(ctx: Context, cmd: Command) -> str:
 
 
 def _history(ctx: Context, cmd: Command) -> str:
-    return ctx.judge.players.history(ctx.in_game, cmd.args.get("value"))
+    which, more = cmd.args.get("value"), cmd.args.get("more")
+    if which and more and which.lower() == ctx.in_game.name:  # HISTORY <game> 5: this game
+        which = more
+    return ctx.judge.players.history(ctx.in_game, which)
+
+
+def _open_history(ctx: Context, cmd: Command) -> str:
+    """HISTORY <game> [n | phase] without a sign-on: the results mailed to its observers
+    (any public game's, as WATCH and the game's pages give them; a private one's only to
+    those it is known to), never more."""
+    name = cmd.args.get("value")
+    game = ctx.judge.seats.visible_game(ctx.mail, name) if name else None
+    if game is None:
+        return (f"HISTORY: no game {name!r}; send LIST for the games on this judge." if name
+                else "HISTORY: name the game: HISTORY <game> [number of phases | phase] "
+                "(WATCH <game> mails you each result as it comes).")
+    return ctx.judge.players.history(game, cmd.args.get("more"))
 
 
 def _summary(ctx: Context, cmd: Command) -> str:
@@ -417,8 +445,10 @@ declare(CommandSpec(
     open_help="LIST (the games, and those taking players)",
     player=_status, gm=_status, unsigned=lambda ctx, cmd: ctx.judge.list_games(cmd.args["value"])))
 declare(CommandSpec(
-    "history", "HISTORY [number of phases | phase]", "[ARG]", _value, max_args=1,
-    help=(("HISTORY [n | phase]", "past results"),), player=_history, gm=_history))
+    "history", "HISTORY [number of phases | phase]   (without a sign-on: HISTORY <game> [...])",
+    "[ARG [ARG]]", lambda w: {"value": w.at[0], "more": w.at[1]}, max_args=2,
+    help=(("HISTORY [n | phase]", "past results"),), open_help="HISTORY <game>",
+    player=_history, gm=_history, unsigned=_open_history))
 declare(CommandSpec(
     "ready", "READY", max_args=0,
     help=(("READY / NOT READY", "resolve early when every power is ready"),),

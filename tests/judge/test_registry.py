@@ -10,6 +10,7 @@ import pytest
 
 from mobadj.judge import registry
 from mobadj.judge.commands import BadCommandLine, Command, help_text, parse_body, parse_line
+from mobadj.judge.habits import OTHER_JUDGES
 from mobadj.judge.hosts import host_for
 from mobadj.judge.names import Names
 from mobadj.judge.registry import CommandSpec, Context, Words
@@ -107,7 +108,7 @@ def test_every_judge_command_has_a_usage_and_a_place_in_help():
         named = [form for form, _ in spec.help] + [spec.open_help, spec.gm_help]
         assert any(n and n in text for n in named) or spec.keyword in (
             "gm", "create", "endpress", "notready", "nodraw", "noconcede", "password",
-            "unwatch"), spec.keyword  # in another's line, or in the guides
+            "unwatch", *OTHER_JUDGES), spec.keyword  # in another's line, or in the guides
     assert registry.Words(["a", None, "b"], "x a b").given == ["a", "b"]
     assert Words([], "x").at == []
 
@@ -119,7 +120,7 @@ def test_the_judge_holds_its_parts_and_inherits_from_none_of_them():
     assert Judge.__mro__ == (Judge, JudgeBase, object)
     assert set(JudgeBase.__annotations__) == {
         "notices", "endings", "accounts", "turns", "seats", "forming", "players", "gm",
-        "limits", "unsigned"}
+        "limits", "unsigned", "habits"}
 
 
 def _doc_example() -> list[CommandSpec]:
