@@ -4,7 +4,8 @@ observer, and a standard game through a winter.  Greetings, sign-offs and names 
 orders; replies top- and bottom-posted under the three quote styles ("On ... wrote:" with
 ``>``, Outlook's "From:/Sent:" block, a forwarded mail); HTML-only mail; mobs of several
 words (``Baby Face Nelson``, ``Murder Inc.``); a READY with a typo; a Reply without a
-sign-on; a stranger guessing a password.  Every mail a person sends gets its answer; no
+sign-on; a stranger guessing a password; an njudge veteran's sign-on lines and command
+words.  Every mail a person sends gets its answer; no
 order is lost and no line of prose gets an error."""
 
 from __future__ import annotations
@@ -218,3 +219,26 @@ def test_a_standard_game_through_a_winter_written_by_people(service, mail_server
     assert "  England: 1 build due; built F LON" in winter
     assert "  France: 2 builds due; built A MAR, A PAR" in winter
     assert winter.index("Build F LON") < winter.index("Position:") < winter.index("Next phase")
+
+
+def test_an_njudge_veteran_writes_as_on_njudge_and_is_answered_every_time(service,
+                                                                          mail_servers):
+    """njudge's sign-on lines and command words, over the real servers: each mail is read
+    or answered with the line to send here, a stranger's second njudge word too."""
+    people = People(mail_servers, service)
+    people.say("gm@test.org", "CREATE vet standard gm-pw-1 picture=none\nADDPLAYER "
+               "fra@test.org France\nADDPLAYER ita@test.org Italy\nSTART")
+    pw = {p: re.search(r"Your password: (\S+)", text(people.last(f"{p}@test.org", "you play"))
+                       ).group(1) for p in ("fra", "ita")}
+    r = people.say("fra@test.org", f"SIGNON Fvet {pw['fra']}\nWHOGAME\nA Par-Bur\nA Mar-Spa\n")
+    assert "njudge's SIGNON Fvet is read as SIGNON vet France <password>." in r
+    assert "No command WHOGAME here; SUMMARY vet shows who plays which power." in r
+    assert "  A MAR - SPA" in r and pw["fra"] not in r
+    r = people.say("gm@test.org", "SIGNON Mvet gm-pw-1\nSET DEADLINE +2d\nSET NOWAIT\n")
+    assert "Signed on as GM of vet." in r and "e.g. DEADLINE +2d" in r
+    assert "SET early ready" in r and "gm-pw-1" not in r
+    assert "No command WHOGAME here" in people.say("x@test.org", "WHOGAME vet\n")
+    assert "No command GET here" in people.say("x@test.org", "GET info\n")
+    people.say("ita@test.org", f"SIGNON vet Italy {pw['ita']}\nRESIGN\n")
+    r = people.say("new@test.org", "SIGNON Ivet newpass1\n")
+    assert "Italy is open for a new player: to take it over, send TAKEOVER vet Italy." in r
