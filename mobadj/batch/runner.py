@@ -103,9 +103,13 @@ class Entry:
 
 def _unit_key(order: Any) -> str | None:
     """The province of the unit ``order`` commands, when a later order for that unit would
-    replace it (mobadj.orders.duplicates: builds and waives are never replaced)."""
+    replace it (mobadj.orders.duplicates: builds and waives are never replaced), or the
+    ``piece`` it names instead (Mobtown's Don placement: one per mob, wherever he goes)."""
     unit = getattr(order, "unit", None)
-    return unit.province if isinstance(unit, Unit) and type(order) is not Build else None
+    if not isinstance(unit, Unit) or type(order) is Build:
+        return None
+    piece = getattr(order, "piece", None)
+    return piece if type(piece) is str else unit.province
 
 
 class MapContext:

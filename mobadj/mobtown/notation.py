@@ -81,9 +81,14 @@ IN.2: /(?i:in|at|on){_GUARD}/
 
 @dataclass(frozen=True, slots=True)
 class PlaceDon:
-    """Rule 6: in the June 1919 weekend a mob places its Don on one of its home centres."""
+    """Rule 6: in the June 1919 weekend a mob places its Don on one of its home centres.
+
+    Two placements by one mob are two orders for its one Don, wherever they put him: the
+    last one counts (``piece``, mobadj.orders.duplicates)."""
 
     unit: Unit
+    #: the piece this order commands, whatever space it names: the mob's Don
+    piece: ClassVar[str] = "the Don to place"
 
     def __str__(self) -> str:
         return f"D {self.unit.location}"

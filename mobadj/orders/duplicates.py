@@ -10,7 +10,10 @@ unit type the orders write: a province holds one unit, and the adjudicator finds
 province (DATC 4.C.1, 4.C.2), so ``F PAR - BUR`` then ``A PAR - PIC`` are two orders for the
 army in Paris, the second a correction.  Only a kind of piece that stands beside a unit
 (``apart``: the escorts of the map's order reader, Mobtown's Don with his Gang) makes an
-order of another type one for another piece.  Builds and waives are not units' orders and are
+order of another type one for another piece.  An order that commands a piece by something
+other than the space it names says so with a ``piece`` string (Mobtown's June placement of a
+mob's Don, ``D P37`` then ``D Brk``): two such orders of one power (named) are for one piece
+whatever spaces they name.  Builds and waives are not units' orders and are
 never replaced here (too many builds is DATC 4.D.4-4.D.5, a rule option of the adjudicator).
 """
 
@@ -106,9 +109,18 @@ def _unit(placed: Placed) -> Unit | None:
     return unit if isinstance(unit, Unit) and not isinstance(placed.order, Build) else None
 
 
+def piece_key(order: object, unit: Unit) -> str:
+    """What tells the piece ``order`` commands (``unit``) from others of its power: its
+    ``piece`` when it names one (see the module's docstring), else the unit's province."""
+    piece = getattr(order, "piece", None)
+    return piece if isinstance(piece, str) else unit.province
+
+
 def _same_unit(a: Placed, ua: Unit, b: Placed, ub: Unit, apart: Collection[str]) -> bool:
-    """Whether two parsed orders for one province command the same unit (see the module's
-    docstring)."""
+    """Whether two parsed orders with one :func:`piece_key` command the same unit (see the
+    module's docstring)."""
+    if isinstance(getattr(a.order, "piece", None), str):  # one power's piece, by its name
+        return a.power is not None and a.power == b.power
     return ((a.power == b.power or a.power is None or b.power is None)
             and (ua.kind == ub.kind or UNKNOWN_KIND in (ua.kind, ub.kind)
                  or (ua.kind not in apart and ub.kind not in apart)))
@@ -128,7 +140,7 @@ def last_order_wins(orders: Sequence[P], where: Callable[[P], str] | None = None
     for parsed in orders:
         unit = _unit(parsed)
         if unit is not None:
-            slots = by_province.setdefault(unit.province, [])
+            slots = by_province.setdefault(piece_key(parsed.order, unit), [])
             for i in slots:
                 old = kept[i]
                 if old is not None and _same_unit(old, units[i], parsed, unit, apart):

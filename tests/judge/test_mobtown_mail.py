@@ -256,3 +256,19 @@ def test_status_names_the_mobs_in_civil_disorder_and_with_a_dislodged_gang(judge
     assert "Dislodged: Legs Diamond G Can may retreat to " in body
     assert "In civil disorder: Lucky Luciano" in body
     assert "diamond G Can" not in body and "disorder: luciano" not in body
+
+
+def test_a_don_placed_twice_in_one_mail_stands_where_the_later_line_says(judge, mob):
+    """Rule 6 and docs/orders.md: the last of two orders for one piece counts.  A player
+    who corrects his Don's start lower in the mail is told the first line is replaced, and
+    the Don starts where the correction puts him."""
+    reply = say(judge, mob, "capone", "D DAN\nD Bnx\n")[0].body
+    assert "'D DAN' is replaced by the later order 'D Bnx'" in reply, reply
+    assert "already placed" not in reply
+    for seat in mob.emails:
+        if seat != "capone":
+            say(judge, mob, seat, "ready")
+    out = say(judge, mob, "capone", "ready")
+    body = results(out, mob, "capone")
+    assert re.search(r"D Bnx\s+succeeds", body), body
+    assert "D Bnx" in judge.store.game("g1").state["position"]["units"]["capone"]

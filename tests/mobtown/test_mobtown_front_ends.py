@@ -132,6 +132,32 @@ def test_batch_last_order_wins_as_on_the_standard_map():
     assert bad["errors"] == ["duplicate_orders must be last or first, not 'never'"]
 
 
+def test_two_don_placements_the_later_counts_in_batch_and_order_files(tmp_path):
+    """Rule 6 placements follow the rule of every order (docs/mobtown-rulings.md): the last
+    of a mob's placements counts, the earlier is replaced with the same words as a move."""
+    case = {"id": "p", "map": "mobtown2", "phase": "1919-06-START",
+            "units": {"capone": ["G DAN", "G DAS", "G Bnx"]},
+            "centers": {"capone": ["DAN", "DAS", "Bnx"]},
+            "orders": {"capone": ["D DAN", "D Bnx"], "lepke": ["D Que"]}}
+    (out,) = _batch([case])
+    assert out["orders"][:2] == [
+        {"power": "capone", "order": "D DAN", "result": "invalid",
+         "reason": "replaced by the later order 'D Bnx' for the same unit"},
+        {"power": "capone", "order": "D Bnx", "result": "succeeds", "reason": None}]
+    assert "D Bnx" in out["units"]["capone"] and "D Que" in out["units"]["lepke"]
+    first = run_case({**case, "options": {"duplicate_orders": "first"}})
+    assert "D DAN" in first["units"]["capone"]
+    orders = tmp_path / "place.txt"
+    orders.write_text("Legs Diamond: D P37\nLegs Diamond: D Brk\nLepke: D Que\n")
+    result = subprocess.run([sys.executable, "-m", "mobadj", "adjudicate", "--map", "mobtown2",
+                             str(ORDERS / "position-1919-06-START.yaml"), str(orders)],
+                            capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "'D P37' is replaced by the later order 'D Brk' (line 2)" in result.stderr
+    assert "already placed" not in result.stdout
+    assert "Legs Diamond:\n  D Brk                              succeeds\n" in result.stdout
+
+
 def test_game_page_table_of_the_dons_and_the_gaol():
     rules = rules_for("mobtown2")
     names = {"capone": "Al Capone", "lepke": "Lepke", "luciano": "Lucky Luciano"}
