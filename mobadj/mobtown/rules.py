@@ -62,7 +62,7 @@ from mobadj.mobtown.terms import (
     mob_name,
     subway_link,
 )
-from mobadj.orders.model import Disband, Hold, Move, Remove, SupportHold, SupportMove
+from mobadj.orders.model import Disband, Hold, Move, Remove, SupportHold, SupportMove, Unit
 
 if TYPE_CHECKING:
     import random
@@ -223,7 +223,9 @@ class MobtownRules(Rules[MobtownPosition]):
         """Mobtown's reasons to refuse an order before the engine sees it: wrong phase,
         civil disorder (rule 3), a Don alone (rule 3), the gaol (rule 7), support through a
         subway (ruling 12); the cement overcoat is kept aside for the Don rules."""
-        who = power or "?"
+        unit = getattr(order, "unit", None)
+        who = (position.owner_of(power, unit.kind, unit.location) if isinstance(unit, Unit)
+               else power or "?")
         if isinstance(order, PlaceDon) or not isinstance(order, _MOVEMENT_ORDERS):
             return OrderResult(who, order, Outcome.INVALID, Reason.WRONG_PHASE)
         loc = order.unit.location

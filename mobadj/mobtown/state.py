@@ -67,6 +67,24 @@ class MobtownPosition(Position):
         gang = self.units.get(prov) if prov else None
         return gang.power if gang is not None and gang.power != power else None
 
+    def owner_of(self, power: str | None, kind: str, location: str) -> str:
+        """Whose order this is: the mob named, else the owner of the piece it names (an
+        order read with no mob heading goes to its unit's owner, docs/orders.md): the Gang
+        there (or dislodged from there), the Don there, the one mob with Gangs in gaol;
+        ``?`` when no piece tells."""
+        if power is not None:
+            return power
+        if kind == "D":
+            return next((p for p, prov in sorted(self.dons.items()) if prov == location), "?")
+        if location == GAOL:
+            mobs = set(self.gaol)
+            return mobs.pop() if len(mobs) == 1 else "?"
+        gang = self.units.get(location)
+        if gang is None:
+            d = self.dislodged.get(location)
+            return d.unit.power if d is not None else "?"
+        return gang.power
+
     def units_count(self, power: str, gaol_counts: bool = True) -> int:
         """Units that count against supply: Gangs, gaoled Gangs (ruling 8, an option) and a
         rebuilt Don (rule 3: he needs a centre; the original Don is free, ruling 9)."""

@@ -122,8 +122,9 @@ def retreats(pos: MobtownPosition, pairs: list[OrderInput], game_map: GameMap,
     chosen: dict[str, tuple[int, str]] = {}  # province -> (index, option)
     attempted: set[str] = set()  # dislodged Gangs that got some order, even an invalid one
     for power, order in pairs:
-        who = power or "?"
         unit = getattr(order, "unit", None)
+        who = (pos.owner_of(power, unit.kind, unit.location) if isinstance(unit, Unit)
+               else power or "?")
         if not isinstance(order, (Move, Retreat, Disband, Remove, Hold)) or unit is None:
             results.append(OrderResult(who, order, Outcome.INVALID, Reason.WRONG_PHASE))
             continue

@@ -1,0 +1,69 @@
+"""What a GM reads in `mobadj adjudicate --map mobtown2` reports made from the position and
+order files players and GMs write: who each order belongs to, and results in the
+rulebook's words."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from mobadj.cli import main
+
+
+def report(tmp_path: Path, position: str, orders: str, *options: str) -> str:
+    """The report of one phase: ``position`` (YAML) and ``orders`` (an order file)."""
+    pos = tmp_path / "pos.yaml"
+    pos.write_text(position)
+    txt = tmp_path / "orders.txt"
+    txt.write_text(orders)
+    result = CliRunner().invoke(main, ["adjudicate", "--map", "mobtown2", *options,
+                                       str(pos), str(txt)])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result.stdout
+
+
+def orders_of(text: str, mob: str) -> list[str]:
+    """The lines under ``mob``'s heading in a report."""
+    return text.split(f"\n{mob}:\n")[1].split("\n\n")[0].splitlines()
+
+
+WEEK1 = """phase: 1919-07-W1-M
+units:
+  capone: [G Mem, D Mem, G PPU, G Mic, G Sho]
+  diamond: [G Pel, G MTPD]
+"""
+
+
+def test_orders_without_a_heading_go_to_each_units_owner_once(tmp_path):
+    """docs/orders.md: an order with no power goes to its unit's owner.  A convoy and an
+    order for a gaoled Gang, which the Mobtown rules refuse, are no exception: no mob
+    called "?", and a Gang with a refused order is not listed again as a hold."""
+    out = report(tmp_path, WEEK1, "G(PPU) C G(Mic)-Har\nG(Mic)-PPL\nG(Pel) S G(MTPD)\n"
+                 "G(MTPD) H\n")
+    assert "?:" not in out, out
+    capone = orders_of(out, "Al Capone")
+    assert [line.split()[:2] for line in capone].count(["G", "PPU"]) == 1, capone
+    assert any(line.startswith("  G PPU C G Mic - Har") for line in capone)
+    assert any(line.startswith("  G MTPD H") for line in orders_of(out, "Legs Diamond"))
+
+
+def test_orders_after_an_unreadable_line_go_to_each_units_owner(tmp_path):
+    """The unreadable line ends Al Capone's section, and its note promises that the orders
+    below go to each unit's owner: the convoy below it is Al Capone's."""
+    out = report(tmp_path, WEEK1, "Al Capone:\nG(Mem) X Har\nG(PPU) C G(Mic)-Har\n"
+                 "Legs Diamond:\nG(Pel) S G(MTPD)\n")
+    assert "the orders below go to each unit's owner" in out
+    assert "?:" not in out, out
+    capone = orders_of(out, "Al Capone")
+    assert len([line for line in capone if re.match(r"  G PPU\b", line)]) == 1, capone
+
+
+def test_a_retreat_phase_order_without_a_heading_goes_to_the_gangs_owner(tmp_path):
+    """A support at a weekend is refused, and listed under the dislodged Gang's mob."""
+    out = report(tmp_path, "phase: 1919-07-W1-R\nunits:\n  capone: [G Mic]\n"
+                 "dislodged: {diamond: [{unit: G Mem, from: Mic, via: ground}]}\n",
+                 "G(Mem) S G(Mic)\n")
+    assert "?:" not in out, out
+    assert orders_of(out, "Legs Diamond")[0].startswith("  G Mem S G Mic"), out
