@@ -100,14 +100,16 @@ def settled_section(
     heading: str = "Disbanded at once (dislodged, with no retreat open):",
     retreat_why: str = "no dislodged unit can retreat",
     adjust_why: str = "no power can build or must remove",
+    how: Callable[[Dislodged], str] = lambda d: "",
 ) -> list[str]:
     """The dislodged units disbanded at once, and the phases skipped with nothing to decide
-    (docs/rulings.md, "Skipped phases")."""
+    (docs/rulings.md, "Skipped phases").  ``how(unit)`` follows "attacked from X": why a
+    variant's rules left it no retreat where the board alone does not show it."""
     out: list[str] = []
     if result.destroyed:
         out.append(heading)
         out += [f"  {power_name(game_map, d.unit.power)} {d.unit}, attacked from "
-                f"{d.attacker_from}" for d in result.destroyed]
+                f"{d.attacker_from}{how(d)}" for d in result.destroyed]
         out.append("")
     if result.skipped:
         out.append("Skipped, with nothing to decide:")

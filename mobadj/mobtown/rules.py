@@ -475,7 +475,8 @@ class MobtownRules(Rules[MobtownPosition]):
         out += settled_section(result, game_map,
                                "Gangs disbanded at once (dislodged, with no retreat open):",
                                "no dislodged Gang has a retreat to choose",
-                               "no mob can build, must remove or may rebuild its Don")
+                               "no mob can build, must remove or may rebuild its Don",
+                               lambda d: self._no_retreat_why(d, game_map))
         out += center_changes_section(result, game_map,
                                       "Supply centre changes (end of week 2/4, rule 6):",
                                       "neutral before")
@@ -493,6 +494,25 @@ class MobtownRules(Rules[MobtownPosition]):
         if after.winner:
             out.append(f"The game is won by {mob_name(game_map, after.winner)} (rule 8).")
         return out
+
+    def _no_retreat_why(self, d: Dislodged, game_map: GameMap) -> str:
+        """Why a Gang attacked from under ground had no retreat though free spaces lie
+        around it: rule 5 lets it retreat only by subway (ruling 7), and no subway leads to
+        MTPD (ruling 24).  Nothing for an attack over ground: the board shows why."""
+        if d.via != SUBWAY or self.subway_retreats != "subway_only":
+            return ""
+        src = d.unit.location
+        links = {n: game_map.edge("G", src, n) for n in game_map.neighbours("G", src)}
+        others = sorted(n for n, e in links.items() if subway_link(e) and n != d.attacker_from)
+        why = " by subway: it may retreat only by subway (rule 5, ruling 7)"
+        if others:
+            why += (f", and its other subways ({', '.join(others)}) lead only to taken spaces "
+                    "or standoffs")
+        else:
+            why += f", and its only subway leads back to {d.attacker_from}"
+        if ground_link(links.get(GAOL)):
+            why += "; no subway leads to MTPD (ruling 24)"
+        return why
 
     def adjustment_words(self, position: MobtownPosition, power: str, game_map: GameMap
                          ) -> str:

@@ -67,3 +67,36 @@ def test_a_retreat_phase_order_without_a_heading_goes_to_the_gangs_owner(tmp_pat
                  "G(Mem) S G(Mic)\n")
     assert "?:" not in out, out
     assert orders_of(out, "Legs Diamond")[0].startswith("  G Mem S G Mic"), out
+
+
+def settled(out: str) -> list[str]:
+    """The report's lines of Gangs disbanded at once."""
+    return out.split("Gangs disbanded at once (dislodged, with no retreat open):\n")[1] \
+        .split("\n\n")[0].splitlines()
+
+
+def test_a_gang_disbanded_at_once_after_an_attack_by_subway_is_told_why(tmp_path):
+    """Rule 5, ruling 7: after an attack from under ground a Gang retreats only by subway.
+    Extortion Alley has five empty neighbours over ground, so the report says why none was
+    open: its only subway leads back to where the attack came from."""
+    out = report(tmp_path, "phase: 1919-07-W1-M\nunits:\n  murderinc: [G Tam, G Col]\n"
+                 "  capone: [G Ext, D Ext]\n",
+                 "Murder Inc.:\nG(Tam)-U-Ext\nG(Col) S G(Tam)-U-Ext\n")
+    assert settled(out) == [
+        "  Al Capone G Ext, attacked from Tam by subway: it may retreat only by subway "
+        "(rule 5, ruling 7), and its only subway leads back to Tam"]
+
+
+def test_a_gang_next_to_the_gaol_disbanded_after_an_attack_by_subway_names_ruling_24(
+        tmp_path):
+    """Tam lies next to MTPD, but no subway leads there (ruling 24)."""
+    out = report(tmp_path, "phase: 1919-07-W1-M\nunits:\n  capone: [G Ext, G Lop]\n"
+                 "  diamond: [G Tam]\n", "Al Capone:\nG(Ext)-U-Tam\nG(Lop) S G(Ext)-U-Tam\n")
+    assert settled(out) == [
+        "  Legs Diamond G Tam, attacked from Ext by subway: it may retreat only by subway "
+        "(rule 5, ruling 7), and its only subway leads back to Ext; no subway leads to MTPD "
+        "(ruling 24)"]
+    anywhere = report(tmp_path, "phase: 1919-07-W1-M\nunits:\n  capone: [G Ext, G Lop]\n"
+                      "  diamond: [G Tam]\n", "Al Capone:\nG(Ext)-U-Tam\nG(Lop) S G(Ext)-U-Tam\n",
+                      "--option", "subway_retreats=any")
+    assert "disbanded at once" not in anywhere and "MTPD" in anywhere
