@@ -79,7 +79,9 @@ class MobtownReason(StrEnum):
     DEFAULT_PLACED = "no order: Don placed on the first home centre (ruling 14)"
     WRONG_PHASE = "order not allowed in this phase"
     SUBWAY_EXCHANGE = "equally supported Gangs cannot exchange places by subway (rule 5)"
-    HIGHWAY = "crossing a highway where there is no junction needs one extra support (rule 4)"
+    HIGHWAY = ("not strong enough to cross a highway where no junction is: that needs an "
+               "extra support, one more than an ordinary move (1 into an empty space, 2 "
+               "against a Gang holding alone; rule 4, ruling 15)")
 
 
 def subway_link(edge: Mapping[str, object] | None) -> bool:

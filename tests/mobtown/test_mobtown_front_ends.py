@@ -171,3 +171,18 @@ def test_game_page_table_of_the_dons_and_the_gaol():
     assert rules.page_tables({"units": {}}, names) == []
     assert rules_for("standard").page_tables(data, names) == []
     assert rules.page_words["calendar"] == "Calendar" and rules.page_legend
+
+
+def test_a_highway_crossing_with_one_support_is_not_told_it_lacks_one():
+    """Rule 4's own example: G(P22) S G(GoG)-Bur gives the extra support, and the move into
+    a held Burbank still fails; the reason says what it needed, not that the support is
+    missing."""
+    (out,) = _batch([{"id": "h", "map": "mobtown2", "phase": "1919-07-W1-M",
+                      "units": {"capone": ["G GoG", "G P22"], "diamond": ["G Bur"]},
+                      "orders": {"capone": ["G(GoG)-Bur", "G(P22) S G(GoG)-Bur"]}}])
+    move = out["orders"][0]
+    assert move["result"] == "fails"
+    assert move["reason"] == (
+        "not strong enough to cross a highway where no junction is: that needs an extra "
+        "support, one more than an ordinary move (1 into an empty space, 2 against a Gang "
+        "holding alone; rule 4, ruling 15)")
