@@ -107,7 +107,8 @@ class MobtownRules(Rules[MobtownPosition]):
     #: Mobtown's civil disorder is the week after a Don's death (rule 3), not this
     rules_removal_note: ClassVar[str] = "no removal ordered"
     void_reasons: ClassVar[frozenset[StrEnum]] = Rules.void_reasons | {
-        MobtownReason.HIGHWAY, MobtownReason.SUBWAY_NOT_MARKED, MobtownReason.NO_SUBWAY}
+        MobtownReason.HIGHWAY, MobtownReason.SUBWAY_NOT_MARKED, MobtownReason.NO_SUBWAY,
+        MobtownReason.SUPPORT_INTO_GAOL}
     page_words: ClassVar[Mapping[str, str]] = {
         "news": "News from the underworld", "calendar": "Calendar",
         "legend": "The city plan's legend"}
@@ -317,6 +318,7 @@ class MobtownRules(Rules[MobtownPosition]):
         settled, events = dons.after_movement(before, after, outcome, aside, topology.game_map,
                                               self)
         settled.update(self._reworded(results))
+        settled.update(_supports_reworded(results, before))
         return settled, events
 
     def _reworded(self, results: Sequence[OrderResult | None]) -> dict[int, OrderResult]:
@@ -593,6 +595,36 @@ class MobtownRules(Rules[MobtownPosition]):
                            for p, n in gaol.items())
         return [PageTable("Dons and the gaol", ("Mob", "Don"), tuple(rows),
                           f"In gaol ({GAOL}) at the start of the phase: {inside or 'nobody'}.")]
+
+
+def _supports_reworded(results: Sequence[OrderResult | None], before: MobtownPosition
+                       ) -> dict[int, OrderResult]:
+    """Supports in the rulebook's words where the engine's would mislead: one naming a Don
+    is read by its space, as a support of the Gang beside him (ruling 29), and a lone Don
+    has no strength to support (rule 3, ruling 4); a gaoled Gang, and a move into MTPD,
+    cannot be supported (rule 7, ruling 6)."""
+    out: dict[int, OrderResult] = {}
+    for i, r in enumerate(results):
+        order = r.given if r is not None else None
+        if r is None or not isinstance(order, (SupportHold, SupportMove)):
+            continue
+        why: StrEnum | None = None
+        named = order.supported
+        if isinstance(order, SupportMove) and order.destination == GAOL:
+            if r.reason is Reason.VOID_SUPPORT:
+                why = MobtownReason.SUPPORT_INTO_GAOL
+        elif named.location == GAOL:
+            if r.reason is Reason.NO_SUPPORTED_UNIT:
+                why = MobtownReason.SUPPORT_GAOLED
+        elif named.kind == "D":
+            if named.location not in before.units:
+                if r.reason is Reason.NO_SUPPORTED_UNIT:
+                    why = MobtownReason.SUPPORT_LONE_DON
+            elif r.outcome is Outcome.SUCCEEDS and r.reason is None:
+                why = MobtownReason.SUPPORT_OF_DON
+        if why is not None:
+            out[i] = OrderResult(r.power, order, r.outcome, why)
+    return out
 
 
 def _in_disorder(r: OrderResult, disorder: Collection[str]) -> OrderResult:

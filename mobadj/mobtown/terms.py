@@ -78,6 +78,13 @@ class MobtownReason(StrEnum):
     PLACED = "Don placed (rule 6)"
     DEFAULT_PLACED = "no order: Don placed on the first home centre (ruling 14)"
     WRONG_PHASE = "order not allowed in this phase"
+    SUPPORT_OF_DON = ("supports the Gang standing with the Don: an order naming a Don is read "
+                      "by his space (ruling 29)")
+    SUPPORT_LONE_DON = "a Don alone has no strength and cannot be supported (rule 3, ruling 4)"
+    SUPPORT_GAOLED = ("a gaoled Gang can be neither ordered nor supported nor attacked "
+                      "(rule 7, ruling 6)")
+    SUPPORT_INTO_GAOL = ("nobody enters MTPD by a movement, so no move there can be supported "
+                         "(rule 7, ruling 6)")
     SUBWAY_EXCHANGE = "equally supported Gangs cannot exchange places by subway (rule 5)"
     HIGHWAY = ("not strong enough to cross a highway where no junction is: that needs an "
                "extra support, one more than an ordinary move (1 into an empty space, 2 "

@@ -186,3 +186,46 @@ def test_a_highway_crossing_with_one_support_is_not_told_it_lacks_one():
         "not strong enough to cross a highway where no junction is: that needs an extra "
         "support, one more than an ordinary move (1 into an empty space, 2 against a Gang "
         "holding alone; rule 4, ruling 15)")
+
+
+def _line(units: dict, orders: dict, **more) -> dict:
+    return run_case({"id": "x", "map": "mobtown2", "phase": "1919-07-W1-M", "units": units,
+                     "orders": orders, **more})
+
+
+def _said(out: dict, order: str) -> tuple[str, str | None]:
+    return next((o["result"], o["reason"]) for o in out["orders"] if o["order"] == order)
+
+
+def test_a_support_naming_a_don_is_read_as_one_for_the_gang_beside_him():
+    """Ruling 29: G(Pel) S D(Mic) supports Al Capone's Gang in Mic, and the result says so;
+    with the Don alone there is nothing to support (rule 3, ruling 4)."""
+    attack = {"diamond": ["G(Bgt)-Mic", "G(Kin) S G(Bgt)-Mic"]}
+    held = _line({"capone": ["G Mic", "D Mic", "G Pel"], "diamond": ["G Bgt", "G Kin"]},
+                 {"capone": ["G(Pel) S D(Mic)"], **attack})
+    assert _said(held, "G(Pel) S D(Mic)") == (
+        "succeeds", "supports the Gang standing with the Don: an order naming a Don is read by "
+        "his space (ruling 29)")
+    assert _said(held, "G(Bgt)-Mic")[0] == "fails" and "G Mic" in held["units"]["capone"]
+    moved = _line({"capone": ["G Mic", "D Mic", "G Pel"], "diamond": ["G Mem"]},
+                  {"capone": ["G(Pel) S D(Mic)-Mem", "G+D(Mic)-Mem"]})
+    assert _said(moved, "G(Pel) S D(Mic)-Mem")[0] == "succeeds"
+    assert "ruling 29" in str(_said(moved, "G(Pel) S D(Mic)-Mem")[1])
+    alone = _line({"capone": ["D Mic", "G Pel"], "diamond": ["G Bgt"]},
+                  {"capone": ["G(Pel) S D(Mic)"], "diamond": ["G(Bgt)-Mic"]})
+    assert _said(alone, "G(Pel) S D(Mic)") == (
+        "invalid", "a Don alone has no strength and cannot be supported (rule 3, ruling 4)")
+
+
+def test_supports_of_the_gaol_quote_the_rule():
+    """Rule 7, ruling 6: a gaoled Gang cannot be supported, nor a move into MTPD."""
+    gaoled = _line({"capone": ["G Riv"], "diamond": ["G MTPD"]},
+                   {"capone": ["G(Riv) S G(MTPD)"]})
+    assert _said(gaoled, "G(Riv) S G(MTPD)") == (
+        "invalid", "a gaoled Gang can be neither ordered nor supported nor attacked (rule 7, "
+        "ruling 6)")
+    into = _line({"capone": ["G Riv", "G DSt"], "diamond": ["G MTPD"]},
+                 {"capone": ["G(DSt) S G(Riv)-MTPD", "G(Riv)-MTPD"]})
+    assert _said(into, "G(DSt) S G(Riv)-MTPD") == (
+        "fails", "nobody enters MTPD by a movement, so no move there can be supported (rule 7, "
+        "ruling 6)")
