@@ -389,6 +389,8 @@ class MobtownRules(Rules[MobtownPosition]):
         if result.phase.is_movement:
             result.defaults = [_in_disorder(r, before.disorder) for r in result.defaults]
             result.defaults += dons.unordered(before, result.results)
+            result.results = [_don_fate(r, before, after) for r in result.results]
+            result.defaults = [_don_fate(r, before, after) for r in result.defaults]
         if result.phase.is_adjustment:
             result.defaults = [_rules_removal(r) for r in result.defaults]
             weekend.build_used_by_don(before, result, self)
@@ -625,6 +627,20 @@ def _supports_reworded(results: Sequence[OrderResult | None], before: MobtownPos
         if why is not None:
             out[i] = OrderResult(r.power, order, r.outcome, why)
     return out
+
+
+def _don_fate(r: OrderResult, before: MobtownPosition, after: MobtownPosition) -> OrderResult:
+    """A Don's hold (his own ``D(X) H`` or the one no order needed) that did not last: he
+    drowned or was captured this turn, as the news says, so it fails with that reason
+    rather than "succeeds" (rule 3)."""
+    order = r.given
+    if r.outcome is not Outcome.SUCCEEDS or type(order) is not Hold or order.unit.kind != "D":
+        return r
+    if r.power in before.dons and r.power not in after.dons:
+        return OrderResult(r.power, order, Outcome.FAILS, MobtownReason.DROWNED)
+    if after.captor(r.power) is not None and before.captor(r.power) is None:
+        return OrderResult(r.power, order, Outcome.FAILS, MobtownReason.CAPTURED)
+    return r
 
 
 def _in_disorder(r: OrderResult, disorder: Collection[str]) -> OrderResult:

@@ -55,6 +55,7 @@ class MobtownReason(StrEnum):
     CEMENT_NOT_WATER = "the cement overcoat needs a water space (rule 3)"
     CEMENT_NOT_ALONE = "the Don was not left on his own (rule 3)"
     DROWNED = "the Don drowned (rule 3)"
+    CAPTURED = "the Don was captured by another mob's Gang (rule 3)"
     NO_DISBAND_GAOL = "may not disband while a retreat to MTPD is open (rule 7)"
     TO_GAOL = "no valid retreat ordered: sent to gaol in MTPD (rule 7)"
     RETREAT_BLOCKED_GAOL = "cannot retreat there (sent to gaol in MTPD instead, rule 7)"

@@ -100,3 +100,20 @@ def test_a_gang_next_to_the_gaol_disbanded_after_an_attack_by_subway_names_rulin
                       "  diamond: [G Tam]\n", "Al Capone:\nG(Ext)-U-Tam\nG(Lop) S G(Ext)-U-Tam\n",
                       "--option", "subway_retreats=any")
     assert "disbanded at once" not in anywhere and "MTPD" in anywhere
+
+
+def test_a_don_who_drowned_or_was_captured_does_not_hold_successfully(tmp_path):
+    """Rule 3: the news says the Don drowned; his hold above it says so too, not
+    "succeeds".  A Don left behind and captured is reported captured."""
+    out = report(tmp_path, "phase: 1919-07-W2-M\nunits:\n  capone: [G PPU, D PPU, G DAS]\n"
+                 "  diamond: [G Mem, G Mic]\n",
+                 "Legs Diamond:\nG(Mem)-PPU\nG(Mic) S G(Mem)-PPU\nAl Capone:\nD(PPU) H\n"
+                 "G(PPU) H\n")
+    assert "Al Capone's Don drowned in PPU" in out
+    assert re.search(r"\n  D PPU H +fails: the Don drowned \(rule 3\)\n", out), out
+    caught = report(tmp_path, "phase: 1919-07-W1-M\nunits:\n  capone: [G Mic, D Mic]\n"
+                    "  diamond: [G Mem, G Pel]\n",
+                    "Legs Diamond:\nG(Mem)-Mic\nG(Pel) S G(Mem)-Mic\n")
+    assert "Al Capone's Don in Mic is captured by Legs Diamond (rule 3)" in caught
+    assert re.search(r"\n  D Mic H +fails: the Don was captured by another mob's Gang "
+                     r"\(rule 3\)\n", caught), caught
