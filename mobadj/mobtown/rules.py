@@ -59,7 +59,9 @@ from mobadj.mobtown.terms import (
     WIN,
     MobtownReason,
     ground_link,
+    impassable,
     mob_name,
+    refused_reason,
     subway_link,
 )
 from mobadj.orders.model import Disband, Hold, Move, Remove, SupportHold, SupportMove, Unit
@@ -228,7 +230,10 @@ class MobtownRules(Rules[MobtownPosition]):
         who = (position.owner_of(power, unit.kind, unit.location) if isinstance(unit, Unit)
                else power or "?")
         if isinstance(order, PlaceDon) or not isinstance(order, _MOVEMENT_ORDERS):
-            return OrderResult(who, order, Outcome.INVALID, Reason.WRONG_PHASE)
+            return OrderResult(who, order, Outcome.INVALID,
+                               refused_reason(order, Reason.WRONG_PHASE))
+        if isinstance(order, Move) and impassable(game_map, order.destination):
+            return OrderResult(who, order, Outcome.INVALID, MobtownReason.IMPASSABLE)
         loc = order.unit.location
         gang = position.units.get(loc)
         owner = power or (gang.power if gang is not None else None)

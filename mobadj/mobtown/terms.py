@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
+from mobadj.orders.model import Convoy
+
 if TYPE_CHECKING:
     from mobadj.board import GameMap
 
@@ -79,6 +81,8 @@ class MobtownReason(StrEnum):
     PLACED = "Don placed (rule 6)"
     DEFAULT_PLACED = "no order: Don placed on the first home centre (ruling 14)"
     WRONG_PHASE = "order not allowed in this phase"
+    NO_CONVOY = "there are no convoys in Mobtown: Gangs are amphibious (rule 2)"
+    IMPASSABLE = "Bootleg Bay is impassable (rule 2)"
     SUPPORT_OF_DON = ("supports the Gang standing with the Don: an order naming a Don is read "
                       "by his space (ruling 29)")
     SUPPORT_LONE_DON = "a Don alone has no strength and cannot be supported (rule 3, ruling 4)"
@@ -101,6 +105,18 @@ def subway_link(edge: Mapping[str, object] | None) -> bool:
 def ground_link(edge: Mapping[str, object] | None) -> bool:
     """Can this edge be used over ground?"""
     return edge is not None and edge.get("via") != "subway"
+
+
+def refused_reason(order: object, otherwise: StrEnum) -> StrEnum:
+    """Why an order the phase does not take is refused: a convoy in any phase because
+    Mobtown has none (rule 2), anything else for ``otherwise`` (the phase's reason)."""
+    return MobtownReason.NO_CONVOY if isinstance(order, Convoy) else otherwise
+
+
+def impassable(game_map: GameMap, prov: str) -> bool:
+    """Is ``prov`` impassable (Bootleg Bay, rule 2)?"""
+    space = game_map.provinces.get(prov.partition("/")[0])
+    return space is not None and space.terrain == "impassable"
 
 
 def is_water(game_map: GameMap, prov: str) -> bool:

@@ -30,6 +30,7 @@ from mobadj.mobtown.terms import (
     Options,
     ground_link,
     mob_name,
+    refused_reason,
     subway_link,
 )
 from mobadj.orders.model import Build, Disband, Hold, Move, Remove, Retreat, Unit
@@ -52,7 +53,8 @@ def place_dons(pos: MobtownPosition, pairs: list[OrderInput], game_map: GameMap
         if isinstance(order, Build) and order.unit.kind == "D":
             order = PlaceDon(order.unit)
         if not isinstance(order, PlaceDon):
-            results.append(OrderResult(who, order, Outcome.INVALID, MobtownReason.WRONG_PHASE))
+            results.append(OrderResult(who, order, Outcome.INVALID,
+                                       refused_reason(order, MobtownReason.WRONG_PHASE)))
             continue
         prov = order.unit.location
         owner = power or next((p for p, pw in game_map.powers.items()
@@ -126,7 +128,8 @@ def retreats(pos: MobtownPosition, pairs: list[OrderInput], game_map: GameMap,
         who = (pos.owner_of(power, unit.kind, unit.location) if isinstance(unit, Unit)
                else power or "?")
         if not isinstance(order, (Move, Retreat, Disband, Remove, Hold)) or unit is None:
-            results.append(OrderResult(who, order, Outcome.INVALID, Reason.WRONG_PHASE))
+            results.append(OrderResult(who, order, Outcome.INVALID,
+                                       refused_reason(order, Reason.WRONG_PHASE)))
             continue
         if unit.kind == "D":  # ruling 11: Dons never retreat
             results.append(OrderResult(who, order, Outcome.INVALID, MobtownReason.DON_ALONE))

@@ -117,3 +117,16 @@ def test_a_don_who_drowned_or_was_captured_does_not_hold_successfully(tmp_path):
     assert "Al Capone's Don in Mic is captured by Legs Diamond (rule 3)" in caught
     assert re.search(r"\n  D Mic H +fails: the Don was captured by another mob's Gang "
                      r"\(rule 3\)\n", caught), caught
+
+
+def test_a_convoy_and_a_move_into_bootleg_bay_name_rule_2(tmp_path):
+    """Rule 2: Gangs are amphibious, so there are no convoys in any phase (not "order not
+    allowed in this phase", as if another phase took one), and Bootleg Bay is impassable."""
+    out = report(tmp_path, WEEK1, "Al Capone:\nG(PPU) C G(Mic)-Har\nG(Sho)-Bay\n")
+    assert re.search(r"\n  G PPU C G Mic - Har +invalid: there are no convoys in Mobtown: Gangs "
+                     r"are amphibious \(rule 2\)\n", out), out
+    assert re.search(r"\n  G Sho - Bay +invalid: Bootleg Bay is impassable \(rule 2\)\n", out)
+    weekend = report(tmp_path, "phase: 1919-07-W1-R\nunits:\n  capone: [G Mic]\n"
+                     "dislodged: {diamond: [{unit: G Mem, from: Mic, via: ground}]}\n",
+                     "Legs Diamond:\nG(Mem) C G(Mic)-PPL\n")
+    assert "invalid: there are no convoys in Mobtown: Gangs are amphibious (rule 2)" in weekend
