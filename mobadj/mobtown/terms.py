@@ -41,7 +41,8 @@ SUBWAY = "subway"
 class MobtownReason(StrEnum):
     """Mobtown's own reasons (published wording), beside the engine's Reason."""
 
-    SUBWAY_NOT_MARKED = "a subway move must be written with U, e.g. G(Tam)-U-Ext (rule 5)"
+    SUBWAY_NOT_MARKED = ("only a subway links these spaces: the move is written with U, "
+                         "G(X)-U-Y (rule 5)")
     NO_SUBWAY = "no subway between these spaces (rule 5)"
     NO_DON = "no Don of this mob or captured by it stands with this Gang (rule 3)"
     DON_ALONE = "a Don cannot act alone: he moves only with a Gang, G+D(X)-Y (rule 3)"
@@ -63,11 +64,20 @@ class MobtownReason(StrEnum):
     RETREAT_BLOCKED_GAOL = "cannot retreat there (sent to gaol in MTPD instead, rule 7)"
     CLASH_GAOL = "two Gangs retreated to the same place: sent to gaol in MTPD (rule 7)"
     RETREAT_OVERGROUND = "dislodged from under ground: retreats only by subway (rule 5)"
-    RETREAT_ROUTE = "the retreat must go the way the link allows (U for a subway, rule 5)"
+    RETREAT_NO_SUBWAY = ("no subway between these spaces: the retreat goes over ground, "
+                         "without U (rule 5)")
+    RETREAT_NO_SUBWAY_GAOL = ("no subway between these spaces: the retreat goes over ground, "
+                              "without U (rule 5); sent to gaol in MTPD instead (rule 7, "
+                              "ruling 16)")
+    RETREAT_SUBWAY_ONLY = ("only a subway links these spaces: the retreat is written with U "
+                           "(rule 5)")
+    RETREAT_SUBWAY_ONLY_GAOL = ("only a subway links these spaces: the retreat is written with "
+                                "U (rule 5); sent to gaol in MTPD instead (rule 7, ruling 16)")
     NOT_HOME = "not a home centre of this mob that it owns (rule 3)"
     NOT_HOME_START = "the Don starts in one of his own mob's home centres (rule 6)"
     NOT_FREE = "that home centre is not free (rule 3)"
     DON_ALIVE = "a Don may be built only after the mob's Don has died (rule 3)"
+    DON_JUST_BUILT = "the mob's new Don is already built by an earlier order (rule 3)"
     DON_ELECTED_LATER = ("the new Don is elected during the civil-disorder move and created "
                          "at an adjustment after it (rule 3)")
     BUILD_USED_BY_DON = ("no build left: the new Don counts as a unit and used the mob's "

@@ -168,7 +168,7 @@ def retreats(pos: MobtownPosition, pairs: list[OrderInput], game_map: GameMap,
             if edge is not None and dest != d.attacker_from:
                 other = dest if order.route == SUBWAY else f"U-{dest}"
                 if other in open_:
-                    blocked = MobtownReason.RETREAT_ROUTE
+                    blocked = _route_reason(order.route == SUBWAY, GAOL in open_)
                 elif (order.route != SUBWAY and d.via == SUBWAY
                       and options.subway_retreats == "subway_only"):
                     blocked = MobtownReason.RETREAT_OVERGROUND
@@ -338,6 +338,16 @@ def due_words(pos: MobtownPosition, power: str, game_map: GameMap, options: Opti
     return head + "; ".join(parts) if parts else ""
 
 
+def _route_reason(by_subway: bool, gaol_open: bool) -> MobtownReason:
+    """A retreat written the wrong way (rule 5): with U where no subway is, or without U
+    where only a subway is; sent to gaol instead when MTPD is open (rule 7, ruling 16)."""
+    if by_subway:
+        return (MobtownReason.RETREAT_NO_SUBWAY_GAOL if gaol_open
+                else MobtownReason.RETREAT_NO_SUBWAY)
+    return (MobtownReason.RETREAT_SUBWAY_ONLY_GAOL if gaol_open
+            else MobtownReason.RETREAT_SUBWAY_ONLY)
+
+
 def retreat_choice(d: Dislodged) -> bool:
     """Has a dislodged Gang anything to decide?  Not with no retreat open (it is disbanded),
     nor when MTPD is its only retreat: it may not disband then (rule 7), so it is "forced to
@@ -349,19 +359,22 @@ def build_dons(after: MobtownPosition, pairs: list[OrderInput], game_map: GameMa
                options: Options, events: list[str]) -> dict[int, OrderResult]:
     """The Don first: he changes how many Gangs the mob may keep (rule 3).  A Don is rebuilt
     on a free home centre only after he died, and then counts against supply."""
-    return {i: _build_don(after, power, order, game_map, options, events)
+    built: set[str] = set()  # the mobs whose Don an earlier order of this weekend rebuilt
+    return {i: _build_don(after, power, order, game_map, options, events, built)
             for i, (power, order) in enumerate(pairs)
             if isinstance(order, Build) and order.unit.kind == "D"}
 
 
 def _build_don(after: MobtownPosition, power: str | None, order: Build, game_map: GameMap,
-               options: Options, events: list[str]) -> OrderResult:
+               options: Options, events: list[str], built: set[str]) -> OrderResult:
     prov = order.unit.location
     owner = power or after.centers.get(prov) or "?"
 
     def bad(reason: MobtownReason) -> OrderResult:
         return OrderResult(owner, order, Outcome.INVALID, reason)
 
+    if owner in built:
+        return bad(MobtownReason.DON_JUST_BUILT)
     if owner in after.dons:
         return bad(MobtownReason.DON_ALIVE)
     if retired(after, owner, options):
@@ -377,6 +390,7 @@ def _build_don(after: MobtownPosition, power: str | None, order: Build, game_map
         return bad(MobtownReason.SIX_DONS)
     after.dons[owner] = prov
     after.rebuilt = after.rebuilt | {owner}
+    built.add(owner)
     events.append(f"{mob_name(game_map, owner)} elects a new Don in {prov}; he needs a "
                   "supply centre (rule 3)")
     return OrderResult(owner, order, Outcome.SUCCEEDS)

@@ -130,3 +130,32 @@ def test_a_convoy_and_a_move_into_bootleg_bay_name_rule_2(tmp_path):
                      "dislodged: {diamond: [{unit: G Mem, from: Mic, via: ground}]}\n",
                      "Legs Diamond:\nG(Mem) C G(Mic)-PPL\n")
     assert "invalid: there are no convoys in Mobtown: Gangs are amphibious (rule 2)" in weekend
+
+
+def test_subway_and_retreat_errors_fit_the_order_given(tmp_path):
+    """Rule 5 in words that fit what the player wrote: a move without U where only a subway
+    is, a retreat with U where no subway is (and, MTPD being open, the gaol that follows,
+    ruling 16), a retreat without U where only a subway is."""
+    week = report(tmp_path, "phase: 1919-07-W1-M\nunits:\n  capone: [G Mem]\n",
+                  "Al Capone:\nG(Mem)-WCP\n")
+    assert re.search(r"\n  G Mem - WCP +invalid: only a subway links these spaces: the move "
+                     r"is written with U, G\(X\)-U-Y \(rule 5\)\n", week), week
+    assert "G(Tam)-U-Ext" not in week
+    weekend = ("phase: 1919-07-W1-R\nunits:\n  diamond: [G Tim, G Mic]\n"
+               "dislodged:\n  capone:\n    - {unit: G Riv, from: Tim, via: ground}\n"
+               "    - {unit: G Mem, from: Mic, via: ground}\n")
+    out = report(tmp_path, weekend, "Al Capone:\nG(Riv) R U Len\nG(Mem)-WCP\n")
+    assert ("G Riv R U Len                      invalid: no subway between these spaces: the "
+            "retreat goes over ground, without U (rule 5); sent to gaol in MTPD instead (rule 7,"
+            " ruling 16)") in out, out
+    assert ("G Mem - WCP                        invalid: only a subway links these spaces: the "
+            "retreat is written with U (rule 5)") in out, out
+
+
+def test_a_second_don_rebuilt_at_one_weekend_is_told_the_first_was_built(tmp_path):
+    """Rule 3: the mob's Don did die, so "only after the Don has died" would be no reason;
+    the earlier order of the same weekend already rebuilt him."""
+    out = report(tmp_path, "phase: 1919-07-W2-A\nunits:\n  capone: [G Col]\n"
+                 "centers: {capone: [Bnx, DAN, DAS]}\n", "Al Capone:\nBuild D DAN\nBuild D DAS\n")
+    assert re.search(r"\n  Build D DAS +invalid: the mob's new Don is already built by an "
+                     r"earlier order \(rule 3\)\n", out), out
