@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -229,3 +230,22 @@ def test_supports_of_the_gaol_quote_the_rule():
     assert _said(into, "G(DSt) S G(Riv)-MTPD") == (
         "fails", "nobody enters MTPD by a movement, so no move there can be supported (rule 7, "
         "ruling 6)")
+
+
+def test_the_player_guides_mobtown_examples_are_legal_orders():
+    """A player who copies the guide's examples of the rulebook notation gets orders the
+    board takes, each for a Gang standing where it names."""
+    guide = (ROOT / "docs" / "player-guide.md").read_text()
+    text = guide.split("Mobtown II uses the rulebook's notation:")[1].split(", and at the")[0]
+    examples = re.findall(r"`(G[^`]*)`", text)
+    assert len(examples) >= 4, examples
+    for order in examples:
+        space = re.match(r"G(?:\+D)?\((\w+)\)", order)
+        assert space is not None, order
+        units, orders = ["G " + space[1], "D " + space[1]], [order]
+        supported = re.search(r"S G\((\w+)\)-(\w+)$", order)
+        if supported is not None:  # the supported Gang and its move
+            units.append("G " + supported[1])
+            orders.append(f"G({supported[1]})-{supported[2]}")
+        out = _line({"capone": units}, {"capone": orders})
+        assert all(o["result"] != "invalid" for o in out["orders"]), (order, out["orders"])
