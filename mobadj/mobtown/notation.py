@@ -46,12 +46,14 @@ from mobadj.orders.model import (
 from mobadj.orders.parser import (
     Action,
     Children,
+    HoldAction,
     MoveAction,
     OrderBuilder,
     OrderParser,
     ParseResult,
     RetreatAction,
     Subject,
+    SupportHoldAction,
     SupportMoveAction,
     parse_orders,
 )
@@ -175,6 +177,13 @@ class MobtownBuilder(OrderBuilder):
                                              "alone: D(Har) cement overcoat",
                                              column=subject.column or 1, text=self.text))
             return CementOvercoat(Unit("D", subject.unit.location))
+        if subject.escort and isinstance(action, (HoldAction, SupportHoldAction,
+                                                  SupportMoveAction)):
+            alone = re.sub(r"\+\s*D", "", self.text.strip(), count=1, flags=re.IGNORECASE)
+            self.reject(OrderSyntaxError(
+                f"a Gang with its Don (G+D) can only move: the Don adds nothing to a hold or a "
+                f"support (rule 3), so give the Gang's order alone: {alone}",
+                column=subject.column or 1, text=self.text))
         return super().make_order(subject, action)
 
     def place(self, children: list[Subject]) -> list[AnyOrder]:

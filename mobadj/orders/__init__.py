@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from mobadj.orders.parser import (
         Action,
         Children,
+        HoldAction,
         MoveAction,
         OrderBuilder,
         OrderParser,
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
         ParseResult,
         RetreatAction,
         Subject,
+        SupportHoldAction,
         SupportMoveAction,
         parse_order,
         parse_orders,
@@ -68,8 +70,9 @@ if TYPE_CHECKING:
     from mobadj.orders.spelling import text_lines, without_list_mark
     from mobadj.orders.textfile import read_text_file
 
-_PARSER = ("Action", "Children", "MoveAction", "OrderBuilder", "OrderParser", "ParsedOrder",
-           "ParseResult", "RetreatAction", "Subject", "SupportMoveAction", "parse_order",
+_PARSER = ("Action", "Children", "HoldAction", "MoveAction", "OrderBuilder", "OrderParser",
+           "ParsedOrder", "ParseResult", "RetreatAction", "Subject", "SupportHoldAction",
+           "SupportMoveAction", "parse_order",
            "parse_orders", "parse_unit", "parser_for")
 _FILES = {"read_order_files": "mobadj.orders.files",
           "strip_quotes_and_signature": "mobadj.orders.mailtext",
@@ -104,6 +107,7 @@ __all__ = [
     "Convoy",
     "Disband",
     "Hold",
+    "HoldAction",
     "Move",
     "MoveAction",
     "Order",
@@ -118,6 +122,7 @@ __all__ = [
     "RetreatAction",
     "Subject",
     "SupportHold",
+    "SupportHoldAction",
     "SupportMove",
     "SupportMoveAction",
     "Unit",

@@ -159,3 +159,13 @@ def test_a_second_don_rebuilt_at_one_weekend_is_told_the_first_was_built(tmp_pat
                  "centers: {capone: [Bnx, DAN, DAS]}\n", "Al Capone:\nBuild D DAN\nBuild D DAS\n")
     assert re.search(r"\n  Build D DAS +invalid: the mob's new Don is already built by an "
                      r"earlier order \(rule 3\)\n", out), out
+
+
+def test_a_gang_and_its_don_holding_or_supporting_is_told_the_rule(tmp_path):
+    """Rule 3 speaks of the Don and "a stand or support order": the error says the Don adds
+    nothing there, and what to write instead."""
+    out = report(tmp_path, WEEK1, "Al Capone:\nG+D(Mem) H\nG+D(Mic) S G(Mem)\n")
+    assert ("a Gang with its Don (G+D) can only move: the Don adds nothing to a hold or a "
+            "support (rule 3), so give the Gang's order alone: G(Mem) H") in out, out
+    assert "give the Gang's order alone: G(Mic) S G(Mem)" in out
+    assert "escort" not in out
