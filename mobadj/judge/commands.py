@@ -33,6 +33,12 @@ __all__ = ["BadCommandLine", "Command", "ParsedMail", "Press", "help_text", "par
            "parse_duration", "parse_line"]
 # always the judge's, even where a game uses the word (Iron Triangle's "press" = say)
 PRESS_WORDS = frozenset({"press", "broadcast", "endpress"})
+PRESS_KINDS = {"grey": "grey", "gray": "grey", "anon": "grey", "anonymous": "grey",
+               "white": "white"}
+"""How a press line may say the press is signed or not, before TO (njudge's ``PRESS GREY TO
+EG``) or after the powers (``PRESS TO England GREY``)."""
+ALL_BUT = ("but", "except")  # PRESS TO ALL BUT England: everyone but those named
+EVERYONE = ("ALL", "EVERYONE", "EVERYBODY", "BROADCAST")  # PRESS TO ALL
 MAX_LINE = 500
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]*)", re.I)
 
@@ -69,7 +75,8 @@ class BadCommandLine:
 
 @dataclass
 class Press:
-    """A press block: recipients (power names as written, or ``ALL``), grey or not, text."""
+    """A press block: recipients (power names as written, or ``ALL``), grey or not, text;
+    with ``but``, the powers ``ALL`` leaves out (``PRESS TO ALL BUT England``)."""
 
     targets: list[str]
     grey: bool
@@ -80,6 +87,13 @@ class Press:
     #: before it sends anything (:meth:`mobadj.judge.players.PlayerCommands.unended_press`)
     ended: bool = True
     lines: tuple[tuple[int, str], ...] = ()
+    but: tuple[str, ...] = ()
+
+    @property
+    def to(self) -> str:
+        """The recipients as a PRESS TO line names them (``ALL BUT England, Italy``)."""
+        named = ", ".join(self.targets)
+        return f"{named} BUT {', '.join(self.but)}" if self.but else named
 
 
 @dataclass
@@ -337,7 +351,8 @@ def parse_body(body: str, game_words: frozenset[str] = frozenset(),
                 result = dataclasses.replace(result, args={**result.args,
                                                            "entry": (number + 1, set_aside)})
         if result.name in ("press", "broadcast"):
-            press = Press(result.args["targets"], result.args["grey"], "", number)
+            press = Press(result.args["targets"], result.args["grey"], "", number,
+                          but=tuple(result.args.get("but", ())))
             out.commands.append(result)
             continue
         if result.name == "become":  # the GM's orders for a seat follow: the game's words

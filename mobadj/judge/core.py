@@ -20,7 +20,7 @@ from mobadj.board.model import fold
 from mobadj.judge import registry, reports
 from mobadj.judge.accounts import Accounts
 from mobadj.judge.base import PRESS_OPTIONS, JudgeBase, JudgeError, Session
-from mobadj.judge.commands import PRESS_WORDS, Command, ParsedMail, help_text, parse_body
+from mobadj.judge.commands import EVERYONE, PRESS_WORDS, Command, ParsedMail, help_text, parse_body
 from mobadj.judge.config import JudgeConfig
 from mobadj.judge.deadlines import parse_when
 from mobadj.judge.endings import Endings
@@ -230,7 +230,7 @@ class Judge(JudgeBase):
                 continue
             try:
                 reply.append(self.players.press(game, power, press.targets, press.grey,
-                                                press.text, now, out))
+                                                press.text, now, out, press.but))
             except JudgeError as exc:
                 reply.append(str(exc))
         game = self.store.game(game.name) or game
@@ -275,11 +275,11 @@ class Judge(JudgeBase):
                 continue
             players = self.store.players(game.name)
             host = host_for(game.kind)
-            want = {t.upper() for t in press.targets}
-            named = {s for t in press.targets if t.upper() != "ALL"
+            everyone = not press.but and any(t.upper() in EVERYONE for t in press.targets)
+            named = {s for t in (press.but or press.targets) if t.upper() not in EVERYONE
                      for s in seats_named(host, game, t)}
-            to = [p for p in players if "ALL" in want or p.power in named]
-            watchers = self.store.watchers(game.name) if "ALL" in want else []
+            to = [p for p in players if everyone or (p.power in named) != bool(press.but)]
+            watchers = self.store.watchers(game.name) if everyone else []
             for email in [p.email for p in to] + watchers:
                 out.append(Mail(email, f"{game.name}: message from the GM",
                                 f"{press.text}\n\n{self._sig()}", game=game.name))

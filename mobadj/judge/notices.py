@@ -45,13 +45,13 @@ class Notices:
         for address in self.desk.store.watchers(game.name):
             out.append(Mail(address, subject, f"{text}\n\n{self.desk._sig()}", game=game.name))
 
-    def gm_press_copy(self, game: Game, sender: str, recipients: list[str], grey: bool,
-                      to_all: bool, text: str, body: str, out: list[Mail]) -> None:
+    def gm_press_copy(self, game: Game, sender: str, recipients: str, grey: bool,
+                      to_all: bool, text: str, out: list[Mail]) -> None:
         """With ``gm_press_copy``: the GM gets every press message, with who sent it to
-        whom (grey press too: the GM knows its sender)."""
+        whom (grey press too: the GM knows its sender); the powers as the game names them."""
         if not flag(game.options, "gm_press_copy"):
             return
-        to = "everyone" if to_all else ", ".join(recipients)
+        to = "everyone" if to_all else recipients
         who = f"{sender} (grey: the others do not know)" if grey else sender
         self.tell_gm(game, f"press from {sender} to {to} (GM copy)",
                       f"Press in {game.name} from {who} to {to}:\n\n{text}", out)

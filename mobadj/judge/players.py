@@ -4,11 +4,12 @@ refused.  Each command's handler is declared in :mod:`.verbs`."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 from mobadj.judge import reports
 from mobadj.judge.base import JudgeBase, JudgeError
-from mobadj.judge.commands import Command, ParsedMail, Press, parse_line
+from mobadj.judge.commands import EVERYONE, PRESS_KINDS, Command, ParsedMail, Press, parse_line
 from mobadj.judge.deadlines import DEFAULTS, HOUR, option
 from mobadj.judge.hosts import Free, HostError, host_for, merged_orders
 from mobadj.judge.mailparse import Incoming
@@ -396,30 +397,33 @@ class PlayerCommands:
 
     def press(
         self, game: Game, power: str, targets: list[str], grey: bool, text: str, now: float,
-        out: list[Mail],
+        out: list[Mail], but: Sequence[str] = (),
     ) -> str:
-        """PRESS TO powers | ALL | GM: the message to those named.  The GM (njudge's PRESS
-        TO M) may be written to in every game, with or without press, and is always told
-        who wrote: it is how a player asks the GM for anything."""
+        """PRESS TO powers | ALL | ALL BUT powers | GM: the message to those named.  The GM
+        (njudge's PRESS TO M) may be written to in every game, with or without press, and is
+        always told who wrote: it is how a player asks the GM for anything.  Powers are
+        named to people as the game names them (``Al Capone``, ``ENGLAND``)."""
         if not text.strip():
             raise JudgeError("Press refused: the message is empty.")
         host = host_for(game.kind)
-        to_gm, targets = gm_named(targets, Names(host, game.options))
+        names = Names(host, game.options)
+        to_gm, targets = gm_named(targets, names)
         recipients: list[str] = []
         to_all = False
         if targets:
-            recipients, to_all = self._recipients(game, power, targets, grey)
+            recipients, to_all = self._recipients(game, power, targets, grey, names, but)
         phase = host.phase(game.state) if game.state is not None else "-"
         self.desk.store.add_press(game.name, phase, power, recipients + (["GM"] if to_gm else []),
                                   grey and bool(recipients), text, now, broadcast=to_all)
+        who, listed = names.written(power), ", ".join(names.written(r) for r in recipients)
         if to_gm:
-            self._to_gm(game, power, recipients, to_all, text, out)
+            self._to_gm(game, who, listed, to_all, text, out)
         if not recipients:
             return "Press delivered to the GM" + (" (press to the GM is always signed)."
                                                   if grey else ".")
-        sender = "Anonymous (grey press)" if grey else power
+        sender = "Anonymous (grey press)" if grey else who
         heading = f"Press in {game.name} from {sender} to " + (
-            "everyone" if to_all else ", ".join(recipients)) + (" and the GM" if to_gm else "")
+            "everyone" if to_all else listed) + (" and the GM" if to_gm else "")
         deadline = (f"Deadline for {host.phase_label(game.state)}: "
                     f"{reports.stamp(game.deadline)}\n\n"
                     if game.state is not None and game.status == "active" else "")
@@ -429,17 +433,17 @@ class PlayerCommands:
         for to in [players[seat].email for seat in recipients] + watchers:
             out.append(Mail(to, f"{game.name}: press from {sender}", body, game=game.name))
         if not to_gm:  # (the GM who was written to has the message already)
-            self.desk.notices.gm_press_copy(game, power, recipients, grey, to_all, text, body,
-                                            out)
-        return (f"Press delivered to {', '.join(recipients)}"
+            self.desk.notices.gm_press_copy(game, who, listed, grey, to_all, text, out)
+        return (f"Press delivered to {listed}"
                 + (" and the GM" if to_gm else "")
                 + (" (anonymously" + ("; the GM knows it is you)." if to_gm else ").")
-                   if grey else "."))
+                   if grey else ".") + _master_named(targets, names))
 
-    def _recipients(self, game: Game, power: str, targets: list[str], grey: bool
-                    ) -> tuple[list[str], bool]:
-        """The seats press to ``targets`` goes to, and whether it goes to everyone; a
-        :class:`JudgeError` when the game's press rules refuse it."""
+    def _recipients(self, game: Game, power: str, targets: list[str], grey: bool,
+                    names: Names, but: Sequence[str] = ()) -> tuple[list[str], bool]:
+        """The seats press to ``targets`` goes to (everyone but the seats ``but`` names,
+        with ``but``), and whether it goes to everyone; a :class:`JudgeError` when the
+        game's press rules refuse it."""
         mode = str(game.options.get("press", DEFAULTS["press"])).lower()
         if mode == "none":
             raise JudgeError("Press refused: this game is played without press (PRESS TO GM "
@@ -447,36 +451,36 @@ class PlayerCommands:
         if grey and mode != "grey":
             raise JudgeError("Press refused: this game allows only white press (signed).")
         players = {p.power: p for p in self.desk.store.players(game.name) if p.status != "out"}
-        to_all = any(t.upper() in ("ALL", "EVERYONE", "BROADCAST") for t in targets)
+        to_all = not but and any(t.upper() in EVERYONE for t in targets)
         if not to_all and str(game.options.get("press_to", "any")).lower() == "public":
             raise JudgeError("Press refused: in this game press goes to everyone only (no "
                              "private press): PRESS TO ALL, or BROADCAST.")
         if to_all:
             return [p for p in players if p != power], True
-        recipients: list[str] = []
-        names = Names(host_for(game.kind), game.options)
+        if but:
+            left_out = {seat for t in but for seat in _named(names, t)}
+            recipients = [p for p in players if p != power and p not in left_out]
+            if not recipients:
+                raise JudgeError("Press refused: nobody to send it to.")
+            return recipients, False
+        recipients = []
         for t in targets:
-            try:
-                seats = names.groups(t)
-            except HostError as exc:
-                raise JudgeError(f"Press refused: {exc}") from None
-            for seat in seats:
+            for seat in _named(names, t):
                 if seat not in players:
-                    raise JudgeError(f"Press refused: {seat} has no player.")
+                    raise JudgeError(f"Press refused: {names.written(seat)} has no player.")
                 if seat != power and seat not in recipients:
                     recipients.append(seat)
         if not recipients:
             raise JudgeError("Press refused: nobody to send it to.")
         return recipients, False
 
-    def _to_gm(self, game: Game, power: str, others: list[str], to_all: bool, text: str,
+    def _to_gm(self, game: Game, who: str, others: str, to_all: bool, text: str,
                out: list[Mail]) -> None:
         """PRESS TO GM: the message to the game's GM, signed, with how to answer."""
-        also = (" (and to everyone)" if to_all else
-                f" (and to {', '.join(others)})" if others else "")
-        self.desk.notices.tell_gm(game, f"press from {power} to the GM", (
-            f"Press in {game.name} from {power} to the GM{also}:\n\n{reports.wrap(text)}\n\n"
-            f"To answer: GM {game.name} <your GM password>, then PRESS TO {power}, your "
+        also = (" (and to everyone)" if to_all else f" (and to {others})" if others else "")
+        self.desk.notices.tell_gm(game, f"press from {who} to the GM", (
+            f"Press in {game.name} from {who} to the GM{also}:\n\n{reports.wrap(text)}\n\n"
+            f"To answer: GM {game.name} <your GM password>, then PRESS TO {who}, your "
             f"message, ENDPRESS."), out)
 
     def orders_early(self, game: Game, power: str, phase_cmd: Command, parsed: ParsedMail,
@@ -523,9 +527,9 @@ class PlayerCommands:
         if game.status == "forming":
             lines.append(self.desk.forming.seats_line(game))
             held = {p.power: p.email for p in self.desk.store.players(game.name)}
-            lines += [f"  {seat:<12} " + (held.get(seat, "free") if power is None  # the GM's
-                                           else "taken" if seat in held else "free")
-                      for seat in host.seats(game.options)]
+            lines += _columns(host, game, [
+                (seat, held.get(seat, "free") if power is None  # the GM's
+                 else "taken" if seat in held else "free") for seat in host.seats(game.options)])
             for j in self.desk.store.joins(game.name) if power is None else []:  # the GM's view
                 lines.append(f"  joined: {j['email']} ({j['status']}; wishes: "
                              f"{', '.join(j['wishes']) or 'any'})")
@@ -544,6 +548,7 @@ class PlayerCommands:
         submitted = self.desk.store.orders(game.name, host.phase(state))
         due = host.due(state)
         players = {p.power: p for p in self.desk.store.players(game.name)}
+        tags = []
         for seat in host.seats_in(game.options, state):
             if seat not in players:
                 tag = "no player (civil disorder)"
@@ -555,8 +560,8 @@ class PlayerCommands:
                     tag += ", civil disorder"
                 if pl.ready and seat in due:
                     tag += ", ready"
-            lines.append(f"  {seat:<12} {tag}")
-        return lines
+            tags.append((seat, tag))
+        return lines + _columns(host, game, tags)
 
     def ended_in(self, game: Game) -> str:
         """LIST (and the GM's status) of an ended game: the phase it ended in (the last one
@@ -594,16 +599,58 @@ class PlayerCommands:
 
 
 def gm_named(targets: list[str], names: Names) -> tuple[bool, list[str]]:
-    """Whether PRESS TO names the GM (``PRESS TO GM``, ``PRESS TO France, GM``), and the
-    other names written; a power of the game called GM keeps its name."""
+    """Whether PRESS TO names the GM (``PRESS TO GM``, ``PRESS TO France, GM``; njudge's
+    ``M`` or ``MASTER``), and the other names written; a power of the game called GM, M or
+    MASTER keeps its name."""
     to_gm, rest = False, []
     for target in targets:
         words = target.split()
-        kept = [w for w in words if w.lower() != "gm" or names.find(w) is not None]
+        kept = [w for w in words if w.lower() not in GM_WORDS or names.find(w) is not None]
         to_gm = to_gm or len(kept) < len(words)
         if kept:
             rest.append(" ".join(kept))
     return to_gm, rest
+
+
+GM_WORDS = ("gm", "m", "master")
+"""The GM in PRESS TO: ``GM``, and njudge's master, ``M`` (or ``MASTER``)."""
+
+
+def _master_named(targets: list[str], names: Names) -> str:
+    """A word for a player who wrote njudge's ``PRESS TO M`` in a game where M is a
+    power's name: the press went to that power, not to the GM ("" otherwise)."""
+    seats = [names.find(w) for t in targets for w in t.split() if w.lower() in ("m", "master")]
+    return "".join(f" (M is {names.written(s)} in this game; to write to the GM: PRESS TO GM.)"
+                   for s in dict.fromkeys(seats) if s is not None)
+
+
+def _named(names: Names, text: str) -> list[str]:
+    """The seats ``text`` names, or why it names none, for a player who wrote it as njudge
+    would: GREY or WHITE alone says how press goes, not to whom; ALL stands alone."""
+    try:
+        return names.groups(text)
+    except HostError as exc:
+        words = [w.lower().strip(",") for w in text.split()]
+        example = ", ".join(list(names.labels.values())[:2])
+        if words and all(w in PRESS_KINDS or w == "to" for w in words):
+            raise JudgeError(
+                f"Press refused: {text.split()[0].upper()} says how the press goes, not to "
+                f"whom: name who it is for, e.g. PRESS TO {example} GREY, or PRESS TO ALL "
+                "GREY (WHITE, or neither word: signed press).") from None
+        if any(w.upper() in EVERYONE for w in words):
+            raise JudgeError(
+                "Press refused: ALL (everyone) stands alone, as in PRESS TO ALL or PRESS TO "
+                f"ALL BUT {example.split(', ')[0]}; else name the powers: PRESS TO "
+                f"{example}.") from None
+        raise JudgeError(f"Press refused: {exc}") from None
+
+
+def _columns(host: Any, game: Game, rows: list[tuple[str, str]]) -> list[str]:
+    """LIST's lines of seats: each power as the game names it (``Al Capone``, ``ENGLAND``),
+    in a column wide enough for the longest name, then what is said of it."""
+    names = written(host, game.options, [seat for seat, _ in rows])
+    width = max([12, *(len(name) for name in names)])
+    return [f"  {name:<{width}} {tag}" for name, (_, tag) in zip(names, rows, strict=True)]
 
 
 def _where(error: str) -> str:

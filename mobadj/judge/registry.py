@@ -228,6 +228,7 @@ def unsigned_commands() -> frozenset[str]:
 COMMON_GRAMMAR = r"""
 target: ARG
 GREY.2: /(grey|gray|anon|anonymous)(?=\s|$)/i
+WHITE.2: /white(?=\s|$)/i
 DURATION: /\d+(\.\d+)?\s*(hours|hour|hrs|hr|h|days|day|d|minutes|mins|min|m)?(?![A-Za-z])/i
 OPTION.2: /[A-Za-z_][\w-]*=\S*/
 WHEN: /[^\s]+/

@@ -111,7 +111,7 @@ class UnsignedMail:
             to = about.press_from
             why = "To send it to the GM" if to == "GM" else f"To send it to {to} as press"
         elif parsed.press:
-            to = ", ".join(parsed.press[0].targets)
+            to = parsed.press[0].to
             why = "To send this press"
         else:
             to = "<power>"

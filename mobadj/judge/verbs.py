@@ -16,7 +16,14 @@ from typing import Any
 from mobadj.judge import reports
 from mobadj.judge.accounts import CONFIRM_DAYS, code_digest, password_refusal
 from mobadj.judge.base import JudgeError
-from mobadj.judge.commands import Command, is_game_line, parse_duration
+from mobadj.judge.commands import (
+    ALL_BUT,
+    EVERYONE,
+    PRESS_KINDS,
+    Command,
+    is_game_line,
+    parse_duration,
+)
 from mobadj.judge.deadlines import parse_when
 from mobadj.judge.hosts import HostError, host_for
 from mobadj.judge.names import Names
@@ -37,8 +44,7 @@ from mobadj.judge.store import Mail, hash_password
 
 _GAME_NAME = re.compile(r"[\w-]{1,30}")
 MAX_NAME_WORDS = 5  # the longest power name a command reads ("Baby Face Nelson": three)
-_PRESS_HEAD = re.compile(r"^\s*press\s*(to\b)?\s*", re.I)
-_GREY_TAIL = re.compile(r"[\s,]*\b(grey|gray|anon|anonymous)\s*$", re.I)
+_PRESS_WORDS = re.compile(r"[^\s,]+|,")
 
 
 # -- how words are read ----------------------------------------------------------------------
@@ -88,13 +94,42 @@ def _read_create(words: Words) -> dict[str, Any]:
 def _read_press(words: Words) -> dict[str, Any]:
     """The recipients as written between the commas (``Baby Face Nelson, Murder Inc.``):
     each a name of one word or several, or several names written with spaces between them
-    (the game reads them, :mod:`mobadj.judge.names`)."""
-    grey = bool(words.at) and words.at[-1] is not None
-    rest = _PRESS_HEAD.sub("", words.text, count=1)
-    if grey:
-        rest = _GREY_TAIL.sub("", rest)
-    return {"targets": [part.strip() for part in rest.split(",") if part.strip()],
-            "grey": grey}
+    (the game reads them, :mod:`mobadj.judge.names`); GREY or WHITE before TO or after the
+    names; ``ALL BUT`` (or ``BUT``) and the powers left out.  A line that names nobody but
+    GREY or WHITE keeps the word as a name: a game may have a power of that name."""
+    tokens = _PRESS_WORDS.findall(words.text)[1:]  # (the keyword)
+    kinds: list[str] = []
+    while tokens and tokens[0].lower() in PRESS_KINDS:
+        kinds.append(tokens.pop(0))
+    if tokens and tokens[0].lower() == "to":
+        tokens.pop(0)
+    while tokens and (tokens[-1] == "," or tokens[-1].lower() in PRESS_KINDS):
+        word = tokens.pop()
+        if word != ",":
+            kinds.insert(0, word)
+    if not any(t != "," for t in tokens):  # PRESS TO Grey: a name, or a word to explain
+        tokens, kinds = kinds, []
+    said = {PRESS_KINDS[k.lower()] for k in kinds}
+    if len(said) > 1:
+        raise ValueError("GREY and WHITE both: press is either anonymous (GREY) or signed "
+                         "(WHITE, as without either)")
+    but = next((i for i, t in enumerate(tokens) if t.lower() in ALL_BUT), None)
+    left_out: list[str] = []
+    if but is not None:
+        before = [t for t in tokens[:but] if t != ","]
+        if len(before) > 1 or (before and before[0].upper() not in EVERYONE):
+            raise ValueError(f"{tokens[but].upper()} goes after ALL (PRESS TO ALL BUT "
+                             "<power>, ...), or name the powers it is for")
+        left_out = _between_commas(tokens[but + 1:])
+        if not left_out:
+            raise ValueError(f"name the powers after {tokens[but].upper()} (PRESS TO ALL BUT "
+                             "<power>, ...)")
+        tokens = ["ALL"]
+    return {"targets": _between_commas(tokens), "grey": said == {"grey"}, "but": left_out}
+
+
+def _between_commas(tokens: list[str]) -> list[str]:
+    return [part.strip() for part in " ".join(tokens).split(",") if part.strip()]
 
 
 def _read_addplayer(words: Words) -> dict[str, Any]:
@@ -427,15 +462,17 @@ declare(CommandSpec(
     "phase", "PHASE <phase, e.g. S1901M>", "ARG", _value, max_args=1,
     help=(("PHASE <phase>", "orders below are for this phase only"),), player=by_the_mail))
 declare(CommandSpec(
-    "press", "PRESS TO <power>[, <power>...] | ALL | GM [GREY]   (then the text, then "
-    "ENDPRESS; GM: to the game's GM)",
+    "press", "PRESS TO <power>[, <power>...] | ALL | ALL BUT <power>[, <power>...] | GM "
+    "[GREY | WHITE]   (then the text, then ENDPRESS; GM: to the game's GM)",
     '["to"i] target ("," target | target)* [GREY]', _read_press,
     help=(("PRESS TO <power>[, <power>] | ALL [GREY]", "then your message, then ENDPRESS"),
+          ("PRESS TO ALL BUT <power>[, <power>]", "to everyone but the powers named"),
           ("PRESS TO GM", "a message to the game's GM, also ended by ENDPRESS")),
     player=by_the_mail, gm=by_the_mail))
 declare(CommandSpec(
-    "broadcast", "BROADCAST [GREY]   (then the text, then ENDPRESS)", "[GREY]",
-    lambda w: {"targets": ["ALL"], "grey": w.at[0] is not None},
+    "broadcast", "BROADCAST [GREY]   (then the text, then ENDPRESS)", "[GREY | WHITE]",
+    lambda w: {"targets": ["ALL"], "grey": any(PRESS_KINDS[g.lower()] == "grey"
+                                               for g in w.given)},
     help=(("BROADCAST [GREY]", "press to everyone, ended by ENDPRESS"),),
     player=by_the_mail, gm=by_the_mail))
 declare(CommandSpec("endpress", "ENDPRESS", max_args=0, spellings=(r"end[\s_-]*press",)))

@@ -140,17 +140,17 @@ def test_a_mobtown_game_of_people_writing_as_people_do(service, mail_servers):
     # -- press, and a Reply without a sign-on -------------------------------------------------
     r = people.say("capone@test.org", f"SIGNON mob26 capone {pw['capone']}\nPRESS TO Baby Face "
                    "Nelson, Murder Inc.\nShall we leave Harlem alone?\nENDPRESS\n\nCheers,\nCarla")
-    assert "Press delivered to babyface, murderinc." in r
-    press = people.last("babyface@test.org", "press from capone")
+    assert 'Press delivered to "Baby Face" Nelson, Murder Incorporated.' in r
+    press = people.last("babyface@test.org", "press from Al Capone")
     r = people.say("babyface@test.org", f"Deal! Harlem stays quiet.\nDave\n\nOn Tue, E2E Judge "
                    f"<{JUDGE_ADDRESS}> wrote:\n{quoted(text(press))}",
                    subject=f"Re: {press['Subject']}")
     assert "it has no SIGNON line" in r
     form = r.split("send this (your password in place of <password>):\n\n")[1].split("\n\n")[0]
-    assert form.startswith("SIGNON mob26 \"Baby Face\" Nelson <password>\nPRESS TO capone\n")
+    assert form.startswith("SIGNON mob26 \"Baby Face\" Nelson <password>\nPRESS TO Al Capone\n")
     assert "Deal! Harlem stays quiet." in form
     r = no_error(people.say("babyface@test.org", form.replace("<password>", pw["babyface"])))
-    assert "Press delivered to capone." in r
+    assert "Press delivered to Al Capone." in r
     assert "Deal! Harlem stays quiet." in text(people.last("capone@test.org", "press from"))
 
     # -- a week of movement with remarks around the orders -------------------------------------

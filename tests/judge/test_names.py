@@ -40,8 +40,8 @@ def test_press_to_names_of_several_words(judge, mob):
     body = (mob.signon("capone") + "PRESS TO Baby Face Nelson, Murder Inc.\nA word.\n"
             "ENDPRESS\nPRESS TO lepke legs diamond\nAnother.\nENDPRESS")
     out = handle(judge, mob.emails["capone"], body)
-    assert "Press delivered to babyface, murderinc." in out[0].body
-    assert "Press delivered to lepke, diamond." in out[0].body
+    assert 'Press delivered to "Baby Face" Nelson, Murder Incorporated.' in out[0].body
+    assert "Press delivered to Lepke, Legs Diamond." in out[0].body
     got = {m.to for m in out[1:]}
     assert got == {mob.emails[s] for s in ("babyface", "murderinc", "lepke", "diamond")}
     r = handle(judge, mob.emails["capone"], mob.signon("capone") + "PRESS TO Lucky Lucianno\n"
