@@ -526,7 +526,7 @@ def list_games(config_path: Path) -> None:
     for g in games:
         players = len(judge.store.players(g.name))
         if g.status == "ended":
-            last = f"result: {judge.endings.result_line(judge.store.ending(g.name))}"
+            last = f"result: {judge.endings.result_line(judge.store.ending(g.name), g)}"
         elif g.status == "paused":  # its deadline is frozen: what counts is the pause's end
             last = ("paused" if g.paused_until is None
                     else f"paused until {reports.when(g.paused_until, judge.tz)}")

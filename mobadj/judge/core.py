@@ -424,7 +424,7 @@ class Judge(JudgeBase):
                         + self.list_games())
             games = one
         rows = [f"{g.name:<16} {g.kind:<12} {g.status:<8} {g.phase}" + (
-                    f"  result: {self.endings.result_line(self.store.ending(g.name))}"
+                    f"  result: {self.endings.result_line(self.store.ending(g.name), g)}"
                     if g.status == "ended" else "") + self._listed_rules(g)
                 for g in games]
         text = ("Games on this judge:\n" if not name else "") + (

@@ -26,7 +26,7 @@ from typing import Any
 from mobadj.judge.base import JudgeBase, JudgeError
 from mobadj.judge.commands import Command
 from mobadj.judge.hosts import Ending, HostError, host_for
-from mobadj.judge.names import Names
+from mobadj.judge.names import Names, written
 from mobadj.judge.store import Game, Mail
 
 log = logging.getLogger("mobadj.judge.endings")
@@ -86,10 +86,13 @@ class Endings:
                                  "(DIAS); send DRAW alone.")
             members = self._members(game, words) if words else sorted(alive)
             outside = [m for m in members if m not in alive]
+            host = host_for(game.kind)
+            named = written(host, game.options, members)  # as the game names them
             if outside:
-                raise JudgeError(f"DRAW: {', '.join(outside)} is out of the game.")
+                raise JudgeError(f"DRAW: {', '.join(written(host, game.options, outside))} is "
+                                 "out of the game.")
             self.desk.store.set_vote(game.name, power, "draw", members, now)
-            reply = ("Your vote for a draw" + (f" between {', '.join(members)}" if words else "")
+            reply = ("Your vote for a draw" + (f" between {', '.join(named)}" if words else "")
                      + " is recorded. Votes are secret; the draw passes when every surviving "
                        "player has voted for it. NO DRAW takes your vote back.")
         else:
@@ -99,11 +102,12 @@ class Endings:
                 raise JudgeError(f"CONCEDE: {exc}") from None
             if target == power:
                 raise JudgeError("CONCEDE: you cannot concede to yourself.")
+            (name,) = written(host_for(game.kind), game.options, [target])
             if target not in alive:
-                raise JudgeError(f"CONCEDE: {target} is out of the game.")
+                raise JudgeError(f"CONCEDE: {name} is out of the game.")
             self.desk.store.set_vote(game.name, power, "concede", [target], now)
-            reply = (f"Your concession to {target} is recorded. Votes are secret; the game "
-                     f"ends when every other surviving player has conceded to {target}. "
+            reply = (f"Your concession to {name} is recorded. Votes are secret; the game "
+                     f"ends when every other surviving player has conceded to {name}. "
                      f"NO CONCEDE takes it back.")
         passed = self.count_votes(self.desk.store.game(game.name) or game, now, out)
         return f"{reply}\n\n{passed}" if passed else reply
@@ -168,12 +172,14 @@ class Endings:
         return text
 
     @staticmethod
-    def result_line(ending: dict[str, Any] | None) -> str:
+    def result_line(ending: dict[str, Any] | None, game: Game | None = None) -> str:
         """An ended game's result for the lists of games (``a draw between ENGLAND, FRANCE
-        (declared by the GM)``)."""
+        (declared by the GM)``), its powers as ``game`` names them."""
         if ending is None:
             return "ended"
-        powers, how = ", ".join(ending["powers"]), ending["how"]
+        named = (written(host_for(game.kind), game.options, ending["powers"]) if game is not None
+                 else ending["powers"])
+        powers, how = ", ".join(named), ending["how"]
         if ending["result"] == "draw":
             return f"a draw between {powers} ({how})"
         if ending["result"] == "win":
@@ -186,6 +192,8 @@ class Endings:
 
     @staticmethod
     def result_text(game: Game, result: str, powers: list[str], how: str) -> str:
+        """The game's end in a sentence, its powers as the game names them."""
+        powers = written(host_for(game.kind), game.options, powers)
         if result == "draw":
             return (f"The game {game.name} ends in a draw between {', '.join(powers)} "
                     f"({how}).")
@@ -204,7 +212,9 @@ class Endings:
         if not isinstance(centers, dict) or not centers:
             return ""
         counts = sorted(((len(v), p) for p, v in centers.items() if v), reverse=True)
-        return "\nSupply centres: " + ", ".join(f"{p} {n}" for n, p in counts) + "\n"
+        names = written(host_for(game.kind), game.options, [p for _, p in counts])
+        return "\nSupply centres: " + ", ".join(
+            f"{name} {n}" for name, (n, _) in zip(names, counts, strict=True)) + "\n"
 
     def gm_end(self, game: Game, words: list[str], now: float, out: list[Mail]) -> str:
         """ENDGAME [DRAW [power ...] | WIN power] (``mobadj game end G --draw ...``)."""

@@ -34,7 +34,7 @@ from mobadj.judge.commands import Command
 from mobadj.judge.deadlines import DEFAULTS
 from mobadj.judge.hosts import HostError, host_for
 from mobadj.judge.mailparse import Incoming
-from mobadj.judge.names import Names
+from mobadj.judge.names import Names, written
 from mobadj.judge.store import Game, Mail
 
 YES = ("yes", "y", "true", "on", "1")
@@ -96,7 +96,7 @@ class Forming:
         wishes = list(dict.fromkeys(wishes))
         if self.desk.store.join(game.name, inc.sender) is not None:
             return self._join_confirmed(game, inc.sender, wishes, now, out)
-        wish_text = ", ".join(wishes) or "any power"
+        wish_text = ", ".join(written(host, game.options, wishes)) or "any power"
         return self.desk.accounts.ask_code(inc, game, "join", wishes,
                                            f"to join {game.name} (wishes: {wish_text})", now, out)
 
@@ -121,7 +121,7 @@ class Forming:
         self.desk.store.set_join(game.name, email, wishes, "waiting" if waiting else "accepted",
                                  now)
         self.desk.store.log(game.name, "joined", {"email": email, "wishes": wishes}, now)
-        wish_text = ", ".join(wishes) or "any power"
+        wish_text = ", ".join(written(host_for(game.kind), game.options, wishes)) or "any power"
         if earlier is not None:
             reply = f"JOIN: your wishes for {game.name} are now: {wish_text}."
         elif waiting:
@@ -223,8 +223,10 @@ class Forming:
             return self._cannot_start(game, refusal, now, out)
         self._seat_joiners(game, now, out)
         started = self.start(self.desk.store.game(game.name) or game, now, out)
-        seated = "\n".join(f"  {p.power:<12} {p.email}"
-                            for p in self.desk.store.players(game.name))
+        players = self.desk.store.players(game.name)
+        named = written(host_for(game.kind), game.options, [p.power for p in players])
+        seated = "\n".join(f"  {name:<12} {p.email}" for name, p in zip(named, players,
+                                                                        strict=True))
         self.desk.notices.tell_gm(game, "every seat is taken: the game has started", (
             f"Every seat of {game.name} is taken, the powers are handed out and the "
             f"game has started by itself.\n{started}\n\n{seated}"), out)

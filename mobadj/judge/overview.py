@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from mobadj.judge import reports
 from mobadj.judge.deadlines import option
 from mobadj.judge.hosts import HostError, host_for
+from mobadj.judge.names import written
 from mobadj.judge.store import Game, Store
 
 if TYPE_CHECKING:
@@ -106,7 +107,7 @@ def summary_text(store: Store, game: Game, gm_view: bool) -> str:
         # its last), as LIST and STATUS count it
         ending["phase"] = host.ended_phase(game.state, ending["phase"])
     if ending is not None:
-        members = ", ".join(ending["powers"])
+        members = ", ".join(written(host, game.options, ending["powers"]))
         said = "won together" if ending["result"] == "together" else ending["result"]
         lines.append(f"Result: {said}" + (f" ({members})" if members else
                                           " (everyone)" if ending["result"] == "lost" else "")
@@ -117,17 +118,20 @@ def summary_text(store: Store, game: Game, gm_view: bool) -> str:
     lines += ["", "Who played which power:"]
     tenures = store.tenures(game.name)
     players = {p.power: p for p in store.players(game.name)}
-    for seat in host.seats_in(game.options, game.state):
+    seats = host.seats_in(game.options, game.state)
+    named = dict(zip(seats, written(host, game.options, seats), strict=True))  # the game's names
+    width = max([12, *(len(name) for name in named.values())])
+    for seat in seats:
         mine = [t for t in tenures if t["power"] == seat]
         if not mine:
-            lines.append(f"  {seat:<12} no player (civil disorder) from the start")
+            lines.append(f"  {named[seat]:<{width}} no player (civil disorder) from the start")
             continue
         for n, t in enumerate(mine):
             current = players[seat].nmr_total if t["end"] is None and seat in players else None
             record = tenure_line(t, gm_view, current, ended)
-            lines.append(f"  {seat if n == 0 else '':<12} {record}")
+            lines.append(f"  {named[seat] if n == 0 else '':<{width}} {record}")
         if mine[-1]["end"] is not None and seat not in players:
-            lines.append(f"  {'':<12} no player (civil disorder) since "
+            lines.append(f"  {'':<{width}} no player (civil disorder) since "
                          f"{_phase_name(mine[-1]['end_phase'])}")
     table = centre_table(store, game)
     if table:
@@ -165,7 +169,7 @@ def status_text(judge: Judge, game: Game, now: float | None = None) -> str:
     due: list[str] = []
     submitted: set[str] = set()
     if game.status == "ended":
-        lines.append(f"Result: {judge.endings.result_line(store.ending(game.name))}")
+        lines.append(f"Result: {judge.endings.result_line(store.ending(game.name), game)}")
         lines.append(judge.players.ended_in(game))
     elif game.state is not None:
         phase = host.phase(game.state)

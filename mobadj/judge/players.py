@@ -359,8 +359,9 @@ class PlayerCommands:
         self.desk._announce(game, f"{game.name}: deadline moved",
                             f"A player has taken an absence. The deadline is now "
                             f"{reports.stamp(new)}.", out, skip=power)
-        self.desk.notices.tell_gm(game, f"{power} takes an absence", (
-            f"{power} has taken an absence of {hours:g} hours in {game.name} "
+        (name,) = written(host_for(game.kind), game.options, [power])
+        self.desk.notices.tell_gm(game, f"{name} takes an absence", (
+            f"{name} has taken an absence of {hours:g} hours in {game.name} "
             f"({player.absence_used + hours:g} of {quota:g} hours of the quota used). The "
             f"deadline is now {reports.stamp(new)}."), out)
         return (f"Absence granted. The deadline is now {reports.stamp(new)}; "

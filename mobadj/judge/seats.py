@@ -56,6 +56,7 @@ class Seats:
         power, email = _address_last(power, email)
         host = host_for(game.kind)
         seat = host.seat(game.options, power)
+        name = written(host, game.options, [seat])[0]  # as the game names it
         email = email.strip().lower()
         if not is_address(email):
             raise JudgeError(f"{email!r} is not an email address")
@@ -63,7 +64,7 @@ class Seats:
         if old is not None and old.email == email:
             if how == "replaced" and old.status != "out":  # the GM: a forgotten password
                 return self.new_password(game, seat, email, now, out)
-            raise JudgeError(f"{email} already plays {seat} in {game.name}")
+            raise JudgeError(f"{email} already plays {name} in {game.name}")
         phase = host.phase(game.state) if game.state is not None else ""
         password = secrets.token_urlsafe(8)
         pw_hash = hash_password(password, self.desk.kdf_n)
@@ -79,54 +80,56 @@ class Seats:
             self.desk.store.start_tenure(game.name, seat, email, now, phase, how)
             self.desk.store.delete_vote(game.name, seat, "draw")  # votes are a player's own
             self.desk.store.delete_vote(game.name, seat, "concede")
-            farewell = (f"{seat} in {game.name} was in civil disorder and has been taken over "
+            farewell = (f"{name} in {game.name} was in civil disorder and has been taken over "
                         f"by another player." if why == "taken over" else
-                        f"The GM has given {seat} in {game.name} to another player.")
+                        f"The GM has given {name} in {game.name} to another player.")
             out.append(Mail(old.email, f"{game.name}: you have been replaced",
                             f"{farewell} Thank you for playing.\n\n{self.desk._sig()}",
                             game=game.name))
         self.desk.store.log(game.name, "replaced", {"power": seat, "how": how}, now)
         out.append(self._welcome(game, seat, email, password, how))
         if game.status != "forming":
-            self.desk.notices.tell_table(game, f"{game.name}: {seat} has a new player", (
-                f"{seat} in {game.name} has a new player from {reports.stamp(now)} on"
+            self.desk.notices.tell_table(game, f"{game.name}: {name} has a new player", (
+                f"{name} in {game.name} has a new player from {reports.stamp(now)} on"
                 + (" (taken over)." if how == "took over" else " (given by the GM).")), out,
                 skip=seat)
         if by != "the GM":
-            self.desk.notices.tell_gm(game, f"{seat} taken over by {email}", (
-                f"{email} took over {seat} in {game.name}"
+            self.desk.notices.tell_gm(game, f"{name} taken over by {email}", (
+                f"{email} took over {name} in {game.name}"
                 + (f" from {old.email}" if old is not None else " (a seat without player)")
                 + f". The password went to {email}."), out)
-        return f"{seat} is now played by {email}."
+        return f"{name} is now played by {email}."
 
     def new_password(self, game: Game, seat: str, email: str, now: float, out: list[Mail]
                      ) -> str:
         """The GM's REPLACE of a seat to the address that plays it: a player who forgot the
         password gets a new one, mailed to the seat's registered address only (the GM
         never sees it); the seat, its record and its orders stay as they are."""
+        name = written(host_for(game.kind), game.options, [seat])[0]
         password = secrets.token_urlsafe(8)
         self.desk.store.update_player(game.name, seat,
                                       pw_hash=hash_password(password, self.desk.kdf_n))
         self.desk.store.log(game.name, "new password", {"power": seat}, now)
-        out.append(Mail(email, f"{game.name}: a new password for {seat}", (
-            f"The GM has given you a new password for {seat} in {game.name}; the old one no "
+        out.append(Mail(email, f"{game.name}: a new password for {name}", (
+            f"The GM has given you a new password for {name} in {game.name}; the old one no "
             f"longer works.\n\nYour password: {password}\n\nStart each mail to the judge "
-            f"with:\n  SIGNON {game.name} {seat} {password}\nTo choose your own, send "
+            f"with:\n  SIGNON {game.name} {name} {password}\nTo choose your own, send "
             f"SET PASSWORD <new password> under it. Your orders and your place in the game "
             f"are as they were.\n\n{self.desk._sig()}"), game=game.name))
-        return (f"{email} already plays {seat} in {game.name}: a new password went to that "
+        return (f"{email} already plays {name} in {game.name}: a new password went to that "
                 f"address (the old one no longer works).")
 
     def _welcome(self, game: Game, seat: str, email: str, password: str, how: str) -> Mail:
         """A new player's first mail: how to sign on and send orders, the phase, deadline,
         position and map, the orders standing, the power's history in brief."""
         host = host_for(game.kind)
+        name = written(host, game.options, [seat])[0]  # as the game names it
         title = host.title
-        head = (f"You take over {seat} in {game.name} ({title})." if how == "replaced" else
-                f"You now play {seat} in {game.name} ({title}).")
+        head = (f"You take over {name} in {game.name} ({title})." if how == "replaced" else
+                f"You now play {name} in {game.name} ({title}).")
         lines = [head, "", f"Your password: {password}", "",
                  "Start each mail to the judge with:",
-                 f"  SIGNON {game.name} {seat} {password}",
+                 f"  SIGNON {game.name} {name} {password}",
                  "then your orders, one per line, written as in the results (they replace "
                  "any you sent before for the phase), or commands. LIST shows the game now, "
                  "HISTORY the last results, SUMMARY the whole game, HELP every command."]
@@ -143,13 +146,12 @@ class Seats:
                       + (" (the game is paused)" if game.status == "paused" else "")]
             standing = self.desk.store.orders(game.name, phase).get(seat)
             if not due:
-                lines.append(f"No orders are needed from "
-                             f"{written(host, game.options, [seat])[0]} in this phase.")
+                lines.append(f"No orders are needed from {name} in this phase.")
             elif standing:
-                lines += [f"Orders standing for {seat} (given before you came; send yours to "
+                lines += [f"Orders standing for {name} (given before you came; send yours to "
                           "replace them):"] + [f"  {o}" for o in standing.splitlines()]
             else:
-                lines.append(f"No orders are in for {seat} yet: send yours before the "
+                lines.append(f"No orders are in for {name} yet: send yours before the "
                              f"deadline.")
             view = host.status(state, seat)
             if view:
@@ -163,8 +165,8 @@ class Seats:
                 lines += ["", "The map of the position is attached."]
         history = self._seat_history(game, seat)
         if history:
-            lines += ["", f"{seat} so far:"] + [f"  {h}" for h in history]
-        return Mail(email, f"{game.name}: you now play {seat}",
+            lines += ["", f"{name} so far:"] + [f"  {h}" for h in history]
+        return Mail(email, f"{game.name}: you now play {name}",
                     "\n".join(lines) + f"\n\n{self.desk._sig()}", attachments, game=game.name)
 
     def _seat_history(self, game: Game, seat: str) -> list[str]:
@@ -186,6 +188,7 @@ class Seats:
         if game.status == "ended":
             raise JudgeError(f"RESIGN: {game.name} is over.")
         host = host_for(game.kind)
+        name = written(host, game.options, [power])[0]  # as the game names it
         phase = host.phase(game.state) if game.state is not None else ""
         self.desk.store.end_tenure(game.name, power, now, phase, "resigned", player.nmr_total,
                                    player.absence_used)
@@ -196,23 +199,23 @@ class Seats:
         self.desk.store.delete_vote(game.name, power, "concede")
         self.desk.store.log(game.name, "resigned", {"power": power}, now)
         if game.status == "forming":
-            self.desk.notices.tell_gm(game, f"{power} resigned", (
-                f"The player of {power} ({player.email}) left {game.name} before the start; "
+            self.desk.notices.tell_gm(game, f"{name} resigned", (
+                f"The player of {name} ({player.email}) left {game.name} before the start; "
                 f"the seat is free again."), out)
-            return f"You have left {game.name}; {power} is free again."
+            return f"You have left {game.name}; {name} is free again."
         open_to = takeover_mode(game.options) != "no"
-        self.desk.notices.tell_table(game, f"{game.name}: the player of {power} has resigned", (
-            f"The player of {power} has resigned from {game.name}. {power} is in civil "
+        self.desk.notices.tell_table(game, f"{game.name}: the player of {name} has resigned", (
+            f"The player of {name} has resigned from {game.name}. {name} is in civil "
             f"disorder ({host.without_player_in(game.options)}) until a new player takes "
-            f"it over" + (f": TAKEOVER {game.name} {power}." if open_to else ".")), out,
+            f"it over" + (f": TAKEOVER {game.name} {name}." if open_to else ".")), out,
             skip=power)
-        self.desk.notices.tell_gm(game, f"{power} resigned", (
-            f"{player.email}, the player of {power} in {game.name}, has resigned (missed "
-            f"deadlines: {player.nmr_total}). {power} is in civil disorder"
-            + (f"; anyone may ask to take it over (TAKEOVER {game.name} {power})"
+        self.desk.notices.tell_gm(game, f"{name} resigned", (
+            f"{player.email}, the player of {name} in {game.name}, has resigned (missed "
+            f"deadlines: {player.nmr_total}). {name} is in civil disorder"
+            + (f"; anyone may ask to take it over (TAKEOVER {game.name} {name})"
                if open_to else "")
-            + f", or give it to someone: REPLACE {power} <email>."), out)
-        return (f"You have resigned from {game.name}: {power} is in civil disorder until a new "
+            + f", or give it to someone: REPLACE {name} <email>."), out)
+        return (f"You have resigned from {game.name}: {name} is in civil disorder until a new "
                 f"player takes it over. Your password no longer works. Thank you for playing.")
 
     # -- TAKEOVER ------------------------------------------------------------------------------
@@ -259,13 +262,15 @@ class Seats:
             raise JudgeError(f"TAKEOVER: no game {words[0]!r}; send LIST for the games on "
                              f"this judge")
         try:
-            seat = host_for(game.kind).seat(game.options, " ".join(words[1:]))
+            host = host_for(game.kind)
+            seat = host.seat(game.options, " ".join(words[1:]))
         except HostError as exc:
             raise JudgeError(f"TAKEOVER: {exc}") from None
         refusal = self._takeover_refusal(game, seat, inc.sender)
         if refusal:
             raise JudgeError(f"TAKEOVER: {refusal}")
-        return self.desk.accounts.ask_code(inc, game, "takeover", [seat], f"to take over {seat} in "
+        return self.desk.accounts.ask_code(inc, game, "takeover", [seat], f"to take over "
+                                           f"{written(host, game.options, [seat])[0]} in "
                                            f"{game.name}", now, out)
 
     def knows_private(self, inc: Incoming, game: Game) -> bool:
@@ -292,16 +297,17 @@ class Seats:
         refusal = self._takeover_refusal(game, seat, email)
         if refusal:
             raise JudgeError(f"TAKEOVER: {refusal}")
+        name = written(host_for(game.kind), game.options, [seat])[0]
         if takeover_mode(game.options) == "approve":
             self.desk.store.set_takeover(game.name, email, seat, now)
-            self.desk.notices.tell_gm(game, f"{email} asks to take over {seat}", (
-                f"{email} asks to take over {seat} in {game.name}.\n\nTo accept or refuse, "
+            self.desk.notices.tell_gm(game, f"{email} asks to take over {name}", (
+                f"{email} asks to take over {name} in {game.name}.\n\nTo accept or refuse, "
                 f"send:\n  GM {game.name} <gm-password>\n  APPROVE {email}\n(or REJECT "
                 f"{email}), or run mobadj game approve {game.name} {email}."), out)
-            return (f"TAKEOVER: your request to take over {seat} in {game.name} went to its "
+            return (f"TAKEOVER: your request to take over {name} in {game.name} went to its "
                     f"GM; you will hear when it is accepted.")
         self.change_player(game, seat, email, now, out, how="took over", by=email)
-        return (f"TAKEOVER: you now play {seat} in {game.name}. Your password and everything "
+        return (f"TAKEOVER: you now play {name} in {game.name}. Your password and everything "
                 f"about the game come in a separate mail.")
 
     def approve_takeover(self, game: Game, email: str, accept: bool, now: float,
@@ -420,14 +426,14 @@ class Seats:
         seat = host.seat(game.options, power)
         if not is_address(email.strip().lower()):
             raise JudgeError(f"{email!r} is not an email address")
+        (name,) = written(host, game.options, [seat])  # as the game names it
         if self.desk.store.player(game.name, seat) is not None:
-            raise JudgeError(f"{seat} already has a player (use REPLACE)")
+            raise JudgeError(f"{name} already has a player (use REPLACE)")
         password = password or secrets.token_urlsafe(8)
         self.desk.store.add_player(game.name, seat, email,
                                    hash_password(password, self.desk.kdf_n), now,
                                    host.phase(game.state) if game.state is not None else "")
         self.desk.store.log(game.name, "player added", {"power": seat}, now)
-        (name,) = written(host, game.options, [seat])
         you = name if fold(name) == fold(seat) else f"{name} ({seat})"
         out.append(Mail(email, f"{game.name}: you play {name}", (
             f"Welcome to {game.name} ({host.title}). You play {you}.\n\n"
@@ -435,7 +441,7 @@ class Seats:
             f"Start each mail to the judge with:\n  SIGNON {game.name} {seat} {password}\n"
             f"then your orders or commands. Send HELP for the list of commands.\n\n"
             + self.desk._sig()), game=game.name))
-        return f"{seat} added: {email} (password mailed to them)."
+        return f"{name} added: {email} (password mailed to them)."
 
 
 def _address_last(power: str, email: str) -> tuple[str, str]:

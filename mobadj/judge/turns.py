@@ -183,7 +183,7 @@ class Turns:
         if voted is not None:
             deadline = None
             said = self.desk.endings.result_line(dict(result=voted[0], powers=voted[1],
-                                                      how=voted[2]))
+                                                      how=voted[2]), game)
             next_line = f"The game is over: {said}."
         else:
             next_line = ("The game is over." if over else
@@ -347,7 +347,8 @@ class Turns:
             return
         raise JudgeError(
             f"cannot roll back {last['phase']}: the game did not end with it but later, in "
-            f"{ending['phase']} ({self.desk.endings.result_line(ending)}); that result stands")
+            f"{ending['phase']} ({self.desk.endings.result_line(ending, game)}); that result "
+            "stands")
 
     def require_running(self, game: Game) -> None:
         if game.status != "active":

@@ -53,9 +53,10 @@ def test_draw_and_concede_name_mobs_of_several_words(judge):
     t = Table(judge, "mobtown2", picture="none", draw="named")
     r = handle(judge, t.emails["capone"], t.signon("capone") + "DRAW Al Capone, Baby Face "
                "Nelson and Murder Inc.")[0].body
-    assert "Your vote for a draw between babyface, capone, murderinc is recorded" in r
+    assert ('Your vote for a draw between "Baby Face" Nelson, Al Capone, Murder Incorporated '
+            'is recorded') in r
     r = handle(judge, t.emails["lepke"], t.signon("lepke") + "CONCEDE TO Murder Inc.")[0].body
-    assert "Your concession to murderinc is recorded" in r
+    assert "Your concession to Murder Incorporated is recorded" in r
     r = handle(judge, t.emails["lepke"], t.signon("lepke") + "CONCEDE TO Muder Inc")[0].body
     assert "did you mean Murder Incorporated?" in r
 
@@ -63,10 +64,10 @@ def test_draw_and_concede_name_mobs_of_several_words(judge):
 def test_join_with_wishes_of_several_words(judge):
     judge.create_game("m2", "mobtown2", "gm@test.org", "gm-secret", {"open": "yes"}, seed=3)
     r = handle(judge, "ann@test.org", 'JOIN m2 "Baby Face" Nelson Murder Inc. Lepke')[0].body
-    assert "wishes: babyface, murderinc, lepke" in r
+    wishes = 'wishes: "Baby Face" Nelson, Murder Incorporated, Lepke'
+    assert wishes in r
     code = re.search(r"CONFIRM ([0-9a-f]{16})", r).group(1)
-    assert "wishes: babyface, murderinc, lepke" in handle(judge, "ann@test.org",
-                                                          f"CONFIRM {code}")[0].body
+    assert wishes in handle(judge, "ann@test.org", f"CONFIRM {code}")[0].body
     r = handle(judge, "bob@test.org", "JOIN m2 Baby Fase")[0].body
     assert "no power 'Fase'" in r or "did you mean" in r
 
@@ -75,11 +76,44 @@ def test_gm_commands_name_mobs_of_several_words(judge):
     judge.create_game("m3", "mobtown2", "gm@test.org", "gm-secret", {"picture": "none"}, seed=3)
     r = handle(judge, "gm@test.org", "GM m3 gm-secret\nADDPLAYER ann@test.org Murder Inc. "
                "ann-pw-1\nADDPLAYER bob@test.org Baby Face Nelson\nSTART")[0].body
-    assert "murderinc added: ann@test.org" in r and "babyface added: bob@test.org" in r
+    assert "Murder Incorporated added: ann@test.org" in r
+    assert '"Baby Face" Nelson added: bob@test.org' in r
     r = handle(judge, "ann@test.org", "SIGNON m3 murder inc ann-pw-1\nLIST")[0].body
     assert "Signed on as Murder Incorporated" in r
     r = handle(judge, "gm@test.org", "GM m3 gm-secret\nREPLACE Baby Face Nelson "
                "carl@test.org")[0].body
-    assert "babyface is now played by carl@test.org" in r
+    assert '"Baby Face" Nelson is now played by carl@test.org' in r
     r = handle(judge, "gm@test.org", "GM m3 gm-secret\nENDGAME WIN Murder Inc.")[0].body
-    assert "murderinc wins (declared by the GM)" in r
+    assert "Murder Incorporated wins (declared by the GM)" in r
+
+
+def test_notices_and_summary_name_mobs_as_the_game_does(judge, mob):
+    """No raw id (``luciano``, ``murderinc``) in what people read: SUMMARY, ABSENCE's word
+    to the GM, RESIGN and TAKEOVER, the end of the game."""
+    def mails(sender, body):
+        return {m.to: m for m in handle(judge, sender, body)}
+
+    r = mails("gm@test.org", "GM g1 gm-secret\nSUMMARY")["gm@test.org"].body
+    assert "  Murder Incorporated the start - now" in r and "  Lucky Luciano " in r
+    assert "murderinc " not in r
+    got = mails(mob.emails["lepke"], mob.signon("lepke") + "ABSENCE 1 day")
+    assert got["gm@test.org"].subject == "g1: Lepke takes an absence"
+    got = mails(mob.emails["luciano"], mob.signon("luciano") + "RESIGN")
+    assert "You have resigned from g1: Lucky Luciano is in civil disorder" in got[
+        "luciano@test.org"].body
+    told = got["capone@test.org"]
+    assert told.subject == "g1: the player of Lucky Luciano has resigned"
+    assert "TAKEOVER g1 Lucky Luciano." in told.body
+    assert "REPLACE Lucky Luciano <email>" in got["gm@test.org"].body
+    r = mails("new@test.org", "TAKEOVER g1 Lucky Luciano")["new@test.org"].body
+    assert "you asked to take over Lucky Luciano in g1" in r
+    code = re.search(r"CONFIRM ([0-9a-f]{16})", r).group(1)
+    welcome = mails("new@test.org", f"CONFIRM {code}")["new@test.org"]
+    assert welcome.subject == "g1: you now play Lucky Luciano"
+    signon = re.search(r"SIGNON g1 Lucky Luciano \S+", welcome.body).group(0)
+    r = handle(judge, "new@test.org", signon + "\nLIST")[0].body  # the line, as it is
+    assert "Signed on as Lucky Luciano in g1." in r
+    got = mails("gm@test.org", "GM g1 gm-secret\nENDGAME DRAW Al Capone, Murder Inc.")
+    r = got["capone@test.org"].body
+    assert "ends in a draw between Al Capone, Murder Incorporated" in r
+    assert "Supply centres: " in r and "capone 3" not in r
