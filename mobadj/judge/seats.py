@@ -244,12 +244,15 @@ class Seats:
                                                         "forming" else "."))
         held = [p.power for p in self.desk.store.players(game.name) if p.email == email]
         if held:
-            return f"you already play {held[0]} in {game.name}."
+            return (f"you already play {written(host_for(game.kind), game.options, held)[0]} "
+                    f"in {game.name}.")
         if seat not in self.open_seats(game):
-            seats = self.open_seats(game)
-            return (f"{seat} is not open for takeover (it has an active player, or is out of "
-                    f"the game); " + (f"open now: {', '.join(seats)}." if seats else
-                                      "no seat of the game is open now."))
+            host = host_for(game.kind)
+            seats = written(host, game.options, self.open_seats(game))  # as the game names them
+            return (f"{written(host, game.options, [seat])[0]} is not open for takeover (it "
+                    f"has an active player, or is out of the game); "
+                    + (f"open now: {', '.join(seats)}." if seats else
+                       "no seat of the game is open now."))
         return None
 
     def takeover(self, inc: Incoming, cmd: Command, now: float, out: list[Mail]) -> str:
@@ -318,14 +321,15 @@ class Seats:
             raise JudgeError(f"{email} has not asked to take over a power in {game.name}")
         self.desk.store.delete_takeover(game.name, email)
         seat = str(waiting["power"])
+        name = written(host_for(game.kind), game.options, [seat])[0]  # as the game names it
         if not accept:
             out.append(Mail(email, f"{game.name}: not this time", (
-                f"The GM of {game.name} did not accept your request to take over {seat}."
+                f"The GM of {game.name} did not accept your request to take over {name}."
                 f"\n\n{self.desk._sig()}"), game=game.name))
-            return f"{email} does not take over {seat}."
+            return f"{email} does not take over {name}."
         refusal = self._takeover_refusal(game, seat, email)
         if refusal:
-            raise JudgeError(f"{email} cannot take over {seat}: {refusal}")
+            raise JudgeError(f"{email} cannot take over {name}: {refusal}")
         return self.change_player(game, seat, email, now, out, how="took over", by="the GM")
 
     # -- OFFER ---------------------------------------------------------------------------------
@@ -337,6 +341,7 @@ class Seats:
         if not names:
             raise JudgeError("name the power: OFFER <power> [NO]")
         seat = host_for(game.kind).seat(game.options, " ".join(names))
+        name = written(host_for(game.kind), game.options, [seat])[0]  # as the game names it
         if game.status not in ("active", "paused"):
             raise JudgeError(f"game {game.name} is {game.status}, not running")
         player = self.desk.store.player(game.name, seat)
@@ -344,21 +349,21 @@ class Seats:
             self.desk.store.update_player(game.name, seat, offered=0 if withdraw else 1)
         self.desk.store.log(game.name, "offered", {"power": seat, "open": not withdraw}, now)
         if player is not None and player.status != "out":  # its player hears it first
-            out.append(Mail(player.email, f"{game.name}: {seat} "
+            out.append(Mail(player.email, f"{game.name}: {name} "
                             + ("is no longer offered for takeover" if withdraw
                                else "is offered for takeover"),
-                            (f"The GM no longer offers {seat} in {game.name} for takeover: "
+                            (f"The GM no longer offers {name} in {game.name} for takeover: "
                              "it stays yours." if withdraw else
-                             f"The GM has offered {seat} in {game.name} for takeover: "
+                             f"The GM has offered {name} in {game.name} for takeover: "
                              "another player may ask to take it over. Until someone does, "
                              "it is yours: send your orders as usual. Write to the GM "
                              "(PRESS TO GM) if you want to keep it.")
                             + f"\n\n{self.desk._sig()}", game=game.name))
         if withdraw:
-            return f"{seat} is no longer offered for takeover."
+            return f"{name} is no longer offered for takeover."
         mode = takeover_mode(game.options)
-        return (f"{seat} is offered: anyone may ask to take it over (TAKEOVER {game.name} "
-                f"{seat})" + ("; you approve each request." if mode == "approve" else ".")
+        return (f"{name} is offered: anyone may ask to take it over (TAKEOVER {game.name} "
+                f"{name})" + ("; you approve each request." if mode == "approve" else ".")
                 + (" Note: the game option takeover is 'no': set it to yes or approve."
                    if mode == "no" else "")
                 + (f" {player.email} plays it until then." if player is not None else ""))
@@ -372,14 +377,15 @@ class Seats:
         the phase now if that was all it waited for."""
         host = host_for(game.kind)
         seat = host.seat(game.options, power)
+        name = written(host, game.options, [seat])[0]  # as the game names it
         if game.status not in ("active", "paused") or game.state is None:
-            raise JudgeError(f"ORDERS FOR {seat}: game {game.name} is {game.status}.")
+            raise JudgeError(f"ORDERS FOR {name}: game {game.name} is {game.status}.")
         state = game.state
         if seat not in host.due(state):
-            return f"ORDERS FOR {seat}: no orders are needed from {seat} in " \
+            return f"ORDERS FOR {name}: no orders are needed from {name} in " \
                    f"{host.phase_label(state)}."
         check = host.check(state, seat, text)
-        lines = [f"Orders for {seat}, {host.phase_label(state)}, entered by the GM, as the "
+        lines = [f"Orders for {name}, {host.phase_label(state)}, entered by the GM, as the "
                  f"judge reads them:"] + ([f"  {o}" for o in check.accepted] or ["  (none)"])
         if check.notes:
             lines += ["Warnings:"] + [f"  {n}" for n in check.notes]
@@ -394,17 +400,17 @@ class Seats:
         standing = merged_orders(host, state, seat, game.options, earlier, check)
         self.desk.store.set_orders(game.name, phase, seat, standing.text, now, message_id,
                                    by_gm=True)
-        lines += standing.said(f"{seat}'s")
+        lines += standing.said(f"{name}'s")
         left = host.unordered(state, seat, earlier, standing.text) if earlier else None
         if left is not None:  # they replace the power's orders whole: say what that did
-            lines.append(left.said(f"{seat}'s", "these"))
+            lines.append(left.said(f"{name}'s", "these"))
         told = left.said("Your", "the GM's") if left is not None else ""  # (to the player)
         self.desk.store.record_command(game.name, seat, message_id, uid, "orders by the GM",
                                        check.text, now)
         player = self.desk.store.player(game.name, seat)
         if player is not None:
-            out.append(Mail(player.email, f"{game.name}: the GM entered orders for {seat}", (
-                f"The GM has entered orders for {seat} for {host.phase_label(state)}; they "
+            out.append(Mail(player.email, f"{game.name}: the GM entered orders for {name}", (
+                f"The GM has entered orders for {name} for {host.phase_label(state)}; they "
                 f"replace yours{' for the units they order' if standing.kept else ''} (send "
                 "new ones to replace them in turn):\n"
                 + ("\n".join(f"  {o}" for o in check.accepted)

@@ -117,3 +117,16 @@ def test_notices_and_summary_name_mobs_as_the_game_does(judge, mob):
     r = got["capone@test.org"].body
     assert "ends in a draw between Al Capone, Murder Incorporated" in r
     assert "Supply centres: " in r and "capone 3" not in r
+
+
+def test_the_gms_offer_and_orders_name_mobs_as_the_game_does(judge, mob):
+    out = handle(judge, "gm@test.org", "GM g1 gm-secret\nOFFER Murder Inc.\nBECOME Lepke\n"
+                 "G P45 H")
+    r = out[0].body
+    assert ("Murder Incorporated is offered: anyone may ask to take it over (TAKEOVER g1 "
+            "Murder Incorporated)") in r
+    assert "Orders for Lepke, " in r and "lepke" not in r
+    (told,) = [m for m in out if m.to == "murderinc@test.org"]
+    assert told.subject == "g1: Murder Incorporated is offered for takeover"
+    r = handle(judge, "lepke@test.org", "TAKEOVER g1 Murder Inc.")[0].body
+    assert "you already play Lepke in g1." in r
