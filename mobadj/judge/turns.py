@@ -135,8 +135,8 @@ class Turns:
                 status = pl.status
                 if disorder_after and streak >= disorder_after and status == "active":
                     status = "disorder"
-                    notes.append(f"{seat} has missed {streak} deadlines in a row and is now in "
-                                 f"civil disorder.")
+                    notes.append(f"{written(host, game.options, [seat])[0]} has missed "
+                                 f"{streak} deadlines in a row and is now in civil disorder.")
                     self.desk.store.after_commit(functools.partial(log.info, (
                         "%s: %s in civil disorder after %d missed deadlines"), game.name, seat,
                         streak))
@@ -431,7 +431,7 @@ class Turns:
         elif d.action is Action.REMIND:
             for seat in d.missing:
                 out.append(Mail(players[seat].email, f"{game.name}: reminder", (
-                    f"The judge has no orders from {seat} for "
+                    f"The judge has no orders from {written(host, game.options, [seat])[0]} for "
                     f"{host.phase_label(game.started_state)}.\n"
                     f"Deadline: {reports.stamp(game.deadline)}\n\n{self.desk._sig()}"),
                     game=game.name))
@@ -441,7 +441,7 @@ class Turns:
             new = game.deadline + d.seconds  # not from now: a late judge gives no more
             self.desk.store.update_game(game.name, deadline=new, extended=1, reminded=0)
             self.desk.store.log(game.name, "auto-extend", {"missing": list(d.missing)}, now)
-            late = ", ".join(d.missing)
+            late = ", ".join(written(host, game.options, d.missing))  # as the game names them
             self.desk.store.after_commit(functools.partial(log.info, (
                 "%s: %s deadline extended to %s (first missed deadline: %s)"), game.name,
                 host.phase(game.started_state), reports.when(new, self.desk.tz), late))

@@ -130,3 +130,19 @@ def test_the_gms_offer_and_orders_name_mobs_as_the_game_does(judge, mob):
     assert told.subject == "g1: Murder Incorporated is offered for takeover"
     r = handle(judge, "lepke@test.org", "TAKEOVER g1 Murder Inc.")[0].body
     assert "you already play Lepke in g1." in r
+
+
+def test_deadline_notices_name_mobs_as_the_game_does(judge, mob, clock):
+    """The reminder, the first missed deadline's extension and civil disorder name the
+    mobs as the game does."""
+    said = []
+    for hours in (20, 5, 24, 24, 48):
+        clock.advance(hours)
+        said += [f"{m.subject}\n{m.body}" for m in judge.tick()]
+    text = "\n".join(said)
+    assert "The judge has no orders from Al Capone for Weekend at the end of June 1919" in text
+    assert ('are missing from "Baby Face" Nelson, Al Capone, Legs Diamond, Lepke, Lucky '
+            "Luciano, Murder Incorporated;") in text
+    assert "Murder Incorporated has missed 2 deadlines in a row and is now in civil " \
+           "disorder." in text
+    assert not re.search(r"\b(capone|babyface|murderinc)\b", re.sub(r"\S+@test\.org", "", text))
