@@ -532,8 +532,8 @@ class PlayerCommands:
                 (seat, held.get(seat, "free") if power is None  # the GM's
                  else "taken" if seat in held else "free") for seat in host.seats(game.options)])
             for j in self.desk.store.joins(game.name) if power is None else []:  # the GM's view
-                lines.append(f"  joined: {j['email']} ({j['status']}; wishes: "
-                             f"{', '.join(j['wishes']) or 'any'})")
+                wishes = ", ".join(written(host, game.options, j["wishes"])) or "any"
+                lines.append(f"  joined: {j['email']} ({j['status']}; wishes: {wishes})")
         if game.state is not None:
             lines += [self.ended_in(game)] if game.status == "ended" else self._seats(game)
             view = host.status(game.state, power)

@@ -68,6 +68,8 @@ def test_join_with_wishes_of_several_words(judge):
     assert wishes in r
     code = re.search(r"CONFIRM ([0-9a-f]{16})", r).group(1)
     assert wishes in handle(judge, "ann@test.org", f"CONFIRM {code}")[0].body
+    r = handle(judge, "gm@test.org", "GM m2 gm-secret\nLIST")[0].body  # the GM's list
+    assert f"joined: ann@test.org (accepted; {wishes})" in r
     r = handle(judge, "bob@test.org", "JOIN m2 Baby Fase")[0].body
     assert "no power 'Fase'" in r or "did you mean" in r
 
