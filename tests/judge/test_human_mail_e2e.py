@@ -221,6 +221,17 @@ def test_a_standard_game_through_a_winter_written_by_people(service, mail_server
     assert "  England: 1 build due; built F LON" in winter
     assert "  France: 2 builds due; built A MAR, A PAR" in winter
     assert winter.index("Build F LON") < winter.index("Position:") < winter.index("Next phase")
+    # njudge's press lines: WHITE before TO, and PRESS TO M for the master
+    before = {a: len(S.inbox(a)) for a in ("eng@test.org", "gm@test.org")}
+    r = no_error(people.say("fra@test.org", f"SIGNON sp26 F {pw['fra']}\nPRESS WHITE TO E\n"
+                            "DMZ in the Channel?\nENDPRESS\nPRESS TO M\nPlease extend, I am "
+                            "travelling.\nENDPRESS"))
+    assert "Press delivered to ENGLAND." in r and "Press delivered to the GM." in r
+    got = {a: S.wait_for(a, n + 1)[n:] for a, n in before.items()}
+    assert [m["Subject"] for m in got["eng@test.org"]] == ["sp26: press from FRANCE"]
+    assert "DMZ in the Channel?" in text(got["eng@test.org"][0])
+    assert [m["Subject"] for m in got["gm@test.org"]] == ["sp26: press from FRANCE to the GM"]
+    assert "Please extend, I am travelling." in text(got["gm@test.org"][0])
 
 
 def test_an_njudge_veteran_writes_as_on_njudge_and_is_answered_every_time(service,
