@@ -30,7 +30,7 @@ from mobadj.judge.habits import Habits
 from mobadj.judge.hosts import Host, HostError, host_for
 from mobadj.judge.loops import ReplyLimits, reply_kind
 from mobadj.judge.mailparse import AWAY_SUBJECT, Incoming, parse_mail
-from mobadj.judge.names import Names
+from mobadj.judge.names import Names, written
 from mobadj.judge.notices import Notices
 from mobadj.judge.overview import summary_text
 from mobadj.judge.players import MAX_PRESS_PER_MAIL, PlayerCommands
@@ -432,7 +432,8 @@ class Judge(JudgeBase):
         forming = self.forming.forming_list([g.name for g in games])
         if forming:
             text += "\n\nGames taking players:\n" + "\n".join(forming)
-        takeovers = [f"{g.name}: {', '.join(seats)}   (TAKEOVER {g.name} <power>)"
+        takeovers = [f"{g.name}: {', '.join(written(host_for(g.kind), g.options, seats))}   "
+                     f"(TAKEOVER {g.name} <power>)"
                      for g in games for seats in [self.seats.open_seats(g)] if seats]
         if takeovers:
             text += "\n\nPowers waiting for a new player:\n" + "\n".join(takeovers)

@@ -107,6 +107,8 @@ def test_notices_and_summary_name_mobs_as_the_game_does(judge, mob):
     assert told.subject == "g1: the player of Lucky Luciano has resigned"
     assert "TAKEOVER g1 Lucky Luciano." in told.body
     assert "REPLACE Lucky Luciano <email>" in got["gm@test.org"].body
+    r = mails("new@test.org", "LIST")["new@test.org"].body  # the judge's list of games
+    assert "Powers waiting for a new player:\ng1: Lucky Luciano   (TAKEOVER g1 <power>)" in r
     r = mails("new@test.org", "TAKEOVER g1 Lucky Luciano")["new@test.org"].body
     assert "you asked to take over Lucky Luciano in g1" in r
     code = re.search(r"CONFIRM ([0-9a-f]{16})", r).group(1)
