@@ -157,12 +157,11 @@ def check(host: DiplomacyHost, state: State, seat: str, text: str) -> Check:
     if pairs:
         pos = _position(host, state)
         trial = adjudicate(pos, pairs, host.map_of(state), host.rules_of(state))
-        hold = "; the unit will hold" if pos.phase.is_movement else ""
         for r in trial.results:
             if r.power == seat and r.outcome is Outcome.INVALID and r.reason is not None:
                 fate = ("; its owner's orders stand" if r.reason is Reason.NOT_OWNER
                         else "; the first order for the unit counts"
-                        if r.reason is Reason.DUPLICATE else hold)
+                        if r.reason is Reason.DUPLICATE else _hold(pos, r, pairs))
                 out.notes.append(f"{r.order}: impossible ({_why(pos, r, pairs)}){fate}")
                 out.impossible.append(str(r.order))
         chosen = [r.order.removeprefix("Remove ") for r in trial.defaults
@@ -224,6 +223,20 @@ def merged(host: DiplomacyHost, state: State, seat: str, before: str, after: str
     gone = {id(w.replaced) for w in replaced if id(w.replaced) in earlier}
     return "\n".join([*(str(p.order) for p in old.orders if id(p) not in gone),
                       *(str(p.order) for p in new.orders)])
+
+
+def _hold(pos: Position, r: Any, pairs: Sequence[tuple[str, Any]]) -> str:
+    """What becomes of the unit of an impossible order in a movement phase: it holds, when
+    the order commands a unit on the board (a build, a removal or a waive commands none:
+    it is simply not taken)."""
+    if not pos.phase.is_movement:
+        return ""
+    given = next((o for _, o in pairs if str(o) == r.order), r.given)
+    unit = getattr(given, "unit", None)
+    if isinstance(given, (Build, Remove, Waive)) or getattr(unit, "province", None) not in (
+            pos.units):
+        return "; not taken"
+    return "; the unit will hold"
 
 
 def _why(pos: Position, r: Any, pairs: Sequence[tuple[str, Any]]) -> str:

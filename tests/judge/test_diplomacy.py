@@ -161,3 +161,16 @@ def test_process_with_the_phase_does_nothing_once_every_player_was_ready(judge, 
     out = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nPROCESS F1901M"))
     assert "F1901M resolved" in out[0].body
     assert [r["phase"] for r in judge.store.results("g1")] == ["S1901M", "F1901M"]
+
+
+def test_a_build_a_removal_or_a_waive_in_spring_is_not_taken_and_moves_no_unit(judge, dip):
+    """A winter's orders sent in spring: the answer says they are not taken (a build names
+    no unit that could hold); a unit's impossible order still says the unit will hold."""
+    r = orders(judge, dip, "ENGLAND", "Hi all,\nBuild F LON\nRemove A LVP\nWaive\n"
+               "F EDI R NWG\nF LON - NTH\n\nCheers, Ed", ready=False)[0].body
+    for order in ("Build F LON", "Remove A LVP", "Waive"):
+        assert f"{order}: impossible (order not allowed in this phase); not taken" in r, r
+    assert ("F EDI R NWG: impossible (order not allowed in this phase); the unit will hold"
+            in r), r
+    assert "F LON - NTH" in r and "Build F LON: impossible (order not allowed in this phase); " \
+        "the unit will hold" not in r
