@@ -16,6 +16,9 @@ Votes (the judge's rulings, docs/gm-guide.md "Draws, concessions and the end of 
   checked again after every phase (a power eliminated no longer votes).
 - Votes are secret: nobody (but the GM, in the export) learns who voted what unless the
   vote passes, and then only that everybody agreed.
+- Votes are kept when a game ends: a ROLLBACK of the phase it ended with reopens it with
+  the votes standing as they stood (a draw that passed because a voter fell passes again
+  if the phase played again ends the same way).
 """
 
 from __future__ import annotations
@@ -157,7 +160,6 @@ class Endings:
         self.desk.store.update_game(game.name, status="ended", deadline=None, paused_until=None,
                                     **({"state": told.state} if game.state is not None else {}))
         self.desk.store.set_ending(game.name, result, powers, how, phase, now)
-        self.desk.store.clear_votes(game.name)
         self.desk.store.log(game.name, "ended", {"result": result, "powers": powers, "how": how},
                             now)
         log.info("%s: %s", game.name, text)
@@ -253,4 +255,3 @@ class Endings:
         if played:  # a winner the judge played (its player left): said wherever it shows
             how = f"{how}; {', '.join(played)}"
         self.desk.store.set_ending(game.name, result, powers, how, phase, now)
-        self.desk.store.clear_votes(game.name)

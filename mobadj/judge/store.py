@@ -1212,9 +1212,6 @@ class Store:
             out.setdefault(r["kind"], {})[r["power"]] = json.loads(r["target"])
         return out
 
-    def clear_votes(self, game: str) -> None:
-        self._x("DELETE FROM votes WHERE game=?", (game,))
-
     def set_ending(self, game: str, result: str, powers: list[str], how: str, phase: str,
                    at: float) -> None:
         self._x("INSERT OR REPLACE INTO endings VALUES (?,?,?,?,?,?)",

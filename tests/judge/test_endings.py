@@ -264,3 +264,26 @@ def test_a_rollback_reopens_a_game_that_ended_with_the_phase_it_undoes(judge):
     assert "T1 rolled back" in out[0].body, out[0].body
     assert judge.store.game("g1").status == "active" and judge.store.ending("g1") is None
     assert "Ended in" not in vote(judge, t, "NORTH", "LIST")[0].body
+
+
+def test_a_rollback_of_the_phase_a_voted_draw_ended_with_brings_the_votes_back(judge, clock):
+    """The draw passed as T1 was resolved (WEST fell into civil disorder); the GM rolls T1
+    back: the game is open again with NORTH, EAST and SOUTH's DRAW votes standing, so when
+    T1 is played again and WEST falls again, the draw passes again without a new vote."""
+    t = Table(judge, extend_first_nmr_hours=0, disorder_after_nmr=1)
+    for seat in ("NORTH", "EAST", "SOUTH"):
+        vote(judge, t, seat, "go 1\nDRAW")
+    clock.advance(hours=49)
+    judge.tick()
+    assert judge.store.ending("g1")["phase"] == "T1"
+    out = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nROLLBACK"))
+    assert "T1 rolled back" in out[0].body, out[0].body
+    assert judge.store.game("g1").status == "active" and judge.store.ending("g1") is None
+    assert set(judge.store.votes("g1")["draw"]) == {"NORTH", "EAST", "SOUTH"}
+    assert "draw" not in vote(judge, t, "WEST", "LIST")[0].body.lower()  # still secret
+    clock.advance(hours=49)
+    out = judge.tick()
+    results = next(m for m in out if m.to == "north@test.org" and m.subject == "g1: T1 results")
+    assert ("The game is over: a draw between EAST, NORTH, SOUTH, WEST (voted by every "
+            "surviving player).") in results.body, results.body
+    assert judge.store.ending("g1")["result"] == "draw"
