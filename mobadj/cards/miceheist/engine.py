@@ -492,6 +492,8 @@ class MiceHeistState(GameState):
                 got = min(e.value, self.supply)
                 self.supply -= got
                 self.stash[player] += got
+                if got < e.value:
+                    self._say(self._short_supply(e.value, got, f"for {seat(player)}"))
             elif kind == "advance":
                 self._move(ob.job, player, e.value)
             elif kind == "retreat":
@@ -500,6 +502,16 @@ class MiceHeistState(GameState):
                 got = min(e.value, self.supply)
                 self.supply -= got
                 self.obstacle_cheese[ob.id] = self.obstacle_cheese.get(ob.id, 0) + got
+                if got < e.value:
+                    self._say(self._short_supply(e.value, got, f"goes on {ob.id}"))
+
+    def _short_supply(self, wanted: int, got: int, to: str) -> str:
+        """A skill's cheese that the supply could not give (R12), said so that a shown "+1
+        cheese" or "2 cheese bounty" that never came is not taken for a bug: "The supply is
+        empty: no cheese for P4." or "The supply had only 1 cheese: 1 for P4, not 2."."""
+        if not got:
+            return f"The supply is empty: no cheese {to}."
+        return f"The supply had only {got} cheese: {got} {to}, not {wanted}."
 
     def rating(self) -> int:
         """ "Calculate Result": the chips of this test plus the activated skills' modifiers."""
@@ -647,6 +659,7 @@ class MiceHeistState(GameState):
         self._flush()
         for j in self.data.jobs:
             food = list(self.food[j])  # best first: first choice takes the best (ruling R11)
+            unpaid = []
             for p in tracks.standing(self.pos[j]):
                 if food:
                     value, item = food.pop(0)
@@ -656,6 +669,10 @@ class MiceHeistState(GameState):
                     self.supply -= 1
                     self.stash[p] += 1
                     self.log(f"Track {j}: {seat(p)} claims a cheese.")
+                else:
+                    unpaid.append(seat(p))
+            if unpaid:  # R12: a claim on an empty supply is lost, and said so
+                self.log(f"Track {j}: the supply is empty: no cheese for {listed(unpaid)}.")
             self.food[j] = food
         s = self.scores()
         self.log("Totals: " + ", ".join(f"{seat(p)} {s[p]:g}" for p in range(self.players)) + ".")

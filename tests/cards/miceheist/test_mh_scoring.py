@@ -77,3 +77,24 @@ def test_end_is_logged_with_totals() -> None:
     s._end("job D is complete")
     h = s.history(None)
     assert any(e.startswith("Totals:") for e in h) and any("Winner" in e for e in h)
+
+
+def test_a_skills_cheese_from_a_short_supply_is_said_lost() -> None:
+    # R12: a gain from an empty supply is lost; R15: a bounty puts supply cheese on the obstacle
+    from mh_helpers import give_skill, select
+
+    s = new(2, 4)
+    t = s.tester
+    give_skill(s, t, "sweeten-the-pot", 0)
+    give_skill(s, t, "hoarder", 1)
+    select(s, "A")
+    s.stash[1 - t] += s.supply - 1
+    s.supply = 1
+    s.command(t, "use hoarder")
+    me = f"P{t + 1}"
+    assert s.history(None)[-1] == (f"{me} activates Hoarder (+2 cheese). The supply had only 1 "
+                                   f"cheese: 1 for {me}, not 2.")
+    s.command(t, "use sweeten-the-pot")
+    assert s.history(None)[-1] == (f"{me} activates Sweeten the Pot (+2, 2 cheese bounty). The "
+                                   "supply is empty: no cheese goes on A1.")
+    assert not s.check_invariants()

@@ -71,3 +71,20 @@ def test_the_move_hint_names_only_moves_the_player_can_make() -> None:
     # after the failure: a skill of the market as it is
     assert "Market: Master Thief, Deft Touch, Second Wind, Sweeten the Pot; deck 32." in out
     assert "Your move: learn a market skill (learn master-thief) or learn nothing" in hints
+
+
+def test_a_skills_cheese_and_end_claims_an_empty_supply_cannot_pay_are_said_lost() -> None:
+    # rules, End Game: "If all food tokens have been claimed for that job, that player will
+    # claim a single cheese token instead."; R12: a gain from an empty supply is lost
+    typed = ["bet 1", "bet 1", "bet 1", "bet 1", "bet 0", "select D", "test",
+             "learn distraction", "bet 0", "bet 0", "bet 0", "bet 0", "bet 0", "select B",
+             "use distraction", "test", "bet 1", "bet 0", "bet 0", "bet 0", "bet 0",
+             "select A", "use dig-in", "use long-jump", "test", "bet 0 uncover dig-in",
+             "bet 0 uncover long-jump", "bet 0", "bet 0", "bet 0", "quit"]
+    out = play(["-p", "6", *(f"--bot={n}" for n in range(2, 7)), "--seed", "15"], typed)
+    assert "P4 activates Pack Rat (+2, +1 cheese). The supply is empty: no cheese for P4. " \
+           "P4 activates Pick the Lock (+1, +2 if hand). P4 activates Stash Away (+1, +1 " \
+           "cheese). The supply is empty: no cheese for P4. P4 fails" in out
+    assert "Track A: P2 claims peanut (3). Track A: the supply is empty: no cheese for P5, " \
+           "P1 and P3. Track B:" in out
+    assert "Track D: the supply is empty: no cheese for P2 and P1." in out
