@@ -323,6 +323,13 @@ class GameState(ABC):
         return bool(words) and any(f.split(maxsplit=1)[0].lower() == words[0].lower()
                                    for f in free if f.strip())
 
+    def not_due_note(self, player: int, action: Any) -> str:
+        """Why ``player``, whose ``action`` was just played, is not to move now, in the
+        game's words ("after your select the other players bet first"), or "" when whose
+        move it is says it all.  A mail of several moves names it for the lines it cannot
+        play."""
+        return ""
+
     def apply(self, player: int, action: Any) -> None:
         """Apply a legal action and log it as canonical text (``str(action)``).  Out of turn
         only a free command (:meth:`is_free`) goes through."""

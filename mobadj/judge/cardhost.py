@@ -270,14 +270,17 @@ class CardHost(Host):
         copied = False
         lines = text.splitlines()
         aside = remark_lines(game, player, lines, self.command_words(state))
+        played: tuple[int, str, Any] | None = None  # the last line played: number, text, action
         for number, line in enumerate(lines, start=1):
             if not line.strip() or number - 1 in aside:
                 continue
-            if out.errors and player in game.to_act():
+            if out.errors and (player in game.to_act() or played is not None):
                 out.errors.append(f"line {number}: {NOT_PLAYED} ({line.strip()})")
                 continue
             if player not in game.to_act():
-                out.errors.append(f"line {number}: {line.strip()!r}: it is not your turn then")
+                out.errors.append(self._after_turn(game, seat, number, line, played)
+                                  if played is not None else
+                                  f"line {number}: {line.strip()!r}: it is not your turn then")
                 continue
             if simultaneous and out.accepted:
                 out.errors.append(f"line {number}: one sealed choice per move; already have "
@@ -296,7 +299,25 @@ class CardHost(Host):
                 out.errors.append(f"line {number}: {exc}")
                 continue
             out.accepted.append(str(action))
+            played = (number, line.strip(), action)
         return out
+
+    @staticmethod
+    def _after_turn(game: GameState, seat: str, number: int, line: str,
+                    played: tuple[int, str, Any]) -> str:
+        """A line after the move that ended this seat's part of the mail: not played, with
+        whose move it is then and why (the others' sealed bets after a Mice Heist select),
+        and that the seat is mailed when it is to move again (the lines after it are listed
+        as not played)."""
+        at, text, action = played
+        waiting = [seat_name(p) for p in game.to_act()]
+        whose = (f"it is {' and '.join(waiting)}'s move, not {seat}'s" if waiting
+                 else "the game is over")
+        why = game.not_due_note(seat_index(seat), action)
+        return (f"line {number}: {NOT_PLAYED} ({line.strip()}): after line {at} ({text}) "
+                f"{whose}" + (f" ({why})" if why else "")
+                + (f"; you will be mailed when {seat} is to move: send it then"
+                   if waiting else ""))
 
     def out_of_turn(self, state: State, seat: str, text: str) -> str:
         """The lines of a seat not due, named as not taken, with whose move it is and that

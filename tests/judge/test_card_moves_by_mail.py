@@ -62,6 +62,51 @@ def test_an_unreadable_line_stops_the_moves_after_it(judge) -> None:
     assert "Bob" not in reply  # the signature stays a remark
 
 
+def test_moves_after_a_select_wait_for_the_sealed_bets_and_the_reply_says_so(judge) -> None:
+    # the guide: a reply names the line that failed and each line after it as not played
+    host = setup_game(judge, "miceheist", 3)
+    state = judge.store.game("cg").state
+    (seat,) = host.due(state)
+    player = int(seat[1:]) - 1
+    skill = host._game(state).skills[player][0]
+    others = " and ".join(s for s in ("P1", "P2", "P3") if s != seat)
+    out = act(judge, seat, f"select A\nuse {skill}\ntest\n\nAnn")
+    reply = next(m for m in out if m.to == f"p{seat[1:]}@test.org"
+                 and "results" not in m.subject).body
+    assert f"line 3: not played (use {skill}): after line 2 (select A) it is {others}'s move, " \
+           f"not {seat}'s (after your select the other players bet first: the sealed bets " \
+           f"of {others}; your skills and test come when the bets are revealed); you will " \
+           f"be mailed when {seat} is to move: send it then" in reply
+    assert "line 4: not played (test)\n" in reply
+    assert "not your turn then" not in reply
+    assert [a for _, a in judge.store.game("cg").state["actions"]] == ["select A"]
+
+
+def test_a_hit_that_ends_the_turn_says_why_the_next_line_is_not_played(judge) -> None:
+    host = setup_game(judge, "micromob", 2)
+    rng = random.Random(3)
+    for _ in range(200):
+        state = judge.store.game("cg").state
+        (seat,) = host.due(state)
+        player = int(seat[1:]) - 1
+        game = host._game(state)
+        hits = [str(a) for a in game.legal_actions(player) if str(a).startswith("hit ")]
+        if game.phase == "play" and hits:
+            after = host._game(state)
+            after.command(player, hits[0])
+            if player not in after.to_act() and not after.is_over():
+                break
+        act(judge, seat, rng.choice(legal(judge, host, seat)))
+    else:
+        pytest.fail("no hit that ends a turn")
+    other = "P2" if seat == "P1" else "P1"
+    reply = act(judge, seat, f"{hits[0]}\n{hits[0]}\npayroll")[0].body
+    assert f"line 3: not played ({hits[0]}): after line 2 ({hits[0]}) it is {other}'s move, " \
+           f"not {seat}'s (your turn ended with it: no ally's action bonus lets you act " \
+           f"again); you will be mailed when {seat} is to move: send it then" in reply
+    assert "line 4: not played (payroll)" in reply
+
+
 def sealed_round(judge):
     """A Mice Heist game for three played by mail up to a round of sealed choices: its host
     and the seats that choose."""

@@ -325,6 +325,19 @@ class MiceHeistState(GameState):
             OVER: "the game is over",
         }[self.phase]
 
+    def not_due_note(self, player: int, action: Any) -> str:
+        """After a select the others' sealed bets come before the tester's skills and test;
+        after a test or learn that ends the turn, the bag has passed on."""
+        if self.phase == BET and player == self.tester:
+            bettors = listed([seat(p) for p in self.pending])
+            bets = (f"{bettors}'s sealed bet" if len(self.pending) == 1
+                    else f"the sealed bets of {bettors}")
+            return (f"after your select the other players bet first: {bets}; your skills "
+                    "and test come when the bets are revealed")
+        if self.phase != OVER and player != self.tester:
+            return f"your turn is over: the bag has passed to {seat(self.tester)}"
+        return ""
+
     # -- Select Obstacle --
     def _select(self, player: int, action: Select) -> None:
         """ "Select Obstacle": the top obstacle of any job with obstacles left."""

@@ -284,6 +284,12 @@ class MicroMobState(GameState):
         return (self.phase == "play" and player == self.current and not self.acted
                 and not self.fatigue[player] and not self._takes(player, KINDS))
 
+    def not_due_note(self, player: int, action: Any) -> str:
+        """A hit, hire or ally that ended the turn: no ally's action bonus gave another."""
+        if self.phase == "play" and player != self.current and isinstance(action, Take):
+            return "your turn ended with it: no ally's action bonus lets you act again"
+        return ""
+
     def _pass_hint(self, player: int, err: IllegalAction) -> IllegalAction:
         """``err``, for a hit, hire, ally, payroll or done refused while pass is the only
         action: saying so, since nothing else would be accepted."""
