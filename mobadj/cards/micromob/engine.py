@@ -273,6 +273,9 @@ class MicroMobState(GameState):
         try:
             self._apply(player, action)
         except IllegalAction as err:
+            if isinstance(action, Done) and self.must_pass(player):  # nothing to end yet
+                raise IllegalAction("you can neither hit, hire, ally nor payroll this turn, "
+                                    "so your action is pass: say 'pass'") from None
             if isinstance(action, Take | Payroll | Done):
                 raise self._pass_hint(player, err) from None
             raise

@@ -113,13 +113,15 @@ def _resolve(
     cid = str(token).upper()
     if cid in zone:
         return cid
+    if not zone:  # "expected one of: none" is no sentence for a player
+        raise CommandError(f"{cid} is not {where}, which is empty", text=text,
+                           column=token.column)
     close = difflib.get_close_matches(cid, zone, n=1, cutoff=0.5)
-    shown = ", ".join(zone) if zone else "none"
     raise CommandError(
         f"{cid} is not {where}",
         text=text,
         column=token.column,
-        expected=[f"one of: {shown}"],
+        expected=[f"one of: {', '.join(zone)}"],
         suggestion=close[0] if close else None,
     )
 
@@ -154,6 +156,11 @@ def parse_command(state: MicroMobState, player: int, text: str) -> Action:
     if state.phase == "draft" and word in COMMAND_WORDS and word != "draft":
         raise IllegalAction(f"you cannot {word} now: it is the goon draft "
                             f"({_draft_examples(state, player)})")
+    if state.phase != "draft" and word == "draft":
+        raise IllegalAction("you cannot draft now: the goon draft is over")
+    if state.phase == "play" and player != state.current and word in COMMAND_WORDS:
+        # the turn first: "cannot pay to hit U1" would answer a move that is not yours now
+        raise IllegalAction(f"it is not your turn: P{state.current + 1} is to move")
     try:
         parsed = _read(text)
     except UnexpectedInput as err:

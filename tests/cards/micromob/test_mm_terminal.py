@@ -63,12 +63,22 @@ def test_when_pass_is_the_only_action_the_screen_and_the_errors_say_pass() -> No
     # pass is a ruling (the rulebook has none): legal only when no hit, hire, ally or
     # payroll is; P1's two goons (C3, M7) pay for nothing in this first city of 6
     out = play(["-p", "4", "--bot", "2", "--bot", "3", "--bot", "4", "--seed", "74"],
-               ["draft C3", "draft M7", "payroll", "hit U1", "done", "pass", "quit"])
+               ["draft C3", "draft M7", "payroll", "hit U1", "done", "use C3",
+                "pass\nhit U1\nuse C3\ndraft U1",  # typed at 'Enter: play on', after pass
+                "quit"])
     must = "you can neither hit, hire, ally nor payroll"
     assert f"Your turn: {must}, so your action is pass." in out
     assert "Your turn: hit, hire, ally or payroll." not in out.split("P1 cannot act")[0]
     for refused in ("your fatigue area is empty: nobody to pay",
-                    "your goons in hand cannot pay to hit U1",
-                    "take your action first (hit, hire, ally or payroll)"):
+                    "your goons in hand cannot pay to hit U1"):
         assert f"! {refused}; {must} this turn: your action is pass\n" in out
+    # done ends a turn whose action is taken: here nothing would be, so only pass is said
+    assert f"P1> ! {must} this turn, so your action is pass: say 'pass'\n" in out
+    assert "take your action first" not in out
+    assert "P1> ! C3 is not in your ally area, which is empty, at column 5\n" in out
     assert "P1 cannot act and passes" in out
+    # after the pass it is P2's turn: that is the reason given, whatever the move
+    after = out.split("P1 cannot act and passes")[1]
+    assert after.count("P1 (Enter: play on)> ! it is not your turn: P2 is to move\n") == 2
+    assert "P1 (Enter: play on)> ! you cannot draft now: the goon draft is over\n" in after
+    assert "expected one of: none" not in out
