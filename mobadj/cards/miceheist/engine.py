@@ -312,11 +312,22 @@ class MiceHeistState(GameState):
         self._flush()
         return super().history(player)
 
-    def _need(self, phase: str, what: str) -> None:
+    def need(self, phase: str, what: str, player: int) -> None:
+        """Refuse a move of another phase with what the game waits for (the parser asks
+        first, so that a skill named at the wrong time is not looked up where it is not)."""
         if self.phase != phase:
-            raise IllegalAction(f"you cannot {what} now: {self._phase_text()}")
+            raise IllegalAction(f"you cannot {what} now: {self._phase_text(player)}")
 
-    def _phase_text(self) -> str:
+    def _phase_text(self, player: int) -> str:
+        """What the game waits for, told to ``player`` (the tester hears of their own move
+        in the second person, with what to type)."""
+        if player == self.tester and self.phase in (SELECT, ACTIVATE, LEARN):
+            if self.phase == SELECT:
+                jobs = ", ".join(f"select {j}" for j in self.data.jobs if self.stacks[j])
+                return f"you are selecting an obstacle ({jobs})"
+            if self.phase == ACTIVATE:
+                return "you are activating skills (use a skill, then test)"
+            return "you may learn a skill (learn a market skill, or learn nothing)"
         return {
             SELECT: f"{seat(self.tester)} is selecting an obstacle",
             BET: "the other players are betting",
@@ -341,7 +352,7 @@ class MiceHeistState(GameState):
     # -- Select Obstacle --
     def _select(self, player: int, action: Select) -> None:
         """ "Select Obstacle": the top obstacle of any job with obstacles left."""
-        self._need(SELECT, "select an obstacle")
+        self.need(SELECT, "select an obstacle", player)
         stack = self.stacks.get(action.job)
         if not stack:
             jobs = ", ".join(j for j in self.data.jobs if self.stacks[j])
@@ -368,7 +379,7 @@ class MiceHeistState(GameState):
     def _bet(self, player: int, action: Bet) -> None:
         """ "Get Help": a secret bet, held sealed until every bettor is in."""
         if self.phase != BET:
-            self._need(BET, "bet")
+            self.need(BET, "bet", player)
         if player not in self.pending:
             raise IllegalAction("you have already bet on this test")
         covered = self.covered[player]
@@ -456,7 +467,7 @@ class MiceHeistState(GameState):
     def _use(self, player: int, action: Use) -> None:
         """ "Activate Skills": pay a cheese onto an uncovered skill, then its effects."""
         if self.phase != ACTIVATE:
-            self._need(ACTIVATE, "activate a skill")
+            self.need(ACTIVATE, "activate a skill", player)
         key = action.skill
         if key not in self.skills[player]:
             raise IllegalAction(f"'{key}' is not one of your skills")
@@ -537,7 +548,7 @@ class MiceHeistState(GameState):
 
     # -- Calculate Result and Resolve --
     def _test(self, player: int, action: Test | None = None) -> None:
-        self._need(ACTIVATE, "test")
+        self.need(ACTIVATE, "test", player)
         ob = self.obstacle
         assert ob is not None
         rating = self.rating()
@@ -591,7 +602,7 @@ class MiceHeistState(GameState):
 
     def _learn(self, player: int, action: Learn) -> None:
         """ "Failure": you may learn one skill from the market (max 6, discard one first)."""
-        self._need(LEARN, "learn a skill")
+        self.need(LEARN, "learn a skill", player)
         ob = self.obstacle
         assert ob is not None
         if action.skill is not None:

@@ -17,6 +17,7 @@ from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput
 
 from mobadj.cards.miceheist.actions import Action, Bet, Learn, Select, Test, Use
 from mobadj.cards.miceheist.data import slug
+from mobadj.cards.miceheist.engine import ACTIVATE, BET, LEARN
 from mobadj.cards.protocol import CommandError
 
 if TYPE_CHECKING:
@@ -128,20 +129,24 @@ def _examples(state: MiceHeistState, player: int) -> dict[str, str]:
     jobs = [j for j in state.data.jobs if state.stacks[j]] or ["A"]
     mine = state.skills[player] or ["scurry"]
     market = state.market or ["sprint"]
+    full = len(state.skills[player]) >= state.data.max_skills  # a learn must discard one
     return {
         "select": f"select {jobs[0]}",
         "attempt": f"select {jobs[0]}",
         "bet": "bet 1",
         "use": f"use {mine[0]}",
         "activate": f"use {mine[0]}",
-        "learn": f"learn {market[0]}",
+        "learn": f"learn {market[0]}" + (f" discard {mine[0]}" if full else ""),
     }
 
 
 def resolve_name(
-    text: str, choices: list[str], what: str, state: MiceHeistState, full: str = ""
+    text: str, choices: list[str], what: str, state: MiceHeistState, full: str = "",
+    start: int = 0,
 ) -> str:
-    """The skill key among ``choices`` that ``text`` names (exact, loose or unique prefix)."""
+    """The skill key among ``choices`` that ``text`` names (exact, loose or unique prefix);
+    an error points at it in ``full`` from ``start`` on (the discarded skill after the
+    word ``discard``, not the same name learnt before it)."""
     key = slug(text)
     if key in choices:
         return key
@@ -159,7 +164,7 @@ def resolve_name(
         message = f"no skill '{text}' {what}"
     else:
         message = f"no skill '{text}' {what}: there are none"
-    at = full.lower().find(text.lower())
+    at = full.lower().find(text.lower(), start)
     raise CommandError(
         message,
         text=full,
@@ -194,6 +199,23 @@ def parse_command(state: MiceHeistState, player: int, text: str) -> Action:
         return Select(job)
     if kind == "test":
         return Test()
+    try:
+        return _with_names(state, player, text, raw)
+    except CommandError:
+        # a skill named at the wrong time is refused for the time, not for where it was
+        # looked up ('learn sprint' while activating, Sprint being a skill of one's own)
+        phase, what = _PHASE_OF[kind]
+        state.need(phase, what, player)
+        raise
+
+
+_PHASE_OF = {"use": (ACTIVATE, "activate a skill"), "learn": (LEARN, "learn a skill"),
+             "bet": (BET, "bet")}
+
+
+def _with_names(state: MiceHeistState, player: int, text: str, raw: tuple) -> Action:
+    """A bet, use or learn: the skills it names resolved among those it may name."""
+    kind = raw[0]
     mine = list(state.skills[player])
     if kind == "bet":
         amount, names = raw[1], raw[2]
@@ -210,5 +232,6 @@ def parse_command(state: MiceHeistState, player: int, text: str) -> Action:
     if raw[1] is None:
         return Learn()
     skill = resolve_name(raw[1], list(state.market), "in the market", state, text)
-    discard = resolve_name(raw[2], mine, "among your skills", state, text) if raw[2] else None
+    discard = (resolve_name(raw[2], mine, "among your skills", state, text,
+                            text.lower().rfind("discard")) if raw[2] else None)
     return Learn(skill, discard)

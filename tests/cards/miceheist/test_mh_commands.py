@@ -95,6 +95,7 @@ def test_unknown_job_and_skill_errors() -> None:
     assert err.value.expected == ("A", "B", "C", "D")
     key = s.skills[t][0]
     typo = key[:-1] + "x" + "q"
+    select(s, "A")
     with pytest.raises(CommandError) as err:
         s.parse(t, f"use {typo}")
     assert err.value.suggestion == key and err.value.column == 5
@@ -117,3 +118,45 @@ def test_illegal_but_well_formed_commands() -> None:
         s.apply(t, Use("sprint-nope"))
     with pytest.raises(IllegalAction, match="cannot select"):
         s.command(t, "select B")
+
+
+def test_a_skill_named_at_the_wrong_time_is_refused_for_the_time() -> None:
+    # a name is looked up where the command looks for it only when it is the command's time
+    s = new(3, 1)
+    t = s.tester
+    mine = s.skills[t][0]
+    with pytest.raises(IllegalAction, match="^you cannot learn a skill now: you are selecting "
+                                            "an obstacle \\(select A, select B, select C, "
+                                            "select D\\)$"):
+        s.command(t, f"learn {mine}")  # one's own skill, not in the market
+    with pytest.raises(IllegalAction, match="^you cannot bet now: you are selecting"):
+        s.command(t, "bet 2")
+    select(s, "A")
+    with pytest.raises(IllegalAction, match="^you cannot learn a skill now: you are "
+                                            "activating skills \\(use a skill, then test\\)$"):
+        s.command(t, f"learn {mine}")
+    with pytest.raises(IllegalAction, match=f"^you cannot bet now: P{t + 1} is activating"):
+        s.command((t + 1) % 3, "bet 1 uncover nothing-such")
+
+
+def test_learning_a_seventh_skill_points_at_the_discard_and_suggests_a_legal_learn() -> None:
+    # "a player may have a maximum of 6 skills" (discard one first): the error's column is the
+    # discarded name's, and the did-you-mean a learn that names a discard
+    s = new(3, 1)
+    t = s.tester
+    s.skills[t] = [k for k in s.data.upgrades if k not in s.market][:6]
+    s.deck = [k for k in s.deck if k not in s.skills[t]]
+    select(s, "A")
+    s.command(t, "test")
+    while s.phase != "learn":  # a success moves on: fail the next test of the same seat
+        for p in list(s.to_act()):
+            s.command(p, "select A" if s.phase == "select" else "bet 0" if s.phase == "bet"
+                      else "test" if s.phase == "activate" else "learn nothing")
+    assert s.tester == t and len(s.skills[t]) == 6
+    market = s.market[0]
+    with pytest.raises(CommandError) as err:
+        s.command(t, f"learn {market} discard {market}")
+    assert err.value.column == len(f"learn {market} discard ") + 1
+    with pytest.raises(CommandError) as err:
+        s.command(t, f"learn {market}, discard {s.skills[t][0]}")
+    assert err.value.suggestion == f"learn {market} discard {s.skills[t][0]}"
