@@ -35,7 +35,9 @@ option refused at set-up, with a did-you-mean; games that leave it ``None`` chec
 An option that may name a file on this machine (Mice Heist's ``deck``) is listed in
 :attr:`GameState.file_options` with its built-in values: a game hosted for others (the
 judge) takes only those (:meth:`GameState.check_hosted_options`), so nobody can make the
-judge read a file of its machine; the terminal takes a path too.
+judge read a file of its machine; the terminal takes a path too.  Options a game would
+take but no player means (micro mob's ``modules=docks,docks``) are refused when a game is
+started (:meth:`GameState.check_new_options`), never when one is replayed from its record.
 """
 
 from __future__ import annotations
@@ -396,6 +398,13 @@ class GameState(ABC):
     @classmethod
     def new(cls, players: int, seed: int, options: dict[str, Any] | None = None) -> Self:
         return cls(players=players, seed=seed, options=dict(options or {}))
+
+    @classmethod
+    def check_new_options(cls, options: dict[str, Any]) -> None:
+        """Refuse, for a game about to start (never one replayed from its record), options
+        the game would take but a player did not mean (micro mob's ``modules=docks,docks``);
+        nothing by default."""
+        return None
 
     @classmethod
     def check_hosted_options(cls, options: dict[str, Any]) -> None:

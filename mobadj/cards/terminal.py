@@ -235,6 +235,7 @@ class Session:
             options: dict[str, Any] | None = None, **kw: Any) -> Session:
         """A new game; ``seed`` None draws a secret one (128 bits) from :mod:`secrets`."""
         name = canonical_name(game)
+        game_class(name).check_new_options(dict(options or {}))
         state = game_class(name).new(players, new_seed() if seed is None else seed, options)
         return cls(name, state, new_salt(), bots, secret=seed is None, **kw)
 

@@ -151,6 +151,10 @@ class CardHost(Host):
         if not opts:
             return {}
         info = self.cls.info
+        try:
+            self.cls.check_new_options(opts)
+        except GameError as exc:
+            raise HostError(f"{info.title} does not take these options: {exc}") from None
         refusal = ""
         for players in range(info.min_players, info.max_players + 1):
             try:
@@ -192,6 +196,7 @@ class CardHost(Host):
         card_seed, salt = new_seed(), new_salt()  # the judge's ``seed`` is not secret enough
         try:
             self.cls.check_hosted_options(opts)  # no file of this machine (Mice Heist's deck)
+            self.cls.check_new_options(opts)
             self.cls.new(n, card_seed, opts)
         except GameError as exc:
             raise HostError(str(exc)) from None

@@ -155,6 +155,27 @@ def test_create_refuses_options_for_what_is_wrong_not_for_a_player_count(
         "competitive mode always lasts 20 rounds, 10 per player\n"), r.output
 
 
+def test_a_micro_mob_module_named_twice_is_refused_by_name_at_create(judge, tmp_path) -> None:
+    """``game_modules=docks,docks`` (or ``docks,D``) names two modules and would get one: the
+    CREATE (by mail or by the CLI) names the module, never "1 module is for 2 players"."""
+    out = judge.handle_mail(mail("gm@test.org", "CREATE mmy micromob gm-pass "
+                                                "game_modules=docks,D"))
+    assert ("CREATE refused: micro mob does not take these options: module docks is named "
+            "twice ('docks' and 'D'); name each module once") in out[0].body
+    assert judge.store.game("mmy") is None
+    cfg = tmp_path / "judge.yaml"
+    cfg.write_text(f"judge:\n  address: judge@test.org\n  data_dir: {tmp_path}\n")
+    r = CliRunner().invoke(main, ["game", "create", "--config", str(cfg), "mmy", "--kind",
+                                  "micromob", "--gm", "gm@test.org", "-o",
+                                  "game_modules=docks,docks"])
+    assert r.exit_code == 1 and r.output == (
+        "Error: micro mob does not take these options: module docks is named twice "
+        "('docks'); name each module once\n"), r.output
+    out = judge.handle_mail(mail("gm@test.org", "CREATE mmy micromob gm-pass "
+                                                "game_modules=docks,casino"))
+    assert "Game mmy (micromob) created" in out[0].body
+
+
 def test_a_full_game_without_autostart_deals_nothing_before_the_gms_start(
         service, mail_servers) -> None:
     """By mail through the real servers: an open Micro City with ``autostart=no`` fills.

@@ -158,6 +158,28 @@ class MicroMobState(GameState):
             raise IllegalAction(f"expand must be capped or unlimited, not {raw[:40]!r}")
         return city_size(self.players) + 1 if raw == "capped" else None
 
+    @classmethod
+    def check_new_options(cls, options: dict[str, Any]) -> None:
+        """A module named twice (``docks,docks``, ``docks,D``) is refused by name: the GM
+        named two modules and would get one (a game recorded so still replays)."""
+        raw = options.get("modules")
+        items = raw.split(",") if isinstance(raw, str) else raw
+        if not isinstance(items, list | tuple):
+            return
+        deck = _DECK
+        letters = {cards[0].id[0]: m for m, cards in deck.modules.items()}
+        seen: dict[str, str] = {}
+        for item in (str(i).strip() for i in items if i is not None):
+            if not item:
+                continue  # set-up says what is wrong with an empty name
+            name = letters.get(item.upper(), item.lower())
+            if name in seen:
+                twice = (f"'{seen[name]}' and '{item}'" if seen[name].lower() != item.lower()
+                         else f"'{item}'")
+                raise IllegalAction(f"module {name} is named twice ({twice}); name each "
+                                    "module once")
+            seen[name] = item
+
     def _chosen_modules(self) -> list[str]:
         """Option ``modules``: a count (first N modules) or names/letters, e.g. docks,casino."""
         unknown = sorted(set(self.options) - set(OPTIONS))

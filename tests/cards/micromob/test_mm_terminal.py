@@ -82,3 +82,13 @@ def test_when_pass_is_the_only_action_the_screen_and_the_errors_say_pass() -> No
     assert after.count("P1 (Enter: play on)> ! it is not your turn: P2 is to move\n") == 2
     assert "P1 (Enter: play on)> ! you cannot draft now: the goon draft is over\n" in after
     assert "expected one of: none" not in out
+
+
+def test_a_module_named_twice_is_refused_by_name() -> None:
+    # rules, the module table: 1 module for 2 players, 2 for 3 ...; docks,D names docks twice
+    for option, said in (("docks,docks", "('docks')"), ("docks,D", "('docks' and 'D')")):
+        done = subprocess.run([sys.executable, "-m", "mobadj", "play", "micromob", "-p", "3",
+                               "-o", f"modules={option}"], input="quit\n",
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2 and done.stderr == (
+            f"Error: module docks is named twice {said}; name each module once\n")
