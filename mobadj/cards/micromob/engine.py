@@ -263,6 +263,29 @@ class MicroMobState(GameState):
         need = BOSS_BY_KIND[k][target] - self.stat_bonus(player, kind)
         return thrifty(vals, ids, sum(vals), need)
 
+    def cannot_pay(self, player: int, kind: str, target: str) -> str:
+        """Why a take named without goons (``ally C2``) cannot be paid, with the numbers, as
+        a take that names its goons is refused (``ally C2 needs 7; your goons make 3``)."""
+        k = KIND_INDEX[kind]
+        need = BOSS_BY_KIND[k][target]
+        hand = self.hand[player]
+        if not hand:
+            return f"{kind} {target} needs {need}; you have no goon in hand to pay with"
+        total = sum(GOON_BY_KIND[k][g] for g in hand) + self.stat_bonus(player, kind)
+        return f"{kind} {target} needs {need}; your whole hand makes {total}"
+
+    def bonus_left(self, player: int) -> dict[str, list[str]]:
+        """After the turn's action: each ally whose action bonus allows one more take now,
+        with the kinds it allows that the hand can pay for (``{"D5": ["hit"]}``)."""
+        left: dict[str, list[str]] = {}
+        if self.phase != "play" or player != self.current or not self.acted:
+            return left
+        for kind in KINDS:
+            ally = self.bonus_ally(player, kind)
+            if ally is not None and self._takes(player, [kind]):
+                left.setdefault(ally, []).append(kind)
+        return left
+
     def _city_by_cost(self) -> list[list[str]]:
         """The city's ids per kind, cheapest first; kept while the city is unchanged."""
         if self.city != self._city_seen:

@@ -182,7 +182,7 @@ def parse_command(state: MicroMobState, player: int, text: str) -> Action:
         if not goons:
             pay = state.payment(player, verb, target)
             if pay is None:
-                raise IllegalAction(f"your goons in hand cannot pay to {verb} {target}")
+                raise IllegalAction(state.cannot_pay(player, verb, target))
             goons = pay
         return Take(verb, target, goons)
     # use

@@ -68,6 +68,8 @@ def build_view(state: MicroMobState, player: int | None) -> dict[str, Any]:
             "abilities_ready": _abilities_ready(state, player),
             # for the player to act: no hit, hire, ally or payroll is possible, only pass
             "must_pass": player is not None and state.must_pass(player),
+            # for the player to act, after the action: ally -> kinds its bonus still allows
+            "bonus_left": {} if player is None else state.bonus_left(player),
         },
     }
     if state.phase == "over":
@@ -91,6 +93,24 @@ def _abilities_ready(state: MicroMobState, player: int | None) -> list[str]:
     return [a for a in state.allies[player] if a in usable]
 
 
+def _turn_line(view: dict[str, Any], you: int) -> str:
+    """What the player to act may do, the same on the screen and on the whole table: the
+    abilities only when one can be used now, and after the action which bonus action is
+    left and from which ally (``you may still hit (D5 extra hit), or say 'done'``)."""
+    turn = view["turn"]
+    allies = {a["id"]: a for a in view["players"][you - 1]["allies"]}
+    if turn["action_taken"]:
+        left = [f"{' or '.join(kinds)} ({ally} {allies[ally]['power_name']})"
+                for ally, kinds in turn["bonus_left"].items() if ally in allies]
+        if not left:
+            return "Your action is taken: say 'done'."
+        return f"Your action is taken: you may still {', or '.join(left)}, or say 'done'."
+    ready = [f"{a} {allies[a]['power_name']}" for a in allies if a in turn["abilities_ready"]]
+    first = f"; first, if you like, use {', '.join(ready)}" if ready else ""
+    can = MUST_PASS if turn["must_pass"] else "hit, hire, ally or payroll"
+    return f"Your turn: {can}{first}."
+
+
 def _boss_line(b: dict[str, Any]) -> str:
     return (f"{b['id']:>4} {b['name']:<10} hit {b['hit']} hire {b['hire']} ally {b['ally']}"
             f"  {b['colour']:<6} {b['power_name']}")
@@ -107,7 +127,7 @@ def render_view(view: dict[str, Any]) -> str:
     who = f"P{you}" if you else "spectator"
     to_act = ", ".join(f"P{p}" for p in view["to_act"]) or "nobody"
     out.append(f"micro mob - {view['phase']} - view of {who} - to act: {to_act}")
-    out.append(f"Deck: {view['deck']} card(s)")
+    out.append(f"Pile: {view['deck']} card(s)")
     if view["pool"]:
         out.append("Draft pool (goon side):")
         out.extend("  " + _goon_line(g) for g in view["pool"])
@@ -123,14 +143,8 @@ def render_view(view: dict[str, Any]) -> str:
             if seat[zone]:
                 out.append(f"  {zone}:")
                 out.extend("    " + line(c) for c in seat[zone])
-    turn = view["turn"]
     if you and you in view["to_act"] and view["phase"] == "play":
-        if turn["action_taken"]:
-            out.append("Your action is taken: take a bonus action or say 'done'.")
-        elif turn["must_pass"]:
-            out.append(f"Your turn: {MUST_PASS}; use ally abilities first, if you like.")
-        else:
-            out.append("Your turn: use ally abilities first, then hit, hire, ally or payroll.")
+        out.append(_turn_line(view, you))
         powers = sorted({a["power"] for a in view["players"][you - 1]["allies"]})
         out.extend(f"  {POWER_NAME[p]}: {POWER_TEXT[p]}" for p in powers)
     if view["phase"] == "over":
@@ -195,17 +209,8 @@ def render_screen(view: dict[str, Any]) -> str:
         # one line ('board' has every hand in full); a secret one is only counted
         out.append(named if "hand" in seat and len(named) <= 80
                    else row.format(seat["hand_size"]))
-    turn = view["turn"]
     if you and you in view["to_act"] and view["phase"] == "play":
-        if turn["action_taken"]:
-            out.append("Your action is taken: take a bonus action or say 'done'.")
-        else:
-            ready = [f"{a['id']} {a['power_name']}"
-                     for a in view["players"][you - 1]["allies"]
-                     if a["id"] in turn["abilities_ready"]]
-            first = f"; first, if you like, use {', '.join(ready)}" if ready else ""
-            can = MUST_PASS if turn["must_pass"] else "hit, hire, ally or payroll"
-            out.append(f"Your turn: {can}{first}.")
+        out.append(_turn_line(view, you))
     elif you and you in view["to_act"] and view["phase"] == "draft":
         out.append("Your pick: draft a goon from the pool.")
     if view["phase"] == "over":

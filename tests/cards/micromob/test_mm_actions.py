@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from mm_helpers import DECK, clear, drafted, put
+from mm_helpers import DECK, cheap_goons, clear, drafted, put
 
 from mobadj.cards.micromob.actions import Done, Pass, Payroll, Take
 from mobadj.cards.protocol import IllegalAction
@@ -174,11 +174,47 @@ def test_refusals_point_to_pass_only_when_pass_is_the_only_action():
     must = "; you can neither hit, hire, ally nor payroll this turn: your action is pass"
     assert state.must_pass(p) and state.legal_actions(p) == [Pass()]
     target = state.city[0]
-    with pytest.raises(IllegalAction, match=re.escape(f"cannot pay to hire {target}{must}") + "$"):
+    with pytest.raises(IllegalAction, match=re.escape(f"hire {target} needs ") + r"\d+; you "
+                       "have no goon in hand to pay with" + re.escape(must) + "$"):
         state.command(p, f"hire {target}")
     with pytest.raises(IllegalAction, match=re.escape(f"nobody to pay{must}") + "$"):
         state.command(p, "payroll")
     put(state, state.fatigue[p], state.pile[0])  # now payroll is possible: no word of pass
     assert not state.must_pass(p)
-    with pytest.raises(IllegalAction, match=r"cannot pay to hire \w+$"):
+    with pytest.raises(IllegalAction, match=r"hire \w+ needs \d+; you have no goon in hand "
+                                            "to pay with$"):
         state.command(p, f"hire {target}")
+
+
+def test_the_turn_line_names_the_bonus_action_left_and_abilities_only_when_held():
+    # rules, action bonuses: "extra hit" lets you take one more hit this turn; the whole
+    # table (board, mail) and the screen say the same turn line and say "pile"
+    state = drafted(2, seed=1)
+    p = state.current
+    clear(state, p)
+    strong = sorted((c.id for c in DECK.cards.values() if c.goon_hit >= 3
+                     and c.id not in state.city), key=lambda c: c)[:6]
+    put(state, state.hand[p], *strong)
+    for text in (state.render(p), state.screen(p)):  # no ally: nothing to use first
+        assert "Your turn: hit, hire, ally or payroll.\n" in text + "\n"
+        assert "use ally abilities" not in text
+    assert "Pile: " in state.render(p) and "Deck: " not in state.render(p)
+    put(state, state.allies[p], "D11")  # Gino, extra hit
+    state.command(p, f"hit {state.city[0]}")
+    assert state.current == p
+    line = "Your action is taken: you may still hit (D11 extra hit), or say 'done'."
+    assert line in state.screen(p) and line in state.render(p)
+    assert "you may still" not in state.render(state.players - 1 - p)  # the other seat
+
+
+def test_a_take_named_without_goons_says_what_it_needs_and_what_the_hand_makes():
+    state = drafted(2, seed=1)
+    p = state.current
+    clear(state, p)
+    target = max(state.city, key=lambda c: DECK.cards[c].boss_ally)
+    weak = cheap_goons(1)
+    put(state, state.hand[p], *weak)
+    need, have = DECK.cards[target].boss_ally, DECK.cards[weak[0]].goon_ally
+    with pytest.raises(IllegalAction, match=f"^ally {target} needs {need}; your whole hand "
+                                            f"makes {have}$"):
+        state.command(p, f"ally {target}")

@@ -70,7 +70,7 @@ def test_when_pass_is_the_only_action_the_screen_and_the_errors_say_pass() -> No
     assert f"Your turn: {must}, so your action is pass." in out
     assert "Your turn: hit, hire, ally or payroll." not in out.split("P1 cannot act")[0]
     for refused in ("your fatigue area is empty: nobody to pay",
-                    "your goons in hand cannot pay to hit U1"):
+                    "hit U1 needs 3; your whole hand makes 2"):
         assert f"! {refused}; {must} this turn: your action is pass\n" in out
     # done ends a turn whose action is taken: here nothing would be, so only pass is said
     assert f"P1> ! {must} this turn, so your action is pass: say 'pass'\n" in out
