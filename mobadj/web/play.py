@@ -200,8 +200,9 @@ class SeatPages:
                     ) -> str | None:
         """The current map with the seat's standing orders (or ``typed``, checked and not
         stored) drawn as the judge's PREVIEW reads them, the others holding (None: no map,
-        or nothing due); drawn once for each set of orders.  Only the seat's own orders are
-        ever drawn: the others are not read."""
+        or nothing due); drawn once for each set of orders.  ``typed`` read as the orders
+        standing is titled as they are.  Only the seat's own orders are ever drawn: the
+        others are not read."""
         assert seat.power is not None
         with self.store.reading():
             game = self.store.game(seat.game)
@@ -214,16 +215,18 @@ class SeatPages:
             names = {p.id: p.name for p in story.powers}
             _check, preview = (play.standing(seat) if typed is None
                                else play.check(seat, typed))
-        # the standing map and a checked one of the same orders have their own captions
+            # the box as the page drew it holds the orders standing (re-read by the page's
+            # script on load): those are drawn as standing, never as "not sent"
+            standing = typed is None or preview == play.standing(seat)[1]
         key = (game.name, game.phase, json.dumps(step.position, sort_keys=True), seat.power,
-               preview, str(typed is None))
+               preview, str(standing))
         cached = self._maps.get_(key)
         if cached is not None:
             return cached
         orders = [OrderLine(seat.power, found["order"].strip(), found["result"], found["reason"])
                   for found in map(_PREVIEWED.match, preview.splitlines()) if found]
         mine = dataclasses.replace(step, orders=orders)
-        what = "your orders as previewed" if typed is None else "the orders checked, not sent"
+        what = "your orders as previewed" if standing else "the orders checked, not sent"
         return self._maps.put(key, pictures.step_svg(
             game.kind, mine, f"{game.name}: {step.label}, {what}", names))
 

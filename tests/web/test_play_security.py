@@ -508,3 +508,20 @@ def test_checked_orders_are_drawn_on_the_seats_map_only(srv, game):
     mine = england.post("/g/dip/mine.svg", {"csrf": england.csrf(
         england.get("/g/dip/play").text), "orders": "F Lon - Nth\nA Lvp - Yor"})
     assert moves_drawn(mine.text) == 2
+
+
+def test_the_orders_sent_are_drawn_as_standing_when_the_page_reads_its_box(srv, game):
+    """After Send orders, the page's box holds the orders standing and its script reads it
+    and draws the map from it: the map's title says they are the orders as previewed, never
+    that they were checked and not sent.  Typed otherwise, the map says so."""
+    turkey = signed_in(srv, power="TURKEY", password="pw-turkey", client="10.0.0.16")
+    assert turkey.act("dip", do="orders", orders="A Con - Bul\nF Ank - Bla").status == 303
+    page = turkey.get("/g/dip/play").text
+    box = html.unescape(re.search(r'<textarea id="orders"[^>]*>(.*?)</textarea>', page,
+                                  re.S).group(1))
+    assert "A CON - BUL" in box
+    drawn = turkey.post("/g/dip/mine.svg", {"csrf": turkey.csrf(page), "orders": box})
+    assert drawn.status == 200 and moves_drawn(drawn.text) == 2
+    assert "your orders as previewed" in drawn.text and "not sent" not in drawn.text
+    typed = turkey.post("/g/dip/mine.svg", {"csrf": turkey.csrf(page), "orders": "A Con - Bul"})
+    assert moves_drawn(typed.text) == 1 and "the orders checked, not sent" in typed.text
