@@ -52,7 +52,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mobadj.judge import WebPlay, WebSeat
 from mobadj.web.pages import STATIC, Site, UnreadableGame, static_version
-from mobadj.web.play import SeatPages, compose, nothing_sent, ready_alone
+from mobadj.web.play import SeatPages, compose, kept_press, nothing_sent, ready_alone
 from mobadj.web.wire import Bodies, Body, answer
 
 log = logging.getLogger("mobadj.web")
@@ -752,8 +752,10 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
                                         typed=typed, checked_map=drawn)
             return page(request, html or "", private=True)
         text = compose(fields, list(seat_pages.labels(name)))
-        if text is None:
-            html = seat_pages.seat_html(seat, nothing_sent(fields))
+        if text is None:  # a press form that sent nothing comes back as it was left
+            kept = (kept_press(fields, list(seat_pages.labels(name)))
+                    if fields.get("do") == "press" else None)
+            html = seat_pages.seat_html(seat, nothing_sent(fields), press=kept)
             return page(request, html or "", private=True)
         once = fields.get("once", "") if fields.get("do") in ("press", "command") else ""
         reply = play.act(seat, text, fields.get("drawn") or None, ready_alone(fields),

@@ -89,6 +89,30 @@ def nothing_sent(fields: dict[str, str]) -> str:
     return NOTHING.get(fields.get("do", ""), "Nothing sent: the form was empty.")
 
 
+@dataclasses.dataclass(frozen=True)
+class KeptPress:
+    """A press form that sent nothing, as the player left it: drawn again with the text and
+    the boxes ticked, and what was missing said beside the part that lacks it."""
+
+    text: str
+    ticked: frozenset[str]  # the names of the boxes ticked (all, to_FRANCE, to_gm, grey)
+    problem: str  # "readers" or "text": what it lacked
+    why: str  # the page's words on it, beside that part of the form
+
+
+def kept_press(fields: dict[str, str], seats: list[str]) -> KeptPress:
+    """The press form just sent, refused for no reader or no text (``seats``: the powers
+    press may go to, as for :func:`compose`)."""
+    names = ["all", "to_gm", *(f"to_{s}" for s in seats)]
+    ticked = frozenset(k for k in [*names, "grey"] if fields.get(k))
+    if not ticked & set(names):
+        return KeptPress(fields.get("text", ""), ticked, "readers",
+                         "Nothing sent: tick at least one reader under To (your message is "
+                         "still in the box).")
+    return KeptPress(fields.get("text", ""), ticked, "text",
+                     "Nothing sent: the message is empty (the readers you ticked are kept).")
+
+
 def compose(fields: dict[str, str], seats: list[str]) -> str | None:
     """The lines a form's fields stand for (None: nothing to do).  ``seats``: the powers
     press may go to."""
@@ -145,10 +169,12 @@ class SeatPages:
                                  csrf=csrf, message=reports.localize(message, self.site.tz))
 
     def seat_html(self, seat: WebSeat, said: str, typed: str | None = None,
-                  checked_map: str | None = None) -> str | None:
+                  checked_map: str | None = None, press: KeptPress | None = None
+                  ) -> str | None:
         """The seat's page; ``said``: the judge's answer to show; ``typed``: the orders box
         as the player left it (else the orders standing); ``checked_map``: the map of the
-        orders checked (not stored), drawn into the page in place of the standing ones."""
+        orders checked (not stored), drawn into the page in place of the standing ones;
+        ``press``: the press form as the player left it when it sent nothing."""
         with self.store.reading():
             game = self.store.game(seat.game)
             if game is None:
@@ -159,7 +185,7 @@ class SeatPages:
         if checked_map is not None and context["map"]:
             context["checked_map"] = Markup(checked_map)  # drawn here, from our own renderer
         return self.site._render("seat.html", root="../../", csrf=seat.csrf, said=said,
-                                 **context)
+                                 kept=press, **context)
 
     def labels(self, name: str) -> dict[str, str]:
         """The game's seats and what it calls them."""

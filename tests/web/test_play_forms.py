@@ -244,6 +244,41 @@ def test_the_page_says_what_became_of_orders_sent_or_not(srv, world):
     assert "press needs a text and at least one reader" in empty_press.text
 
 
+def test_press_sent_without_a_reader_comes_back_as_it_was_left(srv, world):
+    """A letter typed and sent with no reader ticked: nothing is sent, the letter is still
+    in the box, and the page says so beside the To boxes (tied to them for a screen
+    reader); sent with readers and no text, the readers stay ticked and the box is marked."""
+    austria = signed_in(srv, "AUSTRIA", "10.1.0.21")
+    letter = "\nDear all,\nLONG-LETTER-4471 <b>about</b> the Balkans & more."
+    page = austria.act("dip", do="press", text=letter)
+    assert page.status == 200
+    assert "press needs a text and at least one reader" in said_in(page.text)
+    form = page.text[page.text.index('class="press-form"'):]
+    form = form[:form.index("</form>")]
+    box = re.search(r'<textarea id="press-text"[^>]*>(.*?)</textarea>', form, re.S).group(1)
+    assert html.unescape(box) == "\n" + letter  # (a browser drops the one leading newline)
+    assert '<fieldset aria-describedby="press-problem">' in form
+    problem = re.search(r'<p id="press-problem"[^>]*>(.*?)</p>', form).group(1)
+    assert "tick at least one reader under To" in problem
+    assert " checked" not in form
+    assert not [p for p in world.store.press("dip") if "LONG-LETTER-4471" in p["text"]]
+    empty = austria.act("dip", do="press", to_ITALY="1", to_gm="1", text=" ")
+    form = empty.text[empty.text.index('class="press-form"'):]
+    assert re.search(r'name="to_ITALY" value="1" checked', form)
+    assert re.search(r'name="to_gm" value="1" checked', form)
+    assert re.search(r'<textarea id="press-text"[^>]*aria-invalid="true" '
+                     r'aria-describedby="press-problem"', form)
+    assert "the message is empty" in form and "<fieldset>" in form
+    # the page drawn afresh has an empty form again
+    fresh = austria.get("/g/dip/play").text
+    assert "press-problem" not in fresh and "LONG-LETTER-4471" not in fresh
+
+
+def said_in(page: str) -> str:
+    start = page.find('<pre class="said"')
+    return html.unescape(page[start:page.find("</pre>", start)]) if start >= 0 else ""
+
+
 def test_an_empty_orders_box_with_ready_sends_ready_alone_and_says_so(srv, world):
     """As a mail with READY and no orders: the orders standing stand, READY is set, and the
     page says that no orders were sent and READY went alone, above the judge's answer."""
