@@ -528,10 +528,11 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
         """Drop a cookie set without a Path (it has the game's folder's as its own)."""
         response.set_cookie(cookie, "", max_age=0, path=None, httponly=True, samesite="lax")
 
-    def signin_page(request: Request, name: str, message: str = "", status: int = 200
-                    ) -> Response:
+    def signin_page(request: Request, name: str, message: str = "", status: int = 200,
+                    chosen: str = "", refused: bool = False) -> Response:
+        """The sign-in form (``chosen``, ``refused``: as :meth:`SeatPages.signin_html`)."""
         token = secrets.token_urlsafe(24)
-        html = seat_pages.signin_html(name, token, message)
+        html = seat_pages.signin_html(name, token, message, chosen, refused)
         if html is None:
             return missing(request, "No such page.")
         response = page(request, html, status, private=True)
@@ -641,11 +642,12 @@ def create_app(site: Site, secure_cookies: bool = False, play: WebPlay | None = 
                                           for c in cookies_named(request, signin_cookie(name))
                                           if token):
             return signin_page(request, name, "The form was too old or did not come from "
-                               "this page: please sign in again.", 403)
+                               "this page: please sign in again.", 403,
+                               fields.get("power", ""))
         cookie, why = play.sign_in(name, fields.get("power", ""), fields.get("password", ""),
                                    client_of(request))
-        if cookie is None:
-            return signin_page(request, name, why, 403)
+        if cookie is None:  # the power stays picked: only the password is typed again
+            return signin_page(request, name, why, 403, fields.get("power", ""), True)
         for old in cookies_named(request, seat_cookie(name)):  # one session at a time
             seat = play.seat(old, name)
             if seat is not None:

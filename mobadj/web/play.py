@@ -158,7 +158,10 @@ class SeatPages:
         #: seats' maps with their orders drawn, by game, position, seat and orders
         self._maps: LRU[tuple[str, ...], str] = LRU(64)
 
-    def signin_html(self, name: str, csrf: str, message: str = "") -> str | None:
+    def signin_html(self, name: str, csrf: str, message: str = "", chosen: str = "",
+                    refused: bool = False) -> str | None:
+        """The sign-in form; ``chosen``: the power picked in the form just refused, picked
+        again (never the password); ``refused``: the message is about the password."""
         with self.store.reading():
             game = self.store.game(name)
             if game is None:
@@ -166,7 +169,8 @@ class SeatPages:
             seats = self._labels(game)
         # a moment in the message (until when wrong sign-ins wait) as every page writes one
         return self.site._render("signin.html", root="../../", name=name, seats=seats,
-                                 csrf=csrf, message=reports.localize(message, self.site.tz))
+                                 csrf=csrf, message=reports.localize(message, self.site.tz),
+                                 chosen=chosen, refused=refused and bool(message))
 
     def seat_html(self, seat: WebSeat, said: str, typed: str | None = None,
                   checked_map: str | None = None, press: KeptPress | None = None

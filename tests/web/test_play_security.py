@@ -200,6 +200,29 @@ def test_guessing_is_slowed_and_never_locks_out_the_right_password(srv, game):
     assert Visitor(srv.url, "10.2.2.3").get("/g/nogame/play").status == 404
 
 
+def test_a_wrong_password_keeps_the_power_picked_and_says_so_at_the_password(srv, game):
+    """France picked, a wrong password: the form comes back with France still picked (not
+    the first power), the password box empty, marked wrong and tied to the refusal; the
+    password typed is nowhere on the page."""
+    v = Visitor(srv.url, "10.3.3.3")
+    answer = v.sign_in("dip", "FRANCE", "wrong-Pw-8814")
+    assert answer.status == 403 and "password is not right" in answer.text
+    picked = re.findall(r'<option value="(\w+)" selected>', answer.text)
+    assert picked == ["FRANCE"], picked
+    assert re.search(r'<pre id="signin-problem"[^>]*role="alert">Sign-on refused',
+                     answer.text)
+    box = re.search(r'<input name="password"[^>]*>', answer.text).group(0)
+    assert 'aria-invalid="true"' in box and 'aria-describedby="signin-problem"' in box
+    assert "autofocus" in box and "value=" not in box
+    assert "wrong-Pw-8814" not in answer.text
+    again = v.post("/g/dip/signin", {"csrf": v.csrf(answer.text), "power": "GM",
+                                     "password": "wrong-gm-2"})
+    assert re.findall(r'<option value="(\w+)" selected>', again.text) == ["GM"]
+    # the form as first shown picks nothing and marks nothing
+    fresh = Visitor(srv.url, "10.3.3.4").get("/g/dip/play").text
+    assert " selected" not in fresh and "aria-invalid" not in fresh
+
+
 def test_the_gm_signs_in_with_the_gm_password_only(srv, game):
     assert Visitor(srv.url, "10.3.3.3").sign_in("dip", "GM", "pw-france").status == 403
     gm = signed_in(srv, power="GM", password="gm-secret", client="10.3.3.4")
