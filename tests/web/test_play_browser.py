@@ -13,10 +13,19 @@ import time
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from .helpers import PageServer
-from .playing import World, make_room, no_leak_on_map, play_map_phases, wait
+from .playing import (
+    World,
+    _stale,
+    make_room,
+    no_leak_on_map,
+    page_loaded,
+    play_map_phases,
+    wait,
+)
 from .test_browser import browser, shots  # noqa: F401 (fixtures: one Chromium, the folder)
 
 
@@ -265,3 +274,29 @@ def test_two_players_taking_turns_on_one_browser(world, room):
             d.close()
     d.switch_to.window(first)
     room.here = None
+
+
+def test_from_the_keyboard_the_page_opens_on_the_judges_answer(world, room):
+    """Keyboard only: Enter on *Send press* with no reader ticked, then on *Send orders*:
+    each time the page opens with the judge's answer focused (a screen reader reads it at
+    once; the keyboard goes on from there), and the letter refused is still in its box."""
+    t = world.table("keys", "standard")
+    room.sign_in("keys", "GERMANY", t.passwords["GERMANY"])
+    room.at("keys", "GERMANY")
+    d = room.d
+
+    def enter(css: str) -> None:
+        old = d.find_element(By.TAG_NAME, "main")
+        d.find_element(By.CSS_SELECTOR, css).send_keys(Keys.ENTER)
+        wait(d, lambda d: _stale(old))
+        wait(d, page_loaded)
+
+    d.find_element(By.ID, "press-text").send_keys("hello nobody")
+    enter("form.press-form button")
+    focused = d.switch_to.active_element
+    assert focused.tag_name == "pre" and "press needs a text" in focused.text
+    assert d.find_element(By.ID, "press-text").get_attribute("value") == "hello nobody"
+    d.find_element(By.NAME, "orders").send_keys("A Ber - Kie\nA Mun - Ruh")
+    enter("button[name=do][value=orders]")
+    assert "Orders for GERMANY" in d.switch_to.active_element.text
+    room.here = ("keys", "GERMANY")

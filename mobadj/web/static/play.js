@@ -15,6 +15,8 @@
 // seat's page, opened again here for the same seat and phase, puts it back into the box,
 // unsent, and says so (for another phase, it shows it to copy).  A seat that passed to
 // another player keeps nothing: nobody signs in here to get it back.
+//
+// A page that shows the judge's answer to what was just sent opens with it focused.
 (function () {
   "use strict";
 
@@ -122,7 +124,16 @@
     };
   }
 
+  // The page opened after an action (orders, a vote, press, a card move) starts at the
+  // judge's answer: focused, so that a screen reader reads it at once and the keyboard
+  // goes on from there (a status shown as the page loads is not announced by itself).
+  function answerFirst() {
+    var said = document.querySelector(".said-box pre.said");
+    if (said) said.focus();
+  }
+
   function setup() {
+    answerFirst();
     var form = document.querySelector("form.orders-form");
     if (!form) {
       keeper(null, null, null);
