@@ -61,6 +61,9 @@ NOTHING = {
               "them).",
     "picks": "Nothing sent: every pick was left at (choose).",
     "press": "Nothing sent: press needs a text and at least one reader.",
+    # no power is picked for the player: a concession is a deliberate choice
+    "concede": "Nothing conceded: choose the power to concede to under Concede to, then "
+               "press CONCEDE.",
 }
 
 

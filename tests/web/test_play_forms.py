@@ -274,6 +274,22 @@ def test_press_sent_without_a_reader_comes_back_as_it_was_left(srv, world):
     assert "press-problem" not in fresh and "LONG-LETTER-4471" not in fresh
 
 
+def test_concede_needs_a_power_chosen(srv, world):
+    """CONCEDE pressed without choosing a power concedes nothing and says to choose one
+    (no power is picked beforehand); with one chosen, the concession is recorded."""
+    russia = signed_in(srv, "RUSSIA", "10.1.0.22")
+    page = russia.get("/g/dip/play").text
+    select = page[page.index('<select name="to">'):]
+    assert select.startswith('<select name="to"><option value="">(choose)</option>')
+    assert " selected" not in select[:select.index("</select>")]
+    answer = russia.act("dip", do="concede", to="")
+    assert answer.status == 200 and "Nothing conceded: choose the power" in said_in(answer.text)
+    assert "concession" not in said_in(answer.text)
+    assert russia.act("dip", do="concede", to="TURKEY").status == 303
+    assert "Your concession to TURKEY is recorded" in said(russia)
+    assert russia.act("dip", do="noconcede").status == 303
+
+
 def said_in(page: str) -> str:
     start = page.find('<pre class="said"')
     return html.unescape(page[start:page.find("</pre>", start)]) if start >= 0 else ""
