@@ -4,8 +4,9 @@ numbers as a table beside it.
 
 Read without colour vision: every power has its own dash pattern and marker shape, its name
 at its line's end, and a colour darkened where needed to stand out 3:1 against the chart's
-white.  Powers with the same count at a phase (seven powers at 3 in 1901) are drawn side by
-side there, as strands of a bundle, so none hides another.
+white (its name, which is text, 4.5:1).  Powers with the same count at a phase (seven
+powers at 3 in 1901) are drawn side by side there, as strands of a bundle, so none hides
+another.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ STRAND = 2.6  # px between the strands of powers tied at a count
 DASHES = ("", "8 3", "2 2.5", "10 3 2 3", "5 5", "1 4", "12 3 2 3 2 3")
 MARKERS = ("circle", "square", "triangle", "diamond", "down", "plus", "cross", "star")
 MIN_CONTRAST = 3.0  # against white: WCAG's least for graphics
+TEXT_CONTRAST = 4.5  # against white: WCAG's least for text of this size (the names)
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,7 @@ class Line:
     colour: str
     dash: str
     marker: str
+    text: str  # the colour of its name: darker where needed, as text must be
 
 
 def _luminance(rgb: tuple[float, float, float]) -> float:
@@ -66,21 +69,21 @@ def _rgb(colour: str) -> tuple[float, float, float]:
         return (0.33, 0.33, 0.33)
 
 
-def readable(colour: str) -> str:
-    """``colour``, darkened (same hue) until it stands out :data:`MIN_CONTRAST` to 1 on
-    white."""
+def readable(colour: str, least: float = MIN_CONTRAST) -> str:
+    """``colour``, darkened (same hue) until it stands out ``least`` to 1 on white."""
     h, lightness, s = colorsys.rgb_to_hls(*_rgb(colour))
     while True:
         rgb = colorsys.hls_to_rgb(h, lightness, s)
         out = "#" + "".join(f"{round(c * 255):02x}" for c in rgb)
-        if contrast(out) >= MIN_CONTRAST or lightness <= 0:
+        if contrast(out) >= least or lightness <= 0:
             return out
         lightness = max(0.0, lightness - 0.02)
 
 
 def lines(powers: list[Power]) -> list[Line]:
     return [Line(p.id, p.name, readable(p.colour), DASHES[i % len(DASHES)],
-                 MARKERS[i % len(MARKERS)]) for i, p in enumerate(powers)]
+                 MARKERS[i % len(MARKERS)], readable(p.colour, TEXT_CONTRAST))
+            for i, p in enumerate(powers)]
 
 
 def marker(shape: str, x: float, y: float, colour: str, r: float = 3.6) -> str:
@@ -211,7 +214,7 @@ def center_chart(story: Story, current: int | None = None) -> str:
         out.append(f'<line x1="{LEFT + PLOT_W + 3}" x2="{LEFT + PLOT_W + 9}" y1="{end_y:.1f}" '
                    f'y2="{ly:.1f}" stroke="{line.colour}" stroke-width="1"/>'
                    f'<text class="end" x="{LEFT + PLOT_W + 11}" y="{ly + 4:.1f}" '
-                   f'fill="{line.colour}">{escape(line.name)}</text>')
+                   f'fill="{line.text}">{escape(line.name)}</text>')
     out.append("</svg>")
     return "".join(out)
 

@@ -47,6 +47,10 @@ def test_every_power_has_its_own_dash_marker_and_name_and_a_colour_that_stands_o
     ends = [html.unescape(t) for t in re.findall(r'<text class="end"[^>]*>([^<]*)</text>',
                                                   chart)]
     assert sorted(ends) == sorted(names)
+    # the names are text: 4.5:1 on white, every one (France's blue, Turkey's yellow ...)
+    fills = re.findall(r'<text class="end"[^>]*fill="(#[0-9a-f]{6})"', chart)
+    assert len(fills) == len(names)
+    assert all(contrast(f) >= 4.5 for f in fills), fills
     # Turkey's yellow is darkened for the chart, the map keeps it
     assert contrast("#e0b800") < MIN_CONTRAST
 
