@@ -300,3 +300,30 @@ def test_from_the_keyboard_the_page_opens_on_the_judges_answer(world, room):
     enter("button[name=do][value=orders]")
     assert "Orders for GERMANY" in d.switch_to.active_element.text
     room.here = ("keys", "GERMANY")
+
+
+SMALL_TARGETS = """
+return Array.from(document.querySelectorAll(
+    'main button, main select, main input:not([type=hidden]), main textarea'))
+  .map(function (e) { var r = e.getBoundingClientRect();
+    return [e.name || e.textContent.trim(), Math.round(r.width), Math.round(r.height)]; })
+  .filter(function (t) { return t[1] > 0 && (t[1] < 24 || t[2] < 24); });
+"""
+
+
+def test_on_a_phone_every_control_of_the_seats_page_is_big_enough_to_tap(world, room):
+    """A phone's screen (375 px wide): every button, list, check box and box of a seat's
+    page is at least 24 x 24 CSS pixels (Concede to, the press readers, and READY were
+    smaller)."""
+    t = world.table("thumbs", "standard", press="grey")
+    room.sign_in("thumbs", "ITALY", t.passwords["ITALY"])
+    room.at("thumbs", "ITALY")
+    d = room.d
+    d.set_window_size(375, 812)
+    try:
+        d.get(f"{room.base}/g/thumbs/play")
+        wait(d, page_loaded)
+        assert d.execute_script(SMALL_TARGETS) == []
+        assert len(d.find_elements(By.CSS_SELECTOR, "main input[type=checkbox]")) >= 8
+    finally:
+        d.set_window_size(1360, 1000)
