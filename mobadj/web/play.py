@@ -291,9 +291,9 @@ class SeatPages:
             "deadline": self.site._when(game.deadline if game.status == "active" else None),
             "board": host is not None and hasattr(host, "map_of"), "cards": False,
             "due": False, "orders": "", "status": "", "hint": "", "press": [],
-            "grey": press == "grey", "map": None, "checked_map": None, "ready": False,
-            "legal": [], "free": [], "choices": [], "events": [], "gm": "", "active": active,
-            "press_ok": press != "none",
+            "grey": press == "grey", "map": None, "map_size": (0, 0), "checked_map": None,
+            "ready": False, "legal": [], "free": [], "choices": [], "events": [], "gm": "",
+            "active": active, "press_ok": press != "none",
             # the once-only forms' mark, new with each page: that form sent twice is done
             # once, while another message sent from the same page is done too
             "once": secrets.token_urlsafe(12),
@@ -319,6 +319,9 @@ class SeatPages:
         if context["board"]:
             steps = self.site.story(game).steps
             context["map"] = steps[-1].id if steps else None
+            # the picture's own size: its room is kept, and its zoom knows how far to go
+            context["map_size"] = (pictures.size(game.kind) if context["map"]
+                                   and pictures.can_draw(game.kind) else (0, 0))
             if context["due"]:
                 context["choices"] = legal_choices(game, power)[:MAX_PICKS]
             if context["due"]:  # the first mail's words, without "under your SIGNON line"

@@ -28,6 +28,14 @@ from .playing import (
 )
 from .test_browser import browser, shots  # noqa: F401 (fixtures: one Chromium, the folder)
 
+#: the SVG of the orders typed, as the page's script drew it into the seat's map ("": none)
+TYPED_MAP = """
+function typed_map() {
+  var i = document.querySelector('.seat-map img');
+  return i && i.src.indexOf('data:') === 0 ? decodeURIComponent(i.src.split(',')[1]) : '';
+}
+"""
+
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory):
@@ -58,9 +66,11 @@ def test_a_standard_year_on_the_pages(world, room, shots):  # noqa: F811
     wait(d, lambda d: "did you mean" in d.find_element(By.ID, "checked").text)
     assert "NWG" in d.find_element(By.ID, "checked").text
     # and the map is redrawn with what the box holds: the one good move, England's own
-    moves = "return document.querySelectorAll('.seat-map svg.typed-map .move-ok').length;"
-    wait(d, lambda d: d.execute_script(moves) == 1)
-    assert not d.find_element(By.CSS_SELECTOR, ".seat-map img").is_displayed()
+    moves = ("return (typed_map().match(/class=\"move-ok\"/g) || []).length;")
+    wait(d, lambda d: d.execute_script(TYPED_MAP + moves) == 1)
+    # drawn into the same picture, so that its zoom stays
+    assert d.find_element(By.CSS_SELECTOR, ".seat-map img").get_attribute("alt") == (
+        "Map with the orders in the box as the judge previews them")
     assert "ENGLAND" not in world.store.orders("std", "S1901M")
     said = room.click("button[name=do]", "check")  # the same without script
     assert "Checked, nothing stored" in said and "did you mean" in said
@@ -213,8 +223,7 @@ def test_typing_on_a_page_left_open_over_a_deadline_says_the_game_moved_on(world
     assert ("This page was drawn for S1901M, and the game has moved on since to Fall 1901"
             in shown), shown
     assert "order(s) read" not in shown and "nothing was sent" in shown
-    assert "Fall 1901" not in d.execute_script(
-        "var s = document.querySelector('.seat-map svg'); return s ? s.textContent : '';")
+    assert "Fall 1901" not in d.execute_script(TYPED_MAP + "return typed_map();")
     d.find_element(By.LINK_TEXT, "Open the page again").click()
     wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".restored"))
     note = d.find_element(By.CSS_SELECTOR, ".restored").text
@@ -325,5 +334,25 @@ def test_on_a_phone_every_control_of_the_seats_page_is_big_enough_to_tap(world, 
         wait(d, page_loaded)
         assert d.execute_script(SMALL_TARGETS) == []
         assert len(d.find_elements(By.CSS_SELECTOR, "main input[type=checkbox]")) >= 8
+        # the map zooms as the public page's does: the same buttons, and the picture alone
+        zoom_in = d.find_element(By.CSS_SELECTOR, ".seat-map button[data-zoom=in]")
+        assert zoom_in.is_displayed() and "pinch" in d.find_element(
+            By.CSS_SELECTOR, ".seat-map .map-tools").text
+        alone = d.find_element(By.LINK_TEXT, "Open the map of your orders standing alone")
+        assert alone.get_attribute("href").endswith("/g/thumbs/mine.svg")
+        zoom_in.click()
+        zoom_in.click()
+        zoomed = "return Number(document.querySelector('figure.seat-map').dataset.zoom);"
+        assert d.execute_script(zoomed) > 2
+        # the orders typed are drawn into the same map, still zoomed
+        room.fill("orders", "A Ven - Tyr\nA Rom - Apu")
+        wait(d, lambda d: "Apu" in d.execute_script(TYPED_MAP + "return typed_map();"))
+        assert d.execute_script(zoomed) > 2
+        # sent, the page opens on them: the map is theirs as standing, not drawn again
+        room.click("button[name=do]", "orders")
+        wait(d, lambda d: "order(s) read" in d.find_element(By.ID, "checked").text)
+        assert d.find_element(By.CSS_SELECTOR, ".seat-map img").get_attribute(
+            "src").endswith("/g/thumbs/mine.svg")
     finally:
         d.set_window_size(1360, 1000)
+        room.here = None

@@ -64,7 +64,10 @@
     }
   }
 
-  // the map of the typed orders, drawn in place of the picture of the standing ones
+  // the map of the typed orders, drawn in place of the picture of the standing ones: into
+  // the same picture (or the same SVG, on the page that answers "Check only"), so that its
+  // zoom (zoom.js) and the place looked at stay as they were
+  var TYPED = "Map with the orders in the box as the judge previews them";
   function redraw(figure, svgText) {
     var doc = new DOMParser().parseFromString(svgText, "image/svg+xml");
     var svg = doc.documentElement;
@@ -72,13 +75,21 @@
     var frame = figure.querySelector(".map-view");
     var img = frame.querySelector("img");
     var old = frame.querySelector("svg");
-    svg = document.importNode(svg, true);
-    svg.setAttribute("class", "typed-map");
-    svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", "Map with the orders in the box as the judge previews them");
-    if (old) frame.replaceChild(svg, old);
-    else frame.appendChild(svg);
-    if (img) img.hidden = true;
+    figure.classList.add("typed");
+    if (img) {
+      img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svgText);
+      img.alt = TYPED;
+      return;
+    }
+    if (!old) return;
+    Array.prototype.slice.call(svg.attributes).forEach(function (a) {
+      if (a.name !== "style") old.setAttribute(a.name, a.value);
+    });
+    old.replaceChildren.apply(old, Array.prototype.map.call(svg.childNodes, function (n) {
+      return document.importNode(n, true);
+    }));
+    old.setAttribute("role", "img");
+    old.setAttribute("aria-label", TYPED);
   }
 
   // what the box held when its reading was refused, kept for the seat's page opened again
@@ -146,6 +157,7 @@
     var seatField = form.querySelector("input[name=seat]");
     var keep = keeper(form, area, box);
     var timer = null, asked = 0, out = false, why = "";
+    var onMap = area.defaultValue;  // the orders the map shows (the box as the page came)
     form.addEventListener("submit", function () { if (out) keep(why); });
     function check() {
       var mine = ++asked;
@@ -166,14 +178,18 @@
         out = false;
         if (mine === asked) show(box, data);
         var figure = document.querySelector("figure.seat-map");
-        if (!figure || mine !== asked) return null;
+        var text = body.get("orders");
+        if (!figure || mine !== asked || text === onMap) return null;
         return fetch("mine.svg", {
           method: "POST", credentials: "same-origin", body: body,
           headers: { "X-CSRF-Token": csrf }
         }).then(function (r) {
           return r.ok ? r.text() : null;
-        }).then(function (text) {
-          if (text && mine === asked) redraw(figure, text);
+        }).then(function (svgText) {
+          if (svgText && mine === asked) {
+            redraw(figure, svgText);
+            onMap = text;
+          }
         }).catch(function () { /* no map: the one shown stays */ });
       }).catch(function (data) {
         if (mine !== asked) return;

@@ -5,7 +5,8 @@
 //   mouse: the + / - / Fit buttons, Ctrl + wheel (a trackpad's pinch), double click
 //          (Shift: out), dragging a zoomed map;
 //   touch: pinch with two fingers, one finger moves a zoomed map.
-// Without JavaScript the map is a plain picture with a link to open it alone.
+// Without JavaScript the map is a plain picture with a link to open it alone.  The picture
+// may also be an SVG drawn into the page (a seat's map of the orders checked).
 (function () {
   "use strict";
 
@@ -16,14 +17,15 @@
 
   function attach(figure, kept) {
     var frame = figure && figure.querySelector(".map-view");
-    var img = frame && frame.querySelector("img");
+    var img = frame && frame.querySelector("img, svg");
     if (!img) return null;
     var tools = figure.querySelector(".zoom");
     var natural = Number(img.getAttribute("width")) || 1000;
     var z = 1;
+    var name = img.getAttribute("alt") || frame.getAttribute("aria-label") || "Map";
     frame.tabIndex = 0;
     frame.setAttribute("role", "region");
-    frame.setAttribute("aria-label", (img.getAttribute("alt") || "Map") +
+    frame.setAttribute("aria-label", name +
       ". Plus and minus zoom, the arrow keys move the zoomed map, 0 fits it.");
     frame.style.aspectRatio = natural + " / " + (Number(img.getAttribute("height")) || natural);
     if (tools) tools.hidden = false;
