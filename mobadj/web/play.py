@@ -45,6 +45,19 @@ COMMANDS = {"ready": "READY", "notready": "NOT READY", "draw": "DRAW", "nodraw":
             "noconcede": "NOCONCEDE", "preview": "PREVIEW", "list": "LIST"}
 
 
+#: a line of a card game's view laid out in columns (a card and its values): indented, its
+#: columns set apart by two spaces or more, short enough to read across a phone
+_ROW = re.compile(r"^\s+\S.*\S {2,}\S")
+ROW_CHARS = 60
+
+
+def view_lines(text: str) -> list[tuple[str, bool]]:
+    """A card game's view, line by line, each with whether it is a row of columns (kept on
+    one line on a narrow screen, where a wrapped value would read as the next card's)."""
+    return [(line, bool(_ROW.match(line)) and len(line) <= ROW_CHARS)
+            for line in text.split("\n")]
+
+
 def press_text(targets: list[str], grey: bool, text: str) -> str:
     """A PRESS block for ``targets`` (seats, or ``ALL``); a line of the text that would end
     the block early is kept as text, not read as ENDPRESS."""
@@ -330,6 +343,7 @@ class SeatPages:
                     "What to send first") else lines)
         else:
             context.update(self._cards(game, state, power))
+            context["view"] = view_lines(context["status"])
         return context
 
     def _cards(self, game: Game, state: dict[str, Any], power: str) -> dict[str, Any]:

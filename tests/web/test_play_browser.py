@@ -16,6 +16,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
+from mobadj.judge import host_for
+
 from .helpers import PageServer
 from .playing import (
     World,
@@ -353,6 +355,37 @@ def test_on_a_phone_every_control_of_the_seats_page_is_big_enough_to_tap(world, 
         wait(d, lambda d: "order(s) read" in d.find_element(By.ID, "checked").text)
         assert d.find_element(By.CSS_SELECTOR, ".seat-map img").get_attribute(
             "src").endswith("/g/thumbs/mine.svg")
+    finally:
+        d.set_window_size(1360, 1000)
+        room.here = None
+
+
+def test_on_a_phone_a_card_seats_view_keeps_each_card_on_one_line(world, room):
+    """Micro Mob on a phone: each card of the draft pool and of the hands stays on its own
+    line with its values (the box scrolls sideways if it must; the page does not), while
+    the long lines of prose still wrap; the text is the view's, as the mail gives it."""
+    t = world.table("mm", "micromob", seats=["P1", "P2"], seed=5)
+    room.sign_in("mm", "P1", t.passwords["P1"])
+    room.at("mm", "P1")
+    d = room.d
+    d.set_window_size(375, 812)
+    try:
+        d.get(f"{room.base}/g/mm/play")
+        wait(d, page_loaded)
+        rows = d.execute_script(
+            "return Array.from(document.querySelectorAll('pre.view .row'),"
+            " function (r) { return [r.textContent, r.getClientRects().length]; });")
+        assert len(rows) >= 4 and all("hit" in text for text, _ in rows), rows
+        assert all(lines == 1 for _, lines in rows), rows
+        seed = d.execute_script(
+            "var p = document.querySelector('pre.view'); var r = document.createRange();"
+            "var n = Array.from(p.childNodes).pop(); r.selectNodeContents(n);"
+            "return r.getClientRects().length;")
+        assert seed > 1  # the seed's line of prose wraps
+        assert d.execute_script("return document.documentElement.scrollWidth") <= 375
+        g = t.game
+        assert d.find_element(By.CSS_SELECTOR, "pre.view").get_attribute("textContent") == (
+            host_for(g.kind).status(g.started_state, "P1"))
     finally:
         d.set_window_size(1360, 1000)
         room.here = None
