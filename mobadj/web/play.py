@@ -58,6 +58,22 @@ def view_lines(text: str) -> list[tuple[str, bool]]:
             for line in text.split("\n")]
 
 
+def move_name(action: str, view: str) -> str:
+    """What a screen reader hears for a card move's button: the move, and the line of the
+    seat's own view that its card (or job) begins (``draft U4, Fat Mike, hit 3 money 3 ally
+    1``); the move alone when it names none.  Only the seat's view is read: nothing that
+    its page does not show already."""
+    firsts: dict[str, str] = {}
+    for line in view.split("\n"):
+        head, _, rest = line.strip().partition(" ")
+        if head and rest.strip():
+            firsts.setdefault(head, rest.strip())
+    for word in action.split()[1:]:
+        if any(c.isalpha() for c in word) and word in firsts:
+            return ", ".join([action, *re.split(r"\s{2,}", firsts[word])])
+    return action
+
+
 def press_text(targets: list[str], grey: bool, text: str) -> str:
     """A PRESS block for ``targets`` (seats, or ``ALL``); a line of the text that would end
     the block early is kept as text, not read as ENDPRESS."""
@@ -305,8 +321,8 @@ class SeatPages:
             "board": host is not None and hasattr(host, "map_of"), "cards": False,
             "due": False, "orders": "", "status": "", "hint": "", "press": [],
             "grey": press == "grey", "map": None, "map_size": (0, 0), "checked_map": None,
-            "ready": False, "legal": [], "free": [], "choices": [], "events": [], "gm": "",
-            "active": active, "press_ok": press != "none",
+            "named": {}, "ready": False, "legal": [], "free": [], "choices": [], "events": [],
+            "gm": "", "active": active, "press_ok": press != "none",
             # the once-only forms' mark, new with each page: that form sent twice is done
             # once, while another message sent from the same page is done too
             "once": secrets.token_urlsafe(12),
@@ -344,6 +360,7 @@ class SeatPages:
         else:
             context.update(self._cards(game, state, power))
             context["view"] = view_lines(context["status"])
+            context["named"] = {a: move_name(a, context["status"]) for a in context["legal"]}
         return context
 
     def _cards(self, game: Game, state: dict[str, Any], power: str) -> dict[str, Any]:

@@ -9,6 +9,7 @@ the seat's page go to the folder ``make screenshots`` fills."""
 from __future__ import annotations
 
 import random
+import re
 import time
 
 import pytest
@@ -384,8 +385,16 @@ def test_on_a_phone_a_card_seats_view_keeps_each_card_on_one_line(world, room):
         assert seed > 1  # the seed's line of prose wraps
         assert d.execute_script("return document.documentElement.scrollWidth") <= 375
         g = t.game
-        assert d.find_element(By.CSS_SELECTOR, "pre.view").get_attribute("textContent") == (
-            host_for(g.kind).status(g.started_state, "P1"))
+        view = host_for(g.kind).status(g.started_state, "P1")
+        assert d.find_element(By.CSS_SELECTOR, "pre.view").get_attribute("textContent") == view
+        # each move's button is heard with its card, as the view above shows it
+        buttons = d.find_elements(By.CSS_SELECTOR, "form.legal button")
+        assert len(buttons) == len(rows)
+        for button, (row, _) in zip(buttons, rows, strict=True):
+            code, name, values = re.split(r"\s{2,}|(?<=\d) ", row.strip(), maxsplit=2)
+            assert button.text == f"draft {code}"
+            assert button.accessible_name == f"draft {code}, {name}, {values}", (
+                button.accessible_name, row)
     finally:
         d.set_window_size(1360, 1000)
         room.here = None
