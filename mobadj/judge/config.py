@@ -135,7 +135,7 @@ class JudgeConfig:
     game_defaults: dict[str, Any] = field(default_factory=dict)
     max_body_bytes: int = 200_000
     replies_per_hour: int = 20  # per address; then one notice, and silence until it drops
-    no_command_minutes: float = 60.0  # one "no command found" reply per address this often
+    no_command_minutes: float = 60.0  # one "no command found" reply per address and text this often
     web: WebConfig = field(default_factory=WebConfig)
     log: LogConfig = field(default_factory=LogConfig)
     # the text of mail the judge sent is kept this long, then only its record (who, when,

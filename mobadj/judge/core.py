@@ -28,7 +28,7 @@ from mobadj.judge.forming import Forming
 from mobadj.judge.gm import GMCommands, is_remark_in, seats_named, signed_off
 from mobadj.judge.habits import Habits
 from mobadj.judge.hosts import Host, HostError, host_for
-from mobadj.judge.loops import ReplyLimits, reply_kind
+from mobadj.judge.loops import ReplyLimits, copies_judge_inline, reply_kind, text_digest
 from mobadj.judge.mailparse import AWAY_SUBJECT, Incoming, parse_mail
 from mobadj.judge.names import Names, written
 from mobadj.judge.notices import Notices
@@ -172,8 +172,11 @@ class Judge(JudgeBase):
                          "later or write to your GM.")
             if outcome == "failed" or inc.unreadable:
                 self.notices.unreadable_notice(inc, outcome == "failed", now, out)
-            kind = reply_kind(parsed, signed_on, inc.quotes_judge)
-            withheld = self.limits.answer(inc, reply, kind, now, out)
+            own = not copies_judge_inline(inc, self._own_line)
+            kind = reply_kind(parsed, signed_on, inc.quotes_judge, own,
+                              orders=not signed_on and self.unsigned.gives_orders(inc, parsed))
+            withheld = self.limits.answer(inc, reply, kind, now, out,
+                                          text_digest(inc.body) if own else "")
             if withheld:
                 outcome = f"{outcome}, not answered: {withheld}"
             self.store.record_mail(inc.message_id, uid, inc.sender, inc.subject, now, outcome)

@@ -5,8 +5,15 @@ auto-responder that does not say so:
 - a mail that quotes the judge's own text (its signature line) and has no text of its own
   is not answered: it is an answer to the judge, not a request.  One with text of its own
   (a player who hit Reply and wrote "Deal!") is answered with what to send instead, as a
-  mail without a command: once per address in the window below;
-- at most one "no command found" reply per address in ``no_command_window_minutes``;
+  mail without a command (below);
+- a mail that tries to sign on or gives orders is always answered (within the hourly
+  budget): a person wrote it.  The exception is a mail that copies the judge's mail in
+  without quote marks: its SIGNON line and orders may be the judge's own, copied back by
+  an auto-responder, so it counts as a mail without a command;
+- a "no command found" reply goes to an address at most once per text in
+  ``no_command_window_minutes``, and for at most ``NOCOMMAND_TEXTS`` texts: an
+  auto-responder sends the same text every time (what it quotes is set aside), a person's
+  new question is a new text and is answered;
 - at most ``replies_per_hour`` replies per address; then one notice to the address (its
   mails are still read and carried out, without replies) and one mail to the GMs, and
   silence until the hour has room again.  Replies to mail that signed on with a right
@@ -18,6 +25,7 @@ auto-responder that does not say so:
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from dataclasses import dataclass
 
@@ -25,11 +33,14 @@ from mobadj.judge import registry, reports
 from mobadj.judge.base import JudgeBase
 from mobadj.judge.commands import ParsedMail
 from mobadj.judge.deadlines import HOUR
-from mobadj.judge.mailparse import Incoming
+from mobadj.judge.mailparse import Incoming, squash
 from mobadj.judge.store import Mail
 
 log = logging.getLogger("mobadj.judge.loops")
 MAX_REPLY_CHARS = 50_000
+NOCOMMAND_TEXTS = 5
+"""Different texts from one address answered as "no command found" in the window: a person
+asks a few questions; an auto-responder whose text changes every time stops here."""
 
 
 def cut_reply(text: str) -> str:
@@ -61,13 +72,37 @@ def found_nothing(parsed: ParsedMail) -> bool:
     return not (parsed.commands or parsed.errors or parsed.near_commands)
 
 
-def reply_kind(parsed: ParsedMail, signed_on: bool, quotes_judge: bool = False) -> str:
+def tried_signon(parsed: ParsedMail) -> bool:
+    """Does the mail have a SIGNON (or GM) line, read or not?"""
+    return (any(c.name in ("signon", "gm") for c in parsed.commands)
+            or any(e.text.lower().split()[:1] in (["signon"], ["gm"]) for e in parsed.errors))
+
+
+def copies_judge_inline(inc: Incoming, own_line: str) -> bool:
+    """Does the mail hold the judge's signature line outside a quote (the judge's mail copied
+    in without quote marks)?  Its lines may then be the judge's, not the writer's."""
+    return inc.quotes_judge and squash(own_line) in squash(inc.body)
+
+
+def text_digest(body: str) -> str:
+    """What identifies the writer's text for the "no command" window: its letters (case,
+    spacing, punctuation and digits, such as an auto-responder's date, do not count)."""
+    letters = "".join(ch for ch in squash(body) if ch.isalpha())
+    return hashlib.sha256(letters.encode()).hexdigest()[:16]
+
+
+def reply_kind(parsed: ParsedMail, signed_on: bool, quotes_judge: bool = False,
+               own: bool = True, orders: bool = False) -> str:
     """How the reply to a mail counts against the limits: ``signed`` (a right password:
-    not counted), ``nocommand`` (nothing found; or an answer to the judge's mail with no
-    command that works without a sign-on, as an auto-responder that copies the judge's mail
-    writes) or ``reply``."""
+    not counted), ``reply`` (counted in the hourly budget) or ``nocommand`` (the "no
+    command" window).  A mail that tries to sign on or gives ``orders`` is a person's and
+    always a ``reply``, unless its lines may not be its writer's own (``own`` False: it
+    copies the judge's mail in).  A mail that quotes the judge and has no command that works
+    without a sign-on is ``nocommand``, as is one in which nothing was found."""
     if signed_on:
         return "signed"
+    if own and (orders or tried_signon(parsed)):
+        return "reply"
     unsigned = registry.unsigned_commands()  # the others only get "please sign on first"
     if quotes_judge and not any(c.name in unsigned for c in parsed.commands):
         return "nocommand"  # nothing in it works without a sign-on: what a copy looks like
@@ -85,14 +120,19 @@ class ReplyLimits:
         return inc.quotes_judge and not (parsed.commands or parsed.order_lines
                                          or parsed.errors or parsed.press)
 
-    def _verdict(self, address: str, kind: str, now: float) -> Verdict:
-        """May ``address`` be answered now?  ``kind`` is from :func:`reply_kind`."""
+    def _verdict(self, address: str, kind: str, now: float, digest: str = "") -> Verdict:
+        """May ``address`` be answered now?  ``kind`` is from :func:`reply_kind`; ``digest``
+        (:func:`text_digest`) tells the writer's texts apart ("": not known)."""
         if kind == "signed":
             return Verdict("reply")
         window = self.desk.config.no_command_minutes * 60
-        if kind == "nocommand" and self.desk.store.replies(address, now - window, ("nocommand",),
-                                                           limit=1):
-            return Verdict("silent", "no command found, and answered so recently")
+        if kind == "nocommand":
+            earlier = self.desk.store.reply_digests(address, now - window, "nocommand")
+            if earlier and (not digest or digest in earlier or None in earlier):
+                return Verdict("silent", "no command found, and answered so recently")
+            if len(earlier) >= NOCOMMAND_TEXTS:
+                return Verdict("silent", f"no command found, and {len(earlier)} mails "
+                                         "without one answered so recently")
         budget = self.desk.config.replies_per_hour
         answered = self.desk.store.replies(address, now - HOUR, ("reply", "nocommand"),
                                            limit=budget)
@@ -102,15 +142,16 @@ class ReplyLimits:
             return Verdict("silent", f"more than {budget} replies within an hour")
         return Verdict("notice", until=min(answered) + HOUR)
 
-    def answer(self, inc: Incoming, text: str, kind: str, now: float, out: list[Mail]
-                ) -> str:
+    def answer(self, inc: Incoming, text: str, kind: str, now: float, out: list[Mail],
+               digest: str = "") -> str:
         """Put the reply to a mail first in ``out`` when the limits allow it (else the one
-        notice, or nothing); returns why it was withheld, or ""."""
+        notice, or nothing); returns why it was withheld, or "".  ``digest``: of the
+        writer's text (:func:`text_digest`; "" when it is not known)."""
         subject = inc.subject or "your mail to the judge"
         if not subject.lower().startswith("re:"):
             subject = "Re: " + subject
         subject = subject[:120]
-        verdict = self._verdict(inc.reply_to, kind, now)
+        verdict = self._verdict(inc.reply_to, kind, now, digest)
         if verdict.action == "silent":
             return verdict.why
         if verdict.action == "notice":
@@ -121,7 +162,8 @@ class ReplyLimits:
             reply = Mail(inc.reply_to, subject, f"{cut_reply(text)}\n{self.desk._sig()}")
         reply.headers["In-Reply-To"] = inc.message_id
         out.insert(0, reply)
-        self.desk.store.add_reply(inc.reply_to, kind, now)
+        self.desk.store.add_reply(inc.reply_to, kind, now,
+                                  digest if kind == "nocommand" else None)
         return "reply limit" if kind == "notice" else ""
 
     def _silence_notice(self, address: str, until: float, subject: str, out: list[Mail]

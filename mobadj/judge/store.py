@@ -219,6 +219,7 @@ ADDED_COLUMNS = (
     ("orders", "by_gm", "INTEGER NOT NULL DEFAULT 0"),  # entered by the GM (ORDERS FOR)
     ("players", "offered", "INTEGER NOT NULL DEFAULT 0"),  # the GM offers it for TAKEOVER
     ("web_sessions", "done", "TEXT NOT NULL DEFAULT ''"),  # once-only forms done (press)
+    ("replies", "digest", "TEXT"),  # a "no command" reply: the digest of the text answered
 )
 
 AUTH_FAILURES_KEPT_DAYS = 30  # failed sign-ons count for a day at most; kept a while more
@@ -1150,8 +1151,17 @@ class Store:
         return {k: v for k, v in done.items() if v}
 
     # -- replies per address ---------------------------------------------------------------
-    def add_reply(self, address: str, kind: str, at: float) -> None:
-        self._x("INSERT INTO replies VALUES (?,?,?)", (address.lower(), at, kind))
+    def add_reply(self, address: str, kind: str, at: float, digest: str | None = None) -> None:
+        """Count a reply to ``address``; ``digest``: of the writer's text it answered."""
+        self._x("INSERT INTO replies (address, at, kind, digest) VALUES (?,?,?,?)",
+                (address.lower(), at, kind, digest))
+
+    def reply_digests(self, address: str, since: float, kind: str) -> list[str | None]:
+        """The digests of the texts answered with a reply of ``kind`` to ``address`` since
+        ``since`` (None for one counted without)."""
+        rows = self._x("SELECT digest FROM replies WHERE address=? AND at>=? AND kind=?",
+                       (address.lower(), since, kind))
+        return [r[0] for r in rows]
 
     def replies(self, address: str, since: float, kinds: tuple[str, ...], limit: int
                 ) -> list[float]:

@@ -142,6 +142,21 @@ class UnsignedMail:
         return not maps or any(not is_remark(line, m) for _, line in parsed.order_lines
                                for m in maps)
 
+    def gives_orders(self, inc: Incoming, parsed: ParsedMail) -> bool:
+        """Does a line of the mail read as an order on the map of a game the sender plays
+        (else the standard map)?  Such a mail is a person's, and always answered."""
+        if not parsed.order_lines:
+            return False
+        kinds = [g.kind for g in map(self.desk.store.game, {
+            p.game for p in self.desk.store.players_by_email(inc.sender)}) if g is not None]
+        maps = []
+        for kind in kinds or ["standard"]:
+            with contextlib.suppress(HostError):
+                host = host_for(kind)
+                if isinstance(host, DiplomacyHost):
+                    maps.append(host.game_map)
+        return any(not is_remark(line, m) for _, line in parsed.order_lines for m in maps)
+
     def _reads_as_orders(self, about: Answering, text: str) -> bool:
         """Does ``text`` hold an order of the sender's seat in the game it is about?"""
         game = self.desk.store.game(about.game) if about.game else None

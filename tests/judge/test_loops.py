@@ -15,16 +15,31 @@ def handle(judge, sender, body, **kw):
     return judge.handle_mail(mail(sender, body, **kw))
 
 
-def test_one_no_command_reply_per_address_and_window(judge, clock):
+def test_one_no_command_reply_per_address_text_and_window(judge, clock):
     first = handle(judge, "auto@test.org", "Thanks for your mail, I'll get back to you.")
     assert len(first) == 1 and "Orders need a sign-on first" in first[0].body
     assert handle(judge, "auto@test.org", "Thanks for your mail, I'll get back to you.") == []
     assert handle(judge, "other@test.org", "Hello there")  # another address: answered
     clock.advance(hours=0.9)
-    assert handle(judge, "auto@test.org", "Still away.") == []
+    # an auto-responder's date changes, its text does not: still the same text
+    assert handle(judge, "auto@test.org", "Thanks for your mail (29/11/2026), I'll get back "
+                                          "to you.") == []
     assert handle(judge, "auto@test.org", "help")  # a command is always answered (budget)
     clock.advance(hours=0.2)  # an hour after the first reply
-    assert len(handle(judge, "auto@test.org", "Still away.")) == 1
+    assert len(handle(judge, "auto@test.org", "Thanks for your mail, I'll get back to you.")) == 1
+
+
+def test_a_new_question_is_answered_but_not_endless_new_texts(judge, clock):
+    """A person's follow-up question is a new text: answered at once.  An auto-responder
+    whose text changes every time gets at most five answers in the window."""
+    assert handle(judge, "ann@test.org", "I'd like to join a game please!")
+    assert handle(judge, "ann@test.org", "Sorry, I don't understand. What do I do now?")
+    assert handle(judge, "ann@test.org", "Sorry, I don't understand. What do I do now?") == []
+    for n, word in enumerate(["Monday", "Tuesday", "Wednesday", "Thursday"]):
+        got = handle(judge, "ann@test.org", f"Away until {word}.")
+        assert len(got) == (1 if n < 3 else 0), word
+    clock.advance(hours=1.01)
+    assert handle(judge, "ann@test.org", "Away until Friday.")
 
 
 def test_mail_quoting_the_judge_without_a_command_is_answered_once_an_hour(judge, table,
@@ -132,3 +147,51 @@ def test_a_short_mail_cannot_make_a_huge_reply(judge, table):
     assert "left out" in out[0].body
     out = judge.handle_mail(mail("north@test.org", table.signon("NORTH") + "LIST\n" * 1990))
     assert len(out[0].body) < 60_000 and "Signed on as North" in out[0].body
+
+
+def _quoting(body: str, judge_mail) -> str:
+    """``body`` above the judge's mail quoted, as a mail program's Reply writes it."""
+    return (f"{body}\n\nOn Sun, 29 Nov 2026 at 10:02, Test Judge <judge@test.org> wrote:\n"
+            + "".join(f"> {line}\n" for line in judge_mail.body.splitlines()))
+
+
+def test_a_reply_with_a_signon_and_orders_is_always_answered(judge, clock):
+    """A newcomer hits Reply on the judge's mail, signs on with a slip in the password and
+    gives orders; then again with another slip: both get the refusal at once."""
+    judge.create_game("fall26", "standard", "gm@test.org", "gm-pw", seed=1)
+    welcome = [m for m in handle(judge, "gm@test.org", "GM fall26 gm-pw\naddplayer "
+                                 "dmitri@test.org Italy iVuwxHsry4M")
+               if m.to == "dmitri@test.org"][0]
+    answers = []
+    for slip in ("ivuwxHsry4M", "iVuwxHsry4m"):
+        clock.advance(seconds=60)
+        got = handle(judge, "dmitri@test.org", _quoting(
+            f"SIGNON fall26 Italy {slip}\nArmy Venice holds\n\nSent from my iPhone", welcome),
+            subject=f"Re: {welcome.subject}")
+        assert len(got) == 1, slip
+        answers.append(got[0].body)
+    assert all("Sign-on refused" in a for a in answers)
+    # orders alone in a reply (no SIGNON) are answered each time too
+    for _ in range(2):
+        got = handle(judge, "dmitri@test.org", _quoting("A VEN H", welcome))
+        assert len(got) == 1 and "SIGNON fall26 Italy <password>" in got[0].body
+    assert judge.store.orders("fall26", "S1901M") == {}
+
+
+def test_orders_copied_back_inline_by_an_auto_responder_do_not_loop(judge, clock):
+    """A player sends orders without a sign-on; the judge answers with the mail to send
+    (a SIGNON line and the orders).  Their auto-responder copies each mail of the judge in,
+    without quote marks: the SIGNON line and the orders are the judge's, and it gets one
+    answer, not one for every copy."""
+    judge.create_game("fall26", "standard", "gm@test.org", "gm-pw", seed=1)
+    handle(judge, "gm@test.org", "GM fall26 gm-pw\naddplayer eve@test.org Austria")
+    (last,) = handle(judge, "eve@test.org", "A VIE - GAL\nF TRI H")
+    assert "SIGNON fall26 Austria <password>" in last.body and "A VIE - GAL" in last.body
+    answered = 0
+    for _ in range(10):
+        clock.advance(seconds=30)
+        got = handle(judge, "eve@test.org", "Thanks for your mail, I'll get back to you.\n\n"
+                     + last.body, subject="Re: orders")
+        answered += len(got)
+        last = got[0] if got else last
+    assert answered <= 1
