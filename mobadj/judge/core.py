@@ -45,11 +45,11 @@ __all__ = ["PRESS_OPTIONS", "REFUSED", "Judge", "JudgeBase", "JudgeError", "help
            "parse_when"]
 
 log = logging.getLogger("mobadj.judge")
+FORGOT_LINE = ("Forgot your password? Ask your GM for a new one: the GM's REPLACE of your power "
+               "to your own address mails a new password to the power's registered address.")
 REFUSED = (
     "Sign-on refused: the game, power or password is not right.\n"
-    "(For your safety the judge does not say which.)\n"
-    "Forgot your password? Ask your GM for a new one: the GM's REPLACE of your power to "
-    "your own address mails a new password to the power's registered address."
+    "(For your safety the judge does not say which.)\n" + FORGOT_LINE
 )
 UNKNOWN_POWER = (
     "Sign-on refused: {}\n"
@@ -506,7 +506,7 @@ class Judge(JudgeBase):
                 which = names.unknown(shown)
                 return None, UNKNOWN_POWER.format(which if which.endswith("?") else which + ".") + (
                     "\nYour password goes last on the SIGNON line, with nothing after it."
-                    if "***" in shown.split() else "")
+                    if "***" in shown.split() else "") + "\n" + FORGOT_LINE
             if game is not None and names is not None and power and not own:
                 return None, REFUSED + self._open_seat(inc, game, power, names)
             swapped = (self.seats.visible_game(inc, args["power"])

@@ -19,6 +19,19 @@ from mobadj.judge.hosts import Host, HostError
 
 MAX_WORDS = 5
 """Words in the longest name looked for (``"Baby Face" Nelson`` has three)."""
+COMMON_NAMES = {
+    "england": ("English", "Britain", "Great Britain", "British", "Brits", "UK",
+                "United Kingdom"),
+    "france": ("French", "Frenchman"),
+    "germany": ("German", "Germans", "Prussia", "Prussian"),
+    "italy": ("Italian", "Italians"),
+    "austria": ("Austrian", "Austrians", "Austro-Hungarian", "Austro-Hungary", "Hungary",
+                "Hungarian"),
+    "russia": ("Russian", "Russians"),
+    "turkey": ("Turkish", "Turk", "Turks", "Ottoman", "Ottomans", "Ottoman Empire"),
+}
+"""What newcomers call the standard powers (nationalities, other names), by the power's name
+folded: no name of the power, but the one a did-you-mean offers (``Britain``: England)."""
 
 
 class Names:
@@ -27,7 +40,7 @@ class Names:
     def __init__(self, host: Host, options: dict[str, Any]) -> None:
         self.labels: dict[str, str] = {}
         self.spellings: dict[str, str] = {}  # folded spelling -> seat
-        self.words: set[str] = set()  # every word of every name, folded
+        self.words: set[str] = set()  # every word of every name (and common name), folded
         for seat, names in host.seat_names(options).items():
             self.labels[seat] = names[0] if names else seat
             for name in (seat, *names):
@@ -35,6 +48,9 @@ class Names:
                 if key:
                     self.spellings.setdefault(key, seat)
                 self.words.update(fold(w) for w in name.split())
+        for label in self.labels.values():  # "Great Britain" is shown as written, too
+            self.words.update(fold(w) for n in COMMON_NAMES.get(fold(label), ())
+                              for w in n.split())
 
     def label(self, seat: str) -> str:
         """How people write the seat (``Al Capone``, ``England``)."""
@@ -60,9 +76,16 @@ class Names:
         return found
 
     def unknown(self, text: str) -> str:
-        """The message for a name that is no seat's: the closest names, else all of them."""
-        near = close_matches(fold(text), list(self.spellings), n=3, cutoff=0.6)
-        seats = list(dict.fromkeys(self.spellings[n] for n in near))
+        """The message for a name that is no seat's: the power a common name or nationality
+        means (``French``, ``Britain``), else the closest names, else all of them.  A short
+        abbreviation is no near miss of a longer word (``Britain`` is not ``ITA``)."""
+        key = fold(text)
+        seats = [seat for seat, label in self.labels.items()
+                 if any(fold(n) == key for n in COMMON_NAMES.get(fold(label), ()))]
+        if not seats:
+            longer = [n for n in self.spellings if len(n) >= min(len(key) - 1, 4)]
+            near = close_matches(key, longer, n=3, cutoff=0.6)
+            seats = list(dict.fromkeys(self.spellings[n] for n in near))
         written = text.strip().strip('"\u201c\u201d')
         if seats:
             return (f"no power {written!r}; did you mean "

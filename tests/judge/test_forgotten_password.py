@@ -92,3 +92,28 @@ def test_the_gms_command_line_replace_to_the_same_address(tmp_path):
     assert new.to == "ann@test.org" and password not in said
     assert verify_password(password, store.player("cli3", "ENGLAND").pw_hash)
     store.close()
+
+
+@pytest.mark.parametrize(("written", "meant"), [
+    ("French", "France"), ("Britain", "England"), ("British", "England"), ("UK", "England"),
+    ("Great Britain", "England"), ("Germans", "Germany"), ("Turkish", "Turkey"),
+    ("Ottoman", "Turkey"), ("Russians", "Russia"), ("Austro-Hungarian", "Austria"),
+])
+def test_a_nationality_for_the_power_gets_the_power_and_the_forgot_line(judge, dip, written,
+                                                                          meant):
+    """A newcomer signs on as 'French' or 'Britain' from a phone: the refusal names the
+    power meant, no unrelated one, and says what to do about a forgotten password."""
+    body = (f"SIGNON g1 {written} pw-{meant.lower()}\nArmy Paris moves to Burgundy\n\n"
+            "Sent from my iPhone\n")
+    r = judge.handle_mail(mail(f"{meant.lower()}@test.org", body))[0].body
+    assert f"Sign-on refused: no power '{written}'; did you mean {meant}?" in r
+    assert "Forgot your password? Ask your GM for a new one" in r
+    assert f"pw-{meant.lower()}" not in r
+    others = {"England", "France", "Germany", "Italy", "Austria", "Russia", "Turkey"} - {meant}
+    assert not [o for o in others if o in r]
+
+
+def test_a_power_name_with_no_near_miss_lists_the_powers(judge, dip):
+    r = judge.handle_mail(mail("x@test.org", "SIGNON g1 Spain pw1\nA MAD H"))[0].body
+    assert ("no power 'Spain'; the powers are England, France, Germany, Italy, Austria, "
+            "Russia, Turkey.") in r and "Forgot your password?" in r
