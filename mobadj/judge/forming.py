@@ -89,16 +89,29 @@ class Forming:
         game = self._forming_game(inc, cmd.args["game"])
         self._check_join(game, inc.sender)
         host = host_for(game.kind)
+        names = Names(host, game.options)
         try:
-            wishes = Names(host, game.options).seats(cmd.args["prefs"])
+            wishes = names.seats(cmd.args["prefs"])
         except HostError as exc:
-            raise JudgeError(f"JOIN: {exc}") from None
+            raise JudgeError(f"JOIN: {exc}\n{self._join_instead(game, names, cmd)}") from None
         wishes = list(dict.fromkeys(wishes))
         if self.desk.store.join(game.name, inc.sender) is not None:
             return self._join_confirmed(game, inc.sender, wishes, now, out)
         wish_text = ", ".join(written(host, game.options, wishes)) or "any power"
         return self.desk.accounts.ask_code(inc, game, "join", wishes,
                                            f"to join {game.name} (wishes: {wish_text})", now, out)
+
+    @staticmethod
+    def _join_instead(game: Game, names: Names, cmd: Command) -> str:
+        """After a JOIN with a word that is no power: that nothing was asked for, and the
+        line to send (a newcomer must not wait for a code that never comes)."""
+        meant = [names.label(s) for s in names.meant(cmd.args["prefs"])]
+        if meant:
+            return (f"Nothing was asked for, and no code was mailed. To join {game.name} "
+                    f"wishing for {', '.join(meant)}, send: JOIN {game.name} {' '.join(meant)}")
+        return (f"Nothing was asked for, and no code was mailed. To join {game.name}, send "
+                f"JOIN {game.name} followed by the powers you wish for, best first, or "
+                f"JOIN {game.name} alone for any power.")
 
     def _check_join(self, game: Game, email: str) -> None:
         """Why ``email`` may not join ``game`` now, raised (at JOIN and at its CONFIRM)."""

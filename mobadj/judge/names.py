@@ -79,18 +79,46 @@ class Names:
         """The message for a name that is no seat's: the power a common name or nationality
         means (``French``, ``Britain``), else the closest names, else all of them.  A short
         abbreviation is no near miss of a longer word (``Britain`` is not ``ITA``)."""
-        key = fold(text)
-        seats = [seat for seat, label in self.labels.items()
-                 if any(fold(n) == key for n in COMMON_NAMES.get(fold(label), ()))]
-        if not seats:
-            longer = [n for n in self.spellings if len(n) >= min(len(key) - 1, 4)]
-            near = close_matches(key, longer, n=3, cutoff=0.6)
-            seats = list(dict.fromkeys(self.spellings[n] for n in near))
+        seats = self.near(text)
         written = text.strip().strip('"\u201c\u201d')
         if seats:
             return (f"no power {written!r}; did you mean "
                     + " or ".join(self.label(s) for s in seats) + "?")
         return f"no power {written!r}; the powers are {', '.join(self.labels.values())}"
+
+    def near(self, text: str, cutoff: float = 0.6) -> list[str]:
+        """The seats a name that is none may mean: the one its common name or nationality
+        names, else those of the names closer than ``cutoff``."""
+        key = fold(text)
+        seats = [seat for seat, label in self.labels.items()
+                 if any(fold(n) == key for n in COMMON_NAMES.get(fold(label), ()))]
+        if not seats:
+            longer = [n for n in self.spellings if len(n) >= min(len(key) - 1, 4)]
+            near = close_matches(key, longer, n=3, cutoff=cutoff)
+            seats = list(dict.fromkeys(self.spellings[n] for n in near))
+        return seats
+
+    def meant(self, words: Sequence[str]) -> list[str]:
+        """The seats ``words`` most likely mean, for the line to send instead: each name as
+        read, a slip or nationality with one near seat as that seat, other words left out
+        (``England please``: England; ``Germans``: Germany)."""
+        out: list[str] = []
+        i = 0
+        while i < len(words):
+            if words[i].lower() in ("and", "&", ",") and self.find(words[i]) is None:
+                i += 1  # "Nelson and Lepke"
+                continue
+            for n in range(min(MAX_WORDS, len(words) - i), 0, -1):
+                found = self.find(" ".join(words[i:i + n]))
+                if found is not None:
+                    break
+            else:
+                n, near = 1, self.near(words[i], cutoff=0.75)  # "please" is no slip
+                found = near[0] if len(near) == 1 else None
+            if found is not None and found not in out:
+                out.append(found)
+            i += n
+        return out
 
     def masked(self, text: str) -> str:
         """A SIGNON's power as a reply may quote it: ``Germany 4lGxbTNR91g please`` reads as

@@ -356,3 +356,25 @@ def test_a_private_game_is_answered_by_mail_as_a_game_that_does_not_exist(judge,
         assert "your wishes for g1 are now" in handle(judge, "ann@test.org", "JOIN g1")[0].body
     else:
         assert "you play in g1" in handle(judge, t.emails["NORTH"], "WATCH g1")[0].body
+
+
+@pytest.mark.parametrize(("line", "instead"), [
+    ("JOIN fall26 England please", "JOIN fall26 England"),
+    ("join fall26 Germans", "JOIN fall26 Germany"),
+    ("JOIN fall26 France and the Brits", "JOIN fall26 France England"),
+    ("JOIN fall26 Spain", "JOIN fall26 alone for any power"),
+])
+def test_a_join_with_a_word_that_is_no_power_says_nothing_was_asked_and_what_to_send(
+        judge, line, instead):
+    """A newcomer's JOIN with a stray word or a nationality: no code comes, and the answer
+    says so, with the line to send; that line then asks for the seat."""
+    judge.create_game("fall26", "standard", "gm@test.org", "gm-secret", {"open": "yes"}, seed=3)
+    body = f"Hi!\n\n{line}\n\nThanks,\nAnn\n\nSent from my iPhone\n"
+    out = judge.handle_mail(mail("ann@test.org", body, subject="joining"))
+    assert len(out) == 1 and "CONFIRM" not in out[0].body
+    assert "Nothing was asked for, and no code was mailed." in out[0].body
+    assert instead in out[0].body
+    assert judge.store.request_made("fall26", "ann@test.org", "join") is None
+    if "alone" not in instead:
+        again = judge.handle_mail(mail("ann@test.org", instead))
+        assert re.search(r"CONFIRM [0-9a-f]{16}", again[0].body)
