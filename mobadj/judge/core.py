@@ -405,6 +405,10 @@ class Judge(JudgeBase):
                 out.append(said)
         if form:
             out.append(form)
+        elif (parsed.order_lines and not out and not parsed.press
+              and not self.unsigned.orders_attempted(inc, parsed)
+              and not self.store.players_by_email(inc.sender)):
+            out.append(self.unsigned.newcomer(inc, parsed))  # "I'd like to join fall26!"
         elif parsed.order_lines and (not out or self.unsigned.orders_attempted(inc, parsed)):
             out.append("Orders need a sign-on first: " + registry.usage("signon"))
         if parsed.order_lines:

@@ -32,6 +32,10 @@ FORGOT = ("Forgot your password? Ask your GM for a new one: the GM's REPLACE of 
           "to your own address (REPLACE <power> <your address>) mails a new password to the "
           "seat's registered address, and nowhere else.")
 """What a player who lost the password can do (the GM sees no password: it is mailed)."""
+_PASSWORD = re.compile(r"pass\s?word|passwort|\bpwd?\b", re.I)
+_WORD = re.compile(r"[a-z0-9][a-z0-9_-]{0,29}", re.I)
+NOT_READ = ("and nobody has read it or seen it: the judge reads commands, one on each line, "
+            "not letters.")
 
 
 @dataclass(frozen=True)
@@ -107,6 +111,9 @@ class UnsignedMail:
         if not wants_press and self._reads_as_orders(about, text):
             return (f"{head}\n\nTo send these orders, send this (your password in place of "
                     f"<password>):\n\n{signon}\n{text}{forgot}")
+        if (about.press_from is None and not parsed.press and not parsed.errors
+                and not parsed.password_below):
+            return self._letter(signon, text)
         if about.press_from:
             to = about.press_from
             why = "To send it to the GM" if to == "GM" else f"To send it to {to} as press"
@@ -121,6 +128,64 @@ class UnsignedMail:
             why += " (the press you answer was anonymous: name whom you write to)"
         return (f"{head}\n\n{why}, send this (your password in place of <password>):\n\n"
                 f"{signon}\nPRESS TO {to}\n{text}\nENDPRESS{forgot}")
+
+    @staticmethod
+    def _letter(signon: str, text: str) -> str:
+        """The answer to a player's letter to the judge (a question, a lost password): where
+        the answers are, and how to write to the GM; to one who lost the password, not a
+        form that needs it."""
+        head = ("The judge did nothing with your mail, and nobody has read it or seen it: it "
+                "has no SIGNON line, and the judge reads commands, one on each line, not "
+                "letters.")
+        helps = ("A question about playing? Send HELP (no sign-on needed) for the commands, "
+                 "or HELP <command> for one of them.")
+        if _PASSWORD.search(text):
+            return (f"{head}\n\n{FORGOT}\n\n{helps} Once you have your password, you write "
+                    f"to your GM by signing on ({signon}) and sending your text between "
+                    f"PRESS TO GM and ENDPRESS.")
+        return (f"{head}\n\n{helps}\n\nTo ask your GM, send this (your password in place of "
+                f"<password>):\n\n{signon}\nPRESS TO GM\n{text}\nENDPRESS\n\n(PRESS TO "
+                f"<power> in its place sends it to another player, PRESS TO ALL to everyone.)"
+                f"\n\n{FORGOT}")
+
+    def newcomer(self, inc: Incoming, parsed: ParsedMail) -> str:
+        """The answer to a letter from an address with no seat ("I'd like to join fall26
+        please!"): how to take a seat, with the games taking players (those the letter
+        names, else all), not a sign-on it cannot make."""
+        text = " ".join(t for _, t in parsed.order_lines)
+        forming = self.desk.forming
+        public = [g for g in self.desk.store.games() if forming.takes_players(g)]
+        named = {w.lower() for w in _WORD.findall(text)}
+        games = [g.name for g in public if g.name in named] or [g.name for g in public]
+        example, power = (games[0], self._first_power(games[0])) if games else ("<game>",
+                                                                                 "<power>")
+        lines = [
+            "The judge found no command in your mail, " + NOT_READ,
+            "",
+            "No game here has a seat for your address yet. To play: send LIST to see the "
+            "games and those taking players; then JOIN <game> <power> asks for a seat in "
+            f"one (for example JOIN {example} {power}, the powers you wish for best first, "
+            f"or JOIN {example} alone for any power). The judge answers with a code to send "
+            "back (CONFIRM <code>); when the game starts you get your power and your "
+            "password by mail, and then you sign on to give orders.",
+        ]
+        if games:
+            lines += ["", "Taking players now:", *forming.forming_list(games)]
+        lines += ["", "Send HELP for all the commands."]
+        if _PASSWORD.search(text):
+            lines += ["", FORGOT]
+        return "\n".join(lines)
+
+    def _first_power(self, name: str) -> str:
+        """A power of the game ``name`` as players write it, for an example."""
+        game = self.desk.store.game(name)
+        if game is None:
+            return "<power>"
+        try:
+            host = host_for(game.kind)
+            return Names(host, game.options).label(host.seats(game.options)[0])
+        except (HostError, IndexError):
+            return "<power>"
 
     def orders_attempted(self, inc: Incoming, parsed: ParsedMail) -> bool:
         """Does a line of a mail without sign-on (beside its commands) try to be an order,

@@ -248,8 +248,8 @@ def test_create_by_mail_only_from_gm_addresses(judge):
 
 
 def test_unsigned_mail_gets_help_and_misspelt_commands_hints(judge, table):
-    r = reply_of(send(judge, "x@test.org", "hello there"))
-    assert "sign-on" in r or "SIGNON" in r
+    r = reply_of(send(judge, "x@test.org", "hello there"))  # a stranger: how to take a seat
+    assert "send LIST" in r and "JOIN <game> <power>" in r and "Send HELP" in r
     r = reply_of(send(judge, "x@test.org", "SINGON g1 NORTH pw"))
     assert "did you mean 'SIGNON'" in r
 

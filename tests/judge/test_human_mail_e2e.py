@@ -255,3 +255,42 @@ def test_an_njudge_veteran_writes_as_on_njudge_and_is_answered_every_time(servic
     people.say("ita@test.org", f"SIGNON vet Italy {pw['ita']}\nRESIGN\n")
     r = people.say("new@test.org", "SIGNON Ivet newpass1\n")
     assert "Italy is open for a new player: to take it over, send TAKEOVER vet Italy." in r
+
+
+def test_newcomers_who_write_letters_are_told_what_to_send_every_time(service, mail_servers):
+    """Newcomers to play by mail write to the judge as to a person: a stranger asks to join,
+    asks again under the judge's answer, and joins; players who lost a password or have a
+    question are pointed to the GM and HELP; a player who hits Reply to sign on with a slip
+    in the password is answered each time."""
+    people, judge = People(mail_servers, service), service.judge
+    judge.create_game("fall26", "standard", "gm@test.org", "gm-pw", {"open": "yes"}, seed=3)
+    judge.create_game("old26", "standard", "gm@test.org", "gm-pw", seed=3)
+    people.send("gm@test.org", "GM old26 gm-pw\nADDPLAYER gus@test.org Turkey gus-pw-1\n"
+                "ADDPLAYER dmitri@test.org Italy iVuwxHsry4M")
+    service.step()
+    welcome = text(people.last("dmitri@test.org", "you play"))
+    r = people.say("ann@test.org", "Hi there,\n\nI saw Gil's post that there's a new game "
+                   "starting. I'd like to join fall26 please! I've never played before.\n\n"
+                   "Thanks,\nAnn\n\nSent from my iPhone\n", subject="joining")
+    assert "Orders need a sign-on" not in r and "send LIST" in r
+    assert "JOIN fall26 England" in r and "to join: JOIN fall26" in r
+    r = people.say("ann@test.org", "Sorry, I don't understand. I don't have a password yet?? "
+                   "What do I do now?\n\nOn Sun, 29 Nov 2026, E2E Judge wrote:\n" + quoted(r),
+                   subject="Re: joining")
+    assert "JOIN <game> <power> asks for a seat" in r
+    r = people.say("ann@test.org", "JOIN fall26 England please\n\nSent from my iPhone")
+    assert "Nothing was asked for, and no code was mailed." in r
+    assert "send: JOIN fall26 England" in r
+    assert re.search(r"CONFIRM [0-9a-f]{16}", people.say("ann@test.org", "JOIN fall26 England"))
+    r = people.say("gus@test.org", "Hi, I deleted the mail with my password by mistake. Can "
+                   "you send it again? I'm Turkey in old26.\n\nGus", subject="password")
+    assert "Forgot your password? Ask your GM" in r and "HELP" in r
+    assert "<password>\nPRESS" not in r and "meant for other players" not in r
+    r = people.say("gus@test.org", "I got a letter saying something about adjustments? What "
+                   "do I do now? How do I build?", subject="Re: old26: you play TURKEY")
+    assert "Send HELP" in r and "SIGNON old26 Turkey <password>\nPRESS TO GM\n" in r
+    for slip in ("ivuwxHsry4M", "iVuwxHsry4m"):
+        r = people.say("dmitri@test.org", f"SIGNON old26 Italy {slip}\nArmy Venice holds\n\n"
+                       "On Sun, 29 Nov 2026, E2E Judge wrote:\n" + quoted(welcome),
+                       subject="Re: old26: you play ITALY")
+        assert "Sign-on refused" in r

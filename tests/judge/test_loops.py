@@ -17,7 +17,7 @@ def handle(judge, sender, body, **kw):
 
 def test_one_no_command_reply_per_address_text_and_window(judge, clock):
     first = handle(judge, "auto@test.org", "Thanks for your mail, I'll get back to you.")
-    assert len(first) == 1 and "Orders need a sign-on first" in first[0].body
+    assert len(first) == 1 and "send LIST" in first[0].body and "JOIN" in first[0].body
     assert handle(judge, "auto@test.org", "Thanks for your mail, I'll get back to you.") == []
     assert handle(judge, "other@test.org", "Hello there")  # another address: answered
     clock.advance(hours=0.9)
