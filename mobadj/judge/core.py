@@ -406,8 +406,8 @@ class Judge(JudgeBase):
         if form:
             out.append(form)
         elif (parsed.order_lines and not out and not parsed.press
-              and not self.unsigned.orders_attempted(inc, parsed)
-              and not self.store.players_by_email(inc.sender)):
+              and not self.store.players_by_email(inc.sender)
+              and not self.unsigned.gives_orders(inc, parsed)):
             out.append(self.unsigned.newcomer(inc, parsed))  # "I'd like to join fall26!"
         elif parsed.order_lines and (not out or self.unsigned.orders_attempted(inc, parsed)):
             out.append("Orders need a sign-on first: " + registry.usage("signon"))

@@ -28,6 +28,7 @@ _ABOUT = re.compile(r"(?:^|[\s:])([a-z0-9][a-z0-9_-]{0,29}): (press|message) fro
 _GAME = re.compile(r"(?:^|[\s:])([a-z0-9][a-z0-9_-]{0,29}):", re.I)
 _ANONYMOUS = "anonymous"
 MAX_ECHO = 2000  # characters of a player's own text sent back in the form
+LINES_CHECKED = 60  # lines of a mail without sign-on looked at for orders: a letter's length
 FORGOT = ("Forgot your password? Ask your GM for a new one: the GM's REPLACE of your seat "
           "to your own address (REPLACE <power> <your address>) mails a new password to the "
           "seat's registered address, and nowhere else.")
@@ -208,8 +209,9 @@ class UnsignedMail:
                                for m in maps)
 
     def gives_orders(self, inc: Incoming, parsed: ParsedMail) -> bool:
-        """Does a line of the mail read as an order on the map of a game the sender plays
-        (else the standard map)?  Such a mail is a person's, and always answered."""
+        """Does a line of the mail (of its first :data:`LINES_CHECKED`) read as an order on
+        the map of a game the sender plays (else the standard map)?  Such a mail is a
+        person's, and always answered."""
         if not parsed.order_lines:
             return False
         kinds = [g.kind for g in map(self.desk.store.game, {
@@ -220,7 +222,8 @@ class UnsignedMail:
                 host = host_for(kind)
                 if isinstance(host, DiplomacyHost):
                     maps.append(host.game_map)
-        return any(not is_remark(line, m) for _, line in parsed.order_lines for m in maps)
+        return any(not is_remark(line, m) for _, line in parsed.order_lines[:LINES_CHECKED]
+                   for m in maps)
 
     def _reads_as_orders(self, about: Answering, text: str) -> bool:
         """Does ``text`` hold an order of the sender's seat in the game it is about?"""
