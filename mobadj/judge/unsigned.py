@@ -8,6 +8,12 @@ from the subject the judge gave the mail being answered (``spring26: press from 
 Reply to the GM's message (``spring26: message from the GM``) is given as PRESS TO GM.
 Only an address that plays in a game gets its text back (at most ``MAX_ECHO`` characters):
 a mail with a forged sender cannot make the judge carry a text to someone else.
+
+A letter to the judge itself (a question, a lost password) is no press to the other
+players: its writer is pointed to HELP, to the GM (PRESS TO GM, with the text ready, unless
+the letter is about the password it would need) and to the GM's REPLACE for a new password.
+A letter from an address with no seat ("I'd like to join fall26 please!") gets LIST, JOIN
+and the games taking players.
 """
 
 from __future__ import annotations
