@@ -235,13 +235,53 @@ def verify_record(data: dict[str, Any], commitment: str | None = None) -> Verdic
     else:
         scores = ", ".join(f"P{p + 1} {s:g}" for p, s in enumerate(state.scores()))
         lines.append(f"{len(record.actions)} actions replay legally to the end: {scores}")
+        lines.append(_result_line(state))
         if "scores" in data and _stated_scores(data["scores"]) != state.scores():
             ok = False
             lines.append(f"MISMATCH: the record states the scores {str(data['scores'])[:80]}")
+        winners = [p + 1 for p in state.winners()]
+        if "winners" in data and _stated_winners(data["winners"]) != sorted(winners):
+            ok = False
+            lines.append(f"MISMATCH: the record states {_seats_text(data['winners'])} won; "
+                         f"the replay gives {' and '.join(f'P{p}' for p in winners) or 'nobody'}")
     lines.insert(0, ("verified: " if ok else "NOT verified: ")
                  + f"{type(state).info.title}, {record.players} "
                  + ("player" if record.players == 1 else "players"))
     return Verdict(ok, lines)
+
+
+def _stated_winners(winners: Any) -> list[int] | None:
+    """The seats (1, 2, ...) a record states as winners, sorted; None when they are no
+    list of seat numbers (a mismatch).  "P2" is read as 2."""
+    if not isinstance(winners, list):
+        return None
+    seats = []
+    for seat in winners:
+        text = str(seat).strip().upper().removeprefix("P")
+        if isinstance(seat, bool) or not text.isdigit():
+            return None
+        seats.append(int(text))
+    return sorted(seats)
+
+
+def _seats_text(winners: Any) -> str:
+    """The winners a record states, as the verdict shows them (P1 and P3, nobody)."""
+    seats = _stated_winners(winners)
+    if seats is None:
+        return repr(winners)[:80]
+    return " and ".join(f"P{p}" for p in seats) or "nobody"
+
+
+def _result_line(state: GameState) -> str:
+    """Who won the replayed game, as the end report says it (with the tie-break that
+    decided, if one did): the verdict names the winner the scores alone may not tell."""
+    from mobadj.cards.report import end_report
+
+    said = [line for line in end_report(state)
+            if line.startswith(("Winner", "Nobody wins", "You win"))]
+    if said:
+        return said[-1]
+    return "Winner: " + (" and ".join(f"P{p + 1}" for p in state.winners()) or "nobody")
 
 
 def _stated_scores(scores: Any) -> list[float] | None:

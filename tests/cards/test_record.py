@@ -254,3 +254,48 @@ def test_a_save_nested_too_deeply_is_refused(tmp_path) -> None:
         result = CliRunner().invoke(main, ["play", *args])
         assert result.exit_code == 2 and "is not a JSON game record: nested too deeply" in \
             result.output, result.output
+
+
+def _mobadj(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mobadj", *args], input=stdin,
+                          capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
+
+
+def test_verify_names_the_winner_and_refuses_a_record_naming_another(tmp_path) -> None:
+    """Seed 100 ends in a 22-22 tie that the Time track gives to P1: the scores cannot
+    tell who won, so a record naming P3 (or anyone else) must not pass."""
+    path = tmp_path / "it100.json"
+    played = _mobadj("play", "irontriangle", "-p", "3", "--bot", "1", "--bot", "2", "--bot",
+                     "3", "--seed", "100", "--save", str(path), stdin="\n" * 400)
+    assert "tie goes to the cube highest on the Time track" in played.stdout
+    good = _mobadj("play", "verify", str(path))
+    assert good.returncode == 0, good.stdout
+    assert good.stdout.splitlines()[0] == "verified: Mobsters of the Iron Triangle, 3 players"
+    assert ("Winner: P1: tied on 22 Notoriety with P3; the tie goes to the cube highest on "
+            "the Time track.") in good.stdout.splitlines()
+    data = json.loads(path.read_text())
+    assert data["winners"] == [1]
+    for stated, said in (([3], "P3 won"), ([2], "P2 won"), ([], "nobody won"),
+                         ([1, 3], "P1 and P3 won"), ("P1", "'P1' won")):
+        path.write_text(json.dumps(dict(data, winners=stated)))
+        edited = _mobadj("play", "verify", str(path))
+        assert edited.returncode == 1, (stated, edited.stdout)
+        assert edited.stdout.startswith("NOT verified: Mobsters of the Iron Triangle")
+        assert f"MISMATCH: the record states {said}; the replay gives P1" in edited.stdout
+
+
+def test_verify_refuses_a_micro_city_record_naming_the_loser() -> None:
+    state = game_class("microcity").new(2, 9, {"mode": "competitive"})
+    rng = random.Random(9)
+    while not state.is_over():
+        p = state.to_act()[0]
+        state.apply(p, rng.choice(state.legal_actions(p)))
+    (winner,) = state.winners()
+    data = dict(final_json(GameRecord.of("microcity", state, salt=new_salt())),
+                scores=state.scores(), winners=[winner + 1])
+    verdict = verify_record(data)
+    assert verdict.ok and f"Winner: P{winner + 1}." in verdict.lines
+    bad = verify_record(dict(data, winners=[2 - winner]))
+    assert not bad.ok
+    assert f"MISMATCH: the record states P{2 - winner} won; the replay gives P{winner + 1}" in (
+        bad.lines)
