@@ -115,6 +115,13 @@ def superseded(state: GameState, event: Event) -> bool:
     return bool(pattern and pattern.match(event.text))
 
 
+def superseded_line(state: GameState, line: str) -> bool:
+    """Is ``line`` of the finished game's table one of the end-of-game lines that
+    :func:`end_report` says again in full (the winner, the totals)?"""
+    pattern: re.Pattern[str] | None = getattr(_render(state), "SUPERSEDED", None)
+    return bool(state.is_over() and pattern and pattern.match(line.strip()))
+
+
 def end_report(state: GameState) -> list[str]:
     """Why the game ended, each player's score as the rulebook counts it, the winner once."""
     module = _render(state)

@@ -608,6 +608,8 @@ class CardHost(Host):
         if state.get("ended"):
             return self._ended_status(state, player)
         game = self._game(state, fresh=False)
+        if game.is_over():
+            return self._over_status(state, game, player)
         view = game.render(player)
         if player is not None and player in game.to_act():
             view += "\n\n" + self._commands(game, player)
@@ -625,6 +627,15 @@ class CardHost(Host):
         game = stopped(self._game(state))  # a copy: its seats to act are taken away
         lines = [f"{state['ended']} Nobody is waiting; the table when it ended:", "",
                  game.render(player), ""]
+        return "\n".join(lines + card_report.seed_lines(self._record(state)))
+
+    def _over_status(self, state: State, game: GameState, player: int | None) -> str:
+        """STATUS of a game its rules ended: the table, the end report as the final mail
+        gave it (the winner once, with the tie-break that decided) and the seed and salt it
+        revealed, so that a player who lost that mail can still check the game."""
+        table = [line for line in game.render(player).splitlines()
+                 if not card_report.superseded_line(game, line)]
+        lines = ["\n".join(table).rstrip(), "", *card_report.end_report(game), ""]
         return "\n".join(lines + card_report.seed_lines(self._record(state)))
 
     def is_over(self, state: State) -> bool:

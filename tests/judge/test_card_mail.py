@@ -11,6 +11,7 @@ import pytest
 
 from mobadj.cards.record import OLD_SCHEME, seed_commitment, verify_record
 from mobadj.cards.registry import GAMES
+from mobadj.cards.terminal import Session
 from mobadj.cards.words import command_words
 from mobadj.judge import registry
 from mobadj.judge.cardhost import PREVIEW_LIMIT
@@ -254,3 +255,24 @@ def test_an_iron_triangle_the_gm_ended_shows_nobody_choosing(judge) -> None:
         status = act(judge, seat, "STATUS")[0].body
         assert "Result: The game cg has ended (ended by the GM)." in status
         assert "Offer" in status and "(choosing)" not in status
+
+
+def test_status_of_a_game_its_rules_ended_reveals_seed_salt_and_the_tie_break(judge) -> None:
+    """Seed 100 of Iron Triangle, played by its bots to the end by mail, ends 22-22 and the
+    Time track gives it to P1: STATUS afterwards says so and gives the seed and salt the
+    final mail gave, no longer the commitment as if they were still to be revealed."""
+    bots = Session.new("irontriangle", 3, 100, {0, 1, 2}, read=lambda _: "",
+                       write=lambda _: None)
+    actions = bots.run().actions  # the terminal's bots play seed 100 to its end
+    host = setup_game(judge, "irontriangle", 3, seed=100)
+    for player, move in actions:
+        assert "Errors" not in act(judge, f"P{player + 1}", move)[0].body
+    assert host.is_over(judge.store.game("cg").state)
+    state = judge.store.game("cg").state
+    gm = judge.handle_mail(mail("gm@test.org", "GM cg gm-pw\nSTATUS"))[0].body
+    for status in (act(judge, "P1", "STATUS")[0].body, act(judge, "P3", "STATUS")[0].body, gm):
+        assert f"Seed: {state['seed']}" in status and f"Salt: {state['salt']}" in status
+        assert "revealed when the game ends" not in status
+        assert ("Winner: P1: tied on 22 Notoriety with P3; the tie goes to the cube highest "
+                "on the Time track.") in status
+        assert status.count("Winner") == 1
