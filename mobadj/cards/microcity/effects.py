@@ -130,8 +130,11 @@ def options(
             for c in _material_combos(arg)
             if all(res[RES_INDEX[m]] >= c.count(m) for m in set(c))
         ]
-    if kind == "all":
-        return combine([options(st, player, e, used_die=used_die, builds=builds) for e in arg])
+    if kind == "all":  # a removal finds fewer markers than it names: it removes those (ruling 5)
+        parts = [options(st, player, e, used_die=used_die, builds=builds)
+                 or ([((), [])] if "remove_investment" in e else []) for e in arg]
+        done = combine(parts)
+        return done if any(ops for _, ops in done) else []
     if kind == "each":  # every part that can be done (the competitive die-2 rule)
         parts = [options(st, player, e, used_die=used_die, builds=builds) for e in arg]
         return combine([p or [((), [])] for p in parts])

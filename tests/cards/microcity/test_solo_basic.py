@@ -429,6 +429,17 @@ def test_demolition_advanced_removes_two_markers() -> None:
     assert st.res[0][3] == 3
 
 
+def test_demolition_advanced_on_a_clear_city_still_pays_its_money() -> None:
+    # ruling 5: "Remove N markers from any area" removes exactly N (fewer if fewer lie on
+    # the board): with none on the board the advanced action removes none and pays +1 money
+    typed = "start b2\ndone\nplay 3 to b4\nadvanced\nquit\n"
+    result = CliRunner().invoke(main, ["play", "microcity", "--seed", "6"], input=typed)
+    assert "Dice: die1 6, die2 3; markers in the pool: 8; card in play: 3" in result.output
+    assert "cannot be carried out now" not in result.output
+    assert "- P1 (Project 3): advanced" in result.output
+    assert "P1 0c 0s 0w 3$" in result.output.split("P1 (Project 3): advanced")[1]
+
+
 def test_merchant_basic_exchange() -> None:
     st = _card_step("5", (1, 1))
     set_res(st, 0, wood=1)
