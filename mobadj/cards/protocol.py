@@ -332,6 +332,12 @@ class GameState(ABC):
         play."""
         return ""
 
+    def turn_refusal(self, player: int, action: Any) -> str:
+        """The rules' reason why ``player``, who is not to act now, may not make ``action``
+        ("the Mob Boss makes no offer ..."), said instead of "it is not your turn"; "" when
+        the game has none better."""
+        return ""
+
     def apply(self, player: int, action: Any) -> None:
         """Apply a legal action and log it as canonical text (``str(action)``).  Out of turn
         only a free command (:meth:`is_free`) goes through."""
@@ -341,7 +347,8 @@ class GameState(ABC):
             if not self.is_free(player, action):
                 free = self.free_commands(player)
                 also = f" (you may now: {'; '.join(free)})" if free else ""
-                raise IllegalAction(f"it is not your turn{also}")
+                raise IllegalAction((self.turn_refusal(player, action)
+                                     or "it is not your turn") + also)
         self._apply(player, action)
         self.actions.append((player, str(action)))
 

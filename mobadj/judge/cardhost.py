@@ -331,7 +331,8 @@ class CardHost(Host):
         player = seat_index(seat)
         lines = text.splitlines()
         aside = remark_lines(game, player, lines, self.command_words(state))
-        sent = [f"line {n} ({line.strip()})" for n, line in enumerate(lines, start=1)
+        sent = [f"line {n} ({line.strip()}{self._turn_refusal(game, player, line)})"
+                for n, line in enumerate(lines, start=1)
                 if line.strip() and n - 1 not in aside]
         if not sent or game.is_over() or state.get("ended"):
             return ""
@@ -340,6 +341,16 @@ class CardHost(Host):
                  else "no move is due now")
         return (f"Not taken: {', '.join(sent)}: {whose}. Moves are not kept for later: you "
                 f"will be mailed when {seat} is to move; send your move then.")
+
+    @staticmethod
+    def _turn_refusal(game: GameState, player: int, line: str) -> str:
+        """The rules' reason a move sent out of turn could not be made then either (the
+        Mob Boss makes no offer), as ": <reason>"; "" when the game gives none."""
+        try:
+            why = game.turn_refusal(player, game.read(player, line.strip()))
+        except GameError:
+            return ""
+        return f": {why}" if why else ""
 
     def free(self, state: State, seat: str, text: str) -> Free | None:
         """Apply at once each line that is a free command of ``seat``'s; a seat not due has
@@ -370,7 +381,7 @@ class CardHost(Host):
                 else:
                     out.errors.append(f"line {number}: {exc}")
                 continue
-            if due and not game.is_free(player, action):
+            if not game.is_free(player, action):  # a move: the order check, or out of turn
                 rest[-1] = line
                 continue
             if not copied:

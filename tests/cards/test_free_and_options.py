@@ -93,7 +93,8 @@ def test_apply_lets_only_free_commands_through_out_of_turn() -> None:
     g = next(p for p in range(3) if p != s.boss)
     assert s.free_commands(g) == ["say <anything>"]
     assert s.free_commands(s.boss) == ["say <anything>"]
-    with pytest.raises(IllegalAction, match=r"not your turn \(you may now: say <anything>\)"):
+    with pytest.raises(IllegalAction, match=r"only the Mob Boss picks an offer, and P\d is "
+                                            r"the Mob Boss \(you may now: say <anything>\)"):
         s.command(g, f"pick P{g + 1}")
     with pytest.raises(IllegalAction, match="not your turn: there is no player P7"):
         s.command(6, "say hi")

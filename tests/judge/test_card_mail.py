@@ -276,3 +276,21 @@ def test_status_of_a_game_its_rules_ended_reveals_seed_salt_and_the_tie_break(ju
         assert ("Winner: P1: tied on 22 Notoriety with P3; the tie goes to the cube highest "
                 "on the Time track.") in status
         assert status.count("Winner") == 1
+
+
+def test_an_iron_triangle_move_out_of_turn_is_not_taken_with_the_rules_reason(judge) -> None:
+    host = setup_game(judge, "irontriangle", 3, seed=100)
+    (boss,) = host.due(judge.store.game("cg").state)
+    gangsters = [s for s in ("P1", "P2", "P3") if s != boss]
+    early = act(judge, gangsters[0], "offer 1")[0].body  # before the boss plays a Job
+    assert (f"Not taken: line 2 (offer 1: you cannot offer now: {boss}, the Mob Boss, is "
+            f"choosing a job): it is {boss}'s move, not {gangsters[0]}'s. Moves are not kept "
+            f"for later: you will be mailed when {gangsters[0]} is to move") in early
+    assert "it is not your turn" not in early and "Errors" not in early
+    act(judge, boss, legal(judge, host, boss)[0])
+    reply = act(judge, boss, "offer 1\npick P1")[0].body
+    waiting = " and ".join(gangsters)
+    assert (f"Not taken: line 2 (offer 1: the Mob Boss makes no offer: the Gangsters offer on "
+            f"your job), line 3 (pick P1: you cannot pick an offer now: the Gangsters are "
+            f"making their offers): it is {waiting}'s move, not {boss}'s.") in reply
+    assert len(judge.store.game("cg").state["actions"]) == 1  # the Job alone

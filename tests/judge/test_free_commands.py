@@ -130,6 +130,7 @@ def test_a_private_free_command_reaches_only_those_who_may_see_it(judge, monkeyp
     assert host.phase(_state(judge)) == "M2"  # the winks are not moves
     r = act(judge, "P2", "wink P2")[0].body  # the game's refusal, with the line
     assert "line 2: wink at another player" in r
-    r = act(judge, "P3", "pass")[0].body  # not free and not P3's turn
-    assert "line 2: it is not your turn (you may now: wink P<n>)" in r
+    r = act(judge, "P3", "pass")[0].body  # not free and not P3's turn: as in any card game
+    assert ("Not taken: line 2 (pass): it is P2's move, not P3's. Moves are not kept for "
+            "later") in r
     assert [a for _, a in _state(judge)["actions"]] == ["wink P2", "wink P3", "pass"]

@@ -216,6 +216,26 @@ class IronTriangleState(GameState):
                 return [p]
         return sorted(tied)  # unreachable: every cube is on the Time track
 
+    def turn_refusal(self, player: int, action: Any) -> str:
+        """Why a move out of turn is refused, in the rules' words: the boss makes no offer,
+        a Gangster offers once a round, only the boss plays a Job and picks."""
+        kind, boss = type(action), f"P{self.boss + 1}"
+        if kind is Offer:
+            if self.phase != "offer":
+                return f"you cannot offer now: {self._phase_text()}"
+            if player == self.boss:
+                return "the Mob Boss makes no offer: the Gangsters offer on your job"
+            return "you have already made your offer this round (one sealed offer a round)"
+        if kind is Pick:
+            if self.phase != "negotiate":
+                return f"you cannot pick an offer now: {self._phase_text()}"
+            return f"only the Mob Boss picks an offer, and {boss} is the Mob Boss"
+        if kind is PlayJob:
+            if self.phase != "job":
+                return f"you cannot play a job now: {self._phase_text()}"
+            return f"only the Mob Boss plays a job, and {boss} is the Mob Boss"
+        return ""
+
     def _may_undo(self, player: int, action: Any) -> bool:
         """Table talk has been heard and a revealed card seen: neither is taken back (draws
         and turned-up offers are refused for every game, see :meth:`hidden_from`)."""
@@ -363,7 +383,9 @@ class IronTriangleState(GameState):
 
     def _say(self, player: int, text: str) -> None:
         """Table talk (press): anything, bluffs included; the judge relays it to all."""
-        self._need_phase("negotiate", "talk (the table talks once all offers are in)")
+        if self.phase != "negotiate":
+            raise IllegalAction(f"you cannot talk now: {self._phase_text()}; the table talks "
+                                "once all offers are in")
         text = " ".join(text.split())
         if not text:
             raise IllegalAction("say what? e.g. 'say it's a bargain, boss'")
@@ -376,6 +398,9 @@ class IronTriangleState(GameState):
             raise IllegalAction("only the Mob Boss picks an offer")
         if target not in self.offers:
             choices = ", ".join(f"P{p + 1}" for p in sorted(self.offers))
+            if target == player:
+                raise IllegalAction(f"you are the Mob Boss and made no offer: pick one of "
+                                    f"{choices}")
             raise IllegalAction(f"P{target + 1} made no offer; pick one of {choices}")
         offer = self.deck.cards[self.offers[target]]
         self.stats[f"pick_{offer.back}"] += 1

@@ -45,7 +45,8 @@ def test_the_job_must_come_from_the_bosss_hand_and_name_a_feature() -> None:
     foreign = s.deck.cards[s.hands[other][0]].name
     with pytest.raises(IllegalAction, match="do not hold"):
         s.command(boss, f"job {foreign} fast")
-    with pytest.raises(IllegalAction, match="not your turn"):
+    with pytest.raises(IllegalAction, match=rf"^only the Mob Boss plays a job, and P{boss + 1} "
+                                            "is the Mob Boss$"):
         s.command(other, "job 1 fast")
     with pytest.raises(IllegalAction, match="one feature"):
         s.apply(boss, PlayJob(s.deck.cards[s.hands[boss][0]].name, "dear"))
@@ -93,8 +94,12 @@ def test_an_offer_must_come_from_hand_and_only_once() -> None:
     p = s.to_act()[0]
     with pytest.raises(IllegalAction, match="do not hold"):
         s.apply(p, Offer(s.deck.cards[s.hands[s.boss][0]].name))
+    with pytest.raises(IllegalAction, match="^the Mob Boss makes no offer: the Gangsters "
+                                            "offer on your job$"):
+        s.command(s.boss, "offer 1")
     s.command(p, "offer 2")
-    with pytest.raises(IllegalAction, match="not your turn"):
+    with pytest.raises(IllegalAction, match=r"^you have already made your offer this round "
+                                            r"\(one sealed offer a round\)$"):
         s.command(p, "offer 1")
 
 
@@ -104,7 +109,9 @@ def test_negotiation_table_talk_from_anyone_until_the_boss_picks() -> None:
     boss = s.boss
     s.command(boss, "job 1 fast")
     gangster = s.to_act()[0]
-    with pytest.raises(IllegalAction, match="cannot talk"):
+    with pytest.raises(IllegalAction, match="^you cannot talk now: the Gangsters are making "
+                                            "their offers; the table talks once all offers "
+                                            "are in$"):
         s.command(gangster, "say too early")
     for p in list(s.to_act()):
         s.command(p, "offer 1")
@@ -113,7 +120,8 @@ def test_negotiation_table_talk_from_anyone_until_the_boss_picks() -> None:
     assert s.history(None)[-2:] == [f"P{gangster + 1} says: it's fast AND good, boss",
                                     f"P{boss + 1} says: convince me"]
     assert s.actions[-2] == (gangster, "say it's fast AND good, boss")
-    with pytest.raises(IllegalAction, match="not your turn"):
+    with pytest.raises(IllegalAction, match=rf"only the Mob Boss picks an offer, and "
+                                            rf"P{boss + 1} is the Mob Boss"):
         s.apply(gangster, Pick(gangster))
     s.command(boss, f"pick P{gangster + 1}")
     with pytest.raises(IllegalAction, match="cannot talk"):
@@ -127,7 +135,8 @@ def test_the_boss_picks_one_of_the_offers() -> None:
     for p in list(s.to_act()):
         s.command(p, "offer 1")
     assert sorted(a.player for a in s.legal_actions(boss)) == sorted(s.offers)
-    with pytest.raises(IllegalAction, match="made no offer"):
+    with pytest.raises(IllegalAction, match="^you are the Mob Boss and made no offer: pick "
+                                            "one of P"):
         s.apply(boss, Pick(boss))
 
 
