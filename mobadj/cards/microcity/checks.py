@@ -104,6 +104,11 @@ def why_not(st: MicroCityState, player: int, action: Action) -> str:
             if action.level == "advanced":
                 return advanced_refusal(st, player)
             return f"no {action.level} action is possible now; {help_text}"
+        taken_back = [a for a in same if a.startswith(f"{action} from ")]
+        if taken_back:  # "voluntarily lose 1 victory point and retrieve 1 Investment marker"
+            return ("your pool is empty: name a marker of yours to take back for 1 point "
+                    f"(rulebook, competitive residential action): {', '.join(taken_back[:6])}"
+                    + (" ..." if len(taken_back) > 6 else ""))
         close = difflib.get_close_matches(str(action), same, n=1, cutoff=0.5)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         shown = ", ".join(same[:12]) + (" ..." if len(same) > 12 else "")

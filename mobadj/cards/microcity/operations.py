@@ -56,7 +56,7 @@ def build_options(st: MicroCityState, player: int, builds: tuple[str, ...]) -> l
             marker_sources = [((), [])]
         else:  # "voluntarily lose 1 victory point and retrieve 1 Investment marker"
             marker_sources = [
-                (("from", name), [("vp", player, -1), ("unmark", area)])
+                (("from", name), [("take_back", player, name, area)])
                 for name, area in st.removable_areas(player)
                 if area_owner(st, area) == player
             ]
@@ -66,7 +66,7 @@ def build_options(st: MicroCityState, player: int, builds: tuple[str, ...]) -> l
                 if st.goal_marks[gi][ai] >= 0 or not affordable(res, area.cost):
                     continue
                 for words, pre in marker_sources:
-                    if pre and pre[1][1] == ("goal", gi, ai):
+                    if pre and pre[0][3] == ("goal", gi, ai):
                         continue
                     out.append(
                         (("goal", f"{gi + 1}.{ai + 1}", *words),
@@ -84,7 +84,7 @@ def build_options(st: MicroCityState, player: int, builds: tuple[str, ...]) -> l
             name = area_name(("contract", ci))
             if comp:
                 for words, pre in marker_sources:
-                    if pre and pre[1][1] == ("contract", ci):
+                    if pre and pre[0][3] == ("contract", ci):
                         continue
                     out.append((("contract", name, *words),
                                 pre + cost_ops(player, contract.cost) + [("contract", ci, player)]))
@@ -184,8 +184,11 @@ def run(st: MicroCityState, player: int, ops: list[Op]) -> None:
             st.discards[op[1]].remove(op[2])
             st.hands[op[1]].append(op[2])
             st.hands[op[1]].sort()
-        elif kind == "vp":
-            st.vp[op[1]] += op[2]
+        elif kind == "take_back":  # said as the final phase says it, and counted so
+            st.vp[op[1]] -= 1
+            st.log(f"P{op[1] + 1} has no marker left: loses 1 point and takes one back from "
+                   f"{op[2]}")
+            unmark(st, op[3])
         else:  # pragma: no cover - the effects module only emits the kinds above
             raise ValueError(kind)
 

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from mobadj.cards.protocol import IllegalAction
+from mobadj.cards.report import end_report as report_lines
 
 from .helpers import cell_of, new, set_res, texts
 
@@ -142,14 +143,41 @@ def test_empty_pool_goal_costs_a_point_and_a_marker_back() -> None:
     set_res(st, 0, 5, 5, 5, 5)
     options = [t for t in texts(st) if t.startswith("advanced goal 1.1")]
     assert "advanced goal 1.1 from a1" in options
+    with pytest.raises(IllegalAction, match=r"^your pool is empty: name a marker of yours to "
+                                            r"take back for 1 point .*: advanced goal 1.1 "
+                                            r"from a1, advanced goal 1.1 from b1"):
+        st.command(0, "advanced goal 1.1")
     st.command(0, "advanced goal 1.1 from a1")
     gain = st.deck.goals[st.goals[0]][0].vp
     assert st.goal_marks[0][0] == 0 and st.inv[0] == -1
+    assert st.history(1)[-3:] == [
+        "P1 has no marker left: loses 1 point and takes one back from a1",
+        "The Investment marker on a1 returns to its pool",
+        f"P1 completes Goal area 1.1: +{gain} points"]
     # then the final phase needs a marker again: the pool is empty once more
     assert st.step == "take" and st.vp[0] == 3 - 1 + gain
     st.command(0, "take b1")
     assert st.vp[0] == 3 - 2 + gain and st.inv[st.engineer[0]] == 0
     assert not st.check_invariants()
+
+
+def test_the_final_table_books_both_points_paid_for_markers_taken_back() -> None:
+    st = comp(seed=3, p2="c3", p1="b3")
+    for c in range(5):
+        st.inv[c] = 0
+    st.pools, st.res, st.dice = [0, 5], [[5, 5, 5, 5], [0, 0, 0, 0]], [4, 4]
+    st.command(0, "done")
+    st.command(0, "play 1 to a4")
+    st.command(0, "pass")
+    st.command(0, "advanced goal 1.1 from a1")
+    st.time = 1
+    st.command(0, "take b1")
+    while not st.is_over():
+        st.command(st.to_act()[0], "pass")
+    report = "\n".join(report_lines(st))
+    assert ("P1: 0 points = Goal areas 2 (1.1 +2) + Advantages 0 + Contracts 0 - 2 for "
+            "markers taken back") in report
+    assert "card effects" not in report
 
 
 def test_quarter_action_needs_no_marker_of_either_player() -> None:
