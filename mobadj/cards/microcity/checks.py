@@ -20,7 +20,7 @@ from mobadj.cards.microcity.actions import (
     Start,
     Take,
 )
-from mobadj.cards.microcity.board import CELL_INDEX
+from mobadj.cards.microcity.board import CELL_INDEX, CELL_NAMES
 from mobadj.cards.microcity.cards import MAX_RESOURCE, RES_INDEX, RESOURCES
 from mobadj.cards.microcity.expansions import seaport_actions
 from mobadj.cards.microcity.phases import QUARTER_ACTIONS, card_builds, card_effects
@@ -65,11 +65,14 @@ def why_not(st: MicroCityState, player: int, action: Action) -> str:
         ends = sorted({a.to for a in table if isinstance(a, Play) and a.card == action.card})
         if not ends:
             return f"Project {action.card} cannot be played now (your opponent just played it)"
-        return f"Project {action.card} moves you exactly {st.project(action.card).move}: " \
-            f"reachable {', '.join(ends)}"
+        move = st.project(action.card).move
+        return (_move_rule(st, player, action.to, move)
+                or f"Project {action.card} moves you exactly {move}: reachable "
+                   f"{', '.join(ends)}")
     if isinstance(action, Retrieve):
         ends = sorted(a.to for a in table if isinstance(a, Retrieve))
-        return f"retrieving moves you 1 Quarter: reachable {', '.join(ends)}"
+        return (_move_rule(st, player, action.to, 1)
+                or f"retrieving moves you 1 Quarter: reachable {', '.join(ends)}")
     if isinstance(action, ChangeDie | RemoveMarker):
         cost = 2 if action.pay == "money" else 1
         if st.res[player][RES_INDEX[action.pay]] < cost:
@@ -107,13 +110,46 @@ def why_not(st: MicroCityState, player: int, action: Action) -> str:
         taken_back = [a for a in same if a.startswith(f"{action} from ")]
         if taken_back:  # "voluntarily lose 1 victory point and retrieve 1 Investment marker"
             return ("your pool is empty: name a marker of yours to take back for 1 point "
-                    f"(rulebook, competitive residential action): {', '.join(taken_back[:6])}"
-                    + (" ..." if len(taken_back) > 6 else ""))
+                    "(rulebook, 2 PLAYER COMPETITIVE MODE, Residential): "
+                    + ", ".join(taken_back[:6]) + (" ..." if len(taken_back) > 6 else ""))
         close = difflib.get_close_matches(str(action), same, n=1, cutoff=0.5)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         shown = ", ".join(same[:12]) + (" ..." if len(same) > 12 else "")
         return f"'{action}' is not possible; possible: {shown}{hint}"
     return f"not possible now; this is {help_text}"
+
+
+def _grid_near(cell: int) -> list[int]:
+    """The Quarters orthogonally next to ``cell`` of the 4x4 city, the Garden not left out."""
+    row, col = divmod(cell, 4)
+    return [r * 4 + c for r, c in ((row - 1, col), (row + 1, col), (row, col - 1),
+                                   (row, col + 1)) if 0 <= r < 4 and 0 <= c < 4]
+
+
+def _move_rule(st: MicroCityState, player: int, to: str, steps: int) -> str:
+    """The rule a move of ``steps`` to ``to`` breaks when it is the right length (the
+    Garden, the opponent's Engineer, a two-step move back to the start); "" otherwise."""
+    cell, start = CELL_INDEX.get(to), st.engineer[player]
+    if cell is None or start < 0:
+        return ""
+    garden = st.city.garden
+    if cell == garden:
+        return (f"{to} is the Garden: no Engineer may stop on it or cross it (rulebook, "
+                "GARDEN EXPANSION)")
+    if steps == 2 and cell == start:
+        return (f"a move of 2 Quarters may not come back to {to}, where you began (rulebook, "
+                "ENGINEER)")
+    if cell in st.city.destinations(start, steps):
+        other = st.engineer[1 - player] if st.cfg.competitive else -1
+        if cell == other:
+            return (f"P{2 - player}'s Engineer stands on {to}: you may not end your move on "
+                    "it (rulebook, 2 PLAYER COMPETITIVE MODE)")
+        return ""
+    if (steps == 2 and garden is not None and start < 16 and cell < 16
+            and garden in _grid_near(start) and cell in _grid_near(garden)):
+        return (f"{to} can only be reached through the Garden ({CELL_NAMES[garden]}), which "
+                "no Engineer may cross (rulebook, GARDEN EXPANSION)")
+    return ""
 
 
 def _cost_text(cost: tuple[int, ...]) -> str:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from click.testing import CliRunner
 
 from mobadj.cards.protocol import IllegalAction
 from mobadj.cards.report import end_report as report_lines
+from mobadj.cli import main
 
 from .helpers import cell_of, new, set_res, texts
 
@@ -316,3 +318,18 @@ def test_starting_on_the_opponents_engineer_is_refused_with_the_rule() -> None:
     with pytest.raises(IllegalAction, match="P2's Engineer stands on c2: the first player "
                                             "must choose a different Quarter"):
         st.command(0, "start c2")
+
+
+def test_a_move_onto_the_opponents_engineer_names_the_rule() -> None:
+    # rulebook line 381: "A player cannot end the movement of his Engineer on a Quarter with
+    # the opponent's Engineer on it" (c3 is one step from b3: the length is right)
+    typed = "start c3\n\n\nstart b3\ndone\nretrieve to c3\nplay 2 to c3\nplay 5 to b3\nquit\n"
+    result = CliRunner().invoke(main, ["play", "microcity", "-p", "2", "-o",
+                                       "mode=competitive", "--seed", "3"], input=typed)
+    said = ("! P2's Engineer stands on c3: you may not end your move on it (rulebook, 2 PLAYER "
+            "COMPETITIVE MODE)")
+    assert result.output.count(said) == 2
+    assert ("! a move of 2 Quarters may not come back to b3, where you began (rulebook, "
+            "ENGINEER)") in result.output  # Project 5 moves 2
+    assert "moves you exactly 1" not in result.output and "retrieving moves you" not in (
+        result.output)

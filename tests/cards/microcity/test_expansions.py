@@ -342,3 +342,17 @@ def test_the_seaport_help_gives_the_rulebooks_amounts_and_the_garden_refusal_say
     st.sides[4] = "B"
     assert "basic: exchange 1 Material for 3 money and take 1 discarded Project card back" \
         in st.explain(0, "s1")
+
+
+def test_a_move_through_or_onto_the_garden_is_refused_with_the_garden_rule() -> None:
+    # "A player's Engineer cannot move through or stop on the Garden quarter": d2 is two
+    # steps from b2, but only through the Garden on c2
+    typed = "start b2\ndone\nplay 1 to d2\nplay 1 to c2\nretrieve to c2\nquit\n"
+    result = CliRunner().invoke(main, ["play", "microcity", "-o", "expansions=garden",
+                                       "--seed", "1"], input=typed)
+    assert " a2 Ico[4]   b2 C[2]@1   c2 G        d2 Ico[6]" in result.output
+    assert ("! d2 can only be reached through the Garden (c2), which no Engineer may cross "
+            "(rulebook, GARDEN EXPANSION)") in result.output
+    assert result.output.count("! c2 is the Garden: no Engineer may stop on it or cross it "
+                               "(rulebook, GARDEN EXPANSION)") == 2
+    assert "moves you exactly" not in result.output
