@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mobadj.cards.microcity.actions import (
     Action,
@@ -73,6 +73,16 @@ def why_not(st: MicroCityState, player: int, action: Action) -> str:
         ends = sorted(a.to for a in table if isinstance(a, Retrieve))
         return (_move_rule(st, player, action.to, 1)
                 or f"retrieving moves you 1 Quarter: reachable {', '.join(ends)}")
+    if isinstance(action, Assign):
+        a, b = action.dice
+        if a == b:
+            return (f"give P1 two different dice: 'assign {a} {a}' names die {a} twice "
+                    "(assign <die> <die>, dice 1-4)")
+        bad = [d for d in (a, b) if not 1 <= d <= len(st.dice)]
+        if bad:
+            return (f"there is no die {bad[0]}: the dice are 1-{len(st.dice)} (assign <die> "
+                    "<die>)")
+        return f"not possible now; this is {help_text}"
     if isinstance(action, ChangeDie | RemoveMarker):
         cost = 2 if action.pay == "money" else 1
         if st.res[player][RES_INDEX[action.pay]] < cost:
@@ -83,9 +93,19 @@ def why_not(st: MicroCityState, player: int, action: Action) -> str:
     if isinstance(action, Sell):
         return f"you have no {action.material} to sell"
     if isinstance(action, Claim):
+        cards = len(st.deck.advantages)
+        if not 1 <= action.card <= cards:
+            return f"there is no Advantage {action.card}: the cards are 1-{cards}"
         if action.card not in st.adv_row:
-            return f"Advantage {action.card} is not face up"
-        return f"you do not meet Advantage {action.card}'s condition (or took one this round)"
+            row = ", ".join(map(str, st.adv_row)) or "none"
+            return f"Advantage {action.card} is not face up (face up: {row})"
+        if st.claimed:
+            return ("you have already taken an Advantage this round: points from one "
+                    "Advantage card a round (rulebook, ADVANTAGE CARDS)")
+        from mobadj.cards.microcity.render import condition_text  # (render imports checks)
+
+        cond = condition_text(st.deck.advantages[action.card - 1].condition)
+        return f"you do not meet Advantage {action.card}'s condition: {cond}"
     if isinstance(action, Take):
         return f"{action.area} holds none of your markers"
     if isinstance(action, Start):
@@ -102,11 +122,16 @@ def why_not(st: MicroCityState, player: int, action: Action) -> str:
                 and st.cfg.goals == "residential"):
             return ("a Goal is completed only by a residential Quarter's advanced action, in "
                     "the investment phase (rulebook, GOAL CARDS)")
+        ordered = _ordered_stage(st, action)
+        if ordered:
+            return ordered
         same = [str(a) for a in table if isinstance(a, Do) and a.level == action.level]
         if not same:
             if action.level == "advanced":
                 return advanced_refusal(st, player)
-            return f"no {action.level} action is possible now; {help_text}"
+            why = _effect_refusal(st, player, _basic_effect(st, player))
+            return (f"no basic action is possible now: {why}" if why
+                    else f"no {action.level} action is possible now; {help_text}")
         taken_back = [a for a in same if a.startswith(f"{action} from ")]
         if taken_back:  # "voluntarily lose 1 victory point and retrieve 1 Investment marker"
             return ("your pool is empty: name a marker of yours to take back for 1 point "
@@ -184,8 +209,67 @@ def advanced_refusal(st: MicroCityState, player: int) -> str:
         return (f"{what} needs an unused die showing {' or '.join(map(str, values))} "
                 f"(your unused dice: {shown})")
     if "build" not in adv:
-        return f"{what} cannot be carried out now (nothing it would do is possible)"
+        why = _effect_refusal(st, player, adv) or "nothing it would do is possible"
+        return f"{what} cannot be carried out now: {why}"
     return _build_refusal(st, player, builds)
+
+
+def _ordered_stage(st: MicroCityState, action: Do) -> str:
+    """A challenge Building built in order: a later stage named while an earlier one is
+    open is refused with the rule ("Starting with stage 1, then 2 etc."); "" otherwise."""
+    if action.args[:1] != ("stage",) or len(action.args) < 2 or st.building is None:
+        return ""
+    if not st.building.ordered or not action.args[1].isdigit():
+        return ""
+    open_stages = [k + 1 for k, o in enumerate(st.stage_marks) if o < 0]
+    wanted = int(action.args[1])
+    if not open_stages or wanted not in open_stages or wanted == open_stages[0]:
+        return ""
+    return (f"the {st.building.name}'s stages are built in order, stage 1 first, then 2 ... "
+            f"(rulebook, CHALLENGE MODE): stage {open_stages[0]} comes next")
+
+
+def _basic_effect(st: MicroCityState, player: int) -> dict[str, Any]:
+    """The basic action in view: the Project card's, or the Quarter's ({} when it has none
+    of its own to explain, as the Logistics Quarter, whose actions name their die)."""
+    if st.step == "card":
+        return card_effects(st, st.project(st.in_play or ""))[0]
+    if st.step != "invest":
+        return {}
+    cell = st.engineer[player]
+    spec = st.city.specs[cell]
+    if spec is None:
+        return {}
+    if spec.type == "seaport":
+        return seaport_actions(st, cell)[0]
+    return QUARTER_ACTIONS.get(spec.type, ({}, None))[0]
+
+
+def _effect_refusal(st: MicroCityState, player: int, eff: dict[str, Any]) -> str:
+    """Why an effect cannot be carried out now, in words ("you have no Material to
+    exchange"); "" when there is nothing better to say."""
+    if len(eff) != 1:
+        return ""
+    ((kind, arg),) = eff.items()
+    res = st.res[player]
+    if kind == "exchange":
+        return f"you have no Material to exchange (you have {_cost_text(tuple(res))})"
+    if kind == "sell":
+        return f"you have no Material to sell (you have {_cost_text(tuple(res))})"
+    if kind == "give_material":
+        return f"you have no Material to give (you have {_cost_text(tuple(res))})"
+    if kind == "buy":
+        return f"it costs {arg['money']} money and you have {res[3]}"
+    if kind == "remove_investment":
+        return "no Investment marker lies on the board to remove"
+    if kind == "upgrade_here":
+        return "the District under your Engineer is already on side B"
+    if kind in ("all", "each", "either"):
+        for part in arg:
+            why = _effect_refusal(st, player, part)
+            if why:
+                return why
+    return ""
 
 
 def _build_refusal(st: MicroCityState, player: int, builds: tuple[str, ...]) -> str:

@@ -333,3 +333,22 @@ def test_a_move_onto_the_opponents_engineer_names_the_rule() -> None:
             "ENGINEER)") in result.output  # Project 5 moves 2
     assert "moves you exactly 1" not in result.output and "retrieving moves you" not in (
         result.output)
+
+
+def test_a_refused_advantage_claim_says_which_rule_stops_it() -> None:
+    # rulebook "ADVANTAGE CARDS": "A player can gain victory points only from one Advantage
+    # card in his round"; the condition is on the card
+    st = comp(seed=3, p2="c3", p1="b3")
+    set_res(st, 0, money=5)
+    assert st.adv_row == [7, 1]
+    with pytest.raises(IllegalAction, match=r"^Advantage 5 is not face up \(face up: 7, 1\)$"):
+        st.command(0, "claim 5")
+    with pytest.raises(IllegalAction, match="^you do not meet Advantage 7's condition: at "
+                                            "least 2 Goal areas completed$"):
+        st.command(0, "claim 7")
+    with pytest.raises(IllegalAction, match="^there is no Advantage 11: the cards are 1-10$"):
+        st.command(0, "claim 11")
+    st.command(0, "claim 1")
+    claim = f"claim {st.adv_row[-1]}"
+    with pytest.raises(IllegalAction, match="^you have already taken an Advantage this round"):
+        st.command(0, claim)

@@ -144,3 +144,12 @@ def test_shared_loss_and_win() -> None:
     if st.step == "invest":
         st.command(0, "pass")
     assert st.result == "loss" and st.winners() == [] and st.scores() == [0.0, 0.0]
+
+
+def test_a_wrong_die_assignment_says_what_is_wrong() -> None:
+    st = coop()
+    with pytest.raises(IllegalAction, match=r"^give P1 two different dice: 'assign 1 1' names "
+                                            r"die 1 twice"):
+        st.command(0, "assign 1 1")
+    with pytest.raises(IllegalAction, match=r"^there is no die 5: the dice are 1-4"):
+        st.command(0, "assign 1 5")

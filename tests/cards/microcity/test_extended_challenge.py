@@ -151,7 +151,9 @@ def test_ordered_stages_must_be_built_in_order() -> None:
     _build_ready(st)
     builds = [t for t in texts(st) if t.startswith("advanced")]
     assert builds == ["advanced stage 1"]
-    with pytest.raises(IllegalAction, match="not possible"):
+    with pytest.raises(IllegalAction, match=r"^the Iron Tower's stages are built in order, "
+                                            r"stage 1 first, then 2 \.\.\. \(rulebook, "
+                                            r"CHALLENGE MODE\): stage 1 comes next$"):
         st.command(0, "advanced stage 2")
 
 
@@ -203,3 +205,4 @@ def test_bonus_from_project_build_then_investment_phase() -> None:
     st.command(0, "bonus")
     assert st.step in ("invest", "prep")
     assert st.discards == [["4"]]
+

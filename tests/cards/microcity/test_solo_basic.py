@@ -523,3 +523,22 @@ def test_a_refused_advanced_action_names_the_missing_die_or_the_empty_pool() -> 
                                             rf"needs an unused die showing .* \(your unused "
                                             rf"dice: {other} {other}\)"):
         st.command(0, "advanced")
+
+
+def test_a_basic_action_without_its_material_says_so() -> None:
+    # Commercial: "Exchange 1 Material for 1 Material of a different type" needs a Material
+    typed = ("start b2\ndone\nplay 2 to c2\nbasic\nbasic\ndone\nplay 1 to c4\nbasic die1 up\n"
+             "basic\nquit\n")
+    result = CliRunner().invoke(main, ["play", "microcity", "--seed", "5"], input=typed)
+    assert ("! no basic action is possible now: you have no Material to exchange (you have 5 "
+            "money)") in result.output
+    assert "no basic action is possible now; the Quarter's action" not in result.output
+
+
+def test_demolition_on_a_clear_city_says_no_marker_lies_on_the_board() -> None:
+    st = started(where="b2")
+    st.command(0, "done")
+    st.command(0, "play 3 to a1")
+    with pytest.raises(IllegalAction, match="^no basic action is possible now: no Investment "
+                                            "marker lies on the board to remove$"):
+        st.command(0, "basic")
