@@ -6,8 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 from mobadj.cards.microcity.actions import Do, Table, put
 from mobadj.cards.microcity.board import position_of
+from mobadj.cards.microcity.cards import RESOURCES
 from mobadj.cards.microcity.effects import options
-from mobadj.cards.microcity.operations import gain
+from mobadj.cards.microcity.operations import capped, gain
 
 if TYPE_CHECKING:
     from mobadj.cards.microcity.engine import MicroCityState
@@ -42,7 +43,6 @@ def garden_bonus(st: MicroCityState, player: int) -> None:
     col = g % 4
     around = [g - 4, g + 4] + ([g - 1] if col > 0 else []) + ([g + 1] if col < 3 else [])
     if sum(1 for c in around if 0 <= c < 16 and st.inv[c] == st.pool_of(player)) >= 2:
-        for i, n in enumerate(st.deck.garden_bonus):
-            if n:
-                gain(st, player, i, n)
-        st.log(f"P{player + 1} gains the Garden bonus")
+        told = [capped(RESOURCES[i], n, gain(st, player, i, n))
+                for i, n in enumerate(st.deck.garden_bonus) if n]
+        st.log(f"P{player + 1} gains the Garden bonus: {', '.join(told)}")

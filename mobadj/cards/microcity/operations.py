@@ -17,10 +17,23 @@ if TYPE_CHECKING:
     from mobadj.cards.microcity.engine import MicroCityState
 
 
-def gain(st: MicroCityState, player: int, i: int, n: int) -> None:
-    """Gains stop at 5; the excess is lost (rulebook "COMPANY CARDS")."""
+def gain(st: MicroCityState, player: int, i: int, n: int) -> int:
+    """Gains stop at 5; the excess is lost (rulebook "COMPANY CARDS").  The amount
+    received, so that the log tells what really came."""
     r = st.res[player]
-    r[i] = min(MAX_RESOURCE, r[i] + n)
+    before = r[i]
+    r[i] = min(MAX_RESOURCE, before + n)
+    return r[i] - before
+
+
+def capped(what: str, n: int, got: int) -> str:
+    """How a gain of ``n`` ``what`` that brought ``got`` is told: "+1 money", or what the cap
+    of 5 swallowed ("+1 money, lost: money is already at 5")."""
+    if got == n:
+        return f"+{n} {what}"
+    if got == 0:
+        return f"+{n} {what}, lost: {what} is already at {MAX_RESOURCE}"
+    return f"+{got} {what} ({n - got} lost: {MAX_RESOURCE} is the most)"
 
 
 def affordable(res: list[int], cost: tuple[int, ...]) -> bool:

@@ -31,11 +31,19 @@ from mobadj.cards.microcity.actions import (
     retrieve,
 )
 from mobadj.cards.microcity.board import CELL_NAMES
-from mobadj.cards.microcity.cards import MATERIALS, RES_INDEX, Project
+from mobadj.cards.microcity.cards import MATERIALS, MAX_RESOURCE, RES_INDEX, Project
 from mobadj.cards.microcity.competitive import claimable, end_competitive, take_advantage
 from mobadj.cards.microcity.effects import ALL_BUILDS, options
 from mobadj.cards.microcity.expansions import garden_bonus, logistics_options, seaport_actions
-from mobadj.cards.microcity.operations import area_owner, gain, lose, pay, run, unmark
+from mobadj.cards.microcity.operations import (
+    area_owner,
+    capped,
+    gain,
+    lose,
+    pay,
+    run,
+    unmark,
+)
 
 if TYPE_CHECKING:
     from mobadj.cards.microcity.engine import MicroCityState
@@ -145,8 +153,8 @@ def final_phase(st: MicroCityState, player: int, resume: int = 1) -> None:
     # 3. both dice unused: +1 money
     mine = [i for i, o in enumerate(st.die_owner) if o == player]
     if mine and not any(st.used[i] for i in mine):
-        gain(st, player, 3, 1)
-        st.log(f"P{player + 1} left both dice unused: +1 money")
+        got = gain(st, player, 3, 1)
+        st.log(f"P{player + 1} left both dice unused: {capped('money', 1, got)}")
     garden_bonus(st, player)
     if st.cfg.competitive:
         if not st.claimed and claimable(st, player):
@@ -364,8 +372,11 @@ def apply(st: MicroCityState, player: int, action: Action, payload: Any) -> None
         unmark(st, ("cell", payload))
     elif isinstance(action, Sell):
         st.res[player][RES_INDEX[payload]] -= 1
-        gain(st, player, 3, 1)
-        st.log(f"{p} sells 1 {payload} for 1 money")
+        if gain(st, player, 3, 1):
+            st.log(f"{p} sells 1 {payload} for 1 money")
+        else:  # "the excess is lost"
+            st.log(f"{p} sells 1 {payload}; money is already at {MAX_RESOURCE}, so the 1 "
+                   "money is lost")
     elif isinstance(action, Done):
         st.log(f"{p} ends the preparation phase")
         if st.cfg.coop and player == 0:

@@ -542,3 +542,18 @@ def test_demolition_on_a_clear_city_says_no_marker_lies_on_the_board() -> None:
     with pytest.raises(IllegalAction, match="^no basic action is possible now: no Investment "
                                             "marker lies on the board to remove$"):
         st.command(0, "basic")
+
+
+def test_the_log_tells_gains_the_cap_of_five_swallowed() -> None:
+    # "You can never have more than 5 of any Resource ... the excess is lost"
+    st = started(seed=5, where="b2")
+    set_res(st, 0, coal=5, money=5)
+    st.command(0, "sell coal")
+    assert st.history(0)[-1] == "P1 sells 1 coal; money is already at 5, so the 1 money is lost"
+    assert st.res[0] == [4, 0, 0, 5]
+    st.command(0, "done")
+    st.command(0, "play 2 to c2")
+    st.command(0, "basic")
+    st.command(0, "basic")
+    assert "P1 left both dice unused: +1 money, lost: money is already at 5" in st.history(0)
+    assert "P1 left both dice unused: +1 money" not in st.history(0)
