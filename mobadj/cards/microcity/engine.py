@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, ClassVar
 
-from mobadj.cards.microcity import checks, operations, phases, setup_game
+from mobadj.cards.microcity import checks, modes, operations, phases, setup_game
 from mobadj.cards.microcity.actions import (
     Assign,
     ChangeDie,
@@ -74,6 +74,24 @@ class MicroCityState(GameState):
             "stage_markers": "removable", "seaport_upgrade": "return", "goals": "architect",
             "unused_options": "ignore"},
     }
+
+    @classmethod
+    def options_for_rules(cls, version: str | None, options: dict[str, Any] | None
+                          ) -> dict[str, Any]:
+        """As the protocol's; and a game started before ``goals``, ``stage_markers`` and
+        ``seaport_upgrade`` were refused where the mode does not use them, with such an
+        option, replays as it was played: with ``unused_options=ignore`` (those options
+        changed nothing in it)."""
+        chosen = super().options_for_rules(version, options)
+        if "unused_options" not in chosen:
+            mode = str(chosen.get("mode", "basic")).strip().lower()
+            try:
+                expansions = modes.expansion_set(chosen.get("expansions"))
+            except IllegalAction:
+                return chosen  # the set-up says what is wrong
+            if modes.unused_readings(mode, expansions, chosen):
+                chosen["unused_options"] = "ignore"
+        return chosen
 
     # set in setup(); listed for readers and type checkers
     deck: Deck

@@ -85,7 +85,7 @@ def _flag(key: str, value: Any) -> bool:
     raise IllegalAction(f"option {key}={value} must be true or false")
 
 
-def _expansions(value: Any) -> frozenset[str]:
+def expansion_set(value: Any) -> frozenset[str]:
     if value in (None, "", "none", False):
         return frozenset()
     items = value if isinstance(value, list | tuple) else str(value).split(",")
@@ -104,11 +104,12 @@ def parse_options(options: dict[str, Any], players: int, deck: Deck, pick: Any) 
     side = _choice("side", options.get("side", "A"), ("a", "b")).upper()
     default_diff = "medium" if (mode == "basic" and side == "B") else "easy"
     difficulty = _choice("difficulty", options.get("difficulty", default_diff), DIFFICULTIES)
-    expansions = _expansions(options.get("expansions"))
+    expansions = expansion_set(options.get("expansions"))
     xcard = _flag("xcard", options.get("xcard", False))
     if _choice("unused_options", options.get("unused_options", "refuse"),
                UNUSED_OPTIONS) == "refuse":
         refuse_unused(mode, options)  # before the player count: a judge's GM sets no count
+        refuse_unused_readings(mode, expansions, options)
     if competitive and players != 2:
         raise IllegalAction("the competitive mode is for 2 players")
     if xcard and not (players == 2 and not competitive):
@@ -171,6 +172,39 @@ def refuse_unused(mode: str, options: dict[str, Any]) -> None:
                 why = ("builds no Building (Goal cards instead)" if key == "side"
                        else "always lasts 20 rounds, 10 per player")
                 raise IllegalAction(f"option {key}={given[key]}: the competitive mode {why}")
+
+
+def refuse_unused_readings(mode: str, expansions: frozenset[str],
+                           options: dict[str, Any]) -> None:
+    """Refuse a rule-reading option the mode never applies, so that a GM does not believe a
+    rule in force that the game ignores: ``goals=architect`` outside the competitive mode
+    (only it completes Goals), ``stage_markers=removable`` in it (it builds no Building),
+    ``seaport_upgrade=return`` without a competitive Seaport.  (Games started with one
+    before it was checked replay with ``unused_options=ignore``: see the engine's
+    ``options_for_rules``.)"""
+    why = unused_readings(mode, expansions, options)
+    if why:
+        raise IllegalAction(why)
+
+
+def unused_readings(mode: str, expansions: frozenset[str], options: dict[str, Any]) -> str:
+    """Why a rule-reading option given is one ``mode`` does not use ("" when none is).  The
+    default reading named is no error: it is the reading the game plays anyway."""
+    defaults = {"goals": GOALS[0], "stage_markers": STAGE_MARKERS[0],
+                "seaport_upgrade": SEAPORT_UPGRADES[0]}
+    given = {k: str(v).strip() for k, v in options.items()
+             if k in defaults and str(v).strip().lower() != defaults[k]}
+    competitive = mode == "competitive"
+    if "goals" in given and not competitive:
+        return (f"option goals={given['goals']}: only the competitive mode completes Goals "
+                "(-o mode=competitive)")
+    if "stage_markers" in given and competitive:
+        return (f"option stage_markers={given['stage_markers']}: the competitive mode builds "
+                "no Building (Goal cards instead)")
+    if "seaport_upgrade" in given and not (competitive and "seaport" in expansions):
+        return (f"option seaport_upgrade={given['seaport_upgrade']}: it reads the competitive "
+                "mode's upgraded Seaport (-o mode=competitive -o expansions=seaport)")
+    return ""
 
 
 def first_building(cfg: Config, deck: Deck) -> BuildingSide | None:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from click.testing import CliRunner
 
 from mobadj.cards.microcity.cards import load_deck
 from mobadj.cards.microcity.engine import MicroCityState
 from mobadj.cards.protocol import IllegalAction
-from mobadj.cards.record import GameRecord
+from mobadj.cards.record import GameRecord, verify_record
 from mobadj.cli import main
 
 from .helpers import at_invest, cell_of, new, set_res, started, texts
@@ -64,6 +66,15 @@ def _refused(args: list[str]) -> str:
     (["-o", "mode=challenge", "-o", "building=bogus"], "Error: option building=bogus is not "
      "known; expected one of eiffel, colosseum, pyramid, bigben, liberty, opera, louvre, "
      "pisa, greatwall, towerbridge, redeemer, sagrada, random"),
+    (["-o", "goals=architect"], "Error: option goals=architect: only the competitive mode "
+     "completes Goals (-o mode=competitive)"),
+    (["-o", "seaport_upgrade=return", "-o", "expansions=seaport"], "Error: option "
+     "seaport_upgrade=return: it reads the competitive mode's upgraded Seaport"),
+    (["-p", "2", "-o", "mode=competitive", "-o", "stage_markers=removable"], "Error: option "
+     "stage_markers=removable: the competitive mode builds no Building (Goal cards instead)"),
+    (["-p", "2", "-o", "mode=competitive", "-o", "seaport_upgrade=return"], "Error: option "
+     "seaport_upgrade=return: it reads the competitive mode's upgraded Seaport (-o "
+     "mode=competitive -o expansions=seaport)"),
 ])
 def test_an_option_the_mode_does_not_use_is_refused(args: list[str], words: str) -> None:
     assert words in _refused(args)
@@ -76,6 +87,18 @@ def test_games_of_earlier_rulings_keep_ignoring_unused_options() -> None:
                        old).replay()
     assert state.building_side == "A"
     assert new(mode="extended", side="B", unused_options="ignore").building_side == "A"
+
+
+def test_a_game_started_before_the_reading_options_were_refused_still_verifies() -> None:
+    # a solo game started with goals=architect (accepted then, and unused by solo play)
+    played = new(2, goals="architect", unused_options="ignore")
+    rng = random.Random(2)
+    while not played.is_over():
+        played.apply(0, rng.choice(played.legal_actions(0)))
+    record = GameRecord("microcity", 1, 2, {"goals": "architect"}, played.actions,
+                        MicroCityState.info.rules_version, salt="ab" * 32)
+    assert verify_record(record.to_json(reveal_seed=True)).ok
+    assert record.replay().history(0) == played.history(0)
 
 
 def test_extended_flips_to_b_and_returns_all_markers() -> None:
