@@ -196,16 +196,16 @@ def verify_record(data: dict[str, Any], commitment: str | None = None) -> Verdic
     from mobadj.cards.saves import is_sealed
 
     if is_sealed(data):
-        return Verdict(False, ["not verified: this is a game in progress, saved sealed; a game "
+        return Verdict(False, ["NOT verified: this is a game in progress, saved sealed; a game "
                                "is checked once it is over (its record then replaces the save)"])
     if "format" in data and data["format"] != RECORD_FORMAT:
         shown = str(data["format"])[:40]
-        return Verdict(False, [f"not verified: this is not a mobadj game's record: its format "
+        return Verdict(False, [f"NOT verified: this is not a mobadj game's record: its format "
                                f"is {shown!r}, expected {RECORD_FORMAT!r}"])
     try:
         record = GameRecord.from_json(data)
     except IllegalAction as exc:
-        return Verdict(False, [f"not verified: {exc}"])
+        return Verdict(False, [f"NOT verified: {exc}"])
     lines = []
     ok = True
     computed = record.commitment
@@ -222,9 +222,14 @@ def verify_record(data: dict[str, Any], commitment: str | None = None) -> Verdic
     if not stated and commitment is None:
         lines.append("(compare it with the commitment published when the game started)")
     try:
-        state = record.replay()
+        state = record.start()
     except GameError as exc:
-        return Verdict(False, [*lines, f"not verified: the actions do not replay: {exc}"])
+        return Verdict(False, [f"NOT verified: the game cannot be set up: {exc}", *lines])
+    failed = _replay(state, record.actions)
+    if failed:
+        return Verdict(False, [f"NOT verified: {type(state).info.title}, {record.players} "
+                               + ("player" if record.players == 1 else "players"),
+                               *lines, f"the actions do not replay: {failed}"])
     if not state.is_over() and data.get("ended"):  # a draw, the GM's word: no end to reach
         lines.append(f"{len(record.actions)} actions replay legally; the game was ended "
                      f"before its rules end it: {str(data['ended'])[:200]}")
@@ -248,6 +253,21 @@ def verify_record(data: dict[str, Any], commitment: str | None = None) -> Verdic
                  + f"{type(state).info.title}, {record.players} "
                  + ("player" if record.players == 1 else "players"))
     return Verdict(ok, lines)
+
+
+def _replay(state: GameState, actions: list[tuple[int, str]]) -> str:
+    """Play ``actions`` on ``state``; "" when every one is legal, else which one is not and
+    why (its number, seat and text), or that the game was over before the last ones."""
+    for number, (player, text) in enumerate(actions, 1):
+        if state.is_over():
+            more = len(actions) - number + 1
+            return (f"the game was over after action {number - 1}; the record has {more} "
+                    f"more (the first: P{player + 1} '{text[:60]}')")
+        try:
+            state.command(player, text)
+        except GameError as exc:
+            return f"action {number} of {len(actions)}, P{player + 1} '{text[:60]}': {exc}"
+    return ""
 
 
 def _stated_winners(winners: Any) -> list[int] | None:

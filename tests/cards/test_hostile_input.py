@@ -180,7 +180,7 @@ def test_verify_shows_a_hostile_record_harmless(tmp_path) -> None:
     record.write_text(json.dumps({"game": "micromob", "players": 2, "seed": 1,
                                   "salt": "00" * 32, "actions": [[0, f"draft {NASTY}"]]}))
     result = CliRunner().invoke(main, ["play", "verify", str(record)])
-    assert result.exit_code == 1 and "not verified" in result.output
+    assert result.exit_code == 1 and "NOT verified" in result.output
     assert not _harmful(result.output)
 
 

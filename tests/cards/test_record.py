@@ -299,3 +299,26 @@ def test_verify_refuses_a_micro_city_record_naming_the_loser() -> None:
     assert not bad.ok
     assert f"MISMATCH: the record states P{2 - winner} won; the replay gives P{winner + 1}" in (
         bad.lines)
+
+
+def test_verify_names_the_move_that_does_not_replay_and_moves_after_the_end(tmp_path) -> None:
+    path = tmp_path / "mc.json"
+    state = game_class("microcity").new(1, 3)
+    rng = random.Random(3)
+    while not state.is_over():
+        state.apply(0, rng.choice(state.legal_actions(0)))
+    data = dict(final_json(GameRecord.of("microcity", state, salt=new_salt())),
+                scores=state.scores(), winners=[p + 1 for p in state.winners()])
+    n = len(data["actions"])
+    for actions, said in (
+            ([*data["actions"][:2], [0, "sell steel"], *data["actions"][3:]],
+             f"the actions do not replay: action 3 of {n}, P1 'sell steel': "),
+            ([*data["actions"], [0, "pass"]],
+             f"the actions do not replay: the game was over after action {n}; the record "
+             "has 1 more (the first: P1 'pass')")):
+        path.write_text(json.dumps(dict(data, actions=actions)))
+        result = _mobadj("play", "verify", str(path))
+        lines = result.stdout.splitlines()
+        assert result.returncode == 1
+        assert lines[0] == "NOT verified: Micro City, 1 player"
+        assert lines[-1].startswith(said), lines

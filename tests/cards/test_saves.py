@@ -286,7 +286,7 @@ def test_a_file_that_is_no_save_says_what_it_is_and_what_was_expected(tmp_path) 
         "'mobadj-card-sav', expected 'mobadj-card-save'")
     result = CliRunner().invoke(main, ["play", "verify", str(misspelt)])
     assert result.exit_code == 1 and result.output.strip() == (
-        "not verified: this is not a mobadj game's record: its format is 'mobadj-card-sav', "
+        "NOT verified: this is not a mobadj game's record: its format is 'mobadj-card-sav', "
         "expected 'mobadj-card-game'")
     hello = tmp_path / "hello.json"
     hello.write_text('{"hello": 1}\n')
