@@ -38,7 +38,8 @@ STEP_HELP = {
     "invest": "the Quarter's action: basic ..., advanced ..., or pass",
     "bonus": "the stage bonus: bonus ..., or pass",
     "claim": "claim <advantage> or pass",
-    "take": "take <area> (one of your markers)",
+    "take": "your pool is empty: you lose 1 point and take back one of your markers (take "
+            "<area>), then place it",
     "over": "nothing: the game is over",
 }
 

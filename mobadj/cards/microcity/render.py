@@ -389,6 +389,11 @@ def explain(st: MicroCityState, player: int, topic: str) -> str:
             return (f"Contract {c['contract']}: costs {c['cost']}, bonus {c['bonus']}; "
                     "complete it with the Seaport's advanced action (or a Project build)"
                     + (f", {c['vp']} point(s)" if st.cfg.competitive else "") + ".")
+    if key == "take" and st.step == "take":
+        return ("take <area>: your pool is empty, and the final phase places a marker: you "
+                "lose 1 victory point and take back one of your markers from any area (take "
+                "a1, take g1.2), which is then placed (rulebook, 2 PLAYER COMPETITIVE MODE, "
+                "Retrieving Investment markers).")
     return f"'{topic}' is nothing in view: try " + _examples(v) + "."
 
 

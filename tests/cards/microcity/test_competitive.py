@@ -352,3 +352,21 @@ def test_a_refused_advantage_claim_says_which_rule_stops_it() -> None:
     claim = f"claim {st.adv_row[-1]}"
     with pytest.raises(IllegalAction, match="^you have already taken an Advantage this round"):
         st.command(0, claim)
+
+
+def test_the_empty_pool_step_says_why_and_what_it_costs() -> None:
+    # "If a player was to place an Investment marker but has no Investment markers in the
+    # pool he loses 1 victory point and retrieves an Investment marker from any area"
+    st = comp(seed=3, p2="c3", p1="b3")
+    for c in range(5):
+        st.inv[c] = 0
+    st.pools, st.dice = [0, 5], [6, 6]
+    st.command(0, "done")
+    st.command(0, "play 2 to b4")
+    st.command(0, "pass")
+    st.command(0, "pass")
+    assert st.step == "take"
+    assert ("Your move: your pool is empty: you lose 1 point and take back one of your "
+            "markers (take <area>), then place it") in st.screen(0)
+    assert st.explain(0, "take").startswith("take <area>: your pool is empty, and the final "
+                                            "phase places a marker: you lose 1 victory point")
