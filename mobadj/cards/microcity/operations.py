@@ -183,7 +183,8 @@ def run(st: MicroCityState, player: int, ops: list[Op]) -> None:
             else:
                 st.contract_pool -= 1
             st.contract_marks[ci] = p
-            st.log(f"P{player + 1} completes Contract {area_name(('contract', ci))}")
+            st.log(f"P{player + 1} completes Contract {area_name(('contract', ci))}"
+                   + (f": +{contract.vp} points" if st.cfg.competitive else ""))
             check_goal(st)
             if contract.bonus and st.result is None:
                 st.pending = contract.bonus

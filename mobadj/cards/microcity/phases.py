@@ -31,7 +31,7 @@ from mobadj.cards.microcity.actions import (
     retrieve,
 )
 from mobadj.cards.microcity.board import CELL_NAMES
-from mobadj.cards.microcity.cards import MATERIALS, MAX_RESOURCE, RES_INDEX, Project
+from mobadj.cards.microcity.cards import MATERIALS, MAX_RESOURCE, RES_INDEX, RESOURCES, Project
 from mobadj.cards.microcity.competitive import claimable, end_competitive, take_advantage
 from mobadj.cards.microcity.effects import ALL_BUILDS, options
 from mobadj.cards.microcity.expansions import garden_bonus, logistics_options, seaport_actions
@@ -402,7 +402,8 @@ def apply(st: MicroCityState, player: int, action: Action, payload: Any) -> None
     elif isinstance(action, Do | Pass):
         if isinstance(action, Do):
             what = {"card": f"Project {st.in_play}", "invest": "Quarter"}.get(st.step, st.step)
-            st.log(f"{p} ({what}): {action}")
+            gave = resource_changes(st, player, payload)
+            st.log(f"{p} ({what}): {action}" + (f": {gave}" if gave else ""))
             run(st, player, payload)
         else:
             st.log(f"{p} passes")
@@ -429,6 +430,30 @@ def apply(st: MicroCityState, player: int, action: Action, payload: Any) -> None
         st.log(f"{p} has no marker left: loses 1 point and takes one back from {action.area}")
         unmark(st, payload)
         final_phase(st, player)
+
+
+def resource_changes(st: MicroCityState, player: int, ops: list[Any]) -> str:
+    """What ``ops`` will do to the Companies, in words for the log ("+2 money", "-1 coal
+    +1 steel, P2 +1 wood"), gains past 5 told as lost; "" when no Resource changes."""
+    res = [list(r) for r in st.res]
+    lost = [[0] * len(RESOURCES) for _ in res]
+    for op in ops:
+        if op[0] == "gain":
+            q, i, n = op[1], op[2], op[3]
+            got = min(MAX_RESOURCE, res[q][i] + n) - res[q][i]
+            res[q][i] += got
+            lost[q][i] += n - got
+        elif op[0] == "pay":
+            res[op[1]][op[2]] -= op[3]
+    parts = []
+    for q in sorted(range(len(res)), key=lambda q: q != player):
+        words = [f"{res[q][i] - st.res[q][i]:+d} {r}" for i, r in enumerate(RESOURCES)
+                 if res[q][i] != st.res[q][i]]
+        words += [f"+{n} {r} lost ({r} is at {MAX_RESOURCE})"
+                  for r, n in zip(RESOURCES, lost[q], strict=True) if n]
+        if words:
+            parts.append(("" if q == player else f"P{q + 1} ") + " ".join(words))
+    return ", ".join(parts)
 
 
 def enter_invest(st: MicroCityState, player: int) -> None:

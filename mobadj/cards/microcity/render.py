@@ -458,7 +458,7 @@ SUMMARY = ("Micro City in brief: each round the dice are rolled for you; in prep
 # the engine's own end-of-game line, which the end report says again in full
 SUPERSEDED = re.compile(r"Game over: ")
 _POINTS = re.compile(r"(P\d) (?:completes Goal area (\S+): \+(\d+) points|takes Advantage "
-                     r"(\d+): \+(\d+) points|completes Contract (\S+)|has no marker left: "
+                     r"(\d+): \+(\d+) points|completes Contract ([^\s:]+)|has no marker left: "
                      r"loses 1 point)")
 
 

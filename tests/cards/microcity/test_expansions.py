@@ -7,6 +7,7 @@ from click.testing import CliRunner
 
 from mobadj.cards.microcity.board import CELL_NAMES
 from mobadj.cards.protocol import IllegalAction
+from mobadj.cards.report import end_report
 from mobadj.cli import main
 
 from .helpers import at_invest, new, set_res, started, texts
@@ -206,8 +207,12 @@ def test_competitive_contract_gives_points() -> None:
     set_res(st, 0, 5, 5, 5, 5)
     st.__dict__["_cache"] = None
     st.command(0, "advanced contract s1.1")
-    assert st.vp[0] == st.city.seaports[0].contracts[0].vp
+    vp = st.city.seaports[0].contracts[0].vp
+    assert st.vp[0] == vp
     assert st.contract_marks[0] == 0
+    assert f"P1 completes Contract s1.1: +{vp} points" in st.history(1)  # the opponent's log
+    report = "\n".join(end_report(st))  # the end's table counts it under Contracts
+    assert f"Contracts {vp} (s1.1 +{vp})" in report and "card effects" not in report
 
 
 @pytest.mark.parametrize("combo", ["logistics,seaport", "garden,seaport", "logistics,garden",

@@ -557,3 +557,10 @@ def test_the_log_tells_gains_the_cap_of_five_swallowed() -> None:
     st.command(0, "basic")
     assert "P1 left both dice unused: +1 money, lost: money is already at 5" in st.history(0)
     assert "P1 left both dice unused: +1 money" not in st.history(0)
+
+
+def test_the_log_says_what_each_action_gave() -> None:
+    typed = "start b2\ndone\nplay 2 to c2\nbasic\nbasic\nhistory\nquit\n"
+    result = CliRunner().invoke(main, ["play", "microcity", "--seed", "5"], input=typed)
+    history = result.output.split("P1> Micro City, solo")[1]
+    assert "P1 (Project 2): basic: +1 money\nP1 (Quarter): basic: +2 money\n" in history
