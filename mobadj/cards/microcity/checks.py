@@ -87,7 +87,8 @@ def why_not(st: MicroCityState, player: int, action: Action) -> str:
     if isinstance(action, ChangeDie | RemoveMarker):
         cost = 2 if action.pay == "money" else 1
         if st.res[player][RES_INDEX[action.pay]] < cost:
-            return f"you cannot pay {cost} {action.pay}"
+            return (f"you cannot pay {cost} {action.pay} (you have "
+                    f"{st.res[player][RES_INDEX[action.pay]]} {action.pay})")
         if isinstance(action, RemoveMarker):
             return f"there is no Investment marker on {action.quarter}"
         return f"die {action.die} is not one of your unused dice"

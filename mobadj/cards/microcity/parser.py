@@ -45,6 +45,7 @@ EXPECTED_WORDS = {
     "ARG": "a word",
     "LEVEL": "basic, advanced or bonus",
     "$END": "the end of the command",
+    "<END-OF-FILE>": "the end of the command",
 }
 
 
@@ -131,6 +132,8 @@ def _friendly(line: str, err: UnexpectedInput) -> CommandError:
         )
     expected_names = getattr(err, "expected", None) or getattr(err, "allowed", None) or set()
     expected = sorted({_expected_word(n) for n in expected_names})
+    if first == "assign":  # its numbers are dice of the four, not die values
+        expected = ["a die 1-4" if e == EXPECTED_WORDS["DIGIT"] else e for e in expected]
     token = getattr(err, "token", None)
     if column is None or column < 0 or (token is not None and token.type == "$END"):
         column = len(line) + 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mobadj.cards.protocol import IllegalAction
+from mobadj.cards.protocol import CommandError, IllegalAction
 
 from .helpers import cell_of, new, set_res, texts
 
@@ -153,3 +153,10 @@ def test_a_wrong_die_assignment_says_what_is_wrong() -> None:
         st.command(0, "assign 1 1")
     with pytest.raises(IllegalAction, match=r"^there is no die 5: the dice are 1-4"):
         st.command(0, "assign 1 5")
+
+
+def test_an_incomplete_assign_asks_for_a_die_of_the_four() -> None:
+    st = coop()
+    with pytest.raises(CommandError, match="the command is incomplete, at column 9, expected a "
+                                           "die 1-4"):
+        st.command(0, "assign 1")

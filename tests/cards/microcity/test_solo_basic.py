@@ -564,3 +564,12 @@ def test_the_log_says_what_each_action_gave() -> None:
     result = CliRunner().invoke(main, ["play", "microcity", "--seed", "5"], input=typed)
     history = result.output.split("P1> Micro City, solo")[1]
     assert "P1 (Project 2): basic: +1 money\nP1 (Quarter): basic: +2 money\n" in history
+
+
+def test_refusals_read_as_words_not_parser_tokens() -> None:
+    typed = "start b2 c2\nstart b2\nchange die1 up pay coal\nplay 2 to b1 now\nquit\n"
+    result = CliRunner().invoke(main, ["play", "microcity", "--seed", "9", "-o",
+                                       "expansions=garden"], input=typed)
+    assert "! unexpected 'c2', at column 10, expected the end of the command" in result.output
+    assert "! you cannot pay 1 coal (you have 0 coal)" in result.output
+    assert "<end-of-file>" not in result.output
