@@ -13,7 +13,8 @@ fewer than half of its words are *order words*:
 - a unit type written out (``Army``, ``Fleet``; Mobtown's ``Gang``, ``Don``);
 - an order keyword (hold, support, convoy, build, remove, waive, disband, retreat, via ...),
   or a word of four letters or more one slip away from one (``Biuld``, ``Suport``);
-- an arrow (``-``, ``->``, ``=>``) between two words.
+- an arrow (``-``, ``->``, ``=>``) between two words, neither of them a power's name
+  (``thanks - Lucky`` signs off with a mob's nickname).
 
 One-letter words (``A``, ``F``, ``S``), power names, "to", "in", "the", "of", "and" and
 "move(s)" count for neither side ("My moves:" is a remark, "A PAR - YOK" an order with an
@@ -158,7 +159,7 @@ def _is_remark(line: str, vocab: Vocabulary) -> bool:
         if marks[j]:
             order += 1
         elif _ARROW.fullmatch(word):
-            if 0 < j < len(words) - 1:
+            if 0 < j < len(words) - 1 and not _names_power(words, j, vocab):
                 order += 1
         elif len(key) <= 1 or key in NEUTRAL or key in vocab.powers:
             continue
@@ -168,6 +169,14 @@ def _is_remark(line: str, vocab: Vocabulary) -> bool:
         else:
             other += 1
     return order * 2 < order + other or order == 0
+
+
+def _names_power(words: list[str], j: int, vocab: Vocabulary) -> bool:
+    """Does the arrow ``words[j]`` stand next to a power's name (``thanks - Lucky``,
+    ``Cheers -- Baby Face``)?  Then it is a dash in a sign-off, no order's arrow."""
+    after = ["".join(fold(w) for w in words[j + 1:j + 1 + n]) for n in range(1, MAX_RUN + 1)]
+    before = ["".join(fold(w) for w in words[max(0, j - n):j]) for n in range(1, MAX_RUN + 1)]
+    return any(w in vocab.powers and w not in vocab.names for w in after + before)
 
 
 def _lone_name(line: str, game_map: GameMap) -> bool:

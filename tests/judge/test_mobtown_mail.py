@@ -153,6 +153,22 @@ def test_a_player_who_signs_with_a_province_name_gets_no_error(judge, mob):
     assert "as the judge reads them:\n  Build G DAN\n  Waive\n" in reply, reply
 
 
+def test_a_sign_off_with_the_mobs_nickname_is_set_aside_and_ready_is_set(judge, mob):
+    """"thanks - Lucky" under the orders is Luciano's player signing with his mob's nickname,
+    set aside without a word as "thanks - Charlie" is (docs/player-guide.md): the orders are
+    taken whole and READY is set."""
+    reply = say(judge, mob, "luciano", "Don starts in WCP\n\nthanks - Lucky\n")[0].body
+    assert "Errors" not in reply and "thanks" not in reply, reply
+    assert "as the judge reads them:\n  D WCP\n" in reply
+    reply = say(judge, mob, "lepke", "D Que\nready\n\nthanks - Lepke\n")[0].body
+    assert "Errors" not in reply and "READY was not set" not in reply, reply
+    assert judge.store.player("g1", "lepke").ready
+    reply = say(judge, mob, "capone", "D DAN\n\nCheers, Al\n")[0].body
+    assert "Errors" not in reply, reply
+    reply = say(judge, mob, "murderinc", "D MaE\nG(MaE) - Lucky\n")[0].body  # an order
+    assert "line 3" in reply, reply
+
+
 def test_a_slip_in_don_starts_in_points_at_the_word_not_at_a_place(judge, mob):
     """The place is right and the slip is in "starts": the did-you-mean is the placement,
     not Straten (Str), a space off the mob's home centres."""
