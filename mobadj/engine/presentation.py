@@ -59,6 +59,10 @@ class Presentation(Generic[PositionT]):
     #: (civil disorder: no removal ordered)"); a variant whose civil disorder is something
     #: else says it its own way
     rules_removal_note: ClassVar[str] = "civil disorder: no removal ordered"
+    #: what the judge calls a power whose player missed too many deadlines in a row or left
+    #: (the judge no longer waits for it; its units hold), as "X is now ..." says it; a
+    #: variant whose rules use "civil disorder" for something else names it its own way
+    unplayed: ClassVar[str] = "in civil disorder"
     #: headings of the game pages a variant words its own way: "news" (a phase's events),
     #: "calendar" (the list of phases), "legend" (the key to the picture); else the pages' own
     page_words: ClassVar[Mapping[str, str]] = {}

@@ -181,6 +181,16 @@ class Host(ABC):
         """:attr:`without_player` in a game with these options."""
         return self.without_player
 
+    def unplayed_in(self, options: Mapping[str, Any]) -> str:
+        """What a seat whose player missed too many deadlines or left is, as "X is now ..."
+        says it: "in civil disorder", unless the game's rules use those words for something
+        else (Mobtown's rule 3: "left unplayed")."""
+        return "in civil disorder"
+
+    def unplayed_label(self, options: Mapping[str, Any]) -> str:
+        """:meth:`unplayed_in` as a label ("civil disorder", "left unplayed")."""
+        return self.unplayed_in(options).removeprefix("in ")
+
     @abstractmethod
     def seats(self, options: dict[str, Any]) -> list[str]:
         """Every seat (power) of a game with these options."""
@@ -461,6 +471,13 @@ class DiplomacyHost(Host):
         except ValueError as exc:
             raise HostError(str(exc)) from None
         return out
+
+    def unplayed_in(self, options: Mapping[str, Any]) -> str:
+        """The map's rules' word (:attr:`~mobadj.engine.presentation.Presentation.unplayed`)."""
+        try:
+            return str(type(self.rules).unplayed)
+        except HostError:
+            return super().unplayed_in(options)
 
     def rules_text(self, options: Mapping[str, Any]) -> str:
         return ", ".join(f"{name}={str(options[name]).lower()}"

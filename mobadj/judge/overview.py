@@ -124,14 +124,15 @@ def summary_text(store: Store, game: Game, gm_view: bool) -> str:
     for seat in seats:
         mine = [t for t in tenures if t["power"] == seat]
         if not mine:
-            lines.append(f"  {named[seat]:<{width}} no player (civil disorder) from the start")
+            lines.append(f"  {named[seat]:<{width}} no player "
+                         f"({host.unplayed_label(game.options)}) from the start")
             continue
         for n, t in enumerate(mine):
             current = players[seat].nmr_total if t["end"] is None and seat in players else None
             record = tenure_line(t, gm_view, current, ended)
             lines.append(f"  {named[seat] if n == 0 else '':<{width}} {record}")
         if mine[-1]["end"] is not None and seat not in players:
-            lines.append(f"  {'':<{width}} no player (civil disorder) since "
+            lines.append(f"  {'':<{width}} no player ({host.unplayed_label(game.options)}) since "
                          f"{_phase_name(mine[-1]['end_phase'])}")
     table = centre_table(store, game)
     if table:
@@ -200,14 +201,14 @@ def status_text(judge: Judge, game: Game, now: float | None = None) -> str:
         else:
             orders = "-"
         if pl is None:
-            who = "no player (civil disorder)"
+            who = f"no player ({host.unplayed_label(game.options)})"
             missed = absence = "-"
         else:
             if orders == "OWED" and pl.status == "active":
                 owing.append(seat)
             since = tenures.get(seat, {}).get("start_phase") or "the start"
-            who = f"{pl.email} (since {since}" + (", civil disorder" if pl.status ==
-                                                  "disorder" else "") + ")"
+            who = f"{pl.email} (since {since}" + (
+                f", {host.unplayed_label(game.options)}" if pl.status == "disorder" else "") + ")"
             missed = f"{pl.nmr_total} ({pl.nmr_streak} in a row)" if pl.nmr_total else "0"
             absence = f"{pl.absence_used:g}/{quota:g}h"
         if seat in open_seats:

@@ -280,7 +280,8 @@ class PlayerCommands:
         player = self.desk.store.player(game.name, power)
         if player is not None and player.status == "disorder":  # back from civil disorder
             self.desk.store.update_player(game.name, power, status="active", nmr_streak=0)
-            lines.append(f"{power} is no longer in civil disorder. Welcome back.")
+            lines.append(f"{written(host, game.options, [power])[0]} is no longer "
+                         f"{host.unplayed_in(game.options)}. Welcome back.")
         self.desk.store.set_meta(self._partial_key(game, power),
                                  f"{phase}\n{', '.join(_where(e) for e in check.errors)}"
                                  if check.errors else "")
@@ -550,15 +551,17 @@ class PlayerCommands:
         due = host.due(state)
         players = {p.power: p for p in self.desk.store.players(game.name)}
         tags = []
+        unplayed = host.unplayed_label(game.options)
         for seat in host.seats_in(game.options, state):
             if seat not in players:
-                tag = "no player (civil disorder)"
+                tag = f"no player ({unplayed})"
             else:
                 pl = players[seat]
                 tag = "submitted" if seat in submitted else (
-                    "waiting" if seat in due else "nothing due")
+                    "nothing due" if seat not in due else "not waited for"
+                    if pl.status == "disorder" and not host.resolve_when_all_in else "waiting")
                 if pl.status == "disorder":
-                    tag += ", civil disorder"
+                    tag += f", {unplayed}"
                 if pl.ready and seat in due:
                     tag += ", ready"
             tags.append((seat, tag))

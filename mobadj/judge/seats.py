@@ -80,7 +80,8 @@ class Seats:
             self.desk.store.start_tenure(game.name, seat, email, now, phase, how)
             self.desk.store.delete_vote(game.name, seat, "draw")  # votes are a player's own
             self.desk.store.delete_vote(game.name, seat, "concede")
-            farewell = (f"{name} in {game.name} was in civil disorder and has been taken over "
+            farewell = (f"{name} in {game.name} was {host.unplayed_in(game.options)} and has "
+                        f"been taken over "
                         f"by another player." if why == "taken over" else
                         f"The GM has given {name} in {game.name} to another player.")
             out.append(Mail(old.email, f"{game.name}: you have been replaced",
@@ -205,18 +206,20 @@ class Seats:
             return f"You have left {game.name}; {name} is free again."
         open_to = takeover_mode(game.options) != "no"
         self.desk.notices.tell_table(game, f"{game.name}: the player of {name} has resigned", (
-            f"The player of {name} has resigned from {game.name}. {name} is in civil "
-            f"disorder ({host.without_player_in(game.options)}) until a new player takes "
+            f"The player of {name} has resigned from {game.name}. {name} is "
+            f"{host.unplayed_in(game.options)} ({host.without_player_in(game.options)}) "
+            f"until a new player takes "
             f"it over" + (f": TAKEOVER {game.name} {name}." if open_to else ".")), out,
             skip=power)
         self.desk.notices.tell_gm(game, f"{name} resigned", (
             f"{player.email}, the player of {name} in {game.name}, has resigned (missed "
-            f"deadlines: {player.nmr_total}). {name} is in civil disorder"
+            f"deadlines: {player.nmr_total}). {name} is {host.unplayed_in(game.options)}"
             + (f"; anyone may ask to take it over (TAKEOVER {game.name} {name})"
                if open_to else "")
             + f", or give it to someone: REPLACE {name} <email>."), out)
-        return (f"You have resigned from {game.name}: {name} is in civil disorder until a new "
-                f"player takes it over. Your password no longer works. Thank you for playing.")
+        return (f"You have resigned from {game.name}: {name} is {host.unplayed_in(game.options)}"
+                " until a new player takes it over. Your password no longer works. Thank you "
+                "for playing.")
 
     # -- TAKEOVER ------------------------------------------------------------------------------
     def open_seats(self, game: Game) -> list[str]:

@@ -136,7 +136,8 @@ class Turns:
                 if disorder_after and streak >= disorder_after and status == "active":
                     status = "disorder"
                     notes.append(f"{written(host, game.options, [seat])[0]} has missed "
-                                 f"{streak} deadlines in a row and is now in civil disorder.")
+                                 f"{streak} deadlines in a row and is now "
+                                 f"{host.unplayed_in(game.options)}.")
                     self.desk.store.after_commit(functools.partial(log.info, (
                         "%s: %s in civil disorder after %d missed deadlines"), game.name, seat,
                         streak))
@@ -211,7 +212,8 @@ class Turns:
             out.append(Mail(to, f"{game.name}: {phase} results{tag}", body, attachments,
                             headers={"Auto-Submitted": "auto-generated"}, game=game.name))
         if disorder:
-            self.desk.notices.tell_gm(game, "civil disorder", "\n".join(disorder) + (
+            self.desk.notices.tell_gm(game, host.unplayed_label(game.options), "\n".join(
+                disorder) + (
                 f"\nGive the power to someone (REPLACE <power> <email>), or let a new player "
                 f"take it over (TAKEOVER {game.name} <power>; OFFER opens a seat that still "
                 f"has a player)."), out)

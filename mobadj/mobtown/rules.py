@@ -108,6 +108,8 @@ class MobtownRules(Rules[MobtownPosition]):
     unremoved_note: ClassVar[str] = "gaoled Gangs stay (rule 7, ruling 8)"
     #: Mobtown's civil disorder is the week after a Don's death (rule 3), not this
     rules_removal_note: ClassVar[str] = "no removal ordered"
+    #: ... nor a mob whose player missed deadlines or left (docs/mobtown-rulings.md)
+    unplayed: ClassVar[str] = "left unplayed"
     void_reasons: ClassVar[frozenset[StrEnum]] = Rules.void_reasons | {
         MobtownReason.HIGHWAY, MobtownReason.SUBWAY_NOT_MARKED, MobtownReason.NO_SUBWAY,
         MobtownReason.SUPPORT_INTO_GAOL}

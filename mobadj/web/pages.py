@@ -77,6 +77,8 @@ class Seat:
     ready: bool
     final: str = ""  # a finished game: the seat's final centres or score
     winner: bool = False  # a finished game: the seat won, or shares a draw
+    unplayed: str = "civil disorder"  # the game's word for a seat in status disorder
+    waits: bool = False  # the game waits for such a seat to move (card games: its bot)
 
     @property
     def state(self) -> str:
@@ -88,10 +90,11 @@ class Seat:
             return "out"
         if not self.due:
             return "nothing due"
-        word = "orders in" if self.orders_in else "waiting"
+        word = "orders in" if self.orders_in else (
+            "not waited for" if self.status == "disorder" and not self.waits else "waiting")
         if self.ready and self.orders_in:
             word += ", ready"
-        return word + (" (civil disorder)" if self.status == "disorder" else "")
+        return word + (f" ({self.unplayed})" if self.status == "disorder" else "")
 
 
 K = TypeVar("K")
@@ -341,12 +344,15 @@ class Site:
         names = {}
         if host is not None and hasattr(host, "map_of"):
             names = {pid: p.name for pid, p in host.map_of(game.options).powers.items()}
+        unplayed, waits = "civil disorder", False
+        if host is not None:
+            unplayed, waits = host.unplayed_label(game.options), host.resolve_when_all_in
         for seat in all_seats:
             pl = players.get(seat)
             final, won = finals.get(seat, ("", False))
             seats.append(Seat(seat, names.get(seat, seat), pl is not None,
                               pl.status if pl else "", seat in due, seat in submitted,
-                              bool(pl and pl.ready), final, won))
+                              bool(pl and pl.ready), final, won, unplayed, waits))
         deadline = game.deadline if game.status == "active" else None
         return {
             "name": game.name, "kind": game.kind, "title": title, "status": game.status,

@@ -288,3 +288,33 @@ def test_a_don_placed_twice_in_one_mail_stands_where_the_later_line_says(judge, 
     body = results(out, mob, "capone")
     assert re.search(r"D Bnx\s+succeeds", body), body
     assert "D Bnx" in judge.store.game("g1").state["position"]["units"]["capone"]
+
+
+def test_a_mob_whose_player_misses_deadlines_or_leaves_is_not_said_in_civil_disorder(
+        judge, clock):
+    """Rule 3 keeps "civil disorder" for the week after a Don's death: a mob whose player
+    missed deadlines is "left unplayed" in the results, STATUS (the judge no longer waits
+    for it), the game's page and the welcome back (which names the mob); so is a mob whose
+    player resigned, in the table's notice."""
+    t = Table(judge, "mobtown2", picture="none", extend_first_nmr_hours=0,
+              disorder_after_nmr=1)
+    for seat, don in (("capone", "D DAN"), ("babyface", "D Pla"), ("diamond", "D Bur"),
+                      ("lepke", "D Que"), ("murderinc", "D MaE")):
+        say(judge, t, seat, don)
+    clock.advance(hours=49)
+    out = judge.tick()
+    body = results(out, t, "capone")
+    assert "Lucky Luciano has missed 1 deadlines in a row and is now left unplayed." in body
+    assert "civil disorder" not in body
+    gm = next(m for m in out if m.to == "gm@test.org" and "results" not in m.subject)
+    assert gm.subject == "g1: left unplayed" and "civil disorder" not in gm.body
+    status = say(judge, t, "capone", "STATUS")[0].body
+    assert re.search(r"Lucky Luciano +not waited for, left unplayed\n", status), status
+    page = Site(judge.store, "Test Judge").game_html("g1")
+    assert "not waited for (left unplayed)" in page and "civil disorder" not in page
+    reply = say(judge, t, "luciano", "G(5th) H\n\nLucky")[0].body
+    assert "Lucky Luciano is no longer left unplayed. Welcome back." in reply, reply
+    out = say(judge, t, "lepke", "RESIGN")
+    notice = next(m for m in out if m.to == t.emails["capone"]).body
+    assert ("Lepke is left unplayed (its units hold; the rules' defaults apply) until a new "
+            "player takes it over") in " ".join(notice.split()), notice

@@ -101,7 +101,7 @@ def test_notices_and_summary_name_mobs_as_the_game_does(judge, mob):
     got = mails(mob.emails["lepke"], mob.signon("lepke") + "ABSENCE 1 day")
     assert got["gm@test.org"].subject == "g1: Lepke takes an absence"
     got = mails(mob.emails["luciano"], mob.signon("luciano") + "RESIGN")
-    assert "You have resigned from g1: Lucky Luciano is in civil disorder" in got[
+    assert "You have resigned from g1: Lucky Luciano is left unplayed" in got[
         "luciano@test.org"].body
     told = got["capone@test.org"]
     assert told.subject == "g1: the player of Lucky Luciano has resigned"
@@ -137,7 +137,7 @@ def test_the_gms_offer_and_orders_name_mobs_as_the_game_does(judge, mob):
 
 
 def test_deadline_notices_name_mobs_as_the_game_does(judge, mob, clock):
-    """The reminder, the first missed deadline's extension and civil disorder name the
+    """The reminder, the first missed deadline's extension and a mob left unplayed name the
     mobs as the game does."""
     said = []
     for hours in (20, 5, 24, 24, 48):
@@ -147,6 +147,6 @@ def test_deadline_notices_name_mobs_as_the_game_does(judge, mob, clock):
     assert "The judge has no orders from Al Capone for Weekend at the end of June 1919" in text
     assert ('are missing from "Baby Face" Nelson, Al Capone, Legs Diamond, Lepke, Lucky '
             "Luciano, Murder Incorporated;") in text
-    assert "Murder Incorporated has missed 2 deadlines in a row and is now in civil " \
-           "disorder." in text
+    assert ("Murder Incorporated has missed 2 deadlines in a row and is now left "
+            "unplayed.") in text
     assert not re.search(r"\b(capone|babyface|murderinc)\b", re.sub(r"\S+@test\.org", "", text))
