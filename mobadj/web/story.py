@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 _ACTED = re.compile(r"^P\d+: (moved|no command; .*)$")
 #: the pages' headings (a map's rules may word them their own way: ``Rules.page_words``)
+#: beside a default where an order was missed (the rules' ``default_note`` otherwise)
+NO_ORDER = "no order given"
 WORDS = {"news": "What happened", "calendar": "All phases", "legend": "The map's legend"}
 
 
@@ -210,8 +212,7 @@ def _board(game: Game, results: list[dict[str, Any]], host: DiplomacyHost,
     for r in results:
         data = r["report"].get("data") or {}
         orders = [_order(d) for d in data.get("results") or []]
-        orders += [_order(d, rules.default_note(str(d.get("order", ""))))
-                   for d in data.get("defaults") or []]
+        orders += [_order(d, _default_note(rules, d)) for d in data.get("defaults") or []]
         position = r["state_before"]["position"]
         notes = _board_notes(data, names, phase_name(rules))
         adjustment = _is_adjustment(rules, r["phase"])
@@ -235,6 +236,14 @@ def _board(game: Game, results: list[dict[str, Any]], host: DiplomacyHost,
     if game.status == "ended":
         story.outcome = _board_outcome(results, steps, names, ending)
     return story
+
+
+def _default_note(rules: Rules[Any], d: dict[str, Any]) -> str | None:
+    """The note beside a default: the rules' (``no order given``; a Mobtown Don's hold, "no
+    order needed"), except that a default that needed no order and did not stand (a Don
+    captured or drowned) is marked by its result alone, as the mails mark it (None)."""
+    note = str(rules.default_note(str(d.get("order", ""))))
+    return None if note != NO_ORDER and d.get("result") != "succeeds" else note
 
 
 def _order(d: dict[str, Any], note: str | None = None) -> OrderLine:

@@ -318,3 +318,22 @@ def test_a_mob_whose_player_misses_deadlines_or_leaves_is_not_said_in_civil_diso
     notice = next(m for m in out if m.to == t.emails["capone"]).body
     assert ("Lepke is left unplayed (its units hold; the rules' defaults apply) until a new "
             "player takes it over") in " ".join(notice.split()), notice
+
+
+def test_a_captured_dons_hold_on_the_page_is_marked_as_the_mail_marks_it(judge, mob):
+    """A Don given no order stays (ruling 4); captured, his hold fails, and the page says
+    why as the mail does, without "no order needed" beside the failure."""
+    set_position(judge, {"phase": "1919-07-W3-M",
+                         "units": {"luciano": ["G WCP", "D WCP"],
+                                   "babyface": ["G Pla", "G MTU", "D Pla"]}})
+    say(judge, mob, "luciano", "G(WCP) H")
+    say(judge, mob, "babyface", "G(Pla)-WCP\nG(MTU) S G(Pla)-WCP")
+    out = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nPROCESS"))
+    assert re.search(r"D WCP H\s+fails: the Don was captured by another mob's Gang \(rule 3\)\n",
+                     results(out, mob, "luciano"))
+    page = Site(judge.store, "Test Judge").game_html("g1", "1919-07-W3-M")
+    line = next(li for li in page.split("<li") if "D WCP H" in li)
+    assert "the Don was captured by another mob&#39;s Gang (rule 3)" in line, line
+    assert "no order" not in line, line
+    held = next(li for li in page.split("<li") if "D Pla H" in li)  # a Don who stayed
+    assert "no order needed: a Don moves only with a Gang" in held, held
