@@ -18,7 +18,7 @@ from html import escape
 
 from markupsafe import Markup
 
-from mobadj.web.story import Power, Story
+from mobadj.web.story import Power, Step, Story
 
 PLOT_W, H = 540, 250  # the plot's width; the names at the lines' ends are added to it
 LEFT, TOP, BOTTOM = 30, 12, 26
@@ -219,18 +219,24 @@ def center_chart(story: Story, current: int | None = None) -> str:
     return "".join(out)
 
 
+def _owners(step: Step) -> dict[str, list[str]]:
+    """Who owns which centre at the start of ``step``."""
+    centers = (step.position or {}).get("centers") or {}
+    return {p: sorted(c) for p, c in centers.items() if c}
+
+
 def center_table(story: Story, current: int | None = None) -> dict[str, object]:
-    """The chart's numbers: a row per calendar group (a year; a month in Mobtown) with the
-    counts at its start, and the current step's; each power's key for the heading."""
+    """The chart's numbers: a row for the first step, for each step whose centres' owners
+    differ from the step before's (the first after centres changed owner: a winter, Mobtown's week 2
+    and 4 adjustments, rule 6) and for the last; the same rows on every page (``current``
+    is marked where it is one); each power's key for the heading."""
     steps = story.steps
     if not story.board or not steps:
         return {"powers": [], "rows": []}
-    picks = [i for i, s in enumerate(steps)
-             if i == 0 or s.group != steps[i - 1].group or not s.group]
+    owners = [_owners(s) for s in steps]
+    picks = [i for i, o in enumerate(owners) if i == 0 or o != owners[i - 1]]
     if len(steps) - 1 not in picks:
         picks.append(len(steps) - 1)
-    if current is not None and 0 <= current < len(steps) and current not in picks:
-        picks = sorted([*picks, current])
     styles = lines(story.powers)
     rows = []
     for i in picks:

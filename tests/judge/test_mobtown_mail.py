@@ -337,3 +337,32 @@ def test_a_captured_dons_hold_on_the_page_is_marked_as_the_mail_marks_it(judge, 
     assert "no order" not in line, line
     held = next(li for li in page.split("<li") if "D Pla H" in li)  # a Don who stayed
     assert "no order needed: a Don moves only with a Gang" in held, held
+
+
+def centre_rows(page: str) -> list[tuple[str, str]]:
+    """The rows of a page's supply-centre table: (the phase's label, the counts)."""
+    table = page.split('<table class="centres">')[1].split("</table>")[0]
+    return [(label, " ".join(re.findall(r"\d+", counts))) for label, counts in re.findall(
+        r'<th scope="row"><a href="[^"]+">([^<]+)</a></th>((?:<td class="num">\d+</td>)+)',
+        table)]
+
+
+def test_the_centre_table_has_a_row_where_centres_change_owner(judge, mob):
+    """Rule 6: centres change owner at the end of weeks 2 and 4.  The game's supply-centre
+    table has a row for the first phase after the change (Week 2 adjustments), none for
+    a week that changed nothing, and the same rows on every page."""
+    set_position(judge, {"phase": "1919-07-W1-M",
+                         "units": {"capone": ["G Col", "G DAS", "D DAS"],
+                                   "luciano": ["G 5th", "D 5th"]},
+                         "centers": {"capone": ["Bnx", "DAN", "DAS"],
+                                     "luciano": ["5th", "WCP", "Wch"]}})
+    for _ in range(4):  # weeks 1 and 2, the adjustments, week 3
+        judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nPROCESS"))
+    assert judge.store.game("g1").phase == "1919-07-W4-M"
+    site = Site(judge.store, "Test Judge")
+    rows = centre_rows(site.game_html("g1"))
+    assert rows == [("Week 1 July 1919", "3 0 0 0 3 0"),
+                    ("Week 2 adjustments July 1919", "4 0 0 0 3 0"),
+                    ("Week 4 July 1919", "4 0 0 0 3 0")], rows
+    for phase in ("1919-07-W1-M", "1919-07-W2-A", "1919-07-W3-M"):
+        assert centre_rows(site.game_html("g1", phase)) == rows, phase

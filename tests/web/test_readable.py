@@ -66,21 +66,34 @@ def test_powers_at_the_same_count_are_drawn_side_by_side(world, srv):
     assert max(at_three) - min(at_three) < 20  # close enough to read as one count
 
 
+def centre_rows(url: str) -> tuple[str, list[tuple[str, str, str, str]]]:
+    """A page's supply-centre table and its rows (current mark, step id, label, cells)."""
+    table = re.search(r'<table class="centres">.*?</table>', fetch(url).text, re.S).group(0)
+    return table, re.findall(r'<tr( class="current"[^>]*)?><th scope="row"><a href="([^"]+)'
+                             r'\.html">([^<]+)</a></th>(.*?)</tr>', table)
+
+
 def test_the_charts_numbers_are_in_a_table_beside_it(world, srv):
+    """A row for the start and for each phase after centres changed owner, the same rows
+    on every page; the page's own phase marked where it is one."""
     story = world.site.story(world.store.game("dip"))
-    page = fetch(f"{srv.url}/g/dip/{story.steps[1].id}.html").text
-    table = re.search(r'<table class="centres">.*?</table>', page, re.S).group(0)
+    table, rows = centre_rows(f"{srv.url}/g/dip/{story.steps[1].id}.html")
     heads = [html.unescape(h) for h in re.findall(r'<br>([^<]+)</th>', table)]
     assert heads == [p.name for p in story.powers]
-    rows = re.findall(r'<tr( class="current"[^>]*)?><th scope="row"><a href="([^"]+)\.html">'
-                      r'([^<]+)</a></th>(.*?)</tr>', table)
     by_id = {s.id: s for s in story.steps}
-    assert rows[0][2] == "Spring 1901"
+    assert rows[0][2] == "Spring 1901" and len(rows) > 2
     for current, sid, _, cells in rows:
         counts = [int(c) for c in re.findall(r'<td class="num">(\d+)</td>', cells)]
         assert counts == [by_id[sid].centers.get(p.id, 0) for p in story.powers]
-        assert bool(current) == (sid == story.steps[1].id)
-    assert [r[1] for r in rows if r[0]] == [story.steps[1].id]
+        assert not current  # (Fall 1901: no centre changed owner in Spring)
+    ids = [s.id for s in story.steps]
+    for _, sid, _, _ in rows[1:]:
+        if sid != ids[-1]:  # the last phase's row stands whatever it holds
+            before = by_id[ids[ids.index(sid) - 1]]
+            assert by_id[sid].position["centers"] != before.position["centers"], sid
+    _, on_its_page = centre_rows(f"{srv.url}/g/dip/{rows[1][1]}.html")
+    assert [r[1:] for r in on_its_page] == [r[1:] for r in rows]
+    assert [r[1] for r in on_its_page if r[0]] == [rows[1][1]]
 
 
 # -- the maps' marks: builds, removals, convoys -------------------------------------------------
