@@ -63,6 +63,10 @@ class Presentation(Generic[PositionT]):
     #: (the judge no longer waits for it; its units hold), as "X is now ..." says it; a
     #: variant whose rules use "civil disorder" for something else names it its own way
     unplayed: ClassVar[str] = "in civil disorder"
+    #: True: results subjects and headings, the GM's answers and SUMMARY name a phase by its
+    #: long name with the code in brackets ("Week 3, July 1919: movement (1919-07-W3-M)");
+    #: False: by the code alone, a name in its own right (S1901M)
+    phase_in_words: ClassVar[bool] = False
     #: headings of the game pages a variant words its own way: "news" (a phase's events),
     #: "calendar" (the list of phases), "legend" (the key to the picture); else the pages' own
     page_words: ClassVar[Mapping[str, str]] = {}

@@ -374,6 +374,11 @@ class Host(ABC):
         """Supply centres held per seat (None for games without them)."""
         return None
 
+    def phase_title(self, phase: str) -> str:
+        """``phase`` (a code) as results subjects and headings, the GM's answers and SUMMARY
+        name it: the code itself by default."""
+        return phase
+
     def period(self, state: State, phase: str) -> str | None:
         """The year of ``phase`` (its month for calendars with months), for the centres by
         year in SUMMARY; None for games without a calendar."""
@@ -613,6 +618,17 @@ class DiplomacyHost(Host):
     def centre_counts(self, state: State) -> dict[str, int] | None:
         centers = state.get("position", {}).get("centers") or {}
         return {power: len(held) for power, held in centers.items()}
+
+    def phase_title(self, phase: str) -> str:
+        """The long name with the code in brackets where the rules want the phase in words
+        (Mobtown: "Week 3, July 1919: movement (1919-07-W3-M)"), else the code."""
+        try:
+            rules = self.rules
+            if not rules.phase_in_words:
+                return phase
+            return f"{rules.calendar.parse(phase).long_name()} ({phase})"
+        except (HostError, ValueError):
+            return phase
 
     def period(self, state: State, phase: str) -> str | None:
         try:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from mobadj.judge import reports
 from mobadj.judge.deadlines import option
-from mobadj.judge.hosts import HostError, host_for
+from mobadj.judge.hosts import Host, HostError, host_for
 from mobadj.judge.names import written
 from mobadj.judge.store import Game, Store
 
@@ -25,18 +25,21 @@ if TYPE_CHECKING:
 HOW = {"added": "", "joined": "", "replaced": "given by the GM", "took over": "took over"}
 
 
-def _phase_name(phase: str) -> str:
-    return phase or "the start"
+def _phase_name(phase: str, host: Host | None = None) -> str:
+    """A phase as SUMMARY names it (in words where the game's rules want it so)."""
+    return (host.phase_title(phase) if host is not None else phase) if phase else "the start"
 
 
 def tenure_line(t: dict[str, Any], gm_view: bool, missed: int | None = None,
-                ended: str | None = None) -> str:
+                ended: str | None = None, host: Host | None = None) -> str:
     """One tenure: ``S1901M - F1902M  a player (missed 3; resigned)``; ``missed``: the
     missed deadlines of a tenure still running (the player's own count); ``ended``: the
-    phase in which the game ended, where a tenure that was running then ends too."""
+    phase in which the game ended, where a tenure that was running then ends too;
+    ``host``: the game's, which names the phases."""
     running = t["end"] is None
-    span = f"{_phase_name(t['start_phase'])} - " + (
-        _phase_name(t["end_phase"]) if not running else "now" if ended is None else ended)
+    span = f"{_phase_name(t['start_phase'], host)} - " + (
+        _phase_name(t["end_phase"], host) if not running else "now" if ended is None
+        else ended)
     notes = [HOW.get(t["how"], t["how"])]
     if not running:
         notes.append(f"missed {t['nmr_total']}")
@@ -99,7 +102,8 @@ def summary_text(store: Store, game: Game, gm_view: bool) -> str:
              + (f", now {host.phase_label(game.state)}" if game.state is not None
                 and game.status != "ended" else "")]
     lines.append(f"Created {reports.stamp(game.created)}; {len(results)} phase(s) played"
-                 + (f", from {results[0]['phase']} to {results[-1]['phase']}" if results
+                 + (f", from {host.phase_title(results[0]['phase'])} to "
+                    f"{host.phase_title(results[-1]['phase'])}" if results
                     else "") + ".")
     ending = store.ending(game.name)
     if ending is not None and ending["phase"] and game.state is not None:
@@ -112,8 +116,9 @@ def summary_text(store: Store, game: Game, gm_view: bool) -> str:
         lines.append(f"Result: {said}" + (f" ({members})" if members else
                                           " (everyone)" if ending["result"] == "lost" else "")
                      + f", {ending['how']}, "
-                     + (f"in {ending['phase']}." if ending["phase"] else "before any move."))
-    ended = (_phase_name(ending["phase"] if ending is not None else game.phase)
+                     + (f"in {host.phase_title(ending['phase'])}." if ending["phase"]
+                        else "before any move."))
+    ended = (_phase_name(ending["phase"] if ending is not None else game.phase, host)
              if game.status == "ended" else None)
     lines += ["", "Who played which power:"]
     tenures = store.tenures(game.name)
@@ -129,11 +134,11 @@ def summary_text(store: Store, game: Game, gm_view: bool) -> str:
             continue
         for n, t in enumerate(mine):
             current = players[seat].nmr_total if t["end"] is None and seat in players else None
-            record = tenure_line(t, gm_view, current, ended)
+            record = tenure_line(t, gm_view, current, ended, host)
             lines.append(f"  {named[seat] if n == 0 else '':<{width}} {record}")
         if mine[-1]["end"] is not None and seat not in players:
             lines.append(f"  {'':<{width}} no player ({host.unplayed_label(game.options)}) since "
-                         f"{_phase_name(mine[-1]['end_phase'])}")
+                         f"{_phase_name(mine[-1]['end_phase'], host)}")
     table = centre_table(store, game)
     if table:
         lines += ["", "Supply centres" + (" by month:" if "-" in table[0] else " by year:")]

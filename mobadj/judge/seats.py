@@ -172,7 +172,9 @@ class Seats:
 
     def _seat_history(self, game: Game, seat: str) -> list[str]:
         """The seat's earlier players (no addresses) and its supply centres over time."""
-        lines = [tenure_line(t, gm_view=False) for t in self.desk.store.tenures(game.name)
+        host = host_for(game.kind)
+        lines = [tenure_line(t, gm_view=False, host=host)
+                 for t in self.desk.store.tenures(game.name)
                  if t["power"] == seat and t["end"] is not None]
         table = centre_table(self.desk.store, game, only=seat)
         if table:

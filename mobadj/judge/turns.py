@@ -195,7 +195,7 @@ class Turns:
         data = {"game": game.name, "phase": phase,  # a game over has no next phase
                 "next_phase": None if over or voted is not None else host.phase(new),
                 "deadline": deadline, "missing": missing, "result": result.data}
-        public = f"{head}\nResults of {game.name}, {phase}\n\n{report_text}\n\n"
+        public = f"{head}\nResults of {game.name}, {host.phase_title(phase)}\n\n{report_text}\n\n"
         attachments = [("result.json", "application/json",
                         json.dumps(data, indent=1).encode())] + result.attachments
         link = self._phase_link(game.name, phase)
@@ -209,7 +209,8 @@ class Turns:
         for to, private, tag, tail in readers:
             body = (public + (f"For you only:\n{private}\n\n" if private else "")
                     + f"{tail}\n\n{self.desk._sig()}")
-            out.append(Mail(to, f"{game.name}: {phase} results{tag}", body, attachments,
+            out.append(Mail(to, f"{game.name}: {host.phase_title(phase)} results{tag}", body,
+                            attachments,
                             headers={"Auto-Submitted": "auto-generated"}, game=game.name))
         if disorder:
             self.desk.notices.tell_gm(game, host.unplayed_label(game.options), "\n".join(
@@ -220,13 +221,13 @@ class Turns:
         if over:
             self.desk.endings.record_over(self.desk.store.game(game.name) or game, result.data,
                                           "by the rules", now, phase)
-            return f"{phase} resolved. {next_line}"
+            return f"{host.phase_title(phase)} resolved. {next_line}"
         if voted is not None:
             self.desk.endings.end_game(self.desk.store.game(game.name) or game, *voted, now,
                                        out, phase=phase)
-            return f"{phase} resolved. {next_line}"
+            return f"{host.phase_title(phase)} resolved. {next_line}"
         self._early_orders_begin(self.desk.store.game(game.name) or game, phase, now, out)
-        return f"{phase} resolved. {next_line}"
+        return f"{host.phase_title(phase)} resolved. {next_line}"
 
     def _early_orders_begin(self, game: Game, resolved: str, now: float, out: list[Mail]
                             ) -> None:

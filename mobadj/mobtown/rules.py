@@ -110,6 +110,8 @@ class MobtownRules(Rules[MobtownPosition]):
     rules_removal_note: ClassVar[str] = "no removal ordered"
     #: ... nor a mob whose player missed deadlines or left (docs/mobtown-rulings.md)
     unplayed: ClassVar[str] = "left unplayed"
+    #: "1919-07-W2-A" is no name to read: subjects and headings say the week in words
+    phase_in_words: ClassVar[bool] = True
     void_reasons: ClassVar[frozenset[StrEnum]] = Rules.void_reasons | {
         MobtownReason.HIGHWAY, MobtownReason.SUBWAY_NOT_MARKED, MobtownReason.NO_SUBWAY,
         MobtownReason.SUPPORT_INTO_GAOL}

@@ -209,7 +209,8 @@ def test_mobtown_results_carry_the_map_by_mail(service, mail_servers):
     assert text(results).count("Next phase") == 1  # the judge's line, with the deadline
     assert "Next phase: Week 1, July 1919: movement (1919-07-W1-M)\nDeadline:" in text(results)
     gm_copy = text(next(m for m in S.wait_for("gm@test.org", 2) if "results" in m["Subject"]))
-    assert "Results of mob, 1919-06-START" in gm_copy and gm_copy.count("Next phase") == 1
+    assert "Results of mob, Weekend at the end of June 1919: Don placement (1919-06-START)\n" \
+        in gm_copy and gm_copy.count("Next phase") == 1
     assert attachment_names(results) == ["result.json", "map.svg", "map.png"]
     png = next(p for p in results.iter_attachments() if p.get_filename() == "map.png")
     assert png.get_content().startswith(b"\x89PNG")

@@ -136,7 +136,7 @@ def test_a_mobtown_game_of_people_writing_as_people_do(service, mail_servers):
     for mob in ("capone", "babyface", "diamond", "lepke"):
         no_error(people.say(f"{mob}@test.org", f"SIGNON mob26 {MOBS[mob]} {pw[mob]}\nready"))
     assert judge.store.game("mob26").phase == "1919-07-W1-M"
-    res = text(people.last("fan@test.org", "1919-06-START results"))
+    res = text(people.last("fan@test.org", "(1919-06-START) results"))
     assert "Position:" in res and "Next phase: Week 1, July 1919: movement" in res
 
     # -- press, and a Reply without a sign-on -------------------------------------------------
@@ -166,7 +166,7 @@ def test_a_mobtown_game_of_people_writing_as_people_do(service, mail_servers):
     for mob in ("babyface", "diamond", "lepke", "luciano"):
         no_error(people.say(f"{mob}@test.org", f"SIGNON mob26 {MOBS[mob]} {pw[mob]}\nready"))
     assert judge.store.game("mob26").phase.startswith("1919-07-W2")
-    res = text(people.last("capone@test.org", "1919-07-W1-M results"))
+    res = text(people.last("capone@test.org", "(1919-07-W1-M) results"))
     for order in ("G DAS - Col", "G Bnx - Yan", "G Man - Lak", "G MaE S G Man - Lak"):
         assert re.search(order + r"\s+succeeds\n", res), order
     assert re.search(r"Al Capone\s+3 centres.*G Col, G DAN, G Yan", res)

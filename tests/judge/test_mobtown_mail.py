@@ -366,3 +366,21 @@ def test_the_centre_table_has_a_row_where_centres_change_owner(judge, mob):
                     ("Week 4 July 1919", "4 0 0 0 3 0")], rows
     for phase in ("1919-07-W1-M", "1919-07-W2-A", "1919-07-W3-M"):
         assert centre_rows(site.game_html("g1", phase)) == rows, phase
+
+
+def test_results_subjects_and_the_gms_answers_name_the_weeks_in_words(judge, mob):
+    """A player files the results by their subject: Mobtown's phases are named there, in the
+    heading, the GM's PROCESS answer and SUMMARY in the rulebook's words, the code (which
+    PROCESS and ROLLBACK take) in brackets."""
+    out = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nPROCESS"))
+    start = "Weekend at the end of June 1919: Don placement (1919-06-START)"
+    got = next(m for m in out if m.to == mob.emails["lepke"] and "results" in m.subject)
+    assert got.subject == f"g1: {start} results", got.subject
+    assert f"\nResults of g1, {start}\n" in got.body
+    gm = next(m for m in out if m.to == "gm@test.org" and "resolved" in m.body).body
+    assert (f"{start} resolved. Next phase: Week 1, July 1919: movement (1919-07-W1-M)"
+            in gm), gm
+    say(judge, mob, "lepke", "RESIGN")
+    body = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nSUMMARY"))[0].body
+    assert f"1 phase(s) played, from {start} to {start}." in body, body
+    assert "the start - Week 1, July 1919: movement (1919-07-W1-M)" in body

@@ -91,7 +91,7 @@ def test_the_names_are_used_wherever_a_mob_is_named(judge, clock):
             "lepke": "Louis the Lip: G(Que)-Wes\nlepke: G(P45) S G(Que)-Wes"}
     for seat in MOBS:
         out = send(judge, "g", seat, week.get(seat, "") + "\nready")
-    results = [m for m in out if "1919-07-W1-M results" in m.subject]
+    results = [m for m in out if "(1919-07-W1-M) results" in m.subject]
     assert results, [m.subject for m in out]
     body = results[0].body
     assert "Big Al:" in body and "Louis the Lip:" in body
