@@ -647,6 +647,7 @@ class OrderParser:
         self._prefix_words = {k.lower() for k in kinds} | {
             "build", "builds", "remove", "removes", "waive", "waives", "disband", "disbands",
             "retreat", "retreats"}
+        self._fillers = _filler_pattern(game_map)
 
     @property
     def fast_path(self) -> FastPath | None:
@@ -708,6 +709,21 @@ class OrderParser:
             orders = self._fast.parse(text)
             if orders is not None:
                 return orders
+        try:
+            return self._parse_lark(text, source)
+        except OrderError as error:
+            plain_words = self._without_fillers(text)
+            if plain_words == text:
+                raise
+            try:
+                return self._parse_lark(plain_words, source)
+            except OrderError as second:
+                # the reading without the filler words got further: its error names the
+                # word that is the trouble ("army in moscow" stops too early), not "in"
+                raise (second if second.column > error.column else error) from None
+
+    def _parse_lark(self, text: str, source: str) -> list[AnyOrder]:
+        """``text`` (normalised ``source``, same columns) read by the grammar."""
         self.builder.text = source
         from lark.exceptions import UnexpectedInput
 
@@ -726,6 +742,13 @@ class OrderParser:
             raise error from None
         except UnexpectedInput as exc:
             raise self._syntax_error(exc, source, text) from None
+
+    def _without_fillers(self, text: str) -> str:
+        """``text`` with the everyday words around an order blanked out, columns kept:
+        "move my army from Vienna to Galicia please" -> "army Vienna to Galicia",
+        "build a fleet in Sevastopol" -> "build fleet Sevastopol".  Tried only when the
+        order as written cannot be read, so an order that reads stays as it is."""
+        return self._fillers.sub(lambda m: " " * len(m.group(0)), text)
 
     def parse_order(self, text: str, remember: bool = True) -> AnyOrder:
         """Parse exactly one order; raises OrderError.  ``remember=False``: a caller that
@@ -904,6 +927,32 @@ def _hyphen_fixer(parts: set[str], heads: re.Pattern[str] | None
         return pattern.sub(lambda m: m.group(1).replace("-", "\u2011"), text)
 
     return fix
+
+
+FILLERS: Final = ("in", "the", "my", "from", "at", "please")
+"""Everyday words a newcomer writes around an order ("army in Paris", "to the North Sea"),
+read as nothing when the order does not read without them (docs/orders.md)."""
+
+
+def _filler_pattern(game_map: GameMap) -> re.Pattern[str]:
+    """The filler words of ``game_map`` as one pattern: :data:`FILLERS` that are no name
+    on the map, "a"/"an" before a unit type written out ("build a fleet"), and "move(s)"
+    as the first word ("move army Vienna to Galicia")."""
+    words = []
+    for word in (*FILLERS, "a", "an"):
+        try:
+            game_map.lookup(word)
+        except UnknownNameError:
+            words.append(word)
+    kinds = [fold(n) for n in game_map.unit_kinds.values() if len(fold(n)) > 1]
+    parts = []
+    if words[:-2]:
+        parts.append(r"(?<![\w.'\u2011\/])(?:" + "|".join(words[:-2]) + ")" + _GUARD)
+    if kinds and words[-2:] == ["a", "an"]:
+        parts.append(r"(?<![\w.'\u2011\/])an?\s+(?=(?:" + "|".join(map(re.escape, kinds))
+                     + ")" + _GUARD + ")")
+    parts.append(r"^\s*moves?" + _GUARD + r"(?!\s*(?:to|into)\b)")  # not "Move to BUR"
+    return re.compile("|".join(parts), re.IGNORECASE)
 
 
 _LARK_OPTIONS: dict[str, str | bool] = {"parser": "lalr", "lexer": "contextual",

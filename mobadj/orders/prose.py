@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from mobadj.board.model import GameMap, close_matches, fold
+from mobadj.board.model import GameMap, UnknownNameError, close_matches, fold
 from mobadj.orders.errors import OrderError, OrderSyntaxError
 from mobadj.orders.fastpath import MAX_LINE
 from mobadj.orders.spelling import PrefixNames, plain_characters, text_lines
@@ -110,10 +110,12 @@ def _words(line: str) -> list[tuple[str, int]]:
 
 def near_keyword(word: str, vocab: Vocabulary | None = None) -> str | None:
     """The order keyword or unit type ``word`` is a slip away from (``Biuld`` -> Build,
-    ``Armee`` -> Army), None when it is none or is a province."""
+    ``Armee`` -> Army), None when it is none or is a province, or a word orders share
+    with sentences (:data:`NEUTRAL`: "move" is no slip of Remove)."""
     key = fold(word)
     units = tuple(sorted(vocab.units)) if vocab is not None else ()
-    if len(key) < 4 or key in KEYWORDS or len(key) > 2 * max(map(len, (*SUGGESTED, *units))):
+    if (len(key) < 4 or key in KEYWORDS or key in NEUTRAL
+            or len(key) > 2 * max(map(len, (*SUGGESTED, *units)))):
         return None  # (a word twice as long as every keyword is no slip of one)
     if vocab is not None and (key in vocab.units or vocab.is_name([word])):
         return None
@@ -207,8 +209,13 @@ def keyword_slip(error: OrderError, line: str, game_map: GameMap) -> OrderError:
     if len(line) > MAX_LINE:  # not read: no word of it is looked at
         return error
     vocab = vocabulary(game_map)
-    for word, start in _words(line):
+    words = _words(line)
+    for word, start in words:
         if start + 1 == error.column:
+            if fold(word) in ("move", "moves"):
+                return OrderSyntaxError(
+                    f"unknown word {word!r}: {move_form(words, game_map)}", line=error.line,
+                    column=error.column, text=error.text, note=error.note)
             near = near_keyword(word, vocab)
             if near is None:
                 return error
@@ -216,6 +223,24 @@ def keyword_slip(error: OrderError, line: str, game_map: GameMap) -> OrderError:
                                     column=error.column, text=error.text, suggestion=near,
                                     note=error.note)
     return error
+
+
+def move_form(words: list[tuple[str, int]], game_map: GameMap) -> str:
+    """How a move is written, with the provinces of the line where it names two ("a move
+    names its unit first: A VIE - GAL"), for an order that begins with "move"."""
+    found: list[str] = []
+    for word, _ in words:
+        try:
+            loc = game_map.lookup(word)
+        except UnknownNameError:
+            continue
+        if loc not in found:
+            found.append(loc)
+    kind = next(iter(game_map.unit_kinds), "A")
+    there = f"{found[0]} - {found[1]}" if len(found) >= 2 else "PAR - BUR"
+    if len(found) < 2 and "PAR" not in game_map.provinces:
+        return "a move names its unit first, then '-' and where it goes"
+    return f"a move names its unit first, then '-' and where it goes: {kind} {there}"
 
 
 def set_aside_remarks(result: ParseResult, text: str, game_map: GameMap,

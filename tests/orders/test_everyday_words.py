@@ -1,0 +1,82 @@
+"""Orders in everyday words, as a newcomer writes them: the small words around an order
+("in", "the", "my", "from", "please", "a fleet", a leading "move") are read as nothing when
+the order does not read with them; an order that reads as written is read as before."""
+
+from __future__ import annotations
+
+import pytest
+
+from mobadj.board.loader import load_map
+from mobadj.orders.parser import parse_orders
+from mobadj.orders.prose import set_aside_remarks
+
+NEWCOMER = [
+    ("Fleet London to the North Sea", "F LON - NTH"),
+    ("F LON - the North Sea", "F LON - NTH"),
+    ("Fleet in Edinburgh moves to Norwegian Sea", "F EDI - NWG"),
+    ("army in Liverpool moves to Yorkshire", "A LVP - YOR"),
+    ("army in Paris moves to Burgundy", "A PAR - BUR"),
+    ("A Edi - in Edinburgh", "A EDI - EDI"),
+    ("Build army in Berlin", "Build A BER"),
+    ("build a fleet in sevastopol", "Build F SEV"),
+    ("move my army from Vienna to Galicia please", "A VIE - GAL"),
+    ("my fleet at Trieste holds", "F TRI H"),
+    ("F NTH supports the army from Holland to Belgium", "F NTH S A HOL - BEL"),
+]
+
+
+def read(text, game_map):
+    result = parse_orders(text, game_map)
+    set_aside_remarks(result, text, game_map)
+    return [str(p.order) for p in result.orders], [str(e) for e in result.errors]
+
+
+@pytest.mark.parametrize(("line", "order"), NEWCOMER)
+def test_the_small_words_of_a_sentence_are_read_as_nothing(std, line, order):
+    assert read(line, std) == ([order], [])
+
+
+def test_a_whole_mail_of_them_is_read(std):
+    text = ("Here are my orders:\nFleet London to the North Sea\n"
+            "Fleet in Edinburgh moves to Norwegian Sea\narmy in Liverpool moves to Yorkshire\n"
+            "Thanks, Ann")
+    assert read(text, std) == (["F LON - NTH", "F EDI - NWG", "A LVP - YOR"], [])
+
+
+def test_the_error_names_the_word_that_is_the_trouble(std):
+    """Not "unknown province 'in moscow'; did you mean Moscow?": Moscow was spelt right."""
+    assert read("army in moscow", std) == ([], [
+        "line 1, column 15: the order stops too early after 'army in moscow': expected "
+        "H (hold), '-' (move), S (support), C (convoy), Disband or R (retreat)"])
+    assert read("Build army in Berlin\nFleet London to the Nort Sea", std)[1] == [
+        "line 2, column 21: unknown province 'Nort Sea'; did you mean North Sea (NTH) or "
+        "Norwegian Sea (NWG) or Norway (NWY)?"]
+
+
+def test_move_is_no_slip_of_remove(std):
+    """A newcomer who wants to move is shown how a move is written, not Remove."""
+    orders, errors = read("A BUD H\nmove Vienna Galicia please!", std)
+    assert "Remove" not in errors[0]
+    assert read("A BUD H\nMove to Galicia", std)[1] == [
+        "line 2, column 1: unknown word 'Move': a move names its unit first, then '-' and "
+        "where it goes: A PAR - BUR"]
+    assert read("A BUD H\nMoves: Vienna - Galicia!", std)[1] == [
+        "line 2, column 1: unknown word 'Moves': a move names its unit first, then '-' and "
+        "where it goes: A VIE - GAL"]
+
+
+@pytest.mark.parametrize("line", ["A PAR - BUR", "Army Paris moves to Burgundy",
+                                  "F LON - NTH", "Build A BER", "A Paris to Burgundy"])
+def test_orders_that_read_are_read_as_before(std, line):
+    plain = read(line, std)
+    assert plain[1] == [] and len(plain[0]) == 1
+
+
+def test_remarks_stay_remarks(std):
+    text = "A PAR - BUR\nSee you in Berlin\nRegards from Vienna\nHold the line, everyone!"
+    assert read(text, std) == (["A PAR - BUR"], [])
+
+
+def test_mobtown_gangs_too():
+    mob = load_map("mobtown2")
+    assert read("Build a gang in Que", mob) == (["Build G Que"], [])
