@@ -104,10 +104,11 @@ class Presentation(Generic[PositionT]):
 
     def mail_report(self, result: PhaseResult[PositionT], game_map: GameMap) -> str:
         """The report the email judge mails after a phase: the one every map shares (the
-        orders with their results, then ``report_body``, the adjustments in words)."""
+        orders with their results, then ``report_body``, the adjustments in words, each
+        with an example of its order)."""
         from mobadj.engine.report import format_report
 
-        return format_report(result, game_map, rules=self.as_rules()).rstrip()
+        return format_report(result, game_map, rules=self.as_rules(), examples=True).rstrip()
 
     def adjustment_words(self, position: PositionT, power: str, game_map: GameMap
                          ) -> str | None:

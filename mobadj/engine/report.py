@@ -170,10 +170,12 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 
 
-def adjustments_due(position: PositionT, game_map: GameMap, rules: Rules[PositionT]
-                    ) -> list[str]:
+def adjustments_due(position: PositionT, game_map: GameMap, rules: Rules[PositionT],
+                    examples: bool = False) -> list[str]:
     """What each power has to do in the adjustment phase of ``position``, in words: how many
-    builds it may make, where, or how many units it must remove (none: nothing due)."""
+    builds it may make, where, or how many units it must remove (none: nothing due).
+    ``examples``: under each power's line, how to write the order (``Build A BUD``), as
+    the judge mails it to players who may never have written one."""
     from mobadj.engine.hooks import standard
     from mobadj.engine.topology import topology_for
 
@@ -199,15 +201,29 @@ def adjustments_due(position: PositionT, game_map: GameMap, rules: Rules[Positio
                 out.append(f"  {name}: {_plural(centres, 'centre')}, {_plural(units, 'unit')}: "
                            f"may build {min(n, len(homes))} (vacant {where}s: "
                            f"{', '.join(homes)}), or waive")
+                if examples:
+                    out.append(f"    orders, e.g.: {_build_example(game_map, homes)}, or Waive")
             else:
                 out.append(f"  {name}: {_plural(centres, 'centre')}, {_plural(units, 'unit')}: "
                            f"no vacant {where} of its own, so no build")
         elif n < 0:
             out.append(f"  {name}: {_plural(centres, 'centre')}, {_plural(units, 'unit')}: "
                        f"must remove {_plural(-n, 'unit')} (else the rules choose)")
+            mine = sorted(str(u) for u in position.units.values() if u.power == pid)
+            if examples and mine:
+                out.append(f"    orders, e.g.: Remove {mine[0]}")
         elif pid in acting:  # a variant's own adjustment (Mobtown: a Don to rebuild)
             out.append(f"  {name}: has an adjustment to make")
     return out
+
+
+def _build_example(game_map: GameMap, homes: list[str]) -> str:
+    """A build order in one of ``homes`` (``Build A BUD``): the first kind of unit that
+    may stand there."""
+    home = homes[0]
+    kind = next((k for k in game_map.unit_kinds if game_map.can_occupy(k, home)),
+                next(iter(game_map.unit_kinds), "A"))
+    return f"Build {kind} {home}"
 
 
 def adjustments_made(result: PhaseResult[PositionT], game_map: GameMap, rules: Rules[PositionT]
@@ -273,19 +289,21 @@ def format_report(
     errors: list[str] | None = None,
     title: str = "",
     rules: Rules[PositionT] | None = None,
+    examples: bool = False,
 ) -> str:
     """The results of one phase as a GM would publish them (any map; ``rules`` default to the
-    map's)."""
+    map's).  ``examples``: the adjustments due say how to write their orders (the judge's
+    mail, see :func:`adjustments_due`)."""
     if rules is None:
         from mobadj.engine.variants import default_rules
 
         any_map: PhaseResult = result  # the map's own rules read it as any map's result
-        return _report(any_map, game_map, errors, title, default_rules(game_map))
-    return _report(result, game_map, errors, title, rules)
+        return _report(any_map, game_map, errors, title, default_rules(game_map), examples)
+    return _report(result, game_map, errors, title, rules, examples)
 
 
 def _report(result: PhaseResult[PositionT], game_map: GameMap, errors: list[str] | None,
-            title: str, rules: Rules[PositionT]) -> str:
+            title: str, rules: Rules[PositionT], examples: bool = False) -> str:
     out = orders_section(result, game_map, errors, title, rules)
     if result.phase.is_adjustment:
         made = adjustments_made(result, game_map, rules)
@@ -295,7 +313,7 @@ def _report(result: PhaseResult[PositionT], game_map: GameMap, errors: list[str]
     if rules.winner(result.position, game_map):  # the game is over: the report ends with it
         return "\n".join(out).rstrip("\n") + "\n"
     if result.next_phase.is_adjustment:
-        due = adjustments_due(result.position, game_map, rules)
+        due = adjustments_due(result.position, game_map, rules, examples)
         if due:
             out += [f"Adjustments due in {result.next_phase.long_name()}:", *due, ""]
     out.append(f"Next phase: {result.next_phase.long_name()} ({result.next_phase})")

@@ -27,7 +27,7 @@ from mobadj.judge.endings import Endings
 from mobadj.judge.forming import Forming
 from mobadj.judge.gm import GMCommands, is_remark_in, seats_named, signed_off
 from mobadj.judge.habits import Habits
-from mobadj.judge.hosts import Host, HostError, host_for
+from mobadj.judge.hosts import DiplomacyHost, Host, HostError, host_for
 from mobadj.judge.loops import ReplyLimits, copies_judge_inline, reply_kind, text_digest
 from mobadj.judge.mailparse import AWAY_SUBJECT, Incoming, parse_mail
 from mobadj.judge.names import Names, written
@@ -213,6 +213,8 @@ class Judge(JudgeBase):
             else:
                 orders = self.players.orders(game, power, parsed, inc, uid, now, out, rejected)
         reply.append(orders or _stray_lines(parsed))
+        if isinstance(host, DiplomacyHost):  # "how do I build?": answered, not set aside
+            reply += registry.asked_how(parsed.order_lines)
         ctx = Context(self, now, out, inc, game, power, uid, inc.message_id, rejected, stale)
         for cmd in parsed.commands:
             try:

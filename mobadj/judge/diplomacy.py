@@ -419,7 +419,7 @@ def status(host: DiplomacyHost, state: State, seat: str | None) -> str:
         lines.append(f"{power_name(game_map, power)}: units {', '.join(units) or '-'}; "
                      f"centres ({len(centers)}) {', '.join(centers) or '-'}")
     if pos.phase.is_adjustment:
-        due = adjustments_due(pos, game_map, host.rules_of(state))
+        due = adjustments_due(pos, game_map, host.rules_of(state), examples=True)
         if due:
             lines += [f"Adjustments due in {pos.phase.long_name()}:", *due]
     if pos.dislodged:

@@ -13,7 +13,9 @@ new command is one :func:`declare` (the judge's own are in :mod:`mobadj.judge.ve
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import re
+import textwrap
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -251,20 +253,100 @@ HELP_HEAD = "Commands (one per line; upper or lower case):"
 HELP_WIDTH = 90
 
 
+ORDER_HELP: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
+    "move": ("A move: the unit, '-' and where it goes.",
+             (("A VIE - GAL", "the army in Vienna moves to Galicia"),
+              ("Army Vienna moves to Galicia", "the same in words"),
+              ("A LON - NWY via convoy", "across the sea, by fleets that convoy it"))),
+    "hold": ("A hold: the unit and H. A unit without an order holds.",
+             (("A VIE H", "the army in Vienna holds"),)),
+    "support": ("A support: the unit, S, and the unit it supports, with where that one goes.",
+                (("A BUD S A VIE - GAL", "support of the move to Galicia"),
+                 ("A BUD S A VIE", "support of the army in Vienna where it stands"))),
+    "convoy": ("A convoy: the fleet, C, and the army with where it goes; the army orders its "
+               "move via convoy.",
+               (("F NTH C A LON - NWY", "the fleet carries the army to Norway"),
+                ("A LON - NWY via convoy", "the army's order"))),
+    "retreat": ("A retreat, in a retreat phase: the dislodged unit, R (or '-') and where it "
+                "goes. A dislodged unit without an order is disbanded.",
+                (("A VIE R BOH", "the army retreats to Bohemia"),
+                 ("A VIE Disband", "it leaves the board instead"))),
+    "disband": ("A disband, in a retreat phase: the dislodged unit leaves the board. In a "
+                "winter phase, units are removed (HELP remove).",
+                (("A VIE Disband", "the dislodged army in Vienna is disbanded"),)),
+    "build": ("A build, in a winter (adjustment) phase, for a power with more supply centres "
+              "than units: Build, the unit type (A army, F fleet) and a vacant home centre it "
+              "owns. A build not ordered is waived.",
+              (("Build A VIE", "an army in Vienna"), ("Build F TRI", "a fleet in Trieste"),
+               ("Build F STP/NC", "a fleet on a coast"), ("Waive", "one build given up"))),
+    "remove": ("A removal, in a winter (adjustment) phase, for a power with more units than "
+               "supply centres. A removal due and not ordered is chosen by the rules.",
+               (("Remove A VIE", "the army in Vienna leaves the board"),)),
+    "waive": ("A waive, in a winter (adjustment) phase: one build you may make, given up. A "
+              "build not ordered is waived too.",
+              (("Waive", "one build given up"), ("Build A VIE", "the build made instead"))),
+}
+"""How to write each kind of order (``HELP build``), with an example in the standard
+notation (orders go one per line, under the SIGNON line)."""
+ORDER_WORDS = {**{w: w for w in ORDER_HELP}, **{w + "s": w for w in ORDER_HELP},
+               "stand": "hold", "stands": "hold", "builds": "build", "moving": "move",
+               "building": "build", "supporting": "support", "convoying": "convoy",
+               "retreating": "retreat", "removing": "remove", "waiving": "waive",
+               "disbanding": "disband"}
+"""The words a player may ask HELP about for each order (``HELP builds``)."""
+ORDER_EXAMPLES = (("move", "A VIE - GAL"), ("hold", "A VIE H"), ("support", "A BUD S A VIE - GAL"),
+                  ("convoy", "F NTH C A LON - NWY"), ("retreat", "A VIE R BOH"),
+                  ("build", "Build A VIE"), ("remove", "Remove A VIE"), ("waive", "Waive"))
+"""The orders as HELP lists them, each with an example."""
+
+
+def order_help(word: str, lead: str = "") -> str | None:
+    """How to write the order ``word`` names (``build``, ``moves``), with examples, one a
+    line; ``lead`` begins its first line.  None if ``word`` names no order."""
+    topic = ORDER_WORDS.get(word.lower())
+    if topic is None:
+        return None
+    said, examples = ORDER_HELP[topic]
+    lines = textwrap.wrap(lead + said, HELP_WIDTH, break_on_hyphens=False)
+    lines += [f"  {order:<26} {meaning}" for order, meaning in examples]
+    return "\n".join(lines)
+
+
+def asked_how(lines: Iterable[tuple[int, str]]) -> list[str]:
+    """The answers to questions about writing orders among a mail's lines that are no
+    command (``how do I build?``): a remark would be set aside without a word, and the
+    newcomer who asks is left with no way to learn the order."""
+    answers = []
+    for number, line in lines:
+        if "?" not in line:
+            continue
+        topics = dict.fromkeys(ORDER_WORDS[w] for w in re.findall(r"[a-z]+", line.lower())
+                               if w in ORDER_WORDS)
+        answers += [order_help(t, f"Line {number} asks how to {t}. ") or "" for t in topics]
+    return answers
+
+
 def help_text(topic: str | None) -> str:
-    """HELP: every command, or how to write the one named ``topic``."""
+    """HELP: every command, or how to write the one named ``topic`` (an order's word too:
+    ``HELP build``)."""
     every = declarations()
     if topic:
         key = topic.lower()
         found = every.get(key) or every.get(aliases().get(key, ""))
         if found is not None:
             return f"Usage: {found.usage}"
+        order = order_help(key)
+        if order is not None:
+            return order
     lines = ["T" + no_such_command(topic)[1:], ""] if topic else []
     lines += [HELP_HEAD, *_help_lines({})]
     for head, names in (("Without a sign-on:", [s.open_help for s in every.values()]),
                         ("GM commands (after GM <game> <gm-password>):",
                          [s.gm_help for s in every.values()])):
         lines += _fill(head, [n for n in names if n])
+    lines += ["", "Orders (one per line, under SIGNON; HELP build, HELP move ... "
+              "says how to write one):"]
+    lines += [f"  {word:<10} {example}" for word, example in ORDER_EXAMPLES]
     return "\n".join(lines)
 
 

@@ -35,3 +35,51 @@ def test_a_move_in_words_is_no_remove(judge, dip):
     assert "Remove" not in r
     assert ("line 3, column 1: unknown word 'Move': a move names its unit first, then '-' "
             "and where it goes: A PAR - BUR") in r, r
+
+
+def test_help_build_says_how_to_write_a_build(judge, dip):
+    """"build" is the word a newcomer tries; so are the other orders' words."""
+    r = send(judge, dip, "GERMANY", dip.signon("GERMANY") + "HELP build")
+    assert "There is no command" not in r
+    assert "  Build A VIE                an army in Vienna\n" in r and "Waive" in r, r
+    for word, example in (("move", "A VIE - GAL"), ("support", "A BUD S A VIE - GAL"),
+                          ("convoy", "F NTH C A LON - NWY"), ("retreat", "A VIE R BOH"),
+                          ("remove", "Remove A VIE"), ("waive", "Waive"), ("hold", "A VIE H"),
+                          ("builds", "Build A VIE")):
+        r = send(judge, dip, "GERMANY", dip.signon("GERMANY") + f"help {word}")
+        assert example in r and "There is no command" not in r, (word, r)
+    r = send(judge, dip, "GERMANY", dip.signon("GERMANY") + "HELP")
+    assert "Orders (one per line" in r and "  build      Build A VIE" in r
+
+
+def test_a_question_about_an_order_is_answered(judge, dip):
+    """"how do I build?" among orders was set aside as a remark without a word."""
+    r = send(judge, dip, "RUSSIA", dip.signon("RUSSIA") + "how do I build?\nA MOS H")
+    assert "Line 2 asks how to build. A build, in a winter" in r, r
+    assert "  A MOS H" in r
+    r = send(judge, dip, "RUSSIA", dip.signon("RUSSIA") + "How do I move and support?")
+    assert "Line 2 asks how to move." in r and "Line 2 asks how to support." in r, r
+
+
+WINTER_AHEAD = {
+    "phase": "F1901M",
+    "units": {"AUSTRIA": ["A BOH", "F ADR"], "ENGLAND": ["F LON", "F EDI", "A LVP", "F NTH"],
+              "GERMANY": ["A MUN", "A BER", "F KIE", "A RUH", "A HOL"]},
+    "centers": {"AUSTRIA": ["VIE", "BUD", "TRI", "SER"], "ENGLAND": ["LON", "EDI", "LVP"],
+                "GERMANY": ["MUN", "BER", "KIE"]},
+}
+
+
+def test_the_winter_mail_shows_how_to_write_a_build(judge):
+    t = Table(judge, "standard", picture="none")
+    with judge.store.transaction():
+        state = judge.store.game("g1").state
+        judge.store.update_game("g1", state=state | {"position": WINTER_AHEAD}, phase="F1901M")
+    send(judge, t, "AUSTRIA", t.signon("AUSTRIA") + "A BOH H\nF ADR H\nREADY")
+    send(judge, t, "ENGLAND", t.signon("ENGLAND") + "F LON H\nREADY")
+    out = judge.handle_mail(mail(t.emails["GERMANY"], t.signon("GERMANY") + "A MUN H\nREADY"))
+    body = next(m for m in out if m.to == t.emails["AUSTRIA"] and "results" in m.subject).body
+    assert ("  Austria: 4 centres, 2 units: may build 2 (vacant home centres: BUD, TRI, VIE), "
+            "or waive\n    orders, e.g.: Build A BUD, or Waive\n") in body, body
+    assert "  Germany: 4 centres, 5 units: must remove 1 unit (else the rules choose)\n" \
+           "    orders, e.g.: Remove A BER\n" in body
