@@ -356,6 +356,20 @@ def idle_reason(host: DiplomacyHost, state: State, seat: str) -> str:
     return host.rules_of(state).idle_words(_position(host, state), seat, host.map_of(state))
 
 
+def missed_orders_done(host: DiplomacyHost, state: State, count: int) -> str:
+    """What the rules did for ``count`` powers that sent no orders for the phase of
+    ``state``, as a newcomer understands it: their units held (movement), their dislodged
+    units were disbanded (retreats), builds were waived and removals chosen (adjustments)."""
+    its = "its" if count == 1 else "their"
+    phase = _position(host, state).phase
+    if phase.is_retreat:
+        return f"{its} dislodged units were disbanded"
+    if phase.is_adjustment:
+        return (f"{its} builds not ordered were waived, and {its} removals due were chosen by "
+                "the rules")
+    return f"{its} units held"
+
+
 def choices(host: DiplomacyHost, state: State, seat: str) -> list[OrderChoice]:
     """What ``seat`` may order now as picks (the rules' ``order_choices``): none when nothing
     is due from it, and only lines the judge reads as it reads a mail's."""

@@ -298,6 +298,12 @@ class Host(ABC):
         (Mobtown's civil disorder): said instead of "No orders are needed" ("" otherwise)."""
         return ""
 
+    def missed_orders_done(self, state: State, count: int) -> str | None:
+        """What became of the pieces of ``count`` seats that sent no orders for the phase of
+        ``state`` once it is played, in plain words ("its units held"); None: the game says
+        only that the rules' defaults were used."""
+        return None
+
     def free(self, state: State, seat: str, text: str) -> Free | None:
         """Apply at once the lines of ``text`` that ``seat`` may give out of turn now; None
         when this kind of game has no such commands (all lines are then orders)."""
@@ -596,6 +602,9 @@ class DiplomacyHost(Host):
 
     def idle_reason(self, state: State, seat: str) -> str:
         return self._engine().idle_reason(self, state, seat)
+
+    def missed_orders_done(self, state: State, count: int) -> str | None:
+        return self._engine().missed_orders_done(self, state, count)
 
     def first_orders(self, state: State, seat: str) -> str:
         return self._engine().first_orders(self, state, seat)

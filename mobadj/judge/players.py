@@ -179,8 +179,10 @@ class PlayerCommands:
             if power in (last["orders"] or {}) or told == str(last["id"]) or (
                     power in self.desk.store.orders(game.name, host.phase(state))):
                 return ""  # its orders were in, or it has been told (once is enough)
-            done = (f"{label} was already adjudicated without orders from {name} (the rules' "
-                    "defaults applied)")
+            plain = host.missed_orders_done(before, 1)
+            done = (f"{label} was already adjudicated without orders from {name} ("
+                    + (f"without orders, {plain}" if plain else "the rules' defaults applied")
+                    + ")")
         elif not then.accepted or then.all_impossible:
             return ""  # no orders for that phase either
         else:

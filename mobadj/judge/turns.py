@@ -148,14 +148,17 @@ class Turns:
                     0 if seat in orders else pl.nmr_streak))
         disorder = list(notes)  # civil disorder: the GM may want to find a new player
         named = written(host, game.options, missing)
+        done = host.missed_orders_done(state, len(missing)) if missing else None
         if missing and not missed:
             by = f" ({reports.stamp(game.deadline)})" if game.deadline is not None else ""
             notes.insert(0, "No orders from " + ", ".join(named) + ": the GM adjudicated "
-                         f"before the deadline{by}, so this is not a missed deadline (the "
-                         "rules' defaults were used).")
+                         f"before the deadline{by}, so this is not a missed deadline " + (
+                             "(the rules' defaults were used)." if done is None else
+                             f"(without orders, {done})."))
         elif missing:
-            notes.insert(0, "No orders received from: " + ", ".join(named) +
-                         " (the rules' defaults were used).")
+            notes.insert(0, "No orders received from: " + ", ".join(named) + (
+                " (the rules' defaults were used)." if done is None else
+                f" (without orders, {done})."))
         by_gm = [p for p in self.desk.store.orders_by_gm(game.name, phase) if p in due]
         if by_gm:
             notes.append("Orders entered by the GM for: " + ", ".join(by_gm) + ".")

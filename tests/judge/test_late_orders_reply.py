@@ -112,7 +112,7 @@ def test_orders_of_a_power_that_missed_the_spring_are_told_late_though_they_fit_
     came, due = (reports.when(t, NEW_YORK) for t in (spring + 3600, spring))
     assert (f"Your mail reached the judge at {came}, after the deadline of Spring 1901 "
             f"Movement ({due}): Spring 1901 Movement was already adjudicated without orders "
-            "from FRANCE (the rules' defaults applied), so these orders were not used for it. "
+            "from FRANCE (without orders, its units held), so these orders were not used for it. "
             "The judge read them as orders for Fall 1901 Movement, the phase now played.\n\n"
             "Orders for FRANCE, Fall 1901 Movement, as the judge reads them:\n"
             "  A PAR - BUR\n  A MAR - SPA\n  F BRE - MAO") in reply, reply

@@ -83,3 +83,42 @@ def test_the_winter_mail_shows_how_to_write_a_build(judge):
             "or waive\n    orders, e.g.: Build A BUD, or Waive\n") in body, body
     assert "  Germany: 4 centres, 5 units: must remove 1 unit (else the rules choose)\n" \
            "    orders, e.g.: Remove A BER\n" in body
+
+
+def _position(judge, position):
+    with judge.store.transaction():
+        state = judge.store.game("g1").state
+        judge.store.update_game("g1", state=state | {"position": position},
+                                phase=position["phase"])
+
+
+def _results_for(out, t, seat):
+    return next(m for m in out if m.to == t.emails[seat] and "results" in m.subject).body
+
+
+def test_a_player_who_sent_nothing_is_told_their_units_held(judge, dip):
+    """Not only "the rules' defaults were used": a newcomer does not know what they are."""
+    send(judge, dip, "FRANCE", dip.signon("FRANCE") + "A PAR - BUR")
+    out = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nPROCESS"))
+    body = _results_for(out, dip, "ENGLAND")
+    assert ("so this is not a missed deadline (without orders, their units held).") in body
+    assert "rules' defaults" not in body
+
+
+def test_in_a_retreat_their_dislodged_units_were_disbanded(judge, dip):
+    _position(judge, {"phase": "F1901R", "units": {"FRANCE": ["A PAR"], "GERMANY": ["A BUR"]},
+                      "dislodged": {"GERMANY": [{"unit": "A MUN", "from": "BUR"}]}})
+    out = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nPROCESS"))
+    assert ("No orders from GERMANY: the GM adjudicated before the deadline") in \
+        _results_for(out, dip, "GERMANY")
+    assert "(without orders, its dislodged units were disbanded)." in \
+        _results_for(out, dip, "GERMANY")
+
+
+def test_in_a_winter_the_answer_says_what_the_rules_did(judge, dip):
+    _position(judge, {"phase": "W1901A",
+                      "units": {"FRANCE": ["A BUR"], "GERMANY": ["A MUN", "A BER", "A RUH"]},
+                      "centers": {"FRANCE": ["PAR", "MAR"], "GERMANY": ["MUN", "BER"]}})
+    out = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nPROCESS"))
+    assert ("(without orders, their builds not ordered were waived, and their removals due "
+            "were chosen by the rules).") in _results_for(out, dip, "FRANCE")
