@@ -314,14 +314,15 @@ def order_help(word: str, lead: str = "") -> str | None:
 
 def asked_how(lines: Iterable[tuple[int, str]]) -> list[str]:
     """The answers to questions about writing orders among a mail's lines that are no
-    command (``how do I build?``): a remark would be set aside without a word, and the
-    newcomer who asks is left with no way to learn the order."""
+    command (``how do I build?``: a line with "how", an order's word and a question mark):
+    a remark would be set aside without a word, and the newcomer who asks is left with no
+    way to learn the order."""
     answers = []
     for number, line in lines:
-        if "?" not in line:
+        words = re.findall(r"[a-z]+", line.lower()) if "?" in line else []
+        if "how" not in words:  # "Can you move the deadline?" asks no order's form
             continue
-        topics = dict.fromkeys(ORDER_WORDS[w] for w in re.findall(r"[a-z]+", line.lower())
-                               if w in ORDER_WORDS)
+        topics = dict.fromkeys(ORDER_WORDS[w] for w in words if w in ORDER_WORDS)
         answers += [order_help(t, f"Line {number} asks how to {t}. ") or "" for t in topics]
     return answers
 

@@ -59,6 +59,8 @@ def test_a_question_about_an_order_is_answered(judge, dip):
     assert "  A MOS H" in r
     r = send(judge, dip, "RUSSIA", dip.signon("RUSSIA") + "How do I move and support?")
     assert "Line 2 asks how to move." in r and "Line 2 asks how to support." in r, r
+    r = send(judge, dip, "RUSSIA", dip.signon("RUSSIA") + "A MOS H\nCan you move the deadline?")
+    assert "asks how" not in r
 
 
 WINTER_AHEAD = {
