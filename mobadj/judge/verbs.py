@@ -37,6 +37,7 @@ from mobadj.judge.registry import (
     declare,
     help_text,
     is_command,
+    order_help,
     player_help,
     usage,
 )
@@ -180,7 +181,7 @@ def _player_help(ctx: Context, cmd: Command) -> str:
         return help_text(topic)
     own = host.help(game.state, ctx.seat, topic)
     if own is None:
-        return help_text(topic)
+        return help_text(topic) + _notation_note(game.kind, host.title, topic)
     return own if topic else f"{own}\n\n{player_help(host.judge_help)}"
 
 
@@ -206,6 +207,16 @@ def _mark_ready(ctx: Context, cmd: Command) -> str:
         store.set_orders(game.name, phase, power, "", ctx.now, ctx.message_id)
         extra = " You gave no orders: the rules' defaults apply to your units."
     return "Marked READY: the phase is resolved early when every power is ready." + extra
+
+
+def _notation_note(kind: str, title: str, topic: str | None) -> str:
+    """HELP's orders are written as on the standard map: on another map (Mobtown II) the
+    player is told so, lest ``Build A VIE`` be sent where there is no VIE."""
+    if kind == "standard" or (topic and order_help(topic) is None):
+        return ""
+    return (f"\n\nThe orders above are written as on the standard map; {title} writes them "
+            "its own way (see the examples in the mail that started the game, and the "
+            "player's guide).")
 
 
 def _preview(ctx: Context, cmd: Command) -> str:

@@ -124,3 +124,13 @@ def test_in_a_winter_the_answer_says_what_the_rules_did(judge, dip):
     out = judge.handle_mail(mail("gm@test.org", "GM g1 gm-secret\nPROCESS"))
     assert ("(without orders, their builds not ordered were waived, and their removals due "
             "were chosen by the rules).") in _results_for(out, dip, "FRANCE")
+
+
+def test_on_another_map_help_says_its_examples_are_the_standard_maps(judge):
+    mob = Table(judge, "mobtown2", picture="none")
+    seat = next(iter(mob.emails))
+    r = send(judge, mob, seat, mob.signon(seat) + "HELP build")
+    assert "Build A VIE" in r
+    assert "The orders above are written as on the standard map; Mobtown II" in r, r
+    assert "written as on the standard map" not in send(judge, mob, seat,
+                                                         mob.signon(seat) + "HELP list")
