@@ -4,6 +4,10 @@ the order does not read with them; an order that reads as written is read as bef
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from mobadj.board.loader import load_map
@@ -80,3 +84,18 @@ def test_remarks_stay_remarks(std):
 def test_mobtown_gangs_too():
     mob = load_map("mobtown2")
     assert read("Build a gang in Que", mob) == (["Build G Que"], [])
+
+
+def test_adjudicate_reads_a_newcomers_order_file(tmp_path):
+    """The GM's ``mobadj adjudicate`` reads the file the newcomer sent as the judge does."""
+    position = Path(__file__).resolve().parents[2] / "orders" / "standard" / "position-s1901.yaml"
+    orders = tmp_path / "ann.txt"
+    orders.write_text("England:\nFleet London to the North Sea\n"
+                      "Fleet in Edinburgh moves to Norwegian Sea\n"
+                      "army in Liverpool moves to Yorkshire\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "mobadj", "adjudicate", str(position),
+                           str(orders)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    england = proc.stdout.split("England:\n", 1)[1].split("\n\n", 1)[0]
+    assert [line.split("  ")[1] for line in england.splitlines()[:3]] == [
+        "F LON - NTH", "F EDI - NWG", "A LVP - YOR"], england
