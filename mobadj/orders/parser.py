@@ -647,7 +647,7 @@ class OrderParser:
         self._prefix_words = {k.lower() for k in kinds} | {
             "build", "builds", "remove", "removes", "waive", "waives", "disband", "disbands",
             "retreat", "retreats"}
-        self._fillers = _filler_pattern(game_map)
+        self._fillers = _filler_pattern(game_map, _terminal_words(extension))
 
     @property
     def fast_path(self) -> FastPath | None:
@@ -934,12 +934,26 @@ FILLERS: Final = ("in", "the", "my", "from", "at", "please")
 read as nothing when the order does not read without them (docs/orders.md)."""
 
 
-def _filler_pattern(game_map: GameMap) -> re.Pattern[str]:
+def _terminal_words(extension: str) -> frozenset[str]:
+    """The words a variant's grammar ``extension`` makes keywords of (Mobtown's ``in`` and
+    ``at``: "Don in Lex" places a Don), from its terminals' definitions."""
+    found: set[str] = set()
+    for line in extension.splitlines():
+        if re.match(r"\s*[A-Z_]+(?:\.\d+)?\s*:", line):
+            found.update(w.lower() for w in re.findall(r"[A-Za-z]+", line.split(":", 1)[1]))
+    return frozenset(found)
+
+
+def _filler_pattern(game_map: GameMap, keywords: frozenset[str] = frozenset()
+                    ) -> re.Pattern[str]:
     """The filler words of ``game_map`` as one pattern: :data:`FILLERS` that are no name
-    on the map, "a"/"an" before a unit type written out ("build a fleet"), and "move(s)"
-    as the first word ("move army Vienna to Galicia")."""
+    on the map nor a keyword of its grammar (``keywords``), "a"/"an" before a unit type
+    written out ("build a fleet"), and "move(s)" as the first word ("move army Vienna to
+    Galicia")."""
     words = []
     for word in (*FILLERS, "a", "an"):
+        if word in keywords and word not in ("a", "an"):
+            continue
         try:
             game_map.lookup(word)
         except UnknownNameError:

@@ -81,9 +81,12 @@ def test_remarks_stay_remarks(std):
     assert read(text, std) == (["A PAR - BUR"], [])
 
 
-def test_mobtown_gangs_too():
+def test_mobtown_gangs_too_but_in_places_a_don_there():
+    """On Mobtown II "in" and "at" are words of its orders ("Don in Lex", rule 6)."""
     mob = load_map("mobtown2")
-    assert read("Build a gang in Que", mob) == (["Build G Que"], [])
+    assert read("my Gang Bnx moves to the Westchester please", mob) == (["G Bnx - Wch"], [])
+    assert read("Build a gang Que", mob) == (["Build G Que"], [])
+    assert "only a Don is placed" in read("Gang in Lex", mob)[1][0]
 
 
 def test_adjudicate_reads_a_newcomers_order_file(tmp_path):
