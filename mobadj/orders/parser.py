@@ -931,7 +931,7 @@ def _hyphen_fixer(parts: set[str], heads: re.Pattern[str] | None
 
 FILLERS: Final = ("in", "the", "my", "from", "at", "please")
 """Everyday words a newcomer writes around an order ("army in Paris", "to the North Sea"),
-read as nothing when the order does not read without them (docs/orders.md)."""
+read as nothing when the order does not read with them (docs/orders.md)."""
 
 
 def _terminal_words(extension: str) -> frozenset[str]:
@@ -950,19 +950,19 @@ def _filler_pattern(game_map: GameMap, keywords: frozenset[str] = frozenset()
     on the map nor a keyword of its grammar (``keywords``), "a"/"an" before a unit type
     written out ("build a fleet"), and "move(s)" as the first word ("move army Vienna to
     Galicia")."""
-    words = []
-    for word in (*FILLERS, "a", "an"):
-        if word in keywords and word not in ("a", "an"):
-            continue
+    def free(word: str) -> bool:  # no name on the map
         try:
             game_map.lookup(word)
         except UnknownNameError:
-            words.append(word)
+            return True
+        return False
+
+    words = [w for w in FILLERS if w not in keywords and free(w)]
     kinds = [fold(n) for n in game_map.unit_kinds.values() if len(fold(n)) > 1]
     parts = []
-    if words[:-2]:
-        parts.append(r"(?<![\w.'\u2011\/])(?:" + "|".join(words[:-2]) + ")" + _GUARD)
-    if kinds and words[-2:] == ["a", "an"]:
+    if words:
+        parts.append(r"(?<![\w.'\u2011\/])(?:" + "|".join(words) + ")" + _GUARD)
+    if kinds and free("a") and free("an"):
         parts.append(r"(?<![\w.'\u2011\/])an?\s+(?=(?:" + "|".join(map(re.escape, kinds))
                      + ")" + _GUARD + ")")
     parts.append(r"^\s*moves?" + _GUARD + r"(?!\s*(?:to|into)\b)")  # not "Move to BUR"
