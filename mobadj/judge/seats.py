@@ -464,12 +464,17 @@ def _address_last(power: str, email: str) -> tuple[str, str]:
     return power, email
 
 
-_YOUR = re.compile(r"\byour\b", re.I)
+_YOU = re.compile(r"\byou are\b|\byour\b|\byou\b", re.I)
 
 
 def _of_seat(error: str, seat: str) -> str:
-    """A game's error for the player ("among your covered skills") as the GM reads it
-    under ORDERS FOR: the seat named ("among P4's covered skills"); the line quoted below
-    it stays as written."""
+    """A game's error for the player ("among your covered skills", "you are selecting an
+    obstacle") as the GM reads it under ORDERS FOR: the seat named ("among P4's covered
+    skills", "P4 is selecting an obstacle"); the line quoted below it stays as written."""
     head, sep, rest = error.partition("\n")
-    return _YOUR.sub(f"{seat}'s", head) + sep + rest
+
+    def named(word: re.Match[str]) -> str:
+        said = word.group(0).lower()
+        return f"{seat} is" if said == "you are" else f"{seat}'s" if said == "your" else seat
+
+    return _YOU.sub(named, head) + sep + rest
