@@ -426,8 +426,10 @@ class PlayerCommands:
             return "Press delivered to the GM" + (" (press to the GM is always signed)."
                                                   if grey else ".")
         sender = "Anonymous (grey press)" if grey else who
-        heading = f"Press in {game.name} from {sender} to " + (
-            "everyone" if to_all else listed) + (" and the GM" if to_gm else "")
+        shown = (_grey_heading(power, targets, but, names) if grey and not to_all
+                 else "everyone" if to_all else listed)
+        heading = f"Press in {game.name} from {sender} to {shown}" + (
+            " and the GM" if to_gm else "")
         deadline = (f"Deadline for {host.phase_label(game.state)}: "
                     f"{reports.stamp(game.deadline)}\n\n"
                     if game.state is not None and game.status == "active" else "")
@@ -628,6 +630,17 @@ def _master_named(targets: list[str], names: Names) -> str:
     seats = [names.find(w) for t in targets for w in t.split() if w.lower() in ("m", "master")]
     return "".join(f" (M is {names.written(s)} in this game; to write to the GM: PRESS TO GM.)"
                    for s in dict.fromkeys(seats) if s is not None)
+
+
+def _grey_heading(power: str, targets: list[str], but: Sequence[str], names: Names) -> str:
+    """Whom the copies of grey press say it went to: never the recipients, which leave out
+    the sender and so name them by the gap, but the powers the sender wrote (themselves
+    too, when they named themselves), or everyone but those left out (themselves never)."""
+    if but:
+        out = dict.fromkeys(s for t in but for s in _named(names, t) if s != power)
+        return ("everyone but " + ", ".join(names.written(s) for s in out)) if out else "everyone"
+    named = dict.fromkeys(s for t in targets for s in _named(names, t))
+    return ", ".join(names.written(s) for s in named)
 
 
 def _named(names: Names, text: str) -> list[str]:

@@ -153,3 +153,26 @@ def test_mobtown_names_mobs_as_the_game_does(judge, mob):
         "murderinc@test.org"]
     assert "To answer: GM g1 <your GM password>, then PRESS TO Al Capone" in got[
         "gm@test.org"]
+
+
+def test_grey_press_to_all_but_does_not_name_its_sender_by_the_gap(judge, vet):
+    """Recipients of anonymous press to all but France, who compare their headers, must not
+    find England missing from a list of recipients: the copies say whom it was not for."""
+    r, got = press(judge, vet, "ENGLAND", "PRESS GREY TO ALL BUT France", "Watch out for Paris.")
+    assert "(anonymously)" in r
+    assert set(got) == {f"{s.lower()}@test.org" for s in STANDARD} - {
+        "england@test.org", "france@test.org"}
+    for body in got.values():
+        assert "Press in g1 from Anonymous (grey press) to everyone but FRANCE:" in body
+        assert "ENGLAND" not in body and "AUSTRIA" not in body
+    # naming oneself among those left out says nothing of oneself either
+    r, got = press(judge, vet, "ENGLAND", "PRESS GREY TO ALL BUT England, France")
+    assert all("to everyone but FRANCE:" in b and "ENGLAND" not in b for b in got.values())
+    # a list the sender wrote is shown as written, the sender in it when they named themselves
+    r, got = press(judge, vet, "ENGLAND", "PRESS GREY TO England, Germany, Italy")
+    assert set(got) == {"germany@test.org", "italy@test.org"}
+    assert all("to ENGLAND, GERMANY, ITALY:" in b for b in got.values())
+    # signed press keeps naming its recipients
+    r, got = press(judge, vet, "ENGLAND", "PRESS TO ALL BUT France")
+    assert "Press in g1 from ENGLAND to AUSTRIA, GERMANY, ITALY, RUSSIA, TURKEY:" in got[
+        "italy@test.org"]
