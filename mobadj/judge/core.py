@@ -141,6 +141,8 @@ class Judge(JudgeBase):
             read = self.habits.read_signons(inc)  # njudge's SIGNON Fvet: SIGNON vet F
             inc = dataclasses.replace(inc, body=read.body)
             parsed = self._game_first(parse_body(inc.body), inc.body)
+            if not any(parsed.first(word) for word in ("signon", "gm", "create")):
+                inc = _at_from(inc)  # (a sign-on that fails is, too: below)
             ignored = self._ignored(inc, parsed)
             if ignored:
                 self.store.after_commit(functools.partial(
@@ -175,6 +177,8 @@ class Judge(JudgeBase):
             own = not copies_judge_inline(inc, self._own_line)
             kind = reply_kind(parsed, signed_on, inc.quotes_judge, own,
                               orders=not signed_on and self.unsigned.gives_orders(inc, parsed))
+            if not signed_on:
+                inc = _at_from(inc)
             withheld = self.limits.answer(inc, reply, kind, now, out,
                                           text_digest(inc.body) if own else "")
             if withheld:
@@ -652,3 +656,10 @@ def _stray_lines(parsed: ParsedMail) -> str:
 def _acts(parsed: ParsedMail) -> bool:
     """Does a signed-on mail give a command (more than its sign-on, ORDERS or PHASE)?"""
     return any(c.name not in ("signon", "orders", "phase") for c in parsed.commands)
+
+
+def _at_from(inc: Incoming) -> Incoming:
+    """A mail that does not sign on with a password is answered at its From:, never at its
+    Reply-To: what the answer tells (a private game, the seats and games of the address)
+    is what the From: address may see, and anyone can write any From:."""
+    return dataclasses.replace(inc, reply_to=inc.sender)
