@@ -52,8 +52,9 @@ class Habits:
     def read_signons(self, inc: Incoming) -> ReadSignons:
         """``SIGNON Fvet pw`` -> ``SIGNON vet F pw`` (``M``: ``GM vet pw``) when ``vet`` is
         a game the sender may name (:meth:`~mobadj.judge.seats.Seats.visible_game`), no
-        game is called ``fvet`` and the initial names one power; ``O`` (njudge's observer)
-        and an initial that names none get a word on what to send instead."""
+        game they may name is called ``fvet`` and the initial names one power; ``O``
+        (njudge's observer) and an initial that names none get a word on what to send
+        instead."""
         lines = inc.body.split("\n")
         notes: list[str] = []
         seen = 0
@@ -67,9 +68,9 @@ class Habits:
             if seen > MAX_SIGNONS:
                 break
             letter, name, password = m.groups()
-            store = self.desk.store
             game = self.desk.seats.visible_game(inc, name)
-            if game is None or store.game((letter + name).lower()) is not None:
+            # a private game called fvet that the sender may not name is, for them, none
+            if game is None or self.desk.seats.visible_game(inc, letter + name) is not None:
                 continue
             try:
                 names = Names(host_for(game.kind), game.options)

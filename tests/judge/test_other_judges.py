@@ -153,3 +153,17 @@ def test_history_of_a_public_game_for_anyone_and_of_a_private_one_for_no_strange
     r = send(judge, "other@test.org", "HISTORY g1\n")
     assert r.startswith("HISTORY: no game 'g1'") and "PAR" not in r
     assert "S1901M" in send(judge, "italy@test.org", "HISTORY g1\n")  # a player's own
+
+
+def test_njudges_glued_signon_tells_nobody_that_a_private_game_of_that_name_exists(judge, dip):
+    """``SIGNON Fg1`` from a stranger is answered alike whether or not a private game
+    ``fg1`` exists; that game's own GM still has ``SIGNON Fg1`` read as fg1's."""
+    before = send(judge, "probe1@evil.org", "SIGNON Fg1 wrongpass1\n")
+    judge.create_game("fg1", "standard", "gm2@test.org", "gm2-secret", {}, seed=1)
+    with judge.store.transaction():
+        judge.store.set_web_key("fg1", "k" * 20, judge.clock())
+    after = send(judge, "probe2@evil.org", "SIGNON Fg1 wrongpass1\n")
+    assert after == before
+    assert "njudge's SIGNON Fg1 is read as SIGNON g1 France <password>." in after
+    r = send(judge, "gm2@test.org", "SIGNON Fg1 wrongpass1\n")
+    assert "read as SIGNON g1" not in r and "cannot read the SIGNON command" in r
