@@ -39,6 +39,9 @@ PRESS_KINDS = {"grey": "grey", "gray": "grey", "anon": "grey", "anonymous": "gre
 EG``) or after the powers (``PRESS TO England GREY``)."""
 ALL_BUT = ("but", "except")  # PRESS TO ALL BUT England: everyone but those named
 EVERYONE = ("ALL", "EVERYONE", "EVERYBODY", "BROADCAST")  # PRESS TO ALL
+#: what a SIGNON line with the judge's placeholder for the password (``<password>``, as the
+#: judge's forms write it) is told: such a line is the judge's form, not a sign-on
+UNFILLED_FORM = "write your password in place of"
 MAX_LINE = 500
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]*)", re.I)
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from mobadj.judge import registry, reports
 from mobadj.judge.base import JudgeBase
-from mobadj.judge.commands import ParsedMail
+from mobadj.judge.commands import UNFILLED_FORM, ParsedMail
 from mobadj.judge.deadlines import HOUR
 from mobadj.judge.mailparse import Incoming, squash
 from mobadj.judge.store import Mail
@@ -78,6 +78,13 @@ def tried_signon(parsed: ParsedMail) -> bool:
             or any(e.text.lower().split()[:1] in (["signon"], ["gm"]) for e in parsed.errors))
 
 
+def copies_form(parsed: ParsedMail) -> bool:
+    """Does the mail hold a SIGNON line with the judge's placeholder ``<password>`` where a
+    person writes their password?  It is then the judge's form sent back as it is (the
+    start of the judge's answer copied by an auto-responder, say), no sign-on attempt."""
+    return any(e.message.startswith(UNFILLED_FORM) for e in parsed.errors)
+
+
 def copies_judge_inline(inc: Incoming, own_line: str) -> bool:
     """Does the mail hold the judge's signature line outside a quote (the judge's mail copied
     in without quote marks)?  Its lines may then be the judge's, not the writer's."""
@@ -98,9 +105,12 @@ def reply_kind(parsed: ParsedMail, signed_on: bool, quotes_judge: bool = False,
     command" window).  A mail that tries to sign on or gives ``orders`` is a person's and
     always a ``reply``, unless its lines may not be its writer's own (``own`` False: it
     copies the judge's mail in).  A mail that quotes the judge and has no command that works
-    without a sign-on is ``nocommand``, as is one in which nothing was found."""
+    without a sign-on is ``nocommand``, as is one in which nothing was found.  A mail with
+    the judge's form as it is (:func:`copies_form`) quotes the judge, signature or not."""
     if signed_on:
         return "signed"
+    if copies_form(parsed):
+        own, quotes_judge = False, True
     if own and (orders or tried_signon(parsed)):
         return "reply"
     unsigned = registry.unsigned_commands()  # the others only get "please sign on first"

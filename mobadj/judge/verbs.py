@@ -20,6 +20,7 @@ from mobadj.judge.commands import (
     ALL_BUT,
     EVERYONE,
     PRESS_KINDS,
+    UNFILLED_FORM,
     Command,
     is_game_line,
     parse_duration,
@@ -79,7 +80,7 @@ def _read_signon(words: Words) -> dict[str, Any]:
         # a sentence ("Sign-on refused: the game ..."), not a sign-on
         raise ValueError("expected a game, a power and a password")
     if given[-1].startswith("<") and given[-1].endswith(">"):  # the judge's form, as is
-        raise ValueError(f"write your password in place of {given[-1]}")
+        raise ValueError(f"{UNFILLED_FORM} {given[-1]}")
     return {"game": given[0], "power": " ".join(given[1:-1]), "password": given[-1]}
 
 

@@ -195,3 +195,30 @@ def test_orders_copied_back_inline_by_an_auto_responder_do_not_loop(judge, clock
         answered += len(got)
         last = got[0] if got else last
     assert answered <= 1
+
+
+def test_an_auto_responder_copying_the_start_of_the_judges_form_does_not_loop(judge, clock):
+    """A player's holiday auto-responder (no automatic-mail header) sends back the first
+    lines of each mail, without the judge's signature.  The judge's answer to a press sent
+    without a sign-on holds the form to send, whose SIGNON line has ``<password>`` in it: a
+    copy of that line is the judge's form, not a sign-on, and gets no endless answers."""
+    from .conftest import Table
+
+    t = Table(judge, "standard", press="grey", picture="none")
+    carl = t.emails["GERMANY"]
+    (last,) = handle(judge, carl, "PRESS TO GM\nCan I have more time?\nENDPRESS\n")
+    assert "SIGNON g1 Germany <password>" in last.body
+    answers = []
+    for n in range(30):
+        clock.advance(seconds=30)
+        lines = last.body.splitlines()
+        head = "\n".join(lines[:min(14, lines.index("-" * 68))])  # never the signature
+        got = handle(judge, carl, f"Hello, I am on holiday until Monday {n}.\nYour message "
+                     f"was:\n\n{head}\n", subject=f"Re: {last.subject}")
+        answers += got
+        last = got[0] if got else last
+    assert 1 <= len(answers) <= 3, [a.body[:120] for a in answers]
+    # a person who sends the form back unfilled is still told what to write, once
+    clock.advance(hours=2)
+    (r,) = handle(judge, carl, "SIGNON g1 Germany <password>\nPRESS TO GM\nhi\nENDPRESS\n")
+    assert "write your password in place of <password>" in r.body
