@@ -43,11 +43,13 @@ def service(tmp_path, mail_servers, clock, monkeypatch):
     store.close()
 
 
-def send(servers, sender, body, subject="orders"):
+def send(servers, sender, body, subject="orders", reply_to=None):
     m = EmailMessage()
     m["From"] = sender
     m["To"] = JUDGE_ADDRESS
     m["Subject"] = subject
+    if reply_to:
+        m["Reply-To"] = reply_to
     m["Message-ID"] = make_msgid(domain="test.org")  # as every mail program does
     m.set_content(body)
     with smtplib.SMTP("127.0.0.1", servers.smtp_port, timeout=10) as s:

@@ -50,3 +50,27 @@ def test_a_signed_on_mail_is_still_answered_at_its_reply_to(judge, secret):
     out = judge.handle_mail(mail("england@test.org", secret.signon("ENGLAND") + "F Lon-Nth\n",
                                  Reply_To="anna.home@test.org"))
     assert out[0].to == "anna.home@test.org" and "F LON - NTH" in out[0].body.upper()
+
+
+def test_through_the_servers_the_spy_gets_nothing_and_the_player_the_answer(service,
+                                                                          mail_servers):
+    """Real SMTP and IMAP: a stranger forges a player's From: with their own Reply-To:."""
+    from .e2e import send, text
+
+    S, judge = mail_servers, service.judge
+    judge.create_game("secret", "standard", "gm@test.org", "gm-pw", seed=1)
+    send(S, "gm@test.org", "GM secret gm-pw\naddplayer anna@test.org England anna-pw")
+    with judge.store.transaction():
+        judge.store.set_web_key("secret", "k" * 20, judge.clock())
+    service.step()
+    S.wait_for("anna@test.org", 1)  # the welcome mail
+    send(S, "anna@test.org", "Hello,\n\nI lost my password, can you help me?\n\nAnna\n",
+         subject="help", reply_to=SPY)
+    send(S, "anna@test.org", "HISTORY secret\n", reply_to=SPY)
+    send(S, "anna@test.org", "SIGNON secret England anna-pw\nLIST secret\n",
+         reply_to="anna.home@test.org")
+    service.step()
+    got = S.wait_for("anna@test.org", 3)
+    assert "SIGNON secret England <password>" in "".join(text(m) for m in got)
+    assert "Signed on as England in secret." in text(S.wait_for("anna.home@test.org", 1)[0])
+    assert S.inbox(SPY) == []
