@@ -417,17 +417,19 @@ class PlayerCommands:
         if targets:
             recipients, to_all = self._recipients(game, power, targets, grey, names, but)
         phase = host.phase(game.state) if game.state is not None else "-"
-        self.desk.store.add_press(game.name, phase, power, recipients + (["GM"] if to_gm else []),
-                                  grey and bool(recipients), text, now, broadcast=to_all)
         who, listed = names.written(power), ", ".join(names.written(r) for r in recipients)
+        grey_to = (_grey_heading(power, targets, but, names)
+                   if grey and recipients and not to_all else None)
+        self.desk.store.add_press(game.name, phase, power, recipients + (["GM"] if to_gm else []),
+                                  grey and bool(recipients), text, now, broadcast=to_all,
+                                  shown=grey_to)
         if to_gm:
             self._to_gm(game, who, listed, to_all, text, out)
         if not recipients:
             return "Press delivered to the GM" + (" (press to the GM is always signed)."
                                                   if grey else ".")
         sender = "Anonymous (grey press)" if grey else who
-        shown = (_grey_heading(power, targets, but, names) if grey and not to_all
-                 else "everyone" if to_all else listed)
+        shown = grey_to or ("everyone" if to_all else listed)
         heading = f"Press in {game.name} from {sender} to {shown}" + (
             " and the GM" if to_gm else "")
         deadline = (f"Deadline for {host.phase_label(game.state)}: "

@@ -210,6 +210,8 @@ CREATE INDEX IF NOT EXISTS outbox_kept ON outbox(sent) WHERE pruned IS NULL;
 # Columns added after a table was first created: (table, column, declaration).
 ADDED_COLUMNS = (
     ("press", "broadcast", "INTEGER NOT NULL DEFAULT 0"),  # sent to ALL: public on the pages
+    # whom grey press says it went to ("everyone but FRANCE"); NULL: to its recipients
+    ("press", "shown", "TEXT"),
     ("outbox", "refused", "TEXT"),  # why the SMTP server refused the mail for good
     # schema 2
     ("outbox", "message_id", "TEXT"),  # as sent
@@ -946,13 +948,15 @@ class Store:
 
     def add_press(
         self, game: str, phase: str, sender: str, recipients: list[str], grey: bool,
-        text: str, at: float, broadcast: bool = False,
+        text: str, at: float, broadcast: bool = False, shown: str | None = None,
     ) -> None:
-        """``broadcast``: sent to ALL (public press), not to a list of powers."""
+        """``broadcast``: sent to ALL (public press), not to a list of powers; ``shown``:
+        whom its copies say it went to, when not its recipients (grey press)."""
         self._x(
-            "INSERT INTO press (game, phase, sender, recipients, grey, text, at, broadcast) "
-            "VALUES (?,?,?,?,?,?,?,?)",
-            (game, phase, sender, json.dumps(recipients), int(grey), text, at, int(broadcast)),
+            "INSERT INTO press (game, phase, sender, recipients, grey, text, at, broadcast, "
+            "shown) VALUES (?,?,?,?,?,?,?,?,?)",
+            (game, phase, sender, json.dumps(recipients), int(grey), text, at, int(broadcast),
+             shown),
         )
 
     def press(self, game: str) -> list[dict[str, Any]]:

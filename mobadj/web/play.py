@@ -387,8 +387,8 @@ class SeatPages:
             sender = ("you" + (" (anonymously)" if p["grey"] else "") if mine else
                       "Anonymous (grey press)" if p["grey"] else labels.get(p["sender"],
                                                                           p["sender"]))
-            to = ("everyone" if p.get("broadcast") else
-                  ", ".join(labels.get(r, r) for r in p["recipients"]))
+            to = ("everyone" if p.get("broadcast") else p["shown"] if p.get("shown") and not mine
+                  else ", ".join(labels.get(r, r) for r in p["recipients"]))
             out.append({"from": sender, "to": to, "text": p["text"], "phase": p["phase"],
                         "when": reports.when(p["at"], self.site.tz)})
         return out

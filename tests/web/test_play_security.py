@@ -548,3 +548,19 @@ def test_the_orders_sent_are_drawn_as_standing_when_the_page_reads_its_box(srv, 
     assert "your orders as previewed" in drawn.text and "not sent" not in drawn.text
     typed = turkey.post("/g/dip/mine.svg", {"csrf": turkey.csrf(page), "orders": "A Con - Bul"})
     assert moves_drawn(typed.text) == 1 and "the orders checked, not sent" in typed.text
+
+
+def test_grey_press_to_all_but_one_does_not_show_its_sender_on_a_readers_page(srv, game):
+    """England's anonymous press to all but France: Germany's play page says whom it was not
+    for, never a list of recipients with England's gap in it; England's own page lists them."""
+    t = Table(game.judge, "greyall", "standard", press="grey")
+    t.say("ENGLAND", "PRESS GREY TO ALL BUT France\nGREY-BUT-4410 mind Paris\nENDPRESS")
+    def heading(power: str, client: str) -> str:
+        page = html.unescape(signed_in(srv, "greyall", power, f"pw-{power.lower()}",
+                                       client).get("/g/greyall/play").text)
+        return re.search(r"From ([^<]*)</p><pre>GREY-BUT-4410", page).group(1)
+
+    assert heading("GERMANY", "10.9.1.1").startswith(
+        "Anonymous (grey press) to everyone but FRANCE, ")
+    assert heading("ENGLAND", "10.9.1.2").startswith(
+        "you (anonymously) to Austria, Germany, Italy, Russia, Turkey, ")
