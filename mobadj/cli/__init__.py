@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+import io
+import sys
 from collections.abc import Iterable
 
 import click
@@ -105,7 +107,18 @@ def run() -> None:
     """The ``mobadj`` program (its console script and ``python -m mobadj``): :func:`main` as
     the whole process.  A command may then end the process without tearing the interpreter
     down (:func:`whole_process`); called from other code, ``main`` never does."""
+    tolerant_output()
     main(obj=PROGRAM)
+
+
+def tolerant_output() -> None:
+    """Standard output in an encoding that cannot hold every character (Windows writes
+    ``> results.txt`` in its ANSI code page, cp1252) gets ``?`` for each character it
+    lacks (an emoji, a Cyrillic file name): the report is written, not lost to a
+    traceback.  Standard error already writes such a character as ``\\U0001f600``."""
+    out = sys.stdout
+    if isinstance(out, io.TextIOWrapper) and out.errors == "strict":
+        out.reconfigure(errors="replace")
 
 
 def whole_process() -> bool:
