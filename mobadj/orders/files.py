@@ -24,7 +24,7 @@ from mobadj.orders.mailtext import own_header, read_mail
 from mobadj.orders.parser import ParsedOrder, ParseResult, parse_orders
 from mobadj.orders.prose import set_aside_remarks
 from mobadj.orders.spelling import text_lines
-from mobadj.orders.textfile import read_text_file
+from mobadj.orders.textfile import binary_kind, decode_text, shown
 
 
 @dataclass
@@ -60,7 +60,15 @@ def read_order_files(paths: Sequence[str | os.PathLike[str]], game_map: GameMap,
     source: dict[int, str] = {}
     escorts: frozenset[str] = frozenset()
     for path in map(Path, paths):
-        text, notice = read_text_file(path)
+        data = path.read_bytes()
+        text, notice = decode_text(data, path.name)
+        kind = binary_kind(data, text)
+        if kind is not None:  # the wrong attachment: its bytes are not orders nor remarks
+            what = kind if kind.startswith("not ") else f"{kind}, not text"
+            out.warnings.append(f"{path.name}: {what}: skipped (save the orders as Plain "
+                                "Text, .txt)")
+            out.empty.append(path.name)
+            continue
         if notice:
             out.notices.append(notice)
         header = own_header(text)
@@ -100,6 +108,8 @@ def read_order_files(paths: Sequence[str | os.PathLike[str]], game_map: GameMap,
                                          apart=escorts)
         out.orders = kept
         out.warnings.extend(f"{source[id(w.replaced)]}: {w}" for w in replaced)
+    for said in (out.errors, out.warnings, out.notices):  # they quote the files' text
+        said[:] = map(shown, said)
     return out
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 from pathlib import Path
 
 _BOMS = (  # longest first: the UTF-32 LE mark begins with the UTF-16 LE one
@@ -66,6 +67,37 @@ def _utf16_without_bom(data: bytes) -> str | None:
     if even * 4 >= half * 3 and odd * 8 <= half:
         return "utf-16-be"
     return None
+
+
+_SIGNATURES = (  # what a GM attaches instead of a text file
+    (b"PK\x03\x04", "a Word document or another zip file (.docx, .xlsx, .odt, .zip)"),
+    (b"\xd0\xcf\x11\xe0", "a Word 97-2003 document (.doc) or another Office file"),
+    (b"%PDF", "a PDF document"),
+    (b"{\\rtf", "a rich-text document (.rtf)"),
+    (b"\x89PNG", "a PNG picture"),
+    (b"\xff\xd8\xff", "a JPEG picture"),
+    (b"GIF8", "a GIF picture"),
+)
+
+
+def binary_kind(data: bytes, text: str) -> str | None:
+    """What a file is when it is not text (``data`` its bytes, ``text`` as decode_text
+    read them): a known document or picture, or any file with NUL bytes that is not
+    UTF-16/32 text; None for text."""
+    for signature, kind in _SIGNATURES:
+        if data.startswith(signature):
+            return kind
+    return "not a text file (it holds NUL bytes)" if "\x00" in text else None
+
+
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def shown(text: str) -> str:
+    """``text`` (a message that quotes a file) with its control characters written as
+    ``\\x1b``: a file's bytes never reach the terminal as commands (ESC sequences, BEL)
+    nor raw into JSON."""
+    return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def read_text_file(path: str | os.PathLike[str]) -> tuple[str, str | None]:

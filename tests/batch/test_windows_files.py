@@ -43,3 +43,49 @@ def test_a_report_redirected_to_a_cp1252_file_is_written_with_question_marks(
                                                    "s1901.txt"), cwd=tmp_path)
     assert clean.returncode == same.returncode == 0, clean.stderr
     assert clean.stdout == same.stdout
+
+
+def _docx(path: Path) -> None:
+    """A Word document holding "France:" / "A Par – Bur" (a zip, as Word saves it)."""
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as doc:
+        doc.writestr("word/document.xml", "<w:t>France:</w:t><w:t>A Par – Bur</w:t>")
+
+
+def test_a_word_document_or_a_picture_is_skipped_by_name(tmp_path: Path) -> None:
+    """The wrong attachment is not read as remarks in Latin-1: one warning names each such
+    file, and none of its bytes reach the terminal."""
+    _docx(tmp_path / "France orders.docx")
+    (tmp_path / "shot.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x1b[2J\x07")
+    (tmp_path / "junk.txt").write_bytes(b"France:\x00\x1b]0;PWNED\x07\x00\x01\x02 A Par H\n")
+    (tmp_path / "ok.txt").write_text("Germany:\nA Ber - Sil\n", encoding="utf-8")
+    run = mobadj("adjudicate", str(POSITION), "France orders.docx", "shot.png", "junk.txt",
+                 "ok.txt", "--next", "next.yaml", cwd=tmp_path)
+    err = run.stderr.decode()
+    assert err.splitlines()[:3] == [
+        "warning: France orders.docx: a Word document or another zip file (.docx, .xlsx, "
+        ".odt, .zip), not text: skipped (save the orders as Plain Text, .txt)",
+        "warning: shot.png: a PNG picture, not text: skipped (save the orders as Plain Text, "
+        ".txt)",
+        "warning: junk.txt: not a text file (it holds NUL bytes): skipped (save the orders as "
+        "Plain Text, .txt)"], err
+    assert "Latin-1" not in err and "remark" not in err
+    assert not any(byte < 32 and byte not in b"\n\t" for byte in run.stdout + run.stderr)
+    assert "  A BER - SIL                        succeeds" in run.stdout.decode()
+    assert not (tmp_path / "next.yaml").exists()  # the French orders are not in the game
+
+
+def test_control_characters_quoted_from_a_file_are_shown_escaped(tmp_path: Path) -> None:
+    """A remark line holding a terminal's escape sequence (it would set the window's title)
+    is quoted with ``\\x1b`` and ``\\x07``, on the terminal and in ``--json``."""
+    (tmp_path / "esc.txt").write_bytes(b"France:\nA Par H\n\x1b]0;PWNED\x07 hello\n")
+    run = mobadj("adjudicate", str(POSITION), "esc.txt", cwd=tmp_path)
+    assert run.returncode == 0
+    assert run.stderr.decode() == ("note: esc.txt: line 3 set aside as a remark, not an order: "
+                                   "\\x1b]0;PWNED\\x07 hello\n")
+    as_json = mobadj("adjudicate", "--json", str(POSITION), "esc.txt", cwd=tmp_path)
+    import json
+
+    assert json.loads(as_json.stdout)["warnings"] == [
+        "esc.txt: line 3 set aside as a remark, not an order: \\x1b]0;PWNED\\x07 hello"]
