@@ -5,7 +5,8 @@ Two jobs, both kept out of the grammar so that it and the fast path stay simple:
 - :func:`normalise` rewrites an order text *without moving any column* (every change
   keeps the length, or cuts only at the end), so error messages still point into what the
   player wrote: Unicode dashes and arrows (``−``, ``‐``, ``⇒``, ``⟶``) become ``-``,
-  invisible characters (zero-width spaces, direction marks) a space and full-width letters
+  non-breaking and typographic spaces and invisible characters (zero-width spaces,
+  direction marks) a space and full-width letters
   (``Ａ ＰＡＲ``) their ASCII selves;
   a keyword in brackets (``(via convoy)``, ``(hold)``) loses its brackets; trailing
   full stops go (``A PAR H.``, ``F MAO - SPA/SC.``).
@@ -34,14 +35,20 @@ INVISIBLE = "\u00ad\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
 zero-width no-break space) and the ideographic space, which web pages and phones leave in
 pasted text: each is read as a space (between words; inside a word it still splits it)."""
 
+SPACES = "\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009" \
+    "\u200a\u202f\u205f"
+"""The non-breaking space (Word, Excel and web mail put it between words), its narrow
+form and the typographic spaces (en, em, thin, hair, ...): each is read as a space, so a
+line with another mistake is told of that mistake, not of its space."""
+
 _TO_PLAIN = str.maketrans({
     **{ch: "-" for ch in DASHES + ARROWS},
-    **{ch: " " for ch in INVISIBLE},
+    **{ch: " " for ch in INVISIBLE + SPACES},
     **{chr(wide): chr(wide - 0xFEE0) for wide in range(0xFF01, 0xFF5F)},
 })
 """Dashes and arrows -> ``-``, invisible characters -> space, full-width ASCII (``Ａ``,
 ``（``) -> ASCII: one character for one, so every column stays."""
-_ODD = re.compile(f"[{DASHES}{ARROWS}{INVISIBLE}\uff01-\uff5e]")
+_ODD = re.compile(f"[{DASHES}{ARROWS}{INVISIBLE}{SPACES}\uff01-\uff5e]")
 _BRACKETED = re.compile(r"\(\s*((?:via|by)(?:\s+convoy)?|holds?|h|stands?)\s*\)", re.IGNORECASE)
 
 _INNER_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"

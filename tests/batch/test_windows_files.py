@@ -89,3 +89,24 @@ def test_control_characters_quoted_from_a_file_are_shown_escaped(tmp_path: Path)
 
     assert json.loads(as_json.stdout)["warnings"] == [
         "esc.txt: line 3 set aside as a remark, not an order: \\x1b]0;PWNED\\x07 hello"]
+
+
+def test_a_non_breaking_space_is_a_space_and_the_real_mistake_is_told(
+        tmp_path: Path) -> None:
+    """Word and web mail put a non-breaking space between words: in a line with a
+    misspelt province, the message is the one a plain space gets, with its did-you-mean,
+    in a Notepad UTF-16 file as in UTF-8, and in a batch line."""
+    said = ("line 2, column 9: unknown province 'Bux'; did you mean Burgundy (BUR) or "
+            "Bulgaria (BUL) or Budapest (BUD)?")
+    for line in ("A\u00a0Par - Bux", "A Par\u00a0- Bux", "A Par -\u00a0Bux"):
+        (tmp_path / "u8.txt").write_text(f"France:\r\n{line}\r\n", encoding="utf-8")
+        (tmp_path / "u16.txt").write_text(f"France:\r\n{line}\r\n", encoding="utf-16")
+        run = mobadj("adjudicate", str(POSITION), "u8.txt", "u16.txt", cwd=tmp_path)
+        out = run.stdout.decode()
+        assert f"u8.txt: {said}" in out and f"u16.txt: {said}" in out, out
+        assert "xa0" not in out
+    case = ('{"phase":"S1901M","units":{"France":["A PAR"]},'
+            '"orders":{"France":["A\\u00a0Par - Bux"]}}\n')
+    batch = mobadj("batch", "-", cwd=tmp_path, stdin=case.encode())
+    assert ("column 9: unknown province 'Bux'; did you mean Burgundy (BUR)"
+            in batch.stdout.decode()), batch.stdout
