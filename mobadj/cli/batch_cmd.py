@@ -45,7 +45,10 @@ class JobCount(click.IntRange):
 def batch(cases, jobs: int | None) -> None:  # noqa: ANN001 - click file object
     """Adjudicate many phases: one JSON object per line of CASES ("-" for stdin), one result
     per line on standard output, in the same order (contract in docs/adjudication.md).
-    A line that cannot be read or adjudicated is answered with its errors; the rest run."""
+    A line that cannot be read or adjudicated is answered with its errors; the rest run.
+    Exit status: 0 when every line was answered, also when lines were answered with errors
+    (read each answer's "errors"); 1 when the batch stopped (the input could not be read on
+    or the answers not written); 2 for a usage error (a missing CASES file, a bad --jobs)."""
     from mobadj.batch.command import BatchStopped, answer_all
     from mobadj.cli import whole_process
 

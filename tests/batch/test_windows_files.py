@@ -110,3 +110,16 @@ def test_a_non_breaking_space_is_a_space_and_the_real_mistake_is_told(
     batch = mobadj("batch", "-", cwd=tmp_path, stdin=case.encode())
     assert ("column 9: unknown province 'Bux'; did you mean Burgundy (BUR)"
             in batch.stdout.decode()), batch.stdout
+
+
+def test_the_batch_exit_status_is_told_and_does_not_count_bad_lines(tmp_path: Path) -> None:
+    """A .bat file or a script checks the status: ``--help`` says what it means, and a
+    batch whose every line is bad still answers each line, with status 0."""
+    help_text = mobadj("batch", "--help", cwd=tmp_path).stdout.decode()
+    assert "Exit status: 0 when every line was answered, also when lines were answered" \
+        in " ".join(help_text.split())
+    cases = b'garbage\n{"phase":"S1901M","units":{"capone":["G MEM"]},"orders":{}}\n'
+    run = mobadj("batch", "-", cwd=tmp_path, stdin=cases)
+    assert run.returncode == 0
+    assert [b'"errors":[]' not in line for line in run.stdout.splitlines()] == [True, True]
+    assert mobadj("batch", "missing.jsonl", cwd=tmp_path).returncode == 2
