@@ -29,9 +29,9 @@ from mobadj.orders.textfile import binary_kind, decode_text, shown
 
 @dataclass
 class OrderFiles:
-    """What was read: the orders (in file order), and messages each prefixed by the file
-    name: ``errors`` (lines not read), ``warnings`` (read, but doubtful) and ``notices``
-    (how a file was decoded)."""
+    """What was read: the orders (in file order), and messages each prefixed by the file's
+    name (:func:`file_names`): ``errors`` (lines not read), ``warnings`` (read, but
+    doubtful) and ``notices`` (how a file was decoded)."""
 
     orders: list[ParsedOrder] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
@@ -59,15 +59,16 @@ def read_order_files(paths: Sequence[str | os.PathLike[str]], game_map: GameMap,
     heading = power_heading(game_map)
     source: dict[int, str] = {}
     escorts: frozenset[str] = frozenset()
-    for path in map(Path, paths):
+    given = [Path(path) for path in paths]
+    for path, name in zip(given, file_names(given), strict=True):
         data = path.read_bytes()
-        text, notice = decode_text(data, path.name)
+        text, notice = decode_text(data, name)
         kind = binary_kind(data, text)
         if kind is not None:  # the wrong attachment: its bytes are not orders nor remarks
             what = kind if kind.startswith("not ") else f"{kind}, not text"
-            out.warnings.append(f"{path.name}: {what}: skipped (save the orders as Plain "
+            out.warnings.append(f"{name}: {what}: skipped (save the orders as Plain "
                                 "Text, .txt)")
-            out.empty.append(path.name)
+            out.empty.append(name)
             continue
         if notice:
             out.notices.append(notice)
@@ -76,11 +77,11 @@ def read_order_files(paths: Sequence[str | os.PathLike[str]], game_map: GameMap,
             try:
                 body = saved_mail(path.read_bytes())
             except ValueError as exc:  # no text to read: its author's orders are not here
-                out.errors.append(f"{path.name}: a mail saved whole, but its text cannot be "
+                out.errors.append(f"{name}: a mail saved whole, but its text cannot be "
                                   f"read: {exc}")
                 continue
             text = "\n".join(header) + "\n\n" + body
-            out.notices.append(f"{path.name}: read as a mail: its text part, decoded as a mail "
+            out.notices.append(f"{name}: read as a mail: its text part, decoded as a mail "
                                f"program does (the line numbers below count that text)")
         mail = read_mail(text, heading, saved=True)
         cleaned = mail.text
@@ -91,17 +92,17 @@ def read_order_files(paths: Sequence[str | os.PathLike[str]], game_map: GameMap,
         notes += [(number, f"line {number} set aside as a remark, not an order: "
                            f"{lines[number - 1].strip()[:60]}")
                   for number in set_aside_remarks(result, cleaned, game_map, mail.starts)]
-        out.notices.extend(f"{path.name}: {note}" for _, note in sorted(notes))
+        out.notices.extend(f"{name}: {note}" for _, note in sorted(notes))
         for parsed in result.orders:
-            source[id(parsed)] = path.name
+            source[id(parsed)] = name
         out.orders.extend(result.orders)
-        out.errors.extend(f"{path.name}: {e}" for e in result.errors)
-        out.warnings.extend(f"{path.name}: {w}" for w in result.warnings)
+        out.errors.extend(f"{name}: {e}" for e in result.errors)
+        out.warnings.extend(f"{name}: {w}" for w in result.warnings)
         if not result.orders and not result.errors:  # an empty file too: a failed save,
             empty = "" if text.strip() else " (it is empty)"  # the wrong attachment
-            out.warnings.append(f"{path.name}: no order was read from this file{empty}")
+            out.warnings.append(f"{name}: no order was read from this file{empty}")
             if text.strip():  # (an empty file may be meant: a phase with nothing to order)
-                out.empty.append(path.name)
+                out.empty.append(name)
     if rule == "last":
         everything = out.orders
         kept, replaced = last_order_wins(everything, where=lambda p: source[id(p)],
@@ -111,6 +112,16 @@ def read_order_files(paths: Sequence[str | os.PathLike[str]], game_map: GameMap,
     for said in (out.errors, out.warnings, out.notices):  # they quote the files' text
         said[:] = map(shown, said)
     return out
+
+
+def file_names(paths: Sequence[Path]) -> list[str]:
+    """How messages name each file: its base name, or the path as given when another file
+    has the same base name (``mails/france/orders.txt`` and ``mails/germany/orders.txt``:
+    one folder per player)."""
+    count: dict[str, int] = {}
+    for path in paths:
+        count[path.name] = count.get(path.name, 0) + 1
+    return [path.name if count[path.name] == 1 else str(path) for path in paths]
 
 
 _MIME = re.compile(r"^content-(transfer-encoding:\s*(base64|quoted-printable)\b|"

@@ -123,3 +123,24 @@ def test_the_batch_exit_status_is_told_and_does_not_count_bad_lines(tmp_path: Pa
     assert run.returncode == 0
     assert [b'"errors":[]' not in line for line in run.stdout.splitlines()] == [True, True]
     assert mobadj("batch", "missing.jsonl", cwd=tmp_path).returncode == 2
+
+
+def test_two_files_of_the_same_name_in_two_folders_are_told_apart(tmp_path: Path) -> None:
+    """One folder per player, each with its orders.txt and an empty.txt: every message
+    names the folder too; a file whose name is its own keeps its base name."""
+    for power, line in (("france", "A Par - Bux"), ("germany", "A Ber - Mux")):
+        (tmp_path / "mails" / power).mkdir(parents=True)
+        (tmp_path / "mails" / power / "orders.txt").write_text(
+            f"{power.title()}:\n{line}\n", encoding="utf-8")
+        (tmp_path / "mails" / power / "empty.txt").write_bytes(b"")
+    (tmp_path / "mails" / "italy.txt").write_text("Italy:\nA Rom - Apx\n", encoding="utf-8")
+    run = mobadj("adjudicate", str(POSITION), "mails/france/empty.txt",
+                 "mails/france/orders.txt", "mails/germany/empty.txt",
+                 "mails/germany/orders.txt", "mails/italy.txt", cwd=tmp_path)
+    assert run.stderr.decode().splitlines() == [
+        "warning: mails/france/empty.txt: no order was read from this file (it is empty)",
+        "warning: mails/germany/empty.txt: no order was read from this file (it is empty)"]
+    out = run.stdout.decode()
+    assert "  mails/france/orders.txt: line 2, column 9: unknown province 'Bux'" in out
+    assert "  mails/germany/orders.txt: line 2, column 9: unknown province 'Mux'" in out
+    assert "  italy.txt: line 2, column 9: unknown province 'Apx'" in out
