@@ -109,6 +109,8 @@ def read_case(line: str | bytes | SkippedLine) -> Any:
             except ValueError:
                 pass  # the json module reads it, or says why not
     if isinstance(line, bytes):
+        if _utf16(line):
+            raise ValueError(UTF16)
         try:
             line = line.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -137,6 +139,18 @@ def read_case(line: str | bytes | SkippedLine) -> Any:
         raise ValueError(f"not JSON: {exc}") from None
 
 
+UTF16: Final = ("not UTF-8: the file is UTF-16 (Notepad's 'Unicode'; every other byte is 0): "
+                "save it as UTF-8")
+"""The answer to each line of a file saved as UTF-16: JSON lines are UTF-8."""
+
+
+def _utf16(line: bytes) -> bool:
+    """Whether ``line`` is a line of a UTF-16 file (cut at its byte 10, the low byte of a
+    line feed): NULs in a quarter of its bytes or more (JSON text holds no NUL, and UTF-16
+    holds one in every other byte of Latin text)."""
+    return line.count(0) * 4 >= len(line) > 1
+
+
 def read_lines(source: IO[Any]) -> Iterator[bytes | str | SkippedLine]:
     """The lines of ``source`` as bytes when it has them (a binary file, or the buffer under
     a text file), so nothing is decoded ahead of its line; a line longer than
@@ -147,8 +161,8 @@ def read_lines(source: IO[Any]) -> Iterator[bytes | str | SkippedLine]:
     readline = stream.readline
     while True:
         line = readline(MAX_LINE_BYTES + 1)
-        if not line:
-            return
+        if not line or line == b"\x00":  # (the last: a UTF-16 LE line feed's second byte,
+            return  # not a line of its own)
         if len(line) <= MAX_LINE_BYTES or line[-1:] in (b"\n", "\n"):
             yield line
             continue
@@ -166,7 +180,7 @@ def cr_inside(line: str | bytes | SkippedLine) -> str:
     if isinstance(line, SkippedLine):
         return ""
     text = line.decode("latin-1") if isinstance(line, bytes) else line
-    if "\r" not in text.rstrip("\r\n"):
+    if "\r" not in text.rstrip("\r\n") or "\x00" in text:  # (UTF-16's CRs are its own)
         return ""
     return (" (the line holds a carriage return (CR) before its end: lines end with a line "
             "feed (LF); a file whose lines end with CR alone is one line)")

@@ -144,3 +144,22 @@ def test_two_files_of_the_same_name_in_two_folders_are_told_apart(tmp_path: Path
     assert "  mails/france/orders.txt: line 2, column 9: unknown province 'Bux'" in out
     assert "  mails/germany/orders.txt: line 2, column 9: unknown province 'Mux'" in out
     assert "  italy.txt: line 2, column 9: unknown province 'Apx'" in out
+
+
+def test_a_batch_saved_by_notepad_as_unicode_gets_one_answer_per_line(tmp_path: Path) -> None:
+    """Notepad's "Unicode" is UTF-16 LE with a byte-order mark and CRLF: each of the two
+    lines is told the file is UTF-16 (no word of carriage returns), and nothing more."""
+    case = ('{"phase":"S1901M","units":{"France":["A PAR"]},'
+            '"orders":{"France":["A Par – Bur"]}}')
+    (tmp_path / "b.jsonl").write_bytes(f"{case}\r\n{case}\r\n".encode("utf-16"))
+    (tmp_path / "be.jsonl").write_bytes(f"{case}\r\n{case}\r\n".encode("utf-16-be"))
+    for name in ("b.jsonl", "be.jsonl"):
+        run = mobadj("batch", name, cwd=tmp_path)
+        lines = run.stdout.decode().splitlines()
+        assert len(lines) == 2, lines
+        for number, line in enumerate(lines, 1):
+            assert (f"\"errors\":[\"line {number}: not UTF-8: the file is UTF-16 (Notepad's "
+                    "'Unicode'; every other byte is 0): save it as UTF-8\"]") in line, line
+    (tmp_path / "u8.jsonl").write_bytes(f"\ufeff{case}\r\n{case}\r\n".encode())
+    good = mobadj("batch", "u8.jsonl", cwd=tmp_path).stdout.decode().splitlines()
+    assert len(good) == 2 and all('"errors":[]' in line for line in good), good
