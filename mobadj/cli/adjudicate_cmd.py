@@ -64,7 +64,7 @@ def adjudicate(map_name: str | None, as_json: bool, paradox: str | None, positio
         raise click.BadParameter(f"{picture.name!r}: the picture file must end in .svg or .png",
                                  param_hint="--picture")
     from mobadj.board import MapFileError, load_map
-    from mobadj.cli.position_file import map_hint, named_map
+    from mobadj.cli.position_file import map_hint, named_map, plain_yaml
     from mobadj.engine import (
         VariantError,
         adjudicate,
@@ -80,6 +80,7 @@ def adjudicate(map_name: str | None, as_json: bool, paradox: str | None, positio
         text, notice = read_text_file(position)
     except OSError as exc:
         raise InputError(f"cannot read {position}: {exc.strerror or exc}") from None
+    text, typed = plain_yaml(text, position.name)
     named = named_map(text)
     try:
         game_map = load_map(map_name or named or "standard")
@@ -123,6 +124,8 @@ def adjudicate(map_name: str | None, as_json: bool, paradox: str | None, positio
                                  saved_mail=_saved_mail)
     except OSError as exc:
         raise InputError(f"cannot read {exc.filename}: {exc.strerror or exc}") from None
+    if typed:
+        files.notices.insert(0, typed)
     if notice:
         files.notices.insert(0, notice)
     files.warnings[:0] = ([f"{position.name}: {mismatch}"] if mismatch else []) + unknown_keys(

@@ -12,6 +12,35 @@ from typing import Any
 _NAMED_MAP = re.compile(r"^#.* on the (\S+) map:?\s*$")
 
 
+_WORD_PROCESSOR = re.compile(
+    "(?P<space>[\u00a0\u2000-\u200a\u202f\u205f])"
+    "|(?P<dash>(?<![^ \t\n])[\u2012-\u2015\u2212](?=[ \t\n]))"
+    "|(?P<quotes>[\u201c\u201d\u201e]|(?<![^ \t\n\\[,{:])\u2018|\u2019(?=[ \t\n\\],}:]|$))",
+    re.M)
+_SAID = {"space": "non-breaking spaces as spaces", "dash": "dashes that begin a list item "
+         "('\u2013 F BRE') as '-'", "quotes": "curly quotes as straight ones"}
+
+
+def plain_yaml(text: str, name: str) -> tuple[str, str | None]:
+    """A position file as Word or Excel leave it, read as typed: non-breaking spaces as
+    spaces, an en or em dash that begins a list item as ``-`` and curly quotes as straight
+    ones (an apostrophe inside a word stays), one character for one so that every line
+    and column stays; and a note saying what was read so, or None."""
+    kinds: set[str] = set()
+
+    def plain(match: re.Match[str]) -> str:
+        kind = match.lastgroup or "space"
+        kinds.add(kind)
+        return {"space": " ", "dash": "-"}.get(kind, "'" if match.group() in "\u2018\u2019"
+                                                else '"')
+
+    if not _WORD_PROCESSOR.search(text):
+        return text, None
+    text = _WORD_PROCESSOR.sub(plain, text)
+    said = ", ".join(_SAID[kind] for kind in _SAID if kind in kinds)
+    return text, f"{name}: read {said} (as a word processor writes them)"
+
+
 def position_yaml(data: dict[str, Any], header: list[str]) -> str:
     """``data`` (``Position.to_data()``) as a position file: ``header`` as comment lines, then
     one key a line, each power's units and centres on one line (``ENGLAND: [F LON, A YOR]``)."""

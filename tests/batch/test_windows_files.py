@@ -163,3 +163,24 @@ def test_a_batch_saved_by_notepad_as_unicode_gets_one_answer_per_line(tmp_path: 
     (tmp_path / "u8.jsonl").write_bytes(f"\ufeff{case}\r\n{case}\r\n".encode())
     good = mobadj("batch", "u8.jsonl", cwd=tmp_path).stdout.decode().splitlines()
     assert len(good) == 2 and all('"errors":[]' in line for line in good), good
+
+
+def test_a_position_edited_in_word_is_read_as_typed(tmp_path: Path) -> None:
+    """A non-breaking space after "France:", Word's en-dash list items and curly quotes:
+    the position reads as the clean file does, with one note; the report is the same."""
+    clean = POSITION.read_text(encoding="utf-8")
+    assert "  France: [F BRE, A PAR, A MAR]\n" in clean
+    edits = {
+        "nbsp.yaml": clean.replace("  France: [F BRE", "  France:\u00a0[F BRE"),
+        "dash.yaml": clean.replace("  France: [F BRE, A PAR, A MAR]\n",
+                                   "  France:\n  \u2013 F BRE\n  \u2013 A PAR\n  \u2013 A MAR\n"),
+        "curly.yaml": clean.replace("[F BRE, A PAR,", "[\u201cF BRE\u201d, \u2018A PAR\u2019,"),
+    }
+    orders = str(ROOT / "orders" / "standard" / "s1901.txt")
+    want = mobadj("adjudicate", str(POSITION), orders, cwd=tmp_path)
+    for name, text in edits.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        run = mobadj("adjudicate", name, orders, cwd=tmp_path)
+        assert run.returncode == 0, (name, run.stderr)
+        assert run.stdout == want.stdout, name
+        assert run.stderr.decode().startswith(f"note: {name}: read "), run.stderr
