@@ -114,6 +114,9 @@ def adjudicate(map_name: str | None, as_json: bool, paradox: str | None, positio
         raise InputError(str(exc)) from None
     except (ValueError, RecursionError) as exc:  # not YAML (with its line), no position
         why = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
+        swapped = _orders_given_first(text, game_map, rules.parse_orders, position)
+        if swapped:
+            raise InputError(f"{position}: {why}; {swapped}") from None
         if map_name is None and named is None:  # the map was not chosen: say which it was
             why += f" ({map_hint(data, game_map.name)})"
         elif mismatch:
@@ -153,6 +156,20 @@ def adjudicate(map_name: str | None, as_json: bool, paradox: str | None, positio
                                                files.empty, position)
     if files.errors or not written:  # the results are printed, but some lines were not read
         sys.exit(1)
+
+
+def _orders_given_first(text: str, game_map: Any, parse: Any, position: Path) -> str:
+    """For a POSITION that is no position but reads as orders (the arguments swapped): a
+    hint that the position comes first, quoting an order it holds; else ""."""
+    try:
+        read = parse(text, game_map)
+    except Exception:  # noqa: BLE001 - only a hint: whatever the reader makes of it
+        return ""
+    if len(read.orders) < max(1, len(read.errors)):  # not mostly orders
+        return ""
+    return (f"{position.name} looks like an order file (it holds orders such as "
+            f"{read.orders[0].text.strip()!r}): the position comes first: "
+            "mobadj adjudicate POSITION ORDERS...")
 
 
 def _saved_mail(raw: bytes) -> str:

@@ -184,3 +184,16 @@ def test_a_position_edited_in_word_is_read_as_typed(tmp_path: Path) -> None:
         assert run.returncode == 0, (name, run.stderr)
         assert run.stdout == want.stdout, name
         assert run.stderr.decode().startswith(f"note: {name}: read "), run.stderr
+
+
+def test_orders_given_as_the_position_are_told_to_come_second(tmp_path: Path) -> None:
+    """``mobadj adjudicate orders.txt position.yaml``: the message says the arguments are
+    swapped, quoting an order of the file."""
+    (tmp_path / "orders.txt").write_text("Hi all,\nEngland:\nF NTH C A YOR - NWY\nA YOR - NWY\n",
+                                         encoding="utf-8")
+    run = mobadj("adjudicate", "orders.txt", str(POSITION), cwd=tmp_path)
+    assert run.returncode == 2
+    assert ("orders.txt looks like an order file (it holds orders such as "
+            "'F NTH C A YOR - NWY'): the position comes first: mobadj adjudicate POSITION "
+            "ORDERS...") in run.stderr.decode(), run.stderr
+    assert b"--map" not in run.stderr
