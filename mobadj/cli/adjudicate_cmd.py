@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,26 @@ class InputError(CommandLineError, click.ClickException):
     like click's usage errors.  Exit 1 is kept for results printed with unreadable lines."""
 
     exit_code = 2
+
+
+class GivenFile(click.Path):
+    """A POSITION or ORDERS file: a folder or a missing file is refused as the GM typed it
+    (``C:\\Users\\Bob\\orders.txt``, not with its backslashes doubled), a folder with
+    how to give the files in it."""
+
+    def __init__(self) -> None:
+        super().__init__(exists=True, dir_okay=False, path_type=Path)
+
+    def convert(self, value, param, ctx):  # noqa: ANN001, ANN201 - click's signature
+        if isinstance(value, str):
+            if os.path.isdir(value) and param is not None and param.name == "position":
+                self.fail(f"{value} is a folder, not a position file", param, ctx)
+            if os.path.isdir(value):
+                self.fail(f"{value} is a folder: give the files in it, e.g. "
+                          f"{os.path.join(value, '*')}", param, ctx)
+            if not os.path.exists(value):
+                self.fail(f"{value}: no such file", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 @main.command()
@@ -44,8 +65,8 @@ class InputError(CommandLineError, click.ClickException):
                    "phase's POSITION); not written when some order line could not be read "
                    "or a file gave no order at all (exit status 1). "
                    "FILE may be POSITION itself: the game moves on in place.")
-@click.argument("position", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.argument("orders", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("position", type=GivenFile())
+@click.argument("orders", nargs=-1, type=GivenFile())
 def adjudicate(map_name: str | None, as_json: bool, paradox: str | None, position: Path,
                orders: tuple[Path, ...], picture: Path | None = None,
                options: tuple[str, ...] = (), next_file: Path | None = None) -> None:

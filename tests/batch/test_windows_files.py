@@ -197,3 +197,22 @@ def test_orders_given_as_the_position_are_told_to_come_second(tmp_path: Path) ->
             "'F NTH C A YOR - NWY'): the position comes first: mobadj adjudicate POSITION "
             "ORDERS...") in run.stderr.decode(), run.stderr
     assert b"--map" not in run.stderr
+
+
+def test_a_folder_or_a_missing_windows_path_is_refused_as_typed(tmp_path: Path) -> None:
+    """A folder of mails given as ORDERS gets how to give its files; a Windows path that is
+    not there is quoted with its backslashes as typed."""
+    (tmp_path / "mails").mkdir()
+    run = mobadj("adjudicate", str(POSITION), "mails", cwd=tmp_path)
+    assert run.returncode == 2
+    assert run.stderr.decode().endswith(
+        "Error: Invalid value for '[ORDERS]...': mails is a folder: give the files in it, "
+        "e.g. mails/*\n"), run.stderr
+    missing = mobadj("adjudicate", str(POSITION), "C:\\Users\\Bob\\Desktop\\orders.txt",
+                     cwd=tmp_path)
+    assert missing.returncode == 2
+    assert missing.stderr.decode().endswith(
+        "Error: Invalid value for '[ORDERS]...': C:\\Users\\Bob\\Desktop\\orders.txt: "
+        "no such file\n"), missing.stderr
+    position = mobadj("adjudicate", "mails", cwd=tmp_path)
+    assert "mails is a folder, not a position file" in position.stderr.decode()
