@@ -15,6 +15,7 @@ into its output entries.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from typing import Any, Final, final
@@ -59,6 +60,25 @@ BLOCKS: Final = ("units", "centers", "dislodged", "orders")
 READ_BACK: Final = (*KEYS, "destroyed", "standoffs", "winner", "warnings")
 """The keys of an output line, taken without a word in an input line (a line's output reads
 back as the next line's input) but never suggested for a misspelt key."""
+
+
+@functools.lru_cache(maxsize=64)
+def _map_of_power(name: str, tried: str) -> str:
+    """For a power ``name`` the map ``tried`` does not know: the hint naming another map
+    whose power it is (``capone``, a mob of Mobtown II, on a line without ``"map"``), else
+    "".  (Looked for once per name and map in a batch.)"""
+    from mobadj.board import load_map
+    from mobadj.engine.variants import known_maps
+
+    for other in known_maps():
+        if other == tried:
+            continue
+        try:
+            load_map(other).power_id(name)
+        except (LookupError, MapFileError, OSError, ValueError):
+            continue
+        return f" (a power of the {other} map: give \"map\": \"{other}\")"
+    return ""
 
 
 @final
@@ -243,7 +263,8 @@ class MapContext:
                 pid = self.game_map.power_id(text)
             except UnknownNameError as exc:  # "unknown power 'Frnace'; did you mean FRANCE?"
                 raise PositionError(
-                    str(exc).replace("unknown power", f"unknown {self.noun}", 1)) from None
+                    str(exc).replace("unknown power", f"unknown {self.noun}", 1)
+                    + _map_of_power(text, self.game_map.name)) from None
             except LookupError as exc:
                 raise PositionError(f"unknown {self.noun} {text!r}: {exc}") from None
             if type(name) is str:

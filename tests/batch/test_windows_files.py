@@ -216,3 +216,12 @@ def test_a_folder_or_a_missing_windows_path_is_refused_as_typed(tmp_path: Path) 
         "no such file\n"), missing.stderr
     position = mobadj("adjudicate", "mails", cwd=tmp_path)
     assert "mails is a folder, not a position file" in position.stderr.decode()
+
+
+def test_a_batch_line_with_mobtown_mobs_and_no_map_is_told_which_map(tmp_path: Path) -> None:
+    """A Mobtown II line without ``"map"`` is read on the standard map: its error names
+    the map whose power it is, as ``mobadj adjudicate`` does."""
+    case = b'{"phase":"S1901M","units":{"capone":["G MEM"]},"orders":{}}\n'
+    run = mobadj("batch", "-", cwd=tmp_path, stdin=case)
+    assert (b'"errors":["unknown power \'capone\' (a power of the mobtown2 map: give '
+            b'\\"map\\": \\"mobtown2\\")"]') in run.stdout, run.stdout
