@@ -718,9 +718,28 @@ class OrderParser:
             try:
                 return self._parse_lark(plain_words, source)
             except OrderError as second:
-                # the reading without the filler words got further: its error names the
-                # word that is the trouble ("army in moscow" stops too early), not "in"
-                raise (second if second.column > error.column else error) from None
+                # read without the filler words, the order got further: that error names
+                # the word that is the trouble ("army in moscow" stops too early; "the
+                # Nort Sea" is 'Nort Sea'), not "in" -- unless the line began as no order
+                # at all ("The army in Moscow is bored" is no slip of "Moscow is")
+                early = second.message.startswith("the order stops too early")
+                further = second.column > error.column and (early or error.column > 1)
+                raise (second if further else error) from None
+
+    def as_written_error(self, text: str) -> OrderError | None:
+        """Why ``text`` cannot be read as written, when it reads only with its everyday
+        words left out (``My army from Paris to Picardy``); None when it reads as written
+        or those words change nothing."""
+        plain = normalise(text)
+        if self._without_fillers(plain) == plain:
+            return None
+        if self._hyphen is not None and "-" in plain:
+            plain = self._hyphen(plain)
+        try:
+            self._parse_lark(plain, text)
+        except OrderError as error:
+            return error
+        return None
 
     def _parse_lark(self, text: str, source: str) -> list[AnyOrder]:
         """``text`` (normalised ``source``, same columns) read by the grammar."""
@@ -1171,14 +1190,14 @@ def _parse_line(parser: OrderParser, line: str, start: int, number: int, raw: st
     rest = line[start:] if start else line
     pieces = _SPLIT.split(rest) if ("," in rest or ";" in rest) else (rest,)
     offset = start
-    append = result.orders.append
-    bad = 0
+    read: list[tuple[str, int, Sequence[AnyOrder]]] = []
+    bad, first_error = 0, len(result.errors)
     for piece in pieces:
         stripped = piece.strip()
         if stripped:
             lead = offset + piece.index(stripped[0])
             try:
-                orders = parser._group(stripped)
+                read.append((stripped, lead, parser._group(stripped)))
             except OrderError as exc:
                 result.errors.append(exc.moved(number, lead, raw))
                 bad += 1
@@ -1186,8 +1205,19 @@ def _parse_line(parser: OrderParser, line: str, start: int, number: int, raw: st
                     result.errors.append(OrderSyntaxError(
                         f"the rest of the line is not read: {bad} orders on it could not be "
                         "read", line=number, column=offset + len(piece) + 2, text=raw))
-                    return
-            else:
-                for order in orders:
-                    append(ParsedOrder(power, order, number, lead + 1, stripped))
+                    break
         offset += len(piece) + 1
+    append = result.orders.append
+    for stripped, lead, orders in read:
+        # beside a part of the line that is no order, a part read only with its everyday
+        # words left out is the sentence's, not an order ("My army from Paris to Picardy,
+        # in my last mail, was a typo." must not replace the order above it)
+        wrong = parser.as_written_error(stripped) if bad else None
+        if wrong is not None:
+            result.errors.append(wrong.moved(number, lead, raw))
+            continue
+        for order in orders:
+            append(ParsedOrder(power, order, number, lead + 1, stripped))
+    if bad and read:  # the line's errors in the order of its columns
+        result.errors[first_error:] = sorted(result.errors[first_error:],
+                                             key=lambda e: e.column or 0)

@@ -134,3 +134,12 @@ def test_on_another_map_help_says_its_examples_are_the_standard_maps(judge):
     assert "The orders above are written as on the standard map; Mobtown II" in r, r
     assert "written as on the standard map" not in send(judge, mob, seat,
                                                          mob.signon(seat) + "HELP list")
+
+
+def test_a_remark_after_a_correction_does_not_replace_it(judge, dip):
+    """The player corrects an order and says why: the sentence, read without its everyday
+    words, would be 'A PAR - PIC'; it is a remark, and A PAR - BUR stands."""
+    r = send(judge, dip, "FRANCE", dip.signon("FRANCE") + "A Par-Bur\n\nMy army from Paris "
+             "to Picardy, in my last mail, was a typo.\n\nThanks, Ann")
+    assert "replaced by the later order" not in r, r
+    assert judge.store.orders("g1", "S1901M")["FRANCE"] == "A PAR - BUR"

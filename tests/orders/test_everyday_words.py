@@ -102,3 +102,26 @@ def test_adjudicate_reads_a_newcomers_order_file(tmp_path):
     england = proc.stdout.split("England:\n", 1)[1].split("\n\n", 1)[0]
     assert [line.split("  ")[1] for line in england.splitlines()[:3]] == [
         "F LON - NTH", "F EDI - NWG", "A LVP - YOR"], england
+
+
+def test_a_sentence_after_the_orders_replaces_none_of_them(std):
+    """A part of a sentence that reads as an order only without its everyday words ("My
+    army from Paris to Picardy", beside "in my last mail" and "was a typo") is the
+    sentence's: the line is a remark, and the order above it stands."""
+    text = "A Par-Bur\n\nMy army from Paris to Picardy, in my last mail, was a typo.\n"
+    assert read(text, std) == (["A PAR - BUR"], [])
+    text = "F Bre-Eng\nmy fleet in Brest to the Mid-Atlantic, then Portugal\n"
+    assert read(text, std) == (["F BRE - ENG"], [  # as before orders in everyday words
+        "line 2, column 1: unknown province 'my fleet in Brest'",
+        "line 2, column 40: unknown unit type 'then'"])
+    # orders in everyday words side by side on one line are still orders
+    assert read("army in Paris to Burgundy, fleet in Brest to the Channel", std) == (
+        ["A PAR - BUR", "F BRE - ENG"], [])
+
+
+def test_a_remark_about_a_unit_gets_no_did_you_mean(std):
+    """'The army in Moscow is bored.' is no slip of 'Moscow is': the error (a line between
+    orders is read as one) does not invite the player to make an order of it."""
+    orders, errors = read("A MOS H\nThe army in Moscow is bored.\nA WAR H", std)
+    assert orders == ["A MOS H", "A WAR H"] and len(errors) == 1
+    assert "Moscow is'" not in errors[0] and "did you mean" not in errors[0], errors
