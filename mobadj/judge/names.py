@@ -11,7 +11,7 @@ quotes and full stops do not count), so ``murder inc`` is ``Murder Incorporated`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from mobadj.board.model import close_matches, fold
@@ -102,6 +102,18 @@ class Names:
         """The seats ``words`` most likely mean, for the line to send instead: each name as
         read, a slip or nationality with one near seat as that seat, other words left out
         (``England please``: England; ``Germans``: Germany)."""
+
+        def slip(i: int) -> tuple[str | None, int]:
+            near = self.near(words[i], cutoff=0.75)  # "please" is no slip
+            return (near[0] if len(near) == 1 else None), 1
+
+        return self._read(words, slip)
+
+    def _read(self, words: Sequence[str],
+              unnamed: Callable[[int], tuple[str | None, int]]) -> list[str]:
+        """The seats named one after the other by ``words``, the longest name first at each
+        place ("and" between them), without repeats; ``unnamed(i)`` says what the word at
+        ``i`` that begins no name stands for, and how many words it takes."""
         out: list[str] = []
         i = 0
         while i < len(words):
@@ -113,8 +125,7 @@ class Names:
                 if found is not None:
                     break
             else:
-                n, near = 1, self.near(words[i], cutoff=0.75)  # "please" is no slip
-                found = near[0] if len(near) == 1 else None
+                found, n = unnamed(i)
             if found is not None and found not in out:
                 out.append(found)
             i += n
@@ -153,22 +164,11 @@ class Names:
         """The seats named one after the other by ``words`` (``Baby Face Nelson Capone``:
         the longest name first at each place; "and" between them), without repeats; a
         :class:`HostError` at the first word that begins no name."""
-        out: list[str] = []
-        i = 0
-        while i < len(words):
-            if words[i].lower() in ("and", "&", ",") and self.find(words[i]) is None:
-                i += 1  # "Nelson and Lepke"
-                continue
-            for n in range(min(MAX_WORDS, len(words) - i), 0, -1):
-                found = self.find(" ".join(words[i:i + n]))
-                if found is not None:
-                    if found not in out:
-                        out.append(found)
-                    i += n
-                    break
-            else:
-                raise HostError(self.unknown(_rest_of_name(words, i)))
-        return out
+
+        def refused(i: int) -> tuple[str | None, int]:
+            raise HostError(self.unknown(_rest_of_name(words, i)))
+
+        return self._read(words, refused)
 
     def groups(self, text: str) -> list[str]:
         """The seats named by a list written with commas, ``and`` or spaces between the
