@@ -207,7 +207,16 @@ class Judge(JudgeBase):
             phase_cmd.args["value"].strip().upper() != host.phase(game.state).upper()
         )
         orders = ""
-        if parsed.order_lines and parsed.first("resign") is not None:
+        phases = [c for c in parsed.commands if c.name == "phase"]
+        if parsed.order_lines and len({c.args["value"].strip().upper() for c in phases}) > 1:
+            # one mail, one phase: orders under a second PHASE line went with the first
+            named = ", ".join(f"{c.args['value'].strip().upper()} (line {c.line})"
+                              for c in phases)
+            rejected.append(f"line {phases[1].line} ({phases[1].text})")
+            orders = (f"Orders not taken: this mail names more than one phase ({named}), and "
+                      "the orders of a mail are for one phase. Send the orders of each phase "
+                      "in a mail of its own; the orders you had stand.")
+        elif parsed.order_lines and parsed.first("resign") is not None:
             orders = self.players.resigned_with(game, power, parsed)
         elif parsed.order_lines:
             if stale:

@@ -143,3 +143,17 @@ def test_a_remark_after_a_correction_does_not_replace_it(judge, dip):
              "to Picardy, in my last mail, was a typo.\n\nThanks, Ann")
     assert "replaced by the later order" not in r, r
     assert judge.store.orders("g1", "S1901M")["FRANCE"] == "A PAR - BUR"
+
+
+def test_a_mail_with_orders_for_two_phases_takes_none_of_them(judge, dip):
+    """PHASE F1901M and an order, then PHASE S1901M and the spring orders: the spring
+    orders used to go to the fall, and France's units held in spring.  Nothing is taken,
+    the answer says why, and READY waits."""
+    send(judge, dip, "FRANCE", dip.signon("FRANCE") + "A PAR - PIC\nA MAR H\nF BRE H")
+    r = send(judge, dip, "FRANCE", dip.signon("FRANCE") + "PHASE F1901M\nA BUR - MUN\n\n"
+             "PHASE S1901M\nA PAR - BUR\nA MAR - SPA\nF BRE - MAO\nREADY\n\nAnn")
+    assert ("Orders not taken: this mail names more than one phase (F1901M (line 2), S1901M "
+            "(line 5))") in r, r
+    assert judge.store.orders("g1", "S1901M")["FRANCE"] == "A PAR - PIC\nA MAR H\nF BRE H"
+    assert "FRANCE" not in judge.store.orders("g1", "F1901M")  # nor kept for the fall
+    assert not judge.store.player("g1", "FRANCE").ready, r
