@@ -567,13 +567,18 @@ class Judge(JudgeBase):
         else:
             at = self.store.last_auth_failure(f"seat:{game}:{power}")
             latest = f"the latest at {reports.stamp(at if at is not None else now)}"
-        out.append(Mail(owner, f"{game}: wrong passwords for {power}", (
-            f"Someone tried to sign on as {power} in {game} with a wrong password: "
+        played = self.store.game(game)
+        name = power  # as the game names it (Al Capone, not capone)
+        if played is not None:
+            with contextlib.suppress(HostError):  # a kind this installation cannot play
+                (name,) = written(host_for(played.kind), played.options, [power])
+        out.append(Mail(owner, f"{game}: wrong passwords for {name}", (
+            f"Someone tried to sign on as {name} in {game} with a wrong password: "
             f"{count} time{'s' if count != 1 else ''} since {reports.stamp(since)}, "
             f"{latest}.\n\n"
             f"Your password still works: the judge refuses the wrong ones and makes the "
             f"address that sends them wait. If it was not you and you think your password "
-            f"may be known, change it:\n  SIGNON {game} {power} <password>\n"
+            f"may be known, change it:\n  SIGNON {game} {name} <password>\n"
             f"  SET PASSWORD <new password>\n\n{self._sig()}"), game=game))
 
     def tell_wrong_passwords(self, now: float) -> list[Mail]:

@@ -150,3 +150,16 @@ def test_deadline_notices_name_mobs_as_the_game_does(judge, mob, clock):
     assert ("Murder Incorporated has missed 2 deadlines in a row and is now left "
             "unplayed.") in text
     assert not re.search(r"\b(capone|babyface|murderinc)\b", re.sub(r"\S+@test\.org", "", text))
+
+
+def test_the_notice_of_wrong_passwords_names_the_mob_as_the_game_does(judge, mob):
+    """Someone tries Al Capone's seat with a wrong password: Capone's player is told in the
+    game's words, and the SIGNON line of the notice signs on as it stands."""
+    handle(judge, "x@evil.org", "SIGNON g1 Al Capone not-it\nLIST")
+    [told] = [m for m in judge.store.all_mail() if m.to == mob.emails["capone"]
+              and "wrong passwords" in m.subject]
+    assert told.subject == "g1: wrong passwords for Al Capone", told.subject
+    assert "sign on as Al Capone in g1" in told.body and "capone" not in told.body
+    line = re.search(r"SIGNON g1 .* <password>", told.body).group(0)
+    r = handle(judge, mob.emails["capone"], line.replace("<password>", "pw-capone"))[0].body
+    assert "Signed on as Al Capone in g1." in r
