@@ -10,8 +10,12 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
+import pytest
 import uvicorn
 
 from mobadj.judge import WebPlay
@@ -287,3 +291,24 @@ class InProcess:
 
     def close(self) -> None:
         self.loop.close()
+
+
+def world_and_server(make: Callable[[Path], Any], folder: str) -> tuple[Any, Any]:
+    """A test module's ``world`` (``make(folder)``: a judge's store with its games, the
+    site reading it through its own read-only store, and the seats' play) and ``srv`` (the
+    pages served over HTTP), module-wide fixtures: ``world, srv = world_and_server(World,
+    "play-forms")``."""
+
+    @pytest.fixture(scope="module")
+    def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+        w = make(tmp_path_factory.mktemp(folder))
+        yield w
+        w.readonly.close()
+        w.store.close()
+
+    @pytest.fixture(scope="module")
+    def srv(world: Any) -> Iterator[PageServer]:
+        with PageServer(world.site, play=world.play) as s:
+            yield s
+
+    return world, srv

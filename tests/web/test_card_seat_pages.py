@@ -8,15 +8,13 @@ import html
 import random
 import re
 
-import pytest
-
 from mobadj.judge import Judge, Store, WebPlay
 from mobadj.judge.config import config_from_data
 from mobadj.web.cardview import replay
 from mobadj.web.demo import Table, play_cards
 from mobadj.web.pages import Site
 
-from .helpers import PageServer, Visitor, said, seat_page, signed_in
+from .helpers import Visitor, said, seat_page, signed_in, world_and_server
 
 START = 1_800_000_000.0
 
@@ -36,18 +34,7 @@ class World:
         self.site = Site(self.readonly, "Card Judge", clock=lambda: START)
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory):
-    w = World(tmp_path_factory.mktemp("card-seat-pages"))
-    yield w
-    w.readonly.close()
-    w.store.close()
-
-
-@pytest.fixture(scope="module")
-def srv(world):
-    with PageServer(world.site, play=world.play) as s:
-        yield s
+world, srv = world_and_server(World, "card-seat-pages")
 
 
 def sent_move(text: str) -> str:

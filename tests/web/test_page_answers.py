@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from mobadj.judge import Judge, Store, WebPlay
 from mobadj.judge.config import config_from_data
 from mobadj.web.cardview import replay
 from mobadj.web.demo import Table, mail
 from mobadj.web.pages import Site
 
-from .helpers import PageServer, said, seat_page, signed_in
+from .helpers import said, seat_page, signed_in, world_and_server
 
 START = 1_800_000_000.0
 
@@ -32,18 +30,7 @@ class World:
         self.site = Site(self.readonly, "Answer Judge", clock=lambda: START)
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory):
-    w = World(tmp_path_factory.mktemp("page-answers"))
-    yield w
-    w.readonly.close()
-    w.store.close()
-
-
-@pytest.fixture(scope="module")
-def srv(world):
-    with PageServer(world.site, play=world.play) as s:
-        yield s
+world, srv = world_and_server(World, "page-answers")
 
 
 def test_a_card_move_answer_names_the_move_now_due_and_its_deadline(srv, world):

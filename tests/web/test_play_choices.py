@@ -7,14 +7,12 @@ from __future__ import annotations
 import html
 import re
 
-import pytest
-
 from mobadj.judge import Judge, Store, WebPlay
 from mobadj.judge.config import config_from_data
 from mobadj.web.demo import Table
 from mobadj.web.pages import Site
 
-from .helpers import PageServer, Visitor
+from .helpers import Visitor, world_and_server
 
 
 class World:
@@ -28,18 +26,7 @@ class World:
         self.site = Site(self.readonly, "Picks Judge")
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory):
-    w = World(tmp_path_factory.mktemp("play-choices"))
-    yield w
-    w.readonly.close()
-    w.store.close()
-
-
-@pytest.fixture(scope="module")
-def srv(world):
-    with PageServer(world.site, play=world.play) as s:
-        yield s
+world, srv = world_and_server(World, "play-choices")
 
 
 def picks(page: str) -> dict[str, list[str]]:

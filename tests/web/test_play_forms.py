@@ -9,15 +9,13 @@ import json
 import random
 import re
 
-import pytest
-
 from mobadj.judge import Judge, Store, WebPlay, host_for
 from mobadj.judge.config import config_from_data
 from mobadj.web.cardview import replay
 from mobadj.web.demo import Table, play_cards
 from mobadj.web.pages import Site
 
-from .helpers import PageServer, Visitor
+from .helpers import Visitor, world_and_server
 
 START = 1_800_000_000.0
 
@@ -46,18 +44,7 @@ class World:
             power, "")
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory):
-    w = World(tmp_path_factory.mktemp("play-forms"))
-    yield w
-    w.readonly.close()
-    w.store.close()
-
-
-@pytest.fixture(scope="module")
-def srv(world):
-    with PageServer(world.site, play=world.play) as s:
-        yield s
+world, srv = world_and_server(World, "play-forms")
 
 
 def signed_in(srv, power: str, client: str) -> Visitor:

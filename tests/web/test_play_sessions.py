@@ -9,14 +9,12 @@ import html
 import json
 import re
 
-import pytest
-
 from mobadj.judge import Judge, Store, WebPlay
 from mobadj.judge.config import config_from_data
 from mobadj.web.demo import Table
 from mobadj.web.pages import Site
 
-from .helpers import PageServer, Visitor
+from .helpers import Visitor, world_and_server
 
 START = 1_800_000_000.0
 
@@ -35,18 +33,7 @@ class World:
         self.site = Site(self.readonly, "Session Judge", clock=lambda: self.now)
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory):
-    w = World(tmp_path_factory.mktemp("play-sessions"))
-    yield w
-    w.readonly.close()
-    w.store.close()
-
-
-@pytest.fixture(scope="module")
-def srv(world):
-    with PageServer(world.site, play=world.play) as s:
-        yield s
+world, srv = world_and_server(World, "play-sessions")
 
 
 def signed_in(srv, game: str, power: str, client: str, v: Visitor | None = None,
